@@ -1,0 +1,76 @@
+import type { ChatMessage, ToolCall } from '../llm/types.js';
+import type { Message } from '../store/messages-repo.js';
+
+/** Rough budget for history sent to the model; the newest messages are kept. */
+export const DEFAULT_HISTORY_BUDGET_TOKENS = 24_000;
+
+/** A cheap estimate: CJK characters are about a token each, other text about four characters a token. */
+export function estimateTokens(text: string): number {
+  let cjk = 0;
+  for (const ch of text) if (/[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]/.test(ch)) cjk++;
+  return cjk + Math.ceil((text.length - cjk) / 4) + 4;
+}
+
+const INTERRUPTED = 'Error: interrupted before it finished (the program stopped).';
+
+/**
+ * Turns stored messages into Chat Completions messages. An assistant step with tool calls is
+ * always followed by one tool message per call, even for calls a crash interrupted.
+ */
+export function toChatMessages(messages: Message[]): ChatMessage[][] {
+  const units: ChatMessage[][] = [];
+  for (const m of messages) {
+    const text = m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+    if (m.role === 'user') {
+      units.push([{ role: 'user', content: text }]);
+      continue;
+    }
+    const tools = m.parts.filter((p) => p.type === 'tool');
+    const calls: ToolCall[] = tools.map((p) => ({
+      id: p.callId,
+      name: p.tool,
+      arguments: typeof p.input === 'string' ? p.input : JSON.stringify(p.input ?? {}),
+    }));
+    const unit: ChatMessage[] = [
+      calls.length ? { role: 'assistant', content: text || null, tool_calls: calls } : { role: 'assistant', content: text },
+    ];
+    for (const p of tools) {
+      const finished = p.state === 'completed' || p.state === 'error';
+      unit.push({ role: 'tool', tool_call_id: p.callId, content: finished ? p.output ?? '' : INTERRUPTED });
+    }
+    // Assistant steps belong to the unit of the user message they answer, so a cut never separates them.
+    const last = units.at(-1);
+    if (last) last.push(...unit);
+    else units.push(unit);
+  }
+  return units;
+}
+
+/**
+ * The request history: system prompt + the most recent whole exchanges that fit the budget.
+ * Cuts fall only before a user message, so a tool call is never separated from its results.
+ */
+export function buildContext(options: {
+  systemPrompt: string;
+  history: Message[];
+  budgetTokens?: number;
+}): ChatMessage[] {
+  const budget = options.budgetTokens ?? DEFAULT_HISTORY_BUDGET_TOKENS;
+  const units = toChatMessages(options.history);
+  const kept: ChatMessage[][] = [];
+  let used = estimateTokens(options.systemPrompt);
+  for (let i = units.length - 1; i >= 0; i--) {
+    const unit = units[i]!;
+    const cost = unit.reduce((n, m) => n + estimateTokens(messageText(m)), 0);
+    // The newest exchange is always sent, whatever its size.
+    if (kept.length > 0 && used + cost > budget) break;
+    kept.unshift(unit);
+    used += cost;
+  }
+  return [{ role: 'system', content: options.systemPrompt }, ...kept.flat()];
+}
+
+function messageText(m: ChatMessage): string {
+  if (m.role === 'assistant') return (m.content ?? '') + (m.tool_calls ?? []).map((c) => c.name + c.arguments).join('');
+  return m.content;
+}

@@ -1,0 +1,66 @@
+/**
+ * Typed in-process events. The core emits; hosts (CLI printer, SSE, tests) subscribe.
+ * Handlers run synchronously in emit order, and one handler's exception never reaches the emitter.
+ */
+
+export interface ActionRecord {
+  /** The id the model gave the call, so a result can be matched to its call. */
+  callId: string;
+  tool: string;
+  input: unknown;
+  ok: boolean;
+  output: string;
+  ms: number;
+}
+
+export type BusEvent =
+  | { type: 'turn.start'; sessionId: string; turnId: string; text: string }
+  | { type: 'text.delta'; sessionId: string; turnId: string; delta: string }
+  | { type: 'tool.start'; sessionId: string; turnId: string; callId: string; tool: string; input: unknown }
+  | { type: 'tool.progress'; sessionId: string; turnId: string; callId: string; message: string }
+  | ({ type: 'tool.end'; sessionId: string; turnId: string } & ActionRecord)
+  | { type: 'turn.end'; sessionId: string; turnId: string; reply: string; stopReason: string }
+  | { type: 'error'; sessionId: string; turnId?: string; code: string; message: string }
+  | { type: 'session.status'; sessionId: string; status: 'busy' | 'idle' | 'error' };
+
+export type BusEventType = BusEvent['type'];
+export type EventOf<T extends BusEventType> = Extract<BusEvent, { type: T }>;
+export type Handler<E> = (event: E) => void;
+
+export interface Bus {
+  emit(event: BusEvent): void;
+  on<T extends BusEventType>(type: T, handler: Handler<EventOf<T>>): () => void;
+  /** Every event, e.g. for the SSE stream or a test recorder. */
+  onAny(handler: Handler<BusEvent>): () => void;
+}
+
+export function createBus(onHandlerError: (err: unknown) => void = () => {}): Bus {
+  const byType = new Map<string, Set<Handler<BusEvent>>>();
+  const any = new Set<Handler<BusEvent>>();
+
+  const call = (h: Handler<BusEvent>, e: BusEvent) => {
+    try {
+      h(e);
+    } catch (err) {
+      onHandlerError(err);
+    }
+  };
+
+  return {
+    emit(event) {
+      byType.get(event.type)?.forEach((h) => call(h, event));
+      any.forEach((h) => call(h, event));
+    },
+    on(type, handler) {
+      let set = byType.get(type);
+      if (!set) byType.set(type, (set = new Set()));
+      const h = handler as Handler<BusEvent>;
+      set.add(h);
+      return () => set!.delete(h);
+    },
+    onAny(handler) {
+      any.add(handler);
+      return () => any.delete(handler);
+    },
+  };
+}

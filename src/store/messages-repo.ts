@@ -1,0 +1,121 @@
+import type { Db } from './db.js';
+
+export type ToolState = 'pending' | 'running' | 'completed' | 'error';
+
+export type Part =
+  | { id: string; type: 'text'; text: string }
+  | { id: string; type: 'reasoning'; text: string }
+  | {
+      id: string;
+      type: 'tool';
+      callId: string;
+      tool: string;
+      /** The arguments as the model sent them: parsed JSON when valid, else the raw text. */
+      input: unknown;
+      output: string | null;
+      state: ToolState;
+      ms: number | null;
+    };
+
+export interface Message {
+  id: string;
+  sessionId: string;
+  turnId: string;
+  role: 'user' | 'assistant';
+  createdAt: number;
+  parts: Part[];
+}
+
+export type NewPart =
+  | { type: 'text' | 'reasoning'; text: string }
+  | { type: 'tool'; callId: string; tool: string; input: unknown; state: ToolState };
+
+export interface MessagesRepo {
+  addMessage(m: { id: string; sessionId: string; turnId: string; role: 'user' | 'assistant'; now: number }): void;
+  addPart(p: NewPart & { id: string; messageId: string; sessionId: string; now: number }): void;
+  /** Moves a tool part along pending → running → completed | error. */
+  updateToolPart(id: string, u: { state: ToolState; output?: string; ms?: number; now: number }): void;
+  list(sessionId: string): Message[];
+}
+
+interface PartRow {
+  id: string;
+  message_id: string;
+  type: Part['type'];
+  text: string | null;
+  call_id: string | null;
+  tool: string | null;
+  input: string | null;
+  output: string | null;
+  state: ToolState | null;
+  ms: number | null;
+}
+
+function parseInput(raw: string | null): unknown {
+  if (raw === null) return null;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+function toPart(r: PartRow): Part {
+  if (r.type !== 'tool') return { id: r.id, type: r.type, text: r.text ?? '' };
+  return {
+    id: r.id,
+    type: 'tool',
+    callId: r.call_id ?? '',
+    tool: r.tool ?? '',
+    input: parseInput(r.input),
+    output: r.output,
+    state: r.state ?? 'error',
+    ms: r.ms,
+  };
+}
+
+export function createMessagesRepo(db: Db): MessagesRepo {
+  const insertMessage = db.prepare(
+    'INSERT INTO messages (id, session_id, turn_id, role, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
+  const insertPart = db.prepare(`INSERT INTO parts
+    (id, message_id, session_id, type, text, call_id, tool, input, state, started_at, created_at)
+    VALUES (@id, @messageId, @sessionId, @type, @text, @callId, @tool, @input, @state, @startedAt, @now)`);
+  const updateTool = db.prepare(`UPDATE parts SET state = @state,
+    output = coalesce(@output, output), ms = coalesce(@ms, ms),
+    started_at = CASE WHEN @state = 'running' THEN @now ELSE started_at END,
+    ended_at = CASE WHEN @state IN ('completed', 'error') THEN @now ELSE ended_at END
+    WHERE id = @id`);
+  const messages = db.prepare(
+    'SELECT id, session_id AS sessionId, turn_id AS turnId, role, created_at AS createdAt FROM messages WHERE session_id = ? ORDER BY rowid',
+  );
+  const parts = db.prepare('SELECT * FROM parts WHERE session_id = ? ORDER BY rowid');
+
+  return {
+    addMessage: (m) => void insertMessage.run(m.id, m.sessionId, m.turnId, m.role, m.now),
+    addPart(p) {
+      const isTool = p.type === 'tool';
+      insertPart.run({
+        id: p.id,
+        messageId: p.messageId,
+        sessionId: p.sessionId,
+        type: p.type,
+        text: isTool ? null : p.text,
+        callId: isTool ? p.callId : null,
+        tool: isTool ? p.tool : null,
+        input: isTool ? (typeof p.input === 'string' ? p.input : JSON.stringify(p.input)) : null,
+        state: isTool ? p.state : null,
+        startedAt: isTool && p.state === 'running' ? p.now : null,
+        now: p.now,
+      });
+    },
+    updateToolPart: (id, u) =>
+      void updateTool.run({ id, state: u.state, output: u.output ?? null, ms: u.ms ?? null, now: u.now }),
+    list(sessionId) {
+      const byMessage = new Map<string, Message>();
+      for (const m of messages.all(sessionId) as Omit<Message, 'parts'>[]) byMessage.set(m.id, { ...m, parts: [] });
+      for (const r of parts.all(sessionId) as PartRow[]) byMessage.get(r.message_id)?.parts.push(toPart(r));
+      return [...byMessage.values()];
+    },
+  };
+}

@@ -1,0 +1,64 @@
+/** Numbered schema migrations. Append only: a shipped migration is never edited. */
+export const MIGRATIONS: readonly string[] = [
+  /* 1: sessions, messages with typed parts, turns, todos, preferences */ `
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    title TEXT NOT NULL DEFAULT '',
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE TABLE turns (
+    id TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    mode TEXT NOT NULL,
+    model TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    ended_at INTEGER,
+    stop_reason TEXT,
+    steps INTEGER NOT NULL DEFAULT 0,
+    prompt_tokens INTEGER NOT NULL DEFAULT 0,
+    completion_tokens INTEGER NOT NULL DEFAULT 0,
+    total_tokens INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX turns_session ON turns(session_id);
+  CREATE TABLE messages (
+    id TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    turn_id TEXT NOT NULL,
+    role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX messages_session ON messages(session_id);
+  CREATE TABLE parts (
+    id TEXT PRIMARY KEY,
+    message_id TEXT NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    type TEXT NOT NULL CHECK (type IN ('text', 'reasoning', 'tool')),
+    text TEXT,
+    call_id TEXT,
+    tool TEXT,
+    input TEXT,
+    output TEXT,
+    state TEXT CHECK (state IN ('pending', 'running', 'completed', 'error')),
+    started_at INTEGER,
+    ended_at INTEGER,
+    ms REAL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX parts_message ON parts(message_id);
+  CREATE INDEX parts_session ON parts(session_id);
+  CREATE TABLE todos (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    content TEXT NOT NULL CHECK (length(trim(content)) > 0),
+    due TEXT,
+    done INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    done_at INTEGER
+  );
+  CREATE TABLE preferences (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  `,
+];

@@ -1,0 +1,50 @@
+import type { Db } from './db.js';
+
+export interface SessionRow {
+  id: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  /** Number of user messages, for listings. */
+  messageCount: number;
+}
+
+export interface SessionsRepo {
+  create(id: string, title: string, now: number): SessionRow;
+  get(id: string): SessionRow | undefined;
+  /** Most recently active first. */
+  list(): SessionRow[];
+  mostRecent(): SessionRow | undefined;
+  rename(id: string, title: string, now: number): boolean;
+  touch(id: string, now: number): void;
+  /** Cascades to messages, parts and turns. */
+  delete(id: string): boolean;
+}
+
+const SELECT = `SELECT s.id, s.title, s.created_at AS createdAt, s.updated_at AS updatedAt,
+  (SELECT count(*) FROM messages m WHERE m.session_id = s.id AND m.role = 'user') AS messageCount
+  FROM sessions s`;
+
+export function createSessionsRepo(db: Db): SessionsRepo {
+  const insert = db.prepare('INSERT INTO sessions (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)');
+  const byId = db.prepare(`${SELECT} WHERE s.id = ?`);
+  // rowid breaks ties between sessions touched in the same millisecond.
+  const all = db.prepare(`${SELECT} ORDER BY s.updated_at DESC, s.rowid DESC`);
+  const recent = db.prepare(`${SELECT} ORDER BY s.updated_at DESC, s.rowid DESC LIMIT 1`);
+  const rename = db.prepare('UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?');
+  const touch = db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?');
+  const del = db.prepare('DELETE FROM sessions WHERE id = ?');
+
+  return {
+    create(id, title, now) {
+      insert.run(id, title, now, now);
+      return { id, title, createdAt: now, updatedAt: now, messageCount: 0 };
+    },
+    get: (id) => byId.get(id) as SessionRow | undefined,
+    list: () => all.all() as SessionRow[],
+    mostRecent: () => recent.get() as SessionRow | undefined,
+    rename: (id, title, now) => rename.run(title, now, id).changes > 0,
+    touch: (id, now) => void touch.run(now, id),
+    delete: (id) => del.run(id).changes > 0,
+  };
+}

@@ -1,0 +1,41 @@
+import type { Db } from './db.js';
+import type { Usage } from '../llm/types.js';
+
+export interface TurnRow {
+  id: string;
+  sessionId: string;
+  mode: string;
+  model: string;
+  startedAt: number;
+  endedAt: number | null;
+  stopReason: string | null;
+  steps: number;
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+/** One row per turn: when it ran, how it ended, and the tokens it cost. */
+export interface TurnsRepo {
+  start(t: { id: string; sessionId: string; mode: string; model: string; now: number }): void;
+  /** Adds one model step's usage as soon as it is known, so a crash keeps what was spent. */
+  addStep(id: string, usage: Usage | undefined): void;
+  end(id: string, stopReason: string, now: number): void;
+  get(id: string): TurnRow | undefined;
+}
+
+export function createTurnsRepo(db: Db): TurnsRepo {
+  const start = db.prepare('INSERT INTO turns (id, session_id, mode, model, started_at) VALUES (?, ?, ?, ?, ?)');
+  const step = db.prepare(`UPDATE turns SET steps = steps + 1, prompt_tokens = prompt_tokens + ?,
+    completion_tokens = completion_tokens + ?, total_tokens = total_tokens + ? WHERE id = ?`);
+  const end = db.prepare('UPDATE turns SET ended_at = ?, stop_reason = ? WHERE id = ?');
+  const get = db.prepare(`SELECT id, session_id AS sessionId, mode, model, started_at AS startedAt,
+    ended_at AS endedAt, stop_reason AS stopReason, steps, prompt_tokens AS promptTokens,
+    completion_tokens AS completionTokens, total_tokens AS totalTokens FROM turns WHERE id = ?`);
+  return {
+    start: (t) => void start.run(t.id, t.sessionId, t.mode, t.model, t.now),
+    addStep: (id, u) => void step.run(u?.promptTokens ?? 0, u?.completionTokens ?? 0, u?.totalTokens ?? 0, id),
+    end: (id, reason, now) => void end.run(now, reason, id),
+    get: (id) => get.get(id) as TurnRow | undefined,
+  };
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import type { ToolSpec } from '../llm/types.js';
+
+/** What a tool may ask the permission layer. Code decides; the model only proposes. */
+export interface PermissionRequest {
+  /** e.g. `file.read`, `file.write`, `shell.run` */
+  action: string;
+  /** What the action touches: a resolved path, a command, a URL. */
+  target: string;
+  /** True when the target lies inside the session's sandbox. */
+  insideSandbox: boolean;
+}
+
+export type PermissionDecision = 'allow' | 'deny';
+
+/** The language user-facing text is written in: chosen per turn from ZHIXING_LANG or the user's own words. */
+export type Lang = 'zh' | 'en';
+
+/** Pick the text for a language; both are always written. */
+export const say = (lang: Lang, zh: string, en: string): string => (lang === 'zh' ? zh : en);
+
+/** Everything a tool gets from the turn that runs it, instead of reaching for globals. */
+export interface ToolContext {
+  sessionId: string;
+  /** Absolute, real path of the session's file sandbox. */
+  workspace: string;
+  signal: AbortSignal;
+  /** Tool output is read by the model and, offline, relayed to the user: write it in this language. */
+  lang: Lang;
+  ask(request: PermissionRequest): Promise<PermissionDecision>;
+  /** A line of progress for long work, shown to the user while the tool runs. */
+  progress(message: string): void;
+}
+
+/**
+ * An error meant for the model (and the user) to read: "there is no item 3", "file not found".
+ * The registry turns it into a failed tool result; it never crashes a turn.
+ */
+export class ToolError extends Error {
+  override name = 'ToolError';
+}
+
+export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+  name: string;
+  /** Written for the model: when to use the tool and what it returns. */
+  description: string;
+  parameters: S;
+  /** Past this the call is abandoned and reported as a timeout. */
+  timeoutMs?: number;
+  execute(args: z.infer<S>, ctx: ToolContext): Promise<string> | string;
+}
+
+export interface Tool extends ToolDefinition {
+  spec: ToolSpec;
+}
+
+/**
+ * One definition serves the model, MCP, the UI and tests: the JSON Schema is generated
+ * from the zod schema, never written twice.
+ */
+export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
+  const parameters = z.toJSONSchema(def.parameters, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete parameters.$schema;
+  return {
+    ...(def as unknown as ToolDefinition),
+    spec: { name: def.name, description: def.description, parameters },
+  };
+}
