@@ -1,0 +1,184 @@
+import { z } from 'zod';
+import { defineTool, say, ToolError, type Lang, type Tool } from './tool.js';
+
+const MS_PER_MINUTE = 60_000;
+const SATURDAY = 6;
+const SUNDAY = 0;
+
+/** Words people say instead of an IANA name; keys are normalized by `cityKey`. */
+const CITY_ZONES: Record<string, string> = {
+  北京: 'Asia/Shanghai',
+  上海: 'Asia/Shanghai',
+  中国: 'Asia/Shanghai',
+  北京时间: 'Asia/Shanghai',
+  beijing: 'Asia/Shanghai',
+  shanghai: 'Asia/Shanghai',
+  china: 'Asia/Shanghai',
+  香港: 'Asia/Hong_Kong',
+  hongkong: 'Asia/Hong_Kong',
+  台北: 'Asia/Taipei',
+  taipei: 'Asia/Taipei',
+  东京: 'Asia/Tokyo',
+  日本: 'Asia/Tokyo',
+  tokyo: 'Asia/Tokyo',
+  japan: 'Asia/Tokyo',
+  首尔: 'Asia/Seoul',
+  seoul: 'Asia/Seoul',
+  新加坡: 'Asia/Singapore',
+  singapore: 'Asia/Singapore',
+  纽约: 'America/New_York',
+  newyork: 'America/New_York',
+  洛杉矶: 'America/Los_Angeles',
+  losangeles: 'America/Los_Angeles',
+  伦敦: 'Europe/London',
+  london: 'Europe/London',
+  巴黎: 'Europe/Paris',
+  paris: 'Europe/Paris',
+  柏林: 'Europe/Berlin',
+  berlin: 'Europe/Berlin',
+  悉尼: 'Australia/Sydney',
+  sydney: 'Australia/Sydney',
+  utc: 'UTC',
+  gmt: 'UTC',
+  协调世界时: 'UTC',
+};
+
+const WEEKDAYS_ZH = ['星期日', '星期一', '星期二', '星期三', '星期四', '星期五', '星期六'];
+const WEEKDAYS_EN = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS_EN = [
+  'January', 'February', 'March', 'April', 'May', 'June',
+  'July', 'August', 'September', 'October', 'November', 'December',
+];
+
+/** Dependencies of the current_time tool. */
+export interface CurrentTimeToolDeps {
+  /** The clock; tests pin it. Default: `new Date()`. */
+  now?: () => Date;
+  /** IANA zone used when the call names none. Default: the host's zone. */
+  defaultTimeZone?: string;
+}
+
+const CurrentTimeArgs = z.object({
+  timezone: z
+    .string()
+    .optional()
+    .describe("IANA time zone such as Asia/Shanghai; default: the user's own"),
+});
+
+export function createCurrentTimeTool(deps: CurrentTimeToolDeps = {}): Tool {
+  const now = deps.now ?? (() => new Date());
+  const defaultZone = deps.defaultTimeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+  return defineTool({
+    name: 'current_time',
+    description:
+      'The current date, time and weekday in a time zone (IANA name, or a big city such as Tokyo / 纽约), ' +
+      'with the UTC offset and how many days remain until the weekend.',
+    parameters: CurrentTimeArgs,
+    execute({ timezone }, ctx) {
+      const asked = timezone?.trim() || defaultZone;
+      const zone = resolveZone(asked);
+      if (!zone) {
+        throw new ToolError(
+          say(
+            ctx.lang,
+            `无法识别时区「${asked}」，请使用 IANA 时区名，例如 Asia/Shanghai 或 America/New_York。`,
+            `"${asked}" is not a time zone I know. Use an IANA name such as Asia/Shanghai or America/New_York.`,
+          ),
+        );
+      }
+      return formatTime(wallClock(now(), zone), ctx.lang);
+    },
+  });
+}
+
+const cityKey = (word: string): string => word.toLowerCase().replace(/[\s_]+/g, '').replace(/市$/, '');
+
+/** City word or IANA name → canonical IANA name, or undefined when Intl does not know it. */
+function resolveZone(word: string): string | undefined {
+  const candidate = CITY_ZONES[cityKey(word)] ?? word;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: candidate }).resolvedOptions().timeZone;
+  } catch {
+    return undefined; // RangeError: invalid time zone
+  }
+}
+
+interface WallClock {
+  zone: string;
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  /** 0 = Sunday … 6 = Saturday */
+  weekday: number;
+  offsetMinutes: number;
+}
+
+/** The moment as a clock on the wall in `zone` shows it. */
+function wallClock(moment: Date, zone: string): WallClock {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+    hourCycle: 'h23',
+  }).formatToParts(moment);
+  const part = (type: Intl.DateTimeFormatPartTypes): number => Number(parts.find((p) => p.type === type)?.value);
+  const [year, month, day, hour, minute, second] = (['year', 'month', 'day', 'hour', 'minute', 'second'] as const).map(part);
+  // Reading the wall clock back as if it were UTC gives both the weekday and the offset without locale data.
+  const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
+  const wholeSeconds = Math.floor(moment.getTime() / 1000) * 1000;
+  return {
+    zone,
+    year,
+    month,
+    day,
+    hour,
+    minute,
+    second,
+    weekday: new Date(asUtc).getUTCDay(),
+    offsetMinutes: Math.round((asUtc - wholeSeconds) / MS_PER_MINUTE),
+  };
+}
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+function utcOffset(minutes: number): string {
+  const sign = minutes < 0 ? '-' : '+';
+  const abs = Math.abs(minutes);
+  return `UTC${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+function formatTime(c: WallClock, lang: Lang): string {
+  const time = `${pad(c.hour)}:${pad(c.minute)}:${pad(c.second)}`;
+  const offset = utcOffset(c.offsetMinutes);
+  const daysLeft = SATURDAY - c.weekday;
+
+  let weekend: string;
+  if (c.weekday === SATURDAY || c.weekday === SUNDAY) {
+    weekend = say(lang, '今天是周末。', "It's the weekend.");
+  } else if (daysLeft === 1) {
+    weekend = say(lang, '明天（星期六）就是周末了。', 'The weekend starts tomorrow (Saturday).');
+  } else {
+    weekend = say(lang, `距离周末（星期六）还有 ${daysLeft} 天。`, `${daysLeft} days until the weekend (Saturday).`);
+  }
+
+  if (lang === 'zh') {
+    return [
+      `现在是 ${c.year}年${c.month}月${c.day}日 ${WEEKDAYS_ZH[c.weekday]} ${time}`,
+      `时区：${c.zone}（${offset}）`,
+      weekend,
+    ].join('\n');
+  }
+  return [
+    `It is ${WEEKDAYS_EN[c.weekday]}, ${MONTHS_EN[c.month - 1]} ${c.day}, ${c.year}, ${time}`,
+    `Time zone: ${c.zone} (${offset})`,
+    weekend,
+  ].join('\n');
+}
