@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import type { Stats } from 'node:fs';
+import { chmod, lstat, mkdir, open, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { checkPath, formatBytes } from './sandbox.js';
+import { ToolError, defineTool, say, type Lang } from './tool.js';
+
+/** Past this a "file" is no longer something a conversation should be writing. */
+const MAX_WRITE_BYTES = 5_000_000;
+/** Random hex in temp names, so concurrent writes of one file never share a temp file. */
+const TEMP_RANDOM_BYTES = 6;
+/** How much of the target's name a temp name repeats. */
+const TEMP_NAME_CHARS = 100;
+
+export const FileWriteParams = z.object({
+  path: z.string().describe('Path of the file to write, relative to the workspace, e.g. "notes/todo.md". Missing folders are created.'),
+  content: z.string().describe('The complete text to store (UTF-8). It replaces the whole file if the file already exists.'),
+});
+export type FileWriteParams = z.infer<typeof FileWriteParams>;
+
+export const fileWriteTool = defineTool({
+  name: 'file_write',
+  description:
+    'Write a UTF-8 text file in the workspace (the only folder the assistant may touch), creating missing folders ' +
+    `and replacing the file if it exists. Up to ${formatBytes(MAX_WRITE_BYTES)} bytes. Returns the path and size written.`,
+  parameters: FileWriteParams,
+  async execute(args, ctx) {
+    const { lang } = ctx;
+    const size = Buffer.byteLength(args.content, 'utf8');
+    if (size > MAX_WRITE_BYTES) {
+      throw new ToolError(say(
+        lang,
+        `内容有 ${formatBytes(size)} 字节，超过了 ${formatBytes(MAX_WRITE_BYTES)} 字节的写入上限，没有写入任何内容。`,
+        `The content is ${formatBytes(size)} bytes, over the ${formatBytes(MAX_WRITE_BYTES)}-byte write limit; nothing was written.`,
+      ));
+    }
+
+    const located = await checkPath(ctx, 'file.write', args.path, { forWrite: true });
+    const shown = located.display;
+    const existing = await lstat(located.target).catch(() => undefined);
+    if (existing?.isDirectory()) {
+      throw new ToolError(say(
+        lang,
+        `${shown} 是一个文件夹，不能当作文件写入。请换一个文件名，例如 ${shown === '.' ? '' : `${shown}/`}note.txt。`,
+        `${shown} is a folder and cannot be written as a file. Pick a file name, e.g. ${shown === '.' ? '' : `${shown}/`}note.txt.`,
+      ));
+    }
+
+    const dir = path.dirname(located.target);
+    try {
+      await mkdir(dir, { recursive: true });
+    } catch (err) {
+      throw new ToolError(failure(lang, shown, err));
+    }
+    await writeAtomically(dir, located.target, args.content, existing, lang, shown);
+
+    return say(lang, `已写入 ${shown}（${formatBytes(size)} 字节）`, `Wrote ${formatBytes(size)} ${size === 1 ? 'byte' : 'bytes'} to ${shown}`);
+  },
+});
+
+/**
+ * Readers see the old file or the new one, never half of either: the text goes to a temp file
+ * in the same folder (same filesystem, so rename is atomic), is flushed to disk, then renamed over.
+ * rename also replaces rather than follows a link that appeared since the sandbox check.
+ */
+async function writeAtomically(
+  dir: string,
+  target: string,
+  content: string,
+  existing: Stats | undefined,
+  lang: Lang,
+  shown: string,
+): Promise<void> {
+  // The name is cut short so the temp name stays under the usual 255-byte limit.
+  const temp = path.join(dir, `.${path.basename(target).slice(0, TEMP_NAME_CHARS)}.${randomBytes(TEMP_RANDOM_BYTES).toString('hex')}.tmp`);
+  try {
+    const handle = await open(temp, 'wx');
+    try {
+      await handle.writeFile(content, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    // An overwrite keeps the file's permissions (an executable script stays executable).
+    if (existing?.isFile()) await chmod(temp, existing.mode & 0o7777);
+    await rename(temp, target);
+  } catch (err) {
+    await rm(temp, { force: true }).catch(() => {});
+    throw new ToolError(failure(lang, shown, err));
+  }
+  await syncDir(dir);
+}
+
+/** Makes the rename itself durable; not every platform can open a folder, hence best effort. */
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // The data is already written; only crash-durability of the name is at stake.
+  }
+}
+
+function failure(lang: Lang, shown: string, err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOTDIR' || code === 'EEXIST') {
+    return say(
+      lang,
+      `无法写入 ${shown}：路径中的某一级是文件而不是文件夹。没有写入任何内容。`,
+      `Cannot write ${shown}: part of the path is a file, not a folder. Nothing was written.`,
+    );
+  }
+  if (code === 'ENOSPC') return say(lang, `无法写入 ${shown}：磁盘空间不足。没有写入任何内容。`, `Cannot write ${shown}: the disk is full. Nothing was written.`);
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+    return say(lang, `无法写入 ${shown}：没有写入权限（${code}）。没有写入任何内容。`, `Cannot write ${shown}: no permission to write there (${code}). Nothing was written.`);
+  }
+  return say(lang, `无法写入 ${shown}（${code ?? String(err)}）。没有写入任何内容。`, `Cannot write ${shown} (${code ?? String(err)}). Nothing was written.`);
+}

@@ -1,0 +1,162 @@
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkPath, isInside, locateInSandbox, resolveInSandbox, similarNames } from './sandbox.js';
+import { ToolError, type PermissionRequest, type ToolContext } from './tool.js';
+
+let base: string;
+let ws: string;
+
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(path.join(os.tmpdir(), 'zhixing-sandbox-')));
+  ws = path.join(base, 'workspace');
+  await mkdir(ws);
+  await mkdir(path.join(base, 'workspace-evil'));
+  await writeFile(path.join(base, 'workspace-evil', 'x'), 'evil');
+  await writeFile(path.join(base, 'secret.txt'), 'secret');
+});
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+async function refusal(p: Promise<unknown>): Promise<string> {
+  const err = await p.then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(ToolError);
+  return (err as ToolError).message;
+}
+
+describe('isInside', () => {
+  it('compares whole path segments, not string prefixes', () => {
+    expect(isInside('/a/ws', '/a/ws')).toBe(true);
+    expect(isInside('/a/ws', '/a/ws/x/y')).toBe(true);
+    expect(isInside('/a/ws', '/a/ws-evil/x')).toBe(false);
+    expect(isInside('/a/ws', '/a')).toBe(false);
+    expect(isInside('/a/ws', '/a/ws/..foo')).toBe(true);
+  });
+});
+
+describe('resolveInSandbox', () => {
+  it('resolves plain relative paths, including ones that do not exist yet', async () => {
+    expect(await resolveInSandbox(ws, 'a.txt', 'en')).toBe(path.join(ws, 'a.txt'));
+    expect(await resolveInSandbox(ws, 'notes/deep/a.txt', 'en', { forWrite: true })).toBe(path.join(ws, 'notes/deep/a.txt'));
+    expect(await resolveInSandbox(ws, 'a/../b.txt', 'en')).toBe(path.join(ws, 'b.txt'));
+    expect(await resolveInSandbox(ws, '.', 'en')).toBe(ws);
+    // `~` is an ordinary name here, never the home folder.
+    expect(await resolveInSandbox(ws, '~/x', 'en')).toBe(path.join(ws, '~', 'x'));
+    // On Linux a backslash is part of a file name.
+    expect(await resolveInSandbox(ws, 'a\\b.txt', 'en')).toBe(path.join(ws, 'a\\b.txt'));
+  });
+
+  it('creates a missing workspace', async () => {
+    const fresh = path.join(base, 'new-ws');
+    expect(await resolveInSandbox(fresh, 'a.txt', 'en')).toBe(path.join(fresh, 'a.txt'));
+  });
+
+  it('refuses empty paths and NUL bytes', async () => {
+    expect(await refusal(resolveInSandbox(ws, '', 'zh'))).toBe('路径为空：请给出相对于工作区的文件路径。');
+    expect(await refusal(resolveInSandbox(ws, '   ', 'en'))).toBe('The path is empty: give a file path relative to the workspace.');
+    expect(await refusal(resolveInSandbox(ws, 'a\0.txt', 'en'))).toBe('The path contains a NUL character and cannot be used.');
+  });
+
+  it('refuses absolute paths, POSIX and Windows forms', async () => {
+    expect(await refusal(resolveInSandbox(ws, '/etc/passwd', 'en'))).toBe(
+      'Refused to access /etc/passwd: it is an absolute path, outside the workspace. Only files inside the workspace can be used; give a path relative to the workspace (e.g. notes/a.txt).',
+    );
+    expect(await refusal(resolveInSandbox(ws, '/etc/passwd', 'zh'))).toBe(
+      '拒绝访问 /etc/passwd：这是绝对路径，指向工作区之外。只能访问工作区内的文件，请使用相对于工作区的路径（例如 notes/a.txt）。',
+    );
+    for (const p of ['C:\\x', 'c:/windows/win.ini', '\\\\server\\share', path.join(ws, 'a.txt')]) {
+      expect(await refusal(resolveInSandbox(ws, p, 'en'))).toContain('absolute path, outside the workspace');
+    }
+  });
+
+  it('refuses .. that escapes, including into a sibling whose name starts like the workspace', async () => {
+    for (const p of ['../secret.txt', 'a/../../x', '..', '../workspace-evil/x', 'notes/../../workspace-evil/x']) {
+      expect(await refusal(resolveInSandbox(ws, p, 'en'))).toContain('it uses .. to reach outside the workspace');
+    }
+    expect(await refusal(resolveInSandbox(ws, '../secret.txt', 'zh'))).toBe(
+      '拒绝访问 ../secret.txt：它用 .. 跳到了工作区之外。只能访问工作区内的文件，请使用相对于工作区的路径（例如 notes/a.txt）。',
+    );
+    // Going out and straight back in lands inside, which is fine.
+    expect(await resolveInSandbox(ws, '../workspace/a.txt', 'en')).toBe(path.join(ws, 'a.txt'));
+  });
+
+  it('refuses symlinks that lead outside, for reads and for writes below them', async () => {
+    await symlink(path.join(base, 'secret.txt'), path.join(ws, 'link.txt'));
+    await symlink(base, path.join(ws, 'outdir'));
+    expect(await refusal(resolveInSandbox(ws, 'link.txt', 'en'))).toContain('symbolic link that leads outside the workspace');
+    expect(await refusal(resolveInSandbox(ws, 'outdir/secret.txt', 'en'))).toContain('symbolic link that leads outside');
+    expect(await refusal(resolveInSandbox(ws, 'outdir/new/deep.txt', 'en', { forWrite: true }))).toContain('symbolic link that leads outside');
+  });
+
+  it('refuses to write through a final symlink, wherever it points', async () => {
+    await writeFile(path.join(ws, 'real.txt'), 'inside');
+    await symlink(path.join(ws, 'real.txt'), path.join(ws, 'alias.txt'));
+    await symlink(path.join(base, 'nowhere.txt'), path.join(ws, 'dangling.txt'));
+    expect(await refusal(resolveInSandbox(ws, 'alias.txt', 'en', { forWrite: true }))).toBe(
+      'Refused to write to alias.txt: it is a symbolic link, and writes never go through links. Write to the real file instead, or pick another name.',
+    );
+    expect(await refusal(resolveInSandbox(ws, 'dangling.txt', 'zh', { forWrite: true }))).toContain('它是一个符号链接');
+    // Reading through an inside link is fine and yields the real file.
+    expect(await resolveInSandbox(ws, 'alias.txt', 'en')).toBe(path.join(ws, 'real.txt'));
+  });
+
+  it('reports symlink loops clearly', async () => {
+    await symlink(path.join(ws, 'b'), path.join(ws, 'a'));
+    await symlink(path.join(ws, 'a'), path.join(ws, 'b'));
+    expect(await refusal(resolveInSandbox(ws, 'a/x.txt', 'en'))).toBe('Cannot use the path a/x.txt: its symbolic links form a loop.');
+  });
+});
+
+describe('locateInSandbox', () => {
+  it('shows relative paths with / and never the absolute workspace', async () => {
+    const inside = await locateInSandbox(ws, 'notes/./a.txt', 'en');
+    expect(inside).toEqual({ target: path.join(ws, 'notes', 'a.txt'), display: 'notes/a.txt', inside: true });
+    const outside = await locateInSandbox(ws, '../secret.txt', 'en');
+    expect(outside).toMatchObject({ display: '../secret.txt', inside: false, reason: 'escape', target: path.join(base, 'secret.txt') });
+  });
+});
+
+describe('checkPath', () => {
+  function ctx(decide: (r: PermissionRequest) => 'allow' | 'deny', asked: PermissionRequest[]): ToolContext {
+    return {
+      sessionId: 's1', workspace: ws, signal: new AbortController().signal, lang: 'en', progress: () => {},
+      ask: async (r) => { asked.push(r); return decide(r); },
+    };
+  }
+
+  it('asks with the resolved target and a truthful insideSandbox', async () => {
+    const asked: PermissionRequest[] = [];
+    const allowAll = ctx(() => 'allow', asked);
+    await checkPath(allowAll, 'file.read', 'a.txt');
+    const out = await checkPath(allowAll, 'file.read', '../secret.txt');
+    expect(asked).toEqual([
+      { action: 'file.read', target: path.join(ws, 'a.txt'), insideSandbox: true },
+      { action: 'file.read', target: path.join(base, 'secret.txt'), insideSandbox: false },
+    ]);
+    // A policy that allows outside gets a working target.
+    expect(out.target).toBe(path.join(base, 'secret.txt'));
+  });
+
+  it('turns a deny into a refusal that says why', async () => {
+    const asked: PermissionRequest[] = [];
+    const defaultPolicy = ctx((r) => (r.insideSandbox ? 'allow' : 'deny'), asked);
+    expect(await refusal(checkPath(defaultPolicy, 'file.write', '../workspace-evil/x'))).toBe(
+      'Refused to write to ../workspace-evil/x: it uses .. to reach outside the workspace. Only files inside the workspace can be used; give a path relative to the workspace (e.g. notes/a.txt).',
+    );
+    const denyAll = ctx(() => 'deny', asked);
+    expect(await refusal(checkPath(denyAll, 'file.list', 'notes'))).toBe('Listing notes was refused by the permission settings; nothing was changed.');
+    expect(asked.map((r) => r.insideSandbox)).toEqual([false, true]);
+  });
+});
+
+describe('similarNames', () => {
+  it('finds typos, case differences and other extensions, and skips temp files', async () => {
+    for (const n of ['notes.txt', 'README.md', 'report.csv', 'zzz.bin', '.notes.txt.0123456789ab.tmp']) await writeFile(path.join(ws, n), '');
+    expect(await similarNames(ws, 'note.txt')).toEqual(['notes.txt']);
+    expect(await similarNames(ws, 'readme.md')).toEqual(['README.md']);
+    expect(await similarNames(ws, 'report.xlsx')).toEqual(['report.csv']);
+    expect(await similarNames(ws, 'completely-different.doc')).toEqual([]);
+  });
+});

@@ -1,0 +1,239 @@
+import { lstat, mkdir, readdir, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { ToolError, say, type Lang, type ToolContext } from './tool.js';
+
+/** How many "did you mean" names a not-found message offers at most. */
+const MAX_SUGGESTIONS = 3;
+
+/** Temp files of an atomic write in progress: `.<name>.<random hex>.tmp`; listings and suggestions hide them. */
+export const TEMP_FILE_PATTERN = /^\..+\.[0-9a-f]{8,}\.tmp$/;
+
+/** The permission actions the file tools ask for. */
+export type FileAction = 'file.read' | 'file.write' | 'file.list';
+
+/** Why a path lies outside the sandbox; each has its own sentence for the user. */
+export type OutsideReason = 'absolute' | 'escape' | 'symlink';
+
+/** Where a user's path leads, worked out before any permission is asked. */
+export interface SandboxPath {
+  /** Absolute path to operate on: symlinks of existing folders resolved (and, unless writing, of the target itself). */
+  target: string;
+  /** What to show the user: relative to the workspace with `/`, or the path as given when it is outside. Never the absolute home path. */
+  display: string;
+  /** True when the target lies inside the workspace. */
+  inside: boolean;
+  /** Set when `inside` is false. */
+  reason?: OutsideReason;
+}
+
+export interface ResolveOptions {
+  /** A write must not follow a symlink in the final component, so it is refused instead. */
+  forWrite?: boolean;
+}
+
+/** True when `p` is `root` itself or below it; `path.relative` avoids the `/ws` vs `/ws-evil` prefix trap. */
+export function isInside(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  return rel === '' || (!rel.startsWith('..' + path.sep) && rel !== '..' && !path.isAbsolute(rel));
+}
+
+/** Drive-absolute (`C:\x`, `C:x`), UNC (`\\server\share`) and root-relative (`\x`) Windows forms. */
+function isWindowsAbsolute(p: string): boolean {
+  return /^[A-Za-z]:/.test(p) || p.startsWith('\\');
+}
+
+const errCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | undefined)?.code;
+
+/**
+ * Resolves symlinks in the deepest existing ancestor of `p` (its parent when `forWrite`)
+ * and keeps the missing tail as written, since a path that does not exist yet cannot be realpath'd.
+ */
+async function realLocation(p: string, forWrite: boolean): Promise<string> {
+  const tail: string[] = forWrite ? [path.basename(p)] : [];
+  let current = forWrite ? path.dirname(p) : p;
+  for (;;) {
+    try {
+      return path.join(await realpath(current), ...tail);
+    } catch (err) {
+      const code = errCode(err);
+      if ((code !== 'ENOENT' && code !== 'ENOTDIR') || path.dirname(current) === current) throw err;
+      tail.unshift(path.basename(current));
+      current = path.dirname(current);
+    }
+  }
+}
+
+/** Turns a path relative to the workspace into the form users see: `/`-separated, `.` for the root. */
+export function displayPath(workspace: string, p: string): string {
+  const rel = path.relative(workspace, p);
+  return rel === '' ? '.' : rel.split(path.sep).join('/');
+}
+
+/**
+ * Works out where `userPath` leads without refusing outside targets: the caller decides
+ * (through `ask`) whether outside is allowed. Malformed paths and writes through a final
+ * symlink are refused here, whatever the policy.
+ */
+export async function locateInSandbox(
+  workspace: string,
+  userPath: string,
+  lang: Lang,
+  opts: ResolveOptions = {},
+): Promise<SandboxPath> {
+  if (userPath.trim() === '') {
+    throw new ToolError(say(lang, '路径为空：请给出相对于工作区的文件路径。', 'The path is empty: give a file path relative to the workspace.'));
+  }
+  if (userPath.includes('\0')) {
+    throw new ToolError(say(lang, '路径中含有空字符（NUL），无法使用。', 'The path contains a NUL character and cannot be used.'));
+  }
+  if (process.platform !== 'win32' && isWindowsAbsolute(userPath)) {
+    throw new ToolError(outsideMessage(lang, 'use', userPath, 'absolute'));
+  }
+  await mkdir(workspace, { recursive: true });
+  const root = await realpath(workspace);
+  const absolute = path.isAbsolute(userPath);
+  const lexical = absolute ? path.resolve(userPath) : path.resolve(root, userPath);
+  const forWrite = opts.forWrite ?? false;
+
+  if (forWrite && lexical !== root) {
+    const stat = await lstat(lexical).catch(() => undefined);
+    if (stat?.isSymbolicLink()) {
+      const shown = absolute || !isInside(root, lexical) ? userPath : displayPath(root, lexical);
+      throw new ToolError(say(
+        lang,
+        `拒绝写入 ${shown}：它是一个符号链接，出于安全考虑不会通过链接写入。请写入链接指向的实际文件，或换一个文件名。`,
+        `Refused to write to ${shown}: it is a symbolic link, and writes never go through links. Write to the real file instead, or pick another name.`,
+      ));
+    }
+  }
+
+  let target: string;
+  try {
+    target = await realLocation(lexical, forWrite && lexical !== root);
+  } catch (err) {
+    const code = errCode(err);
+    const reason = code === 'ELOOP'
+      ? say(lang, '符号链接形成了循环', 'its symbolic links form a loop')
+      : say(lang, `无法访问（${code ?? String(err)}）`, `it cannot be accessed (${code ?? String(err)})`);
+    throw new ToolError(say(lang, `无法使用路径 ${userPath}：${reason}。`, `Cannot use the path ${userPath}: ${reason}.`));
+  }
+
+  const reason: OutsideReason | undefined = absolute
+    ? 'absolute'
+    : !isInside(root, lexical) ? 'escape' : !isInside(root, target) ? 'symlink' : undefined;
+  if (reason) return { target, display: userPath, inside: false, reason };
+  return { target, display: displayPath(root, lexical), inside: true };
+}
+
+/**
+ * The sandbox check as a plain function: the absolute path inside the workspace,
+ * or a ToolError saying why not.
+ */
+export async function resolveInSandbox(
+  workspace: string,
+  userPath: string,
+  lang: Lang,
+  opts: ResolveOptions = {},
+): Promise<string> {
+  const located = await locateInSandbox(workspace, userPath, lang, opts);
+  if (!located.inside) {
+    throw new ToolError(outsideMessage(lang, opts.forWrite ? 'file.write' : 'use', userPath, located.reason ?? 'escape'));
+  }
+  return located.target;
+}
+
+/**
+ * What every file tool does first: locate the path, ask the permission layer (telling it
+ * truthfully whether the target is inside), and throw a localized refusal on 'deny'.
+ * Nothing has touched the disk (beyond creating the workspace) when this throws.
+ */
+export async function checkPath(
+  ctx: ToolContext,
+  action: FileAction,
+  userPath: string,
+  opts: ResolveOptions = {},
+): Promise<SandboxPath> {
+  const located = await locateInSandbox(ctx.workspace, userPath, ctx.lang, { forWrite: action === 'file.write' || opts.forWrite });
+  const decision = await ctx.ask({ action, target: located.target, insideSandbox: located.inside });
+  if (decision === 'allow') return located;
+  if (!located.inside) throw new ToolError(outsideMessage(ctx.lang, action, located.display, located.reason ?? 'escape'));
+  const [zhVerb, , enGerund] = VERBS[action];
+  throw new ToolError(say(
+    ctx.lang,
+    `${zhVerb} ${located.display} 的请求被权限设置拒绝了，没有做任何改动。`,
+    `${enGerund} ${located.display} was refused by the permission settings; nothing was changed.`,
+  ));
+}
+
+const VERBS: Record<FileAction | 'use', [zh: string, en: string, enGerund: string]> = {
+  'file.read': ['读取', 'read', 'Reading'],
+  'file.write': ['写入', 'write to', 'Writing to'],
+  'file.list': ['列出', 'list', 'Listing'],
+  use: ['访问', 'access', 'Accessing'],
+};
+
+function outsideMessage(lang: Lang, action: FileAction | 'use', shown: string, reason: OutsideReason): string {
+  const [zhVerb, enVerb] = VERBS[action];
+  const why = {
+    absolute: ['这是绝对路径，指向工作区之外', 'it is an absolute path, outside the workspace'],
+    escape: ['它用 .. 跳到了工作区之外', 'it uses .. to reach outside the workspace'],
+    symlink: ['它经由符号链接指向工作区之外', 'it goes through a symbolic link that leads outside the workspace'],
+  }[reason];
+  return say(
+    lang,
+    `拒绝${zhVerb} ${shown}：${why[0]}。只能访问工作区内的文件，请使用相对于工作区的路径（例如 notes/a.txt）。`,
+    `Refused to ${enVerb} ${shown}: ${why[1]}. Only files inside the workspace can be used; give a path relative to the workspace (e.g. notes/a.txt).`,
+  );
+}
+
+/** Edit distance, for "did you mean" on a mistyped name. */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length];
+}
+
+const stem = (name: string): string => name.replace(/\.[^.]*$/, '');
+
+/** Names in `dir` close to `name` (case, a typo or two, another extension), best first. */
+export async function similarNames(dir: string, name: string): Promise<string[]> {
+  const entries = await readdir(dir).catch(() => [] as string[]);
+  const wanted = name.toLowerCase();
+  const scored = entries
+    .filter((e) => !TEMP_FILE_PATTERN.test(e))
+    .map((e) => {
+      const lower = e.toLowerCase();
+      const d = distance(lower, wanted);
+      const close = d <= Math.max(2, Math.floor(wanted.length / 3)) || (stem(lower) !== '' && stem(lower) === stem(wanted));
+      return { e, d, close };
+    })
+    .filter((s) => s.close)
+    .sort((a, b) => a.d - b.d || (a.e < b.e ? -1 : 1));
+  return scored.slice(0, MAX_SUGGESTIONS).map((s) => s.e);
+}
+
+/** "X does not exist", with "did you mean" names from the same folder when there are any. */
+export async function notFoundMessage(lang: Lang, located: SandboxPath): Promise<string> {
+  const base = say(lang, `找不到 ${located.display}：没有这个文件或文件夹。`, `${located.display} was not found: there is no such file or folder.`);
+  const names = await similarNames(path.dirname(located.target), path.basename(located.target));
+  if (names.length === 0) return base;
+  const folder = path.posix.dirname(located.display);
+  const shown = names.map((n) => (folder === '.' ? n : `${folder}/${n}`)).join(say(lang, '、', ', '));
+  return base + say(lang, `你是不是想找：${shown}？`, ` Did you mean: ${shown}?`);
+}
+
+/** Byte counts as people read them: `5 B`, `1.2 KB`, `3.4 MB`. */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** Exact byte counts with thousands separators, for limits: `1,000,001`. */
+export const formatBytes = (bytes: number): string => bytes.toLocaleString('en-US');
