@@ -1,0 +1,137 @@
+import type { Bus } from '../bus/bus.js';
+import type { Message } from '../store/messages-repo.js';
+import type { SessionRow } from '../store/sessions-repo.js';
+import type { Store } from '../store/store.js';
+import type { Llm } from '../llm/types.js';
+import type { Lang } from '../tools/tool.js';
+import { runTurn, type TurnDeps, type TurnResult } from '../agent/run-turn.js';
+import { buildSystemPrompt } from '../agent/system-prompt.js';
+import { cleanModelTitle, titleFromText } from './title.js';
+
+const DEFAULT_MAX_RUNNING = 10;
+const MAX_MESSAGE_CHARS = 100_000;
+const TITLE_TIMEOUT_MS = 10_000;
+
+export type SessionErrorCode = 'not_found' | 'busy' | 'too_many' | 'bad_request';
+
+/** An error a user can act on; hosts map the code to an exit code or HTTP status. */
+export class SessionError extends Error {
+  override name = 'SessionError';
+  constructor(readonly code: SessionErrorCode, message: string) {
+    super(message);
+  }
+}
+
+export interface SessionsDeps extends TurnDeps {
+  workspace: string;
+  maxSteps: number;
+  /** Forced language; otherwise each turn follows the user's words. */
+  lang?: Lang;
+  detectLang(text: string): Lang;
+  maxRunning?: number;
+}
+
+export interface SessionsService {
+  create(title?: string): SessionRow;
+  list(): SessionRow[];
+  get(id: string): SessionRow | undefined;
+  mostRecent(): SessionRow | undefined;
+  rename(id: string, title: string): SessionRow;
+  delete(id: string): void;
+  history(id: string): Message[];
+  /** Runs one turn. One turn at a time per session; at most `maxRunning` sessions at once. */
+  send(id: string, text: string, options?: { signal?: AbortSignal }): Promise<TurnResult>;
+  abort(id: string): boolean;
+  status(id: string): 'busy' | 'idle';
+  running(): { ids: string[]; limit: number };
+}
+
+export function createSessions(deps: SessionsDeps): SessionsService {
+  const { store, bus } = deps;
+  const now = deps.now ?? Date.now;
+  const maxRunning = deps.maxRunning ?? DEFAULT_MAX_RUNNING;
+  const running = new Map<string, AbortController>();
+
+  const mustGet = (id: string): SessionRow => {
+    const s = store.sessions.get(id);
+    if (!s) throw new SessionError('not_found', `There is no session "${id}". List them with /sessions or GET /api/sessions.`);
+    return s;
+  };
+
+  async function modelTitle(llm: Llm, text: string): Promise<string> {
+    if (!llm.title) return titleFromText(text);
+    try {
+      const title = cleanModelTitle(await llm.title(text, AbortSignal.timeout(TITLE_TIMEOUT_MS)));
+      return title || titleFromText(text);
+    } catch {
+      return titleFromText(text);
+    }
+  }
+
+  return {
+    create: (title = '') => store.sessions.create(store.newId('ses'), title.trim(), now()),
+    list: () => store.sessions.list(),
+    get: (id) => store.sessions.get(id),
+    mostRecent: () => store.sessions.mostRecent(),
+    rename(id, title) {
+      mustGet(id);
+      const clean = title.trim();
+      if (!clean) throw new SessionError('bad_request', 'A title cannot be empty.');
+      store.sessions.rename(id, clean, now());
+      return mustGet(id);
+    },
+    delete(id) {
+      mustGet(id);
+      running.get(id)?.abort();
+      store.sessions.delete(id);
+    },
+    history: (id) => (mustGet(id), store.messages.list(id)),
+    status: (id) => (running.has(id) ? 'busy' : 'idle'),
+    running: () => ({ ids: [...running.keys()], limit: maxRunning }),
+    abort(id) {
+      const c = running.get(id);
+      c?.abort();
+      return c !== undefined;
+    },
+    async send(id, text, options = {}) {
+      const session = mustGet(id);
+      if (!text.trim()) throw new SessionError('bad_request', 'The message is empty.');
+      if (text.length > MAX_MESSAGE_CHARS) {
+        throw new SessionError('bad_request', `The message is too long (${text.length} characters, at most ${MAX_MESSAGE_CHARS}).`);
+      }
+      if (running.has(id)) throw new SessionError('busy', 'This session is still working on the previous message. Wait, or abort it.');
+      if (running.size >= maxRunning) {
+        throw new SessionError('too_many', `${running.size} sessions are already running (the limit is ${maxRunning}). Try again in a moment.`);
+      }
+      const controller = new AbortController();
+      const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+      running.set(id, controller);
+      bus.emit({ type: 'session.status', sessionId: id, status: 'busy' });
+
+      // The title is written while the turn runs, so it costs no extra waiting online.
+      const title = session.title ? undefined : deps.llm.mode === 'llm' ? modelTitle(deps.llm, text) : Promise.resolve(titleFromText(text));
+      try {
+        const lang = deps.lang ?? deps.detectLang(text);
+        const systemPrompt = buildSystemPrompt({
+          now: new Date(now()),
+          lang,
+          userName: store.prefs.get('user.name'),
+          toolNames: deps.tools.names(),
+        });
+        const result = await runTurn(deps, { sessionId: id, text, workspace: deps.workspace, systemPrompt, lang, maxSteps: deps.maxSteps, signal });
+        if (title) {
+          const t = await title;
+          // A rename made while the turn ran wins over the automatic title.
+          if (!store.sessions.get(id)?.title) store.sessions.rename(id, t, now());
+        }
+        bus.emit({ type: 'session.status', sessionId: id, status: result.stopReason === 'error' ? 'error' : 'idle' });
+        return result;
+      } catch (err) {
+        bus.emit({ type: 'session.status', sessionId: id, status: 'error' });
+        throw err;
+      } finally {
+        running.delete(id);
+      }
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import type { TodoRow, TodosRepo } from '../store/todos-repo.js';
+import { defineTool, say, ToolError, type Lang, type Tool } from './tool.js';
+
+const MAX_CONTENT_CHARS = 500;
+
+const Number_ = z.coerce
+  .number()
+  .int()
+  .positive()
+  .describe('The item number exactly as shown by todo_list (1 is the first item).');
+
+const line = (t: TodoRow, lang: Lang) => {
+  const due = t.due ? say(lang, `（截止：${t.due}）`, ` (due ${t.due})`) : '';
+  return `${t.number}. [${t.done ? 'x' : ' '}] ${t.content}${due}`;
+};
+
+const noSuchItem = (n: number, count: number, lang: Lang) =>
+  new ToolError(
+    count === 0
+      ? say(lang, `没有第 ${n} 条待办：待办清单是空的。`, `There is no item ${n}: the todo list is empty.`)
+      : say(lang, `没有第 ${n} 条待办（现在共有 ${count} 条，编号 1–${count}）。`, `There is no item ${n} (the list has ${count}, numbered 1–${count}).`),
+  );
+
+/** The four todo tools over one repository; numbers are positions in the full list, as todo_list shows them. */
+export function createTodoTools(repo: TodosRepo, now: () => number = Date.now): Tool[] {
+  const find = (n: number, lang: Lang): TodoRow => {
+    const all = repo.list();
+    const item = all[n - 1];
+    if (!item) throw noSuchItem(n, all.length, lang);
+    return item;
+  };
+
+  const add = defineTool({
+    name: 'todo_add',
+    description: 'Add an item to the user\'s todo list. Keep the user\'s own wording as the content.',
+    parameters: z.object({
+      content: z.string().describe('What to do, in the user\'s words, e.g. "周五前交周报".'),
+      due: z.string().optional().describe('When it is due, as the user said it (e.g. "周五", "明天 9 点", "2026-12-01"). Optional.'),
+    }),
+    execute({ content, due }, ctx) {
+      const text = content.trim();
+      if (!text) throw new ToolError(say(ctx.lang, '待办内容不能为空，请告诉我要记什么。', 'The todo is empty: say what to add.'));
+      if (text.length > MAX_CONTENT_CHARS) {
+        throw new ToolError(say(ctx.lang, `待办内容太长（${text.length} 字，上限 ${MAX_CONTENT_CHARS}）。`, `The todo is too long (${text.length} characters, at most ${MAX_CONTENT_CHARS}).`));
+      }
+      const item = repo.add(text, due?.trim() || null, now());
+      return say(ctx.lang, `已添加待办 #${item.number}：${line(item, ctx.lang).replace(/^\d+\. \[ \] /, '')}`, `Added todo #${item.number}: ${line(item, ctx.lang).replace(/^\d+\. \[ \] /, '')}`);
+    },
+  });
+
+  const list = defineTool({
+    name: 'todo_list',
+    description: 'Show the user\'s todo list, numbered. Use the numbers with todo_done and todo_delete.',
+    parameters: z.object({
+      status: z.enum(['pending', 'done', 'all']).optional().describe('Which items to show: pending (default), done, or all.'),
+    }),
+    execute({ status = 'pending' }, ctx) {
+      const all = repo.list();
+      const shown = all.filter((t) => status === 'all' || (status === 'done' ? t.done : !t.done));
+      const pending = all.filter((t) => !t.done).length;
+      if (shown.length === 0) {
+        if (all.length === 0) return say(ctx.lang, '待办清单是空的。', 'The todo list is empty.');
+        return status === 'done'
+          ? say(ctx.lang, '还没有完成的待办。', 'Nothing is done yet.')
+          : say(ctx.lang, `所有待办都完成了（共 ${all.length} 条）。`, `Everything is done (${all.length} items).`);
+      }
+      const head =
+        status === 'pending'
+          ? say(ctx.lang, `待办（${pending} 条未完成）：`, `Todos (${pending} pending):`)
+          : say(ctx.lang, `待办（共 ${shown.length} 条）：`, `Todos (${shown.length}):`);
+      return [head, ...shown.map((t) => line(t, ctx.lang))].join('\n');
+    },
+  });
+
+  const done = defineTool({
+    name: 'todo_done',
+    description: 'Mark a todo item as done, by the number todo_list shows.',
+    parameters: z.object({ id: Number_ }),
+    execute({ id }, ctx) {
+      const item = find(id, ctx.lang);
+      if (item.done) return say(ctx.lang, `第 ${id} 条已经是完成状态：${item.content}`, `Item ${id} was already done: ${item.content}`);
+      repo.markDone(item.id, now());
+      return say(ctx.lang, `已完成第 ${id} 条：${item.content}`, `Marked item ${id} as done: ${item.content}`);
+    },
+  });
+
+  const remove = defineTool({
+    name: 'todo_delete',
+    description: 'Delete a todo item, by the number todo_list shows. Later items move up by one.',
+    parameters: z.object({ id: Number_ }),
+    execute({ id }, ctx) {
+      const item = find(id, ctx.lang);
+      repo.delete(item.id);
+      return say(ctx.lang, `已删除第 ${id} 条：${item.content}`, `Deleted item ${id}: ${item.content}`);
+    },
+  });
+
+  return [add, list, done, remove];
+}
