@@ -63,7 +63,7 @@ export function createTodoTools(repo: TodosRepo, now: () => number = Date.now): 
         if (all.length === 0) return say(ctx.lang, '待办清单是空的。', 'The todo list is empty.');
         return status === 'done'
           ? say(ctx.lang, '还没有完成的待办。', 'Nothing is done yet.')
-          : say(ctx.lang, `所有待办都完成了（共 ${all.length} 条）。`, `Everything is done (${all.length} items).`);
+          : say(ctx.lang, `所有待办都完成了（共 ${all.length} 条）。`, `Everything is done (${all.length} ${all.length === 1 ? 'item' : 'items'}).`);
       }
       const head =
         status === 'pending'

@@ -1,0 +1,70 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, maskKey } from './config.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function folders() {
+  const root = mkdtempSync(join(tmpdir(), 'zhixing-config-'));
+  dirs.push(root);
+  const home = join(root, 'home');
+  const cwd = join(root, 'cwd');
+  mkdirSync(home);
+  mkdirSync(cwd);
+  return { home, cwd };
+}
+
+describe('loadConfig', () => {
+  it('runs offline with neither a base URL nor a key', () => {
+    const { home, cwd } = folders();
+    const c = loadConfig({ env: { ZHIXING_HOME: home }, cwd });
+    expect(c).toMatchObject({ mode: 'offline', provider: 'offline', model: 'rules', home, workspace: join(home, 'workspace') });
+  });
+
+  it('takes the process environment over ./.env over $ZHIXING_HOME/.env over config.json', () => {
+    const { home, cwd } = folders();
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ baseUrl: 'http://file/v1', model: 'from-file', apiKey: 'k-file' }));
+    writeFileSync(join(home, '.env'), 'ZHIXING_MODEL=from-home-env\nZHIXING_API_KEY=k-home\n');
+    writeFileSync(join(cwd, '.env'), 'ZHIXING_MODEL=from-cwd-env\n');
+    const env = { ZHIXING_HOME: home };
+    expect(loadConfig({ env, cwd })).toMatchObject({ mode: 'llm', baseUrl: 'http://file/v1', model: 'from-cwd-env', apiKey: 'k-home' });
+    expect(loadConfig({ env: { ...env, ZHIXING_MODEL: 'from-process' }, cwd }).model).toBe('from-process');
+  });
+
+  it('treats an empty variable as unset and falls back to OPENAI_* names', () => {
+    const { home, cwd } = folders();
+    const c = loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_BASE_URL: '', OPENAI_BASE_URL: 'http://x/v1', OPENAI_MODEL: 'm' }, cwd });
+    expect(c).toMatchObject({ mode: 'llm', baseUrl: 'http://x/v1', model: 'm' });
+  });
+
+  it('fills base URL and model from a provider preset, and ZHIXING_OFFLINE=1 wins', () => {
+    const { home, cwd } = folders();
+    const c = loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_PROVIDER: 'deepseek', ZHIXING_API_KEY: 'sk-x' }, cwd });
+    expect(c.mode).toBe('llm');
+    expect(c.baseUrl).toContain('deepseek');
+    expect(c.provider).toBe('deepseek');
+    expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_PROVIDER: 'ollama', ZHIXING_OFFLINE: '1' }, cwd }).mode).toBe('offline');
+    expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_API_KEY: 'k' }, cwd, offline: true }).mode).toBe('offline');
+  });
+
+  it('says clearly what is wrong with a bad provider, a broken config.json or a bad step limit', () => {
+    const { home, cwd } = folders();
+    expect(() => loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_PROVIDER: 'nope' }, cwd })).toThrow(/Unknown provider "nope"\. Use one of: openai, deepseek/);
+    writeFileSync(join(home, 'config.json'), '{ not json');
+    expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toThrow(ConfigError);
+    writeFileSync(join(home, 'config.json'), '{"maxSteps": "many"}');
+    expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toThrow(/maxSteps/);
+    writeFileSync(join(home, 'config.json'), '{"mcpServers": {"x": {"command": "y"}}}');
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).mode).toBe('offline');
+    expect(() => loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_MAX_STEPS: '0' }, cwd })).toThrow(/ZHIXING_MAX_STEPS/);
+  });
+
+  it('masks keys', () => {
+    expect(maskKey('sk-abcdefghijklmnop1234')).toBe('sk-…1234');
+    expect(maskKey('short')).toBe('…');
+    expect(maskKey(undefined)).toBeUndefined();
+  });
+});

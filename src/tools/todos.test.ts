@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createStore, type Store } from '../store/store.js';
+import { createToolRegistry, type ToolRegistry } from './registry.js';
+import type { Lang, ToolContext } from './tool.js';
+import { createTodoTools } from './todos.js';
+
+let dir: string;
+let store: Store;
+let tools: ToolRegistry;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'zhixing-todos-'));
+  store = createStore(join(dir, 'z.db'));
+  tools = createToolRegistry(createTodoTools(store.todos));
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const ctx = (lang: Lang = 'zh'): ToolContext => ({
+  sessionId: 's',
+  workspace: dir,
+  signal: new AbortController().signal,
+  lang,
+  ask: async () => 'allow',
+  progress: () => {},
+});
+const run = (name: string, args: unknown, lang: Lang = 'zh') =>
+  tools.run({ id: 'c', name, arguments: JSON.stringify(args) }, ctx(lang));
+
+describe('todo tools', () => {
+  it('adds, lists with numbers, completes and deletes', async () => {
+    expect((await run('todo_add', { content: '周五前交周报', due: '周五' })).output).toBe('已添加待办 #1：周五前交周报（截止：周五）');
+    expect((await run('todo_add', { content: 'buy milk' }, 'en')).output).toBe('Added todo #2: buy milk');
+    await run('todo_add', { content: '明天 9 点交软件工程作业' });
+    expect((await run('todo_list', {})).output).toBe(
+      '待办（3 条未完成）：\n1. [ ] 周五前交周报（截止：周五）\n2. [ ] buy milk\n3. [ ] 明天 9 点交软件工程作业',
+    );
+    expect((await run('todo_done', { id: 1 })).output).toBe('已完成第 1 条：周五前交周报');
+    expect((await run('todo_done', { id: 1 })).output).toContain('已经是完成状态');
+    // Pending view keeps the numbers todo_done and todo_delete use.
+    expect((await run('todo_list', {}, 'en')).output).toBe('Todos (2 pending):\n2. [ ] buy milk\n3. [ ] 明天 9 点交软件工程作业');
+    expect((await run('todo_list', { status: 'all' }, 'en')).output).toContain('1. [x] 周五前交周报 (due 周五)');
+    expect((await run('todo_delete', { id: 2 })).output).toBe('已删除第 2 条：buy milk');
+    expect(store.todos.list().map((t) => t.content)).toEqual(['周五前交周报', '明天 9 点交软件工程作业']);
+  });
+
+  it('refuses empty content and numbers that do not exist', async () => {
+    const empty = await run('todo_add', { content: '   ' });
+    expect(empty).toMatchObject({ ok: false, output: 'Error: 待办内容不能为空，请告诉我要记什么。' });
+    expect(store.todos.list()).toEqual([]);
+    expect((await run('todo_done', { id: 1 }, 'en')).output).toBe('Error: There is no item 1: the todo list is empty.');
+    await run('todo_add', { content: 'a' });
+    expect((await run('todo_delete', { id: 5 }, 'en')).output).toBe('Error: There is no item 5 (the list has 1, numbered 1–1).');
+    expect((await run('todo_done', { id: 0 })).ok).toBe(false);
+    expect((await run('todo_done', { id: 'two' })).ok).toBe(false);
+    expect((await run('todo_add', { content: 'x'.repeat(501) })).output).toContain('太长');
+  });
+
+  it('says when the list is empty or all done, and persists across reopening', async () => {
+    expect((await run('todo_list', {}, 'en')).output).toBe('The todo list is empty.');
+    await run('todo_add', { content: 'a' });
+    await run('todo_done', { id: '1' });
+    expect((await run('todo_list', {}, 'en')).output).toBe('Everything is done (1 item).');
+    store.close();
+    store = createStore(join(dir, 'z.db'));
+    expect(store.todos.list()).toMatchObject([{ number: 1, content: 'a', done: true }]);
+  });
+});
