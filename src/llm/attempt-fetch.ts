@@ -1,0 +1,88 @@
+/**
+ * A `fetch` for one logical model request, handed to the SDK. The SDK keeps doing the
+ * retrying; this only watches it: tells `onRetry` before each retry, stops retries that
+ * make no sense (a Retry-After longer than we will wait, an exhausted quota), and reports
+ * every body byte so a stream that goes silent can be timed out.
+ */
+import { MAX_RETRY_WAIT_MS, retryAfterMs } from './llm-error.js';
+
+/** What `onRetry` is told. Never carries the key or a request body. */
+export interface RetryInfo {
+  /** 1 for the first retry. */
+  attempt: number;
+  maxRetries: number;
+  reason: 'rate_limit' | 'server' | 'network' | 'timeout';
+  status?: number;
+  /** The wait the server asked for, when it said (`Retry-After`); else the SDK's backoff applies. */
+  delayMs?: number;
+}
+
+export interface AttemptFetchHooks {
+  maxRetries: number;
+  isAborted(): boolean;
+  onRetry?: (info: RetryInfo) => void;
+  onBytes(): void;
+}
+
+export function createAttemptFetch(hooks: AttemptFetchHooks) {
+  return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const retryCount = Number(new Headers(init?.headers).get('x-stainless-retry-count') ?? '0') || 0;
+    const willRetry = retryCount < hooks.maxRetries;
+    const announce = (info: Omit<RetryInfo, 'attempt' | 'maxRetries'>) => {
+      if (!willRetry || hooks.isAborted() || !hooks.onRetry) return;
+      try {
+        hooks.onRetry({ attempt: retryCount + 1, maxRetries: hooks.maxRetries, ...info });
+      } catch {
+        // A failing listener must not turn into a failed request.
+      }
+    };
+    let response: Response;
+    try {
+      response = await fetch(input, init);
+    } catch (error) {
+      const name = (error as { name?: string } | null)?.name;
+      announce({ reason: name === 'AbortError' || name === 'TimeoutError' ? 'timeout' : 'network' });
+      throw error;
+    }
+    if (!response.ok) {
+      if (!sdkWouldRetry(response)) return response;
+      const waitMs = retryAfterMs(response.headers);
+      const hopeless = (waitMs !== undefined && waitMs > MAX_RETRY_WAIT_MS) || (await isQuotaExhausted(response));
+      if (hopeless) return withHeader(response, 'x-should-retry', 'false');
+      const status = response.status;
+      const reason = status === 429 ? 'rate_limit' : status === 408 ? 'timeout' : 'server';
+      announce({ reason, status, ...(waitMs !== undefined ? { delayMs: waitMs } : {}) });
+      return response;
+    }
+    if (!response.body) return response;
+    const body = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(bytes, controller) {
+          hooks.onBytes();
+          controller.enqueue(bytes);
+        },
+      }),
+    );
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+/** The SDK's own rule (client.ts `shouldRetry`), mirrored so announcements match what it does. */
+function sdkWouldRetry(response: Response): boolean {
+  const header = response.headers.get('x-should-retry');
+  if (header === 'true') return true;
+  if (header === 'false') return false;
+  return response.status === 408 || response.status === 409 || response.status === 429 || response.status >= 500;
+}
+
+async function isQuotaExhausted(response: Response): Promise<boolean> {
+  if (response.status !== 429) return false;
+  const text = await response.clone().text().catch(() => '');
+  return /insufficient_quota/i.test(text);
+}
+
+function withHeader(response: Response, name: string, value: string): Response {
+  const headers = new Headers(response.headers);
+  headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}

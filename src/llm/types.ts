@@ -1,0 +1,59 @@
+/**
+ * The provider interface. Two implementations share it: the OpenAI-compatible client
+ * (any provider speaking Chat Completions) and the offline planner (rules, no network).
+ * Tests add a third: a scripted model.
+ */
+
+/** A tool call as the model proposed it. `arguments` is the raw JSON text, validated later. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** Chat history in the OpenAI Chat Completions shape, which every provider here understands. */
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+/** What the model sees of a tool: name, description and a JSON Schema for its input. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface LlmRequest {
+  messages: ChatMessage[];
+  tools: ToolSpec[];
+  signal?: AbortSignal;
+}
+
+/**
+ * What a model step yields, in order. Tool calls come out whole (deltas already
+ * reassembled), in the order the model made them.
+ */
+export type LlmEvent =
+  | { type: 'text'; delta: string }
+  | { type: 'reasoning'; delta: string }
+  | { type: 'tool_call'; call: ToolCall }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'finish'; reason: string };
+
+export interface Llm {
+  /** `offline` for the rule-based planner, `llm` for a real model. */
+  readonly mode: 'offline' | 'llm';
+  readonly provider: string;
+  readonly model: string;
+  stream(request: LlmRequest): AsyncIterable<LlmEvent>;
+  /** A short title for a conversation, from its first message. Optional: offline uses the first words. */
+  title?(firstMessage: string, signal?: AbortSignal): Promise<string>;
+}
