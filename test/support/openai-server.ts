@@ -14,6 +14,8 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 /** CI clones the repo with `shared/` beside it, as on the dev machines. */
 export const LLM_FIXTURES_DIR = path.resolve(REPO_ROOT, '..', 'shared', 'fixtures', 'llm');
 const CHAT_PATH = '/v1/chat/completions';
+/** The answer to a title request nobody scripted. */
+export const DEFAULT_TITLE = 'Scripted chat';
 
 /** One request as the server saw it. `body` is the parsed JSON (undefined if it was not JSON). */
 export interface RecordedRequest {
@@ -78,6 +80,14 @@ export async function startOpenAiServer(): Promise<OpenAiServer> {
       requests.push({ method: req.method ?? 'GET', path: urlPath, headers: req.headers, body });
       if (req.method !== 'POST' || urlPath !== CHAT_PATH) {
         sendJson(res, 404, errorBody(`No route for ${req.method} ${urlPath}; this test server only answers POST ${CHAT_PATH}.`));
+        return;
+      }
+      // A non-streamed request (a session title) arriving while the script waits with a stream
+      // is answered on the side, so titles written alongside a turn never take the turn's reply.
+      const head = queue[0];
+      const isStreamed = (r?: ScriptedResponse) => r !== undefined && ('chunks' in r || 'sse' in r);
+      if ((body as { stream?: boolean } | undefined)?.stream === false && (head === undefined || isStreamed(head))) {
+        sendJson(res, 200, textCompletion(DEFAULT_TITLE));
         return;
       }
       const next = queue.shift();
