@@ -6,7 +6,7 @@ import type { Llm } from '../llm/types.js';
 import type { Lang } from '../tools/tool.js';
 import { runTurn, type TurnDeps, type TurnResult } from '../agent/run-turn.js';
 import { buildSystemPrompt } from '../agent/system-prompt.js';
-import { cleanModelTitle, titleFromText } from './title.js';
+import { titleFromText } from './title.js';
 
 const DEFAULT_MAX_RUNNING = 10;
 const MAX_MESSAGE_CHARS = 100_000;
@@ -61,7 +61,7 @@ export function createSessions(deps: SessionsDeps): SessionsService {
   async function modelTitle(llm: Llm, text: string): Promise<string> {
     if (!llm.title) return titleFromText(text);
     try {
-      const title = cleanModelTitle(await llm.title(text, AbortSignal.timeout(TITLE_TIMEOUT_MS)));
+      const title = (await llm.title(text, AbortSignal.timeout(TITLE_TIMEOUT_MS))).trim();
       return title || titleFromText(text);
     } catch {
       return titleFromText(text);

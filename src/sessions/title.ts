@@ -13,10 +13,3 @@ export function titleFromText(text: string): string {
   else if (title.length < line.length) title = `${title}…`;
   return title;
 }
-
-/** Cleans a model-written title: one line, no quotes or trailing punctuation. */
-export function cleanModelTitle(raw: string): string {
-  const line = raw.split('\n').map((l) => l.trim()).find(Boolean) ?? '';
-  const cleaned = line.replace(/^(title|标题)\s*[:：]\s*/i, '').replace(/^["'“”「『《]+|["'“”」』》。.!！]+$/g, '').trim();
-  return [...cleaned].length > 40 ? `${[...cleaned].slice(0, 40).join('')}…` : cleaned;
-}

@@ -87,7 +87,7 @@ export async function startOpenAiServer(): Promise<OpenAiServer> {
       const head = queue[0];
       const isStreamed = (r?: ScriptedResponse) => r !== undefined && ('chunks' in r || 'sse' in r);
       if ((body as { stream?: boolean } | undefined)?.stream === false && (head === undefined || isStreamed(head))) {
-        sendJson(res, 200, textCompletion(DEFAULT_TITLE));
+        void respond(res, textCompletion(DEFAULT_TITLE));
         return;
       }
       const next = queue.shift();

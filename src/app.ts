@@ -1,0 +1,66 @@
+import { mkdirSync, realpathSync } from 'node:fs';
+import { createBus, type Bus } from './bus/bus.js';
+import type { Config } from './config/config.js';
+import type { Llm } from './llm/types.js';
+import { detectLang } from './llm/offline/lang.js';
+import { createPermissionPolicy } from './permission/permission.js';
+import { createSessions, type SessionsService } from './sessions/sessions.js';
+import { createStore, type Store } from './store/store.js';
+import { builtinTools } from './tools/builtin.js';
+import { createToolRegistry, type ToolRegistry } from './tools/registry.js';
+
+export interface App {
+  config: Config;
+  store: Store;
+  bus: Bus;
+  tools: ToolRegistry;
+  llm: Llm;
+  sessions: SessionsService;
+  close(): void;
+}
+
+export interface AppOptions {
+  /** `--yes`: approve permission asks without prompting (never overrides a refusal). */
+  autoApprove?: boolean;
+  /** A model to use instead of the configured one (tests, benchmarks). */
+  llm?: Llm;
+}
+
+/** The model the configuration asks for. The OpenAI SDK is loaded only when a model is configured. */
+async function createLlm(config: Config, store: Store): Promise<Llm> {
+  if (config.mode === 'offline') {
+    const { createOfflinePlanner } = await import('./llm/offline/planner.js');
+    return createOfflinePlanner({ prefs: store.prefs, lang: config.lang });
+  }
+  const { createOpenAiLlm } = await import('./llm/openai-client.js');
+  return createOpenAiLlm({
+    baseUrl: config.baseUrl!,
+    apiKey: config.apiKey,
+    model: config.model,
+    provider: config.provider,
+    timeoutMs: config.requestTimeoutMs,
+  });
+}
+
+/** The composition root: the only place that builds services and wires them together. */
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+  mkdirSync(config.workspace, { recursive: true });
+  const workspace = realpathSync(config.workspace);
+  const store = createStore(config.dbPath);
+  const bus = createBus();
+  const tools = createToolRegistry(builtinTools({ config, store }), { defaultTimeoutMs: config.toolTimeoutMs });
+  const llm = options.llm ?? (await createLlm(config, store));
+  const permission = createPermissionPolicy({ autoApprove: options.autoApprove });
+  const sessions = createSessions({
+    llm,
+    tools,
+    bus,
+    store,
+    ask: permission.ask,
+    workspace,
+    maxSteps: config.maxSteps,
+    lang: config.lang,
+    detectLang,
+  });
+  return { config, store, bus, tools, llm, sessions, close: () => store.close() };
+}

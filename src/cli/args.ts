@@ -1,0 +1,72 @@
+import { parseArgs } from 'node:util';
+
+export interface OneShotFlags {
+  json: boolean;
+  showActions: boolean;
+  session?: string;
+  new: boolean;
+  offline: boolean;
+  yes: boolean;
+  mcp: boolean;
+}
+
+export type Command =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'repl'; flags: OneShotFlags }
+  | { kind: 'ask'; message: string; flags: OneShotFlags }
+  | { kind: 'unavailable'; name: string }
+  | { kind: 'usage-error'; message: string };
+
+/** Commands in the contract that later versions add; named so the error can say so. */
+const LATER_COMMANDS = new Set(['serve', 'mcp', 'eval']);
+
+export function parseCommand(argv: string[]): Command {
+  if (argv[0] !== undefined && LATER_COMMANDS.has(argv[0])) return { kind: 'unavailable', name: argv[0] };
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        'show-actions': { type: 'boolean', default: false },
+        session: { type: 'string' },
+        new: { type: 'boolean', default: false },
+        offline: { type: 'boolean', default: false },
+        yes: { type: 'boolean', short: 'y', default: false },
+        mcp: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', short: 'v', default: false },
+      },
+    });
+  } catch (err) {
+    return { kind: 'usage-error', message: (err as Error).message.split('\n')[0]! };
+  }
+  const { values: v, positionals } = parsed;
+  if (v.help) return { kind: 'help' };
+  if (v.version) return { kind: 'version' };
+  if (v.session !== undefined && v.new) return { kind: 'usage-error', message: 'Use either --session ID or --new, not both.' };
+  if (v.session !== undefined && !v.session.trim()) return { kind: 'usage-error', message: '--session needs a session id.' };
+  const flags: OneShotFlags = {
+    json: v.json,
+    showActions: v['show-actions'],
+    session: v.session,
+    new: v.new,
+    offline: v.offline,
+    yes: v.yes,
+    mcp: v.mcp,
+  };
+
+  const [first, ...rest] = positionals;
+  if (first === undefined) {
+    if (flags.json) return { kind: 'usage-error', message: '--json needs a message: zhixing --json "<message>".' };
+    return { kind: 'repl', flags };
+  }
+  if (first === 'help' && rest.length === 0) return { kind: 'help' };
+  const words = first === 'ask' ? rest : positionals;
+  const message = words.join(' ').trim();
+  if (!message) return { kind: 'usage-error', message: 'The message is empty: zhixing "<message>".' };
+  return { kind: 'ask', message, flags };
+}

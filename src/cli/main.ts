@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import { ConfigError, loadConfig } from '../config/config.js';
+import { parseCommand } from './args.js';
+import { HELP } from './help.js';
+import { createStyle } from './printer.js';
+import type { CliIo } from './one-shot.js';
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** The CLI entry. Returns the exit code: 0 done, 1 internal or model error, 2 bad usage. */
+export async function main(argv: string[]): Promise<number> {
+  const stdout = (s: string) => void process.stdout.write(s);
+  const stderr = (s: string) => void process.stderr.write(s);
+  const cmd = parseCommand(argv);
+  if (cmd.kind === 'help') return stdout(HELP), 0;
+  if (cmd.kind === 'version') return stdout(`zhixing ${version()}\n`), 0;
+  if (cmd.kind === 'usage-error') return stderr(`zhixing: ${cmd.message}\nRun zhixing --help for usage.\n`), 2;
+  if (cmd.kind === 'unavailable') {
+    stderr(`zhixing: "${cmd.name}" is not available in this version yet. Run zhixing --help for what is.\n`);
+    return 2;
+  }
+  if (cmd.flags.mcp) return stderr('zhixing: --mcp is not available in this version yet.\n'), 2;
+
+  let config;
+  try {
+    config = loadConfig({ offline: cmd.flags.offline });
+  } catch (err) {
+    if (err instanceof ConfigError) return stderr(`zhixing: ${err.message}\n`), 2;
+    throw err;
+  }
+  const io: CliIo = {
+    stdout,
+    stderr,
+    style: createStyle(!config.noColor && Boolean(process.stdout.isTTY)),
+  };
+
+  const { createApp } = await import('../app.js');
+  const { SessionError } = await import('../sessions/sessions.js');
+  const app = await createApp(config, { autoApprove: cmd.flags.yes });
+  try {
+    if (cmd.kind === 'ask') {
+      const { runOneShot } = await import('./one-shot.js');
+      return await runOneShot(app, cmd.message, cmd.flags, io);
+    }
+    const { runRepl } = await import('./repl.js');
+    return await runRepl(app, cmd.flags, io);
+  } catch (err) {
+    if (err instanceof SessionError) {
+      stderr(`zhixing: ${err.message}\n`);
+      return err.code === 'not_found' || err.code === 'bad_request' ? 2 : 1;
+    }
+    stderr(`zhixing: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  } finally {
+    app.close();
+  }
+}

@@ -1,0 +1,64 @@
+import type { App } from '../app.js';
+import type { TurnResult } from '../agent/run-turn.js';
+import { SessionError } from '../sessions/sessions.js';
+import type { OneShotFlags } from './args.js';
+import { attachPrinter, type Style } from './printer.js';
+
+export interface CliIo {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  style: Style;
+}
+
+/** Rounds to 0.1 ms for display; sub-0.1 ms timings stay visible as 0.1. */
+const roundMs = (ms: number) => Math.max(0.1, Math.round(ms * 10) / 10);
+
+/** The session a one-shot call uses: --session, --new, else the most recent (so follow-ups work). */
+export function pickSession(app: App, flags: OneShotFlags): string {
+  if (flags.session) {
+    const s = app.sessions.get(flags.session);
+    if (!s) throw new SessionError('not_found', `There is no session "${flags.session}".`);
+    return s.id;
+  }
+  if (!flags.new) {
+    const recent = app.sessions.mostRecent();
+    if (recent) return recent.id;
+  }
+  return app.sessions.create().id;
+}
+
+/** The contract's `--json` object. */
+export function jsonResult(sessionId: string, mode: string, r: TurnResult) {
+  return {
+    session: sessionId,
+    mode,
+    reply: r.reply,
+    actions: r.actions.map((a) => ({ tool: a.tool, input: a.input, ok: a.ok, output: a.output, ms: roundMs(a.ms) })),
+    ...(r.error ? { error: r.error } : {}),
+  };
+}
+
+/** One turn from the command line. Returns the exit code. Ctrl-C stops the turn; a second Ctrl-C quits. */
+export async function runOneShot(app: App, message: string, flags: OneShotFlags, io: CliIo): Promise<number> {
+  const sessionId = pickSession(app, flags);
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(130);
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  const detach = flags.json
+    ? () => {}
+    : attachPrinter({ bus: app.bus, sessionId, write: io.stdout, style: io.style, showActions: flags.showActions });
+  try {
+    const result = await app.sessions.send(sessionId, message, { signal: controller.signal });
+    if (flags.json) io.stdout(`${JSON.stringify(jsonResult(sessionId, app.llm.mode, result))}\n`);
+    if (result.error) return 1;
+    return result.stopReason === 'aborted' ? 130 : 0;
+  } finally {
+    detach();
+    process.off('SIGINT', onSigint);
+  }
+}

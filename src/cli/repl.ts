@@ -1,0 +1,165 @@
+import { createInterface } from 'node:readline';
+import type { App } from '../app.js';
+import { maskKey } from '../config/config.js';
+import type { Message } from '../store/messages-repo.js';
+import { SessionError } from '../sessions/sessions.js';
+import type { OneShotFlags } from './args.js';
+import type { CliIo } from './one-shot.js';
+import { pickSession } from './one-shot.js';
+import { attachPrinter, traceLine } from './printer.js';
+
+const DEFAULT_HISTORY_MESSAGES = 20;
+
+const REPL_HELP = `/help            this list
+/sessions        list sessions (the current one is marked *)
+/new [title]     start a new session
+/switch N        switch to session N from /sessions (or an id)
+/history [N]     show the last N messages (default ${DEFAULT_HISTORY_MESSAGES})
+/delete N        delete session N and its history
+/rename T        rename the current session
+/model           show the model in use
+/exit            quit (also Ctrl-D)
+Ctrl-C stops a running answer; at the prompt, press it twice to quit.`;
+
+/** Renders stored messages the way they were seen: text, and a trace line per tool call. */
+export function renderHistory(messages: Message[], io: CliIo): string {
+  const lines: string[] = [];
+  for (const m of messages) {
+    for (const p of m.parts) {
+      if (p.type === 'text') lines.push(m.role === 'user' ? io.style.bold(`› ${p.text}`) : p.text);
+      else if (p.type === 'tool') {
+        const ok = p.state === 'completed';
+        const output = p.output ?? (p.state === 'error' ? '' : 'interrupted');
+        lines.push(traceLine({ tool: p.tool, input: p.input, ok, output, ms: p.ms ?? 0 }, io.style));
+      }
+    }
+  }
+  return lines.join('\n');
+}
+
+/** The interactive chat. Reads lines from stdin (a terminal or a pipe) until /exit or end of input. */
+export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: NodeJS.ReadableStream = process.stdin): Promise<number> {
+  const interactive = Boolean((input as NodeJS.ReadStream).isTTY);
+  let sessionId = pickSession(app, flags);
+  const rl = createInterface({ input, output: interactive ? process.stdout : undefined, terminal: interactive });
+  let running: AbortController | undefined;
+  let lastInterrupt = 0;
+
+  const prompt = () => interactive && rl.prompt();
+  const say = (s: string) => io.stdout(`${s}\n`);
+  rl.setPrompt(io.style.bold('知行 › '));
+
+  rl.on('SIGINT', () => {
+    if (running) return running.abort();
+    const now = Date.now();
+    if (now - lastInterrupt < 2_000) return rl.close();
+    lastInterrupt = now;
+    say(io.style.dim('(press Ctrl-C again, or type /exit, to quit)'));
+    prompt();
+  });
+
+  const sessionsList = () => app.sessions.list();
+  const byNumberOrId = (arg: string) => {
+    const list = sessionsList();
+    const n = Number(arg);
+    return Number.isInteger(n) && n >= 1 ? list[n - 1] : list.find((s) => s.id === arg);
+  };
+
+  async function command(line: string): Promise<boolean> {
+    const [cmd, ...rest] = line.slice(1).split(/\s+/);
+    const arg = rest.join(' ').trim();
+    switch (cmd) {
+      case 'help':
+        say(REPL_HELP);
+        break;
+      case 'sessions': {
+        const list = sessionsList();
+        list.forEach((s, i) =>
+          say(`${s.id === sessionId ? '*' : ' '} ${i + 1}. ${s.title || '(untitled)'} ${io.style.dim(`${s.messageCount} msg · ${new Date(s.updatedAt).toLocaleString()} · ${s.id}`)}`),
+        );
+        if (!list.length) say('No sessions yet.');
+        break;
+      }
+      case 'new':
+        sessionId = app.sessions.create(arg).id;
+        say(`New session${arg ? `: ${arg}` : ''}.`);
+        break;
+      case 'switch': {
+        const s = byNumberOrId(arg);
+        if (!s) say(`No session "${arg}". See /sessions.`);
+        else {
+          sessionId = s.id;
+          say(`Switched to ${s.title || s.id}.`);
+        }
+        break;
+      }
+      case 'history': {
+        const n = arg ? Number(arg) : DEFAULT_HISTORY_MESSAGES;
+        if (!Number.isInteger(n) || n < 1) say('Usage: /history [N], N a positive number.');
+        else say(renderHistory(app.sessions.history(sessionId).slice(-n), io) || 'No messages yet.');
+        break;
+      }
+      case 'delete': {
+        const s = byNumberOrId(arg);
+        if (!s) say(`No session "${arg}". See /sessions.`);
+        else {
+          app.sessions.delete(s.id);
+          say(`Deleted ${s.title || s.id}.`);
+          if (s.id === sessionId) sessionId = app.sessions.mostRecent()?.id ?? app.sessions.create().id;
+        }
+        break;
+      }
+      case 'rename':
+        if (!arg) say('Usage: /rename <title>');
+        else say(`Renamed to ${app.sessions.rename(sessionId, arg).title}.`);
+        break;
+      case 'model': {
+        const c = app.config;
+        say(app.llm.mode === 'offline'
+          ? 'Offline: the rule-based planner (set ZHIXING_BASE_URL / ZHIXING_API_KEY or ZHIXING_PROVIDER to use a model).'
+          : `${c.provider} · ${c.model} · ${c.baseUrl}${c.apiKey ? ` · key ${maskKey(c.apiKey)}` : ''}`);
+        break;
+      }
+      case 'exit':
+      case 'quit':
+        return false;
+      default:
+        say(`Unknown command /${cmd}. Type /help.`);
+    }
+    return true;
+  }
+
+  async function turn(text: string) {
+    running = new AbortController();
+    const detach = attachPrinter({ bus: app.bus, sessionId, write: io.stdout, style: io.style, showActions: true });
+    try {
+      await app.sessions.send(sessionId, text, { signal: running.signal });
+    } finally {
+      detach();
+      running = undefined;
+    }
+  }
+
+  if (interactive) {
+    const s = app.sessions.get(sessionId);
+    say(io.style.dim(`知行 Zhixing · ${app.llm.mode === 'offline' ? 'offline' : `${app.llm.provider} · ${app.llm.model}`} · ${s?.title || 'new session'} · /help for commands`));
+  }
+  prompt();
+  // Lines are handled one at a time, in order, even when piped in faster than turns finish.
+  for await (const raw of rl) {
+    const line = raw.trim();
+    if (line) {
+      try {
+        if (line.startsWith('/')) {
+          if (!(await command(line))) break;
+        } else await turn(line);
+      } catch (err) {
+        if (err instanceof SessionError) io.stderr(`${err.message}\n`);
+        else throw err;
+      }
+    }
+    prompt();
+  }
+  rl.close();
+  return 0;
+}

@@ -1,0 +1,129 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TITLE, startOpenAiServer, textReply, toolCallsReply, type OpenAiServer } from './support/openai-server.js';
+import { runCli } from './support/cli.js';
+import { tempHome } from './support/temp-home.js';
+
+const KEY = 'sk-test-abcdefghijklmnop1234';
+let server: OpenAiServer;
+let home: ReturnType<typeof tempHome>;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  server = await startOpenAiServer();
+  home = tempHome();
+  env = { ZHIXING_HOME: home.home, ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: KEY, ZHIXING_MODEL: 'test-model', ZHIXING_LANG: 'en' };
+});
+afterAll(async () => {
+  await server.close();
+  home.cleanup();
+});
+
+const streamed = () => server.requests.filter((r) => r.body?.stream === true);
+
+describe('./bin/zhixing against a local OpenAI-compatible server', () => {
+  it('runs both calls of a two-call reply, sends both results back with matching ids, and answers', async () => {
+    server.enqueue(
+      toolCallsReply([
+        { id: 'call_calc', name: 'calculator', args: { expression: '(3+5)*2' } },
+        { id: 'call_todo', name: 'todo_add', args: { content: 'buy milk' } },
+      ], { splitArgs: true }),
+      textReply('(3+5)*2 is 16, and milk is on your list.'),
+    );
+    const r = await runCli(['--json', 'work out (3+5)*2 and remember to buy milk'], env);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const out = JSON.parse(lines[0]!);
+    expect(Object.keys(out)).toEqual(['session', 'mode', 'reply', 'actions']);
+    expect(out).toMatchObject({
+      mode: 'llm',
+      reply: '(3+5)*2 is 16, and milk is on your list.',
+      actions: [
+        { tool: 'calculator', input: { expression: '(3+5)*2' }, ok: true, output: '16' },
+        { tool: 'todo_add', input: { content: 'buy milk' }, ok: true, output: 'Added todo #1: buy milk' },
+      ],
+    });
+    expect(out.session).toMatch(/^ses_/);
+    for (const a of out.actions) expect(typeof a.ms).toBe('number');
+
+    const [first, second] = streamed();
+    expect(first!.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(first!.body.tools.map((t: { function: { name: string } }) => t.function.name)).toContain('calculator');
+    const tools = second!.body.messages.filter((m: { role: string }) => m.role === 'tool');
+    expect(tools).toEqual([
+      { role: 'tool', tool_call_id: 'call_calc', content: '16' },
+      { role: 'tool', tool_call_id: 'call_todo', content: 'Added todo #1: buy milk' },
+    ]);
+  });
+
+  it('continues the same session on the next call, with the history sent to the model', async () => {
+    server.enqueue(textReply('You asked about (3+5)*2 and milk.'));
+    const before = streamed().length;
+    const r = await runCli(['--json', 'what did I just ask?'], env);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    const req = streamed()[before]!;
+    const roles = req.body.messages.map((m: { role: string }) => m.role);
+    expect(roles).toEqual(['system', 'user', 'assistant', 'tool', 'tool', 'assistant', 'user']);
+    expect(req.body.messages.at(-1).content).toBe('what did I just ask?');
+    expect(out.actions).toEqual([]);
+    // --session picks a session explicitly, whatever was used last.
+    server.enqueue(textReply('Welcome back.'));
+    await runCli(['--new', 'something else'], { ...env, ZHIXING_OFFLINE: '1' });
+    const again = await runCli(['--json', '--session', out.session, 'thanks'], env);
+    expect(JSON.parse(again.stdout)).toMatchObject({ session: out.session, reply: 'Welcome back.' });
+  });
+
+  it('prints a trace line per action with --show-actions and streams the reply', async () => {
+    server.enqueue(toolCallsReply([{ id: 'c1', name: 'calculator', args: { expression: '2^10' } }]), textReply('It is 1024.'));
+    const r = await runCli(['--new', '--show-actions', 'what is 2^10'], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^🔧 calculator \{"expression":"2\^10"\} ✓ 1024 \(\d+(\.\d)? ms\)\nIt is 1024\.\n$/);
+  });
+
+  it('exits 1 with a plain sentence when the provider rejects the key, and the key appears nowhere', async () => {
+    const rejected = { status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}`, type: 'invalid_request_error', code: 'invalid_api_key' } } };
+    server.enqueue(rejected, rejected);
+    // The most recent session already has a title, so the only request is the turn's.
+    const r = await runCli(['hello'], env);
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toMatch(/API key/);
+    expect(r.stdout + r.stderr).not.toContain(KEY);
+    const json = await runCli(['--json', 'hello again'], { ...env });
+    expect(json.stdout + json.stderr).not.toContain(KEY);
+    // Nothing written under ZHIXING_HOME holds the key: not the database, not its journal.
+    for (const f of readdirSync(home.home)) {
+      if (f.startsWith('zhixing.db')) expect(readFileSync(join(home.home, f)).includes(KEY)).toBe(false);
+    }
+  });
+
+  it('titles a new session with the model', async () => {
+    server.enqueue(textReply('Hi!'));
+    const r = await runCli(['--json', '--new', 'hello there'], env);
+    const id = JSON.parse(r.stdout).session;
+    const { createStore } = await import('../src/store/store.js');
+    const store = createStore(join(home.home, 'zhixing.db'));
+    expect(store.sessions.get(id)!.title).toBe(DEFAULT_TITLE);
+    store.close();
+  });
+});
+
+describe('CLI usage', () => {
+  it('answers --help and --version, and exits 2 on bad usage', async () => {
+    const help = await runCli(['--help'], env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('zhixing "<message>"');
+    const version = await runCli(['--version'], env);
+    expect(version.stdout).toMatch(/^zhixing \d+\.\d+\.\d+\n$/);
+    const bad = await runCli(['--frobnicate', 'x'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("Unknown option '--frobnicate'");
+    const noSession = await runCli(['--session', 'ses_nope', 'hi'], env);
+    expect(noSession.code).toBe(2);
+    expect(noSession.stderr).toContain('There is no session "ses_nope"');
+    expect((await runCli(['--json'], env)).code).toBe(2);
+  });
+});
