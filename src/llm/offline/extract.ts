@@ -1,0 +1,148 @@
+/**
+ * Argument extraction for the offline planner: normalizing what the user typed and pulling
+ * numbers, dates, paths and names out of it without swallowing the words around them.
+ */
+
+/** A user message as the rules see it. `norm` has exactly the same length as `raw`, so an index
+ * found in one slices the other: match on `norm`, take user content (todo text, file content) from `raw`. */
+export interface Utterance {
+  /** The message as typed, trimmed. */
+  raw: string;
+  /** Full-width ASCII and ideographic space folded to half-width, one UTF-16 unit for one. */
+  norm: string;
+}
+
+const FULL_WIDTH_FIRST = 0xff01;
+const FULL_WIDTH_LAST = 0xff5e;
+const FULL_WIDTH_OFFSET = 0xfee0;
+const IDEOGRAPHIC_SPACE = 0x3000;
+
+export function utterance(text: string): Utterance {
+  const raw = text.trim();
+  let norm = '';
+  for (let i = 0; i < raw.length; i++) {
+    const code = raw.charCodeAt(i);
+    if (code >= FULL_WIDTH_FIRST && code <= FULL_WIDTH_LAST) norm += String.fromCharCode(code - FULL_WIDTH_OFFSET);
+    else if (code === IDEOGRAPHIC_SPACE) norm += ' ';
+    else norm += raw[i];
+  }
+  return { raw, norm };
+}
+
+/** A sub-range of an utterance, e.g. one clause of "算一下 1+1，然后看看待办". */
+export function slice(u: Utterance, start: number, end: number): Utterance {
+  const raw = u.raw.slice(start, end);
+  const lead = raw.length - raw.trimStart().length;
+  const kept = raw.trim().length;
+  return { raw: raw.substr(lead, kept), norm: u.norm.slice(start, end).substr(lead, kept) };
+}
+
+const QUOTES: ReadonlyArray<readonly [string, string]> = [
+  ['"', '"'], ["'", "'"], ['“', '”'], ['‘', '’'], ['「', '」'], ['『', '』'], ['《', '》'], ['`', '`'],
+];
+
+/** Drops one pair of surrounding quotes: 把“你好 世界”写到 a.txt → 你好 世界. */
+export function unquote(text: string): string {
+  const t = text.trim();
+  for (const [open, close] of QUOTES) {
+    if (t.length >= 2 && t.startsWith(open) && t.endsWith(close)) return t.slice(open.length, -close.length);
+  }
+  return t;
+}
+
+/** Strips the leading colon or comma that follows a marker ("记一下：…") and trailing sentence ends. */
+export function trimClause(text: string): string {
+  return text.replace(/^[\s:：,，、]+/, '').replace(/[\s。.!！]+$/, '');
+}
+
+const CN_DIGITS: Record<string, number> = {
+  零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9,
+};
+
+/** "3" → 3, "十二" → 12, "二十" → 20, "两" → 2, "一百零五" → 105; undefined if it is not a number. */
+export function parseNumber(text: string): number | undefined {
+  if (/^\d+$/.test(text)) return Number(text);
+  if (!/^[零〇一二两三四五六七八九十百]+$/.test(text)) return undefined;
+  let total = 0;
+  let digit = 0;
+  for (const ch of text) {
+    if (ch === '十') { total += (digit || 1) * 10; digit = 0; }
+    else if (ch === '百') { total += (digit || 1) * 100; digit = 0; }
+    else digit = CN_DIGITS[ch];
+  }
+  return total + digit;
+}
+
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+const CN_NUM = '[0-9]+|[零〇一二两三四五六七八九十百]+';
+const ID_PATTERNS: RegExp[] = [
+  new RegExp(`第\\s*(${CN_NUM})\\s*(?:条|个|项|件|号|行)?`),
+  new RegExp(`(?:编号|序号|#)\\s*(${CN_NUM})`),
+  new RegExp(`(${CN_NUM})\\s*号`),
+  /\b(?:todo|task|item|number|no\.?)\s*#?\s*(\d+)\b/i,
+  /\b(\d+)(?:st|nd|rd|th)\b/i,
+  new RegExp(`\\b(${ORDINALS.join('|')})\\b`, 'i'),
+];
+
+/** The todo number a message refers to: 第二条, 1号, #3, item 2, the second one, or a lone number. */
+export function todoId(text: string): number | undefined {
+  for (const pattern of ID_PATTERNS) {
+    const m = pattern.exec(text);
+    if (!m) continue;
+    const word = m[1].toLowerCase();
+    const ordinal = ORDINALS.indexOf(word);
+    const n = ordinal >= 0 ? ordinal + 1 : parseNumber(word);
+    if (n !== undefined && n > 0) return n;
+  }
+  // A lone number counts too ("done 2"), but not a quantity ("完成了 3 个报告").
+  const lone = text.match(/(?<![\d.])\d{1,4}(?![\d.]|\s*(?:个|份|篇|本|次|天|小时|分钟|元|块|%))/g);
+  return lone && lone.length === 1 && Number(lone[0]) > 0 ? Number(lone[0]) : undefined;
+}
+
+const ZH_DAY =
+  '(?:大后天|后天|今天|今晚|明天|明晚|明早|(?:下下?|这|本)?(?:周|星期|礼拜)[一二三四五六日天1-7]|(?:下|这|本)(?:周|星期)|月底|周末' +
+  '|\\d{4}-\\d{1,2}-\\d{1,2}|\\d{1,2}月\\d{1,2}[日号]|\\d{1,2}[日号])';
+const ZH_CLOCK =
+  '(?:早上|上午|中午|下午|晚上|傍晚|凌晨)?\\s*(?:\\d{1,2}|[一二两三四五六七八九十]{1,3})\\s*(?:点(?:\\s*(?:半|一刻|三刻|\\d{1,2}\\s*分?))?|:\\d{2}|时)';
+const ZH_DUE = new RegExp(`${ZH_DAY}(?:\\s*${ZH_CLOCK})?|${ZH_CLOCK}`);
+const EN_DAY = '(?:today|tonight|tomorrow|(?:next |this )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week|weekend)|\\d{4}-\\d{1,2}-\\d{1,2})';
+const EN_CLOCK = '\\d{1,2}(?::\\d{2})?\\s*(?:am|pm)';
+const EN_DUE = new RegExp(`\\b${EN_DAY}(?:\\s+(?:at\\s+)?${EN_CLOCK}\\b)?|\\b${EN_CLOCK}\\b`, 'i');
+
+/** When a todo is due, as the user said it: "周五前交周报" → 周五, "明天 9 点交作业" → 明天 9 点. */
+export function dueOf(content: string): string | undefined {
+  const m = ZH_DUE.exec(content) ?? EN_DUE.exec(content);
+  return m ? m[0].trim() : undefined;
+}
+
+// A path with a Chinese name must end in an extension, so 读一下笔记.txt吧 stops at .txt;
+// an ASCII path is a run of path characters (notes/a.txt, ../secret.txt, README).
+const CJK_PATH = '[A-Za-z0-9_.~\\-/\\\\]*[\\u4e00-\\u9fff][\\w\\u4e00-\\u9fff.\\-/]*?\\.[A-Za-z][A-Za-z0-9]{0,9}(?![A-Za-z0-9])';
+const ASCII_PATH = '(?:[A-Za-z]:[\\\\/])?[A-Za-z0-9_.~\\-/\\\\]*[A-Za-z0-9_~/\\\\]';
+/** Regex source for a file path, for rules to embed. */
+export const PATH = `(?:${CJK_PATH}|${ASCII_PATH})`;
+
+/** True for tokens that name a file or folder (a slash or an extension), not a bare word. */
+export function looksLikeFile(path: string): boolean {
+  return /[/\\]/.test(path) || /\.[A-Za-z][A-Za-z0-9]{0,9}$/.test(path);
+}
+
+const NAME_STOP = /^(?:什么|啥|谁|哪个|什么名字)/;
+
+/** The name after 我叫 / my name is: "刘浩彬呀，你呢" → 刘浩彬; "alex smith" → alex smith. */
+export function nameFrom(after: string): string | undefined {
+  const zh = /^\s*[:：]?\s*([^\s,，.。!！?？;；:：、]{1,20})/.exec(after);
+  if (!zh || NAME_STOP.test(zh[1])) return undefined;
+  if (/^[A-Za-z]/.test(zh[1])) {
+    // English: the first word, plus following capitalised words ("Alex Smith", not "Alex and I").
+    const words = after.trim().split(/[\s,.!?;:]+/).filter(Boolean);
+    const kept = [words[0]];
+    for (const w of words.slice(1, 3)) {
+      if (!/^[A-Z][a-z'\-]*$/.test(w)) break;
+      kept.push(w);
+    }
+    return kept.join(' ');
+  }
+  const name = zh[1].replace(/(?:呀|啊|哦|哈|吧|呢|啦|嘛)+$/, '');
+  return name || undefined;
+}

@@ -1,0 +1,108 @@
+/**
+ * Follow-ups: 「那上海呢」 after a weather question, 「北京」 after we asked which city, 「那 3*3 呢」
+ * after a calculation. Everything comes from the conversation itself, never from planner state.
+ */
+import type { ChatMessage } from '../types.js';
+import { findExpression } from './expression.js';
+import { looksLikeFile, PATH, todoId, utterance, type Utterance } from './extract.js';
+import { call, parseArgs, type Intent, type Outcome, type PlannedCall, type Previous } from './intent.js';
+import { isWhenOnly, placeZh } from './places.js';
+
+const LEAD = /^(?:那么|那|还有|换成|改成|再查一下|再查查|再看看|再查|再来|(?:what about|how about|and for|and in|and)\b)\s*/i;
+const TRAIL = /\s*(?:的呢|呢|怎么样|如何|咋样|吧|\bthen)?\s*[?？.!。]*$/i;
+
+/**
+ * What the message at `userIndex` follows: the calls of the latest step that made any, or a question
+ * we asked in reply to the previous user message (「今天天气怎么样」 → which city?).
+ */
+export function previousOf(
+  messages: ChatMessage[],
+  userIndex: number,
+  classifyAlone: (u: Utterance) => Outcome,
+): Previous | undefined {
+  for (let i = userIndex - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role === 'assistant' && m.tool_calls?.length) {
+      return { kind: 'calls', calls: m.tool_calls.map((c): PlannedCall => ({ name: c.name, args: parseArgs(c.arguments) })) };
+    }
+    if (m.role === 'user') {
+      const earlier = classifyAlone(utterance(m.content));
+      return earlier.kind === 'reply' ? { kind: 'asked', reply: earlier.reply } : undefined;
+    }
+  }
+  return undefined;
+}
+
+const PATH_TOKEN = new RegExp(PATH);
+
+/** The same tool again with the new subject, if the subject fits that tool. */
+function again(prev: PlannedCall, subject: string): Outcome | null {
+  switch (prev.name) {
+    case 'weather': {
+      if (isWhenOnly(subject) && typeof prev.args.city === 'string') return call('weather', { city: prev.args.city });
+      const city = placeZh(subject);
+      return city ? call('weather', { city }) : null;
+    }
+    case 'current_time': {
+      const zone = placeZh(subject);
+      return zone ? call('current_time', { timezone: zone }) : null;
+    }
+    case 'calculator': {
+      const found = findExpression(subject);
+      return found ? call('calculator', { expression: found.expression }) : null;
+    }
+    case 'todo_done':
+    case 'todo_delete': {
+      const id = todoId(subject);
+      return id !== undefined ? call(prev.name, { id }) : null;
+    }
+    case 'file_read':
+    case 'file_list': {
+      const path = PATH_TOKEN.exec(subject)?.[0];
+      return path && (looksLikeFile(path) || prev.name === 'file_list') ? call(prev.name, { path }) : null;
+    }
+    default:
+      return null;
+  }
+}
+
+export const followUp: Intent = {
+  id: 'follow_up',
+  match(u, ctx) {
+    const prev = ctx.previous;
+    if (!prev) return null;
+    const lead = LEAD.exec(u.norm)?.[0] ?? '';
+    const body = u.norm.slice(lead.length);
+    const trail = TRAIL.exec(body)?.[0] ?? '';
+    const subject = body.slice(0, body.length - trail.length).trim();
+    if (!subject) return null;
+    if (prev.kind === 'asked') {
+      // We asked a question: a bare answer is enough.
+      switch (prev.reply.kind) {
+        case 'askCity': {
+          const city = placeZh(subject);
+          return city ? call('weather', { city }) : null;
+        }
+        case 'askExpression': {
+          const found = findExpression(subject);
+          return found ? call('calculator', { expression: found.expression }) : null;
+        }
+        case 'askTodoId': {
+          const id = todoId(subject);
+          return id !== undefined ? call(prev.reply.action === 'done' ? 'todo_done' : 'todo_delete', { id }) : null;
+        }
+        case 'askTodoContent':
+          return call('todo_add', { content: u.raw.replace(/[\s。.!！]+$/, '') });
+        default:
+          return null;
+      }
+    }
+    // Otherwise it must read as a follow-up: 「那…」「…呢」 "what about …".
+    if (!lead.trim() && !trail.trim()) return null;
+    for (const c of prev.calls) {
+      const outcome = again(c, subject);
+      if (outcome) return outcome;
+    }
+    return null;
+  },
+};

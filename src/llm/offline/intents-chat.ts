@@ -1,0 +1,55 @@
+/** Rules that answer without a tool: the user's name, greetings, help, thanks, feelings, code. */
+import { nameFrom } from './extract.js';
+import { NAME_KEY, reply, type Intent, type Outcome, type Reply } from './intent.js';
+
+const NAME_RECALL =
+  /我叫(?:什么|啥)|我的?名字(?:是|叫)?(?:什么|啥)|我是谁|(?:知道|记得)我(?:是谁|叫什么|叫啥|的名字)|还记得我|\bwhat(?:'s|\s+is)\s+my\s+name\b|\bdo you (?:know|remember) (?:my name|who i am|me)\b|\bwho am i\b/i;
+const NAME_SET = /我叫|我的名字(?:是|叫)|我名字(?:是|叫)|^(?:你可以|以后|就)?叫我|\bmy name is\b|\bmy name's\b|\bcall me\b|\bi am called\b/i;
+
+const nameRecall: Intent = {
+  id: 'name_recall',
+  match: (u) => (NAME_RECALL.test(u.norm) ? reply({ kind: 'nameRecall' }) : null),
+};
+
+const nameSet: Intent = {
+  id: 'name_set',
+  match(u): Outcome | null {
+    const m = NAME_SET.exec(u.norm);
+    const name = m ? nameFrom(u.raw.slice(m.index + m[0].length)) : undefined;
+    if (!name) return null;
+    return { kind: 'reply', reply: { kind: 'nameSaved', name }, remember: { key: NAME_KEY, value: name } };
+  },
+};
+
+/** A rule that fires when the whole message is one of a few set phrases. */
+function whole(id: string, pattern: RegExp, r: Reply): Intent {
+  return { id, match: (u) => (pattern.test(u.norm) ? reply(r) : null) };
+}
+
+const END = `(?:\\s|[!.,~。～…]|呀|啊|哇|呢|哈|啦|知行|zhixing|there)*$`;
+const GREETING = new RegExp(
+  `^(?:你好|您好|嗨|哈喽|哈啰|嘿|喂|早上好|早安|上午好|中午好|下午好|晚上好|在吗|在不在|hello|hi|hey|hiya|yo|good (?:morning|afternoon|evening)|greetings)+${END}`,
+  'i',
+);
+const HELP =
+  /你(?:能|会|可以)(?:帮我)?(?:做|干)?(?:什么|啥|嘛)|能帮我(?:做|干)(?:什么|啥|嘛)|有什么功能|有哪些功能|怎么用|帮助|使用说明|你是谁|介绍一下你自己|^help\b|\bwhat can you do\b|\bwhat do you do\b|\bhow do i use\b|\bwho are you\b|\bintroduce yourself\b/i;
+const THANKS = new RegExp(`^(?:好的?|嗯)?[,，\\s]*(?:谢谢你?|多谢|感谢|谢啦|谢了|3q|thanks|thank you|thx|ty)(?:\\s*(?:a lot|so much|very much))?${END}`, 'i');
+const BYE = new RegExp(`^(?:再见|拜拜|回头见|下次见|晚安|bye|goodbye|bye bye|see you|good night)${END}`, 'i');
+const ACK = new RegExp(`^(?:算了|没事了?|好的?|好吧|嗯嗯?|哦|噢|ok|okay|行|可以|收到|明白了?|知道了|好嘞|cool|great|nice|got it|sure)${END}`, 'i');
+const MOOD =
+  /心情不好|心情很差|心情差|难过|伤心|不开心|不高兴|郁闷|烦死|好烦|很烦|焦虑|压力(?:好|很|太)?大|好累|很累|太累|崩溃|孤独|沮丧|想哭|\bemo\b|\b(?:sad|upset|depressed|stressed|anxious|lonely|exhausted|unhappy)\b|\bfeel(?:ing)? (?:bad|down|awful|terrible|low)\b|\bbad day\b/i;
+
+// Code handed to "the calculator" or typed alone: refuse plainly instead of passing it anywhere.
+const CODE =
+  /__\w+__|\bimport\s*\(|\bimport\s+(?:os|sys|subprocess|shutil|socket|ctypes)\b|\bfrom\s+\w+\s+import\b|\b(?:os|sys|subprocess|child_process|shutil)\.\w+|\b(?:exec|eval|system|spawn|popen|require|compile|open|getattr)\s*\(|\bprocess\.(?:env|exit|kill|binding|mainModule)\b|\brm\s+-rf\b|\$\(|;\s*(?:rm|del|shutdown)\b/i;
+
+export const NAME_INTENTS: Intent[] = [nameRecall, nameSet];
+export const CODE_INTENTS: Intent[] = [whole('code_refusal', CODE, { kind: 'codeRefusal' })];
+export const CHAT_INTENTS: Intent[] = [
+  whole('greeting', GREETING, { kind: 'greeting' }),
+  whole('help', HELP, { kind: 'help' }),
+  whole('thanks', THANKS, { kind: 'thanks' }),
+  whole('bye', BYE, { kind: 'bye' }),
+  whole('ack', ACK, { kind: 'ack' }),
+  whole('mood', MOOD, { kind: 'mood' }),
+];

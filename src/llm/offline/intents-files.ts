@@ -1,0 +1,105 @@
+/** Rules for the file tools. Paths are passed as the user wrote them: the tools decide what is allowed. */
+import { looksLikeFile, PATH, unquote, type Utterance } from './extract.js';
+import { call, type Intent, type Outcome } from './intent.js';
+
+const P = `(?<path>${PATH})`;
+const re = (source: string): RegExp => new RegExp(source, 'di');
+
+/** Patterns whose match holds both the path and the content. */
+const WRITE_WHOLE: RegExp[] = [
+  re(`把\\s*(?<content>.+?)\\s*(?:写到|写入|写进|写在|保存到|保存为|存到|存入|存为)\\s*(?:文件)?\\s*${P}`),
+  re(`(?:往|在|向|给)\\s*(?:文件)?\\s*${P}\\s*(?:文件)?\\s*(?:里面|里|中|内)?\\s*(?:写入|写上|写)\\s*:?\\s*(?<content>.+)$`),
+  re(`(?:写入|写到|保存到|存到)\\s*(?:文件)?\\s*${P}\\s*[:,]\\s*(?<content>.+)$`),
+  re(`${P}\\s*的?内容(?:改成|改为|写成|设为|设置为|是|为)\\s*:?\\s*(?<content>(?!什么|啥).+?)$`),
+  re(`\\b(?:write|save|put|store)\\s+(?<content>.+?)\\s+(?:to|into|in)\\s+(?:the\\s+)?(?:file\\s+)?${P}\\s*[.!]?$`),
+  re(`\\b(?:write|save)\\s+to\\s+(?:the\\s+)?(?:file\\s+)?${P}\\s*:\\s*(?<content>.+)$`),
+];
+/** "Create a file" patterns: the content, if any, follows the path. */
+const CREATE: RegExp[] = [
+  re(`(?:创建|新建|建|写|生成)(?:一个|个)?(?:新的?)?(?:文本)?文件\\s*(?:叫做|叫|名为|名叫|名字是|:)?\\s*${P}`),
+  re(`\\b(?:create|make|write)\\s+(?:(?:a|an|new|the)\\s+)*(?:text\\s+)?file\\s+(?:called\\s+|named\\s+)?${P}`),
+];
+const CREATE_CONTENT = re(
+  `^\\s*[,]?\\s*(?:(?:它的|的)?内容(?:是|为)?|里面写(?:上|着)?|写上|写入|写着|with(?:\\s+the)?\\s+(?:content|text)s?|containing|that says|saying|with)\\s*:?\\s*(?<content>.*)$|^\\s*:\\s*(?<content2>.+)$`,
+);
+
+const NOT_A_PATH = /^(?:todos?|to-do|it|this|that|me|my)$/i;
+
+function groupText(u: Utterance, m: RegExpExecArray, name: string): string | undefined {
+  const at = m.indices?.groups?.[name];
+  return at ? u.raw.slice(at[0], at[1]) : undefined;
+}
+
+const cleanPath = (path: string): string => path.replace(/[.,]+$/, '');
+
+const fileWrite: Intent = {
+  id: 'file_write',
+  match(u) {
+    for (const pattern of WRITE_WHOLE) {
+      const m = pattern.exec(u.norm);
+      const path = m?.groups?.path && cleanPath(m.groups.path);
+      if (!m || !path || NOT_A_PATH.test(path)) continue;
+      return call('file_write', { path, content: unquote(groupText(u, m, 'content') ?? '') });
+    }
+    for (const pattern of CREATE) {
+      const m = pattern.exec(u.norm);
+      if (!m?.groups?.path || !m.indices) continue;
+      const end = m.indices[0][1];
+      const rest = CREATE_CONTENT.exec(u.norm.slice(end));
+      const at = rest?.indices?.groups?.content ?? rest?.indices?.groups?.content2;
+      const content = at ? unquote(u.raw.slice(end + at[0], end + at[1])) : '';
+      return call('file_write', { path: cleanPath(m.groups.path), content });
+    }
+    return null;
+  },
+};
+
+const READ: RegExp[] = [
+  re(`(?<verb>读一下|读读|读取|读|打开|查看|看看|看一下|看|显示|输出|cat)\\s*(?:一下)?\\s*(?<file>文件)?\\s*${P}`),
+  re(`${P}\\s*(?<file>文件)?\\s*(?:里面|里|中)?\\s*(?:写了|写的|有|的内容是|的内容)(?:什么|啥|些什么)?`),
+  re(`\\b(?<verb>read|open|show(?:\\s+me)?|cat|display|print|view)\\s+(?:(?:the|(?<file>file)|contents?\\s+of)\\s+)*${P}`),
+  re(`\\bwhat(?:'s|\\s+is)\\s+in\\s+(?:(?:the|(?<file>file))\\s+)*${P}`),
+];
+/** Verbs that only ever mean reading a file, so 「读取 notes」 needs no extension. */
+const STRONG_READ = /^(?:读取|cat)$/i;
+
+const fileRead: Intent = {
+  id: 'file_read',
+  match(u) {
+    for (const pattern of READ) {
+      const m = pattern.exec(u.norm);
+      const path = m?.groups?.path && cleanPath(m.groups.path);
+      if (!m || !path || NOT_A_PATH.test(path)) continue;
+      const named = m.groups?.file !== undefined || STRONG_READ.test(m.groups?.verb ?? '');
+      if (looksLikeFile(path) || named) return call('file_read', { path });
+    }
+    return null;
+  },
+};
+
+const LIST_ZH = /(?:有哪些|有什么|有啥|列出|列一下|列举|看看|查看|显示|看一下)[^。?]*?(?:文件|目录|文件夹)|(?:文件|目录)(?:列表|清单)|(?:工作区|目录|文件夹)(?:里|下|中)?(?:面)?(?:有(?:哪些|什么|啥))/;
+const LIST_EN = /\b(?:list|show|what|which)\b.*\bfiles?\b|^ls\b|\bwhat'?s in the (?:folder|directory|workspace)\b|\blist (?:the )?(?:folder|directory|workspace)\b/i;
+const LIST_PATH: RegExp[] = [
+  re(`${P}\\s*(?:目录|文件夹)`),
+  re(`(?:目录|文件夹)\\s*${P}`),
+  re(`${P}\\s*(?:下面|下|里面|里|中)的?(?:文件|有)`),
+  re(`\\b(?:in|under|inside)\\s+(?:the\\s+)?(?:folder\\s+|directory\\s+)?${P}`),
+  re(`^ls\\s+${P}`),
+  re(`\\b(?:folder|directory)\\s+${P}`),
+];
+const NOT_A_FOLDER = /^(?:the|my|workspace|files?|folder|directory|here)$/i;
+
+const fileList: Intent = {
+  id: 'file_list',
+  match(u): Outcome | null {
+    if (!LIST_ZH.test(u.norm) && !LIST_EN.test(u.norm)) return null;
+    for (const pattern of LIST_PATH) {
+      const path = pattern.exec(u.norm)?.groups?.path;
+      if (path && !NOT_A_FOLDER.test(path)) return call('file_list', { path: cleanPath(path) });
+    }
+    return call('file_list');
+  },
+};
+
+export const FILE_WRITE_INTENTS: Intent[] = [fileWrite];
+export const FILE_READ_INTENTS: Intent[] = [fileRead, fileList];

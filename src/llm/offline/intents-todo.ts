@@ -1,0 +1,98 @@
+/** Rules for the todo tools: add (keeping the user's wording), list, done and delete by number. */
+import { dueOf, looksLikeFile, PATH, todoId, trimClause, type Utterance } from './extract.js';
+import { call, reply, type Intent, type Outcome } from './intent.js';
+
+const TODO_WORD = /待办|代办|todo|to-do|to do list|任务清单|任务列表|待做事项|\btasks?\b|reminders/i;
+const LIST_WORD = /看|查|显示|列|哪些|什么|多少|几条|\b(?:show|list|what|which|how many|see|view|display)\b/i;
+
+const ADD_MARKERS_ZH =
+  /记一下|记下来|记下|记个|记录一下|记录下|记(?=\s*[:：])|(?:添加|加|新建|新增|创建|建)(?:一[条个项]|个)?(?:待办|todo)(?:事项)?|提醒我(?:一下)?/i;
+const ADD_INTO_ZH = /^(?:帮我|请|麻烦你?|给我)?\s*把?\s*(.+?)\s*(?:加到|加入|添加到|放到|放进|记到|写到|写进|记进)(?:我的)?(?:待办|todo)/di;
+const ADD_MARKERS_EN: RegExp[] = [
+  /\b(?:add|create|make|new)\s+(?:(?:a|an|new|another)\s+)*(?:todo|to-do|task|reminder)(?:\s+item)?\b\s*(?:[:\-]|to\b|that\b|saying\b|for\b)?/i,
+  /\b(?:remind me to|note down|jot down)\b/i,
+  /^(?:todo|to-do)\s*:/i,
+];
+const ADD_INTO_EN = /^(?:please\s+)?(?:add|put)\s+(.+?)\s+(?:to|on|in|into)\s+(?:my\s+|the\s+)?(?:todo|to-do|task)s?(?:\s+list)?\b/di;
+
+/** Strips what sits between the marker and the content: 「一下：」「一条待办」「待办事项:」. */
+function cleanContent(text: string): string {
+  let t = trimClause(text);
+  for (;;) {
+    const next = trimClause(t.replace(/^(?:一下|下来|一[条个项]|个)?\s*(?:待办(?:事项)?|todo)?\s*[:：,，]?/i, ''));
+    if (next === t) return t;
+    t = next;
+  }
+}
+
+/** Below this a message that is only the marker ("记一下", "add a todo") asks what to add. */
+const BARE_MARKER_CHARS = 12;
+
+function addOutcome(u: Utterance, content: string): Outcome | null {
+  const text = cleanContent(content);
+  // 「谢谢你帮我记下来」 has the marker but asks for nothing new.
+  if (!text) return u.norm.length <= BARE_MARKER_CHARS ? reply({ kind: 'askTodoContent' }) : null;
+  const due = dueOf(text);
+  return call('todo_add', due ? { content: text, due } : { content: text });
+}
+
+const todoAdd: Intent = {
+  id: 'todo_add',
+  match(u) {
+    const into = ADD_INTO_ZH.exec(u.norm) ?? ADD_INTO_EN.exec(u.norm);
+    if (into?.indices?.[1]) return addOutcome(u, u.raw.slice(...into.indices[1]));
+    for (const marker of [ADD_MARKERS_ZH, ...ADD_MARKERS_EN]) {
+      const m = marker.exec(u.norm);
+      if (m) return addOutcome(u, u.raw.slice(m.index + m[0].length));
+    }
+    return null;
+  },
+};
+
+const DONE_VERB = /完成|做完|搞定|弄完|办完|干完|勾掉|打勾|打钩|划掉|\b(?:done|complete|completed|finish|finished|mark|check off|tick off)\b/i;
+const DELETE_VERB = /删除|删掉|删了|删去|去掉|移除|移走|不要了|清除|取消|\b(?:delete|remove|drop|cancel|erase)\b/i;
+const FILE_TOKEN = new RegExp(`(?:^|[\\s:：,，])(${PATH})`, 'g');
+
+/** A message that names a file is about files, whatever its verbs: 「删除 notes/2.txt」 is not todo 2. */
+function mentionsFile(u: Utterance): boolean {
+  return [...u.norm.matchAll(FILE_TOKEN)].some((m) => looksLikeFile(m[1]));
+}
+
+function byNumber(tool: 'todo_done' | 'todo_delete', verb: RegExp): Intent {
+  return {
+    id: tool,
+    match(u) {
+      if (!verb.test(u.norm) || mentionsFile(u)) return null;
+      const id = todoId(u.norm);
+      if (id !== undefined) return call(tool, { id });
+      // A verb and the todo list but no number: ask which one, unless it reads as "show the done ones".
+      if (TODO_WORD.test(u.norm) && !LIST_WORD.test(u.norm)) {
+        return reply({ kind: 'askTodoId', action: tool === 'todo_done' ? 'done' : 'delete' });
+      }
+      return null;
+    },
+  };
+}
+
+const PENDING = /未完成|没完成|没做完|待完成|还没|\b(?:pending|open|unfinished|remaining|left)\b/i;
+const DONE = /已完成|已经完成|完成了的|完成的|做完的|\b(?:done|completed|finished)\b/i;
+const ALL = /全部|所有|一切|\b(?:all|every)\b/i;
+const WHAT_TO_DO = /(?:有|要)(?:什么|哪些)(?:事|要做)|还有(?:什么|哪些)事没做|what do i (?:have|need) to do/i;
+
+const todoList: Intent = {
+  id: 'todo_list',
+  match(u) {
+    if ((!TODO_WORD.test(u.norm) && !WHAT_TO_DO.test(u.norm)) || mentionsFile(u)) return null; // not notes/todo.md
+    const status = PENDING.test(u.norm) ? 'pending' : DONE.test(u.norm) ? 'done' : ALL.test(u.norm) ? 'all' : undefined;
+    return call('todo_list', status ? { status } : {});
+  },
+};
+
+/** The todo rules, most specific first. */
+export const TODO_INTENTS: Intent[] = [
+  todoAdd,
+  // Delete before done: 「删除已完成的第 2 条」 deletes.
+  byNumber('todo_delete', DELETE_VERB),
+  byNumber('todo_done', DONE_VERB),
+  todoList,
+];

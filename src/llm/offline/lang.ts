@@ -1,0 +1,11 @@
+/** The two languages the offline planner speaks; the same union as the tools' `Lang`. */
+export type Lang = 'zh' | 'en';
+
+// Han ideographs (basic, extension A, compatibility) and kana: any of them means a CJK speaker,
+// and Chinese is the CJK language we answer in.
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
+
+/** Chinese when the text contains any CJK character, else English. */
+export function detectLang(text: string): Lang {
+  return CJK.test(text) ? 'zh' : 'en';
+}

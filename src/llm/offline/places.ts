@@ -1,0 +1,71 @@
+/**
+ * Finding a place name in what surrounds a weather or time keyword:
+ * 「帮我查一下北京的天气」 → 北京, 「上海明天会下雨吗」 → 上海, "weather in New York today" → New York.
+ */
+
+const MAX_PLACE_CHARS = 20;
+
+const alternation = (words: string[]): string =>
+  [...words].sort((a, b) => b.length - a.length).join('|');
+
+/** Words about when, not where; a place is never one of these. */
+const WHEN_ZH = ['今天', '明天', '后天', '大后天', '现在', '当前', '目前', '今日', '明日', '今晚', '明晚', '明早', '今早', '这几天',
+  '最近', '这周', '本周', '下周', '周末', '未来几天', '一周', '早上', '上午', '中午', '下午', '晚上'];
+const LEAD_ZH = ['那么', '那', '还有', '换成', '改成', '再', '帮我', '帮忙', '请问', '请', '麻烦你', '麻烦', '给我', '你知道', '你知道吗',
+  '我想知道', '想知道', '我想问', '问一下', '查询一下', '查询', '查一下', '查下', '查查', '查', '看一下', '看下', '看看', '看', '问下', '告诉我', '说一下',
+  '说说', '一下', '的', '在', '我这', ...WHEN_ZH];
+const TRAIL_ZH = ['的', '时间', '会不会', '会', '要', '是不是', '是', '呢', '吗', '怎么样', '如何', '咋样', '好不好', '好吗', '啊', '呀',
+  '的话', '那边', '那里', '这边', '有没有', '有', ...WHEN_ZH];
+const LEAD_ZH_RE = new RegExp(`^(?:${alternation(LEAD_ZH)})`);
+const TRAIL_ZH_RE = new RegExp(`(?:${alternation(TRAIL_ZH)})$`);
+const EDGE_PUNCT = /^[\s?!,.:;'"“”、。]+|[\s?!,.:;'"“”、。]+$/g;
+
+/** Words that stand where a place would but are not one: ask instead of guessing. */
+const NOT_PLACES_ZH = new Set(['这里', '这边', '那里', '那边', '外面', '本地', '当地', '家里', '我这', '我们这', '这儿', '那儿', '附近',
+  '天', '全国', '国内', '国外', '这', '那', '哪里', '哪儿', '什么', '你那', '你那边', '天气', '气温', '温度']);
+
+function stripEdges(text: string, lead: RegExp, trail: RegExp): string {
+  let t = text.replace(EDGE_PUNCT, '');
+  for (;;) {
+    const next = t.replace(lead, '').replace(trail, '').replace(EDGE_PUNCT, '');
+    if (next === t) return t;
+    t = next;
+  }
+}
+
+/** A Chinese place from the words around a keyword, or undefined if none is really named. */
+export function placeZh(text: string): string | undefined {
+  let place = stripEdges(text, LEAD_ZH_RE, TRAIL_ZH_RE);
+  if (/^[\u4e00-\u9fff]{2,}市$/.test(place)) place = place.slice(0, -1);
+  if (!place || place.length > MAX_PLACE_CHARS || NOT_PLACES_ZH.has(place)) return undefined;
+  if (/[我你他她它咱]/.test(place)) return undefined;
+  // One character left over is debris from the sentence (「现在几点了」 → 了), not a place.
+  if (/^[\u4e00-\u9fff·]+$/.test(place)) return place.length > 1 ? place : undefined;
+  return placeEn(place);
+}
+
+const WHEN_EN = ['today', 'tonight', 'tomorrow', 'now', 'right now', 'currently', 'this week', 'this weekend', 'next week',
+  'this morning', 'this afternoon', 'this evening'];
+const LEAD_EN = ['what about', 'how about', "what's", 'what is', 'whats', "how's", 'how is', 'how', 'what', 'tell me', 'show me',
+  'check', 'get', 'the', 'current', "today's", "tomorrow's", 'local', 'in', 'for', 'at', 'and', 'then', 'please', 'is it', 'will it',
+  ...WHEN_EN];
+const TRAIL_EN = ['please', 'like', 'then', 'be', 'is', 'going to be', 'look like', 'looks like', ...WHEN_EN];
+const LEAD_EN_RE = new RegExp(`^(?:${alternation(LEAD_EN)})\\b\\s*`, 'i');
+const TRAIL_EN_RE = new RegExp(`\\s*\\b(?:${alternation(TRAIL_EN)})$`, 'i');
+const NOT_PLACES_EN = new Set(['here', 'there', 'outside', 'my area', 'my city', 'my town', 'town', 'the city', 'it', 'you', 'me', 'i',
+  'weather', 'temperature', 'forecast', 'time', 'the time']);
+
+/** An English place name ("New York", "paris"), or undefined. */
+export function placeEn(text: string): string | undefined {
+  const place = stripEdges(text, LEAD_EN_RE, TRAIL_EN_RE);
+  if (!place || place.length > MAX_PLACE_CHARS * 2 || NOT_PLACES_EN.has(place.toLowerCase())) return undefined;
+  if (!/^[A-Za-z][A-Za-z .'\-]*$/.test(place)) return undefined;
+  if (/\b(?:i|me|my|you|your|we|it)\b/i.test(place)) return undefined;
+  return place;
+}
+
+/** Whether a phrase is only about when ("明天", "tomorrow"), as in 「那明天呢」. */
+export function isWhenOnly(text: string): boolean {
+  const t = text.replace(EDGE_PUNCT, '').toLowerCase();
+  return WHEN_ZH.includes(t) || WHEN_EN.includes(t);
+}

@@ -1,0 +1,183 @@
+/**
+ * Everything the offline planner says, in Chinese and English: replies without a tool, and the
+ * final answer built from tool results (which the tools already wrote in the user's language).
+ */
+import type { PlannedCall, Reply } from './intent.js';
+import type { Lang } from './lang.js';
+
+const say = (lang: Lang, zh: string, en: string): string => (lang === 'zh' ? zh : en);
+
+/** What the user can ask for, one line per available group of tools. */
+const CAPABILITIES: ReadonlyArray<{ tools: string[]; zh: string; en: string }> = [
+  { tools: ['calculator'], zh: '算数：「算一下 (3+5)*2」', en: 'arithmetic: "calculate (3+5)*2"' },
+  { tools: ['current_time'], zh: '时间和日期：「现在几点」「今天星期几」', en: 'time and date: "what time is it"' },
+  {
+    tools: ['todo_add', 'todo_list', 'todo_done', 'todo_delete'],
+    zh: '待办：「记一下 周五前交周报」「看看待办」「完成第 1 条」',
+    en: 'todos: "add a todo: buy milk", "show my todos", "mark 1 as done"',
+  },
+  {
+    tools: ['file_write', 'file_read', 'file_list'],
+    zh: '工作区文件：「把 hello 写到 notes/a.txt」「读一下 notes/a.txt」「有哪些文件」',
+    en: 'workspace files: "write hello to notes/a.txt", "read notes/a.txt", "list files"',
+  },
+  { tools: ['weather'], zh: '天气：「北京天气怎么样」', en: 'weather: "what\'s the weather in Paris"' },
+];
+
+/** Names of tools for "this is not available here". */
+const TOOL_LABELS: Record<string, [zh: string, en: string]> = {
+  calculator: ['计算器', 'the calculator'],
+  current_time: ['时间查询', 'the clock'],
+  todo_add: ['待办', 'the todo list'],
+  todo_list: ['待办', 'the todo list'],
+  todo_done: ['待办', 'the todo list'],
+  todo_delete: ['待办', 'the todo list'],
+  file_read: ['文件读取', 'reading files'],
+  file_write: ['文件写入', 'writing files'],
+  file_list: ['文件列表', 'listing files'],
+  weather: ['天气查询', 'weather lookup'],
+};
+
+function capabilities(lang: Lang, tools: ReadonlySet<string>): string {
+  const lines = CAPABILITIES.filter((c) => c.tools.some((t) => tools.has(t))).map((c) => `- ${say(lang, c.zh, c.en)}`);
+  lines.push(`- ${say(lang, '记住你的名字：「我叫小明」', 'remembering your name: "my name is Alex"')}`);
+  return lines.join('\n');
+}
+
+function missing(lang: Lang, tools: string[]): string {
+  const labels = [...new Set(tools.map((t) => (TOOL_LABELS[t] ?? [t, t])[lang === 'zh' ? 0 : 1]))];
+  return say(
+    lang,
+    `抱歉，这里没有启用${labels.join('、')}功能，所以这件事我做不到。`,
+    `Sorry, ${labels.join(' and ')} ${labels.length > 1 ? 'are' : 'is'} not available here, so I can't do that.`,
+  );
+}
+
+const MODEL_HINT_ZH = '配置一个模型（设置 ZHIXING_BASE_URL / ZHIXING_API_KEY，或 ZHIXING_PROVIDER）后，我能听懂更多说法、回答开放的问题。';
+const MODEL_HINT_EN =
+  'Configure a model (ZHIXING_BASE_URL / ZHIXING_API_KEY, or ZHIXING_PROVIDER) and I can understand much more and answer open questions.';
+
+/** What the renderer needs besides the reply itself. */
+export interface ReplyContext {
+  lang: Lang;
+  tools: ReadonlySet<string>;
+  name?: string;
+}
+
+/** A reply without a tool, in the user's language. */
+export function renderReply(r: Reply, { lang, tools, name }: ReplyContext): string {
+  switch (r.kind) {
+    case 'greeting':
+      return say(lang, `你好呀${name ? `，${name}` : ''}！我是知行，现在在离线模式下运行。我可以帮你：\n`, `Hi${name ? ` ${name}` : ''}! I'm Zhixing, running in offline mode. I can help with:\n`) +
+        capabilities(lang, tools);
+    case 'help':
+      return say(lang, '我是知行，你的个人助手。现在是离线模式，我用规则理解你的话，能做这些：\n', "I'm Zhixing, your personal assistant. I'm in offline mode, following rules, and I can do this:\n") +
+        capabilities(lang, tools) + '\n' + say(lang, MODEL_HINT_ZH, MODEL_HINT_EN);
+    case 'thanks':
+      return say(lang, '不客气！还有什么需要帮忙的吗？', "You're welcome! Anything else?");
+    case 'ack':
+      return say(lang, '好的。还有什么需要我做的吗？', 'OK. Anything else I can do?');
+    case 'bye':
+      return say(lang, '再见，回头见！', 'Bye, see you soon!');
+    case 'mood':
+      return say(
+        lang,
+        '听到你心情不好，抱歉。我只是个离线的小助手，没法真正体会你的感受，但可以陪你把手头的事理一理，比如：\n' +
+          capabilities(lang, tools) + '\n如果一直很难受，找信任的朋友或家人聊聊会有帮助。',
+        "I'm sorry you're feeling down. I'm only an offline helper and can't truly understand how you feel, but I can help you sort out what's on your plate:\n" +
+          capabilities(lang, tools) + '\nIf it keeps weighing on you, talking to someone you trust can help.',
+      );
+    case 'nameSaved':
+      return say(lang, `好的，${r.name}，我记住你的名字了。有什么可以帮你的？`, `Nice to meet you, ${r.name}! I'll remember your name.`);
+    case 'nameRecall':
+      return name
+        ? say(lang, `你叫${name}。`, `Your name is ${name}.`)
+        : say(lang, '你还没告诉我你的名字呢。说「我叫……」，我就会记住。', `You haven't told me your name yet. Say "my name is …" and I'll remember it.`);
+    case 'askCity':
+      return say(lang, '你想查哪个城市的天气？比如「北京天气怎么样」。', 'Which city? For example: "weather in Paris".');
+    case 'askExpression':
+      return say(lang, '请告诉我要算的式子，比如「算一下 (3+5)*2」。', 'Tell me what to calculate, e.g. "calculate (3+5)*2".');
+    case 'askTodoContent':
+      return say(lang, '要记什么呢？比如「记一下 周五前交周报」。', 'What should I add? For example: "add a todo: buy milk".');
+    case 'askTodoId':
+      return r.action === 'done'
+        ? say(lang, '要完成第几条？可以先说「看看待办」查看编号。', 'Which item number is done? Say "show my todos" to see the numbers.')
+        : say(lang, '要删除第几条？可以先说「看看待办」查看编号。', 'Which item number should I delete? Say "show my todos" to see the numbers.');
+    case 'codeRefusal':
+      return say(
+        lang,
+        '这看起来是一段代码，我不会执行它。计算器只算由数字和运算符组成的式子，比如 (3+5)*2。',
+        "That looks like code, and I won't run it. The calculator only takes arithmetic such as (3+5)*2.",
+      );
+    case 'missing':
+      return missing(lang, r.tools);
+    case 'cannot':
+      return say(lang, '抱歉，这个我在离线模式下做不到，也不想不懂装懂。我现在能做的是：\n', "Sorry, I can't do that in offline mode, and I won't pretend to. Here is what I can do:\n") +
+        capabilities(lang, tools) + '\n' + say(lang, MODEL_HINT_ZH, MODEL_HINT_EN);
+  }
+}
+
+/** One tool call and what came back; `output` is undefined when no result arrived. */
+export interface CallResult {
+  call: PlannedCall;
+  output: string | undefined;
+}
+
+const ERROR_PREFIX = /^Error:\s*/;
+const CHANGES_STATE = new Set(['todo_add', 'todo_done', 'todo_delete', 'file_write']);
+
+const str = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+const sentence = (lang: Lang, text: string): string => (/[。！？.!?）)]$/.test(text) ? text : text + say(lang, '。', '.'));
+
+function failure(lang: Lang, { name, args }: PlannedCall, reason: string): string {
+  // The tools usually name the path themselves; say it once.
+  const path = reason.includes(str(args.path)) ? '' : str(args.path);
+  const why = sentence(lang, reason);
+  switch (name) {
+    case 'calculator':
+      return say(lang, `抱歉，${str(args.expression)} 算不出来：${why}`, `Sorry, I couldn't calculate ${str(args.expression)}: ${why}`);
+    case 'file_write': {
+      const said = /没有写入|没有做任何改动|未写入|nothing was (?:written|changed)/i.test(reason);
+      return say(lang, `抱歉，没能写入${path && ` ${path}`}：${why}${said ? '' : '没有写入任何内容。'}`, `Sorry, I couldn't write ${path || 'the file'}: ${why}${said ? '' : ' Nothing was written.'}`);
+    }
+    case 'file_read':
+      return say(lang, `抱歉，没能读取${path && ` ${path}`}：${why}`, `Sorry, I couldn't read ${path || 'the file'}: ${why}`);
+    case 'file_list':
+      return say(lang, `抱歉，没能列出文件：${why}`, `Sorry, I couldn't list the files: ${why}`);
+    case 'weather':
+      return say(lang, `抱歉，没能查到${str(args.city)}的天气：${why}`, `Sorry, I couldn't get the weather for ${str(args.city)}: ${why}`);
+    case 'current_time':
+      return say(lang, `抱歉，没能查到时间：${why}`, `Sorry, I couldn't get the time: ${why}`);
+    case 'todo_add':
+      return say(lang, `抱歉，没能添加待办：${why}`, `Sorry, I couldn't add that todo: ${why}`);
+    case 'todo_list':
+      return say(lang, `抱歉，没能读取待办：${why}`, `Sorry, I couldn't read the todo list: ${why}`);
+    case 'todo_done':
+      return say(lang, `抱歉，没能标记完成：${why}`, `Sorry, I couldn't mark it as done: ${why}`);
+    case 'todo_delete':
+      return say(lang, `抱歉，没能删除：${why}`, `Sorry, I couldn't delete it: ${why}`);
+    default:
+      return say(lang, `抱歉，${name} 没有成功：${why}`, `Sorry, ${name} didn't work: ${why}`);
+  }
+}
+
+function success(lang: Lang, { name, args }: PlannedCall, output: string): string {
+  if (name === 'calculator') return output.includes('=') ? output : `${str(args.expression)} = ${output}`;
+  if (CHANGES_STATE.has(name)) return say(lang, `好的，${output}`, `Done. ${output}`);
+  // file_read returns the bare text (or a sentence when the file is empty): say whose text it is.
+  if (name === 'file_read' && !/是空文件。$|is empty\.$/.test(output)) {
+    return say(lang, `${str(args.path)} 的内容：\n${output}`, `Contents of ${str(args.path)}:\n${output}`);
+  }
+  return output;
+}
+
+/** The final reply of a turn, from the results of the calls the planner made. */
+export function composeResults(lang: Lang, results: CallResult[]): string {
+  return results
+    .map(({ call, output }) => {
+      if (output === undefined) return say(lang, `（${call.name} 没有返回结果）`, `(${call.name} returned no result)`);
+      const text = output.trim();
+      return ERROR_PREFIX.test(text) ? failure(lang, call, text.replace(ERROR_PREFIX, '')) : success(lang, call, text);
+    })
+    .join('\n');
+}
