@@ -5,9 +5,10 @@ import type { Message } from '../store/messages-repo.js';
 export const DEFAULT_HISTORY_BUDGET_TOKENS = 24_000;
 
 /** A cheap estimate: CJK characters are about a token each, other text about four characters a token. */
+const WIDE_CHARS = /[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]/g;
+
 export function estimateTokens(text: string): number {
-  let cjk = 0;
-  for (const ch of text) if (/[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]/.test(ch)) cjk++;
+  const cjk = text.match(WIDE_CHARS)?.length ?? 0;
   return cjk + Math.ceil((text.length - cjk) / 4) + 4;
 }
 

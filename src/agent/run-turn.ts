@@ -44,6 +44,15 @@ interface StepOutput {
   usage?: Usage;
 }
 
+/** The arguments as parsed JSON when they are valid, else the raw text (the registry reports it). */
+const parseInput = (raw: string): unknown => {
+  try {
+    return JSON.parse(raw || '{}');
+  } catch {
+    return raw;
+  }
+};
+
 const isAbort = (err: unknown, signal: AbortSignal) =>
   signal.aborted || (err as Error)?.name === 'AbortError' || (err as { code?: string })?.code === 'aborted';
 
@@ -65,7 +74,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     store.turns.start({ id: turnId, sessionId, mode: llm.mode, model: llm.model, now: now() });
     const messageId = store.newId('msg');
     store.messages.addMessage({ id: messageId, sessionId, turnId, role: 'user', now: now() });
-    store.messages.addPart({ id: store.newId('prt'), messageId, sessionId, type: 'text', text: opts.text, now: now() });
+    store.messages.addPart({ id: store.newId('prt'), messageId, type: 'text', text: opts.text, now: now() });
     store.sessions.touch(sessionId, now());
   });
   bus.emit({ type: 'turn.start', sessionId, turnId, text: opts.text });
@@ -77,32 +86,35 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
 
   const finish = (reply: string, stopReason: StopReason, persistReply: boolean, error?: TurnResult['error']): TurnResult => {
     if (persistReply && reply) persistAssistant(reply, '', []);
-    store.turns.end(turnId, stopReason, now());
+    const at = now();
+    store.defer(() => store.turns.end(turnId, stopReason, at));
+    // The turn is on disk before anyone hears it ended.
+    store.flush();
     if (error) bus.emit({ type: 'error', sessionId, turnId, code: error.code, message: error.message });
     bus.emit({ type: 'turn.end', sessionId, turnId, reply, stopReason });
     return { turnId, reply, actions, stopReason, usage, error };
   };
 
-  /** Writes one assistant step in a transaction; returns the tool part ids in call order. */
-  function persistAssistant(text: string, reasoning: string, calls: ToolCall[]): string[] {
-    return store.transaction(() => {
-      const messageId = store.newId('msg');
-      store.messages.addMessage({ id: messageId, sessionId, turnId, role: 'assistant', now: now() });
-      const base = { messageId, sessionId, now: now() };
+  /**
+   * Writes one assistant step in one transaction: its text, its tool calls (the first one already
+   * running, as it starts at once) and, for a model step, its usage. Returns the tool part ids.
+   */
+  function persistAssistant(text: string, reasoning: string, calls: ToolCall[], step?: { usage?: Usage }): string[] {
+    const messageId = store.newId('msg');
+    const partIds = calls.map(() => store.newId('prt'));
+    const at = now();
+    store.defer(() => {
+      if (step) store.turns.addStep(turnId, step.usage);
+      store.messages.addMessage({ id: messageId, sessionId, turnId, role: 'assistant', now: at });
+      const base = { messageId, now: at };
       if (reasoning) store.messages.addPart({ ...base, id: store.newId('prt'), type: 'reasoning', text: reasoning });
       if (text) store.messages.addPart({ ...base, id: store.newId('prt'), type: 'text', text });
-      return calls.map((c) => {
-        const id = store.newId('prt');
-        let input: unknown = c.arguments;
-        try {
-          input = JSON.parse(c.arguments || '{}');
-        } catch {
-          /* kept as the raw text the model sent */
-        }
-        store.messages.addPart({ ...base, id, type: 'tool', callId: c.id, tool: c.name, input, state: 'pending' });
-        return id;
+      calls.forEach((c, i) => {
+        const state = i === 0 ? 'running' : 'pending';
+        store.messages.addPart({ ...base, id: partIds[i]!, type: 'tool', callId: c.id, tool: c.name, input: parseInput(c.arguments), state });
       });
     });
+    return partIds;
   }
 
   for (let step = 0; ; step++) {
@@ -132,8 +144,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
       usage.completionTokens += out.usage.completionTokens;
       usage.totalTokens += out.usage.totalTokens;
     }
-    store.turns.addStep(turnId, out.usage);
-    const partIds = persistAssistant(out.text, out.reasoning, out.calls);
+    const partIds = persistAssistant(out.text, out.reasoning, out.calls, { usage: out.usage });
     if (out.calls.length === 0) return finish(out.text, 'done', false);
 
     messages.push({ role: 'assistant', content: out.text || null, tool_calls: out.calls });
@@ -142,21 +153,15 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
       // Once a loop is detected, the rest of the step is not run either.
       const skip = repeated ? 'stopped' : guard.isRepeat(call) ? 'repeat' : signal.aborted ? 'stopped' : undefined;
       if (skip === 'repeat') repeated = true;
-      await runCall(call, partIds[i]!, skip);
+      await runCall(call, partIds[i]!, partIds[i + 1], skip);
       messages.push({ role: 'tool', tool_call_id: call.id, content: actions.at(-1)!.output });
     }
     if (repeated) return finish(honestReply('repeated_call', actions, opts.lang), 'repeated_call', true);
   }
 
-  async function runCall(call: ToolCall, partId: string, skip?: 'repeat' | 'stopped'): Promise<void> {
-    const started = now();
-    let input: unknown = call.arguments;
-    try {
-      input = JSON.parse(call.arguments || '{}');
-    } catch {
-      /* the registry reports bad JSON */
-    }
-    store.messages.updateToolPart(partId, { state: 'running', now: started });
+  /** Runs one call; its completion and the next call's start are written together. */
+  async function runCall(call: ToolCall, partId: string, nextPartId: string | undefined, skip?: 'repeat' | 'stopped'): Promise<void> {
+    const input = parseInput(call.arguments);
     bus.emit({ type: 'tool.start', sessionId, turnId, callId: call.id, tool: call.name, input });
 
     const result =
@@ -180,11 +185,10 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
           });
     const action: ActionRecord = { callId: call.id, tool: call.name, input: result.input, ok: result.ok, output: result.output, ms: result.ms };
     actions.push(action);
-    store.messages.updateToolPart(partId, {
-      state: result.ok ? 'completed' : 'error',
-      output: result.output,
-      ms: result.ms,
-      now: now(),
+    const at = now();
+    store.defer(() => {
+      store.messages.updateToolPart(partId, { state: result.ok ? 'completed' : 'error', output: result.output, ms: result.ms, now: at });
+      if (nextPartId) store.messages.updateToolPart(nextPartId, { state: 'running', now: at });
     });
     bus.emit({ type: 'tool.end', sessionId, turnId, ...action });
   }

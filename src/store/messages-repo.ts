@@ -32,7 +32,7 @@ export type NewPart =
 
 export interface MessagesRepo {
   addMessage(m: { id: string; sessionId: string; turnId: string; role: 'user' | 'assistant'; now: number }): void;
-  addPart(p: NewPart & { id: string; messageId: string; sessionId: string; now: number }): void;
+  addPart(p: NewPart & { id: string; messageId: string; now: number }): void;
   /** Moves a tool part along pending → running → completed | error. */
   updateToolPart(id: string, u: { state: ToolState; output?: string; ms?: number; now: number }): void;
   list(sessionId: string): Message[];
@@ -79,8 +79,8 @@ export function createMessagesRepo(db: Db): MessagesRepo {
     'INSERT INTO messages (id, session_id, turn_id, role, created_at) VALUES (?, ?, ?, ?, ?)',
   );
   const insertPart = db.prepare(`INSERT INTO parts
-    (id, message_id, session_id, type, text, call_id, tool, input, state, started_at, created_at)
-    VALUES (@id, @messageId, @sessionId, @type, @text, @callId, @tool, @input, @state, @startedAt, @now)`);
+    (id, message_id, type, text, call_id, tool, input, state, started_at, created_at)
+    VALUES (@id, @messageId, @type, @text, @callId, @tool, @input, @state, @startedAt, @now)`);
   const updateTool = db.prepare(`UPDATE parts SET state = @state,
     output = coalesce(@output, output), ms = coalesce(@ms, ms),
     started_at = CASE WHEN @state = 'running' THEN @now ELSE started_at END,
@@ -89,7 +89,9 @@ export function createMessagesRepo(db: Db): MessagesRepo {
   const messages = db.prepare(
     'SELECT id, session_id AS sessionId, turn_id AS turnId, role, created_at AS createdAt FROM messages WHERE session_id = ? ORDER BY rowid',
   );
-  const parts = db.prepare('SELECT * FROM parts WHERE session_id = ? ORDER BY rowid');
+  const parts = db.prepare(
+    'SELECT p.* FROM messages m JOIN parts p ON p.message_id = m.id WHERE m.session_id = ? ORDER BY p.rowid',
+  );
 
   return {
     addMessage: (m) => void insertMessage.run(m.id, m.sessionId, m.turnId, m.role, m.now),
@@ -98,7 +100,6 @@ export function createMessagesRepo(db: Db): MessagesRepo {
       insertPart.run({
         id: p.id,
         messageId: p.messageId,
-        sessionId: p.sessionId,
         type: p.type,
         text: isTool ? null : p.text,
         callId: isTool ? p.callId : null,

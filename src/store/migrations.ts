@@ -32,7 +32,6 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE parts (
     id TEXT PRIMARY KEY,
     message_id TEXT NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
-    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
     type TEXT NOT NULL CHECK (type IN ('text', 'reasoning', 'tool')),
     text TEXT,
     call_id TEXT,
@@ -46,7 +45,6 @@ export const MIGRATIONS: readonly string[] = [
     created_at INTEGER NOT NULL
   );
   CREATE INDEX parts_message ON parts(message_id);
-  CREATE INDEX parts_session ON parts(session_id);
   CREATE TABLE todos (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     content TEXT NOT NULL CHECK (length(trim(content)) > 0),

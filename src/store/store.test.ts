@@ -38,7 +38,7 @@ describe('store', () => {
     const store = createStore(dbPath());
     const s = store.sessions.create(store.newId('ses'), 't', 1);
     store.messages.addMessage({ id: 'm1', sessionId: s.id, turnId: 't1', role: 'assistant', now: 1 });
-    store.messages.addPart({ id: 'p1', messageId: 'm1', sessionId: s.id, type: 'tool', callId: 'c1', tool: 'calculator', input: { expression: '1+1' }, state: 'pending', now: 1 });
+    store.messages.addPart({ id: 'p1', messageId: 'm1', type: 'tool', callId: 'c1', tool: 'calculator', input: { expression: '1+1' }, state: 'pending', now: 1 });
     expect(store.messages.list(s.id)[0]!.parts[0]).toMatchObject({ state: 'pending', output: null });
     store.messages.updateToolPart('p1', { state: 'running', now: 2 });
     store.messages.updateToolPart('p1', { state: 'completed', output: '2', ms: 0.3, now: 3 });
@@ -53,7 +53,7 @@ describe('store', () => {
     const s = store.sessions.create('ses_1', '', 1);
     store.turns.start({ id: 't1', sessionId: s.id, mode: 'offline', model: 'rules', now: 1 });
     store.messages.addMessage({ id: 'm1', sessionId: s.id, turnId: 't1', role: 'user', now: 1 });
-    store.messages.addPart({ id: 'p1', messageId: 'm1', sessionId: s.id, type: 'text', text: 'hi', now: 1 });
+    store.messages.addPart({ id: 'p1', messageId: 'm1', type: 'text', text: 'hi', now: 1 });
     expect(store.sessions.get(s.id)!.messageCount).toBe(1);
     expect(store.sessions.delete(s.id)).toBe(true);
     expect(store.messages.list(s.id)).toEqual([]);

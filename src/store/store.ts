@@ -14,24 +14,89 @@ export interface Store {
   todos: TodosRepo;
   prefs: PrefsRepo;
   newId: ReturnType<typeof createIdGenerator>;
-  /** Runs `fn` in one transaction: all of it lands or none. */
+  /** Runs `fn` in one transaction now: all of it lands or none. */
   transaction<T>(fn: () => T): T;
+  /**
+   * Queues writes to commit together at the end of this event-loop turn (group commit): a fast
+   * agent step costs one commit among many instead of several, and any wait for I/O (a model, a
+   * slow tool) commits what came before it. A crash loses at most the writes of the last tick.
+   * Throws if an earlier background commit failed, so the failure reaches the turn that caused it.
+   */
+  defer(write: () => void): void;
+  /** Commits queued writes now. */
+  flush(): void;
   /** `PRAGMA integrity_check` → "ok" when the file is sound. */
   integrityCheck(): string;
+  /** Commits queued writes, then closes the file. */
   close(): void;
 }
 
 export function createStore(path: string): Store {
   const db: Db = openDb(path);
+  // Prepared once: better-sqlite3's db.transaction(fn) would build a new wrapper on every call.
+  const begin = db.prepare('BEGIN');
+  const commit = db.prepare('COMMIT');
+  const rollback = db.prepare('ROLLBACK');
+  const queued: Array<() => void> = [];
+  let scheduled = false;
+  let failure: unknown;
+
+  function transaction<T>(fn: () => T): T {
+    if (db.inTransaction) return fn();
+    begin.run();
+    try {
+      const result = fn();
+      commit.run();
+      return result;
+    } catch (err) {
+      if (db.inTransaction) rollback.run();
+      throw err;
+    }
+  }
+
+  function flush(): void {
+    if (failure !== undefined) {
+      const err = failure;
+      failure = undefined;
+      throw err;
+    }
+    if (queued.length === 0) return;
+    const batch = queued.splice(0);
+    transaction(() => batch.forEach((write) => write()));
+  }
+
+  const messages = createMessagesRepo(db);
   return {
     sessions: createSessionsRepo(db),
-    messages: createMessagesRepo(db),
+    // Reads see every write queued before them.
+    messages: { ...messages, list: (sessionId) => (flush(), messages.list(sessionId)) },
     turns: createTurnsRepo(db),
     todos: createTodosRepo(db),
     prefs: createPrefsRepo(db),
     newId: createIdGenerator(),
-    transaction: (fn) => db.transaction(fn)(),
+    transaction,
+    defer(write) {
+      if (failure !== undefined) flush();
+      queued.push(write);
+      if (scheduled) return;
+      scheduled = true;
+      setImmediate(() => {
+        scheduled = false;
+        try {
+          flush();
+        } catch (err) {
+          failure = err;
+        }
+      });
+    },
+    flush,
     integrityCheck: () => db.pragma('integrity_check', { simple: true }) as string,
-    close: () => db.close(),
+    close() {
+      try {
+        flush();
+      } finally {
+        db.close();
+      }
+    },
   };
 }

@@ -67,7 +67,8 @@ const CurrentTimeArgs = z.object({
 
 export function createCurrentTimeTool(deps: CurrentTimeToolDeps = {}): Tool {
   const now = deps.now ?? (() => new Date());
-  const defaultZone = deps.defaultTimeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  // Read when first needed: loading the time-zone data costs milliseconds every start otherwise.
+  const defaultZone = () => deps.defaultTimeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
 
   return defineTool({
     name: 'current_time',
@@ -76,7 +77,7 @@ export function createCurrentTimeTool(deps: CurrentTimeToolDeps = {}): Tool {
       'with the UTC offset and how many days remain until the weekend.',
     parameters: CurrentTimeArgs,
     execute({ timezone }, ctx) {
-      const asked = timezone?.trim() || defaultZone;
+      const asked = timezone?.trim() || defaultZone();
       const zone = resolveZone(asked);
       if (!zone) {
         throw new ToolError(

@@ -53,22 +53,27 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
 
   async function execute(tool: Tool, args: unknown, ctx: ToolContext): Promise<string> {
     const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = AbortSignal.any([ctx.signal, timeout]);
-    const stopped = new Promise<never>((_, reject) => {
-      const onAbort = () =>
-        reject(
-          new ToolError(
-            timeout.aborted
-              ? say(ctx.lang, `${tool.name} 超时（${timeoutMs / 1000} 秒），已停止。`, `${tool.name} timed out after ${timeoutMs / 1000} s and was stopped.`)
-              : say(ctx.lang, '已取消。', 'Cancelled.'),
-          ),
-        );
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
-    });
-    // A tool that ignores its signal still cannot hold the turn past its timeout.
-    return Promise.race([Promise.resolve().then(() => tool.execute(args, { ...ctx, signal })), stopped]);
+    const controller = new AbortController();
+    let rejectStopped!: (err: Error) => void;
+    const stopped = new Promise<never>((_, reject) => (rejectStopped = reject));
+    const stop = (message: string) => {
+      controller.abort();
+      rejectStopped(new ToolError(message));
+    };
+    const timer = setTimeout(
+      () => stop(say(ctx.lang, `${tool.name} 超时（${timeoutMs / 1000} 秒），已停止。`, `${tool.name} timed out after ${timeoutMs / 1000} s and was stopped.`)),
+      timeoutMs,
+    );
+    const onAbort = () => stop(say(ctx.lang, '已取消。', 'Cancelled.'));
+    if (ctx.signal.aborted) onAbort();
+    else ctx.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      // A tool that ignores its signal still cannot hold the turn past its timeout.
+      return await Promise.race([Promise.resolve().then(() => tool.execute(args, { ...ctx, signal: controller.signal })), stopped]);
+    } finally {
+      clearTimeout(timer);
+      ctx.signal.removeEventListener('abort', onAbort);
+    }
   }
 
   return {

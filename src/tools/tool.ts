@@ -59,10 +59,20 @@ export interface Tool extends ToolDefinition {
  * from the zod schema, never written twice.
  */
 export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
-  const parameters = z.toJSONSchema(def.parameters, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete parameters.$schema;
+  let parameters: Record<string, unknown> | undefined;
   return {
     ...(def as unknown as ToolDefinition),
-    spec: { name: def.name, description: def.description, parameters },
+    spec: {
+      name: def.name,
+      description: def.description,
+      // Generated on first use: the offline planner never needs it, and a one-shot call should not pay for it.
+      get parameters() {
+        if (!parameters) {
+          parameters = z.toJSONSchema(def.parameters, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+          delete parameters.$schema;
+        }
+        return parameters;
+      },
+    },
   };
 }

@@ -1,0 +1,15 @@
+// Bundles the compiled CLI (dist/cli/main.js and what it loads) into a few files under
+// dist/bundle/, so a one-shot call parses one file instead of a few hundred small modules.
+// Lazy imports stay lazy: they become separate chunks loaded only when needed.
+import { rm } from 'node:fs/promises';
+import { build } from 'rolldown';
+
+await rm('dist/bundle', { recursive: true, force: true });
+await build({
+  input: { main: 'dist/cli/main.js' },
+  platform: 'node',
+  // Native code and the provider SDK stay as packages: the SDK is loaded only when a model is configured.
+  external: ['better-sqlite3', 'openai', /^node:/],
+  output: { dir: 'dist/bundle', format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
+  logLevel: 'warn',
+});
