@@ -147,7 +147,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     const partIds = persistAssistant(out.text, out.reasoning, out.calls, { usage: out.usage });
     if (out.calls.length === 0) return finish(out.text, 'done', false);
 
-    messages.push({ role: 'assistant', content: out.text || null, tool_calls: out.calls });
+    messages.push({ role: 'assistant', content: out.text || null, tool_calls: out.calls, ...(out.reasoning ? { reasoning: out.reasoning } : {}) });
     let repeated = false;
     for (const [i, call] of out.calls.entries()) {
       // Once a loop is detected, the rest of the step is not run either.

@@ -8,18 +8,25 @@ import type { CliIo } from './one-shot.js';
 import { pickSession } from './one-shot.js';
 import { attachPrinter, traceLine } from './printer.js';
 
-const DEFAULT_HISTORY_MESSAGES = 20;
+const DEFAULT_HISTORY_TURNS = 10;
 
 const REPL_HELP = `/help            this list
 /sessions        list sessions (the current one is marked *)
 /new [title]     start a new session
 /switch N        switch to session N from /sessions (or an id)
-/history [N]     show the last N messages (default ${DEFAULT_HISTORY_MESSAGES})
+/history [N]     show the last N exchanges (default ${DEFAULT_HISTORY_TURNS})
 /delete N        delete session N and its history
 /rename T        rename the current session
 /model           show the model in use
 /exit            quit (also Ctrl-D)
 Ctrl-C stops a running answer; at the prompt, press it twice to quit.`;
+
+/** The messages of the last `n` turns: each user message with everything that answered it. */
+export function lastTurns(messages: Message[], n: number): Message[] {
+  const turnIds = [...new Set(messages.map((m) => m.turnId))].slice(-n);
+  const keep = new Set(turnIds);
+  return messages.filter((m) => keep.has(m.turnId));
+}
 
 /** Renders stored messages the way they were seen: text, and a trace line per tool call. */
 export function renderHistory(messages: Message[], io: CliIo): string {
@@ -58,9 +65,11 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
     prompt();
   });
 
+  // /switch N and /delete N mean the N the user last saw in /sessions, even if the order changed since.
+  let shown: ReturnType<typeof app.sessions.list> | undefined;
   const sessionsList = () => app.sessions.list();
   const byNumberOrId = (arg: string) => {
-    const list = sessionsList();
+    const list = shown ?? sessionsList();
     const n = Number(arg);
     return Number.isInteger(n) && n >= 1 ? list[n - 1] : list.find((s) => s.id === arg);
   };
@@ -73,7 +82,7 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
         say(REPL_HELP);
         break;
       case 'sessions': {
-        const list = sessionsList();
+        const list = (shown = sessionsList());
         list.forEach((s, i) =>
           say(`${s.id === sessionId ? '*' : ' '} ${i + 1}. ${s.title || '(untitled)'} ${io.style.dim(`${s.messageCount} msg · ${new Date(s.updatedAt).toLocaleString()} · ${s.id}`)}`),
         );
@@ -94,14 +103,15 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
         break;
       }
       case 'history': {
-        const n = arg ? Number(arg) : DEFAULT_HISTORY_MESSAGES;
+        const n = arg ? Number(arg) : DEFAULT_HISTORY_TURNS;
         if (!Number.isInteger(n) || n < 1) say('Usage: /history [N], N a positive number.');
-        else say(renderHistory(app.sessions.history(sessionId).slice(-n), io) || 'No messages yet.');
+        else say(renderHistory(lastTurns(app.sessions.history(sessionId), n), io) || 'No messages yet.');
         break;
       }
       case 'delete': {
         const s = byNumberOrId(arg);
         if (!s) say(`No session "${arg}". See /sessions.`);
+        else if (!app.sessions.get(s.id)) say(`Session ${arg} no longer exists. See /sessions.`);
         else {
           app.sessions.delete(s.id);
           say(`Deleted ${s.title || s.id}.`);

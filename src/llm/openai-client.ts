@@ -245,6 +245,8 @@ export function toWireMessages(messages: ChatMessage[]): WireMessage[] {
       role: 'assistant',
       // Several gateways reject an empty text part next to tool calls; null is the standard "no text".
       content: message.content ? message.content : null,
+      // The non-standard field thinking models read back; others ignore unknown fields.
+      ...(message.reasoning ? { reasoning_content: message.reasoning } : {}),
       tool_calls: calls.map((call) => ({
         id: call.id,
         type: 'function' as const,

@@ -15,7 +15,11 @@ export interface ToolCall {
 export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] }
+  /**
+   * `reasoning` is the model's own thinking from earlier in the same turn. Thinking models with
+   * tools (DeepSeek, Kimi) expect it back while the turn's tool calls go on; it is never shown as reply.
+   */
+  | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[]; reasoning?: string }
   | { role: 'tool'; tool_call_id: string; content: string };
 
 /** What the model sees of a tool: name, description and a JSON Schema for its input. */

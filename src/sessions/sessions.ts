@@ -77,7 +77,7 @@ export function createSessions(deps: SessionsDeps): SessionsService {
       mustGet(id);
       const clean = title.trim();
       if (!clean) throw new SessionError('bad_request', 'A title cannot be empty.');
-      store.sessions.rename(id, clean, now());
+      store.sessions.rename(id, clean);
       return mustGet(id);
     },
     delete(id) {
@@ -122,7 +122,7 @@ export function createSessions(deps: SessionsDeps): SessionsService {
         if (title) {
           const t = await title;
           // A rename made while the turn ran wins over the automatic title.
-          if (!store.sessions.get(id)?.title) store.sessions.rename(id, t, now());
+          if (!store.sessions.get(id)?.title) store.sessions.rename(id, t);
         }
         bus.emit({ type: 'session.status', sessionId: id, status: result.stopReason === 'error' ? 'error' : 'idle' });
         return result;

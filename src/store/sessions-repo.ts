@@ -15,7 +15,7 @@ export interface SessionsRepo {
   /** Most recently active first. */
   list(): SessionRow[];
   mostRecent(): SessionRow | undefined;
-  rename(id: string, title: string, now: number): boolean;
+  rename(id: string, title: string): boolean;
   touch(id: string, now: number): void;
   /** Cascades to messages, parts and turns. */
   delete(id: string): boolean;
@@ -31,7 +31,8 @@ export function createSessionsRepo(db: Db): SessionsRepo {
   // rowid breaks ties between sessions touched in the same millisecond.
   const all = db.prepare(`${SELECT} ORDER BY s.updated_at DESC, s.rowid DESC`);
   const recent = db.prepare(`${SELECT} ORDER BY s.updated_at DESC, s.rowid DESC LIMIT 1`);
-  const rename = db.prepare('UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?');
+  // Renaming is not activity: it leaves the session's place in the list alone.
+  const rename = db.prepare('UPDATE sessions SET title = ? WHERE id = ?');
   const touch = db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?');
   const del = db.prepare('DELETE FROM sessions WHERE id = ?');
 
@@ -43,7 +44,7 @@ export function createSessionsRepo(db: Db): SessionsRepo {
     get: (id) => byId.get(id) as SessionRow | undefined,
     list: () => all.all() as SessionRow[],
     mostRecent: () => recent.get() as SessionRow | undefined,
-    rename: (id, title, now) => rename.run(title, now, id).changes > 0,
+    rename: (id, title) => rename.run(title, id).changes > 0,
     touch: (id, now) => void touch.run(now, id),
     delete: (id) => del.run(id).changes > 0,
   };

@@ -2,6 +2,7 @@
  * Argument extraction for the offline planner: normalizing what the user typed and pulling
  * numbers, dates, paths and names out of it without swallowing the words around them.
  */
+import { chineseNumeral } from './numerals.js';
 
 /** A user message as the rules see it. `norm` has exactly the same length as `raw`, so an index
  * found in one slices the other: match on `norm`, take user content (todo text, file content) from `raw`. */
@@ -55,22 +56,11 @@ export function trimClause(text: string): string {
   return text.replace(/^[\s:：,，、]+/, '').replace(/[\s。.!！]+$/, '');
 }
 
-const CN_DIGITS: Record<string, number> = {
-  零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9,
-};
-
-/** "3" → 3, "十二" → 12, "二十" → 20, "两" → 2, "一百零五" → 105; undefined if it is not a number. */
+/** "3" → 3, "十二" → 12, "二十" → 20, "两" → 2, "一百零五" → 105; undefined if it is not a whole number. */
 export function parseNumber(text: string): number | undefined {
   if (/^\d+$/.test(text)) return Number(text);
-  if (!/^[零〇一二两三四五六七八九十百]+$/.test(text)) return undefined;
-  let total = 0;
-  let digit = 0;
-  for (const ch of text) {
-    if (ch === '十') { total += (digit || 1) * 10; digit = 0; }
-    else if (ch === '百') { total += (digit || 1) * 100; digit = 0; }
-    else digit = CN_DIGITS[ch];
-  }
-  return total + digit;
+  const digits = /点/.test(text) ? undefined : chineseNumeral(text);
+  return digits === undefined ? undefined : Number(digits);
 }
 
 const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];

@@ -54,14 +54,17 @@ const fileWrite: Intent = {
   },
 };
 
+// A verb of looking, doubled or softened as people say it: 看看, 看下, 看一看, 瞧瞧, 打开一下, 查看.
+const READ_VERB_ZH = '读取|读读|读|打开|查看|查阅|看看|看|瞧瞧|瞧|显示|展示|输出|cat';
 const READ: RegExp[] = [
-  re(`(?<verb>读一下|读读|读取|读|打开|查看|看看|看一下|看|显示|输出|cat)\\s*(?:一下)?\\s*(?<file>文件)?\\s*${P}`),
+  re(`(?<verb>${READ_VERB_ZH})\\s*(?:一下|一看|下)?\\s*(?<file>文件)?\\s*${P}`),
   re(`${P}\\s*(?<file>文件)?\\s*(?:里面|里|中)?\\s*(?:写了|写的|有|的内容是|的内容)(?:什么|啥|些什么)?`),
-  re(`\\b(?<verb>read|open|show(?:\\s+me)?|cat|display|print|view)\\s+(?:(?:the|(?<file>file)|contents?\\s+of)\\s+)*${P}`),
+  re(`\\b(?<verb>read|open(?:\\s+up)?|show(?:\\s+me)?|cat|display|print|view|look\\s+at|check|see)\\s+(?:(?:the|(?<file>file)|contents?\\s+of|what'?s\\s+in)\\s+)*${P}`),
   re(`\\bwhat(?:'s|\\s+is)\\s+in\\s+(?:(?:the|(?<file>file))\\s+)*${P}`),
 ];
 /** Verbs that only ever mean reading a file, so 「读取 notes」 needs no extension. */
 const STRONG_READ = /^(?:读取|cat)$/i;
+const FOLDER_AFTER = /^\s*(?:目录|文件夹|folder\b|directory\b)/i;
 
 const fileRead: Intent = {
   id: 'file_read',
@@ -70,6 +73,9 @@ const fileRead: Intent = {
       const m = pattern.exec(u.norm);
       const path = m?.groups?.path && cleanPath(m.groups.path);
       if (!m || !path || NOT_A_PATH.test(path)) continue;
+      // 「看看 notes/」「打开 docs 目录」: a folder is listed, not read.
+      const after = u.norm.slice(m.indices?.groups?.path?.[1] ?? u.norm.length);
+      if (FOLDER_AFTER.test(after) || /[/\\]$/.test(path)) return call('file_list', { path });
       const named = m.groups?.file !== undefined || STRONG_READ.test(m.groups?.verb ?? '');
       if (looksLikeFile(path) || named) return call('file_read', { path });
     }

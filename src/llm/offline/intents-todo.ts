@@ -1,5 +1,5 @@
 /** Rules for the todo tools: add (keeping the user's wording), list, done and delete by number. */
-import { dueOf, looksLikeFile, PATH, todoId, trimClause, type Utterance } from './extract.js';
+import { dueOf, looksLikeFile, PATH, todoId, trimClause, unquote, type Utterance } from './extract.js';
 import { call, reply, type Intent, type Outcome } from './intent.js';
 
 const TODO_WORD = /待办|代办|todo|to-do|to do list|任务清单|任务列表|待做事项|\btasks?\b|reminders/i;
@@ -29,7 +29,7 @@ function cleanContent(text: string): string {
 const BARE_MARKER_CHARS = 12;
 
 function addOutcome(u: Utterance, content: string): Outcome | null {
-  const text = cleanContent(content);
+  const text = unquote(cleanContent(content)); // 把 "明天开会" 加到待办: the quotes only mark the content
   // 「谢谢你帮我记下来」 has the marker but asks for nothing new.
   if (!text) return u.norm.length <= BARE_MARKER_CHARS ? reply({ kind: 'askTodoContent' }) : null;
   const due = dueOf(text);

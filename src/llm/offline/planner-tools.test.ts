@@ -93,6 +93,20 @@ describe('offline planner with the real tools', () => {
     expect((await say(llm, 'calculate 2^10')).reply).toBe('2^10 = 1024');
   });
 
+  it('hands the calculator percentages and Chinese numerals it can read', async () => {
+    const llm = offline();
+    expect((await say(llm, '帮忙算下 15% 的 200 是多少')).reply).toBe('15/100*200 = 30');
+    expect((await say(llm, '百分之二十的 50')).reply).toBe('20/100*50 = 10');
+    expect((await say(llm, '200 的 15%')).reply).toBe('200*15/100 = 30');
+    expect((await say(llm, '200 乘以 15%')).reply).toBe('200 乘以 (15/100) = 30');
+    expect((await say(llm, '7%3')).reply).toBe('7%3 = 1');
+    expect((await say(llm, '一百加二十')).reply).toBe('100+20 = 120');
+    expect((await say(llm, '三点五乘以二')).reply).toBe('3.5*2 = 7');
+    expect((await say(llm, '一千零五减五')).reply).toBe('1005-5 = 1000');
+    expect((await say(llm, '二的十次方等于多少')).reply).toBe('2的10次方 = 1024');
+    expect((await say(llm, '算算 3 加 5')).reply).toBe('3 加 5 = 8');
+  });
+
   it('runs nothing for code', async () => {
     const r = await say(offline(), '__import__("os").system("dir")');
     expect(r.calls).toEqual([]);
@@ -115,6 +129,9 @@ describe('offline planner with the real tools', () => {
     expect(secret.reply).toMatch(/^抱歉，没能写入：拒绝写入 \.\.\/secret\.txt：/);
     expect(secret.reply).toMatch(/没有写入任何内容|没有做任何改动/);
     expect(existsSync(join(root, 'secret.txt'))).toBe(false);
+    expect((await say(llm, '看看 notes/a.txt')).reply).toBe('notes/a.txt 的内容：\nhello');
+    expect((await say(llm, 'show me notes.txt')).reply).toBe('Contents of notes.txt:\n今天也要加油');
+    expect((await say(llm, '看看 notes/')).reply).toContain('a.txt');
     const missing = await say(llm, '读一下 nope.txt');
     expect(missing.reply).toMatch(/^抱歉，没能读取：找不到 nope\.txt/);
   });
