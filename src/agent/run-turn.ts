@@ -4,6 +4,7 @@ import type { Store } from '../store/store.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Lang, PermissionDecision, PermissionRequest } from '../tools/tool.js';
 import { buildContext } from './context.js';
+import { createTurnWriter, parseInput, type ToolPartHandle } from './turn-writer.js';
 import { honestReply } from './honest-reply.js';
 import { createRepeatGuard, reachedMaxSteps, type StopReason } from './stop-conditions.js';
 
@@ -44,15 +45,6 @@ interface StepOutput {
   usage?: Usage;
 }
 
-/** The arguments as parsed JSON when they are valid, else the raw text (the registry reports it). */
-const parseInput = (raw: string): unknown => {
-  try {
-    return JSON.parse(raw || '{}');
-  } catch {
-    return raw;
-  }
-};
-
 const isAbort = (err: unknown, signal: AbortSignal) =>
   signal.aborted || (err as Error)?.name === 'AbortError' || (err as { code?: string })?.code === 'aborted';
 
@@ -70,13 +62,8 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
   const actions: ActionRecord[] = [];
   const guard = createRepeatGuard();
 
-  store.transaction(() => {
-    store.turns.start({ id: turnId, sessionId, mode: llm.mode, model: llm.model, now: now() });
-    const messageId = store.newId('msg');
-    store.messages.addMessage({ id: messageId, sessionId, turnId, role: 'user', now: now() });
-    store.messages.addPart({ id: store.newId('prt'), messageId, type: 'text', text: opts.text, now: now() });
-    store.sessions.touch(sessionId, now());
-  });
+  const writer = createTurnWriter({ store, sessionId, turnId, mode: llm.mode, model: llm.model, now });
+  writer.begin(opts.text);
   bus.emit({ type: 'turn.start', sessionId, turnId, text: opts.text });
 
   const messages: ChatMessage[] = buildContext({
@@ -85,37 +72,12 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
   });
 
   const finish = (reply: string, stopReason: StopReason, persistReply: boolean, error?: TurnResult['error']): TurnResult => {
-    if (persistReply && reply) persistAssistant(reply, '', []);
-    const at = now();
-    store.defer(() => store.turns.end(turnId, stopReason, at));
-    // The turn is on disk before anyone hears it ended.
-    store.flush();
+    if (persistReply && reply) writer.step(reply, '', []);
+    writer.end(stopReason);
     if (error) bus.emit({ type: 'error', sessionId, turnId, code: error.code, message: error.message });
     bus.emit({ type: 'turn.end', sessionId, turnId, reply, stopReason });
     return { turnId, reply, actions, stopReason, usage, error };
   };
-
-  /**
-   * Writes one assistant step in one transaction: its text, its tool calls (the first one already
-   * running, as it starts at once) and, for a model step, its usage. Returns the tool part ids.
-   */
-  function persistAssistant(text: string, reasoning: string, calls: ToolCall[], step?: { usage?: Usage }): string[] {
-    const messageId = store.newId('msg');
-    const partIds = calls.map(() => store.newId('prt'));
-    const at = now();
-    store.defer(() => {
-      if (step) store.turns.addStep(turnId, step.usage);
-      store.messages.addMessage({ id: messageId, sessionId, turnId, role: 'assistant', now: at });
-      const base = { messageId, now: at };
-      if (reasoning) store.messages.addPart({ ...base, id: store.newId('prt'), type: 'reasoning', text: reasoning });
-      if (text) store.messages.addPart({ ...base, id: store.newId('prt'), type: 'text', text });
-      calls.forEach((c, i) => {
-        const state = i === 0 ? 'running' : 'pending';
-        store.messages.addPart({ ...base, id: partIds[i]!, type: 'tool', callId: c.id, tool: c.name, input: parseInput(c.arguments), state });
-      });
-    });
-    return partIds;
-  }
 
   for (let step = 0; ; step++) {
     if (signal.aborted) return finish(honestReply('aborted', actions, opts.lang), 'aborted', true);
@@ -132,7 +94,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
         else if (ev.type === 'usage') out.usage = ev.usage;
       }
     } catch (err) {
-      if (out.text) persistAssistant(out.text, out.reasoning, []);
+      if (out.text) writer.step(out.text, out.reasoning, []);
       if (isAbort(err, signal)) return finish(honestReply('aborted', actions, opts.lang), 'aborted', true);
       const code = (err as { code?: string }).code ?? 'llm_error';
       const message = err instanceof Error ? err.message : String(err);
@@ -144,7 +106,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
       usage.completionTokens += out.usage.completionTokens;
       usage.totalTokens += out.usage.totalTokens;
     }
-    const partIds = persistAssistant(out.text, out.reasoning, out.calls, { usage: out.usage });
+    const parts = writer.step(out.text, out.reasoning, out.calls, { usage: out.usage });
     if (out.calls.length === 0) return finish(out.text, 'done', false);
 
     messages.push({ role: 'assistant', content: out.text || null, tool_calls: out.calls, ...(out.reasoning ? { reasoning: out.reasoning } : {}) });
@@ -153,15 +115,15 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
       // Once a loop is detected, the rest of the step is not run either.
       const skip = repeated ? 'stopped' : guard.isRepeat(call) ? 'repeat' : signal.aborted ? 'stopped' : undefined;
       if (skip === 'repeat') repeated = true;
-      await runCall(call, partIds[i]!, partIds[i + 1], skip);
+      await runCall(call, parts[i]!, skip);
       messages.push({ role: 'tool', tool_call_id: call.id, content: actions.at(-1)!.output });
     }
     if (repeated) return finish(honestReply('repeated_call', actions, opts.lang), 'repeated_call', true);
   }
 
-  /** Runs one call; its completion and the next call's start are written together. */
-  async function runCall(call: ToolCall, partId: string, nextPartId: string | undefined, skip?: 'repeat' | 'stopped'): Promise<void> {
+  async function runCall(call: ToolCall, part: ToolPartHandle, skip?: 'repeat' | 'stopped'): Promise<void> {
     const input = parseInput(call.arguments);
+    part.start();
     bus.emit({ type: 'tool.start', sessionId, turnId, callId: call.id, tool: call.name, input });
 
     const result =
@@ -185,11 +147,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
           });
     const action: ActionRecord = { callId: call.id, tool: call.name, input: result.input, ok: result.ok, output: result.output, ms: result.ms };
     actions.push(action);
-    const at = now();
-    store.defer(() => {
-      store.messages.updateToolPart(partId, { state: result.ok ? 'completed' : 'error', output: result.output, ms: result.ms, now: at });
-      if (nextPartId) store.messages.updateToolPart(nextPartId, { state: 'running', now: at });
-    });
+    part.end(result);
     bus.emit({ type: 'tool.end', sessionId, turnId, ...action });
   }
 }

@@ -118,7 +118,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const preset = providerName ? PROVIDER_PRESETS[providerName as ProviderName] : undefined;
   const baseUrl = get('ZHIXING_BASE_URL', 'OPENAI_BASE_URL') ?? nonEmpty(file.baseUrl) ?? preset?.baseUrl;
   const apiKey = get('ZHIXING_API_KEY', 'OPENAI_API_KEY') ?? nonEmpty(file.apiKey);
-  const model = get('ZHIXING_MODEL', 'OPENAI_MODEL') ?? nonEmpty(file.model) ?? preset?.model ?? 'gpt-4o-mini';
+  const model = get('ZHIXING_MODEL', 'OPENAI_MODEL') ?? nonEmpty(file.model) ?? preset?.model ?? PROVIDER_PRESETS.openai.model;
   const forcedOffline = options.offline === true || get('ZHIXING_OFFLINE') === '1';
   const mode = forcedOffline || (!baseUrl && !apiKey) ? 'offline' : 'llm';
 

@@ -28,7 +28,8 @@ export interface Message {
 
 export type NewPart =
   | { type: 'text' | 'reasoning'; text: string }
-  | { type: 'tool'; callId: string; tool: string; input: unknown; state: ToolState };
+  /** A tool part may be written already finished, with its output, when the call was that quick. */
+  | { type: 'tool'; callId: string; tool: string; input: unknown; state: ToolState; output?: string; ms?: number };
 
 export interface MessagesRepo {
   addMessage(m: { id: string; sessionId: string; turnId: string; role: 'user' | 'assistant'; now: number }): void;
@@ -79,8 +80,8 @@ export function createMessagesRepo(db: Db): MessagesRepo {
     'INSERT INTO messages (id, session_id, turn_id, role, created_at) VALUES (?, ?, ?, ?, ?)',
   );
   const insertPart = db.prepare(`INSERT INTO parts
-    (id, message_id, type, text, call_id, tool, input, state, started_at, created_at)
-    VALUES (@id, @messageId, @type, @text, @callId, @tool, @input, @state, @startedAt, @now)`);
+    (id, message_id, type, text, call_id, tool, input, output, state, ms, started_at, ended_at, created_at)
+    VALUES (@id, @messageId, @type, @text, @callId, @tool, @input, @output, @state, @ms, @startedAt, @endedAt, @now)`);
   const updateTool = db.prepare(`UPDATE parts SET state = @state,
     output = coalesce(@output, output), ms = coalesce(@ms, ms),
     started_at = CASE WHEN @state = 'running' THEN @now ELSE started_at END,
@@ -105,8 +106,11 @@ export function createMessagesRepo(db: Db): MessagesRepo {
         callId: isTool ? p.callId : null,
         tool: isTool ? p.tool : null,
         input: isTool ? (typeof p.input === 'string' ? p.input : JSON.stringify(p.input)) : null,
+        output: isTool ? p.output ?? null : null,
         state: isTool ? p.state : null,
-        startedAt: isTool && p.state === 'running' ? p.now : null,
+        ms: isTool ? p.ms ?? null : null,
+        startedAt: isTool && p.state !== 'pending' ? p.now : null,
+        endedAt: isTool && (p.state === 'completed' || p.state === 'error') ? p.now : null,
         now: p.now,
       });
     },

@@ -1,0 +1,113 @@
+import type { ToolCall, Usage } from '../llm/types.js';
+import type { ToolState } from '../store/messages-repo.js';
+import type { Store } from '../store/store.js';
+
+/** A tool call's part while its turn runs. */
+export interface ToolPartHandle {
+  /** The call starts running. */
+  start(): void;
+  /** The call ended; `ok` decides completed or error. */
+  end(result: { ok: boolean; output: string; ms: number }): void;
+}
+
+/** A call's arguments as parsed JSON when they are valid, else the raw text (the registry reports it). */
+export function parseInput(raw: string): unknown {
+  try {
+    return JSON.parse(raw || '{}');
+  } catch {
+    return raw;
+  }
+}
+
+interface PartRecord {
+  id: string;
+  state: ToolState;
+  output?: string;
+  ms?: number;
+  at: number;
+  /** Set once the insert has been committed; later changes become updates. */
+  written: boolean;
+}
+
+/**
+ * Writes one turn to the store as it happens. Writes are queued to commit together at the end of
+ * the event-loop tick (the store's group commit); a change to a tool part whose insert is still
+ * queued is folded into that insert, so a quick call costs one row write, not three.
+ */
+export function createTurnWriter(options: { store: Store; sessionId: string; turnId: string; mode: string; model: string; now: () => number }) {
+  const { store, sessionId, turnId, now } = options;
+  let usage: Usage | undefined;
+  let steps = 0;
+  let usageQueued = false;
+
+  /** Step counts and token usage, written at most once per commit. */
+  function queueUsage(step: Usage | undefined) {
+    steps++;
+    if (step) {
+      usage ??= { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+      usage.promptTokens += step.promptTokens;
+      usage.completionTokens += step.completionTokens;
+      usage.totalTokens += step.totalTokens;
+    }
+    if (usageQueued) return;
+    usageQueued = true;
+    store.defer(() => {
+      store.turns.addSteps(turnId, steps, usage);
+      steps = 0;
+      usage = undefined;
+      usageQueued = false;
+    });
+  }
+
+  function change(record: PartRecord, state: ToolState, result?: { output: string; ms: number }) {
+    record.state = state;
+    record.at = now();
+    if (result) Object.assign(record, result);
+    if (!record.written) return;
+    const { id, output, ms, at } = record;
+    store.defer(() => store.messages.updateToolPart(id, { state, output, ms, now: at }));
+  }
+
+  return {
+    /** The user's message and the turn's row, committed at once: the turn exists before anything runs. */
+    begin(text: string) {
+      store.transaction(() => {
+        store.turns.start({ id: turnId, sessionId, mode: options.mode, model: options.model, now: now() });
+        const messageId = store.newId('msg');
+        store.messages.addMessage({ id: messageId, sessionId, turnId, role: 'user', now: now() });
+        store.messages.addPart({ id: store.newId('prt'), messageId, type: 'text', text, now: now() });
+        store.sessions.touch(sessionId, now());
+      });
+    },
+
+    /** One assistant step: its reasoning, text and tool calls; `usage` is given for model steps. */
+    step(text: string, reasoning: string, calls: ToolCall[], model?: { usage?: Usage }): ToolPartHandle[] {
+      if (model) queueUsage(model.usage);
+      const messageId = store.newId('msg');
+      const at = now();
+      const records: PartRecord[] = calls.map(() => ({ id: store.newId('prt'), state: 'pending', at, written: false }));
+      store.defer(() => {
+        store.messages.addMessage({ id: messageId, sessionId, turnId, role: 'assistant', now: at });
+        const base = { messageId, now: at };
+        if (reasoning) store.messages.addPart({ ...base, id: store.newId('prt'), type: 'reasoning', text: reasoning });
+        if (text) store.messages.addPart({ ...base, id: store.newId('prt'), type: 'text', text });
+        calls.forEach((c, i) => {
+          const r = records[i]!;
+          store.messages.addPart({ messageId, now: r.at, id: r.id, type: 'tool', callId: c.id, tool: c.name, input: parseInput(c.arguments), state: r.state, output: r.output, ms: r.ms });
+          r.written = true;
+        });
+      });
+      return records.map((r) => ({
+        start: () => change(r, 'running'),
+        end: ({ ok, output, ms }) => change(r, ok ? 'completed' : 'error', { output, ms }),
+      }));
+    },
+
+    /** Ends the turn and commits everything: the turn is on disk before anyone hears it ended. */
+    end(stopReason: string) {
+      const at = now();
+      store.defer(() => store.turns.end(turnId, stopReason, at));
+      store.flush();
+    },
+  };
+}
