@@ -27,7 +27,7 @@ export interface AppOptions {
 }
 
 /** The model the configuration asks for. The OpenAI SDK is loaded only when a model is configured. */
-async function createLlm(config: Config, store: Store): Promise<Llm> {
+async function createLlm(config: Config, store: Store, bus: Bus): Promise<Llm> {
   if (config.mode === 'offline') {
     const { createOfflinePlanner } = await import('./llm/offline/planner.js');
     return createOfflinePlanner({ prefs: store.prefs, lang: config.lang });
@@ -39,6 +39,7 @@ async function createLlm(config: Config, store: Store): Promise<Llm> {
     model: config.model,
     provider: config.provider,
     timeoutMs: config.requestTimeoutMs,
+    onRetry: (info) => bus.emit({ type: 'llm.retry', ...info }),
   });
 }
 
@@ -49,7 +50,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const store = createStore(config.dbPath);
   const bus = createBus();
   const tools = createToolRegistry(builtinTools({ config, store }), { defaultTimeoutMs: config.toolTimeoutMs });
-  const llm = options.llm ?? (await createLlm(config, store));
+  const llm = options.llm ?? (await createLlm(config, store, bus));
   const permission = createPermissionPolicy({ autoApprove: options.autoApprove });
   const sessions = createSessions({
     llm,

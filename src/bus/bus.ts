@@ -21,7 +21,9 @@ export type BusEvent =
   | ({ type: 'tool.end'; sessionId: string; turnId: string } & ActionRecord)
   | { type: 'turn.end'; sessionId: string; turnId: string; reply: string; stopReason: string }
   | { type: 'error'; sessionId: string; turnId?: string; code: string; message: string }
-  | { type: 'session.status'; sessionId: string; status: 'busy' | 'idle' | 'error' };
+  | { type: 'session.status'; sessionId: string; status: 'busy' | 'idle' | 'error' }
+  /** The model service refused or failed for now and the request will be sent again. */
+  | { type: 'llm.retry'; attempt: number; maxRetries: number; reason: string; status?: number; delayMs?: number };
 
 export type BusEventType = BusEvent['type'];
 export type EventOf<T extends BusEventType> = Extract<BusEvent, { type: T }>;

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, loadConfig } from '../config/config.js';
+import { ConfigError, detectUiLang, loadConfig } from '../config/config.js';
 import { parseCommand } from './args.js';
-import { HELP } from './help.js';
+import { helpText } from './help.js';
+import { cliText } from './messages.js';
 import { createStyle } from './printer.js';
 import type { CliIo } from './one-shot.js';
 
@@ -15,14 +16,13 @@ export async function main(argv: string[]): Promise<number> {
   const stdout = (s: string) => void process.stdout.write(s);
   const stderr = (s: string) => void process.stderr.write(s);
   const cmd = parseCommand(argv);
-  if (cmd.kind === 'help') return stdout(HELP), 0;
+  const lang = detectUiLang();
+  const t = cliText(lang);
+  if (cmd.kind === 'help') return stdout(helpText(lang)), 0;
   if (cmd.kind === 'version') return stdout(`zhixing ${version()}\n`), 0;
-  if (cmd.kind === 'usage-error') return stderr(`zhixing: ${cmd.message}\nRun zhixing --help for usage.\n`), 2;
-  if (cmd.kind === 'unavailable') {
-    stderr(`zhixing: "${cmd.name}" is not available in this version yet. Run zhixing --help for what is.\n`);
-    return 2;
-  }
-  if (cmd.flags.mcp) return stderr('zhixing: --mcp is not available in this version yet.\n'), 2;
+  if (cmd.kind === 'usage-error') return stderr(`zhixing: ${cmd.message}\n${t.usageHint}\n`), 2;
+  if (cmd.kind === 'unavailable') return stderr(`zhixing: ${t.unavailable(cmd.name)}\n`), 2;
+  if (cmd.flags.mcp) return stderr(`zhixing: ${t.unavailable('--mcp')}\n`), 2;
 
   let config;
   try {
@@ -35,11 +35,14 @@ export async function main(argv: string[]): Promise<number> {
     stdout,
     stderr,
     style: createStyle(!config.noColor && Boolean(process.stdout.isTTY)),
+    text: cliText(config.uiLang),
   };
 
   const { createApp } = await import('../app.js');
   const { SessionError } = await import('../sessions/sessions.js');
   const app = await createApp(config, { autoApprove: cmd.flags.yes });
+  // Retries are worth a line on stderr, so a slow answer is not a silent one.
+  app.bus.on('llm.retry', (e) => stderr(io.style.dim(`${io.text.retry(e.attempt, e.maxRetries, e.status ? String(e.status) : e.reason, e.delayMs)}\n`)));
   try {
     if (cmd.kind === 'ask') {
       const { runOneShot } = await import('./one-shot.js');
@@ -52,7 +55,7 @@ export async function main(argv: string[]): Promise<number> {
       stderr(`zhixing: ${err.message}\n`);
       return err.code === 'not_found' || err.code === 'bad_request' ? 2 : 1;
     }
-    stderr(`zhixing: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+    stderr(`zhixing: ${t.internalError(err instanceof Error ? err.message : String(err))}\n`);
     return 1;
   } finally {
     app.close();

@@ -2,12 +2,14 @@ import type { App } from '../app.js';
 import type { TurnResult } from '../agent/run-turn.js';
 import { SessionError } from '../sessions/sessions.js';
 import type { OneShotFlags } from './args.js';
+import type { CliText } from './messages.js';
 import { attachPrinter, type Style } from './printer.js';
 
 export interface CliIo {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
   style: Style;
+  text: CliText;
 }
 
 /** Rounds to 0.1 ms for display; sub-0.1 ms timings stay visible as 0.1. */

@@ -10,16 +10,6 @@ import { attachPrinter, traceLine } from './printer.js';
 
 const DEFAULT_HISTORY_TURNS = 10;
 
-const REPL_HELP = `/help            this list
-/sessions        list sessions (the current one is marked *)
-/new [title]     start a new session
-/switch N        switch to session N from /sessions (or an id)
-/history [N]     show the last N exchanges (default ${DEFAULT_HISTORY_TURNS})
-/delete N        delete session N and its history
-/rename T        rename the current session
-/model           show the model in use
-/exit            quit (also Ctrl-D)
-Ctrl-C stops a running answer; at the prompt, press it twice to quit.`;
 
 /** The messages of the last `n` turns: each user message with everything that answered it. */
 export function lastTurns(messages: Message[], n: number): Message[] {
@@ -54,6 +44,7 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
 
   const prompt = () => interactive && rl.prompt();
   const say = (s: string) => io.stdout(`${s}\n`);
+  const t = io.text;
   rl.setPrompt(io.style.bold('知行 › '));
 
   rl.on('SIGINT', () => {
@@ -61,7 +52,7 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
     const now = Date.now();
     if (now - lastInterrupt < 2_000) return rl.close();
     lastInterrupt = now;
-    say(io.style.dim('(press Ctrl-C again, or type /exit, to quit)'));
+    say(io.style.dim(t.pressAgain));
     prompt();
   });
 
@@ -79,62 +70,62 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
     const arg = rest.join(' ').trim();
     switch (cmd) {
       case 'help':
-        say(REPL_HELP);
+        say(t.replHelp(DEFAULT_HISTORY_TURNS));
         break;
       case 'sessions': {
         const list = (shown = sessionsList());
         list.forEach((s, i) =>
-          say(`${s.id === sessionId ? '*' : ' '} ${i + 1}. ${s.title || '(untitled)'} ${io.style.dim(`${s.messageCount} msg · ${new Date(s.updatedAt).toLocaleString()} · ${s.id}`)}`),
+          say(`${s.id === sessionId ? '*' : ' '} ${i + 1}. ${s.title || t.untitled} ${io.style.dim(`${t.messages(s.messageCount)} · ${new Date(s.updatedAt).toLocaleString()} · ${s.id}`)}`),
         );
-        if (!list.length) say('No sessions yet.');
+        if (!list.length) say(t.noSessions);
         break;
       }
       case 'new':
         sessionId = app.sessions.create(arg).id;
-        say(`New session${arg ? `: ${arg}` : ''}.`);
+        say(t.newSession(arg));
         break;
       case 'switch': {
         const s = byNumberOrId(arg);
-        if (!s) say(`No session "${arg}". See /sessions.`);
+        if (!s) say(t.noSuchSession(arg));
         else {
           sessionId = s.id;
-          say(`Switched to ${s.title || s.id}.`);
+          say(t.switched(s.title || s.id));
         }
         break;
       }
       case 'history': {
         const n = arg ? Number(arg) : DEFAULT_HISTORY_TURNS;
-        if (!Number.isInteger(n) || n < 1) say('Usage: /history [N], N a positive number.');
-        else say(renderHistory(lastTurns(app.sessions.history(sessionId), n), io) || 'No messages yet.');
+        if (!Number.isInteger(n) || n < 1) say(t.historyUsage);
+        else say(renderHistory(lastTurns(app.sessions.history(sessionId), n), io) || t.noMessages);
         break;
       }
       case 'delete': {
         const s = byNumberOrId(arg);
-        if (!s) say(`No session "${arg}". See /sessions.`);
-        else if (!app.sessions.get(s.id)) say(`Session ${arg} no longer exists. See /sessions.`);
+        if (!s) say(t.noSuchSession(arg));
+        else if (!app.sessions.get(s.id)) say(t.goneSession(arg));
         else {
           app.sessions.delete(s.id);
-          say(`Deleted ${s.title || s.id}.`);
+          say(t.deleted(s.title || s.id));
           if (s.id === sessionId) sessionId = app.sessions.mostRecent()?.id ?? app.sessions.create().id;
         }
         break;
       }
       case 'rename':
-        if (!arg) say('Usage: /rename <title>');
-        else say(`Renamed to ${app.sessions.rename(sessionId, arg).title}.`);
+        if (!arg) say(t.renameUsage);
+        else say(t.renamed(app.sessions.rename(sessionId, arg).title));
         break;
       case 'model': {
         const c = app.config;
         say(app.llm.mode === 'offline'
-          ? 'Offline: the rule-based planner (set ZHIXING_BASE_URL / ZHIXING_API_KEY or ZHIXING_PROVIDER to use a model).'
-          : `${c.provider} · ${c.model} · ${c.baseUrl}${c.apiKey ? ` · key ${maskKey(c.apiKey)}` : ''}`);
+          ? t.offlineModel
+          : `${c.provider} · ${c.model} · ${c.baseUrl}${c.apiKey ? ` · ${t.key} ${maskKey(c.apiKey)}` : ''}`);
         break;
       }
       case 'exit':
       case 'quit':
         return false;
       default:
-        say(`Unknown command /${cmd}. Type /help.`);
+        say(t.unknownCommand(cmd ?? ''));
     }
     return true;
   }
@@ -152,7 +143,7 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
 
   if (interactive) {
     const s = app.sessions.get(sessionId);
-    say(io.style.dim(`知行 Zhixing · ${app.llm.mode === 'offline' ? 'offline' : `${app.llm.provider} · ${app.llm.model}`} · ${s?.title || 'new session'} · /help for commands`));
+    say(io.style.dim(t.banner(app.llm.mode === 'offline' ? t.offline : `${app.llm.provider} · ${app.llm.model}`, s?.title || t.newSessionLabel)));
   }
   prompt();
   // Lines are handled one at a time, in order, even when piped in faster than turns finish.

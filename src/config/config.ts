@@ -91,6 +91,13 @@ function readConfigFile(path: string): ConfigFile {
   return parsed.data;
 }
 
+/** The language for the program's own words, from ZHIXING_LANG or the locale; usable before the config loads. */
+export function detectUiLang(env: NodeJS.ProcessEnv = process.env): 'zh' | 'en' {
+  const forced = env.ZHIXING_LANG?.trim().toLowerCase().slice(0, 2);
+  if (forced === 'zh' || forced === 'en') return forced;
+  return /^zh/i.test(env.LC_ALL || env.LC_MESSAGES || env.LANG || '') ? 'zh' : 'en';
+}
+
 /** The only place that reads the environment. Precedence: process env > ./.env > $ZHIXING_HOME/.env > config.json. */
 export function loadConfig(options: LoadConfigOptions = {}): Config {
   const env = options.env ?? process.env;
@@ -141,7 +148,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     requestTimeoutMs: Number(get('ZHIXING_REQUEST_TIMEOUT_MS') ?? file.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
     toolTimeoutMs: Number(get('ZHIXING_TOOL_TIMEOUT_MS') ?? file.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS),
     lang: lang === 'zh' || lang === 'en' ? lang : undefined,
-    uiLang: lang === 'zh' || lang === 'en' ? lang : /^zh/i.test(env.LC_ALL || env.LC_MESSAGES || env.LANG || '') ? 'zh' : 'en',
+    uiLang: lang === 'zh' || lang === 'en' ? lang : detectUiLang(env),
     geocodingUrl: get('ZHIXING_GEOCODING_URL') ?? DEFAULT_GEOCODING_URL,
     weatherUrl: get('ZHIXING_WEATHER_URL') ?? DEFAULT_WEATHER_URL,
     noColor: env.NO_COLOR !== undefined && env.NO_COLOR !== '',

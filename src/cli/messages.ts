@@ -1,0 +1,61 @@
+import type { Lang } from '../tools/tool.js';
+
+/** Every sentence the CLI itself says, in both languages. */
+export function cliText(lang: Lang) {
+  const zh = lang === 'zh';
+  return {
+    usageHint: zh ? '运行 zhixing --help 查看用法。' : 'Run zhixing --help for usage.',
+    unavailable: (name: string) =>
+      zh ? `「${name}」在这个版本里还没有。运行 zhixing --help 查看可用的命令。` : `"${name}" is not available in this version yet. Run zhixing --help for what is.`,
+    internalError: (m: string) => (zh ? `内部错误：${m}` : `internal error: ${m}`),
+    retry: (attempt: number, max: number, why: string, delayMs?: number) => {
+      const wait = delayMs ? (zh ? `，${Math.ceil(delayMs / 1000)} 秒后` : ` in ${Math.ceil(delayMs / 1000)} s`) : '';
+      return zh ? `模型服务暂时不可用（${why}）${wait}重试（${attempt}/${max}）…` : `The model service is unavailable for now (${why}); retrying${wait} (${attempt}/${max})…`;
+    },
+    pressAgain: zh ? '（再按一次 Ctrl-C 或输入 /exit 退出）' : '(press Ctrl-C again, or type /exit, to quit)',
+    banner: (model: string, title: string) =>
+      zh ? `知行 Zhixing · ${model} · ${title} · 输入 /help 查看命令` : `知行 Zhixing · ${model} · ${title} · /help for commands`,
+    offline: zh ? '离线' : 'offline',
+    newSessionLabel: zh ? '新会话' : 'new session',
+    untitled: zh ? '（未命名）' : '(untitled)',
+    messages: (n: number) => (zh ? `${n} 条消息` : `${n} msg`),
+    noSessions: zh ? '还没有会话。' : 'No sessions yet.',
+    newSession: (title: string) => (zh ? `已新建会话${title ? `：${title}` : ''}。` : `New session${title ? `: ${title}` : ''}.`),
+    noSuchSession: (arg: string) => (zh ? `没有会话「${arg}」，请用 /sessions 查看。` : `No session "${arg}". See /sessions.`),
+    goneSession: (arg: string) => (zh ? `会话 ${arg} 已经不存在了，请用 /sessions 查看。` : `Session ${arg} no longer exists. See /sessions.`),
+    switched: (title: string) => (zh ? `已切换到：${title}。` : `Switched to ${title}.`),
+    historyUsage: zh ? '用法：/history [N]，N 为正整数。' : 'Usage: /history [N], N a positive number.',
+    noMessages: zh ? '还没有消息。' : 'No messages yet.',
+    deleted: (title: string) => (zh ? `已删除：${title}。` : `Deleted ${title}.`),
+    renameUsage: zh ? '用法：/rename <标题>' : 'Usage: /rename <title>',
+    renamed: (title: string) => (zh ? `已改名为：${title}。` : `Renamed to ${title}.`),
+    offlineModel: zh
+      ? '离线模式：使用内置的规则规划器（设置 ZHIXING_BASE_URL / ZHIXING_API_KEY 或 ZHIXING_PROVIDER 即可接入模型）。'
+      : 'Offline: the rule-based planner (set ZHIXING_BASE_URL / ZHIXING_API_KEY or ZHIXING_PROVIDER to use a model).',
+    key: zh ? '密钥' : 'key',
+    unknownCommand: (cmd: string) => (zh ? `没有 /${cmd} 这个命令，输入 /help 查看。` : `Unknown command /${cmd}. Type /help.`),
+    replHelp: (turns: number) =>
+      zh
+        ? `/help            显示这份说明
+/sessions        列出会话（当前会话标 *）
+/new [标题]      新建会话
+/switch N        切换到 /sessions 里的第 N 个会话（或会话 id）
+/history [N]     显示最近 N 轮对话（默认 ${turns}）
+/delete N        删除第 N 个会话及其记录
+/rename 标题     给当前会话改名
+/model           显示正在使用的模型
+/exit            退出（也可按 Ctrl-D）
+回答进行中按 Ctrl-C 可以停下；在提示符处连按两次 Ctrl-C 退出。`
+        : `/help            this list
+/sessions        list sessions (the current one is marked *)
+/new [title]     start a new session
+/switch N        switch to session N from /sessions (or an id)
+/history [N]     show the last N exchanges (default ${turns})
+/delete N        delete session N and its history
+/rename T        rename the current session
+/model           show the model in use
+/exit            quit (also Ctrl-D)
+Ctrl-C stops a running answer; at the prompt, press it twice to quit.`,
+  };
+}
+export type CliText = ReturnType<typeof cliText>;
