@@ -100,6 +100,14 @@ describe('./bin/zhixing against a local OpenAI-compatible server', () => {
     }
   });
 
+  it('says on stderr that it is retrying when the provider is rate-limited, then answers', async () => {
+    server.enqueue({ status: 429, headers: { 'retry-after': '1' } }, textReply('Here I am.'));
+    const r = await runCli(['still there?'], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Here I am.\n');
+    expect(r.stderr).toBe('The model service is unavailable for now (429); retrying in 1 s (1/3)…\n');
+  });
+
   it('titles a new session with the model', async () => {
     server.enqueue(textReply('Hi!'));
     const r = await runCli(['--json', '--new', 'hello there'], env);
@@ -116,6 +124,8 @@ describe('CLI usage', () => {
     const help = await runCli(['--help'], env);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('zhixing "<message>"');
+    const zh = await runCli(['--help'], { ...env, ZHIXING_LANG: '', LANG: 'zh_CN.UTF-8' });
+    expect(zh.stdout).toContain('zhixing "<消息>"');
     const version = await runCli(['--version'], env);
     expect(version.stdout).toMatch(/^zhixing \d+\.\d+\.\d+\n$/);
     const bad = await runCli(['--frobnicate', 'x'], env);
