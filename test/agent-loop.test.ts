@@ -81,6 +81,28 @@ describe('the agent loop', () => {
     expect(toolMessages(app, session.id).every((p) => p.type === 'tool' && p.state === 'error')).toBe(true);
   });
 
+  it('runs read-only calls of one step at once, keeps results in call order, and runs writes alone', async () => {
+    const { app, session, events } = await setup([
+      { calls: [
+        { id: 'slow', name: 'look_slow', args: {} },
+        { id: 'fast', name: 'look_fast', args: {} },
+        { id: 'add', name: 'todo_add', args: { content: 'after the looks' } },
+        { id: 'list', name: 'todo_list', args: {} },
+      ] },
+      { text: 'ok' },
+    ]);
+    const sleep = (ms: number) => new Promise<string>((r) => setTimeout(() => r(`slept ${ms}`), ms));
+    app.tools.register(defineTool({ name: 'look_slow', description: 'slow read', readOnly: true, parameters: z.object({}), execute: () => sleep(150) }));
+    app.tools.register(defineTool({ name: 'look_fast', description: 'fast read', readOnly: true, parameters: z.object({}), execute: () => sleep(10) }));
+    const r = await app.sessions.send(session.id, 'look twice, then add and list');
+    expect(r.actions.map((a) => a.callId)).toEqual(['slow', 'fast', 'add', 'list']);
+    // The fast look finished first: the two looks ran side by side.
+    const ended = events.flatMap((e) => (e.type === 'tool.end' ? [e.callId] : []));
+    expect(ended).toEqual(['fast', 'slow', 'add', 'list']);
+    // The write ran before the list that follows it, which therefore sees the new item.
+    expect(r.actions[3]!.output).toContain('after the looks');
+  });
+
   it('stops at the step limit with an honest reply', async () => {
     const steps = Array.from({ length: 10 }, (_, i) => ({ calls: [{ name: 'calculator', args: { expression: `${i}+1` } }] }));
     const { app, session } = await setup(steps, { ZHIXING_MAX_STEPS: '3' });

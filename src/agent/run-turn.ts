@@ -45,6 +45,20 @@ interface StepOutput {
   usage?: Usage;
 }
 
+/**
+ * Groups a step's calls, in order, into runs that may go at once: consecutive read-only calls
+ * together, anything that changes something alone (so `todo_add` then `todo_list` stays in order).
+ */
+export function batchCalls(calls: ToolCall[], isReadOnly: (call: ToolCall) => boolean): number[][] {
+  const batches: number[][] = [];
+  calls.forEach((call, i) => {
+    const last = batches.at(-1);
+    if (last && isReadOnly(call) && isReadOnly(calls[last[0]!]!)) last.push(i);
+    else batches.push([i]);
+  });
+  return batches;
+}
+
 const isAbort = (err: unknown, signal: AbortSignal) =>
   signal.aborted || (err as Error)?.name === 'AbortError' || (err as { code?: string })?.code === 'aborted';
 
@@ -111,17 +125,24 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
 
     messages.push({ role: 'assistant', content: out.text || null, tool_calls: out.calls, ...(out.reasoning ? { reasoning: out.reasoning } : {}) });
     let repeated = false;
-    for (const [i, call] of out.calls.entries()) {
-      // Once a loop is detected, the rest of the step is not run either.
-      const skip = repeated ? 'stopped' : guard.isRepeat(call) ? 'repeat' : signal.aborted ? 'stopped' : undefined;
-      if (skip === 'repeat') repeated = true;
-      await runCall(call, parts[i]!, skip);
-      messages.push({ role: 'tool', tool_call_id: call.id, content: actions.at(-1)!.output });
+    for (const batch of batchCalls(out.calls, (c) => tools.get(c.name)?.readOnly === true)) {
+      // Decided in call order before the batch starts; once a loop is detected, the rest is not run.
+      const runs = batch.map((i) => {
+        const call = out.calls[i]!;
+        const skip = repeated ? 'stopped' : guard.isRepeat(call) ? 'repeat' : signal.aborted ? 'stopped' : undefined;
+        if (skip === 'repeat') repeated = true;
+        return runCall(call, parts[i]!, skip);
+      });
+      // Read-only calls side by side run at once; results still go back in call order.
+      for (const action of runs.length === 1 ? [await runs[0]!] : await Promise.all(runs)) {
+        actions.push(action);
+        messages.push({ role: 'tool', tool_call_id: action.callId, content: action.output });
+      }
     }
     if (repeated) return finish(honestReply('repeated_call', actions, opts.lang), 'repeated_call', true);
   }
 
-  async function runCall(call: ToolCall, part: ToolPartHandle, skip?: 'repeat' | 'stopped'): Promise<void> {
+  async function runCall(call: ToolCall, part: ToolPartHandle, skip?: 'repeat' | 'stopped'): Promise<ActionRecord> {
     const input = parseInput(call.arguments);
     part.start();
     bus.emit({ type: 'tool.start', sessionId, turnId, callId: call.id, tool: call.name, input });
@@ -146,8 +167,8 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
             progress: (message) => bus.emit({ type: 'tool.progress', sessionId, turnId, callId: call.id, message }),
           });
     const action: ActionRecord = { callId: call.id, tool: call.name, input: result.input, ok: result.ok, output: result.output, ms: result.ms };
-    actions.push(action);
     part.end(result);
     bus.emit({ type: 'tool.end', sessionId, turnId, ...action });
+    return action;
   }
 }

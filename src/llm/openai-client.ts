@@ -70,7 +70,7 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
 
   const loadSdk = () => (sdkPromise ??= import('openai'));
 
-  function begin(sdk: Sdk, userSignal: AbortSignal | undefined, limits: { timeoutMs: number; maxRetries: number }): Attempt {
+  function begin(sdk: Sdk, userSignal: AbortSignal | undefined, limits: { timeoutMs: number; maxRetries: number; quiet?: boolean }): Attempt {
     const controller = new AbortController();
     const onUserAbort = () => controller.abort();
     if (userSignal?.aborted) controller.abort();
@@ -102,7 +102,8 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
       fetch: createAttemptFetch({
         maxRetries: limits.maxRetries,
         isAborted: () => controller.signal.aborted,
-        onRetry: options.onRetry,
+        // A title is a side request: its retries are not worth telling the user about.
+        onRetry: limits.quiet ? undefined : options.onRetry,
         onBytes: touch,
       }),
     });
@@ -181,7 +182,7 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
 
   async function title(firstMessage: string, signal?: AbortSignal): Promise<string> {
     const sdk = await loadSdk();
-    const limits = { timeoutMs: Math.min(TITLE_TIMEOUT_MS, timeoutMs), maxRetries: TITLE_MAX_RETRIES };
+    const limits = { timeoutMs: Math.min(TITLE_TIMEOUT_MS, timeoutMs), maxRetries: TITLE_MAX_RETRIES, quiet: true };
     const attempt = begin(sdk, signal, limits);
     try {
       const completion = await untilAborted(

@@ -54,6 +54,12 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
   async function execute(tool: Tool, args: unknown, ctx: ToolContext): Promise<string> {
     const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
     const controller = new AbortController();
+    const cancelled = () => say(ctx.lang, '已取消。', 'Cancelled.');
+    if (ctx.signal.aborted) throw new ToolError(cancelled());
+    const pending = tool.execute(args, { ...ctx, signal: controller.signal });
+    // A tool that answered at once needs no timer.
+    if (typeof pending === 'string') return pending;
+
     let rejectStopped!: (err: Error) => void;
     const stopped = new Promise<never>((_, reject) => (rejectStopped = reject));
     const stop = (message: string) => {
@@ -64,12 +70,11 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
       () => stop(say(ctx.lang, `${tool.name} 超时（${timeoutMs / 1000} 秒），已停止。`, `${tool.name} timed out after ${timeoutMs / 1000} s and was stopped.`)),
       timeoutMs,
     );
-    const onAbort = () => stop(say(ctx.lang, '已取消。', 'Cancelled.'));
-    if (ctx.signal.aborted) onAbort();
-    else ctx.signal.addEventListener('abort', onAbort, { once: true });
+    const onAbort = () => stop(cancelled());
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
     try {
       // A tool that ignores its signal still cannot hold the turn past its timeout.
-      return await Promise.race([Promise.resolve().then(() => tool.execute(args, { ...ctx, signal: controller.signal })), stopped]);
+      return await Promise.race([pending, stopped]);
     } finally {
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);

@@ -51,6 +51,7 @@ export function createTodoTools(repo: TodosRepo, now: () => number = Date.now): 
 
   const list = defineTool({
     name: 'todo_list',
+    readOnly: true,
     description: 'Show the user\'s todo list, numbered. Use the numbers with todo_done and todo_delete.',
     parameters: z.object({
       status: z.enum(['pending', 'done', 'all']).optional().describe('Which items to show: pending (default), done, or all.'),

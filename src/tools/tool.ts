@@ -47,6 +47,8 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   parameters: S;
   /** Past this the call is abandoned and reported as a timeout. */
   timeoutMs?: number;
+  /** Changes nothing, so it may run at the same time as other read-only calls of the same step. */
+  readOnly?: boolean;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<string> | string;
 }
 
