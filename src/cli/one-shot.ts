@@ -12,8 +12,8 @@ export interface CliIo {
   text: CliText;
 }
 
-/** Rounds to 0.1 ms for display; sub-0.1 ms timings stay visible as 0.1. */
-const roundMs = (ms: number) => Math.max(0.1, Math.round(ms * 10) / 10);
+/** Milliseconds to two decimals: enough to compare, without float noise. */
+const roundMs = (ms: number) => Math.round(ms * 100) / 100;
 
 /** The session a one-shot call uses: --session, --new, else the most recent (so follow-ups work). */
 export function pickSession(app: App, flags: OneShotFlags): string {

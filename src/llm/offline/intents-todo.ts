@@ -28,11 +28,12 @@ function cleanContent(text: string): string {
 /** Below this a message that is only the marker ("记一下", "add a todo") asks what to add. */
 const BARE_MARKER_CHARS = 12;
 
-function addOutcome(u: Utterance, content: string): Outcome | null {
+/** `before` is what preceded the marker: 「明天提醒我交作业」 puts the due day there. */
+function addOutcome(u: Utterance, content: string, before = ''): Outcome | null {
   const text = unquote(cleanContent(content)); // 把 "明天开会" 加到待办: the quotes only mark the content
   // 「谢谢你帮我记下来」 has the marker but asks for nothing new.
   if (!text) return u.norm.length <= BARE_MARKER_CHARS ? reply({ kind: 'askTodoContent' }) : null;
-  const due = dueOf(text);
+  const due = dueOf(text) ?? dueOf(before);
   return call('todo_add', due ? { content: text, due } : { content: text });
 }
 
@@ -43,7 +44,7 @@ const todoAdd: Intent = {
     if (into?.indices?.[1]) return addOutcome(u, u.raw.slice(...into.indices[1]));
     for (const marker of [ADD_MARKERS_ZH, ...ADD_MARKERS_EN]) {
       const m = marker.exec(u.norm);
-      if (m) return addOutcome(u, u.raw.slice(m.index + m[0].length));
+      if (m) return addOutcome(u, u.raw.slice(m.index + m[0].length), u.raw.slice(0, m.index));
     }
     return null;
   },

@@ -23,6 +23,9 @@ const TRIAL: Array<[string, string, Record<string, unknown>]> = [
   ['10 % 4 等于几', 'calculator', { expression: '10 % 4' }],
   // Chinese numerals inside arithmetic.
   ['一百加二十', 'calculator', { expression: '100+20' }],
+  // A due day said before the marker is kept as the due date.
+  ['明天提醒我交作业', 'todo_add', { content: '交作业', due: '明天' }],
+  ['周五记一下 交周报', 'todo_add', { content: '交周报', due: '周五' }],
   ['三点五乘以二', 'calculator', { expression: '3.5*2' }],
   ['一千零五减五', 'calculator', { expression: '1005-5' }],
   ['一加一等于几', 'calculator', { expression: '1+1' }],
@@ -102,7 +105,7 @@ describe('what the new rules must not take', () => {
   });
 
   it('keeps numerals outside arithmetic as they were', async () => {
-    expect((await first('星期一提醒我交报告')).parsed).toEqual([{ name: 'todo_add', args: { content: '交报告' } }]);
+    expect((await first('星期一提醒我交报告')).parsed).toEqual([{ name: 'todo_add', args: { content: '交报告', due: '星期一' } }]);
     expect((await first('删除第十一条待办')).parsed).toEqual([{ name: 'todo_delete', args: { id: 11 } }]);
     expect((await first('一个苹果加两个梨')).calls).toEqual([]);
   });
