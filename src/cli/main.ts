@@ -13,6 +13,11 @@ function version(): string {
 
 /** The CLI entry. Returns the exit code: 0 done, 1 internal or model error, 2 bad usage. */
 export async function main(argv: string[]): Promise<number> {
+  // `zhixing … | head` closes the pipe early: that is the reader's choice, not an error.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
   const stdout = (s: string) => void process.stdout.write(s);
   const stderr = (s: string) => void process.stderr.write(s);
   const cmd = parseCommand(argv);

@@ -10,7 +10,9 @@ import { titleFromText } from './title.js';
 
 const DEFAULT_MAX_RUNNING = 10;
 const MAX_MESSAGE_CHARS = 100_000;
-const TITLE_TIMEOUT_MS = 10_000;
+const TITLE_TIMEOUT_MS = 15_000;
+/** How long a finished turn waits for the model's title before going on without it. */
+const TITLE_GRACE_MS = 2_000;
 
 export type SessionErrorCode = 'not_found' | 'busy' | 'too_many' | 'bad_request';
 
@@ -58,14 +60,26 @@ export function createSessions(deps: SessionsDeps): SessionsService {
     return s;
   };
 
-  async function modelTitle(llm: Llm, text: string): Promise<string> {
-    if (!llm.title) return titleFromText(text);
-    try {
-      const title = (await llm.title(text, AbortSignal.timeout(TITLE_TIMEOUT_MS))).trim();
-      return title || titleFromText(text);
-    } catch {
-      return titleFromText(text);
-    }
+  /**
+   * Names a new session: its first words at once, then the model's title when it comes. The model
+   * is asked while the turn runs; the turn waits for it at most `TITLE_GRACE_MS` after it ends.
+   * A rename by the user in the meantime wins.
+   */
+  function nameSession(id: string, text: string): Promise<void> {
+    const auto = titleFromText(text);
+    store.sessions.rename(id, auto);
+    const { llm } = deps;
+    if (llm.mode !== 'llm' || !llm.title) return Promise.resolve();
+    const settled = llm
+      .title(text, AbortSignal.timeout(TITLE_TIMEOUT_MS))
+      .then((title) => {
+        const clean = title.trim();
+        if (clean && store.sessions.get(id)?.title === auto) store.sessions.rename(id, clean);
+      })
+      .catch(() => {
+        /* the first words stay */
+      });
+    return settled;
   }
 
   return {
@@ -108,8 +122,7 @@ export function createSessions(deps: SessionsDeps): SessionsService {
       running.set(id, controller);
       bus.emit({ type: 'session.status', sessionId: id, status: 'busy' });
 
-      // The title is written while the turn runs, so it costs no extra waiting online.
-      const title = session.title ? undefined : deps.llm.mode === 'llm' ? modelTitle(deps.llm, text) : Promise.resolve(titleFromText(text));
+      const titled = session.title ? undefined : nameSession(id, text);
       try {
         const lang = deps.lang ?? deps.detectLang(text);
         const systemPrompt = buildSystemPrompt({
@@ -119,11 +132,7 @@ export function createSessions(deps: SessionsDeps): SessionsService {
           toolNames: deps.tools.names(),
         });
         const result = await runTurn(deps, { sessionId: id, text, workspace: deps.workspace, systemPrompt, lang, maxSteps: deps.maxSteps, signal });
-        if (title) {
-          const t = await title;
-          // A rename made while the turn ran wins over the automatic title.
-          if (!store.sessions.get(id)?.title) store.sessions.rename(id, t);
-        }
+        if (titled) await Promise.race([titled, new Promise<void>((resolve) => setTimeout(resolve, TITLE_GRACE_MS).unref())]);
         bus.emit({ type: 'session.status', sessionId: id, status: result.stopReason === 'error' ? 'error' : 'idle' });
         return result;
       } catch (err) {
