@@ -63,7 +63,7 @@ describe('loadConfig', () => {
   });
 
   it('masks keys', () => {
-    expect(maskKey('sk-abcdefghijklmnop1234')).toBe('sk-…1234');
+    expect(maskKey('sk-test-abcdefghijklmnop1234')).toBe('sk-…1234');
     expect(maskKey('short')).toBe('…');
     expect(maskKey(undefined)).toBeUndefined();
   });
