@@ -63,5 +63,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     lang: config.lang,
     detectLang,
   });
-  return { config, store, bus, tools, llm, sessions, close: () => store.close() };
+  return {
+    config,
+    store,
+    bus,
+    tools,
+    llm,
+    sessions,
+    close() {
+      sessions.close();
+      store.close();
+    },
+  };
 }

@@ -188,6 +188,32 @@ describe('sessions', () => {
     await app.sessions.send(session.id, 'again');
   });
 
+  it('deletes a session mid-turn without touching another session that is running', async () => {
+    const t = tempHome();
+    cleanups.push(t.cleanup);
+    // Session A's model is slow; session B's step calls a slow tool.
+    const llm = createScriptedLlm([
+      (req) => (req.messages.at(-1)?.content === 'a' ? { text: 'thinking', delayMs: 300 } : { calls: [{ id: 'b1', name: 'nap', args: {} }] }),
+      (req) => (req.messages.at(-1)?.content === 'a' ? { text: 'thinking', delayMs: 300 } : { calls: [{ id: 'b1', name: 'nap', args: {} }] }),
+      { text: 'B done' },
+    ]);
+    const app = await createApp(t.config, { llm });
+    cleanups.push(() => app.close());
+    app.tools.register(defineTool({ name: 'nap', description: 'naps', readOnly: true, parameters: z.object({}), execute: () => new Promise<string>((r) => setTimeout(() => r('rested'), 150)) }));
+    const a = app.sessions.create();
+    const b = app.sessions.create();
+    const turnA = app.sessions.send(a.id, 'a');
+    const turnB = app.sessions.send(b.id, 'b');
+    await new Promise((r) => setTimeout(r, 50));
+    await app.sessions.delete(a.id);
+    expect((await turnA).stopReason).toBe('aborted');
+    const rB = await turnB;
+    expect(rB.reply).toBe('B done');
+    expect(app.sessions.get(a.id)).toBeUndefined();
+    const parts = app.sessions.history(b.id).flatMap((m) => m.parts.map((p) => (p.type === 'tool' ? `${p.tool}:${p.state}:${p.output}` : p.type)));
+    expect(parts).toEqual(['text', 'nap:completed:rested', 'text']);
+  });
+
   it('caps how many sessions run at once', async () => {
     const t = tempHome();
     cleanups.push(t.cleanup);
@@ -209,7 +235,7 @@ describe('sessions', () => {
     const other = app.sessions.create('Second');
     expect(app.sessions.list().map((s) => s.id)).toEqual([other.id, session.id]);
     expect(app.sessions.rename(session.id, 'Renamed').title).toBe('Renamed');
-    app.sessions.delete(session.id);
+    await app.sessions.delete(session.id);
     expect(app.sessions.get(session.id)).toBeUndefined();
     expect(app.store.messages.list(session.id)).toEqual([]);
     expect(() => app.sessions.history(session.id)).toThrow(/no session/);

@@ -119,6 +119,37 @@ describe('./bin/zhixing against a local OpenAI-compatible server', () => {
   });
 });
 
+describe('a provider slow to give a title', () => {
+  it('does not keep the one-shot waiting past a short grace', async () => {
+    const { createServer } = await import('node:http');
+    // Streams answers at once; never answers the (non-streamed) title request.
+    const slow = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        if (!JSON.parse(body).stream) return;
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const chunk = (delta: object, finish: string | null = null) =>
+          `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+        res.end(chunk({ role: 'assistant', content: 'Hello.' }) + chunk({}, 'stop') + 'data: [DONE]\n\n');
+      });
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    const t = tempHome();
+    try {
+      const started = Date.now();
+      const r = await runCli(['--new', 'hi there'], { ZHIXING_HOME: t.home, ZHIXING_BASE_URL: `http://127.0.0.1:${(slow.address() as { port: number }).port}/v1` });
+      expect(r.stdout).toBe('Hello.\n');
+      expect(r.code).toBe(0);
+      expect(Date.now() - started).toBeLessThan(6_000);
+    } finally {
+      slow.closeAllConnections();
+      slow.close();
+      t.cleanup();
+    }
+  });
+});
+
 describe('CLI usage', () => {
   it('answers --help and --version, and exits 2 on bad usage', async () => {
     const help = await runCli(['--help'], env);

@@ -94,6 +94,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
   };
 
   for (let step = 0; ; step++) {
+    writer.check();
     if (signal.aborted) return finish(honestReply('aborted', actions, opts.lang), 'aborted', true);
     if (reachedMaxSteps(step, opts.maxSteps)) return finish(honestReply('max_steps', actions, opts.lang), 'max_steps', true);
 

@@ -36,6 +36,15 @@ interface PartRecord {
  */
 export function createTurnWriter(options: { store: Store; sessionId: string; turnId: string; mode: string; model: string; now: () => number }) {
   const { store, sessionId, turnId, now } = options;
+  let failure: unknown;
+  /** A write that failed is kept here and raised by `check` or `end`, in the turn it belongs to. */
+  const onError = (err: unknown) => {
+    failure ??= err;
+  };
+  const defer = (write: () => void) => store.defer(write, onError);
+  const check = () => {
+    if (failure !== undefined) throw failure;
+  };
   let usage: Usage | undefined;
   let steps = 0;
   let usageQueued = false;
@@ -51,7 +60,7 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
     }
     if (usageQueued) return;
     usageQueued = true;
-    store.defer(() => {
+    defer(() => {
       store.turns.addSteps(turnId, steps, usage);
       steps = 0;
       usage = undefined;
@@ -65,7 +74,7 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
     if (result) Object.assign(record, result);
     if (!record.written) return;
     const { id, output, ms, at } = record;
-    store.defer(() => store.messages.updateToolPart(id, { state, output, ms, now: at }));
+    defer(() => store.messages.updateToolPart(id, { state, output, ms, now: at }));
   }
 
   return {
@@ -86,7 +95,7 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
       const messageId = store.newId('msg');
       const at = now();
       const records: PartRecord[] = calls.map(() => ({ id: store.newId('prt'), state: 'pending', at, written: false }));
-      store.defer(() => {
+      defer(() => {
         store.messages.addMessage({ id: messageId, sessionId, turnId, role: 'assistant', now: at });
         const base = { messageId, now: at };
         if (reasoning) store.messages.addPart({ ...base, id: store.newId('prt'), type: 'reasoning', text: reasoning });
@@ -94,8 +103,9 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
         calls.forEach((c, i) => {
           const r = records[i]!;
           store.messages.addPart({ messageId, now: r.at, id: r.id, type: 'tool', callId: c.id, tool: c.name, input: parseInput(c.arguments), state: r.state, output: r.output, ms: r.ms });
-          r.written = true;
         });
+        // Only once every row of the step is in: a failed step leaves nothing to update.
+        records.forEach((r) => (r.written = true));
       });
       return records.map((r) => ({
         start: () => change(r, 'running'),
@@ -103,11 +113,15 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
       }));
     },
 
+    /** Throws if a write of this turn failed, so the turn stops instead of carrying on unrecorded. */
+    check,
+
     /** Ends the turn and commits everything: the turn is on disk before anyone hears it ended. */
     end(stopReason: string) {
       const at = now();
-      store.defer(() => store.turns.end(turnId, stopReason, at));
+      defer(() => store.turns.end(turnId, stopReason, at));
       store.flush();
+      check();
     },
   };
 }

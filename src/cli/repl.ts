@@ -104,7 +104,7 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
         if (!s) say(t.noSuchSession(arg));
         else if (!app.sessions.get(s.id)) say(t.goneSession(arg));
         else {
-          app.sessions.delete(s.id);
+          await app.sessions.delete(s.id);
           say(t.deleted(s.title || s.id));
           if (s.id === sessionId) sessionId = app.sessions.mostRecent()?.id ?? app.sessions.create().id;
         }

@@ -10,7 +10,6 @@ import { titleFromText } from './title.js';
 
 const DEFAULT_MAX_RUNNING = 10;
 const MAX_MESSAGE_CHARS = 100_000;
-const TITLE_TIMEOUT_MS = 15_000;
 /** How long a finished turn waits for the model's title before going on without it. */
 const TITLE_GRACE_MS = 2_000;
 
@@ -39,20 +38,25 @@ export interface SessionsService {
   get(id: string): SessionRow | undefined;
   mostRecent(): SessionRow | undefined;
   rename(id: string, title: string): SessionRow;
-  delete(id: string): void;
+  /** Deletes a session and its history; a running turn is stopped and allowed to settle first. */
+  delete(id: string): Promise<void>;
   history(id: string): Message[];
   /** Runs one turn. One turn at a time per session; at most `maxRunning` sessions at once. */
   send(id: string, text: string, options?: { signal?: AbortSignal }): Promise<TurnResult>;
   abort(id: string): boolean;
   status(id: string): 'busy' | 'idle';
   running(): { ids: string[]; limit: number };
+  /** Stops side work (title requests) so the process can exit. */
+  close(): void;
 }
 
 export function createSessions(deps: SessionsDeps): SessionsService {
   const { store, bus } = deps;
   const now = deps.now ?? Date.now;
   const maxRunning = deps.maxRunning ?? DEFAULT_MAX_RUNNING;
-  const running = new Map<string, AbortController>();
+  const running = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
+  // Title requests are side work: closing the service cancels them rather than waiting.
+  const sideWork = new AbortController();
 
   const mustGet = (id: string): SessionRow => {
     const s = store.sessions.get(id);
@@ -71,7 +75,7 @@ export function createSessions(deps: SessionsDeps): SessionsService {
     const { llm } = deps;
     if (llm.mode !== 'llm' || !llm.title) return Promise.resolve();
     const settled = llm
-      .title(text, AbortSignal.timeout(TITLE_TIMEOUT_MS))
+      .title(text, sideWork.signal)
       .then((title) => {
         const clean = title.trim();
         if (clean && store.sessions.get(id)?.title === auto) store.sessions.rename(id, clean);
@@ -94,19 +98,25 @@ export function createSessions(deps: SessionsDeps): SessionsService {
       store.sessions.rename(id, clean);
       return mustGet(id);
     },
-    delete(id) {
+    async delete(id) {
       mustGet(id);
-      running.get(id)?.abort();
+      const run = running.get(id);
+      if (run) {
+        run.controller.abort();
+        // Its last writes land before the rows go, so none of them can fail on a missing session.
+        await run.done.catch(() => {});
+      }
       store.sessions.delete(id);
     },
     history: (id) => (mustGet(id), store.messages.list(id)),
     status: (id) => (running.has(id) ? 'busy' : 'idle'),
     running: () => ({ ids: [...running.keys()], limit: maxRunning }),
     abort(id) {
-      const c = running.get(id);
-      c?.abort();
-      return c !== undefined;
+      const run = running.get(id);
+      run?.controller.abort();
+      return run !== undefined;
     },
+    close: () => sideWork.abort(),
     async send(id, text, options = {}) {
       const session = mustGet(id);
       if (!text.trim()) throw new SessionError('bad_request', 'The message is empty.');
@@ -119,28 +129,35 @@ export function createSessions(deps: SessionsDeps): SessionsService {
       }
       const controller = new AbortController();
       const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-      running.set(id, controller);
-      bus.emit({ type: 'session.status', sessionId: id, status: 'busy' });
-
-      const titled = session.title ? undefined : nameSession(id, text);
-      try {
-        const lang = deps.lang ?? deps.detectLang(text);
-        const systemPrompt = buildSystemPrompt({
-          now: new Date(now()),
-          lang,
-          userName: store.prefs.get('user.name'),
-          toolNames: deps.tools.names(),
-        });
-        const result = await runTurn(deps, { sessionId: id, text, workspace: deps.workspace, systemPrompt, lang, maxSteps: deps.maxSteps, signal });
-        if (titled) await Promise.race([titled, new Promise<void>((resolve) => setTimeout(resolve, TITLE_GRACE_MS).unref())]);
-        bus.emit({ type: 'session.status', sessionId: id, status: result.stopReason === 'error' ? 'error' : 'idle' });
-        return result;
-      } catch (err) {
-        bus.emit({ type: 'session.status', sessionId: id, status: 'error' });
-        throw err;
-      } finally {
-        running.delete(id);
-      }
+      const run = { controller, done: Promise.resolve() as Promise<unknown> };
+      running.set(id, run);
+      const done = turn(id, text, session.title, signal);
+      run.done = done;
+      return done;
     },
   };
+
+  /** One turn with the session marked busy, then idle (or error), and its title settled. */
+  async function turn(id: string, text: string, title: string, signal: AbortSignal): Promise<TurnResult> {
+    bus.emit({ type: 'session.status', sessionId: id, status: 'busy' });
+    try {
+      const titled = title ? undefined : nameSession(id, text);
+      const lang = deps.lang ?? deps.detectLang(text);
+      const systemPrompt = buildSystemPrompt({
+        now: new Date(now()),
+        lang,
+        userName: store.prefs.get('user.name'),
+        toolNames: deps.tools.names(),
+      });
+      const result = await runTurn(deps, { sessionId: id, text, workspace: deps.workspace, systemPrompt, lang, maxSteps: deps.maxSteps, signal });
+      if (titled) await Promise.race([titled, new Promise<void>((resolve) => setTimeout(resolve, TITLE_GRACE_MS).unref())]);
+      bus.emit({ type: 'session.status', sessionId: id, status: result.stopReason === 'error' ? 'error' : 'idle' });
+      return result;
+    } catch (err) {
+      bus.emit({ type: 'session.status', sessionId: id, status: 'error' });
+      throw err;
+    } finally {
+      running.delete(id);
+    }
+  }
 }

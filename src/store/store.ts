@@ -17,12 +17,13 @@ export interface Store {
   /** Runs `fn` in one transaction now: all of it lands or none. */
   transaction<T>(fn: () => T): T;
   /**
-   * Queues writes to commit together at the end of this event-loop turn (group commit): a fast
+   * Queues a write to commit with others at the end of this event-loop turn (group commit): a fast
    * agent step costs one commit among many instead of several, and any wait for I/O (a model, a
    * slow tool) commits what came before it. A crash loses at most the writes of the last tick.
-   * Throws if an earlier background commit failed, so the failure reaches the turn that caused it.
+   * Each write is atomic on its own: one that fails is rolled back alone and handed to its
+   * `onError`, so it never takes another session's writes down with it.
    */
-  defer(write: () => void): void;
+  defer(write: () => void, onError: (err: unknown) => void): void;
   /** Commits queued writes now. */
   flush(): void;
   /** `PRAGMA integrity_check` → "ok" when the file is sound. */
@@ -37,9 +38,11 @@ export function createStore(path: string): Store {
   const begin = db.prepare('BEGIN');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
-  const queued: Array<() => void> = [];
+  const savepoint = db.prepare('SAVEPOINT queued_write');
+  const release = db.prepare('RELEASE queued_write');
+  const rollbackTo = db.prepare('ROLLBACK TO queued_write');
+  const queued: Array<{ write: () => void; onError: (err: unknown) => void }> = [];
   let scheduled = false;
-  let failure: unknown;
 
   function transaction<T>(fn: () => T): T {
     if (db.inTransaction) return fn();
@@ -55,14 +58,26 @@ export function createStore(path: string): Store {
   }
 
   function flush(): void {
-    if (failure !== undefined) {
-      const err = failure;
-      failure = undefined;
-      throw err;
-    }
     if (queued.length === 0) return;
     const batch = queued.splice(0);
-    transaction(() => batch.forEach((write) => write()));
+    try {
+      transaction(() => {
+        for (const { write, onError } of batch) {
+          savepoint.run();
+          try {
+            write();
+            release.run();
+          } catch (err) {
+            rollbackTo.run();
+            release.run();
+            onError(err);
+          }
+        }
+      });
+    } catch (err) {
+      // The commit itself failed (disk full, a lock held too long): every write of the batch is lost.
+      for (const { onError } of batch) onError(err);
+    }
   }
 
   const messages = createMessagesRepo(db);
@@ -75,18 +90,13 @@ export function createStore(path: string): Store {
     prefs: createPrefsRepo(db),
     newId: createIdGenerator(),
     transaction,
-    defer(write) {
-      if (failure !== undefined) flush();
-      queued.push(write);
+    defer(write, onError) {
+      queued.push({ write, onError });
       if (scheduled) return;
       scheduled = true;
       setImmediate(() => {
         scheduled = false;
-        try {
-          flush();
-        } catch (err) {
-          failure = err;
-        }
+        flush();
       });
     },
     flush,
