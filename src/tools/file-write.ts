@@ -3,7 +3,7 @@ import type { Stats } from 'node:fs';
 import { chmod, lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { checkPath, formatBytes } from './sandbox.js';
+import { assertStillInside, checkPath, formatBytes } from './sandbox.js';
 import { ToolError, defineTool, say, type Lang } from './tool.js';
 
 /** Past this a "file" is no longer something a conversation should be writing. */
@@ -47,22 +47,63 @@ export const fileWriteTool = defineTool({
       ));
     }
 
+    // An inside target was checked before any folder was made; each step below re-checks it, because
+    // a folder swapped for a link since the check would otherwise lead the write outside.
+    // An outside target was allowed as such by the permission layer, so there is nothing to pin.
+    const guard: Guard = located.inside ? (p) => assertStillInside(ctx.workspace, p, lang, 'file.write', shown) : async () => {};
     const dir = path.dirname(located.target);
     try {
-      await mkdir(dir, { recursive: true });
+      await makeFolders(dir, guard);
     } catch (err) {
-      throw new ToolError(failure(lang, shown, err));
+      throw err instanceof ToolError ? err : new ToolError(failure(lang, shown, err));
     }
-    await writeAtomically(dir, located.target, args.content, existing, lang, shown);
+    await writeAtomically(dir, located.target, args.content, existing, lang, shown, guard);
 
     return say(lang, `已写入 ${shown}（${formatBytes(size)} 字节）`, `Wrote ${formatBytes(size)} ${size === 1 ? 'byte' : 'bytes'} to ${shown}`);
   },
 });
 
+/** Throws a ToolError when an existing path no longer resolves where the write was allowed to go. */
+type Guard = (p: string) => Promise<void>;
+
+/**
+ * `mkdir -p`, one level at a time with the parent re-checked first, so a link swapped into the path
+ * cannot make a recursive mkdir build folders wherever it points.
+ */
+async function makeFolders(dir: string, guard: Guard): Promise<void> {
+  const missing: string[] = [];
+  let existing = dir;
+  while (!(await exists(existing)) && path.dirname(existing) !== existing) {
+    missing.unshift(existing);
+    existing = path.dirname(existing);
+  }
+  await guard(existing);
+  for (const folder of missing) {
+    await mkdir(folder).catch((err: unknown) => {
+      // Made by a concurrent write of the same folder; the guard below still checks what it is.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    });
+    await guard(folder);
+  }
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await lstat(p);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return false;
+    throw err;
+  }
+}
+
 /**
  * Readers see the old file or the new one, never half of either: the text goes to a temp file
  * in the same folder (same filesystem, so rename is atomic), is flushed to disk, then renamed over.
- * rename also replaces rather than follows a link that appeared since the sandbox check.
+ * The temp file is created with O_EXCL ('wx'), which never follows a link in its place, and is
+ * re-checked before any content goes in; rename replaces rather than follows a link at the target,
+ * and fails if the folder was swapped since, as the temp file is not there.
  */
 async function writeAtomically(
   dir: string,
@@ -71,12 +112,15 @@ async function writeAtomically(
   existing: Stats | undefined,
   lang: Lang,
   shown: string,
+  guard: Guard,
 ): Promise<void> {
   // The name is cut short so the temp name stays under the usual 255-byte limit.
   const temp = path.join(dir, `.${path.basename(target).slice(0, TEMP_NAME_CHARS)}.${randomBytes(TEMP_RANDOM_BYTES).toString('hex')}.tmp`);
   try {
     const handle = await open(temp, 'wx');
     try {
+      // The folder may have been swapped between the check above and this open.
+      await guard(temp);
       await handle.writeFile(content, 'utf8');
       await handle.sync();
     } finally {
@@ -87,7 +131,7 @@ async function writeAtomically(
     await rename(temp, target);
   } catch (err) {
     await rm(temp, { force: true }).catch(() => {});
-    throw new ToolError(failure(lang, shown, err));
+    throw err instanceof ToolError ? err : new ToolError(failure(lang, shown, err));
   }
   await syncDir(dir);
 }

@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, readFile, readdir, readlink, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readFile, readdir, readlink, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -211,6 +211,96 @@ describe('sandbox escapes', () => {
     expect(await run(fileWriteTool, { path: '../outside/new.txt', content: 'ok' }, allowAll)).toBe('Wrote 2 bytes to ../outside/new.txt');
     expect(await readFile(path.join(base, 'outside', 'new.txt'), 'utf8')).toBe('ok');
     expect(asked).toContainEqual({ action: 'file.write', target: path.join(base, 'outside', 'new.txt'), insideSandbox: false });
+  });
+});
+
+describe('dangling links and races', () => {
+  const outside = (): string => path.join(base, 'outside');
+  const outsideRefusal = (p: string): string =>
+    `Refused to write to ${p}: it goes through a symbolic link that leads outside the workspace. Only files inside the workspace can be used; give a path relative to the workspace (e.g. notes/a.txt).`;
+
+  it('refuse a dangling link to a missing outside folder as outside, even once that folder appears', async () => {
+    await mkdir(outside());
+    await symlink(path.join(outside(), 'missing-dir'), path.join(ws, 'd'));
+    expect(await fails(fileWriteTool, { path: 'd/x.txt', content: 'pwned' })).toBe(outsideRefusal('d/x.txt'));
+    expect(asked).toEqual([{ action: 'file.write', target: path.join(outside(), 'missing-dir', 'x.txt'), insideSandbox: false }]);
+    expect(await tree(outside())).toEqual([]);
+
+    // The folder appears while permission is being asked, between the check and the write.
+    const racing = ctx();
+    racing.ask = async (r) => { asked.push(r); await mkdir(path.join(outside(), 'missing-dir'), { recursive: true }); return defaultPolicy(r); };
+    expect(await fails(fileWriteTool, { path: 'd/x.txt', content: 'pwned' }, racing)).toBe(outsideRefusal('d/x.txt'));
+    // …and when it was already there before the call.
+    expect(await fails(fileWriteTool, { path: 'd/y.txt', content: 'pwned' })).toBe(outsideRefusal('d/y.txt'));
+    expect(await tree(outside())).toEqual(['missing-dir']);
+    expect(asked.every((r) => !r.insideSandbox)).toBe(true);
+  });
+
+  it('refuse writing to a dangling final link and create nothing where it points', async () => {
+    await mkdir(outside());
+    await symlink(path.join(outside(), 'new.txt'), path.join(ws, 'out.txt'));
+    await symlink(path.join(ws, 'missing.txt'), path.join(ws, 'in.txt'));
+    for (const p of ['out.txt', 'in.txt']) {
+      expect(await fails(fileWriteTool, { path: p, content: 'x' }, ctx('en', () => 'allow'))).toBe(
+        `Refused to write to ${p}: it is a symbolic link, and writes never go through links. Write to the real file instead, or pick another name.`,
+      );
+    }
+    expect(await tree(outside())).toEqual([]);
+    expect(await tree(ws)).toEqual(['in.txt', 'out.txt']);
+    expect((await lstat(path.join(ws, 'in.txt'))).isSymbolicLink()).toBe(true);
+  });
+
+  it('never claim a dangling link is inside when reading or listing it', async () => {
+    await symlink(path.join(base, 'nowhere.txt'), path.join(ws, 'gone.txt'));
+    await symlink(path.join(base, 'nowhere'), path.join(ws, 'gone-dir'));
+    expect(await fails(fileReadTool, { path: 'gone.txt' })).toContain('Refused to read gone.txt: it goes through a symbolic link that leads outside the workspace.');
+    expect(await fails(fileListTool, { path: 'gone-dir' })).toContain('Refused to list gone-dir: it goes through a symbolic link');
+    expect(await fails(fileReadTool, { path: 'gone-dir/a.txt' })).toContain('symbolic link that leads outside');
+    expect(asked.map((r) => r.insideSandbox)).toEqual([false, false, false]);
+    // A policy that allows outside learns the link is dangling, not that the link's own name is missing.
+    expect(await fails(fileReadTool, { path: 'gone.txt' }, ctx('en', () => 'allow'))).toBe(
+      'gone.txt was not found: it is a symbolic link whose target does not exist.',
+    );
+  });
+
+  it('say a dangling link inside is dangling, without suggesting its own name', async () => {
+    await symlink(path.join(ws, 'g'), path.join(ws, 'f'));
+    expect(await fails(fileReadTool, { path: 'f' })).toBe('f was not found: it is a symbolic link whose target does not exist.');
+    expect(await fails(fileListTool, { path: 'f' }, ctx('zh'))).toBe('找不到 f：它是一个符号链接，但它指向的目标不存在。');
+    expect(asked.every((r) => r.insideSandbox)).toBe(true);
+  });
+
+  it('follow a chain of links to the outside and refuse it; refuse loops', async () => {
+    await mkdir(outside());
+    await symlink('l2', path.join(ws, 'l1'));
+    await symlink('l3', path.join(ws, 'l2'));
+    await symlink(outside(), path.join(ws, 'l3'));
+    expect(await fails(fileWriteTool, { path: 'l1/x.txt', content: 'pwned' })).toBe(outsideRefusal('l1/x.txt'));
+    expect(await fails(fileReadTool, { path: 'l1/x.txt' })).toContain('symbolic link that leads outside');
+    await symlink('loop-b', path.join(ws, 'loop-a'));
+    await symlink('loop-a', path.join(ws, 'loop-b'));
+    expect(await fails(fileWriteTool, { path: 'loop-a/x.txt', content: 'x' })).toBe('Cannot use the path loop-a/x.txt: its symbolic links form a loop.');
+    expect(await fails(fileReadTool, { path: 'loop-a' })).toBe('Cannot use the path loop-a: its symbolic links form a loop.');
+    expect(await tree(outside())).toEqual([]);
+  });
+
+  it('re-check the folder just before writing, so a link swapped in after the check is not followed', async () => {
+    await mkdir(outside());
+    await mkdir(path.join(ws, 'sub'));
+    // While permission is asked, an inside folder (existing or not yet made) is replaced by a link to the outside.
+    const swapping = ctx();
+    swapping.ask = async (r) => {
+      asked.push(r);
+      const dir = path.dirname(r.target);
+      await rm(dir, { recursive: true, force: true });
+      await symlink(outside(), dir);
+      return defaultPolicy(r);
+    };
+    for (const p of ['sub/x.txt', 'fresh/x.txt']) {
+      expect(await fails(fileWriteTool, { path: p, content: 'pwned' }, swapping)).toBe(outsideRefusal(p));
+    }
+    expect(asked.map((r) => r.insideSandbox)).toEqual([true, true]);
+    expect(await tree(outside())).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkPath, isInside, locateInSandbox, resolveInSandbox, similarNames } from './sandbox.js';
+import { checkPath, isInside, locateInSandbox, notFoundMessage, resolveInSandbox, similarNames } from './sandbox.js';
 import { ToolError, type PermissionRequest, type ToolContext } from './tool.js';
 
 let base: string;
@@ -116,6 +116,54 @@ describe('locateInSandbox', () => {
     const outside = await locateInSandbox(ws, '../secret.txt', 'en');
     expect(outside).toMatchObject({ display: '../secret.txt', inside: false, reason: 'escape', target: path.join(base, 'secret.txt') });
   });
+
+  it('classifies a dangling link that points outside as outside, used as a folder or as the file', async () => {
+    await symlink(path.join(base, 'outside', 'missing-dir'), path.join(ws, 'd'));
+    await symlink(path.join(base, 'nowhere.txt'), path.join(ws, 'gone.txt'));
+    for (const forWrite of [false, true]) {
+      expect(await locateInSandbox(ws, 'd/x.txt', 'en', { forWrite })).toEqual({
+        target: path.join(base, 'outside', 'missing-dir', 'x.txt'), display: 'd/x.txt', inside: false, reason: 'symlink',
+      });
+      expect(await refusal(resolveInSandbox(ws, 'd/new/deep.txt', 'en', { forWrite }))).toContain('symbolic link that leads outside');
+    }
+    expect(await locateInSandbox(ws, 'gone.txt', 'en')).toEqual({
+      target: path.join(base, 'nowhere.txt'), display: 'gone.txt', inside: false, reason: 'symlink', finalLink: true,
+    });
+    expect(await locateInSandbox(ws, 'd', 'en')).toMatchObject({ inside: false, reason: 'symlink' });
+  });
+
+  it('follows relative links, chains of links and .. inside link targets the way the system does', async () => {
+    await mkdir(path.join(ws, 'sub'));
+    // inside -> inside -> outside, written relative to each link's own folder.
+    await symlink('sub/hop2', path.join(ws, 'hop1'));
+    await symlink('../../secret.txt', path.join(ws, 'sub', 'hop2'));
+    expect(await locateInSandbox(ws, 'hop1', 'en')).toMatchObject({ target: path.join(base, 'secret.txt'), inside: false, reason: 'symlink' });
+    // A chain that stays inside is fine, and its dangling end inside stays inside.
+    await symlink('sub', path.join(ws, 'in1'));
+    await symlink('in1', path.join(ws, 'in2'));
+    expect(await locateInSandbox(ws, 'in2/a.txt', 'en', { forWrite: true })).toEqual({
+      target: path.join(ws, 'sub', 'a.txt'), display: 'in2/a.txt', inside: true,
+    });
+    await symlink('sub/missing', path.join(ws, 'in3'));
+    expect(await locateInSandbox(ws, 'in3/deep/a.txt', 'en', { forWrite: true })).toMatchObject({
+      target: path.join(ws, 'sub', 'missing', 'deep', 'a.txt'), inside: true,
+    });
+    // `..` in a link target climbs from the link's real folder, not from the name the user typed.
+    await symlink(path.join(ws, 'sub'), path.join(ws, 'sublink'));
+    await symlink('../..', path.join(ws, 'sub', 'up'));
+    expect(await locateInSandbox(ws, 'sublink/up/secret.txt', 'en')).toMatchObject({
+      target: path.join(base, 'secret.txt'), inside: false, reason: 'symlink',
+    });
+  });
+
+  it('reports loops of any length', async () => {
+    await symlink('self', path.join(ws, 'self'));
+    await symlink(path.join(ws, 'c2'), path.join(ws, 'c1'));
+    await symlink('c3/x', path.join(ws, 'c2'));
+    await symlink('c1', path.join(ws, 'c3'));
+    expect(await refusal(resolveInSandbox(ws, 'self', 'en'))).toBe('Cannot use the path self: its symbolic links form a loop.');
+    expect(await refusal(resolveInSandbox(ws, 'c1/y.txt', 'zh', { forWrite: true }))).toBe('无法使用路径 c1/y.txt：符号链接形成了循环。');
+  });
 });
 
 describe('checkPath', () => {
@@ -148,6 +196,23 @@ describe('checkPath', () => {
     const denyAll = ctx(() => 'deny', asked);
     expect(await refusal(checkPath(denyAll, 'file.list', 'notes'))).toBe('Listing notes was refused by the permission settings; nothing was changed.');
     expect(asked.map((r) => r.insideSandbox)).toEqual([false, true]);
+  });
+});
+
+describe('notFoundMessage', () => {
+  it('never offers the very name that was asked for', async () => {
+    await symlink(path.join(ws, 'g'), path.join(ws, 'f'));
+    await writeFile(path.join(ws, 'fa'), '');
+    const msg = await notFoundMessage('en', { target: path.join(ws, 'f'), display: 'f', inside: true });
+    expect(msg).toBe('f was not found: there is no such file or folder. Did you mean: fa?');
+  });
+
+  it('says when the name is a link whose target is missing', async () => {
+    await symlink(path.join(ws, 'g'), path.join(ws, 'f'));
+    const located = await locateInSandbox(ws, 'f', 'en');
+    expect(located).toEqual({ target: path.join(ws, 'g'), display: 'f', inside: true, finalLink: true });
+    expect(await notFoundMessage('en', located)).toBe('f was not found: it is a symbolic link whose target does not exist.');
+    expect(await notFoundMessage('zh', located)).toBe('找不到 f：它是一个符号链接，但它指向的目标不存在。');
   });
 });
 

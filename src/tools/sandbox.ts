@@ -1,9 +1,11 @@
-import { lstat, mkdir, readdir, realpath } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolError, say, type Lang, type ToolContext } from './tool.js';
 
 /** How many "did you mean" names a not-found message offers at most. */
 const MAX_SUGGESTIONS = 3;
+/** Symbolic links followed while resolving one path before it counts as a loop; Linux's own limit (MAXSYMLINKS). */
+const MAX_LINK_HOPS = 40;
 
 /** Temp files of an atomic write in progress: `.<name>.<random hex>.tmp`; listings and suggestions hide them. */
 export const TEMP_FILE_PATTERN = /^\..+\.[0-9a-f]{8,}\.tmp$/;
@@ -16,7 +18,10 @@ export type OutsideReason = 'absolute' | 'escape' | 'symlink';
 
 /** Where a user's path leads, worked out before any permission is asked. */
 export interface SandboxPath {
-  /** Absolute path to operate on: symlinks of existing folders resolved (and, unless writing, of the target itself). */
+  /**
+   * Absolute path to operate on: every symlink on the way resolved, dangling ones included (and,
+   * unless writing, one in the final name too); names that do not exist yet are kept as written.
+   */
   target: string;
   /** What to show the user: relative to the workspace with `/`, or the path as given when it is outside. Never the absolute home path. */
   display: string;
@@ -24,6 +29,8 @@ export interface SandboxPath {
   inside: boolean;
   /** Set when `inside` is false. */
   reason?: OutsideReason;
+  /** Set when the last name the user gave is itself a symbolic link (followed to `target`, for reads). */
+  finalLink?: boolean;
 }
 
 export interface ResolveOptions {
@@ -44,22 +51,53 @@ function isWindowsAbsolute(p: string): boolean {
 
 const errCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | undefined)?.code;
 
+/** Splits a path or a link's text into names; empty names (from `//` or a trailing `/`) mean nothing. */
+const namesOf = (p: string): string[] => p.split(path.sep === '\\' ? /[\\/]/ : '/').filter((n) => n !== '' && n !== '.');
+
 /**
- * Resolves symlinks in the deepest existing ancestor of `p` (its parent when `forWrite`)
- * and keeps the missing tail as written, since a path that does not exist yet cannot be realpath'd.
+ * Follows `lexical` one name at a time the way the system would, starting from `root` (already real)
+ * when it lies below it. Every name that exists as a symlink is followed through its own text
+ * (recursively, `..` taken from the link's real folder), whether or not its destination exists, so a
+ * dangling link can never pass for a plain missing name. Once a name does not exist no link can
+ * redirect the rest, which is kept as written. With `keepFinal` the last name is not followed: a write
+ * replaces it, never goes through it.
  */
-async function realLocation(p: string, forWrite: boolean): Promise<string> {
-  const tail: string[] = forWrite ? [path.basename(p)] : [];
-  let current = forWrite ? path.dirname(p) : p;
+async function physicalLocation(root: string, lexical: string, keepFinal: boolean): Promise<{ target: string; finalLink: boolean }> {
+  const start = isInside(root, lexical) ? root : path.parse(lexical).root;
+  const pending = namesOf(path.relative(start, lexical));
+  const last = keepFinal ? pending.pop() : undefined;
+  // The user's own names are the tail of `pending` (a link's names go in front), so counting
+  // them tells whether the last one the user typed turned out to be a link.
+  let own = pending.length;
+  let finalLink = false;
+  let resolved = start;
+  let hops = 0;
   for (;;) {
-    try {
-      return path.join(await realpath(current), ...tail);
-    } catch (err) {
-      const code = errCode(err);
-      if ((code !== 'ENOENT' && code !== 'ENOTDIR') || path.dirname(current) === current) throw err;
-      tail.unshift(path.basename(current));
-      current = path.dirname(current);
+    const isOwn = pending.length === own;
+    const name = pending.shift();
+    if (name === undefined) return { target: path.join(resolved, last ?? ''), finalLink };
+    if (isOwn) own--;
+    if (name === '..') {
+      resolved = path.dirname(resolved);
+      continue;
     }
+    const next = path.join(resolved, name);
+    const info = await lstat(next).catch((err: unknown) => {
+      const code = errCode(err);
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      throw err;
+    });
+    if (!info) return { target: path.join(next, ...pending, last ?? ''), finalLink };
+    if (!info.isSymbolicLink()) {
+      resolved = next;
+      continue;
+    }
+    if (isOwn && own === 0 && last === undefined) finalLink = true;
+    if (++hops > MAX_LINK_HOPS) throw Object.assign(new Error(`too many symbolic links in ${lexical}`), { code: 'ELOOP' });
+    const text = await readlink(next);
+    const linkRoot = path.isAbsolute(text) ? path.parse(text).root : '';
+    if (linkRoot !== '') resolved = linkRoot;
+    pending.unshift(...namesOf(text.slice(linkRoot.length)));
   }
 }
 
@@ -108,8 +146,9 @@ export async function locateInSandbox(
   }
 
   let target: string;
+  let finalLink: boolean;
   try {
-    target = await realLocation(lexical, forWrite && lexical !== root);
+    ({ target, finalLink } = await physicalLocation(root, lexical, forWrite && lexical !== root));
   } catch (err) {
     const code = errCode(err);
     const reason = code === 'ELOOP'
@@ -121,8 +160,10 @@ export async function locateInSandbox(
   const reason: OutsideReason | undefined = absolute
     ? 'absolute'
     : !isInside(root, lexical) ? 'escape' : !isInside(root, target) ? 'symlink' : undefined;
-  if (reason) return { target, display: userPath, inside: false, reason };
-  return { target, display: displayPath(root, lexical), inside: true };
+  // finalLink only when true, so plain results stay the three documented fields.
+  const link = finalLink ? { finalLink } : {};
+  if (reason) return { target, display: userPath, inside: false, reason, ...link };
+  return { target, display: displayPath(root, lexical), inside: true, ...link };
 }
 
 /**
@@ -163,6 +204,16 @@ export async function checkPath(
     `${zhVerb} ${located.display} 的请求被权限设置拒绝了，没有做任何改动。`,
     `${enGerund} ${located.display} was refused by the permission settings; nothing was changed.`,
   ));
+}
+
+/**
+ * Checks again, right before the disk is changed, that `p` (which exists by now) still lies inside
+ * the workspace: a folder swapped for a link after checkPath would otherwise carry a write outside.
+ * Errors of realpath itself are passed on for the caller to word.
+ */
+export async function assertStillInside(workspace: string, p: string, lang: Lang, action: FileAction, shown: string): Promise<void> {
+  const [root, real] = await Promise.all([realpath(workspace), realpath(p)]);
+  if (!isInside(root, real)) throw new ToolError(outsideMessage(lang, action, shown, 'symlink'));
 }
 
 const VERBS: Record<FileAction | 'use', [zh: string, en: string, enGerund: string]> = {
@@ -218,10 +269,22 @@ export async function similarNames(dir: string, name: string): Promise<string[]>
   return scored.slice(0, MAX_SUGGESTIONS).map((s) => s.e);
 }
 
-/** "X does not exist", with "did you mean" names from the same folder when there are any. */
+/**
+ * "X does not exist", with "did you mean" names from the same folder when there are any;
+ * a dangling link is named as such, since the link itself is plainly there.
+ */
 export async function notFoundMessage(lang: Lang, located: SandboxPath): Promise<string> {
+  if (located.finalLink) {
+    return say(
+      lang,
+      `找不到 ${located.display}：它是一个符号链接，但它指向的目标不存在。`,
+      `${located.display} was not found: it is a symbolic link whose target does not exist.`,
+    );
+  }
   const base = say(lang, `找不到 ${located.display}：没有这个文件或文件夹。`, `${located.display} was not found: there is no such file or folder.`);
-  const names = await similarNames(path.dirname(located.target), path.basename(located.target));
+  // The name asked for may be listed (a link, or a file gone missing under us); offering it back would be no help.
+  const asked = new Set([path.basename(located.target), path.posix.basename(located.display)]);
+  const names = (await similarNames(path.dirname(located.target), path.basename(located.target))).filter((n) => !asked.has(n));
   if (names.length === 0) return base;
   const folder = path.posix.dirname(located.display);
   const shown = names.map((n) => (folder === '.' ? n : `${folder}/${n}`)).join(say(lang, '、', ', '));
