@@ -1,10 +1,10 @@
 import type { ActionRecord, Bus } from '../bus/bus.js';
 import type { Llm, ToolCall, ChatMessage, Usage } from '../llm/types.js';
 import type { Store } from '../store/store.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import { parseToolInput, type ToolRegistry } from '../tools/registry.js';
 import type { Lang, PermissionDecision, PermissionRequest } from '../tools/tool.js';
 import { buildContext } from './context.js';
-import { createTurnWriter, parseInput, type ToolPartHandle } from './turn-writer.js';
+import { createTurnWriter, type ToolPartHandle } from './turn-writer.js';
 import { honestReply } from './honest-reply.js';
 import { createRepeatGuard, reachedMaxSteps, type StopReason } from './stop-conditions.js';
 
@@ -144,7 +144,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
   }
 
   async function runCall(call: ToolCall, part: ToolPartHandle, skip?: 'repeat' | 'stopped'): Promise<ActionRecord> {
-    const input = parseInput(call.arguments);
+    const input = parseToolInput(call.arguments);
     part.start();
     bus.emit({ type: 'tool.start', sessionId, turnId, callId: call.id, tool: call.name, input });
 

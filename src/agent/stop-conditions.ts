@@ -1,4 +1,5 @@
 import type { ToolCall } from '../llm/types.js';
+import { parseToolInput } from '../tools/registry.js';
 
 /** Why a turn ended. `done` is the only ending where the model wrote the final reply itself. */
 export type StopReason = 'done' | 'max_steps' | 'repeated_call' | 'aborted' | 'error';
@@ -8,13 +9,7 @@ export const MAX_IDENTICAL_CALLS = 3;
 
 /** A stable key for "the same call": the tool name and its arguments with keys sorted. */
 export function callSignature(call: ToolCall): string {
-  let args: unknown;
-  try {
-    args = JSON.parse(call.arguments || '{}');
-  } catch {
-    args = call.arguments;
-  }
-  return `${call.name}:${stableStringify(args)}`;
+  return `${call.name}:${stableStringify(parseToolInput(call.arguments))}`;
 }
 
 function stableStringify(value: unknown): string {

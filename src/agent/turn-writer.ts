@@ -1,6 +1,7 @@
 import type { ToolCall, Usage } from '../llm/types.js';
 import type { ToolState } from '../store/messages-repo.js';
 import type { Store } from '../store/store.js';
+import { parseToolInput } from '../tools/registry.js';
 
 /** A tool call's part while its turn runs. */
 export interface ToolPartHandle {
@@ -8,15 +9,6 @@ export interface ToolPartHandle {
   start(): void;
   /** The call ended; `ok` decides completed or error. */
   end(result: { ok: boolean; output: string; ms: number }): void;
-}
-
-/** A call's arguments as parsed JSON when they are valid, else the raw text (the registry reports it). */
-export function parseInput(raw: string): unknown {
-  try {
-    return JSON.parse(raw || '{}');
-  } catch {
-    return raw;
-  }
 }
 
 interface PartRecord {
@@ -102,7 +94,7 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
         if (text) store.messages.addPart({ ...base, id: store.newId('prt'), type: 'text', text });
         calls.forEach((c, i) => {
           const r = records[i]!;
-          store.messages.addPart({ messageId, now: r.at, id: r.id, type: 'tool', callId: c.id, tool: c.name, input: parseInput(c.arguments), state: r.state, output: r.output, ms: r.ms });
+          store.messages.addPart({ messageId, now: r.at, id: r.id, type: 'tool', callId: c.id, tool: c.name, input: parseToolInput(c.arguments), state: r.state, output: r.output, ms: r.ms });
         });
         // Only once every row of the step is in: a failed step leaves nothing to update.
         records.forEach((r) => (r.written = true));

@@ -18,6 +18,11 @@ export type Command =
   | { kind: 'unavailable'; name: string }
   | { kind: 'usage-error'; message: string };
 
+/** An argument that starts with "-" but is not shaped like an option: "-3+5", "-5 度算冷吗". */
+const OPTION_SHAPE = /^--?[a-z][a-z-]*(?:=.*)?$/i;
+/** Marks such arguments through option parsing; no real argument can start with a NUL. */
+const MESSAGE_MARK = '\u0000';
+
 /** Commands in the contract that later versions add; named so the error can say so. */
 const LATER_COMMANDS = new Set(['serve', 'mcp', 'eval']);
 
@@ -26,7 +31,7 @@ export function parseCommand(argv: string[]): Command {
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: argv.map((a) => (a.startsWith('-') && a !== '--' && !OPTION_SHAPE.test(a) ? MESSAGE_MARK + a : a)),
       allowPositionals: true,
       strict: true,
       options: {
@@ -44,7 +49,8 @@ export function parseCommand(argv: string[]): Command {
   } catch (err) {
     return { kind: 'usage-error', message: (err as Error).message.split('\n')[0]! };
   }
-  const { values: v, positionals } = parsed;
+  const { values: v } = parsed;
+  const positionals = parsed.positionals.map((p) => (p.startsWith(MESSAGE_MARK) ? p.slice(1) : p));
   if (v.help) return { kind: 'help' };
   if (v.version) return { kind: 'version' };
   if (v.session !== undefined && v.new) return { kind: 'usage-error', message: 'Use either --session ID or --new, not both.' };

@@ -45,7 +45,14 @@ export async function main(argv: string[]): Promise<number> {
 
   const { createApp } = await import('../app.js');
   const { SessionError } = await import('../sessions/sessions.js');
-  const app = await createApp(config, { autoApprove: cmd.flags.yes });
+  let app;
+  try {
+    app = await createApp(config, { autoApprove: cmd.flags.yes });
+  } catch (err) {
+    // A database from a newer version, a locked or unwritable home: say so in one line.
+    stderr(`zhixing: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
   // Retries are worth a line on stderr, so a slow answer is not a silent one.
   app.bus.on('llm.retry', (e) => stderr(io.style.dim(`${io.text.retry(e.attempt, e.maxRetries, e.status ? String(e.status) : e.reason, e.delayMs)}\n`)));
   try {

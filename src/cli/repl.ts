@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { App } from '../app.js';
-import { maskKey } from '../config/config.js';
+import { maskKey, safeUrl } from '../config/config.js';
 import type { Message } from '../store/messages-repo.js';
 import { SessionError } from '../sessions/sessions.js';
 import type { OneShotFlags } from './args.js';
@@ -118,7 +118,7 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
         const c = app.config;
         say(app.llm.mode === 'offline'
           ? t.offlineModel
-          : `${c.provider} · ${c.model} · ${c.baseUrl}${c.apiKey ? ` · ${t.key} ${maskKey(c.apiKey)}` : ''}`);
+          : `${c.provider} · ${c.model} · ${safeUrl(c.baseUrl ?? '')}${c.apiKey ? ` · ${t.key} ${maskKey(c.apiKey)}` : ''}`);
         break;
       }
       case 'exit':

@@ -62,6 +62,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_MAX_STEPS: '0' }, cwd })).toThrow(/ZHIXING_MAX_STEPS/);
   });
 
+  it('refuses timeouts that are not whole numbers', () => {
+    const { home, cwd } = folders();
+    expect(() => loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_TOOL_TIMEOUT_MS: 'abc' }, cwd })).toThrow(/ZHIXING_TOOL_TIMEOUT_MS must be a whole number/);
+    expect(() => loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_REQUEST_TIMEOUT_MS: '-5' }, cwd })).toThrow(ConfigError);
+    expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_TOOL_TIMEOUT_MS: '5000' }, cwd }).toolTimeoutMs).toBe(5000);
+  });
+
   it('masks keys', () => {
     expect(maskKey('sk-test-abcdefghijklmnop1234')).toBe('sk-…1234');
     expect(maskKey('short')).toBe('…');

@@ -3,7 +3,8 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
-import { PROVIDER_PRESETS, type ProviderName } from '../llm/presets.js';
+import { PROVIDER_PRESETS } from '../llm/presets.js';
+import { resolveEndpoint, UnknownProviderError, type Layer } from './endpoint.js';
 
 const DEFAULT_MAX_STEPS = 8;
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -106,47 +107,59 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const nonEmpty = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim());
 
   const home = resolve(nonEmpty(env.ZHIXING_HOME) ?? join(homedir(), '.zhixing'));
-  const layers = [env, readEnvFile(join(cwd, '.env')), readEnvFile(join(home, '.env'))];
   const file = readConfigFile(join(home, 'config.json'));
-  const get = (...names: string[]): string | undefined => {
-    for (const layer of layers) for (const n of names) {
-      const v = nonEmpty(layer[n]);
+  // config.json speaks through the same names as the environment, as the lowest layer.
+  const fileLayer: Layer = {
+    ZHIXING_PROVIDER: file.provider,
+    ZHIXING_BASE_URL: file.baseUrl,
+    ZHIXING_API_KEY: file.apiKey,
+    ZHIXING_MODEL: file.model,
+    ZHIXING_MAX_STEPS: file.maxSteps?.toString(),
+    ZHIXING_REQUEST_TIMEOUT_MS: file.requestTimeoutMs?.toString(),
+    ZHIXING_TOOL_TIMEOUT_MS: file.toolTimeoutMs?.toString(),
+    ZHIXING_LANG: file.lang,
+  };
+  const layers: Layer[] = [env, readEnvFile(join(cwd, '.env')), readEnvFile(join(home, '.env')), fileLayer];
+  const get = (name: string): string | undefined => {
+    for (const layer of layers) {
+      const v = nonEmpty(layer[name]);
       if (v !== undefined) return v;
     }
     return undefined;
   };
+  const wholeNumber = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = get(name);
+    const n = raw === undefined ? fallback : Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}").`);
+    return n;
+  };
 
-  const providerName = (get('ZHIXING_PROVIDER') ?? file.provider)?.toLowerCase();
-  if (providerName && !(providerName in PROVIDER_PRESETS)) {
-    throw new ConfigError(
-      `Unknown provider "${providerName}". Use one of: ${Object.keys(PROVIDER_PRESETS).join(', ')}.`,
-    );
+  let endpoint;
+  try {
+    endpoint = resolveEndpoint(layers);
+  } catch (err) {
+    if (err instanceof UnknownProviderError) throw new ConfigError(err.message);
+    throw err;
   }
-  const preset = providerName ? PROVIDER_PRESETS[providerName as ProviderName] : undefined;
-  const baseUrl = get('ZHIXING_BASE_URL', 'OPENAI_BASE_URL') ?? nonEmpty(file.baseUrl) ?? preset?.baseUrl;
-  const apiKey = get('ZHIXING_API_KEY', 'OPENAI_API_KEY') ?? nonEmpty(file.apiKey);
-  const model = get('ZHIXING_MODEL', 'OPENAI_MODEL') ?? nonEmpty(file.model) ?? preset?.model ?? PROVIDER_PRESETS.openai.model;
   const forcedOffline = options.offline === true || get('ZHIXING_OFFLINE') === '1';
-  const mode = forcedOffline || (!baseUrl && !apiKey) ? 'offline' : 'llm';
-
-  const lang = get('ZHIXING_LANG')?.toLowerCase().slice(0, 2) ?? file.lang;
-  const maxSteps = Number(get('ZHIXING_MAX_STEPS') ?? file.maxSteps ?? DEFAULT_MAX_STEPS);
-  if (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > 100) {
-    throw new ConfigError('ZHIXING_MAX_STEPS must be a whole number from 1 to 100.');
-  }
+  const mode = forcedOffline || (!endpoint.baseUrl && !endpoint.apiKey) ? 'offline' : 'llm';
+  const lang = get('ZHIXING_LANG')?.toLowerCase().slice(0, 2);
+  const maxSteps = wholeNumber('ZHIXING_MAX_STEPS', DEFAULT_MAX_STEPS, 1, 100);
+  const requestTimeoutMs = wholeNumber('ZHIXING_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 1_000, 3_600_000);
+  const toolTimeoutMs = wholeNumber('ZHIXING_TOOL_TIMEOUT_MS', DEFAULT_TOOL_TIMEOUT_MS, 100, 3_600_000);
 
   return {
     home,
     workspace: resolve(home, nonEmpty(file.workspace) ?? 'workspace'),
     dbPath: join(home, 'zhixing.db'),
     mode,
-    provider: mode === 'offline' ? 'offline' : providerName ?? (baseUrl ? 'custom' : 'openai'),
-    baseUrl: baseUrl ?? (mode === 'llm' ? PROVIDER_PRESETS.openai.baseUrl : undefined),
-    apiKey,
-    model: mode === 'offline' ? 'rules' : model,
+    provider: mode === 'offline' ? 'offline' : endpoint.provider,
+    baseUrl: endpoint.baseUrl ?? (mode === 'llm' ? PROVIDER_PRESETS.openai.baseUrl : undefined),
+    apiKey: endpoint.apiKey,
+    model: mode === 'offline' ? 'rules' : endpoint.model,
     maxSteps,
-    requestTimeoutMs: Number(get('ZHIXING_REQUEST_TIMEOUT_MS') ?? file.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
-    toolTimeoutMs: Number(get('ZHIXING_TOOL_TIMEOUT_MS') ?? file.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS),
+    requestTimeoutMs,
+    toolTimeoutMs,
     lang: lang === 'zh' || lang === 'en' ? lang : undefined,
     uiLang: lang === 'zh' || lang === 'en' ? lang : detectUiLang(env),
     geocodingUrl: get('ZHIXING_GEOCODING_URL') ?? DEFAULT_GEOCODING_URL,
@@ -159,4 +172,14 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 export function maskKey(key: string | undefined): string | undefined {
   if (!key) return undefined;
   return key.length <= 8 ? '…' : `${key.slice(0, 3)}…${key.slice(-4)}`;
+}
+
+/** A URL as it may be shown: scheme, host and path, without credentials or query (where keys hide). */
+export function safeUrl(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return `${url.protocol}//${url.host}${url.pathname}`.replace(/\/$/, '');
+  } catch {
+    return '(invalid URL)';
+  }
 }

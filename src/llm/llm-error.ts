@@ -3,6 +3,7 @@
  * for the user that says what to do, and never contains the API key.
  */
 import type * as OpenAiSdk from 'openai';
+import { safeUrl } from '../config/config.js';
 
 const MAX_DETAIL_CHARS = 200;
 /** A server asking us to wait longer than this gets an error now instead of a silent hang. */
@@ -42,16 +43,6 @@ export function redactSecret(text: string, apiKey: string): string {
   let out = text;
   if (apiKey.length >= 4) out = out.split(apiKey).join('[key]');
   return out.replace(BEARER_PATTERN, 'Bearer [key]').replace(KEY_PATTERN, '$1-[key]');
-}
-
-/** The base URL without credentials, query or fragment, for messages. */
-export function safeUrl(baseUrl: string): string {
-  try {
-    const url = new URL(baseUrl);
-    return `${url.protocol}//${url.host}${url.pathname}`.replace(/\/$/, '');
-  } catch {
-    return '(invalid URL)';
-  }
 }
 
 /** Maps whatever the SDK (or fetch, or a parser) threw to an `LlmError`. */

@@ -11,7 +11,8 @@ import { randomBytes } from 'node:crypto';
 import type { ClientOptions, OpenAI } from 'openai';
 import { createStreamAssembler, type ChunkLike } from './stream-assembler.js';
 import { createAttemptFetch, type RetryInfo } from './attempt-fetch.js';
-import { LlmError, safeUrl, toLlmError } from './llm-error.js';
+import { safeUrl } from '../config/config.js';
+import { LlmError, toLlmError } from './llm-error.js';
 import type { ChatMessage, Llm, LlmEvent, LlmRequest, ToolSpec } from './types.js';
 
 export { LlmError, type LlmErrorCode } from './llm-error.js';

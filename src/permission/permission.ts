@@ -9,9 +9,8 @@ export interface PermissionPolicy {
  * inside the session's workspace is allowed, outside is refused, and no flag overrides a refusal.
  * `autoApprove` (`--yes`) answers future "ask" rules without prompting; it never turns a deny into an allow.
  */
-export function createPermissionPolicy(options: { autoApprove?: boolean } = {}): PermissionPolicy & { autoApprove: boolean } {
+export function createPermissionPolicy(_options: { autoApprove?: boolean } = {}): PermissionPolicy {
   return {
-    autoApprove: options.autoApprove ?? false,
     async ask(request) {
       return request.insideSandbox ? 'allow' : 'deny';
     },

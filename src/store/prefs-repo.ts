@@ -4,17 +4,14 @@ import type { Db } from './db.js';
 export interface PrefsRepo {
   get(key: string): string | undefined;
   set(key: string, value: string): void;
-  all(): Record<string, string>;
 }
 
 export function createPrefsRepo(db: Db, now: () => number = Date.now): PrefsRepo {
   const get = db.prepare('SELECT value FROM preferences WHERE key = ?');
   const set = db.prepare(`INSERT INTO preferences (key, value, updated_at) VALUES (?, ?, ?)
     ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`);
-  const all = db.prepare('SELECT key, value FROM preferences ORDER BY key');
   return {
     get: (key) => (get.get(key) as { value: string } | undefined)?.value,
     set: (key, value) => void set.run(key, value, now()),
-    all: () => Object.fromEntries((all.all() as { key: string; value: string }[]).map((r) => [r.key, r.value])),
   };
 }

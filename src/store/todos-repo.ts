@@ -15,8 +15,6 @@ export interface TodosRepo {
   add(content: string, due: string | null, now: number): TodoRow;
   /** Every item, numbered as listed. */
   list(): TodoRow[];
-  /** The item shown as `number`, or undefined. */
-  byNumber(number: number): TodoRow | undefined;
   markDone(id: number, now: number): void;
   delete(id: number): void;
 }
@@ -49,11 +47,11 @@ export function createTodosRepo(db: Db): TodosRepo {
 
   return {
     add(content, due, now) {
-      insert.run(content, due, now);
-      return list().at(-1)!;
+      const id = Number(insert.run(content, due, now).lastInsertRowid);
+      // Its number is its place in the list, which another process may have grown meanwhile.
+      return list().find((t) => t.id === id)!;
     },
     list,
-    byNumber: (n) => list()[n - 1],
     markDone: (id, now) => void done.run(now, id),
     delete: (id) => void del.run(id),
   };

@@ -38,13 +38,20 @@ function truncate(text: string): string {
   return `${text.slice(0, MAX_OUTPUT_CHARS)}\n… [${cut} more characters cut]`;
 }
 
-function parseArguments(raw: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+/** A call's arguments as JSON; empty text counts as `{}` (some providers send nothing for no arguments). */
+export function parseArguments(raw: string): { ok: true; value: unknown } | { ok: false; reason: string } {
   if (raw.trim() === '') return { ok: true, value: {} };
   try {
     return { ok: true, value: JSON.parse(raw) };
   } catch (err) {
     return { ok: false, reason: (err as Error).message };
   }
+}
+
+/** The arguments parsed when they are valid JSON, else the raw text — how calls are shown and stored. */
+export function parseToolInput(raw: string): unknown {
+  const parsed = parseArguments(raw);
+  return parsed.ok ? parsed.value : raw;
 }
 
 export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeoutMs?: number } = {}): ToolRegistry {
@@ -57,7 +64,8 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
     const cancelled = () => say(ctx.lang, '已取消。', 'Cancelled.');
     if (ctx.signal.aborted) throw new ToolError(cancelled());
     const pending = tool.execute(args, { ...ctx, signal: controller.signal });
-    // A tool that answered at once needs no timer.
+    // A tool that answered at once needs no timer. (Synchronous work cannot be interrupted at all,
+    // so synchronous tools must bound their own work, as the calculator bounds its input.)
     if (typeof pending === 'string') return pending;
 
     let rejectStopped!: (err: Error) => void;
@@ -73,7 +81,7 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
     const onAbort = () => stop(cancelled());
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      // A tool that ignores its signal still cannot hold the turn past its timeout.
+      // An asynchronous tool that ignores its signal still cannot hold the turn past its timeout.
       return await Promise.race([pending, stopped]);
     } finally {
       clearTimeout(timer);
