@@ -41,8 +41,11 @@ const NUMBER_TAIL = /^(?:[\d.]|,\d)[\d.,]*/;
 const WORD_CHAR = /[\p{L}_$]/u;
 const SPACE = /\s/;
 const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
-/** Trailing question people append: "=", "=?", "等于多少", "是多少", "等于几". */
-const QUESTION_SUFFIX = /\s*(?:=|等于|是)?\s*(?:多少|几)?\s*\??\s*$/u;
+/**
+ * The parts of the trailing question people append ("=", "=?", "等于多少", "是多少", "等于几"), last
+ * part first. Each is optional, with spaces around it. ？ is not listed: NFKC has made it ?.
+ */
+const QUESTION_PARTS: ReadonlyArray<readonly string[]> = [['?'], ['多少', '几'], ['=', '等于', '是']];
 
 function parseMessages(lang: Lang) {
   const err = (zh: string, en: string) => new ToolError(say(lang, zh, en));
@@ -84,6 +87,20 @@ function parseMessages(lang: Lang) {
 }
 
 type ParseMessages = ReturnType<typeof parseMessages>;
+
+/**
+ * Where the trailing question starts (the text's length if there is none). The parts are peeled off
+ * the end one at a time: a single regex with optional parts between runs of `\s*` backtracks over
+ * long runs of spaces for seconds, and this tool is synchronous, so no timeout could stop it.
+ */
+function questionStart(text: string): number {
+  let end = text.trimEnd().length;
+  for (const spellings of QUESTION_PARTS) {
+    const part = spellings.find((s) => end >= s.length && text.startsWith(s, end - s.length));
+    if (part) end = text.slice(0, end - part.length).trimEnd().length;
+  }
+  return end;
+}
 
 /**
  * NFKC per character (full-width digits, operators and parentheses become ASCII) while remembering
@@ -162,7 +179,7 @@ export function parseExpression(expression: string, lang: Lang): CalcNode {
   const length = [...expression].length;
   if (length > MAX_EXPRESSION_CHARS) throw m.tooLong(length);
   const { text, cols } = normalize(expression);
-  const body = text.slice(0, QUESTION_SUFFIX.exec(text)?.index ?? text.length);
+  const body = text.slice(0, questionStart(text));
   const tokens = tokenize(body, cols, m);
   if (tokens.length === 1) throw m.empty();
 

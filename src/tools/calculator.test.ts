@@ -190,6 +190,34 @@ describe('evaluateExpression: refusals say why, in the turn language', () => {
   });
 });
 
+describe('evaluateExpression: long runs of spaces cost no time', () => {
+  // The tool is synchronous, so nothing could interrupt a slow parse: each must finish at once.
+  const BUDGET_MS = 200; // generous: a backtracking blowup takes seconds
+  const spaces = ' '.repeat(900);
+  const cases: Array<[string, string, string]> = [
+    ['spaces in the middle', `1${spaces}+2`, '3'],
+    ['spaces at the end', `1+2${spaces}`, '3'],
+    ['spaces in the middle and at the end', `1${' '.repeat(450)}+2${' '.repeat(450)}`, '3'],
+    ['spaces before 等于多少', `(3+5)*12${spaces}等于多少`, '96'],
+    ['spaces between every part of the question', `6*7${' '.repeat(300)}=${' '.repeat(300)}几${' '.repeat(300)}?`, '42'],
+    ['full-width spaces before ＝？', `1+1${'\u3000'.repeat(900)}＝？`, '2'],
+  ];
+  it.each(cases)('%s', (_name, expression, expected) => {
+    expect(expression.length).toBeLessThanOrEqual(1000);
+    const started = performance.now();
+    expect(evaluateExpression(expression, 'en')).toBe(expected);
+    expect(performance.now() - started).toBeLessThan(BUDGET_MS);
+  });
+
+  it('refuses quickly when the spaces lead nowhere', () => {
+    const started = performance.now();
+    expect(refusal(`1${' '.repeat(900)}+`, 'en')).toContain('ends too early');
+    expect(refusal(`1${' '.repeat(900)}#`, 'en')).toContain("unexpected character '#' at position 902");
+    expect(refusal(`${' '.repeat(900)}等于多少`, 'en')).toContain('Empty expression');
+    expect(performance.now() - started).toBeLessThan(BUDGET_MS);
+  });
+});
+
 describe('evaluateExpression: hostile input runs nothing', () => {
   const hostile = [
     '__import__("os").system("dir")',

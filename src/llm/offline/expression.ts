@@ -5,7 +5,7 @@
  * percentages are not read by the calculator, so they are rewritten here: 一百加二十 → 100+20,
  * 15% 的 200 → 15/100*200.
  */
-import { chineseNumeral, CN_NUMERAL } from './numerals.js';
+import { chineseNumeral, CN_NUMERAL, CN_NUMERAL_CHAR } from './numerals.js';
 import { rewritePercent } from './percent.js';
 
 const NUMBER = '\\d+(?:,\\d{3})*(?:\\.\\d+)?(?:e[+-]?\\d+)?|\\.\\d+';
@@ -14,20 +14,26 @@ const SYMBOL_OPS = '\\*\\*|\\/\\/|[-+*/^%()×÷·−√]';
 const TOKEN = `(?:${NUMBER}|${CN_NUMERAL}|${SYMBOL_OPS}|${ZH_OPS.join('|')}|[ \\t]+)`;
 const RUN = new RegExp(`(?:${TOKEN})+`, 'gi');
 
-// What may not start or end an expression: binary operators, 的, spaces, a trailing dot or comma.
-const BAD_START = /^(?:\s+|的|\*\*|\/\/|[+*/^%×÷·,]|乘以|乘上|乘|除以|加上|加|减去|减|次方|次幂|平方|立方)/;
-const BAD_END = /(?:\s+|的|\*\*|\/\/|[-+*/^×÷·−√.,]|乘以|乘上|乘|除以|加上|加|减去|减|开平方|开方|根号)$/;
+// What may not start or end an expression: binary operators, 的, a trailing dot or comma (and spaces, trimmed).
+const BAD_START = /^(?:的|\*\*|\/\/|[+*/^%×÷·,]|乘以|乘上|乘|除以|加上|加|减去|减|次方|次幂|平方|立方)/;
+const BAD_END = /(?:的|\*\*|\/\/|[-+*/^×÷·−√.,]|乘以|乘上|乘|除以|加上|加|减去|减|开平方|开方|根号)$/;
+/** The longest BAD_END token: it is looked for in the last few characters only, not from every character on. */
+const BAD_END_MAX_CHARS = 3;
 const BINARY = /[\d)]\s*(?:\*\*|\/\/|[-+*/^%×÷·−]|乘以|乘上|乘|除以|加上|加|减去|减)\s*[-\d(.√根]/;
 const UNARY_WORDS = /√|根号|开方|平方|立方|次方|次幂/;
 
-/** English operator words the calculator does not read, turned into symbols first. */
+/**
+ * English operator words the calculator does not read, turned into symbols first. The operand before
+ * the word is matched and put back ($1) rather than looked behind for: a lookbehind with `\s*` in it
+ * is retried from every character of a long run of spaces, which makes the cost grow with the square.
+ */
 const EN_WORDS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/(?<=[\d)]\s*)(?:multiplied by|times|x)(?=\s*[\d(])/gi, '*'],
-  [/(?<=[\d)]\s*)(?:divided by|over)(?=\s*[\d(])/gi, '/'],
-  [/(?<=[\d)]\s*)plus(?=\s*[\d(])/gi, '+'],
-  [/(?<=[\d)]\s*)minus(?=\s*[\d(])/gi, '-'],
-  [/(?<=[\d)]\s*)(?:to the power of|to the|raised to)(?=\s*[\d(])/gi, '^'],
-  [/(?<=\d\s*)squared\b/gi, '^2'],
+  [/([\d)]\s*)(?:multiplied by|times|x)(?=\s*[\d(])/gi, '$1*'],
+  [/([\d)]\s*)(?:divided by|over)(?=\s*[\d(])/gi, '$1/'],
+  [/([\d)]\s*)plus(?=\s*[\d(])/gi, '$1+'],
+  [/([\d)]\s*)minus(?=\s*[\d(])/gi, '$1-'],
+  [/([\d)]\s*)(?:to the power of|to the|raised to)(?=\s*[\d(])/gi, '$1^'],
+  [/(\d\s*)squared\b/gi, '$1^2'],
   [/\b(?:the )?square root of\s*/gi, '√'],
   [/\bsqrt\s*/gi, '√'],
 ];
@@ -38,23 +44,35 @@ export interface FoundExpression {
   rest: string;
 }
 
+const count = (text: string, ch: string): number => text.split(ch).length - 1;
+
+/** The run without what may not start or end an expression, one token off each end per round. */
 function trimRun(run: string): string {
   let t = run;
+  // Trimming takes no parenthesis but the stray ones, so the counts are kept rather than recounted each round.
+  const open = count(run, '(');
+  let close = count(run, ')');
   for (;;) {
-    let next = t.replace(BAD_START, '').replace(BAD_END, '');
-    const open = (next.match(/\(/g) ?? []).length;
-    const close = (next.match(/\)/g) ?? []).length;
+    let next = t.trim();
+    const start = BAD_START.exec(next);
+    if (start) next = next.slice(start[0].length).trimStart();
+    const end = BAD_END.exec(next.slice(-BAD_END_MAX_CHARS));
+    if (end) next = next.slice(0, next.length - end[0].length).trimEnd();
     // 「（比如 1+1）」 leaves a stray ")"; a missing ")" is the user's to hear about from the calculator.
-    if (close > open && next.endsWith(')')) next = next.slice(0, -1);
-    if (next === t) return t;
+    if (close > open && next.endsWith(')')) {
+      next = next.slice(0, -1);
+      close--;
+    }
+    if (next.length === t.length) return t;
     t = next;
   }
 }
 
 const CN_ANY = new RegExp(CN_NUMERAL, 'g');
 const HAS_CN = new RegExp(CN_NUMERAL);
-// 3二十 could be 320 or 3 and 20: a numeral touching digits is not read at all.
-const CN_TOUCHES_DIGIT = new RegExp(`\\d(?:${CN_NUMERAL})|(?:${CN_NUMERAL})\\d`);
+// 3二十 could be 320 or 3 and 20: a numeral touching digits is not read at all. A numeral begins and ends
+// with one of its characters, so checking those is enough (a whole numeral before \d is retried from each of its characters).
+const CN_TOUCHES_DIGIT = new RegExp(`\\d${CN_NUMERAL_CHAR}|${CN_NUMERAL_CHAR}\\d`);
 const WORD_OPS: ReadonlyArray<readonly [RegExp, string]> = [
   [/乘以|乘上|乘/g, '*'], [/除以/g, '/'], [/加上|加/g, '+'], [/减去|减/g, '-'],
 ];

@@ -5,21 +5,51 @@
 import { chineseNumeral } from './numerals.js';
 
 /** A user message as the rules see it. `norm` has exactly the same length as `raw`, so an index
- * found in one slices the other: match on `norm`, take user content (todo text, file content) from `raw`. */
+ * found in one slices the other: match on `norm`, take user content (todo text, file content) from `raw`.
+ * A long message is seen as its beginning and its end with one mark for the middle (see `elided`):
+ * what rules cost grows faster than the text, and a message may be 100,000 characters. */
 export interface Utterance {
-  /** The message as typed, trimmed. */
+  /** The message as typed, trimmed (the middle of a long one replaced by `elided.mark`). */
   raw: string;
   /** Full-width ASCII and ideographic space folded to half-width, one UTF-16 unit for one. */
   norm: string;
+  /** The middle of a long message, left out of `raw` and `norm`; `restore` puts it back into user content. */
+  elided?: { mark: string; text: string };
 }
 
 const FULL_WIDTH_FIRST = 0xff01;
 const FULL_WIDTH_LAST = 0xff5e;
 const FULL_WIDTH_OFFSET = 0xfee0;
 const IDEOGRAPHIC_SPACE = 0x3000;
+/** Of a longer message the rules read this many characters from the start… */
+export const HEAD_CHARS = 2_000;
+/** …and this many from the end, where 「…写到 a.txt」 and "… to a.txt" name the file. */
+export const TAIL_CHARS = 500;
+/** First candidate for the mark standing for the middle: a private-use character, matched only by `.` and negated classes. */
+const FIRST_MARK = 0xe000;
+
+/** A character not in `text`, so the mark can never be mistaken for something the user typed. */
+function markFor(text: string): string {
+  let code = FIRST_MARK;
+  while (text.includes(String.fromCharCode(code))) code++;
+  return String.fromCharCode(code);
+}
+
+/** An index near `i` that does not split a surrogate pair. */
+function boundary(text: string, i: number): number {
+  const code = text.charCodeAt(i - 1);
+  return code >= 0xd800 && code <= 0xdbff ? i - 1 : i;
+}
 
 export function utterance(text: string): Utterance {
-  const raw = text.trim();
+  let raw = text.trim();
+  let elided: Utterance['elided'];
+  if (raw.length > HEAD_CHARS + TAIL_CHARS + 1) {
+    const head = boundary(raw, HEAD_CHARS);
+    const tail = boundary(raw, raw.length - TAIL_CHARS);
+    elided = { mark: markFor(raw), text: raw.slice(head, tail) };
+    raw = raw.slice(0, head) + elided.mark + raw.slice(tail);
+  }
   let norm = '';
   for (let i = 0; i < raw.length; i++) {
     const code = raw.charCodeAt(i);
@@ -27,7 +57,13 @@ export function utterance(text: string): Utterance {
     else if (code === IDEOGRAPHIC_SPACE) norm += ' ';
     else norm += raw[i];
   }
-  return { raw, norm };
+  return elided ? { raw, norm, elided } : { raw, norm };
+}
+
+/** User content taken from `u.raw`, with the middle of a long message put back in. */
+export function restore(u: Utterance, text: string): string {
+  const { elided } = u;
+  return elided ? text.replace(elided.mark, () => elided.text) : text;
 }
 
 /** A sub-range of an utterance, e.g. one clause of "算一下 1+1，然后看看待办". */
@@ -35,7 +71,18 @@ export function slice(u: Utterance, start: number, end: number): Utterance {
   const raw = u.raw.slice(start, end);
   const lead = raw.length - raw.trimStart().length;
   const kept = raw.trim().length;
-  return { raw: raw.substr(lead, kept), norm: u.norm.slice(start, end).substr(lead, kept) };
+  const part = { raw: raw.substr(lead, kept), norm: u.norm.slice(start, end).substr(lead, kept) };
+  return u.elided ? { ...part, elided: u.elided } : part;
+}
+
+/**
+ * `text` without the characters of `chars` (a one-character class) at its end. A regex like
+ * /[\s.]+$/ would retry from every character of a long run of them inside the text.
+ */
+export function trimEndOf(text: string, chars: RegExp): string {
+  let end = text.length;
+  while (end > 0 && chars.test(text[end - 1])) end--;
+  return text.slice(0, end);
 }
 
 const QUOTES: ReadonlyArray<readonly [string, string]> = [
@@ -51,9 +98,12 @@ export function unquote(text: string): string {
   return t;
 }
 
+/** Sentence ends trimmed off a clause, one character at a time. */
+export const CLAUSE_END = /[\s。.!！]/;
+
 /** Strips the leading colon or comma that follows a marker ("记一下：…") and trailing sentence ends. */
 export function trimClause(text: string): string {
-  return text.replace(/^[\s:：,，、]+/, '').replace(/[\s。.!！]+$/, '');
+  return trimEndOf(text.replace(/^[\s:：,，、]+/, ''), CLAUSE_END);
 }
 
 /** "3" → 3, "十二" → 12, "二十" → 20, "两" → 2, "一百零五" → 105; undefined if it is not a whole number. */
@@ -69,7 +119,7 @@ const ID_PATTERNS: RegExp[] = [
   new RegExp(`第\\s*(${CN_NUM})\\s*(?:条|个|项|件|号|行)?`),
   new RegExp(`(?:编号|序号|#)\\s*(${CN_NUM})`),
   new RegExp(`(${CN_NUM})\\s*号`),
-  /\b(?:todo|task|item|number|no\.?)\s*#?\s*(\d+)\b/i,
+  /\b(?:todo|task|item|number|no\.?)\s*(?:#\s*)?(\d+)\b/i,
   /\b(\d+)(?:st|nd|rd|th)\b/i,
   new RegExp(`\\b(${ORDINALS.join('|')})\\b`, 'i'),
 ];
@@ -92,8 +142,9 @@ export function todoId(text: string): number | undefined {
 const ZH_DAY =
   '(?:大后天|后天|今天|今晚|明天|明晚|明早|(?:下下?|这|本)?(?:周|星期|礼拜)[一二三四五六日天1-7]|(?:下|这|本)(?:周|星期)|月底|周末' +
   '|\\d{4}-\\d{1,2}-\\d{1,2}|\\d{1,2}月\\d{1,2}[日号]|\\d{1,2}[日号])';
+// The spaces after a part of the day belong to it: a bare `\s*` here would be retried from every space of a run.
 const ZH_CLOCK =
-  '(?:早上|上午|中午|下午|晚上|傍晚|凌晨)?\\s*(?:\\d{1,2}|[一二两三四五六七八九十]{1,3})\\s*(?:点(?:\\s*(?:半|一刻|三刻|\\d{1,2}\\s*分?))?|:\\d{2}|时)';
+  '(?:(?:早上|上午|中午|下午|晚上|傍晚|凌晨)\\s*)?(?:\\d{1,2}|[一二两三四五六七八九十]{1,3})\\s*(?:点(?:\\s*(?:半|一刻|三刻|\\d{1,2}\\s*分?))?|:\\d{2}|时)';
 const ZH_DUE = new RegExp(`${ZH_DAY}(?:\\s*${ZH_CLOCK})?|${ZH_CLOCK}`);
 const EN_DAY = '(?:today|tonight|tomorrow|(?:next |this )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week|weekend)|\\d{4}-\\d{1,2}-\\d{1,2})';
 const EN_CLOCK = '\\d{1,2}(?::\\d{2})?\\s*(?:am|pm)';
@@ -121,7 +172,7 @@ const NAME_STOP = /^(?:什么|啥|谁|哪个|什么名字)/;
 
 /** The name after 我叫 / my name is: "刘浩彬呀，你呢" → 刘浩彬; "alex smith" → alex smith. */
 export function nameFrom(after: string): string | undefined {
-  const zh = /^\s*[:：]?\s*([^\s,，.。!！?？;；:：、]{1,20})/.exec(after);
+  const zh = /^\s*(?:[:：]\s*)?([^\s,，.。!！?？;；:：、]{1,20})/.exec(after);
   if (!zh || NAME_STOP.test(zh[1])) return undefined;
   if (/^[A-Za-z]/.test(zh[1])) {
     // English: the first word, plus following capitalised words ("Alex Smith", not "Alex and I").

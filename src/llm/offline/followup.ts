@@ -4,12 +4,29 @@
  */
 import type { ChatMessage } from '../types.js';
 import { findExpression } from './expression.js';
-import { looksLikeFile, PATH, todoId, utterance, type Utterance } from './extract.js';
+import { CLAUSE_END, looksLikeFile, PATH, restore, todoId, trimEndOf, utterance, type Utterance } from './extract.js';
 import { call, parseArgs, type Intent, type Outcome, type PlannedCall, type Previous } from './intent.js';
 import { isWhenOnly, placeZh } from './places.js';
 
 const LEAD = /^(?:那么|那|还有|换成|改成|再查一下|再查查|再看看|再查|再来|(?:what about|how about|and for|and in|and)\b)\s*/i;
-const TRAIL = /\s*(?:的呢|呢|怎么样|如何|咋样|吧|\bthen)?\s*[?？.!。]*$/i;
+const TRAIL_PUNCT = /[?？.!。]/;
+/** Words that close a follow-up, each anchored at the end; 的呢 before its suffix 呢. */
+const TRAIL_WORDS = /(?:的呢|呢|怎么样|如何|咋样|吧|\bthen)$/i;
+/** The longest of these words, so only the last few characters are searched. */
+const TRAIL_WORD_MAX_CHARS = 4;
+
+/**
+ * The closing part of a follow-up: spaces, one of TRAIL_WORDS, spaces, sentence-end marks, each
+ * optional. Peeled off the end one part at a time: as one regex (`\s*(?:呢…)?\s*[?.!]*$`) it is
+ * retried from every character of a long run of spaces, at a cost that grows with the cube of the run.
+ */
+function trailOf(body: string): string {
+  let rest = trimEndOf(body, TRAIL_PUNCT).trimEnd();
+  // One character more than the longest word, so `\b` still sees the character before "then".
+  const word = TRAIL_WORDS.exec(rest.slice(-(TRAIL_WORD_MAX_CHARS + 1)));
+  if (word) rest = rest.slice(0, rest.length - word[0].length).trimEnd();
+  return body.slice(rest.length);
+}
 
 /**
  * What the message at `userIndex` follows: the calls of the latest step that made any, or a question
@@ -73,7 +90,7 @@ export const followUp: Intent = {
     if (!prev) return null;
     const lead = LEAD.exec(u.norm)?.[0] ?? '';
     const body = u.norm.slice(lead.length);
-    const trail = TRAIL.exec(body)?.[0] ?? '';
+    const trail = trailOf(body);
     const subject = body.slice(0, body.length - trail.length).trim();
     if (!subject) return null;
     if (prev.kind === 'asked') {
@@ -92,7 +109,7 @@ export const followUp: Intent = {
           return id !== undefined ? call(prev.reply.action === 'done' ? 'todo_done' : 'todo_delete', { id }) : null;
         }
         case 'askTodoContent':
-          return call('todo_add', { content: u.raw.replace(/[\s。.!！]+$/, '') });
+          return call('todo_add', { content: restore(u, trimEndOf(u.raw, CLAUSE_END)) });
         default:
           return null;
       }

@@ -1,26 +1,36 @@
 /** Rules for the file tools. Paths are passed as the user wrote them: the tools decide what is allowed. */
-import { looksLikeFile, PATH, unquote, type Utterance } from './extract.js';
+import { looksLikeFile, PATH, restore, trimEndOf, unquote, type Utterance } from './extract.js';
 import { call, type Intent, type Outcome } from './intent.js';
 
 const P = `(?<path>${PATH})`;
-const re = (source: string): RegExp => new RegExp(source, 'di');
+// `s`: file content may run over several lines (a pasted text), and `.` should take it all.
+const re = (source: string): RegExp => new RegExp(source, 'dis');
+/**
+ * Content up to the word that ends it: it starts and ends with a non-space, so the spaces around it
+ * are matched in one way only. `\s*(?<content>.+?)\s*` lets both sides take the same spaces and is
+ * retried for every split of a long run of them.
+ */
+const CONTENT_BEFORE = '(?<content>\\S.*?)(?<!\\s)';
+
+// Rules of thumb for the patterns below: never two `\s*` with only optional words between them
+// (`\s*(?:文件)?\s*`), but `\s*(?:文件\s*)?`, which matches the same text in one way only.
 
 /** Patterns whose match holds both the path and the content. */
 const WRITE_WHOLE: RegExp[] = [
-  re(`把\\s*(?<content>.+?)\\s*(?:写到|写入|写进|写在|保存到|保存为|存到|存入|存为)\\s*(?:文件)?\\s*${P}`),
-  re(`(?:往|在|向|给)\\s*(?:文件)?\\s*${P}\\s*(?:文件)?\\s*(?:里面|里|中|内)?\\s*(?:写入|写上|写)\\s*:?\\s*(?<content>.+)$`),
-  re(`(?:写入|写到|保存到|存到)\\s*(?:文件)?\\s*${P}\\s*[:,]\\s*(?<content>.+)$`),
-  re(`${P}\\s*的?内容(?:改成|改为|写成|设为|设置为|是|为)\\s*:?\\s*(?<content>(?!什么|啥).+?)$`),
-  re(`\\b(?:write|save|put|store)\\s+(?<content>.+?)\\s+(?:to|into|in)\\s+(?:the\\s+)?(?:file\\s+)?${P}\\s*[.!]?$`),
+  re(`把\\s*${CONTENT_BEFORE}\\s*(?:写到|写入|写进|写在|保存到|保存为|存到|存入|存为)\\s*(?:文件\\s*)?${P}`),
+  re(`(?:往|在|向|给)\\s*(?:文件\\s*)?${P}\\s*(?:文件\\s*)?(?:(?:里面|里|中|内)\\s*)?(?:写入|写上|写)\\s*(?::\\s*)?(?<content>.+)$`),
+  re(`(?:写入|写到|保存到|存到)\\s*(?:文件\\s*)?${P}\\s*[:,]\\s*(?<content>.+)$`),
+  re(`${P}\\s*的?内容(?:改成|改为|写成|设为|设置为|是|为)\\s*(?::\\s*)?(?<content>(?!什么|啥).+?)$`),
+  re(`\\b(?:write|save|put|store)\\s+${CONTENT_BEFORE}\\s+(?:to|into|in)\\s+(?:the\\s+)?(?:file\\s+)?${P}\\s*[.!]?$`),
   re(`\\b(?:write|save)\\s+to\\s+(?:the\\s+)?(?:file\\s+)?${P}\\s*:\\s*(?<content>.+)$`),
 ];
 /** "Create a file" patterns: the content, if any, follows the path. */
 const CREATE: RegExp[] = [
-  re(`(?:创建|新建|建|写|生成)(?:一个|个)?(?:新的?)?(?:文本)?文件\\s*(?:叫做|叫|名为|名叫|名字是|:)?\\s*${P}`),
+  re(`(?:创建|新建|建|写|生成)(?:一个|个)?(?:新的?)?(?:文本)?文件\\s*(?:(?:叫做|叫|名为|名叫|名字是|:)\\s*)?${P}`),
   re(`\\b(?:create|make|write)\\s+(?:(?:a|an|new|the)\\s+)*(?:text\\s+)?file\\s+(?:called\\s+|named\\s+)?${P}`),
 ];
 const CREATE_CONTENT = re(
-  `^\\s*[,]?\\s*(?:(?:它的|的)?内容(?:是|为)?|里面写(?:上|着)?|写上|写入|写着|with(?:\\s+the)?\\s+(?:content|text)s?|containing|that says|saying|with)\\s*:?\\s*(?<content>.*)$|^\\s*:\\s*(?<content2>.+)$`,
+  `^\\s*(?:,\\s*)?(?:(?:它的|的)?内容(?:是|为)?|里面写(?:上|着)?|写上|写入|写着|with(?:\\s+the)?\\s+(?:content|text)s?|containing|that says|saying|with)\\s*(?::\\s*)?(?<content>.*)$|^\\s*:\\s*(?<content2>.+)$`,
 );
 
 const NOT_A_PATH = /^(?:todos?|to-do|it|this|that|me|my)$/i;
@@ -30,7 +40,7 @@ function groupText(u: Utterance, m: RegExpExecArray, name: string): string | und
   return at ? u.raw.slice(at[0], at[1]) : undefined;
 }
 
-const cleanPath = (path: string): string => path.replace(/[.,]+$/, '');
+const cleanPath = (path: string): string => trimEndOf(path, /[.,]/);
 
 const fileWrite: Intent = {
   id: 'file_write',
@@ -39,7 +49,7 @@ const fileWrite: Intent = {
       const m = pattern.exec(u.norm);
       const path = m?.groups?.path && cleanPath(m.groups.path);
       if (!m || !path || NOT_A_PATH.test(path)) continue;
-      return call('file_write', { path, content: unquote(groupText(u, m, 'content') ?? '') });
+      return call('file_write', { path, content: restore(u, unquote(groupText(u, m, 'content') ?? '')) });
     }
     for (const pattern of CREATE) {
       const m = pattern.exec(u.norm);
@@ -47,7 +57,7 @@ const fileWrite: Intent = {
       const end = m.indices[0][1];
       const rest = CREATE_CONTENT.exec(u.norm.slice(end));
       const at = rest?.indices?.groups?.content ?? rest?.indices?.groups?.content2;
-      const content = at ? unquote(u.raw.slice(end + at[0], end + at[1])) : '';
+      const content = at ? restore(u, unquote(u.raw.slice(end + at[0], end + at[1]))) : '';
       return call('file_write', { path: cleanPath(m.groups.path), content });
     }
     return null;
@@ -57,8 +67,8 @@ const fileWrite: Intent = {
 // A verb of looking, doubled or softened as people say it: 看看, 看下, 看一看, 瞧瞧, 打开一下, 查看.
 const READ_VERB_ZH = '读取|读读|读|打开|查看|查阅|看看|看|瞧瞧|瞧|显示|展示|输出|cat';
 const READ: RegExp[] = [
-  re(`(?<verb>${READ_VERB_ZH})\\s*(?:一下|一看|下)?\\s*(?<file>文件)?\\s*${P}`),
-  re(`${P}\\s*(?<file>文件)?\\s*(?:里面|里|中)?\\s*(?:写了|写的|有|的内容是|的内容)(?:什么|啥|些什么)?`),
+  re(`(?<verb>${READ_VERB_ZH})\\s*(?:(?:一下|一看|下)\\s*)?(?:(?<file>文件)\\s*)?${P}`),
+  re(`${P}\\s*(?:(?<file>文件)\\s*)?(?:(?:里面|里|中)\\s*)?(?:写了|写的|有|的内容是|的内容)(?:什么|啥|些什么)?`),
   re(`\\b(?<verb>read|open(?:\\s+up)?|show(?:\\s+me)?|cat|display|print|view|look\\s+at|check|see)\\s+(?:(?:the|(?<file>file)|contents?\\s+of|what'?s\\s+in)\\s+)*${P}`),
   re(`\\bwhat(?:'s|\\s+is)\\s+in\\s+(?:(?:the|(?<file>file))\\s+)*${P}`),
 ];

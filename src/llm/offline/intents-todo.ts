@@ -1,5 +1,5 @@
 /** Rules for the todo tools: add (keeping the user's wording), list, done and delete by number. */
-import { dueOf, looksLikeFile, PATH, todoId, trimClause, unquote, type Utterance } from './extract.js';
+import { dueOf, looksLikeFile, PATH, restore, todoId, trimClause, unquote, type Utterance } from './extract.js';
 import { call, reply, type Intent, type Outcome } from './intent.js';
 
 const TODO_WORD = /待办|代办|todo|to-do|to do list|任务清单|任务列表|待做事项|\btasks?\b|reminders/i;
@@ -7,19 +7,21 @@ const LIST_WORD = /看|查|显示|列|哪些|什么|多少|几条|\b(?:show|list
 
 const ADD_MARKERS_ZH =
   /记一下|记下来|记下|记个|记录一下|记录下|记(?=\s*[:：])|(?:添加|加|新建|新增|创建|建)(?:一[条个项]|个)?(?:待办|todo)(?:事项)?|提醒我(?:一下)?/i;
-const ADD_INTO_ZH = /^(?:帮我|请|麻烦你?|给我)?\s*把?\s*(.+?)\s*(?:加到|加入|添加到|放到|放进|记到|写到|写进|记进)(?:我的)?(?:待办|todo)/di;
+// The content starts and ends with a non-space, so the spaces around it are matched in one way only
+// (`\s*(.+?)\s*` is retried for every split of a long run of spaces).
+const ADD_INTO_ZH = /^(?:帮我|请|麻烦你?|给我)?\s*(?:把\s*)?(\S.*?)(?<!\s)\s*(?:加到|加入|添加到|放到|放进|记到|写到|写进|记进)(?:我的)?(?:待办|todo)/di;
 const ADD_MARKERS_EN: RegExp[] = [
   /\b(?:add|create|make|new)\s+(?:(?:a|an|new|another)\s+)*(?:todo|to-do|task|reminder)(?:\s+item)?\b\s*(?:[:\-]|to\b|that\b|saying\b|for\b)?/i,
   /\b(?:remind me to|note down|jot down)\b/i,
   /^(?:todo|to-do)\s*:/i,
 ];
-const ADD_INTO_EN = /^(?:please\s+)?(?:add|put)\s+(.+?)\s+(?:to|on|in|into)\s+(?:my\s+|the\s+)?(?:todo|to-do|task)s?(?:\s+list)?\b/di;
+const ADD_INTO_EN = /^(?:please\s+)?(?:add|put)\s+(\S.*?)(?<!\s)\s+(?:to|on|in|into)\s+(?:my\s+|the\s+)?(?:todo|to-do|task)s?(?:\s+list)?\b/di;
 
 /** Strips what sits between the marker and the content: 「一下：」「一条待办」「待办事项:」. */
 function cleanContent(text: string): string {
   let t = trimClause(text);
   for (;;) {
-    const next = trimClause(t.replace(/^(?:一下|下来|一[条个项]|个)?\s*(?:待办(?:事项)?|todo)?\s*[:：,，]?/i, ''));
+    const next = trimClause(t.replace(/^(?:一下|下来|一[条个项]|个)?\s*(?:(?:待办(?:事项)?|todo)\s*)?[:：,，]?/i, ''));
     if (next === t) return t;
     t = next;
   }
@@ -34,7 +36,9 @@ function addOutcome(u: Utterance, content: string, before = ''): Outcome | null 
   // 「谢谢你帮我记下来」 has the marker but asks for nothing new.
   if (!text) return u.norm.length <= BARE_MARKER_CHARS ? reply({ kind: 'askTodoContent' }) : null;
   const due = dueOf(text) ?? dueOf(before);
-  return call('todo_add', due ? { content: text, due } : { content: text });
+  // All of a long message goes to the tool, which says how long is too long.
+  const whole = restore(u, text);
+  return call('todo_add', due ? { content: whole, due } : { content: whole });
 }
 
 const todoAdd: Intent = {

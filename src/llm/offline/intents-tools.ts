@@ -13,7 +13,8 @@ const WEATHER_EN =
  */
 const FEEL_ZH = /(?:(?:会不会|会|很|太|有点|比较|多)(?:冷|热|凉快|暖和)|(?:冷|热|凉快|暖和)(?=[吗么嘛]))(?=[吗么嘛啊呀呢吧不?!.,\s]|$)/;
 const WEATHER_DAY_ZH = /今天|明天|后天|今晚|明早|明晚|这几天|周末|外面/;
-const IN_PLACE = /\b(?:in|for|at)\s+(.+?)\s*[?.!]*$/i;
+// The place starts and ends with a non-space: `\s+(.+?)\s*` is retried for every split of a long run of spaces.
+const IN_PLACE = /\b(?:in|for|at)\s+(\S.*?)(?<!\s)\s*[?.!]*$/i;
 
 /**
  * The place around a keyword: an English "in X", else before it (北京天气), else after it (天气 北京).

@@ -35,7 +35,9 @@ export function classify(u: Utterance, ctx: PlanContext, intents: readonly Inten
 }
 
 // 「算一下 1+1，然后看看待办」, "add milk to my todos, then show them": one clause per tool call.
-const CONNECTOR = /(?:[,;.!?。]\s*)?(?:然后再?|接着再?|之后再?|并且|顺便再?|另外再?|同时)|[,;。]\s*再(?!见)|;|,?\s*\b(?:and then|then|and also)\b/gi;
+// The spaces before "then" are left to the clause before, which is trimmed: `,?\s*\bthen` would be
+// tried from every space of a long run.
+const CONNECTOR = /(?:[,;.!?。]\s*)?(?:然后再?|接着再?|之后再?|并且|顺便再?|另外再?|同时)|[,;。]\s*再(?!见)|;|(?:,\s*)?\b(?:and then|then|and also)\b/gi;
 
 function clauses(u: Utterance): Utterance[] {
   const parts: Utterance[] = [];

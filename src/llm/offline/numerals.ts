@@ -12,8 +12,10 @@ const SMALL_UNITS: Readonly<Record<string, number>> = { 十: 10, 百: 100, 千: 
 /** Units that close a group: 三万五千 is 3×10⁴ + 5×10³. */
 const BIG_UNITS: Readonly<Record<string, number>> = { 万: 10_000, 亿: 100_000_000 };
 
+/** Regex source for one character that can begin or end a Chinese numeral. */
+export const CN_NUMERAL_CHAR = '[零〇一二两三四五六七八九十百千万亿]';
 /** Regex source for one Chinese numeral, with an optional decimal part (三点五). */
-export const CN_NUMERAL = '[零〇一二两三四五六七八九十百千万亿]+(?:点[零〇一二三四五六七八九]+)?';
+export const CN_NUMERAL = `${CN_NUMERAL_CHAR}+(?:点[零〇一二三四五六七八九]+)?`;
 
 const PLAIN_DIGITS = /^[零〇一二两三四五六七八九]+$/;
 

@@ -4,11 +4,14 @@
  * 「百分之二十的 50」 → 20/100*50, 「三分之一加一」 → (1/3)+1, "15 percent of 200" → 15/100*200,
  * 「200 乘以 15%」 → 200 乘以 (15/100). A bare 「7%3」 is left alone: that is modulo.
  */
-import { chineseNumeral, CN_NUMERAL } from './numerals.js';
+import { chineseNumeral, CN_NUMERAL, CN_NUMERAL_CHAR } from './numerals.js';
 
-const DIGITS = '\\d+(?:,\\d{3})*(?:\\.\\d+)?';
+// A number is only looked for where a run of digits (or of numeral characters) begins: a start inside
+// the run can match nothing the run's own start cannot, and retrying from each character of a long
+// run costs the square of its length.
+const DIGITS = '(?<!\\d)\\d+(?:,\\d{3})*(?:\\.\\d+)?';
 /** A number in digits or in Chinese. */
-const AMOUNT = `(?:${DIGITS}|${CN_NUMERAL})`;
+const AMOUNT = `(?:${DIGITS}|(?<!${CN_NUMERAL_CHAR})${CN_NUMERAL})`;
 /** A spoken fraction: 百分之十五 (of a hundred, fifteen), 三分之一, 千分之 5. */
 const SPOKEN_FRACTION = `(?<den>${AMOUNT})\\s*分之\\s*(?<num>${AMOUNT})`;
 /** A share of a whole: 15% or a spoken fraction. */
@@ -31,6 +34,9 @@ const TIMES_SHARE = new RegExp(`(?<op>(?:\\*|×|·|/|÷|乘以|乘上|乘|除以
 /** Any other spoken fraction: 三分之一, 百分之五十. */
 const FRACTION = new RegExp(share(SPOKEN_FRACTION), 'g');
 
+/** Every rewrite needs one of these; without them the text is left alone at once (the patterns retry long digit runs). */
+const ANY_SHARE = /%|分之|per ?cent/i;
+
 type Groups = Record<string, string | undefined>;
 
 /** A number as digits; Chinese numerals are read, digits kept as written. */
@@ -52,6 +58,7 @@ const using = (make: (g: Groups) => string | undefined) =>
 
 /** The text with every percentage and fraction phrase it can read turned into plain arithmetic. */
 export function rewritePercent(text: string): string {
+  if (!ANY_SHARE.test(text)) return text;
   return text
     .replace(SHARE_OF, using((g) => {
       if (g.en !== undefined) return `${g.en}/100*${g.enOf}`;

@@ -2,6 +2,7 @@
  * Finding a place name in what surrounds a weather or time keyword:
  * 「帮我查一下北京的天气」 → 北京, 「上海明天会下雨吗」 → 上海, "weather in New York today" → New York.
  */
+import { trimEndOf } from './extract.js';
 
 const MAX_PLACE_CHARS = 20;
 
@@ -14,20 +15,42 @@ const WHEN_ZH = ['今天', '明天', '后天', '大后天', '现在', '当前', 
 const LEAD_ZH = ['那么', '那', '还有', '换成', '改成', '再', '帮我', '帮忙', '请问', '请', '麻烦你', '麻烦', '给我', '你知道', '你知道吗',
   '我想知道', '想知道', '我想问', '问一下', '查询一下', '查询', '查一下', '查下', '查查', '查', '看一下', '看下', '看看', '看', '问下', '告诉我', '说一下',
   '说说', '一下', '的', '在', '我这', ...WHEN_ZH];
-const TRAIL_ZH = ['的', '时间', '会不会', '会', '要不要', '需不需要', '需要', '用不用', '要', '得', '是不是', '是', '很', '还', '比较', '有点', '呢', '吗', '怎么样', '如何', '咋样', '好不好', '好吗', '啊', '呀',
+const TRAIL_ZH_WORDS = ['的', '时间', '会不会', '会', '要不要', '需不需要', '需要', '用不用', '要', '得', '是不是', '是', '很', '还', '比较', '有点', '呢', '吗', '怎么样', '如何', '咋样', '好不好', '好吗', '啊', '呀',
   '的话', '那边', '那里', '这边', '有没有', '有', ...WHEN_ZH];
+/** Words stripped off one end, with the length of the longest (an end is searched only that far in). */
+interface EdgeWords {
+  pattern: RegExp;
+  maxChars: number;
+}
+const edgeWords = (words: string[], source: (alternatives: string) => string, flags = ''): EdgeWords => ({
+  pattern: new RegExp(source(alternation(words)), flags),
+  maxChars: Math.max(...words.map((w) => w.length)),
+});
+
 const LEAD_ZH_RE = new RegExp(`^(?:${alternation(LEAD_ZH)})`);
-const TRAIL_ZH_RE = new RegExp(`(?:${alternation(TRAIL_ZH)})$`);
-const EDGE_PUNCT = /^[\s?!,.:;'"“”、。]+|[\s?!,.:;'"“”、。]+$/g;
+const TRAIL_ZH = edgeWords(TRAIL_ZH_WORDS, (a) => `(?:${a})$`);
+const EDGE_CHAR = /[\s?!,.:;'"“”、。]/;
+const LEADING_EDGE = /^[\s?!,.:;'"“”、。]+/;
+// Only the end is trimmed a character at a time: /[…]+$/ would be retried from every character of a run inside the text.
+const trimEdges = (text: string): string => trimEndOf(text.replace(LEADING_EDGE, ''), EDGE_CHAR);
 
 /** Words that stand where a place would but are not one: ask instead of guessing. */
 const NOT_PLACES_ZH = new Set(['这里', '这边', '那里', '那边', '外面', '本地', '当地', '家里', '我这', '我们这', '这儿', '那儿', '附近',
   '天', '全国', '国内', '国外', '这', '那', '哪里', '哪儿', '什么', '你那', '你那边', '天气', '气温', '温度']);
 
-function stripEdges(text: string, lead: RegExp, trail: RegExp): string {
-  let t = text.replace(EDGE_PUNCT, '');
+/** A word of `trail` ending the text, looked for in its last few characters only. */
+function trailingWord(text: string, trail: EdgeWords): string | undefined {
+  // One character more than the longest word, so a `\b` before the word sees the character before it.
+  return trail.pattern.exec(text.slice(-(trail.maxChars + 1)))?.[0];
+}
+
+function stripEdges(text: string, lead: RegExp, trail: EdgeWords): string {
+  let t = trimEdges(text);
   for (;;) {
-    const next = t.replace(lead, '').replace(trail, '').replace(EDGE_PUNCT, '');
+    let next = t.replace(lead, '');
+    const word = trailingWord(next, trail);
+    if (word) next = next.slice(0, next.length - word.length);
+    next = trimEdges(next);
     if (next === t) return t;
     t = next;
   }
@@ -35,7 +58,7 @@ function stripEdges(text: string, lead: RegExp, trail: RegExp): string {
 
 /** A Chinese place from the words around a keyword, or undefined if none is really named. */
 export function placeZh(text: string): string | undefined {
-  let place = stripEdges(text, LEAD_ZH_RE, TRAIL_ZH_RE);
+  let place = stripEdges(text, LEAD_ZH_RE, TRAIL_ZH);
   if (/^[\u4e00-\u9fff]{2,}市$/.test(place)) place = place.slice(0, -1);
   if (!place || place.length > MAX_PLACE_CHARS || NOT_PLACES_ZH.has(place)) return undefined;
   if (/[我你他她它咱]/.test(place)) return undefined;
@@ -49,15 +72,16 @@ const WHEN_EN = ['today', 'tonight', 'tomorrow', 'now', 'right now', 'currently'
 const LEAD_EN = ['what about', 'how about', "what's", 'what is', 'whats', "how's", 'how is', 'how', 'what', 'tell me', 'show me',
   'check', 'get', 'the', 'current', "today's", "tomorrow's", 'local', 'in', 'for', 'at', 'and', 'then', 'please', 'is it', 'will it',
   ...WHEN_EN];
-const TRAIL_EN = ['please', 'like', 'then', 'be', 'is', 'going to be', 'look like', 'looks like', ...WHEN_EN];
+const TRAIL_EN_WORDS = ['please', 'like', 'then', 'be', 'is', 'going to be', 'look like', 'looks like', ...WHEN_EN];
 const LEAD_EN_RE = new RegExp(`^(?:${alternation(LEAD_EN)})\\b\\s*`, 'i');
-const TRAIL_EN_RE = new RegExp(`\\s*\\b(?:${alternation(TRAIL_EN)})$`, 'i');
+// The spaces before a trailing word are trimmed with the edges after it.
+const TRAIL_EN = edgeWords(TRAIL_EN_WORDS, (a) => `\\b(?:${a})$`, 'i');
 const NOT_PLACES_EN = new Set(['here', 'there', 'outside', 'my area', 'my city', 'my town', 'town', 'the city', 'it', 'you', 'me', 'i',
   'weather', 'temperature', 'forecast', 'time', 'the time']);
 
 /** An English place name ("New York", "paris"), or undefined. */
 export function placeEn(text: string): string | undefined {
-  const place = stripEdges(text, LEAD_EN_RE, TRAIL_EN_RE);
+  const place = stripEdges(text, LEAD_EN_RE, TRAIL_EN);
   if (!place || place.length > MAX_PLACE_CHARS * 2 || NOT_PLACES_EN.has(place.toLowerCase())) return undefined;
   if (!/^[A-Za-z][A-Za-z .'\-]*$/.test(place)) return undefined;
   if (/\b(?:i|me|my|you|your|we|it)\b/i.test(place)) return undefined;
@@ -66,6 +90,6 @@ export function placeEn(text: string): string | undefined {
 
 /** Whether a phrase is only about when ("明天", "tomorrow"), as in 「那明天呢」. */
 export function isWhenOnly(text: string): boolean {
-  const t = text.replace(EDGE_PUNCT, '').toLowerCase();
+  const t = trimEdges(text).toLowerCase();
   return WHEN_ZH.includes(t) || WHEN_EN.includes(t);
 }

@@ -1,0 +1,172 @@
+/**
+ * Long messages: the planner must answer at once however a message is shaped (messages may be
+ * 100,000 characters), and a long file content must still be written whole.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fileWriteTool } from '../../tools/file-write.js';
+import type { ToolContext } from '../../tools/tool.js';
+import type { ChatMessage } from '../types.js';
+import { HEAD_CHARS, TAIL_CHARS } from './extract.js';
+import { createOfflinePlanner } from './planner.js';
+import { memoryPrefs, step } from './testing.js';
+
+const MESSAGE_CHARS = 100_000;
+/** Per message; a blowup takes seconds to hours, a normal plan a few milliseconds. */
+const BUDGET_MS = 1_000;
+/** The longest message the rules read whole, without leaving out its middle. */
+const WHOLE_CHARS = HEAD_CHARS + TAIL_CHARS;
+
+const planner = () => createOfflinePlanner({ prefs: memoryPrefs() });
+
+/** An earlier turn that made calls, so follow-up rules run on the message too. */
+const HISTORY: ChatMessage[] = [
+  { role: 'user', content: '北京天气怎么样' },
+  {
+    role: 'assistant',
+    content: null,
+    tool_calls: [
+      { id: 'call_off_1', name: 'weather', arguments: '{"city":"北京"}' },
+      { id: 'call_off_2', name: 'calculator', arguments: '{"expression":"1+1"}' },
+      { id: 'call_off_3', name: 'file_read', arguments: '{"path":"a.txt"}' },
+    ],
+  },
+  { role: 'tool', tool_call_id: 'call_off_1', content: '晴' },
+  { role: 'tool', tool_call_id: 'call_off_2', content: '2' },
+  { role: 'tool', tool_call_id: 'call_off_3', content: 'x' },
+  { role: 'assistant', content: '好的' },
+];
+
+/** Runs one planning step on `text`, alone and after HISTORY, and returns the slower time. */
+async function timedStep(text: string): Promise<number> {
+  let slowest = 0;
+  for (const history of [[], HISTORY]) {
+    const started = performance.now();
+    const r = await step(planner(), [...history, { role: 'user', content: text }]);
+    slowest = Math.max(slowest, performance.now() - started);
+    expect(r.finish).toBeDefined();
+  }
+  return slowest;
+}
+
+/** `lead` + a run of `fill` + `trail`, `total` characters long. */
+const shaped = (total: number, lead: string, fill: string, trail = ''): string => {
+  const body = fill.repeat(Math.ceil(total / fill.length)).slice(0, total - lead.length - trail.length);
+  return lead + body + trail;
+};
+
+/**
+ * Shapes that made a rule retry from every character of a long run: `\s*` next to another
+ * quantifier over the same characters, before `$` or inside a lookbehind.
+ */
+const SHAPES: Array<[string, string, string, string?]> = [
+  ['all spaces', '', ' '],
+  ['letters and spaces', '', 'a '],
+  ['a sum', '', '1 + '],
+  ['a word, spaces, a word', 'a', ' ', 'a'],
+  ['a digit, spaces, plus', '1', ' ', 'plus 2'],
+  ['把, spaces, no verb', '把', ' ', 'x'],
+  ['把, spaces, a verb, no file', '把', ' ', '写到 。'],
+  ['write, spaces, no file', 'write', ' ', 'x'],
+  ['往 a file, spaces, no verb', '往 a.txt', ' ', 'x'],
+  ['add, spaces, no todo list', 'add', ' ', 'x'],
+  ['看, spaces, no file', '看', ' ', '。'],
+  ['a file, spaces, 文件, spaces', 'a.txt', ' ', '文件 x'],
+  ['weather in, spaces, a new line', 'weather in', ' ', 'x\ny'],
+  ['那, spaces, no follow-up', '那', ' ', 'x'],
+  ['spaces before then', 'a', ' ', 'thenx'],
+  ['我叫, spaces', '我叫', ' ', '。'],
+  ['todo, spaces', 'todo', ' ', '#'],
+  ['早上, spaces', '提醒我 早上', ' ', 'x'],
+  ['tabs and new lines', 'a', '\t\n', 'a'],
+  ['digits', '', '1'],
+  ['digits, then a percent sign', '', '1', '%'],
+  ['numerals, then 分之', '', '一', '分之一'],
+  ['Chinese numerals', '', '一'],
+  ['closing parentheses', '', ')'],
+  ['的', '天气', '的'],
+  ['path characters', '', 'a/'],
+  ['dots', 'a', '. ', 'b'],
+  ['Chinese text', '', '今天天气不错，'],
+];
+
+describe('offline planner: long messages are planned at once', () => {
+  it.each(SHAPES)('%s, 100,000 characters', async (_name, lead, fill, trail) => {
+    const text = shaped(MESSAGE_CHARS, lead, fill, trail);
+    expect(text).toHaveLength(MESSAGE_CHARS);
+    expect(await timedStep(text)).toBeLessThan(BUDGET_MS);
+  });
+
+  // Short enough to be read whole: what keeps these fast is the rules, not leaving out the middle.
+  it.each(SHAPES)('%s, read whole', async (_name, lead, fill, trail) => {
+    const text = shaped(WHOLE_CHARS, lead, fill, trail);
+    expect(await timedStep(text)).toBeLessThan(BUDGET_MS);
+  });
+
+  it('answers a long message that asks for nothing it knows, without a tool', async () => {
+    const r = await step(planner(), [{ role: 'user', content: shaped(MESSAGE_CHARS, '', 'lorem ipsum dolor sit amet. ') }]);
+    expect(r.calls).toEqual([]);
+    expect(r.text).not.toBe('');
+  });
+
+  it('still reads a request at the end of a long message', async () => {
+    const r = await step(planner(), [{ role: 'user', content: shaped(MESSAGE_CHARS, '', '今天心情不错，', '。看看我的待办') }]);
+    expect(r.parsed).toEqual([{ name: 'todo_list', args: {} }]);
+  });
+});
+
+describe('offline planner: long file content is written whole', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zhixing-long-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const ctx: ToolContext = {
+    sessionId: 's1',
+    workspace: dir,
+    signal: new AbortController().signal,
+    lang: 'zh',
+    ask: async (r) => (r.insideSandbox ? 'allow' : 'deny'),
+    progress: () => {},
+  };
+  // Several lines, full-width characters, a 然后 that must not split it, and a $ that must stay literal.
+  const content = `第一行：今天也要加油！然后 $& $1\n${'The quick brown fox. 敏捷的狐狸。\n'.repeat(3_400)}最后一行`;
+
+  const requests: Array<[string, string]> = [
+    ['把 … 写到', `把 ${content} 写到 notes/long.txt`],
+    ['往 … 里写', `往 notes/long.txt 里写：${content}`],
+    ['创建文件 …，内容是', `创建文件 notes/long.txt，内容是：${content}`],
+    ['write … to', `write ${content} to notes/long.txt`],
+    ['write to …:', `write to notes/long.txt: ${content}`],
+  ];
+  it.each(requests)('%s', async (_name, text) => {
+    expect(text.length).toBeGreaterThan(MESSAGE_CHARS - 5_000);
+    expect(text.length).toBeLessThanOrEqual(MESSAGE_CHARS);
+    const started = performance.now();
+    const r = await step(planner(), [{ role: 'user', content: text }]);
+    expect(performance.now() - started).toBeLessThan(BUDGET_MS);
+    expect(r.parsed).toEqual([{ name: 'file_write', args: { path: 'notes/long.txt', content } }]);
+    await fileWriteTool.execute(r.parsed[0].args as { path: string; content: string }, ctx);
+    expect(readFileSync(join(dir, 'notes/long.txt'), 'utf8')).toBe(content);
+  });
+
+  it('keeps a private-use character the user typed', async () => {
+    const typed = `\u{e000}${content}\u{e000}`;
+    const r = await step(planner(), [{ role: 'user', content: `把 ${typed} 写到 a.txt` }]);
+    expect(r.parsed).toEqual([{ name: 'file_write', args: { path: 'a.txt', content: typed } }]);
+  });
+
+  it('writes content of several lines from a short message too', async () => {
+    const r1 = await step(planner(), [{ role: 'user', content: '往 a.txt 写：第一行\n第二行' }]);
+    expect(r1.parsed).toEqual([{ name: 'file_write', args: { path: 'a.txt', content: '第一行\n第二行' } }]);
+    const r2 = await step(planner(), [{ role: 'user', content: '创建文件 a.txt，内容是：x\ny' }]);
+    expect(r2.parsed).toEqual([{ name: 'file_write', args: { path: 'a.txt', content: 'x\ny' } }]);
+    const r3 = await step(planner(), [{ role: 'user', content: '把 第一行\n第二行 写到 a.txt' }]);
+    expect(r3.parsed).toEqual([{ name: 'file_write', args: { path: 'a.txt', content: '第一行\n第二行' } }]);
+  });
+
+  it('hands a long todo to the tool whole, which says it is too long', async () => {
+    const todo = `买牛奶${'，还有面包'.repeat(20_000)}`;
+    const r = await step(planner(), [{ role: 'user', content: `记一下：${todo}` }]);
+    expect(r.parsed).toEqual([{ name: 'todo_add', args: { content: todo } }]);
+  });
+});
