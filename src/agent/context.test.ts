@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message, Part } from '../store/messages-repo.js';
-import { buildContext, estimateTokens } from './context.js';
+import { estimateTokens } from '../llm/tokens.js';
+import { buildContext } from './context.js';
 
 let n = 0;
 const msg = (role: 'user' | 'assistant', parts: Array<Omit<Part, 'id'>>): Message => ({

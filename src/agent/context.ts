@@ -1,3 +1,4 @@
+import { estimateTokens, messageText } from '../llm/tokens.js';
 import type { ChatMessage, ToolCall } from '../llm/types.js';
 import type { Message } from '../store/messages-repo.js';
 
@@ -5,12 +6,9 @@ import type { Message } from '../store/messages-repo.js';
 export const DEFAULT_HISTORY_BUDGET_TOKENS = 24_000;
 
 /** A cheap estimate: CJK characters are about a token each, other text about four characters a token. */
-const WIDE_CHARS = /[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]/g;
-
-export function estimateTokens(text: string): number {
-  const cjk = text.match(WIDE_CHARS)?.length ?? 0;
-  return cjk + Math.ceil((text.length - cjk) / 4) + 4;
-}
+/** What each message costs beyond its text (role, separators). */
+const PER_MESSAGE_TOKENS = 4;
+const messageTokens = (m: ChatMessage) => estimateTokens(messageText(m)) + PER_MESSAGE_TOKENS;
 
 const INTERRUPTED = 'Error: interrupted before it finished (the program stopped).';
 
@@ -59,10 +57,10 @@ export function buildContext(options: {
   const budget = options.budgetTokens ?? DEFAULT_HISTORY_BUDGET_TOKENS;
   const units = toChatMessages(options.history);
   const kept: ChatMessage[][] = [];
-  let used = estimateTokens(options.systemPrompt);
+  let used = estimateTokens(options.systemPrompt) + PER_MESSAGE_TOKENS;
   for (let i = units.length - 1; i >= 0; i--) {
     const unit = units[i]!;
-    const cost = unit.reduce((n, m) => n + estimateTokens(messageText(m)), 0);
+    const cost = unit.reduce((n, m) => n + messageTokens(m), 0);
     // The newest exchange is always sent, whatever its size.
     if (kept.length > 0 && used + cost > budget) break;
     kept.unshift(unit);
@@ -71,7 +69,3 @@ export function buildContext(options: {
   return [{ role: 'system', content: options.systemPrompt }, ...kept.flat()];
 }
 
-function messageText(m: ChatMessage): string {
-  if (m.role === 'assistant') return (m.content ?? '') + (m.tool_calls ?? []).map((c) => c.name + c.arguments).join('');
-  return m.content;
-}

@@ -4,6 +4,7 @@
  * its own — every decision comes from the request's messages and the preferences store — so one
  * planner serves any number of sessions.
  */
+import { estimateTokens, messageText } from '../tokens.js';
 import type { ChatMessage, Llm, LlmEvent, LlmRequest, ToolCall, Usage } from '../types.js';
 import { classifyAlone, plan } from './intents.js';
 import { previousOf } from './followup.js';
@@ -13,8 +14,6 @@ import { composeResults, renderReply, type CallResult } from './replies.js';
 
 export { detectLang } from './lang.js';
 
-/** Characters of Latin text per token, for the rough usage count. */
-const CHARS_PER_TOKEN = 4;
 /** A title is the first words of the first message, up to this many characters. */
 const TITLE_MAX_CHARS = 24;
 const ID_PREFIX = 'call_off_';
@@ -25,17 +24,6 @@ export interface OfflinePlannerDeps {
   prefs: { get(key: string): string | undefined; set(key: string, value: string): void };
   /** Forced reply language (ZHIXING_LANG); otherwise each message's own language. */
   lang?: Lang;
-}
-
-/** Rough token count: a CJK character is about one token, Latin text about four characters a token. */
-function estimateTokens(text: string): number {
-  const cjk = (text.match(/[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]/g) ?? []).length;
-  return cjk + Math.ceil((text.length - cjk) / CHARS_PER_TOKEN);
-}
-
-function messageText(m: ChatMessage): string {
-  const calls = m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.name + c.arguments).join('') : '';
-  return (m.content ?? '') + calls;
 }
 
 function usage(messages: ChatMessage[], output: string): Usage {
