@@ -167,4 +167,23 @@ describe('CLI usage', () => {
     expect(noSession.stderr).toContain('There is no session "ses_nope"');
     expect((await runCli(['--json'], env)).code).toBe(2);
   });
+
+  it('explains a database it cannot open in one line, without a stack trace', async () => {
+    const t = tempHome();
+    const Database = (await import('better-sqlite3')).default;
+    const db = new Database(join(t.home, 'zhixing.db'));
+    db.pragma('user_version = 99');
+    db.close();
+    const r = await runCli(['hello'], { ZHIXING_HOME: t.home });
+    t.cleanup();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^zhixing: The database was written by a newer Zhixing \(schema 99, this version knows \d+\)\. Upgrade Zhixing\.\n$/);
+  });
+
+  it('takes a message that starts with a minus sign', async () => {
+    const t = tempHome();
+    const r = await runCli(['-3+5'], { ZHIXING_HOME: t.home });
+    t.cleanup();
+    expect(r.stdout).toBe('-3+5 = 2\n');
+  });
 });
