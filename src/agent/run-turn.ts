@@ -121,7 +121,9 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
       usage.completionTokens += out.usage.completionTokens;
       usage.totalTokens += out.usage.totalTokens;
     }
-    const parts = writer.step(out.text, out.reasoning, out.calls, { usage: out.usage });
+    // Parsed once here for the store, the repeat guard and the events; the registry validates on its own.
+    const calls = out.calls.map((call) => ({ call, input: parseToolInput(call.arguments) }));
+    const parts = writer.step(out.text, out.reasoning, calls, { usage: out.usage });
     if (out.calls.length === 0) return finish(out.text, 'done', false);
 
     messages.push({ role: 'assistant', content: out.text || null, tool_calls: out.calls, ...(out.reasoning ? { reasoning: out.reasoning } : {}) });
@@ -129,10 +131,10 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     for (const batch of batchCalls(out.calls, (c) => tools.get(c.name)?.readOnly === true)) {
       // Decided in call order before the batch starts; once a loop is detected, the rest is not run.
       const runs = batch.map((i) => {
-        const call = out.calls[i]!;
-        const skip = repeated ? 'stopped' : guard.isRepeat(call) ? 'repeat' : signal.aborted ? 'stopped' : undefined;
+        const { call, input } = calls[i]!;
+        const skip = repeated ? 'stopped' : guard.isRepeat(call.name, input) ? 'repeat' : signal.aborted ? 'stopped' : undefined;
         if (skip === 'repeat') repeated = true;
-        return runCall(call, parts[i]!, skip);
+        return runCall(call, input, parts[i]!, skip);
       });
       // Read-only calls side by side run at once; results still go back in call order.
       for (const action of runs.length === 1 ? [await runs[0]!] : await Promise.all(runs)) {
@@ -143,8 +145,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     if (repeated) return finish(honestReply('repeated_call', actions, opts.lang), 'repeated_call', true);
   }
 
-  async function runCall(call: ToolCall, part: ToolPartHandle, skip?: 'repeat' | 'stopped'): Promise<ActionRecord> {
-    const input = parseToolInput(call.arguments);
+  async function runCall(call: ToolCall, input: unknown, part: ToolPartHandle, skip?: 'repeat' | 'stopped'): Promise<ActionRecord> {
     part.start();
     bus.emit({ type: 'tool.start', sessionId, turnId, callId: call.id, tool: call.name, input });
 

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { callSignature, createRepeatGuard, reachedMaxSteps } from './stop-conditions.js';
+import { parseToolInput } from '../tools/registry.js';
+import { callSignature as signatureOf, createRepeatGuard, reachedMaxSteps } from './stop-conditions.js';
 
-const call = (name: string, args: string) => ({ id: 'x', name, arguments: args });
+/** A call as the model sends it: a tool name and raw argument text. */
+const call = (name: string, args: string) => [name, parseToolInput(args)] as const;
+const callSignature = (c: ReturnType<typeof call>) => signatureOf(...c);
 
 describe('stop conditions', () => {
   it('treats the same arguments in another key order or spacing as the same call', () => {
@@ -13,8 +16,8 @@ describe('stop conditions', () => {
 
   it('flags the third identical call, not the first two, and counts each signature apart', () => {
     const guard = createRepeatGuard();
-    expect([guard.isRepeat(call('t', '{}')), guard.isRepeat(call('u', '{}')), guard.isRepeat(call('t', '{}'))]).toEqual([false, false, false]);
-    expect(guard.isRepeat(call('t', '{}'))).toBe(true);
+    expect([guard.isRepeat(...call('t', '{}')), guard.isRepeat(...call('u', '{}')), guard.isRepeat(...call('t', '{}'))]).toEqual([false, false, false]);
+    expect(guard.isRepeat(...call('t', '{}'))).toBe(true);
   });
 
   it('stops at the step limit', () => {

@@ -1,5 +1,3 @@
-import type { ToolCall } from '../llm/types.js';
-import { parseToolInput } from '../tools/registry.js';
 
 /** Why a turn ended. `done` is the only ending where the model wrote the final reply itself. */
 export type StopReason = 'done' | 'max_steps' | 'repeated_call' | 'aborted' | 'error';
@@ -8,8 +6,8 @@ export type StopReason = 'done' | 'max_steps' | 'repeated_call' | 'aborted' | 'e
 export const MAX_IDENTICAL_CALLS = 3;
 
 /** A stable key for "the same call": the tool name and its arguments with keys sorted. */
-export function callSignature(call: ToolCall): string {
-  return `${call.name}:${stableStringify(parseToolInput(call.arguments))}`;
+export function callSignature(tool: string, input: unknown): string {
+  return `${tool}:${stableStringify(input)}`;
 }
 
 function stableStringify(value: unknown): string {
@@ -26,8 +24,8 @@ export function createRepeatGuard(limit = MAX_IDENTICAL_CALLS) {
   const seen = new Map<string, number>();
   return {
     /** Records the call; true when this is the `limit`-th identical one and should not run. */
-    isRepeat(call: ToolCall): boolean {
-      const key = callSignature(call);
+    isRepeat(tool: string, input: unknown): boolean {
+      const key = callSignature(tool, input);
       const n = (seen.get(key) ?? 0) + 1;
       seen.set(key, n);
       return n >= limit;

@@ -1,7 +1,6 @@
 import type { ToolCall, Usage } from '../llm/types.js';
 import type { ToolState } from '../store/messages-repo.js';
 import type { Store } from '../store/store.js';
-import { parseToolInput } from '../tools/registry.js';
 
 /** A tool call's part while its turn runs. */
 export interface ToolPartHandle {
@@ -81,8 +80,8 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
       });
     },
 
-    /** One assistant step: its reasoning, text and tool calls; `usage` is given for model steps. */
-    step(text: string, reasoning: string, calls: ToolCall[], model?: { usage?: Usage }): ToolPartHandle[] {
+    /** One assistant step: its reasoning, text and tool calls (with their parsed input); `usage` is given for model steps. */
+    step(text: string, reasoning: string, calls: Array<{ call: ToolCall; input: unknown }>, model?: { usage?: Usage }): ToolPartHandle[] {
       if (model) queueUsage(model.usage);
       const messageId = store.newId('msg');
       const at = now();
@@ -92,9 +91,9 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
         const base = { messageId, now: at };
         if (reasoning) store.messages.addPart({ ...base, id: store.newId('prt'), type: 'reasoning', text: reasoning });
         if (text) store.messages.addPart({ ...base, id: store.newId('prt'), type: 'text', text });
-        calls.forEach((c, i) => {
+        calls.forEach(({ call, input }, i) => {
           const r = records[i]!;
-          store.messages.addPart({ messageId, now: r.at, id: r.id, type: 'tool', callId: c.id, tool: c.name, input: parseToolInput(c.arguments), state: r.state, output: r.output, ms: r.ms });
+          store.messages.addPart({ messageId, now: r.at, id: r.id, type: 'tool', callId: call.id, tool: call.name, input, state: r.state, output: r.output, ms: r.ms });
         });
         // Only once every row of the step is in: a failed step leaves nothing to update.
         records.forEach((r) => (r.written = true));
