@@ -73,7 +73,7 @@ export function createSessions(deps: SessionsDeps): SessionsService {
     const auto = titleFromText(text);
     store.sessions.rename(id, auto);
     const { llm } = deps;
-    if (llm.mode !== 'llm' || !llm.title) return Promise.resolve();
+    if (!llm.title) return Promise.resolve();
     const settled = llm
       .title(text, sideWork.signal)
       .then((title) => {

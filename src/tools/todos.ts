@@ -45,7 +45,8 @@ export function createTodoTools(repo: TodosRepo, now: () => number = Date.now): 
         throw new ToolError(say(ctx.lang, `待办内容太长（${text.length} 字，上限 ${MAX_CONTENT_CHARS}）。`, `The todo is too long (${text.length} characters, at most ${MAX_CONTENT_CHARS}).`));
       }
       const item = repo.add(text, due?.trim() || null, now());
-      return say(ctx.lang, `已添加待办 #${item.number}：${line(item, ctx.lang).replace(/^\d+\. \[ \] /, '')}`, `Added todo #${item.number}: ${line(item, ctx.lang).replace(/^\d+\. \[ \] /, '')}`);
+      const shown = line(item, ctx.lang).replace(/^\d+\. \[ \] /, '');
+      return say(ctx.lang, `已添加待办 #${item.number}：${shown}`, `Added todo #${item.number}: ${shown}`);
     },
   });
 

@@ -14,8 +14,6 @@ import { composeResults, renderReply, type CallResult } from './replies.js';
 
 export { detectLang } from './lang.js';
 
-/** A title is the first words of the first message, up to this many characters. */
-const TITLE_MAX_CHARS = 24;
 const ID_PREFIX = 'call_off_';
 
 /** What the offline planner needs. */
@@ -108,10 +106,7 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
     mode: 'offline',
     provider: 'offline',
     model: 'rules',
+    // No title(): the sessions service names a session from its first words when no model can.
     stream,
-    async title(firstMessage: string): Promise<string> {
-      const text = firstMessage.replace(/\s+/g, ' ').trim();
-      return text.length > TITLE_MAX_CHARS ? `${text.slice(0, TITLE_MAX_CHARS)}…` : text;
-    },
   };
 }
