@@ -4,6 +4,7 @@ import { parseCommand } from './args.js';
 import { helpText } from './help.js';
 import { cliText } from './messages.js';
 import { createStyle } from './printer.js';
+import { plainText } from './terminal-text.js';
 import type { CliIo } from './one-shot.js';
 
 function version(): string {
@@ -64,10 +65,10 @@ export async function main(argv: string[]): Promise<number> {
     return await runRepl(app, cmd.flags, io);
   } catch (err) {
     if (err instanceof SessionError) {
-      stderr(`zhixing: ${err.message}\n`);
+      stderr(`zhixing: ${plainText(err.message)}\n`);
       return err.code === 'not_found' || err.code === 'bad_request' ? 2 : 1;
     }
-    stderr(`zhixing: ${t.internalError(err instanceof Error ? err.message : String(err))}\n`);
+    stderr(`zhixing: ${plainText(t.internalError(err instanceof Error ? err.message : String(err)))}\n`);
     return 1;
   } finally {
     app.close();

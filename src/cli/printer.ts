@@ -1,4 +1,5 @@
 import type { ActionRecord, Bus } from '../bus/bus.js';
+import { plainText } from './terminal-text.js';
 
 const MAX_PREVIEW_CHARS = 100;
 
@@ -16,7 +17,7 @@ export function createStyle(enabled: boolean): Style {
 }
 
 const oneLine = (text: string) => {
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = plainText(text).replace(/\s+/g, ' ').trim();
   return line.length > MAX_PREVIEW_CHARS ? `${line.slice(0, MAX_PREVIEW_CHARS)}…` : line;
 };
 
@@ -27,11 +28,12 @@ export function traceLine(a: Pick<ActionRecord, 'tool' | 'input' | 'ok' | 'outpu
   const input = typeof a.input === 'string' ? a.input : JSON.stringify(a.input);
   const mark = a.ok ? style.green('✓') : style.red('✗');
   const output = oneLine(a.ok ? a.output : a.output.replace(/^Error: /, ''));
-  return `🔧 ${style.bold(a.tool)} ${style.dim(oneLine(input ?? ''))} ${mark} ${output} ${style.dim(`(${formatMs(a.ms)} ms)`)}`;
+  return `🔧 ${style.bold(oneLine(a.tool))} ${style.dim(oneLine(input ?? ''))} ${mark} ${output} ${style.dim(`(${formatMs(a.ms)} ms)`)}`;
 }
 
 /**
  * Prints a session's turn as it happens: streamed text, and a trace line per tool call.
+ * Everything printed here comes from the model or a tool, so it is made plain text first.
  * Returns the unsubscribe function.
  */
 export function attachPrinter(options: {
@@ -49,7 +51,7 @@ export function attachPrinter(options: {
     atLineStart = s.endsWith('\n');
   };
   const offs = [
-    bus.on('text.delta', (e) => e.sessionId === sessionId && out(e.delta)),
+    bus.on('text.delta', (e) => e.sessionId === sessionId && out(plainText(e.delta))),
     bus.on('tool.progress', (e) => {
       if (e.sessionId !== sessionId || !options.showActions) return;
       if (!atLineStart) out('\n');
@@ -65,7 +67,7 @@ export function attachPrinter(options: {
       // A reply the code wrote (a stop condition) was not streamed: print it now.
       if (e.stopReason !== 'done' && e.reply) {
         if (!atLineStart) out('\n');
-        out(e.reply);
+        out(plainText(e.reply));
       }
       if (!atLineStart) out('\n');
     }),

@@ -7,6 +7,7 @@ import type { OneShotFlags } from './args.js';
 import type { CliIo } from './one-shot.js';
 import { pickSession } from './one-shot.js';
 import { attachPrinter, traceLine } from './printer.js';
+import { plainText } from './terminal-text.js';
 
 const DEFAULT_HISTORY_TURNS = 10;
 
@@ -23,7 +24,7 @@ export function renderHistory(messages: Message[], io: CliIo): string {
   const lines: string[] = [];
   for (const m of messages) {
     for (const p of m.parts) {
-      if (p.type === 'text') lines.push(m.role === 'user' ? io.style.bold(`› ${p.text}`) : p.text);
+      if (p.type === 'text') lines.push(m.role === 'user' ? io.style.bold(`› ${plainText(p.text)}`) : plainText(p.text));
       else if (p.type === 'tool') {
         const ok = p.state === 'completed';
         const output = p.output ?? (p.state === 'error' ? '' : 'interrupted');
@@ -44,6 +45,8 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
 
   const prompt = () => interactive && rl.prompt();
   const say = (s: string) => io.stdout(`${s}\n`);
+  // Titles come from the model or the user's first words: shown as plain text.
+  const titleOf = (s: { title: string; id: string }, fallback = s.id) => plainText(s.title) || fallback;
   const t = io.text;
   rl.setPrompt(io.style.bold('知行 › '));
 
@@ -75,7 +78,7 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
       case 'sessions': {
         const list = (shown = sessionsList());
         list.forEach((s, i) =>
-          say(`${s.id === sessionId ? '*' : ' '} ${i + 1}. ${s.title || t.untitled} ${io.style.dim(`${t.messages(s.messageCount)} · ${new Date(s.updatedAt).toLocaleString()} · ${s.id}`)}`),
+          say(`${s.id === sessionId ? '*' : ' '} ${i + 1}. ${titleOf(s, t.untitled)} ${io.style.dim(`${t.messages(s.messageCount)} · ${new Date(s.updatedAt).toLocaleString()} · ${s.id}`)}`),
         );
         if (!list.length) say(t.noSessions);
         break;
@@ -89,7 +92,7 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
         if (!s) say(t.noSuchSession(arg));
         else {
           sessionId = s.id;
-          say(t.switched(s.title || s.id));
+          say(t.switched(titleOf(s)));
         }
         break;
       }
@@ -105,14 +108,14 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
         else if (!app.sessions.get(s.id)) say(t.goneSession(arg));
         else {
           await app.sessions.delete(s.id);
-          say(t.deleted(s.title || s.id));
+          say(t.deleted(titleOf(s)));
           if (s.id === sessionId) sessionId = app.sessions.mostRecent()?.id ?? app.sessions.create().id;
         }
         break;
       }
       case 'rename':
         if (!arg) say(t.renameUsage);
-        else say(t.renamed(app.sessions.rename(sessionId, arg).title));
+        else say(t.renamed(plainText(app.sessions.rename(sessionId, arg).title)));
         break;
       case 'model': {
         const c = app.config;
@@ -143,7 +146,7 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
 
   if (interactive) {
     const s = app.sessions.get(sessionId);
-    say(io.style.dim(t.banner(app.llm.mode === 'offline' ? t.offline : `${app.llm.provider} · ${app.llm.model}`, s?.title || t.newSessionLabel)));
+    say(io.style.dim(t.banner(app.llm.mode === 'offline' ? t.offline : `${app.llm.provider} · ${app.llm.model}`, (s && plainText(s.title)) || t.newSessionLabel)));
   }
   prompt();
   // Lines are handled one at a time, in order, even when piped in faster than turns finish.
