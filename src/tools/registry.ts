@@ -5,6 +5,8 @@ import { say, ToolError, type Tool, type ToolContext } from './tool.js';
 /** Past this a tool's output is cut, so one noisy call cannot flood the model's context. */
 const MAX_OUTPUT_CHARS = 30_000;
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** After a stop, how long a tool has to stop or finish before the call is reported as possibly still running. */
+const DEFAULT_SETTLE_GRACE_MS = 10_000;
 
 export interface ToolResult {
   ok: boolean;
@@ -54,38 +56,69 @@ export function parseToolInput(raw: string): unknown {
   return parsed.ok ? parsed.value : raw;
 }
 
-export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeoutMs?: number } = {}): ToolRegistry {
+export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeoutMs?: number; settleGraceMs?: number } = {}): ToolRegistry {
   const byName = new Map<string, Tool>(tools.map((t) => [t.name, t]));
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const settleGraceMs = options.settleGraceMs ?? DEFAULT_SETTLE_GRACE_MS;
 
   async function execute(tool: Tool, args: unknown, ctx: ToolContext): Promise<string> {
     const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
     const controller = new AbortController();
-    const cancelled = () => say(ctx.lang, '已取消。', 'Cancelled.');
-    if (ctx.signal.aborted) throw new ToolError(cancelled());
+    if (ctx.signal.aborted) throw new ToolError(say(ctx.lang, '已取消，没有执行。', 'Cancelled before it started; nothing was done.'));
     const pending = tool.execute(args, { ...ctx, signal: controller.signal });
     // A tool that answered at once needs no timer. (Synchronous work cannot be interrupted at all,
     // so synchronous tools must bound their own work, as the calculator bounds its input.)
     if (typeof pending === 'string') return pending;
 
-    let rejectStopped!: (err: Error) => void;
-    const stopped = new Promise<never>((_, reject) => (rejectStopped = reject));
-    const stop = (message: string) => {
+    let why = '';
+    let graceMs = settleGraceMs;
+    let onStop!: () => void;
+    const stopped = new Promise<void>((resolve) => (onStop = resolve));
+    const stop = (message: string, grace = settleGraceMs) => {
+      why = message;
+      graceMs = grace;
       controller.abort();
-      rejectStopped(new ToolError(message));
+      onStop();
     };
     const timer = setTimeout(
-      () => stop(say(ctx.lang, `${tool.name} 超时（${timeoutMs / 1000} 秒），已停止。`, `${tool.name} timed out after ${timeoutMs / 1000} s and was stopped.`)),
+      // A tool with a short timeout gets as short a grace.
+      () => stop(say(ctx.lang, `${tool.name} 超时（${timeoutMs / 1000} 秒），已要求它停止。`, `${tool.name} timed out after ${timeoutMs / 1000} s and was told to stop.`), Math.min(settleGraceMs, timeoutMs)),
       timeoutMs,
     );
-    const onAbort = () => stop(cancelled());
+    const onAbort = () => stop(say(ctx.lang, '已要求停止。', 'It was told to stop.'));
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      // An asynchronous tool that ignores its signal still cannot hold the turn past its timeout.
-      return await Promise.race([pending, stopped]);
+      const first = await Promise.race([pending.then((output) => ({ output })), stopped]);
+      if (first) return first.output;
     } finally {
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);
+    }
+    return afterStop(pending, why, ctx.lang, graceMs);
+  }
+
+  /**
+   * A stop was asked and the tool's signal fired. What the call reports must match what it did, so
+   * the tool is given a grace period to stop or finish; a write that lands is reported as done.
+   */
+  async function afterStop(pending: Promise<string>, why: string, lang: ToolContext['lang'], graceMs: number): Promise<string> {
+    let graceTimer: NodeJS.Timeout | undefined;
+    const grace = new Promise<'still running'>((resolve) => (graceTimer = setTimeout(() => resolve('still running'), graceMs)));
+    try {
+      const settled = await Promise.race([pending.then((output) => ({ output }), (error: unknown) => ({ error })), grace]);
+      if (settled === 'still running') {
+        throw new ToolError(`${why} ${say(lang,
+          `它在 ${graceMs / 1000} 秒内没有确认已停止，可能仍会完成。`,
+          `It did not confirm within ${graceMs / 1000} s that it stopped, so it may still finish.`)}`);
+      }
+      if ('output' in settled) {
+        return `${settled.output}\n${say(lang, '（停止请求到达前它已经完成。）', '(It finished before the stop could take effect.)')}`;
+      }
+      // The tool's own account (e.g. "nothing was written") is the most precise one.
+      const own = settled.error instanceof ToolError ? ` ${settled.error.message}` : '';
+      throw new ToolError(`${why}${own || say(lang, '它已停止。', ' It stopped.')}`);
+    } finally {
+      clearTimeout(graceTimer);
     }
   }
 

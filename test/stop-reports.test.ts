@@ -1,0 +1,84 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createApp } from '../src/app.js';
+import { ToolError, defineTool } from '../src/tools/tool.js';
+import { createScriptedLlm, type ScriptedStep } from './support/scripted-llm.js';
+import { tempHome } from './support/temp-home.js';
+
+/**
+ * After Ctrl-C or a tool timeout, what the turn says about a call must match the disk: a write that
+ * landed is reported done, one that was truly stopped is reported not done, and one that would not
+ * say is reported as possibly still running — never "not done" for a file that then appears.
+ */
+const cleanups: Array<() => void> = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function setup(steps: ScriptedStep[]) {
+  const t = tempHome({ ZHIXING_LANG: 'en' });
+  const app = await createApp(t.config, { llm: createScriptedLlm(steps) });
+  cleanups.push(() => app.close(), t.cleanup);
+  const target = join(t.home, 'landed.txt');
+  // Ignores its signal, as a tool stuck in a system call would: the file lands 150 ms in, whatever happens.
+  app.tools.register(defineTool({
+    name: 'stubborn_write', description: 'writes late', parameters: z.object({}), timeoutMs: 100,
+    execute: async () => (await sleep(150), writeFileSync(target, 'x'), 'Wrote landed.txt'),
+  }));
+  // Honours its signal: stops before writing and says so.
+  app.tools.register(defineTool({
+    name: 'careful_write', description: 'writes late unless stopped', parameters: z.object({}),
+    execute: async (_args, ctx) => {
+      await sleep(200);
+      if (ctx.signal.aborted) throw new ToolError('Cancelled; nothing was written.');
+      writeFileSync(target, 'x');
+      return 'Wrote landed.txt';
+    },
+  }));
+  app.tools.register(defineTool({ name: 'silent', description: 'never settles', parameters: z.object({}), timeoutMs: 50, execute: () => new Promise<string>(() => {}) }));
+  return { app, session: app.sessions.create(), target };
+}
+
+describe('a stopped tool call is reported as what really happened', () => {
+  it('Ctrl-C during a write that still lands: reported done, and the reply lists it under Done', async () => {
+    const { app, session, target } = await setup([{ calls: [{ name: 'stubborn_write', args: {} }] }]);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 30);
+    const r = await app.sessions.send(session.id, 'write it', { signal: controller.signal });
+    expect(r.stopReason).toBe('aborted');
+    expect(existsSync(target)).toBe(true);
+    expect(r.actions).toMatchObject([{ tool: 'stubborn_write', ok: true }]);
+    expect(r.actions[0]!.output).toContain('finished before the stop could take effect');
+    expect(r.reply).toMatch(/Done:\n- stubborn_write: Wrote landed\.txt/);
+    expect(r.reply).not.toContain('Not done');
+    const part = app.sessions.history(session.id).flatMap((m) => m.parts).find((p) => p.type === 'tool');
+    expect(part).toMatchObject({ state: 'completed' });
+  });
+
+  it('a timeout during a write that still lands: reported done', async () => {
+    const { app, session, target } = await setup([{ calls: [{ name: 'stubborn_write', args: {} }] }, { text: 'ok' }]);
+    const r = await app.sessions.send(session.id, 'write it');
+    expect(existsSync(target)).toBe(true);
+    expect(r.actions[0]).toMatchObject({ ok: true });
+  });
+
+  it('Ctrl-C during a write that honours the stop: reported not done, and nothing is on disk', async () => {
+    const { app, session, target } = await setup([{ calls: [{ name: 'careful_write', args: {} }] }]);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 30);
+    const r = await app.sessions.send(session.id, 'write it', { signal: controller.signal });
+    await sleep(300);
+    expect(existsSync(target)).toBe(false);
+    expect(r.actions[0]).toMatchObject({ ok: false });
+    expect(r.actions[0]!.output).toBe('Error: It was told to stop. Cancelled; nothing was written.');
+    expect(r.reply).toMatch(/Not done:\n- careful_write:/);
+  });
+
+  it('a tool that never answers after a stop is reported as possibly still running, not as undone', async () => {
+    const { app, session } = await setup([{ calls: [{ name: 'silent', args: {} }] }, { text: 'ok' }]);
+    const r = await app.sessions.send(session.id, 'go');
+    expect(r.actions[0]!.output).toMatch(/^Error: silent timed out after 0\.05 s and was told to stop\. It did not confirm within 0\.05 s that it stopped, so it may still finish\.$/);
+  });
+});
