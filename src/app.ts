@@ -60,6 +60,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     ask: permission.ask,
     workspace,
     maxSteps: config.maxSteps,
+    maxReplyChars: config.maxReplyChars,
     lang: config.lang,
     detectLang,
   });

@@ -1,11 +1,19 @@
-import { estimateTokens, messageText } from '../llm/tokens.js';
+import { CHARS_PER_TOKEN, estimateTokens, messageText } from '../llm/tokens.js';
 import type { ChatMessage, ToolCall } from '../llm/types.js';
 import type { Message } from '../store/messages-repo.js';
 
 /** Rough budget for history sent to the model; the newest messages are kept. */
 export const DEFAULT_HISTORY_BUDGET_TOKENS = 24_000;
 
-/** A cheap estimate: CJK characters are about a token each, other text about four characters a token. */
+/**
+ * What to read from the store for a context: no more characters than the budget could ever hold,
+ * so the builder below trims a window, never a whole long session, and one giant message is cut.
+ */
+export const HISTORY_WINDOW = {
+  maxChars: DEFAULT_HISTORY_BUDGET_TOKENS * CHARS_PER_TOKEN,
+  maxPartChars: DEFAULT_HISTORY_BUDGET_TOKENS * CHARS_PER_TOKEN,
+};
+
 /** What each message costs beyond its text (role, separators). */
 const PER_MESSAGE_TOKENS = 4;
 const messageTokens = (m: ChatMessage) => estimateTokens(messageText(m)) + PER_MESSAGE_TOKENS;

@@ -17,6 +17,7 @@ export function honestReply(reason: Exclude<StopReason, 'done'>, actions: Action
     repeated_call: say(lang, '同一个操作用相同参数重复了三次，我停下来以免空转。', 'I stopped because the same action was repeated three times with the same input.'),
     aborted: say(lang, '已按你的要求停止。', 'Stopped as you asked.'),
     error: say(lang, `出错了，没能完成：${detail}`, `Something went wrong and I could not finish: ${detail}`),
+    limit: say(lang, `我停下了：${detail}`, `I stopped: ${detail}`),
   };
   const lines = [why[reason]];
   const done = actions.filter((a) => a.ok);

@@ -1,10 +1,11 @@
 import type { ActionRecord, Bus } from '../bus/bus.js';
 import type { Llm, ToolCall, ChatMessage, Usage } from '../llm/types.js';
 import type { Store } from '../store/store.js';
-import { parseToolInput, type ToolRegistry } from '../tools/registry.js';
-import type { Lang, PermissionDecision, PermissionRequest } from '../tools/tool.js';
-import { buildContext } from './context.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { say, type Lang, type PermissionDecision, type PermissionRequest } from '../tools/tool.js';
+import { buildContext, HISTORY_WINDOW } from './context.js';
 import { createTurnWriter, type ToolPartHandle } from './turn-writer.js';
+import { readStep, type StepCut, type StepLimits } from './read-step.js';
 import { honestReply } from './honest-reply.js';
 import { createRepeatGuard, reachedMaxSteps, type StopReason } from './stop-conditions.js';
 
@@ -25,6 +26,7 @@ export interface TurnOptions {
   systemPrompt: string;
   lang: Lang;
   maxSteps: number;
+  limits: StepLimits;
   signal?: AbortSignal;
 }
 
@@ -36,13 +38,6 @@ export interface TurnResult {
   usage: Usage;
   /** Set when the model call failed; the reply says so in plain words. */
   error?: { code: string; message: string };
-}
-
-interface StepOutput {
-  text: string;
-  reasoning: string;
-  calls: ToolCall[];
-  usage?: Usage;
 }
 
 /**
@@ -82,7 +77,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
 
   const messages: ChatMessage[] = buildContext({
     systemPrompt: opts.systemPrompt,
-    history: store.messages.list(sessionId),
+    history: store.messages.listRecent(sessionId, HISTORY_WINDOW),
   });
 
   const finish = (reply: string, stopReason: StopReason, persistReply: boolean, error?: TurnResult['error']): TurnResult => {
@@ -98,22 +93,19 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     if (signal.aborted) return finish(honestReply('aborted', actions, opts.lang), 'aborted', true);
     if (reachedMaxSteps(step, opts.maxSteps)) return finish(honestReply('max_steps', actions, opts.lang), 'max_steps', true);
 
-    const out: StepOutput = { text: '', reasoning: '', calls: [] };
-    try {
-      for await (const ev of llm.stream({ messages, tools: tools.specs(), signal })) {
-        if (ev.type === 'text') {
-          out.text += ev.delta;
-          bus.emit({ type: 'text.delta', sessionId, turnId, delta: ev.delta });
-        } else if (ev.type === 'reasoning') out.reasoning += ev.delta;
-        else if (ev.type === 'tool_call') out.calls.push(ev.call);
-        else if (ev.type === 'usage') out.usage = ev.usage;
-      }
-    } catch (err) {
+    const out = await readStep(llm, { messages, tools: tools.specs(), signal }, opts.limits, { bus, sessionId, turnId });
+    if (out.error !== undefined) {
+      const err = out.error;
       if (out.text) writer.step(out.text, out.reasoning, []);
       if (isAbort(err, signal)) return finish(honestReply('aborted', actions, opts.lang), 'aborted', true);
       const code = (err as { code?: string }).code ?? 'llm_error';
       const message = err instanceof Error ? err.message : String(err);
       return finish(honestReply('error', actions, opts.lang, message), 'error', true, { code, message });
+    }
+    if (out.cut) {
+      writer.step(out.text, out.reasoning, [], { usage: out.usage });
+      const message = limitText(out.cut, opts.lang);
+      return finish(honestReply('limit', actions, opts.lang, message), 'limit', true, { code: 'limit', message });
     }
 
     if (out.usage) {
@@ -122,11 +114,15 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
       usage.totalTokens += out.usage.totalTokens;
     }
     // Parsed once here for the store, the repeat guard and the events; the registry validates on its own.
-    const calls = out.calls.map((call) => ({ call, input: parseToolInput(call.arguments) }));
+    // Oversized arguments are kept only as a preview: the call is refused, and nothing huge is stored or sent back.
+    const calls = out.calls.map((call) => {
+      const bounded = tools.boundedInput(call);
+      return { call, input: bounded.input, sent: { ...call, arguments: bounded.arguments } };
+    });
     const parts = writer.step(out.text, out.reasoning, calls, { usage: out.usage });
     if (out.calls.length === 0) return finish(out.text, 'done', false);
 
-    messages.push({ role: 'assistant', content: out.text || null, tool_calls: out.calls, ...(out.reasoning ? { reasoning: out.reasoning } : {}) });
+    messages.push({ role: 'assistant', content: out.text || null, tool_calls: calls.map((c) => c.sent), ...(out.reasoning ? { reasoning: out.reasoning } : {}) });
     let repeated = false;
     for (const batch of batchCalls(out.calls, (c) => tools.get(c.name)?.readOnly === true)) {
       // Decided in call order before the batch starts; once a loop is detected, the rest is not run.
@@ -173,4 +169,18 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     bus.emit({ type: 'tool.end', sessionId, turnId, ...action });
     return action;
   }
+}
+
+/** Which limit stopped the model, and where to change it. */
+function limitText(cut: StepCut, lang: Lang): string {
+  const n = cut.max.toLocaleString('en-US');
+  if (cut.limit === 'calls') {
+    return say(lang, `模型在一步里要求了超过 ${n} 个工具调用，一个都没有执行。`, `The model asked for more than ${n} tool calls in one step; none of them was run.`);
+  }
+  const what = cut.limit === 'text' ? say(lang, '回复', 'reply') : say(lang, '思考过程', 'reasoning');
+  return say(
+    lang,
+    `模型的${what}超过了 ${n} 个字符的上限，已在此截断（可用 ZHIXING_MAX_REPLY_CHARS 调整）。`,
+    `The model's ${what} passed the limit of ${n} characters and was cut off there (ZHIXING_MAX_REPLY_CHARS sets it).`,
+  );
 }

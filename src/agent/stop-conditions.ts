@@ -1,6 +1,9 @@
 
-/** Why a turn ended. `done` is the only ending where the model wrote the final reply itself. */
-export type StopReason = 'done' | 'max_steps' | 'repeated_call' | 'aborted' | 'error';
+/**
+ * Why a turn ended. `done` is the only ending where the model wrote the final reply itself; `limit`
+ * means the model sent more than a step may hold (text, reasoning or tool calls).
+ */
+export type StopReason = 'done' | 'max_steps' | 'repeated_call' | 'aborted' | 'error' | 'limit';
 
 /** The same call with the same arguments this many times in one turn is a loop, not progress. */
 export const MAX_IDENTICAL_CALLS = 3;

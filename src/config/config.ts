@@ -9,6 +9,7 @@ import { resolveEndpoint, UnknownProviderError, type Layer } from './endpoint.js
 const DEFAULT_MAX_STEPS = 8;
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_REPLY_CHARS = 200_000;
 const DEFAULT_GEOCODING_URL = 'https://geocoding-api.open-meteo.com/v1/search';
 const DEFAULT_WEATHER_URL = 'https://api.open-meteo.com/v1/forecast';
 
@@ -22,6 +23,7 @@ export const ConfigFile = z
     maxSteps: z.number().int().min(1).max(100).optional(),
     requestTimeoutMs: z.number().int().positive().optional(),
     toolTimeoutMs: z.number().int().positive().optional(),
+    maxReplyChars: z.number().int().positive().optional(),
     workspace: z.string().optional(),
     lang: z.enum(['zh', 'en']).optional(),
   })
@@ -41,6 +43,8 @@ export interface Config {
   maxSteps: number;
   requestTimeoutMs: number;
   toolTimeoutMs: number;
+  /** The most characters one model step may write before it is cut off. */
+  maxReplyChars: number;
   /** Forced user-facing language; otherwise each turn follows the user's own words. */
   lang?: 'zh' | 'en';
   /** The language of the program's own messages (help, errors): ZHIXING_LANG, else the locale. */
@@ -117,6 +121,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     ZHIXING_MAX_STEPS: file.maxSteps?.toString(),
     ZHIXING_REQUEST_TIMEOUT_MS: file.requestTimeoutMs?.toString(),
     ZHIXING_TOOL_TIMEOUT_MS: file.toolTimeoutMs?.toString(),
+    ZHIXING_MAX_REPLY_CHARS: file.maxReplyChars?.toString(),
     ZHIXING_LANG: file.lang,
   };
   const layers: Layer[] = [env, readEnvFile(join(cwd, '.env')), readEnvFile(join(home, '.env')), fileLayer];
@@ -147,6 +152,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const maxSteps = wholeNumber('ZHIXING_MAX_STEPS', DEFAULT_MAX_STEPS, 1, 100);
   const requestTimeoutMs = wholeNumber('ZHIXING_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 1_000, 3_600_000);
   const toolTimeoutMs = wholeNumber('ZHIXING_TOOL_TIMEOUT_MS', DEFAULT_TOOL_TIMEOUT_MS, 100, 3_600_000);
+  const maxReplyChars = wholeNumber('ZHIXING_MAX_REPLY_CHARS', DEFAULT_MAX_REPLY_CHARS, 1_000, 10_000_000);
 
   return {
     home,
@@ -160,6 +166,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     maxSteps,
     requestTimeoutMs,
     toolTimeoutMs,
+    maxReplyChars,
     lang: lang === 'zh' || lang === 'en' ? lang : undefined,
     uiLang: lang === 'zh' || lang === 'en' ? lang : detectUiLang(env),
     geocodingUrl: get('ZHIXING_GEOCODING_URL') ?? DEFAULT_GEOCODING_URL,

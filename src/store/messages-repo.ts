@@ -37,6 +37,13 @@ export interface MessagesRepo {
   /** Moves a tool part along pending → running → completed | error. */
   updateToolPart(id: string, u: { state: ToolState; output?: string; ms?: number; now: number }): void;
   list(sessionId: string): Message[];
+  /**
+   * The most recent whole exchanges (a user message and all that answered it) whose parts hold at
+   * most `maxChars` characters together, the newest exchange always included. Only message sizes
+   * are read to choose them, so one huge message costs nothing once it falls outside. Parts longer
+   * than `maxPartChars` come cut to that length.
+   */
+  listRecent(sessionId: string, options: { maxChars: number; maxPartChars: number }): Message[];
 }
 
 interface PartRow {
@@ -93,20 +100,31 @@ export function createMessagesRepo(db: Db): MessagesRepo {
   const parts = db.prepare(
     'SELECT p.* FROM messages m JOIN parts p ON p.message_id = m.id WHERE m.session_id = ? ORDER BY p.rowid',
   );
+  const grow = db.prepare('UPDATE messages SET size = size + ? WHERE id = ?');
+  const growByPart = db.prepare('UPDATE messages SET size = size + ? WHERE id = (SELECT message_id FROM parts WHERE id = ?)');
+  const newestFirst = db.prepare('SELECT id, role, size FROM messages WHERE session_id = ? ORDER BY rowid DESC');
+  const messagesIn = db.prepare(`SELECT id, session_id AS sessionId, turn_id AS turnId, role, created_at AS createdAt
+    FROM messages WHERE id IN (SELECT value FROM json_each(?)) ORDER BY rowid`);
+  const partsIn = db.prepare(`SELECT id, message_id, type, substr(text, 1, @max) AS text, call_id, tool, substr(input, 1, @max) AS input,
+    substr(output, 1, @max) AS output, state, ms FROM parts WHERE message_id IN (SELECT value FROM json_each(@ids)) ORDER BY rowid`);
 
   return {
     addMessage: (m) => void insertMessage.run(m.id, m.sessionId, m.turnId, m.role, m.now),
     addPart(p) {
       const isTool = p.type === 'tool';
+      const input = isTool ? (typeof p.input === 'string' ? p.input : JSON.stringify(p.input)) : null;
+      const output = isTool ? p.output ?? null : null;
+      const text = isTool ? null : p.text;
+      grow.run((text?.length ?? 0) + (input?.length ?? 0) + (output?.length ?? 0), p.messageId);
       insertPart.run({
         id: p.id,
         messageId: p.messageId,
         type: p.type,
-        text: isTool ? null : p.text,
+        text,
         callId: isTool ? p.callId : null,
         tool: isTool ? p.tool : null,
-        input: isTool ? (typeof p.input === 'string' ? p.input : JSON.stringify(p.input)) : null,
-        output: isTool ? p.output ?? null : null,
+        input,
+        output,
         state: isTool ? p.state : null,
         ms: isTool ? p.ms ?? null : null,
         startedAt: isTool && p.state !== 'pending' ? p.now : null,
@@ -114,12 +132,36 @@ export function createMessagesRepo(db: Db): MessagesRepo {
         now: p.now,
       });
     },
-    updateToolPart: (id, u) =>
-      void updateTool.run({ id, state: u.state, output: u.output ?? null, ms: u.ms ?? null, now: u.now }),
+    updateToolPart(id, u) {
+      updateTool.run({ id, state: u.state, output: u.output ?? null, ms: u.ms ?? null, now: u.now });
+      if (u.output) growByPart.run(u.output.length, id);
+    },
     list(sessionId) {
       const byMessage = new Map<string, Message>();
       for (const m of messages.all(sessionId) as Omit<Message, 'parts'>[]) byMessage.set(m.id, { ...m, parts: [] });
       for (const r of parts.all(sessionId) as PartRow[]) byMessage.get(r.message_id)?.parts.push(toPart(r));
+      return [...byMessage.values()];
+    },
+    listRecent(sessionId, { maxChars, maxPartChars }) {
+      const kept: string[] = [];
+      let unit: string[] = [];
+      let unitChars = 0;
+      let used = 0;
+      for (const m of newestFirst.iterate(sessionId) as Iterable<{ id: string; role: string; size: number }>) {
+        unit.push(m.id);
+        unitChars += m.size;
+        if (m.role !== 'user') continue;
+        // A user message opens its exchange: take the exchange whole, or stop.
+        if (kept.length > 0 && used + unitChars > maxChars) break;
+        kept.push(...unit);
+        used += unitChars;
+        unit = [];
+        unitChars = 0;
+      }
+      const ids = JSON.stringify(kept);
+      const byMessage = new Map<string, Message>();
+      for (const m of messagesIn.all(ids) as Omit<Message, 'parts'>[]) byMessage.set(m.id, { ...m, parts: [] });
+      for (const r of partsIn.all({ ids, max: maxPartChars }) as PartRow[]) byMessage.get(r.message_id)?.parts.push(toPart(r));
       return [...byMessage.values()];
     },
   };

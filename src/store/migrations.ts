@@ -59,4 +59,18 @@ export const MIGRATIONS: readonly string[] = [
     updated_at INTEGER NOT NULL
   );
   `,
+  /* 2: each message's size in characters, so a context can be chosen without reading what it leaves out */ `
+  ALTER TABLE messages ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
+  UPDATE messages SET size = coalesce((SELECT sum(coalesce(length(text), 0) + coalesce(length(input), 0) + coalesce(length(output), 0))
+    FROM parts WHERE parts.message_id = messages.id), 0);
+  `,
+  /* 3: one turn at a time per session, across processes */ `
+  CREATE TABLE session_locks (
+    session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+    owner TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    acquired_at INTEGER NOT NULL,
+    heartbeat_at INTEGER NOT NULL
+  );
+  `,
 ];

@@ -84,7 +84,11 @@ export function createStore(path: string): Store {
   return {
     sessions: createSessionsRepo(db),
     // Reads see every write queued before them.
-    messages: { ...messages, list: (sessionId) => (flush(), messages.list(sessionId)) },
+    messages: {
+      ...messages,
+      list: (sessionId) => (flush(), messages.list(sessionId)),
+      listRecent: (sessionId, options) => (flush(), messages.listRecent(sessionId, options)),
+    },
     turns: createTurnsRepo(db),
     todos: createTodosRepo(db),
     prefs: createPrefsRepo(db),

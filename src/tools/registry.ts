@@ -5,6 +5,10 @@ import { say, ToolError, type Tool, type ToolContext } from './tool.js';
 /** Past this a tool's output is cut, so one noisy call cannot flood the model's context. */
 const MAX_OUTPUT_CHARS = 30_000;
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** The arguments a tool takes unless it says otherwise: no typed field needs more. */
+const DEFAULT_MAX_INPUT_CHARS = 20_000;
+/** How much of refused arguments is kept for the history and the trace. */
+const REFUSED_INPUT_PREVIEW_CHARS = 200;
 /** After a stop, how long a tool has to stop or finish before the call is reported as possibly still running. */
 const DEFAULT_SETTLE_GRACE_MS = 10_000;
 
@@ -21,6 +25,8 @@ export interface ToolRegistry {
   specs(): ToolSpec[];
   get(name: string): Tool | undefined;
   names(): string[];
+  /** The arguments as they may be kept (stored, shown, sent back to the model): oversized ones become a short preview. */
+  boundedInput(call: ToolCall): { input: unknown; arguments: string };
   /** Adds or replaces a tool (MCP servers come and go). */
   register(tool: Tool): void;
   unregister(name: string): void;
@@ -55,6 +61,8 @@ export function parseToolInput(raw: string): unknown {
   const parsed = parseArguments(raw);
   return parsed.ok ? parsed.value : raw;
 }
+
+const refusedPreview = (raw: string) => `${raw.slice(0, REFUSED_INPUT_PREVIEW_CHARS)}…`;
 
 export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeoutMs?: number; settleGraceMs?: number } = {}): ToolRegistry {
   const byName = new Map<string, Tool>(tools.map((t) => [t.name, t]));
@@ -126,6 +134,11 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
     specs: () => [...byName.values()].map((t) => t.spec),
     get: (name) => byName.get(name),
     names: () => [...byName.keys()],
+    boundedInput(call) {
+      const max = byName.get(call.name)?.maxInputChars ?? DEFAULT_MAX_INPUT_CHARS;
+      if (call.arguments.length <= max) return { input: parseToolInput(call.arguments), arguments: call.arguments };
+      return { input: refusedPreview(call.arguments), arguments: '{}' };
+    },
     register: (tool) => void byName.set(tool.name, tool),
     unregister: (name) => void byName.delete(name),
     async run(call, ctx) {
@@ -137,6 +150,18 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
         ms: performance.now() - started,
       });
 
+      const tool = byName.get(call.name);
+      // Checked before parsing: a huge argument is refused whole, never stored or shown.
+      const maxInput = tool?.maxInputChars ?? DEFAULT_MAX_INPUT_CHARS;
+      if (call.arguments.length > maxInput) {
+        const size = call.arguments.length.toLocaleString('en-US');
+        const max = maxInput.toLocaleString('en-US');
+        return fail(
+          refusedPreview(call.arguments),
+          say(ctx.lang, `${call.name} 的参数太长（${size} 个字符，上限 ${max}），没有执行。`,
+            `the arguments for ${call.name} are too long (${size} characters, at most ${max}); it was not run.`),
+        );
+      }
       const parsed = parseArguments(call.arguments);
       if (!parsed.ok) {
         return fail(
@@ -145,7 +170,6 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
             `the arguments are not valid JSON (${parsed.reason}). Send one JSON object that matches the tool's schema.`),
         );
       }
-      const tool = byName.get(call.name);
       if (!tool) {
         return fail(
           parsed.value,

@@ -3,6 +3,8 @@ import type { TodoRow, TodosRepo } from '../store/todos-repo.js';
 import { defineTool, say, ToolError, type Lang, type Tool } from './tool.js';
 
 const MAX_CONTENT_CHARS = 500;
+/** A due date is a few words ("周五", "2026-12-01 9:00"); more would crowd out the list. */
+const MAX_DUE_CHARS = 100;
 
 const Number_ = z.coerce
   .number()
@@ -36,7 +38,7 @@ export function createTodoTools(repo: TodosRepo, now: () => number = Date.now): 
     description: 'Add an item to the user\'s todo list. Keep the user\'s own wording as the content.',
     parameters: z.object({
       content: z.string().describe('What to do, in the user\'s words, e.g. "周五前交周报".'),
-      due: z.string().optional().describe('When it is due, as the user said it (e.g. "周五", "明天 9 点", "2026-12-01"). Optional.'),
+      due: z.string().max(MAX_DUE_CHARS).optional().describe('When it is due, as the user said it (e.g. "周五", "明天 9 点", "2026-12-01"). Optional.'),
     }),
     execute({ content, due }, ctx) {
       const text = content.trim();

@@ -49,6 +49,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   timeoutMs?: number;
   /** Changes nothing, so it may run at the same time as other read-only calls of the same step. */
   readOnly?: boolean;
+  /**
+   * The longest arguments text (JSON, in characters) the tool accepts; longer calls are refused
+   * before they are parsed. Default 20,000: enough for any field a person would type.
+   */
+  maxInputChars?: number;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<string> | string;
 }
 

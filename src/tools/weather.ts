@@ -6,6 +6,8 @@ const WEATHER_TIMEOUT_MS = 10_000;
 const UMBRELLA_RAIN_CHANCE_PCT = 50;
 const SUNSCREEN_UV_INDEX = 6;
 const COAT_MAX_TEMP_C = 10;
+/** The longest place names are under 100 characters. */
+const MAX_CITY_CHARS = 100;
 const HOT_TEMP_C = 30;
 
 const CURRENT_VARS = 'temperature_2m,apparent_temperature,relative_humidity_2m,weather_code,wind_speed_10m,precipitation';
@@ -55,7 +57,7 @@ export interface WeatherToolDeps {
 }
 
 const WeatherArgs = z.object({
-  city: z.string().describe('City or place name, e.g. 北京, Shanghai, Enschede'),
+  city: z.string().max(MAX_CITY_CHARS).describe('City or place name, e.g. 北京, Shanghai, Enschede'),
 });
 
 // Only the fields we use; the services send many more and omit empty ones.
