@@ -1,6 +1,7 @@
 import type { ActionRecord, Bus } from '../bus/bus.js';
 import type { Llm, ToolCall, ChatMessage, Usage } from '../llm/types.js';
 import type { Store } from '../store/store.js';
+import { StoreError } from '../store/store-error.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { say, type Lang, type PermissionDecision, type PermissionRequest } from '../tools/tool.js';
 import { buildContext, HISTORY_WINDOW } from './context.js';
@@ -88,57 +89,83 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     return { turnId, reply, actions, stopReason, usage, error };
   };
 
-  for (let step = 0; ; step++) {
-    writer.check();
-    if (signal.aborted) return finish(honestReply('aborted', actions, opts.lang), 'aborted', true);
-    if (reachedMaxSteps(step, opts.maxSteps)) return finish(honestReply('max_steps', actions, opts.lang), 'max_steps', true);
+  try {
+    return await loop();
+  } catch (err) {
+    if (!(err instanceof StoreError)) throw err;
+    return unsaved(err);
+  }
 
-    const out = await readStep(llm, { messages, tools: tools.specs(), signal }, opts.limits, { bus, sessionId, turnId });
-    if (out.error !== undefined) {
-      const err = out.error;
-      if (out.text) writer.step(out.text, out.reasoning, []);
-      if (isAbort(err, signal)) return finish(honestReply('aborted', actions, opts.lang), 'aborted', true);
-      const code = (err as { code?: string }).code ?? 'llm_error';
-      const message = err instanceof Error ? err.message : String(err);
-      return finish(honestReply('error', actions, opts.lang, message), 'error', true, { code, message });
+  /**
+   * The database failed (a full disk, a read-only home). Nothing more can be recorded, so the turn
+   * stops here and says so; the reply still lists what was done, so it matches the disk.
+   */
+  function unsaved(err: StoreError): TurnResult {
+    const error = { code: err.code, message: err.message };
+    const reply = honestReply('error', actions, opts.lang, err.message);
+    try {
+      writer.end('error');
+    } catch {
+      // Already known: it is why we are here.
     }
-    if (out.cut) {
-      writer.step(out.text, out.reasoning, [], { usage: out.usage });
-      const message = limitText(out.cut, opts.lang);
-      return finish(honestReply('limit', actions, opts.lang, message), 'limit', true, { code: 'limit', message });
-    }
+    bus.emit({ type: 'error', sessionId, turnId, ...error });
+    bus.emit({ type: 'turn.end', sessionId, turnId, reply, stopReason: 'error' });
+    return { turnId, reply, actions, stopReason: 'error', usage, error };
+  }
 
-    if (out.usage) {
-      usage.promptTokens += out.usage.promptTokens;
-      usage.completionTokens += out.usage.completionTokens;
-      usage.totalTokens += out.usage.totalTokens;
-    }
-    // Parsed once here for the store, the repeat guard and the events; the registry validates on its own.
-    // Oversized arguments are kept only as a preview: the call is refused, and nothing huge is stored or sent back.
-    const calls = out.calls.map((call) => {
-      const bounded = tools.boundedInput(call);
-      return { call, input: bounded.input, sent: { ...call, arguments: bounded.arguments } };
-    });
-    const parts = writer.step(out.text, out.reasoning, calls, { usage: out.usage });
-    if (out.calls.length === 0) return finish(out.text, 'done', false);
+  async function loop(): Promise<TurnResult> {
+    for (let step = 0; ; step++) {
+      writer.check();
+      if (signal.aborted) return finish(honestReply('aborted', actions, opts.lang), 'aborted', true);
+      if (reachedMaxSteps(step, opts.maxSteps)) return finish(honestReply('max_steps', actions, opts.lang), 'max_steps', true);
 
-    messages.push({ role: 'assistant', content: out.text || null, tool_calls: calls.map((c) => c.sent), ...(out.reasoning ? { reasoning: out.reasoning } : {}) });
-    let repeated = false;
-    for (const batch of batchCalls(out.calls, (c) => tools.get(c.name)?.readOnly === true)) {
-      // Decided in call order before the batch starts; once a loop is detected, the rest is not run.
-      const runs = batch.map((i) => {
-        const { call, input } = calls[i]!;
-        const skip = repeated ? 'stopped' : guard.isRepeat(call.name, input) ? 'repeat' : signal.aborted ? 'stopped' : undefined;
-        if (skip === 'repeat') repeated = true;
-        return runCall(call, input, parts[i]!, skip);
-      });
-      // Read-only calls side by side run at once; results still go back in call order.
-      for (const action of runs.length === 1 ? [await runs[0]!] : await Promise.all(runs)) {
-        actions.push(action);
-        messages.push({ role: 'tool', tool_call_id: action.callId, content: action.output });
+      const out = await readStep(llm, { messages, tools: tools.specs(), signal }, opts.limits, { bus, sessionId, turnId });
+      if (out.error !== undefined) {
+        const err = out.error;
+        if (out.text) writer.step(out.text, out.reasoning, []);
+        if (isAbort(err, signal)) return finish(honestReply('aborted', actions, opts.lang), 'aborted', true);
+        const code = (err as { code?: string }).code ?? 'llm_error';
+        const message = err instanceof Error ? err.message : String(err);
+        return finish(honestReply('error', actions, opts.lang, message), 'error', true, { code, message });
       }
+      if (out.cut) {
+        writer.step(out.text, out.reasoning, [], { usage: out.usage });
+        const message = limitText(out.cut, opts.lang);
+        return finish(honestReply('limit', actions, opts.lang, message), 'limit', true, { code: 'limit', message });
+      }
+
+      if (out.usage) {
+        usage.promptTokens += out.usage.promptTokens;
+        usage.completionTokens += out.usage.completionTokens;
+        usage.totalTokens += out.usage.totalTokens;
+      }
+      // Parsed once here for the store, the repeat guard and the events; the registry validates on its own.
+      // Oversized arguments are kept only as a preview: the call is refused, and nothing huge is stored or sent back.
+      const calls = out.calls.map((call) => {
+        const bounded = tools.boundedInput(call);
+        return { call, input: bounded.input, sent: { ...call, arguments: bounded.arguments } };
+      });
+      const parts = writer.step(out.text, out.reasoning, calls, { usage: out.usage });
+      if (out.calls.length === 0) return finish(out.text, 'done', false);
+
+      messages.push({ role: 'assistant', content: out.text || null, tool_calls: calls.map((c) => c.sent), ...(out.reasoning ? { reasoning: out.reasoning } : {}) });
+      let repeated = false;
+      for (const batch of batchCalls(out.calls, (c) => tools.get(c.name)?.readOnly === true)) {
+        // Decided in call order before the batch starts; once a loop is detected, the rest is not run.
+        const runs = batch.map((i) => {
+          const { call, input } = calls[i]!;
+          const skip = repeated ? 'stopped' : guard.isRepeat(call.name, input) ? 'repeat' : signal.aborted ? 'stopped' : undefined;
+          if (skip === 'repeat') repeated = true;
+          return runCall(call, input, parts[i]!, skip);
+        });
+        // Read-only calls side by side run at once; results still go back in call order.
+        for (const action of runs.length === 1 ? [await runs[0]!] : await Promise.all(runs)) {
+          actions.push(action);
+          messages.push({ role: 'tool', tool_call_id: action.callId, content: action.output });
+        }
+      }
+      if (repeated) return finish(honestReply('repeated_call', actions, opts.lang), 'repeated_call', true);
     }
-    if (repeated) return finish(honestReply('repeated_call', actions, opts.lang), 'repeated_call', true);
   }
 
   async function runCall(call: ToolCall, input: unknown, part: ToolPartHandle, skip?: 'repeat' | 'stopped'): Promise<ActionRecord> {

@@ -46,12 +46,19 @@ export async function main(argv: string[]): Promise<number> {
 
   const { createApp } = await import('../app.js');
   const { SessionError } = await import('../sessions/sessions.js');
+  const { StoreError } = await import('../store/store-error.js');
   let app;
   try {
     app = await createApp(config, { autoApprove: cmd.flags.yes });
   } catch (err) {
-    // A database from a newer version, a locked or unwritable home: say so in one line.
-    stderr(`zhixing: ${err instanceof Error ? err.message : String(err)}\n`);
+    // A database from a newer version, a locked, full or read-only home: say so in one line.
+    const message = err instanceof Error ? err.message : String(err);
+    if (cmd.kind === 'ask' && cmd.flags.json) {
+      const code = (err as { code?: unknown }).code;
+      const error = { code: typeof code === 'string' ? code : 'startup', message };
+      stdout(`${JSON.stringify({ session: null, mode: config.mode, reply: '', actions: [], error })}\n`);
+    }
+    stderr(`zhixing: ${plainText(message)}\n`);
     return 1;
   }
   // Retries are worth a line on stderr, so a slow answer is not a silent one.
@@ -68,9 +75,15 @@ export async function main(argv: string[]): Promise<number> {
       stderr(`zhixing: ${plainText(err.message)}\n`);
       return err.code === 'not_found' || err.code === 'bad_request' ? 2 : 1;
     }
+    if (err instanceof StoreError) return stderr(`zhixing: ${plainText(err.message)}\n`), 1;
     stderr(`zhixing: ${plainText(t.internalError(err instanceof Error ? err.message : String(err)))}\n`);
     return 1;
   } finally {
-    app.close();
+    try {
+      app.close();
+    } catch (err) {
+      // Closing flushes the last writes; a disk that fails now has been reported already or is reported here.
+      stderr(`zhixing: ${plainText(err instanceof Error ? err.message : String(err))}\n`);
+    }
   }
 }

@@ -42,7 +42,22 @@ export function jsonResult(sessionId: string, mode: string, r: TurnResult) {
 
 /** One turn from the command line. Returns the exit code. Ctrl-C stops the turn; a second Ctrl-C quits. */
 export async function runOneShot(app: App, message: string, flags: OneShotFlags, io: CliIo): Promise<number> {
-  const sessionId = pickSession(app, flags);
+  let sessionId: string | undefined;
+  try {
+    sessionId = pickSession(app, flags);
+    return await runTurn(app, sessionId, message, flags, io);
+  } catch (err) {
+    // `--json` promises one object on stdout whatever happens; the caller still says it on stderr.
+    if (flags.json) {
+      const code = (err as { code?: unknown }).code;
+      const error = { code: typeof code === 'string' ? code : 'internal', message: err instanceof Error ? err.message : String(err) };
+      io.stdout(`${JSON.stringify({ session: sessionId ?? null, mode: app.llm.mode, reply: '', actions: [], error })}\n`);
+    }
+    throw err;
+  }
+}
+
+async function runTurn(app: App, sessionId: string, message: string, flags: OneShotFlags, io: CliIo): Promise<number> {
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {

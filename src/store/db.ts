@@ -1,20 +1,56 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from './migrations.js';
+import { isStorageFailure, toStoreError } from './store-error.js';
 
 export type Db = Database.Database;
 
 /** How long a writer waits for another process (the server, a second CLI) to finish its write. */
 const BUSY_TIMEOUT_MS = 5_000;
+const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_FILE_MODE = 0o600;
 
 /**
  * Opens the database in WAL mode with foreign keys on and brings the schema up to date.
  * Migrations are numbered; `user_version` records the last one applied, each in its own transaction.
  */
 export function openDb(path: string): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+  if (path === ':memory:') return prepare(new Database(path));
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
+    // Read-only folders are found before SQLite's vaguer "unable to open database file". Root passes
+    // permission bits, but not a read-only mount.
+    accessSync(dirname(path), constants.W_OK);
+    makePrivateFile(path);
+    return prepare(new Database(path, { timeout: BUSY_TIMEOUT_MS }));
+  } catch (err) {
+    throw isStorageFailure(err) ? toStoreError(err, dirname(path)) : err;
+  }
+}
+
+/**
+ * The database holds every conversation: only its owner may read it. SQLite gives its -wal and -shm
+ * files the database file's own permissions, so creating it 0600 covers them too.
+ */
+function makePrivateFile(path: string): void {
+  try {
+    closeSync(openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, PRIVATE_FILE_MODE));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    // An older version created it world-readable; it is ours to tighten.
+    const mode = statSync(path).mode & 0o777;
+    if (mode & 0o077) {
+      try {
+        chmodSync(path, PRIVATE_FILE_MODE);
+      } catch {
+        // Someone else's file: not ours to change, and no reason to refuse to start.
+      }
+    }
+  }
+}
+
+function prepare(db: Db): Db {
   db.pragma('journal_mode = WAL');
   // NORMAL is durable across process crashes in WAL mode; only a power loss may drop the last commits.
   db.pragma('synchronous = NORMAL');

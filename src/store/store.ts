@@ -1,4 +1,5 @@
 import { openDb, type Db } from './db.js';
+import { isStorageFailure, toStoreError } from './store-error.js';
 import { createIdGenerator } from './ids.js';
 import { createMessagesRepo, type MessagesRepo } from './messages-repo.js';
 import { createPrefsRepo, type PrefsRepo } from './prefs-repo.js';
@@ -14,7 +15,7 @@ export interface Store {
   todos: TodosRepo;
   prefs: PrefsRepo;
   newId: ReturnType<typeof createIdGenerator>;
-  /** Runs `fn` in one transaction now: all of it lands or none. */
+  /** Runs `fn` in one transaction now: all of it lands or none. A failing disk throws a StoreError. */
   transaction<T>(fn: () => T): T;
   /**
    * Queues a write to commit with others at the end of this event-loop turn (group commit): a fast
@@ -34,6 +35,8 @@ export interface Store {
 
 export function createStore(path: string): Store {
   const db: Db = openDb(path);
+  // What the disk says (SQLITE_FULL, EROFS…) becomes a sentence the user can act on.
+  const plain = (err: unknown) => (isStorageFailure(err) ? toStoreError(err, path) : err);
   // Prepared once: better-sqlite3's db.transaction(fn) would build a new wrapper on every call.
   const begin = db.prepare('BEGIN');
   const commit = db.prepare('COMMIT');
@@ -46,14 +49,14 @@ export function createStore(path: string): Store {
 
   function transaction<T>(fn: () => T): T {
     if (db.inTransaction) return fn();
-    begin.run();
     try {
+      begin.run();
       const result = fn();
       commit.run();
       return result;
     } catch (err) {
       if (db.inTransaction) rollback.run();
-      throw err;
+      throw plain(err);
     }
   }
 
@@ -70,13 +73,13 @@ export function createStore(path: string): Store {
           } catch (err) {
             rollbackTo.run();
             release.run();
-            onError(err);
+            onError(plain(err));
           }
         }
       });
     } catch (err) {
       // The commit itself failed (disk full, a lock held too long): every write of the batch is lost.
-      for (const { onError } of batch) onError(err);
+      for (const { onError } of batch) onError(plain(err));
     }
   }
 

@@ -1,0 +1,68 @@
+/**
+ * Storage failures in words a user can act on. SQLite and the file system say "SQLITE_FULL" or
+ * "EROFS"; the user needs "the disk is full" and what to do about it. Hosts switch on `code`.
+ */
+import { statfsSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type StoreErrorCode = 'disk_full' | 'read_only' | 'busy' | 'damaged' | 'io';
+
+export class StoreError extends Error {
+  override name = 'StoreError';
+  constructor(
+    readonly code: StoreErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const sqliteCode = (err: unknown): string => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : '';
+};
+
+/** True for errors that come from the database or the disk under it (not programmer errors). */
+export function isStorageFailure(err: unknown): boolean {
+  if (err instanceof StoreError) return true;
+  const code = sqliteCode(err);
+  return /^SQLITE_/.test(code) || ['ENOSPC', 'EROFS', 'EACCES', 'EPERM', 'EIO', 'EDQUOT'].includes(code);
+}
+
+/** Maps a storage failure to a StoreError that says what happened to `where` and what to do. */
+export function toStoreError(err: unknown, where: string): StoreError {
+  if (err instanceof StoreError) return err;
+  const code = sqliteCode(err);
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT' || (code.startsWith('SQLITE_IOERR') && diskIsFull(where))) {
+    return new StoreError('disk_full', `Could not save to ${where}: the disk is full. Free some space and try again.`);
+  }
+  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS' || code === 'EACCES' || code === 'EPERM') {
+    return new StoreError(
+      'read_only',
+      `Could not save to ${where}: it is read-only. Make it writable, or set ZHIXING_HOME to a folder Zhixing can write.`,
+    );
+  }
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new StoreError('busy', `Could not save to ${where}: another program kept the database locked too long. Try again.`);
+  }
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') {
+    return new StoreError('damaged', `${where} is damaged or is not a Zhixing database. Move it aside to start afresh.`);
+  }
+  const detail = err instanceof Error ? err.message : String(err);
+  return new StoreError('io', `Could not save to ${where} (${code || detail}). Check the disk and try again.`);
+}
+
+/**
+ * SQLite reports some writes on a full disk as plain I/O errors (growing the -shm file gives
+ * SQLITE_IOERR_SHMSIZE): the file system itself says whether space ran out.
+ */
+function diskIsFull(where: string): boolean {
+  for (const p of [where, dirname(where)]) {
+    try {
+      return statfsSync(p).bavail === 0;
+    } catch {
+      // `where` may be a file not yet made; its folder answers.
+    }
+  }
+  return false;
+}
