@@ -1,17 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { chmod, lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { assertStillInside, checkPath, formatBytes } from './sandbox.js';
+import { assertStillInside, checkPath, formatBytes, tempFileName } from './sandbox.js';
 import { ToolError, defineTool, say, type Lang } from './tool.js';
 
 /** Past this a "file" is no longer something a conversation should be writing. */
 const MAX_WRITE_BYTES = 5_000_000;
-/** Random hex in temp names, so concurrent writes of one file never share a temp file. */
-const TEMP_RANDOM_BYTES = 6;
-/** How much of the target's name a temp name repeats. */
-const TEMP_NAME_CHARS = 100;
 
 export const FileWriteParams = z.object({
   path: z.string().describe('Path of the file to write, relative to the workspace, e.g. "notes/todo.md". Missing folders are created.'),
@@ -114,8 +109,7 @@ async function writeAtomically(
   shown: string,
   guard: Guard,
 ): Promise<void> {
-  // The name is cut short so the temp name stays under the usual 255-byte limit.
-  const temp = path.join(dir, `.${path.basename(target).slice(0, TEMP_NAME_CHARS)}.${randomBytes(TEMP_RANDOM_BYTES).toString('hex')}.tmp`);
+  const temp = path.join(dir, tempFileName());
   try {
     const handle = await open(temp, 'wx');
     try {
@@ -157,6 +151,13 @@ function failure(lang: Lang, shown: string, err: unknown): string {
       lang,
       `无法写入 ${shown}：路径中的某一级是文件而不是文件夹。没有写入任何内容。`,
       `Cannot write ${shown}: part of the path is a file, not a folder. Nothing was written.`,
+    );
+  }
+  if (code === 'ENAMETOOLONG') {
+    return say(
+      lang,
+      `无法写入 ${shown}：名称或路径太长，超出了文件系统的限制。请换一个短一些的名称。没有写入任何内容。`,
+      `Cannot write ${shown}: a name or the whole path is too long for this file system. Use a shorter name. Nothing was written.`,
     );
   }
   if (code === 'ENOSPC') return say(lang, `无法写入 ${shown}：磁盘空间不足。没有写入任何内容。`, `Cannot write ${shown}: the disk is full. Nothing was written.`);

@@ -353,6 +353,34 @@ describe('file_write limits', () => {
   });
 });
 
+describe('long names', () => {
+  // 85 CJK characters are 255 bytes in UTF-8: the longest name Linux file systems take.
+  const longest = '知'.repeat(85);
+
+  it('write, overwrite and read back a file whose name is 85 CJK characters (255 bytes)', async () => {
+    expect(Buffer.byteLength(longest)).toBe(255);
+    expect(await run(fileWriteTool, { path: `长名/${longest}`, content: 'one' })).toBe(`Wrote 3 bytes to 长名/${longest}`);
+    expect(await run(fileWriteTool, { path: `长名/${longest}`, content: '第二版' }, ctx('zh'))).toBe(`已写入 长名/${longest}（9 字节）`);
+    expect(await run(fileReadTool, { path: `长名/${longest}` })).toBe('第二版');
+    expect(await run(fileListTool, { path: '长名' })).toBe(`长名/ has 1 entry:\n${longest} (9 B)`);
+    expect(await tree(ws)).toEqual(['长名', `长名/${longest}`]);
+  });
+
+  it('refuse a 256-byte name as too long, for every tool, and write nothing', async () => {
+    const tooLong = `${longest}a`;
+    expect(await fails(fileWriteTool, { path: `长名/${tooLong}`, content: 'x' })).toBe(
+      'The name "知知知知知知知知知知…" is too long: 256 bytes, where a file or folder name can have at most 255 (about 85 Chinese characters). Use a shorter name.',
+    );
+    expect(await fails(fileWriteTool, { path: `${tooLong}/a.txt`, content: 'x' }, ctx('zh'))).toBe(
+      '名称“知知知知知知知知知知…”太长：有 256 字节，而文件或文件夹的名称最多 255 字节（约 85 个汉字）。请换一个短一些的名称。',
+    );
+    expect(await fails(fileReadTool, { path: tooLong })).toContain('is too long: 256 bytes');
+    expect(await fails(fileListTool, { path: tooLong })).toContain('is too long: 256 bytes');
+    expect(await tree(ws)).toEqual([]);
+    expect(asked).toEqual([]);
+  });
+});
+
 describe('file_list', () => {
   it('lists folders first with "/", then files with sizes, hiding temp files', async () => {
     await mkdir(path.join(ws, 'notes'));

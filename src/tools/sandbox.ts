@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolError, say, type Lang, type ToolContext } from './tool.js';
@@ -7,8 +8,24 @@ const MAX_SUGGESTIONS = 3;
 /** Symbolic links followed while resolving one path before it counts as a loop; Linux's own limit (MAXSYMLINKS). */
 const MAX_LINK_HOPS = 40;
 
-/** Temp files of an atomic write in progress: `.<name>.<random hex>.tmp`; listings and suggestions hide them. */
-export const TEMP_FILE_PATTERN = /^\..+\.[0-9a-f]{8,}\.tmp$/;
+/** The longest file or folder name Linux file systems take (NAME_MAX), in bytes: 85 CJK characters. */
+const MAX_NAME_BYTES = 255;
+/** Random bytes in a temp name, so concurrent writes of one file never share a temp file. */
+const TEMP_RANDOM_BYTES = 6;
+
+/**
+ * Temp files of an atomic write in progress: `.zhixing-<pid>-<12 hex>.tmp`. Short and fixed-length,
+ * never derived from the target's name, so any name the file system takes can be written; the pid
+ * tells whether the writer is still alive. Listings and suggestions hide them.
+ */
+export const TEMP_FILE_PATTERN = /^\.zhixing-(\d+)-[0-9a-f]{12}\.tmp$/;
+/** The earlier form, `.<name>.<random hex>.tmp`, which writes from before the pid was named may have left behind. */
+export const LEGACY_TEMP_FILE_PATTERN = /^\..+\.[0-9a-f]{8,}\.tmp$/;
+
+export const isTempName = (name: string): boolean => TEMP_FILE_PATTERN.test(name) || LEGACY_TEMP_FILE_PATTERN.test(name);
+
+/** A fresh temp name for a write by this process. */
+export const tempFileName = (): string => `.zhixing-${process.pid}-${randomBytes(TEMP_RANDOM_BYTES).toString('hex')}.tmp`;
 
 /** The permission actions the file tools ask for. */
 export type FileAction = 'file.read' | 'file.write' | 'file.list';
@@ -127,6 +144,9 @@ export async function locateInSandbox(
   if (process.platform !== 'win32' && isWindowsAbsolute(userPath)) {
     throw new ToolError(outsideMessage(lang, 'use', userPath, 'absolute'));
   }
+  // Refused here rather than left to the system, which would fail only after folders were made.
+  const longName = namesOf(userPath).find((n) => Buffer.byteLength(n, 'utf8') > MAX_NAME_BYTES);
+  if (longName !== undefined) throw new ToolError(nameTooLongMessage(lang, longName));
   await mkdir(workspace, { recursive: true });
   const root = await realpath(workspace);
   const absolute = path.isAbsolute(userPath);
@@ -153,7 +173,9 @@ export async function locateInSandbox(
     const code = errCode(err);
     const reason = code === 'ELOOP'
       ? say(lang, '符号链接形成了循环', 'its symbolic links form a loop')
-      : say(lang, `无法访问（${code ?? String(err)}）`, `it cannot be accessed (${code ?? String(err)})`);
+      : code === 'ENAMETOOLONG'
+        ? say(lang, '名称或路径太长，超出了文件系统的限制', 'a name or the whole path is too long for the file system')
+        : say(lang, `无法访问（${code ?? String(err)}）`, `it cannot be accessed (${code ?? String(err)})`);
     throw new ToolError(say(lang, `无法使用路径 ${userPath}：${reason}。`, `Cannot use the path ${userPath}: ${reason}.`));
   }
 
@@ -237,6 +259,20 @@ function outsideMessage(lang: Lang, action: FileAction | 'use', shown: string, r
   );
 }
 
+/** Shows the start of an over-long name: enough to recognise it, not 255 bytes of it. */
+const NAME_SHOWN_CHARS = 10;
+
+function nameTooLongMessage(lang: Lang, name: string): string {
+  const chars = [...name];
+  const shown = chars.length > NAME_SHOWN_CHARS ? `${chars.slice(0, NAME_SHOWN_CHARS).join('')}…` : name;
+  const bytes = formatBytes(Buffer.byteLength(name, 'utf8'));
+  return say(
+    lang,
+    `名称“${shown}”太长：有 ${bytes} 字节，而文件或文件夹的名称最多 ${MAX_NAME_BYTES} 字节（约 85 个汉字）。请换一个短一些的名称。`,
+    `The name "${shown}" is too long: ${bytes} bytes, where a file or folder name can have at most ${MAX_NAME_BYTES} (about 85 Chinese characters). Use a shorter name.`,
+  );
+}
+
 /** Edit distance, for "did you mean" on a mistyped name. */
 function distance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -257,7 +293,7 @@ export async function similarNames(dir: string, name: string): Promise<string[]>
   const entries = await readdir(dir).catch(() => [] as string[]);
   const wanted = name.toLowerCase();
   const scored = entries
-    .filter((e) => !TEMP_FILE_PATTERN.test(e))
+    .filter((e) => !isTempName(e))
     .map((e) => {
       const lower = e.toLowerCase();
       const d = distance(lower, wanted);
