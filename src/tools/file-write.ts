@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import { chmod, lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { assertStillInside, checkPath, formatBytes, tempFileName } from './sandbox.js';
+import { assertStillInside, checkPath, formatBytes, removeStaleTemps, tempFileName } from './sandbox.js';
 import { ToolError, defineTool, say, type Lang } from './tool.js';
 
 /** Past this a "file" is no longer something a conversation should be writing. */
@@ -52,6 +52,9 @@ export const fileWriteTool = defineTool({
     } catch (err) {
       throw err instanceof ToolError ? err : new ToolError(failure(lang, shown, err));
     }
+    // Before writing: the space the leftovers of killed writes hold may be what this write needs.
+    // Only inside the workspace, which is ours; elsewhere a name like an old temp's may be another program's.
+    if (located.inside) await removeStaleTemps(dir);
     await writeAtomically(dir, located.target, args.content, existing, lang, shown, guard);
 
     return say(lang, `已写入 ${shown}（${formatBytes(size)} 字节）`, `Wrote ${formatBytes(size)} ${size === 1 ? 'byte' : 'bytes'} to ${shown}`);

@@ -1,4 +1,6 @@
-import { chmod, lstat, mkdir, mkdtemp, readFile, readdir, readlink, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { chmod, lstat, mkdir, mkdtemp, readFile, readdir, readlink, realpath, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -350,6 +352,48 @@ describe('file_write limits', () => {
       '内容有 5,000,001 字节，超过了 5,000,000 字节的写入上限，没有写入任何内容。',
     );
     expect(await tree(ws)).toEqual([]);
+  });
+});
+
+describe('temp files left by a crash', () => {
+  const HOUR_MS = 60 * 60 * 1000;
+
+  it('a later write or listing removes those whose writer is gone or that are over an hour old, never a live writer\'s', async () => {
+    // A writer that was killed: its process has exited, so its pid is gone.
+    const dead = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    await once(dead, 'exit');
+    // A writer still at work in another process.
+    const live = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    try {
+      const temps = {
+        dead: `.zhixing-${dead.pid}-0123456789ab.tmp`,
+        live: `.zhixing-${live.pid}-0123456789ab.tmp`,
+        // A live pid on a temp over an hour old: the pid was reused after the writer died.
+        reused: `.zhixing-${live.pid}-ba9876543210.tmp`,
+        // Temps named the earlier way carry no pid, so only their age tells.
+        oldStale: '.a.txt.0123456789ab.tmp',
+        oldFresh: '.a.txt.fedcba987654.tmp',
+      };
+      const twoHoursAgo = new Date(Date.now() - 2 * HOUR_MS);
+      for (const dir of ['notes', 'logs']) {
+        await mkdir(path.join(ws, dir));
+        for (const name of Object.values(temps)) await writeFile(path.join(ws, dir, name), 'partial');
+        for (const name of [temps.reused, temps.oldStale]) await utimes(path.join(ws, dir, name), twoHoursAgo, twoHoursAgo);
+      }
+      const kept = [temps.live, temps.oldFresh].sort();
+
+      expect(await run(fileWriteTool, { path: 'notes/a.txt', content: 'hello' })).toBe('Wrote 5 bytes to notes/a.txt');
+      expect((await readdir(path.join(ws, 'notes'))).sort()).toEqual([...kept, 'a.txt'].sort());
+      // Only the folder written to is swept.
+      expect(await readdir(path.join(ws, 'logs'))).toHaveLength(5);
+      expect(await run(fileListTool, { path: 'notes' })).toBe('notes/ has 1 entry:\na.txt (5 B)');
+
+      expect(await run(fileListTool, { path: 'logs' })).toBe('logs/ is an empty folder.');
+      expect((await readdir(path.join(ws, 'logs'))).sort()).toEqual(kept);
+      expect(await run(fileListTool, {})).toBe('The workspace root has 2 entries:\nlogs/\nnotes/');
+    } finally {
+      live.kill('SIGKILL');
+    }
   });
 });
 
