@@ -65,23 +65,28 @@ export const fileWriteTool = defineTool({
 type Guard = (p: string) => Promise<void>;
 
 /**
- * `mkdir -p`, one level at a time with the parent re-checked first, so a link swapped into the path
- * cannot make a recursive mkdir build folders wherever it points.
+ * `mkdir -p`, one level at a time, so a link swapped into the path cannot make a recursive mkdir
+ * build folders wherever it points. The deepest existing folder gets the full check once; each folder
+ * made below it only an lstat that it is a real folder, not a link. (A full check per level walks the
+ * whole path each time, which made deep writes quadratic.) A level above swapped for a link after its
+ * own check is still caught by the full check of the temp file before any content goes in.
  */
 async function makeFolders(dir: string, guard: Guard): Promise<void> {
   const missing: string[] = [];
   let existing = dir;
   while (!(await exists(existing)) && path.dirname(existing) !== existing) {
-    missing.unshift(existing);
+    missing.push(existing);
     existing = path.dirname(existing);
   }
   await guard(existing);
-  for (const folder of missing) {
+  for (const folder of missing.reverse()) {
     await mkdir(folder).catch((err: unknown) => {
-      // Made by a concurrent write of the same folder; the guard below still checks what it is.
+      // Made by a concurrent write of the same folder; the check below still looks at what it is.
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     });
-    await guard(folder);
+    // Not a plain folder (a link swapped in, or a file): only then is the full check worth its cost.
+    // A file that passes it fails the next step as "part of the path is a file".
+    if (!(await lstat(folder)).isDirectory()) await guard(folder);
   }
 }
 

@@ -425,6 +425,37 @@ describe('long names', () => {
   });
 });
 
+describe('deep paths', () => {
+  /** `d1/d2/…/d<levels>/<last>`: a file (or folder) that many folders below the workspace. */
+  const deep = (levels: number, last = 'f.txt'): string => [...Array.from({ length: levels }, (_, i) => `d${i + 1}`), last].join('/');
+
+  it('write, overwrite, read and list a file 64 folders deep', async () => {
+    const p = deep(64);
+    expect(await run(fileWriteTool, { path: p, content: 'deep' })).toBe(`Wrote 4 bytes to ${p}`);
+    expect(await run(fileWriteTool, { path: p, content: 'deeper' })).toBe(`Wrote 6 bytes to ${p}`);
+    expect(await run(fileReadTool, { path: p })).toBe('deeper');
+    expect(await run(fileListTool, { path: deep(63, 'd64') })).toBe(`${deep(63, 'd64')}/ has 1 entry:\nf.txt (6 B)`);
+    expect(await readFile(path.join(ws, ...p.split('/')), 'utf8')).toBe('deeper');
+    expect(await tree(ws)).toHaveLength(65);
+  });
+
+  it('refuse 65 folders deep, or a path over 4,096 bytes, for every tool, before anything is made or asked', async () => {
+    expect(await fails(fileWriteTool, { path: deep(65), content: 'x' })).toBe('The path is 65 folders deep; at most 64 are allowed. Use a shallower path.');
+    expect(await fails(fileWriteTool, { path: deep(1000), content: 'x' }, ctx('zh'))).toBe('路径有 1,000 层文件夹，最多允许 64 层。请换一个层级少一些的路径。');
+    expect(await fails(fileReadTool, { path: deep(65) })).toContain('65 folders deep');
+    expect(await fails(fileListTool, { path: deep(65, 'd66') })).toContain('65 folders deep');
+    // `..` takes a level back off, as the system would.
+    expect(await run(fileWriteTool, { path: `${deep(64, '..')}/f.txt`, content: 'x' })).toBe(`Wrote 1 byte to ${deep(63)}`);
+    await rm(path.join(ws, 'd1'), { recursive: true });
+
+    const long = Array.from({ length: 20 }, () => 'x'.repeat(250)).join('/');
+    expect(await fails(fileWriteTool, { path: long, content: 'x' })).toBe('The path is 5,019 bytes long; at most 4,096 are allowed. Use a shorter path.');
+    expect(await fails(fileReadTool, { path: long }, ctx('zh'))).toBe('路径有 5,019 字节，最多允许 4,096 字节。请换一个短一些的路径。');
+    expect(await tree(ws)).toEqual([]);
+    expect(asked.map((r) => r.action)).toEqual(['file.write']);
+  });
+});
+
 describe('file_list', () => {
   it('lists folders first with "/", then files with sizes, hiding temp files', async () => {
     await mkdir(path.join(ws, 'notes'));

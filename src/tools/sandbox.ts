@@ -10,6 +10,10 @@ const MAX_LINK_HOPS = 40;
 
 /** The longest file or folder name Linux file systems take (NAME_MAX), in bytes: 85 CJK characters. */
 const MAX_NAME_BYTES = 255;
+/** The longest path a user may give, in bytes: Linux's PATH_MAX. */
+const MAX_PATH_BYTES = 4_096;
+/** Folder levels below the workspace a path may go. Far past any real layout; a deeper one is a runaway loop or an attack. */
+const MAX_DEPTH = 64;
 /** Random bytes in a temp name, so concurrent writes of one file never share a temp file. */
 const TEMP_RANDOM_BYTES = 6;
 /** A temp file this old is a leftover even when its pid is alive: pids are reused, and no write takes an hour. */
@@ -113,9 +117,12 @@ const namesOf = (p: string): string[] => p.split(path.sep === '\\' ? /[\\/]/ : '
  */
 async function physicalLocation(root: string, lexical: string, keepFinal: boolean): Promise<{ target: string; finalLink: boolean }> {
   const start = isInside(root, lexical) ? root : path.parse(lexical).root;
-  const pending = namesOf(path.relative(start, lexical));
-  const last = keepFinal ? pending.pop() : undefined;
-  // The user's own names are the tail of `pending` (a link's names go in front), so counting
+  const names = namesOf(path.relative(start, lexical));
+  const last = keepFinal ? names.pop() : undefined;
+  // Names still to walk, next one on top: popping and pushing the top are O(1), where shifting
+  // the front of an array costs its length at every level and made deep paths quadratic.
+  const pending = names.reverse();
+  // The user's own names are the bottom of `pending` (a link's names go on top), so counting
   // them tells whether the last one the user typed turned out to be a link.
   let own = pending.length;
   let finalLink = false;
@@ -123,7 +130,7 @@ async function physicalLocation(root: string, lexical: string, keepFinal: boolea
   let hops = 0;
   for (;;) {
     const isOwn = pending.length === own;
-    const name = pending.shift();
+    const name = pending.pop();
     if (name === undefined) return { target: path.join(resolved, last ?? ''), finalLink };
     if (isOwn) own--;
     if (name === '..') {
@@ -136,7 +143,7 @@ async function physicalLocation(root: string, lexical: string, keepFinal: boolea
       if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
       throw err;
     });
-    if (!info) return { target: path.join(next, ...pending, last ?? ''), finalLink };
+    if (!info) return { target: path.join(next, ...pending.reverse(), last ?? ''), finalLink };
     if (!info.isSymbolicLink()) {
       resolved = next;
       continue;
@@ -146,7 +153,7 @@ async function physicalLocation(root: string, lexical: string, keepFinal: boolea
     const text = await readlink(next);
     const linkRoot = path.isAbsolute(text) ? path.parse(text).root : '';
     if (linkRoot !== '') resolved = linkRoot;
-    pending.unshift(...namesOf(text.slice(linkRoot.length)));
+    pending.push(...namesOf(text.slice(linkRoot.length)).reverse());
   }
 }
 
@@ -154,6 +161,33 @@ async function physicalLocation(root: string, lexical: string, keepFinal: boolea
 export function displayPath(workspace: string, p: string): string {
   const rel = path.relative(workspace, p);
   return rel === '' ? '.' : rel.split(path.sep).join('/');
+}
+
+/**
+ * Refuses a path too long or too deep for the system or for reason, before anything touches the disk:
+ * the system would fail only after folders were made, and each level costs the walks below time.
+ */
+function checkSize(userPath: string, lang: Lang): void {
+  // Counted as the system walks it (`a/../b` is one level); the last name is the file or folder itself.
+  // An escape's leading `..` are not levels, and it is refused as outside anyway.
+  const depth = namesOf(path.normalize(userPath)).filter((n) => n !== '..').length - 1;
+  if (depth > MAX_DEPTH) {
+    throw new ToolError(say(
+      lang,
+      `路径有 ${formatBytes(depth)} 层文件夹，最多允许 ${MAX_DEPTH} 层。请换一个层级少一些的路径。`,
+      `The path is ${formatBytes(depth)} folders deep; at most ${MAX_DEPTH} are allowed. Use a shallower path.`,
+    ));
+  }
+  const bytes = Buffer.byteLength(userPath, 'utf8');
+  if (bytes > MAX_PATH_BYTES) {
+    throw new ToolError(say(
+      lang,
+      `路径有 ${formatBytes(bytes)} 字节，最多允许 ${formatBytes(MAX_PATH_BYTES)} 字节。请换一个短一些的路径。`,
+      `The path is ${formatBytes(bytes)} bytes long; at most ${formatBytes(MAX_PATH_BYTES)} are allowed. Use a shorter path.`,
+    ));
+  }
+  const longName = namesOf(userPath).find((n) => Buffer.byteLength(n, 'utf8') > MAX_NAME_BYTES);
+  if (longName !== undefined) throw new ToolError(nameTooLongMessage(lang, longName));
 }
 
 /**
@@ -176,9 +210,7 @@ export async function locateInSandbox(
   if (process.platform !== 'win32' && isWindowsAbsolute(userPath)) {
     throw new ToolError(outsideMessage(lang, 'use', userPath, 'absolute'));
   }
-  // Refused here rather than left to the system, which would fail only after folders were made.
-  const longName = namesOf(userPath).find((n) => Buffer.byteLength(n, 'utf8') > MAX_NAME_BYTES);
-  if (longName !== undefined) throw new ToolError(nameTooLongMessage(lang, longName));
+  checkSize(userPath, lang);
   await mkdir(workspace, { recursive: true });
   const root = await realpath(workspace);
   const absolute = path.isAbsolute(userPath);
