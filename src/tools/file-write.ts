@@ -47,6 +47,8 @@ export const fileWriteTool = defineTool({
     // An outside target was allowed as such by the permission layer, so there is nothing to pin.
     const guard: Guard = located.inside ? (p) => assertStillInside(ctx.workspace, p, lang, 'file.write', shown) : async () => {};
     const dir = path.dirname(located.target);
+    // Asking permission may have taken a while; a stop in the meantime must leave the disk as it was.
+    if (ctx.signal.aborted) throw new ToolError(cancelled(lang, shown));
     try {
       await makeFolders(dir, guard);
     } catch (err) {
@@ -55,7 +57,7 @@ export const fileWriteTool = defineTool({
     // Before writing: the space the leftovers of killed writes hold may be what this write needs.
     // Only inside the workspace, which is ours; elsewhere a name like an old temp's may be another program's.
     if (located.inside) await removeStaleTemps(dir);
-    await writeAtomically(dir, located.target, args.content, existing, lang, shown, guard);
+    await writeAtomically(dir, located.target, args.content, existing, { lang, shown, guard, signal: ctx.signal });
 
     return say(lang, `已写入 ${shown}（${formatBytes(size)} 字节）`, `Wrote ${formatBytes(size)} ${size === 1 ? 'byte' : 'bytes'} to ${shown}`);
   },
@@ -101,21 +103,30 @@ async function exists(p: string): Promise<boolean> {
   }
 }
 
+interface WriteOptions {
+  lang: Lang;
+  shown: string;
+  guard: Guard;
+  /** A stop (Ctrl-C, a timeout) up to the rename cancels the write; after it the file is written. */
+  signal: AbortSignal;
+}
+
 /**
  * Readers see the old file or the new one, never half of either: the text goes to a temp file
  * in the same folder (same filesystem, so rename is atomic), is flushed to disk, then renamed over.
  * The temp file is created with O_EXCL ('wx'), which never follows a link in its place, and is
  * re-checked before any content goes in; rename replaces rather than follows a link at the target,
  * and fails if the folder was swapped since, as the temp file is not there.
+ * The rename is also the one moment the write takes effect, so what the tool reports always matches
+ * the disk: stopped before it, the temp file goes and the call says nothing was written; once past
+ * it, the call succeeds whatever the signal does next.
  */
 async function writeAtomically(
   dir: string,
   target: string,
   content: string,
   existing: Stats | undefined,
-  lang: Lang,
-  shown: string,
-  guard: Guard,
+  { lang, shown, guard, signal }: WriteOptions,
 ): Promise<void> {
   const temp = path.join(dir, tempFileName());
   try {
@@ -123,17 +134,21 @@ async function writeAtomically(
     try {
       // The folder may have been swapped between the check above and this open.
       await guard(temp);
-      await handle.writeFile(content, 'utf8');
+      // The signal stops the write between chunks, so a stop need not wait for megabytes to land.
+      await handle.writeFile(content, { encoding: 'utf8', signal });
       await handle.sync();
     } finally {
       await handle.close();
     }
     // An overwrite keeps the file's permissions (an executable script stays executable).
     if (existing?.isFile()) await chmod(temp, existing.mode & 0o7777);
+    if (signal.aborted) throw new ToolError(cancelled(lang, shown));
     await rename(temp, target);
   } catch (err) {
     await rm(temp, { force: true }).catch(() => {});
-    throw err instanceof ToolError ? err : new ToolError(failure(lang, shown, err));
+    if (err instanceof ToolError) throw err;
+    if ((err as Error | undefined)?.name === 'AbortError') throw new ToolError(cancelled(lang, shown));
+    throw new ToolError(failure(lang, shown, err));
   }
   await syncDir(dir);
 }
@@ -150,6 +165,10 @@ async function syncDir(dir: string): Promise<void> {
   } catch {
     // The data is already written; only crash-durability of the name is at stake.
   }
+}
+
+function cancelled(lang: Lang, shown: string): string {
+  return say(lang, `写入 ${shown} 已取消，没有写入任何内容。`, `Writing ${shown} was cancelled; nothing was written.`);
 }
 
 function failure(lang: Lang, shown: string, err: unknown): string {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { watch } from 'node:fs';
 import { chmod, lstat, mkdir, mkdtemp, readFile, readdir, readlink, realpath, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -352,6 +353,64 @@ describe('file_write limits', () => {
       '内容有 5,000,001 字节，超过了 5,000,000 字节的写入上限，没有写入任何内容。',
     );
     expect(await tree(ws)).toEqual([]);
+  });
+});
+
+describe('file_write stopped by its signal', () => {
+  const withSignal = (signal: AbortSignal, lang: Lang = 'en'): ToolContext => ({ ...ctx(lang), signal });
+  // Just under the 5 MB limit, so the write takes many chunks and a stop can land inside it.
+  const big = '知'.repeat(1_666_666);
+  const bigBytes = '4,999,998';
+
+  /** Runs a write, never throwing: what the tool said, and whether it said it as a success. */
+  const attempt = (p: string, c: ToolContext) =>
+    run(fileWriteTool, { path: p, content: big }, c).then((out) => ({ ok: true, out }), (err: Error) => ({ ok: false, out: err.message }));
+
+  it('writes nothing when stopped before it starts, and says so', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect(await fails(fileWriteTool, { path: 'notes/a.txt', content: 'x' }, withSignal(controller.signal))).toBe(
+      'Writing notes/a.txt was cancelled; nothing was written.',
+    );
+    expect(await fails(fileWriteTool, { path: 'notes/a.txt', content: 'x' }, withSignal(controller.signal, 'zh'))).toBe(
+      '写入 notes/a.txt 已取消，没有写入任何内容。',
+    );
+    expect(await tree(ws)).toEqual([]);
+  });
+
+  it('stopped once its temp file exists, leaves no file and no temp file, and says nothing was written', async () => {
+    await mkdir(path.join(ws, 'out'));
+    const controller = new AbortController();
+    const watcher = watch(path.join(ws, 'out'), (_event, name) => {
+      if (String(name).endsWith('.tmp')) controller.abort();
+    });
+    try {
+      expect(await attempt('out/big.txt', withSignal(controller.signal))).toEqual({
+        ok: false, out: 'Writing out/big.txt was cancelled; nothing was written.',
+      });
+    } finally {
+      watcher.close();
+    }
+    expect(await tree(ws)).toEqual(['out']);
+  });
+
+  it('stopped at any moment, either wrote the whole file and said so, or wrote nothing and said that', async () => {
+    for (const delayMs of [0, 1, 2, 5, 10, 20, 50]) {
+      const controller = new AbortController();
+      const p = `out/after-${delayMs}ms.txt`;
+      const pending = attempt(p, withSignal(controller.signal));
+      setTimeout(() => controller.abort(), delayMs);
+      const result = await pending;
+      const onDisk = await readFile(path.join(ws, p), 'utf8').catch(() => undefined);
+      if (result.ok) {
+        expect(result.out).toBe(`Wrote ${bigBytes} bytes to ${p}`);
+        expect(onDisk === big).toBe(true);
+      } else {
+        expect(result.out).toBe(`Writing ${p} was cancelled; nothing was written.`);
+        expect(onDisk).toBeUndefined();
+      }
+    }
+    expect((await tree(ws)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
 });
 
