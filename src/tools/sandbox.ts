@@ -14,6 +14,8 @@ const MAX_NAME_BYTES = 255;
 const MAX_PATH_BYTES = 4_096;
 /** Folder levels below the workspace a path may go. Far past any real layout; a deeper one is a runaway loop or an attack. */
 const MAX_DEPTH = 64;
+/** How much of an over-long name a refusal shows: enough to recognise it, not 255 bytes of it. */
+const NAME_SHOWN_CHARS = 10;
 /** Random bytes in a temp name, so concurrent writes of one file never share a temp file. */
 const TEMP_RANDOM_BYTES = 6;
 /** A temp file this old is a leftover even when its pid is alive: pids are reused, and no write takes an hour. */
@@ -24,9 +26,9 @@ const STALE_TEMP_MS = 60 * 60 * 1000;
  * never derived from the target's name, so any name the file system takes can be written; the pid
  * tells whether the writer is still alive. Listings and suggestions hide them.
  */
-export const TEMP_FILE_PATTERN = /^\.zhixing-(\d+)-[0-9a-f]{12}\.tmp$/;
+const TEMP_FILE_PATTERN = /^\.zhixing-(\d+)-[0-9a-f]{12}\.tmp$/;
 /** The earlier form, `.<name>.<random hex>.tmp`, which writes from before the pid was named may have left behind. */
-export const LEGACY_TEMP_FILE_PATTERN = /^\..+\.[0-9a-f]{8,}\.tmp$/;
+const LEGACY_TEMP_FILE_PATTERN = /^\..+\.[0-9a-f]{8,}\.tmp$/;
 
 export const isTempName = (name: string): boolean => TEMP_FILE_PATTERN.test(name) || LEGACY_TEMP_FILE_PATTERN.test(name);
 
@@ -164,12 +166,12 @@ export function displayPath(workspace: string, p: string): string {
 }
 
 /**
- * Refuses a path too long or too deep for the system or for reason, before anything touches the disk:
- * the system would fail only after folders were made, and each level costs the walks below time.
+ * Refuses a path too deep or too long, before anything touches the disk: the system would fail only
+ * after some folders were made, and every level adds work to each walk of the path.
  */
 function checkSize(userPath: string, lang: Lang): void {
-  // Counted as the system walks it (`a/../b` is one level); the last name is the file or folder itself.
-  // An escape's leading `..` are not levels, and it is refused as outside anyway.
+  // Counted once `a/../b` is folded to `b`; the last name is the file or folder itself, not a level.
+  // An escape's leading `..` are no levels either, and it is refused as outside anyway.
   const depth = namesOf(path.normalize(userPath)).filter((n) => n !== '..').length - 1;
   if (depth > MAX_DEPTH) {
     throw new ToolError(say(
@@ -322,9 +324,6 @@ function outsideMessage(lang: Lang, action: FileAction | 'use', shown: string, r
     `Refused to ${enVerb} ${shown}: ${why[1]}. Only files inside the workspace can be used; give a path relative to the workspace (e.g. notes/a.txt).`,
   );
 }
-
-/** Shows the start of an over-long name: enough to recognise it, not 255 bytes of it. */
-const NAME_SHOWN_CHARS = 10;
 
 function nameTooLongMessage(lang: Lang, name: string): string {
   const chars = [...name];
