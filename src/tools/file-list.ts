@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { TEMP_FILE_PATTERN, checkPath, formatSize, notFoundMessage } from './sandbox.js';
+import { checkPath, formatSize, isTempName, notFoundMessage, removeStaleTemps } from './sandbox.js';
 import { ToolError, defineTool, say, type Lang } from './tool.js';
 
 /** A listing is for a model to read; past this it only crowds the context. */
@@ -43,8 +43,10 @@ export const fileListTool = defineTool({
       throw new ToolError(say(lang, `无法列出 ${shown}（${code}）。`, `Cannot list ${shown} (${code}).`));
     }
 
+    // Listing is when leftovers of killed writes are seen (and hidden), so it clears them too.
+    if (located.inside) await removeStaleTemps(located.target, entries.map((e) => e.name));
     const visible = entries
-      .filter((e) => !TEMP_FILE_PATTERN.test(e.name))
+      .filter((e) => !isTempName(e.name))
       .sort((a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (visible.length === 0) {
       return isRoot ? say(lang, '工作区是空的。', 'The workspace is empty.') : say(lang, `${shown}/ 是空文件夹。`, `${shown}/ is an empty folder.`);

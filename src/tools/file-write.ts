@@ -1,17 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { chmod, lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { assertStillInside, checkPath, formatBytes } from './sandbox.js';
+import { assertStillInside, checkPath, formatBytes, removeStaleTemps, tempFileName } from './sandbox.js';
 import { ToolError, defineTool, say, type Lang } from './tool.js';
 
 /** Past this a "file" is no longer something a conversation should be writing. */
 const MAX_WRITE_BYTES = 5_000_000;
-/** Random hex in temp names, so concurrent writes of one file never share a temp file. */
-const TEMP_RANDOM_BYTES = 6;
-/** How much of the target's name a temp name repeats. */
-const TEMP_NAME_CHARS = 100;
 
 export const FileWriteParams = z.object({
   path: z.string().describe('Path of the file to write, relative to the workspace, e.g. "notes/todo.md". Missing folders are created.'),
@@ -52,12 +47,17 @@ export const fileWriteTool = defineTool({
     // An outside target was allowed as such by the permission layer, so there is nothing to pin.
     const guard: Guard = located.inside ? (p) => assertStillInside(ctx.workspace, p, lang, 'file.write', shown) : async () => {};
     const dir = path.dirname(located.target);
+    // Asking permission may have taken a while; a stop in the meantime must leave the disk as it was.
+    if (ctx.signal.aborted) throw new ToolError(cancelled(lang, shown));
     try {
       await makeFolders(dir, guard);
     } catch (err) {
       throw err instanceof ToolError ? err : new ToolError(failure(lang, shown, err));
     }
-    await writeAtomically(dir, located.target, args.content, existing, lang, shown, guard);
+    // Before writing: the space the leftovers of killed writes hold may be what this write needs.
+    // Only inside the workspace, which is ours; elsewhere a name like an old temp's may be another program's.
+    if (located.inside) await removeStaleTemps(dir);
+    await writeAtomically(dir, located.target, args.content, existing, { lang, shown, guard, signal: ctx.signal });
 
     return say(lang, `已写入 ${shown}（${formatBytes(size)} 字节）`, `Wrote ${formatBytes(size)} ${size === 1 ? 'byte' : 'bytes'} to ${shown}`);
   },
@@ -67,23 +67,28 @@ export const fileWriteTool = defineTool({
 type Guard = (p: string) => Promise<void>;
 
 /**
- * `mkdir -p`, one level at a time with the parent re-checked first, so a link swapped into the path
- * cannot make a recursive mkdir build folders wherever it points.
+ * `mkdir -p`, one level at a time, so a link swapped into the path cannot make a recursive mkdir
+ * build folders wherever it points. The deepest existing folder gets the full check once; each folder
+ * made below it only an lstat that it is a real folder, not a link. (A full check per level walks the
+ * whole path each time, which made deep writes quadratic.) A level above swapped for a link after its
+ * own check is still caught by the full check of the temp file before any content goes in.
  */
 async function makeFolders(dir: string, guard: Guard): Promise<void> {
   const missing: string[] = [];
   let existing = dir;
   while (!(await exists(existing)) && path.dirname(existing) !== existing) {
-    missing.unshift(existing);
+    missing.push(existing);
     existing = path.dirname(existing);
   }
   await guard(existing);
-  for (const folder of missing) {
+  for (const folder of missing.reverse()) {
     await mkdir(folder).catch((err: unknown) => {
-      // Made by a concurrent write of the same folder; the guard below still checks what it is.
+      // Made by a concurrent write of the same folder; the check below still looks at what it is.
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     });
-    await guard(folder);
+    // Not a plain folder (a link swapped in, or a file): only then is the full check worth its cost.
+    // A file that passes it fails the next step as "part of the path is a file".
+    if (!(await lstat(folder)).isDirectory()) await guard(folder);
   }
 }
 
@@ -98,40 +103,52 @@ async function exists(p: string): Promise<boolean> {
   }
 }
 
+interface WriteOptions {
+  lang: Lang;
+  shown: string;
+  guard: Guard;
+  /** A stop (Ctrl-C, a timeout) up to the rename cancels the write; after it the file is written. */
+  signal: AbortSignal;
+}
+
 /**
  * Readers see the old file or the new one, never half of either: the text goes to a temp file
  * in the same folder (same filesystem, so rename is atomic), is flushed to disk, then renamed over.
  * The temp file is created with O_EXCL ('wx'), which never follows a link in its place, and is
  * re-checked before any content goes in; rename replaces rather than follows a link at the target,
  * and fails if the folder was swapped since, as the temp file is not there.
+ * The rename is also the one moment the write takes effect, so what the tool reports always matches
+ * the disk: stopped before it, the temp file goes and the call says nothing was written; once past
+ * it, the call succeeds whatever the signal does next.
  */
 async function writeAtomically(
   dir: string,
   target: string,
   content: string,
   existing: Stats | undefined,
-  lang: Lang,
-  shown: string,
-  guard: Guard,
+  { lang, shown, guard, signal }: WriteOptions,
 ): Promise<void> {
-  // The name is cut short so the temp name stays under the usual 255-byte limit.
-  const temp = path.join(dir, `.${path.basename(target).slice(0, TEMP_NAME_CHARS)}.${randomBytes(TEMP_RANDOM_BYTES).toString('hex')}.tmp`);
+  const temp = path.join(dir, tempFileName());
   try {
     const handle = await open(temp, 'wx');
     try {
       // The folder may have been swapped between the check above and this open.
       await guard(temp);
-      await handle.writeFile(content, 'utf8');
+      // The signal stops the write between chunks, so a stop need not wait for megabytes to land.
+      await handle.writeFile(content, { encoding: 'utf8', signal });
       await handle.sync();
     } finally {
       await handle.close();
     }
     // An overwrite keeps the file's permissions (an executable script stays executable).
     if (existing?.isFile()) await chmod(temp, existing.mode & 0o7777);
+    if (signal.aborted) throw new ToolError(cancelled(lang, shown));
     await rename(temp, target);
   } catch (err) {
     await rm(temp, { force: true }).catch(() => {});
-    throw err instanceof ToolError ? err : new ToolError(failure(lang, shown, err));
+    if (err instanceof ToolError) throw err;
+    if ((err as Error | undefined)?.name === 'AbortError') throw new ToolError(cancelled(lang, shown));
+    throw new ToolError(failure(lang, shown, err));
   }
   await syncDir(dir);
 }
@@ -150,6 +167,10 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
+function cancelled(lang: Lang, shown: string): string {
+  return say(lang, `写入 ${shown} 已取消，没有写入任何内容。`, `Writing ${shown} was cancelled; nothing was written.`);
+}
+
 function failure(lang: Lang, shown: string, err: unknown): string {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOTDIR' || code === 'EEXIST') {
@@ -157,6 +178,13 @@ function failure(lang: Lang, shown: string, err: unknown): string {
       lang,
       `无法写入 ${shown}：路径中的某一级是文件而不是文件夹。没有写入任何内容。`,
       `Cannot write ${shown}: part of the path is a file, not a folder. Nothing was written.`,
+    );
+  }
+  if (code === 'ENAMETOOLONG') {
+    return say(
+      lang,
+      `无法写入 ${shown}：名称或路径太长，超出了文件系统的限制。请换一个短一些的名称。没有写入任何内容。`,
+      `Cannot write ${shown}: a name or the whole path is too long for this file system. Use a shorter name. Nothing was written.`,
     );
   }
   if (code === 'ENOSPC') return say(lang, `无法写入 ${shown}：磁盘空间不足。没有写入任何内容。`, `Cannot write ${shown}: the disk is full. Nothing was written.`);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -57,6 +58,24 @@ describe('resolveInSandbox', () => {
     expect(await refusal(resolveInSandbox(ws, '', 'zh'))).toBe('路径为空：请给出相对于工作区的文件路径。');
     expect(await refusal(resolveInSandbox(ws, '   ', 'en'))).toBe('The path is empty: give a file path relative to the workspace.');
     expect(await refusal(resolveInSandbox(ws, 'a\0.txt', 'en'))).toBe('The path contains a NUL character and cannot be used.');
+  });
+
+  it('refuses a path too deep, too long or with too long a name before touching the disk, not even to make the workspace', async () => {
+    const fresh = path.join(base, 'new-ws');
+    const deep = (levels: number): string => [...Array.from({ length: levels }, (_, i) => `d${i}`), 'f.txt'].join('/');
+    expect(await refusal(resolveInSandbox(fresh, deep(65), 'en', { forWrite: true }))).toBe(
+      'The path is 65 folders deep; at most 64 are allowed. Use a shallower path.',
+    );
+    expect(await refusal(resolveInSandbox(fresh, deep(1000), 'zh'))).toBe('路径有 1,000 层文件夹，最多允许 64 层。请换一个层级少一些的路径。');
+    expect(await refusal(resolveInSandbox(fresh, 'a/'.repeat(2048) + 'b', 'en'))).toContain('2,048 folders deep');
+    expect(await refusal(resolveInSandbox(fresh, `${'x'.repeat(255)}/`.repeat(17), 'en'))).toBe(
+      'The path is 4,352 bytes long; at most 4,096 are allowed. Use a shorter path.',
+    );
+    expect(await refusal(resolveInSandbox(fresh, `notes/${'汉'.repeat(86)}.md`, 'en'))).toContain('is too long: 261 bytes');
+    expect(existsSync(fresh)).toBe(false);
+    // The limits themselves are allowed, and `..` and `.` are no levels.
+    expect(await resolveInSandbox(fresh, deep(64), 'en', { forWrite: true })).toBe(path.join(fresh, deep(64)));
+    expect(await resolveInSandbox(fresh, `./${deep(64)}/../g.txt`, 'en')).toBe(path.join(fresh, path.dirname(deep(64)), 'g.txt'));
   });
 
   it('refuses absolute paths, POSIX and Windows forms', async () => {

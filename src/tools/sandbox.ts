@@ -1,4 +1,5 @@
-import { lstat, mkdir, readdir, readlink, realpath } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, readdir, readlink, realpath, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolError, say, type Lang, type ToolContext } from './tool.js';
 
@@ -7,8 +8,62 @@ const MAX_SUGGESTIONS = 3;
 /** Symbolic links followed while resolving one path before it counts as a loop; Linux's own limit (MAXSYMLINKS). */
 const MAX_LINK_HOPS = 40;
 
-/** Temp files of an atomic write in progress: `.<name>.<random hex>.tmp`; listings and suggestions hide them. */
-export const TEMP_FILE_PATTERN = /^\..+\.[0-9a-f]{8,}\.tmp$/;
+/** The longest file or folder name Linux file systems take (NAME_MAX), in bytes: 85 CJK characters. */
+const MAX_NAME_BYTES = 255;
+/** The longest path a user may give, in bytes: Linux's PATH_MAX. */
+const MAX_PATH_BYTES = 4_096;
+/** Folder levels below the workspace a path may go. Far past any real layout; a deeper one is a runaway loop or an attack. */
+const MAX_DEPTH = 64;
+/** How much of an over-long name a refusal shows: enough to recognise it, not 255 bytes of it. */
+const NAME_SHOWN_CHARS = 10;
+/** Random bytes in a temp name, so concurrent writes of one file never share a temp file. */
+const TEMP_RANDOM_BYTES = 6;
+/** A temp file this old is a leftover even when its pid is alive: pids are reused, and no write takes an hour. */
+const STALE_TEMP_MS = 60 * 60 * 1000;
+
+/**
+ * Temp files of an atomic write in progress: `.zhixing-<pid>-<12 hex>.tmp`. Short and fixed-length,
+ * never derived from the target's name, so any name the file system takes can be written; the pid
+ * tells whether the writer is still alive. Listings and suggestions hide them.
+ */
+const TEMP_FILE_PATTERN = /^\.zhixing-(\d+)-[0-9a-f]{12}\.tmp$/;
+/** The earlier form, `.<name>.<random hex>.tmp`, which writes from before the pid was named may have left behind. */
+const LEGACY_TEMP_FILE_PATTERN = /^\..+\.[0-9a-f]{8,}\.tmp$/;
+
+export const isTempName = (name: string): boolean => TEMP_FILE_PATTERN.test(name) || LEGACY_TEMP_FILE_PATTERN.test(name);
+
+/** A fresh temp name for a write by this process. */
+export const tempFileName = (): string => `.zhixing-${process.pid}-${randomBytes(TEMP_RANDOM_BYTES).toString('hex')}.tmp`;
+
+/**
+ * Removes the temp files that killed writes left in `dir` (`names`: its entries, when already read).
+ * Nothing else ever would, and listings hide them, so they would pile up unseen. A temp goes when its
+ * writer's process is gone or when it is over an hour old (the pid may belong to another process by now;
+ * the earlier names carry no pid at all); a live writer's temp is a write in flight and stays.
+ * Best effort: a leftover costs only space, never a failed call.
+ */
+export async function removeStaleTemps(dir: string, names?: string[]): Promise<void> {
+  const entries = names ?? (await readdir(dir).catch(() => [] as string[]));
+  const now = Date.now();
+  await Promise.all(entries.filter(isTempName).map(async (name) => {
+    const full = path.join(dir, name);
+    const info = await lstat(full).catch(() => undefined);
+    // A folder or a link that merely looks like a temp name is not ours to remove.
+    if (!info?.isFile()) return;
+    const pid = Number(TEMP_FILE_PATTERN.exec(name)?.[1]);
+    if ((pid > 0 && processGone(pid)) || now - info.mtimeMs > STALE_TEMP_MS) await unlink(full).catch(() => {});
+  }));
+}
+
+/** Signal 0 only asks whether the pid exists; EPERM means it does, as another user's process. */
+function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return errCode(err) === 'ESRCH';
+  }
+}
 
 /** The permission actions the file tools ask for. */
 export type FileAction = 'file.read' | 'file.write' | 'file.list';
@@ -64,9 +119,12 @@ const namesOf = (p: string): string[] => p.split(path.sep === '\\' ? /[\\/]/ : '
  */
 async function physicalLocation(root: string, lexical: string, keepFinal: boolean): Promise<{ target: string; finalLink: boolean }> {
   const start = isInside(root, lexical) ? root : path.parse(lexical).root;
-  const pending = namesOf(path.relative(start, lexical));
-  const last = keepFinal ? pending.pop() : undefined;
-  // The user's own names are the tail of `pending` (a link's names go in front), so counting
+  const names = namesOf(path.relative(start, lexical));
+  const last = keepFinal ? names.pop() : undefined;
+  // Names still to walk, next one on top: popping and pushing the top are O(1), where shifting
+  // the front of an array costs its length at every level and made deep paths quadratic.
+  const pending = names.reverse();
+  // The user's own names are the bottom of `pending` (a link's names go on top), so counting
   // them tells whether the last one the user typed turned out to be a link.
   let own = pending.length;
   let finalLink = false;
@@ -74,7 +132,7 @@ async function physicalLocation(root: string, lexical: string, keepFinal: boolea
   let hops = 0;
   for (;;) {
     const isOwn = pending.length === own;
-    const name = pending.shift();
+    const name = pending.pop();
     if (name === undefined) return { target: path.join(resolved, last ?? ''), finalLink };
     if (isOwn) own--;
     if (name === '..') {
@@ -87,7 +145,7 @@ async function physicalLocation(root: string, lexical: string, keepFinal: boolea
       if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
       throw err;
     });
-    if (!info) return { target: path.join(next, ...pending, last ?? ''), finalLink };
+    if (!info) return { target: path.join(next, ...pending.reverse(), last ?? ''), finalLink };
     if (!info.isSymbolicLink()) {
       resolved = next;
       continue;
@@ -97,7 +155,7 @@ async function physicalLocation(root: string, lexical: string, keepFinal: boolea
     const text = await readlink(next);
     const linkRoot = path.isAbsolute(text) ? path.parse(text).root : '';
     if (linkRoot !== '') resolved = linkRoot;
-    pending.unshift(...namesOf(text.slice(linkRoot.length)));
+    pending.push(...namesOf(text.slice(linkRoot.length)).reverse());
   }
 }
 
@@ -105,6 +163,33 @@ async function physicalLocation(root: string, lexical: string, keepFinal: boolea
 export function displayPath(workspace: string, p: string): string {
   const rel = path.relative(workspace, p);
   return rel === '' ? '.' : rel.split(path.sep).join('/');
+}
+
+/**
+ * Refuses a path too deep or too long, before anything touches the disk: the system would fail only
+ * after some folders were made, and every level adds work to each walk of the path.
+ */
+function checkSize(userPath: string, lang: Lang): void {
+  // Counted once `a/../b` is folded to `b`; the last name is the file or folder itself, not a level.
+  // An escape's leading `..` are no levels either, and it is refused as outside anyway.
+  const depth = namesOf(path.normalize(userPath)).filter((n) => n !== '..').length - 1;
+  if (depth > MAX_DEPTH) {
+    throw new ToolError(say(
+      lang,
+      `路径有 ${formatBytes(depth)} 层文件夹，最多允许 ${MAX_DEPTH} 层。请换一个层级少一些的路径。`,
+      `The path is ${formatBytes(depth)} folders deep; at most ${MAX_DEPTH} are allowed. Use a shallower path.`,
+    ));
+  }
+  const bytes = Buffer.byteLength(userPath, 'utf8');
+  if (bytes > MAX_PATH_BYTES) {
+    throw new ToolError(say(
+      lang,
+      `路径有 ${formatBytes(bytes)} 字节，最多允许 ${formatBytes(MAX_PATH_BYTES)} 字节。请换一个短一些的路径。`,
+      `The path is ${formatBytes(bytes)} bytes long; at most ${formatBytes(MAX_PATH_BYTES)} are allowed. Use a shorter path.`,
+    ));
+  }
+  const longName = namesOf(userPath).find((n) => Buffer.byteLength(n, 'utf8') > MAX_NAME_BYTES);
+  if (longName !== undefined) throw new ToolError(nameTooLongMessage(lang, longName));
 }
 
 /**
@@ -127,6 +212,7 @@ export async function locateInSandbox(
   if (process.platform !== 'win32' && isWindowsAbsolute(userPath)) {
     throw new ToolError(outsideMessage(lang, 'use', userPath, 'absolute'));
   }
+  checkSize(userPath, lang);
   await mkdir(workspace, { recursive: true });
   const root = await realpath(workspace);
   const absolute = path.isAbsolute(userPath);
@@ -153,7 +239,9 @@ export async function locateInSandbox(
     const code = errCode(err);
     const reason = code === 'ELOOP'
       ? say(lang, '符号链接形成了循环', 'its symbolic links form a loop')
-      : say(lang, `无法访问（${code ?? String(err)}）`, `it cannot be accessed (${code ?? String(err)})`);
+      : code === 'ENAMETOOLONG'
+        ? say(lang, '名称或路径太长，超出了文件系统的限制', 'a name or the whole path is too long for the file system')
+        : say(lang, `无法访问（${code ?? String(err)}）`, `it cannot be accessed (${code ?? String(err)})`);
     throw new ToolError(say(lang, `无法使用路径 ${userPath}：${reason}。`, `Cannot use the path ${userPath}: ${reason}.`));
   }
 
@@ -237,6 +325,17 @@ function outsideMessage(lang: Lang, action: FileAction | 'use', shown: string, r
   );
 }
 
+function nameTooLongMessage(lang: Lang, name: string): string {
+  const chars = [...name];
+  const shown = chars.length > NAME_SHOWN_CHARS ? `${chars.slice(0, NAME_SHOWN_CHARS).join('')}…` : name;
+  const bytes = formatBytes(Buffer.byteLength(name, 'utf8'));
+  return say(
+    lang,
+    `名称“${shown}”太长：有 ${bytes} 字节，而文件或文件夹的名称最多 ${MAX_NAME_BYTES} 字节（约 85 个汉字）。请换一个短一些的名称。`,
+    `The name "${shown}" is too long: ${bytes} bytes, where a file or folder name can have at most ${MAX_NAME_BYTES} (about 85 Chinese characters). Use a shorter name.`,
+  );
+}
+
 /** Edit distance, for "did you mean" on a mistyped name. */
 function distance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -257,7 +356,7 @@ export async function similarNames(dir: string, name: string): Promise<string[]>
   const entries = await readdir(dir).catch(() => [] as string[]);
   const wanted = name.toLowerCase();
   const scored = entries
-    .filter((e) => !TEMP_FILE_PATTERN.test(e))
+    .filter((e) => !isTempName(e))
     .map((e) => {
       const lower = e.toLowerCase();
       const d = distance(lower, wanted);
