@@ -2,7 +2,8 @@ import type { Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { checkPath, formatSize, isTempName, notFoundMessage, removeStaleTemps } from './sandbox.js';
+import { checkPath, formatSize, notFoundMessage } from './sandbox.js';
+import { isTempName, removeStaleTemps } from './temp-files.js';
 import { ToolError, defineTool, say, type Lang } from './tool.js';
 
 /** A listing is for a model to read; past this it only crowds the context. */

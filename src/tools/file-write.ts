@@ -2,7 +2,8 @@ import type { Stats } from 'node:fs';
 import { chmod, lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { assertStillInside, checkPath, formatBytes, removeStaleTemps, tempFileName } from './sandbox.js';
+import { assertStillInside, checkPath, formatBytes } from './sandbox.js';
+import { removeStaleTemps, tempFileName } from './temp-files.js';
 import { ToolError, defineTool, say, type Lang } from './tool.js';
 
 /** Past this a "file" is no longer something a conversation should be writing. */
@@ -20,6 +21,8 @@ export const fileWriteTool = defineTool({
     'Write a UTF-8 text file in the workspace (the only folder the assistant may touch), creating missing folders ' +
     `and replacing the file if it exists. Up to ${formatBytes(MAX_WRITE_BYTES)} bytes. Returns the path and size written.`,
   parameters: FileWriteParams,
+  // The content may be up to 5 MB; JSON escapes can double it. The byte limit itself is checked below.
+  maxInputChars: MAX_WRITE_BYTES * 2 + 10_000,
   async execute(args, ctx) {
     const { lang } = ctx;
     const size = Buffer.byteLength(args.content, 'utf8');
