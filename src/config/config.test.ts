@@ -75,3 +75,35 @@ describe('loadConfig', () => {
     expect(maskKey(undefined)).toBeUndefined();
   });
 });
+
+describe('.env files', () => {
+  const homeEnv = (text: string) => {
+    const { home, cwd } = folders();
+    writeFileSync(join(home, '.env'), text);
+    return () => loadConfig({ env: { ZHIXING_HOME: home }, cwd });
+  };
+
+  it('refuses a line without "=" instead of letting it swallow the next setting', () => {
+    const load = homeEnv('FOO\nZHIXING_MODEL=m\n');
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(/\.env line 1: "FOO" is not a NAME=value setting\./);
+  });
+
+  it('refuses a line starting with "=" instead of dropping every later line', () => {
+    expect(homeEnv('ZHIXING_MODEL=m\n=oops\nZHIXING_BASE_URL=http://x/v1\n')).toThrow(/\.env line 2 is not a NAME=value setting\./);
+  });
+
+  it('reads the first setting of a file that starts with a byte-order mark', () => {
+    expect(homeEnv('\uFEFFZHIXING_BASE_URL=http://bom/v1\n')()).toMatchObject({ mode: 'llm', baseUrl: 'http://bom/v1' });
+  });
+
+  it('takes comments, blank lines, export and multi-line quoted values, and never echoes a secret it cannot read', () => {
+    const load = homeEnv('# mine\n\nexport ZHIXING_MODEL=m  # inline\nNOTE="line one\nline two"\nZHIXING_BASE_URL=http://x/v1\n');
+    expect(load()).toMatchObject({ model: 'm', baseUrl: 'http://x/v1' });
+    const pasted = homeEnv('ZHIXING_MODEL=m\n\n  sk-live-Q7wPz9Xv3K\n');
+    expect(pasted).toThrow(/\.env line 3 is not a NAME=value setting\. Write it as NAME=value, or start it with # to keep it as a comment\.$/);
+    expect(homeEnv('ZHIXING_API_KEY="sk-never-closed\nZHIXING_MODEL=m\n')).toThrow(/\.env line 1: the quoted value of "ZHIXING_API_KEY" is never closed\./);
+    expect(homeEnv('NOTE="one\ntwo" three\n')).toThrow(/\.env line 2: there is text after the closing quote of "NOTE"\./);
+  });
+});
+

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { PROVIDER_PRESETS } from '../llm/presets.js';
 import { resolveEndpoint, UnknownProviderError, type Layer } from './endpoint.js';
+import { EnvFileError, readEnvFile as readEnv } from './env-file.js';
 
 const DEFAULT_MAX_STEPS = 8;
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -61,12 +61,12 @@ export interface LoadConfigOptions {
   offline?: boolean;
 }
 
-function readEnvFile(path: string): Record<string, string> {
+function readEnvFile(path: string): Layer {
   try {
-    return parseEnv(readFileSync(path, 'utf8')) as Record<string, string>;
+    return readEnv(path) ?? {};
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new ConfigError(`Could not read ${path}: ${(err as Error).message}`);
+    if (err instanceof EnvFileError) throw new ConfigError(err.message);
+    throw err;
   }
 }
 
