@@ -107,3 +107,32 @@ describe('.env files', () => {
   });
 });
 
+describe('config.json errors', () => {
+  const KEY = 'sk-live-Q7wPz9Xv3KmR2tYb8NcL';
+  const fragments = (s: string) => Array.from({ length: s.length - 3 }, (_, i) => s.slice(i, i + 4));
+  const messageFor = (text: string) => {
+    const { home, cwd } = folders();
+    writeFileSync(join(home, 'config.json'), text);
+    try {
+      loadConfig({ env: { ZHIXING_HOME: home }, cwd });
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return (err as Error).message;
+    }
+    throw new Error('expected a ConfigError');
+  };
+
+  it('says where the syntax error is without quoting any of the key', () => {
+    for (const text of [
+      `{"apiKey": "${KEY}" "model": "x"}`,
+      `{"apiKey": "${KEY}", "model": gpt-4o}`,
+      `{\n  "apiKey": '${KEY}'\n}`,
+      `{"apiKey": ${KEY}}`,
+    ]) {
+      const message = messageFor(text);
+      for (const f of fragments(KEY)) expect(message).not.toContain(f);
+      expect(message).toMatch(/config\.json is not valid JSON.*Fix or remove it\./);
+    }
+    expect(messageFor(`{\n  "apiKey": "${KEY}"\n  "model": "x"\n}`)).toMatch(/config\.json is not valid JSON at line 3, column 3\./);
+  });
+});

@@ -70,6 +70,20 @@ function readEnvFile(path: string): Layer {
   }
 }
 
+/**
+ * Where JSON.parse gave up, as " at line L, column C" worked out from the offset it reports. Its
+ * message itself is never shown: V8 quotes the text around the error, and that may be the key.
+ */
+function syntaxErrorPlace(text: string, err: unknown): string {
+  const message = err instanceof Error ? err.message : '';
+  const offset = /at position (\d+)/.exec(message)?.[1];
+  if (offset !== undefined) {
+    const lines = text.slice(0, Number(offset)).split('\n');
+    return ` at line ${lines.length}, column ${lines[lines.length - 1]!.length + 1}`;
+  }
+  return /Unexpected end/.test(message) ? ' (it ends too early)' : '';
+}
+
 function readConfigFile(path: string): ConfigFile {
   let text: string;
   try {
@@ -82,7 +96,7 @@ function readConfigFile(path: string): ConfigFile {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new ConfigError(`${path} is not valid JSON (${(err as Error).message}). Fix or remove it.`);
+    throw new ConfigError(`${path} is not valid JSON${syntaxErrorPlace(text, err)}. Fix or remove it.`);
   }
   const parsed = ConfigFile.safeParse(json);
   if (!parsed.success) {
