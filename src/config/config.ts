@@ -1,16 +1,25 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { PROVIDER_PRESETS } from '../llm/presets.js';
-import { resolveEndpoint, UnknownProviderError, type Layer } from './endpoint.js';
+import { resolveEndpoint, UnknownProviderError, type Layer, type Source } from './endpoint.js';
 import { EnvFileError, readEnvFile as readEnv } from './env-file.js';
+import { isWithin, realPathOf } from './paths.js';
 
 const DEFAULT_MAX_STEPS = 8;
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 const DEFAULT_GEOCODING_URL = 'https://geocoding-api.open-meteo.com/v1/search';
 const DEFAULT_WEATHER_URL = 'https://api.open-meteo.com/v1/forecast';
+const CONFIG_FILE = 'config.json';
+const ENV_FILE = '.env';
+const DB_FILE = 'zhixing.db';
+// The layers, highest first; the last two are the home's, which only the user writes.
+const HOME_ENV_LAYER = 2;
+const FILE_LAYER = 3;
+/** config.json's names for what the environment calls ZHIXING_*. */
+const FILE_NAMES: Record<string, string> = { ZHIXING_API_KEY: 'apiKey', ZHIXING_BASE_URL: 'baseUrl', ZHIXING_PROVIDER: 'provider' };
 
 /** The subset of `config.json` this version reads. Unknown keys are kept for other versions and hosts. */
 export const ConfigFile = z
@@ -48,6 +57,8 @@ export interface Config {
   geocodingUrl: string;
   weatherUrl: string;
   noColor: boolean;
+  /** What the user should know about how the settings were read (an ignored file, a withheld key), one line each. */
+  warnings: string[];
 }
 
 export class ConfigError extends Error {
@@ -106,6 +117,43 @@ function readConfigFile(path: string): ConfigFile {
   return parsed.data;
 }
 
+/**
+ * Refuses a workspace that holds the home or, through a symbolic link, one of its files: the
+ * assistant's tools could then rewrite config.json, the .env beside it and the database.
+ */
+function refuseExposedHome(home: string, workspace: string): void {
+  const folder = realPathOf(workspace);
+  if (isWithin(realPathOf(home), folder)) {
+    throw new ConfigError(
+      `The workspace ${workspace} contains Zhixing's home ${home}, so the assistant's tools could rewrite config.json and the database. ` +
+        `Set "workspace" in ${join(home, CONFIG_FILE)} to a folder that does not contain it (the default is ${join(home, 'workspace')}).`,
+    );
+  }
+  for (const name of [CONFIG_FILE, ENV_FILE, DB_FILE]) {
+    const path = join(home, name);
+    if (isWithin(realPathOf(path), folder)) {
+      throw new ConfigError(`${path} leads into the workspace ${workspace}, where the assistant's tools could rewrite it. Keep it as a plain file in ${home}.`);
+    }
+  }
+}
+
+/**
+ * ./.env, unless the assistant could have written it: a file in the workspace (run from there, or
+ * linked from elsewhere) is ignored whole, with a warning, so it cannot say where the key goes.
+ */
+function readCwdEnv(cwd: string, home: string, workspace: string, warnings: string[]): Layer {
+  const path = join(cwd, ENV_FILE);
+  if (!existsSync(path)) return {};
+  const folder = realPathOf(workspace);
+  const real = realPathOf(path);
+  if (isWithin(realPathOf(cwd), folder) || isWithin(real, folder)) {
+    warnings.push('Ignored ./.env: it lies inside the workspace, where the assistant can write files.');
+    return {};
+  }
+  // Run from the home, ./.env is the home's own file: it is read once, as that layer.
+  return real === realPathOf(join(home, ENV_FILE)) ? {} : readEnvFile(path);
+}
+
 /** The language for the program's own words, from ZHIXING_LANG or the locale; usable before the config loads. */
 export function detectUiLang(env: NodeJS.ProcessEnv = process.env): 'zh' | 'en' {
   const forced = env.ZHIXING_LANG?.trim().toLowerCase().slice(0, 2);
@@ -121,7 +169,10 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const nonEmpty = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim());
 
   const home = resolve(nonEmpty(env.ZHIXING_HOME) ?? join(homedir(), '.zhixing'));
-  const file = readConfigFile(join(home, 'config.json'));
+  const file = readConfigFile(join(home, CONFIG_FILE));
+  const workspace = resolve(home, nonEmpty(file.workspace) ?? 'workspace');
+  refuseExposedHome(home, workspace);
+  const warnings: string[] = [];
   // config.json speaks through the same names as the environment, as the lowest layer.
   const fileLayer: Layer = {
     ZHIXING_PROVIDER: file.provider,
@@ -133,7 +184,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     ZHIXING_TOOL_TIMEOUT_MS: file.toolTimeoutMs?.toString(),
     ZHIXING_LANG: file.lang,
   };
-  const layers: Layer[] = [env, readEnvFile(join(cwd, '.env')), readEnvFile(join(home, '.env')), fileLayer];
+  const layers: Layer[] = [env, readCwdEnv(cwd, home, workspace, warnings), readEnvFile(join(home, ENV_FILE)), fileLayer];
   const get = (name: string): string | undefined => {
     for (const layer of layers) {
       const v = nonEmpty(layer[name]);
@@ -150,13 +201,22 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 
   let endpoint;
   try {
-    endpoint = resolveEndpoint(layers);
+    endpoint = resolveEndpoint(layers, { homeLayers: [HOME_ENV_LAYER, FILE_LAYER] });
   } catch (err) {
     if (err instanceof UnknownProviderError) throw new ConfigError(err.message);
     throw err;
   }
   const forcedOffline = options.offline === true || get('ZHIXING_OFFLINE') === '1';
   const mode = forcedOffline || (!endpoint.baseUrl && !endpoint.apiKey) ? 'offline' : 'llm';
+  if (mode === 'llm' && endpoint.withheld) {
+    const labels = ['the environment', './.env', join(home, ENV_FILE), join(home, CONFIG_FILE)];
+    const where = (s: Source) => `${labels[s.layer]} (${s.layer === FILE_LAYER ? FILE_NAMES[s.name] : s.name})`;
+    const { key, endpoint: from } = endpoint.withheld;
+    warnings.push(
+      `Withheld the API key from ${where(key)}: the endpoint comes from ${where(from)}, and a key is only sent to an endpoint set in the same place. ` +
+        'Set the key where the endpoint is set, or the endpoint where the key is.',
+    );
+  }
   const lang = get('ZHIXING_LANG')?.toLowerCase().slice(0, 2);
   const maxSteps = wholeNumber('ZHIXING_MAX_STEPS', DEFAULT_MAX_STEPS, 1, 100);
   const requestTimeoutMs = wholeNumber('ZHIXING_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 1_000, 3_600_000);
@@ -164,8 +224,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 
   return {
     home,
-    workspace: resolve(home, nonEmpty(file.workspace) ?? 'workspace'),
-    dbPath: join(home, 'zhixing.db'),
+    workspace,
+    dbPath: join(home, DB_FILE),
     mode,
     provider: mode === 'offline' ? 'offline' : endpoint.provider,
     baseUrl: endpoint.baseUrl ?? (mode === 'llm' ? PROVIDER_PRESETS.openai.baseUrl : undefined),
@@ -179,6 +239,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     geocodingUrl: get('ZHIXING_GEOCODING_URL') ?? DEFAULT_GEOCODING_URL,
     weatherUrl: get('ZHIXING_WEATHER_URL') ?? DEFAULT_WEATHER_URL,
     noColor: env.NO_COLOR !== undefined && env.NO_COLOR !== '',
+    warnings,
   };
 }
 
