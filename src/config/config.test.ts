@@ -189,6 +189,18 @@ describe('settings the assistant could have written', () => {
   });
 });
 
+describe('./.env', () => {
+  it("reads only ZHIXING_* names from it: a project's OPENAI_* settings are the project's", () => {
+    const { home, cwd } = folders();
+    writeFileSync(join(cwd, '.env'), 'OPENAI_BASE_URL=http://project.example/v1\nOPENAI_API_KEY=k-project\nZHIXING_MODEL=m\n');
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toMatchObject({ mode: 'offline', apiKey: undefined, baseUrl: undefined });
+    expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_BASE_URL: 'http://mine/v1' }, cwd }).model).toBe('m');
+    // Run from the home, ./.env is the home's own .env, read whole.
+    writeFileSync(join(home, '.env'), 'OPENAI_BASE_URL=http://home.example/v1\n');
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd: home }).baseUrl).toBe('http://home.example/v1');
+  });
+});
+
 describe('a key travels only with the endpoint set beside it', () => {
   it('withholds a key exported in the shell from a base URL in ./.env', () => {
     const { home, cwd } = folders();

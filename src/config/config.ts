@@ -15,6 +15,7 @@ const DEFAULT_WEATHER_URL = 'https://api.open-meteo.com/v1/forecast';
 const CONFIG_FILE = 'config.json';
 const ENV_FILE = '.env';
 const DB_FILE = 'zhixing.db';
+const ZHIXING_PREFIX = 'ZHIXING_';
 // The layers, highest first; the last two are the home's, which only the user writes.
 const HOME_ENV_LAYER = 2;
 const FILE_LAYER = 3;
@@ -138,8 +139,9 @@ function refuseExposedHome(home: string, workspace: string): void {
 }
 
 /**
- * ./.env, unless the assistant could have written it: a file in the workspace (run from there, or
- * linked from elsewhere) is ignored whole, with a warning, so it cannot say where the key goes.
+ * The ZHIXING_* names of ./.env, unless the assistant could have written it: a file in the
+ * workspace (run from there, or linked from elsewhere) is ignored whole, with a warning, so it
+ * cannot say where the key goes.
  */
 function readCwdEnv(cwd: string, home: string, workspace: string, warnings: string[]): Layer {
   const path = join(cwd, ENV_FILE);
@@ -151,7 +153,9 @@ function readCwdEnv(cwd: string, home: string, workspace: string, warnings: stri
     return {};
   }
   // Run from the home, ./.env is the home's own file: it is read once, as that layer.
-  return real === realPathOf(join(home, ENV_FILE)) ? {} : readEnvFile(path);
+  if (real === realPathOf(join(home, ENV_FILE))) return {};
+  // A project's .env is for the project: its OPENAI_* settings, say, are not Zhixing's to use.
+  return Object.fromEntries(Object.entries(readEnvFile(path)).filter(([name]) => name.startsWith(ZHIXING_PREFIX)));
 }
 
 /** The language for the program's own words, from ZHIXING_LANG or the locale; usable before the config loads. */
