@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,3 +65,26 @@ describe('a key exported in the shell', () => {
     }
   });
 });
+
+describe('the home Zhixing makes', () => {
+  it('is private to the user, workspace included, and an existing home keeps its mode', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'zhixing-perm-'));
+    const mode = (path: string) => statSync(path).mode & 0o777;
+    try {
+      const fresh = join(root, 'fresh', '.zhixing');
+      const r = await runCli(['--offline', 'what is 2+3'], { ZHIXING_HOME: fresh, ZHIXING_LANG: 'en' }, { cwd: root });
+      expect(r.code).toBe(0);
+      expect(mode(fresh)).toBe(0o700);
+      expect(mode(join(fresh, 'workspace'))).toBe(0o700);
+      const existing = join(root, 'existing');
+      mkdirSync(existing);
+      chmodSync(existing, 0o755);
+      await runCli(['--offline', 'what is 2+3'], { ZHIXING_HOME: existing, ZHIXING_LANG: 'en' }, { cwd: root });
+      expect(mode(existing)).toBe(0o755);
+      expect(mode(join(existing, 'workspace'))).toBe(0o700);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+

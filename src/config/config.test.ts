@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -240,3 +240,24 @@ describe('a key travels only with the endpoint set beside it', () => {
     expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_API_KEY: 'k-shell' }, cwd: home })).toMatchObject({ provider: 'openai', apiKey: 'k-shell', warnings: [] });
   });
 });
+
+describe('config.json permissions', () => {
+  it('warns when config.json holds a key that others on the machine can read', () => {
+    const { home, cwd } = folders();
+    const path = join(home, 'config.json');
+    writeFileSync(path, JSON.stringify({ apiKey: 'k-user' }));
+    chmodSync(path, 0o644);
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toEqual([
+      `${path} holds an API key and other users can read it. Make it yours alone: chmod 600 ${path}`,
+    ]);
+    chmodSync(path, 0o640);
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toHaveLength(1);
+    chmodSync(path, 0o600);
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toEqual([]);
+    // Without a key there is nothing to hide.
+    writeFileSync(path, JSON.stringify({ model: 'm' }));
+    chmodSync(path, 0o644);
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toEqual([]);
+  });
+});
+

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -16,6 +16,8 @@ const CONFIG_FILE = 'config.json';
 const ENV_FILE = '.env';
 const DB_FILE = 'zhixing.db';
 const ZHIXING_PREFIX = 'ZHIXING_';
+/** Permission bits for the group and others: a file holding a key should have none of them. */
+const SHARED_MODE_BITS = 0o077;
 // The layers, highest first; the last two are the home's, which only the user writes.
 const HOME_ENV_LAYER = 2;
 const FILE_LAYER = 3;
@@ -158,6 +160,13 @@ function readCwdEnv(cwd: string, home: string, workspace: string, warnings: stri
   return Object.fromEntries(Object.entries(readEnvFile(path)).filter(([name]) => name.startsWith(ZHIXING_PREFIX)));
 }
 
+/** A warning when config.json holds a key that others on the machine can read. Windows has no such mode bits. */
+function sharedKeyWarning(path: string, file: ConfigFile): string | undefined {
+  if (!file.apiKey || process.platform === 'win32') return undefined;
+  if ((statSync(path).mode & SHARED_MODE_BITS) === 0) return undefined;
+  return `${path} holds an API key and other users can read it. Make it yours alone: chmod 600 ${path}`;
+}
+
 /** The language for the program's own words, from ZHIXING_LANG or the locale; usable before the config loads. */
 export function detectUiLang(env: NodeJS.ProcessEnv = process.env): 'zh' | 'en' {
   const forced = env.ZHIXING_LANG?.trim().toLowerCase().slice(0, 2);
@@ -177,6 +186,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const workspace = resolve(home, nonEmpty(file.workspace) ?? 'workspace');
   refuseExposedHome(home, workspace);
   const warnings: string[] = [];
+  const shared = sharedKeyWarning(join(home, CONFIG_FILE), file);
+  if (shared) warnings.push(shared);
   // config.json speaks through the same names as the environment, as the lowest layer.
   const fileLayer: Layer = {
     ZHIXING_PROVIDER: file.provider,
