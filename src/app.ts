@@ -9,6 +9,9 @@ import { createStore, type Store } from './store/store.js';
 import { builtinTools } from './tools/builtin.js';
 import { createToolRegistry, type ToolRegistry } from './tools/registry.js';
 
+/** The home and workspace Zhixing makes are the user's alone: they hold the key, the history, their files. */
+const PRIVATE_FOLDER_MODE = 0o700;
+
 export interface App {
   config: Config;
   store: Store;
@@ -45,7 +48,9 @@ async function createLlm(config: Config, store: Store, bus: Bus): Promise<Llm> {
 
 /** The composition root: the only place that builds services and wires them together. */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
-  mkdirSync(config.workspace, { recursive: true });
+  // Only folders made here get the mode; an existing home keeps the one its user gave it.
+  mkdirSync(config.home, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+  mkdirSync(config.workspace, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   const workspace = realpathSync(config.workspace);
   const store = createStore(config.dbPath);
   const bus = createBus();

@@ -37,6 +37,8 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof ConfigError) return stderr(`zhixing: ${err.message}\n`), 2;
     throw err;
   }
+  // An ignored file or a withheld key changes what this run does: say so before anything else.
+  for (const warning of new Set(config.warnings)) stderr(`zhixing: ${warning}\n`);
   const io: CliIo = {
     stdout,
     stderr,

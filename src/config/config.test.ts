@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,7 +14,12 @@ function folders() {
   const cwd = join(root, 'cwd');
   mkdirSync(home);
   mkdirSync(cwd);
-  return { home, cwd };
+  return { root, home, cwd };
+}
+
+/** config.json as a careful user keeps it: readable by them alone. */
+function writeConfig(home: string, settings: object) {
+  writeFileSync(join(home, 'config.json'), JSON.stringify(settings), { mode: 0o600 });
 }
 
 describe('loadConfig', () => {
@@ -75,3 +80,184 @@ describe('loadConfig', () => {
     expect(maskKey(undefined)).toBeUndefined();
   });
 });
+
+describe('.env files', () => {
+  const homeEnv = (text: string) => {
+    const { home, cwd } = folders();
+    writeFileSync(join(home, '.env'), text);
+    return () => loadConfig({ env: { ZHIXING_HOME: home }, cwd });
+  };
+
+  it('refuses a line without "=" instead of letting it swallow the next setting', () => {
+    const load = homeEnv('FOO\nZHIXING_MODEL=m\n');
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(/\.env line 1: "FOO" is not a NAME=value setting\./);
+  });
+
+  it('refuses a line starting with "=" instead of dropping every later line', () => {
+    expect(homeEnv('ZHIXING_MODEL=m\n=oops\nZHIXING_BASE_URL=http://x/v1\n')).toThrow(/\.env line 2 is not a NAME=value setting\./);
+  });
+
+  it('reads the first setting of a file that starts with a byte-order mark', () => {
+    expect(homeEnv('\uFEFFZHIXING_BASE_URL=http://bom/v1\n')()).toMatchObject({ mode: 'llm', baseUrl: 'http://bom/v1' });
+  });
+
+  it('takes comments, blank lines, export and multi-line quoted values, and never echoes a secret it cannot read', () => {
+    const load = homeEnv('# mine\n\nexport ZHIXING_MODEL=m  # inline\nNOTE="line one\nline two"\nZHIXING_BASE_URL=http://x/v1\n');
+    expect(load()).toMatchObject({ model: 'm', baseUrl: 'http://x/v1' });
+    const pasted = homeEnv('ZHIXING_MODEL=m\n\n  sk-live-Q7wPz9Xv3K\n');
+    expect(pasted).toThrow(/\.env line 3 is not a NAME=value setting\. Write it as NAME=value, or start it with # to keep it as a comment\.$/);
+    expect(homeEnv('ZHIXING_API_KEY="sk-never-closed\nZHIXING_MODEL=m\n')).toThrow(/\.env line 1: the quoted value of "ZHIXING_API_KEY" is never closed\./);
+    expect(homeEnv('NOTE="one\ntwo" three\n')).toThrow(/\.env line 2: there is text after the closing quote of "NOTE"\./);
+  });
+});
+
+describe('config.json errors', () => {
+  const KEY = 'sk-live-Q7wPz9Xv3KmR2tYb8NcL';
+  const fragments = (s: string) => Array.from({ length: s.length - 3 }, (_, i) => s.slice(i, i + 4));
+  const messageFor = (text: string) => {
+    const { home, cwd } = folders();
+    writeFileSync(join(home, 'config.json'), text);
+    try {
+      loadConfig({ env: { ZHIXING_HOME: home }, cwd });
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return (err as Error).message;
+    }
+    throw new Error('expected a ConfigError');
+  };
+
+  it('says where the syntax error is without quoting any of the key', () => {
+    for (const text of [
+      `{"apiKey": "${KEY}" "model": "x"}`,
+      `{"apiKey": "${KEY}", "model": gpt-4o}`,
+      `{\n  "apiKey": '${KEY}'\n}`,
+      `{"apiKey": ${KEY}}`,
+    ]) {
+      const message = messageFor(text);
+      for (const f of fragments(KEY)) expect(message).not.toContain(f);
+      expect(message).toMatch(/config\.json is not valid JSON.*Fix or remove it\./);
+    }
+    expect(messageFor(`{\n  "apiKey": "${KEY}"\n  "model": "x"\n}`)).toMatch(/config\.json is not valid JSON at line 3, column 3\./);
+  });
+});
+
+describe('settings the assistant could have written', () => {
+  const PLANTED = 'ZHIXING_BASE_URL=http://attacker.example/v1\n';
+
+  it('ignores a ./.env inside the workspace, from a subfolder or through a symlink, and says so', () => {
+    const { root, home } = folders();
+    writeConfig(home, { apiKey: 'k-user' });
+    const sub = join(home, 'workspace', 'project');
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(join(sub, '.env'), PLANTED);
+    symlinkSync(join(home, 'workspace'), join(root, 'link'));
+    writeFileSync(join(home, 'workspace', '.env'), PLANTED);
+    for (const cwd of [sub, join(root, 'link'), join(root, 'link', 'project')]) {
+      const c = loadConfig({ env: { ZHIXING_HOME: home }, cwd });
+      expect(c).toMatchObject({ mode: 'llm', provider: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'k-user' });
+      expect(c.warnings).toEqual(['Ignored ./.env: it lies inside the workspace, where the assistant can write files.']);
+    }
+  });
+
+  it('ignores a ./.env inside a workspace set in config.json, and one that links into the workspace', () => {
+    const { root, home, cwd } = folders();
+    const workspace = join(root, 'files');
+    mkdirSync(workspace);
+    writeConfig(home, { apiKey: 'k-user', workspace });
+    writeFileSync(join(workspace, '.env'), PLANTED);
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd: workspace }).baseUrl).toBe('https://api.openai.com/v1');
+    symlinkSync(join(workspace, '.env'), join(cwd, '.env'));
+    const c = loadConfig({ env: { ZHIXING_HOME: home }, cwd });
+    expect(c.baseUrl).toBe('https://api.openai.com/v1');
+    expect(c.warnings).toHaveLength(1);
+  });
+
+  it('refuses a workspace that holds the home itself', () => {
+    const { root, home, cwd } = folders();
+    for (const workspace of [root, '.', home]) {
+      writeConfig(home, { workspace });
+      expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toThrow(ConfigError);
+      expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toThrow(/contains .*home.*config\.json and the database/);
+    }
+    // Nor may one of the home's files be a link into the workspace.
+    writeConfig(home, {});
+    mkdirSync(join(home, 'workspace'));
+    writeFileSync(join(home, 'workspace', 'settings'), 'ZHIXING_BASE_URL=http://attacker.example/v1\n');
+    symlinkSync(join(home, 'workspace', 'settings'), join(home, '.env'));
+    expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toThrow(/\.env leads into the workspace/);
+  });
+});
+
+describe('./.env', () => {
+  it("reads only ZHIXING_* names from it: a project's OPENAI_* settings are the project's", () => {
+    const { home, cwd } = folders();
+    writeFileSync(join(cwd, '.env'), 'OPENAI_BASE_URL=http://project.example/v1\nOPENAI_API_KEY=k-project\nZHIXING_MODEL=m\n');
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toMatchObject({ mode: 'offline', apiKey: undefined, baseUrl: undefined });
+    expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_BASE_URL: 'http://mine/v1' }, cwd }).model).toBe('m');
+    // Run from the home, ./.env is the home's own .env, read whole.
+    writeFileSync(join(home, '.env'), 'OPENAI_BASE_URL=http://home.example/v1\n');
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd: home }).baseUrl).toBe('http://home.example/v1');
+  });
+});
+
+describe('a key travels only with the endpoint set beside it', () => {
+  it('withholds a key exported in the shell from a base URL in ./.env', () => {
+    const { home, cwd } = folders();
+    writeFileSync(join(cwd, '.env'), 'ZHIXING_BASE_URL=http://project.example/v1\n');
+    for (const name of ['ZHIXING_API_KEY', 'OPENAI_API_KEY']) {
+      const c = loadConfig({ env: { ZHIXING_HOME: home, [name]: 'k-shell' }, cwd });
+      expect(c).toMatchObject({ mode: 'llm', baseUrl: 'http://project.example/v1', apiKey: undefined });
+      expect(c.warnings).toEqual([
+        `Withheld the API key from the environment (${name}): the endpoint comes from ./.env (ZHIXING_BASE_URL), and a key is only sent to an endpoint set in the same place. Set the key where the endpoint is set, or the endpoint where the key is.`,
+      ]);
+    }
+  });
+
+  it("withholds config.json's key from a provider named in the environment", () => {
+    const { home, cwd } = folders();
+    writeConfig(home, { provider: 'deepseek', apiKey: 'k-deepseek' });
+    const c = loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_PROVIDER: 'ollama' }, cwd });
+    expect(c).toMatchObject({ provider: 'ollama', apiKey: undefined });
+    expect(c.warnings[0]).toMatch(/^Withheld the API key from .*config\.json \(apiKey\): the endpoint comes from the environment \(ZHIXING_PROVIDER\)/);
+    // A key in $ZHIXING_HOME/.env does not follow a URL exported in the shell either.
+    writeFileSync(join(home, '.env'), 'ZHIXING_API_KEY=k-home\n');
+    expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_BASE_URL: 'http://elsewhere/v1' }, cwd }).apiKey).toBeUndefined();
+  });
+
+  it('sends the key where the user set it up: beside its endpoint, to an endpoint in their home files, or to OpenAI', () => {
+    const { home, cwd } = folders();
+    writeConfig(home, { provider: 'deepseek', apiKey: 'k-deepseek' });
+    const c = loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_MODEL: 'deepseek-reasoner' }, cwd });
+    expect(c).toMatchObject({ provider: 'deepseek', apiKey: 'k-deepseek', model: 'deepseek-reasoner', warnings: [] });
+    // A key exported in the shell may go to the provider chosen in config.json.
+    writeConfig(home, { provider: 'deepseek' });
+    expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_API_KEY: 'k-shell' }, cwd })).toMatchObject({ provider: 'deepseek', apiKey: 'k-shell' });
+    // A key and URL side by side in ./.env, and a key with no endpoint named anywhere.
+    writeFileSync(join(cwd, '.env'), 'ZHIXING_BASE_URL=http://project.example/v1\nZHIXING_API_KEY=k-project\n');
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toMatchObject({ baseUrl: 'http://project.example/v1', apiKey: 'k-project', warnings: [] });
+    writeConfig(home, {});
+    expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_API_KEY: 'k-shell' }, cwd: home })).toMatchObject({ provider: 'openai', apiKey: 'k-shell', warnings: [] });
+  });
+});
+
+describe('config.json permissions', () => {
+  it('warns when config.json holds a key that others on the machine can read', () => {
+    const { home, cwd } = folders();
+    const path = join(home, 'config.json');
+    writeFileSync(path, JSON.stringify({ apiKey: 'k-user' }));
+    chmodSync(path, 0o644);
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toEqual([
+      `${path} holds an API key and other users can read it. Make it yours alone: chmod 600 ${path}`,
+    ]);
+    chmodSync(path, 0o640);
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toHaveLength(1);
+    chmodSync(path, 0o600);
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toEqual([]);
+    // Without a key there is nothing to hide.
+    writeFileSync(path, JSON.stringify({ model: 'm' }));
+    chmodSync(path, 0o644);
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toEqual([]);
+  });
+});
+

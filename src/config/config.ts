@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { PROVIDER_PRESETS } from '../llm/presets.js';
-import { resolveEndpoint, UnknownProviderError, type Layer } from './endpoint.js';
+import { resolveEndpoint, UnknownProviderError, type Layer, type Source } from './endpoint.js';
+import { EnvFileError, readEnvFile as readEnv } from './env-file.js';
+import { isWithin, realPathOf } from './paths.js';
 
 const DEFAULT_MAX_STEPS = 8;
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -12,6 +13,17 @@ const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_REPLY_CHARS = 200_000;
 const DEFAULT_GEOCODING_URL = 'https://geocoding-api.open-meteo.com/v1/search';
 const DEFAULT_WEATHER_URL = 'https://api.open-meteo.com/v1/forecast';
+const CONFIG_FILE = 'config.json';
+const ENV_FILE = '.env';
+const DB_FILE = 'zhixing.db';
+const ZHIXING_PREFIX = 'ZHIXING_';
+/** Permission bits for the group and others: a file holding a key should have none of them. */
+const SHARED_MODE_BITS = 0o077;
+// The layers, highest first; the last two are the home's, which only the user writes.
+const HOME_ENV_LAYER = 2;
+const FILE_LAYER = 3;
+/** config.json's names for what the environment calls ZHIXING_*. */
+const FILE_NAMES: Record<string, string> = { ZHIXING_API_KEY: 'apiKey', ZHIXING_BASE_URL: 'baseUrl', ZHIXING_PROVIDER: 'provider' };
 
 /** The subset of `config.json` this version reads. Unknown keys are kept for other versions and hosts. */
 export const ConfigFile = z
@@ -52,6 +64,8 @@ export interface Config {
   geocodingUrl: string;
   weatherUrl: string;
   noColor: boolean;
+  /** What the user should know about how the settings were read (an ignored file, a withheld key), one line each. */
+  warnings: string[];
 }
 
 export class ConfigError extends Error {
@@ -65,13 +79,27 @@ export interface LoadConfigOptions {
   offline?: boolean;
 }
 
-function readEnvFile(path: string): Record<string, string> {
+function readEnvFile(path: string): Layer {
   try {
-    return parseEnv(readFileSync(path, 'utf8')) as Record<string, string>;
+    return readEnv(path) ?? {};
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new ConfigError(`Could not read ${path}: ${(err as Error).message}`);
+    if (err instanceof EnvFileError) throw new ConfigError(err.message);
+    throw err;
   }
+}
+
+/**
+ * Where JSON.parse gave up, as " at line L, column C" worked out from the offset it reports. Its
+ * message itself is never shown: V8 quotes the text around the error, and that may be the key.
+ */
+function syntaxErrorPlace(text: string, err: unknown): string {
+  const message = err instanceof Error ? err.message : '';
+  const offset = /at position (\d+)/.exec(message)?.[1];
+  if (offset !== undefined) {
+    const lines = text.slice(0, Number(offset)).split('\n');
+    return ` at line ${lines.length}, column ${lines[lines.length - 1]!.length + 1}`;
+  }
+  return /Unexpected end/.test(message) ? ' (it ends too early)' : '';
 }
 
 function readConfigFile(path: string): ConfigFile {
@@ -86,7 +114,7 @@ function readConfigFile(path: string): ConfigFile {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new ConfigError(`${path} is not valid JSON (${(err as Error).message}). Fix or remove it.`);
+    throw new ConfigError(`${path} is not valid JSON${syntaxErrorPlace(text, err)}. Fix or remove it.`);
   }
   const parsed = ConfigFile.safeParse(json);
   if (!parsed.success) {
@@ -94,6 +122,53 @@ function readConfigFile(path: string): ConfigFile {
     throw new ConfigError(`${path}: "${issue?.path.join('.')}" ${issue?.message}.`);
   }
   return parsed.data;
+}
+
+/**
+ * Refuses a workspace that holds the home or, through a symbolic link, one of its files: the
+ * assistant's tools could then rewrite config.json, the .env beside it and the database.
+ */
+function refuseExposedHome(home: string, workspace: string): void {
+  const folder = realPathOf(workspace);
+  if (isWithin(realPathOf(home), folder)) {
+    throw new ConfigError(
+      `The workspace ${workspace} contains Zhixing's home ${home}, so the assistant's tools could rewrite config.json and the database. ` +
+        `Set "workspace" in ${join(home, CONFIG_FILE)} to a folder that does not contain it (the default is ${join(home, 'workspace')}).`,
+    );
+  }
+  for (const name of [CONFIG_FILE, ENV_FILE, DB_FILE]) {
+    const path = join(home, name);
+    if (isWithin(realPathOf(path), folder)) {
+      throw new ConfigError(`${path} leads into the workspace ${workspace}, where the assistant's tools could rewrite it. Keep it as a plain file in ${home}.`);
+    }
+  }
+}
+
+/**
+ * The ZHIXING_* names of ./.env, unless the assistant could have written it: a file in the
+ * workspace (run from there, or linked from elsewhere) is ignored whole, with a warning, so it
+ * cannot say where the key goes.
+ */
+function readCwdEnv(cwd: string, home: string, workspace: string, warnings: string[]): Layer {
+  const path = join(cwd, ENV_FILE);
+  if (!existsSync(path)) return {};
+  const folder = realPathOf(workspace);
+  const real = realPathOf(path);
+  if (isWithin(realPathOf(cwd), folder) || isWithin(real, folder)) {
+    warnings.push('Ignored ./.env: it lies inside the workspace, where the assistant can write files.');
+    return {};
+  }
+  // Run from the home, ./.env is the home's own file: it is read once, as that layer.
+  if (real === realPathOf(join(home, ENV_FILE))) return {};
+  // A project's .env is for the project: its OPENAI_* settings, say, are not Zhixing's to use.
+  return Object.fromEntries(Object.entries(readEnvFile(path)).filter(([name]) => name.startsWith(ZHIXING_PREFIX)));
+}
+
+/** A warning when config.json holds a key that others on the machine can read. Windows has no such mode bits. */
+function sharedKeyWarning(path: string, file: ConfigFile): string | undefined {
+  if (!file.apiKey || process.platform === 'win32') return undefined;
+  if ((statSync(path).mode & SHARED_MODE_BITS) === 0) return undefined;
+  return `${path} holds an API key and other users can read it. Make it yours alone: chmod 600 ${path}`;
 }
 
 /** The language for the program's own words, from ZHIXING_LANG or the locale; usable before the config loads. */
@@ -111,7 +186,12 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const nonEmpty = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim());
 
   const home = resolve(nonEmpty(env.ZHIXING_HOME) ?? join(homedir(), '.zhixing'));
-  const file = readConfigFile(join(home, 'config.json'));
+  const file = readConfigFile(join(home, CONFIG_FILE));
+  const workspace = resolve(home, nonEmpty(file.workspace) ?? 'workspace');
+  refuseExposedHome(home, workspace);
+  const warnings: string[] = [];
+  const shared = sharedKeyWarning(join(home, CONFIG_FILE), file);
+  if (shared) warnings.push(shared);
   // config.json speaks through the same names as the environment, as the lowest layer.
   const fileLayer: Layer = {
     ZHIXING_PROVIDER: file.provider,
@@ -124,7 +204,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     ZHIXING_MAX_REPLY_CHARS: file.maxReplyChars?.toString(),
     ZHIXING_LANG: file.lang,
   };
-  const layers: Layer[] = [env, readEnvFile(join(cwd, '.env')), readEnvFile(join(home, '.env')), fileLayer];
+  const layers: Layer[] = [env, readCwdEnv(cwd, home, workspace, warnings), readEnvFile(join(home, ENV_FILE)), fileLayer];
   const get = (name: string): string | undefined => {
     for (const layer of layers) {
       const v = nonEmpty(layer[name]);
@@ -141,13 +221,22 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 
   let endpoint;
   try {
-    endpoint = resolveEndpoint(layers);
+    endpoint = resolveEndpoint(layers, { homeLayers: [HOME_ENV_LAYER, FILE_LAYER] });
   } catch (err) {
     if (err instanceof UnknownProviderError) throw new ConfigError(err.message);
     throw err;
   }
   const forcedOffline = options.offline === true || get('ZHIXING_OFFLINE') === '1';
   const mode = forcedOffline || (!endpoint.baseUrl && !endpoint.apiKey) ? 'offline' : 'llm';
+  if (mode === 'llm' && endpoint.withheld) {
+    const labels = ['the environment', './.env', join(home, ENV_FILE), join(home, CONFIG_FILE)];
+    const where = (s: Source) => `${labels[s.layer]} (${s.layer === FILE_LAYER ? FILE_NAMES[s.name] : s.name})`;
+    const { key, endpoint: from } = endpoint.withheld;
+    warnings.push(
+      `Withheld the API key from ${where(key)}: the endpoint comes from ${where(from)}, and a key is only sent to an endpoint set in the same place. ` +
+        'Set the key where the endpoint is set, or the endpoint where the key is.',
+    );
+  }
   const lang = get('ZHIXING_LANG')?.toLowerCase().slice(0, 2);
   const maxSteps = wholeNumber('ZHIXING_MAX_STEPS', DEFAULT_MAX_STEPS, 1, 100);
   const requestTimeoutMs = wholeNumber('ZHIXING_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 1_000, 3_600_000);
@@ -156,8 +245,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 
   return {
     home,
-    workspace: resolve(home, nonEmpty(file.workspace) ?? 'workspace'),
-    dbPath: join(home, 'zhixing.db'),
+    workspace,
+    dbPath: join(home, DB_FILE),
     mode,
     provider: mode === 'offline' ? 'offline' : endpoint.provider,
     baseUrl: endpoint.baseUrl ?? (mode === 'llm' ? PROVIDER_PRESETS.openai.baseUrl : undefined),
@@ -172,6 +261,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     geocodingUrl: get('ZHIXING_GEOCODING_URL') ?? DEFAULT_GEOCODING_URL,
     weatherUrl: get('ZHIXING_WEATHER_URL') ?? DEFAULT_WEATHER_URL,
     noColor: env.NO_COLOR !== undefined && env.NO_COLOR !== '',
+    warnings,
   };
 }
 

@@ -34,4 +34,33 @@ describe('resolveEndpoint', () => {
     expect(resolveEndpoint([{}, {}])).toMatchObject({ provider: 'openai', baseUrl: undefined, apiKey: undefined });
     expect(() => resolveEndpoint([{ ZHIXING_PROVIDER: 'acme' }])).toThrow(/Unknown provider "acme"\. Use one of: openai, deepseek/);
   });
+
+  it('sends a key only with the endpoint of its own layer, or one from a home layer below it', () => {
+    const home = { homeLayers: [2, 3] };
+    const url = (u: string) => ({ ZHIXING_BASE_URL: u });
+    // The key's own layer names the endpoint.
+    expect(resolveEndpoint([{}, { ...url('http://a/v1'), ZHIXING_API_KEY: 'k' }], home).apiKey).toBe('k');
+    // A key in the shell, a provider chosen in config.json.
+    expect(resolveEndpoint([{ ZHIXING_API_KEY: 'k' }, {}, {}, { ZHIXING_PROVIDER: 'deepseek' }], home).apiKey).toBe('k');
+    // No endpoint named anywhere: OpenAI's.
+    expect(resolveEndpoint([{}, {}, {}, { ZHIXING_API_KEY: 'k' }], home).apiKey).toBe('k');
+    // A higher layer re-points the key, or a lower one that is not the user's home.
+    expect(resolveEndpoint([url('http://b/v1'), {}, {}, { ZHIXING_API_KEY: 'k' }], home)).toMatchObject({
+      baseUrl: 'http://b/v1',
+      apiKey: undefined,
+      withheld: { key: { layer: 3, name: 'ZHIXING_API_KEY' }, endpoint: { layer: 0, name: 'ZHIXING_BASE_URL' } },
+    });
+    expect(resolveEndpoint([{ ZHIXING_API_KEY: 'k' }, url('http://c/v1')], home).withheld?.endpoint).toEqual({ layer: 1, name: 'ZHIXING_BASE_URL' });
+    expect(resolveEndpoint([{ ZHIXING_API_KEY: 'k' }, {}, { ZHIXING_PROVIDER: 'qwen' }]).apiKey).toBeUndefined();
+    // OPENAI_* names an endpoint and brings a key the same way.
+    expect(resolveEndpoint([{ OPENAI_API_KEY: 'k' }, { OPENAI_BASE_URL: 'http://d/v1' }], home).withheld).toEqual({
+      key: { layer: 0, name: 'OPENAI_API_KEY' },
+      endpoint: { layer: 1, name: 'OPENAI_BASE_URL' },
+    });
+    // The endpoint actually used decides, not an OPENAI_BASE_URL that a ZHIXING_* setting overrides.
+    expect(resolveEndpoint([{ OPENAI_BASE_URL: 'http://e/v1' }, {}, {}, { ...url('http://f/v1'), ZHIXING_API_KEY: 'k' }], home)).toMatchObject({
+      baseUrl: 'http://f/v1',
+      apiKey: 'k',
+    });
+  });
 });

@@ -3,12 +3,28 @@ import { PROVIDER_PRESETS, type ProviderName } from '../llm/presets.js';
 /** One source of settings, as variable names to values: the environment, a .env file, config.json. */
 export type Layer = Record<string, string | undefined>;
 
+/** Where one setting came from: the index of its layer, and the variable that held it. */
+export interface Source {
+  layer: number;
+  name: string;
+}
+
 export interface Endpoint {
   /** A preset name, `custom` for a base URL of the user's own, or `openai` when nothing says otherwise. */
   provider: string;
   baseUrl?: string;
   apiKey?: string;
   model: string;
+  /** Set when a key is configured but not sent, because the endpoint came from elsewhere. */
+  withheld?: { key: Source; endpoint: Source };
+}
+
+export interface ResolveOptions {
+  /**
+   * The layers only the user writes ($ZHIXING_HOME/.env, config.json). An endpoint chosen there
+   * may take a key from a higher layer: a key exported in the shell, a provider picked in config.json.
+   */
+  homeLayers?: readonly number[];
 }
 
 export class UnknownProviderError extends Error {
@@ -35,22 +51,30 @@ function presetOf(name: string): { name: ProviderName; baseUrl: string; model: s
  * environment is never sent config.json's OpenRouter model. OPENAI_* variables are fallbacks, and
  * OPENAI_API_KEY is only ever sent to OpenAI or to an endpoint of the user's own, never to a named
  * other provider.
+ *
+ * A key is sent only to the endpoint configured with it: one from its own layer, one from a home
+ * layer below it, or OpenAI's when no layer names any. Otherwise a file that could not set the key
+ * (a cloned project's .env) could still say where it goes. Such a key is withheld, not swapped for
+ * another: the user's precedence chose it.
  */
-export function resolveEndpoint(layers: Layer[]): Endpoint {
-  const first = (name: string, upTo = layers.length) => {
-    for (const layer of layers.slice(0, upTo)) {
-      const v = value(layer, name);
-      if (v !== undefined) return v;
+export function resolveEndpoint(layers: Layer[], options: ResolveOptions = {}): Endpoint {
+  const find = (name: string, upTo = layers.length): (Source & { value: string }) | undefined => {
+    for (let i = 0; i < upTo; i++) {
+      const v = value(layers[i]!, name);
+      if (v !== undefined) return { layer: i, name, value: v };
     }
     return undefined;
   };
+  const first = (name: string, upTo?: number) => find(name, upTo)?.value;
   const at = layers.findIndex((l) => value(l, 'ZHIXING_BASE_URL') ?? value(l, 'ZHIXING_PROVIDER'));
   const layer = at >= 0 ? layers[at]! : undefined;
   const named = layer && value(layer, 'ZHIXING_PROVIDER');
   const preset = named ? presetOf(named) : undefined;
   const ownUrl = layer && value(layer, 'ZHIXING_BASE_URL');
+  const openAiUrl = find('OPENAI_BASE_URL');
 
-  const baseUrl = ownUrl ?? preset?.baseUrl ?? first('OPENAI_BASE_URL');
+  const baseUrl = ownUrl ?? preset?.baseUrl ?? openAiUrl?.value;
+  const endpoint: Source | undefined = layer ? { layer: at, name: ownUrl ? 'ZHIXING_BASE_URL' : 'ZHIXING_PROVIDER' } : openAiUrl;
   const provider = preset?.name ?? (baseUrl ? 'custom' : 'openai');
   // A preset speaks for the layers below it; a URL of the user's own leaves their model choice alone.
   const model =
@@ -58,6 +82,12 @@ export function resolveEndpoint(layers: Layer[]): Endpoint {
     first('OPENAI_MODEL') ??
     PROVIDER_PRESETS.openai.model;
   const openAiKeyAllowed = !preset || preset.name === 'openai';
-  const apiKey = first('ZHIXING_API_KEY') ?? (openAiKeyAllowed ? first('OPENAI_API_KEY') : undefined);
-  return { provider, baseUrl, apiKey, model };
+  const key = find('ZHIXING_API_KEY') ?? (openAiKeyAllowed ? find('OPENAI_API_KEY') : undefined);
+  const bound =
+    !key ||
+    !endpoint ||
+    endpoint.layer === key.layer ||
+    (endpoint.layer > key.layer && (options.homeLayers ?? []).includes(endpoint.layer));
+  if (bound) return { provider, baseUrl, apiKey: key?.value, model };
+  return { provider, baseUrl, apiKey: undefined, model, withheld: { key: { layer: key.layer, name: key.name }, endpoint: { layer: endpoint.layer, name: endpoint.name } } };
 }

@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'dotenv';
+
+/** How much of a line that is not a setting may be echoed back, so the user can find it. */
+const MAX_ECHO_CHARS = 20;
+
+const BOM = '\uFEFF';
+const COMMENT_OR_BLANK = /^\s*(#.*)?$/;
+// `[export ]NAME=value`, names as dotenv reads them.
+const SETTING = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*)$/;
+const QUOTES = new Set(['"', "'", '`']);
+
+/** A .env file the user must fix; the message names the file and line and says what to do. */
+export class EnvFileError extends Error {
+  override name = 'EnvFileError';
+}
+
+/**
+ * Where the quoted value starting at `text[open]` closes: the first matching quote not escaped by
+ * a backslash, the way dotenv reads it. -1 when it never closes.
+ */
+function closingQuote(text: string, open: number): number {
+  const quote = text[open]!;
+  for (let i = open + 1; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === quote) return i;
+  }
+  return -1;
+}
+
+/** The start of a bad line, when it cannot be a pasted key (keys are long and have digits). */
+function echo(line: string): string {
+  const start = line.split('=')[0]!.trim();
+  return start.length > 0 && start.length <= MAX_ECHO_CHARS && !/\d/.test(start) ? `: "${start}"` : '';
+}
+
+/**
+ * Refuses what dotenv would skip without a word: a line that is not blank, a `#` comment or a
+ * `[export ]NAME=value` setting (whose quoted value may run over several lines). A skipped line is
+ * how a setting silently goes missing, so it is an error here.
+ */
+function check(text: string, path: string): void {
+  const lines = text.split(/\r\n|\r|\n/);
+  const fix = 'Write it as NAME=value, or start it with # to keep it as a comment.';
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (COMMENT_OR_BLANK.test(line)) continue;
+    const setting = SETTING.exec(line);
+    if (!setting) throw new EnvFileError(`${path} line ${i + 1}${echo(line)} is not a NAME=value setting. ${fix}`);
+    const [, name, value] = setting;
+    if (!QUOTES.has(value[0])) continue;
+    // The rest of the file from the opening quote on, so a value may close on a later line.
+    const rest = [value, ...lines.slice(i + 1)].join('\n');
+    const close = closingQuote(rest, 0);
+    if (close < 0) throw new EnvFileError(`${path} line ${i + 1}: the quoted value of "${name}" is never closed. End it with ${value[0]}.`);
+    i += rest.slice(0, close).split('\n').length - 1;
+    if (!COMMENT_OR_BLANK.test(rest.slice(close + 1).split('\n')[0]!)) {
+      throw new EnvFileError(`${path} line ${i + 1}: there is text after the closing quote of "${name}". Quote the whole value, or put # before a comment.`);
+    }
+  }
+}
+
+/** The settings in a .env file, or `undefined` when there is none. Throws EnvFileError for a line it cannot read. */
+export function readEnvFile(path: string): Record<string, string> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new EnvFileError(`Could not read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'unknown error'}. Check that it is a file you can read.`);
+  }
+  // Editors on Windows may start the file with a byte-order mark, which would hide the first name.
+  if (text.startsWith(BOM)) text = text.slice(BOM.length);
+  check(text, path);
+  return parse(text);
+}
