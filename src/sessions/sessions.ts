@@ -6,6 +6,7 @@ import type { Llm } from '../llm/types.js';
 import type { Lang } from '../tools/tool.js';
 import { runTurn, type TurnDeps, type TurnResult } from '../agent/run-turn.js';
 import { buildSystemPrompt } from '../agent/system-prompt.js';
+import { createSessionLocks, type SessionLocks } from './session-lock.js';
 import { titleFromText } from './title.js';
 
 const DEFAULT_MAX_RUNNING = 10;
@@ -33,6 +34,16 @@ export interface SessionsDeps extends TurnDeps {
   lang?: Lang;
   detectLang(text: string): Lang;
   maxRunning?: number;
+  /** Cross-process turn locks; by default over the store's lock table. */
+  locks?: SessionLocks;
+}
+
+export interface SendOptions {
+  signal?: AbortSignal;
+  /** How long to wait for a turn of this session running in another process. */
+  waitMs?: number;
+  /** Told once when the wait begins, with the other process's pid. */
+  onWait?: (holderPid: number) => void;
 }
 
 export interface SessionsService {
@@ -44,8 +55,11 @@ export interface SessionsService {
   /** Deletes a session and its history; a running turn is stopped and allowed to settle first. */
   delete(id: string): Promise<void>;
   history(id: string): Message[];
-  /** Runs one turn. One turn at a time per session; at most `maxRunning` sessions at once. */
-  send(id: string, text: string, options?: { signal?: AbortSignal }): Promise<TurnResult>;
+  /**
+   * Runs one turn. One turn at a time per session, across processes too; at most `maxRunning` sessions
+   * at once. A session busy in another process is waited for up to `waitMs` (default 0), then refused.
+   */
+  send(id: string, text: string, options?: SendOptions): Promise<TurnResult>;
   abort(id: string): boolean;
   status(id: string): 'busy' | 'idle';
   running(): { ids: string[]; limit: number };
@@ -58,6 +72,7 @@ export function createSessions(deps: SessionsDeps): SessionsService {
   const now = deps.now ?? Date.now;
   const maxRunning = deps.maxRunning ?? DEFAULT_MAX_RUNNING;
   const running = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
+  const locks = deps.locks ?? createSessionLocks({ locks: store.locks });
   // Title requests are side work: closing the service cancels them rather than waiting.
   const sideWork = new AbortController();
 
@@ -121,7 +136,7 @@ export function createSessions(deps: SessionsDeps): SessionsService {
     },
     close: () => sideWork.abort(),
     async send(id, text, options = {}) {
-      const session = mustGet(id);
+      mustGet(id);
       if (!text.trim()) throw new SessionError('bad_request', 'The message is empty.');
       if (text.length > MAX_MESSAGE_CHARS) {
         throw new SessionError('bad_request', `The message is too long (${text.length} characters, at most ${MAX_MESSAGE_CHARS}).`);
@@ -132,19 +147,34 @@ export function createSessions(deps: SessionsDeps): SessionsService {
       }
       const controller = new AbortController();
       const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-      const run = { controller, done: Promise.resolve() as Promise<unknown> };
+      let settle!: (value: unknown) => void;
+      const run = { controller, done: new Promise<unknown>((resolve) => (settle = resolve)) };
       running.set(id, run);
-      const done = turn(id, text, session.title, signal);
-      run.done = done;
-      return done;
+      try {
+        const release = await locks.acquire(id, { waitMs: options.waitMs ?? 0, signal, onWait: options.onWait });
+        if (!release) {
+          const pid = locks.holder(id);
+          throw new SessionError(
+            'busy',
+            `This session is busy with a turn in another Zhixing process${pid ? ` (pid ${pid})` : ''}. Wait for it to finish, or start a new session.`,
+          );
+        }
+        const done = turn(id, text, signal).finally(release);
+        done.then(settle, settle);
+        return await done;
+      } finally {
+        settle(undefined);
+        running.delete(id);
+      }
     },
   };
 
   /** One turn with the session marked busy, then idle (or error), and its title settled. */
-  async function turn(id: string, text: string, title: string, signal: AbortSignal): Promise<TurnResult> {
+  async function turn(id: string, text: string, signal: AbortSignal): Promise<TurnResult> {
     bus.emit({ type: 'session.status', sessionId: id, status: 'busy' });
     try {
-      const titled = title ? undefined : nameSession(id, text);
+      // Read now, under the lock: another process may have named the session meanwhile.
+      const titled = mustGet(id).title ? undefined : nameSession(id, text);
       const lang = deps.lang ?? deps.detectLang(text);
       const systemPrompt = buildSystemPrompt({
         now: new Date(now()),
@@ -159,8 +189,6 @@ export function createSessions(deps: SessionsDeps): SessionsService {
     } catch (err) {
       bus.emit({ type: 'session.status', sessionId: id, status: 'error' });
       throw err;
-    } finally {
-      running.delete(id);
     }
   }
 }

@@ -1,6 +1,7 @@
 import { openDb, type Db } from './db.js';
 import { isStorageFailure, toStoreError } from './store-error.js';
 import { createIdGenerator } from './ids.js';
+import { createLocksRepo, type LocksRepo } from './locks-repo.js';
 import { createMessagesRepo, type MessagesRepo } from './messages-repo.js';
 import { createPrefsRepo, type PrefsRepo } from './prefs-repo.js';
 import { createSessionsRepo, type SessionsRepo } from './sessions-repo.js';
@@ -14,6 +15,7 @@ export interface Store {
   turns: TurnsRepo;
   todos: TodosRepo;
   prefs: PrefsRepo;
+  locks: LocksRepo;
   newId: ReturnType<typeof createIdGenerator>;
   /** Runs `fn` in one transaction now: all of it lands or none. A failing disk throws a StoreError. */
   transaction<T>(fn: () => T): T;
@@ -83,6 +85,21 @@ export function createStore(path: string): Store {
     }
   }
 
+  /** The repository with storage failures thrown as StoreErrors, for writes made outside a turn's queue. */
+  function guarded<R extends object>(repo: R): R {
+    const out = {} as R;
+    for (const [key, fn] of Object.entries(repo) as Array<[keyof R, (...args: unknown[]) => unknown]>) {
+      out[key] = ((...args: unknown[]) => {
+        try {
+          return fn(...args);
+        } catch (err) {
+          throw plain(err);
+        }
+      }) as R[keyof R];
+    }
+    return out;
+  }
+
   const messages = createMessagesRepo(db);
   return {
     sessions: createSessionsRepo(db),
@@ -95,6 +112,7 @@ export function createStore(path: string): Store {
     turns: createTurnsRepo(db),
     todos: createTodosRepo(db),
     prefs: createPrefsRepo(db),
+    locks: guarded(createLocksRepo(db)),
     newId: createIdGenerator(),
     transaction,
     defer(write, onError) {
