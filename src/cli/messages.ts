@@ -12,6 +12,10 @@ export function cliText(lang: Lang) {
       const wait = delayMs ? (zh ? `，${Math.ceil(delayMs / 1000)} 秒后` : ` in ${Math.ceil(delayMs / 1000)} s`) : '';
       return zh ? `模型服务暂时不可用（${why}）${wait}重试（${attempt}/${max}）…` : `The model service is unavailable for now (${why}); retrying${wait} (${attempt}/${max})…`;
     },
+    waitingForSession: (pid: number) =>
+      zh ? `这个会话正在另一个知行进程${pid ? `（pid ${pid}）` : ''}中回答，等它完成…` : `This session is busy in another Zhixing process${pid ? ` (pid ${pid})` : ''}; waiting for it to finish…`,
+    startedNewSession: (id: string) =>
+      zh ? `最近的会话正在另一个知行进程中回答，这条消息开始了一个新会话（${id}）。` : `The most recent session is busy in another Zhixing process; this message starts a new session (${id}).`,
     pressAgain: zh ? '（再按一次 Ctrl-C 或输入 /exit 退出）' : '(press Ctrl-C again, or type /exit, to quit)',
     banner: (model: string, title: string) =>
       zh ? `知行 Zhixing · ${model} · ${title} · 输入 /help 查看命令` : `知行 Zhixing · ${model} · ${title} · /help for commands`,

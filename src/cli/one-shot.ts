@@ -45,7 +45,7 @@ export async function runOneShot(app: App, message: string, flags: OneShotFlags,
   let sessionId: string | undefined;
   try {
     sessionId = pickSession(app, flags);
-    return await runTurn(app, sessionId, message, flags, io);
+    return await runTurn(app, sessionId, message, flags, io, (id) => (sessionId = id));
   } catch (err) {
     // `--json` promises one object on stdout whatever happens; the caller still says it on stderr.
     if (flags.json) {
@@ -57,7 +57,12 @@ export async function runOneShot(app: App, message: string, flags: OneShotFlags,
   }
 }
 
-async function runTurn(app: App, sessionId: string, message: string, flags: OneShotFlags, io: CliIo): Promise<number> {
+/** A follow-up waits this long for the most recent session to be free before starting a new one. */
+const RECENT_SESSION_WAIT_MS = 3_000;
+/** A session named with --session is waited for this long: the user asked for that one. */
+const NAMED_SESSION_WAIT_MS = 60_000;
+
+async function runTurn(app: App, picked: string, message: string, flags: OneShotFlags, io: CliIo, setSession: (id: string) => void): Promise<number> {
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
@@ -66,11 +71,30 @@ async function runTurn(app: App, sessionId: string, message: string, flags: OneS
     controller.abort();
   };
   process.on('SIGINT', onSigint);
-  const detach = flags.json
-    ? () => {}
-    : attachPrinter({ bus: app.bus, sessionId, write: io.stdout, style: io.style, showActions: flags.showActions });
+  let sessionId = picked;
+  const attach = () =>
+    flags.json ? () => {} : attachPrinter({ bus: app.bus, sessionId, write: io.stdout, style: io.style, showActions: flags.showActions });
+  let detach = attach();
+  // Continuing the most recent session is a convenience: when another process is mid-turn there,
+  // a short wait, then a session of our own, beats interleaving two conversations.
+  const implicit = !flags.session && !flags.new;
   try {
-    const result = await app.sessions.send(sessionId, message, { signal: controller.signal });
+    let result: TurnResult;
+    try {
+      result = await app.sessions.send(sessionId, message, {
+        signal: controller.signal,
+        waitMs: implicit ? RECENT_SESSION_WAIT_MS : NAMED_SESSION_WAIT_MS,
+        onWait: (pid) => !implicit && io.stderr(io.style.dim(`${io.text.waitingForSession(pid)}\n`)),
+      });
+    } catch (err) {
+      if (!(implicit && err instanceof SessionError && err.code === 'busy') || controller.signal.aborted) throw err;
+      detach();
+      sessionId = app.sessions.create().id;
+      setSession(sessionId);
+      io.stderr(io.style.dim(`${io.text.startedNewSession(sessionId)}\n`));
+      detach = attach();
+      result = await app.sessions.send(sessionId, message, { signal: controller.signal });
+    }
     if (flags.json) io.stdout(`${JSON.stringify(jsonResult(sessionId, app.llm.mode, result))}\n`);
     if (result.error) return 1;
     return result.stopReason === 'aborted' ? 130 : 0;

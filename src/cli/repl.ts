@@ -10,6 +10,8 @@ import { attachPrinter, traceLine } from './printer.js';
 import { plainText } from './terminal-text.js';
 
 const DEFAULT_HISTORY_TURNS = 10;
+/** How long a message waits for a turn of the same session in another process. */
+const SESSION_WAIT_MS = 60_000;
 
 
 /** The messages of the last `n` turns: each user message with everything that answered it. */
@@ -137,7 +139,12 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
     running = new AbortController();
     const detach = attachPrinter({ bus: app.bus, sessionId, write: io.stdout, style: io.style, showActions: true });
     try {
-      await app.sessions.send(sessionId, text, { signal: running.signal });
+      await app.sessions.send(sessionId, text, {
+        signal: running.signal,
+        // Another process mid-turn in this session: wait for it (Ctrl-C gives up), then go on.
+        waitMs: SESSION_WAIT_MS,
+        onWait: (pid) => io.stderr(io.style.dim(`${t.waitingForSession(pid)}\n`)),
+      });
     } finally {
       detach();
       running = undefined;

@@ -1,0 +1,162 @@
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, runCli } from './support/cli.js';
+import { tempHome } from './support/temp-home.js';
+
+/**
+ * Several zhixing processes on one home. A session runs one turn at a time across processes, so no
+ * model is ever sent another process's unanswered message and no history comes out interleaved.
+ */
+let server: Server;
+let url: string;
+/** Each request's user messages, as the model saw them. */
+const seen: string[][] = [];
+
+beforeAll(async () => {
+  // Answers each streamed request from its own last user message, slowly when it says "slow" or "hang".
+  server = createServer(async (req, res) => {
+    let raw = '';
+    for await (const part of req) raw += part;
+    const body = JSON.parse(raw);
+    if (!body.stream) return void res.writeHead(500).end();
+    const users = body.messages.filter((m: { role: string }) => m.role === 'user').map((m: { content: string }) => m.content);
+    seen.push(users);
+    const last: string = users.at(-1);
+    if (last.includes('hang')) return;
+    const delay = last.includes('slow') ? 4_000 : last.includes('medium') ? 1_200 : 0;
+    await new Promise((r) => setTimeout(r, delay));
+    const chunk = (delta: object, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(chunk({ role: 'assistant', content: `answer to ${last}` }) + chunk({}, 'stop') + 'data: [DONE]\n\n');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function history(home: string, session: string): string[] {
+  const db = new Database(join(home, 'zhixing.db'), { readonly: true });
+  const rows = db.prepare(`SELECT m.role, p.text FROM messages m JOIN parts p ON p.message_id = m.id
+    WHERE m.session_id = ? AND p.type = 'text' ORDER BY p.rowid`).all(session) as Array<{ role: string; text: string }>;
+  db.close();
+  return rows.map((r) => `${r.role}: ${r.text}`);
+}
+
+describe('two processes on one home', () => {
+  it('a follow-up waits for the other process to finish the turn, then continues with the whole exchange', async () => {
+    const t = tempHome();
+    const env = { ZHIXING_HOME: t.home, ZHIXING_BASE_URL: url, ZHIXING_LANG: 'en' };
+    try {
+      const first = await runCli(['--json', 'hello'], env);
+      const session = JSON.parse(first.stdout).session;
+      const a = runCli(['--json', 'A medium'], env);
+      await sleep(300);
+      const b = await runCli(['--json', 'B fast'], env);
+      const ra = await a;
+      expect(JSON.parse(ra.stdout)).toMatchObject({ session, reply: 'answer to A medium' });
+      expect(JSON.parse(b.stdout)).toMatchObject({ session, reply: 'answer to B fast' });
+      // B's model saw A's finished exchange, and A's model never saw B's message.
+      expect(seen.find((u) => u.at(-1) === 'B fast')).toEqual(['hello', 'A medium', 'B fast']);
+      expect(seen.find((u) => u.at(-1) === 'A medium')).toEqual(['hello', 'A medium']);
+      expect(history(t.home, session)).toEqual([
+        'user: hello', 'assistant: answer to hello',
+        'user: A medium', 'assistant: answer to A medium',
+        'user: B fast', 'assistant: answer to B fast',
+      ]);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('a follow-up during a long turn starts a new session and says so', async () => {
+    const t = tempHome();
+    const env = { ZHIXING_HOME: t.home, ZHIXING_BASE_URL: url, ZHIXING_LANG: 'en' };
+    try {
+      const session = JSON.parse((await runCli(['--json', 'hi'], env)).stdout).session;
+      const a = runCli(['--json', 'A slow'], env);
+      await sleep(300);
+      const b = await runCli(['--json', 'B fast'], env);
+      const out = JSON.parse(b.stdout);
+      expect(out.session).not.toBe(session);
+      expect(out.reply).toBe('answer to B fast');
+      expect(b.stderr).toContain(`The most recent session is busy in another Zhixing process; this message starts a new session (${out.session}).`);
+      expect(seen.find((u) => u.at(-1) === 'B fast' && u.length === 1)).toBeDefined();
+      expect(JSON.parse((await a).stdout).reply).toBe('answer to A slow');
+      expect(history(t.home, session)).toEqual(['user: hi', 'assistant: answer to hi', 'user: A slow', 'assistant: answer to A slow']);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('with --session the second process says it is waiting, waits, and keeps the order', async () => {
+    const t = tempHome();
+    const env = { ZHIXING_HOME: t.home, ZHIXING_BASE_URL: url, ZHIXING_LANG: 'en' };
+    try {
+      const session = JSON.parse((await runCli(['--json', 'start'], env)).stdout).session;
+      const a = runCli(['--json', '--session', session, 'A slow'], env);
+      await sleep(300);
+      const b = await runCli(['--json', '--session', session, 'B fast'], env);
+      expect(b.stderr).toMatch(/^This session is busy in another Zhixing process \(pid \d+\); waiting for it to finish…\n$/);
+      expect(JSON.parse(b.stdout).reply).toBe('answer to B fast');
+      await a;
+      expect(history(t.home, session).slice(2)).toEqual(['user: A slow', 'assistant: answer to A slow', 'user: B fast', 'assistant: answer to B fast']);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('takes over at once from a process killed mid-turn, and marks its turn interrupted', async () => {
+    const t = tempHome();
+    const env = { ZHIXING_HOME: t.home, ZHIXING_BASE_URL: url, ZHIXING_LANG: 'en' };
+    try {
+      const session = JSON.parse((await runCli(['--json', 'start'], env)).stdout).session;
+      const child = spawn(process.execPath, [BIN, '--session', session, 'please hang'], { cwd: t.home, env: { PATH: process.env.PATH ?? '', ...env } });
+      while (!seen.some((u) => u.at(-1) === 'please hang')) await sleep(50);
+      child.kill('SIGKILL');
+      await new Promise((r) => child.on('close', r));
+      const started = Date.now();
+      const b = await runCli(['--json', '--session', session, 'after the crash'], env);
+      expect(JSON.parse(b.stdout).reply).toBe('answer to after the crash');
+      expect(Date.now() - started).toBeLessThan(5_000);
+      const db = new Database(join(t.home, 'zhixing.db'), { readonly: true });
+      const reasons = db.prepare('SELECT stop_reason AS r FROM turns WHERE session_id = ? ORDER BY started_at').all(session).map((x) => (x as { r: string }).r);
+      db.close();
+      expect(reasons).toEqual(['done', 'interrupted', 'done']);
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe('many processes at once', () => {
+  it('six offline one-shots adding todos: each adds its own, once, and says so', async () => {
+    const t = tempHome();
+    try {
+      await runCli(['你好'], { ZHIXING_HOME: t.home });
+      const items = Array.from({ length: 6 }, (_, i) => `买第${i + 1}样东西`);
+      const runs = await Promise.all(items.map((item) => runCli(['--json', `记一下 ${item}`], { ZHIXING_HOME: t.home })));
+      runs.forEach((r, i) => {
+        expect(r.code).toBe(0);
+        const out = JSON.parse(r.stdout);
+        expect(out.actions).toMatchObject([{ tool: 'todo_add', input: { content: items[i] }, ok: true }]);
+        expect(out.reply).toContain(items[i]);
+      });
+      const db = new Database(join(t.home, 'zhixing.db'), { readonly: true });
+      const todos = db.prepare('SELECT content FROM todos ORDER BY content').all().map((x) => (x as { content: string }).content);
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      db.close();
+      expect(todos).toEqual([...items].sort());
+    } finally {
+      t.cleanup();
+    }
+  });
+});
