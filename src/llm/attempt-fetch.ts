@@ -1,10 +1,12 @@
 /**
  * A `fetch` for one logical model request, handed to the SDK. The SDK keeps doing the
  * retrying; this only watches it: tells `onRetry` before each retry, stops retries that
- * make no sense (a Retry-After longer than we will wait, an exhausted quota), and reports
- * every body byte so a stream that goes silent can be timed out.
+ * make no sense (a Retry-After longer than we will wait, an exhausted quota), reports
+ * every body byte so a stream that goes silent can be timed out, and drops the SSE blocks
+ * that carry no data, which the SDK would fail on (see sse-filter.ts).
  */
 import { MAX_RETRY_WAIT_MS, retryAfterMs } from './llm-error.js';
+import { sseFilterStream } from './sse-filter.js';
 
 /** What `onRetry` is told. Never carries the key or a request body. */
 export interface RetryInfo {
@@ -55,14 +57,16 @@ export function createAttemptFetch(hooks: AttemptFetchHooks) {
       return response;
     }
     if (!response.body) return response;
-    const body = response.body.pipeThrough(
+    let body = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(bytes, controller) {
+          // Every raw chunk counts as life, even one the filter then drops (a keep-alive ping).
           hooks.onBytes();
           controller.enqueue(bytes);
         },
       }),
     );
+    if (/text\/event-stream/i.test(response.headers.get('content-type') ?? '')) body = body.pipeThrough(sseFilterStream());
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }

@@ -12,7 +12,8 @@ export const MAX_RETRY_WAIT_MS = 60_000;
 const KEY_PATTERN = /\b(sk|pk|rk|ak)-[A-Za-z0-9_-]{8,}/g;
 const BEARER_PATTERN = /Bearer\s+[^\s"',]+/gi;
 
-export type LlmErrorCode = 'auth' | 'rate_limit' | 'server' | 'network' | 'timeout' | 'bad_request' | 'aborted';
+/** `bad_response`: the service answered, but the model's output cannot be used (a malformed tool call). */
+export type LlmErrorCode = 'auth' | 'rate_limit' | 'server' | 'network' | 'timeout' | 'bad_request' | 'bad_response' | 'aborted';
 
 export class LlmError extends Error {
   override readonly name = 'LlmError';

@@ -202,6 +202,102 @@ describe('streaming', () => {
   });
 });
 
+/** One `data:` event with a `chat.completion.chunk`, as a provider writes it. */
+function dataEvent(delta: object, finishReason: string | null = null, eol = '\n'): string {
+  const chunk = { id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: finishReason }] };
+  return `data: ${JSON.stringify(chunk)}${eol}${eol}`;
+}
+
+describe('odd streams', () => {
+  it('skips a ping event with no data, an empty data line, data: null and comments between chunks', async () => {
+    server.enqueue({
+      sse: [
+        dataEvent({ role: 'assistant', content: '' }),
+        'event: ping\n\n',
+        dataEvent({ content: 'Hel' }),
+        'data:\n\n',
+        dataEvent({ content: 'lo' }),
+        'data: null\n\n',
+        ': OPENROUTER PROCESSING\n\n',
+        'event: ping\ndata: \n\n',
+        dataEvent({ content: '!' }),
+        dataEvent({}, 'stop'),
+        'data: [DONE]\n\n',
+      ].join(''),
+    });
+    const result = await collect(llmFor());
+    expect(result.text).toBe('Hello!');
+    expect(result.finish).toBe('stop');
+  });
+
+  it('reads CRLF streams with odd blocks, lines split across packets, byte for byte', async () => {
+    const body = [
+      dataEvent({ role: 'assistant', content: '' }, null, '\r\n'),
+      'event: ping\r\n\r\n',
+      dataEvent({ content: '你好，' }, null, '\r\n'),
+      'data: null\r\n\r\n',
+      dataEvent({ content: 'world' }, null, '\r\n'),
+      ': keep-alive\r\n\r\n',
+      dataEvent({}, 'stop', '\r\n'),
+      'data: [DONE]\r\n\r\n',
+    ].join('');
+    // Cut mid-line, between \r and \n, and inside a multi-byte character.
+    const bytes = Buffer.from(body);
+    const cuts = [7, bytes.indexOf('\r\n') + 1, bytes.indexOf('你') + 1, bytes.indexOf('ping') + 2, bytes.indexOf('null') + 5, bytes.length - 3];
+    const writes: Buffer[] = [];
+    let from = 0;
+    for (const cut of [...new Set(cuts)].sort((a, b) => a - b)) {
+      writes.push(bytes.subarray(from, cut));
+      from = cut;
+    }
+    writes.push(bytes.subarray(from));
+    server.enqueue({ writes });
+    const result = await collect(llmFor());
+    expect(result.text).toBe('你好，world');
+    expect(result.finish).toBe('stop');
+  });
+
+  it('keeps tool calls whole when odd blocks come between their deltas', async () => {
+    server.enqueue({
+      sse: [
+        dataEvent({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_w', type: 'function', function: { name: 'weather', arguments: '' } }] }),
+        'event: ping\n\n',
+        dataEvent({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
+        'data: null\n\n',
+        dataEvent({ tool_calls: [{ index: 0, function: { arguments: '"上海"}' } }] }),
+        'data:\n\n',
+        dataEvent({}, 'tool_calls'),
+        'data: [DONE]\n\n',
+      ].join(''),
+    });
+    const result = await collect(llmFor(), { tools: [WEATHER_TOOL] });
+    expect(parsedCalls(result.calls)).toEqual([{ id: 'call_w', name: 'weather', args: { city: '上海' } }]);
+    expect(result.finish).toBe('tool_calls');
+  });
+
+  it('skips a chunk that is not an object, and choices in the wrong shape', async () => {
+    const odd = ['data: 42\n\n', 'data: "hi"\n\n', 'data: {"choices":[null]}\n\n', 'data: {"choices":"abc"}\n\n'];
+    server.enqueue({ sse: [...odd, dataEvent({ content: 'fine' }), 'data: true\n\n', dataEvent({}, 'stop'), 'data: [DONE]\n\n'].join('') });
+    const result = await collect(llmFor());
+    expect(result.text).toBe('fine');
+    expect(result.finish).toBe('stop');
+  });
+
+  it('reports a malformed tool call as a model error, not as nameless calls', async () => {
+    const bad: Array<[object, string]> = [
+      [{ tool_calls: 'notarray' }, 'tool_calls is not a list'],
+      [{ tool_calls: ['x'] }, 'a tool_calls entry is not an object'],
+      [{ tool_calls: [{ index: 0, id: 'c', function: 'weather' }] }, 'function is not an object'],
+    ];
+    for (const [delta, why] of bad) {
+      server.enqueue({ sse: [dataEvent({ role: 'assistant', content: null }), dataEvent(delta), dataEvent({}, 'tool_calls'), 'data: [DONE]\n\n'].join('') });
+      const error = await failure(collect(llmFor(), { tools: [WEATHER_TOOL] }));
+      expect(error.code).toBe('bad_response');
+      expect(error.message).toBe(`The model sent a malformed tool call (${why}). Try again, or try another model.`);
+    }
+  });
+});
+
 describe('recorded provider streams', () => {
   it('DeepSeek reasoner: reasoning_content then a tool call, usage on the finish chunk', async () => {
     server.enqueue(fixture('deepseek-reasoner-tool-call.chunks.txt'));

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ClientOptions, OpenAI } from 'openai';
-import { createStreamAssembler, type ChunkLike } from './stream-assembler.js';
+import { createStreamAssembler } from './stream-assembler.js';
 import { createAttemptFetch, type RetryInfo } from './attempt-fetch.js';
 import { safeUrl } from '../config/config.js';
 import { LlmError, toLlmError } from './llm-error.js';
@@ -162,7 +162,7 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
       const assembler = createStreamAssembler({ makeId: () => `${idPrefix}_${++generatedIds}` });
       try {
         for await (const chunk of chunks) {
-          for (const event of assembler.push(chunk as ChunkLike)) yield event;
+          for (const event of assembler.push(chunk)) yield event;
         }
       } catch (error) {
         throw fail(error);
