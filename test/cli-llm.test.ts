@@ -119,6 +119,47 @@ describe('./bin/zhixing against a local OpenAI-compatible server', () => {
   });
 });
 
+describe('a model service that takes the request and does not answer', () => {
+  it('gives up after ZHIXING_HEADERS_TIMEOUT_MS with one clear line, and the --json object', async () => {
+    const t = tempHome();
+    const silentEnv = { ...env, ZHIXING_HOME: t.home, ZHIXING_HEADERS_TIMEOUT_MS: '1500' };
+    const sentence = `The model service at ${server.url} accepted the request but sent no answer within 1.5 s. Check that it is running and not overloaded, or try again.`;
+    try {
+      for (const json of [false, true]) {
+        // Two each: the new session's title request takes one.
+        server.enqueue({ hang: true }, { hang: true });
+        const before = streamed().length;
+        const started = Date.now();
+        const r = await runCli([...(json ? ['--json'] : []), '--new', 'hello?'], silentEnv);
+        expect(Date.now() - started).toBeLessThan(6_000);
+        expect(r.code).toBe(1);
+        expect(streamed().length - before).toBe(1);
+        expect(server.pending()).toBe(0);
+        expect(r.stderr).toBe('');
+        if (!json) {
+          expect(r.stdout).toBe(`Something went wrong and I could not finish: ${sentence}\n`);
+          continue;
+        }
+        const lines = r.stdout.trim().split('\n');
+        expect(lines).toHaveLength(1);
+        expect(JSON.parse(lines[0]!)).toMatchObject({ mode: 'llm', actions: [], error: { code: 'timeout', message: sentence } });
+      }
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('says on stderr that it is still waiting, then answers', async () => {
+    server.enqueue({ ...textReply('Sorry for the wait.'), headersAfterMs: 5_600 });
+    const r = await runCli(['still there?'], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Sorry for the wait.\n');
+    expect(r.stderr).toBe('Waiting for the model service (5 s)…\n');
+    const { cliText } = await import('../src/cli/messages.js');
+    expect(cliText('zh').waiting(20_000)).toBe('正在等待模型服务响应（20 秒）…');
+  });
+});
+
 describe('a provider slow to give a title', () => {
   it('does not keep the one-shot waiting past a short grace', async () => {
     const { createServer } = await import('node:http');

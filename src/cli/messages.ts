@@ -12,6 +12,10 @@ export function cliText(lang: Lang) {
       const wait = delayMs ? (zh ? `，${Math.ceil(delayMs / 1000)} 秒后` : ` in ${Math.ceil(delayMs / 1000)} s`) : '';
       return zh ? `模型服务暂时不可用（${why}）${wait}重试（${attempt}/${max}）…` : `The model service is unavailable for now (${why}); retrying${wait} (${attempt}/${max})…`;
     },
+    waiting: (elapsedMs: number) => {
+      const s = Math.round(elapsedMs / 1000);
+      return zh ? `正在等待模型服务响应（${s} 秒）…` : `Waiting for the model service (${s} s)…`;
+    },
     pressAgain: zh ? '（再按一次 Ctrl-C 或输入 /exit 退出）' : '(press Ctrl-C again, or type /exit, to quit)',
     banner: (model: string, title: string) =>
       zh ? `知行 Zhixing · ${model} · ${title} · 输入 /help 查看命令` : `知行 Zhixing · ${model} · ${title} · /help for commands`,

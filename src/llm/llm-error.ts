@@ -32,11 +32,14 @@ export interface ErrorContext {
   baseUrl: string;
   model: string;
   timeoutMs: number;
+  headersTimeoutMs: number;
   maxRetries: number;
   /** The caller's signal fired. */
   userAborted: boolean;
   /** Our own mid-stream silence timer fired. */
   silent: boolean;
+  /** No response headers came within `headersTimeoutMs`. */
+  headersTimedOut: boolean;
 }
 
 /** Replaces the key (and anything shaped like a key or bearer token) in text from outside. */
@@ -49,8 +52,14 @@ export function redactSecret(text: string, apiKey: string): string {
 /** Maps whatever the SDK (or fetch, or a parser) threw to an `LlmError`. */
 export function toLlmError(sdk: typeof OpenAiSdk, error: unknown, ctx: ErrorContext): LlmError {
   if (error instanceof LlmError) return error;
-  const seconds = ctx.timeoutMs >= 10_000 ? Math.round(ctx.timeoutMs / 1000) : ctx.timeoutMs / 1000;
+  const seconds = asSeconds(ctx.timeoutMs);
   if (ctx.userAborted) return new LlmError('aborted', 'The request to the model was cancelled.');
+  if (ctx.headersTimedOut) {
+    return new LlmError(
+      'timeout',
+      `The model service at ${safeUrl(ctx.baseUrl)} accepted the request but sent no answer within ${asSeconds(ctx.headersTimeoutMs)} s. Check that it is running and not overloaded, or try again.`,
+    );
+  }
   if (ctx.silent) {
     return new LlmError('timeout', `The model service went silent for ${seconds} s in the middle of an answer. Try again.`);
   }
@@ -131,6 +140,11 @@ function fromStatus(error: OpenAiSdk.APIError, ctx: ErrorContext): LlmError {
     `The model service refused the request (${status}${said ? `: ${said}` : ''}) for model "${ctx.model}". ${hint}`,
     status,
   );
+}
+
+/** Whole seconds from 10 s up; below that the decimals matter (1.5 s). */
+function asSeconds(ms: number): number {
+  return ms >= 10_000 ? Math.round(ms / 1000) : ms / 1000;
 }
 
 function retried(ctx: ErrorContext): string {

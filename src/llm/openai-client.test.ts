@@ -542,6 +542,47 @@ describe('errors', () => {
     expect(retries.map((r) => r.reason)).toEqual(['timeout']);
   });
 
+  it('gives up on a server that accepts the request but never sends headers, without retrying it', async () => {
+    server.enqueue({ hang: true }, { hang: true }, { hang: true }, { hang: true });
+    const waited: number[] = [];
+    const retries: RetryInfo[] = [];
+    const started = Date.now();
+    const error = await failure(
+      collect(
+        llmFor({
+          headersTimeoutMs: 1_500,
+          waitingNotice: { afterMs: 300, everyMs: 500 },
+          onWaiting: (info) => waited.push(info.elapsedMs),
+          onRetry: (info) => retries.push(info),
+        }),
+      ),
+    );
+    const took = Date.now() - started;
+    expect(error.code).toBe('timeout');
+    expect(error.message).toBe(
+      `The model service at ${server.url} accepted the request but sent no answer within 1.5 s. Check that it is running and not overloaded, or try again.`,
+    );
+    expect(error.message).not.toContain('KEY');
+    expect(took).toBeGreaterThanOrEqual(1_400);
+    expect(took).toBeLessThan(3_000);
+    expect(server.requests).toHaveLength(1);
+    expect(retries).toEqual([]);
+    // After 0.3 s, then every 0.5 s while nothing came: about 0.3, 0.8, 1.3 s.
+    expect(waited.length).toBe(3);
+    expect(waited[0]).toBeGreaterThanOrEqual(290);
+    expect(waited[0]).toBeLessThan(700);
+    for (let i = 1; i < waited.length; i++) expect(waited[i]! - waited[i - 1]!).toBeGreaterThanOrEqual(400);
+  });
+
+  it('says nothing about waiting once the headers came, and never for a title', async () => {
+    server.enqueue({ ...textReply('slow but there'), delayMs: 150 }, textCompletion('A title'));
+    const waited: number[] = [];
+    const llm = llmFor({ headersTimeoutMs: 1_000, waitingNotice: { afterMs: 100, everyMs: 100 }, onWaiting: (info) => waited.push(info.elapsedMs) });
+    expect((await collect(llm)).text).toBe('slow but there');
+    expect(await llm.title!('hello')).toBe('A title');
+    expect(waited).toEqual([]);
+  });
+
   it('lets a slow but steady stream run longer than the timeout (the limit is on silence)', async () => {
     server.enqueue({ ...textReply('one two three four'), delayMs: 150 });
     const started = Date.now();

@@ -33,6 +33,8 @@ export interface RecordedRequest {
 export interface StreamedResponse {
   chunks: object[];
   delayMs?: number;
+  /** A pause before the response headers: a model service slow to start answering. */
+  headersAfterMs?: number;
   end?: 'done' | 'hang' | 'close';
 }
 
@@ -137,6 +139,7 @@ async function respond(res: ServerResponse, scripted: ScriptedResponse): Promise
     const events = scripted.chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`);
     const end = scripted.end ?? 'done';
     if (end === 'done') events.push('data: [DONE]\n\n');
+    if (scripted.headersAfterMs) await new Promise((resolve) => setTimeout(resolve, scripted.headersAfterMs));
     await writeStream(res, events, scripted.delayMs ?? 0);
     if (end === 'close') res.socket?.destroy();
     else if (end === 'done') res.end();
