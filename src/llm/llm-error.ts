@@ -4,13 +4,13 @@
  */
 import type * as OpenAiSdk from 'openai';
 import { safeUrl } from '../config/config.js';
+import { redactSecret } from './redact.js';
+
+export { redactSecret } from './redact.js';
 
 const MAX_DETAIL_CHARS = 200;
 /** A server asking us to wait longer than this gets an error now instead of a silent hang. */
 export const MAX_RETRY_WAIT_MS = 60_000;
-/** Shapes of keys that providers sometimes echo back in error bodies. */
-const KEY_PATTERN = /\b(sk|pk|rk|ak)-[A-Za-z0-9_-]{8,}/g;
-const BEARER_PATTERN = /Bearer\s+[^\s"',]+/gi;
 
 /** `bad_response`: the service answered, but the model's output cannot be used (a malformed tool call). */
 export type LlmErrorCode = 'auth' | 'rate_limit' | 'server' | 'network' | 'timeout' | 'bad_request' | 'bad_response' | 'aborted';
@@ -40,13 +40,6 @@ export interface ErrorContext {
   silent: boolean;
   /** No response headers came within `headersTimeoutMs`. */
   headersTimedOut: boolean;
-}
-
-/** Replaces the key (and anything shaped like a key or bearer token) in text from outside. */
-export function redactSecret(text: string, apiKey: string): string {
-  let out = text;
-  if (apiKey.length >= 4) out = out.split(apiKey).join('[key]');
-  return out.replace(BEARER_PATTERN, 'Bearer [key]').replace(KEY_PATTERN, '$1-[key]');
 }
 
 /** Maps whatever the SDK (or fetch, or a parser) threw to an `LlmError`. */

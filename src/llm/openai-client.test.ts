@@ -476,6 +476,80 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** A key whose encodings all differ from it: `/`, `+` and `=` change under every one of them. */
+const ODD_KEY = 'sk-te/st+key=abc_123';
+
+/** The forms a server may echo a key in, computed here independently of the code under test. */
+function echoedForms(key: string): string[] {
+  const uri = encodeURIComponent(key);
+  const form = new URLSearchParams({ k: key }).toString().slice(2);
+  const lower = (text: string) => text.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase());
+  const base64 = Buffer.from(key).toString('base64');
+  return [key, uri, lower(uri), form, lower(form), base64, Buffer.from(key).toString('base64url'), JSON.stringify(key).slice(1, -1), key.replaceAll('/', '\\/')];
+}
+
+function expectNoKey(text: string, key = ODD_KEY): void {
+  for (const form of echoedForms(key)) expect(text).not.toContain(form);
+  // The distinctive middle of the key, in case of a form nobody listed.
+  expect(text).not.toContain('st+key');
+  expect(text).not.toContain('st%2Bkey');
+}
+
+describe('the key echoed back in any encoding', () => {
+  const forms = echoedForms(ODD_KEY);
+
+  it('never reaches the streamed text or reasoning, even split across chunks', async () => {
+    expect(new Set(forms).size).toBe(6);
+    for (const form of forms) {
+      const cut = Math.ceil(form.length / 2);
+      server.enqueue({
+        sse: [
+          dataEvent({ role: 'assistant', content: '', reasoning_content: `I see ${form.slice(0, cut)}` }),
+          dataEvent({ reasoning_content: `${form.slice(cut)} there.` }),
+          dataEvent({ content: `Your key is ${form.slice(0, cut)}` }),
+          dataEvent({ content: `${form.slice(cut)}, right?` }),
+          dataEvent({}, 'stop'),
+          'data: [DONE]\n\n',
+        ].join(''),
+      });
+      const result = await collect(llmFor({ apiKey: ODD_KEY }));
+      expect(result.text).toBe('Your key is [key], right?');
+      expect(result.reasoning).toBe('I see [key] there.');
+      expectNoKey(JSON.stringify(result.events));
+    }
+  });
+
+  it('never reaches a tool call or a title', async () => {
+    const uri = encodeURIComponent(ODD_KEY);
+    server.enqueue(toolCallsReply([{ id: 'call_k', name: 'todo_add', args: { content: `rotate ${uri} and ${forms[5]}` } }], { splitArgs: true }));
+    const result = await collect(llmFor({ apiKey: ODD_KEY }), { tools: [WEATHER_TOOL] });
+    expect(parsedCalls(result.calls)).toEqual([{ id: 'call_k', name: 'todo_add', args: { content: 'rotate [key] and [key]' } }]);
+    expectNoKey(JSON.stringify(result.events));
+    server.enqueue(textCompletion(`Key ${uri}`));
+    const title = await llmFor({ apiKey: ODD_KEY }).title!('hello');
+    expect(title).toBe('Key [key]');
+  });
+
+  it('never reaches an error message, from an error reply or an error event in the stream', async () => {
+    for (const form of forms) {
+      server.enqueue({ status: 403, body: { error: { message: `Key ${form} may not use this model` } } });
+      const refused = await failure(collect(llmFor({ apiKey: ODD_KEY })));
+      expect(refused.message).toContain('Key [key] may not use this model');
+      expectNoKey(refused.message);
+      server.enqueue({ sse: `data: {"error":{"message":${JSON.stringify(`bad key ${form}`)}}}\n\n` });
+      const inStream = await failure(collect(llmFor({ apiKey: ODD_KEY })));
+      expect(inStream.message).toContain('bad key [key]');
+      expectNoKey(inStream.message);
+    }
+  });
+
+  it('leaves text without the key exactly as the model wrote it', async () => {
+    const text = 'sk-te is not it; Bearer $TOKEN, ak-47 and c2st stay as written';
+    server.enqueue(textReply(text));
+    expect((await collect(llmFor({ apiKey: ODD_KEY }))).text).toBe(text);
+  });
+});
+
 describe('errors', () => {
   it('maps 401 to auth without ever showing or logging the key', async () => {
     const logged: string[] = [];

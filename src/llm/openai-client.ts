@@ -13,6 +13,7 @@ import { createStreamAssembler } from './stream-assembler.js';
 import { createAttemptFetch, type RetryInfo, type WaitingInfo } from './attempt-fetch.js';
 import { safeUrl } from '../config/config.js';
 import { LlmError, toLlmError } from './llm-error.js';
+import { createEventRedactor, redactKey } from './redact.js';
 import type { ChatMessage, Llm, LlmEvent, LlmRequest, ToolSpec } from './types.js';
 
 export { LlmError, type LlmErrorCode } from './llm-error.js';
@@ -188,9 +189,11 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
       }
       attempt.watchSilence();
       const assembler = createStreamAssembler({ makeId: () => `${idPrefix}_${++generatedIds}` });
+      // What the model says is outside text: a key it echoes must not reach the screen or the history.
+      const redactor = createEventRedactor(apiKey);
       try {
         for await (const chunk of chunks) {
-          for (const event of assembler.push(chunk)) yield event;
+          for (const event of assembler.push(chunk)) yield* redactor.push(event);
         }
       } catch (error) {
         throw fail(error);
@@ -203,7 +206,7 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
           `The model service at ${safeUrl(options.baseUrl)} answered with an empty stream. Check that ZHIXING_BASE_URL points to an OpenAI-compatible API.`,
         );
       }
-      for (const event of assembler.end()) yield event;
+      for (const event of assembler.end()) yield* redactor.push(event);
     } finally {
       attempt.dispose();
     }
@@ -233,7 +236,7 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
         ),
         attempt.signal,
       );
-      const text = cleanTitle(completion.choices?.[0]?.message?.content ?? '');
+      const text = cleanTitle(redactKey(completion.choices?.[0]?.message?.content ?? '', apiKey));
       if (!text) throw new LlmError('bad_request', 'The model returned an empty title.');
       return text;
     } catch (error) {
