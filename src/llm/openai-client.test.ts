@@ -257,6 +257,15 @@ describe('odd streams', () => {
     expect(result.finish).toBe('stop');
   });
 
+  it('counts dropped keep-alive pings as life: a long pause filled with pings is not silence', async () => {
+    const pings = Array.from({ length: 6 }, (_, i) => (i % 2 ? 'event: ping\n\n' : ': ping\n\n'));
+    server.enqueue({ writes: [dataEvent({ content: 'before' }), ...pings, dataEvent({ content: ' after' }, 'stop'), 'data: [DONE]\n\n'], delayMs: 150 });
+    const started = Date.now();
+    const result = await collect(llmFor({ timeoutMs: 400, maxRetries: 0 }));
+    expect(Date.now() - started).toBeGreaterThan(800);
+    expect(result.text).toBe('before after');
+  });
+
   it('keeps tool calls whole when odd blocks come between their deltas', async () => {
     server.enqueue({
       sse: [
