@@ -42,7 +42,9 @@ async function createLlm(config: Config, store: Store, bus: Bus): Promise<Llm> {
     model: config.model,
     provider: config.provider,
     timeoutMs: config.requestTimeoutMs,
+    headersTimeoutMs: config.headersTimeoutMs,
     onRetry: (info) => bus.emit({ type: 'llm.retry', ...info }),
+    onWaiting: (info) => bus.emit({ type: 'llm.waiting', elapsedMs: info.elapsedMs }),
   });
 }
 

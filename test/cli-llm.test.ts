@@ -119,6 +119,95 @@ describe('./bin/zhixing against a local OpenAI-compatible server', () => {
   });
 });
 
+describe('a server that echoes the key back encoded', () => {
+  it('lets no form of the key reach stdout, stderr or the database', async () => {
+    const key = 'sk-te/st+key=abc_123';
+    const uri = encodeURIComponent(key);
+    const base64 = Buffer.from(key).toString('base64');
+    const forms = [key, uri, uri.toLowerCase(), base64, Buffer.from(key).toString('base64url'), key.replaceAll('/', '\\/')];
+    const t = tempHome();
+    const keyEnv = { ...env, ZHIXING_HOME: t.home, ZHIXING_API_KEY: key };
+    try {
+      // textReply streams four characters a chunk: the encoded key arrives in pieces.
+      server.enqueue(
+        toolCallsReply([{ id: 'call_k', name: 'todo_add', args: { content: `rotate ${base64}` } }], { text: 'Noted.' }),
+        textReply(`Your key ${uri} is saved as a todo.`),
+      );
+      const r = await runCli(['--json', '--new', 'remember my key'], keyEnv);
+      expect(r.code).toBe(0);
+      const out = JSON.parse(r.stdout);
+      expect(out.reply).toBe('Your key [key] is saved as a todo.');
+      expect(out.actions).toMatchObject([{ tool: 'todo_add', input: { content: 'rotate [key]' }, ok: true }]);
+      server.enqueue(textReply(`Again: ${uri}`));
+      const plain = await runCli(['and again?'], keyEnv);
+      expect(plain.stdout).toBe('Again: [key]\n');
+      server.enqueue(
+        { status: 403, body: { error: { message: `Key ${uri} may not use this model` } } },
+        { sse: `data: {"error":{"message":"bad key ${base64}"}}\n\n` },
+      );
+      const refused = await runCli(['--json', 'once more'], keyEnv);
+      expect(refused.code).toBe(1);
+      expect(JSON.parse(refused.stdout).error.message).toContain('Key [key] may not use this model');
+      const streamedError = await runCli(['and once more'], keyEnv);
+      expect(streamedError.code).toBe(1);
+      expect(streamedError.stdout).toContain('bad key [key]');
+
+      const printed = [r, plain, refused, streamedError].map((x) => x.stdout + x.stderr).join('\n');
+      const files = readdirSync(t.home).filter((f) => f.startsWith('zhixing.db'));
+      expect(files).toContain('zhixing.db');
+      const stored = files.map((f) => readFileSync(join(t.home, f)).toString('latin1')).join('\n');
+      expect(stored).toContain('[key]');
+      for (const form of forms) {
+        expect(printed).not.toContain(form);
+        expect(stored).not.toContain(form);
+      }
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe('a model service that takes the request and does not answer', () => {
+  it('gives up after ZHIXING_HEADERS_TIMEOUT_MS with one clear line, and the --json object', async () => {
+    const t = tempHome();
+    const silentEnv = { ...env, ZHIXING_HOME: t.home, ZHIXING_HEADERS_TIMEOUT_MS: '1500' };
+    const sentence = `The model service at ${server.url} accepted the request but sent no answer within 1.5 s. Check that it is running and not overloaded, or try again.`;
+    try {
+      for (const json of [false, true]) {
+        // Two each: the new session's title request takes one.
+        server.enqueue({ hang: true }, { hang: true });
+        const before = streamed().length;
+        const started = Date.now();
+        const r = await runCli([...(json ? ['--json'] : []), '--new', 'hello?'], silentEnv);
+        expect(Date.now() - started).toBeLessThan(6_000);
+        expect(r.code).toBe(1);
+        expect(streamed().length - before).toBe(1);
+        expect(server.pending()).toBe(0);
+        expect(r.stderr).toBe('');
+        if (!json) {
+          expect(r.stdout).toBe(`Something went wrong and I could not finish: ${sentence}\n`);
+          continue;
+        }
+        const lines = r.stdout.trim().split('\n');
+        expect(lines).toHaveLength(1);
+        expect(JSON.parse(lines[0]!)).toMatchObject({ mode: 'llm', actions: [], error: { code: 'timeout', message: sentence } });
+      }
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('says on stderr that it is still waiting, then answers', async () => {
+    server.enqueue({ ...textReply('Sorry for the wait.'), headersAfterMs: 5_600 });
+    const r = await runCli(['still there?'], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Sorry for the wait.\n');
+    expect(r.stderr).toBe('Waiting for the model service (5 s)…\n');
+    const { cliText } = await import('../src/cli/messages.js');
+    expect(cliText('zh').waiting(20_000)).toBe('正在等待模型服务响应（20 秒）…');
+  });
+});
+
 describe('a provider slow to give a title', () => {
   it('does not keep the one-shot waiting past a short grace', async () => {
     const { createServer } = await import('node:http');

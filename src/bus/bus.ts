@@ -23,7 +23,9 @@ export type BusEvent =
   | { type: 'error'; sessionId: string; turnId?: string; code: string; message: string }
   | { type: 'session.status'; sessionId: string; status: 'busy' | 'idle' | 'error' }
   /** The model service refused or failed for now and the request will be sent again. */
-  | { type: 'llm.retry'; attempt: number; maxRetries: number; reason: string; status?: number; delayMs?: number };
+  | { type: 'llm.retry'; attempt: number; maxRetries: number; reason: string; status?: number; delayMs?: number }
+  /** The model service has taken the request but not started answering yet; repeated while that lasts. */
+  | { type: 'llm.waiting'; elapsedMs: number };
 
 export type BusEventType = BusEvent['type'];
 export type EventOf<T extends BusEventType> = Extract<BusEvent, { type: T }>;

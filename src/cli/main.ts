@@ -65,6 +65,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   // Retries are worth a line on stderr, so a slow answer is not a silent one.
   app.bus.on('llm.retry', (e) => stderr(io.style.dim(`${io.text.retry(e.attempt, e.maxRetries, e.status ? String(e.status) : e.reason, e.delayMs)}\n`)));
+  app.bus.on('llm.waiting', (e) => stderr(io.style.dim(`${io.text.waiting(e.elapsedMs)}\n`)));
   try {
     if (cmd.kind === 'ask') {
       const { runOneShot } = await import('./one-shot.js');

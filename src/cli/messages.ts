@@ -16,6 +16,10 @@ export function cliText(lang: Lang) {
       zh ? `这个会话正在另一个知行进程${pid ? `（pid ${pid}）` : ''}中回答，等它完成…` : `This session is busy in another Zhixing process${pid ? ` (pid ${pid})` : ''}; waiting for it to finish…`,
     startedNewSession: (id: string) =>
       zh ? `最近的会话正在另一个知行进程中回答，这条消息开始了一个新会话（${id}）。` : `The most recent session is busy in another Zhixing process; this message starts a new session (${id}).`,
+    waiting: (elapsedMs: number) => {
+      const s = Math.round(elapsedMs / 1000);
+      return zh ? `正在等待模型服务响应（${s} 秒）…` : `Waiting for the model service (${s} s)…`;
+    },
     pressAgain: zh ? '（再按一次 Ctrl-C 或输入 /exit 退出）' : '(press Ctrl-C again, or type /exit, to quit)',
     banner: (model: string, title: string) =>
       zh ? `知行 Zhixing · ${model} · ${title} · 输入 /help 查看命令` : `知行 Zhixing · ${model} · ${title} · /help for commands`,

@@ -9,6 +9,7 @@ import { isWithin, realPathOf } from './paths.js';
 
 const DEFAULT_MAX_STEPS = 8;
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+const DEFAULT_HEADERS_TIMEOUT_MS = 60_000;
 const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_REPLY_CHARS = 200_000;
 const DEFAULT_GEOCODING_URL = 'https://geocoding-api.open-meteo.com/v1/search';
@@ -34,6 +35,7 @@ export const ConfigFile = z
     model: z.string().optional(),
     maxSteps: z.number().int().min(1).max(100).optional(),
     requestTimeoutMs: z.number().int().positive().optional(),
+    headersTimeoutMs: z.number().int().positive().optional(),
     toolTimeoutMs: z.number().int().positive().optional(),
     maxReplyChars: z.number().int().positive().optional(),
     workspace: z.string().optional(),
@@ -54,6 +56,8 @@ export interface Config {
   model: string;
   maxSteps: number;
   requestTimeoutMs: number;
+  /** How long to wait for a model service to start answering before giving up on it. */
+  headersTimeoutMs: number;
   toolTimeoutMs: number;
   /** The most characters one model step may write before it is cut off. */
   maxReplyChars: number;
@@ -200,6 +204,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     ZHIXING_MODEL: file.model,
     ZHIXING_MAX_STEPS: file.maxSteps?.toString(),
     ZHIXING_REQUEST_TIMEOUT_MS: file.requestTimeoutMs?.toString(),
+    ZHIXING_HEADERS_TIMEOUT_MS: file.headersTimeoutMs?.toString(),
     ZHIXING_TOOL_TIMEOUT_MS: file.toolTimeoutMs?.toString(),
     ZHIXING_MAX_REPLY_CHARS: file.maxReplyChars?.toString(),
     ZHIXING_LANG: file.lang,
@@ -240,6 +245,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const lang = get('ZHIXING_LANG')?.toLowerCase().slice(0, 2);
   const maxSteps = wholeNumber('ZHIXING_MAX_STEPS', DEFAULT_MAX_STEPS, 1, 100);
   const requestTimeoutMs = wholeNumber('ZHIXING_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 1_000, 3_600_000);
+  const headersTimeoutMs = wholeNumber('ZHIXING_HEADERS_TIMEOUT_MS', DEFAULT_HEADERS_TIMEOUT_MS, 1_000, 3_600_000);
   const toolTimeoutMs = wholeNumber('ZHIXING_TOOL_TIMEOUT_MS', DEFAULT_TOOL_TIMEOUT_MS, 100, 3_600_000);
   const maxReplyChars = wholeNumber('ZHIXING_MAX_REPLY_CHARS', DEFAULT_MAX_REPLY_CHARS, 1_000, 10_000_000);
 
@@ -254,6 +260,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     model: mode === 'offline' ? 'rules' : endpoint.model,
     maxSteps,
     requestTimeoutMs,
+    headersTimeoutMs,
     toolTimeoutMs,
     maxReplyChars,
     lang: lang === 'zh' || lang === 'en' ? lang : undefined,

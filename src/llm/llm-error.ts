@@ -4,15 +4,16 @@
  */
 import type * as OpenAiSdk from 'openai';
 import { safeUrl } from '../config/config.js';
+import { redactSecret } from './redact.js';
+
+export { redactSecret } from './redact.js';
 
 const MAX_DETAIL_CHARS = 200;
 /** A server asking us to wait longer than this gets an error now instead of a silent hang. */
 export const MAX_RETRY_WAIT_MS = 60_000;
-/** Shapes of keys that providers sometimes echo back in error bodies. */
-const KEY_PATTERN = /\b(sk|pk|rk|ak)-[A-Za-z0-9_-]{8,}/g;
-const BEARER_PATTERN = /Bearer\s+[^\s"',]+/gi;
 
-export type LlmErrorCode = 'auth' | 'rate_limit' | 'server' | 'network' | 'timeout' | 'bad_request' | 'aborted';
+/** `bad_response`: the service answered, but the model's output cannot be used (a malformed tool call). */
+export type LlmErrorCode = 'auth' | 'rate_limit' | 'server' | 'network' | 'timeout' | 'bad_request' | 'bad_response' | 'aborted';
 
 export class LlmError extends Error {
   override readonly name = 'LlmError';
@@ -31,25 +32,27 @@ export interface ErrorContext {
   baseUrl: string;
   model: string;
   timeoutMs: number;
+  headersTimeoutMs: number;
   maxRetries: number;
   /** The caller's signal fired. */
   userAborted: boolean;
   /** Our own mid-stream silence timer fired. */
   silent: boolean;
-}
-
-/** Replaces the key (and anything shaped like a key or bearer token) in text from outside. */
-export function redactSecret(text: string, apiKey: string): string {
-  let out = text;
-  if (apiKey.length >= 4) out = out.split(apiKey).join('[key]');
-  return out.replace(BEARER_PATTERN, 'Bearer [key]').replace(KEY_PATTERN, '$1-[key]');
+  /** No response headers came within `headersTimeoutMs`. */
+  headersTimedOut: boolean;
 }
 
 /** Maps whatever the SDK (or fetch, or a parser) threw to an `LlmError`. */
 export function toLlmError(sdk: typeof OpenAiSdk, error: unknown, ctx: ErrorContext): LlmError {
   if (error instanceof LlmError) return error;
-  const seconds = ctx.timeoutMs >= 10_000 ? Math.round(ctx.timeoutMs / 1000) : ctx.timeoutMs / 1000;
+  const seconds = asSeconds(ctx.timeoutMs);
   if (ctx.userAborted) return new LlmError('aborted', 'The request to the model was cancelled.');
+  if (ctx.headersTimedOut) {
+    return new LlmError(
+      'timeout',
+      `The model service at ${safeUrl(ctx.baseUrl)} accepted the request but sent no answer within ${asSeconds(ctx.headersTimeoutMs)} s. Check that it is running and not overloaded, or try again.`,
+    );
+  }
   if (ctx.silent) {
     return new LlmError('timeout', `The model service went silent for ${seconds} s in the middle of an answer. Try again.`);
   }
@@ -130,6 +133,11 @@ function fromStatus(error: OpenAiSdk.APIError, ctx: ErrorContext): LlmError {
     `The model service refused the request (${status}${said ? `: ${said}` : ''}) for model "${ctx.model}". ${hint}`,
     status,
   );
+}
+
+/** Whole seconds from 10 s up; below that the decimals matter (1.5 s). */
+function asSeconds(ms: number): number {
+  return ms >= 10_000 ? Math.round(ms / 1000) : ms / 1000;
 }
 
 function retried(ctx: ErrorContext): string {

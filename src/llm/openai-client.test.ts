@@ -202,6 +202,111 @@ describe('streaming', () => {
   });
 });
 
+/** One `data:` event with a `chat.completion.chunk`, as a provider writes it. */
+function dataEvent(delta: object, finishReason: string | null = null, eol = '\n'): string {
+  const chunk = { id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: finishReason }] };
+  return `data: ${JSON.stringify(chunk)}${eol}${eol}`;
+}
+
+describe('odd streams', () => {
+  it('skips a ping event with no data, an empty data line, data: null and comments between chunks', async () => {
+    server.enqueue({
+      sse: [
+        dataEvent({ role: 'assistant', content: '' }),
+        'event: ping\n\n',
+        dataEvent({ content: 'Hel' }),
+        'data:\n\n',
+        dataEvent({ content: 'lo' }),
+        'data: null\n\n',
+        ': OPENROUTER PROCESSING\n\n',
+        'event: ping\ndata: \n\n',
+        dataEvent({ content: '!' }),
+        dataEvent({}, 'stop'),
+        'data: [DONE]\n\n',
+      ].join(''),
+    });
+    const result = await collect(llmFor());
+    expect(result.text).toBe('Hello!');
+    expect(result.finish).toBe('stop');
+  });
+
+  it('reads CRLF streams with odd blocks, lines split across packets, byte for byte', async () => {
+    const body = [
+      dataEvent({ role: 'assistant', content: '' }, null, '\r\n'),
+      'event: ping\r\n\r\n',
+      dataEvent({ content: '你好，' }, null, '\r\n'),
+      'data: null\r\n\r\n',
+      dataEvent({ content: 'world' }, null, '\r\n'),
+      ': keep-alive\r\n\r\n',
+      dataEvent({}, 'stop', '\r\n'),
+      'data: [DONE]\r\n\r\n',
+    ].join('');
+    // Cut mid-line, between \r and \n, and inside a multi-byte character.
+    const bytes = Buffer.from(body);
+    const cuts = [7, bytes.indexOf('\r\n') + 1, bytes.indexOf('你') + 1, bytes.indexOf('ping') + 2, bytes.indexOf('null') + 5, bytes.length - 3];
+    const writes: Buffer[] = [];
+    let from = 0;
+    for (const cut of [...new Set(cuts)].sort((a, b) => a - b)) {
+      writes.push(bytes.subarray(from, cut));
+      from = cut;
+    }
+    writes.push(bytes.subarray(from));
+    server.enqueue({ writes });
+    const result = await collect(llmFor());
+    expect(result.text).toBe('你好，world');
+    expect(result.finish).toBe('stop');
+  });
+
+  it('counts dropped keep-alive pings as life: a long pause filled with pings is not silence', async () => {
+    const pings = Array.from({ length: 6 }, (_, i) => (i % 2 ? 'event: ping\n\n' : ': ping\n\n'));
+    server.enqueue({ writes: [dataEvent({ content: 'before' }), ...pings, dataEvent({ content: ' after' }, 'stop'), 'data: [DONE]\n\n'], delayMs: 150 });
+    const started = Date.now();
+    const result = await collect(llmFor({ timeoutMs: 400, maxRetries: 0 }));
+    expect(Date.now() - started).toBeGreaterThan(800);
+    expect(result.text).toBe('before after');
+  });
+
+  it('keeps tool calls whole when odd blocks come between their deltas', async () => {
+    server.enqueue({
+      sse: [
+        dataEvent({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_w', type: 'function', function: { name: 'weather', arguments: '' } }] }),
+        'event: ping\n\n',
+        dataEvent({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
+        'data: null\n\n',
+        dataEvent({ tool_calls: [{ index: 0, function: { arguments: '"上海"}' } }] }),
+        'data:\n\n',
+        dataEvent({}, 'tool_calls'),
+        'data: [DONE]\n\n',
+      ].join(''),
+    });
+    const result = await collect(llmFor(), { tools: [WEATHER_TOOL] });
+    expect(parsedCalls(result.calls)).toEqual([{ id: 'call_w', name: 'weather', args: { city: '上海' } }]);
+    expect(result.finish).toBe('tool_calls');
+  });
+
+  it('skips a chunk that is not an object, and choices in the wrong shape', async () => {
+    const odd = ['data: 42\n\n', 'data: "hi"\n\n', 'data: {"choices":[null]}\n\n', 'data: {"choices":"abc"}\n\n'];
+    server.enqueue({ sse: [...odd, dataEvent({ content: 'fine' }), 'data: true\n\n', dataEvent({}, 'stop'), 'data: [DONE]\n\n'].join('') });
+    const result = await collect(llmFor());
+    expect(result.text).toBe('fine');
+    expect(result.finish).toBe('stop');
+  });
+
+  it('reports a malformed tool call as a model error, not as nameless calls', async () => {
+    const bad: Array<[object, string]> = [
+      [{ tool_calls: 'notarray' }, 'tool_calls is not a list'],
+      [{ tool_calls: ['x'] }, 'a tool_calls entry is not an object'],
+      [{ tool_calls: [{ index: 0, id: 'c', function: 'weather' }] }, 'function is not an object'],
+    ];
+    for (const [delta, why] of bad) {
+      server.enqueue({ sse: [dataEvent({ role: 'assistant', content: null }), dataEvent(delta), dataEvent({}, 'tool_calls'), 'data: [DONE]\n\n'].join('') });
+      const error = await failure(collect(llmFor(), { tools: [WEATHER_TOOL] }));
+      expect(error.code).toBe('bad_response');
+      expect(error.message).toBe(`The model sent a malformed tool call (${why}). Try again, or try another model.`);
+    }
+  });
+});
+
 describe('recorded provider streams', () => {
   it('DeepSeek reasoner: reasoning_content then a tool call, usage on the finish chunk', async () => {
     server.enqueue(fixture('deepseek-reasoner-tool-call.chunks.txt'));
@@ -380,6 +485,80 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** A key whose encodings all differ from it: `/`, `+` and `=` change under every one of them. */
+const ODD_KEY = 'sk-te/st+key=abc_123';
+
+/** The forms a server may echo a key in, computed here independently of the code under test. */
+function echoedForms(key: string): string[] {
+  const uri = encodeURIComponent(key);
+  const form = new URLSearchParams({ k: key }).toString().slice(2);
+  const lower = (text: string) => text.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase());
+  const base64 = Buffer.from(key).toString('base64');
+  return [key, uri, lower(uri), form, lower(form), base64, Buffer.from(key).toString('base64url'), JSON.stringify(key).slice(1, -1), key.replaceAll('/', '\\/')];
+}
+
+function expectNoKey(text: string, key = ODD_KEY): void {
+  for (const form of echoedForms(key)) expect(text).not.toContain(form);
+  // The distinctive middle of the key, in case of a form nobody listed.
+  expect(text).not.toContain('st+key');
+  expect(text).not.toContain('st%2Bkey');
+}
+
+describe('the key echoed back in any encoding', () => {
+  const forms = echoedForms(ODD_KEY);
+
+  it('never reaches the streamed text or reasoning, even split across chunks', async () => {
+    expect(new Set(forms).size).toBe(6);
+    for (const form of forms) {
+      const cut = Math.ceil(form.length / 2);
+      server.enqueue({
+        sse: [
+          dataEvent({ role: 'assistant', content: '', reasoning_content: `I see ${form.slice(0, cut)}` }),
+          dataEvent({ reasoning_content: `${form.slice(cut)} there.` }),
+          dataEvent({ content: `Your key is ${form.slice(0, cut)}` }),
+          dataEvent({ content: `${form.slice(cut)}, right?` }),
+          dataEvent({}, 'stop'),
+          'data: [DONE]\n\n',
+        ].join(''),
+      });
+      const result = await collect(llmFor({ apiKey: ODD_KEY }));
+      expect(result.text).toBe('Your key is [key], right?');
+      expect(result.reasoning).toBe('I see [key] there.');
+      expectNoKey(JSON.stringify(result.events));
+    }
+  });
+
+  it('never reaches a tool call or a title', async () => {
+    const uri = encodeURIComponent(ODD_KEY);
+    server.enqueue(toolCallsReply([{ id: 'call_k', name: 'todo_add', args: { content: `rotate ${uri} and ${forms[5]}` } }], { splitArgs: true }));
+    const result = await collect(llmFor({ apiKey: ODD_KEY }), { tools: [WEATHER_TOOL] });
+    expect(parsedCalls(result.calls)).toEqual([{ id: 'call_k', name: 'todo_add', args: { content: 'rotate [key] and [key]' } }]);
+    expectNoKey(JSON.stringify(result.events));
+    server.enqueue(textCompletion(`Key ${uri}`));
+    const title = await llmFor({ apiKey: ODD_KEY }).title!('hello');
+    expect(title).toBe('Key [key]');
+  });
+
+  it('never reaches an error message, from an error reply or an error event in the stream', async () => {
+    for (const form of forms) {
+      server.enqueue({ status: 403, body: { error: { message: `Key ${form} may not use this model` } } });
+      const refused = await failure(collect(llmFor({ apiKey: ODD_KEY })));
+      expect(refused.message).toContain('Key [key] may not use this model');
+      expectNoKey(refused.message);
+      server.enqueue({ sse: `data: {"error":{"message":${JSON.stringify(`bad key ${form}`)}}}\n\n` });
+      const inStream = await failure(collect(llmFor({ apiKey: ODD_KEY })));
+      expect(inStream.message).toContain('bad key [key]');
+      expectNoKey(inStream.message);
+    }
+  });
+
+  it('leaves text without the key exactly as the model wrote it', async () => {
+    const text = 'sk-te is not it; Bearer $TOKEN, ak-47 and c2st stay as written';
+    server.enqueue(textReply(text));
+    expect((await collect(llmFor({ apiKey: ODD_KEY }))).text).toBe(text);
+  });
+});
+
 describe('errors', () => {
   it('maps 401 to auth without ever showing or logging the key', async () => {
     const logged: string[] = [];
@@ -444,6 +623,47 @@ describe('errors', () => {
     expect(error.code).toBe('timeout');
     expect(server.requests).toHaveLength(2);
     expect(retries.map((r) => r.reason)).toEqual(['timeout']);
+  });
+
+  it('gives up on a server that accepts the request but never sends headers, without retrying it', async () => {
+    server.enqueue({ hang: true }, { hang: true }, { hang: true }, { hang: true });
+    const waited: number[] = [];
+    const retries: RetryInfo[] = [];
+    const started = Date.now();
+    const error = await failure(
+      collect(
+        llmFor({
+          headersTimeoutMs: 1_500,
+          waitingNotice: { afterMs: 300, everyMs: 500 },
+          onWaiting: (info) => waited.push(info.elapsedMs),
+          onRetry: (info) => retries.push(info),
+        }),
+      ),
+    );
+    const took = Date.now() - started;
+    expect(error.code).toBe('timeout');
+    expect(error.message).toBe(
+      `The model service at ${server.url} accepted the request but sent no answer within 1.5 s. Check that it is running and not overloaded, or try again.`,
+    );
+    expect(error.message).not.toContain('KEY');
+    expect(took).toBeGreaterThanOrEqual(1_400);
+    expect(took).toBeLessThan(3_000);
+    expect(server.requests).toHaveLength(1);
+    expect(retries).toEqual([]);
+    // After 0.3 s, then every 0.5 s while nothing came: about 0.3, 0.8, 1.3 s.
+    expect(waited.length).toBe(3);
+    expect(waited[0]).toBeGreaterThanOrEqual(290);
+    expect(waited[0]).toBeLessThan(700);
+    for (let i = 1; i < waited.length; i++) expect(waited[i]! - waited[i - 1]!).toBeGreaterThanOrEqual(400);
+  });
+
+  it('says nothing about waiting once the headers came, and never for a title', async () => {
+    server.enqueue({ ...textReply('slow but there'), delayMs: 150 }, textCompletion('A title'));
+    const waited: number[] = [];
+    const llm = llmFor({ headersTimeoutMs: 1_000, waitingNotice: { afterMs: 100, everyMs: 100 }, onWaiting: (info) => waited.push(info.elapsedMs) });
+    expect((await collect(llm)).text).toBe('slow but there');
+    expect(await llm.title!('hello')).toBe('A title');
+    expect(waited).toEqual([]);
   });
 
   it('lets a slow but steady stream run longer than the timeout (the limit is on silence)', async () => {

@@ -9,16 +9,21 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ClientOptions, OpenAI } from 'openai';
-import { createStreamAssembler, type ChunkLike } from './stream-assembler.js';
-import { createAttemptFetch, type RetryInfo } from './attempt-fetch.js';
+import { createStreamAssembler } from './stream-assembler.js';
+import { createAttemptFetch, type RetryInfo, type WaitingInfo } from './attempt-fetch.js';
 import { safeUrl } from '../config/config.js';
 import { LlmError, toLlmError } from './llm-error.js';
+import { createEventRedactor, redactKey } from './redact.js';
 import type { ChatMessage, Llm, LlmEvent, LlmRequest, ToolSpec } from './types.js';
 
 export { LlmError, type LlmErrorCode } from './llm-error.js';
-export type { RetryInfo } from './attempt-fetch.js';
+export type { RetryInfo, WaitingInfo } from './attempt-fetch.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_HEADERS_TIMEOUT_MS = 60_000;
+/** A few seconds of nothing is normal for a big model; after that, say we are still waiting, now and then. */
+const WAITING_NOTICE_AFTER_MS = 5_000;
+const WAITING_NOTICE_EVERY_MS = 15_000;
 const DEFAULT_MAX_RETRIES = 3;
 const TITLE_TIMEOUT_MS = 30_000;
 const TITLE_MAX_RETRIES = 1;
@@ -37,10 +42,19 @@ export interface OpenAiLlmOptions {
   provider: string;
   /** Per attempt: until the response starts, then the longest silence allowed mid-stream. Default 120 s. */
   timeoutMs?: number;
+  /**
+   * The longest wait for response headers. A server still silent by then is given up on at once,
+   * not retried: it took the request and is not answering. Default 60 s.
+   */
+  headersTimeoutMs?: number;
   /** Retries after the first attempt. Default 3. */
   maxRetries?: number;
   /** Told before each retry, e.g. to show "rate-limited, retrying…". */
   onRetry?: (info: RetryInfo) => void;
+  /** Told while an answer's response has not started: after 5 s, then every 15 s. Not for titles. */
+  onWaiting?: (info: WaitingInfo) => void;
+  /** When `onWaiting` is told (tests shorten it). */
+  waitingNotice?: { afterMs: number; everyMs: number };
   /** Receives the SDK's own log lines (debug level). Without it the SDK logs nothing. */
   logger?: ClientOptions['logger'];
 }
@@ -55,14 +69,17 @@ interface Attempt {
   watchSilence(): void;
   readonly userAborted: boolean;
   readonly silent: boolean;
+  readonly headersTimedOut: boolean;
   dispose(): void;
 }
 
 export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  const waitingNotice = options.waitingNotice ?? { afterMs: WAITING_NOTICE_AFTER_MS, everyMs: WAITING_NOTICE_EVERY_MS };
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   const apiKey = options.apiKey?.trim() ?? '';
-  const context = { apiKey, baseUrl: options.baseUrl, model: options.model, timeoutMs };
+  const context = { apiKey, baseUrl: options.baseUrl, model: options.model, timeoutMs, headersTimeoutMs };
   let sdkPromise: Promise<Sdk> | undefined;
   // Learned once per process: some servers reject `stream_options`; then we stop sending it.
   let sendStreamOptions = true;
@@ -77,6 +94,7 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
     if (userSignal?.aborted) controller.abort();
     else userSignal?.addEventListener('abort', onUserAbort, { once: true });
     let silent = false;
+    let headersTimedOut = false;
     let watching = false;
     let timer: NodeJS.Timeout | undefined;
     const touch = () => {
@@ -103,9 +121,17 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
       fetch: createAttemptFetch({
         maxRetries: limits.maxRetries,
         isAborted: () => controller.signal.aborted,
-        // A title is a side request: its retries are not worth telling the user about.
+        // A title is a side request: its retries and waits are not worth telling the user about.
         onRetry: limits.quiet ? undefined : options.onRetry,
+        onWaiting: limits.quiet ? undefined : options.onWaiting,
+        waitingNotice,
         onBytes: touch,
+        headersTimeoutMs,
+        // Through the attempt's own signal: the SDK does not retry a request its caller aborted.
+        onHeadersTimeout: () => {
+          headersTimedOut = true;
+          controller.abort();
+        },
       }),
     });
     return {
@@ -120,6 +146,9 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
       },
       get silent() {
         return silent;
+      },
+      get headersTimedOut() {
+        return headersTimedOut;
       },
       dispose() {
         watching = false;
@@ -160,9 +189,11 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
       }
       attempt.watchSilence();
       const assembler = createStreamAssembler({ makeId: () => `${idPrefix}_${++generatedIds}` });
+      // What the model says is outside text: a key it echoes must not reach the screen or the history.
+      const redactor = createEventRedactor(apiKey);
       try {
         for await (const chunk of chunks) {
-          for (const event of assembler.push(chunk as ChunkLike)) yield event;
+          for (const event of assembler.push(chunk)) yield* redactor.push(event);
         }
       } catch (error) {
         throw fail(error);
@@ -175,7 +206,7 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
           `The model service at ${safeUrl(options.baseUrl)} answered with an empty stream. Check that ZHIXING_BASE_URL points to an OpenAI-compatible API.`,
         );
       }
-      for (const event of assembler.end()) yield event;
+      for (const event of assembler.end()) yield* redactor.push(event);
     } finally {
       attempt.dispose();
     }
@@ -205,7 +236,7 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
         ),
         attempt.signal,
       );
-      const text = cleanTitle(completion.choices?.[0]?.message?.content ?? '');
+      const text = cleanTitle(redactKey(completion.choices?.[0]?.message?.content ?? '', apiKey));
       if (!text) throw new LlmError('bad_request', 'The model returned an empty title.');
       return text;
     } catch (error) {
@@ -219,7 +250,7 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
 }
 
 function flags(attempt: Attempt) {
-  return { userAborted: attempt.userAborted, silent: attempt.silent };
+  return { userAborted: attempt.userAborted, silent: attempt.silent, headersTimedOut: attempt.headersTimedOut };
 }
 
 /** Races the SDK promise with the signal: the SDK's retry sleep does not listen to aborts. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LlmError } from './llm-error.js';
 import { createStreamAssembler, createToolCallAssembler, type ChunkLike } from './stream-assembler.js';
 import type { LlmEvent } from './types.js';
 
@@ -115,5 +116,34 @@ describe('createStreamAssembler', () => {
     assembler.push({ choices: null, usage: null });
     expect(assembler.chunks).toBe(2);
     expect(assembler.end()).toEqual([{ type: 'finish', reason: 'stop' }]);
+  });
+
+  it('skips chunks that are not objects, and choices or deltas in the wrong shape', () => {
+    const assembler = createStreamAssembler();
+    for (const odd of [null, 42, 'text', true, [1, 2]]) expect(assembler.push(odd)).toEqual([]);
+    expect(assembler.push({ choices: [null, { index: 0, delta: 'x' }] })).toEqual([]);
+    expect(assembler.push({ choices: 'abc' })).toEqual([]);
+    expect(assembler.push(delta({ content: 'ok' }, 'stop'))).toEqual([{ type: 'text', delta: 'ok' }]);
+    expect(assembler.end()).toEqual([{ type: 'finish', reason: 'stop' }]);
+  });
+
+  it('throws bad_response for a malformed tool call instead of guessing', () => {
+    const cases: Array<[unknown, string]> = [
+      ['notarray', 'tool_calls is not a list'],
+      [{ index: 0 }, 'tool_calls is not a list'],
+      [[null], 'a tool_calls entry is not an object'],
+      [[{ index: 0, function: 'weather' }], 'function is not an object'],
+    ];
+    for (const [toolCalls, why] of cases) {
+      const assembler = createStreamAssembler();
+      let thrown: unknown;
+      try {
+        assembler.push(delta({ content: 'x', tool_calls: toolCalls }));
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(LlmError);
+      expect(thrown).toMatchObject({ code: 'bad_response', message: `The model sent a malformed tool call (${why}). Try again, or try another model.` });
+    }
   });
 });

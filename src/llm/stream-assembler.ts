@@ -8,7 +8,11 @@
  * - a whole call in one delta (Groq); empty-argument deltas (Qwen, gateways);
  * - reasoning in `reasoning_content` (DeepSeek, Qwen, xAI) or `reasoning` (Ollama, OpenRouter);
  * - usage on the finish chunk, on a separate `choices: []` chunk, or only under `x_groq.usage`.
+ *
+ * A chunk that is not an object says nothing and is skipped. A tool call in the wrong shape
+ * is the model's error: guessing at it turned a string into one nameless call per character.
  */
+import { LlmError } from './llm-error.js';
 import type { LlmEvent, ToolCall, Usage } from './types.js';
 
 /** One `choices[].delta.tool_calls[]` entry as providers send it. Every field may be missing. */
@@ -106,11 +110,14 @@ export function createToolCallAssembler(makeId: (n: number) => string = defaultM
 }
 
 export interface StreamAssembler {
-  /** Events to yield now for one chunk: text and reasoning deltas, and tool calls once finish_reason arrives. */
-  push(chunk: ChunkLike): LlmEvent[];
+  /**
+   * Events to yield now for one chunk: text and reasoning deltas, and tool calls once finish_reason arrives.
+   * Throws `LlmError('bad_response')` for a malformed tool call.
+   */
+  push(chunk: unknown): LlmEvent[];
   /** Events after the stream ended: any calls not yet emitted, usage (if any), finish. */
   end(): LlmEvent[];
-  /** Chunks seen so far (zero means the body held no data lines at all). */
+  /** Chunks (objects) seen so far: zero means the body held no usable data at all. */
   readonly chunks: number;
 }
 
@@ -126,21 +133,25 @@ export function createStreamAssembler(options: StreamAssemblerOptions = {}): Str
   let chunks = 0;
 
   return {
-    push(chunk) {
+    push(raw) {
+      if (!isObject(raw)) return [];
+      const chunk = raw as ChunkLike;
       chunks++;
       const events: LlmEvent[] = [];
       const found = readUsage(chunk);
       if (found) usage = found;
       // Only the first choice is ours; we never ask for n > 1.
-      const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
+      const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
+      const choice = choices.find((c) => isObject(c) && (c.index ?? 0) === 0);
       if (!choice) return events;
-      const delta = choice.delta ?? {};
+      const delta = isObject(choice.delta) ? choice.delta : {};
+      const toolCalls = checkedToolCalls(delta.tool_calls);
       const reasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content
         : typeof delta.reasoning === 'string' ? delta.reasoning : '';
       if (reasoning) events.push({ type: 'reasoning', delta: reasoning });
       if (typeof delta.content === 'string' && delta.content) events.push({ type: 'text', delta: delta.content });
-      for (const call of delta.tool_calls ?? []) tools.add(call);
-      if (choice.finish_reason) {
+      for (const call of toolCalls) tools.add(call);
+      if (typeof choice.finish_reason === 'string' && choice.finish_reason) {
         finishReason = choice.finish_reason;
         for (const call of tools.take()) events.push({ type: 'tool_call', call });
       }
@@ -159,6 +170,27 @@ export function createStreamAssembler(options: StreamAssemblerOptions = {}): Str
       return chunks;
     },
   };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The delta's tool calls, or a clear error when they are not in the one shape that means anything. */
+function checkedToolCalls(value: unknown): ToolCallDelta[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw malformedToolCall('tool_calls is not a list');
+  for (const entry of value) {
+    if (!isObject(entry)) throw malformedToolCall('a tool_calls entry is not an object');
+    if (entry.function !== undefined && entry.function !== null && !isObject(entry.function)) {
+      throw malformedToolCall('function is not an object');
+    }
+  }
+  return value as ToolCallDelta[];
+}
+
+function malformedToolCall(why: string): LlmError {
+  return new LlmError('bad_response', `The model sent a malformed tool call (${why}). Try again, or try another model.`);
 }
 
 function readUsage(chunk: ChunkLike): Usage | undefined {

@@ -33,6 +33,8 @@ export interface RecordedRequest {
 export interface StreamedResponse {
   chunks: object[];
   delayMs?: number;
+  /** A pause before the response headers: a model service slow to start answering. */
+  headersAfterMs?: number;
   end?: 'done' | 'hang' | 'close';
 }
 
@@ -41,6 +43,8 @@ export type ScriptedResponse =
   | StreamedResponse
   /** A raw SSE body, sent one event (blank-line separated block) per write. */
   | { sse: string; delayMs?: number }
+  /** Raw SSE text sent exactly as given, one write per string: CRLF, and lines split across packets. */
+  | { writes: Array<string | Uint8Array>; delayMs?: number }
   /** A non-streamed JSON body (status 200 unless given). */
   | { json: object; status?: number }
   /** An error reply; `body` defaults to an OpenAI-style error object. */
@@ -85,7 +89,7 @@ export async function startOpenAiServer(): Promise<OpenAiServer> {
       // A non-streamed request (a session title) arriving while the script waits with a stream
       // is answered on the side, so titles written alongside a turn never take the turn's reply.
       const head = queue[0];
-      const isStreamed = (r?: ScriptedResponse) => r !== undefined && ('chunks' in r || 'sse' in r);
+      const isStreamed = (r?: ScriptedResponse) => r !== undefined && ('chunks' in r || 'sse' in r || 'writes' in r);
       if ((body as { stream?: boolean } | undefined)?.stream === false && (head === undefined || isStreamed(head))) {
         void respond(res, textCompletion(DEFAULT_TITLE));
         return;
@@ -135,6 +139,7 @@ async function respond(res: ServerResponse, scripted: ScriptedResponse): Promise
     const events = scripted.chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`);
     const end = scripted.end ?? 'done';
     if (end === 'done') events.push('data: [DONE]\n\n');
+    if (scripted.headersAfterMs) await new Promise((resolve) => setTimeout(resolve, scripted.headersAfterMs));
     await writeStream(res, events, scripted.delayMs ?? 0);
     if (end === 'close') res.socket?.destroy();
     else if (end === 'done') res.end();
@@ -145,11 +150,16 @@ async function respond(res: ServerResponse, scripted: ScriptedResponse): Promise
     res.end();
     return;
   }
+  if ('writes' in scripted) {
+    await writeStream(res, scripted.writes, scripted.delayMs ?? 1);
+    res.end();
+    return;
+  }
   const body = scripted.body ?? errorBody(`Scripted error ${scripted.status}.`);
   sendJson(res, scripted.status, body, scripted.headers);
 }
 
-async function writeStream(res: ServerResponse, events: string[], delayMs: number): Promise<void> {
+async function writeStream(res: ServerResponse, events: Array<string | Uint8Array>, delayMs: number): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   res.flushHeaders();
   for (const event of events) {
