@@ -116,41 +116,46 @@ describe('limits on what a model sends', () => {
   });
 });
 
+/** A server that streams one delta forever (until the client hangs up); counts what it sent. */
+async function endlessServer(delta: object) {
+  const state = { closed: false, sent: 0 };
+  const server = createServer(async (req, res) => {
+    let body = '';
+    for await (const part of req) body += part;
+    // Titles are asked without streaming: not this test's business.
+    if (!JSON.parse(body).stream) return void res.writeHead(500).end();
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const chunk = `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
+    const pump = () => {
+      if (res.destroyed) return;
+      state.sent++;
+      if (state.sent > 100_000) return res.end();
+      if (res.write(chunk)) setImmediate(pump);
+      else res.once('drain', pump);
+    };
+    res.on('close', () => (state.closed = true));
+    pump();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  cleanups.push(() => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))));
+  return { state, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1` };
+}
+
 describe('an endless stream over HTTP', () => {
-  it('./bin/zhixing stops reading, closes the connection and exits 1 with the reason in --json', async () => {
-    let closed = false;
-    let sent = 0;
-    const server = createServer(async (req, res) => {
-      let body = '';
-      for await (const part of req) body += part;
-      // Titles are asked without streaming: not this test's business.
-      if (!JSON.parse(body).stream) return void res.writeHead(500).end();
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content: 'na '.repeat(3_000) }, finish_reason: null }] })}\n\n`;
-      const pump = () => {
-        if (res.destroyed) return;
-        sent++;
-        if (sent > 100_000) return res.end();
-        if (res.write(chunk)) setImmediate(pump);
-        else res.once('drain', pump);
-      };
-      res.on('close', () => (closed = true));
-      pump();
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))));
+  it.each([
+    ['text', { content: 'na '.repeat(3_000) }, 'limit', 'passed the limit of 100,000 characters'],
+    ['tool-call arguments', { tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'file_write', arguments: 'x'.repeat(50_000) } }] }, 'bad_response', 'over 16,000,000 characters of tool-call arguments'],
+  ])('of %s: ./bin/zhixing stops reading, closes the connection and exits 1 with the reason in --json', async (_kind, delta, code, says) => {
+    const { state, url } = await endlessServer(delta);
     const t = tempHome();
     cleanups.push(t.cleanup);
-    const port = (server.address() as { port: number }).port;
-    const r = await runCli(['--json', '--new', 'talk'], {
-      ZHIXING_HOME: t.home, ZHIXING_BASE_URL: `http://127.0.0.1:${port}/v1`, ZHIXING_MAX_REPLY_CHARS: '100000', ZHIXING_LANG: 'en',
-    });
+    const r = await runCli(['--json', '--new', 'talk'], { ZHIXING_HOME: t.home, ZHIXING_BASE_URL: url, ZHIXING_MAX_REPLY_CHARS: '100000', ZHIXING_LANG: 'en' });
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
-    expect(out.error).toMatchObject({ code: 'limit' });
-    expect(out.reply).toContain('passed the limit of 100,000 characters');
+    expect(out.error).toMatchObject({ code });
+    expect(out.reply).toContain(says);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(closed).toBe(true);
-    expect(sent).toBeLessThan(1_000);
+    expect(state.closed).toBe(true);
+    expect(state.sent).toBeLessThan(2_000);
   });
 });

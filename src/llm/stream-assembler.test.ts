@@ -146,4 +146,18 @@ describe('createStreamAssembler', () => {
       expect(thrown).toMatchObject({ code: 'bad_response', message: `The model sent a malformed tool call (${why}). Try again, or try another model.` });
     }
   });
+
+  it('stops a step whose tool calls grow without bound: too many calls, or too much argument text', () => {
+    const many = createToolCallAssembler();
+    expect(() => {
+      for (let i = 0; i < 5_000; i++) many.add({ index: i, id: `c${i}`, function: { name: 'todo_add', arguments: '{}' } });
+    }).toThrow(/over 1,000 tool calls in one step/);
+    const long = createToolCallAssembler();
+    const piece = 'x'.repeat(1_000_000);
+    let sent = 0;
+    expect(() => {
+      for (; sent < 100; sent++) long.add({ index: 0, function: { name: 'file_write', arguments: piece } });
+    }).toThrow(expect.objectContaining({ code: 'bad_response', message: expect.stringContaining('over 16,000,000 characters of tool-call arguments') }));
+    expect(sent).toBe(16);
+  });
 });

@@ -60,6 +60,13 @@ interface PartialCall {
   taken: boolean;
 }
 
+/**
+ * What one step's tool calls may hold while they stream in: past either bound the stream is a model
+ * out of control, and memory must not follow it. (A 5 MB file write, JSON-escaped, fits easily.)
+ */
+const MAX_TOOL_CALL_CHARS = 16_000_000;
+const MAX_TOOL_CALLS = 1_000;
+
 /** Default id for a call the provider sent without one: `call_<n>`, n counting from 1. */
 const defaultMakeId = (n: number): string => `call_${n}`;
 
@@ -67,6 +74,10 @@ export function createToolCallAssembler(makeId: (n: number) => string = defaultM
   const calls = new Map<number, PartialCall>();
   let generated = 0;
   let lastIndex = -1;
+
+  let chars = 0;
+  const tooMuch = (what: string) =>
+    new LlmError('bad_response', `The model sent ${what} in one step, more than any answer needs; it was stopped. Try again, or try another model.`);
 
   function slotFor(delta: ToolCallDelta): PartialCall {
     let index = typeof delta.index === 'number' ? delta.index : undefined;
@@ -78,6 +89,7 @@ export function createToolCallAssembler(makeId: (n: number) => string = defaultM
     }
     let call = calls.get(index);
     if (!call) {
+      if (calls.size >= MAX_TOOL_CALLS) throw tooMuch(`over ${MAX_TOOL_CALLS.toLocaleString('en-US')} tool calls`);
       call = { index, id: '', name: '', args: '', taken: false };
       calls.set(index, call);
     }
@@ -92,8 +104,10 @@ export function createToolCallAssembler(makeId: (n: number) => string = defaultM
       const fn = delta.function;
       if (!fn) return;
       if (!call.name && typeof fn.name === 'string' && fn.name) call.name = fn.name;
-      if (typeof fn.arguments === 'string') call.args += fn.arguments;
-      else if (fn.arguments && typeof fn.arguments === 'object') call.args += JSON.stringify(fn.arguments);
+      const piece = typeof fn.arguments === 'string' ? fn.arguments : fn.arguments && typeof fn.arguments === 'object' ? JSON.stringify(fn.arguments) : '';
+      chars += piece.length;
+      if (chars > MAX_TOOL_CALL_CHARS) throw tooMuch(`over ${MAX_TOOL_CALL_CHARS.toLocaleString('en-US')} characters of tool-call arguments`);
+      call.args += piece;
     },
     take() {
       const ready = [...calls.values()].filter((c) => !c.taken).sort((a, b) => a.index - b.index);
