@@ -7,9 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ToolError, type Lang, type ToolContext } from './tool.js';
 import { createWeatherTool } from './weather.js';
 
-// CI clones the repo with shared/ beside it, as on the dev machine.
+// Real Open-Meteo responses, kept in the repository with their licence.
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const FIXTURES = path.resolve(REPO_ROOT, '..', 'shared', 'fixtures', 'weather');
+const FIXTURES = path.resolve(REPO_ROOT, 'test', 'fixtures', 'weather');
 const fixture = (name: string): string => readFileSync(path.join(FIXTURES, name), 'utf8');
 
 const GEO_ENSCHEDE = fixture('open-meteo-geocoding-enschede.json');

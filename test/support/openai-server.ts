@@ -11,8 +11,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** CI clones the repo with `shared/` beside it, as on the dev machines. */
-export const LLM_FIXTURES_DIR = path.resolve(REPO_ROOT, '..', 'shared', 'fixtures', 'llm');
+/** Recorded provider responses, copied into the repository with their licence. */
+export const LLM_FIXTURES_DIR = path.resolve(REPO_ROOT, 'test', 'fixtures', 'llm');
 const CHAT_PATH = '/v1/chat/completions';
 /** The answer to a title request nobody scripted. */
 export const DEFAULT_TITLE = 'Scripted chat';
@@ -270,7 +270,7 @@ export function textCompletion(text: string, options: UsageOption = {}): Scripte
 }
 
 /**
- * A recorded provider response from `../shared/fixtures/llm/`: `.chunks.txt` (one chunk JSON
+ * A recorded provider response from `test/fixtures/llm/`: `.chunks.txt` (one chunk JSON
  * per line) is streamed with `data: ` prefixes and a final `[DONE]`; `.sse` is sent as is;
  * `.json` is a non-streamed body.
  */

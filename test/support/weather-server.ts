@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { REPO_ROOT } from './cli.js';
 
-export const WEATHER_FIXTURES_DIR = join(REPO_ROOT, '..', 'shared', 'fixtures', 'weather');
+export const WEATHER_FIXTURES_DIR = join(REPO_ROOT, 'test', 'fixtures', 'weather');
 
 /**
  * An Open-Meteo stand-in on 127.0.0.1: geocoding answers any name with the recorded Enschede
