@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { processAlive } from '../process-alive.js';
 import type { LockRow, LocksRepo } from '../store/locks-repo.js';
 
 /** How often a holder says it is still there. */
@@ -84,14 +85,4 @@ export function createSessionLocks(options: { locks: LocksRepo; now?: () => numb
       };
     },
   };
-}
-
-/** Signal 0 only asks whether the pid exists; EPERM means it does, as another user's process. */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

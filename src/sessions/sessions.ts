@@ -159,10 +159,9 @@ export function createSessions(deps: SessionsDeps): SessionsService {
             `This session is busy with a turn in another Zhixing process${pid ? ` (pid ${pid})` : ''}. Wait for it to finish, or start a new session.`,
           );
         }
-        const done = turn(id, text, signal).finally(release);
-        done.then(settle, settle);
-        return await done;
+        return await turn(id, text, signal).finally(release);
       } finally {
+        // Whoever waits for this run (delete) goes on only once its lock is released.
         settle(undefined);
         running.delete(id);
       }

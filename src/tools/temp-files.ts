@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { processAlive } from '../process-alive.js';
 
 /** Random bytes in a temp name, so concurrent writes of one file never share a temp file. */
 const TEMP_RANDOM_BYTES = 6;
@@ -37,16 +38,6 @@ export async function removeStaleTemps(dir: string, names?: string[]): Promise<v
     // A folder or a link that merely looks like a temp name is not ours to remove.
     if (!info?.isFile()) return;
     const pid = Number(TEMP_FILE_PATTERN.exec(name)?.[1]);
-    if ((pid > 0 && processGone(pid)) || now - info.mtimeMs > STALE_TEMP_MS) await unlink(full).catch(() => {});
+    if ((pid > 0 && !processAlive(pid)) || now - info.mtimeMs > STALE_TEMP_MS) await unlink(full).catch(() => {});
   }));
-}
-
-/** Signal 0 only asks whether the pid exists; EPERM means it does, as another user's process. */
-function processGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
 }
