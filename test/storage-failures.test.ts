@@ -34,6 +34,8 @@ describe.skipIf(!canMount)('storage failures (on a real small tmpfs)', () => {
     config.workspace = workspace;
     const llm = createScriptedLlm([
       { calls: [{ name: 'file_write', args: { path: 'notes.txt', content: 'kept' } }, { name: 'fill_disk', args: {} }] },
+      // A real model takes a moment to answer, during which the step's writes are committed (and fail).
+      { calls: [{ name: 'todo_add', args: { content: 'never added' } }], delayMs: 20 },
       { text: 'All saved.' },
     ]);
     const app = await createApp(config, { llm });
@@ -53,8 +55,9 @@ describe.skipIf(!canMount)('storage failures (on a real small tmpfs)', () => {
     expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('kept');
     expect(r.actions[0]).toMatchObject({ tool: 'file_write', ok: true });
     expect(r.reply).toMatch(/Done:\n- file_write: Wrote 4 bytes to notes\.txt/);
-    // The model was not asked again: nothing more could be recorded.
-    expect(llm.requests).toHaveLength(1);
+    // Nothing more was done once nothing more could be recorded.
+    expect(r.actions).toHaveLength(2);
+    expect(llm.requests.length).toBeLessThanOrEqual(2);
   });
 
   it('./bin/zhixing on a full disk: one clear line, a --json object, exit 1, no internal error', async () => {

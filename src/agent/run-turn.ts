@@ -120,6 +120,8 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
       if (reachedMaxSteps(step, opts.maxSteps)) return finish(honestReply('max_steps', actions, opts.lang), 'max_steps', true);
 
       const out = await readStep(llm, { messages, tools: tools.specs(), signal }, opts.limits, { bus, sessionId, turnId });
+      // The previous step's writes were committed while the model answered: if that failed, act on nothing more.
+      writer.check();
       if (out.error !== undefined) {
         const err = out.error;
         if (out.text) writer.step(out.text, out.reasoning, []);

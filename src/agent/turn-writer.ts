@@ -33,9 +33,7 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
     failure ??= err;
   };
   const defer = (write: () => void) => store.defer(write, onError);
-  // Before the turn goes on, what it wrote so far must be on disk: a failure is found now, not a step later.
   const check = () => {
-    store.flush();
     if (failure !== undefined) throw failure;
   };
   let usage: Usage | undefined;
