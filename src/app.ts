@@ -4,6 +4,7 @@ import type { Config } from './config/config.js';
 import type { Llm } from './llm/types.js';
 import { detectLang } from './llm/offline/lang.js';
 import { createPermissionPolicy } from './permission/permission.js';
+import { createEventLog, type EventLog } from './sessions/event-log.js';
 import { createSessions, type SessionsService } from './sessions/sessions.js';
 import { createStore, type Store } from './store/store.js';
 import { builtinTools } from './tools/builtin.js';
@@ -19,6 +20,8 @@ export interface App {
   tools: ToolRegistry;
   llm: Llm;
   sessions: SessionsService;
+  /** A session's events after a number, from the store: what a reconnecting client missed. */
+  events: Pick<EventLog, 'since'>;
   close(): void;
 }
 
@@ -30,7 +33,7 @@ export interface AppOptions {
 }
 
 /** The model the configuration asks for. The OpenAI SDK is loaded only when a model is configured. */
-async function createLlm(config: Config, store: Store, bus: Bus): Promise<Llm> {
+async function createLlm(config: Config, store: Store): Promise<Llm> {
   if (config.mode === 'offline') {
     const { createOfflinePlanner } = await import('./llm/offline/planner.js');
     return createOfflinePlanner({ prefs: store.prefs, lang: config.lang });
@@ -43,8 +46,7 @@ async function createLlm(config: Config, store: Store, bus: Bus): Promise<Llm> {
     provider: config.provider,
     timeoutMs: config.requestTimeoutMs,
     headersTimeoutMs: config.headersTimeoutMs,
-    onRetry: (info) => bus.emit({ type: 'llm.retry', ...info }),
-    onWaiting: (info) => bus.emit({ type: 'llm.waiting', elapsedMs: info.elapsedMs }),
+    // Retries and waits are told per request, by the turn that made it (it knows the session).
   });
 }
 
@@ -55,15 +57,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   mkdirSync(config.workspace, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   const workspace = realpathSync(config.workspace);
   const store = createStore(config.dbPath);
-  const bus = createBus();
+  const events = createEventLog({ store });
+  const bus = createBus({ stamp: events.stamp });
   const tools = createToolRegistry(builtinTools({ config, store }), { defaultTimeoutMs: config.toolTimeoutMs });
-  const llm = options.llm ?? (await createLlm(config, store, bus));
+  const llm = options.llm ?? (await createLlm(config, store));
   const permission = createPermissionPolicy({ autoApprove: options.autoApprove });
   const sessions = createSessions({
     llm,
     tools,
     bus,
     store,
+    events,
     ask: permission.ask,
     workspace,
     maxSteps: config.maxSteps,
@@ -78,6 +82,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     tools,
     llm,
     sessions,
+    events: { since: events.since },
     close() {
       sessions.close();
       store.close();

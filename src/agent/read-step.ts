@@ -1,5 +1,6 @@
 import type { Bus } from '../bus/bus.js';
 import type { Llm, LlmRequest, ToolCall, Usage } from '../llm/types.js';
+import type { StepIds } from './turn-writer.js';
 
 /** More calls than this in one step is a model out of control, not a plan: none of them is run. */
 export const MAX_TOOL_CALLS_PER_STEP = 64;
@@ -34,9 +35,10 @@ export async function readStep(
   llm: Llm,
   request: LlmRequest,
   limits: StepLimits,
-  emit: { bus: Bus; sessionId: string; turnId: string },
+  emit: { bus: Bus; sessionId: string; turnId: string; ids: StepIds },
 ): Promise<StepOutput> {
   const out: StepOutput = { text: '', reasoning: '', calls: [] };
+  const { bus, sessionId, turnId, ids } = emit;
   const maxReasoning = limits.maxReplyChars * REASONING_TO_REPLY_RATIO;
   try {
     for await (const ev of llm.stream(request)) {
@@ -45,7 +47,7 @@ export async function readStep(
         const delta = ev.delta.length > room ? ev.delta.slice(0, room) : ev.delta;
         if (delta) {
           out.text += delta;
-          emit.bus.emit({ type: 'text.delta', sessionId: emit.sessionId, turnId: emit.turnId, delta });
+          bus.emit({ type: 'text.delta', sessionId, turnId, messageId: ids.messageId, partId: ids.textPartId, delta });
         }
         if (ev.delta.length > room) {
           out.cut = { limit: 'text', max: limits.maxReplyChars };
@@ -53,7 +55,11 @@ export async function readStep(
         }
       } else if (ev.type === 'reasoning') {
         const room = maxReasoning - out.reasoning.length;
-        out.reasoning += ev.delta.slice(0, Math.max(0, room));
+        const delta = ev.delta.slice(0, Math.max(0, room));
+        if (delta) {
+          out.reasoning += delta;
+          bus.emit({ type: 'reasoning.delta', sessionId, turnId, messageId: ids.messageId, partId: ids.reasoningPartId, delta });
+        }
         if (ev.delta.length > room) {
           out.cut = { limit: 'reasoning', max: maxReasoning };
           break;

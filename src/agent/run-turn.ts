@@ -1,5 +1,5 @@
 import type { ActionRecord, Bus } from '../bus/bus.js';
-import type { Llm, ToolCall, ChatMessage, Usage } from '../llm/types.js';
+import type { Llm, LlmRequest, ToolCall, ChatMessage, Usage } from '../llm/types.js';
 import type { Store } from '../store/store.js';
 import { StoreError } from '../store/store-error.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -73,8 +73,11 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
   const guard = createRepeatGuard();
 
   const writer = createTurnWriter({ store, sessionId, turnId, mode: llm.mode, model: llm.model, now });
-  writer.begin(opts.text);
-  bus.emit({ type: 'turn.start', sessionId, turnId, text: opts.text });
+  const { messageId: userMessageId } = writer.begin(opts.text);
+  bus.emit({ type: 'turn.start', sessionId, turnId, messageId: userMessageId, text: opts.text });
+  // The model client tells these per request; the turn knows whose request it is.
+  const onRetry: LlmRequest['onRetry'] = (info) => bus.emit({ type: 'llm.retry', sessionId, turnId, ...info });
+  const onWaiting: LlmRequest['onWaiting'] = (info) => bus.emit({ type: 'llm.waiting', sessionId, turnId, elapsedMs: info.elapsedMs });
 
   const messages: ChatMessage[] = buildContext({
     systemPrompt: opts.systemPrompt,
@@ -119,19 +122,22 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
       if (signal.aborted) return finish(honestReply('aborted', actions, opts.lang), 'aborted', true);
       if (reachedMaxSteps(step, opts.maxSteps)) return finish(honestReply('max_steps', actions, opts.lang), 'max_steps', true);
 
-      const out = await readStep(llm, { messages, tools: tools.specs(), signal }, opts.limits, { bus, sessionId, turnId });
+      const ids = writer.stepIds();
+      bus.emit({ type: 'step.start', sessionId, turnId, messageId: ids.messageId, step });
+      const out = await readStep(llm, { messages, tools: tools.specs(), signal, onRetry, onWaiting }, opts.limits, { bus, sessionId, turnId, ids });
+      bus.emit({ type: 'step.end', sessionId, turnId, messageId: ids.messageId, calls: out.calls.length, ...(out.usage ? { usage: out.usage } : {}) });
       // The previous step's writes were committed while the model answered: if that failed, act on nothing more.
       writer.check();
       if (out.error !== undefined) {
         const err = out.error;
-        if (out.text) writer.step(out.text, out.reasoning, []);
+        if (out.text) writer.step(out.text, out.reasoning, [], undefined, ids);
         if (isAbort(err, signal)) return finish(honestReply('aborted', actions, opts.lang), 'aborted', true);
         const code = (err as { code?: string }).code ?? 'llm_error';
         const message = err instanceof Error ? err.message : String(err);
         return finish(honestReply('error', actions, opts.lang, message), 'error', true, { code, message });
       }
       if (out.cut) {
-        writer.step(out.text, out.reasoning, [], { usage: out.usage });
+        writer.step(out.text, out.reasoning, [], { usage: out.usage }, ids);
         const message = limitText(out.cut, opts.lang);
         return finish(honestReply('limit', actions, opts.lang, message), 'limit', true, { code: 'limit', message });
       }
@@ -147,7 +153,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
         const bounded = tools.boundedInput(call);
         return { call, input: bounded.input, sent: { ...call, arguments: bounded.arguments } };
       });
-      const parts = writer.step(out.text, out.reasoning, calls, { usage: out.usage });
+      const parts = writer.step(out.text, out.reasoning, calls, { usage: out.usage }, ids);
       if (out.calls.length === 0) return finish(out.text, 'done', false);
 
       messages.push({ role: 'assistant', content: out.text || null, tool_calls: calls.map((c) => c.sent), ...(out.reasoning ? { reasoning: out.reasoning } : {}) });
@@ -158,7 +164,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
           const { call, input } = calls[i]!;
           const skip = repeated ? 'stopped' : guard.isRepeat(call.name, input) ? 'repeat' : signal.aborted ? 'stopped' : undefined;
           if (skip === 'repeat') repeated = true;
-          return runCall(call, input, parts[i]!, skip);
+          return runCall(call, input, ids.messageId, parts[i]!, skip);
         });
         // Read-only calls side by side run at once; results still go back in call order.
         for (const action of runs.length === 1 ? [await runs[0]!] : await Promise.all(runs)) {
@@ -170,9 +176,10 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     }
   }
 
-  async function runCall(call: ToolCall, input: unknown, part: ToolPartHandle, skip?: 'repeat' | 'stopped'): Promise<ActionRecord> {
+  async function runCall(call: ToolCall, input: unknown, messageId: string, part: ToolPartHandle, skip?: 'repeat' | 'stopped'): Promise<ActionRecord> {
     part.start();
-    bus.emit({ type: 'tool.start', sessionId, turnId, callId: call.id, tool: call.name, input });
+    const where = { sessionId, turnId, messageId, partId: part.id, callId: call.id };
+    bus.emit({ type: 'tool.start', ...where, tool: call.name, input });
 
     const result =
       skip
@@ -191,11 +198,11 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
             signal,
             lang: opts.lang,
             ask: (request) => deps.ask(request, sessionId),
-            progress: (message) => bus.emit({ type: 'tool.progress', sessionId, turnId, callId: call.id, message }),
+            progress: (message) => bus.emit({ type: 'tool.progress', ...where, message }),
           });
     const action: ActionRecord = { callId: call.id, tool: call.name, input: result.input, ok: result.ok, output: result.output, ms: result.ms };
     part.end(result);
-    bus.emit({ type: 'tool.end', sessionId, turnId, ...action });
+    bus.emit({ type: 'tool.end', ...where, ...action });
     return action;
   }
 }

@@ -4,10 +4,22 @@ import type { Store } from '../store/store.js';
 
 /** A tool call's part while its turn runs. */
 export interface ToolPartHandle {
+  /** The part's id, as stored: events about the call carry it. */
+  readonly id: string;
   /** The call starts running. */
   start(): void;
   /** The call ended; `ok` decides completed or error. */
   end(result: { ok: boolean; output: string; ms: number }): void;
+}
+
+/**
+ * The ids a model step will be stored under, known before it streams, so the events of the stream
+ * can name the message and parts the history will hold.
+ */
+export interface StepIds {
+  messageId: string;
+  textPartId: string;
+  reasoningPartId: string;
 }
 
 interface PartRecord {
@@ -68,29 +80,41 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
     defer(() => store.messages.updateToolPart(id, { state, output, ms, now: at }));
   }
 
+  const newStepIds = (): StepIds => ({ messageId: store.newId('msg'), textPartId: store.newId('prt'), reasoningPartId: store.newId('prt') });
+
   return {
     /** The user's message and the turn's row, committed at once: the turn exists before anything runs. */
-    begin(text: string) {
+    begin(text: string): { messageId: string } {
+      const messageId = store.newId('msg');
       store.transaction(() => {
         store.turns.start({ id: turnId, sessionId, mode: options.mode, model: options.model, now: now() });
-        const messageId = store.newId('msg');
         store.messages.addMessage({ id: messageId, sessionId, turnId, role: 'user', now: now() });
         store.messages.addPart({ id: store.newId('prt'), messageId, type: 'text', text, now: now() });
         store.sessions.touch(sessionId, now());
       });
+      return { messageId };
     },
 
     /** One assistant step: its reasoning, text and tool calls (with their parsed input); `usage` is given for model steps. */
-    step(text: string, reasoning: string, calls: Array<{ call: ToolCall; input: unknown }>, model?: { usage?: Usage }): ToolPartHandle[] {
+    /** Fresh ids for the next step. */
+    stepIds: newStepIds,
+
+    step(
+      text: string,
+      reasoning: string,
+      calls: Array<{ call: ToolCall; input: unknown }>,
+      model?: { usage?: Usage },
+      ids: StepIds = newStepIds(),
+    ): ToolPartHandle[] {
       if (model) queueUsage(model.usage);
-      const messageId = store.newId('msg');
+      const { messageId } = ids;
       const at = now();
       const records: PartRecord[] = calls.map(() => ({ id: store.newId('prt'), state: 'pending', at, written: false }));
       defer(() => {
         store.messages.addMessage({ id: messageId, sessionId, turnId, role: 'assistant', now: at });
         const base = { messageId, now: at };
-        if (reasoning) store.messages.addPart({ ...base, id: store.newId('prt'), type: 'reasoning', text: reasoning });
-        if (text) store.messages.addPart({ ...base, id: store.newId('prt'), type: 'text', text });
+        if (reasoning) store.messages.addPart({ ...base, id: ids.reasoningPartId, type: 'reasoning', text: reasoning });
+        if (text) store.messages.addPart({ ...base, id: ids.textPartId, type: 'text', text });
         calls.forEach(({ call, input }, i) => {
           const r = records[i]!;
           store.messages.addPart({ messageId, now: r.at, id: r.id, type: 'tool', callId: call.id, tool: call.name, input, state: r.state, output: r.output, ms: r.ms });
@@ -99,6 +123,7 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
         records.forEach((r) => (r.written = true));
       });
       return records.map((r) => ({
+        id: r.id,
         start: () => change(r, 'running'),
         end: ({ ok, output, ms }) => change(r, ok ? 'completed' : 'error', { output, ms }),
       }));

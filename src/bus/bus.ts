@@ -1,44 +1,43 @@
 /**
  * Typed in-process events. The core emits; hosts (CLI printer, SSE, tests) subscribe.
  * Handlers run synchronously in emit order, and one handler's exception never reaches the emitter.
+ * The event shapes are described with zod in events.ts.
  */
+import type { BusEvent, NewEvent } from './events.js';
 
-export interface ActionRecord {
-  /** The id the model gave the call, so a result can be matched to its call. */
-  callId: string;
-  tool: string;
-  input: unknown;
-  ok: boolean;
-  output: string;
-  ms: number;
-}
-
-export type BusEvent =
-  | { type: 'turn.start'; sessionId: string; turnId: string; text: string }
-  | { type: 'text.delta'; sessionId: string; turnId: string; delta: string }
-  | { type: 'tool.start'; sessionId: string; turnId: string; callId: string; tool: string; input: unknown }
-  | { type: 'tool.progress'; sessionId: string; turnId: string; callId: string; message: string }
-  | ({ type: 'tool.end'; sessionId: string; turnId: string } & ActionRecord)
-  | { type: 'turn.end'; sessionId: string; turnId: string; reply: string; stopReason: string }
-  | { type: 'error'; sessionId: string; turnId?: string; code: string; message: string }
-  | { type: 'session.status'; sessionId: string; status: 'busy' | 'idle' | 'error' }
-  /** The model service refused or failed for now and the request will be sent again. */
-  | { type: 'llm.retry'; attempt: number; maxRetries: number; reason: string; status?: number; delayMs?: number }
-  /** The model service has taken the request but not started answering yet; repeated while that lasts. */
-  | { type: 'llm.waiting'; elapsedMs: number };
+export type { ActionRecord, BusEvent, NewEvent } from './events.js';
 
 export type BusEventType = BusEvent['type'];
 export type EventOf<T extends BusEventType> = Extract<BusEvent, { type: T }>;
 export type Handler<E> = (event: E) => void;
 
 export interface Bus {
-  emit(event: BusEvent): void;
+  /** Numbers the event within its session (and records it, when the bus has a log), then tells every handler. */
+  emit(event: NewEvent): void;
   on<T extends BusEventType>(type: T, handler: Handler<EventOf<T>>): () => void;
   /** Every event, e.g. for the SSE stream or a test recorder. */
   onAny(handler: Handler<BusEvent>): () => void;
 }
 
-export function createBus(onHandlerError: (err: unknown) => void = () => {}): Bus {
+export interface BusOptions {
+  onHandlerError?: (err: unknown) => void;
+  /** Gives a session's event its `seq` and keeps it for clients that reconnect; by default a count in memory. */
+  stamp?: (event: NewEvent) => BusEvent;
+}
+
+/** Numbers events per session in memory: enough for tests and for one process without a store. */
+export function countingStamp(): (event: NewEvent) => BusEvent {
+  const last = new Map<string, number>();
+  return (event) => {
+    const seq = (last.get(event.sessionId) ?? 0) + 1;
+    last.set(event.sessionId, seq);
+    return { ...event, seq } as BusEvent;
+  };
+}
+
+export function createBus(options: BusOptions = {}): Bus {
+  const onHandlerError = options.onHandlerError ?? (() => {});
+  const stamp = options.stamp ?? countingStamp();
   const byType = new Map<string, Set<Handler<BusEvent>>>();
   const any = new Set<Handler<BusEvent>>();
 
@@ -51,7 +50,8 @@ export function createBus(onHandlerError: (err: unknown) => void = () => {}): Bu
   };
 
   return {
-    emit(event) {
+    emit(input) {
+      const event = stamp(input);
       byType.get(event.type)?.forEach((h) => call(h, event));
       any.forEach((h) => call(h, event));
     },

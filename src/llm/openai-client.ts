@@ -88,7 +88,12 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
 
   const loadSdk = () => (sdkPromise ??= import('openai'));
 
-  function begin(sdk: Sdk, userSignal: AbortSignal | undefined, limits: { timeoutMs: number; maxRetries: number; quiet?: boolean }): Attempt {
+  function begin(
+    sdk: Sdk,
+    userSignal: AbortSignal | undefined,
+    limits: { timeoutMs: number; maxRetries: number; quiet?: boolean },
+    hooks: Pick<LlmRequest, 'onRetry' | 'onWaiting'> = {},
+  ): Attempt {
     const controller = new AbortController();
     const onUserAbort = () => controller.abort();
     if (userSignal?.aborted) controller.abort();
@@ -122,8 +127,9 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
         maxRetries: limits.maxRetries,
         isAborted: () => controller.signal.aborted,
         // A title is a side request: its retries and waits are not worth telling the user about.
-        onRetry: limits.quiet ? undefined : options.onRetry,
-        onWaiting: limits.quiet ? undefined : options.onWaiting,
+        // The request's own listeners (which know its session) come first.
+        onRetry: limits.quiet ? undefined : hooks.onRetry ?? options.onRetry,
+        onWaiting: limits.quiet ? undefined : hooks.onWaiting ?? options.onWaiting,
         waitingNotice,
         onBytes: touch,
         headersTimeoutMs,
@@ -161,7 +167,7 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
 
   async function* stream(request: LlmRequest): AsyncGenerator<LlmEvent> {
     const sdk = await loadSdk();
-    const attempt = begin(sdk, request.signal, { timeoutMs, maxRetries });
+    const attempt = begin(sdk, request.signal, { timeoutMs, maxRetries }, request);
     const fail = (error: unknown) => toLlmError(sdk, error, { ...context, maxRetries, ...flags(attempt) });
     try {
       const open = (withUsage: boolean) =>

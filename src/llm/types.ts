@@ -39,6 +39,10 @@ export interface LlmRequest {
   messages: ChatMessage[];
   tools: ToolSpec[];
   signal?: AbortSignal;
+  /** Told before a retry of this request (rate limits, server errors); the caller knows whose request it is. */
+  onRetry?: (info: { attempt: number; maxRetries: number; reason: string; status?: number; delayMs?: number }) => void;
+  /** Told while this request waits for the model service to start answering. */
+  onWaiting?: (info: { elapsedMs: number }) => void;
 }
 
 /**

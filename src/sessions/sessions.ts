@@ -6,6 +6,7 @@ import type { Llm } from '../llm/types.js';
 import type { Lang } from '../tools/tool.js';
 import { runTurn, type TurnDeps, type TurnResult } from '../agent/run-turn.js';
 import { buildSystemPrompt } from '../agent/system-prompt.js';
+import type { EventLog } from './event-log.js';
 import { createSessionLocks, type SessionLocks } from './session-lock.js';
 import { titleFromText } from './title.js';
 
@@ -36,6 +37,8 @@ export interface SessionsDeps extends TurnDeps {
   maxRunning?: number;
   /** Cross-process turn locks; by default over the store's lock table. */
   locks?: SessionLocks;
+  /** The numbered event log, taken up at each turn's start; none in tests that do not replay. */
+  events?: Pick<EventLog, 'sync'>;
 }
 
 export interface SendOptions {
@@ -170,6 +173,7 @@ export function createSessions(deps: SessionsDeps): SessionsService {
 
   /** One turn with the session marked busy, then idle (or error), and its title settled. */
   async function turn(id: string, text: string, signal: AbortSignal): Promise<TurnResult> {
+    deps.events?.sync(id);
     bus.emit({ type: 'session.status', sessionId: id, status: 'busy' });
     try {
       // Read now, under the lock: another process may have named the session meanwhile.

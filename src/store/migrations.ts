@@ -73,4 +73,14 @@ export const MIGRATIONS: readonly string[] = [
     heartbeat_at INTEGER NOT NULL
   );
   `,
+  /* 4: every event of a session, numbered, for clients that reconnect mid-turn */ `
+  CREATE TABLE events (
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (session_id, seq)
+  ) WITHOUT ROWID;
+  `,
 ];

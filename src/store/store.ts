@@ -1,6 +1,7 @@
 import { openDb, type Db } from './db.js';
 import { isStorageFailure, toStoreError } from './store-error.js';
 import { createIdGenerator } from './ids.js';
+import { createEventsRepo, type EventsRepo } from './events-repo.js';
 import { createLocksRepo, type LocksRepo } from './locks-repo.js';
 import { createMessagesRepo, type MessagesRepo } from './messages-repo.js';
 import { createPrefsRepo, type PrefsRepo } from './prefs-repo.js';
@@ -16,6 +17,7 @@ export interface Store {
   todos: TodosRepo;
   prefs: PrefsRepo;
   locks: LocksRepo;
+  events: EventsRepo;
   newId: ReturnType<typeof createIdGenerator>;
   /** Runs `fn` in one transaction now: all of it lands or none. A failing disk throws a StoreError. */
   transaction<T>(fn: () => T): T;
@@ -101,6 +103,7 @@ export function createStore(path: string): Store {
   }
 
   const messages = createMessagesRepo(db);
+  const events = createEventsRepo(db);
   return {
     sessions: createSessionsRepo(db),
     // Reads see every write queued before them.
@@ -113,6 +116,7 @@ export function createStore(path: string): Store {
     todos: createTodosRepo(db),
     prefs: createPrefsRepo(db),
     locks: guarded(createLocksRepo(db)),
+    events: { ...events, since: (sessionId, seq, limit) => (flush(), events.since(sessionId, seq, limit)) },
     newId: createIdGenerator(),
     transaction,
     defer(write, onError) {

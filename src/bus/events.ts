@@ -1,0 +1,74 @@
+/**
+ * Every event the core emits, described once with zod: the bus, the SSE streams, the OpenAPI
+ * document and the web app's types all come from here.
+ *
+ * Events of a session carry `seq`, a number that grows by one with each event of that session,
+ * across turns and processes; a client that lost its connection asks for what came after the last
+ * `seq` it saw. Events of a step carry the ids of its message and part, as stored, so a client can
+ * build the same view the history gives.
+ */
+import { z } from 'zod';
+
+const Session = {
+  sessionId: z.string().describe('The session the event belongs to.'),
+  seq: z.number().int().nonnegative().describe('Per-session sequence number: one more than the previous event of this session.'),
+};
+const Turn = { ...Session, turnId: z.string() };
+const Step = { ...Turn, messageId: z.string().describe('The assistant message of this step, as stored.') };
+const Part = { ...Step, partId: z.string().describe('The part of that message, as stored.') };
+
+export const Usage = z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() });
+
+/** What a tool call did: the `--json` action, with the id the model gave the call. */
+export const ActionRecord = z.object({
+  callId: z.string().describe('The id the model gave the call, so a result can be matched to its call.'),
+  tool: z.string(),
+  input: z.unknown().describe('The arguments: parsed JSON when valid, else the raw text (cut when oversized).'),
+  ok: z.boolean(),
+  output: z.string().describe('What the model reads. A failed call starts with "Error: ".'),
+  ms: z.number(),
+});
+export type ActionRecord = z.infer<typeof ActionRecord>;
+
+export const TurnStart = z.object({ type: z.literal('turn.start'), ...Turn, messageId: z.string().describe('The user message.'), text: z.string() });
+export const StepStart = z.object({ type: z.literal('step.start'), ...Step, step: z.number().int().describe('0 for the first model step of the turn.') });
+export const TextDelta = z.object({ type: z.literal('text.delta'), ...Part, delta: z.string() });
+export const ReasoningDelta = z.object({ type: z.literal('reasoning.delta'), ...Part, delta: z.string() });
+export const StepEnd = z.object({
+  type: z.literal('step.end'),
+  ...Step,
+  calls: z.number().int().describe('Tool calls the step asked for.'),
+  usage: Usage.optional(),
+});
+export const ToolStart = z.object({ type: z.literal('tool.start'), ...Part, callId: z.string(), tool: z.string(), input: z.unknown() });
+export const ToolProgress = z.object({ type: z.literal('tool.progress'), ...Part, callId: z.string(), message: z.string() });
+export const ToolEnd = z.object({ type: z.literal('tool.end'), ...Part, ...ActionRecord.shape });
+export const TurnEnd = z.object({
+  type: z.literal('turn.end'),
+  ...Turn,
+  reply: z.string(),
+  stopReason: z.string().describe('done, max_steps, repeated_call, aborted, error or limit.'),
+});
+export const ErrorEvent = z.object({ type: z.literal('error'), ...Session, turnId: z.string().optional(), code: z.string(), message: z.string() });
+export const SessionStatus = z.object({ type: z.literal('session.status'), ...Session, status: z.enum(['busy', 'idle', 'error']) });
+export const LlmRetry = z.object({
+  type: z.literal('llm.retry'),
+  ...Turn,
+  attempt: z.number().int(),
+  maxRetries: z.number().int(),
+  reason: z.string(),
+  status: z.number().int().optional(),
+  delayMs: z.number().optional(),
+}).describe('The model service refused or failed for now and the request will be sent again.');
+export const LlmWaiting = z.object({ type: z.literal('llm.waiting'), ...Turn, elapsedMs: z.number() })
+  .describe('The model service has taken the request but not started answering; repeated while that lasts.');
+
+export const BusEvent = z.discriminatedUnion('type', [
+  TurnStart, StepStart, TextDelta, ReasoningDelta, StepEnd, ToolStart, ToolProgress, ToolEnd, TurnEnd,
+  ErrorEvent, SessionStatus, LlmRetry, LlmWaiting,
+]);
+export type BusEvent = z.infer<typeof BusEvent>;
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** An event as emitted: the bus numbers it. */
+export type NewEvent = DistributiveOmit<BusEvent, 'seq'>;

@@ -1,0 +1,62 @@
+import type { BusEvent, NewEvent } from '../bus/events.js';
+import type { StoredEvent } from '../store/events-repo.js';
+import type { Store } from '../store/store.js';
+
+/** A session keeps this many of its latest events for reconnecting clients; the history holds the rest. */
+const KEPT_EVENTS = 50_000;
+/** The most events one `since` call returns. */
+const MAX_REPLAY = 100_000;
+
+export interface EventLog {
+  /** Numbers a session's event and queues it for the store (group commit, with the turn's own writes). */
+  stamp(event: NewEvent): BusEvent;
+  /** The session's events after `seq`, oldest first: what a client that reconnects has missed. */
+  since(sessionId: string, seq: number): BusEvent[];
+  /**
+   * Takes up the session's numbering from the store: another process may have added events since.
+   * Called at the start of each turn, under the session's lock, when nobody else writes to it.
+   */
+  sync(sessionId: string): void;
+}
+
+/**
+ * Per-session event numbers, kept in the store. Numbering is in memory between syncs (a turn has the
+ * session to itself, across processes), so an event costs one queued insert and no read.
+ */
+export function createEventLog(options: { store: Store; now?: () => number }): EventLog {
+  const { store } = options;
+  const now = options.now ?? Date.now;
+  const last = new Map<string, number>();
+  // Events of one tick go to the store as one queued write: a step emits several, and each queued
+  // write costs a savepoint of its own.
+  let pending: StoredEvent[] = [];
+  const write = () => {
+    const batch = pending;
+    pending = [];
+    for (const e of batch) store.events.append(e);
+  };
+  const ignore = () => {
+    // Losing a replay record is not worth failing a turn: the turn writer reports a failing disk itself.
+  };
+
+  return {
+    stamp(input) {
+      const { sessionId } = input;
+      const seq = (last.get(sessionId) ?? (store.flush(), store.events.lastSeq(sessionId))) + 1;
+      last.set(sessionId, seq);
+      const event = { ...input, seq } as BusEvent;
+      if (pending.length === 0) store.defer(write, ignore);
+      pending.push({ sessionId, seq, type: event.type, data: JSON.stringify(event), createdAt: now() });
+      return event;
+    },
+    since(sessionId, seq) {
+      return store.events.since(sessionId, seq, MAX_REPLAY).map((e) => JSON.parse(e.data) as BusEvent);
+    },
+    sync(sessionId) {
+      store.flush();
+      const seq = store.events.lastSeq(sessionId);
+      last.set(sessionId, seq);
+      if (seq > KEPT_EVENTS) store.events.prune(sessionId, seq - KEPT_EVENTS);
+    },
+  };
+}

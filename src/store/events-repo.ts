@@ -1,0 +1,34 @@
+import type { Db } from './db.js';
+
+/** One event of a session as kept for clients that reconnect: its number, type and the whole event as JSON. */
+export interface StoredEvent {
+  sessionId: string;
+  seq: number;
+  type: string;
+  data: string;
+  createdAt: number;
+}
+
+export interface EventsRepo {
+  append(e: StoredEvent): void;
+  /** The session's events after `seq`, oldest first, at most `limit`. */
+  since(sessionId: string, seq: number, limit: number): StoredEvent[];
+  /** The highest number used in the session so far (0 for none). */
+  lastSeq(sessionId: string): number;
+  /** Forgets the session's events numbered below `seq`. */
+  prune(sessionId: string, belowSeq: number): void;
+}
+
+export function createEventsRepo(db: Db): EventsRepo {
+  const insert = db.prepare('INSERT INTO events (session_id, seq, type, data, created_at) VALUES (@sessionId, @seq, @type, @data, @createdAt)');
+  const since = db.prepare(`SELECT session_id AS sessionId, seq, type, data, created_at AS createdAt FROM events
+    WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?`);
+  const last = db.prepare('SELECT coalesce(max(seq), 0) AS seq FROM events WHERE session_id = ?');
+  const prune = db.prepare('DELETE FROM events WHERE session_id = ? AND seq < ?');
+  return {
+    append: (e) => void insert.run(e),
+    since: (sessionId, seq, limit) => since.all(sessionId, seq, limit) as StoredEvent[],
+    lastSeq: (sessionId) => (last.get(sessionId) as { seq: number }).seq,
+    prune: (sessionId, belowSeq) => void prune.run(sessionId, belowSeq),
+  };
+}
