@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { processAlive } from '../process-alive.js';
+import { processAlive, processStartTime } from '../process-alive.js';
 import type { LockRow, LocksRepo } from '../store/locks-repo.js';
 
 /** How often a holder says it is still there. */
 const HEARTBEAT_MS = 5_000;
-/** A holder silent this long is gone (a pid can be reused, and another host's pid cannot be checked). */
+/** A holder on another host (a shared home) silent this long is gone: its pid cannot be checked from here. */
 const STALE_MS = 30_000;
 /** How often a waiting process looks again. */
 const POLL_MS = 100;
@@ -22,22 +22,27 @@ export interface SessionLocks {
 
 /**
  * One turn at a time per session across processes: a lock row per session, held by one process
- * (host, pid and a random id) and kept fresh by a heartbeat. A holder whose process is gone (kill -9)
- * or that has gone silent is taken over, and the turn it left unended is marked interrupted.
+ * (host, pid, start time and a random id) and kept fresh by a heartbeat. A holder whose process is
+ * gone (kill -9) is taken over at once, one on another host once its heartbeat is stale, and the
+ * turn it left unended is marked interrupted.
  */
-export function createSessionLocks(options: { locks: LocksRepo; now?: () => number; pid?: number; isAlive?: (pid: number) => boolean }): SessionLocks {
+export function createSessionLocks(options: { locks: LocksRepo; now?: () => number; pid?: number }): SessionLocks {
   const { locks } = options;
   const now = options.now ?? Date.now;
   const pid = options.pid ?? process.pid;
   const host = hostname();
-  const owner = `${host}:${pid}:${randomBytes(4).toString('hex')}`;
-  const isAlive = options.isAlive ?? processAlive;
+  // `host:pid:start:random`: the start time tells this process from a later one given the same pid.
+  const owner = `${host}:${pid}:${processStartTime(pid) ?? ''}:${randomBytes(4).toString('hex')}`;
 
   const live = (row: LockRow): boolean => {
     if (row.owner === owner) return true;
-    if (now() - row.heartbeatAt > STALE_MS) return false;
-    // A pid means something only on its own host.
-    return row.owner.startsWith(`${host}:`) ? isAlive(row.pid) : true;
+    const [rowHost, , started] = row.owner.split(':');
+    // A pid means something only on its own host; elsewhere the heartbeat is all there is.
+    if (rowHost !== host) return now() - row.heartbeatAt <= STALE_MS;
+    // The same process, found by pid and start time, holds the lock however long it is stopped
+    // (Ctrl-Z, a suspended laptop): taking over would interleave two turns when it wakes.
+    if (started) return processStartTime(row.pid) === started;
+    return processAlive(row.pid) && now() - row.heartbeatAt <= STALE_MS;
   };
 
   function tryTake(sessionId: string): boolean {
