@@ -37,6 +37,18 @@ async function setup(steps: ScriptedStep[]) {
       return 'Wrote landed.txt';
     },
   }));
+  // Past its point of no return (a rename under way on a slow disk) it takes longer than any grace.
+  app.tools.register(defineTool({
+    name: 'committed_write', description: 'commits slowly', parameters: z.object({}), timeoutMs: 50,
+    execute: async (_args, ctx) => {
+      await sleep(20);
+      if (ctx.signal.aborted) throw new ToolError('Cancelled; nothing was written.');
+      ctx.unstoppable?.();
+      await sleep(300);
+      writeFileSync(target, 'x');
+      return 'Wrote landed.txt';
+    },
+  }));
   app.tools.register(defineTool({ name: 'silent', description: 'never settles', parameters: z.object({}), timeoutMs: 50, execute: () => new Promise<string>(() => {}) }));
   return { app, session: app.sessions.create(), target };
 }
@@ -80,5 +92,21 @@ describe('a stopped tool call is reported as what really happened', () => {
     const { app, session } = await setup([{ calls: [{ name: 'silent', args: {} }] }, { text: 'ok' }]);
     const r = await app.sessions.send(session.id, 'go');
     expect(r.actions[0]!.output).toMatch(/^Error: silent timed out after 0\.05 s and was told to stop\. It did not confirm within 0\.05 s that it stopped, so it may still finish\.$/);
+  });
+
+  it('a call past its point of no return is waited for, however long, on a timeout or Ctrl-C', async () => {
+    const { app, session, target } = await setup([{ calls: [{ name: 'committed_write', args: {} }] }, { text: 'ok' }]);
+    const r = await app.sessions.send(session.id, 'write it');
+    expect(existsSync(target)).toBe(true);
+    expect(r.actions[0]).toMatchObject({ ok: true });
+    expect(r.actions[0]!.output).toContain('finished before the stop could take effect');
+
+    const again = await setup([{ calls: [{ name: 'committed_write', args: {} }] }]);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 40);
+    const r2 = await again.app.sessions.send(again.session.id, 'write it', { signal: controller.signal });
+    expect(existsSync(again.target)).toBe(true);
+    expect(r2.actions[0]).toMatchObject({ ok: true });
+    expect(r2.reply).toMatch(/Done:\n- committed_write/);
   });
 });

@@ -60,7 +60,7 @@ export const fileWriteTool = defineTool({
     // Before writing: the space the leftovers of killed writes hold may be what this write needs.
     // Only inside the workspace, which is ours; elsewhere a name like an old temp's may be another program's.
     if (located.inside) await removeStaleTemps(dir);
-    await writeAtomically(dir, located.target, args.content, existing, { lang, shown, guard, signal: ctx.signal });
+    await writeAtomically(dir, located.target, args.content, existing, { lang, shown, guard, signal: ctx.signal, unstoppable: () => ctx.unstoppable?.() });
 
     return say(lang, `已写入 ${shown}（${formatBytes(size)} 字节）`, `Wrote ${formatBytes(size)} ${size === 1 ? 'byte' : 'bytes'} to ${shown}`);
   },
@@ -112,6 +112,8 @@ interface WriteOptions {
   guard: Guard;
   /** A stop (Ctrl-C, a timeout) up to the rename cancels the write; after it the file is written. */
   signal: AbortSignal;
+  /** Told just before the rename, after which the write cannot be stopped. */
+  unstoppable(): void;
 }
 
 /**
@@ -129,7 +131,7 @@ async function writeAtomically(
   target: string,
   content: string,
   existing: Stats | undefined,
-  { lang, shown, guard, signal }: WriteOptions,
+  { lang, shown, guard, signal, unstoppable }: WriteOptions,
 ): Promise<void> {
   const temp = path.join(dir, tempFileName());
   try {
@@ -146,6 +148,8 @@ async function writeAtomically(
     // An overwrite keeps the file's permissions (an executable script stays executable).
     if (existing?.isFile()) await chmod(temp, existing.mode & 0o7777);
     if (signal.aborted) throw new ToolError(cancelled(lang, shown));
+    // From the rename on, the file is written: a stop now waits for it rather than reporting it undone.
+    unstoppable();
     await rename(temp, target);
   } catch (err) {
     await rm(temp, { force: true }).catch(() => {});

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { watch } from 'node:fs';
+import { readdirSync, watch } from 'node:fs';
 import { chmod, lstat, mkdir, mkdtemp, readFile, readdir, readlink, realpath, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -365,6 +365,20 @@ describe('file_write stopped by its signal', () => {
   /** Runs a write, never throwing: what the tool said, and whether it said it as a success. */
   const attempt = (p: string, c: ToolContext) =>
     run(fileWriteTool, { path: p, content: big }, c).then((out) => ({ ok: true, out }), (err: Error) => ({ ok: false, out: err.message }));
+
+  it('says it cannot be stopped only at the rename: before it no file, after it the whole file', async () => {
+    const states: Array<{ target: boolean; temps: string[] }> = [];
+    const c: ToolContext = {
+      ...ctx(),
+      unstoppable: () => {
+        const names = readdirSync(ws);
+        states.push({ target: names.includes('late.txt'), temps: names.filter((n) => n.endsWith('.tmp')) });
+      },
+    };
+    await run(fileWriteTool, { path: 'late.txt', content: 'all of it' }, c);
+    expect(states).toEqual([{ target: false, temps: [expect.stringMatching(/^\.zhixing-\d+-[0-9a-f]{12}\.tmp$/)] }]);
+    expect(await readFile(path.join(ws, 'late.txt'), 'utf8')).toBe('all of it');
+  });
 
   it('writes nothing when stopped before it starts, and says so', async () => {
     const controller = new AbortController();

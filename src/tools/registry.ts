@@ -73,7 +73,8 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
     const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
     const controller = new AbortController();
     if (ctx.signal.aborted) throw new ToolError(say(ctx.lang, '已取消，没有执行。', 'Cancelled before it started; nothing was done.'));
-    const pending = tool.execute(args, { ...ctx, signal: controller.signal });
+    let committed = false;
+    const pending = tool.execute(args, { ...ctx, signal: controller.signal, unstoppable: () => void (committed = true) });
     // A tool that answered at once needs no timer. (Synchronous work cannot be interrupted at all,
     // so synchronous tools must bound their own work, as the calculator bounds its input.)
     if (typeof pending === 'string') return pending;
@@ -102,18 +103,27 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);
     }
-    return afterStop(pending, why, ctx.lang, graceMs);
+    return afterStop(pending, why, ctx.lang, graceMs, () => committed);
   }
 
   /**
    * A stop was asked and the tool's signal fired. What the call reports must match what it did, so
    * the tool is given a grace period to stop or finish; a write that lands is reported as done.
    */
-  async function afterStop(pending: Promise<string>, why: string, lang: ToolContext['lang'], graceMs: number): Promise<string> {
+  async function afterStop(
+    pending: Promise<string>,
+    why: string,
+    lang: ToolContext['lang'],
+    graceMs: number,
+    committed: () => boolean,
+  ): Promise<string> {
     let graceTimer: NodeJS.Timeout | undefined;
+    const outcome = pending.then((output) => ({ output }), (error: unknown) => ({ error }));
     const grace = new Promise<'still running'>((resolve) => (graceTimer = setTimeout(() => resolve('still running'), graceMs)));
     try {
-      const settled = await Promise.race([pending.then((output) => ({ output }), (error: unknown) => ({ error })), grace]);
+      let settled = await Promise.race([outcome, grace]);
+      // Past its point of no return the call is waited for, however long: only then does the report match.
+      if (settled === 'still running' && committed()) settled = await outcome;
       if (settled === 'still running') {
         throw new ToolError(`${why} ${say(lang,
           `它在 ${graceMs / 1000} 秒内没有确认已停止，可能仍会完成。`,

@@ -30,6 +30,12 @@ export interface ToolContext {
   ask(request: PermissionRequest): Promise<PermissionDecision>;
   /** A line of progress for long work, shown to the user while the tool runs. */
   progress(message: string): void;
+  /**
+   * Says the call has reached the point where it takes effect (a rename, a commit) and cannot be
+   * stopped any more: a stop or timeout from now on waits for it to finish and reports what it did.
+   * Check `signal` just before calling it; call nothing that waits in between.
+   */
+  unstoppable?(): void;
 }
 
 /**
