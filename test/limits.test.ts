@@ -116,6 +116,31 @@ describe('limits on what a model sends', () => {
   });
 });
 
+describe('answers that end early', () => {
+  const once = (events: LlmEvent[]): Llm => ({
+    mode: 'llm', provider: 'test', model: 'once',
+    async *stream() {
+      yield* events;
+    },
+  });
+
+  it('says so when the model hit its own token limit mid-answer, keeping what it said', async () => {
+    const { app, session } = await appWith(once([{ type: 'text', delta: 'The first half of' }, { type: 'finish', reason: 'length' }]));
+    const r = await app.sessions.send(session.id, 'long one');
+    expect(r.error).toMatchObject({ code: 'length' });
+    expect(r.reply).toContain('reached its own output limit (max tokens)');
+    const texts = app.sessions.history(session.id).flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])));
+    expect(texts).toContain('The first half of');
+  });
+
+  it('says so when the model answered nothing at all', async () => {
+    const { app, session } = await appWith(once([{ type: 'finish', reason: 'stop' }]));
+    const r = await app.sessions.send(session.id, 'hello?');
+    expect(r.error).toMatchObject({ code: 'empty_reply' });
+    expect(r.reply).toContain('the model returned an empty reply');
+  });
+});
+
 /** A server that streams one delta forever (until the client hangs up); counts what it sent. */
 async function endlessServer(delta: object) {
   const state = { closed: false, sent: 0 };

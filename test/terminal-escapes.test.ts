@@ -48,9 +48,10 @@ describe('what reaches the terminal', () => {
   });
 
   it('keeps the --json output a valid object with the text escaped, not raw', async () => {
-    server.enqueue(textReply(`x${CLIPBOARD}y`));
+    // JSON.stringify escapes C0 controls but not C1 ones like U+009B, a one-character CSI.
+    server.enqueue(textReply(`x${CLIPBOARD}y\x9b2J\x85z`));
     const r = await runCli(['--new', '--json', 'hi'], { ZHIXING_HOME: home.home, ZHIXING_BASE_URL: server.url });
     expect(r.stdout).not.toMatch(CONTROLS);
-    expect(JSON.parse(r.stdout).reply).toBe(`x${CLIPBOARD}y`);
+    expect(JSON.parse(r.stdout).reply).toBe(`x${CLIPBOARD}y\x9b2J\x85z`);
   });
 });

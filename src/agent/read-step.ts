@@ -20,6 +20,8 @@ export interface StepOutput {
   reasoning: string;
   calls: ToolCall[];
   usage?: Usage;
+  /** Why the model said it stopped (`stop`, `tool_calls`, `length`…), when it said. */
+  finishReason?: string;
   cut?: StepCut;
   /** Set when the stream failed; what came before the failure is kept above. */
   error?: unknown;
@@ -71,6 +73,7 @@ export async function readStep(
         }
         out.calls.push(ev.call);
       } else if (ev.type === 'usage') out.usage = ev.usage;
+      else if (ev.type === 'finish') out.finishReason = ev.reason;
     }
   } catch (err) {
     // What was said before the failure is kept: the caller stores it with the error.

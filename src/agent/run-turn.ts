@@ -154,7 +154,13 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
         return { call, input: bounded.input, sent: { ...call, arguments: bounded.arguments } };
       });
       const parts = writer.step(out.text, out.reasoning, calls, { usage: out.usage }, ids);
-      if (out.calls.length === 0) return finish(out.text, 'done', false);
+      if (out.calls.length === 0) {
+        // An answer cut by the model's own token limit, or no answer at all, is not a finished turn.
+        const trouble = out.finishReason === 'length' ? 'length' : out.text.trim() === '' ? 'empty_reply' : undefined;
+        if (!trouble) return finish(out.text, 'done', false);
+        const message = troubleText(trouble, opts.lang);
+        return finish(honestReply('error', actions, opts.lang, message), 'error', true, { code: trouble, message });
+      }
 
       messages.push({ role: 'assistant', content: out.text || null, tool_calls: calls.map((c) => c.sent), ...(out.reasoning ? { reasoning: out.reasoning } : {}) });
       let repeated = false;
@@ -219,4 +225,11 @@ function limitText(cut: StepCut, lang: Lang): string {
     `模型的${what}超过了 ${n} 个字符的上限，已在此截断（可用 ZHIXING_MAX_REPLY_CHARS 调整）。`,
     `The model's ${what} passed the limit of ${n} characters and was cut off there (ZHIXING_MAX_REPLY_CHARS sets it).`,
   );
+}
+
+/** The model ended its answer early, or gave none. */
+function troubleText(trouble: 'length' | 'empty_reply', lang: Lang): string {
+  return trouble === 'length'
+    ? say(lang, '模型达到了它自己的输出长度上限（max tokens），回答在中途停止了。', 'the model reached its own output limit (max tokens) and stopped mid-answer.')
+    : say(lang, '模型返回了空回复。请再试一次，或换一个模型。', 'the model returned an empty reply. Try again, or try another model.');
 }

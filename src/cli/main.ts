@@ -4,7 +4,7 @@ import { parseCommand } from './args.js';
 import { helpText } from './help.js';
 import { cliText } from './messages.js';
 import { createStyle } from './printer.js';
-import { plainText } from './terminal-text.js';
+import { jsonLine, plainText } from './terminal-text.js';
 import type { CliIo } from './one-shot.js';
 
 function version(): string {
@@ -58,7 +58,7 @@ export async function main(argv: string[]): Promise<number> {
     if (cmd.kind === 'ask' && cmd.flags.json) {
       const code = (err as { code?: unknown }).code;
       const error = { code: typeof code === 'string' ? code : 'startup', message };
-      stdout(`${JSON.stringify({ session: null, mode: config.mode, reply: '', actions: [], error })}\n`);
+      stdout(jsonLine({ session: null, mode: config.mode, reply: '', actions: [], error }));
     }
     stderr(`zhixing: ${plainText(message)}\n`);
     return 1;

@@ -4,6 +4,7 @@ import { SessionError } from '../sessions/sessions.js';
 import type { OneShotFlags } from './args.js';
 import type { CliText } from './messages.js';
 import { attachPrinter, type Style } from './printer.js';
+import { jsonLine } from './terminal-text.js';
 
 export interface CliIo {
   stdout: (s: string) => void;
@@ -51,7 +52,7 @@ export async function runOneShot(app: App, message: string, flags: OneShotFlags,
     if (flags.json) {
       const code = (err as { code?: unknown }).code;
       const error = { code: typeof code === 'string' ? code : 'internal', message: err instanceof Error ? err.message : String(err) };
-      io.stdout(`${JSON.stringify({ session: sessionId ?? null, mode: app.llm.mode, reply: '', actions: [], error })}\n`);
+      io.stdout(jsonLine({ session: sessionId ?? null, mode: app.llm.mode, reply: '', actions: [], error }));
     }
     throw err;
   }
@@ -95,7 +96,7 @@ async function runTurn(app: App, picked: string, message: string, flags: OneShot
       detach = attach();
       result = await app.sessions.send(sessionId, message, { signal: controller.signal });
     }
-    if (flags.json) io.stdout(`${JSON.stringify(jsonResult(sessionId, app.llm.mode, result))}\n`);
+    if (flags.json) io.stdout(jsonLine(jsonResult(sessionId, app.llm.mode, result)));
     if (result.error) return 1;
     return result.stopReason === 'aborted' ? 130 : 0;
   } finally {

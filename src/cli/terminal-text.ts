@@ -27,3 +27,12 @@ export function plainText(text: string): string {
     .replace(ESC_OTHER, '')
     .replace(CONTROL, '');
 }
+
+/**
+ * One JSON line for stdout. JSON.stringify escapes C0 controls but leaves the C1 range (U+0080–U+009F)
+ * raw, and terminals act on those (U+009B starts a control sequence): escape them too. The text stays
+ * the same JSON value.
+ */
+export function jsonLine(value: unknown): string {
+  return `${JSON.stringify(value).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+}
