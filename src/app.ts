@@ -7,6 +7,7 @@ import { createPermissionPolicy } from './permission/permission.js';
 import { createEventLog, type EventLog } from './sessions/event-log.js';
 import { createSessions, type SessionsService } from './sessions/sessions.js';
 import { createStore, type Store } from './store/store.js';
+import { toStoreError } from './store/store-error.js';
 import { builtinTools } from './tools/builtin.js';
 import { createToolRegistry, type ToolRegistry } from './tools/registry.js';
 
@@ -53,8 +54,13 @@ async function createLlm(config: Config, store: Store): Promise<Llm> {
 /** The composition root: the only place that builds services and wires them together. */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   // Only folders made here get the mode; an existing home keeps the one its user gave it.
-  mkdirSync(config.home, { recursive: true, mode: PRIVATE_FOLDER_MODE });
-  mkdirSync(config.workspace, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+  try {
+    mkdirSync(config.home, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+    mkdirSync(config.workspace, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+  } catch (err) {
+    // A read-only or full disk, a file where the folder should be: one plain sentence, not a stack.
+    throw toStoreError(err, config.home);
+  }
   const workspace = realpathSync(config.workspace);
   const store = createStore(config.dbPath);
   const events = createEventLog({ store });

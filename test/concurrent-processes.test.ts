@@ -137,6 +137,39 @@ describe('two processes on one home', () => {
   });
 });
 
+describe('while another process is mid-turn', () => {
+  it('refuses to delete the session, and Ctrl-C while waiting for it exits 130 having sent nothing', async () => {
+    const t = tempHome();
+    const env = { ZHIXING_HOME: t.home, ZHIXING_BASE_URL: url, ZHIXING_LANG: 'en' };
+    const holder = spawn(process.execPath, [BIN, '--new', 'please hang again'], { cwd: t.home, env: { PATH: process.env.PATH ?? '', ...env } });
+    try {
+      while (!seen.some((u) => u.at(-1) === 'please hang again')) await sleep(50);
+      const { createApp } = await import('../src/app.js');
+      const { loadConfig } = await import('../src/config/config.js');
+      const app = await createApp(loadConfig({ env, cwd: t.home }));
+      const session = app.sessions.mostRecent()!.id;
+      await expect(app.sessions.delete(session)).rejects.toMatchObject({ code: 'busy', message: expect.stringContaining('another Zhixing process') });
+      app.close();
+
+      const waiter = spawn(process.execPath, [BIN, '--json', '--session', session, 'queued'], { cwd: t.home, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env } });
+      let stdout = '';
+      let stderr = '';
+      waiter.stdout.on('data', (d) => (stdout += d));
+      waiter.stderr.on('data', (d) => (stderr += d));
+      while (!stderr.includes('waiting')) await sleep(50);
+      waiter.kill('SIGINT');
+      const code = await new Promise((r) => waiter.on('close', r));
+      expect(code).toBe(130);
+      expect(stderr).toContain('Stopped waiting; the message was not sent.');
+      expect(JSON.parse(stdout).error).toMatchObject({ code: 'aborted' });
+      expect(seen.some((u) => u.at(-1) === 'queued')).toBe(false);
+    } finally {
+      holder.kill('SIGKILL');
+      t.cleanup();
+    }
+  });
+});
+
 describe('many processes at once', () => {
   it('six offline one-shots adding todos: each adds its own, once, and says so', async () => {
     const t = tempHome();

@@ -14,6 +14,7 @@ export function cliText(lang: Lang) {
     },
     waitingForSession: (pid: number) =>
       zh ? `这个会话正在另一个知行进程${pid ? `（pid ${pid}）` : ''}中回答，等它完成…` : `This session is busy in another Zhixing process${pid ? ` (pid ${pid})` : ''}; waiting for it to finish…`,
+    stoppedWaiting: zh ? '已停止等待；这条消息没有发送。' : 'Stopped waiting; the message was not sent.',
     startedNewSession: (id: string) =>
       zh ? `最近的会话正在另一个知行进程中回答，这条消息开始了一个新会话（${id}）。` : `The most recent session is busy in another Zhixing process; this message starts a new session (${id}).`,
     waiting: (elapsedMs: number) => {

@@ -88,7 +88,13 @@ async function runTurn(app: App, picked: string, message: string, flags: OneShot
         onWait: (pid) => !implicit && io.stderr(io.style.dim(`${io.text.waitingForSession(pid)}\n`)),
       });
     } catch (err) {
-      if (!(implicit && err instanceof SessionError && err.code === 'busy') || controller.signal.aborted) throw err;
+      // Ctrl-C while waiting for another process's turn: stopped before anything ran.
+      if (controller.signal.aborted) {
+        if (flags.json) io.stdout(jsonLine({ session: sessionId, mode: app.llm.mode, reply: '', actions: [], error: { code: 'aborted', message: io.text.stoppedWaiting } }));
+        io.stderr(`${io.text.stoppedWaiting}\n`);
+        return 130;
+      }
+      if (!(implicit && err instanceof SessionError && err.code === 'busy')) throw err;
       detach();
       sessionId = app.sessions.create().id;
       setSession(sessionId);

@@ -122,6 +122,11 @@ export function createSessions(deps: SessionsDeps): SessionsService {
     async delete(id) {
       mustGet(id);
       const run = running.get(id);
+      // Another process mid-turn would fail on every write once its rows are gone.
+      const elsewhere = run ? undefined : locks.holder(id);
+      if (elsewhere) {
+        throw new SessionError('busy', `This session is answering in another Zhixing process (pid ${elsewhere}). Delete it once that is done.`);
+      }
       if (run) {
         run.controller.abort();
         // Its last writes land before the rows go, so none of them can fail on a missing session.

@@ -25,7 +25,10 @@ export function openDb(path: string): Db {
     makePrivateFile(path);
     return prepare(new Database(path, { timeout: BUSY_TIMEOUT_MS }));
   } catch (err) {
-    throw isStorageFailure(err) ? toStoreError(err, dirname(path)) : err;
+    if (!isStorageFailure(err)) throw err;
+    // SQLite's complaints are about the database file; the file system's about its folder.
+    const code = String((err as { code?: unknown }).code ?? '');
+    throw toStoreError(err, code.startsWith('SQLITE_') ? path : dirname(path));
   }
 }
 
