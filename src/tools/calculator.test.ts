@@ -1,7 +1,8 @@
 import { Decimal } from 'decimal.js';
 import { describe, expect, it, vi } from 'vitest';
 import { calculatorTool, evaluateExpression } from './calculator.js';
-import { ToolError, type Lang, type ToolContext } from './tool.js';
+import type { Lang } from '../i18n.js';
+import { ToolError, type ToolContext } from './tool.js';
 
 const ctx = (lang: Lang): ToolContext => ({
   sessionId: 's1',

@@ -1,7 +1,8 @@
 import { Decimal } from 'decimal.js';
 import { z } from 'zod';
 import { parseExpression, type BinaryOp, type CalcNode } from './calculator-parse.js';
-import { defineTool, say, ToolError, type Lang } from './tool.js';
+import { say, type Lang } from '../i18n.js';
+import { defineTool, ToolError } from './tool.js';
 
 /** Working precision in significant digits: far beyond what is shown, so rounding never reaches the printed digits. */
 const WORKING_DIGITS = 50;

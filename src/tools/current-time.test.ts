@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCurrentTimeTool } from './current-time.js';
-import { ToolError, type Lang, type ToolContext } from './tool.js';
+import type { Lang } from '../i18n.js';
+import { ToolError, type ToolContext } from './tool.js';
 
 const MONDAY = new Date('2026-11-30T05:15:00Z');
 // Sunday 11:00 in Tokyo, still Saturday 21:00 in New York.

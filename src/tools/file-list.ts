@@ -4,7 +4,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { checkPath, formatSize, notFoundMessage } from './sandbox.js';
 import { isTempName, removeStaleTemps } from './temp-files.js';
-import { ToolError, defineTool, say, type Lang } from './tool.js';
+import { say, type Lang } from '../i18n.js';
+import { ToolError, defineTool } from './tool.js';
 
 /** A listing is for a model to read; past this it only crowds the context. */
 const MAX_LIST_ENTRIES = 500;

@@ -2,7 +2,8 @@ import { constants, type Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { checkPath, formatBytes, notFoundMessage } from './sandbox.js';
-import { ToolError, defineTool, say, type Lang } from './tool.js';
+import { say, type Lang } from '../i18n.js';
+import { ToolError, defineTool } from './tool.js';
 
 /** Larger files would flood the model's context; 1 MB is already far more than it can use. */
 const MAX_READ_BYTES = 1_000_000;

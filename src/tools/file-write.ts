@@ -4,7 +4,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { assertStillInside, checkPath, formatBytes } from './sandbox.js';
 import { removeStaleTemps, tempFileName } from './temp-files.js';
-import { ToolError, defineTool, say, type Lang } from './tool.js';
+import { say, type Lang } from '../i18n.js';
+import { ToolError, defineTool } from './tool.js';
 
 /** Past this a "file" is no longer something a conversation should be writing. */
 const MAX_WRITE_BYTES = 5_000_000;

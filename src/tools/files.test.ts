@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fileListTool } from './file-list.js';
 import { fileReadTool } from './file-read.js';
 import { fileWriteTool } from './file-write.js';
-import type { Lang, PermissionRequest, Tool, ToolContext } from './tool.js';
+import type { Lang } from '../i18n.js';
+import type { PermissionRequest, Tool, ToolContext } from './tool.js';
 
 let base: string;
 let ws: string;

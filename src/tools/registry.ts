@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ToolCall, ToolSpec } from '../llm/types.js';
-import { say, ToolError, type Tool, type ToolContext } from './tool.js';
+import { say } from '../i18n.js';
+import { ToolError, type Tool, type ToolContext } from './tool.js';
 
 /** Past this a tool's output is cut, so one noisy call cannot flood the model's context. */
 const MAX_OUTPUT_CHARS = 30_000;

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createStore, type Store } from '../store/store.js';
 import { createToolRegistry, type ToolRegistry } from './registry.js';
-import type { Lang, ToolContext } from './tool.js';
+import type { Lang } from '../i18n.js';
+import type { ToolContext } from './tool.js';
 import { createTodoTools } from './todos.js';
 
 let dir: string;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TodoRow, TodosRepo } from '../store/todos-repo.js';
-import { defineTool, say, ToolError, type Lang, type Tool } from './tool.js';
+import { say, type Lang } from '../i18n.js';
+import { defineTool, ToolError, type Tool } from './tool.js';
 
 const MAX_CONTENT_CHARS = 500;
 /** A due date is a few words ("周五", "2026-12-01 9:00"); more would crowd out the list. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Lang } from '../i18n.js';
 import type { ToolSpec } from '../llm/types.js';
 
 /** What a tool may ask the permission layer. Code decides; the model only proposes. */
@@ -12,12 +13,6 @@ export interface PermissionRequest {
 }
 
 export type PermissionDecision = 'allow' | 'deny';
-
-/** The language user-facing text is written in: chosen per turn from ZHIXING_LANG or the user's own words. */
-export type Lang = 'zh' | 'en';
-
-/** Pick the text for a language; both are always written. */
-export const say = (lang: Lang, zh: string, en: string): string => (lang === 'zh' ? zh : en);
 
 /** Everything a tool gets from the turn that runs it, instead of reaching for globals. */
 export interface ToolContext {

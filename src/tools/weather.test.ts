@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ToolError, type Lang, type ToolContext } from './tool.js';
+import type { Lang } from '../i18n.js';
+import { ToolError, type ToolContext } from './tool.js';
 import { createWeatherTool } from './weather.js';
 
 // Real Open-Meteo responses, kept in the repository with their licence.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineTool, say, ToolError, type Lang, type Tool } from './tool.js';
+import { say, type Lang } from '../i18n.js';
+import { defineTool, ToolError, type Tool } from './tool.js';
 
 const WEATHER_TIMEOUT_MS = 10_000;
 /** Chance of rain (%) from which we suggest an umbrella. */
