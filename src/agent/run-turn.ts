@@ -153,7 +153,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
 
       messages.push({ role: 'assistant', content: out.text || null, tool_calls: calls.map((c) => c.sent), ...(out.reasoning ? { reasoning: out.reasoning } : {}) });
       let repeated = false;
-      for (const batch of batchCalls(out.calls, (c) => tools.get(c.name)?.readOnly === true)) {
+      for (const batch of batchCalls(out.calls, (c) => tools.get(c.name)?.annotations?.readOnly === true)) {
         // Decided in call order before the batch starts; once a loop is detected, the rest is not run.
         const runs = batch.map((i) => {
           const { call, input } = calls[i]!;

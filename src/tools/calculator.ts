@@ -132,7 +132,7 @@ export function evaluateExpression(expression: string, lang: Lang): string {
 
 export const calculatorTool = defineTool({
   name: 'calculator',
-  readOnly: true,
+  annotations: { readOnly: true },
   description:
     'Computes an arithmetic expression exactly (decimal arithmetic, so 0.1+0.2 is 0.3) and returns only the result, e.g. "16". ' +
     'Use it for any arithmetic instead of working it out yourself. Supports + - * / , // (floor division), % (modulo), ' +

@@ -73,7 +73,7 @@ export function createCurrentTimeTool(deps: CurrentTimeToolDeps = {}): Tool {
 
   return defineTool({
     name: 'current_time',
-    readOnly: true,
+    annotations: { readOnly: true },
     description:
       'The current date, time and weekday in a time zone (IANA name, or a big city such as Tokyo / 纽约), ' +
       'with the UTC offset and how many days remain until the weekend.',

@@ -20,7 +20,7 @@ export type FileListParams = z.infer<typeof FileListParams>;
 
 export const fileListTool = defineTool({
   name: 'file_list',
-  readOnly: true,
+  annotations: { readOnly: true },
   description:
     'List a folder of the workspace (the only folder the assistant may touch): folders first, marked with a trailing "/", ' +
     `then files with their sizes. Shows at most ${MAX_LIST_ENTRIES} entries.`,

@@ -23,7 +23,7 @@ export type FileReadParams = z.infer<typeof FileReadParams>;
 
 export const fileReadTool = defineTool({
   name: 'file_read',
-  readOnly: true,
+  annotations: { readOnly: true },
   description:
     'Read a UTF-8 text file from the workspace (the only folder the assistant may touch) and return its full content. ' +
     `Up to ${formatBytes(MAX_READ_BYTES)} bytes. Use file_list to see which files exist.`,

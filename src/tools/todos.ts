@@ -36,6 +36,7 @@ export function createTodoTools(repo: TodosRepo, now: () => number = Date.now): 
 
   const add = defineTool({
     name: 'todo_add',
+    annotations: { destructive: false },
     description: 'Add an item to the user\'s todo list. Keep the user\'s own wording as the content.',
     parameters: z.object({
       content: z.string().describe('What to do, in the user\'s words, e.g. "周五前交周报".'),
@@ -55,7 +56,7 @@ export function createTodoTools(repo: TodosRepo, now: () => number = Date.now): 
 
   const list = defineTool({
     name: 'todo_list',
-    readOnly: true,
+    annotations: { readOnly: true },
     description: 'Show the user\'s todo list, numbered. Use the numbers with todo_done and todo_delete.',
     parameters: z.object({
       status: z.enum(['pending', 'done', 'all']).optional().describe('Which items to show: pending (default), done, or all.'),
@@ -80,6 +81,7 @@ export function createTodoTools(repo: TodosRepo, now: () => number = Date.now): 
 
   const done = defineTool({
     name: 'todo_done',
+    annotations: { destructive: false, idempotent: true },
     description: 'Mark a todo item as done, by the number todo_list shows.',
     parameters: z.object({ id: Number_ }),
     execute({ id }, ctx) {
@@ -92,6 +94,7 @@ export function createTodoTools(repo: TodosRepo, now: () => number = Date.now): 
 
   const remove = defineTool({
     name: 'todo_delete',
+    annotations: { destructive: true },
     description: 'Delete a todo item, by the number todo_list shows. Later items move up by one.',
     parameters: z.object({ id: Number_ }),
     execute({ id }, ctx) {

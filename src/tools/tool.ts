@@ -35,6 +35,18 @@ export class ToolError extends Error {
   override name = 'ToolError';
 }
 
+/** Hints about a tool's effects, with the meanings MCP gives them. Absent means not claimed. */
+export interface ToolAnnotations {
+  /** Changes nothing, so it may run at the same time as other read-only calls of the same step. */
+  readOnly?: boolean;
+  /** May delete or overwrite what exists. */
+  destructive?: boolean;
+  /** Repeating the call with the same arguments changes nothing more. */
+  idempotent?: boolean;
+  /** Reaches services outside this machine. */
+  openWorld?: boolean;
+}
+
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
   /** Written for the model: when to use the tool and what it returns. */
@@ -42,8 +54,8 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   parameters: S;
   /** Past this the call is abandoned and reported as a timeout. */
   timeoutMs?: number;
-  /** Changes nothing, so it may run at the same time as other read-only calls of the same step. */
-  readOnly?: boolean;
+  /** What the tool does to the world, as MCP's tool hints say it. */
+  annotations?: ToolAnnotations;
   /**
    * The longest arguments text (JSON, in characters) the tool accepts; longer calls are refused
    * before they are parsed. Default 20,000: enough for any field a person would type.

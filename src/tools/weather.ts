@@ -89,7 +89,7 @@ export function createWeatherTool(deps: WeatherToolDeps): Tool {
 
   return defineTool({
     name: 'weather',
-    readOnly: true,
+    annotations: { readOnly: true, openWorld: true },
     description:
       'Current weather and today\'s forecast for a city: conditions, temperature and feels-like, humidity, wind, ' +
       'today\'s low/high, chance of rain, and a line of advice (umbrella, sunscreen, coat). Give a plain city name.',
