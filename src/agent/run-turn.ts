@@ -188,6 +188,8 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
           }
         : await tools.run(call, {
             sessionId,
+            turnId,
+            callId: call.id,
             workspace: opts.workspace,
             signal,
             lang: opts.lang,

@@ -6,6 +6,8 @@ import { ToolError, type ToolContext } from './tool.js';
 
 const ctx = (lang: Lang): ToolContext => ({
   sessionId: 's1',
+  turnId: 't1',
+  callId: 'c1',
   workspace: '/nonexistent',
   signal: new AbortController().signal,
   lang,

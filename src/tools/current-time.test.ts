@@ -10,6 +10,8 @@ const SPLIT_WEEKEND = new Date('2026-11-29T02:00:00Z');
 function ctx(lang: Lang): ToolContext {
   return {
     sessionId: 's1',
+    turnId: 't1',
+    callId: 'c1',
     workspace: '/tmp',
     signal: new AbortController().signal,
     lang,

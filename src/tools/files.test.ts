@@ -34,6 +34,7 @@ const defaultPolicy: Policy = (r) => (r.insideSandbox ? 'allow' : 'deny');
 function ctx(lang: Lang = 'en', policy: Policy = defaultPolicy): ToolContext {
   return {
     sessionId: 's1', workspace: ws, signal: new AbortController().signal, lang, progress: () => {},
+    turnId: 't1', callId: 'c1',
     ask: async (r) => { asked.push(r); return policy(r); },
   };
 }

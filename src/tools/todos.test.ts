@@ -23,6 +23,8 @@ afterEach(() => {
 
 const ctx = (lang: Lang = 'zh'): ToolContext => ({
   sessionId: 's',
+  turnId: 't1',
+  callId: 'c1',
   workspace: dir,
   signal: new AbortController().signal,
   lang,

@@ -17,6 +17,9 @@ export type PermissionDecision = 'allow' | 'deny';
 /** Everything a tool gets from the turn that runs it, instead of reaching for globals. */
 export interface ToolContext {
   sessionId: string;
+  /** The turn the call belongs to, and the id the model gave the call: what the stored part and the events are keyed by. */
+  turnId: string;
+  callId: string;
   /** Absolute, real path of the session's file sandbox. */
   workspace: string;
   signal: AbortSignal;

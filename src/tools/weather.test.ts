@@ -108,6 +108,8 @@ function openMeteo(forecast: string) {
 function ctx(lang: Lang, signal = new AbortController().signal): ToolContext {
   return {
     sessionId: 's1',
+    turnId: 't1',
+    callId: 'c1',
     workspace: '/tmp',
     signal,
     lang,
