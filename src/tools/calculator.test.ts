@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import { describe, expect, it, vi } from 'vitest';
 import { calculatorTool, evaluateExpression } from './calculator.js';
 import type { Lang } from '../i18n.js';
-import { ToolError, type ToolContext } from './tool.js';
+import { outputText, ToolError, type ToolContext } from './tool.js';
 
 const ctx = (lang: Lang): ToolContext => ({
   sessionId: 's1',
@@ -265,8 +265,8 @@ describe('calculatorTool', () => {
   });
 
   it('returns only the result', async () => {
-    expect(await calculatorTool.execute({ expression: '(3+5)*2' }, ctx('zh'))).toBe('16');
-    expect(await calculatorTool.execute({ expression: '2的10次方' }, ctx('en'))).toBe('1024');
+    expect(outputText(await calculatorTool.execute({ expression: '(3+5)*2' }, ctx('zh')))).toBe('16');
+    expect(outputText(await calculatorTool.execute({ expression: '2的10次方' }, ctx('en')))).toBe('1024');
   });
 
   it('fails with a ToolError in the turn language', () => {

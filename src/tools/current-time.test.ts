@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCurrentTimeTool } from './current-time.js';
 import type { Lang } from '../i18n.js';
-import { ToolError, type ToolContext } from './tool.js';
+import { outputText, ToolError, type ToolContext } from './tool.js';
 
 const MONDAY = new Date('2026-11-30T05:15:00Z');
 // Sunday 11:00 in Tokyo, still Saturday 21:00 in New York.
@@ -22,7 +22,7 @@ function ctx(lang: Lang): ToolContext {
 
 async function run(at: Date, lang: Lang, timezone?: string, defaultTimeZone = 'Asia/Shanghai'): Promise<string> {
   const tool = createCurrentTimeTool({ now: () => at, defaultTimeZone });
-  return tool.execute(timezone === undefined ? {} : { timezone }, ctx(lang));
+  return outputText(await tool.execute(timezone === undefined ? {} : { timezone }, ctx(lang)));
 }
 
 async function failure(at: Date, lang: Lang, timezone: string): Promise<string> {

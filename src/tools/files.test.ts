@@ -9,7 +9,7 @@ import { fileListTool } from './file-list.js';
 import { fileReadTool } from './file-read.js';
 import { fileWriteTool } from './file-write.js';
 import type { Lang } from '../i18n.js';
-import type { PermissionRequest, Tool, ToolContext } from './tool.js';
+import { outputText, type PermissionRequest, type Tool, type ToolContext } from './tool.js';
 
 let base: string;
 let ws: string;
@@ -41,7 +41,7 @@ function ctx(lang: Lang = 'en', policy: Policy = defaultPolicy): ToolContext {
 
 /** Runs a tool the way the registry does: parse the raw input, then execute. */
 async function run(tool: Tool, input: unknown, c: ToolContext = ctx()): Promise<string> {
-  return tool.execute(tool.parameters.parse(input), c);
+  return outputText(await tool.execute(tool.parameters.parse(input), c));
 }
 
 async function fails(tool: Tool, input: unknown, c: ToolContext = ctx()): Promise<string> {

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import type { Lang } from '../i18n.js';
 import type { ToolSpec } from '../llm/types.js';
 
+/** Longer file names and MIME types than this are not names but data. */
+const MAX_ATTACHMENT_NAME_CHARS = 255;
+
 /** What a tool may ask the permission layer. Code decides; the model only proposes. */
 export interface PermissionRequest {
   /** e.g. `file.read`, `file.write`, `shell.run` */
@@ -29,6 +32,39 @@ export interface ToolContext {
   /** A line of progress for long work, shown to the user while the tool runs. */
   progress(message: string): void;
 }
+
+/**
+ * A file a tool hands back beside its text: bytes (base64) or a file in the workspace. The UI shows
+ * or offers it; it is never pasted into the model's context.
+ */
+export const ToolAttachment = z.union([
+  z.object({
+    name: z.string().min(1).max(MAX_ATTACHMENT_NAME_CHARS).describe('The file name shown to the user, e.g. "chart.png".'),
+    mimeType: z.string().min(1).max(MAX_ATTACHMENT_NAME_CHARS).describe('e.g. "image/png".'),
+    data: z.base64().describe('The bytes, base64-encoded.'),
+  }),
+  z.object({
+    name: z.string().min(1).max(MAX_ATTACHMENT_NAME_CHARS).describe('The file name shown to the user.'),
+    mimeType: z.string().min(1).max(MAX_ATTACHMENT_NAME_CHARS).describe('e.g. "application/pdf".'),
+    path: z.string().min(1).describe('A file in the workspace, relative to it.'),
+  }),
+]);
+export type ToolAttachment = z.infer<typeof ToolAttachment>;
+
+/**
+ * What a tool's `execute` returns (a plain string means `{ output }`). Only `output` reaches the
+ * model; the rest feeds the UI's cards and is stored with the call.
+ */
+export const ToolOutput = z.object({
+  output: z.string().describe('What the model reads.'),
+  title: z.string().optional().describe('One short line for the call\'s card, e.g. "notes/a.txt" or "(3+5)*2 = 16".'),
+  metadata: z.record(z.string(), z.unknown()).optional().describe('A small JSON object for the card, e.g. { path, bytes }.'),
+  attachments: z.array(ToolAttachment).optional().describe('Images and files for the user, never for the model.'),
+});
+export type ToolOutput = z.infer<typeof ToolOutput>;
+
+/** The text the model reads from what `execute` returned. */
+export const outputText = (result: ToolOutput | string): string => (typeof result === 'string' ? result : result.output);
 
 /**
  * An error meant for the model (and the user) to read: "there is no item 3", "file not found".
@@ -64,7 +100,7 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    * before they are parsed. Default 20,000: enough for any field a person would type.
    */
   maxInputChars?: number;
-  execute(args: z.infer<S>, ctx: ToolContext): Promise<string> | string;
+  execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput | string> | ToolOutput | string;
 }
 
 export interface Tool extends ToolDefinition {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Lang } from '../i18n.js';
-import { ToolError, type ToolContext } from './tool.js';
+import { outputText, ToolError, type ToolContext } from './tool.js';
 import { createWeatherTool } from './weather.js';
 
 // Real Open-Meteo responses, kept in the repository with their licence.
@@ -119,7 +119,9 @@ function ctx(lang: Lang, signal = new AbortController().signal): ToolContext {
 }
 
 function tool(srv: TestServer, timeoutMs?: number) {
-  return createWeatherTool({ geocodingUrl: `${srv.base}/geo`, forecastUrl: `${srv.base}/forecast`, timeoutMs });
+  const t = createWeatherTool({ geocodingUrl: `${srv.base}/geo`, forecastUrl: `${srv.base}/forecast`, timeoutMs });
+  // Most tests read the text the model gets.
+  return { ...t, execute: async (args: { city: string }, c: ToolContext) => outputText(await t.execute(args, c)) };
 }
 
 async function failure(run: Promise<unknown>): Promise<ToolError> {
