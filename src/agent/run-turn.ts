@@ -2,7 +2,7 @@ import type { ActionRecord, Bus } from '../bus/bus.js';
 import type { Llm, ToolCall, ChatMessage, Usage } from '../llm/types.js';
 import type { Store } from '../store/store.js';
 import { StoreError } from '../store/store-error.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolRegistry, ToolResult } from '../tools/registry.js';
 import { say, type Lang } from '../i18n.js';
 import type { PermissionDecision, PermissionRequest } from '../tools/tool.js';
 import { buildContext, HISTORY_WINDOW } from './context.js';
@@ -175,7 +175,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     part.start();
     bus.emit({ type: 'tool.start', sessionId, turnId, callId: call.id, tool: call.name, input });
 
-    const result =
+    const result: ToolResult =
       skip
         ? {
             ok: false,
@@ -196,11 +196,20 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
             ask: (request) => deps.ask(request, sessionId),
             progress: (message) => bus.emit({ type: 'tool.progress', sessionId, turnId, callId: call.id, message }),
           });
-    const action: ActionRecord = { callId: call.id, tool: call.name, input: result.input, ok: result.ok, output: result.output, ms: result.ms };
+    const action: ActionRecord = { callId: call.id, tool: call.name, input: result.input, ok: result.ok, output: result.output, ms: result.ms, ...cardOf(result) };
     part.end(result);
     bus.emit({ type: 'tool.end', sessionId, turnId, ...action });
     return action;
   }
+}
+
+/** What a call's card shows, for the events and the turn's record: attachments named and sized, without their bytes. */
+function cardOf({ title, metadata, attachments }: ToolResult): Pick<ActionRecord, 'title' | 'metadata' | 'attachments'> {
+  return {
+    ...(title !== undefined && { title }),
+    ...(metadata !== undefined && { metadata }),
+    ...(attachments !== undefined && { attachments: attachments.map(({ name, mimeType, size }) => ({ name, mimeType, size })) }),
+  };
 }
 
 /** Which limit stopped the model, and where to change it. */

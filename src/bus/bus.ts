@@ -11,6 +11,12 @@ export interface ActionRecord {
   ok: boolean;
   output: string;
   ms: number;
+  /** One short line for the call's card, when the tool gave one. */
+  title?: string;
+  /** Small JSON details for the card, when the tool gave them. */
+  metadata?: Record<string, unknown>;
+  /** What the call attached, named and sized; the bytes stay in the store for the UI to fetch. */
+  attachments?: Array<{ name: string; mimeType: string; size: number }>;
 }
 
 export type BusEvent =
