@@ -269,6 +269,14 @@ describe('calculatorTool', () => {
     expect(outputText(await calculatorTool.execute({ expression: '2的10次方' }, ctx('en')))).toBe('1024');
   });
 
+  it('gives its card the sum as the title and the expression and result as metadata', async () => {
+    expect(await calculatorTool.execute({ expression: ' (3+5)*2 ' }, ctx('en'))).toEqual({
+      output: '16',
+      title: '(3+5)*2 = 16',
+      metadata: { expression: '(3+5)*2', result: '16' },
+    });
+  });
+
   it('fails with a ToolError in the turn language', () => {
     expect(() => calculatorTool.execute({ expression: '1/0' }, ctx('zh'))).toThrow(new ToolError('除数不能为零'));
     expect(() => calculatorTool.execute({ expression: '1/0' }, ctx('en'))).toThrow(new ToolError('Division by zero'));

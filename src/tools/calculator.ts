@@ -144,5 +144,9 @@ export const calculatorTool = defineTool({
       .string()
       .describe('The arithmetic expression to compute, e.g. "(3+5)*12", "2**10", "7 // 2", "2的10次方"'),
   }),
-  execute: ({ expression }, ctx) => evaluateExpression(expression, ctx.lang),
+  execute: ({ expression }, ctx) => {
+    const result = evaluateExpression(expression, ctx.lang);
+    const shown = expression.trim();
+    return { output: result, title: `${shown} = ${result}`, metadata: { expression: shown, result } };
+  },
 });

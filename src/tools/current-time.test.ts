@@ -116,4 +116,13 @@ describe('current_time tool', () => {
       '"Atlantis" is not a time zone I know. Use an IANA name such as Asia/Shanghai or America/New_York.',
     );
   });
+
+  it('gives its card the date, time and zone as the title, and the time as ISO 8601 with the facts the text states', async () => {
+    const tool = createCurrentTimeTool({ now: () => MONDAY, defaultTimeZone: 'Asia/Shanghai' });
+    expect(await tool.execute({}, ctx('en'))).toEqual({
+      output: expect.stringContaining('It is Monday, November 30, 2026, 13:15:00'),
+      title: '2026-11-30 13:15:00 Asia/Shanghai',
+      metadata: { timeZone: 'Asia/Shanghai', iso: '2026-11-30T13:15:00+08:00', utcOffset: 'UTC+08:00', weekday: 'Monday', daysUntilWeekend: 5 },
+    });
+  });
 });

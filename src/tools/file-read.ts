@@ -71,7 +71,8 @@ export const fileReadTool = defineTool({
       throw new ToolError(say(lang, `无法读取 ${shown}（${code}）。`, `Cannot read ${shown} (${code}).`));
     }
 
-    if (bytes.length === 0) return say(lang, `${shown} 是空文件。`, `${shown} is empty.`);
+    const card = { title: shown, metadata: { path: shown, bytes: bytes.length } };
+    if (bytes.length === 0) return { output: say(lang, `${shown} 是空文件。`, `${shown} is empty.`), ...card };
     // PDFs need not contain an early NUL, so their magic number is checked too.
     const pdf = bytes.subarray(0, 5).toString('latin1') === '%PDF-';
     if (pdf || bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
@@ -82,7 +83,7 @@ export const fileReadTool = defineTool({
       ));
     }
     try {
-      return utf8.decode(bytes);
+      return { output: utf8.decode(bytes), ...card };
     } catch {
       throw new ToolError(say(
         lang,

@@ -65,7 +65,11 @@ export const fileWriteTool = defineTool({
     if (located.inside) await removeStaleTemps(dir);
     await writeAtomically(dir, located.target, args.content, existing, { lang, shown, guard, signal: ctx.signal });
 
-    return say(lang, `已写入 ${shown}（${formatBytes(size)} 字节）`, `Wrote ${formatBytes(size)} ${size === 1 ? 'byte' : 'bytes'} to ${shown}`);
+    return {
+      output: say(lang, `已写入 ${shown}（${formatBytes(size)} 字节）`, `Wrote ${formatBytes(size)} ${size === 1 ? 'byte' : 'bytes'} to ${shown}`),
+      title: shown,
+      metadata: { path: shown, bytes: size, created: existing === undefined },
+    };
   },
 });
 

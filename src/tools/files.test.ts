@@ -563,4 +563,26 @@ describe('file_list', () => {
     );
     expect(await fails(fileListTool, { path: 'note' }, ctx('zh'))).toBe('找不到 note：没有这个文件或文件夹。你是不是想找：notes？');
   });
+
+  it('gives each call a card: the path as the title, the path and size as metadata', async () => {
+    const card = async (tool: Tool, input: unknown) => {
+      const r = await tool.execute(tool.parameters.parse(input), ctx());
+      return typeof r === 'string' ? r : { title: r.title, metadata: r.metadata };
+    };
+    expect(await card(fileWriteTool, { path: 'notes/a.txt', content: 'hello' })).toEqual({
+      title: 'notes/a.txt',
+      metadata: { path: 'notes/a.txt', bytes: 5, created: true },
+    });
+    expect(await card(fileWriteTool, { path: 'notes/a.txt', content: '你好' })).toEqual({
+      title: 'notes/a.txt',
+      metadata: { path: 'notes/a.txt', bytes: 6, created: false },
+    });
+    expect(await card(fileReadTool, { path: 'notes/a.txt' })).toEqual({ title: 'notes/a.txt', metadata: { path: 'notes/a.txt', bytes: 6 } });
+    await mkdir(path.join(ws, 'notes', 'old'));
+    expect(await card(fileListTool, { path: 'notes' })).toEqual({
+      title: 'notes/',
+      metadata: { path: 'notes', entries: 2, folders: 1, truncated: false },
+    });
+    expect(await card(fileListTool, {})).toEqual({ title: 'workspace', metadata: { path: '.', entries: 1, folders: 1, truncated: false } });
+  });
 });

@@ -314,4 +314,21 @@ describe('weather tool', () => {
     expect(err.message).toBe('The weather lookup was cancelled.');
     expect(srv.requests).toHaveLength(1);
   });
+
+  it('gives its card the place and the current weather as the title, and the figures as metadata', async () => {
+    const srv = await startServer(openMeteo(RAINY));
+    const t = createWeatherTool({ geocodingUrl: `${srv.base}/geo`, forecastUrl: `${srv.base}/forecast` });
+    const r = await t.execute({ city: 'Enschede' }, ctx('en'));
+    expect(typeof r === 'string' ? r : { title: r.title, metadata: JSON.parse(JSON.stringify(r.metadata)) }).toEqual({
+      title: 'Enschede: light rain, 8.3°C',
+      metadata: {
+        city: 'Enschede', region: 'Overijssel', country: 'The Netherlands', latitude: 52.21833, longitude: 6.89583,
+        localTime: '2026-11-30T06:15', conditions: 'light rain', weatherCode: 61,
+        temperatureC: 8.3, feelsLikeC: 5.1, humidityPct: 91, windKmh: 17.2, precipitationMm: 0.4,
+        todayMinC: 4.2, todayMaxC: 9.4, rainChancePct: 85, uvIndex: 0.9,
+      },
+    });
+    const zh = await t.execute({ city: '北京' }, ctx('zh'));
+    expect(typeof zh === 'string' ? zh : zh.title).toBe('北京市：小雨，8.3°C');
+  });
 });
