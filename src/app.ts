@@ -1,8 +1,8 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { createBus, type Bus } from './bus/bus.js';
 import type { Config } from './config/config.js';
+import { detectLang } from './i18n.js';
 import type { Llm } from './llm/types.js';
-import { detectLang } from './llm/offline/lang.js';
 import { createPermissionPolicy } from './permission/permission.js';
 import { createEventLog, type EventLog } from './sessions/event-log.js';
 import { createSessions, type SessionsService } from './sessions/sessions.js';

@@ -92,8 +92,8 @@ describe('the agent loop', () => {
       { text: 'ok' },
     ]);
     const sleep = (ms: number) => new Promise<string>((r) => setTimeout(() => r(`slept ${ms}`), ms));
-    app.tools.register(defineTool({ name: 'look_slow', description: 'slow read', readOnly: true, parameters: z.object({}), execute: () => sleep(150) }));
-    app.tools.register(defineTool({ name: 'look_fast', description: 'fast read', readOnly: true, parameters: z.object({}), execute: () => sleep(10) }));
+    app.tools.register(defineTool({ name: 'look_slow', description: 'slow read', annotations: { readOnly: true }, parameters: z.object({}), execute: () => sleep(150) }));
+    app.tools.register(defineTool({ name: 'look_fast', description: 'fast read', annotations: { readOnly: true }, parameters: z.object({}), execute: () => sleep(10) }));
     const r = await app.sessions.send(session.id, 'look twice, then add and list');
     expect(r.actions.map((a) => a.callId)).toEqual(['slow', 'fast', 'add', 'list']);
     // The fast look finished first: the two looks ran side by side.
@@ -199,7 +199,7 @@ describe('sessions', () => {
     ]);
     const app = await createApp(t.config, { llm });
     cleanups.push(() => app.close());
-    app.tools.register(defineTool({ name: 'nap', description: 'naps', readOnly: true, parameters: z.object({}), execute: () => new Promise<string>((r) => setTimeout(() => r('rested'), 150)) }));
+    app.tools.register(defineTool({ name: 'nap', description: 'naps', annotations: { readOnly: true }, parameters: z.object({}), execute: () => new Promise<string>((r) => setTimeout(() => r('rested'), 150)) }));
     const a = app.sessions.create();
     const b = app.sessions.create();
     const turnA = app.sessions.send(a.id, 'a');

@@ -1,5 +1,5 @@
 import type { ActionRecord } from '../bus/bus.js';
-import { say, type Lang } from '../tools/tool.js';
+import { say, type Lang } from '../i18n.js';
 import type { StopReason } from './stop-conditions.js';
 
 const preview = (text: string, max = 80) => {

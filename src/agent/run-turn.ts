@@ -2,8 +2,9 @@ import type { ActionRecord, Bus } from '../bus/bus.js';
 import type { Llm, LlmRequest, ToolCall, ChatMessage, Usage } from '../llm/types.js';
 import type { Store } from '../store/store.js';
 import { StoreError } from '../store/store-error.js';
-import type { ToolRegistry } from '../tools/registry.js';
-import { say, type Lang, type PermissionDecision, type PermissionRequest } from '../tools/tool.js';
+import type { ToolRegistry, ToolResult } from '../tools/registry.js';
+import { say, type Lang } from '../i18n.js';
+import type { PermissionDecision, PermissionRequest } from '../tools/tool.js';
 import { buildContext, HISTORY_WINDOW } from './context.js';
 import { createTurnWriter, type ToolPartHandle } from './turn-writer.js';
 import { readStep, type StepCut, type StepLimits } from './read-step.js';
@@ -164,7 +165,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
 
       messages.push({ role: 'assistant', content: out.text || null, tool_calls: calls.map((c) => c.sent), ...(out.reasoning ? { reasoning: out.reasoning } : {}) });
       let repeated = false;
-      for (const batch of batchCalls(out.calls, (c) => tools.get(c.name)?.readOnly === true)) {
+      for (const batch of batchCalls(out.calls, (c) => tools.get(c.name)?.annotations?.readOnly === true)) {
         // Decided in call order before the batch starts; once a loop is detected, the rest is not run.
         const runs = batch.map((i) => {
           const { call, input } = calls[i]!;
@@ -187,7 +188,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     const where = { sessionId, turnId, messageId, partId: part.id, callId: call.id };
     bus.emit({ type: 'tool.start', ...where, tool: call.name, input });
 
-    const result =
+    const result: ToolResult =
       skip
         ? {
             ok: false,
@@ -200,17 +201,28 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
           }
         : await tools.run(call, {
             sessionId,
+            turnId,
+            callId: call.id,
             workspace: opts.workspace,
             signal,
             lang: opts.lang,
             ask: (request) => deps.ask(request, sessionId),
             progress: (message) => bus.emit({ type: 'tool.progress', ...where, message }),
           });
-    const action: ActionRecord = { callId: call.id, tool: call.name, input: result.input, ok: result.ok, output: result.output, ms: result.ms };
+    const action: ActionRecord = { callId: call.id, tool: call.name, input: result.input, ok: result.ok, output: result.output, ms: result.ms, ...cardOf(result) };
     part.end(result);
     bus.emit({ type: 'tool.end', ...where, ...action });
     return action;
   }
+}
+
+/** What a call's card shows, for the events and the turn's record: attachments named and sized, without their bytes. */
+function cardOf({ title, metadata, attachments }: ToolResult): Pick<ActionRecord, 'title' | 'metadata' | 'attachments'> {
+  return {
+    ...(title !== undefined && { title }),
+    ...(metadata !== undefined && { metadata }),
+    ...(attachments !== undefined && { attachments: attachments.map(({ name, mimeType, size }) => ({ name, mimeType, size })) }),
+  };
 }
 
 /** Which limit stopped the model, and where to change it. */

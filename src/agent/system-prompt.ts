@@ -1,4 +1,4 @@
-import type { Lang } from '../tools/tool.js';
+import type { Lang } from '../i18n.js';
 
 export interface SystemPromptInput {
   now: Date;

@@ -1,6 +1,9 @@
 import type { ToolCall, Usage } from '../llm/types.js';
-import type { ToolState } from '../store/messages-repo.js';
+import type { StoredAttachment, ToolCard, ToolState } from '../store/messages-repo.js';
 import type { Store } from '../store/store.js';
+
+/** How a call ended, as stored: its output and duration, and what its card shows. */
+type Outcome = { output: string; ms: number; attachments?: StoredAttachment[] } & ToolCard;
 
 /** A tool call's part while its turn runs. */
 export interface ToolPartHandle {
@@ -9,7 +12,7 @@ export interface ToolPartHandle {
   /** The call starts running. */
   start(): void;
   /** The call ended; `ok` decides completed or error. */
-  end(result: { ok: boolean; output: string; ms: number }): void;
+  end(result: { ok: boolean } & Outcome): void;
 }
 
 /**
@@ -22,11 +25,12 @@ export interface StepIds {
   reasoningPartId: string;
 }
 
-interface PartRecord {
+interface PartRecord extends ToolCard {
   id: string;
   state: ToolState;
   output?: string;
   ms?: number;
+  attachments?: StoredAttachment[];
   at: number;
   /** Set once the insert has been committed; later changes become updates. */
   written: boolean;
@@ -71,13 +75,13 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
     });
   }
 
-  function change(record: PartRecord, state: ToolState, result?: { output: string; ms: number }) {
+  function change(record: PartRecord, state: ToolState, result?: Outcome) {
     record.state = state;
     record.at = now();
     if (result) Object.assign(record, result);
     if (!record.written) return;
-    const { id, output, ms, at } = record;
-    defer(() => store.messages.updateToolPart(id, { state, output, ms, now: at }));
+    const { id, output, ms, at, title, metadata, attachments } = record;
+    defer(() => store.messages.updateToolPart(id, { state, output, ms, now: at, title, metadata, attachments }));
   }
 
   const newStepIds = (): StepIds => ({ messageId: store.newId('msg'), textPartId: store.newId('prt'), reasoningPartId: store.newId('prt') });
@@ -117,7 +121,8 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
         if (text) store.messages.addPart({ ...base, id: ids.textPartId, type: 'text', text });
         calls.forEach(({ call, input }, i) => {
           const r = records[i]!;
-          store.messages.addPart({ messageId, now: r.at, id: r.id, type: 'tool', callId: call.id, tool: call.name, input, state: r.state, output: r.output, ms: r.ms });
+          store.messages.addPart({ messageId, now: r.at, id: r.id, type: 'tool', callId: call.id, tool: call.name, input, state: r.state, output: r.output, ms: r.ms,
+            title: r.title, metadata: r.metadata, attachments: r.attachments });
         });
         // Only once every row of the step is in: a failed step leaves nothing to update.
         records.forEach((r) => (r.written = true));
@@ -125,7 +130,7 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
       return records.map((r) => ({
         id: r.id,
         start: () => change(r, 'running'),
-        end: ({ ok, output, ms }) => change(r, ok ? 'completed' : 'error', { output, ms }),
+        end: ({ ok, output, ms, title, metadata, attachments }) => change(r, ok ? 'completed' : 'error', { output, ms, title, metadata, attachments }),
       }));
     },
 

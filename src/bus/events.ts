@@ -27,6 +27,12 @@ export const ActionRecord = z.object({
   ok: z.boolean(),
   output: z.string().describe('What the model reads. A failed call starts with "Error: ".'),
   ms: z.number(),
+  title: z.string().optional().describe("One short line for the call's card, when the tool gave one."),
+  metadata: z.record(z.string(), z.unknown()).optional().describe('Small JSON details for the card, when the tool gave them.'),
+  attachments: z
+    .array(z.object({ name: z.string(), mimeType: z.string(), size: z.number() }))
+    .optional()
+    .describe('What the call attached, named and sized; the bytes stay in the store for the UI to fetch.'),
 });
 export type ActionRecord = z.infer<typeof ActionRecord>;
 

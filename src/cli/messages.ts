@@ -1,4 +1,4 @@
-import type { Lang } from '../tools/tool.js';
+import type { Lang } from '../i18n.js';
 
 /** Every sentence the CLI itself says, in both languages. */
 export function cliText(lang: Lang) {

@@ -2,6 +2,27 @@ import type { Db } from './db.js';
 
 export type ToolState = 'pending' | 'running' | 'completed' | 'error';
 
+/** A tool call's attachment as stored: its bytes in base64, or a file in the workspace. */
+export type StoredAttachment =
+  | { name: string; mimeType: string; size: number; data: string }
+  | { name: string; mimeType: string; size: number; path: string };
+
+/** An attachment as listed with its part: what it is and how big, never its bytes. */
+export interface AttachmentSummary {
+  name: string;
+  mimeType: string;
+  /** In bytes. */
+  size: number;
+  /** Set when it is a workspace file: its path relative to the workspace. */
+  path?: string;
+}
+
+/** What a tool call's card shows beside its output; each field is present only when the tool gave it. */
+export interface ToolCard {
+  title?: string;
+  metadata?: Record<string, unknown>;
+}
+
 export type Part =
   | { id: string; type: 'text'; text: string }
   | { id: string; type: 'reasoning'; text: string }
@@ -15,7 +36,7 @@ export type Part =
       output: string | null;
       state: ToolState;
       ms: number | null;
-    };
+    } & ToolCard & { attachments?: AttachmentSummary[] };
 
 export interface Message {
   id: string;
@@ -29,14 +50,17 @@ export interface Message {
 export type NewPart =
   | { type: 'text' | 'reasoning'; text: string }
   /** A tool part may be written already finished, with its output, when the call was that quick. */
-  | { type: 'tool'; callId: string; tool: string; input: unknown; state: ToolState; output?: string; ms?: number };
+  | ({ type: 'tool'; callId: string; tool: string; input: unknown; state: ToolState; output?: string; ms?: number } & ToolCard & { attachments?: StoredAttachment[] });
 
 export interface MessagesRepo {
   addMessage(m: { id: string; sessionId: string; turnId: string; role: 'user' | 'assistant'; now: number }): void;
   addPart(p: NewPart & { id: string; messageId: string; now: number }): void;
   /** Moves a tool part along pending → running → completed | error. */
-  updateToolPart(id: string, u: { state: ToolState; output?: string; ms?: number; now: number }): void;
+  updateToolPart(id: string, u: { state: ToolState; output?: string; ms?: number; now: number } & ToolCard & { attachments?: StoredAttachment[] }): void;
+  /** Tool parts come with their attachments summarised, without the bytes: `attachment` fetches one whole. */
   list(sessionId: string): Message[];
+  /** One attachment of a tool part, with its bytes; `index` counts from 0 in the listed order. */
+  attachment(partId: string, index: number): StoredAttachment | undefined;
   /**
    * The most recent whole exchanges (a user message and all that answered it) whose parts hold at
    * most `maxChars` characters together, the newest exchange always included. Only message sizes
@@ -57,6 +81,11 @@ interface PartRow {
   output: string | null;
   state: ToolState | null;
   ms: number | null;
+  /** Not read for a model's context (`listRecent`). */
+  title?: string | null;
+  metadata?: string | null;
+  /** The summaries, without the bytes. */
+  attachments?: string | null;
 }
 
 function parseInput(raw: string | null): unknown {
@@ -79,27 +108,35 @@ function toPart(r: PartRow): Part {
     output: r.output,
     state: r.state ?? 'error',
     ms: r.ms,
+    ...(r.title != null && { title: r.title }),
+    ...(r.metadata != null && { metadata: JSON.parse(r.metadata) as Record<string, unknown> }),
+    ...(r.attachments != null && { attachments: JSON.parse(r.attachments) as AttachmentSummary[] }),
   };
 }
+
+const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 
 export function createMessagesRepo(db: Db): MessagesRepo {
   const insertMessage = db.prepare(
     'INSERT INTO messages (id, session_id, turn_id, role, created_at) VALUES (?, ?, ?, ?, ?)',
   );
   const insertPart = db.prepare(`INSERT INTO parts
-    (id, message_id, type, text, call_id, tool, input, output, state, ms, started_at, ended_at, created_at)
-    VALUES (@id, @messageId, @type, @text, @callId, @tool, @input, @output, @state, @ms, @startedAt, @endedAt, @now)`);
+    (id, message_id, type, text, call_id, tool, input, output, state, ms, started_at, ended_at, created_at, title, metadata, attachments)
+    VALUES (@id, @messageId, @type, @text, @callId, @tool, @input, @output, @state, @ms, @startedAt, @endedAt, @now, @title, @metadata, @attachments)`);
   const updateTool = db.prepare(`UPDATE parts SET state = @state,
     output = coalesce(@output, output), ms = coalesce(@ms, ms),
+    title = coalesce(@title, title), metadata = coalesce(@metadata, metadata), attachments = coalesce(@attachments, attachments),
     started_at = CASE WHEN @state = 'running' THEN @now ELSE started_at END,
     ended_at = CASE WHEN @state IN ('completed', 'error') THEN @now ELSE ended_at END
     WHERE id = @id`);
   const messages = db.prepare(
     'SELECT id, session_id AS sessionId, turn_id AS turnId, role, created_at AS createdAt FROM messages WHERE session_id = ? ORDER BY rowid',
   );
-  const parts = db.prepare(
-    'SELECT p.* FROM messages m JOIN parts p ON p.message_id = m.id WHERE m.session_id = ? ORDER BY p.rowid',
-  );
+  // Attachments are summarised here, in SQL, so their bytes never leave the database for a listing.
+  const parts = db.prepare(`SELECT p.id, p.message_id, p.type, p.text, p.call_id, p.tool, p.input, p.output, p.state, p.ms, p.title, p.metadata,
+    CASE WHEN p.attachments IS NULL THEN NULL ELSE (SELECT json_group_array(json_remove(value, '$.data')) FROM json_each(p.attachments)) END AS attachments
+    FROM messages m JOIN parts p ON p.message_id = m.id WHERE m.session_id = ? ORDER BY p.rowid`);
+  const attachmentAt = db.prepare('SELECT a.value FROM parts p, json_each(p.attachments) a WHERE p.id = ? AND a.key = ?').pluck();
   const grow = db.prepare('UPDATE messages SET size = size + ? WHERE id = ?');
   const growByPart = db.prepare('UPDATE messages SET size = size + ? WHERE id = (SELECT message_id FROM parts WHERE id = ?)');
   const newestFirst = db.prepare('SELECT id, role, size FROM messages WHERE session_id = ? ORDER BY rowid DESC');
@@ -130,10 +167,16 @@ export function createMessagesRepo(db: Db): MessagesRepo {
         startedAt: isTool && p.state !== 'pending' ? p.now : null,
         endedAt: isTool && (p.state === 'completed' || p.state === 'error') ? p.now : null,
         now: p.now,
+        title: isTool ? p.title ?? null : null,
+        metadata: isTool ? json(p.metadata) : null,
+        attachments: isTool ? json(p.attachments) : null,
       });
     },
     updateToolPart(id, u) {
-      updateTool.run({ id, state: u.state, output: u.output ?? null, ms: u.ms ?? null, now: u.now });
+      updateTool.run({
+        id, state: u.state, output: u.output ?? null, ms: u.ms ?? null, now: u.now,
+        title: u.title ?? null, metadata: json(u.metadata), attachments: json(u.attachments),
+      });
       if (u.output) growByPart.run(u.output.length, id);
     },
     list(sessionId) {
@@ -141,6 +184,10 @@ export function createMessagesRepo(db: Db): MessagesRepo {
       for (const m of messages.all(sessionId) as Omit<Message, 'parts'>[]) byMessage.set(m.id, { ...m, parts: [] });
       for (const r of parts.all(sessionId) as PartRow[]) byMessage.get(r.message_id)?.parts.push(toPart(r));
       return [...byMessage.values()];
+    },
+    attachment(partId, index) {
+      const raw = attachmentAt.get(partId, index) as string | undefined;
+      return raw === undefined ? undefined : (JSON.parse(raw) as StoredAttachment);
     },
     listRecent(sessionId, { maxChars, maxPartChars }) {
       const kept: string[] = [];

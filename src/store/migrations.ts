@@ -1,3 +1,14 @@
+/**
+ * What a tool call's card needs beside its output: a one-line title, JSON metadata, and JSON
+ * attachments (each `{ name, mimeType, size }` with `data` in base64 or a workspace `path`).
+ * Kept apart so that it can be ordered after the events change's migration when the two meet.
+ */
+export const PARTS_CARDS_MIGRATION = `
+  ALTER TABLE parts ADD COLUMN title TEXT;
+  ALTER TABLE parts ADD COLUMN metadata TEXT;
+  ALTER TABLE parts ADD COLUMN attachments TEXT;
+  `;
+
 /** Numbered schema migrations. Append only: a shipped migration is never edited. */
 export const MIGRATIONS: readonly string[] = [
   /* 1: sessions, messages with typed parts, turns, todos, preferences */ `
@@ -83,4 +94,5 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (session_id, seq)
   ) WITHOUT ROWID;
   `,
+  /* 5: tool call cards (title, metadata, attachments) */ PARTS_CARDS_MIGRATION,
 ];

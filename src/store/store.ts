@@ -111,6 +111,7 @@ export function createStore(path: string): Store {
       ...messages,
       list: (sessionId) => (flush(), messages.list(sessionId)),
       listRecent: (sessionId, options) => (flush(), messages.listRecent(sessionId, options)),
+      attachment: (partId, index) => (flush(), messages.attachment(partId, index)),
     },
     turns: createTurnsRepo(db),
     todos: createTodosRepo(db),

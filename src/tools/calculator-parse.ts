@@ -1,4 +1,5 @@
-import { say, ToolError, type Lang } from './tool.js';
+import { say, type Lang } from '../i18n.js';
+import { ToolError } from './tool.js';
 
 /** Longer input is refused before it is read: nobody types a thousand characters of arithmetic. */
 export const MAX_EXPRESSION_CHARS = 1000;

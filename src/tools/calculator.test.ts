@@ -1,10 +1,13 @@
 import { Decimal } from 'decimal.js';
 import { describe, expect, it, vi } from 'vitest';
 import { calculatorTool, evaluateExpression } from './calculator.js';
-import { ToolError, type Lang, type ToolContext } from './tool.js';
+import type { Lang } from '../i18n.js';
+import { outputText, ToolError, type ToolContext } from './tool.js';
 
 const ctx = (lang: Lang): ToolContext => ({
   sessionId: 's1',
+  turnId: 't1',
+  callId: 'c1',
   workspace: '/nonexistent',
   signal: new AbortController().signal,
   lang,
@@ -262,8 +265,16 @@ describe('calculatorTool', () => {
   });
 
   it('returns only the result', async () => {
-    expect(await calculatorTool.execute({ expression: '(3+5)*2' }, ctx('zh'))).toBe('16');
-    expect(await calculatorTool.execute({ expression: '2的10次方' }, ctx('en'))).toBe('1024');
+    expect(outputText(await calculatorTool.execute({ expression: '(3+5)*2' }, ctx('zh')))).toBe('16');
+    expect(outputText(await calculatorTool.execute({ expression: '2的10次方' }, ctx('en')))).toBe('1024');
+  });
+
+  it('gives its card the sum as the title and the expression and result as metadata', async () => {
+    expect(await calculatorTool.execute({ expression: ' (3+5)*2 ' }, ctx('en'))).toEqual({
+      output: '16',
+      title: '(3+5)*2 = 16',
+      metadata: { expression: '(3+5)*2', result: '16' },
+    });
   });
 
   it('fails with a ToolError in the turn language', () => {

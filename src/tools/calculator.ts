@@ -1,7 +1,8 @@
 import { Decimal } from 'decimal.js';
 import { z } from 'zod';
 import { parseExpression, type BinaryOp, type CalcNode } from './calculator-parse.js';
-import { defineTool, say, ToolError, type Lang } from './tool.js';
+import { say, type Lang } from '../i18n.js';
+import { defineTool, ToolError } from './tool.js';
 
 /** Working precision in significant digits: far beyond what is shown, so rounding never reaches the printed digits. */
 const WORKING_DIGITS = 50;
@@ -131,7 +132,7 @@ export function evaluateExpression(expression: string, lang: Lang): string {
 
 export const calculatorTool = defineTool({
   name: 'calculator',
-  readOnly: true,
+  annotations: { readOnly: true },
   description:
     'Computes an arithmetic expression exactly (decimal arithmetic, so 0.1+0.2 is 0.3) and returns only the result, e.g. "16". ' +
     'Use it for any arithmetic instead of working it out yourself. Supports + - * / , // (floor division), % (modulo), ' +
@@ -143,5 +144,9 @@ export const calculatorTool = defineTool({
       .string()
       .describe('The arithmetic expression to compute, e.g. "(3+5)*12", "2**10", "7 // 2", "2的10次方"'),
   }),
-  execute: ({ expression }, ctx) => evaluateExpression(expression, ctx.lang),
+  execute: ({ expression }, ctx) => {
+    const result = evaluateExpression(expression, ctx.lang);
+    const shown = expression.trim();
+    return { output: result, title: `${shown} = ${result}`, metadata: { expression: shown, result } };
+  },
 });

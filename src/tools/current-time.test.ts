@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCurrentTimeTool } from './current-time.js';
-import { ToolError, type Lang, type ToolContext } from './tool.js';
+import type { Lang } from '../i18n.js';
+import { outputText, ToolError, type ToolContext } from './tool.js';
 
 const MONDAY = new Date('2026-11-30T05:15:00Z');
 // Sunday 11:00 in Tokyo, still Saturday 21:00 in New York.
@@ -9,6 +10,8 @@ const SPLIT_WEEKEND = new Date('2026-11-29T02:00:00Z');
 function ctx(lang: Lang): ToolContext {
   return {
     sessionId: 's1',
+    turnId: 't1',
+    callId: 'c1',
     workspace: '/tmp',
     signal: new AbortController().signal,
     lang,
@@ -19,7 +22,7 @@ function ctx(lang: Lang): ToolContext {
 
 async function run(at: Date, lang: Lang, timezone?: string, defaultTimeZone = 'Asia/Shanghai'): Promise<string> {
   const tool = createCurrentTimeTool({ now: () => at, defaultTimeZone });
-  return tool.execute(timezone === undefined ? {} : { timezone }, ctx(lang));
+  return outputText(await tool.execute(timezone === undefined ? {} : { timezone }, ctx(lang)));
 }
 
 async function failure(at: Date, lang: Lang, timezone: string): Promise<string> {
@@ -112,5 +115,14 @@ describe('current_time tool', () => {
     expect(await failure(MONDAY, 'en', 'Atlantis')).toBe(
       '"Atlantis" is not a time zone I know. Use an IANA name such as Asia/Shanghai or America/New_York.',
     );
+  });
+
+  it('gives its card the date, time and zone as the title, and the time as ISO 8601 with the facts the text states', async () => {
+    const tool = createCurrentTimeTool({ now: () => MONDAY, defaultTimeZone: 'Asia/Shanghai' });
+    expect(await tool.execute({}, ctx('en'))).toEqual({
+      output: expect.stringContaining('It is Monday, November 30, 2026, 13:15:00'),
+      title: '2026-11-30 13:15:00 Asia/Shanghai',
+      metadata: { timeZone: 'Asia/Shanghai', iso: '2026-11-30T13:15:00+08:00', utcOffset: 'UTC+08:00', weekday: 'Monday', daysUntilWeekend: 5 },
+    });
   });
 });

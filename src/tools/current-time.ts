@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineTool, say, ToolError, type Lang, type Tool } from './tool.js';
+import { say, type Lang } from '../i18n.js';
+import { defineTool, ToolError, type Tool } from './tool.js';
 
 const MS_PER_MINUTE = 60_000;
 const SATURDAY = 6;
@@ -72,7 +73,7 @@ export function createCurrentTimeTool(deps: CurrentTimeToolDeps = {}): Tool {
 
   return defineTool({
     name: 'current_time',
-    readOnly: true,
+    annotations: { readOnly: true },
     description:
       'The current date, time and weekday in a time zone (IANA name, or a big city such as Tokyo / 纽约), ' +
       'with the UTC offset and how many days remain until the weekend.',
@@ -89,7 +90,8 @@ export function createCurrentTimeTool(deps: CurrentTimeToolDeps = {}): Tool {
           ),
         );
       }
-      return formatTime(wallClock(now(), zone), ctx.lang);
+      const clock = wallClock(now(), zone);
+      return { output: formatTime(clock, ctx.lang), ...timeCard(clock) };
     },
   });
 }
@@ -155,6 +157,24 @@ function utcOffset(minutes: number): string {
   const sign = minutes < 0 ? '-' : '+';
   const abs = Math.abs(minutes);
   return `UTC${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+/** The card: the wall-clock time as ISO 8601 with its offset, and the facts the text states. */
+function timeCard(c: WallClock): { title: string; metadata: Record<string, unknown> } {
+  const date = `${c.year}-${pad(c.month)}-${pad(c.day)}`;
+  const time = `${pad(c.hour)}:${pad(c.minute)}:${pad(c.second)}`;
+  const offset = utcOffset(c.offsetMinutes);
+  const weekend = c.weekday === SATURDAY || c.weekday === SUNDAY;
+  return {
+    title: `${date} ${time} ${c.zone}`,
+    metadata: {
+      timeZone: c.zone,
+      iso: `${date}T${time}${offset.slice('UTC'.length)}`,
+      utcOffset: offset,
+      weekday: WEEKDAYS_EN[c.weekday],
+      daysUntilWeekend: weekend ? 0 : SATURDAY - c.weekday,
+    },
+  };
 }
 
 function formatTime(c: WallClock, lang: Lang): string {

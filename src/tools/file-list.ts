@@ -4,7 +4,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { checkPath, formatSize, notFoundMessage } from './sandbox.js';
 import { isTempName, removeStaleTemps } from './temp-files.js';
-import { ToolError, defineTool, say, type Lang } from './tool.js';
+import { say, type Lang } from '../i18n.js';
+import { ToolError, defineTool } from './tool.js';
 
 /** A listing is for a model to read; past this it only crowds the context. */
 const MAX_LIST_ENTRIES = 500;
@@ -19,7 +20,7 @@ export type FileListParams = z.infer<typeof FileListParams>;
 
 export const fileListTool = defineTool({
   name: 'file_list',
-  readOnly: true,
+  annotations: { readOnly: true },
   description:
     'List a folder of the workspace (the only folder the assistant may touch): folders first, marked with a trailing "/", ' +
     `then files with their sizes. Shows at most ${MAX_LIST_ENTRIES} entries.`,
@@ -49,8 +50,16 @@ export const fileListTool = defineTool({
     const visible = entries
       .filter((e) => !isTempName(e.name))
       .sort((a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const title = isRoot ? say(lang, '工作区', 'workspace') : `${shown}/`;
+    const metadata = {
+      path: shown,
+      entries: visible.length,
+      folders: visible.filter((e) => e.isDirectory()).length,
+      truncated: visible.length > MAX_LIST_ENTRIES,
+    };
     if (visible.length === 0) {
-      return isRoot ? say(lang, '工作区是空的。', 'The workspace is empty.') : say(lang, `${shown}/ 是空文件夹。`, `${shown}/ is an empty folder.`);
+      const output = isRoot ? say(lang, '工作区是空的。', 'The workspace is empty.') : say(lang, `${shown}/ 是空文件夹。`, `${shown}/ is an empty folder.`);
+      return { output, title, metadata };
     }
 
     const lines = await Promise.all(visible.slice(0, MAX_LIST_ENTRIES).map((e) => describeEntry(located.target, e, lang)));
@@ -60,7 +69,7 @@ export const fileListTool = defineTool({
       : say(lang, `${shown}/ 中有 ${count} 项：`, `${shown}/ has ${count} ${count === 1 ? 'entry' : 'entries'}:`);
     const rest = count - MAX_LIST_ENTRIES;
     if (rest > 0) lines.push(say(lang, `… 还有 ${rest} 项未列出`, `… and ${rest} more`));
-    return [header, ...lines].join('\n');
+    return { output: [header, ...lines].join('\n'), title, metadata };
   },
 });
 

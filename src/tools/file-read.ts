@@ -2,7 +2,8 @@ import { constants, type Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { checkPath, formatBytes, notFoundMessage } from './sandbox.js';
-import { ToolError, defineTool, say, type Lang } from './tool.js';
+import { say, type Lang } from '../i18n.js';
+import { ToolError, defineTool } from './tool.js';
 
 /** Larger files would flood the model's context; 1 MB is already far more than it can use. */
 const MAX_READ_BYTES = 1_000_000;
@@ -22,7 +23,7 @@ export type FileReadParams = z.infer<typeof FileReadParams>;
 
 export const fileReadTool = defineTool({
   name: 'file_read',
-  readOnly: true,
+  annotations: { readOnly: true },
   description:
     'Read a UTF-8 text file from the workspace (the only folder the assistant may touch) and return its full content. ' +
     `Up to ${formatBytes(MAX_READ_BYTES)} bytes. Use file_list to see which files exist.`,
@@ -70,7 +71,8 @@ export const fileReadTool = defineTool({
       throw new ToolError(say(lang, `无法读取 ${shown}（${code}）。`, `Cannot read ${shown} (${code}).`));
     }
 
-    if (bytes.length === 0) return say(lang, `${shown} 是空文件。`, `${shown} is empty.`);
+    const card = { title: shown, metadata: { path: shown, bytes: bytes.length } };
+    if (bytes.length === 0) return { output: say(lang, `${shown} 是空文件。`, `${shown} is empty.`), ...card };
     // PDFs need not contain an early NUL, so their magic number is checked too.
     const pdf = bytes.subarray(0, 5).toString('latin1') === '%PDF-';
     if (pdf || bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
@@ -81,7 +83,7 @@ export const fileReadTool = defineTool({
       ));
     }
     try {
-      return utf8.decode(bytes);
+      return { output: utf8.decode(bytes), ...card };
     } catch {
       throw new ToolError(say(
         lang,

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { assertStillInside, checkPath, formatBytes } from './sandbox.js';
 import { removeStaleTemps, tempFileName } from './temp-files.js';
-import { ToolError, defineTool, say, type Lang } from './tool.js';
+import { say, type Lang } from '../i18n.js';
+import { ToolError, defineTool } from './tool.js';
 
 /** Past this a "file" is no longer something a conversation should be writing. */
 const MAX_WRITE_BYTES = 5_000_000;
@@ -17,6 +18,8 @@ export type FileWriteParams = z.infer<typeof FileWriteParams>;
 
 export const fileWriteTool = defineTool({
   name: 'file_write',
+  // Replaces an existing file whole; writing the same content again changes nothing more.
+  annotations: { destructive: true, idempotent: true },
   description:
     'Write a UTF-8 text file in the workspace (the only folder the assistant may touch), creating missing folders ' +
     `and replacing the file if it exists. Up to ${formatBytes(MAX_WRITE_BYTES)} bytes. Returns the path and size written.`,
@@ -62,7 +65,11 @@ export const fileWriteTool = defineTool({
     if (located.inside) await removeStaleTemps(dir);
     await writeAtomically(dir, located.target, args.content, existing, { lang, shown, guard, signal: ctx.signal, unstoppable: () => ctx.unstoppable?.() });
 
-    return say(lang, `已写入 ${shown}（${formatBytes(size)} 字节）`, `Wrote ${formatBytes(size)} ${size === 1 ? 'byte' : 'bytes'} to ${shown}`);
+    return {
+      output: say(lang, `已写入 ${shown}（${formatBytes(size)} 字节）`, `Wrote ${formatBytes(size)} ${size === 1 ? 'byte' : 'bytes'} to ${shown}`),
+      title: shown,
+      metadata: { path: shown, bytes: size, created: existing === undefined },
+    };
   },
 });
 

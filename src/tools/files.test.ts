@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fileListTool } from './file-list.js';
 import { fileReadTool } from './file-read.js';
 import { fileWriteTool } from './file-write.js';
-import type { Lang, PermissionRequest, Tool, ToolContext } from './tool.js';
+import type { Lang } from '../i18n.js';
+import { outputText, type PermissionRequest, type Tool, type ToolContext } from './tool.js';
 
 let base: string;
 let ws: string;
@@ -33,13 +34,14 @@ const defaultPolicy: Policy = (r) => (r.insideSandbox ? 'allow' : 'deny');
 function ctx(lang: Lang = 'en', policy: Policy = defaultPolicy): ToolContext {
   return {
     sessionId: 's1', workspace: ws, signal: new AbortController().signal, lang, progress: () => {},
+    turnId: 't1', callId: 'c1',
     ask: async (r) => { asked.push(r); return policy(r); },
   };
 }
 
 /** Runs a tool the way the registry does: parse the raw input, then execute. */
 async function run(tool: Tool, input: unknown, c: ToolContext = ctx()): Promise<string> {
-  return tool.execute(tool.parameters.parse(input), c);
+  return outputText(await tool.execute(tool.parameters.parse(input), c));
 }
 
 async function fails(tool: Tool, input: unknown, c: ToolContext = ctx()): Promise<string> {
@@ -574,5 +576,27 @@ describe('file_list', () => {
       'note was not found: there is no such file or folder. Did you mean: notes?',
     );
     expect(await fails(fileListTool, { path: 'note' }, ctx('zh'))).toBe('找不到 note：没有这个文件或文件夹。你是不是想找：notes？');
+  });
+
+  it('gives each call a card: the path as the title, the path and size as metadata', async () => {
+    const card = async (tool: Tool, input: unknown) => {
+      const r = await tool.execute(tool.parameters.parse(input), ctx());
+      return typeof r === 'string' ? r : { title: r.title, metadata: r.metadata };
+    };
+    expect(await card(fileWriteTool, { path: 'notes/a.txt', content: 'hello' })).toEqual({
+      title: 'notes/a.txt',
+      metadata: { path: 'notes/a.txt', bytes: 5, created: true },
+    });
+    expect(await card(fileWriteTool, { path: 'notes/a.txt', content: '你好' })).toEqual({
+      title: 'notes/a.txt',
+      metadata: { path: 'notes/a.txt', bytes: 6, created: false },
+    });
+    expect(await card(fileReadTool, { path: 'notes/a.txt' })).toEqual({ title: 'notes/a.txt', metadata: { path: 'notes/a.txt', bytes: 6 } });
+    await mkdir(path.join(ws, 'notes', 'old'));
+    expect(await card(fileListTool, { path: 'notes' })).toEqual({
+      title: 'notes/',
+      metadata: { path: 'notes', entries: 2, folders: 1, truncated: false },
+    });
+    expect(await card(fileListTool, {})).toEqual({ title: 'workspace', metadata: { path: '.', entries: 1, folders: 1, truncated: false } });
   });
 });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { ToolCall, ToolSpec } from '../llm/types.js';
-import { say, ToolError, type Tool, type ToolContext } from './tool.js';
+import { say } from '../i18n.js';
+import { boundResult, type BoundAttachment } from './bound-result.js';
+import { ToolError, type Tool, type ToolContext, type ToolOutput } from './tool.js';
 
 /** Past this a tool's output is cut, so one noisy call cannot flood the model's context. */
 const MAX_OUTPUT_CHARS = 30_000;
@@ -19,6 +21,12 @@ export interface ToolResult {
   /** The parsed arguments when they were valid JSON, else the raw text. */
   input: unknown;
   ms: number;
+  /** One short line for the call's card. */
+  title?: string;
+  /** Small JSON details for the card (at most 10 KB). */
+  metadata?: Record<string, unknown>;
+  /** Files for the user, never sent to the model (at most 5 MB of data per call). */
+  attachments?: BoundAttachment[];
 }
 
 export interface ToolRegistry {
@@ -69,7 +77,7 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
   const settleGraceMs = options.settleGraceMs ?? DEFAULT_SETTLE_GRACE_MS;
 
-  async function execute(tool: Tool, args: unknown, ctx: ToolContext): Promise<string> {
+  async function execute(tool: Tool, args: unknown, ctx: ToolContext): Promise<ToolOutput | string> {
     const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
     const controller = new AbortController();
     if (ctx.signal.aborted) throw new ToolError(say(ctx.lang, '已取消，没有执行。', 'Cancelled before it started; nothing was done.'));
@@ -77,7 +85,7 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
     const pending = tool.execute(args, { ...ctx, signal: controller.signal, unstoppable: () => void (committed = true) });
     // A tool that answered at once needs no timer. (Synchronous work cannot be interrupted at all,
     // so synchronous tools must bound their own work, as the calculator bounds its input.)
-    if (typeof pending === 'string') return pending;
+    if (!(pending instanceof Promise)) return pending;
 
     let why = '';
     let graceMs = settleGraceMs;
@@ -111,12 +119,12 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
    * the tool is given a grace period to stop or finish; a write that lands is reported as done.
    */
   async function afterStop(
-    pending: Promise<string>,
+    pending: Promise<ToolOutput | string>,
     why: string,
     lang: ToolContext['lang'],
     graceMs: number,
     committed: () => boolean,
-  ): Promise<string> {
+  ): Promise<ToolOutput | string> {
     let graceTimer: NodeJS.Timeout | undefined;
     const outcome = pending.then((output) => ({ output }), (error: unknown) => ({ error }));
     const grace = new Promise<'still running'>((resolve) => (graceTimer = setTimeout(() => resolve('still running'), graceMs)));
@@ -130,7 +138,9 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
           `It did not confirm within ${graceMs / 1000} s that it stopped, so it may still finish.`)}`);
       }
       if ('output' in settled) {
-        return `${settled.output}\n${say(lang, '（停止请求到达前它已经完成。）', '(It finished before the stop could take effect.)')}`;
+        const note = say(lang, '（停止请求到达前它已经完成。）', '(It finished before the stop could take effect.)');
+        const done = settled.output;
+        return typeof done === 'string' ? `${done}\n${note}` : { ...done, output: `${done.output}\n${note}` };
       }
       // The tool's own account (e.g. "nothing was written") is the most precise one.
       const own = settled.error instanceof ToolError ? ` ${settled.error.message}` : '';
@@ -196,8 +206,10 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
         );
       }
       try {
-        const output = await execute(tool, args.data, ctx);
-        return { ok: true, output: truncate(String(output)), input: parsed.value, ms: performance.now() - started };
+        const bound = await boundResult(await execute(tool, args.data, ctx), ctx);
+        if (!bound) return fail(parsed.value, say(ctx.lang, `${tool.name} 出错了：结果里没有输出文字。`, `${tool.name} failed: its result had no output text.`));
+        const { notes, output, ...card } = bound;
+        return { ok: true, output: [truncate(output), ...notes].join('\n'), input: parsed.value, ms: performance.now() - started, ...card };
       } catch (err) {
         if (err instanceof ToolError) return fail(parsed.value, err.message);
         const message = err instanceof Error ? err.message : String(err);

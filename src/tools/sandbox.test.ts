@@ -189,6 +189,7 @@ describe('checkPath', () => {
   function ctx(decide: (r: PermissionRequest) => 'allow' | 'deny', asked: PermissionRequest[]): ToolContext {
     return {
       sessionId: 's1', workspace: ws, signal: new AbortController().signal, lang: 'en', progress: () => {},
+      turnId: 't1', callId: 'c1',
       ask: async (r) => { asked.push(r); return decide(r); },
     };
   }

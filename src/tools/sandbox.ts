@@ -1,7 +1,8 @@
 import { lstat, mkdir, readdir, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { isTempName } from './temp-files.js';
-import { ToolError, say, type Lang, type ToolContext } from './tool.js';
+import { say, type Lang } from '../i18n.js';
+import { ToolError, type ToolContext } from './tool.js';
 
 /** How many "did you mean" names a not-found message offers at most. */
 const MAX_SUGGESTIONS = 3;

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createStore, type Store } from '../store/store.js';
 import { createToolRegistry, type ToolRegistry } from './registry.js';
-import type { Lang, ToolContext } from './tool.js';
+import type { Lang } from '../i18n.js';
+import type { ToolContext } from './tool.js';
 import { createTodoTools } from './todos.js';
 
 let dir: string;
@@ -22,6 +23,8 @@ afterEach(() => {
 
 const ctx = (lang: Lang = 'zh'): ToolContext => ({
   sessionId: 's',
+  turnId: 't1',
+  callId: 'c1',
   workspace: dir,
   signal: new AbortController().signal,
   lang,
@@ -68,5 +71,31 @@ describe('todo tools', () => {
     store.close();
     store = createStore(join(dir, 'z.db'));
     expect(store.todos.list()).toMatchObject([{ number: 1, content: 'a', done: true }]);
+  });
+
+  it('gives each call a card: the item as the title, its number, words and due date as metadata', async () => {
+    const card = async (name: string, args: unknown) => {
+      const { title, metadata } = await run(name, args, 'en');
+      return { title, metadata };
+    };
+    expect(await card('todo_add', { content: '周五前交周报', due: '周五' })).toEqual({
+      title: '#1 周五前交周报',
+      metadata: { number: 1, content: '周五前交周报', due: '周五' },
+    });
+    await run('todo_add', { content: 'buy milk' });
+    expect(await card('todo_list', {})).toEqual({ title: 'Todos (2 pending)', metadata: { status: 'pending', shown: 2, pending: 2, total: 2 } });
+    expect(await card('todo_done', { id: 2 })).toEqual({
+      title: '#2 buy milk',
+      metadata: { number: 2, content: 'buy milk', due: null, alreadyDone: false },
+    });
+    expect((await card('todo_done', { id: 2 })).metadata).toMatchObject({ alreadyDone: true });
+    expect(await card('todo_delete', { id: 1 })).toEqual({
+      title: '#1 周五前交周报',
+      metadata: { number: 1, content: '周五前交周报', due: '周五' },
+    });
+    expect(await card('todo_list', { status: 'pending' })).toEqual({
+      title: 'Everything is done (1 item).',
+      metadata: { status: 'pending', shown: 0, pending: 0, total: 1 },
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TodoRow, TodosRepo } from '../store/todos-repo.js';
-import { defineTool, say, ToolError, type Lang, type Tool } from './tool.js';
+import { say, type Lang } from '../i18n.js';
+import { defineTool, ToolError, type Tool } from './tool.js';
 
 const MAX_CONTENT_CHARS = 500;
 /** A due date is a few words ("周五", "2026-12-01 9:00"); more would crowd out the list. */
@@ -16,6 +17,9 @@ const line = (t: TodoRow, lang: Lang) => {
   const due = t.due ? say(lang, `（截止：${t.due}）`, ` (due ${t.due})`) : '';
   return `${t.number}. [${t.done ? 'x' : ' '}] ${t.content}${due}`;
 };
+
+/** One item's card: its number as todo_list shows it, its words and its due date. */
+const card = (t: TodoRow) => ({ title: `#${t.number} ${t.content}`, metadata: { number: t.number, content: t.content, due: t.due } });
 
 const noSuchItem = (n: number, count: number, lang: Lang) =>
   new ToolError(
@@ -35,6 +39,7 @@ export function createTodoTools(repo: TodosRepo, now: () => number = Date.now): 
 
   const add = defineTool({
     name: 'todo_add',
+    annotations: { destructive: false },
     description: 'Add an item to the user\'s todo list. Keep the user\'s own wording as the content.',
     parameters: z.object({
       content: z.string().describe('What to do, in the user\'s words, e.g. "周五前交周报".'),
@@ -48,13 +53,13 @@ export function createTodoTools(repo: TodosRepo, now: () => number = Date.now): 
       }
       const item = repo.add(text, due?.trim() || null, now());
       const shown = line(item, ctx.lang).replace(/^\d+\. \[ \] /, '');
-      return say(ctx.lang, `已添加待办 #${item.number}：${shown}`, `Added todo #${item.number}: ${shown}`);
+      return { output: say(ctx.lang, `已添加待办 #${item.number}：${shown}`, `Added todo #${item.number}: ${shown}`), ...card(item) };
     },
   });
 
   const list = defineTool({
     name: 'todo_list',
-    readOnly: true,
+    annotations: { readOnly: true },
     description: 'Show the user\'s todo list, numbered. Use the numbers with todo_done and todo_delete.',
     parameters: z.object({
       status: z.enum(['pending', 'done', 'all']).optional().describe('Which items to show: pending (default), done, or all.'),
@@ -63,40 +68,49 @@ export function createTodoTools(repo: TodosRepo, now: () => number = Date.now): 
       const all = repo.list();
       const shown = all.filter((t) => status === 'all' || (status === 'done' ? t.done : !t.done));
       const pending = all.filter((t) => !t.done).length;
+      const metadata = { status, shown: shown.length, pending, total: all.length };
       if (shown.length === 0) {
-        if (all.length === 0) return say(ctx.lang, '待办清单是空的。', 'The todo list is empty.');
-        return status === 'done'
-          ? say(ctx.lang, '还没有完成的待办。', 'Nothing is done yet.')
-          : say(ctx.lang, `所有待办都完成了（共 ${all.length} 条）。`, `Everything is done (${all.length} ${all.length === 1 ? 'item' : 'items'}).`);
+        const output =
+          all.length === 0
+            ? say(ctx.lang, '待办清单是空的。', 'The todo list is empty.')
+            : status === 'done'
+              ? say(ctx.lang, '还没有完成的待办。', 'Nothing is done yet.')
+              : say(ctx.lang, `所有待办都完成了（共 ${all.length} 条）。`, `Everything is done (${all.length} ${all.length === 1 ? 'item' : 'items'}).`);
+        return { output, title: output, metadata };
       }
       const head =
         status === 'pending'
           ? say(ctx.lang, `待办（${pending} 条未完成）：`, `Todos (${pending} pending):`)
           : say(ctx.lang, `待办（共 ${shown.length} 条）：`, `Todos (${shown.length}):`);
-      return [head, ...shown.map((t) => line(t, ctx.lang))].join('\n');
+      return { output: [head, ...shown.map((t) => line(t, ctx.lang))].join('\n'), title: head.replace(/[:：]$/, ''), metadata };
     },
   });
 
   const done = defineTool({
     name: 'todo_done',
+    annotations: { destructive: false, idempotent: true },
     description: 'Mark a todo item as done, by the number todo_list shows.',
     parameters: z.object({ id: Number_ }),
     execute({ id }, ctx) {
       const item = find(id, ctx.lang);
-      if (item.done) return say(ctx.lang, `第 ${id} 条已经是完成状态：${item.content}`, `Item ${id} was already done: ${item.content}`);
+      const { title, metadata } = card(item);
+      if (item.done) {
+        return { output: say(ctx.lang, `第 ${id} 条已经是完成状态：${item.content}`, `Item ${id} was already done: ${item.content}`), title, metadata: { ...metadata, alreadyDone: true } };
+      }
       repo.markDone(item.id, now());
-      return say(ctx.lang, `已完成第 ${id} 条：${item.content}`, `Marked item ${id} as done: ${item.content}`);
+      return { output: say(ctx.lang, `已完成第 ${id} 条：${item.content}`, `Marked item ${id} as done: ${item.content}`), title, metadata: { ...metadata, alreadyDone: false } };
     },
   });
 
   const remove = defineTool({
     name: 'todo_delete',
+    annotations: { destructive: true },
     description: 'Delete a todo item, by the number todo_list shows. Later items move up by one.',
     parameters: z.object({ id: Number_ }),
     execute({ id }, ctx) {
       const item = find(id, ctx.lang);
       repo.delete(item.id);
-      return say(ctx.lang, `已删除第 ${id} 条：${item.content}`, `Deleted item ${id}: ${item.content}`);
+      return { output: say(ctx.lang, `已删除第 ${id} 条：${item.content}`, `Deleted item ${id}: ${item.content}`), ...card(item) };
     },
   });
 

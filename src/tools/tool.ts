@@ -1,5 +1,9 @@
 import { z } from 'zod';
+import type { Lang } from '../i18n.js';
 import type { ToolSpec } from '../llm/types.js';
+
+/** Longer file names and MIME types than this are not names but data. */
+const MAX_ATTACHMENT_NAME_CHARS = 255;
 
 /** What a tool may ask the permission layer. Code decides; the model only proposes. */
 export interface PermissionRequest {
@@ -13,15 +17,12 @@ export interface PermissionRequest {
 
 export type PermissionDecision = 'allow' | 'deny';
 
-/** The language user-facing text is written in: chosen per turn from ZHIXING_LANG or the user's own words. */
-export type Lang = 'zh' | 'en';
-
-/** Pick the text for a language; both are always written. */
-export const say = (lang: Lang, zh: string, en: string): string => (lang === 'zh' ? zh : en);
-
 /** Everything a tool gets from the turn that runs it, instead of reaching for globals. */
 export interface ToolContext {
   sessionId: string;
+  /** The turn the call belongs to, and the id the model gave the call: what the stored part and the events are keyed by. */
+  turnId: string;
+  callId: string;
   /** Absolute, real path of the session's file sandbox. */
   workspace: string;
   signal: AbortSignal;
@@ -39,11 +40,56 @@ export interface ToolContext {
 }
 
 /**
+ * A file a tool hands back beside its text: bytes (base64) or a file in the workspace. The UI shows
+ * or offers it; it is never pasted into the model's context.
+ */
+export const ToolAttachment = z.union([
+  z.object({
+    name: z.string().min(1).max(MAX_ATTACHMENT_NAME_CHARS).describe('The file name shown to the user, e.g. "chart.png".'),
+    mimeType: z.string().min(1).max(MAX_ATTACHMENT_NAME_CHARS).describe('e.g. "image/png".'),
+    data: z.base64().describe('The bytes, base64-encoded.'),
+  }),
+  z.object({
+    name: z.string().min(1).max(MAX_ATTACHMENT_NAME_CHARS).describe('The file name shown to the user.'),
+    mimeType: z.string().min(1).max(MAX_ATTACHMENT_NAME_CHARS).describe('e.g. "application/pdf".'),
+    path: z.string().min(1).describe('A file in the workspace, relative to it.'),
+  }),
+]);
+export type ToolAttachment = z.infer<typeof ToolAttachment>;
+
+/**
+ * What a tool's `execute` returns (a plain string means `{ output }`). Only `output` reaches the
+ * model; the rest feeds the UI's cards and is stored with the call.
+ */
+export const ToolOutput = z.object({
+  output: z.string().describe('What the model reads.'),
+  title: z.string().optional().describe('One short line for the call\'s card, e.g. "notes/a.txt" or "(3+5)*2 = 16".'),
+  metadata: z.record(z.string(), z.unknown()).optional().describe('A small JSON object for the card, e.g. { path, bytes }.'),
+  attachments: z.array(ToolAttachment).optional().describe('Images and files for the user, never for the model.'),
+});
+export type ToolOutput = z.infer<typeof ToolOutput>;
+
+/** The text the model reads from what `execute` returned. */
+export const outputText = (result: ToolOutput | string): string => (typeof result === 'string' ? result : result.output);
+
+/**
  * An error meant for the model (and the user) to read: "there is no item 3", "file not found".
  * The registry turns it into a failed tool result; it never crashes a turn.
  */
 export class ToolError extends Error {
   override name = 'ToolError';
+}
+
+/** Hints about a tool's effects, with the meanings MCP gives them. Absent means not claimed. */
+export interface ToolAnnotations {
+  /** Changes nothing, so it may run at the same time as other read-only calls of the same step. */
+  readOnly?: boolean;
+  /** May delete or overwrite what exists. */
+  destructive?: boolean;
+  /** Repeating the call with the same arguments changes nothing more. */
+  idempotent?: boolean;
+  /** Reaches services outside this machine. */
+  openWorld?: boolean;
 }
 
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
@@ -53,14 +99,14 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   parameters: S;
   /** Past this the call is abandoned and reported as a timeout. */
   timeoutMs?: number;
-  /** Changes nothing, so it may run at the same time as other read-only calls of the same step. */
-  readOnly?: boolean;
+  /** What the tool does to the world, as MCP's tool hints say it. */
+  annotations?: ToolAnnotations;
   /**
    * The longest arguments text (JSON, in characters) the tool accepts; longer calls are refused
    * before they are parsed. Default 20,000: enough for any field a person would type.
    */
   maxInputChars?: number;
-  execute(args: z.infer<S>, ctx: ToolContext): Promise<string> | string;
+  execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput | string> | ToolOutput | string;
 }
 
 export interface Tool extends ToolDefinition {

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ToolError, type Lang, type ToolContext } from './tool.js';
+import type { Lang } from '../i18n.js';
+import { outputText, ToolError, type ToolContext } from './tool.js';
 import { createWeatherTool } from './weather.js';
 
 // Real Open-Meteo responses, kept in the repository with their licence.
@@ -107,6 +108,8 @@ function openMeteo(forecast: string) {
 function ctx(lang: Lang, signal = new AbortController().signal): ToolContext {
   return {
     sessionId: 's1',
+    turnId: 't1',
+    callId: 'c1',
     workspace: '/tmp',
     signal,
     lang,
@@ -116,7 +119,9 @@ function ctx(lang: Lang, signal = new AbortController().signal): ToolContext {
 }
 
 function tool(srv: TestServer, timeoutMs?: number) {
-  return createWeatherTool({ geocodingUrl: `${srv.base}/geo`, forecastUrl: `${srv.base}/forecast`, timeoutMs });
+  const t = createWeatherTool({ geocodingUrl: `${srv.base}/geo`, forecastUrl: `${srv.base}/forecast`, timeoutMs });
+  // Most tests read the text the model gets.
+  return { ...t, execute: async (args: { city: string }, c: ToolContext) => outputText(await t.execute(args, c)) };
 }
 
 async function failure(run: Promise<unknown>): Promise<ToolError> {
@@ -308,5 +313,22 @@ describe('weather tool', () => {
     const err = await failure(Promise.resolve(tool(srv, 10_000).execute({ city: 'Enschede' }, ctx('en', controller.signal))));
     expect(err.message).toBe('The weather lookup was cancelled.');
     expect(srv.requests).toHaveLength(1);
+  });
+
+  it('gives its card the place and the current weather as the title, and the figures as metadata', async () => {
+    const srv = await startServer(openMeteo(RAINY));
+    const t = createWeatherTool({ geocodingUrl: `${srv.base}/geo`, forecastUrl: `${srv.base}/forecast` });
+    const r = await t.execute({ city: 'Enschede' }, ctx('en'));
+    expect(typeof r === 'string' ? r : { title: r.title, metadata: JSON.parse(JSON.stringify(r.metadata)) }).toEqual({
+      title: 'Enschede: light rain, 8.3°C',
+      metadata: {
+        city: 'Enschede', region: 'Overijssel', country: 'The Netherlands', latitude: 52.21833, longitude: 6.89583,
+        localTime: '2026-11-30T06:15', conditions: 'light rain', weatherCode: 61,
+        temperatureC: 8.3, feelsLikeC: 5.1, humidityPct: 91, windKmh: 17.2, precipitationMm: 0.4,
+        todayMinC: 4.2, todayMaxC: 9.4, rainChancePct: 85, uvIndex: 0.9,
+      },
+    });
+    const zh = await t.execute({ city: '北京' }, ctx('zh'));
+    expect(typeof zh === 'string' ? zh : zh.title).toBe('北京市：小雨，8.3°C');
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineTool, say, ToolError, type Lang, type Tool } from './tool.js';
+import { say, type Lang } from '../i18n.js';
+import { defineTool, ToolError, type Tool } from './tool.js';
 
 const WEATHER_TIMEOUT_MS = 10_000;
 /** Chance of rain (%) from which we suggest an umbrella. */
@@ -88,7 +89,7 @@ export function createWeatherTool(deps: WeatherToolDeps): Tool {
 
   return defineTool({
     name: 'weather',
-    readOnly: true,
+    annotations: { readOnly: true, openWorld: true },
     description:
       'Current weather and today\'s forecast for a city: conditions, temperature and feels-like, humidity, wind, ' +
       'today\'s low/high, chance of rain, and a line of advice (umbrella, sunscreen, coat). Give a plain city name.',
@@ -131,7 +132,7 @@ export function createWeatherTool(deps: WeatherToolDeps): Tool {
       const forecast = ForecastResponse.safeParse(await getJson(forecastUrl, request));
       if (!forecast.success) throw serviceError(ctx.lang, 'bad');
 
-      return formatWeather(place.data, forecast.data, ctx.lang);
+      return { output: formatWeather(place.data, forecast.data, ctx.lang), ...weatherCard(place.data, forecast.data, ctx.lang) };
     },
   });
 }
@@ -211,6 +212,40 @@ const codeWords = (code: number | undefined, lang: Lang): string | undefined => 
 /** Drizzle, rain, snow, showers and thunderstorms are all 51..99. */
 const isWet = (code: number | undefined): boolean => code !== undefined && code >= 51 && code <= 99;
 const isClear = (code: number | undefined): boolean => code === 0 || code === 1;
+
+/**
+ * The card: the place and the figures the text gives, as numbers. The request keeps Open-Meteo's
+ * default units (°C, km/h, mm), which the field names say; a figure the service left out is absent.
+ */
+function weatherCard(place: GeoPlace, data: ForecastResponse, lang: Lang): { title: string; metadata: Record<string, unknown> } {
+  const { current, daily } = data;
+  const code = num(current?.weather_code);
+  const temperatureC = num(current?.temperature_2m);
+  const conditions = codeWords(code, lang);
+  const now = [conditions, temperatureC === undefined ? undefined : `${fmt(temperatureC)}°C`].filter((s): s is string => !!s);
+  return {
+    title: now.length ? `${place.name}${say(lang, '：', ': ')}${now.join(say(lang, '，', ', '))}` : place.name,
+    metadata: {
+      city: place.name,
+      region: place.admin1,
+      country: place.country,
+      latitude: place.latitude,
+      longitude: place.longitude,
+      localTime: typeof current?.time === 'string' ? current.time : undefined,
+      conditions,
+      weatherCode: code,
+      temperatureC,
+      feelsLikeC: num(current?.apparent_temperature),
+      humidityPct: num(current?.relative_humidity_2m),
+      windKmh: num(current?.wind_speed_10m),
+      precipitationMm: num(current?.precipitation),
+      todayMinC: today(daily, 'temperature_2m_min'),
+      todayMaxC: today(daily, 'temperature_2m_max'),
+      rainChancePct: today(daily, 'precipitation_probability_max'),
+      uvIndex: today(daily, 'uv_index_max'),
+    },
+  };
+}
 
 function formatWeather(place: GeoPlace, data: ForecastResponse, lang: Lang): string {
   const { current, current_units: cu, daily, daily_units: du } = data;

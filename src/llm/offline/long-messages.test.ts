@@ -122,6 +122,8 @@ describe('offline planner: long file content is written whole', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const ctx: ToolContext = {
     sessionId: 's1',
+    turnId: 't1',
+    callId: 'c1',
     workspace: dir,
     signal: new AbortController().signal,
     lang: 'zh',

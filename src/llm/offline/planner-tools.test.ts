@@ -69,6 +69,8 @@ afterAll(async () => {
 async function say(llm: Llm, text: string, history: ChatMessage[] = []) {
   const ctx: ToolContext = {
     sessionId: 's1',
+    turnId: 't1',
+    callId: 'c1',
     workspace,
     signal: new AbortController().signal,
     lang: detectLang(text),

@@ -9,10 +9,10 @@ import type { ChatMessage, Llm, LlmEvent, LlmRequest, ToolCall, Usage } from '..
 import { classifyAlone, plan } from './intents.js';
 import { previousOf } from './followup.js';
 import { NAME_KEY, parseArgs, type PlanContext, type PlannedCall } from './intent.js';
-import { detectLang, type Lang } from './lang.js';
+import { detectLang, type Lang } from '../../i18n.js';
 import { composeResults, renderReply, type CallResult } from './replies.js';
 
-export { detectLang } from './lang.js';
+export { detectLang } from '../../i18n.js';
 
 const ID_PREFIX = 'call_off_';
 

@@ -3,9 +3,7 @@
  * final answer built from tool results (which the tools already wrote in the user's language).
  */
 import type { PlannedCall, Reply } from './intent.js';
-import type { Lang } from './lang.js';
-
-const say = (lang: Lang, zh: string, en: string): string => (lang === 'zh' ? zh : en);
+import { say, type Lang } from '../../i18n.js';
 
 /** What the user can ask for, one line per available group of tools. */
 const CAPABILITIES: ReadonlyArray<{ tools: string[]; zh: string; en: string }> = [

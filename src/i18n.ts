@@ -1,5 +1,8 @@
-/** The two languages the offline planner speaks; the same union as the tools' `Lang`. */
+/** The language user-facing text is written in: chosen per turn from ZHIXING_LANG or the user's own words. */
 export type Lang = 'zh' | 'en';
+
+/** Pick the text for a language; both are always written. */
+export const say = (lang: Lang, zh: string, en: string): string => (lang === 'zh' ? zh : en);
 
 // Han ideographs (basic, extension A, compatibility) and kana: any of them means a CJK speaker,
 // and Chinese is the CJK language we answer in.

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import type { Config } from '../config/config.js';
+import { createStore } from '../store/store.js';
+import { builtinTools } from './builtin.js';
+
+describe('the built-in tools', () => {
+  it('say what they do to the world', () => {
+    const store = createStore(':memory:');
+    const config = { geocodingUrl: 'http://127.0.0.1:9/geo', weatherUrl: 'http://127.0.0.1:9/forecast' } as Config;
+    const annotations = Object.fromEntries(builtinTools({ config, store }).map((t) => [t.name, t.annotations]));
+    store.close();
+    expect(annotations).toEqual({
+      calculator: { readOnly: true },
+      current_time: { readOnly: true },
+      todo_add: { destructive: false },
+      todo_list: { readOnly: true },
+      todo_done: { destructive: false, idempotent: true },
+      todo_delete: { destructive: true },
+      file_read: { readOnly: true },
+      file_write: { destructive: true, idempotent: true },
+      file_list: { readOnly: true },
+      weather: { readOnly: true, openWorld: true },
+    });
+  });
+});
