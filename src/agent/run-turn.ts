@@ -2,7 +2,7 @@ import type { ActionRecord, Bus } from '../bus/bus.js';
 import type { Llm, LlmRequest, ToolCall, ChatMessage, Usage } from '../llm/types.js';
 import type { Store } from '../store/store.js';
 import { StoreError } from '../store/store-error.js';
-import type { ToolRegistry, ToolResult } from '../tools/registry.js';
+import type { PreparedCall, ToolRegistry, ToolResult } from '../tools/registry.js';
 import { say, type Lang } from '../i18n.js';
 import type { PermissionDecision, PermissionRequest } from '../tools/tool.js';
 import { buildContext, HISTORY_WINDOW } from './context.js';
@@ -148,12 +148,9 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
         usage.completionTokens += out.usage.completionTokens;
         usage.totalTokens += out.usage.totalTokens;
       }
-      // Parsed once here for the store, the repeat guard and the events; the registry validates on its own.
+      // Each call's arguments are read once, here, for the store, the repeat guard, the events and the tool.
       // Oversized arguments are kept only as a preview: the call is refused, and nothing huge is stored or sent back.
-      const calls = out.calls.map((call) => {
-        const bounded = tools.boundedInput(call);
-        return { call, input: bounded.input, sent: { ...call, arguments: bounded.arguments } };
-      });
+      const calls = out.calls.map((call) => tools.prepare(call));
       const parts = writer.step(out.text, out.reasoning, calls, { usage: out.usage }, ids);
       if (out.calls.length === 0) {
         // An answer cut by the model's own token limit, or no answer at all, is not a finished turn.
@@ -163,15 +160,15 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
         return finish(honestReply('error', actions, opts.lang, message), 'error', true, { code: trouble, message });
       }
 
-      messages.push({ role: 'assistant', content: out.text || null, tool_calls: calls.map((c) => c.sent), ...(out.reasoning ? { reasoning: out.reasoning } : {}) });
+      messages.push({ role: 'assistant', content: out.text || null, tool_calls: calls.map((c) => ({ ...c.call, arguments: c.arguments })), ...(out.reasoning ? { reasoning: out.reasoning } : {}) });
       let repeated = false;
       for (const batch of batchCalls(out.calls, (c) => tools.get(c.name)?.annotations?.readOnly === true)) {
         // Decided in call order before the batch starts; once a loop is detected, the rest is not run.
         const runs = batch.map((i) => {
-          const { call, input } = calls[i]!;
-          const skip = repeated ? 'stopped' : guard.isRepeat(call.name, input) ? 'repeat' : signal.aborted ? 'stopped' : undefined;
+          const prepared = calls[i]!;
+          const skip = repeated ? 'stopped' : guard.isRepeat(prepared.call.name, prepared.input) ? 'repeat' : signal.aborted ? 'stopped' : undefined;
           if (skip === 'repeat') repeated = true;
-          return runCall(call, input, ids.messageId, parts[i]!, skip);
+          return runCall(prepared, ids.messageId, parts[i]!, skip);
         });
         // Read-only calls side by side run at once; results still go back in call order.
         for (const action of runs.length === 1 ? [await runs[0]!] : await Promise.all(runs)) {
@@ -183,7 +180,8 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     }
   }
 
-  async function runCall(call: ToolCall, input: unknown, messageId: string, part: ToolPartHandle, skip?: 'repeat' | 'stopped'): Promise<ActionRecord> {
+  async function runCall(prepared: PreparedCall, messageId: string, part: ToolPartHandle, skip?: 'repeat' | 'stopped'): Promise<ActionRecord> {
+    const { call, input } = prepared;
     part.start();
     const where = { sessionId, turnId, messageId, partId: part.id, callId: call.id };
     bus.emit({ type: 'tool.start', ...where, tool: call.name, input });
@@ -199,7 +197,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
                 ? 'Error: not run — this exact call was already made twice in this turn.'
                 : 'Error: not run — the turn was stopped.',
           }
-        : await tools.run(call, {
+        : await tools.run(prepared, {
             sessionId,
             turnId,
             callId: call.id,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseToolInput } from '../tools/registry.js';
+import { createToolRegistry } from '../tools/registry.js';
 import { callSignature as signatureOf, createRepeatGuard, reachedMaxSteps } from './stop-conditions.js';
 
 /** A call as the model sends it: a tool name and raw argument text. */
-const call = (name: string, args: string) => [name, parseToolInput(args)] as const;
+const call = (name: string, args: string) => [name, createToolRegistry().prepare({ id: 'c', name, arguments: args }).input] as const;
 const callSignature = (c: ReturnType<typeof call>) => signatureOf(...c);
 
 describe('stop conditions', () => {

@@ -33,13 +33,26 @@ export interface ToolRegistry {
   specs(): ToolSpec[];
   get(name: string): Tool | undefined;
   names(): string[];
-  /** The arguments as they may be kept (stored, shown, sent back to the model): oversized ones become a short preview. */
-  boundedInput(call: ToolCall): { input: unknown; arguments: string };
+  /**
+   * Reads a call's arguments once, for everything that follows: the store, the events, the repeat
+   * guard, the history sent back to the model and `run`. Oversized arguments are not parsed at all.
+   */
+  prepare(call: ToolCall): PreparedCall;
   /** Adds or replaces a tool (MCP servers come and go). */
   register(tool: Tool): void;
   unregister(name: string): void;
   /** Never throws: bad JSON, unknown tools, invalid arguments, exceptions and timeouts come back as `ok: false`. */
-  run(call: ToolCall, ctx: ToolContext): Promise<ToolResult>;
+  run(call: ToolCall | PreparedCall, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** A call with its arguments read: the one parse a call gets. */
+export interface PreparedCall {
+  call: ToolCall;
+  parsed: { ok: true; value: unknown } | { ok: false; reason: string } | { ok: false; oversized: number };
+  /** As stored and shown: the parsed value, else the raw text, else (oversized) a short preview. */
+  input: unknown;
+  /** The arguments as sent back to the model in the history: `{}` when they cannot be sent back whole. */
+  arguments: string;
 }
 
 export function formatZodError(error: z.ZodError): string {
@@ -64,18 +77,19 @@ export function parseArguments(raw: string): { ok: true; value: unknown } | { ok
   }
 }
 
-/** The arguments parsed when they are valid JSON, else the raw text — how calls are shown and stored. */
-export function parseToolInput(raw: string): unknown {
-  const parsed = parseArguments(raw);
-  return parsed.ok ? parsed.value : raw;
-}
-
 const refusedPreview = (raw: string) => `${raw.slice(0, REFUSED_INPUT_PREVIEW_CHARS)}…`;
 
 export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeoutMs?: number; settleGraceMs?: number } = {}): ToolRegistry {
   const byName = new Map<string, Tool>(tools.map((t) => [t.name, t]));
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
   const settleGraceMs = options.settleGraceMs ?? DEFAULT_SETTLE_GRACE_MS;
+
+  function prepare(call: ToolCall): PreparedCall {
+    const max = byName.get(call.name)?.maxInputChars ?? DEFAULT_MAX_INPUT_CHARS;
+    if (call.arguments.length > max) return { call, parsed: { ok: false, oversized: max }, input: refusedPreview(call.arguments), arguments: '{}' };
+    const parsed = parseArguments(call.arguments);
+    return { call, parsed, input: parsed.ok ? parsed.value : call.arguments, arguments: call.arguments };
+  }
 
   async function execute(tool: Tool, args: unknown, ctx: ToolContext): Promise<ToolOutput | string> {
     const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
@@ -154,15 +168,12 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
     specs: () => [...byName.values()].map((t) => t.spec),
     get: (name) => byName.get(name),
     names: () => [...byName.keys()],
-    boundedInput(call) {
-      const max = byName.get(call.name)?.maxInputChars ?? DEFAULT_MAX_INPUT_CHARS;
-      if (call.arguments.length <= max) return { input: parseToolInput(call.arguments), arguments: call.arguments };
-      return { input: refusedPreview(call.arguments), arguments: '{}' };
-    },
+    prepare,
     register: (tool) => void byName.set(tool.name, tool),
     unregister: (name) => void byName.delete(name),
-    async run(call, ctx) {
+    async run(callOrPrepared, ctx) {
       const started = performance.now();
+      const { call, parsed } = 'parsed' in callOrPrepared ? callOrPrepared : prepare(callOrPrepared);
       const fail = (input: unknown, reason: string): ToolResult => ({
         ok: false,
         output: `Error: ${truncate(reason)}`,
@@ -171,18 +182,16 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
       });
 
       const tool = byName.get(call.name);
-      // Checked before parsing: a huge argument is refused whole, never stored or shown.
-      const maxInput = tool?.maxInputChars ?? DEFAULT_MAX_INPUT_CHARS;
-      if (call.arguments.length > maxInput) {
+      // A huge argument is refused whole, never parsed, stored or shown.
+      if ('oversized' in parsed) {
         const size = call.arguments.length.toLocaleString('en-US');
-        const max = maxInput.toLocaleString('en-US');
+        const max = parsed.oversized.toLocaleString('en-US');
         return fail(
           refusedPreview(call.arguments),
           say(ctx.lang, `${call.name} 的参数太长（${size} 个字符，上限 ${max}），没有执行。`,
             `the arguments for ${call.name} are too long (${size} characters, at most ${max}); it was not run.`),
         );
       }
-      const parsed = parseArguments(call.arguments);
       if (!parsed.ok) {
         return fail(
           call.arguments,
