@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { PROVIDER_PRESETS } from '../llm/presets.js';
+import { hasControlChars } from './control-chars.js';
 import { resolveEndpoint, UnknownProviderError, type Layer, type Source } from './endpoint.js';
 import { EnvFileError, readEnvFile as readEnv } from './env-file.js';
 import { isWithin, realPathOf } from './paths.js';
@@ -220,8 +221,9 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const wholeNumber = (name: string, fallback: number, min: number, max: number): number => {
     const raw = get(name);
     const n = raw === undefined ? fallback : Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}").`);
-    return n;
+    if (Number.isInteger(n) && n >= min && n <= max) return n;
+    const got = hasControlChars(raw ?? '') ? 'a value that contains control characters' : `"${raw}"`;
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got ${got}).`);
   };
 
   let endpoint;

@@ -1,4 +1,5 @@
 import { PROVIDER_PRESETS, type ProviderName } from '../llm/presets.js';
+import { hasControlChars } from './control-chars.js';
 
 /** One source of settings, as variable names to values: the environment, a .env file, config.json. */
 export type Layer = Record<string, string | undefined>;
@@ -39,7 +40,8 @@ const value = (layer: Layer, name: string): string | undefined => {
 function presetOf(name: string): { name: ProviderName; baseUrl: string; model: string } {
   const key = name.toLowerCase();
   if (!Object.hasOwn(PROVIDER_PRESETS, key)) {
-    throw new UnknownProviderError(`Unknown provider "${name}". Use one of: ${Object.keys(PROVIDER_PRESETS).join(', ')}.`);
+    const what = hasControlChars(name) ? 'The provider name contains control characters' : `Unknown provider "${name}"`;
+    throw new UnknownProviderError(`${what}. Use one of: ${Object.keys(PROVIDER_PRESETS).join(', ')}.`);
   }
   return { name: key as ProviderName, ...PROVIDER_PRESETS[key as ProviderName] };
 }

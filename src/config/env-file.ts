@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'dotenv';
+import { hasControlChars } from './control-chars.js';
 
 /** How much of a line that is not a setting may be echoed back, so the user can find it. */
 const MAX_ECHO_CHARS = 20;
@@ -28,9 +29,13 @@ function closingQuote(text: string, open: number): number {
   return -1;
 }
 
-/** The start of a bad line, when it cannot be a pasted key (keys are long and have digits). */
+/**
+ * The start of a bad line, when it cannot be a pasted key (keys are long and have digits) and
+ * cannot drive the terminal.
+ */
 function echo(line: string): string {
   const start = line.split('=')[0]!.trim();
+  if (hasControlChars(start)) return ' (it contains control characters)';
   return start.length > 0 && start.length <= MAX_ECHO_CHARS && !/\d/.test(start) ? `: "${start}"` : '';
 }
 
