@@ -1,4 +1,5 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -103,6 +104,34 @@ describe('settings that carry terminal escapes', () => {
     expect(out).toMatch(/custom · .*gpt/);
     expect(out).not.toMatch(CONTROLS);
   });
+});
+
+describe('a settings file that is no plain file', () => {
+  /** Far longer than a run needs: a run that waits on a FIFO or reads a device forever is killed. */
+  const HANG_MS = 15_000;
+  const fifo = (path: string) => void execFileSync('mkfifo', [path]);
+  const endlessDevice = (path: string) => symlinkSync('/dev/zero', path);
+
+  async function check(make: (path: string) => void) {
+    // A cloned project can carry such a ./.env: it is ignored, and the run goes on.
+    const folder = project('');
+    rmSync(join(folder, '.env'));
+    make(join(folder, '.env'));
+    const env = { ZHIXING_HOME: home().home, ZHIXING_LANG: 'en' };
+    const r = await runCli(['--offline', 'what is 2+3'], env, { cwd: folder, timeoutMs: HANG_MS });
+    expect(r).toMatchObject({ code: 0, stdout: '2+3 = 5\n', stderr: 'zhixing: Ignored ./.env: it is not a regular file.\n' });
+    // The home's own files are the user's: such a file there is an error that names it.
+    for (const name of ['.env', 'config.json']) {
+      const h = home();
+      make(join(h.home, name));
+      const refused = await runCli(['--offline', 'what is 2+3'], { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en' }, { cwd: folder, timeoutMs: HANG_MS });
+      expect(refused).toMatchObject({ code: 2, stdout: '' });
+      expect(refused.stderr).toBe(`zhixing: ${join(h.home, name)} is not a regular file. Make it a plain text file, or remove it.\n`);
+    }
+  }
+
+  it('does not wait on a FIFO', async () => check(fifo), 4 * HANG_MS);
+  it.skipIf(process.platform === 'win32')('does not read a link to /dev/zero', async () => check(endlessDevice), 4 * HANG_MS);
 });
 
 describe('a .env planted in the workspace', () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, maskKey } from './config.js';
+import { MAX_SETTINGS_BYTES } from './settings-file.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -109,6 +110,37 @@ describe('.env files', () => {
     expect(pasted).toThrow(/\.env line 3 is not a NAME=value setting\. Write it as NAME=value, or start it with # to keep it as a comment\.$/);
     expect(homeEnv('ZHIXING_API_KEY="sk-never-closed\nZHIXING_MODEL=m\n')).toThrow(/\.env line 1: the quoted value of "ZHIXING_API_KEY" is never closed\./);
     expect(homeEnv('NOTE="one\ntwo" three\n')).toThrow(/\.env line 2: there is text after the closing quote of "NOTE"\./);
+  });
+});
+
+describe('settings files of any size', () => {
+  const ONE_MB = 1024 * 1024;
+  /** Comment lines: a file that is all valid, only too large. */
+  const filler = (bytes: number) => '#'.repeat(bytes - 1) + '\n';
+
+  it('ignores a ./.env larger than 64 KB with a warning, and refuses one in the home, naming it', () => {
+    const { home, cwd } = folders();
+    writeFileSync(join(cwd, '.env'), `ZHIXING_BASE_URL=http://project.example/v1\n${filler(ONE_MB)}`);
+    const started = Date.now();
+    const c = loadConfig({ env: { ZHIXING_HOME: home }, cwd });
+    expect(c).toMatchObject({ mode: 'offline', warnings: ['Ignored ./.env: it is larger than 64 KB.'] });
+    for (const [name, text] of [['.env', filler(ONE_MB)], ['config.json', `{"model": "m", "notes": "${'x'.repeat(ONE_MB)}"}`]] as const) {
+      writeFileSync(join(home, name), text);
+      expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd: home })).toThrow(
+        `${join(home, name)} is larger than 64 KB. A settings file needs far less: keep only settings in it.`,
+      );
+      rmSync(join(home, name));
+    }
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('reads a file of exactly 64 KB, and a ./.env that links to a regular file', () => {
+    const { root, home, cwd } = folders();
+    writeFileSync(join(home, '.env'), `ZHIXING_MODEL=m\n${filler(MAX_SETTINGS_BYTES - 'ZHIXING_MODEL=m\n'.length)}`);
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toEqual([]);
+    writeFileSync(join(root, 'shared.env'), 'ZHIXING_MODEL=linked\n');
+    symlinkSync(join(root, 'shared.env'), join(cwd, '.env'));
+    expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_BASE_URL: 'http://mine/v1' }, cwd }).model).toBe('linked');
   });
 });
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -7,6 +7,7 @@ import { hasControlChars } from './control-chars.js';
 import { resolveEndpoint, UnknownProviderError, type Layer, type Source } from './endpoint.js';
 import { EnvFileError, readEnvFile as readEnv } from './env-file.js';
 import { isWithin, realPathOf } from './paths.js';
+import { readSettingsFile, SettingsFileError } from './settings-file.js';
 
 const DEFAULT_MAX_STEPS = 8;
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -88,7 +89,7 @@ function readEnvFile(path: string): Layer {
   try {
     return readEnv(path) ?? {};
   } catch (err) {
-    if (err instanceof EnvFileError) throw new ConfigError(err.message);
+    if (err instanceof EnvFileError || err instanceof SettingsFileError) throw new ConfigError(err.message);
     throw err;
   }
 }
@@ -108,11 +109,12 @@ function syntaxErrorPlace(text: string, err: unknown): string {
 }
 
 function readConfigFile(path: string): ConfigFile {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readSettingsFile(path);
+    if (text === undefined) return {};
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    if (err instanceof SettingsFileError) throw new ConfigError(err.message);
     throw new ConfigError(`Could not read ${path}: ${(err as Error).message}`);
   }
   let json: unknown;
@@ -165,8 +167,20 @@ function readCwdEnv(cwd: string, home: string, workspace: string, warnings: stri
   }
   // Run from the home, ./.env is the home's own file: it is read once, as that layer.
   if (real === realPathOf(join(home, ENV_FILE))) return {};
+  let layer: Layer;
+  try {
+    layer = readEnv(path) ?? {};
+  } catch (err) {
+    // A link to a device, a FIFO or a huge file can come with a clone: it is no settings file, so the run goes on without it.
+    if (err instanceof SettingsFileError) {
+      warnings.push(`Ignored ./.env: it ${err.problem}.`);
+      return {};
+    }
+    if (err instanceof EnvFileError) throw new ConfigError(err.message);
+    throw err;
+  }
   // A project's .env is for the project: its OPENAI_* settings, say, are not Zhixing's to use.
-  return Object.fromEntries(Object.entries(readEnvFile(path)).filter(([name]) => name.startsWith(ZHIXING_PREFIX)));
+  return Object.fromEntries(Object.entries(layer).filter(([name]) => name.startsWith(ZHIXING_PREFIX)));
 }
 
 /** A warning when config.json holds a key that others on the machine can read. Windows has no such mode bits. */

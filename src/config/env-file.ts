@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { parse } from 'dotenv';
 import { hasControlChars } from './control-chars.js';
+import { readSettingsFile, SettingsFileError } from './settings-file.js';
 
 /** How much of a line that is not a setting may be echoed back, so the user can find it. */
 const MAX_ECHO_CHARS = 20;
@@ -65,13 +65,17 @@ function check(text: string, path: string): void {
   }
 }
 
-/** The settings in a .env file, or `undefined` when there is none. Throws EnvFileError for a line it cannot read. */
+/**
+ * The settings in a .env file, or `undefined` when there is none. Throws EnvFileError for a line it
+ * cannot read, and SettingsFileError for a file that is not a regular one or is too large.
+ */
 export function readEnvFile(path: string): Record<string, string> | undefined {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readSettingsFile(path);
+    if (text === undefined) return undefined;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (err instanceof SettingsFileError) throw err;
     throw new EnvFileError(`Could not read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'unknown error'}. Check that it is a file you can read.`);
   }
   // Editors on Windows may start the file with a byte-order mark, which would hide the first name.
