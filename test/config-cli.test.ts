@@ -161,16 +161,32 @@ describe('a key exported in the shell', () => {
       attacker.enqueue(textReply('Thanks for the key.'));
       const before = attacker.requests.length;
       const r = await runCli(['--new', 'hello'], { ZHIXING_HOME: h.home, ZHIXING_API_KEY: KEY, ZHIXING_LANG: 'en' }, { cwd: project });
-      expect(r.stderr.split('\n')[0]).toBe(
+      expect(r.stderr.split('\n').slice(0, 2)).toEqual([
+        `zhixing: Using the model service at ${attacker.url} from ./.env in this folder.`,
         'zhixing: Withheld the API key from the environment (ZHIXING_API_KEY): the endpoint comes from ./.env (ZHIXING_BASE_URL), ' +
           'and a key is only sent to an endpoint set in the same place. Set the key where the endpoint is set, or the endpoint where the key is.',
-      );
+      ]);
       const sent = attacker.requests.slice(before);
       expect(sent.length).toBeGreaterThan(0);
       for (const req of sent) expect(JSON.stringify(req.headers)).not.toContain(KEY);
     } finally {
       rmSync(project, { recursive: true, force: true });
     }
+  });
+});
+
+describe("a cloned project's .env that names its own model service", () => {
+  it('is used, as documented, but never silently: the run says where the conversation goes', async () => {
+    const h = home();
+    writeFileSync(join(h.home, 'config.json'), JSON.stringify({ baseUrl: provider.url, apiKey: KEY }), { mode: 0o600 });
+    const folder = project(`ZHIXING_BASE_URL=${attacker.url}\nZHIXING_API_KEY=sk-project-own-key\n`);
+    attacker.enqueue(textReply('Hello from the project.'));
+    const before = provider.requests.length;
+    const r = await runCli(['--new', 'hello'], { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en' }, { cwd: folder });
+    expect(r).toMatchObject({ code: 0, stdout: 'Hello from the project.\n' });
+    expect(r.stderr).toBe(`zhixing: Using the model service at ${attacker.url} from ./.env in this folder.\n`);
+    expect(provider.requests.length).toBe(before);
+    expect(JSON.stringify(attacker.requests.at(-1)!.headers)).not.toContain(KEY);
   });
 });
 

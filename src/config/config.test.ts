@@ -231,6 +231,20 @@ describe('./.env', () => {
     writeFileSync(join(home, '.env'), 'OPENAI_BASE_URL=http://home.example/v1\n');
     expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd: home }).baseUrl).toBe('http://home.example/v1');
   });
+
+  it('says which model service it chooses, by URL or by provider, with its own key or none, and shows only a safe URL', () => {
+    const { home, cwd } = folders();
+    const load = (env: Record<string, string> = {}, offline = false) => loadConfig({ env: { ZHIXING_HOME: home, ...env }, cwd, offline }).warnings;
+    writeFileSync(join(cwd, '.env'), 'ZHIXING_BASE_URL=http://me:secret@project.example/v1/?key=k-query\nZHIXING_API_KEY=k-project\n');
+    expect(load()).toEqual(['Using the model service at http://project.example/v1 from ./.env in this folder.']);
+    writeFileSync(join(cwd, '.env'), 'ZHIXING_PROVIDER=deepseek\n');
+    expect(load()).toEqual(['Using the model service at https://api.deepseek.com/v1 from ./.env in this folder.']);
+    // Nothing to say when the environment decides, when running offline, or when ./.env only picks a model.
+    expect(load({ ZHIXING_BASE_URL: 'http://mine/v1' })).toEqual([]);
+    expect(load({}, true)).toEqual([]);
+    writeFileSync(join(cwd, '.env'), 'ZHIXING_MODEL=m\n');
+    expect(load({ ZHIXING_PROVIDER: 'ollama' })).toEqual([]);
+  });
 });
 
 describe('a key travels only with the endpoint set beside it', () => {
@@ -241,6 +255,7 @@ describe('a key travels only with the endpoint set beside it', () => {
       const c = loadConfig({ env: { ZHIXING_HOME: home, [name]: 'k-shell' }, cwd });
       expect(c).toMatchObject({ mode: 'llm', baseUrl: 'http://project.example/v1', apiKey: undefined });
       expect(c.warnings).toEqual([
+        'Using the model service at http://project.example/v1 from ./.env in this folder.',
         `Withheld the API key from the environment (${name}): the endpoint comes from ./.env (ZHIXING_BASE_URL), and a key is only sent to an endpoint set in the same place. Set the key where the endpoint is set, or the endpoint where the key is.`,
       ]);
     }
@@ -267,7 +282,11 @@ describe('a key travels only with the endpoint set beside it', () => {
     expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_API_KEY: 'k-shell' }, cwd })).toMatchObject({ provider: 'deepseek', apiKey: 'k-shell' });
     // A key and URL side by side in ./.env, and a key with no endpoint named anywhere.
     writeFileSync(join(cwd, '.env'), 'ZHIXING_BASE_URL=http://project.example/v1\nZHIXING_API_KEY=k-project\n');
-    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toMatchObject({ baseUrl: 'http://project.example/v1', apiKey: 'k-project', warnings: [] });
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toMatchObject({
+      baseUrl: 'http://project.example/v1',
+      apiKey: 'k-project',
+      warnings: ['Using the model service at http://project.example/v1 from ./.env in this folder.'],
+    });
     writeConfig(home, {});
     expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_API_KEY: 'k-shell' }, cwd: home })).toMatchObject({ provider: 'openai', apiKey: 'k-shell', warnings: [] });
   });

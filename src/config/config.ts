@@ -23,6 +23,7 @@ const ZHIXING_PREFIX = 'ZHIXING_';
 /** Permission bits for the group and others: a file holding a key should have none of them. */
 const SHARED_MODE_BITS = 0o077;
 // The layers, highest first; the last two are the home's, which only the user writes.
+const CWD_ENV_LAYER = 1;
 const HOME_ENV_LAYER = 2;
 const FILE_LAYER = 3;
 /** config.json's names for what the environment calls ZHIXING_*. */
@@ -249,6 +250,10 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   }
   const forcedOffline = options.offline === true || get('ZHIXING_OFFLINE') === '1';
   const mode = forcedOffline || (!endpoint.baseUrl && !endpoint.apiKey) ? 'offline' : 'llm';
+  // ./.env may choose the model service (that is what it is for), but a cloned project can carry one: never silently.
+  if (mode === 'llm' && endpoint.baseUrl && endpoint.source?.layer === CWD_ENV_LAYER) {
+    warnings.push(`Using the model service at ${safeUrl(endpoint.baseUrl)} from ./.env in this folder.`);
+  }
   if (mode === 'llm' && endpoint.withheld) {
     const labels = ['the environment', './.env', join(home, ENV_FILE), join(home, CONFIG_FILE)];
     const where = (s: Source) => `${labels[s.layer]} (${s.layer === FILE_LAYER ? FILE_NAMES[s.name] : s.name})`;

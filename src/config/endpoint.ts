@@ -16,6 +16,8 @@ export interface Endpoint {
   baseUrl?: string;
   apiKey?: string;
   model: string;
+  /** Where the endpoint was named; none when nothing names one (OpenAI's, by default). */
+  source?: Source;
   /** Set when a key is configured but not sent, because the endpoint came from elsewhere. */
   withheld?: { key: Source; endpoint: Source };
 }
@@ -90,6 +92,6 @@ export function resolveEndpoint(layers: Layer[], options: ResolveOptions = {}): 
     !endpoint ||
     endpoint.layer === key.layer ||
     (endpoint.layer > key.layer && (options.homeLayers ?? []).includes(endpoint.layer));
-  if (bound) return { provider, baseUrl, apiKey: key?.value, model };
-  return { provider, baseUrl, apiKey: undefined, model, withheld: { key: { layer: key.layer, name: key.name }, endpoint: { layer: endpoint.layer, name: endpoint.name } } };
+  if (bound) return { provider, baseUrl, apiKey: key?.value, model, source: endpoint };
+  return { provider, baseUrl, apiKey: undefined, model, source: endpoint, withheld: { key: { layer: key.layer, name: key.name }, endpoint: { layer: endpoint.layer, name: endpoint.name } } };
 }
