@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PROVIDER_PRESETS } from '../llm/presets.js';
 import { ConfigError, loadConfig, maskKey } from './config.js';
 import { MAX_SETTINGS_BYTES } from './settings-file.js';
 
@@ -97,6 +98,28 @@ describe('.env files', () => {
 
   it('refuses a line starting with "=" instead of dropping every later line', () => {
     expect(homeEnv('ZHIXING_MODEL=m\n=oops\nZHIXING_BASE_URL=http://x/v1\n')).toThrow(/\.env line 2 is not a NAME=value setting\./);
+  });
+
+  it('refuses an unquoted value with # inside, which dotenv would cut short, and keeps "value # comment"', () => {
+    const cut = /\.env line 2: the value of "ZHIXING_API_KEY" contains #, which starts a comment there; put the value in quotes\./;
+    for (const value of ['abc#def123456', '#abc', 'abc##']) {
+      const load = homeEnv(`ZHIXING_BASE_URL=http://x/v1\nZHIXING_API_KEY=${value}\n`);
+      expect(load).toThrow(cut);
+      expect(load).not.toThrow(/abc/);
+    }
+    for (const quoted of ['"abc#def123456"', "'abc#def123456'", '"abc#def123456" # a comment']) {
+      expect(homeEnv(`ZHIXING_BASE_URL=http://x/v1\nZHIXING_API_KEY=${quoted}\n`)().apiKey).toBe('abc#def123456');
+    }
+    // A project's own value is the project's business: other tools read it whole.
+    const { home, cwd } = folders();
+    writeFileSync(join(cwd, '.env'), 'DB_PASSWORD=p#ss\nZHIXING_MODEL=m\n');
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toEqual([]);
+    // Whitespace before # makes the rest a comment, as in dotenv.
+    expect(homeEnv('ZHIXING_BASE_URL=http://x/v1 # mine\nZHIXING_API_KEY=k\t# the key\nZHIXING_MODEL= # none yet\n')()).toMatchObject({
+      baseUrl: 'http://x/v1',
+      apiKey: 'k',
+      model: PROVIDER_PRESETS.openai.model,
+    });
   });
 
   it('reads the first setting of a file that starts with a byte-order mark', () => {

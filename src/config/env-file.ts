@@ -7,9 +7,11 @@ const MAX_ECHO_CHARS = 20;
 
 const BOM = '\uFEFF';
 const COMMENT_OR_BLANK = /^\s*(#.*)?$/;
-// `[export ]NAME=value`, names as dotenv reads them.
-const SETTING = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*)$/;
+// `[export ]NAME=value`, names as dotenv reads them; the value as written, spaces after = included.
+const SETTING = /^\s*(?:export\s+)?([\w.-]+)\s*=(.*)$/;
 const QUOTES = new Set(['"', "'", '`']);
+// The names Zhixing reads. Another tool may read a project's `PASSWORD=a#b` whole: that value is the project's business.
+const OWN_NAME = /^(?:ZHIXING|OPENAI)_/;
 
 /** A .env file the user must fix; the message names the file and line and says what to do. */
 export class EnvFileError extends Error {
@@ -52,8 +54,17 @@ function check(text: string, path: string): void {
     if (COMMENT_OR_BLANK.test(line)) continue;
     const setting = SETTING.exec(line);
     if (!setting) throw new EnvFileError(`${path} line ${i + 1}${echo(line)} is not a NAME=value setting. ${fix}`);
-    const [, name, value] = setting;
-    if (!QUOTES.has(value[0])) continue;
+    const [, name, written] = setting;
+    const value = written.trimStart();
+    if (!QUOTES.has(value[0])) {
+      // dotenv ends an unquoted value at its first #. After whitespace that is the comment meant; right
+      // after the value's own characters (a key like abc#def) it silently cuts the value short.
+      const hash = written.indexOf('#');
+      if (hash >= 0 && !/\s/.test(written[hash - 1] ?? '') && OWN_NAME.test(name)) {
+        throw new EnvFileError(`${path} line ${i + 1}: the value of "${name}" contains #, which starts a comment there; put the value in quotes. (For a comment, put a space before the #.)`);
+      }
+      continue;
+    }
     // The rest of the file from the opening quote on, so a value may close on a later line.
     const rest = [value, ...lines.slice(i + 1)].join('\n');
     const close = closingQuote(rest, 0);
