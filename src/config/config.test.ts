@@ -333,5 +333,21 @@ describe('config.json permissions', () => {
     chmodSync(path, 0o644);
     expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toEqual([]);
   });
+
+  it('warns the same way about a $ZHIXING_HOME/.env that holds a key', () => {
+    const { home, cwd } = folders();
+    const path = join(home, '.env');
+    const warnings = (text: string, mode: number) => {
+      writeFileSync(path, text);
+      chmodSync(path, mode);
+      return loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings;
+    };
+    const warning = `${path} holds an API key and other users can read it. Make it yours alone: chmod 600 ${path}`;
+    expect(warnings('ZHIXING_API_KEY=k-home\n', 0o644)).toEqual([warning]);
+    expect(warnings('OPENAI_API_KEY=k-home\n', 0o640)).toEqual([warning]);
+    expect(warnings('ZHIXING_EMBEDDING_API_KEY=k-home\n', 0o604)).toEqual([warning]);
+    expect(warnings('ZHIXING_API_KEY=k-home\n', 0o600)).toEqual([]);
+    expect(warnings('ZHIXING_MODEL=m\nZHIXING_API_KEY=\n', 0o644)).toEqual([]);
+  });
 });
 

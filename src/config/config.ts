@@ -22,6 +22,8 @@ const DB_FILE = 'zhixing.db';
 const ZHIXING_PREFIX = 'ZHIXING_';
 /** Permission bits for the group and others: a file holding a key should have none of them. */
 const SHARED_MODE_BITS = 0o077;
+/** Names that hold a key in a .env: ZHIXING_API_KEY, OPENAI_API_KEY, ZHIXING_EMBEDDING_API_KEY, or another tool's. */
+const KEY_NAME = /_API_KEY$/;
 // The layers, highest first; the last two are the home's, which only the user writes.
 const CWD_ENV_LAYER = 1;
 const HOME_ENV_LAYER = 2;
@@ -184,9 +186,9 @@ function readCwdEnv(cwd: string, home: string, workspace: string, warnings: stri
   return Object.fromEntries(Object.entries(layer).filter(([name]) => name.startsWith(ZHIXING_PREFIX)));
 }
 
-/** A warning when config.json holds a key that others on the machine can read. Windows has no such mode bits. */
-function sharedKeyWarning(path: string, file: ConfigFile): string | undefined {
-  if (!file.apiKey || process.platform === 'win32') return undefined;
+/** A warning when a home file that holds a key is one others on the machine can read. Windows has no such mode bits. */
+function sharedKeyWarning(path: string, holdsKey: boolean): string | undefined {
+  if (!holdsKey || process.platform === 'win32') return undefined;
   if ((statSync(path).mode & SHARED_MODE_BITS) === 0) return undefined;
   return `${path} holds an API key and other users can read it. Make it yours alone: chmod 600 ${path}`;
 }
@@ -210,8 +212,12 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const workspace = resolve(home, nonEmpty(file.workspace) ?? 'workspace');
   refuseExposedHome(home, workspace);
   const warnings: string[] = [];
-  const shared = sharedKeyWarning(join(home, CONFIG_FILE), file);
-  if (shared) warnings.push(shared);
+  const homeEnv = readEnvFile(join(home, ENV_FILE));
+  const envHoldsKey = Object.entries(homeEnv).some(([name, v]) => KEY_NAME.test(name) && nonEmpty(v) !== undefined);
+  for (const [name, holdsKey] of [[CONFIG_FILE, Boolean(file.apiKey)], [ENV_FILE, envHoldsKey]] as const) {
+    const shared = sharedKeyWarning(join(home, name), holdsKey);
+    if (shared) warnings.push(shared);
+  }
   // config.json speaks through the same names as the environment, as the lowest layer.
   const fileLayer: Layer = {
     ZHIXING_PROVIDER: file.provider,
@@ -225,7 +231,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     ZHIXING_MAX_REPLY_CHARS: file.maxReplyChars?.toString(),
     ZHIXING_LANG: file.lang,
   };
-  const layers: Layer[] = [env, readCwdEnv(cwd, home, workspace, warnings), readEnvFile(join(home, ENV_FILE)), fileLayer];
+  const layers: Layer[] = [env, readCwdEnv(cwd, home, workspace, warnings), homeEnv, fileLayer];
   const get = (name: string): string | undefined => {
     for (const layer of layers) {
       const v = nonEmpty(layer[name]);
