@@ -1,5 +1,5 @@
 import { chmodSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROVIDER_PRESETS } from '../llm/presets.js';
@@ -226,6 +226,19 @@ describe('settings the assistant could have written', () => {
     const c = loadConfig({ env: { ZHIXING_HOME: home }, cwd });
     expect(c.baseUrl).toBe('https://api.openai.com/v1');
     expect(c.warnings).toHaveLength(1);
+  });
+
+  it('reads a workspace starting with ~ as the user\'s home folder, as the shell would', () => {
+    const { home, cwd } = folders();
+    const workspace = (path: string) => {
+      writeConfig(home, { workspace: path });
+      return loadConfig({ env: { ZHIXING_HOME: home }, cwd }).workspace;
+    };
+    expect(workspace('~/zhixing-files')).toBe(join(homedir(), 'zhixing-files'));
+    expect(workspace('~')).toBe(homedir());
+    // Only the user's own home: ~name and a ~ further on are ordinary names, relative to ZHIXING_HOME.
+    expect(workspace('~other/files')).toBe(join(home, '~other', 'files'));
+    expect(workspace('files/~')).toBe(join(home, 'files', '~'));
   });
 
   it('refuses a workspace that holds the home itself', () => {

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { PROVIDER_PRESETS } from '../llm/presets.js';
 import { hasControlChars } from './control-chars.js';
@@ -186,6 +186,12 @@ function readCwdEnv(cwd: string, home: string, workspace: string, warnings: stri
   return Object.fromEntries(Object.entries(layer).filter(([name]) => name.startsWith(ZHIXING_PREFIX)));
 }
 
+/** A leading `~` as the shell reads it: the user's home folder. No shell reads config.json, so `~/ws` would be a folder named ~. */
+function expandHome(path: string): string {
+  const ownHome = path === '~' || path.startsWith('~/') || (sep === '\\' && path.startsWith('~\\'));
+  return ownHome ? join(homedir(), path.slice(1)) : path;
+}
+
 /** A warning when a home file that holds a key is one others on the machine can read. Windows has no such mode bits. */
 function sharedKeyWarning(path: string, holdsKey: boolean): string | undefined {
   if (!holdsKey || process.platform === 'win32') return undefined;
@@ -209,7 +215,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 
   const home = resolve(nonEmpty(env.ZHIXING_HOME) ?? join(homedir(), '.zhixing'));
   const file = readConfigFile(join(home, CONFIG_FILE));
-  const workspace = resolve(home, nonEmpty(file.workspace) ?? 'workspace');
+  const workspace = resolve(home, expandHome(nonEmpty(file.workspace) ?? 'workspace'));
   refuseExposedHome(home, workspace);
   const warnings: string[] = [];
   const homeEnv = readEnvFile(join(home, ENV_FILE));
