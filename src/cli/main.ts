@@ -34,11 +34,12 @@ export async function main(argv: string[]): Promise<number> {
   try {
     config = loadConfig({ offline: cmd.flags.offline });
   } catch (err) {
-    if (err instanceof ConfigError) return stderr(`zhixing: ${err.message}\n`), 2;
+    // Settings are anyone's text (a cloned project's .env): shown, never obeyed by the terminal.
+    if (err instanceof ConfigError) return stderr(`zhixing: ${plainText(err.message)}\n`), 2;
     throw err;
   }
   // An ignored file or a withheld key changes what this run does: say so before anything else.
-  for (const warning of new Set(config.warnings)) stderr(`zhixing: ${warning}\n`);
+  for (const warning of new Set(config.warnings)) stderr(`zhixing: ${plainText(warning)}\n`);
   const io: CliIo = {
     stdout,
     stderr,

@@ -123,7 +123,7 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
         const c = app.config;
         say(app.llm.mode === 'offline'
           ? t.offlineModel
-          : `${c.provider} · ${c.model} · ${safeUrl(c.baseUrl ?? '')}${c.apiKey ? ` · ${t.key} ${maskKey(c.apiKey)}` : ''}`);
+          : plainText(`${c.provider} · ${c.model} · ${safeUrl(c.baseUrl ?? '')}${c.apiKey ? ` · ${t.key} ${maskKey(c.apiKey)}` : ''}`));
         break;
       }
       case 'exit':
@@ -153,7 +153,7 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
 
   if (interactive) {
     const s = app.sessions.get(sessionId);
-    say(io.style.dim(t.banner(app.llm.mode === 'offline' ? t.offline : `${app.llm.provider} · ${app.llm.model}`, (s && plainText(s.title)) || t.newSessionLabel)));
+    say(io.style.dim(t.banner(app.llm.mode === 'offline' ? t.offline : plainText(`${app.llm.provider} · ${app.llm.model}`), (s && plainText(s.title)) || t.newSessionLabel)));
   }
   prompt();
   // Lines are handled one at a time, in order, even when piped in faster than turns finish.

@@ -1,8 +1,10 @@
 import { chmodSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PROVIDER_PRESETS } from '../llm/presets.js';
 import { ConfigError, loadConfig, maskKey } from './config.js';
+import { MAX_SETTINGS_BYTES } from './settings-file.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -98,6 +100,28 @@ describe('.env files', () => {
     expect(homeEnv('ZHIXING_MODEL=m\n=oops\nZHIXING_BASE_URL=http://x/v1\n')).toThrow(/\.env line 2 is not a NAME=value setting\./);
   });
 
+  it('refuses an unquoted value with # inside, which dotenv would cut short, and keeps "value # comment"', () => {
+    const cut = /\.env line 2: the value of "ZHIXING_API_KEY" contains #, which starts a comment there; put the value in quotes\./;
+    for (const value of ['abc#def123456', '#abc', 'abc##']) {
+      const load = homeEnv(`ZHIXING_BASE_URL=http://x/v1\nZHIXING_API_KEY=${value}\n`);
+      expect(load).toThrow(cut);
+      expect(load).not.toThrow(/abc/);
+    }
+    for (const quoted of ['"abc#def123456"', "'abc#def123456'", '"abc#def123456" # a comment']) {
+      expect(homeEnv(`ZHIXING_BASE_URL=http://x/v1\nZHIXING_API_KEY=${quoted}\n`)().apiKey).toBe('abc#def123456');
+    }
+    // A project's own value is the project's business: other tools read it whole.
+    const { home, cwd } = folders();
+    writeFileSync(join(cwd, '.env'), 'DB_PASSWORD=p#ss\nZHIXING_MODEL=m\n');
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toEqual([]);
+    // Whitespace before # makes the rest a comment, as in dotenv.
+    expect(homeEnv('ZHIXING_BASE_URL=http://x/v1 # mine\nZHIXING_API_KEY=k\t# the key\nZHIXING_MODEL= # none yet\n')()).toMatchObject({
+      baseUrl: 'http://x/v1',
+      apiKey: 'k',
+      model: PROVIDER_PRESETS.openai.model,
+    });
+  });
+
   it('reads the first setting of a file that starts with a byte-order mark', () => {
     expect(homeEnv('\uFEFFZHIXING_BASE_URL=http://bom/v1\n')()).toMatchObject({ mode: 'llm', baseUrl: 'http://bom/v1' });
   });
@@ -109,6 +133,37 @@ describe('.env files', () => {
     expect(pasted).toThrow(/\.env line 3 is not a NAME=value setting\. Write it as NAME=value, or start it with # to keep it as a comment\.$/);
     expect(homeEnv('ZHIXING_API_KEY="sk-never-closed\nZHIXING_MODEL=m\n')).toThrow(/\.env line 1: the quoted value of "ZHIXING_API_KEY" is never closed\./);
     expect(homeEnv('NOTE="one\ntwo" three\n')).toThrow(/\.env line 2: there is text after the closing quote of "NOTE"\./);
+  });
+});
+
+describe('settings files of any size', () => {
+  const ONE_MB = 1024 * 1024;
+  /** Comment lines: a file that is all valid, only too large. */
+  const filler = (bytes: number) => '#'.repeat(bytes - 1) + '\n';
+
+  it('ignores a ./.env larger than 64 KB with a warning, and refuses one in the home, naming it', () => {
+    const { home, cwd } = folders();
+    writeFileSync(join(cwd, '.env'), `ZHIXING_BASE_URL=http://project.example/v1\n${filler(ONE_MB)}`);
+    const started = Date.now();
+    const c = loadConfig({ env: { ZHIXING_HOME: home }, cwd });
+    expect(c).toMatchObject({ mode: 'offline', warnings: ['Ignored ./.env: it is larger than 64 KB.'] });
+    for (const [name, text] of [['.env', filler(ONE_MB)], ['config.json', `{"model": "m", "notes": "${'x'.repeat(ONE_MB)}"}`]] as const) {
+      writeFileSync(join(home, name), text);
+      expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd: home })).toThrow(
+        `${join(home, name)} is larger than 64 KB. A settings file needs far less: keep only settings in it.`,
+      );
+      rmSync(join(home, name));
+    }
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('reads a file of exactly 64 KB, and a ./.env that links to a regular file', () => {
+    const { root, home, cwd } = folders();
+    writeFileSync(join(home, '.env'), `ZHIXING_MODEL=m\n${filler(MAX_SETTINGS_BYTES - 'ZHIXING_MODEL=m\n'.length)}`);
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toEqual([]);
+    writeFileSync(join(root, 'shared.env'), 'ZHIXING_MODEL=linked\n');
+    symlinkSync(join(root, 'shared.env'), join(cwd, '.env'));
+    expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_BASE_URL: 'http://mine/v1' }, cwd }).model).toBe('linked');
   });
 });
 
@@ -173,6 +228,19 @@ describe('settings the assistant could have written', () => {
     expect(c.warnings).toHaveLength(1);
   });
 
+  it('reads a workspace starting with ~ as the user\'s home folder, as the shell would', () => {
+    const { home, cwd } = folders();
+    const workspace = (path: string) => {
+      writeConfig(home, { workspace: path });
+      return loadConfig({ env: { ZHIXING_HOME: home }, cwd }).workspace;
+    };
+    expect(workspace('~/zhixing-files')).toBe(join(homedir(), 'zhixing-files'));
+    expect(workspace('~')).toBe(homedir());
+    // Only the user's own home: ~name and a ~ further on are ordinary names, relative to ZHIXING_HOME.
+    expect(workspace('~other/files')).toBe(join(home, '~other', 'files'));
+    expect(workspace('files/~')).toBe(join(home, 'files', '~'));
+  });
+
   it('refuses a workspace that holds the home itself', () => {
     const { root, home, cwd } = folders();
     for (const workspace of [root, '.', home]) {
@@ -199,6 +267,20 @@ describe('./.env', () => {
     writeFileSync(join(home, '.env'), 'OPENAI_BASE_URL=http://home.example/v1\n');
     expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd: home }).baseUrl).toBe('http://home.example/v1');
   });
+
+  it('says which model service it chooses, by URL or by provider, with its own key or none, and shows only a safe URL', () => {
+    const { home, cwd } = folders();
+    const load = (env: Record<string, string> = {}, offline = false) => loadConfig({ env: { ZHIXING_HOME: home, ...env }, cwd, offline }).warnings;
+    writeFileSync(join(cwd, '.env'), 'ZHIXING_BASE_URL=http://me:secret@project.example/v1/?key=k-query\nZHIXING_API_KEY=k-project\n');
+    expect(load()).toEqual(['Using the model service at http://project.example/v1 from ./.env in this folder.']);
+    writeFileSync(join(cwd, '.env'), 'ZHIXING_PROVIDER=deepseek\n');
+    expect(load()).toEqual(['Using the model service at https://api.deepseek.com/v1 from ./.env in this folder.']);
+    // Nothing to say when the environment decides, when running offline, or when ./.env only picks a model.
+    expect(load({ ZHIXING_BASE_URL: 'http://mine/v1' })).toEqual([]);
+    expect(load({}, true)).toEqual([]);
+    writeFileSync(join(cwd, '.env'), 'ZHIXING_MODEL=m\n');
+    expect(load({ ZHIXING_PROVIDER: 'ollama' })).toEqual([]);
+  });
 });
 
 describe('a key travels only with the endpoint set beside it', () => {
@@ -209,6 +291,7 @@ describe('a key travels only with the endpoint set beside it', () => {
       const c = loadConfig({ env: { ZHIXING_HOME: home, [name]: 'k-shell' }, cwd });
       expect(c).toMatchObject({ mode: 'llm', baseUrl: 'http://project.example/v1', apiKey: undefined });
       expect(c.warnings).toEqual([
+        'Using the model service at http://project.example/v1 from ./.env in this folder.',
         `Withheld the API key from the environment (${name}): the endpoint comes from ./.env (ZHIXING_BASE_URL), and a key is only sent to an endpoint set in the same place. Set the key where the endpoint is set, or the endpoint where the key is.`,
       ]);
     }
@@ -235,7 +318,11 @@ describe('a key travels only with the endpoint set beside it', () => {
     expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_API_KEY: 'k-shell' }, cwd })).toMatchObject({ provider: 'deepseek', apiKey: 'k-shell' });
     // A key and URL side by side in ./.env, and a key with no endpoint named anywhere.
     writeFileSync(join(cwd, '.env'), 'ZHIXING_BASE_URL=http://project.example/v1\nZHIXING_API_KEY=k-project\n');
-    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toMatchObject({ baseUrl: 'http://project.example/v1', apiKey: 'k-project', warnings: [] });
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toMatchObject({
+      baseUrl: 'http://project.example/v1',
+      apiKey: 'k-project',
+      warnings: ['Using the model service at http://project.example/v1 from ./.env in this folder.'],
+    });
     writeConfig(home, {});
     expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_API_KEY: 'k-shell' }, cwd: home })).toMatchObject({ provider: 'openai', apiKey: 'k-shell', warnings: [] });
   });
@@ -258,6 +345,22 @@ describe('config.json permissions', () => {
     writeFileSync(path, JSON.stringify({ model: 'm' }));
     chmodSync(path, 0o644);
     expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toEqual([]);
+  });
+
+  it('warns the same way about a $ZHIXING_HOME/.env that holds a key', () => {
+    const { home, cwd } = folders();
+    const path = join(home, '.env');
+    const warnings = (text: string, mode: number) => {
+      writeFileSync(path, text);
+      chmodSync(path, mode);
+      return loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings;
+    };
+    const warning = `${path} holds an API key and other users can read it. Make it yours alone: chmod 600 ${path}`;
+    expect(warnings('ZHIXING_API_KEY=k-home\n', 0o644)).toEqual([warning]);
+    expect(warnings('OPENAI_API_KEY=k-home\n', 0o640)).toEqual([warning]);
+    expect(warnings('ZHIXING_EMBEDDING_API_KEY=k-home\n', 0o604)).toEqual([warning]);
+    expect(warnings('ZHIXING_API_KEY=k-home\n', 0o600)).toEqual([]);
+    expect(warnings('ZHIXING_MODEL=m\nZHIXING_API_KEY=\n', 0o644)).toEqual([]);
   });
 });
 

@@ -1,11 +1,13 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { PROVIDER_PRESETS } from '../llm/presets.js';
+import { hasControlChars } from './control-chars.js';
 import { resolveEndpoint, UnknownProviderError, type Layer, type Source } from './endpoint.js';
 import { EnvFileError, readEnvFile as readEnv } from './env-file.js';
 import { isWithin, realPathOf } from './paths.js';
+import { readSettingsFile, SettingsFileError } from './settings-file.js';
 
 const DEFAULT_MAX_STEPS = 8;
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -20,7 +22,10 @@ const DB_FILE = 'zhixing.db';
 const ZHIXING_PREFIX = 'ZHIXING_';
 /** Permission bits for the group and others: a file holding a key should have none of them. */
 const SHARED_MODE_BITS = 0o077;
+/** Names that hold a key in a .env: ZHIXING_API_KEY, OPENAI_API_KEY, ZHIXING_EMBEDDING_API_KEY, or another tool's. */
+const KEY_NAME = /_API_KEY$/;
 // The layers, highest first; the last two are the home's, which only the user writes.
+const CWD_ENV_LAYER = 1;
 const HOME_ENV_LAYER = 2;
 const FILE_LAYER = 3;
 /** config.json's names for what the environment calls ZHIXING_*. */
@@ -87,7 +92,7 @@ function readEnvFile(path: string): Layer {
   try {
     return readEnv(path) ?? {};
   } catch (err) {
-    if (err instanceof EnvFileError) throw new ConfigError(err.message);
+    if (err instanceof EnvFileError || err instanceof SettingsFileError) throw new ConfigError(err.message);
     throw err;
   }
 }
@@ -107,11 +112,12 @@ function syntaxErrorPlace(text: string, err: unknown): string {
 }
 
 function readConfigFile(path: string): ConfigFile {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readSettingsFile(path);
+    if (text === undefined) return {};
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    if (err instanceof SettingsFileError) throw new ConfigError(err.message);
     throw new ConfigError(`Could not read ${path}: ${(err as Error).message}`);
   }
   let json: unknown;
@@ -164,13 +170,31 @@ function readCwdEnv(cwd: string, home: string, workspace: string, warnings: stri
   }
   // Run from the home, ./.env is the home's own file: it is read once, as that layer.
   if (real === realPathOf(join(home, ENV_FILE))) return {};
+  let layer: Layer;
+  try {
+    layer = readEnv(path) ?? {};
+  } catch (err) {
+    // A link to a device, a FIFO or a huge file can come with a clone: it is no settings file, so the run goes on without it.
+    if (err instanceof SettingsFileError) {
+      warnings.push(`Ignored ./.env: it ${err.problem}.`);
+      return {};
+    }
+    if (err instanceof EnvFileError) throw new ConfigError(err.message);
+    throw err;
+  }
   // A project's .env is for the project: its OPENAI_* settings, say, are not Zhixing's to use.
-  return Object.fromEntries(Object.entries(readEnvFile(path)).filter(([name]) => name.startsWith(ZHIXING_PREFIX)));
+  return Object.fromEntries(Object.entries(layer).filter(([name]) => name.startsWith(ZHIXING_PREFIX)));
 }
 
-/** A warning when config.json holds a key that others on the machine can read. Windows has no such mode bits. */
-function sharedKeyWarning(path: string, file: ConfigFile): string | undefined {
-  if (!file.apiKey || process.platform === 'win32') return undefined;
+/** A leading `~` as the shell reads it: the user's home folder. No shell reads config.json, so `~/ws` would be a folder named ~. */
+function expandHome(path: string): string {
+  const ownHome = path === '~' || path.startsWith('~/') || (sep === '\\' && path.startsWith('~\\'));
+  return ownHome ? join(homedir(), path.slice(1)) : path;
+}
+
+/** A warning when a home file that holds a key is one others on the machine can read. Windows has no such mode bits. */
+function sharedKeyWarning(path: string, holdsKey: boolean): string | undefined {
+  if (!holdsKey || process.platform === 'win32') return undefined;
   if ((statSync(path).mode & SHARED_MODE_BITS) === 0) return undefined;
   return `${path} holds an API key and other users can read it. Make it yours alone: chmod 600 ${path}`;
 }
@@ -191,11 +215,15 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 
   const home = resolve(nonEmpty(env.ZHIXING_HOME) ?? join(homedir(), '.zhixing'));
   const file = readConfigFile(join(home, CONFIG_FILE));
-  const workspace = resolve(home, nonEmpty(file.workspace) ?? 'workspace');
+  const workspace = resolve(home, expandHome(nonEmpty(file.workspace) ?? 'workspace'));
   refuseExposedHome(home, workspace);
   const warnings: string[] = [];
-  const shared = sharedKeyWarning(join(home, CONFIG_FILE), file);
-  if (shared) warnings.push(shared);
+  const homeEnv = readEnvFile(join(home, ENV_FILE));
+  const envHoldsKey = Object.entries(homeEnv).some(([name, v]) => KEY_NAME.test(name) && nonEmpty(v) !== undefined);
+  for (const [name, holdsKey] of [[CONFIG_FILE, Boolean(file.apiKey)], [ENV_FILE, envHoldsKey]] as const) {
+    const shared = sharedKeyWarning(join(home, name), holdsKey);
+    if (shared) warnings.push(shared);
+  }
   // config.json speaks through the same names as the environment, as the lowest layer.
   const fileLayer: Layer = {
     ZHIXING_PROVIDER: file.provider,
@@ -209,7 +237,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     ZHIXING_MAX_REPLY_CHARS: file.maxReplyChars?.toString(),
     ZHIXING_LANG: file.lang,
   };
-  const layers: Layer[] = [env, readCwdEnv(cwd, home, workspace, warnings), readEnvFile(join(home, ENV_FILE)), fileLayer];
+  const layers: Layer[] = [env, readCwdEnv(cwd, home, workspace, warnings), homeEnv, fileLayer];
   const get = (name: string): string | undefined => {
     for (const layer of layers) {
       const v = nonEmpty(layer[name]);
@@ -220,8 +248,9 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const wholeNumber = (name: string, fallback: number, min: number, max: number): number => {
     const raw = get(name);
     const n = raw === undefined ? fallback : Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}").`);
-    return n;
+    if (Number.isInteger(n) && n >= min && n <= max) return n;
+    const got = hasControlChars(raw ?? '') ? 'a value that contains control characters' : `"${raw}"`;
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got ${got}).`);
   };
 
   let endpoint;
@@ -233,6 +262,10 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   }
   const forcedOffline = options.offline === true || get('ZHIXING_OFFLINE') === '1';
   const mode = forcedOffline || (!endpoint.baseUrl && !endpoint.apiKey) ? 'offline' : 'llm';
+  // ./.env may choose the model service (that is what it is for), but a cloned project can carry one: never silently.
+  if (mode === 'llm' && endpoint.baseUrl && endpoint.source?.layer === CWD_ENV_LAYER) {
+    warnings.push(`Using the model service at ${safeUrl(endpoint.baseUrl)} from ./.env in this folder.`);
+  }
   if (mode === 'llm' && endpoint.withheld) {
     const labels = ['the environment', './.env', join(home, ENV_FILE), join(home, CONFIG_FILE)];
     const where = (s: Source) => `${labels[s.layer]} (${s.layer === FILE_LAYER ? FILE_NAMES[s.name] : s.name})`;

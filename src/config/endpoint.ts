@@ -1,4 +1,5 @@
 import { PROVIDER_PRESETS, type ProviderName } from '../llm/presets.js';
+import { hasControlChars } from './control-chars.js';
 
 /** One source of settings, as variable names to values: the environment, a .env file, config.json. */
 export type Layer = Record<string, string | undefined>;
@@ -15,6 +16,8 @@ export interface Endpoint {
   baseUrl?: string;
   apiKey?: string;
   model: string;
+  /** Where the endpoint was named; none when nothing names one (OpenAI's, by default). */
+  source?: Source;
   /** Set when a key is configured but not sent, because the endpoint came from elsewhere. */
   withheld?: { key: Source; endpoint: Source };
 }
@@ -39,7 +42,8 @@ const value = (layer: Layer, name: string): string | undefined => {
 function presetOf(name: string): { name: ProviderName; baseUrl: string; model: string } {
   const key = name.toLowerCase();
   if (!Object.hasOwn(PROVIDER_PRESETS, key)) {
-    throw new UnknownProviderError(`Unknown provider "${name}". Use one of: ${Object.keys(PROVIDER_PRESETS).join(', ')}.`);
+    const what = hasControlChars(name) ? 'The provider name contains control characters' : `Unknown provider "${name}"`;
+    throw new UnknownProviderError(`${what}. Use one of: ${Object.keys(PROVIDER_PRESETS).join(', ')}.`);
   }
   return { name: key as ProviderName, ...PROVIDER_PRESETS[key as ProviderName] };
 }
@@ -88,6 +92,6 @@ export function resolveEndpoint(layers: Layer[], options: ResolveOptions = {}): 
     !endpoint ||
     endpoint.layer === key.layer ||
     (endpoint.layer > key.layer && (options.homeLayers ?? []).includes(endpoint.layer));
-  if (bound) return { provider, baseUrl, apiKey: key?.value, model };
-  return { provider, baseUrl, apiKey: undefined, model, withheld: { key: { layer: key.layer, name: key.name }, endpoint: { layer: endpoint.layer, name: endpoint.name } } };
+  if (bound) return { provider, baseUrl, apiKey: key?.value, model, source: endpoint };
+  return { provider, baseUrl, apiKey: undefined, model, source: endpoint, withheld: { key: { layer: key.layer, name: key.name }, endpoint: { layer: endpoint.layer, name: endpoint.name } } };
 }

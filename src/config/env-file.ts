@@ -1,14 +1,17 @@
-import { readFileSync } from 'node:fs';
 import { parse } from 'dotenv';
+import { hasControlChars } from './control-chars.js';
+import { readSettingsFile, SettingsFileError } from './settings-file.js';
 
 /** How much of a line that is not a setting may be echoed back, so the user can find it. */
 const MAX_ECHO_CHARS = 20;
 
 const BOM = '\uFEFF';
 const COMMENT_OR_BLANK = /^\s*(#.*)?$/;
-// `[export ]NAME=value`, names as dotenv reads them.
-const SETTING = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*)$/;
+// `[export ]NAME=value`, names as dotenv reads them; the value as written, spaces after = included.
+const SETTING = /^\s*(?:export\s+)?([\w.-]+)\s*=(.*)$/;
 const QUOTES = new Set(['"', "'", '`']);
+// The names Zhixing reads. Another tool may read a project's `PASSWORD=a#b` whole: that value is the project's business.
+const OWN_NAME = /^(?:ZHIXING|OPENAI)_/;
 
 /** A .env file the user must fix; the message names the file and line and says what to do. */
 export class EnvFileError extends Error {
@@ -28,9 +31,13 @@ function closingQuote(text: string, open: number): number {
   return -1;
 }
 
-/** The start of a bad line, when it cannot be a pasted key (keys are long and have digits). */
+/**
+ * The start of a bad line, when it cannot be a pasted key (keys are long and have digits) and
+ * cannot drive the terminal.
+ */
 function echo(line: string): string {
   const start = line.split('=')[0]!.trim();
+  if (hasControlChars(start)) return ' (it contains control characters)';
   return start.length > 0 && start.length <= MAX_ECHO_CHARS && !/\d/.test(start) ? `: "${start}"` : '';
 }
 
@@ -47,8 +54,17 @@ function check(text: string, path: string): void {
     if (COMMENT_OR_BLANK.test(line)) continue;
     const setting = SETTING.exec(line);
     if (!setting) throw new EnvFileError(`${path} line ${i + 1}${echo(line)} is not a NAME=value setting. ${fix}`);
-    const [, name, value] = setting;
-    if (!QUOTES.has(value[0])) continue;
+    const [, name, written] = setting;
+    const value = written.trimStart();
+    if (!QUOTES.has(value[0])) {
+      // dotenv ends an unquoted value at its first #. After whitespace that is the comment meant; right
+      // after the value's own characters (a key like abc#def) it silently cuts the value short.
+      const hash = written.indexOf('#');
+      if (hash >= 0 && !/\s/.test(written[hash - 1] ?? '') && OWN_NAME.test(name)) {
+        throw new EnvFileError(`${path} line ${i + 1}: the value of "${name}" contains #, which starts a comment there; put the value in quotes. (For a comment, put a space before the #.)`);
+      }
+      continue;
+    }
     // The rest of the file from the opening quote on, so a value may close on a later line.
     const rest = [value, ...lines.slice(i + 1)].join('\n');
     const close = closingQuote(rest, 0);
@@ -60,13 +76,17 @@ function check(text: string, path: string): void {
   }
 }
 
-/** The settings in a .env file, or `undefined` when there is none. Throws EnvFileError for a line it cannot read. */
+/**
+ * The settings in a .env file, or `undefined` when there is none. Throws EnvFileError for a line it
+ * cannot read, and SettingsFileError for a file that is not a regular one or is too large.
+ */
 export function readEnvFile(path: string): Record<string, string> | undefined {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readSettingsFile(path);
+    if (text === undefined) return undefined;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (err instanceof SettingsFileError) throw err;
     throw new EnvFileError(`Could not read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'unknown error'}. Check that it is a file you can read.`);
   }
   // Editors on Windows may start the file with a byte-order mark, which would hide the first name.

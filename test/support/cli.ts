@@ -11,11 +11,15 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs ./bin/zhixing as a user would, with only the given environment (plus PATH). */
-export function runCli(args: string[], env: Record<string, string>, options: { input?: string; cwd?: string } = {}): Promise<CliResult> {
+/**
+ * Runs ./bin/zhixing as a user would, with only the given environment (plus PATH). With `timeoutMs`
+ * a run that hangs is killed (its code is then null) instead of hanging the test run.
+ */
+export function runCli(args: string[], env: Record<string, string>, options: { input?: string; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? env.ZHIXING_HOME,
+      timeout: options.timeoutMs,
       env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
     });
     let stdout = '';
