@@ -9,6 +9,17 @@ export const PARTS_CARDS_MIGRATION = `
   ALTER TABLE parts ADD COLUMN attachments TEXT;
   `;
 
+/** Decisions the user made "always" about a tool and what it touches, applied from then on. */
+export const PERMISSION_DECISIONS_MIGRATION = `
+  CREATE TABLE permission_decisions (
+    tool TEXT NOT NULL,
+    pattern TEXT NOT NULL,
+    decision TEXT NOT NULL CHECK (decision IN ('allow', 'deny')),
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (tool, pattern)
+  );
+  `;
+
 /** Numbered schema migrations. Append only: a shipped migration is never edited. */
 export const MIGRATIONS: readonly string[] = [
   /* 1: sessions, messages with typed parts, turns, todos, preferences */ `
@@ -95,4 +106,5 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   `,
   /* 5: tool call cards (title, metadata, attachments) */ PARTS_CARDS_MIGRATION,
+  /* 6: permission decisions remembered across runs */ PERMISSION_DECISIONS_MIGRATION,
 ];

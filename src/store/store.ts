@@ -4,6 +4,7 @@ import { createIdGenerator } from './ids.js';
 import { createEventsRepo, type EventsRepo } from './events-repo.js';
 import { createLocksRepo, type LocksRepo } from './locks-repo.js';
 import { createMessagesRepo, type MessagesRepo } from './messages-repo.js';
+import { createPermissionDecisionsRepo, type PermissionDecisionsRepo } from './permission-decisions-repo.js';
 import { createPrefsRepo, type PrefsRepo } from './prefs-repo.js';
 import { createSessionsRepo, type SessionsRepo } from './sessions-repo.js';
 import { createTodosRepo, type TodosRepo } from './todos-repo.js';
@@ -18,6 +19,7 @@ export interface Store {
   prefs: PrefsRepo;
   locks: LocksRepo;
   events: EventsRepo;
+  permissionDecisions: PermissionDecisionsRepo;
   newId: ReturnType<typeof createIdGenerator>;
   /** Runs `fn` in one transaction now: all of it lands or none. A failing disk throws a StoreError. */
   transaction<T>(fn: () => T): T;
@@ -118,6 +120,7 @@ export function createStore(path: string): Store {
     prefs: createPrefsRepo(db),
     locks: guarded(createLocksRepo(db)),
     events: { ...events, since: (sessionId, seq, limit) => (flush(), events.since(sessionId, seq, limit)) },
+    permissionDecisions: guarded(createPermissionDecisionsRepo(db)),
     newId: createIdGenerator(),
     transaction,
     defer(write, onError) {
