@@ -326,6 +326,22 @@ describe('a key travels only with the endpoint set beside it', () => {
     writeConfig(home, {});
     expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_API_KEY: 'k-shell' }, cwd: home })).toMatchObject({ provider: 'openai', apiKey: 'k-shell', warnings: [] });
   });
+
+  it('reads each tool\'s permission rule, and skips (with a warning) the patterns a later version reads', () => {
+    const { home, cwd } = folders();
+    writeConfig(home, { permissions: { file_write: 'ask', web_fetch: 'deny', shell: { 'git *': 'allow' }, 'browser_*': 'ask' } });
+    const c = loadConfig({ env: { ZHIXING_HOME: home }, cwd });
+    expect(c.permissions).toEqual({ file_write: 'ask', web_fetch: 'deny' });
+    const path = join(home, 'config.json');
+    expect(c.warnings).toEqual([
+      `Ignored "permissions.shell" in ${path}: this version reads only a tool's exact name set to "allow", "ask" or "deny".`,
+      `Ignored "permissions.browser_*" in ${path}: this version reads only a tool's exact name set to "allow", "ask" or "deny".`,
+    ]);
+    writeConfig(home, { permissions: { file_write: 'sometimes' } });
+    expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toThrow(/permissions\.file_write/);
+    writeConfig(home, {});
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).permissions).toEqual({});
+  });
 });
 
 describe('config.json permissions', () => {

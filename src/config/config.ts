@@ -31,6 +31,10 @@ const FILE_LAYER = 3;
 /** config.json's names for what the environment calls ZHIXING_*. */
 const FILE_NAMES: Record<string, string> = { ZHIXING_API_KEY: 'apiKey', ZHIXING_BASE_URL: 'baseUrl', ZHIXING_PROVIDER: 'provider' };
 
+/** What a tool may do: run, ask the user first, or never run. */
+export const PermissionRule = z.enum(['allow', 'ask', 'deny']);
+export type PermissionRule = z.infer<typeof PermissionRule>;
+
 /** The subset of `config.json` this version reads. Unknown keys are kept for other versions and hosts. */
 export const ConfigFile = z
   .object({
@@ -45,6 +49,8 @@ export const ConfigFile = z
     maxReplyChars: z.number().int().positive().optional(),
     workspace: z.string().optional(),
     lang: z.enum(['zh', 'en']).optional(),
+    // Per-target maps (`"shell": { "git *": "allow" }`) are accepted so a config written for a later version still loads.
+    permissions: z.record(z.string(), z.union([PermissionRule, z.record(z.string(), PermissionRule)])).optional(),
   })
   .passthrough();
 export type ConfigFile = z.infer<typeof ConfigFile>;
@@ -73,6 +79,8 @@ export interface Config {
   geocodingUrl: string;
   weatherUrl: string;
   noColor: boolean;
+  /** `permissions` from config.json: a tool's name and whether it runs, asks first, or never runs. */
+  permissions: Record<string, PermissionRule>;
   /** What the user should know about how the settings were read (an ignored file, a withheld key), one line each. */
   warnings: string[];
 }
@@ -199,6 +207,19 @@ function sharedKeyWarning(path: string, holdsKey: boolean): string | undefined {
   return `${path} holds an API key and other users can read it. Make it yours alone: chmod 600 ${path}`;
 }
 
+/**
+ * The plain `"tool": "allow" | "ask" | "deny"` entries of `permissions`. Globs over tool names and maps
+ * over what a call touches are left to a later version: skipped, with a warning, never half-applied.
+ */
+function toolRules(file: ConfigFile, path: string, warnings: string[]): Record<string, PermissionRule> {
+  const rules: Record<string, PermissionRule> = {};
+  for (const [tool, rule] of Object.entries(file.permissions ?? {})) {
+    if (typeof rule === 'string' && !/[*?[\]]/.test(tool)) rules[tool] = rule;
+    else warnings.push(`Ignored "permissions.${tool}" in ${path}: this version reads only a tool's exact name set to "allow", "ask" or "deny".`);
+  }
+  return rules;
+}
+
 /** The language for the program's own words, from ZHIXING_LANG or the locale; usable before the config loads. */
 export function detectUiLang(env: NodeJS.ProcessEnv = process.env): 'zh' | 'en' {
   const forced = env.ZHIXING_LANG?.trim().toLowerCase().slice(0, 2);
@@ -301,6 +322,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     geocodingUrl: get('ZHIXING_GEOCODING_URL') ?? DEFAULT_GEOCODING_URL,
     weatherUrl: get('ZHIXING_WEATHER_URL') ?? DEFAULT_WEATHER_URL,
     noColor: env.NO_COLOR !== undefined && env.NO_COLOR !== '',
+    permissions: toolRules(file, join(home, CONFIG_FILE), warnings),
     warnings,
   };
 }
