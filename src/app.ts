@@ -3,7 +3,7 @@ import { createBus, type Bus } from './bus/bus.js';
 import type { Config } from './config/config.js';
 import { detectLang } from './i18n.js';
 import type { Llm } from './llm/types.js';
-import { createPermissionPolicy } from './permission/permission.js';
+import { createPermissionService, type PermissionService } from './permission/permission.js';
 import { createEventLog, type EventLog } from './sessions/event-log.js';
 import { createSessions, type SessionsService } from './sessions/sessions.js';
 import { createStore, type Store } from './store/store.js';
@@ -23,6 +23,8 @@ export interface App {
   sessions: SessionsService;
   /** A session's events after a number, from the store: what a reconnecting client missed. */
   events: Pick<EventLog, 'since'>;
+  /** Answers the asks a turn waits on; `pending` for a host that connects while one waits. */
+  permission: Pick<PermissionService, 'reply' | 'pending' | 'askRules'>;
   close(): void;
 }
 
@@ -67,14 +69,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const bus = createBus({ stamp: events.stamp });
   const tools = createToolRegistry(builtinTools({ config, store }), { defaultTimeoutMs: config.toolTimeoutMs });
   const llm = options.llm ?? (await createLlm(config, store));
-  const permission = createPermissionPolicy({ autoApprove: options.autoApprove });
+  const permission = createPermissionService({ bus, decisions: store.permissionDecisions, rules: config.permissions, autoApprove: options.autoApprove });
   const sessions = createSessions({
     llm,
     tools,
     bus,
     store,
     events,
-    ask: permission.ask,
+    askFor: permission.askFor,
     workspace,
     maxSteps: config.maxSteps,
     maxReplyChars: config.maxReplyChars,
@@ -89,6 +91,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     llm,
     sessions,
     events: { since: events.since },
+    permission,
     close() {
       sessions.close();
       store.close();

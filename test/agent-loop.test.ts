@@ -221,7 +221,7 @@ describe('sessions', () => {
     const { createSessions } = await import('../src/sessions/sessions.js');
     const app = await createApp(t.config, { llm });
     cleanups.push(() => app.close());
-    const sessions = createSessions({ llm, tools: app.tools, bus: app.bus, store: app.store, ask: async () => 'allow', workspace: t.home, maxSteps: 8, detectLang: () => 'en', maxRunning: 1 });
+    const sessions = createSessions({ llm, tools: app.tools, bus: app.bus, store: app.store, askFor: () => ({ ask: async () => 'allow' }), workspace: t.home, maxSteps: 8, detectLang: () => 'en', maxRunning: 1 });
     const a = sessions.create();
     const b = sessions.create();
     const running = sessions.send(a.id, 'one');

@@ -4,7 +4,7 @@ import type { Store } from '../store/store.js';
 import { StoreError } from '../store/store-error.js';
 import type { PreparedCall, ToolRegistry, ToolResult } from '../tools/registry.js';
 import { say, type Lang } from '../i18n.js';
-import type { PermissionDecision, PermissionRequest } from '../tools/tool.js';
+import type { ToolContext } from '../tools/tool.js';
 import { buildContext, HISTORY_WINDOW } from './context.js';
 import { createTurnWriter, type ToolPartHandle } from './turn-writer.js';
 import { readStep, type StepCut, type StepLimits } from './read-step.js';
@@ -16,7 +16,8 @@ export interface TurnDeps {
   tools: ToolRegistry;
   bus: Bus;
   store: Store;
-  ask(request: PermissionRequest, sessionId: string): Promise<PermissionDecision>;
+  /** A call's `ask` (and why it refused), from the permission layer: it learns the call, turn and session, and the turn's signal withdraws an open ask. */
+  askFor(call: { tool: string; callId: string; sessionId: string; turnId: string; signal: AbortSignal }): Pick<ToolContext, 'ask' | 'refusal'>;
   now?: () => number;
 }
 
@@ -204,7 +205,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
             workspace: opts.workspace,
             signal,
             lang: opts.lang,
-            ask: (request) => deps.ask(request, sessionId),
+            ...deps.askFor({ tool: call.name, callId: call.id, sessionId, turnId, signal }),
             progress: (message) => bus.emit({ type: 'tool.progress', ...where, message }),
           });
     const action: ActionRecord = { callId: call.id, tool: call.name, input: result.input, ok: result.ok, output: result.output, ms: result.ms, ...cardOf(result) };

@@ -68,10 +68,25 @@ export const LlmRetry = z.object({
 }).describe('The model service refused or failed for now and the request will be sent again.');
 export const LlmWaiting = z.object({ type: z.literal('llm.waiting'), ...Turn, elapsedMs: z.number() })
   .describe('The model service has taken the request but not started answering; repeated while that lasts.');
+export const PermissionAsked = z.object({
+  type: z.literal('permission.asked'),
+  ...Turn,
+  id: z.string().describe('The ask: answer it with POST /api/permissions/:id (once, always or deny).'),
+  callId: z.string(),
+  tool: z.string(),
+  action: z.string().describe('What the tool would do, e.g. file.write.'),
+  target: z.string().describe('What it touches: a path, a command, a URL.'),
+}).describe('A tool call waits for the user to allow or refuse it; no timeout runs meanwhile.');
+export const PermissionReplied = z.object({
+  type: z.literal('permission.replied'),
+  ...Session,
+  id: z.string(),
+  decision: z.enum(['once', 'always', 'deny', 'cancelled']).describe('cancelled: the turn stopped before anyone answered.'),
+});
 
 export const BusEvent = z.discriminatedUnion('type', [
   TurnStart, StepStart, TextDelta, ReasoningDelta, StepEnd, ToolStart, ToolProgress, ToolEnd, TurnEnd,
-  ErrorEvent, SessionStatus, LlmRetry, LlmWaiting,
+  ErrorEvent, SessionStatus, LlmRetry, LlmWaiting, PermissionAsked, PermissionReplied,
 ]);
 export type BusEvent = z.infer<typeof BusEvent>;
 

@@ -1,12 +1,154 @@
-import { describe, expect, it } from 'vitest';
-import { createPermissionPolicy } from './permission.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createBus, type BusEvent } from '../bus/bus.js';
+import { createStore, type Store } from '../store/store.js';
+import { createPermissionService, type PermissionAsk, type PermissionServiceOptions } from './permission.js';
 
-describe('the permission policy', () => {
-  it('allows inside the sandbox and refuses outside it, with or without --yes', async () => {
+const dirs: string[] = [];
+const stores: Store[] = [];
+afterEach(() => {
+  stores.splice(0).forEach((s) => s.close());
+  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+
+function storePath(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'zhixing-permission-'));
+  dirs.push(dir);
+  return join(dir, 'z.db');
+}
+
+function openStore(path: string): Store {
+  const store = createStore(path);
+  stores.push(store);
+  return store;
+}
+
+function setup(options: Partial<PermissionServiceOptions> = {}) {
+  const bus = createBus();
+  const events: BusEvent[] = [];
+  bus.onAny((e) => events.push(e));
+  let n = 0;
+  const service = createPermissionService({ bus, newId: () => `per_${++n}`, ...options });
+  return { service, events, bus };
+}
+
+const write = (target = '/ws/notes/a.txt', more: Partial<PermissionAsk> = {}): PermissionAsk => ({
+  action: 'file.write', target, insideSandbox: true, tool: 'file_write', callId: 'call_1', sessionId: 'ses_1', turnId: 'trn_1', ...more,
+});
+const live = () => new AbortController().signal;
+const asked = { type: 'permission.asked', seq: 1, id: 'per_1', sessionId: 'ses_1', turnId: 'trn_1', callId: 'call_1', tool: 'file_write', action: 'file.write', target: '/ws/notes/a.txt' };
+
+describe('the permission service', () => {
+  it('allows inside the sandbox and refuses outside it, with or without --yes, asking no one', async () => {
     for (const autoApprove of [false, true]) {
-      const policy = createPermissionPolicy({ autoApprove });
-      expect(await policy.ask({ action: 'file.write', target: '/home/u/.zhixing/workspace/a.txt', insideSandbox: true }, 's')).toBe('allow');
-      expect(await policy.ask({ action: 'file.write', target: '/etc/passwd', insideSandbox: false }, 's')).toBe('deny');
+      const { service, events } = setup({ autoApprove });
+      expect(await service.ask(write('/home/u/.zhixing/workspace/a.txt'), { signal: live() })).toEqual({ decision: 'allow' });
+      expect(await service.ask(write('/etc/passwd', { insideSandbox: false }), { signal: live() })).toEqual({ decision: 'deny' });
+      expect(events).toEqual([]);
     }
+  });
+
+  it('asks for a tool whose rule is "ask", and "once" allows this call only', async () => {
+    const { service, events } = setup();
+    service.askRules.setRule('file_write', 'ask');
+    const answer = service.ask(write(), { signal: live() });
+    expect(events).toEqual([asked]);
+    const { type: _type, seq: _seq, ...open } = asked;
+    expect(service.pending()).toEqual([open]);
+    expect(service.reply('per_1', 'once')).toBe(true);
+    expect(await answer).toEqual({ decision: 'allow' });
+    expect(events.at(-1)).toEqual({ type: 'permission.replied', seq: 2, id: 'per_1', sessionId: 'ses_1', decision: 'once' });
+    expect(service.pending()).toEqual([]);
+    // The next call asks again.
+    void service.ask(write(), { signal: live() });
+    expect(service.pending().map((a) => a.id)).toEqual(['per_2']);
+  });
+
+  it('remembers "always" for the tool and target, in this process and in the store for the next', async () => {
+    const path = storePath();
+    const first = setup({ decisions: openStore(path).permissionDecisions, rules: { file_write: 'ask' }, now: () => 1_700_000_000_000 });
+    const answer = first.service.ask(write(), { signal: live() });
+    expect(first.service.reply('per_1', 'always')).toBe(true);
+    expect(await answer).toEqual({ decision: 'allow' });
+    expect(first.events.at(-1)).toMatchObject({ type: 'permission.replied', decision: 'always' });
+    expect(await first.service.ask(write(), { signal: live() })).toEqual({ decision: 'allow' });
+    // Another target of the same tool is still asked.
+    void first.service.ask(write('/ws/notes/b.txt'), { signal: live() });
+    expect(first.service.pending().map((a) => a.target)).toEqual(['/ws/notes/b.txt']);
+    stores.splice(0).forEach((s) => s.close());
+
+    const store = openStore(path);
+    expect(store.permissionDecisions.list()).toEqual([{ tool: 'file_write', pattern: '/ws/notes/a.txt', decision: 'allow', createdAt: 1_700_000_000_000 }]);
+    const next = setup({ decisions: store.permissionDecisions, rules: { file_write: 'ask' } });
+    expect(await next.service.ask(write(), { signal: live() })).toEqual({ decision: 'allow' });
+    expect(next.events).toEqual([]);
+  });
+
+  it('refuses on "deny", saying the user declined', async () => {
+    const { service, events } = setup({ rules: { file_write: 'ask' } });
+    const answer = service.ask(write(), { signal: live() });
+    expect(service.reply('per_1', 'deny')).toBe(true);
+    expect(await answer).toEqual({ decision: 'deny', refusal: 'declined' });
+    expect(events.at(-1)).toEqual({ type: 'permission.replied', seq: 2, id: 'per_1', sessionId: 'ses_1', decision: 'deny' });
+  });
+
+  it('withdraws an ask when its turn is aborted: refused as cancelled, and no longer answerable', async () => {
+    const { service, events } = setup({ rules: { file_write: 'ask' } });
+    const turn = new AbortController();
+    const answer = service.ask(write(), { signal: turn.signal });
+    turn.abort();
+    expect(await answer).toEqual({ decision: 'deny', refusal: 'cancelled' });
+    expect(events.map((e) => e.type === 'permission.replied' && e.decision)).toEqual([false, 'cancelled']);
+    expect(service.pending()).toEqual([]);
+    expect(service.reply('per_1', 'once')).toBe(false);
+    // A turn already stopped asks no one.
+    expect(await service.ask(write(), { signal: turn.signal })).toEqual({ decision: 'deny', refusal: 'cancelled' });
+    expect(events).toHaveLength(2);
+  });
+
+  it('with --yes answers an ask "once" at once, and still announces it', async () => {
+    const { service, events } = setup({ rules: { file_write: 'ask' }, autoApprove: true });
+    expect(await service.ask(write(), { signal: live() })).toEqual({ decision: 'allow' });
+    expect(events).toEqual([asked, { type: 'permission.replied', seq: 2, id: 'per_1', sessionId: 'ses_1', decision: 'once' }]);
+    expect(service.pending()).toEqual([]);
+  });
+
+  it('lets deny win over --yes, over an earlier "always", and over an ask rule outside the sandbox', async () => {
+    const path = storePath();
+    const store = openStore(path);
+    const first = setup({ decisions: store.permissionDecisions, rules: { file_write: 'ask' } });
+    const answer = first.service.ask(write(), { signal: live() });
+    first.service.reply('per_1', 'always');
+    await answer;
+
+    const { service, events } = setup({ decisions: store.permissionDecisions, rules: { file_write: 'deny' }, autoApprove: true });
+    expect(await service.ask(write(), { signal: live() })).toEqual({ decision: 'deny' });
+    service.askRules.setRule('file_write', 'ask');
+    expect(await service.ask(write('/etc/passwd', { insideSandbox: false }), { signal: live() })).toEqual({ decision: 'deny' });
+    expect(events).toEqual([]);
+  });
+
+  it('answers false for an unknown id or one answered already, and lists open asks by session', async () => {
+    const { service } = setup({ rules: { file_write: 'ask' } });
+    expect(service.reply('per_nope', 'once')).toBe(false);
+    void service.ask(write(), { signal: live() });
+    void service.ask(write('/ws/b.txt', { sessionId: 'ses_2', callId: 'call_2' }), { signal: live() });
+    expect(service.pending('ses_2').map((a) => a.id)).toEqual(['per_2']);
+    expect(service.pending().map((a) => a.id)).toEqual(['per_1', 'per_2']);
+    expect(service.reply('per_1', 'deny')).toBe(true);
+    expect(service.reply('per_1', 'once')).toBe(false);
+    expect(service.pending().map((a) => a.id)).toEqual(['per_2']);
+  });
+
+  it("gives a tool call an ask that carries the call's ids, which the tool cannot change", async () => {
+    const { service, events } = setup({ rules: { file_write: 'ask' } });
+    const call = service.askFor({ tool: 'file_write', callId: 'call_9', sessionId: 'ses_9', turnId: 'trn_9', signal: live() });
+    const decision = call.ask({ action: 'file.write', target: '/ws/x', insideSandbox: true, tool: 'calculator', callId: 'forged' });
+    expect(events[0]).toMatchObject({ tool: 'file_write', callId: 'call_9', sessionId: 'ses_9', turnId: 'trn_9' });
+    service.reply('per_1', 'deny');
+    expect(await decision).toBe('deny');
+    expect(call.refusal?.()).toBe('declined');
   });
 });

@@ -239,6 +239,15 @@ export async function checkPath(
   if (decision === 'allow') return located;
   if (!located.inside) throw new ToolError(outsideMessage(ctx.lang, action, located.display, located.reason ?? 'escape'));
   const [zhVerb, , enGerund] = VERBS[action];
+  const refusal = ctx.refusal?.();
+  if (refusal === 'declined') {
+    throw new ToolError(say(ctx.lang, `用户拒绝了${zhVerb} ${located.display}，没有做任何改动。`,
+      `The user declined ${enGerund.toLowerCase()} ${located.display}; nothing was changed.`));
+  }
+  if (refusal === 'cancelled') {
+    throw new ToolError(say(ctx.lang, `等待用户批准时回合被停止了，没有${zhVerb} ${located.display}。`,
+      `The turn was stopped while waiting for the user's approval; ${enGerund.toLowerCase()} ${located.display} did not happen.`));
+  }
   throw new ToolError(say(
     ctx.lang,
     `${zhVerb} ${located.display} 的请求被权限设置拒绝了，没有做任何改动。`,

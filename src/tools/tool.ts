@@ -13,9 +13,17 @@ export interface PermissionRequest {
   target: string;
   /** True when the target lies inside the session's sandbox. */
   insideSandbox: boolean;
+  /** Who asks: the tool, its call, session and turn. Filled in by the turn running the tool, never by the tool. */
+  tool?: string;
+  callId?: string;
+  sessionId?: string;
+  turnId?: string;
 }
 
 export type PermissionDecision = 'allow' | 'deny';
+
+/** Why an ask came back 'deny' when no rule decided it: the user said no, or the turn stopped while they were deciding. */
+export type PermissionRefusal = 'declined' | 'cancelled';
 
 /** Everything a tool gets from the turn that runs it, instead of reaching for globals. */
 export interface ToolContext {
@@ -29,6 +37,8 @@ export interface ToolContext {
   /** Tool output is read by the model and, offline, relayed to the user: write it in this language. */
   lang: Lang;
   ask(request: PermissionRequest): Promise<PermissionDecision>;
+  /** After `ask` said 'deny': set when a person, not a rule, refused, so the tool's refusal can say so. */
+  refusal?(): PermissionRefusal | undefined;
   /** A line of progress for long work, shown to the user while the tool runs. */
   progress(message: string): void;
   /**

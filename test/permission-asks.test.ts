@@ -1,0 +1,119 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createApp } from '../src/app.js';
+import type { BusEvent, EventOf } from '../src/bus/bus.js';
+import type { PermissionReply } from '../src/permission/permission.js';
+import { checkPath } from '../src/tools/sandbox.js';
+import { defineTool } from '../src/tools/tool.js';
+import { createScriptedLlm, type ScriptedStep } from './support/scripted-llm.js';
+import { tempHome } from './support/temp-home.js';
+
+const cleanups: Array<() => void> = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+
+/** Waits, or stops early (rejecting) when the tool is told to stop. */
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('stopped'))), { once: true });
+  });
+
+/** A tool that asks before it "stamps" a file, the way the file tools ask: through checkPath. */
+const stamp = (options: { timeoutMs?: number; workMs?: [before: number, after: number] } = {}) =>
+  defineTool({
+    name: 'stamp',
+    description: 'Stamps a file (test tool that asks first).',
+    parameters: z.object({ path: z.string().describe('file to stamp') }),
+    timeoutMs: options.timeoutMs,
+    async execute(args, ctx) {
+      const [before, after] = options.workMs ?? [0, 0];
+      if (before) await sleep(before, ctx.signal);
+      const located = await checkPath(ctx, 'file.write', args.path);
+      if (after) await sleep(after, ctx.signal);
+      return `stamped ${located.display}`;
+    },
+  });
+
+async function setup(steps: ScriptedStep[], tool = stamp()) {
+  const t = tempHome({ ZHIXING_LANG: 'en' });
+  const app = await createApp(t.config, { llm: createScriptedLlm(steps) });
+  app.tools.register(tool);
+  app.permission.askRules.setRule('stamp', 'ask');
+  const events: BusEvent[] = [];
+  app.bus.onAny((e) => events.push(e));
+  cleanups.push(() => app.close(), t.cleanup);
+  return { app, events, session: app.sessions.create() };
+}
+
+/** Answers every ask with the next of `replies`, after `afterMs`. */
+function answer(app: Awaited<ReturnType<typeof setup>>['app'], replies: PermissionReply[], afterMs = 0) {
+  app.bus.on('permission.asked', (e) => {
+    const reply = replies.shift();
+    if (reply) setTimeout(() => app.permission.reply(e.id, reply), afterMs);
+  });
+}
+
+const of = <T extends BusEvent['type']>(events: BusEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type);
+
+describe('a tool that asks, in the agent loop', () => {
+  it('waits for the answer; "once" runs the call, and the ask names the session, turn, call, tool and target', async () => {
+    const { app, events, session } = await setup([
+      { calls: [{ id: 'call_1', name: 'stamp', args: { path: 'notes/a.txt' } }] },
+      { text: 'Stamped.' },
+    ]);
+    answer(app, ['once'], 50);
+    const r = await app.sessions.send(session.id, 'stamp notes/a.txt');
+    expect(r.actions.map((a) => [a.ok, a.output])).toEqual([[true, 'stamped notes/a.txt']]);
+    const turnId = of(events, 'turn.start')[0]!.turnId;
+    const [asked] = of(events, 'permission.asked');
+    expect(asked).toEqual({
+      type: 'permission.asked', seq: asked!.seq, id: asked!.id, sessionId: session.id, turnId, callId: 'call_1', tool: 'stamp', action: 'file.write',
+      target: `${app.config.workspace}/notes/a.txt`,
+    });
+    expect(of(events, 'permission.replied')).toEqual([{ type: 'permission.replied', seq: asked!.seq + 1, id: asked!.id, sessionId: session.id, decision: 'once' }]);
+    // Asked while the call ran: after it started, before it ended.
+    const types = events.map((e) => e.type);
+    expect(types.indexOf('tool.start')).toBeLessThan(types.indexOf('permission.asked'));
+    expect(types.indexOf('permission.replied')).toBeLessThan(types.indexOf('tool.end'));
+    expect(app.permission.pending()).toEqual([]);
+  });
+
+  it('"always" runs the call and the same call later without asking again', async () => {
+    const { app, events, session } = await setup([
+      { calls: [{ name: 'stamp', args: { path: 'notes/a.txt' } }] },
+      { calls: [{ name: 'stamp', args: { path: './notes/a.txt' } }] },
+      { text: 'Stamped twice.' },
+    ]);
+    answer(app, ['always']);
+    const r = await app.sessions.send(session.id, 'stamp it twice');
+    expect(r.actions.map((a) => a.ok)).toEqual([true, true]);
+    expect(of(events, 'permission.asked')).toHaveLength(1);
+    expect(app.store.permissionDecisions.list()).toMatchObject([{ tool: 'stamp', pattern: `${app.config.workspace}/notes/a.txt`, decision: 'allow' }]);
+  });
+
+  it('"deny" refuses the call, and the model reads that the user declined', async () => {
+    const { app, events, session } = await setup([
+      { calls: [{ id: 'call_1', name: 'stamp', args: { path: 'notes/a.txt' } }] },
+      { text: 'You declined, so nothing was stamped.' },
+    ]);
+    answer(app, ['deny']);
+    const r = await app.sessions.send(session.id, 'stamp notes/a.txt');
+    expect(r.stopReason).toBe('done');
+    expect(r.actions).toMatchObject([{ ok: false, output: 'Error: The user declined writing to notes/a.txt; nothing was changed.' }]);
+    expect(of(events, 'permission.replied')[0]!.decision).toBe('deny');
+  });
+
+  it('an abort while the user decides withdraws the ask: the turn ends aborted and the ask is cancelled', async () => {
+    const { app, events, session } = await setup([
+      { calls: [{ name: 'stamp', args: { path: 'notes/a.txt' } }] },
+      { text: 'never reached' },
+    ]);
+    app.bus.on('permission.asked', () => setTimeout(() => app.sessions.abort(session.id), 50));
+    const r = await app.sessions.send(session.id, 'stamp notes/a.txt');
+    expect(r.stopReason).toBe('aborted');
+    expect(of(events, 'permission.replied').map((e) => e.decision)).toEqual(['cancelled']);
+    expect(r.actions[0]!.ok).toBe(false);
+    expect(r.actions[0]!.output).toContain("The turn was stopped while waiting for the user's approval; writing to notes/a.txt did not happen.");
+    expect(app.permission.pending()).toEqual([]);
+  });
+});
