@@ -117,3 +117,28 @@ describe('a tool that asks, in the agent loop', () => {
     expect(app.permission.pending()).toEqual([]);
   });
 });
+
+describe('the tool timeout while the user decides', () => {
+  it('does not run: a tool with a 100 ms timeout whose ask is answered after 300 ms completes', async () => {
+    const { app, session } = await setup(
+      [{ calls: [{ name: 'stamp', args: { path: 'a.txt' } }] }, { text: 'ok' }],
+      stamp({ timeoutMs: 100, workMs: [20, 20] }),
+    );
+    answer(app, ['once'], 300);
+    const r = await app.sessions.send(session.id, 'stamp a.txt');
+    expect(r.actions).toMatchObject([{ ok: true, output: 'stamped a.txt' }]);
+    expect(r.actions[0]!.ms).toBeGreaterThan(300);
+  });
+
+  it('goes on with the time that was left, not a fresh timeout', async () => {
+    // 70 ms of work, the ask, 70 ms more: past the 100 ms the tool has, though each part alone is not.
+    const { app, session } = await setup(
+      [{ calls: [{ name: 'stamp', args: { path: 'a.txt' } }] }, { text: 'ok' }],
+      stamp({ timeoutMs: 100, workMs: [70, 70] }),
+    );
+    answer(app, ['once'], 200);
+    const r = await app.sessions.send(session.id, 'stamp a.txt');
+    expect(r.actions[0]!.ok).toBe(false);
+    expect(r.actions[0]!.output).toMatch(/^Error: stamp timed out after 0.1 s/);
+  });
+});

@@ -79,6 +79,40 @@ export function parseArguments(raw: string): { ok: true; value: unknown } | { ok
 
 const refusedPreview = (raw: string) => `${raw.slice(0, REFUSED_INPUT_PREVIEW_CHARS)}…`;
 
+interface PausableTimer {
+  pause(): void;
+  resume(): void;
+  /** For good: a resume after this does nothing. */
+  clear(): void;
+}
+
+/** A timeout that can stop and later go on with the time it had left. */
+function pausableTimer(onTimeout: () => void, ms: number, running: boolean): PausableTimer {
+  let left = ms;
+  let since = 0;
+  let handle: NodeJS.Timeout | undefined;
+  let cleared = false;
+  const timer: PausableTimer = {
+    pause() {
+      if (!handle) return;
+      clearTimeout(handle);
+      handle = undefined;
+      left -= performance.now() - since;
+    },
+    resume() {
+      if (handle || cleared) return;
+      since = performance.now();
+      handle = setTimeout(onTimeout, Math.max(0, left));
+    },
+    clear() {
+      cleared = true;
+      timer.pause();
+    },
+  };
+  if (running) timer.resume();
+  return timer;
+}
+
 export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeoutMs?: number; settleGraceMs?: number } = {}): ToolRegistry {
   const byName = new Map<string, Tool>(tools.map((t) => [t.name, t]));
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -95,8 +129,19 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
     const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
     const controller = new AbortController();
     if (ctx.signal.aborted) throw new ToolError(say(ctx.lang, '已取消，没有执行。', 'Cancelled before it started; nothing was done.'));
+    // The clock stops while the user decides a permission ask, and goes on with the time that was left.
+    let asking = 0;
+    let clock: PausableTimer | undefined;
+    const ask: ToolContext['ask'] = async (request) => {
+      if (asking++ === 0) clock?.pause();
+      try {
+        return await ctx.ask(request);
+      } finally {
+        if (--asking === 0) clock?.resume();
+      }
+    };
     let committed = false;
-    const pending = tool.execute(args, { ...ctx, signal: controller.signal, unstoppable: () => void (committed = true) });
+    const pending = tool.execute(args, { ...ctx, signal: controller.signal, ask, unstoppable: () => void (committed = true) });
     // A tool that answered at once needs no timer. (Synchronous work cannot be interrupted at all,
     // so synchronous tools must bound their own work, as the calculator bounds its input.)
     if (!(pending instanceof Promise)) return pending;
@@ -111,10 +156,11 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
       controller.abort();
       onStop();
     };
-    const timer = setTimeout(
+    clock = pausableTimer(
       // A tool with a short timeout gets as short a grace.
       () => stop(say(ctx.lang, `${tool.name} 超时（${timeoutMs / 1000} 秒），已要求它停止。`, `${tool.name} timed out after ${timeoutMs / 1000} s and was told to stop.`), Math.min(settleGraceMs, timeoutMs)),
       timeoutMs,
+      asking === 0,
     );
     const onAbort = () => stop(say(ctx.lang, '已要求停止。', 'It was told to stop.'));
     ctx.signal.addEventListener('abort', onAbort, { once: true });
@@ -122,7 +168,7 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
       const first = await Promise.race([pending.then((output) => ({ output })), stopped]);
       if (first) return first.output;
     } finally {
-      clearTimeout(timer);
+      clock.clear();
       ctx.signal.removeEventListener('abort', onAbort);
     }
     return afterStop(pending, why, ctx.lang, graceMs, () => committed);
