@@ -42,6 +42,11 @@ export function cliText(lang: Lang) {
       ? '离线模式：使用内置的规则规划器（设置 ZHIXING_BASE_URL / ZHIXING_API_KEY 或 ZHIXING_PROVIDER 即可接入模型）。'
       : 'Offline: the rule-based planner (set ZHIXING_BASE_URL / ZHIXING_API_KEY or ZHIXING_PROVIDER to use a model).',
     key: zh ? '密钥' : 'key',
+    permissionAsk: (tool: string, target: string) =>
+      zh ? `允许 ${tool} 操作 ${target} 吗？[y] 是，仅这一次 / [a] 总是 / [n] 否` : `Allow ${tool} to ${target}? [y]es once / [a]lways / [n]o`,
+    needsApproval: (tool: string, target: string) =>
+      zh ? `${tool} 操作 ${target} 需要你的批准，已拒绝。加上 --yes 重新运行即可批准。` : `${tool} on ${target} needs your approval, so it was refused. Re-run with --yes to approve it.`,
+    noInputToAnswer: zh ? '（输入已结束，无人回答，已拒绝。）' : '(Input has ended, so nobody can answer: refused.)',
     unknownCommand: (cmd: string) => (zh ? `没有 /${cmd} 这个命令，输入 /help 查看。` : `Unknown command /${cmd}. Type /help.`),
     replHelp: (turns: number) =>
       zh

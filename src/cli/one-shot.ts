@@ -3,6 +3,7 @@ import type { TurnResult } from '../agent/run-turn.js';
 import { SessionError } from '../sessions/sessions.js';
 import type { OneShotFlags } from './args.js';
 import type { CliText } from './messages.js';
+import { answerOneShotAsks } from './permission-prompt.js';
 import { attachPrinter, type Style } from './printer.js';
 import { jsonLine } from './terminal-text.js';
 
@@ -72,6 +73,7 @@ async function runTurn(app: App, picked: string, message: string, flags: OneShot
     controller.abort();
   };
   process.on('SIGINT', onSigint);
+  const stopAsking = flags.yes ? () => {} : answerOneShotAsks(app, io, onSigint);
   let sessionId = picked;
   const attach = () =>
     flags.json ? () => {} : attachPrinter({ bus: app.bus, sessionId, write: io.stdout, style: io.style, showActions: flags.showActions });
@@ -107,6 +109,7 @@ async function runTurn(app: App, picked: string, message: string, flags: OneShot
     return result.stopReason === 'aborted' ? 130 : 0;
   } finally {
     detach();
+    stopAsking();
     process.off('SIGINT', onSigint);
   }
 }

@@ -6,6 +6,7 @@ import { SessionError } from '../sessions/sessions.js';
 import type { OneShotFlags } from './args.js';
 import type { CliIo } from './one-shot.js';
 import { pickSession } from './one-shot.js';
+import { createReplAsks } from './permission-prompt.js';
 import { attachPrinter, traceLine } from './printer.js';
 import { plainText } from './terminal-text.js';
 
@@ -44,6 +45,7 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
   const rl = createInterface({ input, output: interactive ? process.stdout : undefined, terminal: interactive });
   let running: AbortController | undefined;
   let lastInterrupt = 0;
+  let atLineStart = true;
 
   const prompt = () => interactive && rl.prompt();
   const say = (s: string) => io.stdout(`${s}\n`);
@@ -51,6 +53,27 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
   const titleOf = (s: { title: string; id: string }, fallback = s.id) => plainText(s.title) || fallback;
   const t = io.text;
   rl.setPrompt(io.style.bold('知行 › '));
+
+  // Lines are read as they come, also while a turn runs: a line then answers the permission ask on
+  // screen, if there is one, and otherwise waits its turn as the next message or command.
+  const asks = createReplAsks({ app, io, rl, interactive, sessionId: () => sessionId, atLineStart: () => atLineStart });
+  const lines: string[] = [];
+  let inputEnded = false;
+  let wake: (() => void) | undefined;
+  rl.on('line', (raw) => {
+    if (asks.take(raw)) return;
+    lines.push(raw);
+    wake?.();
+  });
+  rl.on('close', () => {
+    inputEnded = true;
+    asks.endOfInput();
+    wake?.();
+  });
+  const nextLine = async (): Promise<string | undefined> => {
+    while (!lines.length && !inputEnded) await new Promise<void>((resolve) => (wake = resolve));
+    return lines.shift();
+  };
 
   rl.on('SIGINT', () => {
     if (running) return running.abort();
@@ -137,7 +160,11 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
 
   async function turn(text: string) {
     running = new AbortController();
-    const detach = attachPrinter({ bus: app.bus, sessionId, write: io.stdout, style: io.style, showActions: true });
+    const write = (s: string) => {
+      io.stdout(s);
+      atLineStart = s.endsWith('\n');
+    };
+    const detach = attachPrinter({ bus: app.bus, sessionId, write, style: io.style, showActions: true });
     try {
       await app.sessions.send(sessionId, text, {
         signal: running.signal,
@@ -157,7 +184,7 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
   }
   prompt();
   // Lines are handled one at a time, in order, even when piped in faster than turns finish.
-  for await (const raw of rl) {
+  for (let raw = await nextLine(); raw !== undefined; raw = await nextLine()) {
     const line = raw.trim();
     if (line) {
       try {
@@ -171,6 +198,7 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
     }
     prompt();
   }
+  asks.stop();
   rl.close();
   return 0;
 }

@@ -1,0 +1,193 @@
+import { realpathSync } from 'node:fs';
+import { createInterface, type Interface } from 'node:readline';
+import type { App } from '../app.js';
+import type { PendingAsk, PermissionReply } from '../permission/permission.js';
+import { displayPath, isInside } from '../tools/sandbox.js';
+import type { CliText } from './messages.js';
+import type { CliIo } from './one-shot.js';
+import { plainText } from './terminal-text.js';
+
+/** y / yes / 是 → once; a / always / 总是 → always; n / no / 否 / an empty line → deny; anything else: ask again. */
+export function parseAskAnswer(line: string): PermissionReply | undefined {
+  const word = line.trim().toLowerCase();
+  if (['y', 'yes', '是'].includes(word)) return 'once';
+  if (['a', 'always', '总是'].includes(word)) return 'always';
+  if (['', 'n', 'no', '否'].includes(word)) return 'deny';
+  return undefined;
+}
+
+/** What the ask touches as the user sees it: relative to the workspace when inside it, never the home's absolute path. */
+const shownTarget = (ask: PendingAsk, workspace: string) =>
+  plainText(isInside(workspace, ask.target) ? displayPath(workspace, ask.target) : ask.target);
+
+/** `Allow file_write to notes/a.txt? [y]es once / [a]lways / [n]o` */
+const question = (ask: PendingAsk, workspace: string, t: CliText) => t.permissionAsk(plainText(ask.tool), shownTarget(ask, workspace));
+
+const isOpen = (app: App, id: string) => app.permission.pending().some((a) => a.id === id);
+
+/**
+ * Replies for the user, marking the ask as answered here while the reply's events run. An "always"
+ * the store could not keep still allows this call; the store's error is shown.
+ */
+function answer(app: App, io: CliIo, id: string, reply: PermissionReply, mark: (id: string | undefined) => void): void {
+  mark(id);
+  try {
+    app.permission.reply(id, reply);
+  } catch (err) {
+    io.stderr(`zhixing: ${plainText(err instanceof Error ? err.message : String(err))}\n`);
+  } finally {
+    mark(undefined);
+  }
+}
+
+export interface ReplAsks {
+  /** Gives a line to the ask on screen, if there is one: true when the line was its answer (or a retry). */
+  take(line: string): boolean;
+  /** Input has ended: open asks, and later ones, are refused, since nobody can answer them. */
+  endOfInput(): void;
+  stop(): void;
+}
+
+/**
+ * The REPL's side of permission asks: the session's asks are shown one at a time, and the next line
+ * typed answers the first. A question withdrawn meanwhile (the turn was stopped) has its line ended.
+ */
+export function createReplAsks(options: {
+  app: App;
+  io: CliIo;
+  rl: Interface;
+  interactive: boolean;
+  sessionId: () => string;
+  /** Whether the turn's output so far ends a line, so a question starts on its own line. */
+  atLineStart: () => boolean;
+}): ReplAsks {
+  const { app, io, rl, interactive } = options;
+  const workspace = realpathSync(app.config.workspace);
+  const mainPrompt = rl.getPrompt();
+  const queue: PendingAsk[] = [];
+  let ended = false;
+  let answering: string | undefined;
+
+  const show = () => {
+    const head = queue[0];
+    if (!head) return rl.setPrompt(mainPrompt);
+    const text = question(head, workspace, io.text);
+    if (!interactive) return io.stdout(`${text}\n`);
+    if (!options.atLineStart()) io.stdout('\n');
+    rl.setPrompt(`${io.style.bold(text)} `);
+    rl.prompt();
+  };
+
+  const offs = [
+    app.bus.on('permission.asked', ({ type: _type, seq: _seq, ...ask }) => {
+      // Asks answered at once (--yes) are not shown: the trace line tells what ran.
+      if (ask.sessionId !== options.sessionId() || !isOpen(app, ask.id)) return;
+      if (ended) {
+        io.stdout(`${question(ask, workspace, io.text)}\n${io.text.noInputToAnswer}\n`);
+        app.permission.reply(ask.id, 'deny');
+        return;
+      }
+      queue.push(ask);
+      if (queue.length === 1) show();
+    }),
+    app.bus.on('permission.replied', (e) => {
+      const i = queue.findIndex((a) => a.id === e.id);
+      if (i < 0) return;
+      queue.splice(i, 1);
+      if (i !== 0) return;
+      // Withdrawn while on screen: end the question's line before anything else is printed.
+      if (answering !== e.id && interactive) io.stdout('\n');
+      show();
+    }),
+  ];
+
+  return {
+    take(line) {
+      const head = queue[0];
+      if (!head) return false;
+      const reply = parseAskAnswer(line);
+      if (!reply) {
+        show();
+        return true;
+      }
+      answer(app, io, head.id, reply, (id) => (answering = id));
+      return true;
+    },
+    endOfInput() {
+      ended = true;
+      if (!queue.length) return;
+      if (interactive) io.stdout('\n');
+      io.stdout(`${io.text.noInputToAnswer}\n`);
+      answering = queue[0]!.id;
+      for (const ask of [...queue]) app.permission.reply(ask.id, 'deny');
+      answering = undefined;
+    },
+    stop: () => offs.forEach((off) => off()),
+  };
+}
+
+/**
+ * A one-shot turn's asks. With a terminal, each is asked on stderr and answered from stdin (y/a/n);
+ * without one nobody can answer, so it is refused with a line saying how to approve it (--yes).
+ * `--yes` answers asks before this sees them. Returns the function that stops listening.
+ */
+export function answerOneShotAsks(
+  app: App,
+  io: CliIo,
+  onInterrupt: () => void,
+  input: NodeJS.ReadStream = process.stdin,
+  output: NodeJS.WriteStream = process.stderr,
+): () => void {
+  const workspace = realpathSync(app.config.workspace);
+  const queue: PendingAsk[] = [];
+  let rl: Interface | undefined;
+  let answering: string | undefined;
+
+  const next = () => {
+    const head = queue[0];
+    if (!head) {
+      rl?.close();
+      rl = undefined;
+      return;
+    }
+    if (!rl) {
+      rl = createInterface({ input, output, terminal: true });
+      rl.on('SIGINT', onInterrupt);
+    }
+    rl.question(`${question(head, workspace, io.text)} `, (line) => {
+      const reply = parseAskAnswer(line);
+      if (!reply) return next();
+      answer(app, io, head.id, reply, (id) => (answering = id));
+    });
+  };
+
+  const offs = [
+    app.bus.on('permission.asked', ({ type: _type, seq: _seq, ...ask }) => {
+      if (!isOpen(app, ask.id)) return;
+      if (!input.isTTY) {
+        io.stderr(`${io.text.needsApproval(plainText(ask.tool), shownTarget(ask, workspace))}\n`);
+        app.permission.reply(ask.id, 'deny');
+        return;
+      }
+      queue.push(ask);
+      if (queue.length === 1) next();
+    }),
+    app.bus.on('permission.replied', (e) => {
+      const i = queue.findIndex((a) => a.id === e.id);
+      if (i < 0) return;
+      queue.splice(i, 1);
+      if (i !== 0) return;
+      // Withdrawn while asked (Ctrl-C): drop the question, end its line.
+      if (answering !== e.id) {
+        rl?.close();
+        rl = undefined;
+        output.write('\n');
+      }
+      next();
+    }),
+  ];
+  return () => {
+    offs.forEach((off) => off());
+    rl?.close();
+  };
+}
