@@ -71,6 +71,8 @@ function migrate(db: Db): void {
   }
   for (let v = current; v < MIGRATIONS.length; v++) {
     db.transaction(() => {
+      // Another process opening the same new database may have applied it since the version was read.
+      if ((db.pragma('user_version', { simple: true }) as number) > v) return;
       db.exec(MIGRATIONS[v]!);
       db.pragma(`user_version = ${v + 1}`);
     }).immediate();
