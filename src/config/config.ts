@@ -68,6 +68,8 @@ export interface Config {
   geocodingUrl: string;
   weatherUrl: string;
   noColor: boolean;
+  /** ZHIXING_TOKEN: the bearer token `serve` requires (and needs, off loopback). Never printed. */
+  token?: string;
   /** What the user should know about how the settings were read (an ignored file, a withheld key), one line each. */
   warnings: string[];
 }
@@ -268,6 +270,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     geocodingUrl: get('ZHIXING_GEOCODING_URL') ?? DEFAULT_GEOCODING_URL,
     weatherUrl: get('ZHIXING_WEATHER_URL') ?? DEFAULT_WEATHER_URL,
     noColor: env.NO_COLOR !== undefined && env.NO_COLOR !== '',
+    token: get('ZHIXING_TOKEN'),
     warnings,
   };
 }
