@@ -63,9 +63,11 @@ export async function runServe(cmd: ServeCommand, io: ServeIo): Promise<number> 
   }
 
   const mode = config.mode === 'offline' ? 'offline mode' : `model ${config.provider}/${config.model}`;
-  io.stdout(`Zhixing is serving on ${server.url} (${mode})\n`);
-  io.stdout(`API docs: ${server.url}/docs · stop with Ctrl-C\n`);
-  if (config.token) io.stdout('Every request needs the header Authorization: Bearer $ZHIXING_TOKEN.\n');
+  // One write, so a script reading the first line finds the rest with it.
+  io.stdout(
+    `Zhixing is serving on ${server.url} (${mode})\nAPI docs: ${server.url}/docs · stop with Ctrl-C\n` +
+      (config.token ? 'Every request needs the header Authorization: Bearer $ZHIXING_TOKEN.\n' : ''),
+  );
 
   const signal = await new Promise<string>((resolve) => {
     for (const name of SHUTDOWN_SIGNALS) process.once(name, () => resolve(name));
