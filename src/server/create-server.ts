@@ -6,7 +6,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { App } from '../app.js';
 import { createTurnTracker, type ServerDeps } from './deps.js';
 import { docsRoutes } from './docs.js';
-import { ApiError, errorJson, isUnexpected, sendError, toApiError } from './errors.js';
+import { ApiError, isUnexpected, sendError, toApiError } from './errors.js';
 import { createEventFeed, eventRoutes } from './events.js';
 import { checkServeConfig, createGuards, SECURITY_HEADERS } from './guards.js';
 import { createHealthResponder, healthRoutes } from './health.js';
@@ -63,7 +63,7 @@ export function buildApi(deps: ServerDeps, feed: ReturnType<typeof createEventFe
   root.route('/', preferenceRoutes(deps));
   root.route('/', laterRoutes());
   root.route('/', docsRoutes(() => (document ??= openApiDocument(root, deps.version))));
-  root.notFound((c) => c.json(JSON.parse(errorJson('not_found', `There is no route ${c.req.method} ${c.req.path}. See /docs.`)), 404));
+  root.notFound((c) => c.json({ error: { code: 'not_found', message: `There is no route ${c.req.method} ${c.req.path}. See /docs.` } }, 404));
   root.onError((err, c) => {
     if (isUnexpected(err)) deps.log(`zhixing: ${c.req.method} ${c.req.path} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     const api = toApiError(err);

@@ -94,11 +94,16 @@ export function createSseRegistry(options: { heartbeatMs?: number } = {}): SseRe
         open.delete(s);
         onClose?.();
       });
+      open.add(stream);
+      // The client may have left while the request was handled: its 'close' has been and gone.
+      if (res.destroyed) {
+        stream.ended();
+        return stream;
+      }
       res.writeHead(200, HEADERS);
       // The headers go out now: a client waits for them before it calls the stream open.
       res.flushHeaders();
       res.once('close', () => stream.ended());
-      open.add(stream);
       return stream;
     },
     get size() {
