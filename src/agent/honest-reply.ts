@@ -16,6 +16,7 @@ export function honestReply(reason: Exclude<StopReason, 'done'>, actions: Action
     max_steps: say(lang, '步骤数到了上限，我先停下了。', 'I stopped because the turn reached its step limit.'),
     repeated_call: say(lang, '同一个操作用相同参数重复了三次，我停下来以免空转。', 'I stopped because the same action was repeated three times with the same input.'),
     aborted: say(lang, '已按你的要求停止。', 'Stopped as you asked.'),
+    interrupted: say(lang, '程序正在关闭，这一轮被中断了。', 'Interrupted: the program was shutting down.'),
     error: say(lang, `出错了，没能完成：${detail}`, `Something went wrong and I could not finish: ${detail}`),
     limit: say(lang, `我停下了：${detail}`, `I stopped: ${detail}`),
   };

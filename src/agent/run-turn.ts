@@ -94,6 +94,12 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     return { turnId, reply, actions, stopReason, usage, error };
   };
 
+  /** The turn was stopped: by the user, or (`interrupted`) by the program shutting down. */
+  const stopped = (): TurnResult => {
+    const why = signal.reason === 'interrupted' ? 'interrupted' : 'aborted';
+    return finish(honestReply(why, actions, opts.lang), why, true);
+  };
+
   try {
     return await loop();
   } catch (err) {
@@ -121,7 +127,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
   async function loop(): Promise<TurnResult> {
     for (let step = 0; ; step++) {
       writer.check();
-      if (signal.aborted) return finish(honestReply('aborted', actions, opts.lang), 'aborted', true);
+      if (signal.aborted) return stopped();
       if (reachedMaxSteps(step, opts.maxSteps)) return finish(honestReply('max_steps', actions, opts.lang), 'max_steps', true);
 
       const ids = writer.stepIds();
@@ -133,7 +139,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
       if (out.error !== undefined) {
         const err = out.error;
         if (out.text) writer.step(out.text, out.reasoning, [], undefined, ids);
-        if (isAbort(err, signal)) return finish(honestReply('aborted', actions, opts.lang), 'aborted', true);
+        if (isAbort(err, signal)) return stopped();
         const code = (err as { code?: string }).code ?? 'llm_error';
         const message = err instanceof Error ? err.message : String(err);
         return finish(honestReply('error', actions, opts.lang, message), 'error', true, { code, message });

@@ -1,9 +1,10 @@
 
 /**
  * Why a turn ended. `done` is the only ending where the model wrote the final reply itself; `limit`
- * means the model sent more than a step may hold (text, reasoning or tool calls).
+ * means the model sent more than a step may hold (text, reasoning or tool calls); `interrupted`, that the
+ * program was shutting down.
  */
-export type StopReason = 'done' | 'max_steps' | 'repeated_call' | 'aborted' | 'error' | 'limit';
+export type StopReason = 'done' | 'max_steps' | 'repeated_call' | 'aborted' | 'interrupted' | 'error' | 'limit';
 
 /** The same call with the same arguments this many times in one turn is a loop, not progress. */
 export const MAX_IDENTICAL_CALLS = 3;

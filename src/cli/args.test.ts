@@ -25,6 +25,16 @@ describe('parseCommand', () => {
     expect(parseCommand([])).toMatchObject({ kind: 'repl' });
     expect(parseCommand(['-h'])).toEqual({ kind: 'help' });
     expect(parseCommand(['--version'])).toEqual({ kind: 'version' });
-    expect(parseCommand(['serve', '--port', '4317'])).toEqual({ kind: 'unavailable', name: 'serve' });
+    expect(parseCommand(['mcp', 'list'])).toEqual({ kind: 'unavailable', name: 'mcp' });
+  });
+
+  it('parses serve with its address options', () => {
+    expect(parseCommand(['serve'])).toEqual({ kind: 'serve', host: '127.0.0.1', port: 4317, offline: false });
+    expect(parseCommand(['serve', '--port', '0', '--host', '0.0.0.0', '--offline'])).toEqual({ kind: 'serve', host: '0.0.0.0', port: 0, offline: true });
+    expect(parseCommand(['serve', '--port=8080'])).toMatchObject({ kind: 'serve', port: 8080 });
+    expect(parseCommand(['serve', '--port', 'http'])).toMatchObject({ kind: 'usage-error' });
+    expect(parseCommand(['serve', '--port', '70000'])).toMatchObject({ kind: 'usage-error' });
+    expect(parseCommand(['serve', '--json'])).toMatchObject({ kind: 'usage-error' });
+    expect(parseCommand(['serve', 'now'])).toMatchObject({ kind: 'usage-error' });
   });
 });

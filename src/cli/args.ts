@@ -15,6 +15,7 @@ export type Command =
   | { kind: 'version' }
   | { kind: 'repl'; flags: OneShotFlags }
   | { kind: 'ask'; message: string; flags: OneShotFlags }
+  | { kind: 'serve'; host: string; port: number; offline: boolean }
   | { kind: 'unavailable'; name: string }
   | { kind: 'usage-error'; message: string };
 
@@ -24,10 +25,33 @@ const OPTION_SHAPE = /^--?[a-z][a-z-]*(?:=.*)?$/i;
 const MESSAGE_MARK = '\u0000';
 
 /** Commands in the contract that later versions add; named so the error can say so. */
-const LATER_COMMANDS = new Set(['serve', 'mcp', 'eval']);
+const LATER_COMMANDS = new Set(['mcp', 'eval']);
+const DEFAULT_SERVE_HOST = '127.0.0.1';
+const DEFAULT_SERVE_PORT = 4317;
+const MAX_PORT = 65_535;
+
+/** `zhixing serve [--port N] [--host H]`; port 0 lets the system pick a free one. */
+function parseServe(argv: string[]): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      options: { port: { type: 'string' }, host: { type: 'string' }, offline: { type: 'boolean', default: false } },
+    });
+  } catch (err) {
+    return { kind: 'usage-error', message: (err as Error).message.split('\n')[0]! };
+  }
+  const { port = String(DEFAULT_SERVE_PORT), host = DEFAULT_SERVE_HOST, offline } = parsed.values;
+  const n = Number(port);
+  if (!/^\d+$/.test(port) || n > MAX_PORT) return { kind: 'usage-error', message: `--port must be a number from 0 to ${MAX_PORT} (got "${port}").` };
+  if (!host.trim()) return { kind: 'usage-error', message: '--host needs an address, e.g. 127.0.0.1.' };
+  return { kind: 'serve', host: host.trim(), port: n, offline };
+}
 
 export function parseCommand(argv: string[]): Command {
   if (argv[0] !== undefined && LATER_COMMANDS.has(argv[0])) return { kind: 'unavailable', name: argv[0] };
+  if (argv[0] === 'serve') return parseServe(argv.slice(1));
   let parsed;
   try {
     parsed = parseArgs({

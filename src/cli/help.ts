@@ -4,6 +4,8 @@ Usage:
   zhixing                      chat (REPL) in the most recent session
   zhixing "<message>"          one turn: prints the reply and exits
   zhixing ask "<message>"      the same
+  zhixing serve [--port 4317] [--host 127.0.0.1]
+                               the HTTP API (docs at /docs); Ctrl-C stops it
 
 Options for a turn:
   --json            print one JSON object: {session, mode, reply, actions}
@@ -39,6 +41,8 @@ const HELP_ZH = `知行 Zhixing —— 能聊天、也能动手的个人助手
   zhixing                      在最近的会话里聊天（REPL）
   zhixing "<消息>"             说一句，打印回复后退出
   zhixing ask "<消息>"         同上
+  zhixing serve [--port 4317] [--host 127.0.0.1]
+                               启动 HTTP API（文档在 /docs），Ctrl-C 停止
 
 单次对话的选项：
   --json            输出一个 JSON 对象：{session, mode, reply, actions}

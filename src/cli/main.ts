@@ -28,6 +28,10 @@ export async function main(argv: string[]): Promise<number> {
   if (cmd.kind === 'version') return stdout(`zhixing ${version()}\n`), 0;
   if (cmd.kind === 'usage-error') return stderr(`zhixing: ${cmd.message}\n${t.usageHint}\n`), 2;
   if (cmd.kind === 'unavailable') return stderr(`zhixing: ${t.unavailable(cmd.name)}\n`), 2;
+  if (cmd.kind === 'serve') {
+    const { runServe } = await import('./serve.js');
+    return runServe(cmd, { stdout, stderr });
+  }
   if (cmd.flags.mcp) return stderr(`zhixing: ${t.unavailable('--mcp')}\n`), 2;
 
   let config;

@@ -81,6 +81,8 @@ export interface Config {
   noColor: boolean;
   /** `permissions` from config.json: a tool's name and whether it runs, asks first, or never runs. */
   permissions: Record<string, PermissionRule>;
+  /** ZHIXING_TOKEN: the bearer token `serve` requires (and needs, off loopback). Never printed. */
+  token?: string;
   /** What the user should know about how the settings were read (an ignored file, a withheld key), one line each. */
   warnings: string[];
 }
@@ -323,6 +325,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     weatherUrl: get('ZHIXING_WEATHER_URL') ?? DEFAULT_WEATHER_URL,
     noColor: env.NO_COLOR !== undefined && env.NO_COLOR !== '',
     permissions: toolRules(file, join(home, CONFIG_FILE), warnings),
+    token: get('ZHIXING_TOKEN'),
     warnings,
   };
 }

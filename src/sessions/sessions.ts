@@ -63,7 +63,8 @@ export interface SessionsService {
    * at once. A session busy in another process is waited for up to `waitMs` (default 0), then refused.
    */
   send(id: string, text: string, options?: SendOptions): Promise<TurnResult>;
-  abort(id: string): boolean;
+  /** Stops the running turn; `interrupted` says the program is shutting down rather than the user asking. */
+  abort(id: string, reason?: 'aborted' | 'interrupted'): boolean;
   status(id: string): 'busy' | 'idle';
   running(): { ids: string[]; limit: number };
   /** Stops side work (title requests) so the process can exit. */
@@ -137,9 +138,9 @@ export function createSessions(deps: SessionsDeps): SessionsService {
     history: (id) => (mustGet(id), store.messages.list(id)),
     status: (id) => (running.has(id) ? 'busy' : 'idle'),
     running: () => ({ ids: [...running.keys()], limit: maxRunning }),
-    abort(id) {
+    abort(id, reason = 'aborted') {
       const run = running.get(id);
-      run?.controller.abort();
+      run?.controller.abort(reason);
       return run !== undefined;
     },
     close: () => sideWork.abort(),

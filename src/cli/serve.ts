@@ -1,0 +1,86 @@
+import { ConfigError, loadConfig } from '../config/config.js';
+import type { Command } from './args.js';
+import { plainText } from './terminal-text.js';
+
+type ServeCommand = Extract<Command, { kind: 'serve' }>;
+
+interface ServeIo {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+}
+
+const SHUTDOWN_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+/** The usual exit code for a process stopped by Ctrl-C, used when a second signal cuts shutdown short. */
+const INTERRUPTED_EXIT = 130;
+
+/** What to tell the user when the address cannot be taken. */
+function listenError(err: NodeJS.ErrnoException, host: string, port: number): string | undefined {
+  if (err.code === 'EADDRINUSE') return `Port ${port} on ${host} is already in use (another Zhixing?). Stop it, or pick another port: zhixing serve --port ${port + 1}`;
+  if (err.code === 'EACCES') return `Not allowed to listen on ${host}:${port}. Ports below 1024 need special rights; pick another with --port.`;
+  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') return `${host} is not an address of this machine. Use 127.0.0.1, or an address this machine has.`;
+  return undefined;
+}
+
+/**
+ * `zhixing serve`: the HTTP API until SIGINT or SIGTERM, then a graceful stop (running turns are
+ * aborted and recorded, streams end, the database is closed) and exit 0.
+ * The server code is loaded only here, so other commands never pay for it.
+ */
+export async function runServe(cmd: ServeCommand, io: ServeIo): Promise<number> {
+  let config;
+  try {
+    config = loadConfig({ offline: cmd.offline });
+  } catch (err) {
+    if (err instanceof ConfigError) return io.stderr(`zhixing: ${err.message}\n`), 2;
+    throw err;
+  }
+  for (const warning of new Set(config.warnings)) io.stderr(`zhixing: ${warning}\n`);
+  const { checkServeConfig, ServeConfigError } = await import('../server/guards.js');
+  try {
+    // Before the database is opened: a refused setup should touch nothing.
+    checkServeConfig(cmd.host, config.token);
+  } catch (err) {
+    if (err instanceof ServeConfigError) return io.stderr(`zhixing: ${err.message}\n`), 2;
+    throw err;
+  }
+
+  const { createApp } = await import('../app.js');
+  const { createServer } = await import('../server/create-server.js');
+  let app;
+  try {
+    app = await createApp(config);
+  } catch (err) {
+    return io.stderr(`zhixing: ${plainText(err instanceof Error ? err.message : String(err))}\n`), 1;
+  }
+  let server;
+  try {
+    server = await createServer({ app, host: cmd.host, port: cmd.port, token: config.token, log: (line) => io.stderr(`${plainText(line)}\n`) });
+  } catch (err) {
+    app.close();
+    const message = listenError(err as NodeJS.ErrnoException, cmd.host, cmd.port);
+    if (message) return io.stderr(`zhixing: ${message}\n`), 1;
+    throw err;
+  }
+
+  const mode = config.mode === 'offline' ? 'offline mode' : `model ${config.provider}/${config.model}`;
+  // One write, so a script reading the first line finds the rest with it.
+  io.stdout(
+    `Zhixing is serving on ${server.url} (${mode})\nAPI docs: ${server.url}/docs · stop with Ctrl-C\n` +
+      (config.token ? 'Every request needs the header Authorization: Bearer $ZHIXING_TOKEN.\n' : ''),
+  );
+
+  const signal = await new Promise<string>((resolve) => {
+    for (const name of SHUTDOWN_SIGNALS) process.once(name, () => resolve(name));
+  });
+  const running = app.sessions.running().ids.length;
+  io.stderr(`zhixing: ${signal}: stopping${running ? `, ending ${running} running turn${running > 1 ? 's' : ''}` : ''}…\n`);
+  // A second signal means "now": what is recorded so far stays; the turn is marked interrupted on the next start.
+  for (const name of SHUTDOWN_SIGNALS) process.once(name, () => process.exit(INTERRUPTED_EXIT));
+  try {
+    await server.close();
+  } finally {
+    app.close();
+  }
+  io.stderr('zhixing: stopped.\n');
+  return 0;
+}

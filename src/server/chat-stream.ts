@@ -1,0 +1,104 @@
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import type { App } from '../app.js';
+import type { BusEvent } from '../bus/bus.js';
+import { SessionError } from '../sessions/sessions.js';
+import type { ServerDeps } from './deps.js';
+import { isUnexpected, toApiError } from './errors.js';
+import type { ApiContext } from './openapi.js';
+import { eventFrame, seqOf, type SseStream } from './sse.js';
+
+/** An event of this session's turns. Status changes go to GET /api/events; they are not part of a turn. */
+const isTurnEvent = (event: BusEvent, sessionId: string): boolean =>
+  'sessionId' in event && event.sessionId === sessionId && event.type !== 'session.status';
+
+/**
+ * One turn streamed as SSE. The response stays a plain JSON error until the turn has really begun,
+ * so a refusal (no such session 404, busy 409, too many running 429, bad message 400) keeps its
+ * status. After that every event of the turn goes out as it happens, and the stream ends after
+ * `turn.end`. A client that leaves does not stop the turn: it runs to its end and is recorded.
+ */
+export async function streamTurn({ app, sse, turns, log }: ServerDeps, c: ApiContext, sessionId: string, message: string): Promise<Response> {
+  const early: BusEvent[] = [];
+  let stream: SseStream | undefined;
+  let begun!: () => void;
+  const started = new Promise<void>((resolve) => (begun = resolve));
+  const off = app.bus.onAny((event) => {
+    if (!isTurnEvent(event, sessionId)) return;
+    if (!stream) {
+      early.push(event);
+      begun();
+      return;
+    }
+    stream.write(eventFrame(event));
+    if (event.type === 'turn.end') stream.close();
+  });
+  const result = turns.track(app.sessions.send(sessionId, message));
+  try {
+    await Promise.race([started, result]);
+  } catch (err) {
+    off();
+    throw err;
+  }
+  const open = (stream = sse.open(c.env.outgoing, off));
+  for (const event of early) open.write(eventFrame(event));
+  if (early.some((e) => e.type === 'turn.end')) open.close();
+  // The turn failed outside the loop's own error handling (a programmer error): say so, then end.
+  result.then(
+    () => open.close(),
+    (err: unknown) => {
+      if (isUnexpected(err)) log(`zhixing: a turn in ${sessionId} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      const { code, message: text } = toApiError(err);
+      open.write(eventFrame({ type: 'error', sessionId, code, message: text }));
+      open.close();
+    },
+  );
+  return RESPONSE_ALREADY_SENT;
+}
+
+/** Where past events come from when the core keeps them: `app.events.since(sessionId, seq)`. */
+interface EventLog {
+  since(sessionId: string, seq: number): Iterable<BusEvent> | Promise<Iterable<BusEvent>>;
+}
+
+function eventLogOf(app: App): EventLog | undefined {
+  const events = (app as { events?: Partial<EventLog> }).events;
+  return typeof events?.since === 'function' ? (events as EventLog) : undefined;
+}
+
+/**
+ * Follows a session: every event of its turns (and its status) as they happen, for as long as the
+ * client stays. With `after` (from Last-Event-ID), events the client missed are replayed first when
+ * the core keeps an event log (`app.events.since`); without one, the stream starts live. Events
+ * that arrive during the replay are held and sent after it, each sequence number once.
+ */
+export async function followSession({ app, sse }: ServerDeps, c: ApiContext, sessionId: string, after: number | undefined): Promise<Response> {
+  if (!app.sessions.get(sessionId)) throw new SessionError('not_found', `There is no session "${sessionId}".`);
+  let lastSeq = after ?? -Infinity;
+  let held: BusEvent[] | undefined = [];
+  const send = (event: BusEvent) => {
+    const seq = seqOf(event);
+    if (seq !== undefined) {
+      if (seq <= lastSeq) return;
+      lastSeq = seq;
+    }
+    stream.write(eventFrame(event));
+  };
+  const off = app.bus.onAny((event) => {
+    if (!('sessionId' in event) || event.sessionId !== sessionId) return;
+    if (held) held.push(event);
+    else send(event);
+  });
+  const stream = sse.open(c.env.outgoing, off);
+  const log = eventLogOf(app);
+  try {
+    if (after !== undefined && log) for (const event of await log.since(sessionId, after)) send(event);
+  } catch {
+    // The stream is open: a failed replay can only be said in it. Live events still follow.
+    stream.write(eventFrame({ type: 'error', sessionId, code: 'replay_failed', message: 'Could not replay the events you missed; live events follow.' }));
+  } finally {
+    const live = held;
+    held = undefined;
+    live.forEach(send);
+  }
+  return RESPONSE_ALREADY_SENT;
+}

@@ -1,0 +1,145 @@
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { App } from '../app.js';
+import { createTurnTracker, type ServerDeps } from './deps.js';
+import { docsRoutes } from './docs.js';
+import { ApiError, isUnexpected, sendError, toApiError } from './errors.js';
+import { createEventFeed, eventRoutes } from './events.js';
+import { checkServeConfig, createGuards, SECURITY_HEADERS } from './guards.js';
+import { createHealthResponder, healthRoutes } from './health.js';
+import { laterRoutes } from './later.js';
+import { openApiDocument, type OpenApiDocument, type ServerEnv } from './openapi.js';
+import { permissionRoutes } from './permissions.js';
+import { preferenceRoutes } from './preferences.js';
+import { sessionRoutes } from './sessions.js';
+import { createSseRegistry } from './sse.js';
+import { statusRoutes } from './status.js';
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 4317;
+/** How long shutdown waits for aborted turns to settle: a stopped tool gets 10 s to stop or finish. */
+const SHUTDOWN_TURNS_MS = 15_000;
+/** How long shutdown then waits for answers already being written (a JSON chat reply) before cutting connections. */
+const SHUTDOWN_RESPONSES_MS = 2_000;
+const SECURITY_ENTRIES = Object.entries(SECURITY_HEADERS);
+
+export interface ServerOptions {
+  app: App;
+  host?: string;
+  port?: number;
+  /** ZHIXING_TOKEN: required when `host` is not a loopback address. */
+  token?: string;
+  version?: string;
+  log?: (line: string) => void;
+  heartbeatMs?: number;
+}
+
+export interface ZhixingServer {
+  /** With the real port, also when 0 was asked for. */
+  url: string;
+  port: number;
+  /** Stops taking requests, aborts running turns and waits for them to be recorded, ends every stream. */
+  close(): Promise<void>;
+}
+
+function packageVersion(): string {
+  // dist/server/, dist/bundle/ and src/server/ all sit two levels below the package root.
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** The Hono app: one sub-app per resource, errors in the API's shape. */
+export function buildApi(deps: ServerDeps, feed: ReturnType<typeof createEventFeed>): OpenAPIHono<ServerEnv> {
+  const root = new OpenAPIHono<ServerEnv>();
+  let document: OpenApiDocument | undefined;
+  root.route('/', healthRoutes(deps.version));
+  root.route('/', statusRoutes(deps));
+  root.route('/', sessionRoutes(deps));
+  root.route('/', eventRoutes(feed));
+  root.route('/', permissionRoutes(deps));
+  root.route('/', preferenceRoutes(deps));
+  root.route('/', laterRoutes());
+  root.route('/', docsRoutes(() => (document ??= openApiDocument(root, deps.version))));
+  root.notFound((c) => c.json({ error: { code: 'not_found', message: `There is no route ${c.req.method} ${c.req.path}. See /docs.` } }, 404));
+  root.onError((err, c) => {
+    if (isUnexpected(err)) deps.log(`zhixing: ${c.req.method} ${c.req.path} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    const api = toApiError(err);
+    return c.json({ error: { code: api.code, message: api.message } }, api.status, api.headers);
+  });
+  return root;
+}
+
+/**
+ * The HTTP host: a node http server whose listener runs the guards on every request, answers the
+ * hot paths (health, the server-wide event stream) itself, and hands the rest to Hono.
+ */
+export async function createServer(options: ServerOptions): Promise<ZhixingServer> {
+  const { app } = options;
+  const host = options.host ?? DEFAULT_HOST;
+  checkServeConfig(host, options.token);
+  const version = options.version ?? packageVersion();
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const sse = createSseRegistry({ heartbeatMs: options.heartbeatMs });
+  const turns = createTurnTracker();
+  const feed = createEventFeed({ bus: app.bus, sse });
+  const api = buildApi({ app, sse, turns, version, log }, feed);
+  // The node-server adapter can swap in its own global Request/Response; the rest of the process
+  // (the model client's fetch) keeps the platform's.
+  const honoListener = getRequestListener(api.fetch, { overrideGlobalObjects: false });
+  const health = createHealthResponder(version);
+
+  const server = createHttpServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? DEFAULT_PORT, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const guards = createGuards({ host, port, token: options.token });
+  let closing = false;
+  let inFlight = 0;
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (closing) return sendError(res, new ApiError(503, 'shutting_down', 'The server is shutting down.', { connection: 'close' }), SECURITY_HEADERS);
+    const refused = guards.check(req);
+    if (refused) return sendError(res, refused, SECURITY_HEADERS);
+    if (req.method === 'GET' && req.url === '/api/health') return health(res);
+    for (const [name, value] of SECURITY_ENTRIES) res.setHeader(name, value);
+    if (req.method === 'GET' && req.url === '/api/events') return feed.open(res);
+    inFlight++;
+    res.once('close', () => inFlight--);
+    honoListener(req, res).catch((err: unknown) => {
+      log(`zhixing: ${req.method} ${req.url} failed: ${String(err)}`);
+      if (!res.headersSent) sendError(res, toApiError(err), SECURITY_HEADERS);
+      else res.destroy();
+    });
+  });
+
+  const hostInUrl = host.includes(':') ? `[${host}]` : host;
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://${hostInUrl}:${port}`,
+    port,
+    close: () => (closed ??= shutdown()),
+  };
+
+  async function shutdown(): Promise<void> {
+    closing = true;
+    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const id of app.sessions.running().ids) app.sessions.abort(id, 'interrupted');
+    await turns.settled(SHUTDOWN_TURNS_MS);
+    // Chat streams have had their turn.end; the server-wide ones end here.
+    sse.closeAll();
+    sse.stop();
+    feed.stop();
+    const deadline = Date.now() + SHUTDOWN_RESPONSES_MS;
+    while (inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    server.closeAllConnections();
+    await stopped;
+  }
+}

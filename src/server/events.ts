@@ -1,0 +1,63 @@
+import type { ServerResponse } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import type { Bus, BusEvent } from '../bus/bus.js';
+import type { SseRegistry, SseStream } from './sse.js';
+import { eventFrame } from './sse.js';
+import { endpoint, newSubApp } from './openapi.js';
+
+/** What goes to every client of GET /api/events: session status changes and permission asks. */
+export const isServerWide = (event: BusEvent): boolean => event.type === 'session.status' || event.type.startsWith('permission.');
+
+export interface EventFeed {
+  /** Opens a server-wide event stream on `res`. */
+  open(res: ServerResponse): void;
+  readonly size: number;
+  stop(): void;
+}
+
+/**
+ * One bus subscription for all server-wide streams: each event is formatted once and the same
+ * frame written to every client, so a thousand listeners cost a thousand writes, not a thousand
+ * JSON encodings.
+ */
+export function createEventFeed({ bus, sse }: { bus: Bus; sse: SseRegistry }): EventFeed {
+  const listeners = new Set<SseStream>();
+  const off = bus.onAny((event) => {
+    if (!isServerWide(event) || listeners.size === 0) return;
+    const frame = eventFrame(event);
+    for (const stream of listeners) stream.write(frame);
+  });
+  return {
+    open(res) {
+      const stream = sse.open(res, () => listeners.delete(stream));
+      listeners.add(stream);
+    },
+    get size() {
+      return listeners.size;
+    },
+    stop: off,
+  };
+}
+
+export function eventRoutes(feed: EventFeed) {
+  const api = newSubApp();
+  endpoint(
+    api,
+    {
+      method: 'get',
+      path: '/api/events',
+      tag: 'events',
+      summary: 'Server-wide events (SSE)',
+      description:
+        'An event stream that stays open: `session.status` (`{type, sessionId, status: busy|idle|error}`) whenever a session starts or ends a turn, ' +
+        'and every `permission.*` event, e.g. `permission.asked` with `id`, `sessionId`, `tool`, `target` (answer it with POST /api/permissions/{id}). ' +
+        'Each event is `event: <type>` and `data: <the event as JSON>`; a comment line every 15 s keeps the connection alive.',
+      responses: { 200: { description: 'The stream.', events: true } },
+    },
+    (c) => {
+      feed.open(c.env.outgoing);
+      return RESPONSE_ALREADY_SENT;
+    },
+  );
+  return api;
+}

@@ -1,0 +1,142 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
+import { ApiError } from './errors.js';
+
+/** The most a request body may hold. A chat message is at most 100,000 characters: 1 MiB holds it in any script. */
+export const MAX_BODY_BYTES = 1_048_576;
+/** A bearer token shorter than this could be guessed by someone on the network. */
+export const MIN_TOKEN_CHARS = 16;
+const HTTP_DEFAULT_PORT = 80;
+
+/**
+ * Sent with every response. The CSP allows only what this server serves itself: no inline script
+ * or style, no other origin, no framing. The pages we serve (/docs, later the web UI) are written
+ * to work under it.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "manifest-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  // Other sites may not even load our responses as images or scripts (no-cors requests carry no Origin).
+  'cross-origin-resource-policy': 'same-origin',
+  'cross-origin-opener-policy': 'same-origin',
+  // What a session holds is nobody's cache's business.
+  'cache-control': 'no-store',
+};
+
+/** True for addresses only this machine can reach: 127.0.0.0/8, ::1 and the name localhost. */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  if (h === 'localhost' || h === '::1' || h === '::ffff:127.0.0.1') return true;
+  return isIP(h) === 4 && h.startsWith('127.');
+}
+
+export class ServeConfigError extends Error {
+  override name = 'ServeConfigError';
+}
+
+/**
+ * Refuses a setup that would expose the assistant: a non-loopback address without a token (anyone
+ * on the network could run tools and read the history), or a token short enough to guess.
+ */
+export function checkServeConfig(host: string, token: string | undefined): void {
+  if (token !== undefined && token.length < MIN_TOKEN_CHARS) {
+    throw new ServeConfigError(`ZHIXING_TOKEN is too short (${token.length} characters); use at least ${MIN_TOKEN_CHARS}, e.g. the output of \`openssl rand -hex 32\`.`);
+  }
+  if (!isLoopback(host) && token === undefined) {
+    throw new ServeConfigError(
+      `Refusing to serve on ${host} without a token: anyone who can reach it could use your assistant. ` +
+        'Set ZHIXING_TOKEN to a long random secret (e.g. `openssl rand -hex 32`) and send it as `Authorization: Bearer <token>`, or serve on 127.0.0.1.',
+    );
+  }
+}
+
+export interface GuardOptions {
+  /** The address the server is bound to. */
+  host: string;
+  /** The port it really listens on (after port 0 was resolved). */
+  port: number;
+  /** When set, every request needs `Authorization: Bearer <token>`. */
+  token?: string;
+}
+
+export interface Guards {
+  /** Why the request is refused, or undefined to let it through. Cheap: it runs before every request. */
+  check(req: IncomingMessage): ApiError | undefined;
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
+
+/**
+ * Origin and Host checks, the bearer token and the body-size limit, on the raw node request.
+ *
+ * Bound to loopback, Host must name this server by a loopback name and its port, so a page on
+ * another site that re-points its DNS name at 127.0.0.1 (DNS rebinding) is refused. An Origin, when
+ * sent, must be this server's own. Browsers always send Origin on cross-origin writes, so a page on
+ * another site cannot post a chat message, whatever content type it uses. Bound to another address,
+ * the token is the defence; Origin must then match the Host the client used.
+ */
+export function createGuards(options: GuardOptions): Guards {
+  const loopback = isLoopback(options.host);
+  const names = ['127.0.0.1', 'localhost', '[::1]'];
+  const hosts = new Set(names.map((n) => `${n}:${options.port}`));
+  if (options.port === HTTP_DEFAULT_PORT) names.forEach((n) => hosts.add(n));
+  const origins = new Set([...hosts].map((h) => `http://${h}`));
+  const expected = options.token === undefined ? undefined : digest(options.token);
+
+  function tokenError(req: IncomingMessage): ApiError | undefined {
+    if (!expected) return undefined;
+    const header = req.headers.authorization ?? '';
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    // Digests compared in constant time: the comparison says nothing about how much of a guess was right.
+    if (match && timingSafeEqual(digest(match[1]!), expected)) return undefined;
+    return new ApiError(401, 'unauthorized', header ? 'The bearer token is wrong.' : 'This server needs `Authorization: Bearer <ZHIXING_TOKEN>`.', {
+      'www-authenticate': 'Bearer realm="zhixing"',
+    });
+  }
+
+  return {
+    check(req) {
+      const host = req.headers.host?.toLowerCase();
+      if (!host) return forbidden('The request has no Host header.');
+      if (loopback && !hosts.has(host)) {
+        return forbidden(`This server answers only to its own address (http://127.0.0.1:${options.port} or http://localhost:${options.port}), not "${host}".`);
+      }
+      const origin = req.headers.origin?.toLowerCase();
+      if (origin !== undefined && !origins.has(origin) && !(!loopback && origin === `http://${host}`)) {
+        return forbidden(`Requests from pages on ${origin} are refused: only this server's own pages may call it.`);
+      }
+      // A no-cors load from another site (an <img>, a <script>) sends no Origin, but browsers say where it came from.
+      const site = req.headers['sec-fetch-site'];
+      if ((site === 'cross-site' || site === 'same-site') && !(req.headers['sec-fetch-mode'] === 'navigate' && req.method === 'GET')) {
+        return forbidden('Requests from other sites are refused.');
+      }
+      const unauthorized = tokenError(req);
+      if (unauthorized) return unauthorized;
+      const length = Number(req.headers['content-length'] ?? 0);
+      if (length > MAX_BODY_BYTES) return tooLarge();
+      return undefined;
+    },
+  };
+}
+
+/** The request body is over the limit. The connection is closed rather than read to the end. */
+export const tooLarge = () =>
+  new ApiError(413, 'too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`, { connection: 'close' });

@@ -1,0 +1,227 @@
+import { z } from '@hono/zod-openapi';
+import { jsonResult } from '../cli/one-shot.js';
+import { SessionError } from '../sessions/sessions.js';
+import type { Message as StoredMessage } from '../store/messages-repo.js';
+import type { SessionRow } from '../store/sessions-repo.js';
+import { streamTurn, followSession } from './chat-stream.js';
+import type { ServerDeps } from './deps.js';
+import { endpoint, laterEndpoint, newSubApp } from './openapi.js';
+
+const SessionId = z.object({ id: z.string().min(1).max(200).describe('A session id, e.g. `ses_…`.') });
+
+export const Session = z
+  .object({
+    id: z.string(),
+    title: z.string().describe('Empty until the first message names it.'),
+    createdAt: z.number().int().describe('Milliseconds since the epoch.'),
+    updatedAt: z.number().int().describe('Last activity, milliseconds since the epoch.'),
+    messageCount: z.number().int().describe('How many messages the user has sent in it.'),
+    status: z.enum(['busy', 'idle']).describe('`busy` while a turn runs.'),
+  })
+  .openapi('Session');
+export type Session = z.infer<typeof Session>;
+
+export const SessionList = z.object({ sessions: z.array(Session).describe('Most recently active first.') }).openapi('SessionList');
+export type SessionList = z.infer<typeof SessionList>;
+
+export const NewSession = z.object({ title: z.string().max(200).optional() }).openapi('NewSession');
+export type NewSession = z.infer<typeof NewSession>;
+
+export const Rename = z.object({ title: z.string().min(1).max(200) }).openapi('Rename');
+export type Rename = z.infer<typeof Rename>;
+
+export const Part = z
+  .discriminatedUnion('type', [
+    z.object({ id: z.string(), type: z.literal('text'), text: z.string() }),
+    z.object({ id: z.string(), type: z.literal('reasoning'), text: z.string().describe("The model's own thinking, never part of the reply.") }),
+    z.object({
+      id: z.string(),
+      type: z.literal('tool'),
+      callId: z.string(),
+      tool: z.string(),
+      input: z.unknown().describe('The arguments: parsed JSON when valid, else the raw text.'),
+      output: z.string().nullable(),
+      state: z.enum(['pending', 'running', 'completed', 'error']).describe('A tool call moves pending → running → completed | error.'),
+      ms: z.number().nullable().describe('How long the call took, in milliseconds.'),
+    }),
+  ])
+  .openapi('Part');
+export type Part = z.infer<typeof Part>;
+
+export const Message = z
+  .object({
+    id: z.string(),
+    sessionId: z.string(),
+    turnId: z.string(),
+    role: z.enum(['user', 'assistant']),
+    createdAt: z.number().int(),
+    parts: z.array(Part),
+  })
+  .openapi('Message');
+export type Message = z.infer<typeof Message>;
+
+export const History = z.object({ messages: z.array(Message).describe('Oldest first.') }).openapi('History');
+export type History = z.infer<typeof History>;
+
+export const ChatRequest = z.object({ message: z.string().min(1).describe('What the user says. At most 100,000 characters.') }).openapi('ChatRequest');
+export type ChatRequest = z.infer<typeof ChatRequest>;
+
+/** The CLI's `--json` object. */
+export const ChatResult = z
+  .object({
+    session: z.string(),
+    mode: z.enum(['offline', 'llm']),
+    reply: z.string(),
+    actions: z
+      .array(z.object({ tool: z.string(), input: z.unknown(), ok: z.boolean(), output: z.string(), ms: z.number() }))
+      .describe('Every tool call of the turn in execution order; a refused or failed call has `ok: false` and the reason in `output`.'),
+    error: z.object({ code: z.string(), message: z.string() }).optional().describe('Set when the model service failed; the reply says so in words.'),
+  })
+  .openapi('ChatResult');
+export type ChatResult = z.infer<typeof ChatResult>;
+
+export const AbortResult = z.object({ aborted: z.boolean().describe('False when no turn was running.') }).openapi('AbortResult');
+export type AbortResult = z.infer<typeof AbortResult>;
+
+const FollowQuery = z.object({
+  after: z.coerce.number().int().min(0).optional().describe('Replay events after this sequence number (as the Last-Event-ID header does).'),
+});
+
+const TURN_EVENTS =
+  'Events: `turn.start` {turnId, text}, `text.delta` {delta}, `tool.start` {callId, tool, input}, `tool.progress` {callId, message}, ' +
+  '`tool.end` {callId, tool, input, ok, output, ms}, `error` {code, message}, `turn.end` {reply, stopReason}; each `data:` is the whole event as JSON ' +
+  'with `type` and `sessionId`. When the core numbers events, `id:` carries the number.';
+
+const wantsEvents = (accept: string | undefined) => accept?.includes('text/event-stream') ?? false;
+
+export function sessionRoutes(deps: ServerDeps) {
+  const { app, turns } = deps;
+  const sessions = app.sessions;
+  const api = newSubApp();
+  const withStatus = (s: SessionRow): Session => ({ ...s, status: sessions.status(s.id) });
+  // Compiles only while the stored shape and the documented one agree.
+  const toMessage = (m: StoredMessage): Message => m;
+  const mustExist = (id: string): SessionRow => {
+    const s = sessions.get(id);
+    if (!s) throw new SessionError('not_found', `There is no session "${id}". List them with GET /api/sessions.`);
+    return s;
+  };
+
+  endpoint(api, { method: 'get', path: '/api/sessions', tag: 'sessions', summary: 'List sessions', responses: { 200: { description: 'The sessions.', schema: SessionList } } }, (c) =>
+    c.json({ sessions: sessions.list().map(withStatus) } satisfies SessionList),
+  );
+
+  endpoint(
+    api,
+    { method: 'post', path: '/api/sessions', tag: 'sessions', summary: 'Create a session', body: NewSession, responses: { 201: { description: 'The new session.', schema: Session } }, errors: [400, 413] },
+    (c, { body }) => c.json(withStatus(sessions.create(body.title)), 201),
+  );
+
+  endpoint(
+    api,
+    { method: 'get', path: '/api/sessions/{id}', tag: 'sessions', summary: 'One session', params: SessionId, responses: { 200: { description: 'The session.', schema: Session } }, errors: [404] },
+    (c, { params }) => c.json(withStatus(mustExist(params.id))),
+  );
+
+  endpoint(
+    api,
+    { method: 'patch', path: '/api/sessions/{id}', tag: 'sessions', summary: 'Rename a session', params: SessionId, body: Rename, responses: { 200: { description: 'The renamed session.', schema: Session } }, errors: [400, 404] },
+    (c, { params, body }) => c.json(withStatus(sessions.rename(params.id, body.title))),
+  );
+
+  endpoint(
+    api,
+    {
+      method: 'delete',
+      path: '/api/sessions/{id}',
+      tag: 'sessions',
+      summary: 'Delete a session and its history',
+      description: 'A running turn is stopped first and allowed to settle.',
+      params: SessionId,
+      responses: { 204: { description: 'Deleted.' } },
+      errors: [404],
+    },
+    async (c, { params }) => {
+      await sessions.delete(params.id);
+      return c.body(null, 204);
+    },
+  );
+
+  endpoint(
+    api,
+    {
+      method: 'get',
+      path: '/api/sessions/{id}/messages',
+      tag: 'sessions',
+      summary: 'The history',
+      description: 'Every message with its parts: text, and tool calls with input, output, state and duration.',
+      params: SessionId,
+      responses: { 200: { description: 'The history.', schema: History } },
+      errors: [404],
+    },
+    (c, { params }) => c.json({ messages: sessions.history(params.id).map(toMessage) } satisfies History),
+  );
+
+  endpoint(
+    api,
+    {
+      method: 'post',
+      path: '/api/sessions/{id}/chat',
+      tag: 'sessions',
+      summary: 'One turn',
+      description:
+        'With `Accept: text/event-stream` the turn streams as it happens and the stream ends after `turn.end`; otherwise the answer is the CLI `--json` object. ' +
+        `${TURN_EVENTS} Leaving (closing the connection) does not stop the turn; POST …/abort does.`,
+      params: SessionId,
+      body: ChatRequest,
+      responses: { 200: { description: 'The turn: a ChatResult, or the event stream.', schema: ChatResult, events: true } },
+      errors: [400, 404, 409, 413, 429],
+    },
+    async (c, { params, body }) => {
+      if (wantsEvents(c.req.header('accept'))) return streamTurn(deps, c, params.id, body.message);
+      const result = await turns.track(sessions.send(params.id, body.message));
+      return c.json(jsonResult(params.id, app.llm.mode, result) as ChatResult);
+    },
+  );
+
+  endpoint(
+    api,
+    {
+      method: 'get',
+      path: '/api/sessions/{id}/events',
+      tag: 'sessions',
+      summary: "Follow a session's events (SSE)",
+      description: `Every event of the session's turns as they happen, and its \`session.status\`, while the client stays. ${TURN_EVENTS} With Last-Event-ID (or ?after=), missed events are replayed first when the core keeps them.`,
+      params: SessionId,
+      query: FollowQuery,
+      responses: { 200: { description: 'The stream.', events: true } },
+      errors: [404],
+    },
+    (c, { params, query }) => {
+      const header = Number(c.req.header('last-event-id'));
+      const after = query.after ?? (Number.isInteger(header) && header >= 0 ? header : undefined);
+      return followSession(deps, c, params.id, after);
+    },
+  );
+
+  endpoint(
+    api,
+    {
+      method: 'post',
+      path: '/api/sessions/{id}/abort',
+      tag: 'sessions',
+      summary: 'Stop the running turn',
+      description: 'Stops the model request and the running tool; the turn ends with `stopReason` `aborted` and a reply that says what was and was not done.',
+      params: SessionId,
+      responses: { 200: { description: 'Whether a turn was running.', schema: AbortResult } },
+      errors: [404],
+    },
+    (c, { params }) => {
+      mustExist(params.id);
+      return c.json({ aborted: sessions.abort(params.id) } satisfies AbortResult);
+    },
+  );
+
+  laterEndpoint(api, { method: 'post', path: '/api/sessions/{id}/undo', tag: 'sessions', summary: 'Undo the last turn that changed files' }, 'Undo and workspace snapshots');
+  return api;
+}

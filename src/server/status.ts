@@ -1,0 +1,50 @@
+import { z } from '@hono/zod-openapi';
+import type { ServerDeps } from './deps.js';
+import { endpoint, newSubApp } from './openapi.js';
+
+export const Status = z
+  .object({
+    version: z.string(),
+    mode: z.enum(['offline', 'llm']).describe('`offline`: the rule-based planner; `llm`: a configured model.'),
+    provider: z.string().describe('The provider preset, `custom`, or `offline`.'),
+    model: z.string(),
+    tools: z.array(z.string()).describe('The names of the tools the assistant can use.'),
+    mcp: z
+      .array(z.object({ name: z.string(), state: z.string() }))
+      .describe('MCP servers with their state (none until MCP support arrives).'),
+    sessions: z.object({
+      running: z.array(z.string()).describe('Ids of the sessions running a turn now.'),
+      limit: z.number().int().describe('How many sessions may run at once; past it, a new turn is refused with 429.'),
+    }),
+  })
+  .openapi('Status');
+export type Status = z.infer<typeof Status>;
+
+export function statusRoutes({ app, version }: ServerDeps) {
+  const api = newSubApp();
+  endpoint(
+    api,
+    {
+      method: 'get',
+      path: '/api/status',
+      tag: 'server',
+      summary: 'Mode, model, tools, MCP servers and running sessions',
+      description: 'Never includes the API key.',
+      responses: { 200: { description: 'The status.', schema: Status } },
+    },
+    (c) => {
+      const running = app.sessions.running();
+      const status: Status = {
+        version,
+        mode: app.llm.mode,
+        provider: app.llm.provider,
+        model: app.llm.model,
+        tools: app.tools.names(),
+        mcp: [],
+        sessions: { running: running.ids, limit: running.limit },
+      };
+      return c.json(status);
+    },
+  );
+  return api;
+}
