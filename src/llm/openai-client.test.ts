@@ -307,6 +307,48 @@ describe('odd streams', () => {
   });
 });
 
+/**
+ * A stream that never stops growing must end in a clear model error, fast, with the connection
+ * closed: each flood below once took gigabytes or minutes. The floods are bounded (the server
+ * stops at `totalBytes`) and stay on loopback.
+ */
+describe('a flooding stream', () => {
+  const MB = 1024 * 1024;
+  const WRITE_BYTES = 64 * 1024;
+  const contentHead = 'data: {"id":"c","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{"content":"';
+
+  async function expectStopped(): Promise<LlmError> {
+    const started = Date.now();
+    const error = await failure(collect(llmFor({ maxRetries: 0 })));
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(error.code).toBe('bad_response');
+    const hungUp = await Promise.race([server.floods[0]!.ended, new Promise((resolve) => setTimeout(() => resolve('still open'), 2_000))]);
+    expect(hungUp).toBe('hungUp');
+    return error;
+  }
+
+  it('stops comment lines that never end their block, once the answer passes 256 MB', async () => {
+    const line = `: ${'x'.repeat(997)}\n`;
+    server.enqueue({ flood: { head: dataEvent({ content: 'hi' }), repeat: line.repeat(WRITE_BYTES / line.length), totalBytes: 300 * MB } });
+    const error = await expectStopped();
+    expect(error.message).toBe('The model service sent more than 256 MB in one answer; it was stopped. Try again, or try another model.');
+    expect(server.floods[0]!.sent).toBeLessThan(300 * MB);
+  }, 30_000);
+
+  it('stops one data line that never ends, once it passes 24 MB', async () => {
+    server.enqueue({ flood: { head: contentHead, repeat: 'x'.repeat(WRITE_BYTES), totalBytes: 100 * MB } });
+    const error = await expectStopped();
+    expect(error.message).toBe('The model service sent an event larger than 24 MB; it was stopped. Try again, or try another model.');
+    expect(server.floods[0]!.sent).toBeLessThan(40 * MB);
+  }, 30_000);
+
+  it('stops a single 50 MB delta', async () => {
+    server.enqueue({ flood: { head: contentHead, repeat: 'x'.repeat(WRITE_BYTES), totalBytes: 50 * MB, tail: '"}}]}\n\ndata: [DONE]\n\n' } });
+    const error = await expectStopped();
+    expect(error.message).toContain('larger than 24 MB');
+  }, 30_000);
+});
+
 describe('recorded provider streams', () => {
   it('DeepSeek reasoner: reasoning_content then a tool call, usage on the finish chunk', async () => {
     server.enqueue(fixture('deepseek-reasoner-tool-call.chunks.txt'));
