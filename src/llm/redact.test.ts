@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEventRedactor, createStreamRedactor, redactKey, redactSecret } from './redact.js';
+import { createEventRedactor, createRedactor, createStreamRedactor, redactDeep, redactKey, redactSecret } from './redact.js';
 import type { LlmEvent } from './types.js';
 
 /** Keys whose characters change under each encoding: `/ + =` (URL, base64), `~` and space (form), `"` (JSON). */
@@ -255,3 +255,68 @@ function stream(key: string, pieces: string[]): string[] {
   const redactor = createStreamRedactor(key);
   return [...pieces.map((p) => redactor.push(p)), redactor.end()];
 }
+
+describe('createRedactor', () => {
+  it('takes the key out in every form, and leaves other text as it was', () => {
+    for (const key of [REVIEW_KEY, ...KEYS]) {
+      const redact = createRedactor(key);
+      const forms = [...independentForms(key), ...partialUrlForms(key), ...prefixedBase64Forms(key).map((p) => p.run)];
+      for (const form of forms) expect(redact(`tool said: ${form}\nnext line`)).toBe('tool said: [key]\nnext line');
+      const plain = 'ls -la /tmp && echo "done" # 你好 c2st';
+      expect(redact(plain)).toBe(plain);
+    }
+  });
+
+  it('is the identity without a key, or with one too short to be a secret', () => {
+    expect(createRedactor('')('sk-anything')).toBe('sk-anything');
+    expect(createRedactor('abc')('abc')).toBe('abc');
+  });
+});
+
+describe('redactDeep', () => {
+  const redact = createRedactor(REVIEW_KEY);
+  const basic = `Basic ${b64(`:${REVIEW_KEY}`)}`;
+
+  it('redacts every string in a parsed JSON value, object keys too, and keeps the rest', () => {
+    const args = JSON.parse(
+      JSON.stringify({
+        command: `curl -H "Authorization: ${basic}" https://x.test`,
+        env: { [REVIEW_KEY]: 'as a key', TOKEN: encodeURIComponent(REVIEW_KEY) },
+        list: [1, true, null, `k=${REVIEW_KEY}`, [b64(`Bearer ${REVIEW_KEY}`)]],
+        n: 3.5,
+      }),
+    ) as unknown;
+    expect(redactDeep(args, redact)).toEqual({
+      command: 'curl -H "Authorization: Basic [key]" https://x.test',
+      env: { '[key]': 'as a key', TOKEN: '[key]' },
+      list: [1, true, null, 'k=[key]', ['[key]']],
+      n: 3.5,
+    });
+  });
+
+  it('works on a bare string or number, and leaves its input unchanged', () => {
+    expect(redactDeep(`x ${REVIEW_KEY}`, redact)).toBe('x [key]');
+    expect(redactDeep(42, redact)).toBe(42);
+    const input = { a: [REVIEW_KEY] };
+    const out = redactDeep(input, redact);
+    expect(input).toEqual({ a: [REVIEW_KEY] });
+    expect(out).toEqual({ a: ['[key]'] });
+  });
+
+  it('keeps a "__proto__" key from JSON as a plain key', () => {
+    const parsed = JSON.parse(`{"__proto__": {"polluted": "${REVIEW_KEY}"}}`) as Record<string, unknown>;
+    const out = redactDeep(parsed, redact) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(Object.keys(out)).toEqual(['__proto__']);
+    expect(Object.getOwnPropertyDescriptor(out, '__proto__')?.value).toEqual({ polluted: '[key]' });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('walks JSON nested deeper than the call stack', () => {
+    const depth = 200_000;
+    const parsed = JSON.parse(`${'['.repeat(depth)}"${REVIEW_KEY}"${']'.repeat(depth)}`) as unknown;
+    let inner = redactDeep(parsed, redact) as unknown;
+    for (let i = 0; i < depth; i++) inner = (inner as unknown[])[0];
+    expect(inner).toBe('[key]');
+  });
+});

@@ -1,6 +1,7 @@
 /**
- * Keeps the API key out of text that comes from outside: error bodies, and whatever the model
- * streams back (a server or a model may echo the key). A server rarely echoes it as typed: it
+ * Keeps the API key out of text that comes from outside: error bodies, whatever the model
+ * streams back (a server or a model may echo the key), and, through `createRedactor` and
+ * `redactDeep`, what tools take and give. A server rarely echoes the key as typed: it
  * may come back URL-encoded, form-encoded, base64'd behind a prefix or JSON-escaped;
  * key-pattern.ts finds all of those. Streamed text is redacted as it flows, holding back only
  * the trailing characters that could be the start of the key split across deltas.
@@ -51,6 +52,41 @@ function redactAll(matcher: KeyMatcher, text: string): string {
 export function createRedactor(apiKey: string): Redact {
   const matcher = createKeyMatcher(apiKey);
   return matcher ? (text) => redactAll(matcher, text) : (text) => text;
+}
+
+/**
+ * Every string inside a parsed JSON value redacted, object keys included, in a copy (the value
+ * is not changed): for tool arguments once parsed, and tool outputs. Numbers, booleans and null
+ * are kept; keys that redact to the same text collapse into one. Walks without recursion:
+ * parsed JSON may nest deeper than the call stack.
+ */
+export function redactDeep<T>(value: T, redact: Redact): T {
+  const copies = new Map<object, object>();
+  const pending: Array<[object, object]> = [];
+  const copy = (item: unknown): unknown => {
+    if (typeof item === 'string') return redact(item);
+    if (typeof item !== 'object' || item === null) return item;
+    let target = copies.get(item);
+    if (!target) {
+      target = Array.isArray(item) ? [] : {};
+      copies.set(item, target);
+      pending.push([item, target]);
+    }
+    return target;
+  };
+  const root = copy(value);
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [source, target] = next;
+    if (Array.isArray(source)) {
+      source.forEach((item, i) => ((target as unknown[])[i] = copy(item)));
+      continue;
+    }
+    for (const [key, item] of Object.entries(source)) {
+      // Defined, not assigned: a `__proto__` key from JSON must stay a plain key.
+      Object.defineProperty(target, redact(key), { value: copy(item), enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return root as T;
 }
 
 /** Replaces the key, in any of its forms, in model output. Other text is left exactly as it was. */
