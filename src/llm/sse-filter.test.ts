@@ -141,4 +141,15 @@ describe('createSseFilter limits', () => {
     expect(feed('', many, 50 * MB, '', {})).toBeGreaterThan(800_000);
     expect(Date.now() - started).toBeLessThan(3_000);
   });
+
+  it('reads a block of 10 MB of blank data lines in linear time, and drops it', () => {
+    const filter = createSseFilter();
+    const blank = bytes('data:  \t\ndata: null\n'.slice(0, 9).repeat(7_000));
+    const started = Date.now();
+    let out = 0;
+    for (let sent = 0; sent < 10 * MB; sent += blank.length) out += filter.push(blank).length;
+    out += filter.push(bytes('data: null\n\n')).length;
+    expect(out).toBe(0);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
 });

@@ -28,11 +28,18 @@ const TAB = 0x09;
 const [D, A, T, N] = [0x64, 0x61, 0x74, 0x6e];
 const ENDS = { lf: Uint8Array.of(LF), cr: Uint8Array.of(CR), crlf: Uint8Array.of(CR, LF), none: new Uint8Array(0) };
 
-/** A block's data says nothing: missing, blank, or the JSON literal `null`. */
-function carriesNoData(data: string | undefined): boolean {
-  if (data === undefined) return true;
-  const trimmed = data.trim();
-  return trimmed === '' || trimmed === 'null';
+/**
+ * What a block's data lines, joined by `\n` as the SDK joins them, say so far: nothing yet,
+ * blank, the JSON literal `null` among blank lines, or something. Only the last is passed on.
+ * Kept as a state, not as the joined text, so many blank lines cost no more than their bytes.
+ */
+type DataSoFar = 'none' | 'blank' | 'null' | 'some';
+
+function withLine(data: DataSoFar, value: string): DataSoFar {
+  const trimmed = value.trim();
+  if (trimmed === '') return data === 'none' ? 'blank' : data;
+  if (trimmed === 'null') return data === 'null' || data === 'some' ? 'some' : 'null';
+  return 'some';
 }
 
 export interface SseFilter {
@@ -64,10 +71,7 @@ export function createSseFilter(options: SseFilterOptions = {}): SseFilter {
   /** The kept lines (and their line ends) of the block being read. */
   let blockParts: Uint8Array[] = [];
   let blockBytes = 0;
-  /** The block's data lines joined by `\n`, as the SDK joins them, while they say nothing; undefined while there are none. */
-  let data: string | undefined;
-  /** The block's data is known to say something; more lines cannot change that. */
-  let carries = false;
+  let data: DataSoFar = 'none';
 
   const tooBig = (what: string) => new LlmError('bad_response', `The model service sent ${what}; it was stopped. Try again, or try another model.`);
   const checkEvent = () => {
@@ -75,11 +79,10 @@ export function createSseFilter(options: SseFilterOptions = {}): SseFilter {
   };
 
   function closeBlock(out: Uint8Array[]): void {
-    if (carries) out.push(concat(blockParts));
+    if (data === 'some') out.push(concat(blockParts));
     blockParts = [];
     blockBytes = 0;
-    data = undefined;
-    carries = false;
+    data = 'none';
   }
 
   function hold(piece: Uint8Array): void {
@@ -104,7 +107,8 @@ export function createSseFilter(options: SseFilterOptions = {}): SseFilter {
     checkEvent();
     // A blank line ends the block; it travels with the block it ends.
     if (content.length === 0) return closeBlock(out);
-    if (!carries) readData(content);
+    // Once the data says something, more lines cannot change that.
+    if (data !== 'some') readData(content);
   }
 
   function readData(content: Uint8Array): void {
@@ -115,17 +119,9 @@ export function createSseFilter(options: SseFilterOptions = {}): SseFilter {
     // Most data starts with `{`: said at once, without decoding what may be megabytes.
     let first = from;
     while (first < content.length && (content[first] === SPACE || content[first] === TAB)) first++;
-    if (first < content.length && content[first]! < 0x80 && content[first] !== N && content[first]! > SPACE) {
-      carries = true;
-      data = undefined;
-      return;
-    }
-    const value = decoder.decode(content.subarray(from));
-    data = data === undefined ? value : `${data}\n${value}`;
-    if (!carriesNoData(data)) {
-      carries = true;
-      data = undefined;
-    }
+    if (first === content.length) data = withLine(data, '');
+    else if (content[first]! < 0x80 && content[first] !== N && content[first]! > SPACE) data = 'some';
+    else data = withLine(data, decoder.decode(content.subarray(from)));
   }
 
   return {
