@@ -4,7 +4,7 @@
  * make no sense (a Retry-After longer than we will wait, an exhausted quota), bounds the
  * wait for response headers (telling `onWaiting` while it lasts), reports every body byte
  * so a stream that goes silent can be timed out, and drops the SSE blocks that carry no
- * data, which the SDK would fail on (see sse-filter.ts).
+ * data, which the SDK would fail on, failing a stream that floods (see sse-filter.ts).
  */
 import { MAX_RETRY_WAIT_MS, retryAfterMs } from './llm-error.js';
 import { sseFilterStream } from './sse-filter.js';

@@ -307,6 +307,48 @@ describe('odd streams', () => {
   });
 });
 
+/**
+ * A stream that never stops growing must end in a clear model error, fast, with the connection
+ * closed: each flood below once took gigabytes or minutes. The floods are bounded (the server
+ * stops at `totalBytes`) and stay on loopback.
+ */
+describe('a flooding stream', () => {
+  const MB = 1024 * 1024;
+  const WRITE_BYTES = 64 * 1024;
+  const contentHead = 'data: {"id":"c","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{"content":"';
+
+  async function expectStopped(): Promise<LlmError> {
+    const started = Date.now();
+    const error = await failure(collect(llmFor({ maxRetries: 0 })));
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(error.code).toBe('bad_response');
+    const hungUp = await Promise.race([server.floods[0]!.ended, new Promise((resolve) => setTimeout(() => resolve('still open'), 2_000))]);
+    expect(hungUp).toBe('hungUp');
+    return error;
+  }
+
+  it('stops comment lines that never end their block, once the answer passes 256 MB', async () => {
+    const line = `: ${'x'.repeat(997)}\n`;
+    server.enqueue({ flood: { head: dataEvent({ content: 'hi' }), repeat: line.repeat(WRITE_BYTES / line.length), totalBytes: 300 * MB } });
+    const error = await expectStopped();
+    expect(error.message).toBe('The model service sent more than 256 MB in one answer; it was stopped. Try again, or try another model.');
+    expect(server.floods[0]!.sent).toBeLessThan(300 * MB);
+  }, 30_000);
+
+  it('stops one data line that never ends, once it passes 24 MB', async () => {
+    server.enqueue({ flood: { head: contentHead, repeat: 'x'.repeat(WRITE_BYTES), totalBytes: 100 * MB } });
+    const error = await expectStopped();
+    expect(error.message).toBe('The model service sent an event larger than 24 MB; it was stopped. Try again, or try another model.');
+    expect(server.floods[0]!.sent).toBeLessThan(40 * MB);
+  }, 30_000);
+
+  it('stops a single 50 MB delta', async () => {
+    server.enqueue({ flood: { head: contentHead, repeat: 'x'.repeat(WRITE_BYTES), totalBytes: 50 * MB, tail: '"}}]}\n\ndata: [DONE]\n\n' } });
+    const error = await expectStopped();
+    expect(error.message).toContain('larger than 24 MB');
+  }, 30_000);
+});
+
 describe('recorded provider streams', () => {
   it('DeepSeek reasoner: reasoning_content then a tool call, usage on the finish chunk', async () => {
     server.enqueue(fixture('deepseek-reasoner-tool-call.chunks.txt'));
@@ -497,19 +539,39 @@ function echoedForms(key: string): string[] {
   return [key, uri, lower(uri), form, lower(form), base64, Buffer.from(key).toString('base64url'), JSON.stringify(key).slice(1, -1), key.replaceAll('/', '\\/')];
 }
 
+/** Forms a fixed list missed: Python's `quote()` (keeps `/`), an HTTP Basic header, base64 of a bearer header. `label` stays visible. */
+function missedForms(key: string): Array<{ form: string; label: string }> {
+  const b64 = (text: string, url = false) => Buffer.from(text).toString(url ? 'base64url' : 'base64');
+  return [
+    { form: encodeURIComponent(key).replaceAll('%2F', '/'), label: '' },
+    { form: `Basic ${b64(`:${key}`)}`, label: 'Basic ' },
+    { form: b64(`Bearer ${key}`), label: '' },
+    { form: b64(`:${key}`, true), label: '' },
+  ];
+}
+
+/** Base64 of the key in each alignment, less the characters a neighbour could change: present means the key leaked. */
+function base64Cores(key: string): string[] {
+  return [0, 1, 2].map((k) => Buffer.from('\0'.repeat(k) + key).toString('base64').slice(Math.ceil((k * 8) / 6), Math.floor((k + key.length) / 3) * 4));
+}
+
 function expectNoKey(text: string, key = ODD_KEY): void {
-  for (const form of echoedForms(key)) expect(text).not.toContain(form);
+  for (const form of [...echoedForms(key), ...missedForms(key).map((m) => m.form.slice(m.label.length))]) expect(text).not.toContain(form);
+  for (const core of base64Cores(key)) {
+    expect(text).not.toContain(core);
+    expect(text).not.toContain(core.replaceAll('+', '-').replaceAll('/', '_'));
+  }
   // The distinctive middle of the key, in case of a form nobody listed.
   expect(text).not.toContain('st+key');
   expect(text).not.toContain('st%2Bkey');
 }
 
 describe('the key echoed back in any encoding', () => {
-  const forms = echoedForms(ODD_KEY);
+  const forms = [...echoedForms(ODD_KEY).map((form) => ({ form, label: '' })), ...missedForms(ODD_KEY)];
 
   it('never reaches the streamed text or reasoning, even split across chunks', async () => {
-    expect(new Set(forms).size).toBe(6);
-    for (const form of forms) {
+    expect(new Set(forms.map((f) => f.form)).size).toBe(10);
+    for (const { form, label } of forms) {
       const cut = Math.ceil(form.length / 2);
       server.enqueue({
         sse: [
@@ -522,17 +584,38 @@ describe('the key echoed back in any encoding', () => {
         ].join(''),
       });
       const result = await collect(llmFor({ apiKey: ODD_KEY }));
-      expect(result.text).toBe('Your key is [key], right?');
-      expect(result.reasoning).toBe('I see [key] there.');
+      expect(result.text).toBe(`Your key is ${label}[key], right?`);
+      expect(result.reasoning).toBe(`I see ${label}[key] there.`);
       expectNoKey(JSON.stringify(result.events));
+    }
+  });
+
+  it('never reaches the streamed text split at every position, in the forms a fixed list missed', async () => {
+    for (const { form, label } of missedForms(ODD_KEY)) {
+      // One answer holds every cut: `(n) key=<form>.` with the delta boundary n characters in.
+      const pieces = Array.from({ length: form.length + 1 }, (_, n) => [`(${n}) key=${form.slice(0, n)}`, `${form.slice(n)}. `]).flat();
+      server.enqueue({ sse: [...pieces.map((content) => dataEvent({ content })), dataEvent({}, 'stop'), 'data: [DONE]\n\n'].join('') });
+      const { text } = await collect(llmFor({ apiKey: ODD_KEY }));
+      expectNoKey(text);
+      // Where the base64 run starts, and where its characters stop mixing in the prefix ("Bearer ", ":").
+      const runAt = label.length;
+      const coreAt = runAt + (form.startsWith('sk-') ? 0 : form.startsWith('QmVhcmVy') ? 10 : 2);
+      for (let n = 0; n <= form.length; n++) {
+        const said = text.slice(text.indexOf(`(${n}) key=`) + `(${n}) key=`.length).split('. ')[0]!;
+        // A cut inside the run may have let out its first characters before the key's own came: they say
+        // only the prefix (and a few bits of the key's first byte, "s" of "sk-"). Never more than that.
+        const allowed = Array.from({ length: Math.max(0, Math.min(n, coreAt) - runAt) + 1 }, (_, m) => `${label}${form.slice(runAt, runAt + m)}[key]`);
+        expect(allowed, `cut at ${n}`).toContain(said);
+      }
     }
   });
 
   it('never reaches a tool call or a title', async () => {
     const uri = encodeURIComponent(ODD_KEY);
-    server.enqueue(toolCallsReply([{ id: 'call_k', name: 'todo_add', args: { content: `rotate ${uri} and ${forms[5]}` } }], { splitArgs: true }));
+    const basic = missedForms(ODD_KEY)[1]!.form;
+    server.enqueue(toolCallsReply([{ id: 'call_k', name: 'todo_add', args: { content: `rotate ${uri} and ${forms[5]!.form}; ${basic}` } }], { splitArgs: true }));
     const result = await collect(llmFor({ apiKey: ODD_KEY }), { tools: [WEATHER_TOOL] });
-    expect(parsedCalls(result.calls)).toEqual([{ id: 'call_k', name: 'todo_add', args: { content: 'rotate [key] and [key]' } }]);
+    expect(parsedCalls(result.calls)).toEqual([{ id: 'call_k', name: 'todo_add', args: { content: 'rotate [key] and [key]; Basic [key]' } }]);
     expectNoKey(JSON.stringify(result.events));
     server.enqueue(textCompletion(`Key ${uri}`));
     const title = await llmFor({ apiKey: ODD_KEY }).title!('hello');
@@ -540,14 +623,14 @@ describe('the key echoed back in any encoding', () => {
   });
 
   it('never reaches an error message, from an error reply or an error event in the stream', async () => {
-    for (const form of forms) {
+    for (const { form, label } of forms) {
       server.enqueue({ status: 403, body: { error: { message: `Key ${form} may not use this model` } } });
       const refused = await failure(collect(llmFor({ apiKey: ODD_KEY })));
-      expect(refused.message).toContain('Key [key] may not use this model');
+      expect(refused.message).toContain(`Key ${label}[key] may not use this model`);
       expectNoKey(refused.message);
       server.enqueue({ sse: `data: {"error":{"message":${JSON.stringify(`bad key ${form}`)}}}\n\n` });
       const inStream = await failure(collect(llmFor({ apiKey: ODD_KEY })));
-      expect(inStream.message).toContain('bad key [key]');
+      expect(inStream.message).toContain(`bad key ${label}[key]`);
       expectNoKey(inStream.message);
     }
   });

@@ -52,12 +52,35 @@ export type ScriptedResponse =
   /** Never answers (timeouts, aborts). */
   | { hang: true }
   /** Drops the connection without answering (a network error). */
-  | { reset: true };
+  | { reset: true }
+  /** A hostile or broken stream, bounded: see `Flood`. What happened lands in `server.floods`. */
+  | { flood: Flood };
+
+/**
+ * `head`, then `repeat` again and again until `totalBytes` are sent, then `tail`; stops early
+ * when the client hangs up. Each write waits for the client to drain the last, so neither side
+ * holds more than a write or two.
+ */
+export interface Flood {
+  head?: string;
+  repeat: string;
+  totalBytes: number;
+  tail?: string;
+}
+
+/** How a flood ended: the client hung up before the end (`hungUp`), or it was all sent. */
+export interface FloodOutcome {
+  /** Bytes written so far (all of them once `ended` settles). */
+  readonly sent: number;
+  ended: Promise<'hungUp' | 'sentAll'>;
+}
 
 export interface OpenAiServer {
   /** Base URL ending in `/v1`, e.g. `http://127.0.0.1:40123/v1`. */
   url: string;
   requests: RecordedRequest[];
+  /** One entry per flood served, in order. */
+  floods: FloodOutcome[];
   enqueue(...responses: ScriptedResponse[]): void;
   /** Responses not yet used (a test can assert its script was consumed). */
   pending(): number;
@@ -67,6 +90,7 @@ export interface OpenAiServer {
 export async function startOpenAiServer(): Promise<OpenAiServer> {
   const queue: ScriptedResponse[] = [];
   const requests: RecordedRequest[] = [];
+  const floods: FloodOutcome[] = [];
   const sockets = new Set<Socket>();
 
   const server = createServer((req, res) => {
@@ -89,7 +113,7 @@ export async function startOpenAiServer(): Promise<OpenAiServer> {
       // A non-streamed request (a session title) arriving while the script waits with a stream
       // is answered on the side, so titles written alongside a turn never take the turn's reply.
       const head = queue[0];
-      const isStreamed = (r?: ScriptedResponse) => r !== undefined && ('chunks' in r || 'sse' in r || 'writes' in r);
+      const isStreamed = (r?: ScriptedResponse) => r !== undefined && ('chunks' in r || 'sse' in r || 'writes' in r || 'flood' in r);
       if ((body as { stream?: boolean } | undefined)?.stream === false && (head === undefined || isStreamed(head))) {
         void respond(res, textCompletion(DEFAULT_TITLE));
         return;
@@ -99,7 +123,8 @@ export async function startOpenAiServer(): Promise<OpenAiServer> {
         sendJson(res, 500, errorBody('The test script ran out: no scripted response left for this request.', 'script_exhausted'));
         return;
       }
-      void respond(res, next);
+      if ('flood' in next) floods.push(flood(res, next.flood));
+      else void respond(res, next);
     });
   });
   server.on('connection', (socket) => {
@@ -115,6 +140,7 @@ export async function startOpenAiServer(): Promise<OpenAiServer> {
   return {
     url: `http://127.0.0.1:${address.port}/v1`,
     requests,
+    floods,
     enqueue: (...responses) => void queue.push(...responses),
     pending: () => queue.length,
     close: () =>
@@ -125,7 +151,7 @@ export async function startOpenAiServer(): Promise<OpenAiServer> {
   };
 }
 
-async function respond(res: ServerResponse, scripted: ScriptedResponse): Promise<void> {
+async function respond(res: ServerResponse, scripted: Exclude<ScriptedResponse, { flood: Flood }>): Promise<void> {
   if ('hang' in scripted) return;
   if ('reset' in scripted) {
     res.socket?.destroy();
@@ -168,6 +194,27 @@ async function writeStream(res: ServerResponse, events: Array<string | Uint8Arra
     // A pause between writes makes each one its own TCP segment.
     await new Promise((resolve) => (delayMs > 0 ? setTimeout(resolve, delayMs) : setImmediate(resolve)));
   }
+}
+
+function flood(res: ServerResponse, spec: Flood): FloodOutcome {
+  const outcome = { sent: 0, ended: Promise.resolve<'hungUp' | 'sentAll'>('sentAll') };
+  outcome.ended = (async () => {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const closed = new Promise<void>((resolve) => res.once('close', resolve));
+    const write = async (bytes: Buffer): Promise<boolean> => {
+      if (res.destroyed) return false;
+      outcome.sent += bytes.length;
+      if (!res.write(bytes)) await Promise.race([new Promise((resolve) => res.once('drain', resolve)), closed]);
+      return !res.destroyed;
+    };
+    const repeat = Buffer.from(spec.repeat);
+    if (spec.head && !(await write(Buffer.from(spec.head)))) return 'hungUp';
+    while (outcome.sent + repeat.length <= spec.totalBytes) if (!(await write(repeat))) return 'hungUp';
+    if (spec.tail && !(await write(Buffer.from(spec.tail)))) return 'hungUp';
+    res.end();
+    return 'sentAll';
+  })();
+  return outcome;
 }
 
 /** Splits a raw SSE body into its events, keeping each one's trailing blank line. */
@@ -255,7 +302,7 @@ export function toolCallsReply(
 }
 
 /** A non-streamed `chat.completion` with a text answer (what `title()` asks for). */
-export function textCompletion(text: string, options: UsageOption = {}): ScriptedResponse {
+export function textCompletion(text: string, options: UsageOption = {}): { json: object } {
   const usage = options.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
   return {
     json: {
