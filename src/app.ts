@@ -9,7 +9,8 @@ import { createSessions, type SessionsService } from './sessions/sessions.js';
 import { createStore, type Store } from './store/store.js';
 import { toStoreError } from './store/store-error.js';
 import { builtinTools } from './tools/builtin.js';
-import { createToolRegistry, type ToolRegistry } from './tools/registry.js';
+import { createToolRegistry, type Scrub, type ToolRegistry } from './tools/registry.js';
+import { createRedactor, redactDeep } from './llm/redact.js';
 
 /** The home and workspace Zhixing makes are the user's alone: they hold the key, the history, their files. */
 const PRIVATE_FOLDER_MODE = 0o700;
@@ -53,6 +54,13 @@ async function createLlm(config: Config, store: Store): Promise<Llm> {
   });
 }
 
+/** The key's redaction for what passes through the tools; nothing to do without a key. */
+function scrubFor(apiKey: string | undefined): Scrub | undefined {
+  if (!apiKey) return undefined;
+  const redact = createRedactor(apiKey);
+  return { text: redact, value: (value) => redactDeep(value, redact) };
+}
+
 /** The composition root: the only place that builds services and wires them together. */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   // Only folders made here get the mode; an existing home keeps the one its user gave it.
@@ -67,7 +75,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const store = createStore(config.dbPath);
   const events = createEventLog({ store });
   const bus = createBus({ stamp: events.stamp });
-  const tools = createToolRegistry(builtinTools({ config, store }), { defaultTimeoutMs: config.toolTimeoutMs });
+  const tools = createToolRegistry(builtinTools({ config, store }), { defaultTimeoutMs: config.toolTimeoutMs, scrub: scrubFor(config.apiKey) });
   const llm = options.llm ?? (await createLlm(config, store));
   const permission = createPermissionService({ bus, decisions: store.permissionDecisions, rules: config.permissions, autoApprove: options.autoApprove });
   const sessions = createSessions({

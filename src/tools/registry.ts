@@ -113,16 +113,50 @@ function pausableTimer(onTimeout: () => void, ms: number, running: boolean): Pau
   return timer;
 }
 
-export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeoutMs?: number; settleGraceMs?: number } = {}): ToolRegistry {
+/**
+ * Takes the API key out of what passes through the tools. A model service holds the key and may
+ * echo it in a call's arguments (escaped in ways only parsing reveals) or get a tool to rebuild it;
+ * it must never reach a file, the store, the terminal or the history from there.
+ */
+export interface Scrub {
+  text(text: string): string;
+  /** Every string in a parsed JSON value, object keys too. */
+  value<T>(value: T): T;
+}
+
+export interface RegistryOptions {
+  defaultTimeoutMs?: number;
+  settleGraceMs?: number;
+  scrub?: Scrub;
+}
+
+export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions = {}): ToolRegistry {
+  const scrub = options.scrub;
   const byName = new Map<string, Tool>(tools.map((t) => [t.name, t]));
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
   const settleGraceMs = options.settleGraceMs ?? DEFAULT_SETTLE_GRACE_MS;
+
+  /** A result as it may leave the registry: output and card without the key (a tool may have rebuilt it). */
+  function clean(result: ToolResult): ToolResult {
+    if (!scrub) return result;
+    const { output, title, metadata, ...rest } = result;
+    return {
+      ...rest,
+      output: scrub.text(output),
+      ...(title === undefined ? {} : { title: scrub.text(title) }),
+      ...(metadata === undefined ? {} : { metadata: scrub.value(metadata) }),
+    };
+  }
 
   function prepare(call: ToolCall): PreparedCall {
     const max = byName.get(call.name)?.maxInputChars ?? DEFAULT_MAX_INPUT_CHARS;
     if (call.arguments.length > max) return { call, parsed: { ok: false, oversized: max }, input: refusedPreview(call.arguments), arguments: '{}' };
     const parsed = parseArguments(call.arguments);
-    return { call, parsed, input: parsed.ok ? parsed.value : call.arguments, arguments: call.arguments };
+    if (!scrub) return { call, parsed, input: parsed.ok ? parsed.value : call.arguments, arguments: call.arguments };
+    // What the tool, the store and the history see is the scrubbed value, all alike.
+    if (!parsed.ok) return { call, parsed, input: scrub.text(call.arguments), arguments: '{}' };
+    const value = scrub.value(parsed.value);
+    return { call, parsed: { ok: true, value }, input: value, arguments: JSON.stringify(value) };
   }
 
   async function execute(tool: Tool, args: unknown, ctx: ToolContext): Promise<ToolOutput | string> {
@@ -220,7 +254,7 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
     async run(callOrPrepared, ctx) {
       const started = performance.now();
       const { call, parsed } = 'parsed' in callOrPrepared ? callOrPrepared : prepare(callOrPrepared);
-      const fail = (input: unknown, reason: string): ToolResult => ({
+      const fail = (input: unknown, reason: string): ToolResult => clean({
         ok: false,
         output: `Error: ${truncate(reason)}`,
         input,
@@ -264,7 +298,7 @@ export function createToolRegistry(tools: Tool[] = [], options: { defaultTimeout
         const bound = await boundResult(await execute(tool, args.data, ctx), ctx);
         if (!bound) return fail(parsed.value, say(ctx.lang, `${tool.name} 出错了：结果里没有输出文字。`, `${tool.name} failed: its result had no output text.`));
         const { notes, output, ...card } = bound;
-        return { ok: true, output: [truncate(output), ...notes].join('\n'), input: parsed.value, ms: performance.now() - started, ...card };
+        return clean({ ok: true, output: [truncate(output), ...notes].join('\n'), input: parsed.value, ms: performance.now() - started, ...card });
       } catch (err) {
         if (err instanceof ToolError) return fail(parsed.value, err.message);
         const message = err instanceof Error ? err.message : String(err);
