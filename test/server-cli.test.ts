@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createStore } from '../src/store/store.js';
 import { BIN, REPO_ROOT } from './support/cli.js';
-import { openStream, request } from './support/http.js';
+import { openStream, request, until } from './support/http.js';
 import { tempHome } from './support/temp-home.js';
 
 interface Served {
@@ -92,6 +92,33 @@ describe('zhixing serve', () => {
     } finally {
       store.close();
     }
+  });
+
+  it('stops by itself when the process that started it goes away (a supervisor killed npm and its shell)', async () => {
+    const home = tempHome();
+    cleanup.push(home.cleanup);
+    // A parent that starts serve and is then killed, as npm's shell is when a supervisor stops npm.
+    const parent = spawn(process.execPath, ['-e', `
+      const { spawn } = require('node:child_process');
+      const child = spawn(process.execPath, [${JSON.stringify(BIN)}, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      child.stdout.on('data', (d) => { if (String(d).includes('serving on')) console.log('CHILD ' + child.pid); });
+      setInterval(() => {}, 1000);
+    `], { cwd: home.home, env: { PATH: process.env.PATH ?? '', ...home.env } });
+    let out = '';
+    parent.stdout!.setEncoding('utf8').on('data', (d) => (out += d));
+    await until(() => /CHILD (\d+)/.test(out));
+    const pid = Number(/CHILD (\d+)/.exec(out)![1]);
+    parent.kill('SIGKILL');
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    cleanup.push(() => alive() && process.kill(pid, 'SIGKILL'));
+    await until(() => !alive(), 8_000);
   });
 
   it('says plainly when the port is taken', async () => {

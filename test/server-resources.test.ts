@@ -93,6 +93,10 @@ describe('sessions, status, preferences and permissions', () => {
     await turn.waitFor('event: permission.asked');
     await feed.waitFor('event: permission.asked');
     const asked = JSON.parse(/event: permission\.asked\ndata: (.*)\n/.exec(turn.text())![1]!);
+    // A client that connects (or reloads) while the question is open is shown it.
+    const late = await openStream(t.port, '/api/events');
+    await late.waitFor(`"id":"${asked.id}"`);
+    late.leave();
     expect(asked).toMatchObject({ type: 'permission.asked', sessionId: id, tool: 'file_write', action: 'file.write' });
     expect(asked.target).toMatch(/notes\/a\.txt$/);
     const answered = await request(t.port, `/api/permissions/${asked.id}`, { body: { decision: 'once' } });

@@ -160,6 +160,41 @@ describe('turns over HTTP', () => {
     follow.leave();
   });
 
+  it('replays a backlog far past the stream buffer in full and in order, then goes live', async () => {
+    t = await startTestServer();
+    const id = await newSession(t);
+    const piece = 'x'.repeat(1_000);
+    // 3,000 events of 1 KB: three times what a slow client may leave unread.
+    for (let i = 0; i < 3_000; i++) t.app.bus.emit({ type: 'text.delta', sessionId: id, turnId: 'trn_x', messageId: 'msg_x', partId: 'prt_x', delta: piece });
+    const follow = await openStream(t.port, `/api/sessions/${id}/events?after=0`);
+    await until(() => (follow.text().match(/event: text\.delta/g) ?? []).length === 3_000, 20_000);
+    const seqs = frames(follow.text()).map((e) => e.data.seq);
+    expect(seqs).toEqual(Array.from({ length: 3_000 }, (_, i) => i + 1));
+    // A number from the future is taken as "now": live events still come.
+    const ahead = await openStream(t.port, `/api/sessions/${id}/events`, { headers: { 'last-event-id': '999999' } });
+    await request(t.port, `/api/sessions/${id}/chat`, { body: { message: '帮我算一下 1+2' } });
+    await ahead.waitFor('event: turn.end');
+    follow.leave();
+    ahead.leave();
+  });
+
+  it('streams a turn that writes a 2 MB file whole: events carry a preview of long arguments', async () => {
+    const content = 'y'.repeat(2_000_000);
+    const llm = createScriptedLlm([{ calls: [{ name: 'file_write', args: { path: 'big.txt', content } }] }, { text: 'Written.' }]);
+    t = await startTestServer({ llm });
+    const id = await newSession(t);
+    const stream = await openStream(t.port, `/api/sessions/${id}/chat`, { body: { message: 'write a big file' } });
+    const events = frames(await stream.ended());
+    expect(events.map((e) => e.event)).toContain('turn.end');
+    const start = events.find((e) => e.event === 'tool.start')!.data;
+    expect(start.input.content).toMatch(/^y{10000}… \[1990000 more characters\]$/);
+    expect(events.find((e) => e.event === 'tool.end')!.data).toMatchObject({ ok: true });
+    // The store keeps the call whole.
+    const history = (await request(t.port, `/api/sessions/${id}/messages`)).json().messages;
+    const call = history.flatMap((m: { parts: Array<{ type: string; input?: { content: string } }> }) => m.parts).find((p: { type: string }) => p.type === 'tool');
+    expect(call.input.content).toHaveLength(2_000_000);
+  });
+
   it('following a session without Last-Event-ID streams live events only', async () => {
     t = await startTestServer();
     const id = await newSession(t);

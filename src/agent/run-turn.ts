@@ -191,7 +191,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     const { call, input } = prepared;
     part.start();
     const where = { sessionId, turnId, messageId, partId: part.id, callId: call.id };
-    bus.emit({ type: 'tool.start', ...where, tool: call.name, input });
+    bus.emit({ type: 'tool.start', ...where, tool: call.name, input: inputPreview(input) });
 
     const result: ToolResult =
       skip
@@ -216,7 +216,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
           });
     const action: ActionRecord = { callId: call.id, tool: call.name, input: result.input, ok: result.ok, output: result.output, ms: result.ms, ...cardOf(result) };
     part.end(result);
-    bus.emit({ type: 'tool.end', ...where, ...action });
+    bus.emit({ type: 'tool.end', ...where, ...action, input: inputPreview(action.input) });
     return action;
   }
 }
@@ -249,4 +249,31 @@ function troubleText(trouble: 'length' | 'empty_reply', lang: Lang): string {
   return trouble === 'length'
     ? say(lang, '模型达到了它自己的输出长度上限（max tokens），回答在中途停止了。', 'the model reached its own output limit (max tokens) and stopped mid-answer.')
     : say(lang, '模型返回了空回复。请再试一次，或换一个模型。', 'the model returned an empty reply. Try again, or try another model.');
+}
+
+/** The longest string an event shows of a call's arguments; the store keeps them whole. */
+const EVENT_STRING_CHARS = 10_000;
+
+/**
+ * A call's arguments as events carry them: a 5 MB file's content would make one event 5 MB on every
+ * stream and in the replay log, where a card needs its first lines. Long strings are cut, with a count.
+ */
+export function inputPreview(input: unknown): unknown {
+  try {
+    return preview(input);
+  } catch {
+    // Nesting deeper than the stack: nothing a card could show anyway.
+    return '(arguments nested too deeply to show)';
+  }
+}
+
+function preview(input: unknown): unknown {
+  if (typeof input === 'string') {
+    return input.length <= EVENT_STRING_CHARS ? input : `${input.slice(0, EVENT_STRING_CHARS)}… [${input.length - EVENT_STRING_CHARS} more characters]`;
+  }
+  if (Array.isArray(input)) return input.map(preview);
+  if (input && typeof input === 'object') {
+    return Object.fromEntries(Object.entries(input as Record<string, unknown>).map(([k, v]) => [k, preview(v)]));
+  }
+  return input;
 }

@@ -12,6 +12,8 @@ interface ServeIo {
 const SHUTDOWN_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 /** The usual exit code for a process stopped by Ctrl-C, used when a second signal cuts shutdown short. */
 const INTERRUPTED_EXIT = 130;
+/** How often serve checks that the process that started it is still there. */
+const PARENT_CHECK_MS = 1_000;
 
 /** What to tell the user when the address cannot be taken. */
 function listenError(err: NodeJS.ErrnoException, host: string, port: number): string | undefined {
@@ -71,6 +73,11 @@ export async function runServe(cmd: ServeCommand, io: ServeIo): Promise<number> 
 
   const signal = await new Promise<string>((resolve) => {
     for (const name of SHUTDOWN_SIGNALS) process.once(name, () => resolve(name));
+    // Under `npm start` a supervisor's SIGTERM reaches npm and its shell, not always us: when the
+    // process that started us goes away, stop as if told to, instead of serving on as an orphan.
+    const parent = process.ppid;
+    const orphanWatch = setInterval(() => process.ppid !== parent && resolve('parent gone'), PARENT_CHECK_MS);
+    orphanWatch.unref();
   });
   const running = app.sessions.running().ids.length;
   io.stderr(`zhixing: ${signal}: stopping${running ? `, ending ${running} running turn${running > 1 ? 's' : ''}` : ''}…\n`);

@@ -7,6 +7,9 @@ import { isUnexpected, toApiError } from './errors.js';
 import type { ApiContext } from './openapi.js';
 import { eventFrame, seqOf, type SseStream } from './sse.js';
 
+/** Events read from the store per page of a replay. */
+const REPLAY_PAGE_EVENTS = 500;
+
 /** An event of this session's turns. Status changes go to GET /api/events; they are not part of a turn. */
 const isTurnEvent = (event: BusEvent, sessionId: string): boolean =>
   'sessionId' in event && event.sessionId === sessionId && event.type !== 'session.status';
@@ -55,16 +58,6 @@ export async function streamTurn({ app, sse, turns, log }: ServerDeps, c: ApiCon
   return RESPONSE_ALREADY_SENT;
 }
 
-/** Where past events come from when the core keeps them: `app.events.since(sessionId, seq)`. */
-interface EventLog {
-  since(sessionId: string, seq: number): Iterable<BusEvent> | Promise<Iterable<BusEvent>>;
-}
-
-function eventLogOf(app: App): EventLog | undefined {
-  const events = (app as { events?: Partial<EventLog> }).events;
-  return typeof events?.since === 'function' ? (events as EventLog) : undefined;
-}
-
 /**
  * Follows a session: every event of its turns (and its status) as they happen, for as long as the
  * client stays. With `after` (from Last-Event-ID), events the client missed are replayed first when
@@ -73,6 +66,8 @@ function eventLogOf(app: App): EventLog | undefined {
  */
 export async function followSession({ app, sse }: ServerDeps, c: ApiContext, sessionId: string, after: number | undefined): Promise<Response> {
   if (!app.sessions.get(sessionId)) throw new SessionError('not_found', `There is no session "${sessionId}".`);
+  // A number from the future (another server's, a typo) would silence every live event: take it as "now".
+  if (after !== undefined) after = Math.min(after, app.events.lastSeq(sessionId));
   let lastSeq = after ?? -Infinity;
   let held: BusEvent[] | undefined = [];
   const send = (event: BusEvent) => {
@@ -89,9 +84,8 @@ export async function followSession({ app, sse }: ServerDeps, c: ApiContext, ses
     else send(event);
   });
   const stream = sse.open(c.env.outgoing, off);
-  const log = eventLogOf(app);
   try {
-    if (after !== undefined && log) for (const event of await log.since(sessionId, after)) send(event);
+    if (after !== undefined) await replay(app, stream, sessionId, after, send);
   } catch {
     // The stream is open: a failed replay can only be said in it. Live events still follow.
     stream.write(eventFrame({ type: 'error', sessionId, code: 'replay_failed', message: 'Could not replay the events you missed; live events follow.' }));
@@ -101,4 +95,28 @@ export async function followSession({ app, sse }: ServerDeps, c: ApiContext, ses
     live.forEach(send);
   }
   return RESPONSE_ALREADY_SENT;
+}
+
+/**
+ * Sends the session's events after `after` from the store, a page at a time, waiting for the client
+ * to take each page: however much was missed, neither the server's memory nor its event loop is held.
+ */
+async function replay(app: App, stream: SseStream, sessionId: string, after: number, send: (e: BusEvent) => void): Promise<void> {
+  let from = after;
+  for (let first = true; !stream.closed; first = false) {
+    const page = app.events.since(sessionId, from, REPLAY_PAGE_EVENTS);
+    // Numbers have no holes: a first event past `after + 1` means the older ones are no longer kept.
+    if (first && page.length > 0 && page[0]!.seq > after + 1) {
+      stream.write(eventFrame({
+        type: 'error', sessionId, code: 'replay_gap',
+        message: `Events ${after + 1}–${page[0]!.seq - 1} are no longer kept; load the history with GET /api/sessions/${sessionId}/messages.`,
+      }));
+    }
+    for (const event of page) send(event);
+    if (page.length < REPLAY_PAGE_EVENTS) return;
+    from = page.at(-1)!.seq;
+    await stream.drained();
+    // Let other requests in between pages.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }

@@ -84,7 +84,7 @@ export async function createServer(options: ServerOptions): Promise<ZhixingServe
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const sse = createSseRegistry({ heartbeatMs: options.heartbeatMs });
   const turns = createTurnTracker();
-  const feed = createEventFeed({ bus: app.bus, sse });
+  const feed = createEventFeed({ bus: app.bus, sse, pending: () => app.permission.pending() });
   const api = buildApi({ app, sse, turns, version, log }, feed);
   // The node-server adapter can swap in its own global Request/Response; the rest of the process
   // (the model client's fetch) keeps the platform's.

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Bus, BusEvent } from '../bus/bus.js';
+import type { PendingAsk } from '../permission/permission.js';
 import type { SseRegistry, SseStream } from './sse.js';
 import { eventFrame } from './sse.js';
 import { endpoint, newSubApp } from './openapi.js';
@@ -20,7 +21,7 @@ export interface EventFeed {
  * frame written to every client, so a thousand listeners cost a thousand writes, not a thousand
  * JSON encodings.
  */
-export function createEventFeed({ bus, sse }: { bus: Bus; sse: SseRegistry }): EventFeed {
+export function createEventFeed({ bus, sse, pending }: { bus: Bus; sse: SseRegistry; pending?: () => PendingAsk[] }): EventFeed {
   const listeners = new Set<SseStream>();
   const off = bus.onAny((event) => {
     if (!isServerWide(event) || listeners.size === 0) return;
@@ -31,6 +32,9 @@ export function createEventFeed({ bus, sse }: { bus: Bus; sse: SseRegistry }): E
     open(res) {
       const stream = sse.open(res, () => listeners.delete(stream));
       listeners.add(stream);
+      // A client that connects (or reloads) while a turn waits for an answer must see the question,
+      // or the turn would wait for nobody.
+      for (const ask of pending?.() ?? []) stream.write(eventFrame({ type: 'permission.asked', ...ask }));
     },
     get size() {
       return listeners.size;
@@ -50,7 +54,8 @@ export function eventRoutes(feed: EventFeed) {
       summary: 'Server-wide events (SSE)',
       description:
         'An event stream that stays open: `session.status` (`{type, sessionId, status: busy|idle|error}`) whenever a session starts or ends a turn, ' +
-        'and every `permission.*` event, e.g. `permission.asked` with `id`, `sessionId`, `tool`, `target` (answer it with POST /api/permissions/{id}). ' +
+        'and every `permission.*` event, e.g. `permission.asked` with `id`, `sessionId`, `tool`, `target` (answer it with POST /api/permissions/{id}); ' +
+        'asks still open when a client connects are sent to it first. ' +
         'Each event is `event: <type>` and `data: <the event as JSON>`; a comment line every 15 s keeps the connection alive.',
       responses: { 200: { description: 'The stream.', events: true } },
     },

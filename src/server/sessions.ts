@@ -43,6 +43,12 @@ export const Part = z
       output: z.string().nullable(),
       state: z.enum(['pending', 'running', 'completed', 'error']).describe('A tool call moves pending → running → completed | error.'),
       ms: z.number().nullable().describe('How long the call took, in milliseconds.'),
+      title: z.string().optional().describe("One short line for the call's card, when the tool gave one."),
+      metadata: z.record(z.string(), z.unknown()).optional().describe('Small JSON details for the card.'),
+      attachments: z
+        .array(z.object({ name: z.string(), mimeType: z.string(), size: z.number(), path: z.string().optional() }))
+        .optional()
+        .describe('Files the call attached, without their bytes.'),
     }),
   ])
   .openapi('Part');
@@ -88,9 +94,12 @@ const FollowQuery = z.object({
 });
 
 const TURN_EVENTS =
-  'Events: `turn.start` {turnId, text}, `text.delta` {delta}, `tool.start` {callId, tool, input}, `tool.progress` {callId, message}, ' +
-  '`tool.end` {callId, tool, input, ok, output, ms}, `error` {code, message}, `turn.end` {reply, stopReason}; each `data:` is the whole event as JSON ' +
-  'with `type` and `sessionId`. When the core numbers events, `id:` carries the number.';
+  'Events (schemas: the `BusEvent` union in src/bus/events.ts): `turn.start` {turnId, messageId, text}, `step.start` {messageId, step}, ' +
+  '`reasoning.delta` and `text.delta` {messageId, partId, delta}, `step.end` {messageId, calls, usage}, `tool.start` {partId, callId, tool, input}, ' +
+  '`tool.progress` {partId, callId, message}, `tool.end` {partId, callId, tool, input, ok, output, ms, title, metadata, attachments}, ' +
+  '`permission.asked` / `permission.replied`, `llm.retry` / `llm.waiting`, `error` {code, message}, `turn.end` {reply, stopReason}. ' +
+  'Each `data:` is the whole event as JSON with `type`, `sessionId` and `seq` (one more than the previous event of the session), which is also the `id:`. ' +
+  'Long strings in a tool call\'s `input` are cut to 10,000 characters in events; GET …/messages has them whole.';
 
 const wantsEvents = (accept: string | undefined) => accept?.includes('text/event-stream') ?? false;
 
@@ -191,7 +200,7 @@ export function sessionRoutes(deps: ServerDeps) {
       path: '/api/sessions/{id}/events',
       tag: 'sessions',
       summary: "Follow a session's events (SSE)",
-      description: `Every event of the session's turns as they happen, and its \`session.status\`, while the client stays. ${TURN_EVENTS} With Last-Event-ID (or ?after=), missed events are replayed first when the core keeps them.`,
+      description: `Every event of the session's turns as they happen, and its \`session.status\`, while the client stays. ${TURN_EVENTS} With Last-Event-ID (or ?after=), the events missed are replayed from the store first; an error event with code replay_gap says when the oldest of them are no longer kept.`,
       params: SessionId,
       query: FollowQuery,
       responses: { 200: { description: 'The stream.', events: true } },

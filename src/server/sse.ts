@@ -48,6 +48,23 @@ export class SseStream {
     this.res.write(frame);
   }
 
+  /**
+   * Resolves once the client has taken what was written (or left): a writer of many events at once,
+   * like a replay, waits here between batches instead of filling memory and being dropped as slow.
+   */
+  drained(): Promise<void> {
+    if (this.closed || !this.res.writableNeedDrain) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        resolve();
+      };
+      this.res.once('drain', done);
+      this.res.once('close', done);
+    });
+  }
+
   send(type: string, data: unknown, id?: number | string): void {
     this.write(formatEvent(type, JSON.stringify(data), id));
   }

@@ -10,8 +10,10 @@ const MAX_REPLAY = 100_000;
 export interface EventLog {
   /** Numbers a session's event and queues it for the store (group commit, with the turn's own writes). */
   stamp(event: NewEvent): BusEvent;
-  /** The session's events after `seq`, oldest first: what a client that reconnects has missed. */
-  since(sessionId: string, seq: number): BusEvent[];
+  /** The session's events after `seq`, oldest first, at most `limit`: what a client that reconnects has missed. */
+  since(sessionId: string, seq: number, limit?: number): BusEvent[];
+  /** The highest number the session's events have reached so far (0 for none). */
+  lastSeq(sessionId: string): number;
   /**
    * Takes up the session's numbering from the store: another process may have added events since.
    * Called at the start of each turn, under the session's lock, when nobody else writes to it.
@@ -49,8 +51,13 @@ export function createEventLog(options: { store: Store; now?: () => number }): E
       pending.push({ sessionId, seq, type: event.type, data: JSON.stringify(event), createdAt: now() });
       return event;
     },
-    since(sessionId, seq) {
-      return store.events.since(sessionId, seq, MAX_REPLAY).map((e) => JSON.parse(e.data) as BusEvent);
+    since(sessionId, seq, limit = MAX_REPLAY) {
+      return store.events.since(sessionId, seq, Math.min(limit, MAX_REPLAY)).map((e) => JSON.parse(e.data) as BusEvent);
+    },
+    lastSeq(sessionId) {
+      // From the store: another process may have run the session's last turn.
+      store.flush();
+      return store.events.lastSeq(sessionId);
     },
     sync(sessionId) {
       store.flush();
