@@ -169,4 +169,14 @@ describe('bodies and headers', () => {
     refused(r, 404, 'not_found');
     expect(r.json().error.message).toBe('There is no route PUT /api/sessions. See /docs.');
   });
+
+  it('caps open event streams with a plain 503, and other requests still go', async () => {
+    t = await startTestServer({ maxStreams: 3 });
+    const open = await Promise.all([1, 2, 3].map(() => openStream(t!.port, '/api/events')));
+    const refused = await request(t.port, '/api/events');
+    expect(refused.status).toBe(503);
+    expect(refused.json().error.code).toBe('too_many_streams');
+    expect((await request(t.port, '/api/health')).status).toBe(200);
+    open.forEach((s) => s.leave());
+  });
 });

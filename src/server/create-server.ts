@@ -20,6 +20,16 @@ import { statusRoutes } from './status.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4317;
+/** Open event streams at most: each costs about 12 KB; past this a new one gets 503 (other requests still go). */
+const MAX_STREAMS = 5_000;
+/** Open connections at most, streams included; a little above MAX_STREAMS so ordinary requests still fit. */
+const MAX_CONNECTIONS = 6_000;
+/** A client has this long to send its headers, and this long for its whole request (not the response). */
+const HEADERS_TIMEOUT_MS = 20_000;
+const REQUEST_TIMEOUT_MS = 60_000;
+
+const wantsStream = (req: IncomingMessage) => req.headers.accept?.includes('text/event-stream') === true || req.url === '/api/events';
+
 /** How long shutdown waits for aborted turns to settle: a stopped tool gets 10 s to stop or finish. */
 const SHUTDOWN_TURNS_MS = 15_000;
 /** How long shutdown then waits for answers already being written (a JSON chat reply) before cutting connections. */
@@ -35,6 +45,8 @@ export interface ServerOptions {
   version?: string;
   log?: (line: string) => void;
   heartbeatMs?: number;
+  /** Open event streams at most (default 5,000). */
+  maxStreams?: number;
 }
 
 export interface ZhixingServer {
@@ -83,6 +95,7 @@ export async function createServer(options: ServerOptions): Promise<ZhixingServe
   const version = options.version ?? packageVersion();
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const sse = createSseRegistry({ heartbeatMs: options.heartbeatMs });
+  const maxStreams = options.maxStreams ?? MAX_STREAMS;
   const turns = createTurnTracker();
   const feed = createEventFeed({ bus: app.bus, sse, pending: () => app.permission.pending() });
   const api = buildApi({ app, sse, turns, version, log }, feed);
@@ -91,7 +104,10 @@ export async function createServer(options: ServerOptions): Promise<ZhixingServe
   const honoListener = getRequestListener(api.fetch, { overrideGlobalObjects: false });
   const health = createHealthResponder(version);
 
-  const server = createHttpServer();
+  const server = createHttpServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS });
+  // Past this many open connections new ones are dropped at once, before they cost anything more:
+  // a flood of idle streams must not lock everyone out (or run the process out of file descriptors).
+  server.maxConnections = MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? DEFAULT_PORT, host, () => {
@@ -110,6 +126,9 @@ export async function createServer(options: ServerOptions): Promise<ZhixingServe
     if (refused) return sendError(res, refused, SECURITY_HEADERS);
     if (req.method === 'GET' && req.url === '/api/health') return health(res);
     for (const [name, value] of SECURITY_ENTRIES) res.setHeader(name, value);
+    if (sse.size >= maxStreams && wantsStream(req)) {
+      return sendError(res, new ApiError(503, 'too_many_streams', `${sse.size} event streams are open, the most this server keeps. Close some and try again.`), SECURITY_HEADERS);
+    }
     if (req.method === 'GET' && req.url === '/api/events') return feed.open(res);
     inFlight++;
     res.once('close', () => inFlight--);
