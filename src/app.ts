@@ -23,7 +23,7 @@ export interface App {
   llm: Llm;
   sessions: SessionsService;
   /** A session's events after a number, from the store: what a reconnecting client missed. */
-  events: Pick<EventLog, 'since' | 'lastSeq'>;
+  events: Pick<EventLog, 'since' | 'lastSeq' | 'resumePoint'>;
   /** Answers the asks a turn waits on; `pending` for a host that connects while one waits. */
   permission: Pick<PermissionService, 'reply' | 'pending' | 'askRules'>;
   close(): void;
@@ -98,7 +98,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     tools,
     llm,
     sessions,
-    events: { since: events.since, lastSeq: events.lastSeq },
+    events: { since: events.since, lastSeq: events.lastSeq, resumePoint: events.resumePoint },
     permission,
     close() {
       sessions.close();

@@ -195,6 +195,34 @@ describe('turns over HTTP', () => {
     expect(call.input.content).toHaveLength(2_000_000);
   });
 
+  it('a client that reloads mid-answer gets the history and resumeAfter, and the replay brings the whole step in flight', async () => {
+    const llm = {
+      mode: 'llm' as const, provider: 'test', model: 'slow',
+      async *stream() {
+        for (const piece of ['One, ', 'two, ', 'three.']) {
+          yield { type: 'text' as const, delta: piece };
+          await new Promise((r) => setTimeout(r, 150));
+        }
+        yield { type: 'finish' as const, reason: 'stop' };
+      },
+    };
+    t = await startTestServer({ llm });
+    const id = await newSession(t);
+    const first = await openStream(t.port, `/api/sessions/${id}/chat`, { body: { message: 'count' } });
+    await first.waitFor('One, ');
+    first.leave();
+    // The reload: history first, then follow from where it says.
+    const { messages, resumeAfter } = (await request(t.port, `/api/sessions/${id}/messages`)).json();
+    expect(messages.map((m: { role: string }) => m.role)).toEqual(['user']);
+    const follow = await openStream(t.port, `/api/sessions/${id}/events?after=${resumeAfter}`);
+    await follow.waitFor('event: turn.end');
+    const text = frames(follow.text()).filter((e) => e.event === 'text.delta').map((e) => e.data.delta).join('');
+    expect(text).toBe('One, two, three.');
+    const done = (await request(t.port, `/api/sessions/${id}/messages`)).json();
+    expect(done.resumeAfter).toBe(t.app.events.lastSeq(id));
+    follow.leave();
+  });
+
   it('following a session without Last-Event-ID streams live events only', async () => {
     t = await startTestServer();
     const id = await newSession(t);

@@ -66,7 +66,15 @@ export const Message = z
   .openapi('Message');
 export type Message = z.infer<typeof Message>;
 
-export const History = z.object({ messages: z.array(Message).describe('Oldest first.') }).openapi('History');
+export const History = z
+  .object({
+    messages: z.array(Message).describe('Oldest first.'),
+    resumeAfter: z
+      .number()
+      .int()
+      .describe('Follow the session from here (GET …/events?after=) to see what comes after this history, the step in flight included.'),
+  })
+  .openapi('History');
 export type History = z.infer<typeof History>;
 
 export const ChatRequest = z.object({ message: z.string().min(1).describe('What the user says. At most 100,000 characters.') }).openapi('ChatRequest');
@@ -168,7 +176,11 @@ export function sessionRoutes(deps: ServerDeps) {
       responses: { 200: { description: 'The history.', schema: History } },
       errors: [404],
     },
-    (c, { params }) => c.json({ messages: sessions.history(params.id).map(toMessage) } satisfies History),
+    (c, { params }) => {
+      // Read before the history: whatever happens in between is replayed, never missed.
+      const resumeAfter = app.events.resumePoint(params.id);
+      return c.json({ messages: sessions.history(params.id).map(toMessage), resumeAfter } satisfies History);
+    },
   );
 
   endpoint(

@@ -12,6 +12,12 @@ export interface EventLog {
   stamp(event: NewEvent): BusEvent;
   /** The session's events after `seq`, oldest first, at most `limit`: what a client that reconnects has missed. */
   since(sessionId: string, seq: number, limit?: number): BusEvent[];
+  /**
+   * Where a client that has just read the history should follow from (`?after=`): the latest event,
+   * or, while a model step is streaming, the event before it began — that step is not in the history
+   * yet, and its text comes only as deltas. Events name message and part ids, so a client can merge.
+   */
+  resumePoint(sessionId: string): number;
   /** The highest number the session's events have reached so far (0 for none). */
   lastSeq(sessionId: string): number;
   /**
@@ -53,6 +59,12 @@ export function createEventLog(options: { store: Store; now?: () => number }): E
     },
     since(sessionId, seq, limit = MAX_REPLAY) {
       return store.events.since(sessionId, seq, Math.min(limit, MAX_REPLAY)).map((e) => JSON.parse(e.data) as BusEvent);
+    },
+    resumePoint(sessionId) {
+      store.flush();
+      const started = store.events.lastOfType(sessionId, 'step.start');
+      const ended = store.events.lastOfType(sessionId, 'step.end');
+      return started > ended ? started - 1 : store.events.lastSeq(sessionId);
     },
     lastSeq(sessionId) {
       // From the store: another process may have run the session's last turn.

@@ -15,6 +15,8 @@ export interface EventsRepo {
   since(sessionId: string, seq: number, limit: number): StoredEvent[];
   /** The highest number used in the session so far (0 for none). */
   lastSeq(sessionId: string): number;
+  /** The number of the session's latest event of `type` (0 for none). */
+  lastOfType(sessionId: string, type: string): number;
   /** Forgets the session's events numbered below `seq`. */
   prune(sessionId: string, belowSeq: number): void;
 }
@@ -25,10 +27,12 @@ export function createEventsRepo(db: Db): EventsRepo {
     WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?`);
   const last = db.prepare('SELECT coalesce(max(seq), 0) AS seq FROM events WHERE session_id = ?');
   const prune = db.prepare('DELETE FROM events WHERE session_id = ? AND seq < ?');
+  const lastOfType = db.prepare('SELECT coalesce(max(seq), 0) AS seq FROM events WHERE session_id = ? AND type = ?');
   return {
     append: (e) => void insert.run(e),
     since: (sessionId, seq, limit) => since.all(sessionId, seq, limit) as StoredEvent[],
     lastSeq: (sessionId) => (last.get(sessionId) as { seq: number }).seq,
     prune: (sessionId, belowSeq) => void prune.run(sessionId, belowSeq),
+    lastOfType: (sessionId, type) => (lastOfType.get(sessionId, type) as { seq: number }).seq,
   };
 }
