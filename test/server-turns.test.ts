@@ -223,6 +223,18 @@ describe('turns over HTTP', () => {
     follow.leave();
   });
 
+  it('reads Last-Event-ID and ?after= as plain whole numbers only', async () => {
+    t = await startTestServer();
+    const id = await newSession(t);
+    await request(t.port, `/api/sessions/${id}/chat`, { body: { message: '帮我算一下 1+1' } });
+    // "1e1" is not a number here: nothing is replayed, the stream is live only.
+    const odd = await openStream(t.port, `/api/sessions/${id}/events`, { headers: { 'last-event-id': '1e1' } });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(odd.text()).not.toContain('event:');
+    odd.leave();
+    expect((await request(t.port, `/api/sessions/${id}/events?after=0x10`)).status).toBe(400);
+  });
+
   it('following a session without Last-Event-ID streams live events only', async () => {
     t = await startTestServer();
     const id = await newSession(t);

@@ -95,7 +95,9 @@ const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
  */
 export function createGuards(options: GuardOptions): Guards {
   const loopback = isLoopback(options.host);
-  const names = ['127.0.0.1', 'localhost', '[::1]'];
+  // The loopback address it is bound to is its own name too (`--host 127.0.0.2` prints that URL).
+  const bound = loopback && !['127.0.0.1', 'localhost', '::1', '0.0.0.0', '::'].includes(options.host) ? [options.host.includes(':') ? `[${options.host}]` : options.host] : [];
+  const names = ['127.0.0.1', 'localhost', '[::1]', ...bound];
   const hosts = new Set(names.map((n) => `${n}:${options.port}`));
   if (options.port === HTTP_DEFAULT_PORT) names.forEach((n) => hosts.add(n));
   const origins = new Set([...hosts].map((h) => `http://${h}`));

@@ -98,7 +98,12 @@ export const AbortResult = z.object({ aborted: z.boolean().describe('False when 
 export type AbortResult = z.infer<typeof AbortResult>;
 
 const FollowQuery = z.object({
-  after: z.coerce.number().int().min(0).optional().describe('Replay events after this sequence number (as the Last-Event-ID header does).'),
+  after: z
+    .string()
+    .regex(/^\d{1,15}$/, 'a whole number')
+    .transform(Number)
+    .optional()
+    .describe('Replay events after this sequence number (as the Last-Event-ID header does).'),
 });
 
 const TURN_EVENTS =
@@ -219,8 +224,9 @@ export function sessionRoutes(deps: ServerDeps) {
       errors: [404],
     },
     (c, { params, query }) => {
-      const header = Number(c.req.header('last-event-id'));
-      const after = query.after ?? (Number.isInteger(header) && header >= 0 ? header : undefined);
+      // Only plain digits: Number() would also take "1e1" or "0x10".
+      const header = c.req.header('last-event-id')?.trim() ?? '';
+      const after = query.after ?? (/^\d{1,15}$/.test(header) ? Number(header) : undefined);
       return followSession(deps, c, params.id, after);
     },
   );
