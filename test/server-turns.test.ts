@@ -233,6 +233,10 @@ describe('turns over HTTP', () => {
     expect(odd.text()).not.toContain('event:');
     odd.leave();
     expect((await request(t.port, `/api/sessions/${id}/events?after=0x10`)).status).toBe(400);
+    // HEAD answers with the headers and ends, rather than holding a stream open.
+    const head = await request(t.port, `/api/sessions/${id}/events?after=1`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers['content-type']).toBe('text/event-stream; charset=utf-8');
   });
 
   it('following a session without Last-Event-ID streams live events only', async () => {

@@ -117,6 +117,12 @@ export function createSseRegistry(options: { heartbeatMs?: number } = {}): SseRe
         stream.ended();
         return stream;
       }
+      // HEAD asks what a GET would answer: the headers, and no stream to keep open.
+      if (res.req?.method === 'HEAD') {
+        res.writeHead(200, HEADERS).end();
+        stream.ended();
+        return stream;
+      }
       res.writeHead(200, HEADERS);
       // The headers go out now: a client waits for them before it calls the stream open.
       res.flushHeaders();
