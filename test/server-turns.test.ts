@@ -239,6 +239,17 @@ describe('turns over HTTP', () => {
     expect(head.headers['content-type']).toBe('text/event-stream; charset=utf-8');
   });
 
+  it('a session deleted while followed: /api/events says so and the follow stream ends', async () => {
+    t = await startTestServer();
+    const id = await newSession(t);
+    const feed = await openStream(t.port, '/api/events');
+    const follow = await openStream(t.port, `/api/sessions/${id}/events`);
+    expect((await request(t.port, `/api/sessions/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect(await follow.ended()).toContain('event: session.deleted');
+    await feed.waitFor(`"type":"session.deleted","sessionId":"${id}"`);
+    feed.leave();
+  });
+
   it('following a session without Last-Event-ID streams live events only', async () => {
     t = await startTestServer();
     const id = await newSession(t);

@@ -57,6 +57,7 @@ export const TurnEnd = z.object({
 });
 export const ErrorEvent = z.object({ type: z.literal('error'), ...Session, turnId: z.string().optional(), code: z.string(), message: z.string() });
 export const SessionStatus = z.object({ type: z.literal('session.status'), ...Session, status: z.enum(['busy', 'idle', 'error']) });
+export const SessionDeleted = z.object({ type: z.literal('session.deleted'), ...Session }).describe('The session and its history are gone.');
 export const LlmRetry = z.object({
   type: z.literal('llm.retry'),
   ...Turn,
@@ -86,7 +87,7 @@ export const PermissionReplied = z.object({
 
 export const BusEvent = z.discriminatedUnion('type', [
   TurnStart, StepStart, TextDelta, ReasoningDelta, StepEnd, ToolStart, ToolProgress, ToolEnd, TurnEnd,
-  ErrorEvent, SessionStatus, LlmRetry, LlmWaiting, PermissionAsked, PermissionReplied,
+  ErrorEvent, SessionStatus, SessionDeleted, LlmRetry, LlmWaiting, PermissionAsked, PermissionReplied,
 ]);
 export type BusEvent = z.infer<typeof BusEvent>;
 

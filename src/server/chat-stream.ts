@@ -82,6 +82,8 @@ export async function followSession({ app, sse }: ServerDeps, c: ApiContext, ses
     if (!('sessionId' in event) || event.sessionId !== sessionId) return;
     if (held) held.push(event);
     else send(event);
+    // Nothing more will come: say so and end, rather than holding the stream open for nothing.
+    if (event.type === 'session.deleted') stream.close();
   });
   const stream = sse.open(c.env.outgoing, off);
   try {

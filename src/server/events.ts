@@ -7,7 +7,8 @@ import { eventFrame } from './sse.js';
 import { endpoint, newSubApp } from './openapi.js';
 
 /** What goes to every client of GET /api/events: session status changes and permission asks. */
-export const isServerWide = (event: BusEvent): boolean => event.type === 'session.status' || event.type.startsWith('permission.');
+export const isServerWide = (event: BusEvent): boolean =>
+  event.type === 'session.status' || event.type === 'session.deleted' || event.type.startsWith('permission.');
 
 export interface EventFeed {
   /** Opens a server-wide event stream on `res`. */
@@ -53,7 +54,7 @@ export function eventRoutes(feed: EventFeed) {
       tag: 'events',
       summary: 'Server-wide events (SSE)',
       description:
-        'An event stream that stays open: `session.status` (`{type, sessionId, status: busy|idle|error}`) whenever a session starts or ends a turn, ' +
+        'An event stream that stays open: `session.status` (`{type, sessionId, status: busy|idle|error}`) whenever a session starts or ends a turn, `session.deleted`, ' +
         'and every `permission.*` event, e.g. `permission.asked` with `id`, `sessionId`, `tool`, `target` (answer it with POST /api/permissions/{id}); ' +
         'asks still open when a client connects are sent to it first. ' +
         'Each event is `event: <type>` and `data: <the event as JSON>`; a comment line every 15 s keeps the connection alive.',

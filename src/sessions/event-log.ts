@@ -41,7 +41,13 @@ export function createEventLog(options: { store: Store; now?: () => number }): E
   const write = () => {
     const batch = pending;
     pending = [];
-    for (const e of batch) store.events.append(e);
+    for (const e of batch) {
+      try {
+        store.events.append(e);
+      } catch {
+        // One event that cannot be kept (its session deleted meanwhile) must not cost the others theirs.
+      }
+    }
   };
   const ignore = () => {
     // Losing a replay record is not worth failing a turn: the turn writer reports a failing disk itself.
@@ -53,6 +59,8 @@ export function createEventLog(options: { store: Store; now?: () => number }): E
       const seq = (last.get(sessionId) ?? (store.flush(), store.events.lastSeq(sessionId))) + 1;
       last.set(sessionId, seq);
       const event = { ...input, seq } as BusEvent;
+      // A deleted session keeps nothing, not even the news of its deletion.
+      if (event.type === 'session.deleted') return event;
       if (pending.length === 0) store.defer(write, ignore);
       pending.push({ sessionId, seq, type: event.type, data: JSON.stringify(event), createdAt: now() });
       return event;

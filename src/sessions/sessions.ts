@@ -134,6 +134,7 @@ export function createSessions(deps: SessionsDeps): SessionsService {
         await run.done.catch(() => {});
       }
       store.sessions.delete(id);
+      bus.emit({ type: 'session.deleted', sessionId: id });
     },
     history: (id) => (mustGet(id), store.messages.list(id)),
     status: (id) => (running.has(id) ? 'busy' : 'idle'),
