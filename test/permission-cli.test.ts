@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, runCli } from './support/cli.js';
-import { startOpenAiServer, textReply, toolCallsReply, type OpenAiServer } from './support/openai-server.js';
+import { startOpenAiServer, textReply, toolCallsReply } from './support/openai-server.js';
 import { tempHome } from './support/temp-home.js';
 
 const WAIT_STEP_MS = 20;

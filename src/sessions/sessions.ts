@@ -1,8 +1,5 @@
-import type { Bus } from '../bus/bus.js';
 import type { Message } from '../store/messages-repo.js';
 import type { SessionRow } from '../store/sessions-repo.js';
-import type { Store } from '../store/store.js';
-import type { Llm } from '../llm/types.js';
 import type { Lang } from '../i18n.js';
 import { runTurn, type TurnDeps, type TurnResult } from '../agent/run-turn.js';
 import { buildSystemPrompt } from '../agent/system-prompt.js';
