@@ -1,0 +1,223 @@
+/** The app's words in Chinese and English; the browser's language picks one, the user may switch. */
+import { ref } from 'vue';
+
+export type Locale = 'zh' | 'en';
+const KEY = 'zhixing.locale';
+
+const en = {
+  appName: 'Zhixing',
+  newChat: 'New chat',
+  sessions: 'Chats',
+  untitled: 'New chat',
+  rename: 'Rename',
+  delete: 'Delete',
+  deleteTitle: 'Delete this chat?',
+  deleteBody: '“{title}” and its whole history will be deleted. This cannot be undone.',
+  cancel: 'Cancel',
+  save: 'Save',
+  running: 'Running',
+  waitingForYou: 'Waiting for you',
+  noSessions: 'No chats yet.',
+  placeholder: 'Ask anything — e.g. “What is (3+5)*2?” (Enter to send, Shift+Enter for a new line)',
+  send: 'Send',
+  stop: 'Stop',
+  attach: 'Attach a file',
+  dropHere: 'Drop files to upload them into the workspace',
+  uploading: 'Uploading {name}… {pct}%',
+  uploaded: 'Uploaded to the workspace as {path}',
+  attachedNote: '(Files in the workspace: {files})',
+  removeFile: 'Remove {name}',
+  preview: 'Preview',
+  close: 'Close',
+  download: 'Download',
+  previewTooBig: 'This file is too large to preview here.',
+  previewNone: 'No preview for this kind of file.',
+  voice: 'Hold to talk',
+  voiceListening: 'Listening… release to stop',
+  voiceError: 'Voice input stopped: {error}',
+  speakOn: 'Read replies aloud: on',
+  speakOff: 'Read replies aloud: off',
+  copy: 'Copy',
+  copied: 'Copied',
+  input: 'Input',
+  output: 'Output',
+  showAll: 'Show all ({n} lines)',
+  showLess: 'Show less',
+  attachments: 'Attachments',
+  toolRunning: 'running',
+  toolDone: 'done',
+  toolFailed: 'failed',
+  reasoning: 'Thinking',
+  waitingModel: 'Waiting for the model… {s} s',
+  retrying: 'The model service failed ({reason}); trying again (attempt {n})…',
+  stopped_aborted: 'Stopped.',
+  stopped_interrupted: 'Interrupted: the server stopped during this turn.',
+  stopped_max_steps: 'Stopped after the most steps a turn may take.',
+  stopped_repeated_call: 'Stopped: the model kept repeating the same call.',
+  stopped_limit: 'Stopped: the answer went over a size limit.',
+  stopped_error: 'The turn ended with an error.',
+  permissionTitle: 'Allow this action?',
+  permissionBody: '{tool} wants to {action}:',
+  permissionSession: 'In chat “{title}”',
+  allowOnce: 'Allow once',
+  allowAlways: 'Always allow',
+  deny: 'Deny',
+  status: 'Status',
+  mode: 'Mode',
+  modeOffline: 'Offline (rule-based planner, no model)',
+  modeLlm: 'Model',
+  provider: 'Provider',
+  model: 'Model',
+  modelsFromProvider: 'Models from the provider',
+  modelsFromConfig: 'The provider did not list its models; showing the configured one.',
+  tools: 'Tools',
+  language: 'Language',
+  theme: 'Theme',
+  themeSystem: 'System',
+  themeLight: 'Light',
+  themeDark: 'Dark',
+  menu: 'Chats',
+  settings: 'Status and settings',
+  connectionLost: 'Connection lost — reconnecting…',
+  tokenTitle: 'This server needs a token',
+  tokenBody: 'Enter the value of ZHIXING_TOKEN the server was started with. It is kept in this browser only.',
+  tokenLabel: 'Token',
+  errorPrefix: 'Error',
+  emptyTitle: 'What can I do for you?',
+  emptyBody: 'I can calculate, keep todos, read and write files in your workspace, tell the weather and the time, and more.',
+  example1: 'What is (3+5)*2?',
+  example2: 'Add a todo: buy milk tomorrow',
+  example3: 'What time is it in Tokyo?',
+  offlineBadge: 'Offline',
+  llmBadge: 'Model',
+  ms: '{n} ms',
+  s: '{n} s',
+  busyElsewhere: 'This chat is busy.',
+  sessionGone: 'This chat no longer exists.',
+  skipToInput: 'Skip to the message box',
+};
+type Words = typeof en;
+
+const zh: Words = {
+  appName: '知行',
+  newChat: '新对话',
+  sessions: '对话',
+  untitled: '新对话',
+  rename: '重命名',
+  delete: '删除',
+  deleteTitle: '删除这个对话？',
+  deleteBody: '“{title}”及其全部记录将被删除，且无法恢复。',
+  cancel: '取消',
+  save: '保存',
+  running: '运行中',
+  waitingForYou: '等待你的确认',
+  noSessions: '还没有对话。',
+  placeholder: '问点什么，例如「帮我算一下 (3+5)*2」（Enter 发送，Shift+Enter 换行）',
+  send: '发送',
+  stop: '停止',
+  attach: '上传文件',
+  dropHere: '松开即可把文件上传到工作区',
+  uploading: '正在上传 {name}… {pct}%',
+  uploaded: '已上传到工作区：{path}',
+  attachedNote: '（工作区中的文件：{files}）',
+  removeFile: '移除 {name}',
+  preview: '预览',
+  close: '关闭',
+  download: '下载',
+  previewTooBig: '文件太大，无法在此预览。',
+  previewNone: '这种文件无法预览。',
+  voice: '按住说话',
+  voiceListening: '正在听… 松开结束',
+  voiceError: '语音输入已停止：{error}',
+  speakOn: '朗读回复：开',
+  speakOff: '朗读回复：关',
+  copy: '复制',
+  copied: '已复制',
+  input: '输入',
+  output: '输出',
+  showAll: '展开全部（{n} 行）',
+  showLess: '收起',
+  attachments: '附件',
+  toolRunning: '运行中',
+  toolDone: '完成',
+  toolFailed: '失败',
+  reasoning: '思考过程',
+  waitingModel: '正在等待模型… {s} 秒',
+  retrying: '模型服务出错（{reason}），正在重试（第 {n} 次）…',
+  stopped_aborted: '已停止。',
+  stopped_interrupted: '已中断：服务在这一轮中停止了。',
+  stopped_max_steps: '已达到一轮的最大步数，已停止。',
+  stopped_repeated_call: '已停止：模型在重复同一个调用。',
+  stopped_limit: '已停止：回答超出了长度限制。',
+  stopped_error: '这一轮因出错而结束。',
+  permissionTitle: '允许这个操作吗？',
+  permissionBody: '{tool} 想要{action}：',
+  permissionSession: '在对话“{title}”中',
+  allowOnce: '允许一次',
+  allowAlways: '始终允许',
+  deny: '拒绝',
+  status: '状态',
+  mode: '模式',
+  modeOffline: '离线（规则规划器，无模型）',
+  modeLlm: '模型',
+  provider: '服务商',
+  model: '模型',
+  modelsFromProvider: '来自服务商的模型列表',
+  modelsFromConfig: '服务商未返回模型列表，显示配置的模型。',
+  tools: '工具',
+  language: '语言',
+  theme: '主题',
+  themeSystem: '跟随系统',
+  themeLight: '浅色',
+  themeDark: '深色',
+  menu: '对话',
+  settings: '状态与设置',
+  connectionLost: '连接已断开，正在重连…',
+  tokenTitle: '此服务需要令牌',
+  tokenBody: '请输入启动服务时设置的 ZHIXING_TOKEN。它只保存在本浏览器中。',
+  tokenLabel: '令牌',
+  errorPrefix: '错误',
+  emptyTitle: '有什么可以帮你？',
+  emptyBody: '我可以计算、管理待办、读写工作区中的文件、查询天气和时间，等等。',
+  example1: '帮我算一下 (3+5)*2',
+  example2: '添加待办：明天买牛奶',
+  example3: '东京现在几点？',
+  offlineBadge: '离线',
+  llmBadge: '模型',
+  ms: '{n} 毫秒',
+  s: '{n} 秒',
+  busyElsewhere: '这个对话正忙。',
+  sessionGone: '这个对话已不存在。',
+  skipToInput: '跳到输入框',
+};
+
+const dictionaries: Record<Locale, Words> = { en, zh };
+export type WordKey = keyof Words;
+
+function initial(): Locale {
+  const saved = localStorage.getItem(KEY);
+  if (saved === 'zh' || saved === 'en') return saved;
+  return (navigator.languages?.[0] ?? navigator.language ?? 'en').toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}
+
+export const locale = ref<Locale>(initial());
+
+export function setLocale(value: Locale): void {
+  locale.value = value;
+  localStorage.setItem(KEY, value);
+  document.documentElement.lang = value === 'zh' ? 'zh-CN' : 'en';
+}
+document.documentElement.lang = locale.value === 'zh' ? 'zh-CN' : 'en';
+
+/** The word for `key` in the current language, with `{name}` filled from `params`. */
+export function t(key: WordKey, params: Record<string, string | number> = {}): string {
+  const text = dictionaries[locale.value][key] ?? en[key];
+  return text.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
+}
+
+/** Human words for what a permission ask's action is (file.write → "write a file"). */
+export function actionWords(action: string): string {
+  const zhWords: Record<string, string> = { 'file.write': '写入文件', 'file.read': '读取文件', 'shell.run': '运行命令', 'web.fetch': '访问网页' };
+  const enWords: Record<string, string> = { 'file.write': 'write a file', 'file.read': 'read a file', 'shell.run': 'run a command', 'web.fetch': 'fetch a page' };
+  return (locale.value === 'zh' ? zhWords : enWords)[action] ?? action;
+}

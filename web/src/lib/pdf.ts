@@ -1,0 +1,29 @@
+/**
+ * PDF preview with pdf.js, loaded only when a PDF is opened (it is larger than the rest of the app).
+ * The first pages are drawn onto canvases; the text stays in the file.
+ */
+import { getDocument, GlobalWorkerOptions } from 'pdfjs-dist';
+import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
+
+GlobalWorkerOptions.workerSrc = workerUrl;
+
+export async function renderPdf(bytes: ArrayBuffer, into: HTMLElement, maxPages: number): Promise<number> {
+  const doc = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
+  const count = Math.min(doc.numPages, maxPages);
+  const width = Math.max(into.clientWidth, 300);
+  for (let n = 1; n <= count; n++) {
+    const page = await doc.getPage(n);
+    const base = page.getViewport({ scale: 1 });
+    const scale = (width / base.width) * (window.devicePixelRatio || 1);
+    const viewport = page.getViewport({ scale });
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.floor(viewport.width);
+    canvas.height = Math.floor(viewport.height);
+    canvas.className = 'pdf-page';
+    canvas.setAttribute('aria-label', `Page ${n}`);
+    into.appendChild(canvas);
+    await page.render({ canvas, viewport }).promise;
+  }
+  into.dataset.pages = String(doc.numPages);
+  return doc.numPages;
+}

@@ -1,0 +1,297 @@
+/**
+ * The app's state and what changes it. Components read `state` and call the actions; only this
+ * module talks to the API. The sidebar's running dots and the permission asks come from the
+ * server-wide event stream; the open chat follows its own session's stream.
+ */
+import { reactive, shallowRef, triggerRef } from 'vue';
+import { api, ApiError, follow, setToken, whenUnauthorized } from './api';
+import { applyEvent, viewFromHistory, type ChatView } from './chat-state';
+import { t } from './i18n';
+import type { BusEvent, Models, PermissionAsk, Session, Status } from './types';
+
+export interface Toast {
+  id: number;
+  text: string;
+  kind: 'info' | 'error';
+}
+
+export const state = reactive({
+  sessions: [] as Session[],
+  sessionsLoaded: false,
+  activeId: null as string | null,
+  busy: new Set<string>(),
+  status: null as Status | null,
+  models: null as Models | null,
+  asks: [] as PermissionAsk[],
+  /** The server-wide stream is connected. */
+  connected: true,
+  needToken: false,
+  toasts: [] as Toast[],
+  /** The text being sent before the server has taken it. */
+  sending: null as string | null,
+  loadingHistory: false,
+});
+
+/** The open chat. A shallow ref triggered by hand: deltas change deep inside it many times a second. */
+export const view = shallowRef<ChatView | null>(null);
+
+let stopFollowing: (() => void) | undefined;
+let stopEvents: (() => void) | undefined;
+let toastId = 0;
+let selecting = 0;
+
+export function toast(text: string, kind: Toast['kind'] = 'info'): void {
+  const id = ++toastId;
+  state.toasts.push({ id, text, kind });
+  setTimeout(() => dismiss(id), kind === 'error' ? 8000 : 4000);
+}
+export function dismiss(id: number): void {
+  const i = state.toasts.findIndex((x) => x.id === id);
+  if (i >= 0) state.toasts.splice(i, 1);
+}
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const fail = (err: unknown) => {
+  if (err instanceof ApiError && err.status === 401) return;
+  toast(message(err), 'error');
+};
+
+export const sessionTitle = (s: Pick<Session, 'title'> | undefined) => (s?.title?.trim() ? s.title : t('untitled'));
+
+export async function refreshSessions(): Promise<void> {
+  try {
+    const list = await api.sessions();
+    state.sessions = list;
+    for (const s of list) {
+      if (s.status === 'busy') state.busy.add(s.id);
+      else state.busy.delete(s.id);
+    }
+    state.sessionsLoaded = true;
+  } catch (err) {
+    fail(err);
+  }
+}
+
+export async function refreshStatus(): Promise<void> {
+  try {
+    state.status = await api.status();
+  } catch (err) {
+    fail(err);
+  }
+}
+
+export async function loadModels(): Promise<void> {
+  try {
+    state.models = await api.models();
+  } catch (err) {
+    // Older servers, or a provider that failed: the status still names the model.
+    state.models = null;
+    if (!(err instanceof ApiError && err.status === 404)) fail(err);
+  }
+}
+
+export async function chooseModel(model: string): Promise<void> {
+  try {
+    state.status = await api.setModel(model);
+    if (state.models) state.models.current = model;
+  } catch (err) {
+    fail(err);
+  }
+}
+
+function onServerEvent(event: BusEvent): void {
+  switch (event.type) {
+    case 'session.status':
+      if (event.status === 'busy') state.busy.add(event.sessionId);
+      else {
+        state.busy.delete(event.sessionId);
+        // The title is named after the first message, and the order changes with activity.
+        void refreshSessions();
+      }
+      if (!state.sessions.some((s) => s.id === event.sessionId)) void refreshSessions();
+      break;
+    case 'session.deleted':
+      state.sessions = state.sessions.filter((s) => s.id !== event.sessionId);
+      state.busy.delete(event.sessionId);
+      state.asks = state.asks.filter((a) => a.sessionId !== event.sessionId);
+      if (state.activeId === event.sessionId) {
+        toast(t('sessionGone'));
+        void select(null);
+      }
+      break;
+    case 'permission.asked':
+      if (!state.asks.some((a) => a.id === event.id)) {
+        state.asks.push({ id: event.id, sessionId: event.sessionId, turnId: event.turnId, callId: event.callId, tool: event.tool, action: event.action, target: event.target });
+      }
+      break;
+    case 'permission.replied':
+      state.asks = state.asks.filter((a) => a.id !== event.id);
+      break;
+    default:
+      break;
+  }
+}
+
+/** Where the app is: `/s/<id>` is a chat, `/` a new one. */
+function idFromLocation(): string | null {
+  const m = /^\/s\/([^/]+)$/.exec(location.pathname);
+  return m ? decodeURIComponent(m[1]!) : null;
+}
+
+function setLocation(id: string | null, replace = false): void {
+  const path = id ? `/s/${encodeURIComponent(id)}` : '/';
+  if (location.pathname === path) return;
+  if (replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+}
+
+function followActive(v: ChatView): void {
+  stopFollowing?.();
+  stopFollowing = follow(`/api/sessions/${encodeURIComponent(v.sessionId)}/events`, {
+    after: v.lastSeq,
+    onEvent(event) {
+      if (view.value !== v) return;
+      if (event.type === 'turn.start') state.sending = null;
+      if (applyEvent(v, event)) triggerRef(view);
+      if (event.type === 'session.deleted') stopFollowing?.();
+    },
+    onEnd(err) {
+      if (err?.status === 404 && view.value === v) {
+        toast(t('sessionGone'));
+        void select(null);
+      }
+    },
+  });
+}
+
+/** Opens a chat (or, with null, a new empty one): its history, then its live events. */
+export async function select(id: string | null, opts: { replace?: boolean } = {}): Promise<void> {
+  const ticket = ++selecting;
+  stopFollowing?.();
+  stopFollowing = undefined;
+  state.sending = null;
+  state.activeId = id;
+  setLocation(id, opts.replace);
+  if (!id) {
+    view.value = null;
+    return;
+  }
+  state.loadingHistory = true;
+  try {
+    const [history, session] = await Promise.all([api.history(id), api.session(id)]);
+    if (ticket !== selecting) return;
+    const v = viewFromHistory(id, history, session.status === 'busy');
+    view.value = v;
+    followActive(v);
+  } catch (err) {
+    if (ticket !== selecting) return;
+    if (err instanceof ApiError && err.status === 404) {
+      toast(t('sessionGone'), 'error');
+      return select(null, { replace: true });
+    }
+    fail(err);
+  } finally {
+    if (ticket === selecting) state.loadingHistory = false;
+  }
+}
+
+/** Sends a message in the open chat, making the chat first when it is a new one. */
+export async function send(text: string): Promise<boolean> {
+  const message = text.trim();
+  if (!message) return false;
+  state.sending = message;
+  try {
+    if (!state.activeId) {
+      const created = await api.createSession();
+      state.sessions.unshift(created);
+      await select(created.id);
+      state.sending = message;
+    }
+    const id = state.activeId!;
+    state.busy.add(id);
+    if (view.value?.sessionId === id) {
+      view.value.running = true;
+      triggerRef(view);
+    }
+    await api.startTurn(id, message);
+    return true;
+  } catch (err) {
+    state.sending = null;
+    if (state.activeId) state.busy.delete(state.activeId);
+    if (view.value) {
+      view.value.running = false;
+      triggerRef(view);
+    }
+    if (err instanceof ApiError && err.code === 'busy') toast(t('busyElsewhere'), 'error');
+    else fail(err);
+    return false;
+  }
+}
+
+export async function stop(): Promise<void> {
+  const id = state.activeId;
+  if (!id) return;
+  try {
+    await api.abort(id);
+  } catch (err) {
+    fail(err);
+  }
+}
+
+export async function rename(id: string, title: string): Promise<void> {
+  try {
+    const updated = await api.rename(id, title);
+    state.sessions = state.sessions.map((s) => (s.id === id ? updated : s));
+  } catch (err) {
+    fail(err);
+  }
+}
+
+export async function remove(id: string): Promise<void> {
+  try {
+    await api.remove(id);
+    state.sessions = state.sessions.filter((s) => s.id !== id);
+    if (state.activeId === id) await select(null);
+  } catch (err) {
+    fail(err);
+  }
+}
+
+export async function answer(ask: PermissionAsk, decision: 'once' | 'always' | 'deny'): Promise<void> {
+  state.asks = state.asks.filter((a) => a.id !== ask.id);
+  try {
+    await api.answer(ask.id, decision);
+  } catch (err) {
+    // Already answered elsewhere or the turn ended: nothing waits on it any more.
+    if (!(err instanceof ApiError && err.status === 404)) fail(err);
+  }
+}
+
+export function giveToken(value: string): void {
+  setToken(value.trim() || null);
+  state.needToken = false;
+  void start();
+}
+
+/** Loads what the app shows first and starts listening to the server. */
+export async function start(): Promise<void> {
+  whenUnauthorized(() => (state.needToken = true));
+  stopEvents?.();
+  stopEvents = follow('/api/events', {
+    resume: false,
+    onEvent: onServerEvent,
+    onState(connected) {
+      state.connected = connected;
+      // Reconnected: what changed meanwhile is in the lists, not in the stream.
+      if (connected) {
+        state.asks = [];
+        void refreshSessions();
+      }
+    },
+  });
+  await Promise.all([refreshStatus(), refreshSessions()]);
+  void loadModels();
+  await select(idFromLocation(), { replace: true });
+}
+
+window.addEventListener('popstate', () => void select(idFromLocation(), { replace: true }));

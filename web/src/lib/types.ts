@@ -1,0 +1,98 @@
+/**
+ * The API's shapes as the web app reads them. Events come from the one zod definition the server
+ * streams (src/bus/events.ts); the resources mirror src/server/sessions.ts and status.ts.
+ */
+import type { BusEvent } from '../../../src/bus/events';
+
+export type { BusEvent };
+export type EventOf<T extends BusEvent['type']> = Extract<BusEvent, { type: T }>;
+
+export interface Session {
+  id: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  messageCount: number;
+  status: 'busy' | 'idle';
+}
+
+export interface AttachmentInfo {
+  name: string;
+  mimeType: string;
+  size: number;
+  path?: string;
+}
+
+export type ToolState = 'pending' | 'running' | 'completed' | 'error';
+
+export interface TextPart {
+  id: string;
+  type: 'text' | 'reasoning';
+  text: string;
+}
+
+export interface ToolPart {
+  id: string;
+  type: 'tool';
+  callId: string;
+  tool: string;
+  input: unknown;
+  output: string | null;
+  state: ToolState;
+  ms: number | null;
+  title?: string;
+  metadata?: Record<string, unknown>;
+  attachments?: AttachmentInfo[];
+  /** The latest progress line while the call runs (events only). */
+  progress?: string;
+}
+
+export type Part = TextPart | ToolPart;
+
+export interface Message {
+  id: string;
+  sessionId: string;
+  turnId: string;
+  role: 'user' | 'assistant';
+  createdAt: number;
+  parts: Part[];
+}
+
+export interface History {
+  messages: Message[];
+  resumeAfter: number;
+}
+
+export interface Status {
+  version: string;
+  mode: 'offline' | 'llm';
+  provider: string;
+  model: string;
+  tools: string[];
+  mcp: Array<{ name: string; state: string }>;
+  sessions: { running: string[]; limit: number };
+}
+
+export interface Models {
+  mode: 'offline' | 'llm';
+  provider: string;
+  current: string;
+  models: string[];
+  source: 'provider' | 'config' | 'offline';
+}
+
+export interface Uploaded {
+  path: string;
+  size: number;
+  mimeType: string;
+}
+
+export interface PermissionAsk {
+  id: string;
+  sessionId: string;
+  turnId: string;
+  callId: string;
+  tool: string;
+  action: string;
+  target: string;
+}
