@@ -4,7 +4,7 @@
  * Events at or below the last sequence number seen are ignored, so a replay after a reconnect
  * never shows anything twice.
  */
-import type { BusEvent, History, Message, Part, TextPart, ToolPart } from './types';
+import type { BusEvent, History, Message, Part, TextPart, ToolPart } from './types.js';
 
 export interface TurnNotice {
   kind: 'waiting' | 'retry' | 'error' | 'stopped';

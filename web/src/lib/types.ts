@@ -2,7 +2,7 @@
  * The API's shapes as the web app reads them. Events come from the one zod definition the server
  * streams (src/bus/events.ts); the resources mirror src/server/sessions.ts and status.ts.
  */
-import type { BusEvent } from '../../../src/bus/events';
+import type { BusEvent } from '../../../src/bus/events.js';
 
 export type { BusEvent };
 export type EventOf<T extends BusEvent['type']> = Extract<BusEvent, { type: T }>;
