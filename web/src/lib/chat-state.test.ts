@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../../src/app.js';
 import type { BusEvent } from '../../../src/bus/events.js';
+import type { Llm } from '../../../src/llm/types.js';
 import { createScriptedLlm } from '../../../test/support/scripted-llm.js';
 import { tempHome } from '../../../test/support/temp-home.js';
 import { applyEvent, viewFromHistory, type ChatView } from './chat-state.js';
@@ -9,7 +10,7 @@ import type { History, Message } from './types.js';
 const cleanups: Array<() => void> = [];
 afterEach(() => cleanups.splice(0).forEach((f) => f()));
 
-async function appWith(llm?: Parameters<typeof createApp>[1]['llm']): Promise<App> {
+async function appWith(llm?: Llm): Promise<App> {
   const home = tempHome();
   const app = await createApp(home.config, { llm });
   cleanups.push(() => {
