@@ -28,6 +28,7 @@ const ROUTES = [
   'GET /api/events',
   'GET /openapi.json',
   'GET /docs',
+  'GET /',
 ];
 const LATER = ['POST /api/sessions/{id}/undo', 'GET /api/memories', 'PATCH /api/memories/{id}', 'DELETE /api/memories/{id}', 'GET /api/mcp', 'POST /api/mcp', 'DELETE /api/mcp/{name}', 'POST /api/mcp/{name}/reconnect'];
 

@@ -109,6 +109,14 @@ export function endpoint<P extends ObjectSchema | undefined, Q extends ObjectSch
   });
 }
 
+/**
+ * A route answered before the router (the web app's pages), listed in the document all the same.
+ * Only GET routes without parameters.
+ */
+export function documentOnly(app: OpenAPIHono<ServerEnv>, spec: Omit<Endpoint<undefined, undefined, undefined>, 'method' | 'params' | 'query' | 'body'>): void {
+  app.openAPIRegistry.registerPath(toRouteConfig({ ...spec, method: 'get' }));
+}
+
 /** A route the core does not back yet: documented, and answered with 501. */
 export function laterEndpoint(app: OpenAPIHono<ServerEnv>, spec: Omit<Endpoint<undefined, undefined, undefined>, 'responses' | 'errors'>, what: string): void {
   // Its path parameters are documented as plain strings, so the document stays valid.
