@@ -29,6 +29,9 @@ const ROUTES = [
   'GET /openapi.json',
   'GET /docs',
   'GET /',
+  'POST /api/files',
+  'GET /api/files',
+  'GET /api/files/raw',
 ];
 const LATER = ['POST /api/sessions/{id}/undo', 'GET /api/memories', 'PATCH /api/memories/{id}', 'DELETE /api/memories/{id}', 'GET /api/mcp', 'POST /api/mcp', 'DELETE /api/mcp/{name}', 'POST /api/mcp/{name}/reconnect'];
 

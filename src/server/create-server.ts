@@ -8,6 +8,7 @@ import { createTurnTracker, type ServerDeps } from './deps.js';
 import { docsRoutes } from './docs.js';
 import { ApiError, isUnexpected, sendError, toApiError } from './errors.js';
 import { createEventFeed, eventRoutes } from './events.js';
+import { fileRoutes, isUpload } from './files.js';
 import { checkServeConfig, createGuards, SECURITY_HEADERS } from './guards.js';
 import { createHealthResponder, healthRoutes } from './health.js';
 import { laterRoutes } from './later.js';
@@ -18,6 +19,7 @@ import { sessionRoutes } from './sessions.js';
 import { createSseRegistry } from './sse.js';
 import { statusRoutes } from './status.js';
 import { createWebApp, defaultWebRoot } from './web-app.js';
+import { MAX_UPLOAD_BYTES } from './workspace-files.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4317;
@@ -76,6 +78,7 @@ export function buildApi(deps: ServerDeps, feed: ReturnType<typeof createEventFe
   root.route('/', eventRoutes(feed));
   root.route('/', permissionRoutes(deps));
   root.route('/', preferenceRoutes(deps));
+  root.route('/', fileRoutes(deps));
   root.route('/', laterRoutes());
   root.route('/', webAppDocs());
   root.route('/', docsRoutes(() => (document ??= openApiDocument(root, deps.version))));
@@ -144,7 +147,7 @@ export async function createServer(options: ServerOptions): Promise<ZhixingServe
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (closing) return sendError(res, new ApiError(503, 'shutting_down', 'The server is shutting down.', { connection: 'close' }), SECURITY_HEADERS);
     const page = web.claims(req);
-    const refused = guards.check(req, { public: page });
+    const refused = guards.check(req, { public: page, maxBodyBytes: isUpload(req) ? MAX_UPLOAD_BYTES : undefined });
     if (refused) return sendError(res, refused, SECURITY_HEADERS);
     if (req.method === 'GET' && req.url === '/api/health') return health(res);
     for (const [name, value] of SECURITY_ENTRIES) res.setHeader(name, value);
