@@ -8,6 +8,7 @@ import { createTurnTracker, type ServerDeps } from './deps.js';
 import { docsRoutes } from './docs.js';
 import { ApiError, isUnexpected, sendError, toApiError } from './errors.js';
 import { createEventFeed, eventRoutes } from './events.js';
+import { attachmentRoutes } from './attachments.js';
 import { fileRoutes, isUpload } from './files.js';
 import { checkServeConfig, createGuards, SECURITY_HEADERS } from './guards.js';
 import { createHealthResponder, healthRoutes } from './health.js';
@@ -79,6 +80,7 @@ export function buildApi(deps: ServerDeps, feed: ReturnType<typeof createEventFe
   root.route('/', permissionRoutes(deps));
   root.route('/', preferenceRoutes(deps));
   root.route('/', fileRoutes(deps));
+  root.route('/', attachmentRoutes(deps));
   root.route('/', laterRoutes());
   root.route('/', webAppDocs());
   root.route('/', docsRoutes(() => (document ??= openApiDocument(root, deps.version))));
