@@ -13,6 +13,7 @@ import { fileRoutes, isUpload } from './files.js';
 import { checkServeConfig, createGuards, SECURITY_HEADERS } from './guards.js';
 import { createHealthResponder, healthRoutes } from './health.js';
 import { laterRoutes } from './later.js';
+import { modelRoutes } from './models.js';
 import { documentOnly, newSubApp, openApiDocument, type OpenApiDocument, type ServerEnv } from './openapi.js';
 import { permissionRoutes } from './permissions.js';
 import { preferenceRoutes } from './preferences.js';
@@ -81,6 +82,7 @@ export function buildApi(deps: ServerDeps, feed: ReturnType<typeof createEventFe
   root.route('/', preferenceRoutes(deps));
   root.route('/', fileRoutes(deps));
   root.route('/', attachmentRoutes(deps));
+  root.route('/', modelRoutes(deps));
   root.route('/', laterRoutes());
   root.route('/', webAppDocs());
   root.route('/', docsRoutes(() => (document ??= openApiDocument(root, deps.version))));
