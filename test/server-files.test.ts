@@ -108,6 +108,12 @@ describe('POST /api/files', () => {
       expect(r.status, JSON.stringify(name)).toBe(400);
       expect(['bad_path', 'bad_request']).toContain(r.json().error.code);
     }
+    // A file where a folder should be.
+    writeFileSync(join(ws(), 'plain.txt'), 'x');
+    const under = await upload(t.port, 'plain.txt/inner.txt', Buffer.from('x'));
+    expect(under.status).toBe(400);
+    expect(under.json().error.message).toBe('Cannot save plain.txt/inner.txt: part of the path is a file, not a folder.');
+    rmSync(join(ws(), 'plain.txt'));
     // 85 Chinese characters plus `.txt` is 259 bytes; 84 is within NAME_MAX.
     expect((await upload(t.port, `${'长'.repeat(83)}.txt`, Buffer.from('x'))).status).toBe(201);
     expect(tree()).toEqual([`${'长'.repeat(83)}.txt`]);

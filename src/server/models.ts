@@ -31,7 +31,6 @@ export const ModelChoice = z
       .string()
       .min(1)
       .max(MAX_MODEL_CHARS)
-      // eslint-disable-next-line no-control-regex
       .refine((m) => !/[\u0000-\u001f\u007f-\u009f]/.test(m), 'no control characters')
       .refine((m) => m.trim() === m, 'no spaces around the name')
       .describe('A model name the provider knows, e.g. `deepseek-chat`. Need not be in the list: providers do not list every alias.'),

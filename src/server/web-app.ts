@@ -110,7 +110,6 @@ function pathNames(raw: string): string[] | undefined {
     } catch {
       return undefined;
     }
-    // eslint-disable-next-line no-control-regex
     if (d === '' || d === '.' || d === '..' || /[/\\\u0000-\u001f\u007f]/.test(d)) return undefined;
     decoded.push(d);
   }

@@ -31,7 +31,6 @@ export interface Uploaded {
 const badPath = (message: string) => new ApiError(400, 'bad_path', message);
 const errCode = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.code;
 // C0, DEL and C1: never part of a name a person typed, and some of them rewrite a terminal showing it.
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Refuses a path no file could sensibly have, before the sandbox or the disk sees it. */
