@@ -17,6 +17,8 @@ const PRIVATE_FOLDER_MODE = 0o700;
 
 export interface App {
   config: Config;
+  /** Absolute, real path of the file sandbox the tools work in. */
+  workspace: string;
   store: Store;
   bus: Bus;
   tools: ToolRegistry;
@@ -93,6 +95,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   return {
     config,
+    workspace,
     store,
     bus,
     tools,

@@ -28,6 +28,13 @@ const ROUTES = [
   'GET /api/events',
   'GET /openapi.json',
   'GET /docs',
+  'GET /',
+  'POST /api/files',
+  'GET /api/files',
+  'GET /api/files/raw',
+  'GET /api/sessions/{id}/parts/{partId}/attachments/{index}',
+  'GET /api/models',
+  'PUT /api/model',
 ];
 const LATER = ['POST /api/sessions/{id}/undo', 'GET /api/memories', 'PATCH /api/memories/{id}', 'DELETE /api/memories/{id}', 'GET /api/mcp', 'POST /api/mcp', 'DELETE /api/mcp/{name}', 'POST /api/mcp/{name}/reconnect'];
 

@@ -551,7 +551,7 @@ describe('test server', () => {
     const response = await fetch(`${server.url}/chat/completions`, { method: 'POST', body: '{}' });
     expect(response.status).toBe(500);
     expect(((await response.json()) as { error: { message: string } }).error.message).toContain('script ran out');
-    const other = await fetch(`${server.url}/models`);
+    const other = await fetch(`${server.url}/nowhere`);
     expect(other.status).toBe(404);
   });
 });

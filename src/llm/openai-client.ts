@@ -79,7 +79,8 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
   const waitingNotice = options.waitingNotice ?? { afterMs: WAITING_NOTICE_AFTER_MS, everyMs: WAITING_NOTICE_EVERY_MS };
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   const apiKey = options.apiKey?.trim() ?? '';
-  const context = { apiKey, baseUrl: options.baseUrl, model: options.model, timeoutMs, headersTimeoutMs };
+  let model = options.model;
+  const context = { apiKey, baseUrl: options.baseUrl, get model() { return model; }, timeoutMs, headersTimeoutMs };
   let sdkPromise: Promise<Sdk> | undefined;
   // Learned once per process: some servers reject `stream_options`; then we stop sending it.
   let sendStreamOptions = true;
@@ -174,7 +175,7 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
         untilAborted(
           attempt.client.chat.completions.create(
             {
-              model: options.model,
+              model,
               messages: toWireMessages(request.messages),
               // Several servers reject `tools: []`; no tools means no key at all.
               ...(request.tools?.length ? { tools: request.tools.map(toWireTool) } : {}),
@@ -226,7 +227,7 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
       const completion = await untilAborted(
         attempt.client.chat.completions.create(
           {
-            model: options.model,
+            model,
             messages: [
               {
                 role: 'system',
@@ -252,7 +253,36 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
     }
   }
 
-  return { mode: 'llm', provider: options.provider, model: options.model, stream, title };
+  async function listModels({ timeoutMs: limit, signal }: { timeoutMs: number; signal?: AbortSignal }): Promise<string[]> {
+    const sdk = await loadSdk();
+    // Through the same client as the turns: the key goes to its own base URL and nowhere else.
+    const attempt = begin(sdk, signal, { timeoutMs: limit, maxRetries: 0, quiet: true });
+    const timer = setTimeout(() => attempt.dispose(), limit);
+    try {
+      const page = await untilAborted(attempt.client.models.list({ signal: attempt.signal }), attempt.signal);
+      // A name that carries the key (a misbehaving gateway echoing it) is dropped, not shown.
+      return page.data.map((m) => m.id).filter((id) => typeof id === 'string' && redactKey(id, apiKey) === id);
+    } catch (error) {
+      throw toLlmError(sdk, error, { ...context, timeoutMs: limit, maxRetries: 0, ...flags(attempt) });
+    } finally {
+      clearTimeout(timer);
+      attempt.dispose();
+    }
+  }
+
+  return {
+    mode: 'llm',
+    provider: options.provider,
+    get model() {
+      return model;
+    },
+    setModel(next: string) {
+      model = next;
+    },
+    stream,
+    title,
+    listModels,
+  };
 }
 
 function flags(attempt: Attempt) {

@@ -60,8 +60,16 @@ export interface Llm {
   /** `offline` for the rule-based planner, `llm` for a real model. */
   readonly mode: 'offline' | 'llm';
   readonly provider: string;
+  /** The model requests use now; `setModel` changes it. */
   readonly model: string;
   stream(request: LlmRequest): AsyncIterable<LlmEvent>;
+  /**
+   * Switches the model every request from now on uses (the next step of a turn already running
+   * included), for this process only. Absent where there is nothing to switch (offline).
+   */
+  setModel?(model: string): void;
+  /** The model names the provider offers (its `GET /models`); throws when it cannot say. */
+  listModels?(options: { timeoutMs: number; signal?: AbortSignal }): Promise<string[]>;
   /** A short title for a conversation, from its first message. Optional: offline uses the first words. */
   title?(firstMessage: string, signal?: AbortSignal): Promise<string>;
 }

@@ -18,7 +18,7 @@ export async function readJsonBody(req: Request, limit = MAX_BODY_BYTES): Promis
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => {});
-      throw tooLarge();
+      throw tooLarge(limit);
     }
     chunks.push(value);
   }

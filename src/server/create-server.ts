@@ -8,15 +8,20 @@ import { createTurnTracker, type ServerDeps } from './deps.js';
 import { docsRoutes } from './docs.js';
 import { ApiError, isUnexpected, sendError, toApiError } from './errors.js';
 import { createEventFeed, eventRoutes } from './events.js';
+import { attachmentRoutes } from './attachments.js';
+import { fileRoutes, isUpload } from './files.js';
 import { checkServeConfig, createGuards, SECURITY_HEADERS } from './guards.js';
 import { createHealthResponder, healthRoutes } from './health.js';
 import { laterRoutes } from './later.js';
-import { openApiDocument, type OpenApiDocument, type ServerEnv } from './openapi.js';
+import { modelRoutes } from './models.js';
+import { documentOnly, newSubApp, openApiDocument, type OpenApiDocument, type ServerEnv } from './openapi.js';
 import { permissionRoutes } from './permissions.js';
 import { preferenceRoutes } from './preferences.js';
 import { sessionRoutes } from './sessions.js';
 import { createSseRegistry } from './sse.js';
 import { statusRoutes } from './status.js';
+import { createWebApp, defaultWebRoot } from './web-app.js';
+import { MAX_UPLOAD_BYTES } from './workspace-files.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4317;
@@ -47,6 +52,8 @@ export interface ServerOptions {
   heartbeatMs?: number;
   /** Open event streams at most (default 5,000). */
   maxStreams?: number;
+  /** The built web app (default: dist/web of this package). */
+  webRoot?: string;
 }
 
 export interface ZhixingServer {
@@ -73,7 +80,11 @@ export function buildApi(deps: ServerDeps, feed: ReturnType<typeof createEventFe
   root.route('/', eventRoutes(feed));
   root.route('/', permissionRoutes(deps));
   root.route('/', preferenceRoutes(deps));
+  root.route('/', fileRoutes(deps));
+  root.route('/', attachmentRoutes(deps));
+  root.route('/', modelRoutes(deps));
   root.route('/', laterRoutes());
+  root.route('/', webAppDocs());
   root.route('/', docsRoutes(() => (document ??= openApiDocument(root, deps.version))));
   root.notFound((c) => c.json({ error: { code: 'not_found', message: `There is no route ${c.req.method} ${c.req.path}. See /docs.` } }, 404));
   root.onError((err, c) => {
@@ -82,6 +93,22 @@ export function buildApi(deps: ServerDeps, feed: ReturnType<typeof createEventFe
     return c.json({ error: { code: api.code, message: api.message } }, api.status, api.headers);
   });
   return root;
+}
+
+/** The web app is answered before the router; the document lists it all the same. */
+function webAppDocs() {
+  const api = newSubApp();
+  documentOnly(api, {
+    path: '/',
+    tag: 'web',
+    summary: 'The web app',
+    description:
+      'index.html; so is any other GET of a page (Accept: text/html) outside /api, /docs and /openapi.json, so the app\'s own routes survive a reload. ' +
+      'Its files are served from /assets/ (cached for a year: their names change with their content) and the top level. ' +
+      'They are public code: off loopback they need no token, everything under /api does. 503 when the app is not built.',
+    responses: { 200: { description: 'The page.' }, 503: { description: 'The web app is not built: run `npm run build`.' } },
+  });
+  return api;
 }
 
 /**
@@ -103,6 +130,7 @@ export async function createServer(options: ServerOptions): Promise<ZhixingServe
   // (the model client's fetch) keeps the platform's.
   const honoListener = getRequestListener(api.fetch, { overrideGlobalObjects: false });
   const health = createHealthResponder(version);
+  const web = createWebApp({ root: options.webRoot ?? defaultWebRoot() });
 
   const server = createHttpServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS });
   // Past this many open connections new ones are dropped at once, before they cost anything more:
@@ -122,17 +150,19 @@ export async function createServer(options: ServerOptions): Promise<ZhixingServe
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (closing) return sendError(res, new ApiError(503, 'shutting_down', 'The server is shutting down.', { connection: 'close' }), SECURITY_HEADERS);
-    const refused = guards.check(req);
+    const page = web.claims(req);
+    const refused = guards.check(req, { public: page, maxBodyBytes: isUpload(req) ? MAX_UPLOAD_BYTES : undefined });
     if (refused) return sendError(res, refused, SECURITY_HEADERS);
     if (req.method === 'GET' && req.url === '/api/health') return health(res);
     for (const [name, value] of SECURITY_ENTRIES) res.setHeader(name, value);
-    if (sse.size >= maxStreams && wantsStream(req)) {
+    if (!page && sse.size >= maxStreams && wantsStream(req)) {
       return sendError(res, new ApiError(503, 'too_many_streams', `${sse.size} event streams are open, the most this server keeps. Close some and try again.`), SECURITY_HEADERS);
     }
     if (req.method === 'GET' && req.url === '/api/events') return feed.open(res);
     inFlight++;
     res.once('close', () => inFlight--);
-    honoListener(req, res).catch((err: unknown) => {
+    // A page of the web app never reaches the router: it was let through without the token.
+    (page ? web.serve(req, res) : honoListener(req, res)).catch((err: unknown) => {
       log(`zhixing: ${req.method} ${req.url} failed: ${String(err)}`);
       if (!res.headersSent) sendError(res, toApiError(err), SECURITY_HEADERS);
       else res.destroy();

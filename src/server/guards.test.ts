@@ -29,3 +29,22 @@ describe('createGuards', () => {
     expect(guards.check(request('127.0.0.3:4400'))?.status).toBe(403);
   });
 });
+
+describe('the guard policy', () => {
+  const TOKEN = 'a-long-enough-test-token-0123456789';
+  const request = (headers: Record<string, string>) => ({ method: 'GET', url: '/', headers: { host: '10.0.0.5:4400', ...headers } }) as unknown as IncomingMessage;
+
+  it('lets public requests through without the token, but not past the Origin check', () => {
+    const guards = createGuards({ host: '0.0.0.0', port: 4400, token: TOKEN });
+    expect(guards.check(request({}))?.status).toBe(401);
+    expect(guards.check(request({}), { public: true })).toBeUndefined();
+    expect(guards.check(request({ origin: 'https://evil.example' }), { public: true })?.status).toBe(403);
+  });
+
+  it('takes a larger declared body only where the caller allows it', () => {
+    const guards = createGuards({ host: '127.0.0.1', port: 4400 });
+    const big = { method: 'POST', url: '/api/files', headers: { host: '127.0.0.1:4400', 'content-length': String(2 * 1024 * 1024) } } as unknown as IncomingMessage;
+    expect(guards.check(big)?.status).toBe(413);
+    expect(guards.check(big, { maxBodyBytes: 25 * 1024 * 1024 })).toBeUndefined();
+  });
+});

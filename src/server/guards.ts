@@ -75,9 +75,20 @@ export interface GuardOptions {
   token?: string;
 }
 
+/** What a request may do that others may not, decided by the caller from its method and path. */
+export interface GuardPolicy {
+  /**
+   * The web app's own files: public code, served without the bearer token (the app asks the user
+   * for it and sends it with each API call). Host, Origin and Sec-Fetch checks still apply.
+   */
+  public?: boolean;
+  /** The most a declared body may hold (default MAX_BODY_BYTES); the route enforces it again while reading. */
+  maxBodyBytes?: number;
+}
+
 export interface Guards {
   /** Why the request is refused, or undefined to let it through. Cheap: it runs before every request. */
-  check(req: IncomingMessage): ApiError | undefined;
+  check(req: IncomingMessage, policy?: GuardPolicy): ApiError | undefined;
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -115,7 +126,7 @@ export function createGuards(options: GuardOptions): Guards {
   }
 
   return {
-    check(req) {
+    check(req, policy = {}) {
       const host = req.headers.host?.toLowerCase();
       if (!host) return forbidden('The request has no Host header.');
       if (loopback && !hosts.has(host)) {
@@ -130,15 +141,16 @@ export function createGuards(options: GuardOptions): Guards {
       if ((site === 'cross-site' || site === 'same-site') && !(req.headers['sec-fetch-mode'] === 'navigate' && req.method === 'GET')) {
         return forbidden('Requests from other sites are refused.');
       }
-      const unauthorized = tokenError(req);
+      const unauthorized = policy.public ? undefined : tokenError(req);
       if (unauthorized) return unauthorized;
+      const limit = policy.maxBodyBytes ?? MAX_BODY_BYTES;
       const length = Number(req.headers['content-length'] ?? 0);
-      if (length > MAX_BODY_BYTES) return tooLarge();
+      if (length > limit) return tooLarge(limit);
       return undefined;
     },
   };
 }
 
 /** The request body is over the limit. The connection is closed rather than read to the end. */
-export const tooLarge = () =>
-  new ApiError(413, 'too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`, { connection: 'close' });
+export const tooLarge = (limit = MAX_BODY_BYTES) =>
+  new ApiError(413, 'too_large', `The request body is larger than ${limit} bytes.`, { connection: 'close' });

@@ -18,6 +18,8 @@ export interface ResponseSpec {
   schema?: z.ZodType;
   /** An event stream instead of (or, under content negotiation, beside) the JSON body. */
   events?: boolean;
+  /** A file's bytes, typed as the description says. */
+  file?: boolean;
 }
 
 /** One route: what the OpenAPI document says about it and what the handler is given, from the same schemas. */
@@ -31,9 +33,13 @@ export interface Endpoint<P extends ObjectSchema | undefined, Q extends ObjectSc
   params?: P;
   query?: Q;
   body?: B;
+  /** The body is raw bytes the handler reads itself (an upload), not JSON: what they are. */
+  rawBody?: string;
   responses: Record<number, ResponseSpec>;
   /** The error statuses the route may answer, documented with the Error body. */
   errors?: number[];
+  /** What an error status means for this route, where the usual sentence would mislead. */
+  errorText?: Record<number, string>;
 }
 
 export interface EndpointInput<P, Q, B> {
@@ -44,12 +50,15 @@ export interface EndpointInput<P, Q, B> {
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'The request is malformed: the message says which field.',
-  404: 'There is no such session (or route).',
+  403: 'Refused: the path leads outside the workspace (or the request is not from this server\'s own pages).',
+  404: 'There is no such session, file or route.',
   409: 'The session is still working on the previous message.',
-  413: 'The request body is over 1 MiB.',
+  413: 'The request body is over the limit: 1 MiB, 25 MiB for an upload.',
   429: 'Too many sessions are running at once.',
   501: 'Not in this version yet.',
+  507: 'The disk is full.',
 };
+const binary = () => z.string().openapi({ format: 'binary' });
 
 export const newSubApp = () => new OpenAPIHono<ServerEnv>();
 
@@ -67,10 +76,11 @@ function toRouteConfig(spec: Endpoint<ObjectSchema | undefined, ObjectSchema | u
     const content: Record<string, { schema: z.ZodType }> = {};
     if (r.schema) content['application/json'] = { schema: r.schema };
     if (r.events) content['text/event-stream'] = { schema: z.string().describe('Server-sent events: `id:` (when known), `event: <type>`, `data: <the event as JSON>`.') };
+    if (r.file) content['*/*'] = { schema: binary() };
     responses[status] = Object.keys(content).length ? { description: r.description, content } : { description: r.description };
   }
   for (const status of spec.errors ?? []) {
-    responses[status] = { description: ERROR_TEXT[status] ?? 'An error.', content: { 'application/json': { schema: ErrorBody } } };
+    responses[status] = { description: spec.errorText?.[status] ?? ERROR_TEXT[status] ?? 'An error.', content: { 'application/json': { schema: ErrorBody } } };
   }
   return {
     method: spec.method,
@@ -82,6 +92,7 @@ function toRouteConfig(spec: Endpoint<ObjectSchema | undefined, ObjectSchema | u
       ...(spec.params ? { params: spec.params } : {}),
       ...(spec.query ? { query: spec.query } : {}),
       ...(spec.body ? { body: { required: true, content: { 'application/json': { schema: spec.body } } } } : {}),
+      ...(spec.rawBody ? { body: { required: true, description: spec.rawBody, content: { 'application/octet-stream': { schema: binary() } } } } : {}),
     },
     responses,
   };
@@ -109,6 +120,14 @@ export function endpoint<P extends ObjectSchema | undefined, Q extends ObjectSch
   });
 }
 
+/**
+ * A route answered before the router (the web app's pages), listed in the document all the same.
+ * Only GET routes without parameters.
+ */
+export function documentOnly(app: OpenAPIHono<ServerEnv>, spec: Omit<Endpoint<undefined, undefined, undefined>, 'method' | 'params' | 'query' | 'body' | 'rawBody'>): void {
+  app.openAPIRegistry.registerPath(toRouteConfig({ ...spec, method: 'get' }));
+}
+
 /** A route the core does not back yet: documented, and answered with 501. */
 export function laterEndpoint(app: OpenAPIHono<ServerEnv>, spec: Omit<Endpoint<undefined, undefined, undefined>, 'responses' | 'errors'>, what: string): void {
   // Its path parameters are documented as plain strings, so the document stays valid.
@@ -126,7 +145,7 @@ export function openApiDocument(root: OpenAPIHono<ServerEnv>, version: string) {
   root.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',
-    description: 'Required on every request when the server is bound to a non-loopback address (the value of ZHIXING_TOKEN).',
+    description: 'Required on every API request when the server is bound to a non-loopback address (the value of ZHIXING_TOKEN).',
   });
   return root.getOpenAPI31Document({
     openapi: '3.1.0',
@@ -136,7 +155,8 @@ export function openApiDocument(root: OpenAPIHono<ServerEnv>, version: string) {
       description:
         'The HTTP host of Zhixing (知行), a personal assistant that talks and acts. ' +
         'Requests whose Origin or Host is not this server\'s own loopback address are refused with 403; bound to another address, ' +
-        'every request needs `Authorization: Bearer <ZHIXING_TOKEN>` (401 without it). Request bodies are JSON (whatever the Content-Type says), at most 1 MiB. ' +
+        'every request to /api, /docs and /openapi.json needs `Authorization: Bearer <ZHIXING_TOKEN>` (401 without it); the web app\'s own files do not. ' +
+        'Request bodies are JSON (whatever the Content-Type says), at most 1 MiB; an upload (POST /api/files) is the raw bytes, at most 25 MiB. ' +
         'Errors are `{"error":{"code","message"}}` with a fitting status.',
     },
   });

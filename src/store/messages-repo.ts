@@ -61,6 +61,8 @@ export interface MessagesRepo {
   list(sessionId: string): Message[];
   /** One attachment of a tool part, with its bytes; `index` counts from 0 in the listed order. */
   attachment(partId: string, index: number): StoredAttachment | undefined;
+  /** True when the part belongs to a message of that session. */
+  partInSession(sessionId: string, partId: string): boolean;
   /**
    * The most recent whole exchanges (a user message and all that answered it) whose parts hold at
    * most `maxChars` characters together, the newest exchange always included. Only message sizes
@@ -136,6 +138,7 @@ export function createMessagesRepo(db: Db): MessagesRepo {
   const parts = db.prepare(`SELECT p.id, p.message_id, p.type, p.text, p.call_id, p.tool, p.input, p.output, p.state, p.ms, p.title, p.metadata,
     CASE WHEN p.attachments IS NULL THEN NULL ELSE (SELECT json_group_array(json_remove(value, '$.data')) FROM json_each(p.attachments)) END AS attachments
     FROM messages m JOIN parts p ON p.message_id = m.id WHERE m.session_id = ? ORDER BY p.rowid`);
+  const partOf = db.prepare('SELECT 1 FROM parts p JOIN messages m ON m.id = p.message_id WHERE p.id = ? AND m.session_id = ?').pluck();
   const attachmentAt = db.prepare('SELECT a.value FROM parts p, json_each(p.attachments) a WHERE p.id = ? AND a.key = ?').pluck();
   const grow = db.prepare('UPDATE messages SET size = size + ? WHERE id = ?');
   const growByPart = db.prepare('UPDATE messages SET size = size + ? WHERE id = (SELECT message_id FROM parts WHERE id = ?)');
@@ -189,6 +192,7 @@ export function createMessagesRepo(db: Db): MessagesRepo {
       const raw = attachmentAt.get(partId, index) as string | undefined;
       return raw === undefined ? undefined : (JSON.parse(raw) as StoredAttachment);
     },
+    partInSession: (sessionId, partId) => partOf.get(partId, sessionId) !== undefined,
     listRecent(sessionId, { maxChars, maxPartChars }) {
       const kept: string[] = [];
       let unit: string[] = [];

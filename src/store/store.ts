@@ -114,6 +114,7 @@ export function createStore(path: string): Store {
       list: (sessionId) => (flush(), messages.list(sessionId)),
       listRecent: (sessionId, options) => (flush(), messages.listRecent(sessionId, options)),
       attachment: (partId, index) => (flush(), messages.attachment(partId, index)),
+      partInSession: (sessionId, partId) => (flush(), messages.partInSession(sessionId, partId)),
     },
     turns: createTurnsRepo(db),
     todos: createTodosRepo(db),

@@ -74,7 +74,7 @@ export const fileWriteTool = defineTool({
 });
 
 /** Throws a ToolError when an existing path no longer resolves where the write was allowed to go. */
-type Guard = (p: string) => Promise<void>;
+export type Guard = (p: string) => Promise<void>;
 
 /**
  * `mkdir -p`, one level at a time, so a link swapped into the path cannot make a recursive mkdir
@@ -83,7 +83,7 @@ type Guard = (p: string) => Promise<void>;
  * whole path each time, which made deep writes quadratic.) A level above swapped for a link after its
  * own check is still caught by the full check of the temp file before any content goes in.
  */
-async function makeFolders(dir: string, guard: Guard): Promise<void> {
+export async function makeFolders(dir: string, guard: Guard): Promise<void> {
   const missing: string[] = [];
   let existing = dir;
   while (!(await exists(existing)) && path.dirname(existing) !== existing) {
@@ -168,7 +168,7 @@ async function writeAtomically(
 }
 
 /** Makes the rename itself durable; not every platform can open a folder, hence best effort. */
-async function syncDir(dir: string): Promise<void> {
+export async function syncDir(dir: string): Promise<void> {
   try {
     const handle = await open(dir, 'r');
     try {

@@ -15,10 +15,12 @@ export interface TestServer {
 }
 
 /** Zhixing's HTTP API on 127.0.0.1, port 0, over a fresh home: offline unless a model is given. */
-export async function startTestServer(options: { llm?: Llm; host?: string; token?: string; env?: Record<string, string>; maxStreams?: number } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { llm?: Llm; host?: string; token?: string; env?: Record<string, string>; maxStreams?: number; webRoot?: string; log?: (line: string) => void } = {},
+): Promise<TestServer> {
   const home = tempHome(options.env);
   const app = await createApp(home.config, { llm: options.llm });
-  const server = await createServer({ app, host: options.host, port: 0, token: options.token, log: () => {}, maxStreams: options.maxStreams });
+  const server = await createServer({ app, host: options.host, port: 0, token: options.token, log: options.log ?? (() => {}), maxStreams: options.maxStreams, webRoot: options.webRoot });
   return {
     app,
     server,

@@ -14,6 +14,7 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 /** Recorded provider responses, copied into the repository with their licence. */
 export const LLM_FIXTURES_DIR = path.resolve(REPO_ROOT, 'test', 'fixtures', 'llm');
 const CHAT_PATH = '/v1/chat/completions';
+const MODELS_PATH = '/v1/models';
 /** The answer to a title request nobody scripted. */
 export const DEFAULT_TITLE = 'Scripted chat';
 
@@ -82,6 +83,8 @@ export interface OpenAiServer {
   /** One entry per flood served, in order. */
   floods: FloodOutcome[];
   enqueue(...responses: ScriptedResponse[]): void;
+  /** What `GET /v1/models` answers from now on: these model names, or a scripted response (an error, a hang). Default: `test-model`. */
+  setModels(answer: string[] | ScriptedResponse): void;
   /** Responses not yet used (a test can assert its script was consumed). */
   pending(): number;
   close(): Promise<void>;
@@ -92,6 +95,7 @@ export async function startOpenAiServer(): Promise<OpenAiServer> {
   const requests: RecordedRequest[] = [];
   const floods: FloodOutcome[] = [];
   const sockets = new Set<Socket>();
+  let models: ScriptedResponse = modelList(['test-model']);
 
   const server = createServer((req, res) => {
     const parts: Buffer[] = [];
@@ -106,8 +110,12 @@ export async function startOpenAiServer(): Promise<OpenAiServer> {
       }
       const urlPath = (req.url ?? '/').split('?')[0];
       requests.push({ method: req.method ?? 'GET', path: urlPath, headers: req.headers, body });
+      if (req.method === 'GET' && urlPath === MODELS_PATH && !('flood' in models)) {
+        void respond(res, models);
+        return;
+      }
       if (req.method !== 'POST' || urlPath !== CHAT_PATH) {
-        sendJson(res, 404, errorBody(`No route for ${req.method} ${urlPath}; this test server only answers POST ${CHAT_PATH}.`));
+        sendJson(res, 404, errorBody(`No route for ${req.method} ${urlPath}; this test server only answers POST ${CHAT_PATH} and GET ${MODELS_PATH}.`));
         return;
       }
       // A non-streamed request (a session title) arriving while the script waits with a stream
@@ -142,6 +150,7 @@ export async function startOpenAiServer(): Promise<OpenAiServer> {
     requests,
     floods,
     enqueue: (...responses) => void queue.push(...responses),
+    setModels: (answer) => void (models = Array.isArray(answer) ? modelList(answer) : answer),
     pending: () => queue.length,
     close: () =>
       new Promise<void>((resolve) => {
@@ -222,6 +231,11 @@ function splitSse(raw: string): string[] {
   const normalized = raw.replace(/\r\n/g, '\n');
   const blocks = normalized.split(/\n\n+/).filter((block) => block.trim() !== '');
   return blocks.map((block) => `${block}\n\n`);
+}
+
+/** The OpenAI `GET /models` answer. */
+function modelList(ids: string[]): ScriptedResponse {
+  return { json: { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'test' })) } };
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

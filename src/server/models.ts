@@ -1,0 +1,119 @@
+import { z } from '@hono/zod-openapi';
+import type { Llm } from '../llm/types.js';
+import type { ServerDeps } from './deps.js';
+import { ApiError } from './errors.js';
+import { endpoint, newSubApp } from './openapi.js';
+
+/** A provider slow to list its models must not hold up the page that asked. */
+const LIST_TIMEOUT_MS = 5_000;
+/** Providers add models rarely; the list is asked for again after this long. */
+const LIST_CACHE_MS = 60_000;
+/** Some gateways list hundreds; past this the picker is useless anyway. */
+const MAX_MODELS = 1_000;
+const MAX_MODEL_CHARS = 200;
+
+export const Models = z
+  .object({
+    mode: z.enum(['offline', 'llm']),
+    provider: z.string().describe('The provider preset, `custom`, or `offline`.'),
+    current: z.string().describe('The model new turns use.'),
+    models: z.array(z.string()).describe('The models to choose from, `current` always among them.'),
+    source: z
+      .enum(['provider', 'config', 'offline'])
+      .describe("`provider`: the provider's own list (GET {baseUrl}/models); `config`: it could not be asked, so only the configured model; `offline`: the rule-based planner."),
+  })
+  .openapi('Models');
+export type Models = z.infer<typeof Models>;
+
+export const ModelChoice = z
+  .object({
+    model: z
+      .string()
+      .min(1)
+      .max(MAX_MODEL_CHARS)
+      .refine((m) => !/[\u0000-\u001f\u007f-\u009f]/.test(m), 'no control characters')
+      .refine((m) => m.trim() === m, 'no spaces around the name')
+      .describe('A model name the provider knows, e.g. `deepseek-chat`. Need not be in the list: providers do not list every alias.'),
+  })
+  .openapi('ModelChoice');
+export type ModelChoice = z.infer<typeof ModelChoice>;
+
+/**
+ * The provider's model list, asked for at most once a minute and never by two requests at once.
+ * A failure is not kept: the next request asks again.
+ */
+function createModelList(llm: Llm) {
+  let cached: { at: number; models: string[] } | undefined;
+  let inFlight: Promise<string[] | undefined> | undefined;
+  const ask = async (): Promise<string[] | undefined> => {
+    try {
+      const models = (await llm.listModels!({ timeoutMs: LIST_TIMEOUT_MS })).filter((m) => m.length <= MAX_MODEL_CHARS).slice(0, MAX_MODELS);
+      // An empty list (or an answer without one) says nothing about what the provider serves.
+      if (models.length === 0) return undefined;
+      cached = { at: Date.now(), models };
+      return models;
+    } catch {
+      // Whatever went wrong (down, 404, slow, refused the key), the configured model still works.
+      return undefined;
+    } finally {
+      inFlight = undefined;
+    }
+  };
+  return async (): Promise<string[] | undefined> => {
+    if (!llm.listModels) return undefined;
+    if (cached && Date.now() - cached.at < LIST_CACHE_MS) return cached.models;
+    return (inFlight ??= ask());
+  };
+}
+
+export function modelRoutes({ app }: ServerDeps) {
+  const api = newSubApp();
+  const { llm } = app;
+  const providerList = createModelList(llm);
+
+  async function models(): Promise<Models> {
+    const base = { mode: llm.mode, provider: llm.provider, current: llm.model };
+    if (llm.mode === 'offline') return { ...base, models: ['offline'], source: 'offline' };
+    const listed = await providerList();
+    if (!listed) return { ...base, models: [llm.model], source: 'config' };
+    const sorted = [...new Set(listed)].sort();
+    return { ...base, models: sorted.includes(llm.model) ? sorted : [llm.model, ...sorted], source: 'provider' };
+  }
+
+  endpoint(
+    api,
+    {
+      method: 'get',
+      path: '/api/models',
+      tag: 'server',
+      summary: 'The models to choose from',
+      description: `Asks the provider (at most every ${LIST_CACHE_MS / 1000} s, waiting at most ${LIST_TIMEOUT_MS / 1000} s); when it cannot say, only the configured model is offered. Never includes the API key.`,
+      responses: { 200: { description: 'The models.', schema: Models } },
+    },
+    async (c) => c.json(await models()),
+  );
+
+  endpoint(
+    api,
+    {
+      method: 'put',
+      path: '/api/model',
+      tag: 'server',
+      summary: 'Switch the model',
+      description: 'New requests to the model use this one, until the server stops (the configuration is not changed). GET /api/status shows it.',
+      body: ModelChoice,
+      responses: { 200: { description: 'The models, with the new `current`.', schema: Models } },
+      errors: [400, 409, 413],
+      errorText: { 409: 'Offline: there is no model to switch.' },
+    },
+    async (c, { body }) => {
+      if (llm.mode === 'offline') {
+        throw new ApiError(409, 'offline', 'Zhixing is in offline mode, following rules: there is no model to switch. Configure one (ZHIXING_BASE_URL, ZHIXING_API_KEY, ZHIXING_MODEL) and restart.');
+      }
+      if (!llm.setModel) throw new ApiError(409, 'fixed_model', `The model "${llm.model}" cannot be switched in this server.`);
+      llm.setModel(body.model);
+      return c.json(await models());
+    },
+  );
+  return api;
+}
