@@ -92,8 +92,8 @@ export async function loadModels(): Promise<void> {
 
 export async function chooseModel(model: string): Promise<void> {
   try {
-    state.status = await api.setModel(model);
-    if (state.models) state.models.current = model;
+    state.models = await api.setModel(model);
+    await refreshStatus();
   } catch (err) {
     fail(err);
   }
