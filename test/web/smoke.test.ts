@@ -14,7 +14,8 @@ afterAll(async () => {
 
 it('the server serves the web app at /, and it starts without errors', async () => {
   const { page, expectNoErrors } = await browser.openPage(`${server.url}/`);
-  await page.waitForFunction(() => (document.querySelector('#app')?.childElementCount ?? 0) > 0);
+  // The app has mounted once #app has children (index.html leaves it empty).
+  await page.locator('#app > *').first().waitFor();
   expect(await page.title()).toContain('Zhixing');
   // The app asks for /api/models and takes a 404 as "this server cannot list models"; the server has no such route yet.
   expectNoErrors([/^HTTP 404: GET \S+\/api\/models$/]);
