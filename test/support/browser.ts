@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 /** Debian's Chromium: Playwright's own browser downloads cannot be fetched here. */
@@ -36,8 +36,13 @@ export interface OpenedPage {
   page: Page;
   /** What went wrong in the page so far: uncaught errors, console errors, failed requests. */
   errors: string[];
-  /** Fails the test listing every error, except those matching one of `allowed` (for a test that provokes one). */
-  expectNoErrors(allowed?: RegExp[]): void;
+  /** Resolves once no request has been in flight for a moment (an event stream counts only until its headers). */
+  settled(): Promise<void>;
+  /**
+   * Once the page has settled, fails the test listing every error, except those matching one of
+   * `allowed` (for a test that provokes one). Await it.
+   */
+  expectNoErrors(allowed?: RegExp[]): Promise<void>;
 }
 
 export interface BrowserHarness {
@@ -85,6 +90,9 @@ export function useBrowser(): BrowserHarness {
       contexts.push(context);
       const page = await context.newPage();
       const errors: string[] = [];
+      const inFlight = new Set<Request>();
+      page.on('request', (request) => inFlight.add(request));
+      page.on('requestfinished', (request) => inFlight.delete(request));
       page.on('pageerror', (error) => errors.push(`uncaught: ${error.stack ?? error.message}`));
       page.on('console', (message) => {
         // Chromium also logs each failed load ("Failed to load resource"): the handlers below say it with the URL.
@@ -93,22 +101,38 @@ export function useBrowser(): BrowserHarness {
         }
       });
       page.on('requestfailed', (request) => {
+        inFlight.delete(request);
         const failure = request.failure()?.errorText ?? 'failed';
         // A request the page itself gave up on (it navigated, or closed a stream) is not an error.
         if (failure !== 'net::ERR_ABORTED') errors.push(`request failed: ${request.method()} ${request.url()}: ${failure}`);
       });
       page.on('response', (response) => {
         if (response.status() >= 400) errors.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
+        // The app keeps an event stream open for as long as it runs: waiting for its end would never end.
+        if (response.headers()['content-type']?.startsWith('text/event-stream')) inFlight.delete(response.request());
       });
       const response = await page.goto(url);
       // A page that is not there fails here, with what came instead, not later as a vague time-out.
       if (response && !response.ok()) {
         throw new Error(`${url} answered ${response.status()}: ${(await response.text()).slice(0, 300)}`);
       }
+      // Without this, an error from a request still running when the test checks would go unseen.
+      const settled = async (quietMs = 300, timeoutMs = 10_000) => {
+        const deadline = Date.now() + timeoutMs;
+        let quietSince = Date.now();
+        for (;;) {
+          if (inFlight.size > 0) quietSince = Date.now();
+          else if (Date.now() - quietSince >= quietMs) return;
+          if (Date.now() > deadline) throw new Error(`Still loading after ${timeoutMs} ms: ${[...inFlight].map((r) => r.url()).join(', ')}`);
+          await new Promise((r) => setTimeout(r, 25));
+        }
+      };
       return {
         page,
         errors,
-        expectNoErrors(allowed = []) {
+        settled: () => settled(),
+        async expectNoErrors(allowed = []) {
+          await settled();
           const left = errors.filter((e) => !allowed.some((pattern) => pattern.test(e)));
           if (left.length > 0) throw new Error(`The page reported ${left.length} error(s):\n${left.join('\n')}`);
         },
