@@ -2,7 +2,7 @@
  * PDF preview with pdf.js, loaded only when a PDF is opened (it is larger than the rest of the app).
  * The first pages are drawn onto canvases; the text stays in the file.
  */
-import { getDocument, GlobalWorkerOptions } from 'pdfjs-dist';
+import { AnnotationMode, getDocument, GlobalWorkerOptions } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
@@ -22,7 +22,8 @@ export async function renderPdf(bytes: ArrayBuffer, into: HTMLElement, maxPages:
     canvas.className = 'pdf-page';
     canvas.setAttribute('aria-label', `Page ${n}`);
     into.appendChild(canvas);
-    await page.render({ canvas, viewport }).promise;
+    // Forms show as filled in; other annotations (link targets, alt text) are not drawn over the page.
+    await page.render({ canvas, viewport, annotationMode: AnnotationMode.ENABLE_FORMS }).promise;
   }
   into.dataset.pages = String(doc.numPages);
   return doc.numPages;
