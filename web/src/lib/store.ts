@@ -32,7 +32,10 @@ export const state = reactive({
   loadingHistory: false,
 });
 
-/** The open chat. A shallow ref triggered by hand: deltas change deep inside it many times a second. */
+/**
+ * The open chat. The view itself is reactive, so a delta re-renders only the part it changed: the
+ * components are handed its messages and parts, which the events change in place.
+ */
 export const view = shallowRef<ChatView | null>(null);
 
 let stopFollowing: (() => void) | undefined;
@@ -180,7 +183,7 @@ export async function select(id: string | null, opts: { replace?: boolean } = {}
   try {
     const [history, session] = await Promise.all([api.history(id), api.session(id)]);
     if (ticket !== selecting) return;
-    const v = viewFromHistory(id, history, session.status === 'busy');
+    const v = reactive(viewFromHistory(id, history, session.status === 'busy')) as ChatView;
     view.value = v;
     followActive(v);
   } catch (err) {
