@@ -167,12 +167,15 @@ function followActive(v: ChatView): void {
   });
 }
 
-/** Opens a chat (or, with null, a new empty one): its history, then its live events. */
-export async function select(id: string | null, opts: { replace?: boolean } = {}): Promise<void> {
+/**
+ * Opens a chat (or, with null, a new empty one): its history, then its live events. `sending` keeps
+ * the message being sent in view meanwhile: the chat was just made for it.
+ */
+export async function select(id: string | null, opts: { replace?: boolean; sending?: string } = {}): Promise<void> {
   const ticket = ++selecting;
   stopFollowing?.();
   stopFollowing = undefined;
-  state.sending = null;
+  state.sending = opts.sending ?? null;
   state.activeId = id;
   setLocation(id, opts.replace);
   if (!id) {
@@ -207,8 +210,7 @@ export async function send(text: string): Promise<boolean> {
     if (!state.activeId) {
       const created = await api.createSession();
       state.sessions.unshift(created);
-      await select(created.id);
-      state.sending = message;
+      await select(created.id, { sending: message });
     }
     const id = state.activeId!;
     state.busy.add(id);
