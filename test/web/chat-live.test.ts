@@ -184,3 +184,32 @@ it('two chats answer at once, each with its own reply, shown right when switchin
   expect(await sessionStatus(idB)).toBe('idle');
   await expectNoErrors();
 });
+
+it('the message sent from a new chat stays in view while the chat is made, until the answer', async () => {
+  setup = await startWithModel();
+  setup.model.enqueue(textReply('Hello to you.'));
+  const { page, expectNoErrors } = await browser.openPage(`${setup.server.url}/`);
+  await page.locator('#composer').waitFor();
+  // A slow server: the new chat's history takes a while to come.
+  await page.route('**/api/sessions/*/messages', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await route.continue();
+  });
+  // Counts every change of the page after which the sent message is not shown.
+  await page.evaluate(() => {
+    const w = window as unknown as { __shown: boolean; __gone: number };
+    w.__shown = false;
+    w.__gone = 0;
+    new MutationObserver(() => {
+      const shown = [...document.querySelectorAll('article.msg-user')].some((a) => a.textContent === 'Hello there.');
+      if (shown) w.__shown = true;
+      else if (w.__shown) w.__gone++;
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+  await sendMessage(page, 'Hello there.');
+  await turnEnded(page, 1);
+  expect(await lastReply(page).innerText()).toBe('Hello to you.');
+  expect(await page.evaluate(() => (window as unknown as { __shown: boolean; __gone: number }).__shown)).toBe(true);
+  expect(await page.evaluate(() => (window as unknown as { __gone: number }).__gone)).toBe(0);
+  await expectNoErrors();
+});
