@@ -6,6 +6,9 @@ import type { Locator, Page } from 'playwright-core';
 import { startOpenAiServer, type OpenAiServer, type StreamedResponse } from './openai-server.js';
 import { startTestServer, type TestServer } from './http.js';
 
+// Used in code that runs in the page, which the Node typecheck (no DOM types) does not know.
+declare const document: any;
+
 export interface ModelSetup {
   model: OpenAiServer;
   server: TestServer;

@@ -4,10 +4,15 @@
  */
 import type { Page } from 'playwright-core';
 import { afterEach, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTool, ToolError } from '../../src/tools/tool.js';
 import { useBrowser } from '../support/browser.js';
 import { lastReply, sendMessage, sessionIdOf, slowly, startWithModel, turnEnded, watchText, type ModelSetup } from '../support/chat-page.js';
 import { request } from '../support/http.js';
-import { textReply } from '../support/openai-server.js';
+import { textReply, toolCallsReply } from '../support/openai-server.js';
+
+// Used in code that runs in the page, which the Node typecheck (no DOM types) does not know.
+declare const document: any, window: any, MutationObserver: any;
 
 const browser = useBrowser();
 let setup: ModelSetup | undefined;
@@ -197,19 +202,75 @@ it('the message sent from a new chat stays in view while the chat is made, until
   });
   // Counts every change of the page after which the sent message is not shown.
   await page.evaluate(() => {
-    const w = window as unknown as { __shown: boolean; __gone: number };
-    w.__shown = false;
-    w.__gone = 0;
+    window.__shown = false;
+    window.__gone = 0;
     new MutationObserver(() => {
       const shown = [...document.querySelectorAll('article.msg-user')].some((a) => a.textContent === 'Hello there.');
-      if (shown) w.__shown = true;
-      else if (w.__shown) w.__gone++;
+      if (shown) window.__shown = true;
+      else if (window.__shown) window.__gone++;
     }).observe(document.body, { childList: true, subtree: true, characterData: true });
   });
   await sendMessage(page, 'Hello there.');
   await turnEnded(page, 1);
   expect(await lastReply(page).innerText()).toBe('Hello to you.');
-  expect(await page.evaluate(() => (window as unknown as { __shown: boolean; __gone: number }).__shown)).toBe(true);
-  expect(await page.evaluate(() => (window as unknown as { __gone: number }).__gone)).toBe(0);
+  expect(await page.evaluate(() => window.__shown)).toBe(true);
+  expect(await page.evaluate(() => window.__gone)).toBe(0);
+  await expectNoErrors();
+});
+
+it('a running tool call shows a spinner, its progress and a ticking time, then ✓; a stopped one ends ✗', async () => {
+  setup = await startWithModel();
+  let finish: (() => void) | undefined;
+  setup.server.app.tools.register(
+    defineTool({
+      name: 'slow_job',
+      description: 'Takes a while.',
+      parameters: z.object({ what: z.string() }),
+      execute: (args, ctx) =>
+        new Promise<string>((resolve, reject) => {
+          ctx.progress(`working on ${args.what}…`);
+          finish = () => resolve(`finished ${args.what}`);
+          ctx.signal.addEventListener('abort', () => reject(new ToolError('Stopped before the end.')));
+        }),
+    }),
+  );
+  const call = (what: string) => toolCallsReply([{ id: `call_${what}`, name: 'slow_job', args: { what } }]);
+  setup.model.enqueue(call('report'), textReply('The report is done.'), call('backup'));
+  const { page, expectNoErrors } = await browser.openPage(`${setup.server.url}/`);
+  await page.locator('#composer').waitFor();
+  await sendMessage(page, 'Make the report.');
+
+  const card = page.locator('.tool-card[data-tool="slow_job"]');
+  await page.locator('.tool-card[data-state="running"]').waitFor();
+  expect(await card.getAttribute('class')).toContain('is-running');
+  expect(await card.locator('.tool-status .spinner').count()).toBe(1);
+  expect(await card.locator('.tool-progress').innerText()).toBe('working on report…');
+  const ms = async () => {
+    const [, n, unit] = /^([\d.]+) (ms|s)$/.exec(await card.locator('.tool-ms').innerText()) ?? [];
+    return Number(n) * (unit === 's' ? 1000 : 1);
+  };
+  const first = await ms();
+  await page.waitForTimeout(600);
+  expect(await ms()).toBeGreaterThan(first + 300);
+
+  finish!();
+  await turnEnded(page, 1);
+  expect(await card.getAttribute('data-state')).toBe('completed');
+  expect(await card.locator('.spinner').count()).toBe(0);
+  expect(await card.locator('.tool-progress').count()).toBe(0);
+  await card.locator('button.tool-head').click();
+  expect(await card.locator('pre.tool-output').innerText()).toBe('finished report');
+  expect(await lastReply(page).innerText()).toBe('The report is done.');
+
+  // Stopped while it runs: the card ends ✗ with what the tool said.
+  await sendMessage(page, 'Make the backup.');
+  const second = page.locator('.tool-card[data-tool="slow_job"]').nth(1);
+  await page.locator('.tool-card[data-state="running"]').waitFor();
+  await page.locator('button.send.stop').click();
+  await turnEnded(page, 2);
+  expect(await second.getAttribute('data-state')).toBe('error');
+  await second.locator('button.tool-head').click();
+  expect(await second.locator('pre.tool-output').innerText()).toContain('Stopped before the end.');
+  expect(await page.locator('.notice-stop').count()).toBe(1);
   await expectNoErrors();
 });

@@ -12,6 +12,9 @@ import { sendMessage, startWithModel, turnEnded, type ModelSetup } from '../supp
 import { startTestServer } from '../support/http.js';
 import { textReply, toolCallsReply } from '../support/openai-server.js';
 
+// Used in code that runs in the page, which the Node typecheck (no DOM types) does not know.
+declare const document: any, window: any;
+
 const browser = useBrowser();
 
 // A 1×1 PNG, for the remote image the model links to.
@@ -67,7 +70,7 @@ async function dangers(page: Page, root: string, allowIcons = false): Promise<st
     { root, allowIcons },
   );
 }
-const pwned = (page: Page) => page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned);
+const pwned = (page: Page) => page.evaluate(() => window.__pwned);
 
 it('hostile Markdown from the model is shown as text; links are made safe; a remote image loads only when asked', async () => {
   setup = await startWithModel();
@@ -130,7 +133,7 @@ it('hostile Markdown from the model is shown as text; links are made safe; a rem
   await button.click();
   const img = md.locator(`img[src="${remoteUrl}/cat.png"]`);
   await img.waitFor();
-  await page.waitForFunction((src) => (document.querySelector(`img[src="${src}"]`) as HTMLImageElement | null)?.naturalWidth === 1, `${remoteUrl}/cat.png`);
+  await page.waitForFunction((src) => document.querySelector(`img[src="${src}"]`)?.naturalWidth === 1, `${remoteUrl}/cat.png`);
   expect(await img.getAttribute('alt')).toBe('cat');
   expect(await md.locator('button.remote-image').count()).toBe(0);
   const cats = remoteHits.filter((h) => h.path === '/cat.png');

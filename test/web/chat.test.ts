@@ -8,6 +8,9 @@ import { lastReply, sendMessage, sessionIdOf, slowly, startWithModel, turnEnded,
 import { startTestServer, type TestServer } from '../support/http.js';
 import { textReply, toolCallsReply } from '../support/openai-server.js';
 
+// Used in code that runs in the page, which the Node typecheck (no DOM types) does not know.
+declare const document: any, navigator: any, Node: any;
+
 const browser = useBrowser();
 
 describe('offline, in Chinese', () => {
