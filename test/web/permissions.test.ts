@@ -11,7 +11,7 @@ import { useBrowser } from '../support/browser.js';
 import { request, startTestServer, type TestServer } from '../support/http.js';
 
 // What page.evaluate's functions see, in the page; the tests compile without the DOM's types.
-declare const document: any;
+declare const document: any, getComputedStyle: any;
 
 const browser = useBrowser();
 let server: TestServer;

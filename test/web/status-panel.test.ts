@@ -9,7 +9,7 @@ import { request, startTestServer, type TestServer } from '../support/http.js';
 import { startOpenAiServer, textReply, type OpenAiServer } from '../support/openai-server.js';
 
 // What page.evaluate's functions see, in the page; the tests compile without the DOM's types.
-declare const document: any;
+declare const document: any, getComputedStyle: any;
 
 const browser = useBrowser();
 let server: TestServer | undefined;
