@@ -189,6 +189,28 @@ it('switches chats by click and by Back/Forward, each showing its own history', 
   await expectNoErrors();
 });
 
+it('New chat chosen while a chat is still loading shows the new, empty chat', async () => {
+  server = await startTestServer();
+  const { page, expectNoErrors } = await browser.openPage(`${server.url}/`, { locale: 'en-US' });
+  const a = await chat(page, 'what time is it', 'time');
+  await page.locator('[data-new-chat]').click();
+  await page.locator('.messages .empty').waitFor();
+  // A slow history: the chat is chosen and left before it arrives.
+  await page.route('**/api/sessions/*/messages', async (route) => {
+    await new Promise((r) => setTimeout(r, 400));
+    await route.continue();
+  });
+  await row(page, a).locator('.session-open').click();
+  await page.waitForURL(`${server.url}/s/${a}`);
+  await page.locator('[data-new-chat]').click();
+  await page.waitForURL(`${server.url}/`);
+  await page.waitForTimeout(600);
+  expect(await page.locator('.messages .empty').isVisible()).toBe(true);
+  expect(await page.locator('article.msg-user').count()).toBe(0);
+  expect(await page.locator('.topbar-title').innerText()).toBe('New chat');
+  await expectNoErrors();
+});
+
 it('deletes after confirming: Cancel and Esc keep it; deleting the open chat goes to a new chat', async () => {
   server = await startTestServer();
   const { page, expectNoErrors } = await browser.openPage(`${server.url}/`, { locale: 'en-US' });
