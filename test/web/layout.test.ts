@@ -122,7 +122,17 @@ const focus = (page: Page) =>
     const el = document.activeElement;
     const style = getComputedStyle(el);
     return {
-      el: el.id ? `#${el.id}` : el.matches('[data-settings]') ? 'settings' : el.matches('[data-new-chat]') ? 'new-chat' : `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`,
+      el: el.id
+        ? `#${el.id}`
+        : el.matches('[data-settings]')
+          ? 'settings'
+          : el.matches('[data-new-chat]')
+            ? 'new-chat'
+            : el.matches('input')
+              ? `input[name=${el.name}][value=${el.value}]`
+              : el.matches('aside.panel [aria-label]')
+                ? `panel: ${el.getAttribute('aria-label')}`
+                : `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`,
       ring: style.boxShadow !== 'none' || (style.outlineStyle !== 'none' && style.outlineWidth !== '0px'),
     };
   });
@@ -166,12 +176,20 @@ it('works from the keyboard alone, and the focus can always be seen', async () =
   expect(await page.locator('pre.tool-input').innerText()).toContain('(3+5)*2');
   expect(await page.locator('pre.tool-output').innerText()).toContain('16');
 
-  // Settings: opened with Enter, closed with Esc.
+  // Settings: Enter opens the panel and takes the focus there; the arrows pick a theme; Esc closes
+  // it and gives the focus back.
   await tabTo(page, 'settings', true);
   await page.keyboard.press('Enter');
   await page.locator('aside.panel [data-mode]').waitFor();
+  expect(await focus(page)).toEqual({ el: 'panel: Close', ring: true });
+  await tabTo(page, 'input[name=theme][value=system]');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  expect(await focus(page)).toEqual({ el: 'input[name=theme][value=dark]', ring: true });
+  expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
   await page.keyboard.press('Escape');
   await page.locator('aside.panel').waitFor({ state: 'detached' });
+  expect(await focus(page)).toEqual({ el: 'settings', ring: true });
 
   // New chat, by keyboard.
   await tabTo(page, 'new-chat', true);
