@@ -14,11 +14,11 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Zhixing's HTTP API on 127.0.0.1, port 0, over a fresh home: offline unless a model is given. */
+/** Zhixing's HTTP API on 127.0.0.1, port 0, over a fresh home (`config` is its config.json): offline unless a model is given. */
 export async function startTestServer(
-  options: { llm?: Llm; host?: string; token?: string; env?: Record<string, string>; maxStreams?: number; webRoot?: string; log?: (line: string) => void } = {},
+  options: { llm?: Llm; host?: string; token?: string; env?: Record<string, string>; config?: object; maxStreams?: number; webRoot?: string; log?: (line: string) => void } = {},
 ): Promise<TestServer> {
-  const home = tempHome(options.env);
+  const home = tempHome(options.env, options.config);
   const app = await createApp(home.config, { llm: options.llm });
   const server = await createServer({ app, host: options.host, port: 0, token: options.token, log: options.log ?? (() => {}), maxStreams: options.maxStreams, webRoot: options.webRoot });
   return {

@@ -179,6 +179,8 @@ export async function select(id: string | null, opts: { replace?: boolean; sendi
   state.activeId = id;
   setLocation(id, opts.replace);
   if (!id) {
+    // A chat chosen just before may still be loading: it will not say it is done.
+    state.loadingHistory = false;
     view.value = null;
     return;
   }
