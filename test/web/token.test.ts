@@ -42,8 +42,9 @@ it('serves the app without the token, which then asks for it, keeps it, and work
   expect((await request(server.port, '/api/status')).status).toBe(401);
   expect((await request(server.port, '/api/status', { headers: auth })).status).toBe(200);
 
-  const { page, expectNoErrors } = await browser.openPage(`${server.url}/`, { locale: 'en-US' });
+  const { page, expectNoErrors } = await browser.openPage('about:blank', { locale: 'en-US' });
   const refused = unauthorized(page);
+  await page.goto(`${server.url}/`);
   await giveToken(page, '');
   // An empty answer is not taken: the field is required.
   expect(await tokenDialog(page).isVisible()).toBe(true);
@@ -108,6 +109,7 @@ it('serves the app without the token, which then asks for it, keeps it, and work
 });
 
 it('asks again, in Chinese, when the token kept in the browser is no longer the right one', async () => {
+  const made = (await request(server.port, '/api/sessions', { body: { title: '旧的对话' }, headers: auth })).json().id as string;
   const { page, expectNoErrors } = await browser.openPage(`${server.url}/`, { locale: 'zh-CN' });
   await page.evaluate(() => localStorage.setItem('zhixing.token', 'an-old-token-from-another-server'));
   await page.reload();
@@ -118,6 +120,6 @@ it('asks again, in Chinese, when the token kept in the browser is no longer the 
   await page.locator('dialog.token').waitFor({ state: 'hidden' });
   await page.locator('[data-mode-badge]').waitFor();
   expect(await page.evaluate(() => localStorage.getItem('zhixing.token'))).toBe(TOKEN);
-  await page.locator('li.session').first().waitFor();
+  expect(await page.locator(`li.session[data-session="${made}"] .session-title`).textContent()).toBe('旧的对话');
   await expectNoErrors([/^HTTP 401: /]);
 });
