@@ -25,6 +25,12 @@ afterEach(async () => {
 const counting = (label: string, words: number) => Array.from({ length: words }, (_, i) => `${label}${i + 1}`).join(' ');
 /** The text of the last assistant message's Markdown, as the page has it now. */
 const replyText = (page: Page) => page.evaluate(() => [...document.querySelectorAll('article.msg-assistant .markdown')].at(-1)?.textContent?.trim() ?? '');
+/** Opens a chat from the sidebar; resolves once its address and its own first message show (the last chat stays in view while it loads). */
+async function openChat(page: Page, id: string, firstMessage: string): Promise<void> {
+  await page.locator(`li.session[data-session="${id}"] .session-open`).click();
+  await page.waitForURL((url) => url.pathname === `/s/${id}`);
+  await page.waitForFunction((text) => document.querySelector('article.msg-user')?.textContent === text, firstMessage);
+}
 const sessionStatus = async (id: string) => (await request(setup!.server.port, `/api/sessions/${id}`)).json().status as string;
 
 for (const how of ['the Stop button', 'the Esc key'] as const) {
@@ -74,7 +80,7 @@ for (const how of ['the Stop button', 'the Esc key'] as const) {
 
 it('Esc while no turn runs, or with a dialog open, stops nothing', async () => {
   setup = await startWithModel();
-  setup.model.enqueue(textReply('Quick answer.'), slowly(textReply(counting('d', 30)), 60));
+  setup.model.enqueue(textReply('Quick answer.'), slowly(textReply(counting('d', 30)), 100));
   const { page, expectNoErrors } = await browser.openPage(`${setup.server.url}/`);
   await page.locator('#composer').waitFor();
   await sendMessage(page, 'Quick one.');
@@ -88,6 +94,7 @@ it('Esc while no turn runs, or with a dialog open, stops nothing', async () => {
   await page.waitForFunction(() => /d2\b/.test([...document.querySelectorAll('article.msg-assistant .markdown')].at(-1)?.textContent ?? ''));
   await page.locator('li.session [data-delete]').first().click();
   await page.locator('dialog.confirm[open]').waitFor();
+  expect(await page.locator('button.send.stop').count()).toBe(1);
   await page.keyboard.press('Escape');
   await page.locator('dialog.confirm[open]').waitFor({ state: 'detached' });
   await turnEnded(page, 2);
@@ -100,7 +107,7 @@ it('Esc while no turn runs, or with a dialog open, stops nothing', async () => {
 it('a reload in the middle of a turn shows the history, then the rest of the reply, none of it twice', async () => {
   setup = await startWithModel();
   const full = counting('r', 60);
-  setup.model.enqueue(slowly(textReply(full), 80));
+  setup.model.enqueue(slowly(textReply(full), 120));
   const { page, expectNoErrors } = await browser.openPage(`${setup.server.url}/`);
   await page.locator('#composer').waitFor();
   await sendMessage(page, 'Count to sixty.');
@@ -138,7 +145,7 @@ it('two chats answer at once, each with its own reply, shown right when switchin
   setup = await startWithModel();
   const a = counting('alpha', 40);
   const b = counting('beta', 30);
-  setup.model.enqueue(slowly(textReply(a), 80), slowly(textReply(b), 80));
+  setup.model.enqueue(slowly(textReply(a), 100), slowly(textReply(b), 80));
   const { page, expectNoErrors } = await browser.openPage(`${setup.server.url}/`);
   await page.locator('#composer').waitFor();
 
@@ -159,9 +166,7 @@ it('two chats answer at once, each with its own reply, shown right when switchin
   expect(await page.locator('li.session.active').getAttribute('data-session')).toBe(idB);
 
   // Back to the first while both still run: its own messages, still growing.
-  await page.locator(`li.session[data-session="${idA}"] .session-open`).click();
-  await page.waitForURL((url) => url.pathname === `/s/${idA}`);
-  await page.locator('article.msg-user').waitFor();
+  await openChat(page, idA, 'First chat: count alpha.');
   expect(await page.locator('article.msg-user').allInnerTexts()).toEqual(['First chat: count alpha.']);
   const seenA = await watchText(() => replyText(page), (text) => text.endsWith('alpha40'));
   expect(seenA.length).toBeGreaterThanOrEqual(2);
@@ -172,16 +177,14 @@ it('two chats answer at once, each with its own reply, shown right when switchin
 
   // The second finishes too, while the first is open; its content is right when opened.
   await page.locator(`li.session[data-session="${idB}"] [data-running]`).waitFor({ state: 'detached', timeout: 20_000 });
-  await page.locator(`li.session[data-session="${idB}"] .session-open`).click();
-  await page.waitForURL((url) => url.pathname === `/s/${idB}`);
+  await openChat(page, idB, 'Second chat: count beta.');
   await turnEnded(page, 1);
   expect(await page.locator('article.msg-user').allInnerTexts()).toEqual(['Second chat: count beta.']);
   expect(await lastReply(page).innerText()).toBe(b);
   expect(await page.locator('.messages').innerText()).not.toContain('alpha');
 
   // And the first again.
-  await page.locator(`li.session[data-session="${idA}"] .session-open`).click();
-  await page.waitForURL((url) => url.pathname === `/s/${idA}`);
+  await openChat(page, idA, 'First chat: count alpha.');
   await turnEnded(page, 1);
   expect(await lastReply(page).innerText()).toBe(a);
   expect(await page.locator('[data-running]').count()).toBe(0);

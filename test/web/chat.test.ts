@@ -216,7 +216,7 @@ describe('with a model', () => {
     setup = await startWithModel();
     setup.model.enqueue(
       toolCallsReply([{ id: 'call_calc', name: 'calculator', args: { expression: '12*(7-2)' } }], { splitArgs: true }),
-      slowly(textReply('12*(7-2) is 60, worked out with the calculator.'), 60),
+      slowly(textReply('12*(7-2) is 60, worked out with the calculator.'), 100),
       toolCallsReply([{ id: 'call_done', name: 'todo_done', args: { id: 999 } }]),
       textReply('There is no todo 999.'),
     );
