@@ -185,6 +185,8 @@ export async function select(id: string | null, opts: { replace?: boolean; sendi
     return;
   }
   state.loadingHistory = true;
+  // Another chat's messages must not stand in for this one's while they load (nor take its Stop).
+  if (view.value && view.value.sessionId !== id) view.value = null;
   try {
     const [history, session] = await Promise.all([api.history(id), api.session(id)]);
     if (ticket !== selecting) return;
