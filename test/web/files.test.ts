@@ -12,6 +12,9 @@ declare const window: any;
 declare const document: any;
 
 const browser = useBrowser();
+
+/** Polls until the check passes: a busy machine may take seconds where an idle one takes milliseconds. */
+const eventually = <T>(check: () => T | Promise<T>, timeout = 15_000) => expect.poll(check, { timeout, interval: 50 });
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../fixtures');
 const PNG = readFileSync(join(FIXTURES, 'images/bars.png')); // 48×32
 const TRACEMONKEY = readFileSync(join(FIXTURES, 'pdf/tracemonkey_a11y.pdf'));
@@ -58,15 +61,21 @@ const exactly = (s: string) => new RegExp(`^${s.replace(/[.*+?^${}()|[\]\\]/g, '
 /** The chip of an uploaded file, once its upload has finished (its button is enabled then). */
 async function uploaded(page: Page, path: string) {
   const chip = page.locator('.chip').filter({ has: page.locator('.chip-name', { hasText: exactly(path) }) });
-  await expect.poll(() => chip.locator('.chip-main').isEnabled()).toBe(true);
+  await eventually(() => chip.locator('.chip-main').isEnabled(), 30_000).toBe(true);
   return chip;
 }
 const inWorkspace = (path: string) => readFileSync(join(server.app.workspace, path));
 
 /** Opens the preview of a chip; returns its body once it is no longer loading. */
 async function preview(page: Page, path: string, kind: string) {
-  // At once: nothing (a toast saying it was uploaded) may lie over a chip just uploaded.
-  await (await uploaded(page, path)).locator('.chip-main').click({ timeout: 2_000 });
+  const chip = (await uploaded(page, path)).locator('.chip-main');
+  // Nothing (a toast saying it was uploaded) lies over a chip just uploaded: it can be clicked at once.
+  const uncovered = await chip.evaluate((el: any) => {
+    const box = el.getBoundingClientRect();
+    return el.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
+  });
+  expect(uncovered, `something lies over the chip of ${path}`).toBe(true);
+  await chip.click();
   const body = page.locator(`dialog.preview[open] .preview-body[data-kind="${kind}"]`);
   await body.waitFor();
   expect(await page.locator('dialog.preview h2').textContent()).toBe(path);
@@ -149,7 +158,7 @@ it('uploads text, Markdown, an image and PDFs with the attach button: each is in
   await preview(page, 'bars.png', 'image');
   const image = page.locator('.preview-image');
   await image.waitFor();
-  await expect.poll(() => image.evaluate((img: any) => img.complete && img.naturalWidth)).toBe(48);
+  await eventually(() => image.evaluate((img: any) => img.complete && img.naturalWidth)).toBe(48);
   expect(await image.evaluate((img: any) => img.naturalHeight)).toBe(32);
   await browser.screenshot(page, 'preview-image');
   await closePreview(page);

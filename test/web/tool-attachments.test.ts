@@ -10,6 +10,9 @@ import { startTestServer, type TestServer } from '../support/http.js';
 import { startOpenAiServer, textReply, toolCallsReply, type OpenAiServer } from '../support/openai-server.js';
 
 const browser = useBrowser();
+
+/** Polls until the check passes: a busy machine may take seconds where an idle one takes milliseconds. */
+const eventually = <T>(check: () => T | Promise<T>, timeout = 15_000) => expect.poll(check, { timeout, interval: 50 });
 const PNG = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../fixtures/images/bars.png')); // 48×32
 const CSV = 'month,sales\nJanuary,120\nFebruary,95\nMarch,143\n';
 const SUMMARY = 'Sales rose 19% in March.\n';
@@ -54,7 +57,7 @@ async function expectAttachments(page: Page) {
   expect(await card.locator('.tool-title').textContent()).toBe('Sales, first quarter');
   const image = card.locator('.attachments img');
   await image.waitFor();
-  await expect.poll(() => image.evaluate((img: any) => img.complete && img.naturalWidth)).toBe(48);
+  await eventually(() => image.evaluate((img: any) => img.complete && img.naturalWidth)).toBe(48);
   expect(await image.evaluate((img: any) => [img.naturalHeight, img.alt, img.src.startsWith('blob:')])).toEqual([32, 'chart.png', true]);
   expect(await card.locator('.attachment-image figcaption').textContent()).toBe('chart.png');
 

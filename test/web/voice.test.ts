@@ -8,6 +8,9 @@ declare const window: any;
 declare const document: any;
 
 const browser = useBrowser();
+
+/** Polls until the check passes: a busy machine may take seconds where an idle one takes milliseconds. */
+const eventually = <T>(check: () => T | Promise<T>, timeout = 15_000) => expect.poll(check, { timeout, interval: 50 });
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
@@ -96,7 +99,7 @@ async function ask(page: Page, text: string) {
   const replies = await page.locator('article.msg-assistant').count();
   await page.locator('#composer').fill(text);
   await page.locator('#composer').press('Enter');
-  await expect.poll(() => page.locator('article.msg-assistant').count()).toBeGreaterThan(replies);
+  await eventually(() => page.locator('article.msg-assistant').count()).toBeGreaterThan(replies);
   await page.locator('button.send[type=submit]').waitFor();
 }
 
@@ -115,7 +118,7 @@ it('holding the mic button fills the composer with what is heard, in Chinese for
   expect(await composer(page)).toBe('帮我算一下 (3+5)*2');
   await page.mouse.up();
   expect((await recognition(page))[0]!.state).toBe('stopped');
-  await expect.poll(() => mic(page).getAttribute('aria-pressed')).toBe('false');
+  await eventually(() => mic(page).getAttribute('aria-pressed')).toBe('false');
   // The words wait in the composer, focused, to be read over and sent.
   expect(await page.evaluate(() => document.activeElement?.id)).toBe('composer');
   await page.keyboard.press('Enter');
@@ -141,7 +144,7 @@ it('in English, listens in en-US; Space held on the button talks too, and what i
   expect(await composer(page)).toBe('Quick question: what is 2+3 exactly');
   await page.keyboard.up('Space');
   expect((await recognition(page))[0]!.state).toBe('stopped');
-  await expect.poll(() => mic(page).getAttribute('aria-pressed')).toBe('false');
+  await eventually(() => mic(page).getAttribute('aria-pressed')).toBe('false');
   // A second hold starts a new recognition.
   await mic(page).hover();
   await page.mouse.down();
@@ -157,7 +160,7 @@ it('says why voice input stopped when the browser refuses it, and stops quietly 
     await mic(page).hover();
     await page.mouse.down();
     await page.evaluate(() => window.__recognitions[0].fail('no-speech'));
-    await expect.poll(() => mic(page).getAttribute('aria-pressed')).toBe('false');
+    await eventually(() => mic(page).getAttribute('aria-pressed')).toBe('false');
     await page.mouse.up();
     expect(await page.locator('.toast').count()).toBe(0);
 
@@ -193,13 +196,13 @@ it('reads replies aloud in their language only while the speaker is on, and reme
   expect(await speaker.getAttribute('aria-pressed')).toBe('true');
   expect(await speaker.getAttribute('aria-label')).toBe('朗读回复：开');
   await ask(page, '帮我算一下 (3+5)*2');
-  await expect.poll(() => spoken(page)).toHaveLength(1);
+  await eventually(() => spoken(page)).toHaveLength(1);
   // Numbers alone are read in the app's language, the star as what it means.
   expect(await spoken(page)).toEqual([{ text: '(3+5) × 2 = 16', lang: 'zh-CN' }]);
 
   // An English reply is read in English, whatever the app's language.
   await ask(page, 'what time is it');
-  await expect.poll(() => spoken(page)).toHaveLength(2);
+  await eventually(() => spoken(page)).toHaveLength(2);
   const en = (await spoken(page))[1]!;
   expect(en.lang).toBe('en-US');
   expect(en.text).toMatch(/^It is \w+day/);
@@ -211,7 +214,7 @@ it('reads replies aloud in their language only while the speaker is on, and reme
   await settled();
   expect(await spoken(page)).toEqual([]);
   await ask(page, '7*6 等于多少');
-  await expect.poll(() => spoken(page)).toHaveLength(1);
+  await eventually(() => spoken(page)).toHaveLength(1);
   expect(await spoken(page)).toEqual([{ text: '7 × 6 = 42', lang: 'zh-CN' }]);
 
   await page.locator('button.speaker').click();
@@ -232,11 +235,11 @@ it('in the English UI, reads numbers in en-US and a Chinese reply in zh-CN', asy
   await page.locator('button.speaker').click();
   expect(await page.locator('button.speaker').getAttribute('aria-label')).toBe('Read replies aloud: on');
   await ask(page, 'what is 2+3');
-  await expect.poll(() => spoken(page)).toHaveLength(1);
+  await eventually(() => spoken(page)).toHaveLength(1);
   expect(await spoken(page)).toEqual([{ text: '2+3 = 5', lang: 'en-US' }]);
   // A Chinese reply in the English UI is read in Chinese.
   await ask(page, '现在几点了');
-  await expect.poll(() => spoken(page)).toHaveLength(2);
+  await eventually(() => spoken(page)).toHaveLength(2);
   const zh = (await spoken(page))[1]!;
   expect(zh.lang).toBe('zh-CN');
   expect(zh.text).toMatch(/[\u3400-\u9fff]/);
