@@ -27,6 +27,8 @@ export default defineConfig({
           // A Chromium is several processes: one browser file at a time, after the other tests, so
           // pages are not starved into flaky timings and do not slow the rest.
           maxWorkers: 1,
+          // A page's state is awaited, not assumed: on a busy machine a second is not always enough.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],
