@@ -42,6 +42,14 @@ afterAll(() => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Starts a one-shot and waits until the model has been asked its message: that process then holds the session's lock. */
+const startAsked = async (args: string[], env: Record<string, string>) => {
+  const from = seen.length;
+  const run = runCli(args, env);
+  while (!seen.slice(from).some((u) => u.at(-1) === args.at(-1))) await sleep(20);
+  // Wrapped, so awaiting this waits for the ask, not for the whole run.
+  return { run };
+};
 
 function history(home: string, session: string): string[] {
   const db = new Database(join(home, 'zhixing.db'), { readonly: true });
@@ -58,8 +66,7 @@ describe('two processes on one home', () => {
     try {
       const first = await runCli(['--json', 'hello'], env);
       const session = JSON.parse(first.stdout).session;
-      const a = runCli(['--json', 'A medium'], env);
-      await sleep(300);
+      const { run: a } = await startAsked(['--json', 'A medium'], env);
       const b = await runCli(['--json', 'B fast'], env);
       const ra = await a;
       expect(JSON.parse(ra.stdout)).toMatchObject({ session, reply: 'answer to A medium' });
@@ -82,8 +89,7 @@ describe('two processes on one home', () => {
     const env = { ZHIXING_HOME: t.home, ZHIXING_BASE_URL: url, ZHIXING_LANG: 'en' };
     try {
       const session = JSON.parse((await runCli(['--json', 'hi'], env)).stdout).session;
-      const a = runCli(['--json', 'A slow'], env);
-      await sleep(300);
+      const { run: a } = await startAsked(['--json', 'A slow'], env);
       const b = await runCli(['--json', 'B fast'], env);
       const out = JSON.parse(b.stdout);
       expect(out.session).not.toBe(session);
@@ -102,8 +108,7 @@ describe('two processes on one home', () => {
     const env = { ZHIXING_HOME: t.home, ZHIXING_BASE_URL: url, ZHIXING_LANG: 'en' };
     try {
       const session = JSON.parse((await runCli(['--json', 'start'], env)).stdout).session;
-      const a = runCli(['--json', '--session', session, 'A slow'], env);
-      await sleep(300);
+      const { run: a } = await startAsked(['--json', '--session', session, 'A slow'], env);
       const b = await runCli(['--json', '--session', session, 'B fast'], env);
       expect(b.stderr).toMatch(/^This session is busy in another Zhixing process \(pid \d+\); waiting for it to finish…\n$/);
       expect(JSON.parse(b.stdout).reply).toBe('answer to B fast');

@@ -26,6 +26,9 @@ export function setToken(value: string | null): void {
   else localStorage.removeItem(TOKEN_KEY);
 }
 
+/** True when the requests carry a token (so a 401 means it is wrong, not missing). */
+export const hasToken = (): boolean => token !== null;
+
 /** Called when the server says the token is missing or wrong. */
 export function whenUnauthorized(handler: () => void): void {
   onUnauthorized = handler;

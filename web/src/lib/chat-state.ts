@@ -53,8 +53,9 @@ function message(view: ChatView, id: string): Message | undefined {
 function assistant(view: ChatView, e: { messageId: string; turnId: string; sessionId: string }): Message {
   let m = message(view, e.messageId);
   if (!m) {
-    m = { id: e.messageId, sessionId: e.sessionId, turnId: e.turnId, role: 'assistant', createdAt: Date.now(), parts: [] };
-    view.messages.push(m);
+    view.messages.push({ id: e.messageId, sessionId: e.sessionId, turnId: e.turnId, role: 'assistant', createdAt: Date.now(), parts: [] });
+    // The array's own element: a reactive view hands out its reactive copy.
+    m = view.messages[view.messages.length - 1]!;
   }
   return m;
 }

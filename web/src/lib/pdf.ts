@@ -2,13 +2,20 @@
  * PDF preview with pdf.js, loaded only when a PDF is opened (it is larger than the rest of the app).
  * The first pages are drawn onto canvases; the text stays in the file.
  */
-import { getDocument, GlobalWorkerOptions } from 'pdfjs-dist';
+import { AnnotationMode, getDocument, GlobalWorkerOptions, version } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
 
 export async function renderPdf(bytes: ArrayBuffer, into: HTMLElement, maxPages: number): Promise<number> {
-  const doc = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
+  const doc = await getDocument({
+    data: new Uint8Array(bytes),
+    isEvalSupported: false,
+    // Copied there by web/vite.config.ts: for fonts the PDF names but does not hold.
+    cMapUrl: `/assets/pdfjs-${version}/cmaps/`,
+    cMapPacked: true,
+    standardFontDataUrl: `/assets/pdfjs-${version}/standard_fonts/`,
+  }).promise;
   const count = Math.min(doc.numPages, maxPages);
   const width = Math.max(into.clientWidth, 300);
   for (let n = 1; n <= count; n++) {
@@ -22,7 +29,8 @@ export async function renderPdf(bytes: ArrayBuffer, into: HTMLElement, maxPages:
     canvas.className = 'pdf-page';
     canvas.setAttribute('aria-label', `Page ${n}`);
     into.appendChild(canvas);
-    await page.render({ canvas, viewport }).promise;
+    // Forms show as filled in; other annotations (link targets, alt text) are not drawn over the page.
+    await page.render({ canvas, viewport, annotationMode: AnnotationMode.ENABLE_FORMS }).promise;
   }
   into.dataset.pages = String(doc.numPages);
   return doc.numPages;

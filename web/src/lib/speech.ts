@@ -3,6 +3,7 @@
  * speechSynthesis in the reply's own language. Both are offered only where the browser has them.
  */
 import { ref } from 'vue';
+import { locale } from './i18n';
 
 interface Recognition extends EventTarget {
   lang: string;
@@ -69,10 +70,11 @@ export function listen(lang: string, onText: (text: string) => void, onEnd: (err
   return { stop: () => rec.stop() };
 }
 
-/** Mostly Chinese characters: read in Chinese; otherwise English. */
-export function replyLang(text: string): string {
+/** Mostly Chinese characters: read in Chinese; otherwise English. Neither (`(3+5) × 2 = 16`): in `otherwise`, the app's language. */
+export function replyLang(text: string, otherwise = 'en-US'): string {
   const han = (text.match(/[\u3400-\u9fff]/g) ?? []).length;
   const latin = (text.match(/[A-Za-z]/g) ?? []).length;
+  if (han === 0 && latin === 0) return otherwise;
   return han > 0 && han * 2 >= latin / 2 ? 'zh-CN' : 'en-US';
 }
 
@@ -82,6 +84,8 @@ export function speakable(markdown: string): string {
     .replace(/```[\s\S]*?```/g, ' ')
     .replace(/`([^`]*)`/g, '$1')
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    // A star between numbers is a multiplication, read as one; other stars are emphasis, left out.
+    .replace(/([\d)])\s*\*\s*(?=[\d(])/g, '$1 × ')
     .replace(/[#*_>~|]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
@@ -93,7 +97,7 @@ export function speak(text: string): void {
   if (!words) return;
   speechSynthesis.cancel();
   const u = new SpeechSynthesisUtterance(words);
-  u.lang = replyLang(words);
+  u.lang = replyLang(words, locale.value === 'zh' ? 'zh-CN' : 'en-US');
   const voice = speechSynthesis.getVoices().find((v) => v.lang.toLowerCase().startsWith(u.lang.slice(0, 2).toLowerCase()));
   if (voice) u.voice = voice;
   speechSynthesis.speak(u);

@@ -32,7 +32,10 @@ export const state = reactive({
   loadingHistory: false,
 });
 
-/** The open chat. A shallow ref triggered by hand: deltas change deep inside it many times a second. */
+/**
+ * The open chat. The view itself is reactive, so a delta re-renders only the part it changed: the
+ * components are handed its messages and parts, which the events change in place.
+ */
 export const view = shallowRef<ChatView | null>(null);
 
 let stopFollowing: (() => void) | undefined;
@@ -164,12 +167,15 @@ function followActive(v: ChatView): void {
   });
 }
 
-/** Opens a chat (or, with null, a new empty one): its history, then its live events. */
-export async function select(id: string | null, opts: { replace?: boolean } = {}): Promise<void> {
+/**
+ * Opens a chat (or, with null, a new empty one): its history, then its live events. `sending` keeps
+ * the message being sent in view meanwhile: the chat was just made for it.
+ */
+export async function select(id: string | null, opts: { replace?: boolean; sending?: string } = {}): Promise<void> {
   const ticket = ++selecting;
   stopFollowing?.();
   stopFollowing = undefined;
-  state.sending = null;
+  state.sending = opts.sending ?? null;
   state.activeId = id;
   setLocation(id, opts.replace);
   if (!id) {
@@ -179,10 +185,12 @@ export async function select(id: string | null, opts: { replace?: boolean } = {}
     return;
   }
   state.loadingHistory = true;
+  // Another chat's messages must not stand in for this one's while they load (nor take its Stop).
+  if (view.value && view.value.sessionId !== id) view.value = null;
   try {
     const [history, session] = await Promise.all([api.history(id), api.session(id)]);
     if (ticket !== selecting) return;
-    const v = viewFromHistory(id, history, session.status === 'busy');
+    const v = reactive(viewFromHistory(id, history, session.status === 'busy')) as ChatView;
     view.value = v;
     followActive(v);
   } catch (err) {
@@ -206,8 +214,7 @@ export async function send(text: string): Promise<boolean> {
     if (!state.activeId) {
       const created = await api.createSession();
       state.sessions.unshift(created);
-      await select(created.id);
-      state.sending = message;
+      await select(created.id, { sending: message });
     }
     const id = state.activeId!;
     state.busy.add(id);
