@@ -38,11 +38,13 @@ async function sidebarShown(page: Page): Promise<boolean> {
   return box.x >= 0 && box.x + box.width <= (page.viewportSize()?.width ?? 0);
 }
 
+/** Asks for a sum in the open chat and waits for its card, done, and the answer. */
 async function calculate(page: Page, expression: string, result: string): Promise<void> {
+  const cards = page.locator('.tool-card[data-tool="calculator"]');
+  const before = await cards.count();
   await page.locator('#composer').fill(`帮我算一下 ${expression}`);
   await page.keyboard.press('Enter');
-  const card = page.locator('.tool-card[data-tool="calculator"][data-state="completed"]').last();
-  await card.waitFor();
+  await expect.poll(() => cards.nth(before).getAttribute('data-state'), { timeout: 10_000 }).toBe('completed');
   await page.locator('article.msg-assistant', { hasText: result }).last().waitFor();
   await page.locator('button.send.stop').waitFor({ state: 'detached' });
 }
@@ -60,7 +62,7 @@ it('fits a 360 px phone: no sideways scroll, the sidebar a drawer that closes on
   await calculate(page, '(3+5)*2', '16');
   await page.locator('.tool-card .tool-head').first().click();
   await page.locator('.tool-card pre.tool-input').first().waitFor();
-  await calculate(page, `${'1234567890+'.repeat(12)}1`, '1');
+  await calculate(page, `${'1234567890+'.repeat(12)}1`, '14814814681');
   await page.locator('.tool-card .tool-head').last().click();
   await page.locator('#composer').fill(`https://example.com/${'a'.repeat(300)}`);
   await page.keyboard.press('Enter');

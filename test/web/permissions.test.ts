@@ -65,7 +65,7 @@ it('shows the tool and the file; "Allow once" writes it, the next write asks aga
   expect(text).toContain('Allow this action?');
   expect(text).toContain('file_write wants to write a file');
   // The call waits on the answer, and nothing is written yet.
-  expect(await cards(page).first().getAttribute('data-state')).toBe('running');
+  await expect.poll(() => cards(page).first().getAttribute('data-state')).toBe('running');
   expect(existsSync(workspaceFile('notes/a.txt'))).toBe(false);
 
   await dialog(page).locator('[data-decision="once"]').click();

@@ -91,9 +91,10 @@ it('renames inline: Enter saves, Esc cancels, an empty name is not saved, and a 
   await page.keyboard.type('Groceries 购物');
   await page.keyboard.press('Enter');
   await input.waitFor({ state: 'detached' });
-  expect(await title.innerText()).toBe('Groceries 购物');
+  // The new name shows once the server has taken it.
+  await expect.poll(() => title.innerText()).toBe('Groceries 购物');
   expect(await page.locator('.topbar-title').innerText()).toBe('Groceries 购物');
-  await expect.poll(async () => (await apiSessions())[0]!.title).toBe('Groceries 购物');
+  expect((await apiSessions())[0]!.title).toBe('Groceries 购物');
   expect(patches).toHaveLength(1);
 
   // Esc gives up.
@@ -137,8 +138,8 @@ it('a name of 200+ characters is cut to 200 and does not push the layout sideway
   expect((await input.inputValue()).length).toBe(200);
   await page.keyboard.press('Enter');
   await input.waitFor({ state: 'detached' });
-  await expect.poll(async () => (await apiSessions())[0]!.title).toBe(long.slice(0, 200));
-  expect(await row(page, id).locator('.session-title').innerText()).toBe(long.slice(0, 200));
+  await expect.poll(() => row(page, id).locator('.session-title').innerText()).toBe(long.slice(0, 200));
+  expect((await apiSessions())[0]!.title).toBe(long.slice(0, 200));
 
   const fits = await page.evaluate(() => {
     const box = (s: string) => document.querySelector(s)!.getBoundingClientRect();
@@ -272,8 +273,8 @@ it('a chat deleted by another client leaves the sidebar live, and the page leave
 it('a chat made and run by another client shows up, with its running dot while it runs', async () => {
   model = await startOpenAiServer();
   server = await startTestServer({ env: { ZHIXING_BASE_URL: model.url, ZHIXING_API_KEY: 'sk-test-sessions-0123456789', ZHIXING_MODEL: 'test-model' } });
-  // About three seconds of answer: long enough to be seen running.
-  model.enqueue({ ...textReply('A slow answer, streamed a few characters at a time, so the turn is seen running.'), delayMs: 120 });
+  // About three and a half seconds of answer: long enough to be seen running.
+  model.enqueue({ ...textReply('A slow answer, streamed a few characters at a time, so the turn is seen running.'), delayMs: 150 });
   const { page, expectNoErrors } = await browser.openPage(`${server.url}/`, { locale: 'en-US' });
   await page.locator('.sessions .muted', { hasText: 'No chats yet.' }).waitFor();
 
