@@ -248,10 +248,14 @@ export async function stop(): Promise<void> {
 }
 
 export async function rename(id: string, title: string): Promise<void> {
+  const before = state.sessions.find((s) => s.id === id)?.title;
+  // Shown at once; put back if the server refuses.
+  state.sessions = state.sessions.map((s) => (s.id === id ? { ...s, title } : s));
   try {
     const updated = await api.rename(id, title);
     state.sessions = state.sessions.map((s) => (s.id === id ? updated : s));
   } catch (err) {
+    if (before !== undefined) state.sessions = state.sessions.map((s) => (s.id === id ? { ...s, title: before } : s));
     fail(err);
   }
 }
