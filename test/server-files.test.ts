@@ -102,7 +102,7 @@ describe('POST /api/files', () => {
 
   it('refuses malformed names with 400', async () => {
     t = await startTestServer();
-    const bad = ['', 'notes/', '.', '..', 'a/.', 'a/..', 'tab\there.txt', 'bell\u0007.txt', 'nul\u0000.txt', 'c1\u009b.txt', 'win\\dows.txt', `${'长'.repeat(86)}.txt`, '.zhixing-123-0123456789ab.tmp'];
+    const bad = ['', 'notes/', '.', '..', 'a/.', 'a/..', 'tab\there.txt', 'bell\u0007.txt', 'nul\u0000.txt', 'c1\u009b.txt', 'win\\dows.txt', `${'长'.repeat(86)}.txt`, '.zhixing-123-0123456789ab.tmp', '\u202egnp.exe', 'a\u2066b.txt', 'rtl\u200f.txt'];
     for (const name of bad) {
       const r = await upload(t.port, name, Buffer.from('x'));
       expect(r.status, JSON.stringify(name)).toBe(400);

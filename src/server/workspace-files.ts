@@ -34,8 +34,12 @@ const errCode = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.co
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Refuses a path no file could sensibly have, before the sandbox or the disk sees it. */
+/** Bidirectional controls make a name read as another ("‮gnp.exe" shows as "exe.png"). */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
 function checkPathText(userPath: string): void {
   if (CONTROL.test(userPath)) throw badPath('The path contains control characters; give a plain file name.');
+  if (BIDI.test(userPath)) throw badPath('The path contains text-direction controls, which can disguise a name; give a plain file name.');
   if (userPath.includes('\\')) throw badPath('The path contains a backslash; separate folders with "/".');
   if (Buffer.byteLength(userPath) > MAX_PATH_BYTES) throw badPath(`The path is longer than ${MAX_PATH_BYTES} bytes.`);
   const long = userPath.split('/').find((n) => Buffer.byteLength(n) > MAX_NAME_BYTES);

@@ -34,7 +34,7 @@ async function openChat(page: Page, id: string, firstMessage: string): Promise<v
 const sessionStatus = async (id: string) => (await request(setup!.server.port, `/api/sessions/${id}`)).json().status as string;
 
 for (const how of ['the Stop button', 'the Esc key'] as const) {
-  it(`${how} stops a running turn: it ends with a notice, keeps what came, and the chat goes on`, async () => {
+  it(`${how} stops a running turn: it ends saying so once, keeps what came, and the chat goes on`, async () => {
     setup = await startWithModel();
     // About twenty seconds of reply: only a stop ends it in time.
     setup.model.enqueue(slowly(textReply(counting('w', 100)), 200), textReply('After the stop, a new answer.'));
@@ -54,9 +54,9 @@ for (const how of ['the Stop button', 'the Esc key'] as const) {
     await turnEnded(page, 1, 5000);
     expect(Date.now() - started).toBeLessThan(5000);
 
-    const notice = page.locator('.notice.notice-stop');
-    expect(await notice.innerText()).toBe('Stopped.');
-    expect(await page.locator('.notice-error').count()).toBe(0);
+    // The turn's own reply says it stopped (and what was done); no second notice repeats it.
+    expect(await lastReply(page).innerText()).toContain('Stopped as you asked.');
+    expect(await page.locator('.notice').count()).toBe(0);
     expect(await page.locator('button.send[type=submit]').count()).toBe(1);
     expect(await page.locator('button.send.stop').count()).toBe(0);
     expect(await page.locator(`li.session[data-session="${id}"] [data-running]`).count()).toBe(0);
@@ -274,6 +274,7 @@ it('a running tool call shows a spinner, its progress and a ticking time, then â
   expect(await second.getAttribute('data-state')).toBe('error');
   await second.locator('button.tool-head').click();
   expect(await second.locator('pre.tool-output').innerText()).toContain('Stopped before the end.');
-  expect(await page.locator('.notice-stop').count()).toBe(1);
+  expect(await lastReply(page).innerText()).toContain('Stopped as you asked.');
+  expect(await page.locator('.notice').count()).toBe(0);
   await expectNoErrors();
 });

@@ -155,7 +155,7 @@ it('in English, listens in en-US; Space held on the button talks too, and what i
 });
 
 it('says why voice input stopped when the browser refuses it, and stops quietly when nothing was said', async () => {
-  for (const [locale, message] of [['zh-CN', '语音输入已停止：not-allowed'], ['en-US', 'Voice input stopped: not-allowed']] as const) {
+  for (const [locale, message] of [['zh-CN', '语音输入已停止：浏览器不允许使用麦克风'], ['en-US', 'Voice input stopped: the browser was not allowed to use the microphone']] as const) {
     const { page, expectNoErrors } = await openApp(locale, { recognition: 'webkitSpeechRecognition' });
     await mic(page).hover();
     await page.mouse.down();

@@ -2,7 +2,11 @@
  * The HTTP API, as the web app calls it. Every request carries the bearer token when the user gave
  * one (a server bound off loopback needs it); a 401 asks the app for one.
  */
+import { t } from './i18n';
 import { readSse } from './sse';
+
+/** How long a request may wait for the server's answer to begin: a stopped server must not hang the page. */
+const ANSWER_TIMEOUT_MS = 30_000;
 import type { BusEvent, History, Models, Session, Status, Uploaded } from './types';
 
 const TOKEN_KEY = 'zhixing.token';
@@ -51,12 +55,19 @@ async function failure(res: Response): Promise<ApiError> {
 }
 
 async function send(method: string, path: string, init: RequestInit = {}): Promise<Response> {
+  // Bounded until the answer begins (its headers), not after: an event stream may then run for hours.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), ANSWER_TIMEOUT_MS);
+  const signal = init.signal ? AbortSignal.any([init.signal, controller.signal]) : controller.signal;
   let res: Response;
   try {
-    res = await fetch(path, { ...init, method, headers: { ...authHeaders(), ...(init.headers as Record<string, string>) } });
+    res = await fetch(path, { ...init, method, signal, headers: { ...authHeaders(), ...(init.headers as Record<string, string>) } });
   } catch (err) {
+    if (controller.signal.aborted && !init.signal?.aborted) throw new ApiError(0, 'timeout', t('timedOut'));
     if ((err as Error).name === 'AbortError') throw err;
-    throw new ApiError(0, 'offline', 'The Zhixing server cannot be reached. Is `npm start` still running?');
+    throw new ApiError(0, 'offline', t('unreachable'));
+  } finally {
+    clearTimeout(timer);
   }
   if (!res.ok) throw await failure(res);
   return res;
@@ -114,7 +125,7 @@ export const api = {
       for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
       xhr.setRequestHeader('content-type', 'application/octet-stream');
       xhr.upload.onprogress = (e) => e.lengthComputable && onProgress?.(e.loaded / e.total);
-      xhr.onerror = () => reject(new ApiError(0, 'offline', 'The upload failed: the server cannot be reached.'));
+      xhr.onerror = () => reject(new ApiError(0, 'offline', t('uploadUnreachable')));
       xhr.onload = () => {
         let body: { error?: { code?: string; message?: string } } & Partial<Uploaded> = {};
         try {

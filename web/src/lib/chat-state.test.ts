@@ -74,6 +74,17 @@ describe('the chat view', () => {
     expect(JSON.stringify(live.messages)).toBe(before);
   });
 
+  it('does not call a chat running when it replays the steps of a turn whose server died', async () => {
+    const app = await appWith();
+    const { events } = await bothWays(app, ['1+1']);
+    // What a reload after kill -9 replays: the steps of a turn, never its end; the session is idle.
+    const steps = events.filter((e) => e.type === 'step.start' || e.type === 'text.delta' || e.type === 'tool.start');
+    const view = viewFromHistory(events[0]!.sessionId, { messages: [], resumeAfter: 0 }, false);
+    for (const e of steps) applyEvent(view, e);
+    expect(view.running).toBe(false);
+    expect(view.messages.length).toBeGreaterThan(0);
+  });
+
   it('shows the reply a stopped turn ends with, as the history does', async () => {
     const llm = createScriptedLlm([{ text: 'Working on it', delayMs: 5_000 }]);
     const app = await appWith(llm);
@@ -88,6 +99,8 @@ describe('the chat view', () => {
     for (const e of events) applyEvent(live, e);
     const stored = viewFromHistory(session.id, { messages: app.sessions.history(session.id) as Message[], resumeAfter: 0 }, false);
     expect(seen(live.messages)).toEqual(seen(stored.messages));
-    expect(live.notice).toEqual({ kind: 'stopped', text: 'aborted' });
+    // The reply says it stopped; no second notice repeats it.
+    expect(live.notice).toBeUndefined();
+    expect(live.lastReply?.text).toMatch(/stop|停止/i);
   });
 });

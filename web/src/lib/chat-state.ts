@@ -85,7 +85,8 @@ export function applyEvent(view: ChatView, event: BusEvent): boolean {
       }
       break;
     case 'step.start':
-      view.running = true;
+      // Not "running": a step replayed from a turn whose server died has no end to come. Only
+      // turn.start (live) and the session's status say a turn runs.
       view.turnId = event.turnId;
       assistant(view, event);
       break;
@@ -140,7 +141,9 @@ export function applyEvent(view: ChatView, event: BusEvent): boolean {
       view.running = false;
       view.turnId = undefined;
       view.startedAt = {};
-      if (view.notice?.kind !== 'error') view.notice = STOPPED.has(event.stopReason) ? { kind: 'stopped', text: event.stopReason } : undefined;
+      // The reply itself says how the turn stopped; a notice is for a turn that ended without one.
+      if (view.notice?.kind === 'error' && event.reply.includes(view.notice.text)) view.notice = undefined;
+      else if (view.notice?.kind !== 'error') view.notice = STOPPED.has(event.stopReason) && !event.reply.trim() ? { kind: 'stopped', text: event.stopReason } : undefined;
       // A reply the turn wrote without streaming it (how a stopped turn ends, what was done and
       // not) is stored as a message of its own; show it the same way now.
       if (event.reply.trim() && event.reply.trim() !== lastText(view, event.turnId)) {

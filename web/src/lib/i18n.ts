@@ -98,6 +98,15 @@ const en = {
   busyElsewhere: 'This chat is busy.',
   sessionGone: 'This chat no longer exists.',
   skipToInput: 'Skip to the message box',
+  unreachable: 'The Zhixing server cannot be reached. Is “npm start” still running?',
+  uploadUnreachable: 'The upload failed: the server cannot be reached.',
+  timedOut: 'The server did not answer in 30 seconds. Is it still running?',
+  tooLong: 'The message is too long: at most {n} characters. Put long text in a file and upload it instead.',
+  emptyFile: 'This file is empty.',
+  voice_not_allowed: 'the browser was not allowed to use the microphone',
+  voice_audio_capture: 'no microphone was found',
+  voice_network: 'the speech service could not be reached',
+  voice_other: 'speech recognition failed ({code})',
 };
 type Words = typeof en;
 
@@ -195,6 +204,15 @@ const zh: Words = {
   busyElsewhere: '这个对话正忙。',
   sessionGone: '这个对话已不存在。',
   skipToInput: '跳到输入框',
+  unreachable: '无法连接知行服务。“npm start” 还在运行吗？',
+  uploadUnreachable: '上传失败：无法连接服务。',
+  timedOut: '服务 30 秒内没有应答。它还在运行吗？',
+  tooLong: '消息太长：最多 {n} 个字符。长文本请存成文件后上传。',
+  emptyFile: '这个文件是空的。',
+  voice_not_allowed: '浏览器不允许使用麦克风',
+  voice_audio_capture: '没有找到麦克风',
+  voice_network: '无法连接语音识别服务',
+  voice_other: '语音识别出错（{code}）',
 };
 
 const dictionaries: Record<Locale, Words> = { en, zh };

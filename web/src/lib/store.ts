@@ -41,6 +41,8 @@ export const view = shallowRef<ChatView | null>(null);
 let stopFollowing: (() => void) | undefined;
 let stopEvents: (() => void) | undefined;
 let toastId = 0;
+/** Chats this page deleted: their deletion is no news to it. */
+const deletedHere = new Set<string>();
 let selecting = 0;
 
 export function toast(text: string, kind: Toast['kind'] = 'info'): void {
@@ -105,8 +107,11 @@ export async function chooseModel(model: string): Promise<void> {
 function onServerEvent(event: BusEvent): void {
   switch (event.type) {
     case 'session.status':
-      if (event.status === 'busy') state.busy.add(event.sessionId);
-      else {
+      if (event.status === 'busy') {
+        state.busy.add(event.sessionId);
+        // A new chat is named from its first words as its turn starts: show the name now.
+        if (!state.sessions.find((s) => s.id === event.sessionId)?.title) void refreshSessions();
+      } else {
         state.busy.delete(event.sessionId);
         // The title is named after the first message, and the order changes with activity.
         void refreshSessions();
@@ -118,7 +123,7 @@ function onServerEvent(event: BusEvent): void {
       state.busy.delete(event.sessionId);
       state.asks = state.asks.filter((a) => a.sessionId !== event.sessionId);
       if (state.activeId === event.sessionId) {
-        toast(t('sessionGone'));
+        if (!deletedHere.has(event.sessionId)) toast(t('sessionGone'));
         void select(null);
       }
       break;
@@ -160,7 +165,7 @@ function followActive(v: ChatView): void {
     },
     onEnd(err) {
       if (err?.status === 404 && view.value === v) {
-        toast(t('sessionGone'));
+        if (!deletedHere.has(v.sessionId)) toast(t('sessionGone'));
         void select(null);
       }
     },
@@ -206,14 +211,29 @@ export async function select(id: string | null, opts: { replace?: boolean; sendi
 }
 
 /** Sends a message in the open chat, making the chat first when it is a new one. */
+/** The longest message the server takes (its ChatRequest limit). */
+export const MAX_MESSAGE_CHARS = 100_000;
+
+/** Sends a message in the open chat, making the chat first when it is a new one. */
 export async function send(text: string): Promise<boolean> {
   const message = text.trim();
   if (!message) return false;
+  if (message.length > MAX_MESSAGE_CHARS) {
+    toast(t('tooLong', { n: MAX_MESSAGE_CHARS.toLocaleString() }), 'error');
+    return false;
+  }
   state.sending = message;
+  let created: Session | undefined;
   try {
     if (!state.activeId) {
-      const created = await api.createSession();
+      const ticket = selecting;
+      created = await api.createSession();
       state.sessions.unshift(created);
+      // The user went elsewhere while the chat was made: it waits in the list, nothing is sent.
+      if (ticket !== selecting) {
+        state.sending = null;
+        return false;
+      }
       await select(created.id, { sending: message });
     }
     const id = state.activeId!;
@@ -233,6 +253,18 @@ export async function send(text: string): Promise<boolean> {
     }
     if (err instanceof ApiError && err.code === 'busy') toast(t('busyElsewhere'), 'error');
     else fail(err);
+    // A chat made for a message the server then refused would be an empty one left behind.
+    if (created && state.activeId === created.id) {
+      const id = created.id;
+      deletedHere.add(id);
+      void api.remove(id).then(
+        () => {
+          state.sessions = state.sessions.filter((s) => s.id !== id);
+          if (state.activeId === id) void select(null, { replace: true });
+        },
+        () => {},
+      );
+    }
     return false;
   }
 }
@@ -241,7 +273,9 @@ export async function stop(): Promise<void> {
   const id = state.activeId;
   if (!id) return;
   try {
-    await api.abort(id);
+    const { aborted } = await api.abort(id);
+    // Nothing was running there (its server stopped mid-turn): show the chat as it really is.
+    if (!aborted && state.activeId === id) await select(id, { replace: true });
   } catch (err) {
     fail(err);
   }
@@ -261,6 +295,7 @@ export async function rename(id: string, title: string): Promise<void> {
 }
 
 export async function remove(id: string): Promise<void> {
+  deletedHere.add(id);
   try {
     await api.remove(id);
     state.sessions = state.sessions.filter((s) => s.id !== id);
