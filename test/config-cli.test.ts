@@ -83,7 +83,7 @@ describe('settings that carry terminal escapes', () => {
     const h = home();
     const folder = project(`ZHIXING_MODEL=${CLIPBOARD}gpt${TITLE}\n`);
     const env = { ZHIXING_HOME: h.home, ZHIXING_BASE_URL: 'http://127.0.0.1:9/v1', ZHIXING_LANG: 'en' };
-    const r = await runCli([], env, { cwd: folder, input: '/model\n' });
+    const r = await runCli(['chat'], env, { cwd: folder, input: '/model\n' });
     expect(r.stdout).toMatch(/^custom · .*gpt.* · http:\/\/127\.0\.0\.1:9\/v1\n$/);
     expect(r.stdout + r.stderr).not.toMatch(CONTROLS);
 

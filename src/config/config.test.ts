@@ -434,7 +434,7 @@ describe('settings that are wrong say so', () => {
     expect(() => loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_MAX_RETRIES: '11' }, cwd })).toThrow('ZHIXING_MAX_RETRIES must be a whole number from 0 to 10 (got "11").');
     writeConfig(home, { turnTimeoutMs: 10 });
     expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toThrow(
-      `ZHIXING_TURN_TIMEOUT_MS must be a whole number from 1000 to 86400000 (got "10", from "turnTimeoutMs" in ${join(home, 'config.json')}).`,
+      `ZHIXING_TURN_TIMEOUT_MS must be a whole number from 1000 to 86400000 (got "10"). It is set as "turnTimeoutMs" in ${join(home, 'config.json')}.`,
     );
   });
 

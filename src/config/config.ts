@@ -308,8 +308,10 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     const n = raw === undefined ? fallback : Number(raw);
     if (Number.isInteger(n) && n >= min && n <= max) return n;
     const got = hasControlChars(raw ?? '') ? 'a value that contains control characters' : `"${raw}"`;
-    const where = origins[name]!.from === 'environment' ? '' : `, from ${originLabel(origins[name]!, name)}`;
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got ${got}${where}).`);
+    const from = origins[name]!;
+    const where =
+      from.from === 'config-file' ? ` It is set as "${from.key}" in ${from.path}.` : from.from === 'cwd-env' ? ' It is set in ./.env.' : from.from === 'home-env' ? ` It is set in ${from.path}.` : '';
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got ${got}).${where}`);
   };
 
   let endpoint;

@@ -5,11 +5,11 @@ import { runTurn, type TurnDeps, type TurnResult } from '../agent/run-turn.js';
 import { buildSystemPrompt } from '../agent/system-prompt.js';
 import type { EventLog } from './event-log.js';
 import { createSessionLocks, type SessionLocks } from './session-lock.js';
+import { MAX_MESSAGE_CHARS } from './limits.js';
 import { titleFromText } from './title.js';
 
 const DEFAULT_MAX_RUNNING = 10;
 const DEFAULT_MAX_REPLY_CHARS = 200_000;
-const MAX_MESSAGE_CHARS = 100_000;
 /** How long a finished turn waits for the model's title before going on without it. */
 const TITLE_GRACE_MS = 2_000;
 
