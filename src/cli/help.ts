@@ -24,7 +24,7 @@ Options for a turn:
   -v, --version     the version
 
 Piped input is read when it comes; a pipe that sends nothing for 2 s is left out
-(say < /dev/null to skip the wait).
+(add < /dev/null to skip the wait).
 
 In the REPL: /help /sessions /new [title] /switch N /history [N] /delete N /rename T /model /exit
 

@@ -9,6 +9,7 @@
  * would, and `onSlow` is told if that takes a while.
  */
 import { fstatSync } from 'node:fs';
+import { isatty } from 'node:tty';
 
 /** What standard input gave. */
 export type PipedInput =
@@ -39,7 +40,8 @@ const DEFAULT_SLOW_AFTER_MS = 5_000;
 
 /** What fd 0 is: a terminal, a pipe or socket (may never end), or a file or device (ends by itself). */
 function stdinKind(): 'terminal' | 'pipe' | 'file' {
-  if (process.stdin.isTTY) return 'terminal';
+  // isatty, not process.stdin.isTTY: asking that would set up a stream on a terminal this never reads.
+  if (isatty(0)) return 'terminal';
   try {
     const stat = fstatSync(0);
     return stat.isFIFO() || stat.isSocket() ? 'pipe' : 'file';
