@@ -52,6 +52,7 @@ async function createLlm(config: Config, store: Store): Promise<Llm> {
     provider: config.provider,
     timeoutMs: config.requestTimeoutMs,
     headersTimeoutMs: config.headersTimeoutMs,
+    maxRetries: config.maxRetries,
     // Retries and waits are told per request, by the turn that made it (it knows the session).
   });
 }
@@ -90,6 +91,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     workspace,
     maxSteps: config.maxSteps,
     maxReplyChars: config.maxReplyChars,
+    turnTimeoutMs: config.turnTimeoutMs,
     lang: config.lang,
     detectLang,
   });

@@ -208,6 +208,88 @@ describe('a model service that takes the request and does not answer', () => {
   });
 });
 
+describe('bounded waits', () => {
+  const stoppedReply = 'I stopped: The turn ran past its time limit of 1.5 s and was stopped (ZHIXING_TURN_TIMEOUT_MS sets it).\nNo action was taken in this turn.';
+
+  it('ends a turn at ZHIXING_TURN_TIMEOUT_MS when the service accepts the request and never answers', async () => {
+    const t = tempHome();
+    try {
+      const deadlineEnv = { ...env, ZHIXING_HOME: t.home, ZHIXING_TURN_TIMEOUT_MS: '1500' };
+      // The session exists and has a title: the turn's request is the only one.
+      server.enqueue(textReply('First.'));
+      expect((await runCli(['--new', 'first'], deadlineEnv)).code).toBe(0);
+      for (const json of [false, true]) {
+        server.enqueue({ hang: true });
+        const before = streamed().length;
+        const started = Date.now();
+        const r = await runCli([...(json ? ['--json'] : []), 'hello?'], deadlineEnv, { timeoutMs: 20_000 });
+        const took = Date.now() - started;
+        expect(took).toBeGreaterThanOrEqual(1_500);
+        expect(took).toBeLessThan(6_000);
+        expect(r.code).toBe(1);
+        // Given up, not retried.
+        expect(streamed().length - before).toBe(1);
+        expect(r.stderr).toBe('');
+        if (json) {
+          expect(JSON.parse(r.stdout)).toMatchObject({
+            mode: 'llm',
+            reply: stoppedReply,
+            actions: [],
+            error: { code: 'turn_timeout', message: 'The turn ran past its time limit of 1.5 s and was stopped (ZHIXING_TURN_TIMEOUT_MS sets it).' },
+          });
+        } else expect(r.stdout).toBe(`${stoppedReply}\n`);
+      }
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('ends a turn whose answer started but only ever sends keep-alive pings, which no silence timer catches', async () => {
+    const t = tempHome();
+    try {
+      const deadlineEnv = { ...env, ZHIXING_HOME: t.home, ZHIXING_TURN_TIMEOUT_MS: '1500', ZHIXING_REQUEST_TIMEOUT_MS: '1000' };
+      server.enqueue(textReply('First.'));
+      await runCli(['--new', 'first'], deadlineEnv);
+      // A ping every 200 ms for a minute: each one is a sign of life to the 1 s silence timer.
+      server.enqueue({ writes: Array.from({ length: 300 }, () => ': keep-alive\n\n'), delayMs: 200 });
+      const started = Date.now();
+      const r = await runCli(['still there?'], deadlineEnv, { timeoutMs: 20_000 });
+      expect(Date.now() - started).toBeLessThan(6_000);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe(`${stoppedReply}\n`);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('retries as often as ZHIXING_MAX_RETRIES says, and not at all with 0', async () => {
+    const t = tempHome();
+    try {
+      const retryEnv = { ...env, ZHIXING_HOME: t.home };
+      server.enqueue(textReply('First.'));
+      await runCli(['--new', 'first'], retryEnv);
+      const failed = { status: 503 };
+      server.enqueue(failed);
+      let before = streamed().length;
+      const none = await runCli(['hello'], { ...retryEnv, ZHIXING_MAX_RETRIES: '0' });
+      expect(none.code).toBe(1);
+      expect(streamed().length - before).toBe(1);
+      expect(none.stderr).toBe('');
+      expect(none.stdout).toBe('Something went wrong and I could not finish: The model service failed (503: Scripted error 503). Try again later.\n');
+      server.enqueue(failed, failed);
+      before = streamed().length;
+      const one = await runCli(['hello'], { ...retryEnv, ZHIXING_MAX_RETRIES: '1' });
+      expect(one.code).toBe(1);
+      expect(streamed().length - before).toBe(2);
+      expect(one.stderr).toMatch(/^The model service is unavailable for now \(503\); retrying \(1\/1\)…\n$/);
+      expect(one.stdout).toContain('after 1 retry');
+      expect(server.pending()).toBe(0);
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
 describe('a provider slow to give a title', () => {
   it('does not keep the one-shot waiting past a short grace', async () => {
     const { createServer } = await import('node:http');

@@ -83,7 +83,7 @@ describe('settings that carry terminal escapes', () => {
     const h = home();
     const folder = project(`ZHIXING_MODEL=${CLIPBOARD}gpt${TITLE}\n`);
     const env = { ZHIXING_HOME: h.home, ZHIXING_BASE_URL: 'http://127.0.0.1:9/v1', ZHIXING_LANG: 'en' };
-    const r = await runCli([], env, { cwd: folder, input: '/model\n' });
+    const r = await runCli(['chat'], env, { cwd: folder, input: '/model\n' });
     expect(r.stdout).toMatch(/^custom · .*gpt.* · http:\/\/127\.0\.0\.1:9\/v1\n$/);
     expect(r.stdout + r.stderr).not.toMatch(CONTROLS);
 
@@ -212,3 +212,37 @@ describe('the home Zhixing makes', () => {
   });
 });
 
+
+describe('settings that are wrong, as the CLI says it', () => {
+  it("leaves another project's OPENAI_* settings in its ./.env alone: no switch to a model", async () => {
+    const folder = project(`OPENAI_API_KEY=${KEY}\nOPENAI_BASE_URL=${attacker.url}\nOPENAI_MODEL=gpt-4o\n`);
+    const before = attacker.requests.length;
+    const r = await runCli(['--json', 'what is 2+3'], { ZHIXING_HOME: home().home, ZHIXING_LANG: 'en' }, { cwd: folder });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(r.stdout)).toMatchObject({ mode: 'offline', reply: '2+3 = 5' });
+    expect(attacker.requests.length).toBe(before);
+  });
+
+  it('refuses a base URL without a scheme, and a ZHIXING_LANG it does not know, before anything runs', async () => {
+    const env = { ZHIXING_HOME: home().home };
+    const noScheme = await runCli(['hello'], { ...env, ZHIXING_BASE_URL: 'api.deepseek.com', ZHIXING_API_KEY: KEY });
+    expect(noScheme).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'zhixing: ZHIXING_BASE_URL must start with https:// or http:// (got "api.deepseek.com"). Add the scheme: ZHIXING_BASE_URL=https://api.deepseek.com\n',
+    });
+    const lang = await runCli(['hello'], { ...env, ZHIXING_LANG: 'fr' });
+    expect(lang).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'zhixing: ZHIXING_LANG must be zh (中文) or en (English), got "fr". Leave it unset to follow the language you write in.\n',
+    });
+  });
+
+  it('names an unknown config.json setting on stderr and goes on', async () => {
+    const h = home();
+    writeFileSync(join(h.home, 'config.json'), JSON.stringify({ modle: 'gpt-4o' }), { mode: 0o600 });
+    const r = await runCli(['what is 2+3'], { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en' });
+    expect(r).toEqual({ code: 0, stdout: '2+3 = 5\n', stderr: `zhixing: ${join(h.home, 'config.json')}: unknown setting "modle", ignored. Did you mean "model"?\n` });
+  });
+});

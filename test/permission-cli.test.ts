@@ -120,7 +120,7 @@ describe('a permission ask in the REPL, on a real terminal', () => {
 
   it('piped, with no line left to answer, refuses the ask and says so', async () => {
     const { env, file } = await setup('Nothing was written.');
-    const r = await runCli([], env, { input: 'write hello to notes/a.txt\n' });
+    const r = await runCli(['chat'], env, { input: 'write hello to notes/a.txt\n' });
     expect(r.code).toBe(0);
     expect(existsSync(file)).toBe(false);
     expect(r.stdout).toContain(`${QUESTION}\n(Input has ended, so nobody can answer: refused.)\n`);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.js';
 import { tempHome } from './support/temp-home.js';
 
-describe('the REPL (lines piped to ./bin/zhixing)', () => {
+describe('the REPL (lines piped to ./bin/zhixing chat)', () => {
   it('chats with a trace line per action and runs every slash command', async () => {
     const home = tempHome();
     const input = [
@@ -22,7 +22,7 @@ describe('the REPL (lines piped to ./bin/zhixing)', () => {
       '/exit',
       'never read',
     ].join('\n');
-    const r = await runCli([], { ZHIXING_HOME: home.home }, { input });
+    const r = await runCli(['chat'], { ZHIXING_HOME: home.home }, { input });
     home.cleanup();
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
@@ -46,7 +46,7 @@ describe('the REPL (lines piped to ./bin/zhixing)', () => {
   it('continues the most recent session, across runs', async () => {
     const home = tempHome();
     await runCli(['北京天气怎么样'], { ZHIXING_HOME: home.home, ZHIXING_GEOCODING_URL: 'http://127.0.0.1:9/x', ZHIXING_WEATHER_URL: 'http://127.0.0.1:9/y' });
-    const r = await runCli([], { ZHIXING_HOME: home.home, ZHIXING_GEOCODING_URL: 'http://127.0.0.1:9/x', ZHIXING_WEATHER_URL: 'http://127.0.0.1:9/y' }, { input: '/history 1\n那上海呢\n' });
+    const r = await runCli(['chat'], { ZHIXING_HOME: home.home, ZHIXING_GEOCODING_URL: 'http://127.0.0.1:9/x', ZHIXING_WEATHER_URL: 'http://127.0.0.1:9/y' }, { input: '/history 1\n那上海呢\n' });
     home.cleanup();
     expect(r.stdout).toContain('🔧 weather {"city":"北京"}');
     expect(r.stdout).toContain('🔧 weather {"city":"上海"} ✗');

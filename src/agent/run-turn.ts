@@ -10,6 +10,7 @@ import { createTurnWriter, type ToolPartHandle } from './turn-writer.js';
 import { readStep, type StepCut, type StepLimits } from './read-step.js';
 import { honestReply } from './honest-reply.js';
 import { createRepeatGuard, reachedMaxSteps, type StopReason } from './stop-conditions.js';
+import { createTurnDeadline, deadlineText } from './turn-deadline.js';
 
 export interface TurnDeps {
   llm: Llm;
@@ -31,6 +32,8 @@ export interface TurnOptions {
   maxSteps: number;
   limits: StepLimits;
   signal?: AbortSignal;
+  /** The most the whole turn may take, in milliseconds; none when unset. Time waiting on a permission ask does not count. */
+  deadlineMs?: number;
 }
 
 export interface TurnResult {
@@ -67,9 +70,11 @@ const isAbort = (err: unknown, signal: AbortSignal) =>
 export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnResult> {
   const { llm, tools, bus, store } = deps;
   const now = deps.now ?? Date.now;
-  const signal = opts.signal ?? new AbortController().signal;
   const { sessionId } = opts;
   const turnId = store.newId('trn');
+  const deadline = opts.deadlineMs ? createTurnDeadline({ bus, sessionId, turnId, ms: opts.deadlineMs, now }) : undefined;
+  const outer = opts.signal ?? new AbortController().signal;
+  const signal = deadline ? AbortSignal.any([outer, deadline.signal]) : outer;
   const usage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   const actions: ActionRecord[] = [];
   const guard = createRepeatGuard();
@@ -96,6 +101,11 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
 
   /** The turn was stopped: by the user, or (`interrupted`) by the program shutting down. */
   const stopped = (): TurnResult => {
+    // The user's stop, when it came first, is what they see; otherwise the deadline's.
+    if (deadline?.fired && !outer.aborted) {
+      const message = deadlineText(opts.deadlineMs!, opts.lang);
+      return finish(honestReply('limit', actions, opts.lang, message), 'limit', true, { code: 'turn_timeout', message });
+    }
     const why = signal.reason === 'interrupted' ? 'interrupted' : 'aborted';
     return finish(honestReply(why, actions, opts.lang), why, true);
   };
@@ -105,6 +115,8 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
   } catch (err) {
     if (!(err instanceof StoreError)) throw err;
     return unsaved(err);
+  } finally {
+    deadline?.dispose();
   }
 
   /**

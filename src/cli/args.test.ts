@@ -17,8 +17,31 @@ describe('parseCommand', () => {
   it('says what is wrong with bad usage', () => {
     expect(parseCommand(['--frobnicate'])).toMatchObject({ kind: 'usage-error' });
     expect(parseCommand(['--session', 'a', '--new', 'x'])).toMatchObject({ kind: 'usage-error', message: 'Use either --session ID or --new, not both.' });
-    expect(parseCommand(['--json'])).toMatchObject({ kind: 'usage-error' });
     expect(parseCommand(['ask'])).toMatchObject({ kind: 'usage-error' });
+    expect(parseCommand(['--model', ' ', 'hi'])).toMatchObject({ kind: 'usage-error', message: '--model needs a model name: zhixing --model NAME "<message>".' });
+    expect(parseCommand(['--model'])).toMatchObject({ kind: 'usage-error' });
+  });
+
+  it('leaves a call without a message to the caller: the REPL on a terminal, piped input otherwise', () => {
+    expect(parseCommand([])).toMatchObject({ kind: 'repl', chat: false });
+    expect(parseCommand(['--json', '--new'])).toMatchObject({ kind: 'repl', chat: false, flags: { json: true, new: true } });
+  });
+
+  it('takes --model for one run', () => {
+    expect(parseCommand(['--model', 'deepseek-reasoner', 'hi'])).toMatchObject({ kind: 'ask', message: 'hi', flags: { model: 'deepseek-reasoner' } });
+    expect(parseCommand(['--model=qwen3:8b'])).toMatchObject({ kind: 'repl', flags: { model: 'qwen3:8b' } });
+  });
+
+  it('knows sessions, config and chat by their names alone, with the options each takes', () => {
+    expect(parseCommand(['sessions'])).toEqual({ kind: 'sessions', json: false });
+    expect(parseCommand(['sessions', '--json'])).toEqual({ kind: 'sessions', json: true });
+    expect(parseCommand(['config', '--json', '--model', 'm'])).toEqual({ kind: 'config', json: true, offline: false, model: 'm' });
+    expect(parseCommand(['chat', '--session', '2'])).toMatchObject({ kind: 'repl', chat: true, flags: { session: '2' } });
+    expect(parseCommand(['sessions', '--new'])).toEqual({ kind: 'usage-error', message: 'zhixing sessions does not take --new (it takes --json).' });
+    expect(parseCommand(['chat', '--json'])).toMatchObject({ kind: 'usage-error', message: expect.stringMatching(/^zhixing chat does not take --json/) });
+    // Followed by more words, the name is part of a message.
+    expect(parseCommand(['config', 'my', 'router'])).toMatchObject({ kind: 'ask', message: 'config my router' });
+    expect(parseCommand(['ask', 'sessions'])).toMatchObject({ kind: 'ask', message: 'sessions' });
   });
 
   it('knows the REPL, help, version and the commands that come later', () => {

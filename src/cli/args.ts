@@ -8,13 +8,21 @@ export interface OneShotFlags {
   offline: boolean;
   yes: boolean;
   mcp: boolean;
+  /** `--model NAME`: the model for this run only; nothing is saved. */
+  model?: string;
 }
 
 export type Command =
   | { kind: 'help' }
   | { kind: 'version' }
-  | { kind: 'repl'; flags: OneShotFlags }
+  /**
+   * No message: the REPL on a terminal; with standard input piped in, that input is the message.
+   * `chat` (from `zhixing chat`) is the REPL whatever standard input is: lines piped in are typed lines.
+   */
+  | { kind: 'repl'; flags: OneShotFlags; chat: boolean }
   | { kind: 'ask'; message: string; flags: OneShotFlags }
+  | { kind: 'sessions'; json: boolean }
+  | { kind: 'config'; json: boolean; offline: boolean; model?: string }
   | { kind: 'serve'; host: string; port: number; offline: boolean }
   | { kind: 'unavailable'; name: string }
   | { kind: 'usage-error'; message: string };
@@ -23,6 +31,14 @@ export type Command =
 const OPTION_SHAPE = /^--?[a-z][a-z-]*(?:=.*)?$/i;
 /** Marks such arguments through option parsing; no real argument can start with a NUL. */
 const MESSAGE_MARK = '\u0000';
+
+/** Commands named by one word, with the options each takes. Followed by more words, the word is part of a message. */
+const SUBCOMMANDS = {
+  help: [],
+  sessions: ['--json'],
+  config: ['--json', '--offline', '--model'],
+  chat: ['--session', '--new', '--offline', '--yes', '--model', '--show-actions'],
+} as const satisfies Record<string, readonly string[]>;
 
 /** Commands in the contract that later versions add; named so the error can say so. */
 const LATER_COMMANDS = new Set(['mcp', 'eval']);
@@ -66,6 +82,7 @@ export function parseCommand(argv: string[]): Command {
         offline: { type: 'boolean', default: false },
         yes: { type: 'boolean', short: 'y', default: false },
         mcp: { type: 'boolean', default: false },
+        model: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
       },
@@ -78,7 +95,8 @@ export function parseCommand(argv: string[]): Command {
   if (v.help) return { kind: 'help' };
   if (v.version) return { kind: 'version' };
   if (v.session !== undefined && v.new) return { kind: 'usage-error', message: 'Use either --session ID or --new, not both.' };
-  if (v.session !== undefined && !v.session.trim()) return { kind: 'usage-error', message: '--session needs a session id.' };
+  if (v.session !== undefined && !v.session.trim()) return { kind: 'usage-error', message: '--session needs a session id or number.' };
+  if (v.model !== undefined && !v.model.trim()) return { kind: 'usage-error', message: '--model needs a model name: zhixing --model NAME "<message>".' };
   const flags: OneShotFlags = {
     json: v.json,
     showActions: v['show-actions'],
@@ -87,14 +105,24 @@ export function parseCommand(argv: string[]): Command {
     offline: v.offline,
     yes: v.yes,
     mcp: v.mcp,
+    model: v.model?.trim(),
   };
 
   const [first, ...rest] = positionals;
-  if (first === undefined) {
-    if (flags.json) return { kind: 'usage-error', message: '--json needs a message: zhixing --json "<message>".' };
-    return { kind: 'repl', flags };
+  if (first === undefined) return { kind: 'repl', flags, chat: false };
+  // A command's name alone is that command; with more words it is part of a message (`zhixing config my router`).
+  if (rest.length === 0 && Object.hasOwn(SUBCOMMANDS, first)) {
+    const given = Object.entries({ '--json': flags.json, '--show-actions': flags.showActions, '--session': flags.session !== undefined, '--new': flags.new, '--offline': flags.offline, '--yes': flags.yes, '--mcp': flags.mcp, '--model': flags.model !== undefined })
+      .filter(([, set]) => set)
+      .map(([name]) => name);
+    const allowed: readonly string[] = SUBCOMMANDS[first as keyof typeof SUBCOMMANDS];
+    const wrong = given.find((name) => !allowed.includes(name));
+    if (wrong) return { kind: 'usage-error', message: `zhixing ${first} does not take ${wrong}${allowed.length ? ` (it takes ${allowed.join(', ')})` : ''}.` };
+    if (first === 'help') return { kind: 'help' };
+    if (first === 'sessions') return { kind: 'sessions', json: flags.json };
+    if (first === 'config') return { kind: 'config', json: flags.json, offline: flags.offline, model: flags.model };
+    return { kind: 'repl', flags, chat: true };
   }
-  if (first === 'help' && rest.length === 0) return { kind: 'help' };
   const words = first === 'ask' ? rest : positionals;
   const message = words.join(' ').trim();
   if (!message) return { kind: 'usage-error', message: 'The message is empty: zhixing "<message>".' };

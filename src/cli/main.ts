@@ -1,15 +1,64 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, detectUiLang, loadConfig } from '../config/config.js';
-import { parseCommand } from './args.js';
+import { ConfigError, detectUiLang, loadConfig, type Config } from '../config/config.js';
+import { detectLang, type Lang } from '../i18n.js';
+import { HISTORY_WINDOW } from '../agent/context.js';
+import { MAX_MESSAGE_CHARS } from '../sessions/limits.js';
+import { parseCommand, type OneShotFlags } from './args.js';
 import { helpText } from './help.js';
 import { cliText } from './messages.js';
 import { createStyle } from './printer.js';
+import { composeMessage, readPipedInput } from './stdin-input.js';
 import { jsonLine, plainText } from './terminal-text.js';
 import type { CliIo } from './one-shot.js';
+
+/** An open pipe that says nothing for this long is taken to have nothing to say (a CI step's inherited stdin). */
+const STDIN_FIRST_BYTE_WAIT_MS = 2_000;
+/** More piped input than this is not read at all: far more than one message holds. */
+const MAX_STDIN_BYTES = 1024 * 1024;
+/** A message with piped input is fitted to what the model is sent of one message, so the mark where it was cut reaches the model. */
+const PIPED_MESSAGE_CHARS = Math.min(MAX_MESSAGE_CHARS, HISTORY_WINDOW.maxPartChars);
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
+}
+
+type Out = (s: string) => void;
+
+/** The settings, or the exit code after saying on stderr what is wrong with them. */
+function configOrExit(options: { offline: boolean; model?: string }, stderr: Out): Config | number {
+  let config;
+  try {
+    config = loadConfig(options);
+  } catch (err) {
+    // Settings are anyone's text (a cloned project's .env): shown, never obeyed by the terminal.
+    if (err instanceof ConfigError) return stderr(`zhixing: ${plainText(err.message)}\n`), 2;
+    throw err;
+  }
+  // An ignored file or a withheld key changes what this run does: say so before anything else.
+  for (const warning of new Set(config.warnings)) stderr(`zhixing: ${plainText(warning)}\n`);
+  return config;
+}
+
+/**
+ * What this run says, when it is not the REPL: the message, with standard input after it when some
+ * is piped in; or standard input alone. A number is the exit code after saying why there is nothing to send.
+ */
+async function messageToSend(words: string | undefined, lang: Lang, io: CliIo): Promise<string | number> {
+  const t = cliText(lang);
+  const piped = await readPipedInput({
+    firstByteWaitMs: STDIN_FIRST_BYTE_WAIT_MS,
+    maxBytes: MAX_STDIN_BYTES,
+    onSlow: () => io.stderr(io.style.dim(`${t.stdinStillReading}\n`)),
+  });
+  if (piped.kind === 'binary') return io.stderr(`zhixing: ${t.stdinBinary}\n`), 2;
+  if (piped.kind === 'silent' && words) io.stderr(io.style.dim(`${t.stdinSilent(STDIN_FIRST_BYTE_WAIT_MS)}\n`));
+  const text = piped.kind === 'text' ? piped.text : '';
+  if (!words && !text.trim()) return io.stderr(`zhixing: ${t.stdinNothing(piped.kind === 'silent' ? STDIN_FIRST_BYTE_WAIT_MS : undefined)}\n`), 2;
+  if (!text.trim()) return words!;
+  const composed = composeMessage(words, { text, more: piped.kind === 'text' && piped.more }, PIPED_MESSAGE_CHARS, t.stdinCutMark);
+  if (composed.cut) io.stderr(`zhixing: ${t.stdinCut(composed.cut.sent, composed.cut.total, composed.cut.more, PIPED_MESSAGE_CHARS)}\n`);
+  return composed.text;
 }
 
 /** The CLI entry. Returns the exit code: 0 done, 1 internal or model error, 2 bad usage. */
@@ -32,52 +81,74 @@ export async function main(argv: string[]): Promise<number> {
     const { runServe } = await import('./serve.js');
     return runServe(cmd, { stdout, stderr });
   }
-  if (cmd.flags.mcp) return stderr(`zhixing: ${t.unavailable('--mcp')}\n`), 2;
-
-  let config;
-  try {
-    config = loadConfig({ offline: cmd.flags.offline });
-  } catch (err) {
-    // Settings are anyone's text (a cloned project's .env): shown, never obeyed by the terminal.
-    if (err instanceof ConfigError) return stderr(`zhixing: ${plainText(err.message)}\n`), 2;
-    throw err;
-  }
-  // An ignored file or a withheld key changes what this run does: say so before anything else.
-  for (const warning of new Set(config.warnings)) stderr(`zhixing: ${plainText(warning)}\n`);
-  const io: CliIo = {
+  const ioFor = (config: Config, textLang: Lang): CliIo => ({
     stdout,
     stderr,
     style: createStyle(!config.noColor && Boolean(process.stdout.isTTY)),
-    text: cliText(config.uiLang),
-  };
+    text: cliText(textLang),
+  });
+  if (cmd.kind === 'config' || cmd.kind === 'sessions') {
+    const config = configOrExit(cmd.kind === 'config' ? { offline: cmd.offline, model: cmd.model } : { offline: false }, stderr);
+    if (typeof config === 'number') return config;
+    const io = ioFor(config, config.uiLang);
+    if (cmd.kind === 'config') {
+      const { runConfigShow } = await import('./config-command.js');
+      return runConfigShow(config, cmd.json, io, config.uiLang);
+    }
+    const { runSessions } = await import('./sessions-command.js');
+    try {
+      return await runSessions(config, cmd.json, io);
+    } catch (err) {
+      // A database from a newer version, an unreadable home: one line.
+      return stderr(`zhixing: ${plainText(err instanceof Error ? err.message : String(err))}\n`), 1;
+    }
+  }
+  const flags: OneShotFlags = cmd.flags;
+  if (flags.mcp) return stderr(`zhixing: ${t.unavailable('--mcp')}\n`), 2;
+
+  const config = configOrExit({ offline: flags.offline, model: flags.model }, stderr);
+  if (typeof config === 'number') return config;
+  // The REPL needs a terminal, or `zhixing chat` to take piped lines as typed ones; otherwise piped input is the message.
+  const interactive = cmd.kind === 'repl' && (cmd.chat || Boolean(process.stdin.isTTY));
+  if (interactive && flags.json) return stderr(`zhixing: --json needs a message: zhixing --json "<message>".\n${t.usageHint}\n`), 2;
+  let message: string | undefined;
+  // One run speaks one language: the one the message is in, unless ZHIXING_LANG says otherwise.
+  let textLang = config.lang ?? (cmd.kind === 'ask' ? detectLang(cmd.message) : config.uiLang);
+  if (!interactive) {
+    const got = await messageToSend(cmd.kind === 'ask' ? cmd.message : undefined, textLang, ioFor(config, textLang));
+    if (typeof got === 'number') return got;
+    message = got;
+    textLang = config.lang ?? detectLang(message);
+  }
+  const io = ioFor(config, textLang);
 
   const { createApp } = await import('../app.js');
   const { SessionError } = await import('../sessions/sessions.js');
   const { StoreError } = await import('../store/store-error.js');
   let app;
   try {
-    app = await createApp(config, { autoApprove: cmd.flags.yes });
+    app = await createApp(config, { autoApprove: flags.yes });
   } catch (err) {
     // A database from a newer version, a locked, full or read-only home: say so in one line.
-    const message = err instanceof Error ? err.message : String(err);
-    if (cmd.kind === 'ask' && cmd.flags.json) {
+    const text = err instanceof Error ? err.message : String(err);
+    if (message !== undefined && flags.json) {
       const code = (err as { code?: unknown }).code;
-      const error = { code: typeof code === 'string' ? code : 'startup', message };
+      const error = { code: typeof code === 'string' ? code : 'startup', message: text };
       stdout(jsonLine({ session: null, mode: config.mode, reply: '', actions: [], error }));
     }
-    stderr(`zhixing: ${plainText(message)}\n`);
+    stderr(`zhixing: ${plainText(text)}\n`);
     return 1;
   }
   // Retries are worth a line on stderr, so a slow answer is not a silent one.
   app.bus.on('llm.retry', (e) => stderr(io.style.dim(`${io.text.retry(e.attempt, e.maxRetries, e.status ? String(e.status) : e.reason, e.delayMs)}\n`)));
   app.bus.on('llm.waiting', (e) => stderr(io.style.dim(`${io.text.waiting(e.elapsedMs)}\n`)));
   try {
-    if (cmd.kind === 'ask') {
+    if (message !== undefined) {
       const { runOneShot } = await import('./one-shot.js');
-      return await runOneShot(app, cmd.message, cmd.flags, io);
+      return await runOneShot(app, message, flags, io);
     }
     const { runRepl } = await import('./repl.js');
-    return await runRepl(app, cmd.flags, io);
+    return await runRepl(app, flags, io);
   } catch (err) {
     if (err instanceof SessionError) {
       stderr(`zhixing: ${plainText(err.message)}\n`);

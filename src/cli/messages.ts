@@ -21,6 +21,38 @@ export function cliText(lang: Lang) {
       const s = Math.round(elapsedMs / 1000);
       return zh ? `正在等待模型服务响应（${s} 秒）…` : `Waiting for the model service (${s} s)…`;
     },
+    stdinSilent: (waitMs: number) =>
+      zh
+        ? `标准输入开着，但 ${waitMs / 1000} 秒内什么也没收到，这条消息就不带它发送了。要附上一个慢命令的输出，请先存到文件（命令 > out.txt，再 zhixing "…" < out.txt）；不想等待，请加上 < /dev/null。`
+        : `Standard input is open but sent nothing within ${waitMs / 1000} s, so the message is sent without it. To include a slow command's output, save it first (command > out.txt, then zhixing "…" < out.txt); to skip the wait, add < /dev/null.`,
+    stdinNothing: (waitMs?: number) => {
+      const why = waitMs === undefined ? (zh ? '标准输入是空的' : 'standard input was empty') : zh ? `标准输入 ${waitMs / 1000} 秒内什么也没收到` : `standard input sent nothing within ${waitMs / 1000} s`;
+      return zh
+        ? `没有可发送的内容：没有给出消息，${why}。请给出消息（zhixing "…"）或用管道传入；要在终端里对话，运行 zhixing chat。`
+        : `Nothing to send: no message was given, and ${why}. Give a message (zhixing "…") or pipe one in; for a conversation, run zhixing chat.`;
+    },
+    stdinBinary: zh
+      ? '标准输入不是文本（含有 NUL 字节），什么也没有发送。请传入文本，比如命令的输出或文本文件。'
+      : 'Standard input is not text (it contains NUL bytes), so nothing was sent. Pipe in text, such as the output of a command or a text file.',
+    stdinCut: (sent: number, total: number, more: boolean, limit: number) => {
+      const n = (x: number) => x.toLocaleString('en-US');
+      return zh
+        ? `标准输入太长，一条消息放不下（${more ? '超过 ' : ''}${n(total)} 个字符，一条消息最多 ${n(limit)} 个）：只发送了前 ${n(sent)} 个字符。`
+        : `Standard input is too long for one message (${more ? 'over ' : ''}${n(total)} characters; a message holds ${n(limit)}): only the first ${n(sent)} were sent.`;
+    },
+    /** The line in the message itself where piped text was cut, so the model knows it has a part. */
+    stdinCutMark: (left: number, more: boolean) => {
+      const n = left.toLocaleString('en-US');
+      return zh ? `[……输入在此截断：${more ? '至少还有' : '还有'} ${n} 个字符没有发送]` : `[… the input was cut here: ${more ? 'at least ' : ''}${n} more characters were not sent]`;
+    },
+    stdinStillReading: zh ? '仍在读取标准输入：它还没有结束（Ctrl-C 停止）。' : 'Still reading standard input: it has not ended yet (Ctrl-C stops).',
+    offlineHint: zh
+      ? '不连模型也能用知行：加上 --offline，或设置 ZHIXING_OFFLINE=1。'
+      : 'To use Zhixing without a model service, run it with --offline or set ZHIXING_OFFLINE=1.',
+    noSuchSessionNumber: (n: number, count: number) =>
+      zh
+        ? `没有第 ${n} 个会话（${count ? `一共 ${count} 个` : '还没有会话'}）。用 zhixing sessions 查看。`
+        : `There is no session number ${n} (${count ? `there ${count === 1 ? 'is 1' : `are ${count}`}` : 'there are none yet'}). See zhixing sessions.`,
     pressAgain: zh ? '（再按一次 Ctrl-C 或输入 /exit 退出）' : '(press Ctrl-C again, or type /exit, to quit)',
     banner: (model: string, title: string) =>
       zh ? `知行 Zhixing · ${model} · ${title} · 输入 /help 查看命令` : `知行 Zhixing · ${model} · ${title} · /help for commands`,

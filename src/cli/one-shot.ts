@@ -17,11 +17,21 @@ export interface CliIo {
 /** Milliseconds to two decimals: enough to compare, without float noise. */
 const roundMs = (ms: number) => Math.round(ms * 100) / 100;
 
-/** The session a one-shot call uses: --session, --new, else the most recent (so follow-ups work). */
-export function pickSession(app: App, flags: OneShotFlags): string {
+/**
+ * The session a one-shot call uses: --session (an id, or a number as `zhixing sessions` and `/sessions`
+ * show them: 1 is the most recent), --new, else the most recent (so follow-ups work).
+ */
+export function pickSession(app: App, flags: OneShotFlags, text?: CliText): string {
   if (flags.session) {
+    if (/^\d+$/.test(flags.session)) {
+      const list = app.sessions.list();
+      const n = Number(flags.session);
+      const s = n >= 1 ? list[n - 1] : undefined;
+      if (!s) throw new SessionError('not_found', text?.noSuchSessionNumber(n, list.length) ?? `There is no session number ${n}.`);
+      return s.id;
+    }
     const s = app.sessions.get(flags.session);
-    if (!s) throw new SessionError('not_found', `There is no session "${flags.session}".`);
+    if (!s) throw new SessionError('not_found', `There is no session "${flags.session}". See zhixing sessions.`);
     return s.id;
   }
   if (!flags.new) {
@@ -46,7 +56,7 @@ export function jsonResult(sessionId: string, mode: string, r: TurnResult) {
 export async function runOneShot(app: App, message: string, flags: OneShotFlags, io: CliIo): Promise<number> {
   let sessionId: string | undefined;
   try {
-    sessionId = pickSession(app, flags);
+    sessionId = pickSession(app, flags, io.text);
     return await runTurn(app, sessionId, message, flags, io, (id) => (sessionId = id));
   } catch (err) {
     // `--json` promises one object on stdout whatever happens; the caller still says it on stderr.
@@ -105,6 +115,8 @@ async function runTurn(app: App, picked: string, message: string, flags: OneShot
       result = await app.sessions.send(sessionId, message, { signal: controller.signal });
     }
     if (flags.json) io.stdout(jsonLine(jsonResult(sessionId, app.llm.mode, result)));
+    // The model service could not be reached at all (refused, no such host): the offline planner still can help.
+    if (result.error?.code === 'network') io.stderr(`${io.text.offlineHint}\n`);
     if (result.error) return 1;
     return result.stopReason === 'aborted' ? 130 : 0;
   } finally {

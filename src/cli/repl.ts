@@ -8,6 +8,7 @@ import type { CliIo } from './one-shot.js';
 import { pickSession } from './one-shot.js';
 import { createReplAsks } from './permission-prompt.js';
 import { attachPrinter, traceLine } from './printer.js';
+import { sessionLine } from './sessions-command.js';
 import { plainText } from './terminal-text.js';
 
 const DEFAULT_HISTORY_TURNS = 10;
@@ -41,7 +42,7 @@ export function renderHistory(messages: Message[], io: CliIo): string {
 /** The interactive chat. Reads lines from stdin (a terminal or a pipe) until /exit or end of input. */
 export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: NodeJS.ReadableStream = process.stdin): Promise<number> {
   const interactive = Boolean((input as NodeJS.ReadStream).isTTY);
-  let sessionId = pickSession(app, flags);
+  let sessionId = pickSession(app, flags, io.text);
   const rl = createInterface({ input, output: interactive ? process.stdout : undefined, terminal: interactive });
   let running: AbortController | undefined;
   let lastInterrupt = 0;
@@ -102,9 +103,7 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
         break;
       case 'sessions': {
         const list = (shown = sessionsList());
-        list.forEach((s, i) =>
-          say(`${s.id === sessionId ? '*' : ' '} ${i + 1}. ${titleOf(s, t.untitled)} ${io.style.dim(`${t.messages(s.messageCount)} · ${new Date(s.updatedAt).toLocaleString()} · ${s.id}`)}`),
-        );
+        list.forEach((s, i) => say(sessionLine(s, i + 1, s.id === sessionId, io)));
         if (!list.length) say(t.noSessions);
         break;
       }

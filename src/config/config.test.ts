@@ -380,3 +380,92 @@ describe('config.json permissions', () => {
   });
 });
 
+
+describe('settings that are wrong say so', () => {
+  it('names an unknown config.json setting with the one it most likely meant, and goes on', () => {
+    const { home, cwd } = folders();
+    writeConfig(home, { modle: 'gpt-x', base_url: 'http://x/v1', ZHIXING_MAX_STEPS: 3, mcpServers: {}, permissions: {}, workspace: 'ws', zzz: 1 });
+    const c = loadConfig({ env: { ZHIXING_HOME: home }, cwd });
+    const path = join(home, 'config.json');
+    expect(c.warnings).toEqual([
+      `${path}: unknown setting "modle", ignored. Did you mean "model"?`,
+      `${path}: unknown setting "base_url", ignored. Did you mean "baseUrl"?`,
+      `${path}: unknown setting "ZHIXING_MAX_STEPS", ignored. Did you mean "maxSteps"?`,
+      `${path}: unknown setting "zzz", ignored. The settings it reads are: provider, baseUrl, apiKey, model, maxSteps, requestTimeoutMs, headersTimeoutMs, maxRetries, turnTimeoutMs, toolTimeoutMs, maxReplyChars, lang, workspace, permissions, mcpServers.`,
+    ]);
+    // Ignored means ignored: the model is the default, the step limit too.
+    expect(c).toMatchObject({ mode: 'offline', maxSteps: 8 });
+    writeConfig(home, { ['\x1b]0;x\x07name']: 1 });
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toEqual([`${path}: unknown setting a name with control characters in it, ignored. The settings it reads are: ${'provider, baseUrl, apiKey, model, maxSteps, requestTimeoutMs, headersTimeoutMs, maxRetries, turnTimeoutMs, toolTimeoutMs, maxReplyChars, lang, workspace, permissions, mcpServers'}.`]);
+  });
+
+  it('refuses a base URL without a scheme, saying what to write, wherever it was set', () => {
+    const { home, cwd } = folders();
+    const load = (env: Record<string, string>) => () => loadConfig({ env: { ZHIXING_HOME: home, ...env }, cwd });
+    expect(load({ ZHIXING_BASE_URL: 'api.deepseek.com' })).toThrow(
+      new ConfigError('ZHIXING_BASE_URL must start with https:// or http:// (got "api.deepseek.com"). Add the scheme: ZHIXING_BASE_URL=https://api.deepseek.com'),
+    );
+    expect(load({ OPENAI_BASE_URL: 'localhost:11434/v1' })).toThrow(/^OPENAI_BASE_URL must start with https:\/\/ or http:\/\/ .* OPENAI_BASE_URL=http:\/\/localhost:11434\/v1$/);
+    expect(load({ ZHIXING_BASE_URL: 'ftp://files.example/v1' })).toThrow('ZHIXING_BASE_URL starts with ftp://, not https:// or http://.');
+    expect(load({ ZHIXING_BASE_URL: 'me:secret@api.example.com/v1' })).toThrow(/^ZHIXING_BASE_URL must start with https:\/\/ or http:\/\/\. Add the scheme in front of the address\.$/);
+    writeConfig(home, { baseUrl: 'api.deepseek.com/v1', apiKey: 'k' });
+    expect(load({})).toThrow(`"baseUrl" in ${join(home, 'config.json')} must start with https:// or http:// (got "api.deepseek.com/v1"). Add the scheme: "baseUrl": "https://api.deepseek.com/v1"`);
+    // Offline, the URL is not used, so it stands in no one's way.
+    expect(load({ ZHIXING_OFFLINE: '1' })().mode).toBe('offline');
+  });
+
+  it('names a ZHIXING_LANG that is neither zh nor en, and takes locale forms of both', () => {
+    const { home, cwd } = folders();
+    const load = (lang: string) => loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_LANG: lang }, cwd });
+    expect(() => load('fr')).toThrow(new ConfigError('ZHIXING_LANG must be zh (中文) or en (English), got "fr". Leave it unset to follow the language you write in.'));
+    expect(() => load('chinese')).toThrow(/ZHIXING_LANG must be zh \(中文\) or en \(English\), got "chinese"/);
+    expect(load('zh_CN.UTF-8')).toMatchObject({ lang: 'zh', uiLang: 'zh' });
+    expect(load('EN-us')).toMatchObject({ lang: 'en', uiLang: 'en' });
+    writeFileSync(join(cwd, '.env'), 'ZHIXING_LANG=de\n');
+    expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toThrow(/^ZHIXING_LANG in \.\/\.env must be zh/);
+  });
+
+  it('reads retries and the turn deadline from the environment or config.json, within bounds', () => {
+    const { home, cwd } = folders();
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toMatchObject({ maxRetries: 3, turnTimeoutMs: 600_000 });
+    writeConfig(home, { maxRetries: 0, turnTimeoutMs: 90_000 });
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toMatchObject({ maxRetries: 0, turnTimeoutMs: 90_000 });
+    expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_MAX_RETRIES: '1' }, cwd }).maxRetries).toBe(1);
+    expect(() => loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_MAX_RETRIES: '11' }, cwd })).toThrow('ZHIXING_MAX_RETRIES must be a whole number from 0 to 10 (got "11").');
+    writeConfig(home, { turnTimeoutMs: 10 });
+    expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toThrow(
+      `ZHIXING_TURN_TIMEOUT_MS must be a whole number from 1000 to 86400000 (got "10"). It is set as "turnTimeoutMs" in ${join(home, 'config.json')}.`,
+    );
+  });
+
+  it('knows where every setting came from, and --model overrides the model for this run only', () => {
+    const { home, cwd } = folders();
+    writeConfig(home, { provider: 'deepseek', maxSteps: 5 });
+    writeFileSync(join(home, '.env'), 'ZHIXING_API_KEY=sk-home-key-123456\n', { mode: 0o600 });
+    writeFileSync(join(cwd, '.env'), 'ZHIXING_LANG=en\n');
+    const c = loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_TOOL_TIMEOUT_MS: '5000' }, cwd, model: 'deepseek-reasoner' });
+    expect(c).toMatchObject({ mode: 'llm', provider: 'deepseek', model: 'deepseek-reasoner', apiKey: 'sk-home-key-123456' });
+    expect(c.origins).toMatchObject({
+      ZHIXING_PROVIDER: { from: 'config-file', key: 'provider', path: join(home, 'config.json') },
+      ZHIXING_BASE_URL: { from: 'preset', provider: 'deepseek' },
+      ZHIXING_API_KEY: { from: 'home-env', name: 'ZHIXING_API_KEY', path: join(home, '.env') },
+      ZHIXING_MODEL: { from: 'option', option: '--model' },
+      ZHIXING_MAX_STEPS: { from: 'config-file', key: 'maxSteps' },
+      ZHIXING_TOOL_TIMEOUT_MS: { from: 'environment', name: 'ZHIXING_TOOL_TIMEOUT_MS' },
+      ZHIXING_LANG: { from: 'cwd-env', name: 'ZHIXING_LANG', path: join(cwd, '.env') },
+      ZHIXING_REQUEST_TIMEOUT_MS: { from: 'default' },
+      ZHIXING_HOME: { from: 'environment', name: 'ZHIXING_HOME' },
+      workspace: { from: 'default' },
+      ZHIXING_OFFLINE: { from: 'default' },
+    });
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).origins.ZHIXING_MODEL).toEqual({ from: 'preset', provider: 'deepseek' });
+    // Nothing was saved: the next run has the configured model.
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).model).toBe('deepseek-chat');
+  });
+
+  it('refuses --model when there is no model service to ask', () => {
+    const { home, cwd } = folders();
+    expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd, model: 'gpt-4o' })).toThrow(/--model chooses a model of the model service, and none is configured/);
+    expect(() => loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_API_KEY: 'k' }, cwd, model: 'gpt-4o', offline: true })).toThrow(/this run is offline/);
+  });
+});

@@ -8,12 +8,19 @@ import { resolveEndpoint, UnknownProviderError, type Layer, type Source } from '
 import { EnvFileError, readEnvFile as readEnv } from './env-file.js';
 import { isWithin, realPathOf } from './paths.js';
 import { readSettingsFile, SettingsFileError } from './settings-file.js';
+import { baseUrlProblem, langProblem, originLabel, parseLang, unknownKeyWarnings, type SettingOrigin } from './setting-checks.js';
 
 const DEFAULT_MAX_STEPS = 8;
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 const DEFAULT_HEADERS_TIMEOUT_MS = 60_000;
 const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_REPLY_CHARS = 200_000;
+const DEFAULT_MAX_RETRIES = 3;
+const MAX_RETRIES = 10;
+/** A whole turn, every model step and tool call in it, ends by then: ten minutes. */
+const DEFAULT_TURN_TIMEOUT_MS = 600_000;
+const MAX_TIMEOUT_MS = 3_600_000;
+const MAX_TURN_TIMEOUT_MS = 86_400_000;
 const DEFAULT_GEOCODING_URL = 'https://geocoding-api.open-meteo.com/v1/search';
 const DEFAULT_WEATHER_URL = 'https://api.open-meteo.com/v1/forecast';
 const CONFIG_FILE = 'config.json';
@@ -28,8 +35,23 @@ const KEY_NAME = /_API_KEY$/;
 const CWD_ENV_LAYER = 1;
 const HOME_ENV_LAYER = 2;
 const FILE_LAYER = 3;
-/** config.json's names for what the environment calls ZHIXING_*. */
-const FILE_NAMES: Record<string, string> = { ZHIXING_API_KEY: 'apiKey', ZHIXING_BASE_URL: 'baseUrl', ZHIXING_PROVIDER: 'provider' };
+/** config.json's names for what the environment calls ZHIXING_*: config.json is read as the lowest layer through them. */
+const FILE_NAMES = {
+  ZHIXING_PROVIDER: 'provider',
+  ZHIXING_BASE_URL: 'baseUrl',
+  ZHIXING_API_KEY: 'apiKey',
+  ZHIXING_MODEL: 'model',
+  ZHIXING_MAX_STEPS: 'maxSteps',
+  ZHIXING_REQUEST_TIMEOUT_MS: 'requestTimeoutMs',
+  ZHIXING_HEADERS_TIMEOUT_MS: 'headersTimeoutMs',
+  ZHIXING_MAX_RETRIES: 'maxRetries',
+  ZHIXING_TURN_TIMEOUT_MS: 'turnTimeoutMs',
+  ZHIXING_TOOL_TIMEOUT_MS: 'toolTimeoutMs',
+  ZHIXING_MAX_REPLY_CHARS: 'maxReplyChars',
+  ZHIXING_LANG: 'lang',
+} as const;
+/** Every name config.json may hold at its top level; anything else is named in a warning. */
+const FILE_KEYS: readonly string[] = [...Object.values(FILE_NAMES), 'workspace', 'permissions', 'mcpServers'];
 
 /** What a tool may do: run, ask the user first, or never run. */
 export const PermissionRule = z.enum(['allow', 'ask', 'deny']);
@@ -45,6 +67,8 @@ export const ConfigFile = z
     maxSteps: z.number().int().min(1).max(100).optional(),
     requestTimeoutMs: z.number().int().positive().optional(),
     headersTimeoutMs: z.number().int().positive().optional(),
+    maxRetries: z.number().int().min(0).optional(),
+    turnTimeoutMs: z.number().int().positive().optional(),
     toolTimeoutMs: z.number().int().positive().optional(),
     maxReplyChars: z.number().int().positive().optional(),
     workspace: z.string().optional(),
@@ -54,6 +78,9 @@ export const ConfigFile = z
   })
   .passthrough();
 export type ConfigFile = z.infer<typeof ConfigFile>;
+
+export type { SettingOrigin } from './setting-checks.js';
+export { parseLang } from './setting-checks.js';
 
 export interface Config {
   home: string;
@@ -69,6 +96,10 @@ export interface Config {
   requestTimeoutMs: number;
   /** How long to wait for a model service to start answering before giving up on it. */
   headersTimeoutMs: number;
+  /** Retries of a model request that failed for now (rate limit, server error, network) after the first try. */
+  maxRetries: number;
+  /** The most one turn may take, model steps and tools together; then it stops and says so. */
+  turnTimeoutMs: number;
   toolTimeoutMs: number;
   /** The most characters one model step may write before it is cut off. */
   maxReplyChars: number;
@@ -85,6 +116,8 @@ export interface Config {
   token?: string;
   /** What the user should know about how the settings were read (an ignored file, a withheld key), one line each. */
   warnings: string[];
+  /** Where each setting came from, by its environment name (`ZHIXING_MODEL`…; `ZHIXING_OFFLINE` for the mode). */
+  origins: Record<string, SettingOrigin>;
 }
 
 export class ConfigError extends Error {
@@ -96,6 +129,8 @@ export interface LoadConfigOptions {
   cwd?: string;
   /** Command-line override, e.g. `--offline`. */
   offline?: boolean;
+  /** `--model NAME`: this run's model, instead of the configured one. */
+  model?: string;
 }
 
 function readEnvFile(path: string): Layer {
@@ -224,9 +259,7 @@ function toolRules(file: ConfigFile, path: string, warnings: string[]): Record<s
 
 /** The language for the program's own words, from ZHIXING_LANG or the locale; usable before the config loads. */
 export function detectUiLang(env: NodeJS.ProcessEnv = process.env): 'zh' | 'en' {
-  const forced = env.ZHIXING_LANG?.trim().toLowerCase().slice(0, 2);
-  if (forced === 'zh' || forced === 'en') return forced;
-  return /^zh/i.test(env.LC_ALL || env.LC_MESSAGES || env.LANG || '') ? 'zh' : 'en';
+  return parseLang(env.ZHIXING_LANG) ?? (/^zh/i.test(env.LC_ALL || env.LC_MESSAGES || env.LANG || '') ? 'zh' : 'en');
 }
 
 /** The only place that reads the environment. Precedence: process env > ./.env > $ZHIXING_HOME/.env > config.json. */
@@ -236,36 +269,38 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   // An empty variable counts as unset.
   const nonEmpty = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim());
 
-  const home = resolve(nonEmpty(env.ZHIXING_HOME) ?? join(homedir(), '.zhixing'));
-  const file = readConfigFile(join(home, CONFIG_FILE));
+  const homeFromEnv = nonEmpty(env.ZHIXING_HOME);
+  const home = resolve(homeFromEnv ?? join(homedir(), '.zhixing'));
+  const configPath = join(home, CONFIG_FILE);
+  const homeEnvPath = join(home, ENV_FILE);
+  const file = readConfigFile(configPath);
   const workspace = resolve(home, expandHome(nonEmpty(file.workspace) ?? 'workspace'));
   refuseExposedHome(home, workspace);
-  const warnings: string[] = [];
-  const homeEnv = readEnvFile(join(home, ENV_FILE));
+  const warnings: string[] = unknownKeyWarnings(Object.keys(file), FILE_KEYS, configPath);
+  const homeEnv = readEnvFile(homeEnvPath);
   const envHoldsKey = Object.entries(homeEnv).some(([name, v]) => KEY_NAME.test(name) && nonEmpty(v) !== undefined);
   for (const [name, holdsKey] of [[CONFIG_FILE, Boolean(file.apiKey)], [ENV_FILE, envHoldsKey]] as const) {
     const shared = sharedKeyWarning(join(home, name), holdsKey);
     if (shared) warnings.push(shared);
   }
   // config.json speaks through the same names as the environment, as the lowest layer.
-  const fileLayer: Layer = {
-    ZHIXING_PROVIDER: file.provider,
-    ZHIXING_BASE_URL: file.baseUrl,
-    ZHIXING_API_KEY: file.apiKey,
-    ZHIXING_MODEL: file.model,
-    ZHIXING_MAX_STEPS: file.maxSteps?.toString(),
-    ZHIXING_REQUEST_TIMEOUT_MS: file.requestTimeoutMs?.toString(),
-    ZHIXING_HEADERS_TIMEOUT_MS: file.headersTimeoutMs?.toString(),
-    ZHIXING_TOOL_TIMEOUT_MS: file.toolTimeoutMs?.toString(),
-    ZHIXING_MAX_REPLY_CHARS: file.maxReplyChars?.toString(),
-    ZHIXING_LANG: file.lang,
-  };
+  const fileLayer: Layer = Object.fromEntries(Object.entries(FILE_NAMES).map(([name, key]) => [name, file[key]?.toString()]));
   const layers: Layer[] = [env, readCwdEnv(cwd, home, workspace, warnings), homeEnv, fileLayer];
+  const origin = (s: Source): SettingOrigin => {
+    if (s.layer === CWD_ENV_LAYER) return { from: 'cwd-env', name: s.name, path: join(cwd, ENV_FILE) };
+    if (s.layer === HOME_ENV_LAYER) return { from: 'home-env', name: s.name, path: homeEnvPath };
+    if (s.layer === FILE_LAYER) return { from: 'config-file', key: FILE_NAMES[s.name as keyof typeof FILE_NAMES] ?? s.name, path: configPath };
+    return { from: 'environment', name: s.name };
+  };
+  const origins: Record<string, SettingOrigin> = {};
   const get = (name: string): string | undefined => {
-    for (const layer of layers) {
-      const v = nonEmpty(layer[name]);
-      if (v !== undefined) return v;
+    for (let layer = 0; layer < layers.length; layer++) {
+      const v = nonEmpty(layers[layer]![name]);
+      if (v === undefined) continue;
+      origins[name] = origin({ layer, name });
+      return v;
     }
+    origins[name] = { from: 'default' };
     return undefined;
   };
   const wholeNumber = (name: string, fallback: number, min: number, max: number): number => {
@@ -273,7 +308,10 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     const n = raw === undefined ? fallback : Number(raw);
     if (Number.isInteger(n) && n >= min && n <= max) return n;
     const got = hasControlChars(raw ?? '') ? 'a value that contains control characters' : `"${raw}"`;
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got ${got}).`);
+    const from = origins[name]!;
+    const where =
+      from.from === 'config-file' ? ` It is set as "${from.key}" in ${from.path}.` : from.from === 'cwd-env' ? ' It is set in ./.env.' : from.from === 'home-env' ? ` It is set in ${from.path}.` : '';
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got ${got}).${where}`);
   };
 
   let endpoint;
@@ -283,27 +321,61 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     if (err instanceof UnknownProviderError) throw new ConfigError(err.message);
     throw err;
   }
-  const forcedOffline = options.offline === true || get('ZHIXING_OFFLINE') === '1';
+  const offlineSetting = get('ZHIXING_OFFLINE');
+  const forcedOffline = options.offline === true || offlineSetting === '1';
   const mode = forcedOffline || (!endpoint.baseUrl && !endpoint.apiKey) ? 'offline' : 'llm';
+  if (options.offline === true) origins.ZHIXING_OFFLINE = { from: 'option', option: '--offline' };
+  else if (offlineSetting !== '1') origins.ZHIXING_OFFLINE = { from: 'default' };
+  if (mode === 'llm' && endpoint.baseUrl && endpoint.source?.name !== 'ZHIXING_PROVIDER') {
+    const from = origin(endpoint.source!);
+    const example = (url: string) => (from.from === 'config-file' ? `"baseUrl": "${url}"` : `${endpoint.source!.name}=${url}`);
+    const problem = baseUrlProblem(endpoint.baseUrl, originLabel(from, 'ZHIXING_BASE_URL'), example);
+    if (problem) throw new ConfigError(problem);
+  }
+  if (options.model !== undefined && mode === 'offline') {
+    throw new ConfigError(
+      forcedOffline
+        ? '--model chooses a model of the model service, but this run is offline (--offline or ZHIXING_OFFLINE=1). Drop one of them.'
+        : '--model chooses a model of the model service, and none is configured: Zhixing is running offline. Set ZHIXING_BASE_URL / ZHIXING_API_KEY or ZHIXING_PROVIDER first.',
+    );
+  }
   // ./.env may choose the model service (that is what it is for), but a cloned project can carry one: never silently.
   if (mode === 'llm' && endpoint.baseUrl && endpoint.source?.layer === CWD_ENV_LAYER) {
     warnings.push(`Using the model service at ${safeUrl(endpoint.baseUrl)} from ./.env in this folder.`);
   }
   if (mode === 'llm' && endpoint.withheld) {
-    const labels = ['the environment', './.env', join(home, ENV_FILE), join(home, CONFIG_FILE)];
-    const where = (s: Source) => `${labels[s.layer]} (${s.layer === FILE_LAYER ? FILE_NAMES[s.name] : s.name})`;
+    const labels = ['the environment', './.env', homeEnvPath, configPath];
+    const where = (s: Source) => `${labels[s.layer]} (${s.layer === FILE_LAYER ? FILE_NAMES[s.name as keyof typeof FILE_NAMES] : s.name})`;
     const { key, endpoint: from } = endpoint.withheld;
     warnings.push(
       `Withheld the API key from ${where(key)}: the endpoint comes from ${where(from)}, and a key is only sent to an endpoint set in the same place. ` +
         'Set the key where the endpoint is set, or the endpoint where the key is.',
     );
   }
-  const lang = get('ZHIXING_LANG')?.toLowerCase().slice(0, 2);
+  const langSetting = get('ZHIXING_LANG');
+  const lang = parseLang(langSetting);
+  if (langSetting !== undefined && !lang) throw new ConfigError(langProblem(langSetting, originLabel(origins.ZHIXING_LANG!, 'ZHIXING_LANG')));
   const maxSteps = wholeNumber('ZHIXING_MAX_STEPS', DEFAULT_MAX_STEPS, 1, 100);
-  const requestTimeoutMs = wholeNumber('ZHIXING_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 1_000, 3_600_000);
-  const headersTimeoutMs = wholeNumber('ZHIXING_HEADERS_TIMEOUT_MS', DEFAULT_HEADERS_TIMEOUT_MS, 1_000, 3_600_000);
-  const toolTimeoutMs = wholeNumber('ZHIXING_TOOL_TIMEOUT_MS', DEFAULT_TOOL_TIMEOUT_MS, 100, 3_600_000);
+  const requestTimeoutMs = wholeNumber('ZHIXING_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 1_000, MAX_TIMEOUT_MS);
+  const headersTimeoutMs = wholeNumber('ZHIXING_HEADERS_TIMEOUT_MS', DEFAULT_HEADERS_TIMEOUT_MS, 1_000, MAX_TIMEOUT_MS);
+  const maxRetries = wholeNumber('ZHIXING_MAX_RETRIES', DEFAULT_MAX_RETRIES, 0, MAX_RETRIES);
+  const turnTimeoutMs = wholeNumber('ZHIXING_TURN_TIMEOUT_MS', DEFAULT_TURN_TIMEOUT_MS, 1_000, MAX_TURN_TIMEOUT_MS);
+  const toolTimeoutMs = wholeNumber('ZHIXING_TOOL_TIMEOUT_MS', DEFAULT_TOOL_TIMEOUT_MS, 100, MAX_TIMEOUT_MS);
   const maxReplyChars = wholeNumber('ZHIXING_MAX_REPLY_CHARS', DEFAULT_MAX_REPLY_CHARS, 1_000, 10_000_000);
+  const geocodingUrl = get('ZHIXING_GEOCODING_URL') ?? DEFAULT_GEOCODING_URL;
+  const weatherUrl = get('ZHIXING_WEATHER_URL') ?? DEFAULT_WEATHER_URL;
+  const token = get('ZHIXING_TOKEN');
+
+  // Where the settings not read one by one came from: the home, the workspace, and the model service's.
+  origins.ZHIXING_HOME = homeFromEnv ? { from: 'environment', name: 'ZHIXING_HOME' } : { from: 'default' };
+  origins.workspace = nonEmpty(file.workspace) ? { from: 'config-file', key: 'workspace', path: configPath } : { from: 'default' };
+  const presetName = endpoint.provider in PROVIDER_PRESETS ? endpoint.provider : 'openai';
+  const fromPreset: SettingOrigin = endpoint.source?.name === 'ZHIXING_PROVIDER' ? { from: 'preset', provider: presetName } : { from: 'default' };
+  origins.ZHIXING_PROVIDER = endpoint.source?.name === 'ZHIXING_PROVIDER' ? origin(endpoint.source) : { from: 'default' };
+  origins.ZHIXING_BASE_URL = endpoint.source && endpoint.source.name !== 'ZHIXING_PROVIDER' ? origin(endpoint.source) : fromPreset;
+  origins.ZHIXING_API_KEY = endpoint.keySource ? origin(endpoint.keySource) : { from: 'default' };
+  origins.ZHIXING_MODEL =
+    options.model !== undefined ? { from: 'option', option: '--model' } : endpoint.modelSource ? origin(endpoint.modelSource) : fromPreset;
 
   return {
     home,
@@ -313,20 +385,23 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     provider: mode === 'offline' ? 'offline' : endpoint.provider,
     baseUrl: endpoint.baseUrl ?? (mode === 'llm' ? PROVIDER_PRESETS.openai.baseUrl : undefined),
     apiKey: endpoint.apiKey,
-    model: mode === 'offline' ? 'rules' : endpoint.model,
+    model: mode === 'offline' ? 'rules' : options.model ?? endpoint.model,
     maxSteps,
     requestTimeoutMs,
     headersTimeoutMs,
+    maxRetries,
+    turnTimeoutMs,
     toolTimeoutMs,
     maxReplyChars,
-    lang: lang === 'zh' || lang === 'en' ? lang : undefined,
-    uiLang: lang === 'zh' || lang === 'en' ? lang : detectUiLang(env),
-    geocodingUrl: get('ZHIXING_GEOCODING_URL') ?? DEFAULT_GEOCODING_URL,
-    weatherUrl: get('ZHIXING_WEATHER_URL') ?? DEFAULT_WEATHER_URL,
+    lang,
+    uiLang: lang ?? detectUiLang(env),
+    geocodingUrl,
+    weatherUrl,
     noColor: env.NO_COLOR !== undefined && env.NO_COLOR !== '',
-    permissions: toolRules(file, join(home, CONFIG_FILE), warnings),
-    token: get('ZHIXING_TOKEN'),
+    permissions: toolRules(file, configPath, warnings),
+    token,
     warnings,
+    origins,
   };
 }
 

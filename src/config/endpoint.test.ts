@@ -11,6 +11,9 @@ describe('resolveEndpoint', () => {
       apiKey: 'k-deepseek',
       model: 'deepseek-chat',
       source: { layer: 0, name: 'ZHIXING_PROVIDER' },
+      // The preset's model: set nowhere.
+      modelSource: undefined,
+      keySource: { layer: 0, name: 'ZHIXING_API_KEY' },
     });
     // A model in the same layer as the provider, or above it, still wins.
     expect(resolveEndpoint([{ ZHIXING_MODEL: 'deepseek-reasoner' }, env, file]).model).toBe('deepseek-reasoner');
@@ -27,6 +30,7 @@ describe('resolveEndpoint', () => {
   it('keeps the user\'s model with a URL of their own, from any layer', () => {
     expect(resolveEndpoint([{ ZHIXING_BASE_URL: 'http://127.0.0.1:11434/v1' }, {}, { ZHIXING_MODEL: 'qwen3:8b' }])).toEqual({
       provider: 'custom', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: undefined, model: 'qwen3:8b', source: { layer: 0, name: 'ZHIXING_BASE_URL' },
+      modelSource: { layer: 2, name: 'ZHIXING_MODEL' }, keySource: undefined,
     });
     expect(resolveEndpoint([{ ZHIXING_BASE_URL: 'http://proxy/v1', ZHIXING_PROVIDER: 'qwen' }])).toMatchObject({ provider: 'qwen', baseUrl: 'http://proxy/v1' });
   });

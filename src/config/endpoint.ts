@@ -18,6 +18,10 @@ export interface Endpoint {
   model: string;
   /** Where the endpoint was named; none when nothing names one (OpenAI's, by default). */
   source?: Source;
+  /** Where the model name was set; none when it is the preset's or OpenAI's default. */
+  modelSource?: Source;
+  /** Where the key that is sent was set; none when no key is sent. */
+  keySource?: Source;
   /** Set when a key is configured but not sent, because the endpoint came from elsewhere. */
   withheld?: { key: Source; endpoint: Source };
 }
@@ -69,7 +73,6 @@ export function resolveEndpoint(layers: Layer[], options: ResolveOptions = {}): 
     }
     return undefined;
   };
-  const first = (name: string, upTo?: number) => find(name, upTo)?.value;
   const at = layers.findIndex((l) => value(l, 'ZHIXING_BASE_URL') ?? value(l, 'ZHIXING_PROVIDER'));
   const layer = at >= 0 ? layers[at]! : undefined;
   const named = layer && value(layer, 'ZHIXING_PROVIDER');
@@ -81,10 +84,9 @@ export function resolveEndpoint(layers: Layer[], options: ResolveOptions = {}): 
   const endpoint: Source | undefined = layer ? { layer: at, name: ownUrl ? 'ZHIXING_BASE_URL' : 'ZHIXING_PROVIDER' } : openAiUrl;
   const provider = preset?.name ?? (baseUrl ? 'custom' : 'openai');
   // A preset speaks for the layers below it; a URL of the user's own leaves their model choice alone.
-  const model =
-    (preset && !ownUrl ? first('ZHIXING_MODEL', at + 1) ?? preset.model : first('ZHIXING_MODEL')) ??
-    first('OPENAI_MODEL') ??
-    PROVIDER_PRESETS.openai.model;
+  const chosen = preset && !ownUrl ? find('ZHIXING_MODEL', at + 1) : find('ZHIXING_MODEL') ?? find('OPENAI_MODEL');
+  const model = chosen?.value ?? (preset && !ownUrl ? preset.model : PROVIDER_PRESETS.openai.model);
+  const modelSource = chosen && { layer: chosen.layer, name: chosen.name };
   const openAiKeyAllowed = !preset || preset.name === 'openai';
   const key = find('ZHIXING_API_KEY') ?? (openAiKeyAllowed ? find('OPENAI_API_KEY') : undefined);
   const bound =
@@ -92,6 +94,6 @@ export function resolveEndpoint(layers: Layer[], options: ResolveOptions = {}): 
     !endpoint ||
     endpoint.layer === key.layer ||
     (endpoint.layer > key.layer && (options.homeLayers ?? []).includes(endpoint.layer));
-  if (bound) return { provider, baseUrl, apiKey: key?.value, model, source: endpoint };
-  return { provider, baseUrl, apiKey: undefined, model, source: endpoint, withheld: { key: { layer: key.layer, name: key.name }, endpoint: { layer: endpoint.layer, name: endpoint.name } } };
+  if (bound) return { provider, baseUrl, apiKey: key?.value, model, source: endpoint, modelSource, keySource: key && { layer: key.layer, name: key.name } };
+  return { provider, baseUrl, apiKey: undefined, model, source: endpoint, modelSource, withheld: { key: { layer: key.layer, name: key.name }, endpoint: { layer: endpoint.layer, name: endpoint.name } } };
 }

@@ -5,11 +5,11 @@ import { runTurn, type TurnDeps, type TurnResult } from '../agent/run-turn.js';
 import { buildSystemPrompt } from '../agent/system-prompt.js';
 import type { EventLog } from './event-log.js';
 import { createSessionLocks, type SessionLocks } from './session-lock.js';
+import { MAX_MESSAGE_CHARS } from './limits.js';
 import { titleFromText } from './title.js';
 
 const DEFAULT_MAX_RUNNING = 10;
 const DEFAULT_MAX_REPLY_CHARS = 200_000;
-const MAX_MESSAGE_CHARS = 100_000;
 /** How long a finished turn waits for the model's title before going on without it. */
 const TITLE_GRACE_MS = 2_000;
 
@@ -28,6 +28,8 @@ export interface SessionsDeps extends TurnDeps {
   maxSteps: number;
   /** The most characters one model step may write; default 200,000. */
   maxReplyChars?: number;
+  /** The most one turn may take, in milliseconds; no deadline when unset. */
+  turnTimeoutMs?: number;
   /** Forced language; otherwise each turn follows the user's words. */
   lang?: Lang;
   detectLang(text: string): Lang;
@@ -189,7 +191,7 @@ export function createSessions(deps: SessionsDeps): SessionsService {
         userName: store.prefs.get('user.name'),
         toolNames: deps.tools.names(),
       });
-      const result = await runTurn(deps, { sessionId: id, text, workspace: deps.workspace, systemPrompt, lang, maxSteps: deps.maxSteps, limits: { maxReplyChars: deps.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS }, signal });
+      const result = await runTurn(deps, { sessionId: id, text, workspace: deps.workspace, systemPrompt, lang, maxSteps: deps.maxSteps, limits: { maxReplyChars: deps.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS }, deadlineMs: deps.turnTimeoutMs, signal });
       if (titled) await Promise.race([titled, new Promise<void>((resolve) => setTimeout(resolve, TITLE_GRACE_MS).unref())]);
       bus.emit({ type: 'session.status', sessionId: id, status: result.stopReason === 'error' ? 'error' : 'idle' });
       return result;

@@ -1,0 +1,105 @@
+import { maskKey, safeUrl, type Config, type SettingOrigin } from '../config/config.js';
+import type { Lang } from '../i18n.js';
+import type { CliIo } from './one-shot.js';
+import { jsonLine, plainText } from './terminal-text.js';
+
+/** One line of `zhixing config`: a setting by its environment name, what it is in effect, and where that came from. */
+interface Row {
+  name: string;
+  /** A number, a shown text (a masked key, a safe URL), or null when unset. */
+  value: string | number | null;
+  origin: SettingOrigin;
+}
+
+/** Where a value came from, in words. The setting's own name is repeated only when another name set it (OPENAI_API_KEY). */
+function originText(origin: SettingOrigin, row: string, lang: Lang): string {
+  const zh = lang === 'zh';
+  const other = (name: string) => (name !== row ? ` (${name})` : '');
+  switch (origin.from) {
+    case 'environment':
+      return (zh ? '环境变量' : 'environment') + other(origin.name);
+    case 'cwd-env':
+      return `./.env${other(origin.name)}`;
+    case 'home-env':
+      return origin.path + other(origin.name);
+    case 'config-file':
+      return `${origin.path} ("${origin.key}")`;
+    case 'preset':
+      return zh ? `${origin.provider} 预设` : `${origin.provider} preset`;
+    case 'option':
+      return zh ? `命令行 ${origin.option}` : `command line ${origin.option}`;
+    default:
+      return zh ? '默认' : 'default';
+  }
+}
+
+/** Every setting in effect, in the order a user thinks of them: the model service first. */
+function rows(config: Config): Row[] {
+  const o = (name: string): SettingOrigin => config.origins[name] ?? { from: 'default' };
+  const offline = config.mode === 'offline';
+  // Offline, the provider and model are the planner's, whatever is configured: they come from the mode.
+  const modeOrigin = o('ZHIXING_OFFLINE');
+  return [
+    { name: 'mode', value: config.mode, origin: modeOrigin },
+    { name: 'ZHIXING_PROVIDER', value: config.provider, origin: offline ? modeOrigin : o('ZHIXING_PROVIDER') },
+    { name: 'ZHIXING_BASE_URL', value: config.baseUrl ? safeUrl(config.baseUrl) : null, origin: o('ZHIXING_BASE_URL') },
+    { name: 'ZHIXING_API_KEY', value: maskKey(config.apiKey) ?? null, origin: o('ZHIXING_API_KEY') },
+    { name: 'ZHIXING_MODEL', value: config.model, origin: offline ? modeOrigin : o('ZHIXING_MODEL') },
+    { name: 'ZHIXING_HOME', value: config.home, origin: o('ZHIXING_HOME') },
+    { name: 'workspace', value: config.workspace, origin: o('workspace') },
+    { name: 'ZHIXING_LANG', value: config.lang ?? null, origin: o('ZHIXING_LANG') },
+    { name: 'ZHIXING_MAX_STEPS', value: config.maxSteps, origin: o('ZHIXING_MAX_STEPS') },
+    { name: 'ZHIXING_TURN_TIMEOUT_MS', value: config.turnTimeoutMs, origin: o('ZHIXING_TURN_TIMEOUT_MS') },
+    { name: 'ZHIXING_REQUEST_TIMEOUT_MS', value: config.requestTimeoutMs, origin: o('ZHIXING_REQUEST_TIMEOUT_MS') },
+    { name: 'ZHIXING_HEADERS_TIMEOUT_MS', value: config.headersTimeoutMs, origin: o('ZHIXING_HEADERS_TIMEOUT_MS') },
+    { name: 'ZHIXING_MAX_RETRIES', value: config.maxRetries, origin: o('ZHIXING_MAX_RETRIES') },
+    { name: 'ZHIXING_TOOL_TIMEOUT_MS', value: config.toolTimeoutMs, origin: o('ZHIXING_TOOL_TIMEOUT_MS') },
+    { name: 'ZHIXING_MAX_REPLY_CHARS', value: config.maxReplyChars, origin: o('ZHIXING_MAX_REPLY_CHARS') },
+    { name: 'ZHIXING_GEOCODING_URL', value: safeUrl(config.geocodingUrl), origin: o('ZHIXING_GEOCODING_URL') },
+    { name: 'ZHIXING_WEATHER_URL', value: safeUrl(config.weatherUrl), origin: o('ZHIXING_WEATHER_URL') },
+    // The server's token is never shown, not even masked: a part of it is a part of a password.
+    { name: 'ZHIXING_TOKEN', value: config.token ? '(set)' : null, origin: o('ZHIXING_TOKEN') },
+  ];
+}
+
+/** What an unset value means, in words. */
+function unsetText(name: string, lang: Lang): string {
+  const zh = lang === 'zh';
+  if (name === 'ZHIXING_LANG') return zh ? '（跟随你写的语言）' : '(follows the language you write in)';
+  return zh ? '（无）' : '(none)';
+}
+
+/** Why the mode is what it is, when the settings alone do not say. */
+function modeNote(config: Config, lang: Lang): string {
+  const zh = lang === 'zh';
+  if (config.mode === 'llm') return zh ? ' —— 使用模型服务' : ' — using the model service';
+  if (config.origins.ZHIXING_OFFLINE?.from !== 'default') return zh ? ' —— 规则规划器（强制离线）' : ' — the rule-based planner (offline forced)';
+  return zh ? ' —— 规则规划器（没有配置模型服务）' : ' — the rule-based planner (no model service configured)';
+}
+
+/**
+ * `zhixing config [--json]`: the configuration in effect and where each value came from, with the
+ * key masked (`sk-…abcd`). Values are shown as plain text: a setting can hold anything.
+ */
+export function runConfigShow(config: Config, json: boolean, io: CliIo, lang: Lang): number {
+  const all = rows(config);
+  if (json) {
+    const settings = Object.fromEntries(all.filter((r) => r.name !== 'mode').map((r) => [r.name, { value: r.value, ...r.origin }]));
+    io.stdout(jsonLine({ mode: config.mode, settings, permissions: config.permissions, warnings: config.warnings }));
+    return 0;
+  }
+  const shown = all.map((r) => ({
+    name: r.name,
+    value: r.value === null ? unsetText(r.name, lang) : plainText(String(r.value)) + (r.name === 'mode' ? modeNote(config, lang) : ''),
+    origin: r.name === 'mode' && r.origin.from === 'default' ? '' : originText(r.origin, r.name, lang),
+  }));
+  const nameWidth = Math.max(...shown.map((r) => r.name.length));
+  const valueWidth = Math.max(...shown.filter((r) => r.origin).map((r) => r.value.length));
+  for (const r of shown) {
+    const line = r.origin ? `${r.name.padEnd(nameWidth)}  ${r.value.padEnd(valueWidth)}  ${io.style.dim(plainText(r.origin))}` : `${r.name.padEnd(nameWidth)}  ${r.value}`;
+    io.stdout(`${line.trimEnd()}\n`);
+  }
+  const rules = Object.entries(config.permissions);
+  if (rules.length) io.stdout(`${'permissions'.padEnd(nameWidth)}  ${plainText(rules.map(([tool, rule]) => `${tool}=${rule}`).join(', '))}\n`);
+  return 0;
+}
