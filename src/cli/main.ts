@@ -108,8 +108,9 @@ export async function main(argv: string[]): Promise<number> {
 
   const config = configOrExit({ offline: flags.offline, model: flags.model }, stderr);
   if (typeof config === 'number') return config;
-  // The REPL needs a terminal, or `zhixing chat` to take piped lines as typed ones; otherwise piped input is the message.
-  const interactive = cmd.kind === 'repl' && (cmd.chat || Boolean(process.stdin.isTTY));
+  // With no message it is the REPL, on a terminal or with piped lines taken as typed ones (scripts
+  // drive it so); piped input becomes context only for a message: `git diff | zhixing "review"`.
+  const interactive = cmd.kind === 'repl';
   if (interactive && flags.json) return stderr(`zhixing: --json needs a message: zhixing --json "<message>".\n${t.usageHint}\n`), 2;
   let message: string | undefined;
   // One run speaks one language: the one the message is in, unless ZHIXING_LANG says otherwise.

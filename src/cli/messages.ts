@@ -28,8 +28,8 @@ export function cliText(lang: Lang) {
     stdinNothing: (waitMs?: number) => {
       const why = waitMs === undefined ? (zh ? '标准输入是空的' : 'standard input was empty') : zh ? `标准输入 ${waitMs / 1000} 秒内什么也没收到` : `standard input sent nothing within ${waitMs / 1000} s`;
       return zh
-        ? `没有可发送的内容：没有给出消息，${why}。请给出消息（zhixing "…"）或用管道传入；要在终端里对话，运行 zhixing chat。`
-        : `Nothing to send: no message was given, and ${why}. Give a message (zhixing "…") or pipe one in; for a conversation, run zhixing chat.`;
+        ? `没有可发送的内容：没有给出消息，${why}。请给出消息（zhixing "…"）。`
+        : `Nothing to send: no message was given, and ${why}. Give a message (zhixing "…").`;
     },
     stdinBinary: zh
       ? '标准输入不是文本（含有 NUL 字节），什么也没有发送。请传入文本，比如命令的输出或文本文件。'

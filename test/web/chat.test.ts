@@ -25,13 +25,13 @@ describe('offline, in Chinese', () => {
   it('a message over the 100,000-character limit is refused in the page, and no empty chat is left behind', async () => {
     const { page, expectNoErrors } = await browser.openPage(`${server.url}/`, { locale: 'zh-CN' });
     await page.locator('#composer').waitFor();
-    const before = (await (await fetch(`${server.url}/api/sessions`)).json()).sessions.length;
+    const before = ((await (await fetch(`${server.url}/api/sessions`)).json()) as { sessions: unknown[] }).sessions.length;
     await page.locator('#composer').fill('a'.repeat(100_001));
     await page.locator('#composer').press('Enter');
     await page.locator('.toast-error').waitFor();
     expect(await page.locator('.toast-error').innerText()).toContain('消息太长');
     expect((await page.locator('#composer').inputValue()).length).toBe(100_001);
-    expect((await (await fetch(`${server.url}/api/sessions`)).json()).sessions.length).toBe(before);
+    expect(((await (await fetch(`${server.url}/api/sessions`)).json()) as { sessions: unknown[] }).sessions.length).toBe(before);
     await expectNoErrors();
   });
 
