@@ -4,6 +4,7 @@
  * Adding a tool is a new `Intent` in a table plus, if its output needs framing, a line in replies.ts.
  */
 import type { Utterance } from './extract.js';
+import type { Nearest } from './out-of-scope.js';
 
 /** A tool call the planner wants to make, before it gets an id. */
 export interface PlannedCall {
@@ -27,7 +28,7 @@ export type Reply =
   | { kind: 'askTodoId'; action: 'done' | 'delete' }
   | { kind: 'missing'; tools: string[] }
   | { kind: 'codeRefusal' }
-  | { kind: 'cannot' };
+  | { kind: 'cannot'; near?: Nearest };
 
 export type Outcome =
   | { kind: 'call'; call: PlannedCall }

@@ -5,6 +5,7 @@
  */
 import { slice, utterance, type Utterance } from './extract.js';
 import { followUp } from './followup.js';
+import { nearestTo } from './out-of-scope.js';
 import { reply, type Intent, type Outcome, type PlanContext, type PlannedCall, type Reply } from './intent.js';
 import { CHAT_INTENTS, CODE_INTENTS, NAME_INTENTS } from './intents-chat.js';
 import { FILE_READ_INTENTS, FILE_WRITE_INTENTS } from './intents-files.js';
@@ -31,7 +32,8 @@ export function classify(u: Utterance, ctx: PlanContext, intents: readonly Inten
     const outcome = intent.match(u, ctx);
     if (outcome) return outcome;
   }
-  return reply({ kind: 'cannot' });
+  const near = nearestTo(u);
+  return reply(near ? { kind: 'cannot', near } : { kind: 'cannot' });
 }
 
 // 「算一下 1+1，然后看看待办」, "add milk to my todos, then show them": one clause per tool call.

@@ -4,6 +4,7 @@
  */
 import type { PlannedCall, Reply } from './intent.js';
 import { say, type Lang } from '../../i18n.js';
+import { nearestOffer } from './out-of-scope.js';
 
 /** What the user can ask for, one line per available group of tools. */
 const CAPABILITIES: ReadonlyArray<{ tools: string[]; zh: string; en: string }> = [
@@ -110,8 +111,8 @@ export function renderReply(r: Reply, { lang, tools, name }: ReplyContext): stri
     case 'missing':
       return missing(lang, r.tools);
     case 'cannot':
-      return say(lang, '抱歉，这个我在离线模式下做不到，也不想不懂装懂。我现在能做的是：\n', "Sorry, I can't do that in offline mode, and I won't pretend to. Here is what I can do:\n") +
-        capabilities(lang, tools) + '\n' + say(lang, MODEL_HINT_ZH, MODEL_HINT_EN);
+      // One sentence and the nearest thing that works; the whole list is for "help".
+      return say(lang, '抱歉，这个我在离线模式下做不到。', "Sorry, I can't do that in offline mode.") + say(lang, '', ' ') + nearestOffer(lang, r.near, tools);
   }
 }
 
