@@ -10,6 +10,7 @@ import { classifyAlone, plan } from './intents.js';
 import { previousOf } from './followup.js';
 import { NAME_KEY, parseArgs, type PlanContext, type PlannedCall } from './intent.js';
 import { detectLang, type Lang } from '../../i18n.js';
+import { decimalsAsked } from './arithmetic-words.js';
 import { composeResults, renderReply, type CallResult } from './replies.js';
 
 export { detectLang } from '../../i18n.js';
@@ -57,7 +58,8 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
     const outputs = new Map<string, string>();
     for (const m of messages.slice(asked + 1)) if (m.role === 'tool') outputs.set(m.tool_call_id, m.content);
     const results: CallResult[] = calls.map((c) => ({ call: { name: c.name, args: parseArgs(c.arguments) }, output: outputs.get(c.id) }));
-    let text = composeResults(lang, results);
+    const decimals = userIndex >= 0 ? decimalsAsked(messages[userIndex].content ?? '')?.places : undefined;
+    let text = composeResults(lang, results, { decimals });
     if (userIndex >= 0) {
       const planned = planAt(messages, userIndex);
       const missing = planned.kind === 'calls' ? planned.calls.filter((c) => !tools.has(c.name)).map((c) => c.name) : [];

@@ -3,6 +3,7 @@
  * final answer built from tool results (which the tools already wrote in the user's language).
  */
 import type { PlannedCall, Reply } from './intent.js';
+import { Decimal } from 'decimal.js';
 import { say, type Lang } from '../../i18n.js';
 import { nearestOffer } from './out-of-scope.js';
 
@@ -160,8 +161,23 @@ function failure(lang: Lang, { name, args }: PlannedCall, reason: string): strin
   }
 }
 
-function success(lang: Lang, { name, args }: PlannedCall, output: string): string {
-  if (name === 'calculator') return output.includes('=') ? output : `${str(args.expression)} = ${output}`;
+/** A calculator result to the number of decimals the user asked for (「保留两位小数」), if it is a number. */
+function rounded(output: string, places: number | undefined): string {
+  if (places === undefined || !/^-?[\d.]+(?:e[+-]?\d+)?$/i.test(output)) return output;
+  try {
+    return new Decimal(output).toFixed(places, Decimal.ROUND_HALF_UP);
+  } catch {
+    return output;
+  }
+}
+
+function success(lang: Lang, { name, args }: PlannedCall, output: string, places?: number): string {
+  if (name === 'calculator') {
+    if (output.includes('=')) return output;
+    const shown = rounded(output, places);
+    const exact = shown === output || new Decimal(shown).eq(new Decimal(output));
+    return `${str(args.expression)} ${exact ? '=' : '≈'} ${shown}`;
+  }
   if (CHANGES_STATE.has(name)) return say(lang, `好的，${output}`, `Done. ${output}`);
   // file_read returns the bare text (or a sentence when the file is empty): say whose text it is.
   if (name === 'file_read' && !/是空文件。$|is empty\.$/.test(output)) {
@@ -171,12 +187,12 @@ function success(lang: Lang, { name, args }: PlannedCall, output: string): strin
 }
 
 /** The final reply of a turn, from the results of the calls the planner made. */
-export function composeResults(lang: Lang, results: CallResult[]): string {
+export function composeResults(lang: Lang, results: CallResult[], options: { decimals?: number } = {}): string {
   return results
     .map(({ call, output }) => {
       if (output === undefined) return say(lang, `（${call.name} 没有返回结果）`, `(${call.name} returned no result)`);
       const text = output.trim();
-      return ERROR_PREFIX.test(text) ? failure(lang, call, text.replace(ERROR_PREFIX, '')) : success(lang, call, text);
+      return ERROR_PREFIX.test(text) ? failure(lang, call, text.replace(ERROR_PREFIX, '')) : success(lang, call, text, options.decimals);
     })
     .join('\n');
 }
