@@ -51,13 +51,28 @@ describe('todo tools', () => {
     expect(store.todos.list().map((t) => t.content)).toEqual(['周五前交周报', '明天 9 点交软件工程作业']);
   });
 
+  it('keeps every number it announced: a deletion renumbers nothing, and the list shows the same numbers', async () => {
+    for (const c of ['a', 'b', 'c', 'd']) await run('todo_add', { content: c });
+    await run('todo_delete', { id: 2 });
+    await run('todo_done', { id: 1 });
+    expect((await run('todo_list', {}, 'en')).output).toBe('Todos (2 pending):\n3. [ ] c\n4. [ ] d');
+    expect((await run('todo_done', { id: 3 }, 'en')).output).toBe('Marked item 3 as done: c');
+    expect((await run('todo_delete', { id: 2 }, 'en')).output).toBe('Error: There is no item 2 (the list has 3, numbered 1, 3–4).');
+    // A new item is numbered after the highest one still there.
+    expect((await run('todo_add', { content: 'e' }, 'en')).output).toBe('Added todo #5: e');
+    await run('todo_delete', { id: 5 });
+    expect((await run('todo_add', { content: 'f' }, 'en')).output).toBe('Added todo #5: f');
+    for (const n of [1, 3, 4, 5]) await run('todo_delete', { id: n });
+    expect((await run('todo_add', { content: 'g' }, 'en')).output).toBe('Added todo #1: g');
+  });
+
   it('refuses empty content and numbers that do not exist', async () => {
     const empty = await run('todo_add', { content: '   ' });
     expect(empty).toMatchObject({ ok: false, output: 'Error: 待办内容不能为空，请告诉我要记什么。' });
     expect(store.todos.list()).toEqual([]);
     expect((await run('todo_done', { id: 1 }, 'en')).output).toBe('Error: There is no item 1: the todo list is empty.');
     await run('todo_add', { content: 'a' });
-    expect((await run('todo_delete', { id: 5 }, 'en')).output).toBe('Error: There is no item 5 (the list has 1, numbered 1–1).');
+    expect((await run('todo_delete', { id: 5 }, 'en')).output).toBe('Error: There is no item 5 (the list has 1, numbered 1).');
     expect((await run('todo_done', { id: 0 })).ok).toBe(false);
     expect((await run('todo_done', { id: 'two' })).ok).toBe(false);
     expect((await run('todo_add', { content: 'x'.repeat(501) })).output).toContain('太长');

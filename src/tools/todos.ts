@@ -21,19 +21,31 @@ const line = (t: TodoRow, lang: Lang) => {
 /** One item's card: its number as todo_list shows it, its words and its due date. */
 const card = (t: TodoRow) => ({ title: `#${t.number} ${t.content}`, metadata: { number: t.number, content: t.content, due: t.due } });
 
-const noSuchItem = (n: number, count: number, lang: Lang) =>
+/** The numbers in use, short: "1–3, 5, 7". */
+function numbersOf(items: TodoRow[]): string {
+  const ranges: string[] = [];
+  for (let i = 0; i < items.length; ) {
+    let j = i;
+    while (j + 1 < items.length && items[j + 1].number === items[j].number + 1) j++;
+    ranges.push(j > i ? `${items[i].number}–${items[j].number}` : String(items[i].number));
+    i = j + 1;
+  }
+  return ranges.join(', ');
+}
+
+const noSuchItem = (n: number, all: TodoRow[], lang: Lang) =>
   new ToolError(
-    count === 0
+    all.length === 0
       ? say(lang, `没有第 ${n} 条待办：待办清单是空的。`, `There is no item ${n}: the todo list is empty.`)
-      : say(lang, `没有第 ${n} 条待办（现在共有 ${count} 条，编号 1–${count}）。`, `There is no item ${n} (the list has ${count}, numbered 1–${count}).`),
+      : say(lang, `没有第 ${n} 条待办（现在共有 ${all.length} 条，编号 ${numbersOf(all)}）。`, `There is no item ${n} (the list has ${all.length}, numbered ${numbersOf(all)}).`),
   );
 
-/** The four todo tools over one repository; numbers are positions in the full list, as todo_list shows them. */
+/** The four todo tools over one repository; an item's number is given when it is added and never changes. */
 export function createTodoTools(repo: TodosRepo, now: () => number = Date.now): Tool[] {
   const find = (n: number, lang: Lang): TodoRow => {
     const all = repo.list();
-    const item = all[n - 1];
-    if (!item) throw noSuchItem(n, all.length, lang);
+    const item = all.find((t) => t.number === n);
+    if (!item) throw noSuchItem(n, all, lang);
     return item;
   };
 
@@ -105,7 +117,7 @@ export function createTodoTools(repo: TodosRepo, now: () => number = Date.now): 
   const remove = defineTool({
     name: 'todo_delete',
     annotations: { destructive: true },
-    description: 'Delete a todo item, by the number todo_list shows. Later items move up by one.',
+    description: 'Delete a todo item, by the number todo_list shows. The other items keep their numbers.',
     parameters: z.object({ id: Number_ }),
     execute({ id }, ctx) {
       const item = find(id, ctx.lang);
