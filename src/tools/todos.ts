@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TodoRow, TodosRepo } from '../store/todos-repo.js';
 import { say, type Lang } from '../i18n.js';
+import { resolveDue } from './todo-due.js';
 import { defineTool, ToolError, type Tool } from './tool.js';
 
 const MAX_CONTENT_CHARS = 500;
@@ -41,7 +42,11 @@ const noSuchItem = (n: number, all: TodoRow[], lang: Lang) =>
   );
 
 /** The four todo tools over one repository; an item's number is given when it is added and never changes. */
-export function createTodoTools(repo: TodosRepo, now: () => number = Date.now): Tool[] {
+export function createTodoTools(
+  repo: TodosRepo,
+  now: () => number = Date.now,
+  timeZone: string = Intl.DateTimeFormat().resolvedOptions().timeZone,
+): Tool[] {
   const find = (n: number, lang: Lang): TodoRow => {
     const all = repo.list();
     const item = all.find((t) => t.number === n);
@@ -55,7 +60,7 @@ export function createTodoTools(repo: TodosRepo, now: () => number = Date.now): 
     description: 'Add an item to the user\'s todo list. Keep the user\'s own wording as the content.',
     parameters: z.object({
       content: z.string().describe('What to do, in the user\'s words, e.g. "周五前交周报".'),
-      due: z.string().max(MAX_DUE_CHARS).optional().describe('When it is due, as the user said it (e.g. "周五", "明天 9 点", "2026-12-01"). Optional.'),
+      due: z.string().max(MAX_DUE_CHARS).optional().describe('When it is due, as the user said it (e.g. "周五", "明天 9 点", "2026-12-01"); relative days are stored as dates. Optional.'),
     }),
     execute({ content, due }, ctx) {
       const text = content.trim();
@@ -63,7 +68,9 @@ export function createTodoTools(repo: TodosRepo, now: () => number = Date.now): 
       if (text.length > MAX_CONTENT_CHARS) {
         throw new ToolError(say(ctx.lang, `待办内容太长（${text.length} 字，上限 ${MAX_CONTENT_CHARS}）。`, `The todo is too long (${text.length} characters, at most ${MAX_CONTENT_CHARS}).`));
       }
-      const item = repo.add(text, due?.trim() || null, now());
+      // 「明天」 is kept as the date it means today, so the list is still right tomorrow.
+      const when = due?.trim() ? resolveDue(due.trim(), now(), timeZone) : null;
+      const item = repo.add(text, when, now());
       const shown = line(item, ctx.lang).replace(/^\d+\. \[ \] /, '');
       return { output: say(ctx.lang, `已添加待办 #${item.number}：${shown}`, `Added todo #${item.number}: ${shown}`), ...card(item) };
     },
