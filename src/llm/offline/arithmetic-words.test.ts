@@ -72,6 +72,10 @@ const CASES: Array<[string, string]> = [
   ['算一下 (1+5%)*200', '210'],
   ['(100-20%)*3 等于多少', '240'],
   ['200+10% 是多少', '220'],
+  // what is left
+  ['我有100块花了30还剩多少', '70'],
+  ['钱包里 500，买菜花了 120，打车用了 45，还剩多少', '335'],
+  ['I had 80 dollars and spent 25, how much is left', '55'],
 ];
 
 describe('arithmetic in words', () => {

@@ -235,7 +235,17 @@ function average(text: string, sum: string | undefined): string | undefined {
   return undefined;
 }
 
+const SPENT = /花了?|用了?|花掉|吃了|给了|付了|\b(?:spent|spend|used|gave|paid|ate)\b/i;
+const REMAIN = /还剩|剩下|剩多少|还有多少|\bleft\b/i;
+
+/** 「我有100块花了30还剩多少」 → 100-30. */
+function remainder(text: string): string | undefined {
+  if (!SPENT.test(text) || !REMAIN.test(text)) return undefined;
+  const values = numbersIn(text);
+  return values.length >= 2 ? values.map((f) => String(f.value)).join('-') : undefined;
+}
+
 /** The whole sentence as one calculation when its words ask for one; `sum` is the arithmetic already found in it. */
 export function wordProblem(text: string, sum?: string): string | undefined {
-  return priceChange(text) ?? average(text, sum);
+  return priceChange(text) ?? average(text, sum) ?? remainder(text);
 }

@@ -5,11 +5,14 @@
  */
 import type { Utterance } from './extract.js';
 import type { Nearest } from './out-of-scope.js';
+import type { Lookup } from './todo-lookup.js';
 
 /** A tool call the planner wants to make, before it gets an id. */
 export interface PlannedCall {
   name: string;
   args: Record<string, unknown>;
+  /** A todo named by content: this call lists the todos, and the item found there is then finished or deleted. */
+  lookup?: Lookup;
 }
 
 /** A reply without a tool, by kind; replies.ts renders it in the user's language. */

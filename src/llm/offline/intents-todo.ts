@@ -1,6 +1,7 @@
 /** Rules for the todo tools: add (keeping the user's wording), list, done and delete by number. */
 import { dueOf, looksLikeFile, PATH, restore, todoId, trimClause, unquote, type Utterance } from './extract.js';
 import { call, reply, type Intent, type Outcome } from './intent.js';
+import { lookupIn } from './todo-lookup.js';
 
 const TODO_WORD = /待办|代办|todo|to-do|to do list|任务清单|任务列表|待做事项|\btasks?\b|reminders/i;
 const LIST_WORD = /看|查|显示|列|哪些|什么|多少|几条|\b(?:show|list|what|which|how many|see|view|display)\b/i;
@@ -54,7 +55,7 @@ const todoAdd: Intent = {
   },
 };
 
-const DONE_VERB = /完成|做完|搞定|弄完|办完|干完|勾掉|打勾|打钩|划掉|\b(?:done|complete|completed|finish|finished|mark|check off|tick off)\b/i;
+const DONE_VERB = /完成|做完|搞定|弄完|办完|干完|勾掉|打勾|打钩|划掉|\b(?:done|complete|completed|finish|finished|mark|(?:check|tick|cross)(?:ed)? (?:it |that |this )?off)\b/i;
 const DELETE_VERB = /删除|删掉|删了|删去|去掉|移除|移走|不要了|清除|取消|\b(?:delete|remove|drop|cancel|erase)\b/i;
 const FILE_TOKEN = new RegExp(`(?:^|[\\s:：,，])(${PATH})`, 'g');
 
@@ -70,6 +71,11 @@ function byNumber(tool: 'todo_done' | 'todo_delete', verb: RegExp): Intent {
       if (!verb.test(u.norm) || mentionsFile(u)) return null;
       const id = todoId(u.norm);
       if (id !== undefined) return call(tool, { id });
+      // 「把交电费那条删掉」, "I'm done with the dentist": find it in the list first.
+      // 「显示已完成的待办」 asks for a list; "delete X from my list" does not.
+      const listing = LIST_WORD.test(u.norm.replace(/\b(?:from|off|on) (?:my|the) (?:todo |to-do )?list\b/gi, ''));
+      const lookup = listing ? undefined : lookupIn(u, tool);
+      if (lookup) return { kind: 'call', call: { name: 'todo_list', args: { status: 'all' }, lookup } };
       // A verb and the todo list but no number: ask which one, unless it reads as "show the done ones".
       if (TODO_WORD.test(u.norm) && !LIST_WORD.test(u.norm)) {
         return reply({ kind: 'askTodoId', action: tool === 'todo_done' ? 'done' : 'delete' });
@@ -79,10 +85,11 @@ function byNumber(tool: 'todo_done' | 'todo_delete', verb: RegExp): Intent {
   };
 }
 
-const PENDING = /未完成|没完成|没做完|待完成|还没|\b(?:pending|open|unfinished|remaining|left)\b/i;
+const PENDING = /未完成|没完成|没做完|待完成|还没|没做|没干|没办|还剩|\b(?:pending|open|unfinished|remaining|left|still)\b/i;
 const DONE = /已完成|已经完成|完成了的|完成的|做完的|\b(?:done|completed|finished)\b/i;
 const ALL = /全部|所有|一切|\b(?:all|every)\b/i;
-const WHAT_TO_DO = /(?:有|要)(?:什么|哪些)(?:事|要做)|还有(?:什么|哪些)事没做|what do i (?:have|need) to do/i;
+const WHAT_TO_DO =
+  /(?:有|要)(?:什么|哪些|啥)(?:事|要做|没做|要干)|还有(?:什么|哪些|啥|多少|几件)(?:事)?(?:没做|没干|没办|要做|要干|没完成|没弄)|还剩(?:什么|哪些|啥|几件)(?:事)?|(?:今天|明天|这周|最近)?(?:要|得)做(?:些)?(?:什么|啥|哪些)|\bwhat(?:'s| is| do i have)? (?:still )?(?:left|pending|open|remaining)\b|\bwhat do i (?:still )?(?:have|need|got) to do\b|\bwhat(?:'s| is) (?:on my (?:list|plate|agenda)|still to do)\b|\banything (?:left|else) (?:to do|on my list)\b|\bmy to-?dos?\b/i;
 
 const todoList: Intent = {
   id: 'todo_list',

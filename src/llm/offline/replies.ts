@@ -121,6 +121,8 @@ export function renderReply(r: Reply, { lang, tools, name }: ReplyContext): stri
 export interface CallResult {
   call: PlannedCall;
   output: string | undefined;
+  /** Said instead of the output: the call only served to look something up. */
+  note?: string;
 }
 
 const ERROR_PREFIX = /^Error:\s*/;
@@ -189,7 +191,8 @@ function success(lang: Lang, { name, args }: PlannedCall, output: string, places
 /** The final reply of a turn, from the results of the calls the planner made. */
 export function composeResults(lang: Lang, results: CallResult[], options: { decimals?: number } = {}): string {
   return results
-    .map(({ call, output }) => {
+    .map(({ call, output, note }) => {
+      if (note !== undefined) return note;
       if (output === undefined) return say(lang, `（${call.name} 没有返回结果）`, `(${call.name} returned no result)`);
       const text = output.trim();
       return ERROR_PREFIX.test(text) ? failure(lang, call, text.replace(ERROR_PREFIX, '')) : success(lang, call, text, options.decimals);
