@@ -72,6 +72,25 @@ const CASES: Array<[string, string]> = [
   ['算一下 (1+5%)*200', '210'],
   ['(100-20%)*3 等于多少', '240'],
   ['200+10% 是多少', '220'],
+  ['一件T恤120元打九折多少钱', '108'],
+  ['两百块打八折', '160'],
+  ['what is 120 minus 15%', '102'],
+  ['(200+300)*(1-15%) 是多少', '425'],
+  ['三百六十块钱四个人平分', '90'],
+  ['总共 1,250 元，5 个人 AA', '250'],
+  ['split a 200 bill 4 ways', '50'],
+  ['divide 100 among 8 people', '12.5'],
+  ['平均一下 12 15 18', '15'],
+  ['12万的3%是多少', '3600'],
+  ['1.5万 加 3千 等于多少', '18000'],
+  ['根号下 225', '15'],
+  ['5 to the power 3', '125'],
+  ['100的四分之一', '25'],
+  ['我们五个人吃火锅一共花了 640 元，人均多少', '128'],
+  // interest
+  ['1000块存一年利率3%，利息多少', '30'],
+  ['10000 存 3 年，年利率 2%，利息是多少', '600'],
+  ['5000 at 4% interest for 2 years', '400'],
   // what is left
   ['我有100块花了30还剩多少', '70'],
   ['钱包里 500，买菜花了 120，打车用了 45，还剩多少', '335'],
@@ -108,5 +127,7 @@ describe('amounts and decimals', () => {
     expect((await turn(planner(), [], '100 除以 7 四舍五入取整', calculator)).reply).toBe('100 除以 7 ≈ 14');
     expect((await turn(planner(), [], '9 除以 4 保留 3 位小数', calculator)).reply).toBe('9 除以 4 = 2.250');
     expect((await turn(planner(), [], '原价 299 打八五折，保留一位小数', calculator)).reply).toMatch(/≈ 254\.2$/);
+    expect((await turn(planner(), [], '123.456 保留一位小数', calculator)).reply).toBe('123.456 ≈ 123.5');
+    expect((await turn(planner(), [], 'square root of 2 to 3 decimal places', calculator)).reply).toBe('√2 ≈ 1.414');
   });
 });

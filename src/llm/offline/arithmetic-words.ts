@@ -106,7 +106,10 @@ const WORD_OPS: ReadonlyArray<readonly [RegExp, (...g: string[]) => string]> = [
 /** Shares left after percent.ts: 200+10% is 200*(1+10/100), as on a shop calculator; (1+5%) is 1+(5/100). */
 const SHARE_OPS: ReadonlyArray<readonly [RegExp, (...g: string[]) => string]> = [
   [/(^|[^\d.*/^)])(\d+(?:\.\d+)?)\s*([+-]|加上?|减去?)\s*(\d+(?:\.\d+)?)\s*%(?!\s*[\d(.√])/g,
-    (pre, n, op, p) => `${pre}${n}*(1${/^[+加]/.test(op) ? '+' : '-'}${p}/100)`],
+    (pre, n, op, p) => {
+      const sign = /^[+加]/.test(op) ? '+' : '-';
+      return n === '1' ? `${pre}1${sign}${p}/100` : `${pre}${n}*(1${sign}${p}/100)`;
+    }],
   // Any other share standing alone, e.g. inside parentheses: (1+5%) → (1+(5/100)).
   [/(\d+(?:\.\d+)?)\s*%(?!\s*[\d(.√]|\s*(?:of|的))/gi, (p) => `(${p}/100)`],
 ];
@@ -136,7 +139,7 @@ export const rewriteShares = (text: string): string => (text.includes('%') ? app
 // ---- Whole-sentence word problems --------------------------------------------------------------
 
 /** A number as it stands in a sentence: digits, or a Chinese numeral that is not part of a word. */
-const ANY_NUMBER = new RegExp(`(?<![\\d.])${DIGITS}(?![\\d.])|(?<![第星期周礼拜零〇一二两三四五六七八九十百千万亿点])${CN}(?!下|共|起|些|样|直|定|般|会儿|点儿|天下)`, 'g');
+const ANY_NUMBER = new RegExp(`(?<![\\d.,])(?:\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|${DIGITS})(?![\\d.])|(?<![第星期周礼拜零〇一二两三四五六七八九十百千万亿点])${CN}(?!下|共|起|些|样|直|定|般|会儿|点儿|天下)`, 'g');
 
 interface Found {
   value: number;
@@ -209,7 +212,7 @@ function priceChange(text: string): string | undefined {
   return [String(base[0].value), ...factors].join('*');
 }
 
-const AVERAGE = /平均|均摊|分摊|均分|平分|人均|(?<![a-z])aa(?![a-z])|\b(?:average|mean|avg|split|share(?:d)? (?:equally|evenly)|divided (?:equally|evenly))\b/i;
+const AVERAGE = /平均|均摊|分摊|均分|平分|人均|(?<![a-z])aa(?![a-z])|\b(?:average|mean|avg|split|share(?:d)? (?:equally|evenly)|divided (?:equally|evenly))\b|\bdivide[sd]?\b.*\b(?:among|between)\b/i;
 /** "Each" and 每人 ask for a share only with a count of people beside them. */
 const PER_PERSON = /每(?:人|个人|位|家)|\b(?:per (?:person|head)|each)\b/i;
 const PEOPLE = /人|位|名|家|people|persons|friends|of us|guys|ways|students|kids|roommates|between|among|分成|分给/i;
@@ -245,7 +248,26 @@ function remainder(text: string): string | undefined {
   return values.length >= 2 ? values.map((f) => String(f.value)).join('-') : undefined;
 }
 
+const INTEREST = /利率|年利率|利息|年化|\binterest\b/i;
+const YEARS = new RegExp(`(${DIGITS}|[一二两三四五六七八九十]+|半)\\s*(?:个)?年|(${DIGITS}|one|two|three|four|five|ten)\\s*years?\\b`, 'i');
+const RATE = new RegExp(`(${DIGITS})\\s*(?:%|percent)`, 'i');
+
+/** 「1000块存一年，利率3%，利息多少」 → 1000*3/100*1 (simple interest). */
+function interest(text: string): string | undefined {
+  if (!INTEREST.test(text)) return undefined;
+  const rate = RATE.exec(text);
+  if (!rate) return undefined;
+  const years = YEARS.exec(text);
+  const n = years ? (years[1] === '半' ? 0.5 : numberOf(years[1] ?? years[2])) : 1;
+  const skip: Array<[number, number]> = [[rate.index, rate.index + rate[0].length]];
+  if (years) skip.push([years.index, years.index + years[0].length]);
+  const base = numbersIn(text, skip);
+  if (base.length !== 1 || n === undefined) return undefined;
+  const total = /本息|连本带利|一共|总共|in total|total/i.test(text);
+  return total ? `${base[0].value}*(1+${rate[1]}/100*${n})` : `${base[0].value}*${rate[1]}/100*${n}`;
+}
+
 /** The whole sentence as one calculation when its words ask for one; `sum` is the arithmetic already found in it. */
 export function wordProblem(text: string, sum?: string): string | undefined {
-  return priceChange(text) ?? average(text, sum) ?? remainder(text);
+  return interest(text) ?? priceChange(text) ?? average(text, sum) ?? remainder(text);
 }

@@ -115,6 +115,11 @@ export function findExpression(text: string): FoundExpression | undefined {
   // A discount, a split or an average is the whole sentence's question, whatever sum it holds.
   const problem = wordProblem(worded, best?.expression);
   if (problem) return { expression: problem, rest: '' };
-  if (!best) return undefined;
+  if (!best) {
+    // 「123.456 保留一位小数」: one number and how to round it is a calculation too.
+    const asked = decimalsAsked(plain);
+    const only = asked ? asked.rest.match(/(?<![\d.])-?\d+(?:\.\d+)?(?![\d.])/g) : null;
+    return only?.length === 1 ? { expression: only[0], rest: '' } : undefined;
+  }
   return { expression: best.expression, rest: sentence.slice(0, best.at) + ' ' + sentence.slice(best.at + best.run.length) };
 }
