@@ -12,16 +12,16 @@ export interface Lookup {
   query: string;
 }
 
-const CUE_ZH = /那条|那个|那项|那件|这条|这个|这项|这件|^(?:请|帮我|麻烦你?|给我)?\s*(?:把|将)|待办|清单/;
+const CUE_ZH = /(?:删了|删掉|去掉|划掉|勾掉|不要了|取消掉?)(?:吧|啦|了)?[。!！~～]*$|不用.{1,16}?了|那条|那个|那项|那件|这条|这个|这项|这件|^(?:请|帮我|麻烦你?|给我)?\s*(?:把|将)|待办|清单/;
 const DONE_AT_END_ZH = /^[^\d]{2,16}?(?:已经|总算|终于)?(?:做完|搞定|弄完|办完|完成|干完|交了|买了|办好|弄好)了?[。!！~～]*$/;
 const CUE_EN =
-  /\b(?:done with|finished with|finished|completed?|cross(?:ed)? off|tick(?:ed)? off|check(?:ed)? off|todo|to-do|task|item|one|reminder|is done|are done|from (?:my|the) (?:list|todos?))\b|\bmark\b.*\bdone\b/i;
+  /^(?:please\s+)?(?:remove|delete|scratch|drop|forget about|get rid of|strike)\s+\S|^done\s*:|\b(?:tick|check|cross)(?:ed)? (?:it |that |this )?off\b|\b(?:done with|finished with|finished|completed?|cross(?:ed)? off|tick(?:ed)? off|check(?:ed)? off|todo|to-do|task|item|one|reminder|is done|are done|from (?:my|the) (?:list|todos?))\b|\bmark\b.*\bdone\b/i;
 
 const QUESTION = /没|未|什么|啥|哪|吗|么|\?|\b(?:what|which|how many|did i|have i)\b/i;
 const FILLER_ZH =
-  /请|帮我|麻烦你?|给我|把|将|的?那条|的?那个|的?那项|的?那件|这条|这个|这项|这件|待办(?:事项)?(?:里|中|清单)?的?|清单(?:里|中)?的?|列表(?:里|中)?的?|已经|总算|终于|都|我|了|吧|啦|啊|呀|哦|一下|标记为?|成|删除|删掉|删了|删去|去掉|移除|移走|不要了|清除|取消|完成|做完|搞定|弄完|办完|干完|勾掉|打勾|打钩|划掉|办好|弄好|掉/g;
+  /不用|不需要|请|帮我|麻烦你?|给我|把|将|的?那条|的?那个|的?那项|的?那件|这条|这个|这项|这件|待办(?:事项)?(?:里|中|清单)?的?|清单(?:里|中)?的?|列表(?:里|中)?的?|已经|总算|终于|都|我|了|吧|啦|啊|呀|哦|一下|标记为?|成|删除|删掉|删了|删去|去掉|移除|移走|不要了|清除|取消|完成|做完|搞定|弄完|办完|干完|勾掉|打勾|打钩|划掉|办好|弄好|掉/g;
 const FILLER_EN =
-  /\b(?:i'?m|i am|i'?ve|i have|i|we|just|already|finally|please|can you|could you|done with|finished with|finished|completed?|mark(?:ed)?|as|is|are|was|done|delete|remove|drop|cancel|erase|(?:cross|tick|check)(?:ed)? off|cross(?:ed)?|tick(?:ed)?|the|my|a|an|from|off|out|of|on|list|todos?|to-dos?|tasks?|items?|one|reminders?|it|that|thing|about|for)\b/gi;
+  /\b(?:i'?m|i am|i'?ve|i have|i|we|just|already|finally|please|can you|could you|done with|finished with|finished|completed?|mark(?:ed)?|as|is|are|was|done|delete|remove|drop|cancel|erase|(?:cross|tick|check)(?:ed)? off|cross(?:ed)?|tick(?:ed)?|scratch|forget about|get rid of|strike|paid|the|my|a|an|from|off|out|of|on|list|todos?|to-dos?|tasks?|items?|one|reminders?|it|that|thing|about|for)\b/gi;
 
 /** The words naming a todo in a message that says to finish or delete one without a number, if it reads that way. */
 export function lookupIn(u: Utterance, action: Lookup['action']): Lookup | undefined {
@@ -32,6 +32,8 @@ export function lookupIn(u: Utterance, action: Lookup['action']): Lookup | undef
     .replace(zh ? FILLER_ZH : FILLER_EN, ' ')
     .replace(/[,.!?;:，。！？；：、"'“”‘’「」]/g, ' ')
     .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^(?:关于|有关)|(?:相关)?的$/g, '') // 「关于交电费的」
     .trim();
   if (query.replace(/\s/g, '').length < 2) return undefined;
   return { action, query };

@@ -70,6 +70,18 @@ describe('todos by content', () => {
     ["I'm done with the filling", 'done', 4],
     ['mark the passport todo as done', 'done', 5],
     ['finished renewing the passport', 'done', 5],
+    ['交电费那件事我办完了', 'done', 1],
+    ['把买牛奶划掉', 'done', 3],
+    ['不用买牛奶了，删了吧', 'delete', 3],
+    ['删掉关于交电费的待办', 'delete', 1],
+    ['买牛奶已完成', 'done', 3],
+    ['scratch the passport one', 'delete', 5],
+    ['the filling thing is done', 'done', 4],
+    ['remove passport', 'delete', 5],
+    ['I sorted out the passport, tick it off', 'done', 5],
+    ['forget about the passport todo', 'delete', 5],
+    ['done: renew passport', 'done', 5],
+    ['get rid of the filling todo', 'delete', 4],
   ] as const)('%s → %s #%d', async (text, action, number) => {
     await seed();
     const r = await say(text);
@@ -123,7 +135,7 @@ describe('numbers the user saw', () => {
 describe('natural list questions', () => {
   it.each([
     ['还有啥没做', 'pending'], ['我还有什么事没做完', 'pending'], ['还剩哪些事', 'pending'], ['我有哪些待办', undefined],
-    ["what's left", 'pending'], ['what do I still have to do', 'pending'], ["what's on my list", undefined], ['show me my todos', undefined],
+    ["what's left", 'pending'], ['看下我的清单', undefined], ['any todos left?', 'pending'], ['what do I have on my plate', undefined], ['what do I still have to do', 'pending'], ["what's on my list", undefined], ['show me my todos', undefined],
   ] as const)('%s', async (text, status) => {
     await seed();
     const r = await say(text);
@@ -141,12 +153,20 @@ describe('reminders and due dates', () => {
     ['提醒我明天交房租', '2026-12-01 周二'],
     ['明天早上提醒我给妈妈打电话', '2026-12-01 周二'],
     ['remind me to pay rent tomorrow', 'Tue 2026-12-01'],
+    ['remind me on friday to call the bank', 'Fri 2026-12-04'],
+    ['下周一提醒我交报告', '2026-12-07 周一'],
+    ['后天下午3点提醒我去取快递', '2026-12-02 周三下午3点'],
   ])('%s: a todo with a real date, and no pretence of a reminder', async (text, due) => {
     const r = await say(text);
     expect(r.calls[0].name).toBe('todo_add');
     expect(r.reply).toContain(due);
     expect(r.reply).toMatch(/不会有提醒|no reminders yet/);
     expect(store.todos.list()[0].due).toContain(due);
+  });
+
+  it('takes 记住 as a todo, but not 记住我叫…', async () => {
+    expect((await say('帮我记住明天要买菜')).calls).toEqual([{ name: 'todo_add', args: { content: '明天要买菜', due: '明天' } }]);
+    expect((await say('记住我叫小明')).calls).toEqual([]);
   });
 
   it('does not add the reminder note to a plain todo', async () => {
