@@ -86,7 +86,13 @@ const WORD_OPS: ReadonlyArray<readonly [RegExp, (...g: string[]) => string]> = [
   [new RegExp(`(?:立方根|开立方)\\s*(?:下)?\\s*${NUM}`, 'g'), (n) => `(${digits(n)})^(1/3)`],
   // 16开根号, 16的平方根, 根号下16, 16开平方根
   [new RegExp(`${NUM}\\s*的?\\s*(?:开根号|开根|开平方根|平方根|算术平方根)`, 'g'), (n) => `√${digits(n)}`],
-  [new RegExp(`(?:根号下|平方根)\\s*${NUM}`, 'g'), (n) => `√${digits(n)}`],
+  [new RegExp(`(?:根号下|平方根|开根号|开平方)\\s*${NUM}`, 'g'), (n) => `√${digits(n)}`],
+  // 「9的平方加16的平方再开根号」: the root of everything before it
+  [/((?<![\d.])\d[\d\s+\-*/^.()的平方立方加减乘除以上去次幂]*?)\s*[,，]?\s*(?:再|然后)开(?:根号|平方根?|方)/g, (e) => `√(${e.trim()})`],
+  // 1/4 of 100, 3/4 of 200
+  [new RegExp(`${EN_NUM}\\s*/\\s*(\\d+)\\s+of\\s*(?:the\\s*)?\\$?(\\d+(?:\\.\\d+)?)`, 'gi'), (a, b, n) => `(${n}*${a}/${b})`],
+  // 5万块钱的5%: the currency between the amount and 的 is no part of the arithmetic
+  [/(\d)\s*(?:块钱|块|元|人民币|rmb|美元|欧元|dollars?|euros?|bucks)\s*(?=的)/gi, (d) => d],
   // 2 cubed, the square of 7, 2 to the 10th power, 2 to the power 10
   [new RegExp(`${EN_NUM}\\s*cubed\\b`, 'gi'), (n) => `${n}^3`],
   [new RegExp(`\\b(?:the )?square of\\s*${EN_NUM}`, 'gi'), (n) => `${n}^2`],
@@ -131,8 +137,27 @@ function apply(text: string, ops: typeof WORD_OPS): string {
   return out;
 }
 
+const EN_UNITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve',
+  'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const EN_TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+const EN_NUMBER = new RegExp(
+  `\\b(?:(${EN_TENS.filter(Boolean).join('|')})(?:[- ](${EN_UNITS.slice(1, 10).join('|')}))?|(${EN_UNITS.join('|')}))(?: (hundred|thousand))?\\b(?! (?:third|quarter|half|fourth|fifth|tenth)s?\\b)`,
+  'gi',
+);
+
+/** English numbers in words as digits, where arithmetic is already looked for: "twenty percent of fifty" → 20 percent of 50. */
+function englishNumbers(text: string): string {
+  if (!/[a-z]/i.test(text)) return text;
+  return text.replace(EN_NUMBER, (_m, tens?: string, unit?: string, small?: string, scale?: string) => {
+    let n = tens ? EN_TENS.indexOf(tens.toLowerCase()) * 10 + (unit ? EN_UNITS.indexOf(unit.toLowerCase()) : 0) : EN_UNITS.indexOf(small!.toLowerCase());
+    if (scale) n *= scale.toLowerCase() === 'hundred' ? 100 : 1000;
+    return String(n);
+  });
+}
+
 /** The sentence with worded operations written as arithmetic. */
-export const rewriteWords = (text: string): string => apply(text, WORD_OPS);
+export const rewriteWords = (text: string): string =>
+  apply(englishNumbers(text).replace(/(\d)\s*(?:percent|per cent)\b/gi, '$1%'), WORD_OPS);
 /** Percentages that percent.ts left alone and that are no modulo, as fractions. */
 export const rewriteShares = (text: string): string => (text.includes('%') ? apply(text, SHARE_OPS) : text);
 
@@ -169,9 +194,11 @@ const PERCENT_OFF = new RegExp(
   'gi',
 );
 const PERCENT_UP = new RegExp(
-  `(?:(?:涨|上涨|增长|增加|提高|提升|加|多)了?|(?:increase[sd]? by|up by|grows? by|raised by|plus))\\s*(${DIGITS})\\s*(?:%|percent)|(${DIGITS})\\s*(?:%|percent)\\s*(?:more|increase|markup|tax|tip|raise|interest)`,
+  `(?:(?:涨|上涨|增长|增加|提高|提升|加|多)了?|(?:increase[sd]? by|up by|grows? by|raised by|plus|tip(?: of)?|tax(?: of)?|小费|税))\\s*(${DIGITS})\\s*(?:%|percent)|(${DIGITS})\\s*(?:%|percent)\\s*(?:more|increase|markup|tax|tip|raise|interest)`,
   'gi',
 );
+
+const LESS = new RegExp(`(?:再|又|然后)(?:减|减去|少|便宜|优惠|抵扣?)了?\\s*(${DIGITS})(?!\\s*(?:%|折|\\d))|\\b(?:then|and) (?:minus|less|take off) \\$?(${DIGITS})\\b(?!\\s*%)`, 'gi');
 
 function discountFactor(word: string): number | undefined {
   if (/^\d/.test(word)) {
@@ -207,9 +234,15 @@ function priceChange(text: string): string | undefined {
     spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
   }
   if (!factors.length) return undefined;
+  // 「打 75 折，再减 10 块」: an amount taken off after the discount.
+  const less: string[] = [];
+  for (const m of text.matchAll(LESS)) {
+    less.push(m[1]);
+    spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
+  }
   const base = numbersIn(text, spans);
   if (base.length !== 1) return undefined; // no price, or several we cannot tell apart
-  return [String(base[0].value), ...factors].join('*');
+  return [String(base[0].value), ...factors].join('*') + less.map((n) => `-${n}`).join('');
 }
 
 const AVERAGE = /平均|均摊|分摊|均分|平分|人均|(?<![a-z])aa(?![a-z])|\b(?:average|mean|avg|split|share(?:d)? (?:equally|evenly)|divided (?:equally|evenly))\b|\bdivide[sd]?\b.*\b(?:among|between)\b/i;

@@ -97,6 +97,8 @@ export type Plan =
   | { kind: 'calls'; calls: PlannedCall[]; notes?: Array<{ at: number; reply: Reply }> }
   | { kind: 'reply'; reply: Reply; remember?: { key: string; value: string } };
 
+const CONTINUES_SUM = /^(?:减去?|加上?|乘以?|除以?|少|便宜|优惠|打|开根号|开方|平方|minus|plus|times|divided|less|take off|squared)/i;
+
 /** Replies that say nothing about a request, dropped when other parts of the message do something. */
 const SMALL_TALK = new Set<Reply['kind']>(['greeting', 'ack', 'thanks', 'bye']);
 
@@ -106,7 +108,9 @@ export function plan(text: string, ctx: PlanContext): Plan {
   // File content is verbatim text and may itself say 然后; everything else may be several requests.
   if (!(whole.kind === 'call' && whole.call.name === 'file_write')) {
     const parts = clauses(u);
-    if (parts.length > 1) {
+    // 「打 75 折，再减 10 块」 goes on with the same sum: one calculation, not two.
+    const continues = whole.kind === 'call' && whole.call.name === 'calculator' && parts.slice(1).some((p) => CONTINUES_SUM.test(p.norm.trim()));
+    if (parts.length > 1 && !continues) {
       const outcomes = parts.map((p) => classify(p, ctx)).filter((o) => !(o.kind === 'reply' && SMALL_TALK.has(o.reply.kind)));
       const calls = outcomes.flatMap((o) => (o.kind === 'call' ? [o.call] : []));
       if (calls.length === outcomes.length && calls.length) return { kind: 'calls', calls };
