@@ -5,7 +5,7 @@
 import type { ChatMessage } from '../types.js';
 import { findExpression } from './expression.js';
 import { CLAUSE_END, looksLikeFile, PATH, restore, todoId, trimEndOf, utterance, type Utterance } from './extract.js';
-import { call, parseArgs, type Intent, type Outcome, type PlannedCall, type Previous } from './intent.js';
+import { call, parseArgs, PRIORITY, type Intent, type Outcome, type PlannedCall, type Previous } from './intent.js';
 import { isWhenOnly, placeZh } from './places.js';
 
 const LEAD = /^(?:那么|那|还有|换成|改成|再查一下|再查查|再看看|再查|再来|(?:what about|how about|and for|and in|and)\b)\s*/i;
@@ -85,6 +85,7 @@ function again(prev: PlannedCall, subject: string): Outcome | null {
 
 export const followUp: Intent = {
   id: 'follow_up',
+  priority: PRIORITY.followUp,
   match(u, ctx) {
     const prev = ctx.previous;
     if (!prev) return null;

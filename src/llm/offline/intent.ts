@@ -48,11 +48,41 @@ export interface PlanContext {
   previous?: Previous;
 }
 
-/** One rule. Rules are tried in table order; the first that returns an outcome wins. */
+/** One rule. Rules are tried by priority, highest first; the first that returns an outcome wins. */
 export interface Intent {
   id: string;
+  /** From PRIORITY: which rules see a message before this one. */
+  priority: number;
   match(u: Utterance, ctx: PlanContext): Outcome | null;
 }
+
+/**
+ * Which rule sees a message first, highest first; rules of equal priority keep their table order.
+ * Specific rules come before broad ones, so 「创建文件 notes.txt，内容是：今天也要加油」 is a write
+ * although it says 今天, and 「记一下 明天 9 点…」 is a todo although it says 9 点.
+ */
+export const PRIORITY = {
+  /** Carries free text (内容是：…), so it must see the message before anything reads words in it. */
+  fileWrite: 100,
+  /** A todo's words are free text too. */
+  todoAdd: 94,
+  /** Before done: 「删除已完成的第 2 条」 deletes. */
+  todoDelete: 93,
+  todoDone: 92,
+  /** After done and delete: 「看看完成的待办」 lists, but only once no change was asked for. */
+  todoList: 91,
+  fileRead: 80,
+  name: 70,
+  /** Before time: 「现在天气怎么样」 is about weather. */
+  weather: 61,
+  time: 60,
+  /** Before the calculator: code is refused, never computed. */
+  code: 50,
+  calculator: 40,
+  chat: 30,
+  /** After chat: 「你好」 after "which city?" is a greeting, not a city. */
+  followUp: 10,
+} as const;
 
 /** Preference key under which the user's name is kept. */
 export const NAME_KEY = 'user.name';

@@ -1,6 +1,6 @@
 /** Rules for the file tools. Paths are passed as the user wrote them: the tools decide what is allowed. */
 import { looksLikeFile, PATH, restore, trimEndOf, unquote, type Utterance } from './extract.js';
-import { call, type Intent, type Outcome } from './intent.js';
+import { call, PRIORITY, type Intent, type Outcome } from './intent.js';
 
 const P = `(?<path>${PATH})`;
 // `s`: file content may run over several lines (a pasted text), and `.` should take it all.
@@ -44,6 +44,7 @@ const cleanPath = (path: string): string => trimEndOf(path, /[.,]/);
 
 const fileWrite: Intent = {
   id: 'file_write',
+  priority: PRIORITY.fileWrite,
   match(u) {
     for (const pattern of WRITE_WHOLE) {
       const m = pattern.exec(u.norm);
@@ -78,6 +79,7 @@ const FOLDER_AFTER = /^\s*(?:目录|文件夹|folder\b|directory\b)/i;
 
 const fileRead: Intent = {
   id: 'file_read',
+  priority: PRIORITY.fileRead,
   match(u) {
     for (const pattern of READ) {
       const m = pattern.exec(u.norm);
@@ -107,6 +109,7 @@ const NOT_A_FOLDER = /^(?:the|my|workspace|files?|folder|directory|here)$/i;
 
 const fileList: Intent = {
   id: 'file_list',
+  priority: PRIORITY.fileRead,
   match(u): Outcome | null {
     if (!LIST_ZH.test(u.norm) && !LIST_EN.test(u.norm)) return null;
     for (const pattern of LIST_PATH) {

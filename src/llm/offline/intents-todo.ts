@@ -1,6 +1,6 @@
 /** Rules for the todo tools: add (keeping the user's wording), list, done and delete by number. */
 import { dueOf, looksLikeFile, PATH, restore, todoId, trimClause, unquote, type Utterance } from './extract.js';
-import { call, reply, type Intent, type Outcome } from './intent.js';
+import { call, PRIORITY, reply, type Intent, type Outcome } from './intent.js';
 import { lookupIn } from './todo-lookup.js';
 
 const TODO_WORD = /待办|代办|todo|to-do|to do list|任务清单|任务列表|待做事项|我的清单|\btasks?\b|reminders/i;
@@ -47,6 +47,7 @@ const REMIND_WHEN_EN = /\bremind me\s+((?:on|at|by|this|next|tomorrow|tonight|to
 
 const todoAdd: Intent = {
   id: 'todo_add',
+  priority: PRIORITY.todoAdd,
   match(u) {
     const when = REMIND_WHEN_EN.exec(u.norm);
     if (when) return addOutcome(u, u.raw.slice(when.index + when[0].length), when[1]);
@@ -72,6 +73,7 @@ function mentionsFile(u: Utterance): boolean {
 function byNumber(tool: 'todo_done' | 'todo_delete', verb: RegExp): Intent {
   return {
     id: tool,
+    priority: tool === 'todo_delete' ? PRIORITY.todoDelete : PRIORITY.todoDone,
     match(u) {
       if (!verb.test(u.norm) || mentionsFile(u)) return null;
       const id = todoId(u.norm);
@@ -98,6 +100,7 @@ const WHAT_TO_DO =
 
 const todoList: Intent = {
   id: 'todo_list',
+  priority: PRIORITY.todoList,
   match(u) {
     if ((!TODO_WORD.test(u.norm) && !WHAT_TO_DO.test(u.norm)) || mentionsFile(u)) return null; // not notes/todo.md
     const status = PENDING.test(u.norm) ? 'pending' : DONE.test(u.norm) ? 'done' : ALL.test(u.norm) ? 'all' : undefined;

@@ -1,7 +1,7 @@
 /**
- * The rule table and how a message becomes a plan. Order is priority: specific rules before broad
- * ones, so 「创建文件 notes.txt，内容是：今天也要加油」 is a write although it says 今天, and
- * 「记一下 明天 9 点…」 is a todo although it says 9 点. To add a tool, add its Intent where it belongs.
+ * The rule table and how a message becomes a plan. Each rule carries its priority (PRIORITY in
+ * intent.ts says who goes first and why); the table is only where rules are collected. To add a
+ * tool, give its Intent a priority there and list it here.
  */
 import { slice, utterance, type Utterance } from './extract.js';
 import { followUp } from './followup.js';
@@ -12,18 +12,18 @@ import { FILE_READ_INTENTS, FILE_WRITE_INTENTS } from './intents-files.js';
 import { CALCULATOR_INTENTS, WEATHER_TIME_INTENTS } from './intents-tools.js';
 import { TODO_INTENTS } from './intents-todo.js';
 
-/** Every rule, highest priority first. */
+/** Every rule, highest priority first (a stable sort: equal priorities keep the order listed). */
 export const INTENTS: readonly Intent[] = [
-  ...FILE_WRITE_INTENTS, // carries free text (内容是：…), so it must see the message before anything reads words in it
-  ...TODO_INTENTS, // add (free text too), delete, done, list
-  ...FILE_READ_INTENTS, // read, list
+  ...FILE_WRITE_INTENTS,
+  ...TODO_INTENTS,
+  ...FILE_READ_INTENTS,
   ...NAME_INTENTS,
-  ...WEATHER_TIME_INTENTS, // weather before time: 「现在天气怎么样」 is about weather
-  ...CODE_INTENTS, // before the calculator: code is refused, never computed
+  ...WEATHER_TIME_INTENTS,
+  ...CODE_INTENTS,
   ...CALCULATOR_INTENTS,
   ...CHAT_INTENTS,
-  followUp, // after chat: 「你好」 after "which city?" is a greeting, not a city
-];
+  followUp,
+].sort((a, b) => b.priority - a.priority);
 
 /** The first rule's outcome, or the honest "cannot do that offline". */
 export function classify(u: Utterance, ctx: PlanContext, intents: readonly Intent[] = INTENTS): Outcome {
