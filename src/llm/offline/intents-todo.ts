@@ -3,7 +3,7 @@ import { dueOf, looksLikeFile, PATH, restore, todoId, trimClause, unquote, type 
 import { call, PRIORITY, reply, type Intent, type Outcome } from './intent.js';
 import { lookupIn } from './todo-lookup.js';
 
-const TODO_WORD = /待办|代办|todo|to-do|to do list|任务清单|任务列表|待做事项|我的清单|\btasks?\b|reminders/i;
+const TODO_WORD = /待办|代办|todo|to-do|to do list|任务清单|任务列表|待做事项|我的清单|\btasks?\b|\bmy list\b|reminders/i;
 const LIST_WORD = /看|查|显示|列|哪些|什么|多少|几条|\b(?:show|list|what|which|how many|see|view|display)\b/i;
 
 const ADD_MARKERS_ZH =

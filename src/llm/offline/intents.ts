@@ -40,7 +40,7 @@ export function classify(u: Utterance, ctx: PlanContext, intents: readonly Inten
 // The spaces before "then" are left to the clause before, which is trimmed: `,?\s*\bthen` would be
 // tried from every space of a long run.
 const CONNECTOR =
-  /(?:[,;.!?。，；！？]\s*)?(?:然后再?|接着再?|之后再?|并且|顺便再?|另外再?|同时|还有就是|最后再?)|[,;。，；]\s*(?:再|还要|也)(?!见)|再(?=帮我|帮忙|看看|看一下|查一下|查查|查|算|记|读|写|删|把|告诉|列|问)|;|(?:,\s*)?\b(?:and then|then|and also|also|after that|afterwards|plus|finally)\b/gi;
+  /(?:[,;.!?。，；！？]\s*)?(?:然后再?|接着再?|之后再?|并且|顺便再?|另外再?|同时|还有就是|最后再?)|[,;。，；]\s*(?:再|还要|也)(?!见)|再(?=帮我|帮忙|看看|看一下|查一下|查查|查|算|记|读|写|删|把|告诉|列|问)|;|(?:,\s*)?\b(?:and then|then|and also|also|after that|afterwards|plus|finally)\b|(?<=[,，;；])\s*(?=还有)|(?:,\s*)?\band\s+(?=(?:show|list|tell|check|calculate|compute|add|read|write|delete|remove|mark|what|what's|how|give|find|look|remind)\b)/gi;
 /** 「先算一下 1+1 再看看待办」: 先 opens the first request, so the 再 after it starts the next. */
 const FIRST = /^(?:请|麻烦你?|帮我)?\s*先/;
 /** A pasted numbered list: 「1. 算一下 2+3 2. 看看待办」, "1) … 2) …", ①②. */
@@ -102,17 +102,37 @@ const CONTINUES_SUM = /^(?:减去?|加上?|乘以?|除以?|少|便宜|优惠|打
 /** Replies that say nothing about a request, dropped when other parts of the message do something. */
 const SMALL_TALK = new Set<Reply['kind']>(['greeting', 'ack', 'thanks', 'bye']);
 
+/**
+ * Each part of a message on its own; a part that is no request alone may go on with the one before
+ * (「查一下上海天气，还有杭州的」: 还有杭州的 asks the weather too).
+ */
+function classifyParts(parts: Utterance[], ctx: PlanContext): Outcome[] {
+  const outcomes: Outcome[] = [];
+  let last: PlannedCall | undefined;
+  for (const part of parts) {
+    let o = classify(part, ctx);
+    if (o.kind === 'reply' && last) o = followUp.match(part, { ...ctx, previous: { kind: 'calls', calls: [last] } }) ?? o;
+    if (o.kind === 'call') last = o.call;
+    outcomes.push(o);
+  }
+  return outcomes.filter((o) => !(o.kind === 'reply' && SMALL_TALK.has(o.reply.kind)));
+}
+
+const sameCall = (a: PlannedCall, b: PlannedCall): boolean => a.name === b.name && JSON.stringify(a.args) === JSON.stringify(b.args);
+
 export function plan(text: string, ctx: PlanContext): Plan {
   const u = utterance(text);
   const whole = classify(u, ctx);
-  // File content is verbatim text and may itself say 然后; everything else may be several requests.
-  if (!(whole.kind === 'call' && whole.call.name === 'file_write')) {
-    const parts = clauses(u);
-    // 「打 75 折，再减 10 块」 goes on with the same sum: one calculation, not two.
-    const continues = whole.kind === 'call' && whole.call.name === 'calculator' && parts.slice(1).some((p) => CONTINUES_SUM.test(p.norm.trim()));
-    if (parts.length > 1 && !continues) {
-      const outcomes = parts.map((p) => classify(p, ctx)).filter((o) => !(o.kind === 'reply' && SMALL_TALK.has(o.reply.kind)));
-      const calls = outcomes.flatMap((o) => (o.kind === 'call' ? [o.call] : []));
+  const parts = clauses(u);
+  // 「打 75 折，再减 10 块」 goes on with the same sum: one calculation, not two.
+  const continues = whole.kind === 'call' && whole.call.name === 'calculator' && parts.slice(1).some((p) => CONTINUES_SUM.test(p.norm.trim()));
+  if (parts.length > 1 && !continues) {
+    const outcomes = classifyParts(parts, ctx);
+    const calls = outcomes.flatMap((o) => (o.kind === 'call' ? [o.call] : []));
+    if (whole.kind === 'call' && whole.call.name === 'file_write') {
+      // File content is verbatim and may itself say 然后: split only when the write keeps all its words.
+      if (calls.length === outcomes.length && sameCall(calls[0], whole.call)) return { kind: 'calls', calls };
+    } else {
       if (calls.length === outcomes.length && calls.length) return { kind: 'calls', calls };
       // Some parts are no tool call (「先算 1+1，再给我唱首歌」): do the rest and say what was not done.
       // A todo's words are the user's, so a todo that would lose some of them is kept whole.

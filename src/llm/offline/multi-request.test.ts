@@ -19,11 +19,29 @@ const CASES: Array<[string, string[]]> = [
   ['帮我做三件事：\n1. 记一下 交电费\n2. 算一下 100/4\n3. 看看待办', ['todo_add', 'calculator', 'todo_list']],
   ['- weather in Tokyo\n- time in London', ['weather', 'current_time']],
   ['你好，帮我算一下 3*3', ['calculator']],
+  ['add buy bread to my todos and show my list', ['todo_add', 'todo_list']],
+  ['check the weather in London and tell me the time', ['weather', 'current_time']],
+  ['first calculate 5*5, then add a todo: call Bob', ['calculator', 'todo_add']],
+  ['1) weather in Paris 2) calculate 9*9', ['weather', 'calculator']],
+  ['①看看待办 ②现在几点', ['todo_list', 'current_time']],
+  ['what is 2+2? also what day is it today', ['calculator', 'current_time']],
+  ['现在几点？另外算一下 7*8', ['current_time', 'calculator']],
+  ['帮我把 hi 写到 a.txt，然后读一下 a.txt', ['file_write', 'file_read']],
 ];
 
 describe('several requests in one message', () => {
   it.each(CASES)('%s', async (text, tools) => {
     expect(await names(text)).toEqual(tools);
+  });
+
+  it('reads a part that only names a new subject as the same request again', async () => {
+    const r = await step(planner(), [{ role: 'user', content: '查一下上海天气，还有杭州的' }]);
+    expect(r.parsed).toEqual([{ name: 'weather', args: { city: '上海' } }, { name: 'weather', args: { city: '杭州' } }]);
+  });
+
+  it('keeps file content whole when it says 然后 itself', async () => {
+    const r = await step(planner(), [{ role: 'user', content: '帮我创建文件 a.txt，内容是：先吃饭，然后睡觉' }]);
+    expect(r.parsed).toEqual([{ name: 'file_write', args: { path: 'a.txt', content: '先吃饭，然后睡觉' } }]);
   });
 
   it('keeps a todo whole when its words say 然后', async () => {
