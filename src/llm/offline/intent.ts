@@ -1,9 +1,11 @@
 /**
  * The shape of a rule. An intent looks at one user message and either proposes a tool call or a
  * reply; it never speaks a language itself (replies.ts does), so one rule serves Chinese and English.
- * Adding a tool is a new `Intent` in a table plus, if its output needs framing, a line in replies.ts.
+ * Adding a tool is a new `Intent` with a PRIORITY, its failure wording (a `FailureWording`) beside it
+ * in the same module, and, if its output needs framing, a line in replies.ts.
  */
 import type { Utterance } from './extract.js';
+import type { Lang } from '../../i18n.js';
 import type { Nearest } from './out-of-scope.js';
 import type { Lookup } from './todo-lookup.js';
 
@@ -83,6 +85,15 @@ export const PRIORITY = {
   /** After chat: 「你好」 after "which city?" is a greeting, not a city. */
   followUp: 10,
 } as const;
+
+/**
+ * How a tool's failure is said, kept beside the rules that call the tool: `why` is the tool's own
+ * reason as a sentence, `path` the path it was given when the reason does not already name it.
+ */
+export type FailureWording = (lang: Lang, args: Record<string, unknown>, why: string, path: string, reason: string) => string;
+
+/** An argument as text, for wording. */
+export const str = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
 
 /** Preference key under which the user's name is kept. */
 export const NAME_KEY = 'user.name';

@@ -1,6 +1,7 @@
 /** Rules for the todo tools: add (keeping the user's wording), list, done and delete by number. */
 import { dueOf, looksLikeFile, PATH, restore, todoId, trimClause, unquote, type Utterance } from './extract.js';
-import { call, PRIORITY, reply, type Intent, type Outcome } from './intent.js';
+import { call, PRIORITY, reply, type FailureWording, type Intent, type Outcome } from './intent.js';
+import { say } from '../../i18n.js';
 import { lookupIn } from './todo-lookup.js';
 
 const TODO_WORD = /待办|代办|todo|to-do|to do list|任务清单|任务列表|待做事项|我的清单|\btasks?\b|\bmy list\b|reminders/i;
@@ -116,3 +117,11 @@ export const TODO_INTENTS: Intent[] = [
   byNumber('todo_done', DONE_VERB),
   todoList,
 ];
+
+/** How the todo tools' failures are said. */
+export const TODO_FAILURES: Record<string, FailureWording> = {
+  todo_add: (lang, _args, why) => say(lang, `抱歉，没能添加待办：${why}`, `Sorry, I couldn't add that todo: ${why}`),
+  todo_list: (lang, _args, why) => say(lang, `抱歉，没能读取待办：${why}`, `Sorry, I couldn't read the todo list: ${why}`),
+  todo_done: (lang, _args, why) => say(lang, `抱歉，没能标记完成：${why}`, `Sorry, I couldn't mark it as done: ${why}`),
+  todo_delete: (lang, _args, why) => say(lang, `抱歉，没能删除：${why}`, `Sorry, I couldn't delete it: ${why}`),
+};

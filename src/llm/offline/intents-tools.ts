@@ -1,7 +1,8 @@
 /** Rules for weather, time and the calculator. */
 import { findExpression } from './expression.js';
 import type { Utterance } from './extract.js';
-import { call, PRIORITY, reply, type Intent } from './intent.js';
+import { call, PRIORITY, reply, str, type FailureWording, type Intent } from './intent.js';
+import { say } from '../../i18n.js';
 import { placeEn, placeZh } from './places.js';
 
 const WEATHER_ZH = /天气|气温|温度|下雨|下雪|有雨|有雪|刮风|风大|多少度|几度|冷不冷|热不热|带伞|预报|雾霾|空气质量/;
@@ -85,3 +86,12 @@ const calculator: Intent = { id: 'calculator', priority: PRIORITY.calculator, ma
 
 export const WEATHER_TIME_INTENTS: Intent[] = [weather, currentTime];
 export const CALCULATOR_INTENTS: Intent[] = [calculator];
+
+/** How these tools' failures are said. */
+export const WEATHER_TIME_FAILURES: Record<string, FailureWording> = {
+  weather: (lang, args, why) => say(lang, `抱歉，没能查到${str(args.city)}的天气：${why}`, `Sorry, I couldn't get the weather for ${str(args.city)}: ${why}`),
+  current_time: (lang, _args, why) => say(lang, `抱歉，没能查到时间：${why}`, `Sorry, I couldn't get the time: ${why}`),
+};
+export const CALCULATOR_FAILURES: Record<string, FailureWording> = {
+  calculator: (lang, args, why) => say(lang, `抱歉，${str(args.expression)} 算不出来：${why}`, `Sorry, I couldn't calculate ${str(args.expression)}: ${why}`),
+};

@@ -2,7 +2,10 @@
  * Everything the offline planner says, in Chinese and English: replies without a tool, and the
  * final answer built from tool results (which the tools already wrote in the user's language).
  */
-import type { PlannedCall, Reply } from './intent.js';
+import { str, type FailureWording, type PlannedCall, type Reply } from './intent.js';
+import { CALCULATOR_FAILURES, WEATHER_TIME_FAILURES } from './intents-tools.js';
+import { FILE_FAILURES } from './intents-files.js';
+import { TODO_FAILURES } from './intents-todo.js';
 import { Decimal } from 'decimal.js';
 import { say, type Lang } from '../../i18n.js';
 import { nearestOffer } from './out-of-scope.js';
@@ -128,39 +131,17 @@ export interface CallResult {
 const ERROR_PREFIX = /^Error:\s*/;
 const CHANGES_STATE = new Set(['todo_add', 'todo_done', 'todo_delete', 'file_write']);
 
-const str = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
 const sentence = (lang: Lang, text: string): string => (/[。！？.!?）)]$/.test(text) ? text : text + say(lang, '。', '.'));
+
+/** Each tool's failure wording, from the module that holds its rules. */
+const FAILURES: Readonly<Record<string, FailureWording>> = { ...CALCULATOR_FAILURES, ...WEATHER_TIME_FAILURES, ...FILE_FAILURES, ...TODO_FAILURES };
 
 function failure(lang: Lang, { name, args }: PlannedCall, reason: string): string {
   // The tools usually name the path themselves; say it once.
   const path = reason.includes(str(args.path)) ? '' : str(args.path);
   const why = sentence(lang, reason);
-  switch (name) {
-    case 'calculator':
-      return say(lang, `抱歉，${str(args.expression)} 算不出来：${why}`, `Sorry, I couldn't calculate ${str(args.expression)}: ${why}`);
-    case 'file_write': {
-      const said = /没有写入|没有做任何改动|未写入|nothing was (?:written|changed)/i.test(reason);
-      return say(lang, `抱歉，没能写入${path && ` ${path}`}：${why}${said ? '' : '没有写入任何内容。'}`, `Sorry, I couldn't write ${path || 'the file'}: ${why}${said ? '' : ' Nothing was written.'}`);
-    }
-    case 'file_read':
-      return say(lang, `抱歉，没能读取${path && ` ${path}`}：${why}`, `Sorry, I couldn't read ${path || 'the file'}: ${why}`);
-    case 'file_list':
-      return say(lang, `抱歉，没能列出文件：${why}`, `Sorry, I couldn't list the files: ${why}`);
-    case 'weather':
-      return say(lang, `抱歉，没能查到${str(args.city)}的天气：${why}`, `Sorry, I couldn't get the weather for ${str(args.city)}: ${why}`);
-    case 'current_time':
-      return say(lang, `抱歉，没能查到时间：${why}`, `Sorry, I couldn't get the time: ${why}`);
-    case 'todo_add':
-      return say(lang, `抱歉，没能添加待办：${why}`, `Sorry, I couldn't add that todo: ${why}`);
-    case 'todo_list':
-      return say(lang, `抱歉，没能读取待办：${why}`, `Sorry, I couldn't read the todo list: ${why}`);
-    case 'todo_done':
-      return say(lang, `抱歉，没能标记完成：${why}`, `Sorry, I couldn't mark it as done: ${why}`);
-    case 'todo_delete':
-      return say(lang, `抱歉，没能删除：${why}`, `Sorry, I couldn't delete it: ${why}`);
-    default:
-      return say(lang, `抱歉，${name} 没有成功：${why}`, `Sorry, ${name} didn't work: ${why}`);
-  }
+  const wording = FAILURES[name];
+  return wording ? wording(lang, args, why, path, reason) : say(lang, `抱歉，${name} 没有成功：${why}`, `Sorry, ${name} didn't work: ${why}`);
 }
 
 /** A calculator result to the number of decimals the user asked for (「保留两位小数」), if it is a number. */
