@@ -81,7 +81,7 @@ function byNumber(tool: 'todo_done' | 'todo_delete', verb: RegExp): Intent {
       if (id !== undefined) return call(tool, { id });
       // 「把交电费那条删掉」, "I'm done with the dentist": find it in the list first.
       // 「显示已完成的待办」 asks for a list; "delete X from my list" does not.
-      const listing = LIST_WORD.test(u.norm.replace(/\b(?:from|off|on) (?:my|the) (?:todo |to-do )?list\b/gi, ''));
+      const listing = LIST_ASK.test(u.norm.replace(/\b(?:from|off|on) (?:my|the) (?:todo |to-do )?list\b/gi, ''));
       const lookup = listing ? undefined : lookupIn(u, tool);
       if (lookup) return { kind: 'call', call: { name: 'todo_list', args: { status: 'all' }, lookup } };
       // A verb and the todo list but no number: ask which one, unless it reads as "show the done ones".
@@ -93,6 +93,8 @@ function byNumber(tool: 'todo_done' | 'todo_delete', verb: RegExp): Intent {
   };
 }
 
+/** Asking to see items rather than change one; 看 inside 「把看牙医那条删掉」 is the item's words. */
+const LIST_ASK = /^(?:请|帮我|给我)?\s*(?:看|查|显示|列)|哪些|什么|多少|几条|\b(?:show|list|what|which|how many|see|view|display)\b/i;
 const PENDING = /未完成|没完成|没做完|待完成|还没|没做|没干|没办|还剩|\b(?:pending|open|unfinished|remaining|left|still)\b/i;
 const DONE = /已完成|已经完成|完成了的|完成的|做完的|\b(?:done|completed|finished)\b/i;
 const ALL = /全部|所有|一切|\b(?:all|every)\b/i;

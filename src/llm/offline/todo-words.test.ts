@@ -82,6 +82,8 @@ describe('todos by content', () => {
     ['forget about the passport todo', 'delete', 5],
     ['done: renew passport', 'done', 5],
     ['get rid of the filling todo', 'delete', 4],
+    ['把看牙医那条删掉', 'delete', 2],
+    ['去看牙医那个已经搞定了', 'done', 2],
   ] as const)('%s → %s #%d', async (text, action, number) => {
     await seed();
     const r = await say(text);
