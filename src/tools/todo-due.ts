@@ -20,9 +20,9 @@ function today(now: number, timeZone: string): { day: number; weekday: number } 
 const DAY_MS = 86_400_000;
 
 const ZH = new RegExp(
-  `大后天|后天|明天|明早|明晚|明儿|今天|今晚|今早|(?:(下下|下|这|本)(?:个)?)?(?:周|星期|礼拜)([${WEEKDAYS_ZH}天])`,
+  `大后天|后天|明天|明早|明晚|明儿|今天|今晚|今早|(?:(下下|下|这|本)(?:个)?)?(?:周|星期|礼拜)([${WEEKDAYS_ZH}天末])`,
 );
-const EN = new RegExp(`\\b(?:the day after tomorrow|tomorrow|today|tonight|(?:(next|this)\\s+)?(${WEEKDAYS_EN.join('|')}))\\b`, 'i');
+const EN = new RegExp(`\\b(?:the day after tomorrow|tomorrow|today|tonight|(?:(next|this)\\s+)?(${WEEKDAYS_EN.join('|')}|weekend))\\b`, 'i');
 
 /** Days from today for a Chinese day word, and what of the word is a time of day (明晚 → 晚上). */
 function zhOffset(m: RegExpExecArray, weekday: number): { days: number; rest: string } {
@@ -30,7 +30,8 @@ function zhOffset(m: RegExpExecArray, weekday: number): { days: number; rest: st
     大后天: [3, ''], 后天: [2, ''], 明天: [1, ''], 明儿: [1, ''], 明早: [1, '早上'], 明晚: [1, '晚上'], 今天: [0, ''], 今晚: [0, '晚上'], 今早: [0, '早上'],
   };
   if (m[0] in fixed) return { days: fixed[m[0]][0], rest: fixed[m[0]][1] };
-  const target = m[2] === '天' ? 6 : WEEKDAYS_ZH.indexOf(m[2]);
+  // 周末 is taken as its Saturday.
+  const target = m[2] === '天' ? 6 : m[2] === '末' ? 5 : WEEKDAYS_ZH.indexOf(m[2]);
   return { days: weekOffset(m[1], target, weekday), rest: '' };
 }
 
@@ -49,7 +50,8 @@ function enOffset(m: RegExpExecArray, weekday: number): { days: number; rest: st
   if (word === 'tomorrow') return { days: 1, rest: '' };
   if (word === 'today') return { days: 0, rest: '' };
   if (word === 'tonight') return { days: 0, rest: 'evening' };
-  return { days: weekOffset(m[1], WEEKDAYS_EN.indexOf(m[2].toLowerCase()), weekday), rest: '' };
+  const day = m[2].toLowerCase();
+  return { days: weekOffset(m[1], day === 'weekend' ? 5 : WEEKDAYS_EN.indexOf(day), weekday), rest: '' };
 }
 
 /** The due text with its first relative day replaced by the date (and weekday) it means. */
@@ -65,7 +67,7 @@ export function resolveDue(due: string, now: number, timeZone: string): string {
   const iso = date.toISOString().slice(0, 10);
   const wd = (date.getUTCDay() + 6) % 7;
   const shown = zh ? `${iso} ${SHORT_ZH[wd]}${rest && ` ${rest}`}` : `${SHORT_EN[wd]} ${iso}${rest && ` ${rest}`}`;
-  const before = due.slice(0, m.index);
+  const before = due.slice(0, m.index).replace(/\bthe\s+$/i, ''); // "by the weekend" → "by Sat …"
   const after = due.slice(m.index + m[0].length);
   return `${before}${shown}${after && (zh ? after : after.replace(/^(?=\S)/, ' '))}`.replace(/\s{2,}/g, ' ').trim();
 }

@@ -74,7 +74,7 @@ describe('todo tools', () => {
     ['今晚8点', '2026-11-30 周一 晚上8点'], ['周一', '2026-11-30 周一'], ['星期天', '2026-12-06 周日'], ['下周三', '2026-12-09 周三'],
     ['下个星期一', '2026-12-07 周一'], ['这周六', '2026-12-05 周六'], ['月底', '月底'], ['2026-12-24', '2026-12-24'],
     ['tomorrow', 'Tue 2026-12-01'], ['tomorrow 3pm', 'Tue 2026-12-01 3pm'], ['next friday', 'Fri 2026-12-11'], ['by Friday', 'by Fri 2026-12-04'],
-    ['the day after tomorrow', 'Wed 2026-12-02'], ['tonight', 'Mon 2026-11-30 evening'], ['end of month', 'end of month'],
+    ['the day after tomorrow', 'Wed 2026-12-02'], ['周末', '2026-12-05 周六'], ['下周末', '2026-12-12 周六'], ['this weekend', 'Sat 2026-12-05'], ['by the weekend', 'by Sat 2026-12-05'], ['tonight', 'Mon 2026-11-30 evening'], ['end of month', 'end of month'],
   ])('stores the due day %s as a date: %s', async (due, stored) => {
     await run('todo_add', { content: 'x', due });
     expect(store.todos.list()[0].due).toBe(stored);
