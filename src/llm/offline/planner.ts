@@ -18,7 +18,7 @@ export { detectLang } from '../../i18n.js';
 
 const ID_PREFIX = 'call_off_';
 /** A todo added with these words was meant as a reminder, which does not exist yet: say so. */
-const REMIND = /提醒|闹钟|叫醒|\bremind|\balarm\b/i;
+const REMIND = /提醒我|叫醒我|叫我起床|到时(?:候)?(?:叫|通知)我|\bremind me\b|\bset (?:an? )?(?:alarm|reminder)\b|\bwake me\b/i;
 
 interface Step {
   calls: ToolCall[];

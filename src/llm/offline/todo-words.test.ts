@@ -173,5 +173,7 @@ describe('reminders and due dates', () => {
 
   it('does not add the reminder note to a plain todo', async () => {
     expect((await say('记一下 明天交房租')).reply).not.toMatch(/提醒/);
+    expect((await say('记一下 买个闹钟')).reply).not.toMatch(/不会有提醒/);
+    expect((await say('add a todo: set up the reminder app')).reply).not.toMatch(/no reminders yet/);
   });
 });
