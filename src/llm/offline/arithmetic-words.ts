@@ -85,7 +85,7 @@ const WORD_OPS: ReadonlyArray<readonly [RegExp, (...g: string[]) => string]> = [
   [new RegExp(`${NUM}\\s*的?\\s*(?:立方根|开立方根?)`, 'g'), (n) => `(${digits(n)})^(1/3)`],
   [new RegExp(`(?:立方根|开立方)\\s*(?:下)?\\s*${NUM}`, 'g'), (n) => `(${digits(n)})^(1/3)`],
   // 16开根号, 16的平方根, 根号下16, 16开平方根
-  [new RegExp(`${NUM}\\s*的?\\s*(?:开根号|开根|开平方根|平方根|算术平方根)`, 'g'), (n) => `√${digits(n)}`],
+  [new RegExp(`${NUM}\\s*的?\\s*(?:开根号|开根|开平方根|开平方|开方|平方根|算术平方根)`, 'g'), (n) => `√${digits(n)}`],
   [new RegExp(`(?:根号下|平方根|开根号|开平方)\\s*${NUM}`, 'g'), (n) => `√${digits(n)}`],
   // 「9的平方加16的平方再开根号」: the root of everything before it
   [/((?<![\d.])\d[\d\s+\-*/^.()的平方立方加减乘除以上去次幂]*?)\s*[,，]?\s*(?:再|然后)开(?:根号|平方根?|方)/g, (e) => `√(${e.trim()})`],
@@ -300,7 +300,22 @@ function interest(text: string): string | undefined {
   return total ? `${base[0].value}*(1+${rate[1]}/100*${n})` : `${base[0].value}*${rate[1]}/100*${n}`;
 }
 
+const MEASURE = '本|个|件|斤|公斤|张|瓶|杯|份|盒|袋|支|双|条|包|箱|台|块';
+const EACH_ZH = new RegExp(`每(${MEASURE})\\s*(?:是|要|卖)?\\s*(${DIGITS})`);
+const EACH_EN = new RegExp(`(${DIGITS})\\s+[a-z]+\\s+(?:at|for)\\s+\\$?(${DIGITS})\\s*(?:dollars?|euros?|bucks|yuan)?\\s*(?:each|apiece|a piece)\\b`, 'i');
+
+/** 「3本书每本25元」 → 3*25; "4 tickets at 12 each" → 4*12. */
+function unitPrice(text: string): string | undefined {
+  const en = EACH_EN.exec(text);
+  if (en) return `${en[1]}*${en[2]}`;
+  const each = EACH_ZH.exec(text);
+  if (!each) return undefined;
+  const count = new RegExp(`(${DIGITS}|[一二两三四五六七八九十]+)\\s*(?:${each[1]})`).exec(text.slice(0, each.index) + ' ' + text.slice(each.index + each[0].length));
+  const n = count ? numberOf(count[1]) : undefined;
+  return n === undefined ? undefined : `${n}*${each[2]}`;
+}
+
 /** The whole sentence as one calculation when its words ask for one; `sum` is the arithmetic already found in it. */
 export function wordProblem(text: string, sum?: string): string | undefined {
-  return interest(text) ?? priceChange(text) ?? average(text, sum) ?? remainder(text);
+  return interest(text) ?? priceChange(text) ?? average(text, sum) ?? remainder(text) ?? unitPrice(text);
 }
