@@ -1,6 +1,7 @@
 /**
  * The shape of a rule. An intent looks at one user message and either proposes a tool call or a
- * reply; it never speaks a language itself (replies.ts does), so one rule serves Chinese and English.
+ * reply by kind; it never words a reply itself (replies.ts does, in the user's language), so one rule
+ * serves Chinese and English.
  * Adding a tool is a new `Intent` with a PRIORITY, its failure wording (a `FailureWording`) beside it
  * in the same module, and, if its output needs framing, a line in replies.ts.
  */
