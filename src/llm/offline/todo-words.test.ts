@@ -30,13 +30,15 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+const ctxFor = (lang: 'zh' | 'en'): ToolContext => ({
+  sessionId: 's', turnId: 't', callId: 'c', workspace: dir, signal: new AbortController().signal,
+  lang, ask: async () => 'allow', progress: () => {},
+});
+
 /** One turn as the agent loop runs it: steps until the planner stops calling tools. */
 async function say(text: string) {
   const llm = createOfflinePlanner({ prefs: memoryPrefs() });
-  const ctx: ToolContext = {
-    sessionId: 's', turnId: 't', callId: 'c', workspace: dir, signal: new AbortController().signal,
-    lang: detectLang(text), ask: async () => 'allow', progress: () => {},
-  };
+  const ctx = ctxFor(detectLang(text));
   const messages: ChatMessage[] = [{ role: 'user', content: text }];
   const calls: Array<{ name: string; args: Record<string, unknown> }> = [];
   for (let i = 0; i < 4; i++) {
@@ -104,6 +106,15 @@ describe('todos by content', () => {
     expect(two.reply).toMatch(/有几条待办都像「牙医」/);
     expect(two.reply).toContain('2. 周三去看牙医');
     expect(contents()).toHaveLength(6);
+    // The answer to "which one?" is a number.
+    const llm = createOfflinePlanner({ prefs: memoryPrefs() });
+    const history: ChatMessage[] = [{ role: 'user', content: '牙医那条删掉' }];
+    const first = await step(llm, history, registry.specs());
+    history.push({ role: 'assistant', content: null, tool_calls: first.calls });
+    for (const c of first.calls) history.push({ role: 'tool', tool_call_id: c.id, content: (await registry.run(c, ctxFor('zh'))).output });
+    const asked = await step(llm, history, registry.specs());
+    history.push({ role: 'assistant', content: asked.text }, { role: 'user', content: '第 2 条' });
+    expect((await step(llm, history, registry.specs())).parsed).toEqual([{ name: 'todo_delete', args: { id: 2 } }]);
   });
 
   it('says so when nothing matches, and changes nothing', async () => {
