@@ -66,6 +66,13 @@ const ROWS: Row[] = [
   { say: 'how is the weather in Tokyo', calls: [['weather', { city: 'Tokyo' }]] },
   { say: 'list my files', calls: [['file_list']] },
   { say: '帮我订一张机票', calls: [], reply: [/做不到|can't/] },
+  // Words for arithmetic, todos by their words, several requests at once.
+  { say: '300 打七折是多少', calls: [['calculator']], reply: ['210'] },
+  { say: '10 除以 3，保留两位小数', calls: [['calculator']], reply: ['3.33'], noReply: ['3.333'] },
+  { say: '记一下 交电费', calls: [['todo_add', { content: '交电费' }]] },
+  { say: '把交电费那条删掉', calls: [['todo_list', { status: 'all' }], ['todo_delete']], reply: ['已删除', '交电费'], noReply: ['[ ]'] },
+  { say: '先算一下 12*3 再看看待办', calls: [['calculator'], ['todo_list']], reply: ['36', '给妈妈打电话'] },
+  { say: 'remind me to water the plants tomorrow', calls: [['todo_add']], reply: [/no reminders yet/] },
 ];
 
 let weather: Awaited<ReturnType<typeof startWeatherServer>>;

@@ -20,6 +20,16 @@ export const PERMISSION_DECISIONS_MIGRATION = `
   );
   `;
 
+/**
+ * Each todo keeps the number it was given when added, so a deletion never renumbers the others.
+ * Existing items keep the numbers they were last shown with (their place in creation order).
+ */
+export const TODO_NUMBERS_MIGRATION = `
+  ALTER TABLE todos ADD COLUMN number INTEGER;
+  UPDATE todos SET number = (SELECT count(*) FROM todos AS earlier WHERE earlier.id <= todos.id);
+  CREATE UNIQUE INDEX todos_number ON todos(number);
+  `;
+
 /** Numbered schema migrations. Append only: a shipped migration is never edited. */
 export const MIGRATIONS: readonly string[] = [
   /* 1: sessions, messages with typed parts, turns, todos, preferences */ `
@@ -107,4 +117,5 @@ export const MIGRATIONS: readonly string[] = [
   `,
   /* 5: tool call cards (title, metadata, attachments) */ PARTS_CARDS_MIGRATION,
   /* 6: permission decisions remembered across runs */ PERMISSION_DECISIONS_MIGRATION,
+  /* 7: stable todo numbers */ TODO_NUMBERS_MIGRATION,
 ];

@@ -25,6 +25,21 @@ describe('store', () => {
     raw.close();
   });
 
+  it('gives todos of an older database the numbers they were shown with', () => {
+    const path = dbPath();
+    createStore(path).close();
+    const raw = new Database(path);
+    // As schema 6 left them: numbered by place, with a gap where one was deleted.
+    raw.exec('DROP INDEX todos_number; ALTER TABLE todos DROP COLUMN number;');
+    raw.exec("INSERT INTO todos (id, content, created_at) VALUES (1, 'a', 1), (4, 'b', 2), (9, 'c', 3)");
+    raw.pragma('user_version = 6');
+    raw.close();
+    const store = createStore(path);
+    expect(store.todos.list().map((t) => [t.number, t.content])).toEqual([[1, 'a'], [2, 'b'], [3, 'c']]);
+    expect(store.todos.add('d', null, 4).number).toBe(4);
+    store.close();
+  });
+
   it('refuses a database from a newer version instead of guessing', () => {
     const path = dbPath();
     createStore(path).close();

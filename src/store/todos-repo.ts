@@ -1,7 +1,7 @@
 import type { Db } from './db.js';
 
 export interface TodoRow {
-  /** The position shown to the user (1-based, creation order, stable until a deletion). */
+  /** The number shown to the user: given when the item is added and kept until it is deleted. */
   number: number;
   id: number;
   content: string;
@@ -13,7 +13,7 @@ export interface TodoRow {
 
 export interface TodosRepo {
   add(content: string, due: string | null, now: number): TodoRow;
-  /** Every item, numbered as listed. */
+  /** Every item, by number. */
   list(): TodoRow[];
   markDone(id: number, now: number): void;
   delete(id: number): void;
@@ -21,6 +21,7 @@ export interface TodosRepo {
 
 interface Row {
   id: number;
+  number: number;
   content: string;
   due: string | null;
   done: number;
@@ -29,14 +30,15 @@ interface Row {
 }
 
 export function createTodosRepo(db: Db): TodosRepo {
-  const insert = db.prepare('INSERT INTO todos (content, due, created_at) VALUES (?, ?, ?)');
-  const all = db.prepare('SELECT * FROM todos ORDER BY id');
+  // One statement, so two processes adding at once cannot take the same number.
+  const insert = db.prepare('INSERT INTO todos (content, due, created_at, number) VALUES (?, ?, ?, (SELECT coalesce(max(number), 0) + 1 FROM todos))');
+  const all = db.prepare('SELECT * FROM todos ORDER BY number');
   const done = db.prepare('UPDATE todos SET done = 1, done_at = ? WHERE id = ?');
   const del = db.prepare('DELETE FROM todos WHERE id = ?');
 
   const list = (): TodoRow[] =>
-    (all.all() as Row[]).map((r, i) => ({
-      number: i + 1,
+    (all.all() as Row[]).map((r) => ({
+      number: r.number,
       id: r.id,
       content: r.content,
       due: r.due,
@@ -48,7 +50,6 @@ export function createTodosRepo(db: Db): TodosRepo {
   return {
     add(content, due, now) {
       const id = Number(insert.run(content, due, now).lastInsertRowid);
-      // Its number is its place in the list, which another process may have grown meanwhile.
       return list().find((t) => t.id === id)!;
     },
     list,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TodoRow, TodosRepo } from '../store/todos-repo.js';
 import { say, type Lang } from '../i18n.js';
+import { resolveDue } from './todo-due.js';
 import { defineTool, ToolError, type Tool } from './tool.js';
 
 const MAX_CONTENT_CHARS = 500;
@@ -21,19 +22,35 @@ const line = (t: TodoRow, lang: Lang) => {
 /** One item's card: its number as todo_list shows it, its words and its due date. */
 const card = (t: TodoRow) => ({ title: `#${t.number} ${t.content}`, metadata: { number: t.number, content: t.content, due: t.due } });
 
-const noSuchItem = (n: number, count: number, lang: Lang) =>
+/** The numbers in use, short: "1–3, 5, 7". */
+function numbersOf(items: TodoRow[]): string {
+  const ranges: string[] = [];
+  for (let i = 0; i < items.length; ) {
+    let j = i;
+    while (j + 1 < items.length && items[j + 1].number === items[j].number + 1) j++;
+    ranges.push(j > i ? `${items[i].number}–${items[j].number}` : String(items[i].number));
+    i = j + 1;
+  }
+  return ranges.join(', ');
+}
+
+const noSuchItem = (n: number, all: TodoRow[], lang: Lang) =>
   new ToolError(
-    count === 0
+    all.length === 0
       ? say(lang, `没有第 ${n} 条待办：待办清单是空的。`, `There is no item ${n}: the todo list is empty.`)
-      : say(lang, `没有第 ${n} 条待办（现在共有 ${count} 条，编号 1–${count}）。`, `There is no item ${n} (the list has ${count}, numbered 1–${count}).`),
+      : say(lang, `没有第 ${n} 条待办（现在共有 ${all.length} 条，编号 ${numbersOf(all)}）。`, `There is no item ${n} (the list has ${all.length}, numbered ${numbersOf(all)}).`),
   );
 
-/** The four todo tools over one repository; numbers are positions in the full list, as todo_list shows them. */
-export function createTodoTools(repo: TodosRepo, now: () => number = Date.now): Tool[] {
+/** The four todo tools over one repository; an item's number is given when it is added and never changes. */
+export function createTodoTools(
+  repo: TodosRepo,
+  now: () => number = Date.now,
+  timeZone: string = Intl.DateTimeFormat().resolvedOptions().timeZone,
+): Tool[] {
   const find = (n: number, lang: Lang): TodoRow => {
     const all = repo.list();
-    const item = all[n - 1];
-    if (!item) throw noSuchItem(n, all.length, lang);
+    const item = all.find((t) => t.number === n);
+    if (!item) throw noSuchItem(n, all, lang);
     return item;
   };
 
@@ -43,7 +60,7 @@ export function createTodoTools(repo: TodosRepo, now: () => number = Date.now): 
     description: 'Add an item to the user\'s todo list. Keep the user\'s own wording as the content.',
     parameters: z.object({
       content: z.string().describe('What to do, in the user\'s words, e.g. "周五前交周报".'),
-      due: z.string().max(MAX_DUE_CHARS).optional().describe('When it is due, as the user said it (e.g. "周五", "明天 9 点", "2026-12-01"). Optional.'),
+      due: z.string().max(MAX_DUE_CHARS).optional().describe('When it is due, as the user said it (e.g. "周五", "明天 9 点", "2026-12-01"); relative days are stored as dates. Optional.'),
     }),
     execute({ content, due }, ctx) {
       const text = content.trim();
@@ -51,7 +68,9 @@ export function createTodoTools(repo: TodosRepo, now: () => number = Date.now): 
       if (text.length > MAX_CONTENT_CHARS) {
         throw new ToolError(say(ctx.lang, `待办内容太长（${text.length} 字，上限 ${MAX_CONTENT_CHARS}）。`, `The todo is too long (${text.length} characters, at most ${MAX_CONTENT_CHARS}).`));
       }
-      const item = repo.add(text, due?.trim() || null, now());
+      // 「明天」 is kept as the date it means today, so the list is still right tomorrow.
+      const when = due?.trim() ? resolveDue(due.trim(), now(), timeZone) : null;
+      const item = repo.add(text, when, now());
       const shown = line(item, ctx.lang).replace(/^\d+\. \[ \] /, '');
       return { output: say(ctx.lang, `已添加待办 #${item.number}：${shown}`, `Added todo #${item.number}: ${shown}`), ...card(item) };
     },
@@ -105,7 +124,7 @@ export function createTodoTools(repo: TodosRepo, now: () => number = Date.now): 
   const remove = defineTool({
     name: 'todo_delete',
     annotations: { destructive: true },
-    description: 'Delete a todo item, by the number todo_list shows. Later items move up by one.',
+    description: 'Delete a todo item, by the number todo_list shows. The other items keep their numbers.',
     parameters: z.object({ id: Number_ }),
     execute({ id }, ctx) {
       const item = find(id, ctx.lang);

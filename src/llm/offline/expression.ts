@@ -7,6 +7,7 @@
  */
 import { chineseNumeral, CN_NUMERAL, CN_NUMERAL_CHAR } from './numerals.js';
 import { rewritePercent } from './percent.js';
+import { decimalsAsked, rewriteShares, rewriteWords, spellAmounts, wordProblem } from './arithmetic-words.js';
 
 const NUMBER = '\\d+(?:,\\d{3})*(?:\\.\\d+)?(?:e[+-]?\\d+)?|\\.\\d+';
 const ZH_OPS = ['乘以', '乘上', '乘', '除以', '加上', '加', '减去', '减', '次方', '次幂', '平方', '立方', '开平方', '开方', '根号', '的'];
@@ -96,9 +97,14 @@ function spelledOut(run: string): string | undefined {
 
 /** The longest piece of arithmetic in the text (needs a digit and an operator), or undefined. */
 export function findExpression(text: string): FoundExpression | undefined {
-  let sentence = text;
+  // 「保留两位小数」 is for the reply; its 2 is no operand.
+  // Runs of spaces mean nothing in arithmetic; as one space the word rules cannot retry over them.
+  const plain = text.replace(/\s{2,}/g, ' ');
+  let sentence = spellAmounts(decimalsAsked(plain)?.rest ?? plain);
+  sentence = rewriteWords(sentence);
   for (const [pattern, symbol] of EN_WORDS) sentence = sentence.replace(pattern, symbol);
-  sentence = rewritePercent(sentence);
+  const worded = sentence;
+  sentence = rewriteShares(rewritePercent(sentence));
   let best: { run: string; expression: string; at: number } | undefined;
   for (const m of sentence.matchAll(RUN)) {
     const run = trimRun(m[0]);
@@ -106,6 +112,14 @@ export function findExpression(text: string): FoundExpression | undefined {
     if (!expression || !/\d/.test(expression) || !(BINARY.test(expression) || UNARY_WORDS.test(expression))) continue;
     if (!best || run.length > best.run.length) best = { run, expression, at: (m.index ?? 0) + m[0].indexOf(run) };
   }
-  if (!best) return undefined;
+  // A discount, a split or an average is the whole sentence's question, whatever sum it holds.
+  const problem = wordProblem(worded, best?.expression);
+  if (problem) return { expression: problem, rest: '' };
+  if (!best) {
+    // 「123.456 保留一位小数」: one number and how to round it is a calculation too.
+    const asked = decimalsAsked(plain);
+    const only = asked ? asked.rest.match(/(?<![\d.])-?\d+(?:\.\d+)?(?![\d.])/g) : null;
+    return only?.length === 1 ? { expression: only[0], rest: '' } : undefined;
+  }
   return { expression: best.expression, rest: sentence.slice(0, best.at) + ' ' + sentence.slice(best.at + best.run.length) };
 }

@@ -5,7 +5,7 @@
 import type { ChatMessage } from '../types.js';
 import { findExpression } from './expression.js';
 import { CLAUSE_END, looksLikeFile, PATH, restore, todoId, trimEndOf, utterance, type Utterance } from './extract.js';
-import { call, parseArgs, type Intent, type Outcome, type PlannedCall, type Previous } from './intent.js';
+import { call, parseArgs, PRIORITY, type Intent, type Outcome, type PlannedCall, type Previous } from './intent.js';
 import { isWhenOnly, placeZh } from './places.js';
 
 const LEAD = /^(?:那么|那|还有|换成|改成|再查一下|再查查|再看看|再查|再来|(?:what about|how about|and for|and in|and)\b)\s*/i;
@@ -40,12 +40,32 @@ export function previousOf(
   for (let i = userIndex - 1; i >= 0; i--) {
     const m = messages[i];
     if (m.role === 'assistant' && m.tool_calls?.length) {
+      const asked = lookupAsked(messages, i, classifyAlone);
+      if (asked) return asked;
       return { kind: 'calls', calls: m.tool_calls.map((c): PlannedCall => ({ name: c.name, args: parseArgs(c.arguments) })) };
     }
     if (m.role === 'user') {
       const earlier = classifyAlone(utterance(m.content));
       return earlier.kind === 'reply' ? { kind: 'asked', reply: earlier.reply } : undefined;
     }
+  }
+  return undefined;
+}
+
+/**
+ * A todo named by content that matched several items (or none) ended its turn on the lookup: the
+ * user was asked which one, so 「2」 or 「第二条」 next is the answer.
+ */
+function lookupAsked(messages: ChatMessage[], stepIndex: number, classifyAlone: (u: Utterance) => Outcome): Previous | undefined {
+  const calls = messages[stepIndex].role === 'assistant' ? (messages[stepIndex].tool_calls ?? []) : [];
+  if (calls.length !== 1 || calls[0].name !== 'todo_list') return undefined;
+  for (let j = stepIndex - 1; j >= 0; j--) {
+    const m = messages[j];
+    if (m.role === 'assistant' && m.tool_calls?.length) return undefined;
+    if (m.role !== 'user') continue;
+    const earlier = classifyAlone(utterance(m.content));
+    const lookup = earlier.kind === 'call' ? earlier.call.lookup : undefined;
+    return lookup ? { kind: 'asked', reply: { kind: 'askTodoId', action: lookup.action === 'todo_done' ? 'done' : 'delete' } } : undefined;
   }
   return undefined;
 }
@@ -85,6 +105,7 @@ function again(prev: PlannedCall, subject: string): Outcome | null {
 
 export const followUp: Intent = {
   id: 'follow_up',
+  priority: PRIORITY.followUp,
   match(u, ctx) {
     const prev = ctx.previous;
     if (!prev) return null;

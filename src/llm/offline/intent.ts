@@ -1,14 +1,21 @@
 /**
  * The shape of a rule. An intent looks at one user message and either proposes a tool call or a
- * reply; it never speaks a language itself (replies.ts does), so one rule serves Chinese and English.
- * Adding a tool is a new `Intent` in a table plus, if its output needs framing, a line in replies.ts.
+ * reply by kind; it never words a reply itself (replies.ts does, in the user's language), so one rule
+ * serves Chinese and English.
+ * Adding a tool is a new `Intent` with a PRIORITY, its failure wording (a `FailureWording`) beside it
+ * in the same module, and, if its output needs framing, a line in replies.ts.
  */
 import type { Utterance } from './extract.js';
+import type { Lang } from '../../i18n.js';
+import type { Nearest } from './out-of-scope.js';
+import type { Lookup } from './todo-lookup.js';
 
 /** A tool call the planner wants to make, before it gets an id. */
 export interface PlannedCall {
   name: string;
   args: Record<string, unknown>;
+  /** A todo named by content: this call lists the todos, and the item found there is then finished or deleted. */
+  lookup?: Lookup;
 }
 
 /** A reply without a tool, by kind; replies.ts renders it in the user's language. */
@@ -27,7 +34,7 @@ export type Reply =
   | { kind: 'askTodoId'; action: 'done' | 'delete' }
   | { kind: 'missing'; tools: string[] }
   | { kind: 'codeRefusal' }
-  | { kind: 'cannot' };
+  | { kind: 'cannot'; near?: Nearest };
 
 export type Outcome =
   | { kind: 'call'; call: PlannedCall }
@@ -44,11 +51,50 @@ export interface PlanContext {
   previous?: Previous;
 }
 
-/** One rule. Rules are tried in table order; the first that returns an outcome wins. */
+/** One rule. Rules are tried by priority, highest first; the first that returns an outcome wins. */
 export interface Intent {
   id: string;
+  /** From PRIORITY: which rules see a message before this one. */
+  priority: number;
   match(u: Utterance, ctx: PlanContext): Outcome | null;
 }
+
+/**
+ * Which rule sees a message first, highest first; rules of equal priority keep their table order.
+ * Specific rules come before broad ones, so 「创建文件 notes.txt，内容是：今天也要加油」 is a write
+ * although it says 今天, and 「记一下 明天 9 点…」 is a todo although it says 9 点.
+ */
+export const PRIORITY = {
+  /** Carries free text (内容是：…), so it must see the message before anything reads words in it. */
+  fileWrite: 100,
+  /** A todo's words are free text too. */
+  todoAdd: 94,
+  /** Before done: 「删除已完成的第 2 条」 deletes. */
+  todoDelete: 93,
+  todoDone: 92,
+  /** After done and delete: 「看看完成的待办」 lists, but only once no change was asked for. */
+  todoList: 91,
+  fileRead: 80,
+  name: 70,
+  /** Before time: 「现在天气怎么样」 is about weather. */
+  weather: 61,
+  time: 60,
+  /** Before the calculator: code is refused, never computed. */
+  code: 50,
+  calculator: 40,
+  chat: 30,
+  /** After chat: 「你好」 after "which city?" is a greeting, not a city. */
+  followUp: 10,
+} as const;
+
+/**
+ * How a tool's failure is said, kept beside the rules that call the tool: `why` is the tool's own
+ * reason as a sentence, `path` the path it was given when the reason does not already name it.
+ */
+export type FailureWording = (lang: Lang, args: Record<string, unknown>, why: string, path: string, reason: string) => string;
+
+/** An argument as text, for wording. */
+export const str = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
 
 /** Preference key under which the user's name is kept. */
 export const NAME_KEY = 'user.name';

@@ -1,6 +1,6 @@
 /** Rules that answer without a tool: the user's name, greetings, help, thanks, feelings, code. */
 import { nameFrom } from './extract.js';
-import { NAME_KEY, reply, type Intent, type Outcome, type Reply } from './intent.js';
+import { NAME_KEY, PRIORITY, reply, type Intent, type Outcome, type Reply } from './intent.js';
 
 const NAME_RECALL =
   /我叫(?:什么|啥)|我的?名字(?:是|叫)?(?:什么|啥)|我是谁|(?:知道|记得)我(?:是谁|叫什么|叫啥|的名字)|还记得我|\bwhat(?:'s|\s+is)\s+my\s+name\b|\bdo you (?:know|remember) (?:my name|who i am|me)\b|\bwho am i\b/i;
@@ -8,11 +8,13 @@ const NAME_SET = /我叫|我的名字(?:是|叫)|我名字(?:是|叫)|^(?:你可
 
 const nameRecall: Intent = {
   id: 'name_recall',
+  priority: PRIORITY.name,
   match: (u) => (NAME_RECALL.test(u.norm) ? reply({ kind: 'nameRecall' }) : null),
 };
 
 const nameSet: Intent = {
   id: 'name_set',
+  priority: PRIORITY.name,
   match(u): Outcome | null {
     const m = NAME_SET.exec(u.norm);
     const name = m ? nameFrom(u.raw.slice(m.index + m[0].length)) : undefined;
@@ -22,8 +24,8 @@ const nameSet: Intent = {
 };
 
 /** A rule that fires when the whole message is one of a few set phrases. */
-function whole(id: string, pattern: RegExp, r: Reply): Intent {
-  return { id, match: (u) => (pattern.test(u.norm) ? reply(r) : null) };
+function whole(id: string, pattern: RegExp, r: Reply, priority: number = PRIORITY.chat): Intent {
+  return { id, priority, match: (u) => (pattern.test(u.norm) ? reply(r) : null) };
 }
 
 const END = `(?:\\s|[!.,~。～…]|呀|啊|哇|呢|哈|啦|知行|zhixing|there)*$`;
@@ -44,7 +46,7 @@ const CODE =
   /__\w+__|\bimport\s*\(|\bimport\s+(?:os|sys|subprocess|shutil|socket|ctypes)\b|\bfrom\s+\w+\s+import\b|\b(?:os|sys|subprocess|child_process|shutil)\.\w+|\b(?:exec|eval|system|spawn|popen|require|compile|open|getattr)\s*\(|\bprocess\.(?:env|exit|kill|binding|mainModule)\b|\brm\s+-rf\b|\$\(|;\s*(?:rm|del|shutdown)\b/i;
 
 export const NAME_INTENTS: Intent[] = [nameRecall, nameSet];
-export const CODE_INTENTS: Intent[] = [whole('code_refusal', CODE, { kind: 'codeRefusal' })];
+export const CODE_INTENTS: Intent[] = [whole('code_refusal', CODE, { kind: 'codeRefusal' }, PRIORITY.code)];
 export const CHAT_INTENTS: Intent[] = [
   whole('greeting', GREETING, { kind: 'greeting' }),
   whole('help', HELP, { kind: 'help' }),

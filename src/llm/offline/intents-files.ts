@@ -1,6 +1,7 @@
 /** Rules for the file tools. Paths are passed as the user wrote them: the tools decide what is allowed. */
 import { looksLikeFile, PATH, restore, trimEndOf, unquote, type Utterance } from './extract.js';
-import { call, type Intent, type Outcome } from './intent.js';
+import { call, PRIORITY, type FailureWording, type Intent, type Outcome } from './intent.js';
+import { say } from '../../i18n.js';
 
 const P = `(?<path>${PATH})`;
 // `s`: file content may run over several lines (a pasted text), and `.` should take it all.
@@ -44,6 +45,7 @@ const cleanPath = (path: string): string => trimEndOf(path, /[.,]/);
 
 const fileWrite: Intent = {
   id: 'file_write',
+  priority: PRIORITY.fileWrite,
   match(u) {
     for (const pattern of WRITE_WHOLE) {
       const m = pattern.exec(u.norm);
@@ -78,6 +80,7 @@ const FOLDER_AFTER = /^\s*(?:目录|文件夹|folder\b|directory\b)/i;
 
 const fileRead: Intent = {
   id: 'file_read',
+  priority: PRIORITY.fileRead,
   match(u) {
     for (const pattern of READ) {
       const m = pattern.exec(u.norm);
@@ -107,6 +110,7 @@ const NOT_A_FOLDER = /^(?:the|my|workspace|files?|folder|directory|here)$/i;
 
 const fileList: Intent = {
   id: 'file_list',
+  priority: PRIORITY.fileRead,
   match(u): Outcome | null {
     if (!LIST_ZH.test(u.norm) && !LIST_EN.test(u.norm)) return null;
     for (const pattern of LIST_PATH) {
@@ -119,3 +123,13 @@ const fileList: Intent = {
 
 export const FILE_WRITE_INTENTS: Intent[] = [fileWrite];
 export const FILE_READ_INTENTS: Intent[] = [fileRead, fileList];
+
+/** How the file tools' failures are said. */
+export const FILE_FAILURES: Record<string, FailureWording> = {
+  file_write: (lang, _args, why, path, reason) => {
+    const said = /没有写入|没有做任何改动|未写入|nothing was (?:written|changed)/i.test(reason);
+    return say(lang, `抱歉，没能写入${path && ` ${path}`}：${why}${said ? '' : '没有写入任何内容。'}`, `Sorry, I couldn't write ${path || 'the file'}: ${why}${said ? '' : ' Nothing was written.'}`);
+  },
+  file_read: (lang, _args, why, path) => say(lang, `抱歉，没能读取${path && ` ${path}`}：${why}`, `Sorry, I couldn't read ${path || 'the file'}: ${why}`),
+  file_list: (lang, _args, why) => say(lang, `抱歉，没能列出文件：${why}`, `Sorry, I couldn't list the files: ${why}`),
+};

@@ -1,7 +1,8 @@
 /** Rules for weather, time and the calculator. */
 import { findExpression } from './expression.js';
 import type { Utterance } from './extract.js';
-import { call, reply, type Intent } from './intent.js';
+import { call, PRIORITY, reply, str, type FailureWording, type Intent } from './intent.js';
+import { say } from '../../i18n.js';
 import { placeEn, placeZh } from './places.js';
 
 const WEATHER_ZH = /天气|气温|温度|下雨|下雪|有雨|有雪|刮风|风大|多少度|几度|冷不冷|热不热|带伞|预报|雾霾|空气质量/;
@@ -30,6 +31,7 @@ function placeAround(text: string, keyword: RegExpExecArray, keywords: RegExp): 
 
 const weather: Intent = {
   id: 'weather',
+  priority: PRIORITY.weather,
   match(u) {
     const zh = WEATHER_ZH.exec(u.norm);
     const keyword = zh ?? WEATHER_EN.exec(u.norm);
@@ -52,6 +54,7 @@ const IANA_ZONE = /\b(?:[A-Z][A-Za-z]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?|UTC|GMT)\b/;
 
 const currentTime: Intent = {
   id: 'current_time',
+  priority: PRIORITY.time,
   match(u) {
     const zh = TIME_ZH.exec(u.norm);
     const keyword = zh ?? TIME_EN.exec(u.norm);
@@ -79,7 +82,16 @@ export function calculation(u: Utterance): ReturnType<Intent['match']> {
   return STRONG_CALC.test(u.norm) ? reply({ kind: 'askExpression' }) : null;
 }
 
-const calculator: Intent = { id: 'calculator', match: calculation };
+const calculator: Intent = { id: 'calculator', priority: PRIORITY.calculator, match: calculation };
 
 export const WEATHER_TIME_INTENTS: Intent[] = [weather, currentTime];
 export const CALCULATOR_INTENTS: Intent[] = [calculator];
+
+/** How these tools' failures are said. */
+export const WEATHER_TIME_FAILURES: Record<string, FailureWording> = {
+  weather: (lang, args, why) => say(lang, `抱歉，没能查到${str(args.city)}的天气：${why}`, `Sorry, I couldn't get the weather for ${str(args.city)}: ${why}`),
+  current_time: (lang, _args, why) => say(lang, `抱歉，没能查到时间：${why}`, `Sorry, I couldn't get the time: ${why}`),
+};
+export const CALCULATOR_FAILURES: Record<string, FailureWording> = {
+  calculator: (lang, args, why) => say(lang, `抱歉，${str(args.expression)} 算不出来：${why}`, `Sorry, I couldn't calculate ${str(args.expression)}: ${why}`),
+};

@@ -88,11 +88,11 @@ describe('negative cases', () => {
     expect(r.text).toMatch(expected);
   });
 
-  it('is honest in English too, and names the settings that add a model', async () => {
+  it('is honest in English too, and offers the nearest thing it can do', async () => {
     const r = await first('book me a flight to Berlin');
     expect(r.calls).toEqual([]);
     expect(r.text).toMatch(/^Sorry, I can't do that in offline mode/);
-    expect(r.text).toContain('ZHIXING_API_KEY');
+    expect(r.text).toContain('todo');
   });
 });
 

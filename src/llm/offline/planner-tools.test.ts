@@ -51,7 +51,7 @@ beforeAll(async () => {
   registry = createToolRegistry([
     calculatorTool,
     createCurrentTimeTool({ now: () => NOW, defaultTimeZone: 'Asia/Shanghai' }),
-    ...createTodoTools(store.todos, () => NOW.getTime()),
+    ...createTodoTools(store.todos, () => NOW.getTime(), 'Asia/Shanghai'),
     fileReadTool,
     fileWriteTool,
     fileListTool,
@@ -140,11 +140,11 @@ describe('offline planner with the real tools', () => {
 
   it('keeps todos: add, list, done, delete, and an out-of-range number', async () => {
     const llm = offline();
-    expect((await say(llm, '记一下 周五前交周报')).reply).toBe('好的，已添加待办 #1：周五前交周报（截止：周五）');
+    expect((await say(llm, '记一下 周五前交周报')).reply).toBe('好的，已添加待办 #1：周五前交周报（截止：2026-03-06 周五）');
     await say(llm, '帮我记一下：明天 9 点交软件工程作业');
     const list = await say(llm, '看看待办');
-    expect(list.reply).toContain('1. [ ] 周五前交周报（截止：周五）');
-    expect(list.reply).toContain('2. [ ] 明天 9 点交软件工程作业（截止：明天 9 点）');
+    expect(list.reply).toContain('1. [ ] 周五前交周报（截止：2026-03-06 周五）');
+    expect(list.reply).toContain('2. [ ] 明天 9 点交软件工程作业（截止：2026-03-07 周六 9 点）');
     expect((await say(llm, '第一条完成了')).reply).toBe('好的，已完成第 1 条：周五前交周报');
     expect((await say(llm, '删掉第二个待办')).reply).toBe('好的，已删除第 2 条：明天 9 点交软件工程作业');
     expect((await say(llm, '删除第 5 条')).reply).toMatch(/^抱歉，没能删除：没有第 5 条待办/);

@@ -9,12 +9,21 @@ import type { ChatMessage, Llm, LlmEvent, LlmRequest, ToolCall, Usage } from '..
 import { classifyAlone, plan } from './intents.js';
 import { previousOf } from './followup.js';
 import { NAME_KEY, parseArgs, type PlanContext, type PlannedCall } from './intent.js';
-import { detectLang, type Lang } from '../../i18n.js';
+import { detectLang, say, type Lang } from '../../i18n.js';
+import { findTodo, notFound, type Found } from './todo-lookup.js';
+import { decimalsAsked } from './arithmetic-words.js';
 import { composeResults, renderReply, type CallResult } from './replies.js';
 
 export { detectLang } from '../../i18n.js';
 
 const ID_PREFIX = 'call_off_';
+/** A todo added with these words was meant as a reminder, which does not exist yet: say so. */
+const REMIND = /提醒我|叫醒我|叫我起床|到时(?:候)?(?:叫|通知)我|\bremind me\b|\bset (?:an? )?(?:alarm|reminder)\b|\bwake me\b/i;
+
+interface Step {
+  calls: ToolCall[];
+  outputs: Map<string, string>;
+}
 
 /** What the offline planner needs. */
 export interface OfflinePlannerDeps {
@@ -49,20 +58,72 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
     return plan(messages[index].content ?? '', ctx);
   };
 
+  /** The tool steps since the user's message, each with the outputs that came back. */
+  function stepsSince(messages: ChatMessage[], userIndex: number): Step[] {
+    const steps: Step[] = [];
+    for (const m of messages.slice(userIndex + 1)) {
+      if (m.role === 'assistant' && m.tool_calls?.length) steps.push({ calls: m.tool_calls, outputs: new Map() });
+      else if (m.role === 'tool' && steps.length) steps[steps.length - 1].outputs.set(m.tool_call_id, m.content);
+    }
+    return steps;
+  }
+
+  /**
+   * After the tools ran: the plan's calls in the order made, and for each todo named by content
+   * (looked up in the list the first step fetched) the item found, or none.
+   */
+  function afterTools(messages: ChatMessage[], tools: ReadonlySet<string>, userIndex: number) {
+    const planned = userIndex >= 0 ? planAt(messages, userIndex) : undefined;
+    const wanted = planned?.kind === 'calls' ? planned.calls.filter((c) => tools.has(c.name)) : [];
+    const steps = userIndex >= 0 ? stepsSince(messages, userIndex) : [];
+    const first = steps[0];
+    const aligned = !!first && first.calls.length === wanted.length && first.calls.every((c, i) => c.name === wanted[i].name);
+    const found = new Map<number, Found>();
+    if (aligned) {
+      wanted.forEach((c, i) => {
+        if (c.lookup) found.set(i, findTodo(first.outputs.get(first.calls[i].id) ?? '', c.lookup));
+      });
+    }
+    const next: PlannedCall[] = [];
+    for (const [i, f] of found) {
+      const lookup = wanted[i].lookup!;
+      if (f.kind === 'one' && tools.has(lookup.action)) next.push({ name: lookup.action, args: { id: f.number } });
+    }
+    return { planned, wanted, steps, aligned, found, next };
+  }
+
   /** The final answer after our tool calls ran: one line per result, plus what was not available. */
   function compose(messages: ChatMessage[], tools: ReadonlySet<string>, lang: Lang, userIndex: number): string {
-    const asked = lastIndexOf(messages, 'assistant');
-    const step = messages[asked];
-    const calls: ToolCall[] = step?.role === 'assistant' ? (step.tool_calls ?? []) : [];
-    const outputs = new Map<string, string>();
-    for (const m of messages.slice(asked + 1)) if (m.role === 'tool') outputs.set(m.tool_call_id, m.content);
-    const results: CallResult[] = calls.map((c) => ({ call: { name: c.name, args: parseArgs(c.arguments) }, output: outputs.get(c.id) }));
-    let text = composeResults(lang, results);
-    if (userIndex >= 0) {
-      const planned = planAt(messages, userIndex);
-      const missing = planned.kind === 'calls' ? planned.calls.filter((c) => !tools.has(c.name)).map((c) => c.name) : [];
-      if (missing.length) text += '\n' + renderReply({ kind: 'missing', tools: missing }, { lang, tools });
+    const { planned, wanted, steps, aligned, found } = afterTools(messages, tools, userIndex);
+    const resultsOf = (step: Step | undefined): CallResult[] =>
+      (step?.calls ?? []).map((c) => ({ call: { name: c.name, args: parseArgs(c.arguments) }, output: step!.outputs.get(c.id) }));
+    let results: CallResult[];
+    if (aligned && found.size) {
+      // The lookups' lists were for finding the item: say what was done to it, or that nothing matched.
+      const second = resultsOf(steps[1]);
+      results = resultsOf(steps[0]).map((r, i) => {
+        const f = found.get(i);
+        if (!f) return r;
+        const lookup = wanted[i].lookup!;
+        return f.kind === 'one' && tools.has(lookup.action) ? (second.shift() ?? r) : { ...r, note: notFound(lang, lookup, f) };
+      });
+    } else {
+      results = resultsOf(steps.at(-1));
     }
+    const decimals = userIndex >= 0 ? decimalsAsked(messages[userIndex].content ?? '')?.places : undefined;
+    const lines = results.map((r) => composeResults(lang, [r], { decimals }));
+    // Parts of the message that were no tool call, said where they came in it.
+    const notes = planned?.kind === 'calls' && (aligned || steps.length === 1) ? (planned.notes ?? []) : [];
+    for (const note of [...notes].reverse()) {
+      lines.splice(Math.min(note.at, lines.length), 0, renderReply(note.reply, { lang, tools, name: prefs.get(NAME_KEY) }));
+    }
+    let text = lines.join('\n');
+    const userText = userIndex >= 0 ? (messages[userIndex].content ?? '') : '';
+    if (REMIND.test(userText) && results.some((r) => r.call.name === 'todo_add' && r.output !== undefined && !/^Error:/.test(r.output))) {
+      text += '\n' + say(lang, '注意：离线模式还没有提醒功能，到时不会有提醒，记得自己看一眼待办。', 'Note: there are no reminders yet, so nothing will alert you; check your todos yourself.');
+    }
+    const missing = planned?.kind === 'calls' ? planned.calls.filter((c) => !tools.has(c.name)).map((c) => c.name) : [];
+    if (missing.length) text += '\n' + renderReply({ kind: 'missing', tools: missing }, { lang, tools });
     return text;
   }
 
@@ -77,7 +138,9 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
 
     let out: { text: string; calls: PlannedCall[] };
     if (messages.at(-1)?.role === 'tool') {
-      out = reply(compose(messages, tools, lang, userIndex));
+      // A todo named by content was looked up in the list: now finish or delete the item found.
+      const { steps, next } = afterTools(messages, tools, userIndex);
+      out = steps.length === 1 && next.length ? { text: '', calls: next } : reply(compose(messages, tools, lang, userIndex));
     } else if (userIndex >= 0 && userIndex === messages.length - 1) {
       const planned = planAt(messages, userIndex);
       if (planned.kind === 'calls') {

@@ -2,8 +2,13 @@
  * Everything the offline planner says, in Chinese and English: replies without a tool, and the
  * final answer built from tool results (which the tools already wrote in the user's language).
  */
-import type { PlannedCall, Reply } from './intent.js';
+import { str, type FailureWording, type PlannedCall, type Reply } from './intent.js';
+import { CALCULATOR_FAILURES, WEATHER_TIME_FAILURES } from './intents-tools.js';
+import { FILE_FAILURES } from './intents-files.js';
+import { TODO_FAILURES } from './intents-todo.js';
+import { Decimal } from 'decimal.js';
 import { say, type Lang } from '../../i18n.js';
+import { nearestOffer } from './out-of-scope.js';
 
 /** What the user can ask for, one line per available group of tools. */
 const CAPABILITIES: ReadonlyArray<{ tools: string[]; zh: string; en: string }> = [
@@ -110,8 +115,8 @@ export function renderReply(r: Reply, { lang, tools, name }: ReplyContext): stri
     case 'missing':
       return missing(lang, r.tools);
     case 'cannot':
-      return say(lang, '抱歉，这个我在离线模式下做不到，也不想不懂装懂。我现在能做的是：\n', "Sorry, I can't do that in offline mode, and I won't pretend to. Here is what I can do:\n") +
-        capabilities(lang, tools) + '\n' + say(lang, MODEL_HINT_ZH, MODEL_HINT_EN);
+      // One sentence and the nearest thing that works; the whole list is for "help".
+      return say(lang, '抱歉，这个我在离线模式下做不到。', "Sorry, I can't do that in offline mode.") + say(lang, '', ' ') + nearestOffer(lang, r.near, tools);
   }
 }
 
@@ -119,48 +124,43 @@ export function renderReply(r: Reply, { lang, tools, name }: ReplyContext): stri
 export interface CallResult {
   call: PlannedCall;
   output: string | undefined;
+  /** Said instead of the output: the call only served to look something up. */
+  note?: string;
 }
 
 const ERROR_PREFIX = /^Error:\s*/;
 const CHANGES_STATE = new Set(['todo_add', 'todo_done', 'todo_delete', 'file_write']);
 
-const str = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
 const sentence = (lang: Lang, text: string): string => (/[。！？.!?）)]$/.test(text) ? text : text + say(lang, '。', '.'));
+
+/** Each tool's failure wording, from the module that holds its rules. */
+const FAILURES: Readonly<Record<string, FailureWording>> = { ...CALCULATOR_FAILURES, ...WEATHER_TIME_FAILURES, ...FILE_FAILURES, ...TODO_FAILURES };
 
 function failure(lang: Lang, { name, args }: PlannedCall, reason: string): string {
   // The tools usually name the path themselves; say it once.
   const path = reason.includes(str(args.path)) ? '' : str(args.path);
   const why = sentence(lang, reason);
-  switch (name) {
-    case 'calculator':
-      return say(lang, `抱歉，${str(args.expression)} 算不出来：${why}`, `Sorry, I couldn't calculate ${str(args.expression)}: ${why}`);
-    case 'file_write': {
-      const said = /没有写入|没有做任何改动|未写入|nothing was (?:written|changed)/i.test(reason);
-      return say(lang, `抱歉，没能写入${path && ` ${path}`}：${why}${said ? '' : '没有写入任何内容。'}`, `Sorry, I couldn't write ${path || 'the file'}: ${why}${said ? '' : ' Nothing was written.'}`);
-    }
-    case 'file_read':
-      return say(lang, `抱歉，没能读取${path && ` ${path}`}：${why}`, `Sorry, I couldn't read ${path || 'the file'}: ${why}`);
-    case 'file_list':
-      return say(lang, `抱歉，没能列出文件：${why}`, `Sorry, I couldn't list the files: ${why}`);
-    case 'weather':
-      return say(lang, `抱歉，没能查到${str(args.city)}的天气：${why}`, `Sorry, I couldn't get the weather for ${str(args.city)}: ${why}`);
-    case 'current_time':
-      return say(lang, `抱歉，没能查到时间：${why}`, `Sorry, I couldn't get the time: ${why}`);
-    case 'todo_add':
-      return say(lang, `抱歉，没能添加待办：${why}`, `Sorry, I couldn't add that todo: ${why}`);
-    case 'todo_list':
-      return say(lang, `抱歉，没能读取待办：${why}`, `Sorry, I couldn't read the todo list: ${why}`);
-    case 'todo_done':
-      return say(lang, `抱歉，没能标记完成：${why}`, `Sorry, I couldn't mark it as done: ${why}`);
-    case 'todo_delete':
-      return say(lang, `抱歉，没能删除：${why}`, `Sorry, I couldn't delete it: ${why}`);
-    default:
-      return say(lang, `抱歉，${name} 没有成功：${why}`, `Sorry, ${name} didn't work: ${why}`);
+  const wording = FAILURES[name];
+  return wording ? wording(lang, args, why, path, reason) : say(lang, `抱歉，${name} 没有成功：${why}`, `Sorry, ${name} didn't work: ${why}`);
+}
+
+/** A calculator result to the number of decimals the user asked for (「保留两位小数」), if it is a number. */
+function rounded(output: string, places: number | undefined): string {
+  if (places === undefined || !/^-?[\d.]+(?:e[+-]?\d+)?$/i.test(output)) return output;
+  try {
+    return new Decimal(output).toFixed(places, Decimal.ROUND_HALF_UP);
+  } catch {
+    return output;
   }
 }
 
-function success(lang: Lang, { name, args }: PlannedCall, output: string): string {
-  if (name === 'calculator') return output.includes('=') ? output : `${str(args.expression)} = ${output}`;
+function success(lang: Lang, { name, args }: PlannedCall, output: string, places?: number): string {
+  if (name === 'calculator') {
+    if (output.includes('=')) return output;
+    const shown = rounded(output, places);
+    const exact = shown === output || new Decimal(shown).eq(new Decimal(output));
+    return `${str(args.expression)} ${exact ? '=' : '≈'} ${shown}`;
+  }
   if (CHANGES_STATE.has(name)) return say(lang, `好的，${output}`, `Done. ${output}`);
   // file_read returns the bare text (or a sentence when the file is empty): say whose text it is.
   if (name === 'file_read' && !/是空文件。$|is empty\.$/.test(output)) {
@@ -170,12 +170,13 @@ function success(lang: Lang, { name, args }: PlannedCall, output: string): strin
 }
 
 /** The final reply of a turn, from the results of the calls the planner made. */
-export function composeResults(lang: Lang, results: CallResult[]): string {
+export function composeResults(lang: Lang, results: CallResult[], options: { decimals?: number } = {}): string {
   return results
-    .map(({ call, output }) => {
+    .map(({ call, output, note }) => {
+      if (note !== undefined) return note;
       if (output === undefined) return say(lang, `（${call.name} 没有返回结果）`, `(${call.name} returned no result)`);
       const text = output.trim();
-      return ERROR_PREFIX.test(text) ? failure(lang, call, text.replace(ERROR_PREFIX, '')) : success(lang, call, text);
+      return ERROR_PREFIX.test(text) ? failure(lang, call, text.replace(ERROR_PREFIX, '')) : success(lang, call, text, options.decimals);
     })
     .join('\n');
 }

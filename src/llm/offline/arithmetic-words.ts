@@ -1,0 +1,321 @@
+/**
+ * Arithmetic said in words, turned into an expression the calculator reads (digits, + - * / ^ √ and
+ * parentheses): amounts (3万5 → 35000, 1.2万 → 12000), discounts (打七折 → *0.7, "20% off" →
+ * *(1-20/100)), averages and splits (「4个人花了360，平均每人多少」 → 360/4), roots and powers
+ * ("cube root of 27", 「16开根号」), halves and thirds ("half of 90", 「90的一半」), and how many
+ * decimals the answer should keep (「保留两位小数」), which the reply honours, not the calculator.
+ */
+import { chineseNumeral } from './numerals.js';
+
+const DIGITS = '\\d+(?:\\.\\d+)?';
+const CN = '[零〇一二两三四五六七八九十百千万亿]+(?:点[零〇一二三四五六七八九]+)?';
+const SMALL_WORDS: Readonly<Record<string, number>> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+};
+
+/** A number in digits, in Chinese, or a small English word; undefined when it cannot be read. */
+export function numberOf(text: string): number | undefined {
+  const t = text.trim().toLowerCase();
+  if (/^\d/.test(t)) return Number(t.replace(/,/g, ''));
+  if (t in SMALL_WORDS) return SMALL_WORDS[t];
+  const cn = chineseNumeral(t);
+  return cn === undefined ? undefined : Number(cn);
+}
+
+// ---- How many decimals -------------------------------------------------------------------------
+
+const PLACES_ZH = new RegExp(`(?:保留|精确到|取|四舍五入(?:到|保留|取)?)\\s*(?:小数点后)?\\s*(${DIGITS}|[一二两三四五六七八九十])\\s*位(?:小数)?(?:数)?`);
+const WHOLE_ZH = /(?:四舍五入)?(?:取整数?|到整数|保留整数|精确到(?:个位|整数))|四舍五入(?=[,，。?？]|$)/;
+const PLACES_EN = /\b(?:to|keep|with|in|round(?:ed)?(?: it)? to|rounded off to)\s+(\d+|one|two|three|four|five|six)\s+(?:decimal places?|decimals?|dp|digits after the (?:decimal )?point|places)\b/i;
+const WHOLE_EN = /\bround(?:ed)?(?: it)?(?: off)?(?: to (?:the )?(?:nearest )?(?:whole number|integer|unit))\b|\bnearest whole number\b/i;
+const CENT_EN = /\bto the (?:nearest )?cent\b/i;
+
+/** How many decimals the user wants, and the text without the instruction (its digits are no operand). */
+export function decimalsAsked(text: string): { places: number; rest: string } | undefined {
+  for (const [pattern, fixed] of [[PLACES_ZH, undefined], [PLACES_EN, undefined], [WHOLE_ZH, 0], [WHOLE_EN, 0], [CENT_EN, 2]] as const) {
+    const m = pattern.exec(text);
+    if (!m) continue;
+    const places = fixed ?? numberOf(m[1]);
+    if (places === undefined || places > 20) continue;
+    return { places, rest: text.slice(0, m.index) + ' ' + text.slice(m.index + m[0].length) };
+  }
+  return undefined;
+}
+
+// ---- Amounts with units ------------------------------------------------------------------------
+
+const UNIT: Readonly<Record<string, number>> = { 亿: 1e8, 万: 1e4, 千: 1e3, 百: 1e2, k: 1e3, w: 1e4 };
+/** 3万5, 1.2万, 3万5千, 2千, 5k; not 5千米 or 100千克 (a unit of measure), not 百分之. */
+const AMOUNT = /(?<![\d.])((?:\d+(?:\.\d+)?\s*[亿万千百](?!米|克|瓦|分之|卡|字节))+)(\d(?![\d.%]))?|(?<![\w.])(\d+(?:\.\d+)?)\s*([kw])\b/gi;
+
+function amount(pairs: string, tail: string | undefined): string {
+  let total = 0;
+  let last = 1;
+  for (const m of pairs.matchAll(/(\d+(?:\.\d+)?)\s*([亿万千百])/g)) {
+    last = UNIT[m[2]];
+    total += Number(m[1]) * last;
+  }
+  if (tail) total += (Number(tail) * last) / 10;
+  return String(Number(total.toPrecision(15)));
+}
+
+/** Digits with 万/千/亿 written out: 「3万5」 → 35000, 「1.2万」 → 12000, "5k" → 5000. */
+export function spellAmounts(text: string): string {
+  if (!/\d\s*[亿万千百kw]/i.test(text)) return text;
+  return text.replace(AMOUNT, (_m, pairs: string | undefined, tail: string | undefined, k: string | undefined, kUnit: string | undefined) =>
+    pairs ? amount(pairs, tail) : String(Number((Number(k) * UNIT[kUnit!.toLowerCase()]).toPrecision(15))));
+}
+
+// ---- Words for operations inside a sentence ----------------------------------------------------
+
+// A number is only looked for where its run begins: retrying from inside a long run costs its square.
+const CN_CHAR = '[零〇一二两三四五六七八九十百千万亿点]';
+const NUM = `((?<![\\d.])${DIGITS}|(?<!${CN_CHAR})${CN})`;
+const EN_NUM = `((?<![\\d.])${DIGITS})`;
+const FRACTION_EN: Readonly<Record<string, string>> = {
+  half: '/2', third: '/3', quarter: '/4', fourth: '/4', fifth: '/5', tenth: '/10',
+  'two thirds': '*2/3', 'three quarters': '*3/4', 'three fourths': '*3/4', 'two fifths': '*2/5',
+};
+const TIMES_ZH: Readonly<Record<string, string>> = { 一半: '/2', 一倍: '*2', 两倍: '*2', 二倍: '*2', 双倍: '*2', 三倍: '*3' };
+
+/** Rewrites that keep the sentence and put an operation where the words were. */
+const WORD_OPS: ReadonlyArray<readonly [RegExp, (...g: string[]) => string]> = [
+  // cube root of 27, 27的立方根, 立方根27, 27开立方
+  [new RegExp(`\\bcube root of\\s*${EN_NUM}`, 'gi'), (n) => `(${n})^(1/3)`],
+  [new RegExp(`${NUM}\\s*的?\\s*(?:立方根|开立方根?)`, 'g'), (n) => `(${digits(n)})^(1/3)`],
+  [new RegExp(`(?:立方根|开立方)\\s*(?:下)?\\s*${NUM}`, 'g'), (n) => `(${digits(n)})^(1/3)`],
+  // 16开根号, 16的平方根, 根号下16, 16开平方根
+  [new RegExp(`${NUM}\\s*的?\\s*(?:开根号|开根|开平方根|开平方|开方|平方根|算术平方根)`, 'g'), (n) => `√${digits(n)}`],
+  [new RegExp(`(?:根号下|平方根|开根号|开平方)\\s*${NUM}`, 'g'), (n) => `√${digits(n)}`],
+  // 「9的平方加16的平方再开根号」: the root of everything before it
+  [/((?<![\d.])\d[\d\s+\-*/^.()的平方立方加减乘除以上去次幂]*?)\s*[,，]?\s*(?:再|然后)开(?:根号|平方根?|方)/g, (e) => `√(${e.trim()})`],
+  // 1/4 of 100, 3/4 of 200
+  [new RegExp(`${EN_NUM}\\s*/\\s*(\\d+)\\s+of\\s*(?:the\\s*)?\\$?(\\d+(?:\\.\\d+)?)`, 'gi'), (a, b, n) => `(${n}*${a}/${b})`],
+  // 5万块钱的5%: the currency between the amount and 的 is no part of the arithmetic
+  [/(\d)\s*(?:块钱|块|元|人民币|rmb|美元|欧元|dollars?|euros?|bucks)\s*(?=的)/gi, (d) => d],
+  // 2 cubed, the square of 7, 2 to the 10th power, 2 to the power 10
+  [new RegExp(`${EN_NUM}\\s*cubed\\b`, 'gi'), (n) => `${n}^3`],
+  [new RegExp(`\\b(?:the )?square of\\s*${EN_NUM}`, 'gi'), (n) => `${n}^2`],
+  [new RegExp(`\\b(?:the )?cube of\\s*${EN_NUM}`, 'gi'), (n) => `${n}^3`],
+  [new RegExp(`${EN_NUM}\\s*to the\\s*(\\d+)(?:st|nd|rd|th)?\\s*power\\b`, 'gi'), (n, p) => `${n}^${p}`],
+  [new RegExp(`${EN_NUM}\\s*(?:to the power|raised to the power|raised to)\\s*(\\d+)`, 'gi'), (n, p) => `${n}^${p}`],
+  // half of 90, a third of 90, two thirds of 90
+  [new RegExp(`\\b(?:a |one )?(half|third|quarter|fourth|fifth|tenth|two thirds|three quarters|three fourths|two fifths) of\\s*(?:the\\s*)?\\$?${EN_NUM}`, 'gi'), (f, n) => `(${n}${FRACTION_EN[f.toLowerCase()]})`],
+  [new RegExp(`\\b(double|twice|triple)\\s*\\$?${EN_NUM}`, 'gi'), (w, n) => `(${n}*${w.toLowerCase() === 'triple' ? 3 : 2})`],
+  [new RegExp(`\\$?${EN_NUM}\\s*(doubled|tripled|halved)\\b`, 'gi'), (n, w) => `(${n}${w.toLowerCase() === 'halved' ? '/2' : w.toLowerCase() === 'tripled' ? '*3' : '*2'})`],
+  // 90的一半, 90的两倍, 90减半, 45翻倍
+  [new RegExp(`${NUM}\\s*的\\s*(一半|一倍|两倍|二倍|双倍|三倍)`, 'g'), (n, w) => `(${digits(n)}${TIMES_ZH[w]})`],
+  [new RegExp(`${NUM}\\s*的\\s*(\\d+|[二三四五六七八九十])\\s*倍`, 'g'), (n, k) => `(${digits(n)}*${digits(k)})`],
+  [new RegExp(`${NUM}\\s*(减半|翻倍|翻一番)`, 'g'), (n, w) => `(${digits(n)}${w === '减半' ? '/2' : '*2'})`],
+];
+
+/** Shares left after percent.ts: 200+10% is 200*(1+10/100), as on a shop calculator; (1+5%) is 1+(5/100). */
+const SHARE_OPS: ReadonlyArray<readonly [RegExp, (...g: string[]) => string]> = [
+  [/(^|[^\d.*/^)])(\d+(?:\.\d+)?)\s*([+-]|加上?|减去?)\s*(\d+(?:\.\d+)?)\s*%(?!\s*[\d(.√])/g,
+    (pre, n, op, p) => {
+      const sign = /^[+加]/.test(op) ? '+' : '-';
+      return n === '1' ? `${pre}1${sign}${p}/100` : `${pre}${n}*(1${sign}${p}/100)`;
+    }],
+  // Any other share standing alone, e.g. inside parentheses: (1+5%) → (1+(5/100)).
+  [/(\d+(?:\.\d+)?)\s*%(?!\s*[\d(.√]|\s*(?:of|的))/gi, (p) => `(${p}/100)`],
+];
+
+function digits(text: string): string {
+  const n = numberOf(text);
+  return n === undefined ? text : String(n);
+}
+
+function apply(text: string, ops: typeof WORD_OPS): string {
+  let out = text;
+  for (const [pattern, make] of ops) {
+    // Groups only: the offset and the whole string that replace() passes after them are dropped.
+    out = out.replace(pattern, (...args: unknown[]) => {
+      const offset = args.findIndex((x, i) => i > 0 && typeof x === 'number');
+      return make(...args.slice(1, offset).map((x) => (typeof x === 'string' ? x : '')));
+    });
+  }
+  return out;
+}
+
+const EN_UNITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve',
+  'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const EN_TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+const EN_NUMBER = new RegExp(
+  `\\b(?:(${EN_TENS.filter(Boolean).join('|')})(?:[- ](${EN_UNITS.slice(1, 10).join('|')}))?|(${EN_UNITS.join('|')}))(?: (hundred|thousand))?\\b(?! (?:third|quarter|half|fourth|fifth|tenth)s?\\b)`,
+  'gi',
+);
+
+/** English numbers in words as digits, where arithmetic is already looked for: "twenty percent of fifty" → 20 percent of 50. */
+function englishNumbers(text: string): string {
+  if (!/[a-z]/i.test(text)) return text;
+  return text.replace(EN_NUMBER, (_m, tens?: string, unit?: string, small?: string, scale?: string) => {
+    let n = tens ? EN_TENS.indexOf(tens.toLowerCase()) * 10 + (unit ? EN_UNITS.indexOf(unit.toLowerCase()) : 0) : EN_UNITS.indexOf(small!.toLowerCase());
+    if (scale) n *= scale.toLowerCase() === 'hundred' ? 100 : 1000;
+    return String(n);
+  });
+}
+
+/** The sentence with worded operations written as arithmetic. */
+export const rewriteWords = (text: string): string =>
+  apply(englishNumbers(text).replace(/(\d)\s*(?:percent|per cent)\b/gi, '$1%'), WORD_OPS);
+/** Percentages that percent.ts left alone and that are no modulo, as fractions. */
+export const rewriteShares = (text: string): string => (text.includes('%') ? apply(text, SHARE_OPS) : text);
+
+// ---- Whole-sentence word problems --------------------------------------------------------------
+
+/** A number as it stands in a sentence: digits, or a Chinese numeral that is not part of a word. */
+const ANY_NUMBER = new RegExp(`(?<![\\d.,])(?:\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|${DIGITS})(?![\\d.])|(?<![第星期周礼拜零〇一二两三四五六七八九十百千万亿点])${CN}(?!下|共|起|些|样|直|定|般|会儿|点儿|天下)`, 'g');
+
+interface Found {
+  value: number;
+  at: number;
+  end: number;
+  digits: boolean;
+}
+
+function numbersIn(text: string, skip: ReadonlyArray<readonly [number, number]> = []): Found[] {
+  const out: Found[] = [];
+  for (const m of text.matchAll(ANY_NUMBER)) {
+    const at = m.index ?? 0;
+    const end = at + m[0].length;
+    if (skip.some(([s, e]) => at < e && end > s)) continue;
+    const value = numberOf(m[0]);
+    if (value !== undefined && Number.isFinite(value)) out.push({ value, at, end, digits: /^\d/.test(m[0]) });
+  }
+  // 「一件衣服 300 块」: with digits about, a Chinese numeral counts things rather than money.
+  return out.some((f) => f.digits) ? out.filter((f) => f.digits) : out;
+}
+
+// 1 折 = 10%: 七折 pays 70%, 八五折 85%, 8.5折 85%, 75折 75%.
+const DISCOUNT_ZH = /打?\s*(?:个)?\s*(\d+(?:\.\d+)?|[一二三四五六七八九]{1,2})\s*折(?!腾|叠|线)/g;
+const HALF_PRICE = /半价|五五开/g;
+const PERCENT_OFF = new RegExp(
+  `(${DIGITS})\\s*(?:%|percent|per cent)\\s*(?:off|discount)|(?:discount(?:ed)? (?:of|by)|(?:优惠|便宜|降价|降|减|打折|折扣)了?)\\s*(${DIGITS})\\s*(?:%|percent)|(?:百分之)(${CN})\\s*的?(?:折扣|优惠)`,
+  'gi',
+);
+const PERCENT_UP = new RegExp(
+  `(?:(?:涨|上涨|增长|增加|提高|提升|加|多)了?|(?:increase[sd]? by|up by|grows? by|raised by|plus|tip(?: of)?|tax(?: of)?|小费|税))\\s*(${DIGITS})\\s*(?:%|percent)|(${DIGITS})\\s*(?:%|percent)\\s*(?:more|increase|markup|tax|tip|raise|interest)`,
+  'gi',
+);
+
+const LESS = new RegExp(`(?:再|又|然后)(?:减|减去|少|便宜|优惠|抵扣?)了?\\s*(${DIGITS})(?!\\s*(?:%|折|\\d))|\\b(?:then|and) (?:minus|less|take off) \\$?(${DIGITS})\\b(?!\\s*%)`, 'gi');
+
+function discountFactor(word: string): number | undefined {
+  if (/^\d/.test(word)) {
+    const n = Number(word);
+    return n < 10 ? n / 10 : n < 100 ? n / 100 : undefined;
+  }
+  const d = [...word].map((ch) => numberOf(ch));
+  if (d.some((x) => x === undefined)) return undefined;
+  return d.length === 1 ? d[0]! / 10 : (d[0]! * 10 + d[1]!) / 100;
+}
+
+/** 「300 打七折」 → 300*0.7, "80 with 20% off" → 80*(1-20/100), 「工资 8000 涨了 5%」 → 8000*(1+5/100). */
+function priceChange(text: string): string | undefined {
+  const factors: string[] = [];
+  const spans: Array<[number, number]> = [];
+  for (const m of text.matchAll(DISCOUNT_ZH)) {
+    const f = discountFactor(m[1]);
+    if (f === undefined || f <= 0 || f >= 1) continue;
+    factors.push(String(f));
+    spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
+  }
+  for (const m of text.matchAll(HALF_PRICE)) {
+    factors.push('0.5');
+    spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
+  }
+  for (const m of text.matchAll(PERCENT_OFF)) {
+    const p = m[1] ?? m[2] ?? digits(m[3]);
+    factors.push(`(1-${p}/100)`);
+    spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
+  }
+  for (const m of text.matchAll(PERCENT_UP)) {
+    factors.push(`(1+${m[1] ?? m[2]}/100)`);
+    spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
+  }
+  if (!factors.length) return undefined;
+  // 「打 75 折，再减 10 块」: an amount taken off after the discount.
+  const less: string[] = [];
+  for (const m of text.matchAll(LESS)) {
+    less.push(m[1]);
+    spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
+  }
+  const base = numbersIn(text, spans);
+  if (base.length !== 1) return undefined; // no price, or several we cannot tell apart
+  return [String(base[0].value), ...factors].join('*') + less.map((n) => `-${n}`).join('');
+}
+
+const AVERAGE = /平均|均摊|分摊|均分|平分|人均|(?<![a-z])aa(?![a-z])|\b(?:average|mean|avg|split|share(?:d)? (?:equally|evenly)|divided (?:equally|evenly))\b|\bdivide[sd]?\b.*\b(?:among|between)\b/i;
+/** "Each" and 每人 ask for a share only with a count of people beside them. */
+const PER_PERSON = /每(?:人|个人|位|家)|\b(?:per (?:person|head)|each)\b/i;
+const PEOPLE = /人|位|名|家|people|persons|friends|of us|guys|ways|students|kids|roommates|between|among|分成|分给/i;
+const COUNT = new RegExp(
+  `(${DIGITS}|[一二两三四五六七八九十]+)\\s*(?:个人|口人|人|位|名|个(?:同学|朋友|室友|孩子|家庭)|家|份|天|次|个月|门(?:课)?|科)|(${DIGITS}|one|two|three|four|five|six|seven|eight|nine|ten)\\s*(?:people|persons|friends|of us|guys|ways|days|times|months|students|kids|roommates|parts|portions)\\b|\\b(?:between|among|by|into)\\s*(${DIGITS}|two|three|four|five|six|seven|eight|nine|ten)\\b|(?:分成|分给|分为|除以)\\s*(${DIGITS}|[一二两三四五六七八九十]+)`,
+  'i',
+);
+const SUM = /^[\d.]+(?:\+[\d.]+)+$/;
+
+/** 「4个人花了360，平均每人多少」 → 360/4; "average of 3, 5 and 10" → (3+5+10)/3; a sum over a count → (a+b)/n. */
+function average(text: string, sum: string | undefined): string | undefined {
+  const count = COUNT.exec(text);
+  if (!AVERAGE.test(text) && !(PER_PERSON.test(text) && count && PEOPLE.test(count[0]))) return undefined;
+  const n = count ? numberOf(count[1] ?? count[2] ?? count[3] ?? count[4]) : undefined;
+  if (sum && SUM.test(sum.replace(/\s/g, ''))) {
+    const terms = sum.split('+').length;
+    return `(${sum.replace(/\s/g, '')})/${n ?? terms}`;
+  }
+  const skip: Array<[number, number]> = count ? [[count.index, count.index + count[0].length]] : [];
+  const values = numbersIn(text, skip).map((f) => String(f.value));
+  if (n !== undefined && n > 0 && values.length >= 1) return values.length === 1 ? `${values[0]}/${n}` : `(${values.join('+')})/${n}`;
+  if (n === undefined && values.length >= 2) return `(${values.join('+')})/${values.length}`;
+  return undefined;
+}
+
+const SPENT = /花了?|用了?|花掉|吃了|给了|付了|\b(?:spent|spend|used|gave|paid|ate)\b/i;
+const REMAIN = /还剩|剩下|剩多少|还有多少|\bleft\b/i;
+
+/** 「我有100块花了30还剩多少」 → 100-30. */
+function remainder(text: string): string | undefined {
+  if (!SPENT.test(text) || !REMAIN.test(text)) return undefined;
+  const values = numbersIn(text);
+  return values.length >= 2 ? values.map((f) => String(f.value)).join('-') : undefined;
+}
+
+const INTEREST = /利率|年利率|利息|年化|\binterest\b/i;
+const YEARS = new RegExp(`(${DIGITS}|[一二两三四五六七八九十]+|半)\\s*(?:个)?年|(${DIGITS}|one|two|three|four|five|ten)\\s*years?\\b`, 'i');
+const RATE = new RegExp(`(${DIGITS})\\s*(?:%|percent)`, 'i');
+
+/** 「1000块存一年，利率3%，利息多少」 → 1000*3/100*1 (simple interest). */
+function interest(text: string): string | undefined {
+  if (!INTEREST.test(text)) return undefined;
+  const rate = RATE.exec(text);
+  if (!rate) return undefined;
+  const years = YEARS.exec(text);
+  const n = years ? (years[1] === '半' ? 0.5 : numberOf(years[1] ?? years[2])) : 1;
+  const skip: Array<[number, number]> = [[rate.index, rate.index + rate[0].length]];
+  if (years) skip.push([years.index, years.index + years[0].length]);
+  const base = numbersIn(text, skip);
+  if (base.length !== 1 || n === undefined) return undefined;
+  const total = /本息|连本带利|一共|总共|in total|total/i.test(text);
+  return total ? `${base[0].value}*(1+${rate[1]}/100*${n})` : `${base[0].value}*${rate[1]}/100*${n}`;
+}
+
+const MEASURE = '本|个|件|斤|公斤|张|瓶|杯|份|盒|袋|支|双|条|包|箱|台|块';
+const EACH_ZH = new RegExp(`每(${MEASURE})\\s*(?:是|要|卖)?\\s*(${DIGITS})`);
+const EACH_EN = new RegExp(`(${DIGITS})\\s+[a-z]+\\s+(?:at|for)\\s+\\$?(${DIGITS})\\s*(?:dollars?|euros?|bucks|yuan)?\\s*(?:each|apiece|a piece)\\b`, 'i');
+
+/** 「3本书每本25元」 → 3*25; "4 tickets at 12 each" → 4*12. */
+function unitPrice(text: string): string | undefined {
+  const en = EACH_EN.exec(text);
+  if (en) return `${en[1]}*${en[2]}`;
+  const each = EACH_ZH.exec(text);
+  if (!each) return undefined;
+  const count = new RegExp(`(${DIGITS}|[一二两三四五六七八九十]+)\\s*(?:${each[1]})`).exec(text.slice(0, each.index) + ' ' + text.slice(each.index + each[0].length));
+  const n = count ? numberOf(count[1]) : undefined;
+  return n === undefined ? undefined : `${n}*${each[2]}`;
+}
+
+/** The whole sentence as one calculation when its words ask for one; `sum` is the arithmetic already found in it. */
+export function wordProblem(text: string, sum?: string): string | undefined {
+  return interest(text) ?? priceChange(text) ?? average(text, sum) ?? remainder(text) ?? unitPrice(text);
+}

@@ -1,0 +1,73 @@
+/**
+ * Relative due dates made real when a todo is added: 「明天 9 点」 said on 30 November is stored as
+ * 「2026-12-01（周二）9 点」, so the list still means the right day tomorrow. Words it does not know
+ * ("before the exam", 「月底」) are kept as said.
+ */
+
+const WEEKDAYS_ZH = '一二三四五六日';
+const WEEKDAYS_EN = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+const SHORT_ZH = ['周一', '周二', '周三', '周四', '周五', '周六', '周日'];
+const SHORT_EN = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+
+/** The local calendar day of `now` in `timeZone`, as UTC midnight of that day, and its weekday (0 = Monday). */
+function today(now: number, timeZone: string): { day: number; weekday: number } {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(new Date(now));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const day = Date.UTC(get('year'), get('month') - 1, get('day'));
+  return { day, weekday: (new Date(day).getUTCDay() + 6) % 7 };
+}
+
+const DAY_MS = 86_400_000;
+
+const ZH = new RegExp(
+  `大后天|后天|明天|明早|明晚|明儿|今天|今晚|今早|(?:(下下|下|这|本)(?:个)?)?(?:周|星期|礼拜)([${WEEKDAYS_ZH}天末])`,
+);
+const EN = new RegExp(`\\b(?:the day after tomorrow|tomorrow|today|tonight|(?:(next|this)\\s+)?(${WEEKDAYS_EN.join('|')}|weekend))\\b`, 'i');
+
+/** Days from today for a Chinese day word, and what of the word is a time of day (明晚 → 晚上). */
+function zhOffset(m: RegExpExecArray, weekday: number): { days: number; rest: string } {
+  const fixed: Record<string, [number, string]> = {
+    大后天: [3, ''], 后天: [2, ''], 明天: [1, ''], 明儿: [1, ''], 明早: [1, '早上'], 明晚: [1, '晚上'], 今天: [0, ''], 今晚: [0, '晚上'], 今早: [0, '早上'],
+  };
+  if (m[0] in fixed) return { days: fixed[m[0]][0], rest: fixed[m[0]][1] };
+  // 周末 is taken as its Saturday.
+  const target = m[2] === '天' ? 6 : m[2] === '末' ? 5 : WEEKDAYS_ZH.indexOf(m[2]);
+  return { days: weekOffset(m[1], target, weekday), rest: '' };
+}
+
+/** 周五: the next Friday (today if it is Friday); 下周五: Friday of next week; 这周五: of this week. */
+function weekOffset(which: string | undefined, target: number, weekday: number): number {
+  const w = which?.toLowerCase();
+  if (w === '下' || w === 'next') return 7 - weekday + target;
+  if (w === '下下') return 14 - weekday + target;
+  if (w === '这' || w === '本' || w === 'this') return target - weekday;
+  return (target - weekday + 7) % 7;
+}
+
+function enOffset(m: RegExpExecArray, weekday: number): { days: number; rest: string } {
+  const word = m[0].toLowerCase();
+  if (word === 'the day after tomorrow') return { days: 2, rest: '' };
+  if (word === 'tomorrow') return { days: 1, rest: '' };
+  if (word === 'today') return { days: 0, rest: '' };
+  if (word === 'tonight') return { days: 0, rest: 'evening' };
+  const day = m[2].toLowerCase();
+  return { days: weekOffset(m[1], day === 'weekend' ? 5 : WEEKDAYS_EN.indexOf(day), weekday), rest: '' };
+}
+
+/** The due text with its first relative day replaced by the date (and weekday) it means. */
+export function resolveDue(due: string, now: number, timeZone: string): string {
+  const zh = ZH.exec(due);
+  const en = zh ? null : EN.exec(due);
+  const m = zh ?? en;
+  if (!m) return due;
+  const { day, weekday } = today(now, timeZone);
+  const { days, rest } = zh ? zhOffset(m, weekday) : enOffset(m, weekday);
+  if (days < 0) return due; // 「这周一」 said on a Friday: keep the words rather than guess
+  const date = new Date(day + days * DAY_MS);
+  const iso = date.toISOString().slice(0, 10);
+  const wd = (date.getUTCDay() + 6) % 7;
+  const shown = zh ? `${iso} ${SHORT_ZH[wd]}${rest && ` ${rest}`}` : `${SHORT_EN[wd]} ${iso}${rest && ` ${rest}`}`;
+  const before = due.slice(0, m.index).replace(/\bthe\s+$/i, ''); // "by the weekend" → "by Sat …"
+  const after = due.slice(m.index + m[0].length);
+  return `${before}${shown}${after && (zh ? after : after.replace(/^(?=\S)/, ' '))}`.replace(/\s{2,}/g, ' ').trim();
+}
