@@ -52,7 +52,8 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
   const check = () => {
     if (failure !== undefined) throw failure;
   };
-  let usage: Usage | undefined;
+  /** The turn's totals so far: each write stores them whole, so writing them twice changes nothing. */
+  const usage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   let steps = 0;
   let usageQueued = false;
 
@@ -60,7 +61,6 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
   function queueUsage(step: Usage | undefined) {
     steps++;
     if (step) {
-      usage ??= { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
       usage.promptTokens += step.promptTokens;
       usage.completionTokens += step.completionTokens;
       usage.totalTokens += step.totalTokens;
@@ -68,10 +68,8 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
     if (usageQueued) return;
     usageQueued = true;
     defer(() => {
-      store.turns.addSteps(turnId, steps, usage);
-      steps = 0;
-      usage = undefined;
       usageQueued = false;
+      store.turns.setSteps(turnId, steps, usage);
     });
   }
 
