@@ -42,15 +42,9 @@ export function createEventLog(options: { store: Store; now?: () => number }): E
     const batch: StoredEvent[] = [];
     store.defer(() => {
       if (pending === batch) pending = undefined;
-      for (const e of batch) {
-        try {
-          store.events.append(e);
-        } catch (err) {
-          // One event that cannot be kept (its session deleted meanwhile) must not cost the others theirs;
-          // a failing disk fails the write, and the store undoes it whole.
-          if (!String((err as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) throw err;
-        }
-      }
+      // One event that cannot be kept (its session deleted meanwhile) does not cost the others theirs;
+      // a failing disk fails the write, and the store undoes it whole.
+      store.events.appendAll(batch);
     }, ignore);
     return batch;
   };

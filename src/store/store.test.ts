@@ -147,4 +147,14 @@ describe('queued writes (group commit)', () => {
     expect(log.since(a.id, 0).map((e) => [e.seq, e.type])).toEqual([[1, 'session.status'], [2, 'session.status']]);
     store.close();
   });
+
+  it('keeps the other events of a batch when one names a session that is gone', () => {
+    const store = createStore(dbPath());
+    const a = store.sessions.create('ses_a', '', 1);
+    // 21 events: a statement of 16 rows, one of 4 and one of 1; the gone session's event is in the first.
+    const events = Array.from({ length: 21 }, (_, i) => ({ sessionId: i === 7 ? 'ses_gone' : a.id, seq: i + 1, type: 't', data: '{}', createdAt: 1 }));
+    store.events.appendAll(events);
+    expect(store.events.since(a.id, 0, 100).map((e) => e.seq)).toEqual(events.filter((_, i) => i !== 7).map((e) => e.seq));
+    store.close();
+  });
 });
