@@ -8,8 +8,9 @@ await rm('dist/bundle', { recursive: true, force: true });
 await build({
   input: { main: 'dist/cli/main.js' },
   platform: 'node',
-  // Native code and the provider SDK stay as packages: the SDK is loaded only when a model is configured.
-  external: ['better-sqlite3', 'openai', /^node:/],
+  // Native code stays a package. The provider SDK is bundled too, in the chunk loaded only when a
+  // model is configured: as a package it is some 200 small modules, ~70 ms of a one-shot's start.
+  external: ['better-sqlite3', /^node:/],
   output: { dir: 'dist/bundle', format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
   logLevel: 'warn',
 });
