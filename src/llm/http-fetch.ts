@@ -15,7 +15,11 @@
  * `AbortError`.
  */
 import type { Agent as HttpAgent, IncomingMessage, RequestOptions } from 'node:http';
-import { type Readable } from 'node:stream';
+import { createRequire } from 'node:module';
+import type { Readable } from 'node:stream';
+
+/** Node's own modules, loaded when first needed (https brings TLS, only for an https URL). */
+const load = createRequire(import.meta.url);
 
 type FetchInput = string | URL | Request;
 
@@ -28,16 +32,14 @@ interface Transport {
   agent: HttpAgent;
 }
 
-const transports = new Map<string, Promise<Transport>>();
+const transports = new Map<string, Transport>();
 
-/** One keep-alive agent per protocol for the whole process, loaded when first needed. */
-function transport(protocol: 'http:' | 'https:'): Promise<Transport> {
+/** One keep-alive agent per protocol for the whole process. */
+function transport(protocol: 'http:' | 'https:'): Transport {
   let t = transports.get(protocol);
   if (!t) {
-    t =
-      protocol === 'https:'
-        ? import('node:https').then((m) => ({ request: m.request, agent: new m.Agent({ keepAlive: true }) }))
-        : import('node:http').then((m) => ({ request: m.request, agent: new m.Agent({ keepAlive: true }) }));
+    const m = load(protocol === 'https:' ? 'node:https' : 'node:http') as typeof import('node:http');
+    t = { request: m.request, agent: new m.Agent({ keepAlive: true }) };
     transports.set(protocol, t);
   }
   return t;
@@ -66,7 +68,7 @@ export async function httpFetch(input: FetchInput, init: RequestInit = {}): Prom
   }
   const signal = init.signal ?? undefined;
   if (signal?.aborted) throw abortError(signal);
-  const { request, agent } = await transport(url.protocol);
+  const { request, agent } = transport(url.protocol);
   const headers: Record<string, string> = {};
   new Headers(init.headers).forEach((value, key) => (headers[key] = value));
   const method = (init.method ?? 'GET').toUpperCase();
@@ -91,15 +93,15 @@ export async function httpFetch(input: FetchInput, init: RequestInit = {}): Prom
   for (let i = 0; i < res.rawHeaders.length; i += 2) responseHeaders.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
   const empty = method === 'HEAD' || NO_BODY.has(status);
   if (empty) res.resume();
-  return new Response(empty ? null : await webBody(res, signal), { status, statusText: res.statusMessage ?? '', headers: responseHeaders });
+  return new Response(empty ? null : webBody(res, signal), { status, statusText: res.statusMessage ?? '', headers: responseHeaders });
 }
 
 /** The response body as a web stream, decompressed when the server compressed it unasked. */
-async function webBody(res: IncomingMessage, signal: AbortSignal | undefined): Promise<ReadableStream<Uint8Array>> {
+function webBody(res: IncomingMessage, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
   let source: Readable = res;
   const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
   if (encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'deflate' || encoding === 'br') {
-    const zlib = await import('node:zlib');
+    const zlib = load('node:zlib') as typeof import('node:zlib');
     const decoder = encoding === 'br' ? zlib.createBrotliDecompress() : encoding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
     res.on('error', (err) => decoder.destroy(err));
     source = res.pipe(decoder);
