@@ -1,5 +1,5 @@
 import type { ToolCall, Usage } from '../llm/types.js';
-import type { StoredAttachment, ToolCard, ToolState } from '../store/messages-repo.js';
+import type { NewPart, StoredAttachment, ToolCard, ToolState } from '../store/messages-repo.js';
 import type { Store } from '../store/store.js';
 
 /** How a call ended, as stored: its output and duration, and what its card shows. */
@@ -52,7 +52,8 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
   const check = () => {
     if (failure !== undefined) throw failure;
   };
-  let usage: Usage | undefined;
+  /** The turn's totals so far: each write stores them whole, so writing them twice changes nothing. */
+  const usage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   let steps = 0;
   let usageQueued = false;
 
@@ -60,7 +61,6 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
   function queueUsage(step: Usage | undefined) {
     steps++;
     if (step) {
-      usage ??= { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
       usage.promptTokens += step.promptTokens;
       usage.completionTokens += step.completionTokens;
       usage.totalTokens += step.totalTokens;
@@ -68,10 +68,8 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
     if (usageQueued) return;
     usageQueued = true;
     defer(() => {
-      store.turns.addSteps(turnId, steps, usage);
-      steps = 0;
-      usage = undefined;
       usageQueued = false;
+      store.turns.setSteps(turnId, steps, usage);
     });
   }
 
@@ -92,8 +90,7 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
       const messageId = store.newId('msg');
       store.transaction(() => {
         store.turns.start({ id: turnId, sessionId, mode: options.mode, model: options.model, now: now() });
-        store.messages.addMessage({ id: messageId, sessionId, turnId, role: 'user', now: now() });
-        store.messages.addPart({ id: store.newId('prt'), messageId, type: 'text', text, now: now() });
+        store.messages.addMessage({ id: messageId, sessionId, turnId, role: 'user', now: now() }, [{ id: store.newId('prt'), type: 'text', text, now: now() }]);
         store.sessions.touch(sessionId, now());
       });
       return { messageId };
@@ -115,15 +112,15 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
       const at = now();
       const records: PartRecord[] = calls.map(() => ({ id: store.newId('prt'), state: 'pending', at, written: false }));
       defer(() => {
-        store.messages.addMessage({ id: messageId, sessionId, turnId, role: 'assistant', now: at });
-        const base = { messageId, now: at };
-        if (reasoning) store.messages.addPart({ ...base, id: ids.reasoningPartId, type: 'reasoning', text: reasoning });
-        if (text) store.messages.addPart({ ...base, id: ids.textPartId, type: 'text', text });
+        const parts: Array<NewPart & { id: string; now: number }> = [];
+        if (reasoning) parts.push({ id: ids.reasoningPartId, type: 'reasoning', text: reasoning, now: at });
+        if (text) parts.push({ id: ids.textPartId, type: 'text', text, now: at });
         calls.forEach(({ call, input }, i) => {
           const r = records[i]!;
-          store.messages.addPart({ messageId, now: r.at, id: r.id, type: 'tool', callId: call.id, tool: call.name, input, state: r.state, output: r.output, ms: r.ms,
+          parts.push({ now: r.at, id: r.id, type: 'tool', callId: call.id, tool: call.name, input, state: r.state, output: r.output, ms: r.ms,
             title: r.title, metadata: r.metadata, attachments: r.attachments });
         });
+        store.messages.addMessage({ id: messageId, sessionId, turnId, role: 'assistant', now: at }, parts);
         // Only once every row of the step is in: a failed step leaves nothing to update.
         records.forEach((r) => (r.written = true));
       });

@@ -6,6 +6,7 @@
  * so a stream that goes silent can be timed out, and drops the SSE blocks that carry no
  * data, which the SDK would fail on, failing a stream that floods (see sse-filter.ts).
  */
+import { httpFetch } from './http-fetch.js';
 import { MAX_RETRY_WAIT_MS, retryAfterMs } from './llm-error.js';
 import { sseFilterStream } from './sse-filter.js';
 
@@ -54,7 +55,7 @@ export function createAttemptFetch(hooks: AttemptFetchHooks) {
     let response: Response;
     const stopWatching = watchHeaders(hooks);
     try {
-      response = await fetch(input, init);
+      response = await httpFetch(input, init);
     } catch (error) {
       const name = (error as { name?: string } | null)?.name;
       announce({ reason: name === 'AbortError' || name === 'TimeoutError' ? 'timeout' : 'network' });

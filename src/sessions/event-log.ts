@@ -35,19 +35,18 @@ export function createEventLog(options: { store: Store; now?: () => number }): E
   const { store } = options;
   const now = options.now ?? Date.now;
   const last = new Map<string, number>();
-  // Events of one tick go to the store as one queued write: a step emits several, and each queued
-  // write costs a savepoint of its own.
-  let pending: StoredEvent[] = [];
-  const write = () => {
-    const batch = pending;
-    pending = [];
-    for (const e of batch) {
-      try {
-        store.events.append(e);
-      } catch {
-        // One event that cannot be kept (its session deleted meanwhile) must not cost the others theirs.
-      }
-    }
+  // Events of one tick go to the store as one queued write: a step emits several. The write keeps
+  // its own batch, so it writes the same events however often the store runs it.
+  let pending: StoredEvent[] | undefined;
+  const queue = (): StoredEvent[] => {
+    const batch: StoredEvent[] = [];
+    store.defer(() => {
+      if (pending === batch) pending = undefined;
+      // One event that cannot be kept (its session deleted meanwhile) does not cost the others theirs;
+      // a failing disk fails the write, and the store undoes it whole.
+      store.events.appendAll(batch);
+    }, ignore);
+    return batch;
   };
   const ignore = () => {
     // Losing a replay record is not worth failing a turn: the turn writer reports a failing disk itself.
@@ -61,8 +60,7 @@ export function createEventLog(options: { store: Store; now?: () => number }): E
       const event = { ...input, seq } as BusEvent;
       // A deleted session keeps nothing, not even the news of its deletion.
       if (event.type === 'session.deleted') return event;
-      if (pending.length === 0) store.defer(write, ignore);
-      pending.push({ sessionId, seq, type: event.type, data: JSON.stringify(event), createdAt: now() });
+      (pending ??= queue()).push({ sessionId, seq, type: event.type, data: JSON.stringify(event), createdAt: now() });
       return event;
     },
     since(sessionId, seq, limit = MAX_REPLAY) {

@@ -53,7 +53,9 @@ export type NewPart =
   | ({ type: 'tool'; callId: string; tool: string; input: unknown; state: ToolState; output?: string; ms?: number } & ToolCard & { attachments?: StoredAttachment[] });
 
 export interface MessagesRepo {
-  addMessage(m: { id: string; sessionId: string; turnId: string; role: 'user' | 'assistant'; now: number }): void;
+  /** A message with the parts it starts with (none by default): one row each, its size known at once. */
+  addMessage(m: { id: string; sessionId: string; turnId: string; role: 'user' | 'assistant'; now: number }, parts?: Array<NewPart & { id: string; now: number }>): void;
+  /** A part added to a message already stored. */
   addPart(p: NewPart & { id: string; messageId: string; now: number }): void;
   /** Moves a tool part along pending → running → completed | error. */
   updateToolPart(id: string, u: { state: ToolState; output?: string; ms?: number; now: number } & ToolCard & { attachments?: StoredAttachment[] }): void;
@@ -118,13 +120,28 @@ function toPart(r: PartRow): Part {
 
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 
+/** A part's row in `insertPart`'s order, and the characters it adds to its message's size. */
+function partRow(p: NewPart & { id: string; now: number }, messageId: string): { values: unknown[]; size: number } {
+  if (p.type !== 'tool') return { values: [p.id, messageId, p.type, p.text, null, null, null, null, null, null, null, null, p.now, null, null, null], size: p.text.length };
+  const input = (typeof p.input === 'string' ? p.input : JSON.stringify(p.input)) ?? null;
+  const output = p.output ?? null;
+  const values = [
+    p.id, messageId, 'tool', null, p.callId, p.tool, input, output, p.state, p.ms ?? null,
+    p.state !== 'pending' ? p.now : null,
+    p.state === 'completed' || p.state === 'error' ? p.now : null,
+    p.now, p.title ?? null, json(p.metadata), json(p.attachments),
+  ];
+  return { values, size: (input?.length ?? 0) + (output?.length ?? 0) };
+}
+
 export function createMessagesRepo(db: Db): MessagesRepo {
   const insertMessage = db.prepare(
-    'INSERT INTO messages (id, session_id, turn_id, role, created_at) VALUES (?, ?, ?, ?, ?)',
+    'INSERT INTO messages (id, session_id, turn_id, role, created_at, size) VALUES (?, ?, ?, ?, ?, ?)',
   );
+  // Positional parameters: binding sixteen named ones costs more than the insert's own work.
   const insertPart = db.prepare(`INSERT INTO parts
     (id, message_id, type, text, call_id, tool, input, output, state, ms, started_at, ended_at, created_at, title, metadata, attachments)
-    VALUES (@id, @messageId, @type, @text, @callId, @tool, @input, @output, @state, @ms, @startedAt, @endedAt, @now, @title, @metadata, @attachments)`);
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const updateTool = db.prepare(`UPDATE parts SET state = @state,
     output = coalesce(@output, output), ms = coalesce(@ms, ms),
     title = coalesce(@title, title), metadata = coalesce(@metadata, metadata), attachments = coalesce(@attachments, attachments),
@@ -149,31 +166,17 @@ export function createMessagesRepo(db: Db): MessagesRepo {
     substr(output, 1, @max) AS output, state, ms FROM parts WHERE message_id IN (SELECT value FROM json_each(@ids)) ORDER BY rowid`);
 
   return {
-    addMessage: (m) => void insertMessage.run(m.id, m.sessionId, m.turnId, m.role, m.now),
+    addMessage(m, parts = []) {
+      const rows = parts.map((p) => partRow(p, m.id));
+      let size = 0;
+      for (const row of rows) size += row.size;
+      insertMessage.run(m.id, m.sessionId, m.turnId, m.role, m.now, size);
+      for (const row of rows) insertPart.run(row.values);
+    },
     addPart(p) {
-      const isTool = p.type === 'tool';
-      const input = isTool ? (typeof p.input === 'string' ? p.input : JSON.stringify(p.input)) : null;
-      const output = isTool ? p.output ?? null : null;
-      const text = isTool ? null : p.text;
-      grow.run((text?.length ?? 0) + (input?.length ?? 0) + (output?.length ?? 0), p.messageId);
-      insertPart.run({
-        id: p.id,
-        messageId: p.messageId,
-        type: p.type,
-        text,
-        callId: isTool ? p.callId : null,
-        tool: isTool ? p.tool : null,
-        input,
-        output,
-        state: isTool ? p.state : null,
-        ms: isTool ? p.ms ?? null : null,
-        startedAt: isTool && p.state !== 'pending' ? p.now : null,
-        endedAt: isTool && (p.state === 'completed' || p.state === 'error') ? p.now : null,
-        now: p.now,
-        title: isTool ? p.title ?? null : null,
-        metadata: isTool ? json(p.metadata) : null,
-        attachments: isTool ? json(p.attachments) : null,
-      });
+      const row = partRow(p, p.messageId);
+      grow.run(row.size, p.messageId);
+      insertPart.run(row.values);
     },
     updateToolPart(id, u) {
       updateTool.run({

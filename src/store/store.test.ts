@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createIdGenerator } from './ids.js';
 import { MIGRATIONS } from './migrations.js';
-import { createStore } from './store.js';
+import { createStore, type Store } from './store.js';
+import { createEventLog } from '../sessions/event-log.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -82,5 +83,93 @@ describe('store', () => {
     const ids = Array.from({ length: 50 }, () => newId('msg'));
     expect([...ids].sort()).toEqual(ids);
     expect(ids[0]).toMatch(/^msg_[0-9a-z]{21}$/);
+  });
+});
+
+describe('queued writes (group commit)', () => {
+  /** A write of two rows whose second fails (the session it names does not exist); counts its runs. */
+  const halfWrite = (store: Store, sessionId: string, runs = { n: 0 }) => () => {
+    runs.n++;
+    store.messages.addMessage({ id: store.newId('msg'), sessionId, turnId: 't', role: 'user', now: 1 });
+    store.messages.addMessage({ id: store.newId('msg'), sessionId: 'ses_gone', turnId: 't', role: 'user', now: 1 });
+  };
+  const message = (store: Store, id: string, sessionId: string) => () =>
+    store.messages.addMessage({ id, sessionId, turnId: 't', role: 'user', now: 1 });
+
+  it('commits at the end of the tick what was queued in it, all at once', async () => {
+    const path = dbPath();
+    const store = createStore(path);
+    const s = store.sessions.create('ses_a', '', 1);
+    const errors: unknown[] = [];
+    for (let i = 0; i < 3; i++) store.defer(message(store, `m${i}`, s.id), (e) => errors.push(e));
+    const onDisk = () => {
+      const raw = new Database(path, { readonly: true });
+      try {
+        return (raw.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n;
+      } finally {
+        raw.close();
+      }
+    };
+    expect(onDisk()).toBe(0);
+    await new Promise((r) => setImmediate(r));
+    expect(onDisk()).toBe(3);
+    expect(errors).toEqual([]);
+    store.close();
+  });
+
+  it('rolls back a failing write alone: the writes before and after it land once, and it leaves nothing half done', () => {
+    const store = createStore(dbPath());
+    const a = store.sessions.create('ses_a', '', 1);
+    const b = store.sessions.create('ses_b', '', 1);
+    const errors: unknown[] = [];
+    store.defer(message(store, 'm_a', a.id), (e) => errors.push(['a', e]));
+    store.defer(halfWrite(store, b.id), (e) => errors.push(['b', e]));
+    store.defer(message(store, 'm_c', a.id), (e) => errors.push(['c', e]));
+    store.flush();
+    expect(errors).toEqual([['b', expect.objectContaining({ message: expect.stringContaining('SQLITE_CONSTRAINT_FOREIGNKEY') })]]);
+    expect(store.messages.list(a.id).map((m) => m.id)).toEqual(['m_a', 'm_c']);
+    // The failing write's first row went with it.
+    expect(store.messages.list(b.id)).toEqual([]);
+    expect(store.integrityCheck()).toBe('ok');
+    store.close();
+  });
+
+  it("keeps each write atomic inside a caller's transaction too", () => {
+    const store = createStore(dbPath());
+    const a = store.sessions.create('ses_a', '', 1);
+    const errors: unknown[] = [];
+    store.transaction(() => {
+      store.defer(message(store, 'm_a', a.id), (e) => errors.push(e));
+      store.defer(halfWrite(store, a.id), (e) => errors.push(e));
+      store.flush();
+    });
+    expect(errors).toHaveLength(1);
+    expect(store.messages.list(a.id).map((m) => m.id)).toEqual(['m_a']);
+    store.close();
+  });
+
+  it("writes a tick's events once, even when another write of the batch fails and the batch runs again", () => {
+    const store = createStore(dbPath());
+    const a = store.sessions.create('ses_a', '', 1);
+    const log = createEventLog({ store, now: () => 1 });
+    log.sync(a.id);
+    log.stamp({ type: 'session.status', sessionId: a.id, status: 'busy' });
+    const runs = { n: 0 };
+    store.defer(halfWrite(store, a.id, runs), () => {});
+    log.stamp({ type: 'session.status', sessionId: a.id, status: 'idle' });
+    store.flush();
+    expect(runs.n).toBe(2);
+    expect(log.since(a.id, 0).map((e) => [e.seq, e.type])).toEqual([[1, 'session.status'], [2, 'session.status']]);
+    store.close();
+  });
+
+  it('keeps the other events of a batch when one names a session that is gone', () => {
+    const store = createStore(dbPath());
+    const a = store.sessions.create('ses_a', '', 1);
+    // 21 events: a statement of 16 rows, one of 4 and one of 1; the gone session's event is in the first.
+    const events = Array.from({ length: 21 }, (_, i) => ({ sessionId: i === 7 ? 'ses_gone' : a.id, seq: i + 1, type: 't', data: '{}', createdAt: 1 }));
+    store.events.appendAll(events);
+    expect(store.events.since(a.id, 0, 100).map((e) => e.seq)).toEqual(events.filter((_, i) => i !== 7).map((e) => e.seq));
+    store.close();
   });
 });

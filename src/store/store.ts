@@ -29,6 +29,11 @@ export interface Store {
    * slow tool) commits what came before it. A crash loses at most the writes of the last tick.
    * Each write is atomic on its own: one that fails is rolled back alone and handed to its
    * `onError`, so it never takes another session's writes down with it.
+   *
+   * A write may run twice: the batch first runs without a savepoint per write, and only when one of
+   * its writes fails is it rolled back whole and run again, each write in a savepoint of its own.
+   * So a write must do the same thing each time it runs: it reads what it writes from state that it
+   * does not change (or changes the same way every time).
    */
   defer(write: () => void, onError: (err: unknown) => void): void;
   /** Commits queued writes now. */
@@ -69,6 +74,40 @@ export function createStore(path: string): Store {
   function flush(): void {
     if (queued.length === 0) return;
     const batch = queued.splice(0);
+    // Inside a caller's transaction only savepoints can undo one write: take the careful way at once.
+    if (db.inTransaction || commitAll(batch)) commitEach(batch);
+  }
+
+  /**
+   * The common case: every write succeeds, so the batch costs one transaction and no savepoints.
+   * Returns true when a write failed: the transaction has been rolled back, nothing of the batch
+   * is on disk, and `commitEach` is to run it again.
+   */
+  function commitAll(batch: typeof queued): boolean {
+    try {
+      begin.run();
+    } catch (err) {
+      for (const { onError } of batch) onError(plain(err));
+      return false;
+    }
+    try {
+      for (const { write } of batch) write();
+    } catch {
+      if (db.inTransaction) rollback.run();
+      return true;
+    }
+    try {
+      commit.run();
+    } catch (err) {
+      if (db.inTransaction) rollback.run();
+      // The commit itself failed (disk full, a lock held too long): every write of the batch is lost.
+      for (const { onError } of batch) onError(plain(err));
+    }
+    return false;
+  }
+
+  /** Each write in a savepoint of its own: one that fails is rolled back alone and told to its `onError`. */
+  function commitEach(batch: typeof queued): void {
     try {
       transaction(() => {
         for (const { write, onError } of batch) {
@@ -77,6 +116,8 @@ export function createStore(path: string): Store {
             write();
             release.run();
           } catch (err) {
+            // SQLite rolled the whole transaction back (a full disk, an I/O error): the batch is lost.
+            if (!db.inTransaction) throw err;
             rollbackTo.run();
             release.run();
             onError(plain(err));

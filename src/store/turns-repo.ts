@@ -18,23 +18,22 @@ export interface TurnRow {
 /** One row per turn: when it ran, how it ended, and the tokens it cost. */
 export interface TurnsRepo {
   start(t: { id: string; sessionId: string; mode: string; model: string; now: number }): void;
-  /** Adds model steps and their usage as soon as they are known, so a crash keeps what was spent. */
-  addSteps(id: string, steps: number, usage: Usage | undefined): void;
+  /** The turn's model steps and usage so far, stored as soon as they are known, so a crash keeps what was spent. */
+  setSteps(id: string, steps: number, usage: Usage): void;
   end(id: string, stopReason: string, now: number): void;
   get(id: string): TurnRow | undefined;
 }
 
 export function createTurnsRepo(db: Db): TurnsRepo {
   const start = db.prepare('INSERT INTO turns (id, session_id, mode, model, started_at) VALUES (?, ?, ?, ?, ?)');
-  const step = db.prepare(`UPDATE turns SET steps = steps + ?, prompt_tokens = prompt_tokens + ?,
-    completion_tokens = completion_tokens + ?, total_tokens = total_tokens + ? WHERE id = ?`);
+  const step = db.prepare('UPDATE turns SET steps = ?, prompt_tokens = ?, completion_tokens = ?, total_tokens = ? WHERE id = ?');
   const end = db.prepare('UPDATE turns SET ended_at = ?, stop_reason = ? WHERE id = ?');
   const get = db.prepare(`SELECT id, session_id AS sessionId, mode, model, started_at AS startedAt,
     ended_at AS endedAt, stop_reason AS stopReason, steps, prompt_tokens AS promptTokens,
     completion_tokens AS completionTokens, total_tokens AS totalTokens FROM turns WHERE id = ?`);
   return {
     start: (t) => void start.run(t.id, t.sessionId, t.mode, t.model, t.now),
-    addSteps: (id, n, u) => void step.run(n, u?.promptTokens ?? 0, u?.completionTokens ?? 0, u?.totalTokens ?? 0, id),
+    setSteps: (id, n, u) => void step.run(n, u.promptTokens, u.completionTokens, u.totalTokens, id),
     end: (id, reason, now) => void end.run(now, reason, id),
     get: (id) => get.get(id) as TurnRow | undefined,
   };

@@ -161,7 +161,9 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
 
   async function execute(tool: Tool, args: unknown, ctx: ToolContext): Promise<ToolOutput | string> {
     const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
-    const controller = new AbortController();
+    // Made when the tool first looks at its signal, or when it is stopped: most calls never need one.
+    let controller: AbortController | undefined;
+    const abort = () => (controller ??= new AbortController()).abort();
     if (ctx.signal.aborted) throw new ToolError(say(ctx.lang, '已取消，没有执行。', 'Cancelled before it started; nothing was done.'));
     // The clock stops while the user decides a permission ask, and goes on with the time that was left.
     let asking = 0;
@@ -175,7 +177,14 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
       }
     };
     let committed = false;
-    const pending = tool.execute(args, { ...ctx, signal: controller.signal, ask, unstoppable: () => void (committed = true) });
+    const pending = tool.execute(args, {
+      ...ctx,
+      get signal() {
+        return (controller ??= new AbortController()).signal;
+      },
+      ask,
+      unstoppable: () => void (committed = true),
+    });
     // A tool that answered at once needs no timer. (Synchronous work cannot be interrupted at all,
     // so synchronous tools must bound their own work, as the calculator bounds its input.)
     if (!(pending instanceof Promise)) return pending;
@@ -187,7 +196,7 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
     const stop = (message: string, grace = settleGraceMs) => {
       why = message;
       graceMs = grace;
-      controller.abort();
+      abort();
       onStop();
     };
     clock = pausableTimer(
