@@ -7,8 +7,8 @@
  * its exact text, and files without one get it written when the process exits, after the run
  * compiled what it used.
  *
- * The cache is the user's own folder (`ZHIXING_CACHE_DIR`, else ~/.cache/zhixing or the platform's
- * cache folder), 0700; one that anyone else could write to is not used, since what is in it runs.
+ * The cache is a folder of the user's own (`ZHIXING_CACHE_DIR`, else `cache/` in
+ * `$ZHIXING_HOME`, where everything Zhixing writes lives), 0700; one that anyone else could write to is not used, since what is in it runs.
  * `ZHIXING_CACHE_DIR=off` turns it off. Any failure only means a start without the cache.
  */
 const Module = require('node:module');
@@ -25,9 +25,9 @@ const MAY_IMPORT = /(?:^|[^\w$.'"`])import\s*\(/m;
 function cacheDir(env) {
   const chosen = env.ZHIXING_CACHE_DIR;
   if (chosen !== undefined && chosen.trim() !== '') return chosen.trim() === 'off' ? undefined : path.resolve(chosen.trim());
-  if (process.platform === 'win32') return env.LOCALAPPDATA ? path.join(env.LOCALAPPDATA, 'zhixing', 'Cache') : undefined;
-  if (process.platform === 'darwin') return path.join(os.homedir(), 'Library', 'Caches', 'zhixing');
-  return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'zhixing');
+  // Inside the home, like everything else Zhixing writes (a test's or a user's own ZHIXING_HOME).
+  const home = env.ZHIXING_HOME && env.ZHIXING_HOME.trim() !== '' ? env.ZHIXING_HOME.trim() : path.join(os.homedir(), '.zhixing');
+  return path.join(path.resolve(home.replace(/^~(?=$|\/)/, os.homedir())), 'cache');
 }
 
 /** True for a folder of this user's that only this user can write to (made so if missing). */

@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli } from './support/cli.js';
@@ -91,11 +91,10 @@ describe('the compile cache of ./bin/zhixing', () => {
     expect(existsSync(xdg)).toBe(false);
   });
 
-  it('lives in the platform cache folder unless ZHIXING_CACHE_DIR says where', () => {
-    if (process.platform === 'linux') {
-      expect(cacheDir({ XDG_CACHE_HOME: '/x/cache' })).toBe('/x/cache/zhixing');
-      expect(cacheDir({ XDG_CACHE_HOME: '/x/cache', ZHIXING_CACHE_DIR: '/y' })).toBe('/y');
-    }
+  it('lives in the home, with everything else Zhixing writes, unless ZHIXING_CACHE_DIR says where', () => {
+    expect(cacheDir({ ZHIXING_HOME: '/h/zx' })).toBe('/h/zx/cache');
+    expect(cacheDir({ ZHIXING_HOME: '', XDG_CACHE_HOME: '/x/cache' })).toBe(join(homedir(), '.zhixing', 'cache'));
+    expect(cacheDir({ ZHIXING_HOME: '/h/zx', ZHIXING_CACHE_DIR: '/y' })).toBe('/y');
     expect(cacheDir({ ZHIXING_CACHE_DIR: 'off' })).toBeUndefined();
   });
 });
