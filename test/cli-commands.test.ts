@@ -4,24 +4,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.js';
 import { startOpenAiServer, textReply, type OpenAiServer } from './support/openai-server.js';
-import { tempHome } from './support/temp-home.js';
+import { useTempHomes } from './support/temp-home.js';
 
 const KEY = 'sk-test-commands-Zq81xYw3abcd';
 let server: OpenAiServer;
-const homes: Array<ReturnType<typeof tempHome>> = [];
 beforeAll(async () => {
   server = await startOpenAiServer();
 });
 afterAll(async () => {
   await server.close();
-  homes.forEach((h) => h.cleanup());
 });
 
-function home() {
-  const h = tempHome();
-  homes.push(h);
-  return h;
-}
+const home = useTempHomes();
 
 const streamed = () => server.requests.filter((r) => r.body?.stream === true);
 

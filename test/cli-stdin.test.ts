@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli } from './support/cli.js';
 import { startOpenAiServer, textReply, type OpenAiServer } from './support/openai-server.js';
-import { tempHome } from './support/temp-home.js';
+import { useTempHomes } from './support/temp-home.js';
 
 /** What Zhixing waits for an open pipe's first byte (STDIN_FIRST_BYTE_WAIT_MS in src/cli/main.ts). */
 const FIRST_BYTE_WAIT_MS = 2_000;
@@ -12,20 +12,14 @@ const FIRST_BYTE_WAIT_MS = 2_000;
 const MESSAGE_LIMIT = 96_000;
 
 let server: OpenAiServer;
-const homes: Array<ReturnType<typeof tempHome>> = [];
 beforeAll(async () => {
   server = await startOpenAiServer();
 });
 afterAll(async () => {
   await server.close();
-  homes.forEach((h) => h.cleanup());
 });
 
-function home() {
-  const h = tempHome();
-  homes.push(h);
-  return h;
-}
+const home = useTempHomes();
 
 /** A home with a model that answers, and its environment; the turn's message is what the model was sent. */
 function withModel() {
