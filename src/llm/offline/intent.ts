@@ -2,8 +2,8 @@
  * The shape of a rule. An intent looks at one user message and either proposes a tool call or a
  * reply by kind; it never words a reply itself (replies.ts does, in the user's language), so one rule
  * serves Chinese and English.
- * Adding a tool is a new `Intent` with a PRIORITY, its failure wording (a `FailureWording`) beside it
- * in the same module, and, if its output needs framing, a line in replies.ts.
+ * Adding a tool is one new module exporting its `ToolRules` — its intents (each with a PRIORITY), and
+ * how its results and failures are said — listed in intents.ts's RULES.
  */
 import type { Utterance } from './extract.js';
 import type { Lang } from '../../i18n.js';
@@ -92,6 +92,27 @@ export const PRIORITY = {
  * reason as a sentence, `path` the path it was given when the reason does not already name it.
  */
 export type FailureWording = (lang: Lang, args: Record<string, unknown>, why: string, path: string, reason: string) => string;
+
+/** What a success wording may read besides the call and its output. */
+export interface WordingContext {
+  /** Decimal places the user asked for (「保留两位小数」), if any. */
+  decimals?: number;
+  /** The user's message, for wording that answers what was asked of the result. */
+  userText: string;
+}
+
+/** How a tool's output becomes a line of the reply; without one, the output is said as it is. */
+export type SuccessWording = (lang: Lang, call: PlannedCall, output: string, ctx: WordingContext) => string;
+
+/**
+ * Everything the planner knows about one tool or group of tools, in one module: the rules that call
+ * it and how its results and failures are said. intents.ts collects the rules, replies.ts the wording.
+ */
+export interface ToolRules {
+  intents: Intent[];
+  failure: Record<string, FailureWording>;
+  success?: Record<string, SuccessWording>;
+}
 
 /** An argument as text, for wording. */
 export const str = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');

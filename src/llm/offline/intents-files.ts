@@ -1,6 +1,6 @@
 /** Rules for the file tools. Paths are passed as the user wrote them: the tools decide what is allowed. */
 import { looksLikeFile, PATH, restore, trimEndOf, unquote, type Utterance } from './extract.js';
-import { call, PRIORITY, type FailureWording, type Intent, type Outcome } from './intent.js';
+import { call, PRIORITY, str, type Intent, type Outcome, type ToolRules } from './intent.js';
 import { say } from '../../i18n.js';
 
 const P = `(?<path>${PATH})`;
@@ -121,15 +121,20 @@ const fileList: Intent = {
   },
 };
 
-export const FILE_WRITE_INTENTS: Intent[] = [fileWrite];
-export const FILE_READ_INTENTS: Intent[] = [fileRead, fileList];
-
-/** How the file tools' failures are said. */
-export const FILE_FAILURES: Record<string, FailureWording> = {
+export const FILE_RULES: ToolRules = {
+  intents: [fileWrite, fileRead, fileList],
+  failure: {
   file_write: (lang, _args, why, path, reason) => {
     const said = /没有写入|没有做任何改动|未写入|nothing was (?:written|changed)/i.test(reason);
     return say(lang, `抱歉，没能写入${path && ` ${path}`}：${why}${said ? '' : '没有写入任何内容。'}`, `Sorry, I couldn't write ${path || 'the file'}: ${why}${said ? '' : ' Nothing was written.'}`);
   },
   file_read: (lang, _args, why, path) => say(lang, `抱歉，没能读取${path && ` ${path}`}：${why}`, `Sorry, I couldn't read ${path || 'the file'}: ${why}`),
   file_list: (lang, _args, why) => say(lang, `抱歉，没能列出文件：${why}`, `Sorry, I couldn't list the files: ${why}`),
+  },
+  success: {
+    file_write: (lang, _call, output) => say(lang, `好的，${output}`, `Done. ${output}`),
+    // file_read returns the bare text (or a sentence when the file is empty): say whose text it is.
+    file_read: (lang, { args }, output) =>
+      /是空文件。$|is empty\.$/.test(output) ? output : say(lang, `${str(args.path)} 的内容：\n${output}`, `Contents of ${str(args.path)}:\n${output}`),
+  },
 };

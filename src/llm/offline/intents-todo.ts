@@ -1,7 +1,7 @@
 /** Rules for the todo tools: add (keeping the user's wording), list, done and delete by number. */
 import { dueOf, looksLikeFile, PATH, restore, todoId, trimClause, unquote, type Utterance } from './extract.js';
-import { call, PRIORITY, reply, type FailureWording, type Intent, type Outcome } from './intent.js';
-import { say } from '../../i18n.js';
+import { call, PRIORITY, reply, type Intent, type Outcome, type ToolRules } from './intent.js';
+import { say, type Lang } from '../../i18n.js';
 import { lookupIn } from './todo-lookup.js';
 
 const TODO_WORD = /待办|代办|todo|to-do|to do list|任务清单|任务列表|待做事项|我的清单|\btasks?\b|\bmy list\b|reminders/i;
@@ -111,19 +111,16 @@ const todoList: Intent = {
   },
 };
 
-/** The todo rules, most specific first. */
-export const TODO_INTENTS: Intent[] = [
-  todoAdd,
-  // Delete before done: 「删除已完成的第 2 条」 deletes.
-  byNumber('todo_delete', DELETE_VERB),
-  byNumber('todo_done', DONE_VERB),
-  todoList,
-];
+const done = (lang: Lang, _call: unknown, output: string): string => say(lang, `好的，${output}`, `Done. ${output}`);
 
-/** How the todo tools' failures are said. */
-export const TODO_FAILURES: Record<string, FailureWording> = {
+export const TODO_RULES: ToolRules = {
+  // Delete before done: 「删除已完成的第 2 条」 deletes.
+  intents: [todoAdd, byNumber('todo_delete', DELETE_VERB), byNumber('todo_done', DONE_VERB), todoList],
+  failure: {
   todo_add: (lang, _args, why) => say(lang, `抱歉，没能添加待办：${why}`, `Sorry, I couldn't add that todo: ${why}`),
   todo_list: (lang, _args, why) => say(lang, `抱歉，没能读取待办：${why}`, `Sorry, I couldn't read the todo list: ${why}`),
   todo_done: (lang, _args, why) => say(lang, `抱歉，没能标记完成：${why}`, `Sorry, I couldn't mark it as done: ${why}`),
   todo_delete: (lang, _args, why) => say(lang, `抱歉，没能删除：${why}`, `Sorry, I couldn't delete it: ${why}`),
+  },
+  success: { todo_add: done, todo_done: done, todo_delete: done },
 };

@@ -1,26 +1,27 @@
 /**
  * The rule table and how a message becomes a plan. Each rule carries its priority (PRIORITY in
  * intent.ts says who goes first and why); the table is only where rules are collected. To add a
- * tool, give its Intent a priority there and list it here.
+ * tool, write its module (a `ToolRules`) and list it in RULES.
  */
 import { slice, utterance, type Utterance } from './extract.js';
 import { followUp } from './followup.js';
 import { nearestTo } from './out-of-scope.js';
-import { reply, type Intent, type Outcome, type PlanContext, type PlannedCall, type Reply } from './intent.js';
+import { reply, type Intent, type Outcome, type PlanContext, type PlannedCall, type Reply, type ToolRules } from './intent.js';
 import { CHAT_INTENTS, CODE_INTENTS, NAME_INTENTS } from './intents-chat.js';
-import { FILE_READ_INTENTS, FILE_WRITE_INTENTS } from './intents-files.js';
-import { CALCULATOR_INTENTS, WEATHER_TIME_INTENTS } from './intents-tools.js';
-import { TODO_INTENTS } from './intents-todo.js';
+import { CALCULATOR_RULES } from './intents-calculator.js';
+import { FILE_RULES } from './intents-files.js';
+import { TIME_RULES } from './intents-time.js';
+import { TODO_RULES } from './intents-todo.js';
+import { WEATHER_RULES } from './intents-weather.js';
+
+/** One module per tool (or group of tools): its rules, and how its results and failures are said. */
+export const RULES: readonly ToolRules[] = [FILE_RULES, TODO_RULES, WEATHER_RULES, TIME_RULES, CALCULATOR_RULES];
 
 /** Every rule, highest priority first (a stable sort: equal priorities keep the order listed). */
 export const INTENTS: readonly Intent[] = [
-  ...FILE_WRITE_INTENTS,
-  ...TODO_INTENTS,
-  ...FILE_READ_INTENTS,
+  ...RULES.flatMap((r) => r.intents),
   ...NAME_INTENTS,
-  ...WEATHER_TIME_INTENTS,
   ...CODE_INTENTS,
-  ...CALCULATOR_INTENTS,
   ...CHAT_INTENTS,
   followUp,
 ].sort((a, b) => b.priority - a.priority);

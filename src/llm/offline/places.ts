@@ -93,3 +93,19 @@ export function isWhenOnly(text: string): boolean {
   const t = trimEdges(text).toLowerCase();
   return WHEN_ZH.includes(t) || WHEN_EN.includes(t);
 }
+
+// The place starts and ends with a non-space: `\s+(.+?)\s*` is retried for every split of a long run of spaces.
+const IN_PLACE = /\b(?:in|for|at)\s+(\S.*?)(?<!\s)\s*[?.!]*$/i;
+
+/**
+ * The place around a keyword: an English "in X", else before it (北京天气), else after it (天气 北京).
+ * Other keywords are cut out first, so 「现在北京时间几点」 does not take 几点 for a place.
+ */
+export function placeAround(text: string, keyword: RegExpExecArray, keywords: RegExp): string | undefined {
+  const others = new RegExp(keywords.source, 'gi');
+  const before = text.slice(0, keyword.index).replace(others, ' ');
+  const after = text.slice(keyword.index + keyword[0].length).replace(others, ' ');
+  const inPlace = IN_PLACE.exec(after) ?? IN_PLACE.exec(text);
+  return (inPlace ? placeEn(inPlace[1]) : undefined) ?? placeZh(before) ?? placeZh(after);
+}
+

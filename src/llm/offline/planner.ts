@@ -110,15 +110,15 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
     } else {
       results = resultsOf(steps.at(-1));
     }
-    const decimals = userIndex >= 0 ? decimalsAsked(messages[userIndex].content ?? '')?.places : undefined;
-    const lines = results.map((r) => composeResults(lang, [r], { decimals }));
+    const userText = userIndex >= 0 ? (messages[userIndex].content ?? '') : '';
+    const decimals = decimalsAsked(userText)?.places;
+    const lines = results.map((r) => composeResults(lang, [r], { decimals, userText }));
     // Parts of the message that were no tool call, said where they came in it.
     const notes = planned?.kind === 'calls' && (aligned || steps.length === 1) ? (planned.notes ?? []) : [];
     for (const note of [...notes].reverse()) {
       lines.splice(Math.min(note.at, lines.length), 0, renderReply(note.reply, { lang, tools, name: prefs.get(NAME_KEY) }));
     }
     let text = lines.join('\n');
-    const userText = userIndex >= 0 ? (messages[userIndex].content ?? '') : '';
     if (REMIND.test(userText) && results.some((r) => r.call.name === 'todo_add' && r.output !== undefined && !/^Error:/.test(r.output))) {
       text += '\n' + say(lang, '注意：离线模式还没有提醒功能，到时不会有提醒，记得自己看一眼待办。', 'Note: there are no reminders yet, so nothing will alert you; check your todos yourself.');
     }

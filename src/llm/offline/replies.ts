@@ -2,11 +2,8 @@
  * Everything the offline planner says, in Chinese and English: replies without a tool, and the
  * final answer built from tool results (which the tools already wrote in the user's language).
  */
-import { str, type FailureWording, type PlannedCall, type Reply } from './intent.js';
-import { CALCULATOR_FAILURES, WEATHER_TIME_FAILURES } from './intents-tools.js';
-import { FILE_FAILURES } from './intents-files.js';
-import { TODO_FAILURES } from './intents-todo.js';
-import { Decimal } from 'decimal.js';
+import { str, type FailureWording, type PlannedCall, type Reply, type SuccessWording, type WordingContext } from './intent.js';
+import { RULES } from './intents.js';
 import { say, type Lang } from '../../i18n.js';
 import { nearestOffer } from './out-of-scope.js';
 
@@ -129,12 +126,12 @@ export interface CallResult {
 }
 
 const ERROR_PREFIX = /^Error:\s*/;
-const CHANGES_STATE = new Set(['todo_add', 'todo_done', 'todo_delete', 'file_write']);
 
 const sentence = (lang: Lang, text: string): string => (/[。！？.!?）)]$/.test(text) ? text : text + say(lang, '。', '.'));
 
-/** Each tool's failure wording, from the module that holds its rules. */
-const FAILURES: Readonly<Record<string, FailureWording>> = { ...CALCULATOR_FAILURES, ...WEATHER_TIME_FAILURES, ...FILE_FAILURES, ...TODO_FAILURES };
+/** Each tool's wording, from the module that holds its rules. */
+const FAILURES: Readonly<Record<string, FailureWording>> = Object.assign({}, ...RULES.map((r) => r.failure));
+const SUCCESSES: Readonly<Record<string, SuccessWording>> = Object.assign({}, ...RULES.map((r) => r.success ?? {}));
 
 function failure(lang: Lang, { name, args }: PlannedCall, reason: string): string {
   // The tools usually name the path themselves; say it once.
@@ -144,39 +141,14 @@ function failure(lang: Lang, { name, args }: PlannedCall, reason: string): strin
   return wording ? wording(lang, args, why, path, reason) : say(lang, `抱歉，${name} 没有成功：${why}`, `Sorry, ${name} didn't work: ${why}`);
 }
 
-/** A calculator result to the number of decimals the user asked for (「保留两位小数」), if it is a number. */
-function rounded(output: string, places: number | undefined): string {
-  if (places === undefined || !/^-?[\d.]+(?:e[+-]?\d+)?$/i.test(output)) return output;
-  try {
-    return new Decimal(output).toFixed(places, Decimal.ROUND_HALF_UP);
-  } catch {
-    return output;
-  }
-}
-
-function success(lang: Lang, { name, args }: PlannedCall, output: string, places?: number): string {
-  if (name === 'calculator') {
-    if (output.includes('=')) return output;
-    const shown = rounded(output, places);
-    const exact = shown === output || new Decimal(shown).eq(new Decimal(output));
-    return `${str(args.expression)} ${exact ? '=' : '≈'} ${shown}`;
-  }
-  if (CHANGES_STATE.has(name)) return say(lang, `好的，${output}`, `Done. ${output}`);
-  // file_read returns the bare text (or a sentence when the file is empty): say whose text it is.
-  if (name === 'file_read' && !/是空文件。$|is empty\.$/.test(output)) {
-    return say(lang, `${str(args.path)} 的内容：\n${output}`, `Contents of ${str(args.path)}:\n${output}`);
-  }
-  return output;
-}
-
 /** The final reply of a turn, from the results of the calls the planner made. */
-export function composeResults(lang: Lang, results: CallResult[], options: { decimals?: number } = {}): string {
+export function composeResults(lang: Lang, results: CallResult[], ctx: WordingContext): string {
   return results
     .map(({ call, output, note }) => {
       if (note !== undefined) return note;
       if (output === undefined) return say(lang, `（${call.name} 没有返回结果）`, `(${call.name} returned no result)`);
       const text = output.trim();
-      return ERROR_PREFIX.test(text) ? failure(lang, call, text.replace(ERROR_PREFIX, '')) : success(lang, call, text, options.decimals);
+      return ERROR_PREFIX.test(text) ? failure(lang, call, text.replace(ERROR_PREFIX, '')) : (SUCCESSES[call.name]?.(lang, call, text, ctx) ?? text);
     })
     .join('\n');
 }
