@@ -5,6 +5,7 @@ import type { OneShotFlags } from './args.js';
 import type { CliText } from './messages.js';
 import { answerOneShotAsks } from './permission-prompt.js';
 import { attachPrinter, type Style } from './printer.js';
+import { resolveSessionRef } from './session-ref.js';
 import { jsonLine } from './terminal-text.js';
 
 export interface CliIo {
@@ -18,21 +19,19 @@ export interface CliIo {
 const roundMs = (ms: number) => Math.round(ms * 100) / 100;
 
 /**
- * The session a one-shot call uses: --session (an id, or a number as `zhixing sessions` and `/sessions`
- * show them: 1 is the most recent), --new, else the most recent (so follow-ups work).
+ * The session a one-shot call (or the REPL) starts in: --session (a number as `zhixing sessions` and
+ * `/sessions` show them, 1 the most recent; an id; or the unique start of an id), --new, else the most
+ * recent (so follow-ups work).
  */
 export function pickSession(app: App, flags: OneShotFlags, text?: CliText): string {
   if (flags.session) {
-    if (/^\d+$/.test(flags.session)) {
-      const list = app.sessions.list();
-      const n = Number(flags.session);
-      const s = n >= 1 ? list[n - 1] : undefined;
-      if (!s) throw new SessionError('not_found', text?.noSuchSessionNumber(n, list.length) ?? `There is no session number ${n}.`);
-      return s.id;
+    const ref = resolveSessionRef(app.sessions.list(), flags.session);
+    if (ref.kind === 'found') return ref.session.id;
+    if (ref.kind === 'no-number') throw new SessionError('not_found', text?.noSuchSessionNumber(ref.n, ref.count) ?? `There is no session number ${ref.n}.`);
+    if (ref.kind === 'ambiguous') {
+      throw new SessionError('not_found', `${ref.count} sessions have an id starting "${flags.session}": give more of it. See zhixing sessions.`);
     }
-    const s = app.sessions.get(flags.session);
-    if (!s) throw new SessionError('not_found', `There is no session "${flags.session}". See zhixing sessions.`);
-    return s.id;
+    throw new SessionError('not_found', `There is no session "${flags.session}". See zhixing sessions.`);
   }
   if (!flags.new) {
     const recent = app.sessions.mostRecent();
