@@ -84,7 +84,8 @@ describe('settings that carry terminal escapes', () => {
     const folder = project(`ZHIXING_MODEL=${CLIPBOARD}gpt${TITLE}\n`);
     const env = { ZHIXING_HOME: h.home, ZHIXING_BASE_URL: 'http://127.0.0.1:9/v1', ZHIXING_LANG: 'en' };
     const r = await runCli(['chat'], env, { cwd: folder, input: '/model\n' });
-    expect(r.stdout).toMatch(/^custom · .*gpt.* · http:\/\/127\.0\.0\.1:9\/v1\n$/);
+    // The provider cannot be reached to list its models: the configured one is the only choice.
+    expect(r.stdout).toMatch(/^custom · .*gpt.* · http:\/\/127\.0\.0\.1:9\/v1\n\* .*gpt.*\n\(The provider did not list its models; .*\)\n$/);
     expect(r.stdout + r.stderr).not.toMatch(CONTROLS);
 
     // The banner shows only on a terminal: the REPL is given one, and what it prints is captured.

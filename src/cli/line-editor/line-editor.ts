@@ -128,7 +128,8 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
     } else {
       if (drawn) out += `\r${up(drawn.cursorRow)}\x1b[J`;
       out += rows.join('\r\n');
-      out += final ? '\r\n' : moveTo(rows.length - 1, cursorRow, cursorCol);
+      const atEnd = cursorRow === rows.length - 1 && cursorCol === textWidth(rows.at(-1)!) && cursorCol > 0;
+      out += final ? '\r\n' : atEnd ? '' : moveTo(rows.length - 1, cursorRow, cursorCol);
     }
     drawn = final ? undefined : { rows, cursorRow, cursorCol, whole };
     if (out) output.write(out);
@@ -185,8 +186,10 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
     }
     // Nothing more to add: list the choices under the line, then draw it again.
     render(true);
+    // Bare names share a line; described choices (a session's number and title) get one each.
+    const described = found.candidates.some((c) => c.label !== undefined && c.label !== c.value.trim());
     const labels = found.candidates.map((c) => c.label ?? c.value);
-    output.write(`${labels.some((l) => l.length > 20) ? labels.join('\r\n') : labels.join('  ')}\r\n`);
+    output.write(`${labels.join(described ? '\r\n' : '  ')}\r\n`);
     render();
   }
 
