@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startOpenAiServer, textReply, type OpenAiServer } from './support/openai-server.js';
 import { runInPty, type PtyRun } from './support/pty.js';
+import { canMount, mountSmallDisk } from './support/small-disk.js';
 import { useTempHomes } from './support/temp-home.js';
 
 const home = useTempHomes();
@@ -277,5 +278,30 @@ describe('Ctrl-C on a terminal', () => {
     run.terminate();
     expect(await run.closed).toBe(128 + 15);
     expect(run.screen.pasteMode()).toBe(false);
+  });
+});
+
+describe.skipIf(!canMount)('a full disk under the REPL (a real small tmpfs)', () => {
+  it('says so on stderr, once for the input history, and the REPL goes on', async () => {
+    const disk = mountSmallDisk(2048);
+    cleanups.push(() => disk.unmount());
+    const run = start([], { ZHIXING_HOME: join(disk.path, 'home') }, { stderrApart: true, cwd: disk.path });
+    await ready(run);
+    disk.fill();
+    run.keys(`/new Groceries${ENTER}`);
+    let at = await ready(run, 1);
+    run.keys(`/rename Food${ENTER}`);
+    at = await run.waitFor(/知行 › \/rename Food\n知行 ›$/, at);
+    run.keys(`/sessions${ENTER}`);
+    await run.waitFor(/\* 1\. \(untitled\) 0 msg .*\n知行 ›$/, at);
+    run.keys(CTRL_D);
+    expect(await run.closed).toBe(0);
+    const lines = run.stderr().trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^zhixing: The input history cannot be saved \(.*ENOSPC.*\): this run's entries can be recalled in this run only\.$/);
+    expect(lines.slice(1)).toEqual([
+      expect.stringMatching(/^Could not save to .*: the disk is full\. Free some space and try again\.$/),
+      expect.stringMatching(/^Could not save to .*: the disk is full\. Free some space and try again\.$/),
+    ]);
+    expect(run.screen.transcript()).not.toMatch(/disk is full|internal error/);
   });
 });

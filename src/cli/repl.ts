@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { App } from '../app.js';
 import { createModelCatalog } from '../llm/model-catalog.js';
 import { SessionError } from '../sessions/sessions.js';
-import { isStorageFailure } from '../store/store-error.js';
+import { isStorageFailure, toStoreError } from '../store/store-error.js';
 import type { OneShotFlags } from './args.js';
 import { openInputHistory, type InputHistory } from './input-history.js';
 import type { CliIo } from './one-shot.js';
@@ -139,12 +139,14 @@ export async function runRepl(
     };
     const detach = attachPrinter({ bus: app.bus, sessionId, write, style: io.style, showActions: true });
     try {
-      await app.sessions.send(sessionId, text, {
+      const result = await app.sessions.send(sessionId, text, {
         signal,
         // Another process mid-turn in this session: wait for it (Ctrl-C gives up), then go on.
         waitMs: SESSION_WAIT_MS,
         onWait: (pid) => io.stderr(io.style.dim(`${t.waitingForSession(pid)}\n`)),
       });
+      // The model service could not be reached at all: the offline planner still can help.
+      if (result.error?.code === 'network') io.stderr(`${t.offlineHint}\n`);
     } finally {
       detach();
     }
@@ -171,8 +173,9 @@ export async function runRepl(
         } else await turn(text, running.signal);
       } catch (err) {
         // A refused session (busy elsewhere, gone) or a failing disk: said, and the REPL goes on.
-        if (!(err instanceof SessionError) && !isStorageFailure(err)) throw err;
-        io.stderr(`${plainText(err instanceof Error ? err.message : String(err))}\n`);
+        if (err instanceof SessionError) io.stderr(`${plainText(err.message)}\n`);
+        else if (isStorageFailure(err)) io.stderr(`${plainText(toStoreError(err, app.config.dbPath).message)}\n`);
+        else throw err;
       } finally {
         running = undefined;
       }

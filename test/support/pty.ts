@@ -13,6 +13,8 @@ export interface PtyOptions {
   rows?: number;
   /** Keep the program's stderr off the terminal, in `stderr()`, so a test can tell what went where. */
   stderrApart?: boolean;
+  /** Default: the home. */
+  cwd?: string;
 }
 
 export interface PtyRun {
@@ -38,7 +40,7 @@ export function runInPty(args: string[], env: Record<string, string>, options: P
   const rows = options.rows ?? 30;
   const relayArgs = [RELAY, ...(options.stderrApart ? ['--stderr-apart'] : []), String(cols), String(rows), process.execPath, BIN, ...args];
   const child = spawn('python3', relayArgs, {
-    cwd: env.ZHIXING_HOME,
+    cwd: options.cwd ?? env.ZHIXING_HOME,
     env: { PATH: process.env.PATH ?? '', TERM: 'xterm-256color', NO_COLOR: '1', ...env },
   });
   const screen = createTerminalScreen(cols, rows);
@@ -49,7 +51,10 @@ export function runInPty(args: string[], env: Record<string, string>, options: P
     screen.write(d);
   });
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const closed = new Promise<number | null>((resolve, reject) => {
+    child.on('close', resolve);
+    child.on('error', reject);
+  });
   return {
     screen,
     raw: () => raw,
