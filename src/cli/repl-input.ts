@@ -51,7 +51,7 @@ export interface TerminalInputOptions {
 }
 
 /** Signals that end the process: the terminal is given back first, then the signal does what it does. */
-const FATAL_SIGNALS = ['SIGTERM', 'SIGHUP'] as const;
+const FATAL_SIGNALS = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
 
 export function createTerminalInput(options: TerminalInputOptions, handlers: ReplInputHandlers): ReplInput {
   let ended = false;
@@ -66,6 +66,8 @@ export function createTerminalInput(options: TerminalInputOptions, handlers: Rep
     onEntry: handlers.onEntry,
     onInterrupt: handlers.onInterrupt,
     onEnd: end,
+    // Where there is no job control (no shell to continue it), the signal is discarded and this returns at once.
+    suspend: () => void process.kill(process.pid, 'SIGTSTP'),
   });
   // However the process ends, the terminal must not be left pasting in brackets.
   const restore = () => options.output.write(PASTE_OFF);

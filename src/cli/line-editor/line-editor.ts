@@ -45,6 +45,8 @@ export interface LineEditorOptions {
   onInterrupt: (info: { cleared: boolean }) => void;
   /** Ctrl-D on an empty line, or the terminal went away. */
   onEnd: () => void;
+  /** Ctrl-Z: stops the process (job control); returns once it runs again. */
+  suspend?: () => void;
 }
 
 export interface LineEditor {
@@ -234,6 +236,16 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
       return render();
     }
     if (name === 'tab' && kind === 'entry') return completeWord();
+    if (isCtrl(key, 'z') && options.suspend) {
+      // The shell takes the terminal back while the REPL is stopped, as it was before the REPL began.
+      render(true);
+      input.setRawMode?.(false);
+      output.write(PASTE_OFF);
+      options.suspend();
+      input.setRawMode?.(true);
+      output.write(PASTE_ON);
+      return render();
+    }
     if (isCtrl(key, 'l')) {
       output.write('\x1b[H\x1b[2J');
       drawn = undefined;
