@@ -159,6 +159,9 @@ export async function runRepl(
       say(io.style.dim(t.banner(model, (s && plainText(s.title)) || t.newSessionLabel)));
     }
     for (;;) {
+      // The prompt starts a line of its own, even after a turn that ended mid-line (an error).
+      if (!atLineStart) io.stdout('\n');
+      atLineStart = true;
       if (interactive && !inputEnded) line.prompt(mainPrompt);
       const entry = await nextEntry();
       if (entry === undefined) break;

@@ -12,11 +12,11 @@ import * as buffer from './edit-buffer.js';
 import { emptyState, stateOf, type EditState } from './edit-buffer.js';
 import { extendQuery, olderMatch, setQuery, shownMatch, startSearch, type SearchState } from './history-search.js';
 import { isCtrl, isEnter, isNewlineKey, typedText, type Key } from './keys.js';
-import { layout, visibleStart } from './layout.js';
+import { layout } from './layout.js';
+import { createPainter } from './painter.js';
 import { graphemes, textWidth } from './text-width.js';
 
 const DEFAULT_COLUMNS = 80;
-const DEFAULT_ROWS = 24;
 const PASTE_ON = '\x1b[?2004h';
 export const PASTE_OFF = '\x1b[?2004l';
 
@@ -72,8 +72,7 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
   let entries: readonly string[] = [];
   let browse: { index: number; draft: EditState } | undefined;
   let search: (SearchState & { before: EditState }) | undefined;
-  /** What is on screen: its rows and the cursor's row in them; undefined before the first draw of a prompt. */
-  let drawn: { rows: string[]; cursorRow: number; cursorCol: number; whole: boolean } | undefined;
+  const painter = createPainter(output);
   let closed = false;
 
   const continuation = () => {
@@ -101,49 +100,8 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
     });
   }
 
-  const up = (n: number) => (n > 0 ? `\x1b[${n}A` : '');
-  const moveTo = (fromRow: number, toRow: number, col: number) =>
-    `\r${toRow < fromRow ? up(fromRow - toRow) : toRow > fromRow ? `\x1b[${toRow - fromRow}B` : ''}${col > 0 ? `\x1b[${col}C` : ''}`;
-
-  /** Redraws the prompt and text; `final` shows all of it and leaves the cursor on the line below. */
-  function render(final = false) {
-    const l = currentLayout();
-    let { rows, cursorRow } = l;
-    const { cursorCol } = l;
-    const height = Math.max(1, (output.rows || DEFAULT_ROWS) - 1);
-    const start = final ? 0 : visibleStart(rows.length, cursorRow, height);
-    const whole = start === 0 && rows.length <= height;
-    if (!final) {
-      rows = rows.slice(start, start + height);
-      cursorRow -= start;
-    }
-    const same = drawn && drawn.whole && drawn.rows.length === rows.length && drawn.rows.every((r, i) => r === rows[i]);
-    let out = '';
-    if (final && same) {
-      // Already on screen: only go below it.
-      out = `${drawn!.cursorRow < rows.length - 1 ? `\x1b[${rows.length - 1 - drawn!.cursorRow}B` : ''}\r\n`;
-    } else if (!final && same) {
-      out = moveTo(drawn!.cursorRow, cursorRow, cursorCol);
-    } else if (!final && drawn && appended(drawn, rows, cursorRow, cursorCol)) {
-      // Typing at the end of the line: the new characters alone, as a terminal would echo them.
-      out = rows.at(-1)!.slice(drawn.rows.at(-1)!.length);
-    } else {
-      if (drawn) out += `\r${up(drawn.cursorRow)}\x1b[J`;
-      out += rows.join('\r\n');
-      const atEnd = cursorRow === rows.length - 1 && cursorCol === textWidth(rows.at(-1)!) && cursorCol > 0;
-      out += final ? '\r\n' : atEnd ? '' : moveTo(rows.length - 1, cursorRow, cursorCol);
-    }
-    drawn = final ? undefined : { rows, cursorRow, cursorCol, whole };
-    if (out) output.write(out);
-  }
-
-  function appended(before: NonNullable<typeof drawn>, rows: string[], cursorRow: number, cursorCol: number) {
-    const last = rows.length - 1;
-    if (rows.length !== before.rows.length || cursorRow !== last || before.cursorRow !== last) return false;
-    if (!rows.slice(0, last).every((r, i) => r === before.rows[i])) return false;
-    const was = before.rows[last]!;
-    return rows[last]!.startsWith(was) && before.cursorCol === textWidth(was) && cursorCol === textWidth(rows[last]!);
-  }
+  /** Draws the prompt and text; `final` shows all of it and leaves the cursor on the line below. */
+  const render = (final = false) => painter.paint(currentLayout(), final);
 
   function setState(next: EditState) {
     state = next;
@@ -248,7 +206,7 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
     }
     if (isCtrl(key, 'l')) {
       output.write('\x1b[H\x1b[2J');
-      drawn = undefined;
+      painter.forget();
       return render();
     }
     const step = editStep(state, key);
@@ -320,7 +278,7 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
       mode = 'edit';
       search = undefined;
       browse = undefined;
-      drawn = undefined;
+      painter.forget();
       entries = promptKind === 'entry' ? options.history() : [];
       render();
       if (promptKind !== 'entry') return;
