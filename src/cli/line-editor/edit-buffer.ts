@@ -16,14 +16,16 @@ export const emptyState: EditState = { text: '', cursor: 0 };
 export const stateOf = (text: string): EditState => ({ text, cursor: text.length });
 
 const words = new Intl.Segmenter(undefined, { granularity: 'word' });
+/**
+ * How far around the cursor characters and words are looked for. Segmenting is slow on long text
+ * (a pasted file), and no character or word the keys move over is this long.
+ */
+const WINDOW = 256;
 
-/** Grapheme boundaries of `text`, 0 and text.length included. */
-function boundaries(text: string): number[] {
-  const out = [0];
-  let at = 0;
-  for (const g of graphemes(text)) out.push((at += g.length));
-  return out;
-}
+/** The text before the cursor that matters to a step left: the cursor's line, at most WINDOW back. */
+const before = (s: EditState) => s.text.slice(Math.max(0, s.cursor - WINDOW, s.text.lastIndexOf('\n', s.cursor - 1)), s.cursor);
+/** The same after the cursor. */
+const after = (s: EditState) => s.text.slice(s.cursor, s.cursor + WINDOW);
 
 const lineStart = (text: string, at: number) => text.lastIndexOf('\n', at - 1) + 1;
 const lineEnd = (text: string, at: number) => {
@@ -36,13 +38,14 @@ export function insert(s: EditState, str: string): EditState {
 }
 
 export function left(s: EditState): EditState {
-  const b = boundaries(s.text.slice(0, s.cursor));
-  return { ...s, cursor: b.length > 1 ? b[b.length - 2]! : 0 };
+  if (s.cursor === 0) return s;
+  const last = graphemes(before(s)).at(-1) ?? s.text[s.cursor - 1]!;
+  return { ...s, cursor: s.cursor - last.length };
 }
 
 export function right(s: EditState): EditState {
   if (s.cursor >= s.text.length) return s;
-  const next = graphemes(s.text.slice(s.cursor))[0]!;
+  const next = graphemes(after(s))[0]!;
   return { ...s, cursor: s.cursor + next.length };
 }
 
@@ -56,24 +59,22 @@ export function deleteForward(s: EditState): EditState {
   return { text: s.text.slice(0, s.cursor) + s.text.slice(to), cursor: s.cursor };
 }
 
-/** Word starts, by Unicode word boundaries: Chinese text is split into words, not taken as one. */
-function wordStarts(text: string): number[] {
-  return Array.from(words.segment(text))
+/** Word starts and ends near the cursor, by Unicode word boundaries: Chinese text is split into words, not taken as one. */
+function wordsAround(s: EditState): Array<{ start: number; end: number }> {
+  const from = Math.max(0, s.cursor - WINDOW);
+  return Array.from(words.segment(s.text.slice(from, s.cursor + WINDOW)))
     .filter((w) => w.isWordLike)
-    .map((w) => w.index);
+    .map((w) => ({ start: from + w.index, end: from + w.index + w.segment.length }));
 }
 
 export function wordLeft(s: EditState): EditState {
-  const starts = wordStarts(s.text).filter((i) => i < s.cursor);
-  return { ...s, cursor: starts.at(-1) ?? 0 };
+  const starts = wordsAround(s).filter((w) => w.start < s.cursor);
+  return { ...s, cursor: starts.at(-1)?.start ?? Math.max(0, s.cursor - WINDOW) };
 }
 
 export function wordRight(s: EditState): EditState {
-  for (const w of words.segment(s.text)) {
-    const end = w.index + w.segment.length;
-    if (w.isWordLike && end > s.cursor) return { ...s, cursor: end };
-  }
-  return { ...s, cursor: s.text.length };
+  const next = wordsAround(s).find((w) => w.end > s.cursor);
+  return { ...s, cursor: next?.end ?? Math.min(s.text.length, s.cursor + WINDOW) };
 }
 
 /** Ctrl-W: deletes the word before the cursor and the spaces after it. */

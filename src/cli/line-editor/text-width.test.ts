@@ -26,5 +26,10 @@ describe('textWidth', () => {
   it('splits text into what the user sees as characters', () => {
     expect(graphemes('a👩‍💻e\u0301天')).toEqual(['a', '👩‍💻', 'e\u0301', '天']);
     expect(graphemeWidth('\t')).toBe(4);
+    // Kana with a combining voiced mark is one character.
+    expect(graphemes('か\u3099た')).toEqual(['か\u3099', 'た']);
+    // Long text is segmented in pieces, with the same result.
+    const long = '👩‍💻é天 '.repeat(200);
+    expect(graphemes(long)).toEqual(Array.from(new Intl.Segmenter().segment(long), (s) => s.segment));
   });
 });

@@ -42,10 +42,29 @@ const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\u200b]$/u;
 const EMOJI_STYLE = '\ufe0f';
 
 const segmenter = new Intl.Segmenter();
+// Text made only of these is one grapheme per UTF-16 unit (ASCII, Latin, CJK ideographs and
+// punctuation, fullwidth forms): the segmenter, slow on long text, is not needed for it.
+const SIMPLE = /^[\x20-\x7e\t\u00a0-\u02ff\u2010-\u203a\u3000-\u303f\u3040-\u3098\u309b-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff60]*$/;
+
+/** Segmenting takes time that grows faster than the text: long text is segmented in pieces this long. */
+const PIECE = 256;
+// No grapheme continues into one of these, so a piece may end before it.
+const STARTS_GRAPHEME = /[\n\x20-\x7e\u3400-\u4dbf\u4e00-\u9fff]/;
+
+const segment = (text: string) => Array.from(segmenter.segment(text), (s) => s.segment);
 
 /** The user-perceived characters of `text`: what one press of ← or Backspace moves over. */
 export function graphemes(text: string): string[] {
-  return Array.from(segmenter.segment(text), (s) => s.segment);
+  if (SIMPLE.test(text)) return text.split('');
+  if (text.length <= PIECE) return segment(text);
+  const out: string[] = [];
+  for (let from = 0; from < text.length; ) {
+    let to = Math.min(text.length, from + PIECE);
+    while (to < text.length && !STARTS_GRAPHEME.test(text[to]!)) to++;
+    for (const g of segment(text.slice(from, to))) out.push(g);
+    from = to;
+  }
+  return out;
 }
 
 /** Columns one grapheme takes: 0, 1 or 2 (a tab: TAB_WIDTH). */
