@@ -93,10 +93,10 @@ describe('settings that carry terminal escapes', () => {
     const terminal = Object.assign(new PassThrough(), { isTTY: true });
     let out = '';
     const io = { stdout: (s: string) => void (out += s), stderr: (s: string) => void (out += s), style: createStyle(false), text: cliText('en') };
-    // readline draws its prompt on process.stdout; that is readline's text, not a setting.
+    // The line editor draws its prompt on process.stdout; that is the editor's text, not a setting.
     const prompt = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {
-      terminal.end('/exit\n');
+      terminal.end('/exit\r');
       await runRepl(app, { json: false, showActions: false, new: true, offline: false, yes: false, mcp: false }, io, terminal);
     } finally {
       prompt.mockRestore();

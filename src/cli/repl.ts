@@ -18,7 +18,8 @@ import { plainText } from './terminal-text.js';
 const SESSION_WAIT_MS = 60_000;
 /** A second Ctrl-C at an empty prompt within this long quits. */
 const QUIT_PRESS_MS = 2_000;
-export const HISTORY_FILE = 'history';
+/** The input history, in $ZHIXING_HOME. */
+const HISTORY_FILE = 'history';
 
 /** The message an entry sends: a one-line entry trimmed; one of several lines keeps its indentation. */
 function messageText(entry: string): string {
