@@ -7,6 +7,7 @@ import { findExpression } from './expression.js';
 import { CLAUSE_END, looksLikeFile, PATH, restore, todoId, trimEndOf, utterance, type Utterance } from './extract.js';
 import { call, parseArgs, PRIORITY, type Intent, type Outcome, type PlannedCall, type Previous } from './intent.js';
 import { isWhenOnly, placeZh } from './places.js';
+import { onlyDays } from './dates.js';
 
 const LEAD = /^(?:那么|那|还有|换成|改成|再查一下|再查查|再看看|再查|再来|(?:what about|how about|and for|and in|and)\b)\s*/i;
 const TRAIL_PUNCT = /[?？.!。]/;
@@ -81,6 +82,8 @@ function again(prev: PlannedCall, subject: string): Outcome | null {
       return city ? call('weather', { city }) : null;
     }
     case 'current_time': {
+      // 「那后天呢」 after 「明天几号」: the same clock again; the wording answers the new day.
+      if (onlyDays(subject)) return call('current_time', prev.args);
       const zone = placeZh(subject);
       return zone ? call('current_time', { timezone: zone }) : null;
     }
