@@ -51,7 +51,9 @@ export function labelOf(expr: DateExpr, today: Day, lang: Lang): string {
     case 'weekend':
       return lang === 'zh' ? `${WHICH_ZH[expr.which] ? `${WHICH_ZH[expr.which]}个` : ''}周末` : `${WHICH_EN[expr.which] || 'the '}weekend`;
     case 'range':
-      return lang === 'zh' ? `${expr.week ? `${WHICH_ZH[expr.week]}周` : `这 ${expr.days} 天`}` : expr.week ? `${WHICH_EN[expr.week]}week` : `the next ${expr.days} days`;
+      if (expr.week) return lang === 'zh' ? `${WHICH_ZH[expr.week]}周` : `${WHICH_EN[expr.week]}week`;
+      if (expr.said && (lang === 'zh') === /[\u4e00-\u9fff]/.test(expr.said)) return lang === 'zh' || /^the\b/.test(expr.said) ? expr.said : `the ${expr.said}`;
+      return say(lang, `这 ${expr.days} 天`, `the next ${expr.days} days`);
     case 'date':
     case 'monthEnd':
     case 'monthDay': {

@@ -16,8 +16,8 @@ export type DateExpr =
   | { kind: 'offset'; n: number; unit: Unit; counted?: boolean }
   | { kind: 'weekday'; weekday: number; which: Which }
   | { kind: 'weekend'; which: Which }
-  /** A stretch of days: 这两天, 未来三天, 下周, "this week", "the next few days". */
-  | { kind: 'range'; from: number; days: number; week?: Which }
+  /** A stretch of days: 这两天, 未来三天, 下周, "this week", "the next few days"; `said`: the words used. */
+  | { kind: 'range'; from: number; days: number; week?: Which; said?: string }
   /** `yearShift`: 明年 (1), 去年 (-1), 今年 (0); without a year or a shift, the caller's rule decides. */
   | { kind: 'date'; month: number; day: number; year?: number; yearShift?: number }
   | { kind: 'monthDay'; months: number; day: number }
@@ -83,10 +83,10 @@ const RULES: Rule[] = [
   [/(?:(下下个?|下个?|上个?|这个?|本)\s*)?(?<![一二两三四五六七八九十\d几])(?:周|星期|礼拜|週)\s*([一二三四五六日1-7]|天(?!气))/g, (m) => ({ kind: 'weekday', weekday: zhWeekday(m[2]), which: whichZh(m[1]) })],
   [/(?:(下下个?|下个?|上个?|这个?|本)\s*)?(?:周末|礼拜六日|双休日?)/g, (m) => ({ kind: 'weekend', which: whichZh(m[1]) })],
   [/(下下个?|下个?|上个?|这个?|本)\s*(?:周|星期|礼拜)(?![一二三四五六日1-7末]|天(?!气))/g, (m) => ({ kind: 'range', from: 0, days: 7, week: whichZh(m[1]) })],
-  [/这两天|今明两?天/g, () => ({ kind: 'range', from: 0, days: 2 })],
-  [/明后两?天/g, () => ({ kind: 'range', from: 1, days: 2 })],
+  [/这两天|今明两?天/g, (m) => ({ kind: 'range', from: 0, days: 2, said: m[0] })],
+  [/明后两?天/g, (m) => ({ kind: 'range', from: 1, days: 2, said: m[0] })],
   [new RegExp(`(?:未来|接下来的?|之后的?|往后)\\s*(${NUM_ZH}|几)\\s*(个星期|个礼拜|周|天)|这几天|最近几天|近几天|最近一周|这一周`, 'g'),
-    (m) => ({ kind: 'range', from: 0, days: m[2] && /天/.test(m[2]) ? (numberOf(m[1]) ?? 7) : 7 })],
+    (m) => ({ kind: 'range', from: 0, days: m[2] && /天/.test(m[2]) ? (numberOf(m[1]) ?? 7) : 7, said: m[0] })],
   [new RegExp(`(?:(\\d{4}|今|明|去|后)\\s*年\\s*)?(${NUM_ZH})\\s*月\\s*(${NUM_ZH})\\s*(?:日|号)?`, 'g'), (m) => {
     const month = numberOf(m[2]);
     const day = numberOf(m[3]);
@@ -137,7 +137,7 @@ const RULES: Rule[] = [
   }],
   [/\b(next|this|last)\s+week\b/gi, (m) => ({ kind: 'range', from: 0, days: 7, week: m[1].toLowerCase() as Which })],
   [new RegExp(`\\b(?:the\\s+)?(?:next|coming|following)\\s+(?:few|couple(?:\\s+of)?|(${NUM_EN}))\\s+days\\b|\\bthe\\s+week\\s+ahead\\b|\\bthe\\s+(?:next|coming)\\s+(?:days|week)\\b`, 'gi'),
-    (m) => ({ kind: 'range', from: 0, days: m[1] ? (numberOf(m[1]) ?? 7) : /couple/i.test(m[0]) ? 2 : 7 })],
+    (m) => ({ kind: 'range', from: 0, days: m[1] ? (numberOf(m[1]) ?? 7) : /couple/i.test(m[0]) ? 2 : 7, said: m[0].toLowerCase() })],
   [new RegExp(`\\b(${MONTH_EN})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4})\\b)?|\\b(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTH_EN})\\b\\.?(?:,?\\s+(\\d{4})\\b)?`, 'gi'),
     (m) => {
       const month = monthEn(m[1] ?? m[5]);

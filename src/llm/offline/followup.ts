@@ -77,7 +77,7 @@ const PATH_TOKEN = new RegExp(PATH);
 function again(prev: PlannedCall, subject: string): Outcome | null {
   switch (prev.name) {
     case 'weather': {
-      if (isWhenOnly(subject) && typeof prev.args.city === 'string') return call('weather', { city: prev.args.city });
+      if ((isWhenOnly(subject) || onlyDays(subject)) && typeof prev.args.city === 'string') return call('weather', { city: prev.args.city });
       const city = placeZh(subject);
       return city ? call('weather', { city }) : null;
     }
