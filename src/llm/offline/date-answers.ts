@@ -91,7 +91,9 @@ function whichDates(found: Found[], today: Day, lang: Lang): string[] {
     if (expr.kind === 'offset' && expr.n !== 0 && (expr.counted || !OFFSET_EN[expr.n])) {
       return `${capitalize(label)} it ${past ? 'was' : 'will be'} ${fullName(d, today, lang)}.`;
     }
-    return `${capitalize(label)} ${past ? 'was' : 'is'} ${fullName(d, today, lang)}${away}.`;
+    // "Next Tuesday is March 17": the label already says the weekday.
+    const named = expr.kind === 'weekday' ? dateName(d, today, lang) : fullName(d, today, lang);
+    return `${capitalize(label)} ${past ? 'was' : 'is'} ${named}${away}.`;
   });
 }
 

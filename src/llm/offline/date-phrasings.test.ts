@@ -61,14 +61,19 @@ const WHICH_DAY: Array<[string, RegExp[]]> = [
   ['tmrw date?', [/Thursday, July 30/]],
   ['what day is August 20', [/August 20 is a Thursday/]],
   ['what day of the week is 8/20', [/Thursday/]],
-  ["what's the date next Tue", [/Next Tuesday is Tuesday, August 4/]],
+  ["what's the date next Tue", [/Next Tuesday is August 4/]],
   ['day after tomorrow is what day', [/Friday, July 31/]],
   ['in 10 days what date will it be', [/In 10 days it will be Saturday, August 8/]],
   ['what was the date 3 days ago', [/3 days ago it was Sunday, July 26/]],
-  ['what date is this Friday', [/This Friday is Friday, July 31/]],
-  ['when is next saturday', [/Saturday, August 8/]],
+  ['what date is this Friday', [/This Friday is July 31/]],
+  ['when is next saturday', [/Next Saturday is August 8/]],
   ['what date is thanksgiving this year', [/Thursday, November 26/]],
   ['明天是几号，后天星期几', [/7月30日，星期四/, /7月31日，星期五/]],
+  ['2027年春节是几号', [/2027年2月6日，星期六/]],
+  ['去年圣诞节是星期几', [/2025年12月25日，星期四/]],
+  ['when is easter 2027', [/Sunday, March 28, 2027/]],
+  ['离高考还有多少天', [/高考（2027年6月7日，星期一）还有 313 天/]],
+  ['what day of the week was July 4 1976', [/July 4, 1976 was a Sunday/]],
 ];
 
 /** Days until, since and between, at WED. */

@@ -22,7 +22,8 @@ export type DateExpr =
   | { kind: 'date'; month: number; day: number; year?: number; yearShift?: number }
   | { kind: 'monthDay'; months: number; day: number }
   | { kind: 'monthEnd'; months: number }
-  | { kind: 'holiday'; holiday: Holiday };
+  /** The year named with it (2027年春节, 明年中秋, "Easter 2027"); without one, the next. */
+  | { kind: 'holiday'; holiday: Holiday; year?: number; yearShift?: number };
 
 /** A day expression found in a message. */
 export interface Found {
@@ -61,6 +62,9 @@ const WEEKDAYS_EN = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 const WEEKDAY_EN = 'sunday|monday|tuesday|wednesday|thursday|friday|saturday|tues|thurs|thur|weds|sun|mon|tue|wed|thu|fri|sat';
 const ORDINAL_EN: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10 };
 
+/** 今年, 明年, 去年, 后年 as years from this one. */
+const YEAR_SHIFT: Record<string, number> = { 今: 0, 明: 1, 去: -1, 后: 2 };
+
 type Rule = [RegExp, (m: RegExpExecArray) => DateExpr | undefined];
 
 const fixedOffset = (n: number): DateExpr => ({ kind: 'offset', n, unit: 'day' });
@@ -93,7 +97,7 @@ const RULES: Rule[] = [
     if (!month || !day || !validMonthDay(month, day)) return undefined;
     if (!m[1]) return { kind: 'date', month, day };
     if (/\d/.test(m[1])) return { kind: 'date', month, day, year: Number(m[1]) };
-    return { kind: 'date', month, day, yearShift: { 今: 0, 明: 1, 去: -1, 后: 2 }[m[1]] };
+    return { kind: 'date', month, day, yearShift: YEAR_SHIFT[m[1]] };
   }],
   [/(\d{4})\s*[-/.]\s*(\d{1,2})\s*[-/.]\s*(\d{1,2})/g, (m) => {
     const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
@@ -154,6 +158,9 @@ const RULES: Rule[] = [
   [/\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?year\b/gi, () => ({ kind: 'date', month: 12, day: 31 })],
 ];
 
+const HOLIDAY_YEAR_BEFORE = /(?:(今|明|去|后)年|(\d{4})\s*年)\s*的?\s*$/;
+const HOLIDAY_YEAR_AFTER = /^\s*(?:in\s+)?(\d{4})\b/i;
+
 /** Every day named in the text, in order; where two overlap, the one that starts first (then the longer) wins. */
 export function datesIn(text: string): Found[] {
   const all: Found[] = [];
@@ -163,7 +170,18 @@ export function datesIn(text: string): Found[] {
       if (expr) all.push({ expr, index: m.index ?? 0, length: m[0].length });
     }
   }
-  for (const h of holidaysIn(text)) all.push({ expr: { kind: 'holiday', holiday: h.holiday }, index: h.index, length: h.length });
+  for (const h of holidaysIn(text)) {
+    // 「明年春节」「2027年的中秋」 "Easter 2027": the year goes with the holiday.
+    const before = HOLIDAY_YEAR_BEFORE.exec(text.slice(Math.max(0, h.index - 8), h.index));
+    const after = HOLIDAY_YEAR_AFTER.exec(text.slice(h.index + h.length, h.index + h.length + 9));
+    const start = before ? h.index - before[0].length : h.index;
+    const end = h.index + h.length + (after ? after[0].length : 0);
+    const year = before?.[2] ?? after?.[1];
+    const expr: DateExpr = year
+      ? { kind: 'holiday', holiday: h.holiday, year: Number(year) }
+      : before ? { kind: 'holiday', holiday: h.holiday, yearShift: YEAR_SHIFT[before[1]] } : { kind: 'holiday', holiday: h.holiday };
+    all.push({ expr, index: start, length: end - start });
+  }
   all.sort((a, b) => a.index - b.index || b.length - a.length);
   const kept: Found[] = [];
   for (const f of all) {
@@ -256,7 +274,8 @@ export function daysOf(expr: DateExpr, today: Day, toward?: 'next' | 'last'): Da
         const d = later && daysBetween(later, today) >= 0 ? later : yearAgo;
         return d ? [d] : [];
       }
-      const d = expr.holiday.next(today);
+      const year = expr.year ?? (expr.yearShift === undefined ? undefined : today.year + expr.yearShift);
+      const d = year === undefined ? expr.holiday.next(today) : expr.holiday.next({ year, month: 1, day: 1 });
       return d ? [d] : [];
     }
   }

@@ -56,6 +56,7 @@ const HOLIDAYS: ReadonlyArray<Holiday & { words: RegExp }> = [
   { id: 'youthDay', zh: '青年节', en: 'Youth Day', next: fixed(5, 4), words: /青年节/ },
   { id: 'childrensDay', zh: '儿童节', en: "Children's Day", next: fixed(6, 1), words: /儿童节|六一|\bchildren'?s\s+day\b/i },
   { id: 'independenceDay', zh: '美国独立日', en: 'Independence Day', next: fixed(7, 4), words: /美国独立日|\bindependence\s+day\b|\bfourth\s+of\s+july\b|\bjuly\s+4th\b/i },
+  { id: 'gaokao', zh: '高考', en: 'the gaokao (7 June)', next: fixed(6, 7), words: /高考|\bgaokao\b/i },
   { id: 'teachersDay', zh: '教师节', en: "Teachers' Day", next: fixed(9, 10), words: /教师节|\bteachers'?\s+day\b/i },
   { id: 'nationalDay', zh: '国庆节', en: 'National Day (1 October)', next: fixed(10, 1), words: /国庆(?:节|假期|长假)?|十一(?=假期|长假|黄金周)|\bnational\s+day\b/i },
   { id: 'halloween', zh: '万圣节', en: 'Halloween', next: fixed(10, 31), words: /万圣节|\bhalloween\b/i },
