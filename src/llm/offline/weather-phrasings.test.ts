@@ -153,7 +153,7 @@ describe('offline planner: the day a weather question asks about', () => {
 
   it('says plainly when the forecast lacks the day, naming it, and gives the current conditions', async () => {
     const later = await ask('下周三北京天气');
-    expect(later.reply).toContain('天气服务没有给出下周三（8月5日 星期三）的预报。');
+    expect(later.reply).toContain('天气服务没有给出下周三（8月5日）的预报。');
     expect(later.reply).toContain('现在的天气：多云，气温 28.4°C');
     const weekend = await ask('Oldtown weather this weekend');
     expect(weekend.reply).toContain('The weather service gave no forecast for this weekend (Saturday, August 1; Sunday, August 2).');
@@ -162,6 +162,13 @@ describe('offline planner: the day a weather question asks about', () => {
     expect(umbrella.reply).toContain('天气服务没有给出明天（7月30日 星期四）的预报。');
     expect(umbrella.reply).toContain('带不带伞我没法确定');
     expect((await ask('昨天北京天气')).reply).toContain('查不到昨天（7月28日 星期二）的天气');
+    const sunday = await ask('is it going to be sunny in Oldham on Sunday');
+    expect(sunday.reply).toContain('The weather service gave no forecast for Sunday (August 2).');
+  });
+
+  it('answers an umbrella question about today from the current conditions', async () => {
+    expect((await ask('老城今晚会下雨吗')).reply.split('\n').at(-1)).toBe('看起来不会下雨，应该不用带伞。');
+    expect((await ask('北京今天要带伞吗')).reply.split('\n').at(-1)).toBe('看起来不会下雨，应该不用带伞。');
   });
 
   it('keeps a question about today short: now, today and the advice', async () => {

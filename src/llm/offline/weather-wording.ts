@@ -41,6 +41,11 @@ function dayList(days: Day[], today: Day, lang: Lang): string {
 
 const rainy = (f: WeatherFigures): boolean => f.wet || (f.rainChance ?? 0) >= UMBRELLA_PCT;
 
+const umbrellaLine = (lang: Lang, seen: WeatherFigures[]): string =>
+  seen.some(rainy)
+    ? say(lang, '有雨的可能，记得带伞。', 'Rain is likely: take an umbrella.')
+    : say(lang, '看起来不会下雨，应该不用带伞。', "Rain looks unlikely; you probably won't need an umbrella.");
+
 /** The lines for the days asked, and what could not be said (days with no forecast, days gone). */
 function forDays(r: WeatherReport, asked: Array<{ found: Found; days: Day[] }>, today: Day, lang: Lang) {
   const lines: string[] = [];
@@ -67,8 +72,10 @@ function forDays(r: WeatherReport, asked: Array<{ found: Found; days: Day[] }>, 
         lines.push(`${name}${single && ahead !== 0 ? say(lang, `（${label}）`, ` (${label})`) : ''}${say(lang, '：', ': ')}${f.text}`);
       }
     }
-    if (gone.length) past.push(`${label}${say(lang, `（${dayList(gone, today, lang)}）`, ` (${dayList(gone, today, lang)})`)}`);
-    if (absent.length) missing.push(`${label}${say(lang, `（${dayList(absent, today, lang)}）`, ` (${dayList(absent, today, lang)})`)}`);
+    // 「周日（3月15日）」: a weekday's label already says which day of the week.
+    const list = (ds: Day[]) => (found.expr.kind === 'weekday' && ds.length === 1 ? dateName(ds[0], today, lang) : dayList(ds, today, lang));
+    if (gone.length) past.push(`${label}${say(lang, `（${list(gone)}）`, ` (${list(gone)})`)}`);
+    if (absent.length) missing.push(`${label}${say(lang, `（${list(absent)}）`, ` (${list(absent)})`)}`);
   }
   return { lines, missing, past, seen, saidNow };
 }
@@ -91,8 +98,10 @@ export function weatherSuccess(lang: Lang, c: PlannedCall, output: string, text:
   const city = `${str(c.args.city) || r.place}${say(lang, '：', ': ')}`;
   if (!today || !asked.length) {
     if (compare) return city + ((r.now ?? r.today)?.text ?? '');
-    // Today only: the report without the coming days.
-    return [r.place, r.now?.line, r.today?.line, r.advice].filter(Boolean).join('\n');
+    // Today only: the report without the coming days, and the umbrella answer if asked.
+    const seen = [r.now, r.today].filter((f): f is WeatherFigures & { line: string } => !!f);
+    const umbrella = RAIN_ASK.test(text) && seen.length ? umbrellaLine(lang, seen) : undefined;
+    return [r.place, r.now?.line, r.today?.line, umbrella ?? r.advice].filter(Boolean).join('\n');
   }
   const { lines, missing, past, seen, saidNow } = forDays(r, asked, today, lang);
   // Compared with another city: this city's figures in a line; what is missing is said once, with the comparison.
@@ -101,9 +110,8 @@ export function weatherSuccess(lang: Lang, c: PlannedCall, output: string, text:
   if ((missing.length || past.length) && r.now && !saidNow) out.push(say(lang, `现在的天气：${r.now.text}`, `Right now: ${r.now.text}`));
   if (RAIN_ASK.test(text)) {
     if (seen.length) {
-      if (seen.some(rainy)) out.push(say(lang, '有雨的可能，记得带伞。', 'Rain is likely: take an umbrella.'));
-      else if (missing.length) out.push(say(lang, '已有的预报里看不出会下雨，其他日子没法确定。', "The forecast there is shows no rain; I can't say for the other days."));
-      else out.push(say(lang, '看起来不会下雨，应该不用带伞。', "Rain looks unlikely; you probably won't need an umbrella."));
+      if (missing.length && !seen.some(rainy)) out.push(say(lang, '已有的预报里看不出会下雨，其他日子没法确定。', "The forecast there is shows no rain; I can't say for the other days."));
+      else out.push(umbrellaLine(lang, seen));
     } else if (missing.length) {
       out.push(say(lang, '没有那天的预报，带不带伞我没法确定。', "Without that day's forecast I can't say whether you'll need an umbrella."));
     }
