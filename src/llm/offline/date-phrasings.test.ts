@@ -185,6 +185,33 @@ describe('offline planner: the time in a place', () => {
     expect(r.reply).toMatch(line);
   });
 
+  it.each<[string, Array<string | undefined>, RegExp]>([
+    ['北京时间晚上8点是纽约几点', ['北京时间', '纽约'], /北京时间 20:00 是纽约 08:00（同一天）。/],
+    ['如果伦敦是早上9点，北京是几点', ['伦敦', '北京'], /伦敦 09:00 是北京 16:00（同一天）。/],
+    ['东京上午10点是北京几点', ['东京', '北京'], /东京 10:00 是北京 09:00（同一天）。/],
+    ['下午3点东京是几点', [undefined, '东京'], /你这里 15:00 是东京 16:00（同一天）。/],
+    ['我这边晚上十点半，洛杉矶是几点', [undefined, '洛杉矶'], /你这里 22:30 是洛杉矶 07:30（同一天）。/],
+    ["what time is it in London when it's 9am in Tokyo", ['Tokyo', 'London'], /09:00 in Tokyo is 01:00 in London, the same day\./],
+    ['what time is 3pm EST in Shanghai', ['EST', 'Shanghai'], /15:00 in EST is 03:00 in Shanghai, the next day\./],
+    ['what time is 6pm London time here', ['London', undefined], /18:00 in London is 01:00 your time, the next day\./],
+    ['9am Beijing time in Paris?', ['Beijing', 'Paris'], /09:00 in Beijing is 03:00 in Paris, the same day\./],
+  ])('%s: a time said in one place, in another', async (text, places, line) => {
+    const r = await ask(WED, text);
+    expect(r.calls.map((c) => c.args.timezone)).toEqual(places);
+    expect(r.reply).toMatch(line);
+  });
+
+  it('gives both clocks when two places are asked at once', async () => {
+    const r = await ask(WED, 'what time is it in Tokyo and London');
+    expect(r.calls.map((c) => c.args.timezone)).toEqual(['Tokyo', 'London']);
+    expect(r.reply.split('\n')).toEqual([
+      'Tokyo: Wednesday, July 29, 10:00 (Asia/Tokyo, UTC+09:00)',
+      'London: Wednesday, July 29, 02:00 (Europe/London, UTC+01:00)',
+      'Tokyo is 8 hours ahead of London.',
+    ]);
+    expect((await ask(WED, '加州现在几点')).calls).toEqual([{ name: 'current_time', args: { timezone: '加州' } }]);
+  });
+
   it('keeps the clock’s own answer for a plain time question', async () => {
     const r = await ask(WED, 'what time is it in Tokyo');
     expect(r.reply).toBe(['It is Wednesday, July 29, 2026, 10:00:00', 'Time zone: Asia/Tokyo (UTC+09:00)', '3 days until the weekend (Saturday).'].join('\n'));

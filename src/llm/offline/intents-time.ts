@@ -6,7 +6,8 @@
 import { calls, call, PRIORITY, str, type Intent, type PlannedCall, type ToolRules } from './intent.js';
 import { say, type Lang } from '../../i18n.js';
 import { placeAround } from './places.js';
-import { placesIn } from '../../time-zones.js';
+import { placesIn, type PlaceMention } from '../../time-zones.js';
+import { conversionLine, conversionSides } from './time-convert.js';
 import { datesIn } from './dates.js';
 import { dateQuestion } from './date-questions.js';
 import { answerDates, dateName, onlyToday, weekdayName } from './date-answers.js';
@@ -27,40 +28,43 @@ const PLACE_TIME = /时间|\btime\b/i;
 const zoneCall = (timezone?: string): PlannedCall => ({ name: 'current_time', args: timezone ? { timezone } : {} });
 
 /** The places named in a message that we know the zone of, one per zone, outside the words for days. */
-function knownPlaces(text: string): string[] {
+function mentions(text: string): PlaceMention[] {
   const days = datesIn(text);
   const inDay = (i: number) => days.some((d) => i >= d.index && i < d.index + d.length);
   const seen = new Set<string>();
-  const out: string[] = [];
-  for (const p of placesIn(text)) {
-    if (inDay(p.index) || seen.has(p.zone)) continue;
+  return placesIn(text).filter((p) => {
+    if (inDay(p.index) || seen.has(p.zone)) return false;
     seen.add(p.zone);
-    out.push(p.text);
-  }
-  return out;
+    return true;
+  });
 }
+const knownPlaces = (text: string): string[] => mentions(text).map((p) => p.text);
 
 const currentTime: Intent = {
   id: 'current_time',
   priority: PRIORITY.time,
   match(u) {
     const text = u.norm;
-    if (TIME_DIFF.test(text)) {
-      const places = knownPlaces(text);
+    const places = mentions(text);
+    // A time said in one place, asked in another: the place it is said in first.
+    const sides = conversionSides(text, places);
+    if (sides) return calls(zoneCall(sides.source), zoneCall(sides.target));
+    if (TIME_DIFF.test(text) && places.length) {
       // One place is compared with the user's own clock.
-      if (places.length) return calls(zoneCall(places[0]), zoneCall(places[1]));
+      return calls(zoneCall(places[0].text), zoneCall(places[1]?.text));
     }
     if (dateQuestion(text)) return call('current_time', zoneCall(IANA_ZONE.exec(text)?.[0] ?? knownPlaces(text)[0]).args);
     const zh = TIME_ZH.exec(text);
     const keyword = zh ?? TIME_EN.exec(text);
     if (!keyword) {
       // 「首尔时间」, "Tokyo time?": a place we know and the word for time is enough.
-      const place = PLACE_TIME.test(text) ? knownPlaces(text)[0] : undefined;
-      return place ? call('current_time', { timezone: place }) : null;
+      return places.length && PLACE_TIME.test(text) ? call('current_time', { timezone: places[0].text }) : null;
     }
+    // 「东京和伦敦现在几点」: both clocks, and how far apart they are.
+    if (places.length > 1) return calls(zoneCall(places[0].text), zoneCall(places[1].text));
     if (keyword[0] === '北京时间') return call('current_time', { timezone: 'Asia/Shanghai' });
     // The tool knows IANA names and many places (东京, London) and says so when it does not.
-    const zone = IANA_ZONE.exec(text)?.[0] ?? knownPlaces(text)[0] ?? placeAround(text, keyword, keyword === zh ? TIME_ZH : TIME_EN);
+    const zone = IANA_ZONE.exec(text)?.[0] ?? places[0]?.text ?? placeAround(text, keyword, keyword === zh ? TIME_ZH : TIME_EN);
     return call('current_time', zone && zone.length > 1 ? { timezone: zone } : {});
   },
 };
@@ -84,8 +88,11 @@ function clockLine(lang: Lang, c: PlannedCall, output: string): string | undefin
   return say(lang, `${placeName(lang, c)}：${when}（${clock.zone}，${clock.offsetText}）`, `${placeName(lang, c)}: ${when} (${clock.zone}, ${clock.offsetText})`);
 }
 
+/** Whether a message asks about two clocks: a difference, a conversion, or the time in two places. */
+const twoClocks = (text: string): boolean => TIME_DIFF.test(text) || mentions(text).length > 1 || !!conversionSides(text, mentions(text));
+
 function timeSuccess(lang: Lang, c: PlannedCall, output: string, userText: string): string {
-  if (TIME_DIFF.test(userText)) return clockLine(lang, c, output) ?? output;
+  if (twoClocks(userText)) return clockLine(lang, c, output) ?? output;
   const clock = readClock(output);
   const q = dateQuestion(userText) ?? followUpDays(userText);
   if (!clock || !q || onlyToday(q, clock.day)) return output;
@@ -105,7 +112,7 @@ function followUpDays(text: string): ReturnType<typeof dateQuestion> {
 
 /** How far apart the clocks of the first two results are. */
 function difference(lang: Lang, results: ReadonlyArray<{ call: PlannedCall; output: string | undefined }>, userText: string): string | undefined {
-  if (!TIME_DIFF.test(userText)) return undefined;
+  if (!twoClocks(userText)) return undefined;
   const clocks = results.flatMap((r) => {
     const clock = r.call.name === 'current_time' && r.output ? readClock(r.output) : undefined;
     return clock ? [{ call: r.call, clock }] : [];
@@ -113,6 +120,12 @@ function difference(lang: Lang, results: ReadonlyArray<{ call: PlannedCall; outp
   if (clocks.length < 2) return undefined;
   const [a, b] = clocks;
   const [nameA, nameB] = [placeName(lang, a.call), placeName(lang, b.call)];
+  // The calls were planned with the place the time is said in first.
+  const sides = conversionSides(userText, mentions(userText));
+  if (sides) {
+    const side = (x: typeof a, name: string) => ({ name, offsetMinutes: x.clock.offsetMinutes, local: !str(x.call.args.timezone) });
+    return conversionLine(lang, sides.clock.minutes, side(a, nameA), side(b, nameB));
+  }
   const diff = a.clock.offsetMinutes - b.clock.offsetMinutes;
   if (diff === 0) return say(lang, `${nameA}和${nameB}没有时差。`, `${nameA} and ${nameB} have no time difference.`);
   const amount = hoursText(Math.abs(diff), lang);

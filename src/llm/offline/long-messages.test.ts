@@ -97,6 +97,8 @@ const SHAPES: Array<[string, string, string, string?]> = [
   ['two places, spaces, 差几个小时', '东京和', ' ', '北京差几个小时'],
   ['dates', '', '3/20 ', '是星期几'],
   ['a city and a day, spaces, weather', '北京明天', ' ', '天气'],
+  ['a clock time, spaces, a place', '晚上', ' ', '8点是纽约几点'],
+  ['places, spaces, which is colder', '北京和', ' ', '上海哪个冷'],
 ];
 
 describe('offline planner: long messages are planned at once', () => {
