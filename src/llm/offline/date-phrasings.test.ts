@@ -111,6 +111,15 @@ describe('offline planner: which day a day is', () => {
     for (const w of wanted) expect(r.reply).toMatch(w);
   });
 
+  it('answers the day asked of it, not the day of a weather request beside it', async () => {
+    const r = await ask(WED, '北京明天天气怎么样，另外今天星期几');
+    expect(r.reply).toContain('现在是 2026年7月29日 星期三');
+    expect(r.reply).not.toContain('7月30日');
+    const d = await ask(WED, '记一下周五交报告，再告诉我明天几号');
+    expect(d.reply).toContain('明天是 7月30日，星期四。');
+    expect(d.reply).not.toContain('7月31日');
+  });
+
   it('answers today with the clock itself', async () => {
     const r = await ask(WED, '今天几号');
     expect(r.reply).toContain('现在是 2026年7月29日 星期三 09:00:00');

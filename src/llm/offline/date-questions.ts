@@ -63,3 +63,9 @@ export function dateQuestion(text: string): DateQuestion | undefined {
   if (DATE_ASK.test(text)) return { kind: 'dates', found };
   return undefined;
 }
+
+/** Words that ask about the clock or the calendar, for telling a question about days from other requests. */
+export const DATE_CUES = new RegExp(
+  [DATE_ASK.source, UNTIL.source, HOW_MANY_DAYS.source, DAY_OFF.source, '几点|\\bwhat\\s+time\\b|\\btime\\s+(?:is\\s+it|now)\\b'].join('|'),
+  'i',
+);

@@ -62,6 +62,8 @@ const WEEKDAYS_EN = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 const WEEKDAY_EN = 'sunday|monday|tuesday|wednesday|thursday|friday|saturday|tues|thurs|thur|weds|sun|mon|tue|wed|thu|fri|sat';
 const ORDINAL_EN: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10 };
 
+/** 下, 这, 上 before 周: not the end of another word (「记一下周五」 is 周五, not 下周五). */
+const WHICH_WORD = '(?<![一以往之底早晚马路网线])(下下个?|下个?|上个?|这个?|本)';
 /** 今年, 明年, 去年, 后年 as years from this one. */
 const YEAR_SHIFT: Record<string, number> = { 今: 0, 明: 1, 去: -1, 后: 2 };
 
@@ -84,9 +86,9 @@ const RULES: Rule[] = [
     (m) => ({ kind: 'offset', n: (numberOf(m[1]) ?? 0) * (m[3] === '前' ? -1 : 1), unit: UNIT_ZH[m[2]], counted: true })],
   [new RegExp(`(?:再过|过)\\s*(${NUM_ZH})\\s*(个星期|个礼拜|个月|天|周|星期|礼拜|年)`, 'g'),
     (m) => ({ kind: 'offset', n: numberOf(m[1]) ?? 0, unit: UNIT_ZH[m[2]], counted: true })],
-  [/(?:(下下个?|下个?|上个?|这个?|本)\s*)?(?<![一二两三四五六七八九十\d几])(?:周|星期|礼拜|週)\s*([一二三四五六日1-7]|天(?!气))/g, (m) => ({ kind: 'weekday', weekday: zhWeekday(m[2]), which: whichZh(m[1]) })],
-  [/(?:(下下个?|下个?|上个?|这个?|本)\s*)?(?:周末|礼拜六日|双休日?)/g, (m) => ({ kind: 'weekend', which: whichZh(m[1]) })],
-  [/(下下个?|下个?|上个?|这个?|本)\s*(?:周|星期|礼拜)(?![一二三四五六日1-7末]|天(?!气))/g, (m) => ({ kind: 'range', from: 0, days: 7, week: whichZh(m[1]) })],
+  [new RegExp(`(?:${WHICH_WORD}\\s*)?(?<![一二两三四五六七八九十\\d几])(?:周|星期|礼拜|週)\\s*([一二三四五六日1-7]|天(?!气))`, 'g'), (m) => ({ kind: 'weekday', weekday: zhWeekday(m[2]), which: whichZh(m[1]) })],
+  [new RegExp(`(?:${WHICH_WORD}\\s*)?(?:周末|礼拜六日|双休日?)`, 'g'), (m) => ({ kind: 'weekend', which: whichZh(m[1]) })],
+  [new RegExp(`${WHICH_WORD}\\s*(?:周|星期|礼拜)(?![一二三四五六日1-7末]|天(?!气))`, 'g'), (m) => ({ kind: 'range', from: 0, days: 7, week: whichZh(m[1]) })],
   [/这两天|今明两?天/g, (m) => ({ kind: 'range', from: 0, days: 2, said: m[0] })],
   [/明后两?天/g, (m) => ({ kind: 'range', from: 1, days: 2, said: m[0] })],
   [new RegExp(`(?:未来|接下来的?|之后的?|往后)\\s*(${NUM_ZH}|几)\\s*(个星期|个礼拜|周|天)|这几天|最近几天|近几天|最近一周|这一周`, 'g'),

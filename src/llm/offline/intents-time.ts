@@ -9,7 +9,9 @@ import { placeAround } from './places.js';
 import { placesIn, type PlaceMention } from '../../time-zones.js';
 import { conversionLine, conversionSides } from './time-convert.js';
 import { datesIn } from './dates.js';
-import { dateQuestion } from './date-questions.js';
+import { DATE_CUES, dateQuestion } from './date-questions.js';
+import { scopeOf } from './clause-scope.js';
+import { WEATHER_WORDS } from './weather-wording.js';
 import { answerDates, dateName, onlyToday, weekdayName } from './date-answers.js';
 import { readClock } from './clock-output.js';
 // The message as the rules read it: a long one is its beginning and end, so wording stays fast too.
@@ -91,8 +93,10 @@ function clockLine(lang: Lang, c: PlannedCall, output: string): string | undefin
 /** Whether a message asks about two clocks: a difference, a conversion, or the time in two places. */
 const twoClocks = (text: string): boolean => TIME_DIFF.test(text) || mentions(text).length > 1 || !!conversionSides(text, mentions(text));
 
-function timeSuccess(lang: Lang, c: PlannedCall, output: string, userText: string): string {
-  if (twoClocks(userText)) return clockLine(lang, c, output) ?? output;
+function timeSuccess(lang: Lang, c: PlannedCall, output: string, message: string): string {
+  if (twoClocks(message)) return clockLine(lang, c, output) ?? output;
+  // 「北京明天天气怎么样，另外今天星期几」: 明天 is the weather's, not this question's.
+  const userText = scopeOf(message, DATE_CUES, WEATHER_WORDS);
   const clock = readClock(output);
   const q = dateQuestion(userText) ?? followUpDays(userText);
   if (!clock || !q || onlyToday(q, clock.day)) return output;

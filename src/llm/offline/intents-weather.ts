@@ -8,11 +8,9 @@ import { say } from '../../i18n.js';
 import { placeAround, placeZh } from './places.js';
 import { datesIn } from './dates.js';
 import { utterance } from './extract.js';
-import { compareWeather, weatherSuccess } from './weather-wording.js';
+import { compareWeather, WEATHER_EN, WEATHER_ZH, weatherSuccess } from './weather-wording.js';
 
-const WEATHER_ZH = /天气|气温|温度|下雨|下雪|有雨|有雪|刮风|风大|多少度|几度|冷不冷|热不热|带伞|预报|雾霾|空气质量|紫外线|湿度|风力|降温|升温|台风|暴雨/;
-const WEATHER_EN =
-  /\b(?:weather|temperature|forecast|raining|rain|snowing|snow|sunny|windy|humid|umbrella)\b|\b(?:need|bring|take|wear|pack)\s+(?:a\s+|an\s+|my\s+)?(?:jacket|coat|umbrella|sunscreen|raincoat)\b|\b(?:is|will) it (?:be )?(?:cold|hot|warm|chilly)\b|\bhow (?:cold|hot|warm|chilly) (?:is it|will it be|is it going to be)\b/i;
+
 /** Which of two places is colder or warmer; the places are on either side of these words. */
 const COMPARE_ZH = /哪(?:个|边|里|一个)(?:城市|地方)?(?:更|比较|会)?(?:冷|热|暖和?|凉快?|舒服)|谁(?:更)?(?:冷|热)|对比一?下|比较一?下/;
 const COMPARE_EN = /\b(?:warmer|colder|hotter|cooler|compare)\b/i;
@@ -32,11 +30,27 @@ function withoutDays(text: string): string {
   return out;
 }
 
-/** 「北京和上海」 → 北京, 上海 when every part is a place; otherwise the words as one place. */
+/** Words no place name has, lower-case as they stand in a sentence ("the time in London"). */
+const NOT_IN_NAMES = /\b(?:the|in|at|of|to|for|time|weather|and|what|is|me|my|tell|how)\b/;
+const placePart = (text: string): string | undefined => {
+  const p = placeZh(text);
+  return p && !NOT_IN_NAMES.test(p) ? p : undefined;
+};
+
+/**
+ * 「北京和上海」 → 北京, 上海 when every part is a place. When only the first parts are
+ * ("Tokyo and the time in London"), the rest is another request: the places before it.
+ */
 function splitPlaces(place: string | undefined): string[] {
   if (!place) return [];
-  const parts = place.split(PLACE_JOINT).map((p) => placeZh(p));
-  return parts.length > 1 && parts.every((p): p is string => !!p) ? [...new Set(parts)] : [place];
+  const parts = place.split(PLACE_JOINT).map(placePart);
+  if (parts.length < 2) return [place];
+  const leading: string[] = [];
+  for (const p of parts) {
+    if (!p) break;
+    leading.push(p);
+  }
+  return leading.length ? [...new Set(leading)] : [place];
 }
 
 /** The cities around a keyword: the place found there, or several joined (「北京、天津的天气」). */
@@ -44,7 +58,7 @@ function citiesAround(text: string, keyword: RegExpExecArray, source: RegExp): s
   const place = placeAround(text, keyword, source);
   if (place) return splitPlaces(place);
   for (const side of [text.slice(0, keyword.index), text.slice(keyword.index + keyword[0].length)]) {
-    const parts = side.split(PLACE_JOINT).map((p) => placeZh(p));
+    const parts = side.split(PLACE_JOINT).map(placePart);
     if (parts.length > 1 && parts.every((p): p is string => !!p)) return [...new Set(parts)];
   }
   return [];

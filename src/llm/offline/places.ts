@@ -111,13 +111,18 @@ export function placeAround(text: string, keyword: RegExpExecArray, keywords: Re
   const before = text.slice(0, keyword.index).replace(others, ' ');
   const after = text.slice(keyword.index + keyword[0].length).replace(others, ' ');
   const inPlace = IN_PLACE.exec(after) ?? IN_PLACE.exec(text);
-  return (inPlace ? placeEn(inPlace[1]) : undefined) ?? placeZh(before) ?? placeZh(after) ?? placeZh(lastChunk(after));
+  return (inPlace ? placeEn(inPlace[1]) : undefined) ?? placeZh(before) ?? placeZh(after) ?? lastChunkZh(after);
 }
 
-/** The last piece of a text between spaces and punctuation: 「强吗 深圳」 → 深圳. */
-function lastChunk(text: string): string {
+/**
+ * A Chinese place standing last, apart from the question before it: 「紫外线强吗 深圳」 → 深圳. Only
+ * Chinese: an English sentence's last word is rarely a place.
+ */
+function lastChunkZh(text: string): string | undefined {
   const pieces = text.split(CHUNK_GAP);
-  for (let i = pieces.length - 1; i >= 0; i--) if (pieces[i]) return pieces[i];
-  return '';
+  for (let i = pieces.length - 1; i >= 0; i--) {
+    if (pieces[i]) return /^[\u4e00-\u9fff]/.test(pieces[i]) ? placeZh(pieces[i]) : undefined;
+  }
+  return undefined;
 }
 

@@ -182,6 +182,28 @@ describe('offline planner: the day a weather question asks about', () => {
   });
 });
 
+describe('offline planner: weather beside other requests', () => {
+  it('keeps the days another request names out of the weather', async () => {
+    const llm = createOfflinePlanner({ prefs: memoryPrefs(), now: () => WED, timeZone: 'Asia/Shanghai' });
+    const weather = createWeatherTool({ geocodingUrl: `${base}/geo`, forecastUrl: `${base}/forecast` });
+    const outputs = async (c: { name: string; arguments: string }, text: string) =>
+      c.name === 'weather' ? outputText(await weather.execute(JSON.parse(c.arguments), ctx(text))) : 'ok';
+    const text = '记一下周五交报告，然后看看上海周末天气';
+    const r = await turn(llm, [], text, (c) => outputs(c, text));
+    expect(r.calls.map((c) => c.name)).toEqual(['todo_add', 'weather']);
+    expect(r.reply).toContain('8月1日 星期六');
+    expect(r.reply).not.toMatch(/7月31日|周五/);
+    const en = "what's the weather in Beijing and what day is it tomorrow";
+    const e = await turn(llm, [], en, (c) => outputs(c, en));
+    expect(e.reply).toContain('Today (2026-07-29 Wednesday)');
+    expect(e.reply).not.toContain('July 30');
+  });
+
+  it('does not take another request for a second city', async () => {
+    expect(await planned('weather in Tokyo and the time in London')).toEqual(['Tokyo']);
+  });
+});
+
 describe('offline planner: two cities compared', () => {
   it('gives each city and says which is colder now', async () => {
     const r = await ask('北京和上海哪个冷');

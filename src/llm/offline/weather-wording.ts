@@ -10,6 +10,14 @@ import { dateName, labelOf, weekdayName } from './date-answers.js';
 import { datesIn, daysOf, type Found } from './dates.js';
 import { str, type PlannedCall } from './intent.js';
 import { readWeather, type WeatherFigures, type WeatherReport } from './weather-output.js';
+import { scopeOf } from './clause-scope.js';
+import { DATE_CUES } from './date-questions.js';
+
+export const WEATHER_ZH = /天气|气温|温度|下雨|下雪|有雨|有雪|刮风|风大|多少度|几度|冷不冷|热不热|带伞|预报|雾霾|空气质量|紫外线|湿度|风力|降温|升温|台风|暴雨/;
+export const WEATHER_EN =
+  /\b(?:weather|temperature|forecast|raining|rain|snowing|snow|sunny|windy|humid|umbrella)\b|\b(?:need|bring|take|wear|pack)\s+(?:a\s+|an\s+|my\s+)?(?:jacket|coat|umbrella|sunscreen|raincoat)\b|\b(?:is|will) it (?:be )?(?:cold|hot|warm|chilly)\b|\bhow (?:cold|hot|warm|chilly) (?:is it|will it be|is it going to be)\b/i;
+/** Any word about the sky, for telling a weather request from the others in a message. */
+export const WEATHER_WORDS = new RegExp(`${WEATHER_ZH.source}|冷|热|伞|${WEATHER_EN.source}|\\b(?:warmer|colder|hotter|cooler|compare)\\b`, 'i');
 
 /** Two or more cities compared: 「哪个冷」, 「比…热」, "warmer", "compare". */
 export const COMPARE =
@@ -89,7 +97,8 @@ function gaps(lang: Lang, missing: string[], past: string[]): string[] {
 }
 
 /** The reply for one weather result, answering the day(s) the user asked about. */
-export function weatherSuccess(lang: Lang, c: PlannedCall, output: string, text: string, userToday: Day | undefined): string {
+export function weatherSuccess(lang: Lang, c: PlannedCall, output: string, message: string, userToday: Day | undefined): string {
+  const text = scopeOf(message, WEATHER_WORDS, DATE_CUES);
   const r = readWeather(output);
   if (!r) return output;
   const compare = COMPARE.test(text);
@@ -120,7 +129,8 @@ export function weatherSuccess(lang: Lang, c: PlannedCall, output: string, text:
 }
 
 /** The comparison of the first two cities' results, when the user asked for one. */
-export function compareWeather(lang: Lang, results: ReadonlyArray<{ call: PlannedCall; output: string | undefined }>, text: string, userToday: Day | undefined): string | undefined {
+export function compareWeather(lang: Lang, results: ReadonlyArray<{ call: PlannedCall; output: string | undefined }>, message: string, userToday: Day | undefined): string | undefined {
+  const text = scopeOf(message, WEATHER_WORDS, DATE_CUES);
   if (!COMPARE.test(text)) return undefined;
   const cities = results.flatMap((x) => {
     const r = x.call.name === 'weather' && x.output ? readWeather(x.output) : undefined;
