@@ -153,6 +153,29 @@ function dayOff(target: Found | undefined, ask: 'weekend' | 'workday', today: Da
   );
 }
 
+/** Yes or no to 「明天是周五吗」: the day's real date and weekday either way. */
+function check(day: Found, claim: Found, today: Day, lang: Lang): string {
+  const d = daysOf(day.expr, today)[0];
+  if (!d) return whichDates([day], today, lang).join('');
+  const label = labelOf(day.expr, today, lang);
+  const named = isDateLabel(day.expr) ? `${dateName(d, today, lang)}` : say(lang, `${label}（${dateName(d, today, lang)}）`, `${label} (${dateName(d, today, lang)})`);
+  const weekday = weekdayName(d, lang);
+  if (claim.expr.kind === 'weekday') {
+    const yes = claim.expr.weekday === weekdayOf(d);
+    const claimed = (lang === 'zh' ? WEEKDAYS_ZH : WEEKDAYS_EN)[claim.expr.weekday];
+    return yes
+      ? say(lang, `是的，${named}是${weekday}。`, `Yes: ${capitalize(named)} is a ${weekday}.`)
+      : say(lang, `不是，${named}是${weekday}，不是${claimed}。`, `No: ${capitalize(named)} is a ${weekday}, not a ${claimed}.`);
+  }
+  const c = daysOf(claim.expr, today)[0];
+  // 「16号」 alone names a day of whichever month the day falls in.
+  const dayOnly = claim.expr.kind === 'monthDay' && claim.expr.months === 0;
+  const yes = dayOnly && claim.expr.kind === 'monthDay' ? claim.expr.day === d.day : !!c && daysBetween(c, d) === 0;
+  return yes
+    ? say(lang, `是的，${label}是 ${fullName(d, today, lang)}。`, `Yes: ${capitalize(label)} is ${fullName(d, today, lang)}.`)
+    : say(lang, `不是，${label}是 ${fullName(d, today, lang)}。`, `No: ${capitalize(label)} is ${fullName(d, today, lang)}.`);
+}
+
 /** The answer to a question about days, given today's date where the question was asked. */
 export function answerDates(q: DateQuestion, today: Day, lang: Lang): string {
   switch (q.kind) {
@@ -173,6 +196,8 @@ export function answerDates(q: DateQuestion, today: Day, lang: Lang): string {
     case 'weekNumber':
       return say(lang, `今天（${fullName(today, today, lang)}）在 ${today.year} 年第 ${isoWeek(today)} 周（按 ISO 周算，周一开始）。`,
         `Today (${fullName(today, today, lang)}) is in week ${isoWeek(today)} of ${today.year} (ISO weeks, starting on Monday).`);
+    case 'check':
+      return check(q.day, q.claim, today, lang);
     case 'left': {
       const end = q.scope === 'month' ? inMonth(today, 0, 31) : q.scope === 'year' ? { year: today.year, month: 12, day: 31 } : addDays(today, (7 - weekdayOf(today)) % 7);
       const n = daysBetween(today, end);

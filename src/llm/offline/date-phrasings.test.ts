@@ -101,6 +101,13 @@ const HOW_MANY: Array<[string, RegExp[]]> = [
   ['今天是工作日吗', [/今天（7月29日，星期三）是工作日/, /没有算法定节假日/]],
   ['周六要上班吗', [/周六（8月1日，星期六）是周末/]],
   ['is tomorrow a weekday', [/Tomorrow \(Thursday, July 30\) is a weekday/]],
+  ['明天是周四吗', [/是的，明天（7月30日）是星期四。/]],
+  ['后天是不是周六', [/不是，后天（7月31日）是星期五，不是星期六。/]],
+  ['is it friday tomorrow', [/No: Tomorrow \(July 30\) is a Thursday, not a Friday\./]],
+  ['tomorrow is thursday, right?', [/Yes: Tomorrow \(July 30\) is a Thursday\./]],
+  ['is next monday the 3rd', [/Yes: Next Monday is Monday, August 3\./]],
+  ['下周一是4号吗', [/不是，下周一是 8月3日，星期一。/]],
+  ['8月20日是星期四吗', [/是的，8月20日是星期四。/]],
 ];
 
 describe('offline planner: which day a day is', () => {

@@ -16,7 +16,9 @@ export type DateQuestion =
   | { kind: 'dayOfYear' }
   | { kind: 'weekNumber' }
   /** Days left until the end of this month, year or week. */
-  | { kind: 'left'; scope: 'month' | 'year' | 'week' };
+  | { kind: 'left'; scope: 'month' | 'year' | 'week' }
+  /** Whether a day is the weekday or date the user thinks: 「明天是周五吗」, "is next monday the 16th". */
+  | { kind: 'check'; day: Found; claim: Found };
 
 const DATE_ASK =
   /几号|几月几[日号]?|星期几|周几|礼拜几|哪一?天|什么日子|什么时候|啥时候|日期|多少号|是几|号数|\bwhat(?:'s|\s+is|\s+was)?\s+(?:the\s+)?(?:date|day)\b|\bwhich\s+(?:date|day)\b|\bwhat\s+weekday\b|\bwhen(?:'s|\s+is|\s+was|\s+will|\s+does)\b|\bdate\s+(?:of|for|on)\b|\bday\s+of\s+the\s+week\b|\bwhat\s+date\b|\bfalls?\s+on\b|\bthe\s+date\b|\bwhat(?:'s|\s+is|\s+was)\s+(?:tomorrow|today|yesterday|tmrw)\b|'s\s+date\b|\bdate\b|\bdate\s+(?:tomorrow|today|yesterday|tmrw)\b/i;
@@ -60,7 +62,23 @@ export function dateQuestion(text: string): DateQuestion | undefined {
     const target = found.at(-1)!;
     return found.length > 1 ? { kind: 'until', target, from: found[0] } : { kind: 'until', target };
   }
+  const claim = found.length === 2 && CONFIRM.test(text) ? claimOf(found) : undefined;
+  if (claim) return claim;
   if (DATE_ASK.test(text)) return { kind: 'dates', found };
+  return undefined;
+}
+
+/** A yes-or-no question: 「明天是周五吗」「今天是不是星期四」 "is it friday tomorrow", "tomorrow is friday, right?". */
+const CONFIRM = /吗|是不是|对吧|对不对|没错吧|是吧|^\s*(?:is|isn't|was|will|does)\b|\b(?:right|correct|isn't it|yes or no)\s*\??\s*$/i;
+
+/** Of two days named, the one that is a weekday or a date is what is claimed about the other. */
+function claimOf([a, b]: Found[]): DateQuestion | undefined {
+  const isClaim = (f: Found) => (f.expr.kind === 'weekday' && f.expr.which === 'coming') || f.expr.kind === 'date' || f.expr.kind === 'monthDay';
+  if (isClaim(b) && oneDay(a) && !isClaim(a)) return { kind: 'check', day: a, claim: b };
+  if (isClaim(a) && oneDay(b) && !isClaim(b)) return { kind: 'check', day: b, claim: a };
+  // 「3月20日是星期五吗」: a date, and a weekday claimed for it.
+  if (b.expr.kind === 'weekday' && (a.expr.kind === 'date' || a.expr.kind === 'monthDay')) return { kind: 'check', day: a, claim: b };
+  if (a.expr.kind === 'weekday' && (b.expr.kind === 'date' || b.expr.kind === 'monthDay')) return { kind: 'check', day: b, claim: a };
   return undefined;
 }
 

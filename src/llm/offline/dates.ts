@@ -156,6 +156,10 @@ const RULES: Rule[] = [
     const months = m[3] ? 1 : m[2].toLowerCase() === 'next' ? 1 : m[2].toLowerCase() === 'last' ? -1 : 0;
     return day >= 1 && day <= 31 ? { kind: 'monthDay', months, day } : undefined;
   }],
+  [/\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of|one|item|todo|task|line|file)\b)/gi, (m) => {
+    const day = Number(m[1]);
+    return day >= 1 && day <= 31 ? { kind: 'monthDay', months: 0, day } : undefined;
+  }],
   [/\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(next\s+)?month\b/gi, (m) => ({ kind: 'monthEnd', months: m[1] ? 1 : 0 })],
   [/\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?year\b/gi, () => ({ kind: 'date', month: 12, day: 31 })],
 ];
