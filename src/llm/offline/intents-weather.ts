@@ -19,6 +19,8 @@ const COMPARE_EN = /\b(?:warmer|colder|hotter|cooler|compare)\b/i;
  * since 「你冷吗」 asks about the listener, not the sky.
  */
 const FEEL_ZH = /(?:(?:会不会|会|很|太|有点|比较|多|更)(?:冷|热|凉快|暖和)|(?:冷|热|凉快|暖和)(?=[吗么嘛]))(?=[吗么嘛啊呀呢吧不?!.,\s]|$)/;
+/** What to wear: a weather question only when a city is named (「明天去北京穿什么」); alone it is advice we cannot give. */
+const WEAR = /穿什么|穿啥|穿多少|该怎么穿|\bwhat\s+(?:should\s+i|do\s+i|to)\s+wear\b/i;
 const WEATHER_DAY_ZH = /今天|明天|后天|今晚|明早|明晚|这几天|周末|外面/;
 /** Between the places of one request: 「北京和上海」「上海比北京」 "London or Paris". */
 const PLACE_JOINT = /\s*(?:和|跟|与|及|同|以及|还是|还有|比|、|,|\/|&|\band\b|\bor\b|\bvs\.?|\bversus\b|\bthan\b)\s*/i;
@@ -88,6 +90,11 @@ const weather: Intent = {
     if (keyword) {
       const cities = citiesAround(text, keyword, keyword === zh ? WEATHER_ZH : WEATHER_EN);
       return cities.length ? cityCalls(cities) : reply({ kind: 'askCity' });
+    }
+    const wear = WEAR.exec(text);
+    if (wear) {
+      const cities = citiesAround(text, wear, WEAR);
+      if (cities.length) return cityCalls(cities);
     }
     const feel = FEEL_ZH.exec(text);
     if (!feel) return compare ? reply({ kind: 'askCity' }) : null;

@@ -70,7 +70,7 @@ export function placeZh(text: string): string | undefined {
   return placeEn(place);
 }
 
-const WHEN_EN = ['today', 'tonight', 'tomorrow', 'now', 'right now', 'currently', 'this week', 'this weekend', 'next week',
+const WHEN_EN = ['today', 'tonight', 'tomorrow', 'now', 'right now', 'rn', 'currently', 'this week', 'this weekend', 'next week',
   'this morning', 'this afternoon', 'this evening'];
 const LEAD_EN = ['what about', 'how about', "what's", 'what is', 'whats', "how's", 'how is', 'how', 'what', 'tell me', 'show me',
   'check', 'get', 'the', 'current', "today's", "tomorrow's", 'local', 'in', 'for', 'at', 'and', 'then', 'please', 'is it', 'will it',

@@ -112,11 +112,24 @@ const CITIES: Array<[string, string[]]> = [
   ['do I need a jacket in Boston tomorrow', ['Boston']],
   ['Shanghai or Beijing, which is colder today', ['Shanghai', 'Beijing']],
   ['is it gonna rain in nyc tomorrow', ['nyc']],
+  ['whats it like outside in london rn', ['london']],
+  ['what should I wear in Paris tomorrow', ['Paris']],
+  ['明天去北京穿什么', ['北京']],
+  ['杭州周末下不下雨', ['杭州']],
+  ['天津后儿个刮风不', ['天津']],
+  ['Any rain in Hong Kong the day after tomorrow?', ['Hong Kong']],
+  ['weather Shanghai Saturday', ['Shanghai']],
+  ['上海 weather tomorrow', ['上海']],
 ];
 
 describe('offline planner: the city of a weather question', () => {
   it.each(CITIES)('%s', async (text, cities) => {
     expect(await planned(text)).toEqual(cities);
+  });
+
+  it('leaves what to wear, with no city, to the reply that offers the weather', async () => {
+    expect(await planned('what should I wear today')).toEqual([]);
+    expect(await planned('今天穿什么')).toEqual([]);
   });
 
   it('keeps the city for another day asked next', async () => {

@@ -13,9 +13,9 @@ import { readWeather, type WeatherFigures, type WeatherReport } from './weather-
 import { scopeOf } from './clause-scope.js';
 import { DATE_CUES } from './date-questions.js';
 
-export const WEATHER_ZH = /天气|气温|温度|下雨|下雪|有雨|有雪|刮风|风大|多少度|几度|冷不冷|热不热|带伞|预报|雾霾|空气质量|紫外线|湿度|风力|降温|升温|台风|暴雨/;
+export const WEATHER_ZH = /天气|气温|温度|下雨|下雪|下不下[雨雪]|有雨|有雪|有没有雨|刮风|风大|多少度|几度|冷不冷|热不热|带伞|预报|雾霾|空气质量|紫外线|湿度|风力|降温|升温|台风|暴雨/;
 export const WEATHER_EN =
-  /\b(?:weather|temperature|forecast|raining|rain|snowing|snow|sunny|windy|humid|umbrella)\b|\b(?:need|bring|take|wear|pack)\s+(?:a\s+|an\s+|my\s+)?(?:jacket|coat|umbrella|sunscreen|raincoat)\b|\b(?:is|will) it (?:be )?(?:cold|hot|warm|chilly)\b|\bhow (?:cold|hot|warm|chilly) (?:is it|will it be|is it going to be)\b/i;
+  /\b(?:weather|temperature|forecast|raining|rain|snowing|snow|sunny|windy|humid|umbrella)\b|\b(?:like|nice|cold|hot|warm|chilly)\s+out(?:side)?\b|\b(?:need|bring|take|wear|pack)\s+(?:a\s+|an\s+|my\s+)?(?:jacket|coat|umbrella|sunscreen|raincoat)\b|\b(?:is|will) it (?:be )?(?:cold|hot|warm|chilly)\b|\bhow (?:cold|hot|warm|chilly) (?:is it|will it be|is it going to be)\b/i;
 /** Any word about the sky, for telling a weather request from the others in a message. */
 export const WEATHER_WORDS = new RegExp(`${WEATHER_ZH.source}|冷|热|伞|${WEATHER_EN.source}|\\b(?:warmer|colder|hotter|cooler|compare)\\b`, 'i');
 
