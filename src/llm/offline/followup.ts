@@ -5,7 +5,7 @@
 import type { ChatMessage } from '../types.js';
 import { findExpression } from './expression.js';
 import { CLAUSE_END, looksLikeFile, PATH, restore, todoId, trimEndOf, utterance, type Utterance } from './extract.js';
-import { call, parseArgs, PRIORITY, type Intent, type Outcome, type PlannedCall, type Previous } from './intent.js';
+import { call, calls, parseArgs, PRIORITY, type Intent, type Outcome, type PlannedCall, type Previous } from './intent.js';
 import { isWhenOnly, placeZh } from './places.js';
 import { onlyDays } from './dates.js';
 
@@ -140,6 +140,9 @@ export const followUp: Intent = {
     }
     // Otherwise it must read as a follow-up: 「那…」「…呢」 "what about …".
     if (!lead.trim() && !trail.trim()) return null;
+    // 「那明天呢」 after two cities: both cities again, for the new day.
+    const cities = prev.calls.filter((c) => c.name === 'weather' && typeof c.args.city === 'string');
+    if (cities.length > 1 && (isWhenOnly(subject) || onlyDays(subject))) return calls(cities[0], ...cities.slice(1));
     for (const c of prev.calls) {
       const outcome = again(c, subject);
       if (outcome) return outcome;

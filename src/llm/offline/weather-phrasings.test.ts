@@ -235,6 +235,13 @@ describe('offline planner: two cities compared', () => {
     expect(en.reply).toContain("Tomorrow's low (July 30): London 21°C, Paris 23.9°C: London is colder by 2.9°C.");
   });
 
+  it('asks both cities again for another day', async () => {
+    const a = await ask('北京和上海哪个冷');
+    const b = await ask('那周六呢', a.messages);
+    expect(b.calls.map((c) => c.args.city)).toEqual(['北京', '上海']);
+    expect(b.reply).toContain('8月1日 星期六：小阵雨');
+  });
+
   it('falls back to the current temperatures, and says why, when the day is missing', async () => {
     const r = await ask('老城和老镇后天哪个热');
     expect(r.reply).toContain('现在 17.7°C');
