@@ -121,6 +121,18 @@ describe('current_time tool', () => {
     expect(await run(MONDAY, 'en', 'Buenos Aires')).toContain('(UTC-03:00)');
   });
 
+  it('takes an offset from UTC, whole hours or not', async () => {
+    expect(await run(MONDAY, 'en', 'UTC+8')).toContain('Time zone: Etc/GMT-8 (UTC+08:00)');
+    expect(await run(MONDAY, 'en', 'gmt-5')).toContain('(UTC-05:00)');
+    expect(await run(MONDAY, 'en', 'UTC+5:30')).toContain('Time zone: Asia/Kolkata (UTC+05:30)');
+    expect(await run(MONDAY, 'en', 'UTC+0')).toContain('Time zone: UTC (UTC+00:00)');
+    expect(await failure(MONDAY, 'en', 'UTC+5:17')).toMatch(/not a time zone I know/);
+  });
+
+  it('keeps an IANA name as IANA spells it', async () => {
+    expect(await run(MONDAY, 'en', 'Asia/Kolkata')).toContain('Time zone: Asia/Kolkata (UTC+05:30)');
+  });
+
   it('accepts IANA names in any case', async () => {
     expect(await run(MONDAY, 'en', 'asia/tokyo')).toContain('Time zone: Asia/Tokyo (UTC+09:00)');
   });

@@ -68,16 +68,35 @@ function validZone(name: string): string | undefined {
   }
 }
 
+/** Zones for the offsets that are not whole hours, each the zone most people on it live in. */
+const PART_HOUR_ZONES: Readonly<Record<string, string>> = {
+  '+5:30': 'Asia/Kolkata', '+5:45': 'Asia/Kathmandu', '+6:30': 'Asia/Yangon', '+3:30': 'Asia/Tehran', '+4:30': 'Asia/Kabul',
+  '+9:30': 'Australia/Darwin', '+10:30': 'Australia/Lord_Howe', '-3:30': 'America/St_Johns', '-9:30': 'Pacific/Marquesas',
+};
+
+/** "UTC+8", "GMT-5", "utc+5:30" → a zone on that offset (Etc/GMT-8: the Etc names count the other way). */
+function offsetZone(word: string): string | undefined {
+  const m = /^(?:utc|gmt)\s*([+-])\s*(\d{1,2})(?::?(\d{2}))?$/i.exec(word.trim());
+  if (!m) return undefined;
+  const [sign, hours, minutes] = [m[1], Number(m[2]), Number(m[3] ?? 0)];
+  if (minutes) return PART_HOUR_ZONES[`${sign}${hours}:${String(minutes).padStart(2, '0')}`];
+  if (hours === 0) return 'UTC';
+  return hours <= 14 ? validZone(`Etc/GMT${sign === '+' ? '-' : '+'}${hours}`) : undefined;
+}
+
 /**
  * City word or IANA name → IANA name, or undefined. A place we know keeps its zone's current name
  * (Asia/Kolkata, not ICU's older Asia/Calcutta); any other city that names a zone ("Reykjavik",
  * "Ho Chi Minh") is found by the zone's last part.
  */
 function resolveZone(word: string): string | undefined {
+  const offset = offsetZone(word);
+  if (offset) return offset;
   const known = zoneOfPlace(word);
   if (known && validZone(known)) return known;
   const exact = validZone(word.trim());
-  if (exact) return exact;
+  // A name written as IANA writes it keeps its spelling: ICU would report Asia/Kolkata as Asia/Calcutta.
+  if (exact) return /^[A-Z][a-z]+(?:\/[A-Z][A-Za-z_-]+)+$/.test(word.trim()) ? word.trim() : exact;
   const city = word.trim().toLowerCase().replace(/[\s_-]+/g, '_');
   if (!/^[a-z_]+$/.test(city)) return undefined;
   return Intl.supportedValuesOf('timeZone').find((z) => z.toLowerCase().endsWith(`/${city}`));

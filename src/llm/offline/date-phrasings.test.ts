@@ -178,6 +178,11 @@ const PLACES: Array<[string, string]> = [
   ['现在旧金山是几点', '旧金山'],
   ['开罗现在是几号', '开罗'],
   ['what time is it in Reykjavik', 'Reykjavik'],
+  ["what's the current time in GMT+8", 'GMT+8'],
+  ['UTC+5:30现在几点', 'UTC+5:30'],
+  ['Asia/Kolkata time', 'Asia/Kolkata'],
+  ['美国现在几点', '美国'],
+  ['现在几点？我在纽约', '纽约'],
 ];
 
 describe('offline planner: the time in a place', () => {

@@ -20,12 +20,19 @@ import { utterance } from './extract.js';
 const TIME_ZH = /几点|什么时间|什么时候了|时间是|现在时间|当前时间|北京时间|几号|几月几[日号]|星期几|周几|礼拜几|日期|什么日子|哪一天/;
 const TIME_EN =
   /\bwhat time\b|\bthe time\b|\bcurrent time\b|\btime is it\b|\btime now\b|\bwhat day\b|\bwhich day\b|\bthe date\b|\btoday'?s date\b|\bwhat'?s today\b|\bday of the week\b|\bwhat year\b|\btime in\b|\blocal time\b|\btime (?:over )?there\b/i;
-const IANA_ZONE = /\b(?:[A-Z][A-Za-z]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?|UTC|GMT)\b/;
+/** An IANA name, or UTC/GMT with an offset ("UTC+8", "GMT-5", "UTC+5:30"). */
+const IANA_ZONE = /\b(?:[A-Z][A-Za-z]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?|(?:UTC|GMT|utc|gmt)(?:\s*[+-]\s*\d{1,2}(?::?\d{2})?(?!\d))?)(?![\w/])/;
 /** How far apart two clocks are: 「东京和北京差几个小时」, "time difference between London and Shanghai". */
 const TIME_DIFF =
   /时差|差(?:几|多少)个?(?:小时|钟头)|(?:快|慢|早|晚)(?:了)?(?:几|多少)个?(?:小时|钟头)|相差(?:几|多少)|\btime\s*(?:zone\s+)?difference\b|\btime\s+gap\b|\bhow\s+many\s+hours\s+(?:ahead|behind|apart|difference)\b|\bhours?\s+(?:ahead|behind)\b|\bhow\s+far\s+(?:ahead|behind)\b/i;
 
 const PLACE_TIME = /时间|\btime\b/i;
+
+/** The sides of a conversion, unless the only clock time is the digits of an offset ("UTC+5:30"). */
+function sidesOf(text: string, places: PlaceMention[]): ReturnType<typeof conversionSides> {
+  const zone = IANA_ZONE.exec(text)?.[0];
+  return zone && /\d/.test(zone) ? undefined : conversionSides(text, places);
+}
 
 const zoneCall = (timezone?: string): PlannedCall => ({ name: 'current_time', args: timezone ? { timezone } : {} });
 
@@ -48,26 +55,28 @@ const currentTime: Intent = {
   match(u) {
     const text = u.norm;
     const places = mentions(text);
+    const zone = IANA_ZONE.exec(text)?.[0];
     // A time said in one place, asked in another: the place it is said in first.
-    const sides = conversionSides(text, places);
+    const sides = sidesOf(text, places);
     if (sides) return calls(zoneCall(sides.source), zoneCall(sides.target));
     if (TIME_DIFF.test(text) && places.length) {
       // One place is compared with the user's own clock.
       return calls(zoneCall(places[0].text), zoneCall(places[1]?.text));
     }
-    if (dateQuestion(text)) return call('current_time', zoneCall(IANA_ZONE.exec(text)?.[0] ?? knownPlaces(text)[0]).args);
+    if (dateQuestion(text)) return call('current_time', zoneCall(zone ?? knownPlaces(text)[0]).args);
     const zh = TIME_ZH.exec(text);
     const keyword = zh ?? TIME_EN.exec(text);
     if (!keyword) {
       // 「首尔时间」, "Tokyo time?": a place we know and the word for time is enough.
-      return places.length && PLACE_TIME.test(text) ? call('current_time', { timezone: places[0].text }) : null;
+      const where = zone ?? places[0]?.text;
+      return where && PLACE_TIME.test(text) ? call('current_time', { timezone: where }) : null;
     }
     // 「东京和伦敦现在几点」: both clocks, and how far apart they are.
     if (places.length > 1) return calls(zoneCall(places[0].text), zoneCall(places[1].text));
     if (keyword[0] === '北京时间') return call('current_time', { timezone: 'Asia/Shanghai' });
     // The tool knows IANA names and many places (东京, London) and says so when it does not.
-    const zone = IANA_ZONE.exec(text)?.[0] ?? places[0]?.text ?? placeAround(text, keyword, keyword === zh ? TIME_ZH : TIME_EN);
-    return call('current_time', zone && zone.length > 1 ? { timezone: zone } : {});
+    const where = zone ?? places[0]?.text ?? placeAround(text, keyword, keyword === zh ? TIME_ZH : TIME_EN);
+    return call('current_time', where && where.length > 1 ? { timezone: where } : {});
   },
 };
 
@@ -91,7 +100,7 @@ function clockLine(lang: Lang, c: PlannedCall, output: string): string | undefin
 }
 
 /** Whether a message asks about two clocks: a difference, a conversion, or the time in two places. */
-const twoClocks = (text: string): boolean => TIME_DIFF.test(text) || mentions(text).length > 1 || !!conversionSides(text, mentions(text));
+const twoClocks = (text: string): boolean => TIME_DIFF.test(text) || mentions(text).length > 1 || !!sidesOf(text, mentions(text));
 
 function timeSuccess(lang: Lang, c: PlannedCall, output: string, message: string): string {
   if (twoClocks(message)) return clockLine(lang, c, output) ?? output;
@@ -125,7 +134,7 @@ function difference(lang: Lang, results: ReadonlyArray<{ call: PlannedCall; outp
   const [a, b] = clocks;
   const [nameA, nameB] = [placeName(lang, a.call), placeName(lang, b.call)];
   // The calls were planned with the place the time is said in first.
-  const sides = conversionSides(userText, mentions(userText));
+  const sides = sidesOf(userText, mentions(userText));
   if (sides) {
     const side = (x: typeof a, name: string) => ({ name, offsetMinutes: x.clock.offsetMinutes, local: !str(x.call.args.timezone) });
     return conversionLine(lang, sides.clock.minutes, side(a, nameA), side(b, nameB));
