@@ -47,7 +47,6 @@ function mentions(text: string): PlaceMention[] {
     return true;
   });
 }
-const knownPlaces = (text: string): string[] => mentions(text).map((p) => p.text);
 
 const currentTime: Intent = {
   id: 'current_time',
@@ -63,7 +62,7 @@ const currentTime: Intent = {
       // One place is compared with the user's own clock.
       return calls(zoneCall(places[0].text), zoneCall(places[1]?.text));
     }
-    if (dateQuestion(text)) return call('current_time', zoneCall(zone ?? knownPlaces(text)[0]).args);
+    if (dateQuestion(text)) return calls(zoneCall(zone ?? places[0]?.text));
     const zh = TIME_ZH.exec(text);
     const keyword = zh ?? TIME_EN.exec(text);
     if (!keyword) {
