@@ -104,6 +104,35 @@ describe('current_time tool', () => {
     expect(await zoneOf('utc')).toBe('Time zone: UTC (UTC+00:00)');
   });
 
+  it('knows many more places, in Chinese and English, and names the zone by its current name', async () => {
+    const zoneOf = async (word: string) => (await run(MONDAY, 'en', word)).split('\n')[1];
+    expect(await zoneOf('洛杉矶')).toBe('Time zone: America/Los_Angeles (UTC-08:00)');
+    expect(await zoneOf('Mumbai')).toBe('Time zone: Asia/Kolkata (UTC+05:30)');
+    expect(await zoneOf('新德里')).toBe('Time zone: Asia/Kolkata (UTC+05:30)');
+    expect(await zoneOf('河内')).toBe('Time zone: Asia/Ho_Chi_Minh (UTC+07:00)');
+    expect(await zoneOf('悉尼')).toBe('Time zone: Australia/Sydney (UTC+11:00)');
+    expect(await zoneOf('檀香山')).toBe('Time zone: Pacific/Honolulu (UTC-10:00)');
+    expect(await zoneOf('东京时间')).toBe('Time zone: Asia/Tokyo (UTC+09:00)');
+  });
+
+  it('finds any other city that names a zone', async () => {
+    expect(await run(MONDAY, 'en', 'Reykjavik')).toContain('Time zone: Atlantic/Reykjavik (UTC+00:00)');
+    expect(await run(MONDAY, 'en', 'kathmandu')).toContain('(UTC+05:45)');
+    expect(await run(MONDAY, 'en', 'Buenos Aires')).toContain('(UTC-03:00)');
+  });
+
+  it('takes an offset from UTC, whole hours or not', async () => {
+    expect(await run(MONDAY, 'en', 'UTC+8')).toContain('Time zone: Etc/GMT-8 (UTC+08:00)');
+    expect(await run(MONDAY, 'en', 'gmt-5')).toContain('(UTC-05:00)');
+    expect(await run(MONDAY, 'en', 'UTC+5:30')).toContain('Time zone: Asia/Kolkata (UTC+05:30)');
+    expect(await run(MONDAY, 'en', 'UTC+0')).toContain('Time zone: UTC (UTC+00:00)');
+    expect(await failure(MONDAY, 'en', 'UTC+5:17')).toMatch(/not a time zone I know/);
+  });
+
+  it('keeps an IANA name as IANA spells it', async () => {
+    expect(await run(MONDAY, 'en', 'Asia/Kolkata')).toContain('Time zone: Asia/Kolkata (UTC+05:30)');
+  });
+
   it('accepts IANA names in any case', async () => {
     expect(await run(MONDAY, 'en', 'asia/tokyo')).toContain('Time zone: Asia/Tokyo (UTC+09:00)');
   });

@@ -1,48 +1,11 @@
 import { z } from 'zod';
 import { say, type Lang } from '../i18n.js';
 import { defineTool, ToolError, type Tool } from './tool.js';
+import { zoneOfPlace } from '../time-zones.js';
 
 const MS_PER_MINUTE = 60_000;
 const SATURDAY = 6;
 const SUNDAY = 0;
-
-/** Words people say instead of an IANA name; keys are normalized by `cityKey`. */
-const CITY_ZONES: Record<string, string> = {
-  北京: 'Asia/Shanghai',
-  上海: 'Asia/Shanghai',
-  中国: 'Asia/Shanghai',
-  北京时间: 'Asia/Shanghai',
-  beijing: 'Asia/Shanghai',
-  shanghai: 'Asia/Shanghai',
-  china: 'Asia/Shanghai',
-  香港: 'Asia/Hong_Kong',
-  hongkong: 'Asia/Hong_Kong',
-  台北: 'Asia/Taipei',
-  taipei: 'Asia/Taipei',
-  东京: 'Asia/Tokyo',
-  日本: 'Asia/Tokyo',
-  tokyo: 'Asia/Tokyo',
-  japan: 'Asia/Tokyo',
-  首尔: 'Asia/Seoul',
-  seoul: 'Asia/Seoul',
-  新加坡: 'Asia/Singapore',
-  singapore: 'Asia/Singapore',
-  纽约: 'America/New_York',
-  newyork: 'America/New_York',
-  洛杉矶: 'America/Los_Angeles',
-  losangeles: 'America/Los_Angeles',
-  伦敦: 'Europe/London',
-  london: 'Europe/London',
-  巴黎: 'Europe/Paris',
-  paris: 'Europe/Paris',
-  柏林: 'Europe/Berlin',
-  berlin: 'Europe/Berlin',
-  悉尼: 'Australia/Sydney',
-  sydney: 'Australia/Sydney',
-  utc: 'UTC',
-  gmt: 'UTC',
-  协调世界时: 'UTC',
-};
 
 const WEEKDAYS_ZH = ['星期日', '星期一', '星期二', '星期三', '星期四', '星期五', '星期六'];
 const WEEKDAYS_EN = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -96,16 +59,47 @@ export function createCurrentTimeTool(deps: CurrentTimeToolDeps = {}): Tool {
   });
 }
 
-const cityKey = (word: string): string => word.toLowerCase().replace(/[\s_]+/g, '').replace(/市$/, '');
-
-/** City word or IANA name → canonical IANA name, or undefined when Intl does not know it. */
-function resolveZone(word: string): string | undefined {
-  const candidate = CITY_ZONES[cityKey(word)] ?? word;
+/** A zone valid here, in the form Intl reports it, or undefined. */
+function validZone(name: string): string | undefined {
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: candidate }).resolvedOptions().timeZone;
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
     return undefined; // RangeError: invalid time zone
   }
+}
+
+/** Zones for the offsets that are not whole hours, each the zone most people on it live in. */
+const PART_HOUR_ZONES: Readonly<Record<string, string>> = {
+  '+5:30': 'Asia/Kolkata', '+5:45': 'Asia/Kathmandu', '+6:30': 'Asia/Yangon', '+3:30': 'Asia/Tehran', '+4:30': 'Asia/Kabul',
+  '+9:30': 'Australia/Darwin', '+10:30': 'Australia/Lord_Howe', '-3:30': 'America/St_Johns', '-9:30': 'Pacific/Marquesas',
+};
+
+/** "UTC+8", "GMT-5", "utc+5:30" → a zone on that offset (Etc/GMT-8: the Etc names count the other way). */
+function offsetZone(word: string): string | undefined {
+  const m = /^(?:utc|gmt)\s*([+-])\s*(\d{1,2})(?::?(\d{2}))?$/i.exec(word.trim());
+  if (!m) return undefined;
+  const [sign, hours, minutes] = [m[1], Number(m[2]), Number(m[3] ?? 0)];
+  if (minutes) return PART_HOUR_ZONES[`${sign}${hours}:${String(minutes).padStart(2, '0')}`];
+  if (hours === 0) return 'UTC';
+  return hours <= 14 ? validZone(`Etc/GMT${sign === '+' ? '-' : '+'}${hours}`) : undefined;
+}
+
+/**
+ * City word or IANA name → IANA name, or undefined. A place we know keeps its zone's current name
+ * (Asia/Kolkata, not ICU's older Asia/Calcutta); any other city that names a zone ("Reykjavik",
+ * "Ho Chi Minh") is found by the zone's last part.
+ */
+function resolveZone(word: string): string | undefined {
+  const offset = offsetZone(word);
+  if (offset) return offset;
+  const known = zoneOfPlace(word);
+  if (known && validZone(known)) return known;
+  const exact = validZone(word.trim());
+  // A name written as IANA writes it keeps its spelling: ICU would report Asia/Kolkata as Asia/Calcutta.
+  if (exact) return /^[A-Z][a-z]+(?:\/[A-Z][A-Za-z_-]+)+$/.test(word.trim()) ? word.trim() : exact;
+  const city = word.trim().toLowerCase().replace(/[\s_-]+/g, '_');
+  if (!/^[a-z_]+$/.test(city)) return undefined;
+  return Intl.supportedValuesOf('timeZone').find((z) => z.toLowerCase().endsWith(`/${city}`));
 }
 
 interface WallClock {

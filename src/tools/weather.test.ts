@@ -152,7 +152,7 @@ describe('weather tool', () => {
     expect(forecast.searchParams.get('latitude')).toBe('52.21833');
     expect(forecast.searchParams.get('longitude')).toBe('6.89583');
     expect(forecast.searchParams.get('timezone')).toBe('auto');
-    expect(forecast.searchParams.get('forecast_days')).toBe('1');
+    expect(forecast.searchParams.get('forecast_days')).toBe('7');
     expect(forecast.searchParams.get('current')!.split(',')).toEqual(
       expect.arrayContaining(['temperature_2m', 'apparent_temperature', 'relative_humidity_2m', 'weather_code', 'wind_speed_10m']),
     );
@@ -178,7 +178,7 @@ describe('weather tool', () => {
       [
         '北京市（北京，中国）',
         '当前（当地 06:15）：小雨，气温 8.3°C，体感 5.1°C，湿度 91%，风速 17.2 km/h，降水 0.4 mm',
-        '今天：中雨，4.2～9.4°C，降水概率 85%，紫外线指数 0.9',
+        '今天（2026-11-30 星期一）：中雨，4.2～9.4°C，降水概率 85%，紫外线指数 0.9',
         '建议：记得带伞；穿件厚外套。',
       ].join('\n'),
     );
@@ -191,7 +191,7 @@ describe('weather tool', () => {
       [
         'Enschede (Overijssel, The Netherlands)',
         'Now (06:15 local): light rain, 8.3°C, feels like 5.1°C, humidity 91%, wind 17.2 km/h, precipitation 0.4 mm',
-        'Today: moderate rain, 4.2–9.4°C, chance of rain 85%, UV index 0.9',
+        'Today (2026-11-30 Monday): moderate rain, 4.2–9.4°C, chance of rain 85%, UV index 0.9',
         'Advice: take an umbrella; wear a warm coat.',
       ].join('\n'),
     );
@@ -201,7 +201,7 @@ describe('weather tool', () => {
     const srv = await startServer(openMeteo(HOT_SUNNY));
     const zh = await tool(srv).execute({ city: 'Enschede' }, ctx('zh'));
     expect(zh).toContain('当前（当地 06:15）：晴，气温 31.6°C，体感 35°C');
-    expect(zh).toContain('今天：晴间少云，24.9～34.2°C，降水概率 5%，紫外线指数 8.4');
+    expect(zh).toContain('今天（2026-11-30 星期一）：晴间少云，24.9～34.2°C，降水概率 5%，紫外线指数 8.4');
     expect(zh).toContain('建议：注意防晒；穿轻薄透气的衣服。');
     expect(zh).not.toContain('带伞');
     const en = await tool(srv).execute({ city: 'Enschede' }, ctx('en'));
@@ -219,7 +219,7 @@ describe('weather tool', () => {
     const text = await tool(srv).execute({ city: 'Enschede' }, ctx('en'));
     expectClean(text);
     expect(text).toContain('Now (06:15 local): 12.5°C, wind 4 km/h');
-    expect(text).toContain('Today: low 7°C');
+    expect(text).toContain('Today (2026-11-30 Monday): low 7°C');
     expect(text).not.toContain('feels like');
     expect(text).not.toContain('chance of rain');
   });
@@ -326,6 +326,7 @@ describe('weather tool', () => {
         localTime: '2026-11-30T06:15', conditions: 'light rain', weatherCode: 61,
         temperatureC: 8.3, feelsLikeC: 5.1, humidityPct: 91, windKmh: 17.2, precipitationMm: 0.4,
         todayMinC: 4.2, todayMaxC: 9.4, rainChancePct: 85, uvIndex: 0.9,
+        daily: [{ date: '2026-11-30', conditions: 'moderate rain', weatherCode: 63, minC: 4.2, maxC: 9.4, rainChancePct: 85 }],
       },
     });
     const zh = await t.execute({ city: '北京' }, ctx('zh'));

@@ -5,8 +5,9 @@
 import type { ChatMessage } from '../types.js';
 import { findExpression } from './expression.js';
 import { CLAUSE_END, looksLikeFile, PATH, restore, todoId, trimEndOf, utterance, type Utterance } from './extract.js';
-import { call, parseArgs, PRIORITY, type Intent, type Outcome, type PlannedCall, type Previous } from './intent.js';
+import { call, calls, parseArgs, PRIORITY, type Intent, type Outcome, type PlannedCall, type Previous } from './intent.js';
 import { isWhenOnly, placeZh } from './places.js';
+import { onlyDays } from './dates.js';
 
 const LEAD = /^(?:那么|那|还有|换成|改成|再查一下|再查查|再看看|再查|再来|(?:what about|how about|and for|and in|and)\b)\s*/i;
 const TRAIL_PUNCT = /[?？.!。]/;
@@ -76,11 +77,13 @@ const PATH_TOKEN = new RegExp(PATH);
 function again(prev: PlannedCall, subject: string): Outcome | null {
   switch (prev.name) {
     case 'weather': {
-      if (isWhenOnly(subject) && typeof prev.args.city === 'string') return call('weather', { city: prev.args.city });
+      if ((isWhenOnly(subject) || onlyDays(subject)) && typeof prev.args.city === 'string') return call('weather', { city: prev.args.city });
       const city = placeZh(subject);
       return city ? call('weather', { city }) : null;
     }
     case 'current_time': {
+      // 「那后天呢」 after 「明天几号」: the same clock again; the wording answers the new day.
+      if (onlyDays(subject)) return call('current_time', prev.args);
       const zone = placeZh(subject);
       return zone ? call('current_time', { timezone: zone }) : null;
     }
@@ -137,6 +140,9 @@ export const followUp: Intent = {
     }
     // Otherwise it must read as a follow-up: 「那…」「…呢」 "what about …".
     if (!lead.trim() && !trail.trim()) return null;
+    // 「那明天呢」 after two cities: both cities again, for the new day.
+    const cities = prev.calls.filter((c) => c.name === 'weather' && typeof c.args.city === 'string');
+    if (cities.length > 1 && (isWhenOnly(subject) || onlyDays(subject))) return calls(cities[0], ...cities.slice(1));
     for (const c of prev.calls) {
       const outcome = again(c, subject);
       if (outcome) return outcome;

@@ -9,6 +9,7 @@ import type { Utterance } from './extract.js';
 import type { Lang } from '../../i18n.js';
 import type { Nearest } from './out-of-scope.js';
 import type { Lookup } from './todo-lookup.js';
+import type { Day } from './calendar.js';
 
 /** A tool call the planner wants to make, before it gets an id. */
 export interface PlannedCall {
@@ -37,7 +38,8 @@ export type Reply =
   | { kind: 'cannot'; near?: Nearest };
 
 export type Outcome =
-  | { kind: 'call'; call: PlannedCall }
+  /** `also`: more calls the same request needs (「北京和上海哪个冷」 looks up both cities). */
+  | { kind: 'call'; call: PlannedCall; also?: PlannedCall[] }
   | { kind: 'reply'; reply: Reply; remember?: { key: string; value: string } };
 
 /** What came before, as far as a follow-up needs it: the latest step's calls, or a question we asked. */
@@ -99,6 +101,8 @@ export interface WordingContext {
   decimals?: number;
   /** The user's message, for wording that answers what was asked of the result. */
   userText: string;
+  /** Today in the user's own zone, for days the user names (明天, "on Saturday") when no tool said what today is. */
+  today?: Day;
 }
 
 /** How a tool's output becomes a line of the reply; without one, the output is said as it is. */
@@ -112,6 +116,8 @@ export interface ToolRules {
   intents: Intent[];
   failure: Record<string, FailureWording>;
   success?: Record<string, SuccessWording>;
+  /** A line said after all of a turn's results, from them together (how far apart two clocks are), if any. */
+  together?: (lang: Lang, results: ReadonlyArray<{ call: PlannedCall; output: string | undefined }>, ctx: WordingContext) => string | undefined;
 }
 
 /** An argument as text, for wording. */
@@ -121,6 +127,10 @@ export const str = (v: unknown): string => (typeof v === 'string' || typeof v ==
 export const NAME_KEY = 'user.name';
 
 export const call = (name: string, args: Record<string, unknown> = {}): Outcome => ({ kind: 'call', call: { name, args } });
+/** Several calls for one request, in the order they are said. */
+export const calls = (first: PlannedCall, ...also: PlannedCall[]): Outcome => (also.length ? { kind: 'call', call: first, also } : { kind: 'call', call: first });
+/** Every call an outcome makes. */
+export const callsOf = (o: Outcome): PlannedCall[] => (o.kind === 'call' ? [o.call, ...(o.also ?? [])] : []);
 export const reply = (r: Reply): Outcome => ({ kind: 'reply', reply: r });
 
 /** Tool-call arguments as an object; anything unparsable counts as none. */

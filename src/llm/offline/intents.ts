@@ -6,7 +6,7 @@
 import { slice, utterance, type Utterance } from './extract.js';
 import { followUp } from './followup.js';
 import { nearestTo } from './out-of-scope.js';
-import { reply, type Intent, type Outcome, type PlanContext, type PlannedCall, type Reply, type ToolRules } from './intent.js';
+import { callsOf, reply, type Intent, type Outcome, type PlanContext, type PlannedCall, type Reply, type ToolRules } from './intent.js';
 import { CHAT_INTENTS, CODE_INTENTS, NAME_INTENTS } from './intents-chat.js';
 import { CALCULATOR_RULES } from './intents-calculator.js';
 import { FILE_RULES } from './intents-files.js';
@@ -129,26 +129,27 @@ export function plan(text: string, ctx: PlanContext): Plan {
   const continues = whole.kind === 'call' && whole.call.name === 'calculator' && parts.slice(1).some((p) => CONTINUES_SUM.test(p.norm.trim()));
   if (parts.length > 1 && !continues) {
     const outcomes = classifyParts(parts, ctx);
-    const calls = outcomes.flatMap((o) => (o.kind === 'call' ? [o.call] : []));
+    const calls = outcomes.flatMap(callsOf);
+    const allCalls = outcomes.every((o) => o.kind === 'call');
     if (whole.kind === 'call' && whole.call.name === 'file_write') {
       // File content is verbatim and may itself say 然后: split only when the write keeps all its words.
-      if (calls.length === outcomes.length && sameCall(calls[0], whole.call)) return { kind: 'calls', calls };
+      if (allCalls && sameCall(calls[0], whole.call)) return { kind: 'calls', calls };
     } else {
-      if (calls.length === outcomes.length && calls.length) return { kind: 'calls', calls };
+      if (allCalls && calls.length) return { kind: 'calls', calls };
       // Some parts are no tool call (「先算 1+1，再给我唱首歌」): do the rest and say what was not done.
       // A todo's words are the user's, so a todo that would lose some of them is kept whole.
       if (calls.length && !(whole.kind === 'call' && whole.call.name === 'todo_add')) {
         const notes: Array<{ at: number; reply: Reply }> = [];
         let at = 0;
         for (const o of outcomes) {
-          if (o.kind === 'call') at++;
+          if (o.kind === 'call') at += callsOf(o).length;
           else notes.push({ at, reply: o.reply });
         }
         return { kind: 'calls', calls, notes };
       }
     }
   }
-  return whole.kind === 'call' ? { kind: 'calls', calls: [whole.call] } : whole;
+  return whole.kind === 'call' ? { kind: 'calls', calls: callsOf(whole) } : whole;
 }
 
 /** Classifies a message with no context; used to find what an earlier message asked for. */

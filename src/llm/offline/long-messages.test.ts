@@ -11,7 +11,7 @@ import type { ToolContext } from '../../tools/tool.js';
 import type { ChatMessage } from '../types.js';
 import { HEAD_CHARS, TAIL_CHARS } from './extract.js';
 import { createOfflinePlanner } from './planner.js';
-import { memoryPrefs, step } from './testing.js';
+import { memoryPrefs, step, turn } from './testing.js';
 
 const MESSAGE_CHARS = 100_000;
 /** Per message; a blowup takes seconds to hours, a normal plan a few milliseconds. */
@@ -90,6 +90,15 @@ const SHAPES: Array<[string, string, string, string?]> = [
   ['path characters', '', 'a/'],
   ['dots', 'a', '. ', 'b'],
   ['Chinese text', '', '今天天气不错，'],
+  ['离, spaces, 还有几天', '离', ' ', '还有几天'],
+  ['a count, spaces, 天后', '3', ' ', '天后是几号'],
+  ['下, spaces, a weekday', '下', ' ', '周三是几号'],
+  ['in, spaces, days', 'in', ' ', '10 days what date'],
+  ['two places, spaces, 差几个小时', '东京和', ' ', '北京差几个小时'],
+  ['dates', '', '3/20 ', '是星期几'],
+  ['a city and a day, spaces, weather', '北京明天', ' ', '天气'],
+  ['a clock time, spaces, a place', '晚上', ' ', '8点是纽约几点'],
+  ['places, spaces, which is colder', '北京和', ' ', '上海哪个冷'],
 ];
 
 describe('offline planner: long messages are planned at once', () => {
@@ -109,6 +118,17 @@ describe('offline planner: long messages are planned at once', () => {
     const r = await step(planner(), [{ role: 'user', content: shaped(MESSAGE_CHARS, '', 'lorem ipsum dolor sit amet. ') }]);
     expect(r.calls).toEqual([]);
     expect(r.text).not.toBe('');
+  });
+
+  it('words the answer to a long message at once, after the tools ran', async () => {
+    const clock = ['现在是 2026年3月12日 星期四 10:00:00', '时区：Asia/Shanghai（UTC+08:00）', '距离周末（星期六）还有 2 天。'].join('\n');
+    const weather = 'X\n当前（当地 12:30）：多云，气温 17.7°C\n建议：天气平稳，照常出门即可。';
+    for (const text of [shaped(MESSAGE_CHARS, '离', ' ', '还有几天到周五'), shaped(MESSAGE_CHARS, '北京和上海', ' ', '明天哪个冷'), shaped(MESSAGE_CHARS, '3', ' 1', '天后是几号')]) {
+      const started = performance.now();
+      const r = await turn(planner(), [], text, (c) => (c.name === 'current_time' ? clock : weather));
+      expect(performance.now() - started).toBeLessThan(BUDGET_MS);
+      expect(r.reply).not.toBe('');
+    }
   });
 
   it('still reads a request at the end of a long message', async () => {

@@ -14,9 +14,12 @@ const WHEN_ZH = ['今天', '明天', '后天', '大后天', '现在', '当前', 
   '最近', '这周', '本周', '下周', '周末', '未来几天', '一周', '早上', '上午', '中午', '下午', '晚上'];
 const LEAD_ZH = ['那么', '那', '还有', '换成', '改成', '再', '帮我', '帮忙', '请问', '请', '麻烦你', '麻烦', '给我', '你知道', '你知道吗',
   '我想知道', '想知道', '我想问', '问一下', '查询一下', '查询', '查一下', '查下', '查查', '查', '看一下', '看下', '看看', '看', '问下', '告诉我', '说一下',
-  '说说', '一下', '的', '在', '我这', ...WHEN_ZH];
+  '说说', '一下', '的', '在', '我这', '去', '到', '回', '出差去', '出差到', '不', '呢', ...WHEN_ZH];
 const TRAIL_ZH_WORDS = ['的', '时间', '会不会', '会', '要不要', '需不需要', '需要', '用不用', '要', '得', '是不是', '是', '很', '还', '比较', '有点', '呢', '吗', '怎么样', '如何', '咋样', '好不好', '好吗', '啊', '呀',
-  '的话', '那边', '那里', '这边', '有没有', '有', ...WHEN_ZH];
+  '的话', '那边', '那里', '这边', '有没有', '有', '更', '出门', '最高', '最低', '气温', '温度',
+  // What people go to a city for: 「周六去杭州爬山」 asks about 杭州.
+  '玩', '玩儿', '旅游', '旅行', '出差', '开会', '爬山', '逛街', '逛逛', '看海', '看展', '拍照', '跑步', '露营', '野餐', '徒步', '骑车', '滑雪',
+  '游泳', '度假', '办事', '上课', '考试', '面试', '看演唱会', '看比赛', '见朋友', ...WHEN_ZH];
 /** Words stripped off one end, with the length of the longest (an end is searched only that far in). */
 interface EdgeWords {
   pattern: RegExp;
@@ -60,19 +63,20 @@ function stripEdges(text: string, lead: RegExp, trail: EdgeWords): string {
 export function placeZh(text: string): string | undefined {
   let place = stripEdges(text, LEAD_ZH_RE, TRAIL_ZH);
   if (/^[\u4e00-\u9fff]{2,}市$/.test(place)) place = place.slice(0, -1);
-  if (!place || place.length > MAX_PLACE_CHARS || NOT_PLACES_ZH.has(place)) return undefined;
+  if (!place || NOT_PLACES_ZH.has(place)) return undefined;
   if (/[我你他她它咱]/.test(place)) return undefined;
   // One character left over is debris from the sentence (「现在几点了」 → 了), not a place.
-  if (/^[\u4e00-\u9fff·]+$/.test(place)) return place.length > 1 ? place : undefined;
+  if (/^[\u4e00-\u9fff·]+$/.test(place)) return place.length > 1 && place.length <= MAX_PLACE_CHARS ? place : undefined;
   return placeEn(place);
 }
 
-const WHEN_EN = ['today', 'tonight', 'tomorrow', 'now', 'right now', 'currently', 'this week', 'this weekend', 'next week',
+const WHEN_EN = ['today', 'tonight', 'tomorrow', 'now', 'right now', 'rn', 'currently', 'this week', 'this weekend', 'next week',
   'this morning', 'this afternoon', 'this evening'];
 const LEAD_EN = ['what about', 'how about', "what's", 'what is', 'whats', "how's", 'how is', 'how', 'what', 'tell me', 'show me',
   'check', 'get', 'the', 'current', "today's", "tomorrow's", 'local', 'in', 'for', 'at', 'and', 'then', 'please', 'is it', 'will it',
+  'is', 'was', 'than', 'which', 'which is', 'which one is', 'compare', 'between',
   ...WHEN_EN];
-const TRAIL_EN_WORDS = ['please', 'like', 'then', 'be', 'is', 'going to be', 'look like', 'looks like', ...WHEN_EN];
+const TRAIL_EN_WORDS = ['please', 'like', 'then', 'be', 'is', 'going to be', 'look like', 'looks like', 'which', 'which one', 'which city', ...WHEN_EN];
 const LEAD_EN_RE = new RegExp(`^(?:${alternation(LEAD_EN)})\\b\\s*`, 'i');
 // The spaces before a trailing word are trimmed with the edges after it.
 const TRAIL_EN = edgeWords(TRAIL_EN_WORDS, (a) => `\\b(?:${a})$`, 'i');
@@ -95,6 +99,7 @@ export function isWhenOnly(text: string): boolean {
 }
 
 // The place starts and ends with a non-space: `\s+(.+?)\s*` is retried for every split of a long run of spaces.
+const CHUNK_GAP = /[\s,.!?:;、。]+/;
 const IN_PLACE = /\b(?:in|for|at)\s+(\S.*?)(?<!\s)\s*[?.!]*$/i;
 
 /**
@@ -106,6 +111,18 @@ export function placeAround(text: string, keyword: RegExpExecArray, keywords: Re
   const before = text.slice(0, keyword.index).replace(others, ' ');
   const after = text.slice(keyword.index + keyword[0].length).replace(others, ' ');
   const inPlace = IN_PLACE.exec(after) ?? IN_PLACE.exec(text);
-  return (inPlace ? placeEn(inPlace[1]) : undefined) ?? placeZh(before) ?? placeZh(after);
+  return (inPlace ? placeEn(inPlace[1]) : undefined) ?? placeZh(before) ?? placeZh(after) ?? lastChunkZh(after);
+}
+
+/**
+ * A Chinese place standing last, apart from the question before it: 「紫外线强吗 深圳」 → 深圳. Only
+ * Chinese: an English sentence's last word is rarely a place.
+ */
+function lastChunkZh(text: string): string | undefined {
+  const pieces = text.split(CHUNK_GAP);
+  for (let i = pieces.length - 1; i >= 0; i--) {
+    if (pieces[i]) return /^[\u4e00-\u9fff]/.test(pieces[i]) ? placeZh(pieces[i]) : undefined;
+  }
+  return undefined;
 }
 

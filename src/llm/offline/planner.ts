@@ -12,7 +12,8 @@ import { NAME_KEY, parseArgs, type PlanContext, type PlannedCall } from './inten
 import { detectLang, say, type Lang } from '../../i18n.js';
 import { findTodo, notFound, type Found } from './todo-lookup.js';
 import { decimalsAsked } from './arithmetic-words.js';
-import { composeResults, renderReply, type CallResult } from './replies.js';
+import { composeResults, composeTogether, renderReply, type CallResult } from './replies.js';
+import { dayIn } from './calendar.js';
 
 export { detectLang } from '../../i18n.js';
 
@@ -31,6 +32,10 @@ export interface OfflinePlannerDeps {
   prefs: { get(key: string): string | undefined; set(key: string, value: string): void };
   /** Forced reply language (ZHIXING_LANG); otherwise each message's own language. */
   lang?: Lang;
+  /** The clock, for the days a reply names (明天 is 3月13日). Default: `new Date()`. */
+  now?: () => Date;
+  /** The user's own IANA zone. Default: the host's. */
+  timeZone?: string;
 }
 
 function usage(messages: ChatMessage[], output: string): Usage {
@@ -51,6 +56,9 @@ function lastIndexOf(messages: ChatMessage[], role: ChatMessage['role']): number
 
 export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
   const { prefs } = deps;
+  const now = deps.now ?? (() => new Date());
+  // Read when first needed: loading the time-zone data costs milliseconds every start otherwise.
+  const timeZone = () => deps.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
 
   /** Plans the user message at `index` with what preceded it. */
   const planAt = (messages: ChatMessage[], index: number) => {
@@ -112,7 +120,8 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
     }
     const userText = userIndex >= 0 ? (messages[userIndex].content ?? '') : '';
     const decimals = decimalsAsked(userText)?.places;
-    const lines = results.map((r) => composeResults(lang, [r], { decimals, userText }));
+    const ctx = { decimals, userText, today: dayIn(now(), timeZone()) };
+    const lines = [...results.map((r) => composeResults(lang, [r], ctx)), ...composeTogether(lang, results, ctx)];
     // Parts of the message that were no tool call, said where they came in it.
     const notes = planned?.kind === 'calls' && (aligned || steps.length === 1) ? (planned.notes ?? []) : [];
     for (const note of [...notes].reverse()) {

@@ -152,3 +152,14 @@ export function composeResults(lang: Lang, results: CallResult[], ctx: WordingCo
     })
     .join('\n');
 }
+
+/** Lines said after all the results, from the tools' results taken together (two clocks' difference, two cities compared). */
+export function composeTogether(lang: Lang, results: CallResult[], ctx: WordingContext): string[] {
+  const ok = results.filter((r) => r.note === undefined && r.output !== undefined && !ERROR_PREFIX.test(r.output.trim()));
+  return RULES.flatMap((rules) => {
+    // A module's tools are the ones it words failures for.
+    const mine = ok.filter((r) => r.call.name in rules.failure);
+    const line = mine.length && rules.together ? rules.together(lang, mine, ctx) : undefined;
+    return line ? [line] : [];
+  });
+}
