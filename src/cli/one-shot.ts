@@ -4,14 +4,22 @@ import { SessionError } from '../sessions/sessions.js';
 import type { OneShotFlags } from './args.js';
 import type { CliText } from './messages.js';
 import { answerOneShotAsks } from './permission-prompt.js';
-import { attachPrinter, type Style } from './printer.js';
+import type { LiveStatus } from './live-status.js';
+import { attachPrinter, type MarkdownOutput, type Style } from './printer.js';
 import { jsonLine } from './terminal-text.js';
 
 export interface CliIo {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
   style: Style;
+  /** In the language the user writes in; with `follow`, the one they last wrote in. */
   text: CliText;
+  /** The user wrote this line: the CLI's words follow its language (unless ZHIXING_LANG fixes one). */
+  follow?: (line: string) => void;
+  /** On a terminal: the reply's Markdown rendered. */
+  markdown?: MarkdownOutput;
+  /** On a terminal: the spinner and tool lines on stderr. */
+  live?: LiveStatus;
 }
 
 /** Milliseconds to two decimals: enough to compare, without float noise. */
@@ -31,7 +39,7 @@ export function pickSession(app: App, flags: OneShotFlags, text?: CliText): stri
       return s.id;
     }
     const s = app.sessions.get(flags.session);
-    if (!s) throw new SessionError('not_found', `There is no session "${flags.session}". See zhixing sessions.`);
+    if (!s) throw new SessionError('not_found', text?.noSessionId(flags.session) ?? `There is no session "${flags.session}".`);
     return s.id;
   }
   if (!flags.new) {
@@ -86,7 +94,9 @@ async function runTurn(app: App, picked: string, message: string, flags: OneShot
   const stopAsking = flags.yes ? () => {} : answerOneShotAsks(app, io, onSigint);
   let sessionId = picked;
   const attach = () =>
-    flags.json ? () => {} : attachPrinter({ bus: app.bus, sessionId, write: io.stdout, style: io.style, showActions: flags.showActions });
+    flags.json
+      ? () => {}
+      : attachPrinter({ bus: app.bus, sessionId, write: io.stdout, style: io.style, showActions: flags.showActions, markdown: io.markdown, live: io.live });
   let detach = attach();
   // Continuing the most recent session is a convenience: when another process is mid-turn there,
   // a short wait, then a session of our own, beats interleaving two conversations.

@@ -163,7 +163,7 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
       io.stdout(s);
       atLineStart = s.endsWith('\n');
     };
-    const detach = attachPrinter({ bus: app.bus, sessionId, write, style: io.style, showActions: true });
+    const detach = attachPrinter({ bus: app.bus, sessionId, write, style: io.style, showActions: true, markdown: io.markdown, live: io.live });
     try {
       await app.sessions.send(sessionId, text, {
         signal: running.signal,
@@ -186,6 +186,7 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
   for (let raw = await nextLine(); raw !== undefined; raw = await nextLine()) {
     const line = raw.trim();
     if (line) {
+      io.follow?.(line);
       try {
         if (line.startsWith('/')) {
           if (!(await command(line))) break;

@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './support/cli.js';
+import { startOpenAiServer, textReply, toolCallsReply, type OpenAiServer } from './support/openai-server.js';
+import { renderScreen, runInPty, type Pty } from './support/pty.js';
+import { useTempHomes } from './support/temp-home.js';
+
+const REPLY = '## Result\n\n**16** is the answer.\n\n| 城市 | n |\n|---|--:|\n| 北京 | 16 |\n\n```js\nconst x = (3 + 5) * 2;\n```\n';
+const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
+/** Anything but our own colour codes: a cursor move or erase left in a file, a stray control character. */
+const NOT_PLAIN = /\x1b|[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+
+let server: OpenAiServer;
+const newHome = useTempHomes();
+const ptys: Pty[] = [];
+beforeAll(async () => {
+  server = await startOpenAiServer();
+});
+afterAll(() => server.close());
+afterEach(() => {
+  ptys.splice(0).forEach((p) => p.kill());
+});
+
+function envFor(extra: Record<string, string> = {}) {
+  const { home } = newHome();
+  return { ZHIXING_HOME: home, ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: 'sk-test', ZHIXING_MODEL: 'test-model', LANG: 'en_US.UTF-8', ...extra };
+}
+function pty(args: string[], env: Record<string, string>, options?: { columns?: number; stderrTo?: string }) {
+  const p = runInPty(args, env, options);
+  ptys.push(p);
+  return p;
+}
+const slowly = <T extends object>(reply: T, ms: number) => ({ ...reply, headersAfterMs: ms });
+
+describe('a one-shot on a terminal', () => {
+  it('spins while the model thinks, leaves a line per tool call, renders the Markdown reply, and leaves no spinner behind', async () => {
+    server.enqueue(
+      slowly(toolCallsReply([{ id: 'c1', name: 'calculator', args: { expression: '(3+5)*2' } }]), 1_300),
+      slowly(textReply(REPLY), 300),
+    );
+    const p = pty(['--new', 'what is (3+5)*2'], envFor());
+    // The seconds count up while the model keeps us waiting.
+    await p.waitForRaw(/Thinking… 1 s/);
+    expect(await p.closed).toBe(0);
+    expect(p.raw()).toMatch(SPINNER);
+    // The reply's Markdown is styled: bold, a heading, highlighted code, a drawn table.
+    expect(p.raw()).toContain('\x1b[1m16\x1b[0m');
+    expect(p.raw()).toContain('\x1b[35mconst\x1b[0m');
+    const screen = p.screen();
+    expect(screen).toMatch(/^✓ calculator \(3\+5\)\*2 \(\S+ ms\)\nResult\n\n16 is the answer\.\n\n┌/);
+    expect(screen).toContain('│ 北京 │ 16 │');
+    expect(screen).toContain('```js\nconst x = (3 + 5) * 2;\n```');
+    expect(screen).not.toMatch(SPINNER);
+    expect(screen).not.toContain('Thinking');
+  });
+
+  it('speaks the language of the message, whatever the locale', async () => {
+    server.enqueue(slowly(toolCallsReply([{ id: 'c1', name: 'calculator', args: { expression: '1+1' } }]), 1_200), textReply('等于 **2**。'));
+    const p = pty(['--new', '算一下 1+1'], envFor());
+    await p.waitForRaw(/思考中… 1 秒/);
+    expect(await p.closed).toBe(0);
+    expect(p.screen()).toMatch(/^✓ calculator 1\+1 （\S+ 毫秒）\n等于 2。$/);
+  });
+
+  it('folds the "still waiting" notice into the spinner instead of printing lines', async () => {
+    server.enqueue(slowly(textReply('Finally.'), 6_500));
+    const p = pty(['--new', 'hello'], envFor());
+    await p.waitForRaw(/Waiting for the model service \(5 s\)…/);
+    expect(await p.closed).toBe(0);
+    expect(p.screen()).toBe('Finally.');
+  }, 20_000);
+
+  it('writes a retry notice above the spinner, and keeps it', async () => {
+    // A session with its title already: no title request can take the scripted failure.
+    const env = envFor({ ZHIXING_MAX_RETRIES: '2' });
+    server.enqueue(textReply('First.'));
+    expect((await runCli(['--new', 'first'], env)).code).toBe(0);
+    server.enqueue({ status: 503 }, slowly(textReply('Back.'), 300));
+    const p = pty(['hello'], env);
+    expect(await p.closed).toBe(0);
+    expect(p.screen()).toMatch(/^The model service is unavailable for now \(503\); retrying.*\(1\/2\)…\nBack\.$/);
+  });
+
+  it('erases the spinner when Ctrl-C stops the wait', async () => {
+    server.enqueue({ hang: true });
+    const p = pty(['--new', 'hello'], envFor());
+    await p.waitForRaw(/Thinking…/);
+    p.press('\x03');
+    expect(await p.closed).toBe(130);
+    const screen = p.screen();
+    expect(screen).not.toMatch(SPINNER);
+    expect(screen).not.toContain('Thinking');
+    expect(screen).toContain('Stopped as you asked.');
+  });
+
+  it('shows no spinner and no cursor moves when standard error is not the terminal, the reply still rendered', async () => {
+    server.enqueue(slowly(toolCallsReply([{ id: 'c1', name: 'calculator', args: { expression: '2*8' } }]), 600), textReply(REPLY));
+    const env = envFor();
+    const errFile = join(env.ZHIXING_HOME, 'stderr.txt');
+    const p = pty(['--new', 'what is 2*8'], env, { stderrTo: errFile });
+    expect(await p.closed).toBe(0);
+    expect(readFileSync(errFile, 'utf8')).toBe('');
+    expect(p.raw()).not.toMatch(SPINNER);
+    expect(p.screen()).toMatch(/^Result\n\n16 is the answer\./);
+  });
+
+  it('prints the reply as written under NO_COLOR, still with the spinner on standard error', async () => {
+    server.enqueue(slowly(textReply(REPLY), 1_200));
+    const p = pty(['--new', 'hello'], envFor({ NO_COLOR: '1' }));
+    await p.waitForRaw(/Thinking… 1 s/);
+    expect(await p.closed).toBe(0);
+    expect(p.screen()).toBe(REPLY.trimEnd());
+  });
+
+  it('keeps the full trace on stdout with --show-actions, and no tool line of its own', async () => {
+    server.enqueue(toolCallsReply([{ id: 'c1', name: 'calculator', args: { expression: '2*8' } }]), textReply('16'));
+    const p = pty(['--new', '--show-actions', 'what is 2*8'], envFor());
+    expect(await p.closed).toBe(0);
+    expect(p.screen()).toMatch(/^🔧 calculator \{"expression":"2\*8"\} ✓ 16 \(\S+ ms\)\n16$/);
+  });
+});
+
+describe('a one-shot whose output is not a terminal', () => {
+  it('prints the reply exactly as the model wrote it, and nothing on stderr', async () => {
+    server.enqueue(toolCallsReply([{ id: 'c1', name: 'calculator', args: { expression: '2*8' } }]), textReply(REPLY));
+    const r = await runCli(['--new', 'what is 2*8'], envFor());
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(REPLY);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).not.toMatch(NOT_PLAIN);
+  });
+});
+
+describe('the screen model the tests read', () => {
+  it('applies carriage returns, cursor moves up and erasing as a terminal does', () => {
+    expect(renderScreen('⠋ Thinking…\r\x1b[J✓ done\r\nnext', 20)).toBe('✓ done\nnext');
+    expect(renderScreen('a\r\nb\r\nc\r\x1b[2A\x1b[Jz', 20)).toBe('z');
+    expect(renderScreen('北京abc', 4)).toBe('北京\nabc');
+    expect(renderScreen('line\nnext', 20)).toBe('line\n    next');
+  });
+});
