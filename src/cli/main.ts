@@ -133,7 +133,8 @@ export async function main(argv: string[]): Promise<number> {
     textLang = config.lang ?? languageOf(message, config.uiLang);
   }
   const following = followingText(textLang, config.lang);
-  const io: CliIo = { ...ioFor(config, textLang), text: following.text, follow: following.follow };
+  const errorText = (err: { message: string; zh?: string }) => (following.lang() === 'zh' && err.zh ? err.zh : err.message);
+  const io: CliIo = { ...ioFor(config, textLang), text: following.text, follow: following.follow, errorText };
 
   const { createApp } = await import('../app.js');
   const { SessionError } = await import('../sessions/sessions.js');
@@ -179,7 +180,7 @@ export async function main(argv: string[]): Promise<number> {
     return await runRepl(app, flags, io);
   } catch (err) {
     if (err instanceof SessionError) {
-      stderr(`zhixing: ${plainText(err.message)}\n`);
+      stderr(`zhixing: ${plainText(errorText(err))}\n`);
       return err.code === 'not_found' || err.code === 'bad_request' ? 2 : 1;
     }
     if (err instanceof StoreError) return stderr(`zhixing: ${plainText(err.message)}\n`), 1;

@@ -13,8 +13,8 @@ export function cliText(lang: Lang) {
       zh ? `「${name}」在这个版本里还没有。运行 zhixing --help 查看可用的命令。` : `"${name}" is not available in this version yet. Run zhixing --help for what is.`,
     internalError: (m: string) => (zh ? `内部错误：${m}` : `internal error: ${m}`),
     retry: (attempt: number, max: number, why: string, delayMs?: number) => {
-      const wait = delayMs ? (zh ? `，${Math.ceil(delayMs / 1000)} 秒后` : ` in ${Math.ceil(delayMs / 1000)} s`) : '';
-      return zh ? `模型服务暂时不可用（${why}）${wait}重试（${attempt}/${max}）…` : `The model service is unavailable for now (${why}); retrying${wait} (${attempt}/${max})…`;
+      const wait = delayMs ? (zh ? `${Math.ceil(delayMs / 1000)} 秒后` : ` in ${Math.ceil(delayMs / 1000)} s`) : '';
+      return zh ? `模型服务暂时不可用（${why}），${wait}重试（${attempt}/${max}）…` : `The model service is unavailable for now (${why}); retrying${wait} (${attempt}/${max})…`;
     },
     waitingForSession: (pid: number) =>
       zh ? `这个会话正在另一个知行进程${pid ? `（pid ${pid}）` : ''}中回答，等它完成…` : `This session is busy in another Zhixing process${pid ? ` (pid ${pid})` : ''}; waiting for it to finish…`,

@@ -16,6 +16,8 @@ export interface CliIo {
   text: CliText;
   /** The user wrote this line: the CLI's words follow its language (unless ZHIXING_LANG fixes one). */
   follow?: (line: string) => void;
+  /** An error's sentence in the user's language: its `zh` form when they write Chinese and it has one. */
+  errorText?: (err: { message: string; zh?: string }) => string;
   /** On a terminal: the reply's Markdown rendered. */
   markdown?: MarkdownOutput;
   /** On a terminal: the spinner and tool lines on stderr. */

@@ -192,7 +192,7 @@ export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: N
           if (!(await command(line))) break;
         } else await turn(line);
       } catch (err) {
-        if (err instanceof SessionError) io.stderr(`${err.message}\n`);
+        if (err instanceof SessionError) io.stderr(`${io.errorText?.(err) ?? err.message}\n`);
         else throw err;
       }
     }
