@@ -52,14 +52,20 @@ export interface MarkdownRenderer {
   render(text: string): string;
 }
 
-export function createMarkdownRenderer(columns: () => number): MarkdownRenderer {
+function createDeps(): BlockDeps {
   const highlighter = hljs.newInstance();
   for (const [name, language] of Object.entries(LANGUAGES)) highlighter.registerLanguage(name, language);
   for (const [name, aliases] of Object.entries(ALIASES)) highlighter.registerAliases(aliases, { languageName: name });
   const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
-  const deps: BlockDeps = { inline: createInlineRenderer(md), code: createCodeHighlighter(highlighter) };
+  return { inline: createInlineRenderer(md), code: createCodeHighlighter(highlighter) };
+}
+
+export function createMarkdownRenderer(columns: () => number): MarkdownRenderer {
+  // Built at the first reply, not at start: a turn that fails before any text never pays for it.
+  let deps: BlockDeps | undefined;
+  const ready = () => (deps ??= createDeps());
   return {
-    stream: () => createMarkdownStream(deps, columns),
-    render: (text) => renderMarkdown(deps, text, columns()),
+    stream: () => createMarkdownStream(ready(), columns),
+    render: (text) => renderMarkdown(ready(), text, columns()),
   };
 }
