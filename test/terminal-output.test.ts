@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.js';
@@ -113,11 +113,47 @@ describe('a one-shot on a terminal', () => {
     expect(p.screen()).toBe(REPLY.trimEnd());
   });
 
+  it('makes way for a permission question, and comes back once it is answered', async () => {
+    const env = envFor();
+    writeFileSync(join(env.ZHIXING_HOME, 'config.json'), JSON.stringify({ permissions: { file_write: 'ask' } }), { mode: 0o600 });
+    server.enqueue(slowly(toolCallsReply([{ id: 'c1', name: 'file_write', args: { path: 'a.txt', content: 'hi' } }]), 1_100), slowly(textReply('Written.'), 1_100));
+    const p = pty(['--new', 'write hi to a.txt'], env);
+    // The question stands alone on the screen: the spinner was erased before it was asked.
+    await p.waitForScreen(/^Allow file_write to a\.txt\? \[y\]es once \/ \[a\]lways \/ \[n\]o$/);
+    const at = p.raw().length;
+    p.press('y\r');
+    await p.waitForRaw(/Thinking… 1 s/, at);
+    expect(await p.closed).toBe(0);
+    expect(p.screen()).toMatch(/^Allow file_write to a\.txt\? \[y\]es once \/ \[a\]lways \/ \[n\]o y\n✓ file_write a\.txt \(\S+ ms\)\nWritten\.$/);
+  });
+
   it('keeps the full trace on stdout with --show-actions, and no tool line of its own', async () => {
     server.enqueue(toolCallsReply([{ id: 'c1', name: 'calculator', args: { expression: '2*8' } }]), textReply('16'));
     const p = pty(['--new', '--show-actions', 'what is 2*8'], envFor());
     expect(await p.closed).toBe(0);
     expect(p.screen()).toMatch(/^🔧 calculator \{"expression":"2\*8"\} ✓ 16 \(\S+ ms\)\n16$/);
+  });
+});
+
+describe('the REPL on a terminal', () => {
+  it('spins and renders each reply, in the language of the line just typed', async () => {
+    server.enqueue(slowly(toolCallsReply([{ id: 'c1', name: 'calculator', args: { expression: '(3+5)*2' } }]), 1_200), textReply('结果是 **16**。'));
+    const p = pty(['--new'], envFor());
+    let at = await p.waitForRaw(/知行 › /);
+    p.press('算一下 (3+5)*2\r');
+    at = await p.waitForRaw(/思考中… 1 秒/, at);
+    at = await p.waitForRaw(/知行 › /, at);
+    server.enqueue(slowly(textReply('Still **16**.'), 1_200));
+    p.press('and in English?\r');
+    at = await p.waitForRaw(/Thinking… 1 s/, at);
+    await p.waitForRaw(/知行 › /, at);
+    p.press('/exit\r');
+    expect(await p.closed).toBe(0);
+    expect(p.raw()).toContain('结果是 \x1b[1m16\x1b[0m。');
+    const screen = p.screen();
+    expect(screen).toMatch(/🔧 calculator \{"expression":"\(3\+5\)\*2"\} ✓ 16 \(\S+ ms\)\n结果是 16。\n/);
+    expect(screen).toContain('\nStill 16.\n');
+    expect(screen).not.toMatch(SPINNER);
   });
 });
 

@@ -89,10 +89,12 @@ export function attachPrinter(options: {
     }),
     bus.on('tool.progress', (e) => {
       if (!ours(e)) return;
-      if (live) return live.toolProgress(e.callId, e.message);
+      live?.toolProgress(e.callId, e.message);
       if (!options.showActions) return;
+      live?.hide();
       if (!atLineStart) out('\n');
       out(style.dim(`  … ${oneLine(e.message)}\n`));
+      live?.show();
     }),
     bus.on('tool.end', (e) => {
       if (!ours(e)) return;

@@ -20,6 +20,8 @@ export interface Pty {
   press(keys: string): void;
   /** Waits until the raw output after `from` matches; returns where the match ends. */
   waitForRaw(pattern: RegExp, from?: number): Promise<number>;
+  /** Waits until the screen matches. */
+  waitForScreen(pattern: RegExp): Promise<void>;
   closed: Promise<number | null>;
   kill(): void;
 }
@@ -50,6 +52,13 @@ export function runInPty(args: string[], env: Record<string, string>, options: {
         await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
       }
       throw new Error(`The terminal never showed ${pattern}. It shows:\n${renderScreen(output, columns)}`);
+    },
+    async waitForScreen(pattern) {
+      for (let waited = 0; waited < WAIT_MAX_MS; waited += WAIT_STEP_MS) {
+        if (pattern.test(renderScreen(output, columns))) return;
+        await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
+      }
+      throw new Error(`The screen never showed ${pattern}. It shows:\n${renderScreen(output, columns)}`);
     },
     closed,
     kill: () => child.kill(),
