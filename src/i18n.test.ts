@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { followingText } from './cli/messages.js';
 import { languageOf } from './i18n.js';
+import { toStoreError } from './store/store-error.js';
 
 describe('the language a user writes in', () => {
   it.each([
@@ -24,5 +25,13 @@ describe('the language a user writes in', () => {
     const fixed = followingText('zh', 'zh');
     fixed.follow('hello');
     expect(fixed.text.noMessages).toBe('还没有消息。');
+  });
+});
+
+describe('storage failures', () => {
+  it.each(['SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_BUSY', 'SQLITE_CORRUPT', 'EIO'])('%s is said in Chinese too', (code) => {
+    const err = toStoreError(Object.assign(new Error(code), { code }), '/home/u/.zhixing/zhixing.db');
+    expect(err.zh).toMatch(/[\u4e00-\u9fff]/);
+    expect(err.zh).toContain('/home/u/.zhixing/zhixing.db');
   });
 });

@@ -125,7 +125,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
    */
   function unsaved(err: StoreError): TurnResult {
     const error = { code: err.code, message: err.message };
-    const reply = honestReply('error', actions, opts.lang, err.message);
+    const reply = honestReply('error', actions, opts.lang, opts.lang === 'zh' && err.zh ? err.zh : err.message);
     try {
       writer.end('error');
     } catch {

@@ -150,7 +150,7 @@ export async function main(argv: string[]): Promise<number> {
       const error = { code: typeof code === 'string' ? code : 'startup', message: text };
       stdout(jsonLine({ session: null, mode: config.mode, reply: '', actions: [], error }));
     }
-    stderr(`zhixing: ${plainText(text)}\n`);
+    stderr(`zhixing: ${plainText(err instanceof Error ? errorText(err as Error & { zh?: string }) : text)}\n`);
     return 1;
   }
   // Only a terminal loads the renderer and the spinner: a piped or --json run stays as lean as it was.
@@ -183,7 +183,7 @@ export async function main(argv: string[]): Promise<number> {
       stderr(`zhixing: ${plainText(errorText(err))}\n`);
       return err.code === 'not_found' || err.code === 'bad_request' ? 2 : 1;
     }
-    if (err instanceof StoreError) return stderr(`zhixing: ${plainText(err.message)}\n`), 1;
+    if (err instanceof StoreError) return stderr(`zhixing: ${plainText(errorText(err))}\n`), 1;
     stderr(`zhixing: ${plainText(t.internalError(err instanceof Error ? err.message : String(err)))}\n`);
     return 1;
   } finally {
