@@ -35,10 +35,10 @@ export function sgr(...parts: string[]): string {
   return [...codes].sort((a, b) => Number(a) - Number(b)).join(';');
 }
 
-export function toCells(text: string, style = ''): Cell[] {
-  const out: Cell[] = [];
-  for (const ch of text) out.push({ ch, w: charWidth(ch), sgr: style });
-  return out;
+/** The cells of `text`, appended to `into` when given (no spreading: a line can be very long). */
+export function toCells(text: string, style = '', into: Cell[] = []): Cell[] {
+  for (const ch of text) into.push({ ch, w: charWidth(ch), sgr: style });
+  return into;
 }
 
 export const widthOf = (cells: readonly Cell[]) => cells.reduce((n, c) => n + c.w, 0);

@@ -62,7 +62,7 @@ function lastLineCells(html: string): Cell[] {
       const style = [...scopes].reverse().find((s) => s) ?? '';
       const pieces = text.split('\n');
       if (pieces.length > 1) line = [];
-      line.push(...toCells(pieces[pieces.length - 1]!, style));
+      toCells(pieces[pieces.length - 1]!, style, line);
     }
   }
   return line;

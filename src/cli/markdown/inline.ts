@@ -46,7 +46,7 @@ export function createInlineRenderer(md: MarkdownIt) {
     let link: { href: string; text: string } | undefined;
     const style = () => sgr(...stack);
     const put = (s: string, extra = '') => {
-      cells.push(...toCells(s, sgr(style(), extra)));
+      toCells(s, sgr(style(), extra), cells);
       if (link) link.text += s;
     };
     for (const t of tokens) {
@@ -70,13 +70,13 @@ export function createInlineRenderer(md: MarkdownIt) {
           stack.pop();
           const after = link ? addressAfter(link.href, link.text) : '';
           link = undefined;
-          if (after) cells.push(...toCells(after, sgr(style(), ADDRESS)));
+          if (after) toCells(after, sgr(style(), ADDRESS), cells);
           break;
         }
         case 'image': {
           const src = String(t.attrGet('src') ?? '');
           put(`[${t.content}]`, ADDRESS);
-          if (src) cells.push(...toCells(` (${src})`, sgr(style(), ADDRESS)));
+          if (src) toCells(` (${src})`, sgr(style(), ADDRESS), cells);
           break;
         }
         default:

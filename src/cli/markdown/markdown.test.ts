@@ -209,6 +209,17 @@ describe('a streamed reply', () => {
     expect(strip(s.end())).toContain('│ 1 │ 2 │');
   });
 
+  it('keeps up with a very long line arriving in small pieces', () => {
+    const line = `${'word '.repeat(40_000)}end\n`;
+    const s = md.stream();
+    const started = performance.now();
+    let out = '';
+    for (let i = 0; i < line.length; i += 4) out += s.push(line.slice(i, i + 4));
+    out += s.end();
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(out).toBe(render(line));
+  });
+
   it('shows each code line of a fence as it completes, before the fence closes', () => {
     const s = md.stream();
     expect(strip(s.push('```js\nlet a = 1;\nlet b'))).toBe('```js\nlet a = 1;\n');

@@ -16,12 +16,21 @@ export interface MarkdownStream {
 
 /** The narrowest layout: below this, rows are laid out as if this wide and the terminal wraps them. */
 const MIN_WIDTH = 20;
+/**
+ * Trying an incomplete line reads all of it, so a long line is tried again only once it has grown
+ * by a share of its length: 1/32 (a few words) up to LONG_LINE_CHARS, then 1/4. The work then stays
+ * a small multiple of the text's length instead of growing with its square.
+ */
+const LONG_LINE_CHARS = 4_096;
+const retryStep = (length: number) => Math.max(1, length >> (length < LONG_LINE_CHARS ? 5 : 2));
 
 export function createMarkdownStream(deps: BlockDeps, columns: () => number): MarkdownStream {
   const state = initialBlockState();
   let pending = '';
   /** What has been written of the incomplete line. */
   let shown = '';
+  /** How long the incomplete line was when last tried. */
+  let tried = 0;
   /** The width the current line is laid out at, fixed once any of it is shown. */
   let lineWidth: number | undefined;
   const width = () => (lineWidth ??= Math.max(MIN_WIDTH, columns()));
@@ -33,6 +42,7 @@ export function createMarkdownStream(deps: BlockDeps, columns: () => number): Ma
     // printed again in full on a new row rather than a row mixing the two.
     const rest = out.startsWith(shown) ? out.slice(shown.length) : `\n${out}`;
     shown = '';
+    tried = 0;
     lineWidth = undefined;
     return rest;
   };
@@ -40,13 +50,16 @@ export function createMarkdownStream(deps: BlockDeps, columns: () => number): Ma
   return {
     push(text) {
       // The text is the model's: any control sequence in it is dropped, whoever called.
-      pending += plainText(text);
+      const clean = plainText(text);
+      pending += clean;
       let out = '';
-      for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
+      // Only new text can hold a line break: a long line is not searched again at every piece.
+      for (let nl = clean.includes('\n') ? pending.indexOf('\n') : -1; nl >= 0; nl = pending.indexOf('\n')) {
         out += complete(pending.slice(0, nl));
         pending = pending.slice(nl + 1);
       }
-      if (!pending) return out;
+      if (!pending || pending.length - tried < retryStep(pending.length)) return out;
+      tried = pending.length;
       let preview = '';
       const trial = structuredClone(state);
       if (!processLine(trial, pending, width(), true, (s) => (preview += s), deps)) return out;

@@ -113,7 +113,15 @@ export function textSink(write: (s: string) => void, first: string, rest: string
 /** Cells laid out in rows of at most `width` columns (table cells wrap as paragraphs do). */
 export function wrapCells(cells: readonly Cell[], width: number): Cell[][] {
   const rows: Cell[][] = [[]];
-  const w = createWrapper({ start() {}, cells: (cs) => rows[rows.length - 1]!.push(...cs), row: () => rows.push([]) }, width, width);
+  const sink: RowSink = {
+    start() {},
+    cells: (cs) => {
+      const row = rows[rows.length - 1]!;
+      for (const c of cs) row.push(c);
+    },
+    row: () => void rows.push([]),
+  };
+  const w = createWrapper(sink, width, width);
   w.add(cells);
   w.end();
   return rows;
