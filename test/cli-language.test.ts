@@ -72,12 +72,13 @@ describe('one language per user: the one they write in', () => {
     const input = ['你好', '/switch 9', 'hello there', '/switch 9', '/new 周报', '/switch 9', '/sessions', '/exit'].join('\n');
     const r = await runCli(['chat'], offline(EN), { input });
     expect(r.code).toBe(0);
-    const said = r.stdout.split('\n');
-    const at = (line: string) => said.indexOf(line);
-    expect(at('没有会话「9」，请用 /sessions 查看。')).toBeGreaterThan(-1);
-    expect(at('No session "9". See /sessions.')).toBeGreaterThan(at('没有会话「9」，请用 /sessions 查看。'));
-    expect(at('已新建会话：周报。')).toBeGreaterThan(at('No session "9". See /sessions.'));
-    expect(said.lastIndexOf('没有会话「9」，请用 /sessions 查看。')).toBeGreaterThan(at('已新建会话：周报。'));
+    // What /switch 9 said each time, in order: after 你好, after "hello there", after "/new 周报".
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      '没有第 9 个会话（一共 1 个），请用 /sessions 查看。',
+      'There is no session number 9 (there is 1). See /sessions.',
+      '没有第 9 个会话（一共 2 个），请用 /sessions 查看。',
+    ]);
+    expect(r.stdout).toContain('已新建会话：周报。');
     // /sessions has nothing to say of the language: it stays Chinese, dates included.
     expect(r.stdout).toMatch(/\* 1\. 周报 0 条消息 · \d{4}年\d{1,2}月\d{1,2}日 \d{2}:\d{2} · ses_/);
   });

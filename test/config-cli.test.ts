@@ -84,7 +84,8 @@ describe('settings that carry terminal escapes', () => {
     const folder = project(`ZHIXING_MODEL=${CLIPBOARD}gpt${TITLE}\n`);
     const env = { ZHIXING_HOME: h.home, ZHIXING_BASE_URL: 'http://127.0.0.1:9/v1', ZHIXING_LANG: 'en' };
     const r = await runCli(['chat'], env, { cwd: folder, input: '/model\n' });
-    expect(r.stdout).toMatch(/^custom · .*gpt.* · http:\/\/127\.0\.0\.1:9\/v1\n$/);
+    // The provider cannot be reached to list its models: the configured one is the only choice.
+    expect(r.stdout).toMatch(/^custom · .*gpt.* · http:\/\/127\.0\.0\.1:9\/v1\n\* .*gpt.*\n\(The provider did not list its models; .*\)\n$/);
     expect(r.stdout + r.stderr).not.toMatch(CONTROLS);
 
     // The banner shows only on a terminal: the REPL is given one, and what it prints is captured.
@@ -92,10 +93,10 @@ describe('settings that carry terminal escapes', () => {
     const terminal = Object.assign(new PassThrough(), { isTTY: true });
     let out = '';
     const io = { stdout: (s: string) => void (out += s), stderr: (s: string) => void (out += s), style: createStyle(false), text: cliText('en') };
-    // readline draws its prompt on process.stdout; that is readline's text, not a setting.
+    // The line editor draws its prompt on process.stdout; that is the editor's text, not a setting.
     const prompt = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {
-      terminal.end('/exit\n');
+      terminal.end('/exit\r');
       await runRepl(app, { json: false, showActions: false, new: true, offline: false, yes: false, mcp: false }, io, terminal);
     } finally {
       prompt.mockRestore();

@@ -26,7 +26,8 @@ Options for a turn:
 Piped input is read when it comes; a pipe that sends nothing for 2 s is left out
 (add < /dev/null to skip the wait).
 
-In the REPL: /help /sessions /new [title] /switch N /history [N] /delete N /rename T /model /exit
+In the REPL: /help /sessions /new [title] /switch N /history [N] /delete N /rename T /model [NAME] /exit
+(Alt+Enter or Ctrl-J: new line; """ opens and closes a block; Up/Down and Ctrl-R: earlier entries)
 
 Model (environment, ./.env, $ZHIXING_HOME/.env or $ZHIXING_HOME/config.json):
   ZHIXING_PROVIDER   openai | deepseek | qwen | zhipu | moonshot | openrouter | ollama
@@ -76,7 +77,8 @@ const HELP_ZH = `知行 Zhixing —— 能聊天、也能动手的个人助手
 
 管道输入一到就读；2 秒内什么也没发来的管道会被略过（加上 < /dev/null 可跳过等待）。
 
-REPL 里的命令：/help /sessions /new [标题] /switch N /history [N] /delete N /rename 标题 /model /exit
+REPL 里的命令：/help /sessions /new [标题] /switch N /history [N] /delete N /rename 标题 /model [名称] /exit
+（Alt+Enter 或 Ctrl-J 换行；""" 开始和结束多行块；↑/↓ 和 Ctrl-R 找以前输入的内容）
 
 模型（环境变量、./.env、$ZHIXING_HOME/.env 或 $ZHIXING_HOME/config.json）：
   ZHIXING_PROVIDER   openai | deepseek | qwen | zhipu | moonshot | openrouter | ollama

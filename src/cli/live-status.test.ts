@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLiveStatus, inputSummary } from './live-status.js';
+import { createLiveStatus, fitWidth, inputSummary } from './live-status.js';
 import { cliText } from './messages.js';
 import { createStyle } from './printer.js';
 
@@ -55,6 +55,11 @@ describe('the live status lines', () => {
     const l = live('en', 20);
     l.status.toolStart('a', 'web_fetch', { url: 'https://example.com/a/very/long/address' });
     expect(l.out()).toBe('⠋ web_fetch https:…');
+  });
+
+  it('cuts a line to a width with an ellipsis, never splitting a wide character', () => {
+    expect(fitWidth('北京上海', 5)).toBe('北京…');
+    expect(fitWidth('short', 10)).toBe('short');
   });
 
   it('sums up an input by its first text', () => {

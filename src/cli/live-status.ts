@@ -4,7 +4,7 @@
  * when it ends. The live lines are redrawn in place and erased before anything else is written,
  * so they never mix with the reply, a question or a notice, and are never left behind.
  */
-import { fitWidth } from './text-width.js';
+import { graphemes, graphemeWidth, textWidth } from './line-editor/text-width.js';
 import type { CliText } from './messages.js';
 import type { Style } from './printer.js';
 import { plainText } from './terminal-text.js';
@@ -40,6 +40,20 @@ export interface LiveStatusOptions {
   style: Style;
   now?: () => number;
   frameMs?: number;
+}
+
+/** `text` cut to at most `columns` columns, with "…" where it was cut. */
+export function fitWidth(text: string, columns: number): string {
+  if (textWidth(text) <= columns) return text;
+  let out = '';
+  let width = 0;
+  for (const g of graphemes(text)) {
+    const w = graphemeWidth(g);
+    if (width + w > columns - 1) break;
+    out += g;
+    width += w;
+  }
+  return `${out}…`;
 }
 
 /** A short, one-line summary of a tool's input: its first text or number, else its JSON. */

@@ -134,7 +134,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const following = followingText(textLang, config.lang);
   const errorText = (err: { message: string; zh?: string }) => (following.lang() === 'zh' && err.zh ? err.zh : err.message);
-  const io: CliIo = { ...ioFor(config, textLang), text: following.text, follow: following.follow, errorText };
+  const io: CliIo = { ...ioFor(config, textLang), text: following.text, follow: following.follow, lang: following.lang, errorText };
 
   const { createApp } = await import('../app.js');
   const { SessionError } = await import('../sessions/sessions.js');

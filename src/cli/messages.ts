@@ -7,6 +7,8 @@ export function cliText(lang: Lang) {
     usageHint: zh ? '运行 zhixing --help 查看用法。' : 'Run zhixing --help for usage.',
     jsonNeedsMessage: zh ? '--json 需要一条消息：zhixing --json "<消息>"。' : '--json needs a message: zhixing --json "<message>".',
     noSessionId: (id: string) => (zh ? `没有会话「${id}」。用 zhixing sessions 查看。` : `There is no session "${id}". See zhixing sessions.`),
+    ambiguousSession: (count: number, prefix: string) =>
+      zh ? `有 ${count} 个会话的 id 以「${prefix}」开头：请多给几个字符。用 zhixing sessions 查看。` : `${count} sessions have an id starting "${prefix}": give more of it. See zhixing sessions.`,
     /** A date and time as the user's language writes them: 2025年1月3日 14:05 · Jan 3, 2025, 2:05 PM. */
     dateTime: (ms: number) => new Intl.DateTimeFormat(zh ? 'zh-CN' : 'en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(ms),
     unavailable: (name: string) =>
@@ -133,14 +135,23 @@ export interface FollowingText {
   follow(line: string): void;
 }
 
-export function followingText(initial: Lang, forced?: Lang): FollowingText {
-  const tables: Partial<Record<Lang, CliText>> = {};
-  const table = (l: Lang) => (tables[l] ??= cliText(l));
-  let current = forced ?? initial;
-  const text = {} as CliText;
-  for (const key of Object.keys(table('en')) as Array<keyof CliText>) {
-    Object.defineProperty(text, key, { enumerable: true, get: () => table(current)[key] });
+/**
+ * A table of words (`cliText`, the REPL's `replText`) that is always in the language `lang()` says
+ * now: each entry reads the current language's table, so it can be handed out once.
+ */
+export function followLanguage<T extends object>(make: (lang: Lang) => T, lang: () => Lang): T {
+  const tables: Partial<Record<Lang, T>> = {};
+  const table = (l: Lang) => (tables[l] ??= make(l));
+  const live = {} as T;
+  for (const key of Object.keys(table('en')) as Array<keyof T>) {
+    Object.defineProperty(live, key, { enumerable: true, get: () => table(lang())[key] });
   }
+  return live;
+}
+
+export function followingText(initial: Lang, forced?: Lang): FollowingText {
+  let current = forced ?? initial;
+  const text = followLanguage(cliText, () => current);
   return {
     text,
     lang: () => current,

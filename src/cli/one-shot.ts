@@ -2,10 +2,12 @@ import type { App } from '../app.js';
 import type { TurnResult } from '../agent/run-turn.js';
 import { SessionError } from '../sessions/sessions.js';
 import type { OneShotFlags } from './args.js';
+import type { Lang } from '../i18n.js';
 import type { CliText } from './messages.js';
 import { answerOneShotAsks } from './permission-prompt.js';
 import type { LiveStatus } from './live-status.js';
 import { attachPrinter, type MarkdownOutput, type Style } from './printer.js';
+import { resolveSessionRef } from './session-ref.js';
 import { jsonLine } from './terminal-text.js';
 
 export interface CliIo {
@@ -16,6 +18,8 @@ export interface CliIo {
   text: CliText;
   /** The user wrote this line: the CLI's words follow its language (unless ZHIXING_LANG fixes one). */
   follow?: (line: string) => void;
+  /** The language the CLI speaks now (it follows the user's, see `follow`). */
+  lang?: () => Lang;
   /** An error's sentence in the user's language: its `zh` form when they write Chinese and it has one. */
   errorText?: (err: { message: string; zh?: string }) => string;
   /** On a terminal: the reply's Markdown rendered. */
@@ -28,21 +32,19 @@ export interface CliIo {
 const roundMs = (ms: number) => Math.round(ms * 100) / 100;
 
 /**
- * The session a one-shot call uses: --session (an id, or a number as `zhixing sessions` and `/sessions`
- * show them: 1 is the most recent), --new, else the most recent (so follow-ups work).
+ * The session a one-shot call (or the REPL) starts in: --session (a number as `zhixing sessions` and
+ * `/sessions` show them, 1 the most recent; an id; or the unique start of an id), --new, else the most
+ * recent (so follow-ups work).
  */
 export function pickSession(app: App, flags: OneShotFlags, text?: CliText): string {
   if (flags.session) {
-    if (/^\d+$/.test(flags.session)) {
-      const list = app.sessions.list();
-      const n = Number(flags.session);
-      const s = n >= 1 ? list[n - 1] : undefined;
-      if (!s) throw new SessionError('not_found', text?.noSuchSessionNumber(n, list.length) ?? `There is no session number ${n}.`);
-      return s.id;
+    const ref = resolveSessionRef(app.sessions.list(), flags.session);
+    if (ref.kind === 'found') return ref.session.id;
+    if (ref.kind === 'no-number') throw new SessionError('not_found', text?.noSuchSessionNumber(ref.n, ref.count) ?? `There is no session number ${ref.n}.`);
+    if (ref.kind === 'ambiguous') {
+      throw new SessionError('not_found', text?.ambiguousSession(ref.count, flags.session) ?? `${ref.count} sessions have an id starting "${flags.session}".`);
     }
-    const s = app.sessions.get(flags.session);
-    if (!s) throw new SessionError('not_found', text?.noSessionId(flags.session) ?? `There is no session "${flags.session}".`);
-    return s.id;
+    throw new SessionError('not_found', text?.noSessionId(flags.session) ?? `There is no session "${flags.session}".`);
   }
   if (!flags.new) {
     const recent = app.sessions.mostRecent();

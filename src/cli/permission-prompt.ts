@@ -55,27 +55,26 @@ export interface ReplAsks {
 export function createReplAsks(options: {
   app: App;
   io: CliIo;
-  rl: Interface;
+  /** The REPL's input: shows the question as a prompt whose line answers it, or ends that line. */
+  line: { prompt(question: string, kind: 'answer'): void; withdraw(): void };
   interactive: boolean;
   sessionId: () => string;
   /** Whether the turn's output so far ends a line, so a question starts on its own line. */
   atLineStart: () => boolean;
 }): ReplAsks {
-  const { app, io, rl, interactive } = options;
+  const { app, io, line, interactive } = options;
   const workspace = realpathSync(app.config.workspace);
-  const mainPrompt = rl.getPrompt();
   const queue: PendingAsk[] = [];
   let ended = false;
   let answering: string | undefined;
 
   const show = () => {
     const head = queue[0];
-    if (!head) return rl.setPrompt(mainPrompt);
+    if (!head) return;
     const text = question(head, workspace, io.text);
     if (!interactive) return io.stdout(`${text}\n`);
     if (!options.atLineStart()) io.stdout('\n');
-    rl.setPrompt(`${io.style.bold(text)} `);
-    rl.prompt();
+    line.prompt(`${io.style.bold(text)} `, 'answer');
   };
 
   const offs = [
@@ -96,7 +95,7 @@ export function createReplAsks(options: {
       queue.splice(i, 1);
       if (i !== 0) return;
       // Withdrawn while on screen: end the question's line before anything else is printed.
-      if (answering !== e.id && interactive) io.stdout('\n');
+      if (answering !== e.id && interactive) line.withdraw();
       show();
     }),
   ];
@@ -116,7 +115,7 @@ export function createReplAsks(options: {
     endOfInput() {
       ended = true;
       if (!queue.length) return;
-      if (interactive) io.stdout('\n');
+      if (interactive) line.withdraw();
       io.stdout(`${io.text.noInputToAnswer}\n`);
       answering = queue[0]!.id;
       for (const ask of [...queue]) app.permission.reply(ask.id, 'deny');

@@ -1,204 +1,199 @@
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import type { App } from '../app.js';
-import { maskKey, safeUrl } from '../config/config.js';
-import type { Message } from '../store/messages-repo.js';
+import { createModelCatalog } from '../llm/model-catalog.js';
 import { SessionError } from '../sessions/sessions.js';
+import { isStorageFailure, toStoreError } from '../store/store-error.js';
 import type { OneShotFlags } from './args.js';
+import { openInputHistory, type InputHistory } from './input-history.js';
 import type { CliIo } from './one-shot.js';
 import { pickSession } from './one-shot.js';
-import { createReplAsks } from './permission-prompt.js';
-import { attachPrinter, traceLine } from './printer.js';
-import { sessionLine } from './sessions-command.js';
+import { createReplAsks, type ReplAsks } from './permission-prompt.js';
+import { attachPrinter } from './printer.js';
+import { createSlashCommands } from './repl-commands.js';
+import { createPipedInput, createTerminalInput, entryMessage, type ReplInput, type ReplInputHandlers } from './repl-input.js';
+import { followLanguage } from './messages.js';
+import { replText } from './repl-text.js';
 import { plainText } from './terminal-text.js';
 
-const DEFAULT_HISTORY_TURNS = 10;
 /** How long a message waits for a turn of the same session in another process. */
 const SESSION_WAIT_MS = 60_000;
+/** A second Ctrl-C at an empty prompt within this long quits. */
+const QUIT_PRESS_MS = 2_000;
+/** The input history, in $ZHIXING_HOME. */
+const HISTORY_FILE = 'history';
 
-
-/** The messages of the last `n` turns: each user message with everything that answered it. */
-export function lastTurns(messages: Message[], n: number): Message[] {
-  const turnIds = [...new Set(messages.map((m) => m.turnId))].slice(-n);
-  const keep = new Set(turnIds);
-  return messages.filter((m) => keep.has(m.turnId));
+/** The message an entry sends: a one-line entry trimmed; one of several lines keeps its indentation. */
+function messageText(entry: string): string {
+  const text = entryMessage(entry);
+  return text.includes('\n') ? text.replace(/^(?:[ \t]*\n)+/, '').trimEnd() : text.trim();
 }
 
-/** Renders stored messages the way they were seen: text, and a trace line per tool call. */
-export function renderHistory(messages: Message[], io: CliIo): string {
-  const lines: string[] = [];
-  for (const m of messages) {
-    for (const p of m.parts) {
-      if (p.type === 'text') lines.push(m.role === 'user' ? io.style.bold(`› ${plainText(p.text)}`) : plainText(p.text));
-      else if (p.type === 'tool') {
-        const ok = p.state === 'completed';
-        const output = p.output ?? (p.state === 'error' ? '' : 'interrupted');
-        lines.push(traceLine({ tool: p.tool, input: p.input, ok, output, ms: p.ms ?? 0 }, io.style));
-      }
-    }
-  }
-  return lines.join('\n');
-}
-
-/** The interactive chat. Reads lines from stdin (a terminal or a pipe) until /exit or end of input. */
-export async function runRepl(app: App, flags: OneShotFlags, io: CliIo, input: NodeJS.ReadableStream = process.stdin): Promise<number> {
+/**
+ * The interactive chat. Reads entries from a terminal (through the line editor) or lines from a pipe,
+ * until /exit, Ctrl-D, two Ctrl-C at an empty prompt, or the end of input.
+ */
+export async function runRepl(
+  app: App,
+  flags: OneShotFlags,
+  io: CliIo,
+  input: NodeJS.ReadableStream = process.stdin,
+  output: NodeJS.WriteStream = process.stdout,
+): Promise<number> {
   const interactive = Boolean((input as NodeJS.ReadStream).isTTY);
-  let sessionId = pickSession(app, flags, io.text);
-  const rl = createInterface({ input, output: interactive ? process.stdout : undefined, terminal: interactive });
-  let running: AbortController | undefined;
-  let lastInterrupt = 0;
-  let atLineStart = true;
-
-  const prompt = () => interactive && rl.prompt();
-  const say = (s: string) => io.stdout(`${s}\n`);
-  // Titles come from the model or the user's first words: shown as plain text.
-  const titleOf = (s: { title: string; id: string }, fallback = s.id) => plainText(s.title) || fallback;
   const t = io.text;
-  rl.setPrompt(io.style.bold('知行 › '));
+  // The REPL's words follow the language the user last typed in, as the CLI's do.
+  const rt = io.lang ? followLanguage(replText, io.lang) : replText(app.config.lang ?? app.config.uiLang);
+  let sessionId = pickSession(app, flags, io.text);
+  const mainPrompt = io.style.bold('知行 › ');
+  const say = (s: string) => io.stdout(`${s}\n`);
+  const history: InputHistory | undefined = interactive
+    ? openInputHistory({ path: join(app.config.home, HISTORY_FILE), onError: (err) => io.stderr(`zhixing: ${rt.historyUnsaved(plainText(err.message))}\n`) })
+    : undefined;
 
-  // Lines are read as they come, also while a turn runs: a line then answers the permission ask on
+  // Entries are read as they come, also while a turn runs: one then answers the permission ask on
   // screen, if there is one, and otherwise waits its turn as the next message or command.
-  const asks = createReplAsks({ app, io, rl, interactive, sessionId: () => sessionId, atLineStart: () => atLineStart });
-  const lines: string[] = [];
+  const entries: string[] = [];
   let inputEnded = false;
   let wake: (() => void) | undefined;
-  rl.on('line', (raw) => {
-    if (asks.take(raw)) return;
-    lines.push(raw);
-    wake?.();
-  });
-  rl.on('close', () => {
-    inputEnded = true;
-    asks.endOfInput();
-    wake?.();
-  });
-  const nextLine = async (): Promise<string | undefined> => {
-    while (!lines.length && !inputEnded) await new Promise<void>((resolve) => (wake = resolve));
-    return lines.shift();
+  const nextEntry = async (): Promise<string | undefined> => {
+    while (!entries.length && !inputEnded) await new Promise<void>((resolve) => (wake = resolve));
+    return entries.shift();
+  };
+  /** Stops the entry being worked on: a turn, or a command waiting (for a provider, for an answer). */
+  let running: AbortController | undefined;
+  let confirming = false;
+  let lastInterrupt = 0;
+  let atLineStart = true;
+  let asks: ReplAsks | undefined;
+  let line: ReplInput;
+
+  const handlers: ReplInputHandlers = {
+    onEntry(text) {
+      if (asks?.take(text)) return;
+      entries.push(text);
+      wake?.();
+    },
+    onInterrupt({ cleared }) {
+      // From a pipe, Ctrl-C stops the turn and the lines still to come.
+      if (!line.interactive) {
+        running?.abort();
+        entries.length = 0;
+        return line.close();
+      }
+      if (confirming) {
+        // The question is answered "no".
+        line.withdraw();
+        entries.unshift('');
+        return wake?.();
+      }
+      if (running) return running.abort();
+      if (cleared) return void (lastInterrupt = 0);
+      const now = Date.now();
+      if (now - lastInterrupt < QUIT_PRESS_MS) return line.close();
+      lastInterrupt = now;
+      line.withdraw();
+      say(io.style.dim(t.pressAgain));
+      line.prompt(mainPrompt);
+    },
+    onEnd() {
+      inputEnded = true;
+      asks?.endOfInput();
+      wake?.();
+    },
   };
 
-  rl.on('SIGINT', () => {
-    if (running) return running.abort();
-    const now = Date.now();
-    if (now - lastInterrupt < 2_000) return rl.close();
-    lastInterrupt = now;
-    say(io.style.dim(t.pressAgain));
-    prompt();
+  const commands = createSlashCommands({
+    app,
+    io,
+    rt,
+    catalog: createModelCatalog(app.llm),
+    session: () => sessionId,
+    setSession: (id) => (sessionId = id),
+    async ask(question) {
+      confirming = true;
+      try {
+        if (line.interactive) line.prompt(question, 'answer');
+        else io.stdout(`${question}\n`);
+        return (await nextEntry()) ?? '';
+      } finally {
+        confirming = false;
+      }
+    },
   });
 
-  // /switch N and /delete N mean the N the user last saw in /sessions, even if the order changed since.
-  let shown: ReturnType<typeof app.sessions.list> | undefined;
-  const sessionsList = () => app.sessions.list();
-  const byNumberOrId = (arg: string) => {
-    const list = shown ?? sessionsList();
-    const n = Number(arg);
-    return Number.isInteger(n) && n >= 1 ? list[n - 1] : list.find((s) => s.id === arg);
-  };
+  line = interactive
+    ? createTerminalInput(
+        {
+          input: input as NodeJS.ReadStream,
+          output,
+          history: () => history?.entries() ?? [],
+          complete: (before) => commands.complete(before),
+          searchLabel: rt.searchLabel,
+        },
+        handlers,
+      )
+    : createPipedInput(input, handlers, { blockUnclosed: rt.blockUnclosed, stderr: io.stderr });
+  asks = createReplAsks({ app, io, line, interactive, sessionId: () => sessionId, atLineStart: () => atLineStart });
 
-  async function command(line: string): Promise<boolean> {
-    const [cmd, ...rest] = line.slice(1).split(/\s+/);
-    const arg = rest.join(' ').trim();
-    switch (cmd) {
-      case 'help':
-        say(t.replHelp(DEFAULT_HISTORY_TURNS));
-        break;
-      case 'sessions': {
-        const list = (shown = sessionsList());
-        list.forEach((s, i) => say(sessionLine(s, i + 1, s.id === sessionId, io)));
-        if (!list.length) say(t.noSessions);
-        break;
-      }
-      case 'new':
-        sessionId = app.sessions.create(arg).id;
-        say(t.newSession(arg));
-        break;
-      case 'switch': {
-        const s = byNumberOrId(arg);
-        if (!s) say(t.noSuchSession(arg));
-        else {
-          sessionId = s.id;
-          say(t.switched(titleOf(s)));
-        }
-        break;
-      }
-      case 'history': {
-        const n = arg ? Number(arg) : DEFAULT_HISTORY_TURNS;
-        if (!Number.isInteger(n) || n < 1) say(t.historyUsage);
-        else say(renderHistory(lastTurns(app.sessions.history(sessionId), n), io) || t.noMessages);
-        break;
-      }
-      case 'delete': {
-        const s = byNumberOrId(arg);
-        if (!s) say(t.noSuchSession(arg));
-        else if (!app.sessions.get(s.id)) say(t.goneSession(arg));
-        else {
-          await app.sessions.delete(s.id);
-          say(t.deleted(titleOf(s)));
-          if (s.id === sessionId) sessionId = app.sessions.mostRecent()?.id ?? app.sessions.create().id;
-        }
-        break;
-      }
-      case 'rename':
-        if (!arg) say(t.renameUsage);
-        else say(t.renamed(plainText(app.sessions.rename(sessionId, arg).title)));
-        break;
-      case 'model': {
-        const c = app.config;
-        say(app.llm.mode === 'offline'
-          ? t.offlineModel
-          : plainText(`${c.provider} · ${c.model} · ${safeUrl(c.baseUrl ?? '')}${c.apiKey ? ` · ${t.key} ${maskKey(c.apiKey)}` : ''}`));
-        break;
-      }
-      case 'exit':
-      case 'quit':
-        return false;
-      default:
-        say(t.unknownCommand(cmd ?? ''));
-    }
-    return true;
-  }
-
-  async function turn(text: string) {
-    running = new AbortController();
+  async function turn(text: string, signal: AbortSignal) {
     const write = (s: string) => {
       io.stdout(s);
       atLineStart = s.endsWith('\n');
     };
     const detach = attachPrinter({ bus: app.bus, sessionId, write, style: io.style, showActions: true, markdown: io.markdown, live: io.live });
     try {
-      await app.sessions.send(sessionId, text, {
-        signal: running.signal,
+      const result = await app.sessions.send(sessionId, text, {
+        signal,
         // Another process mid-turn in this session: wait for it (Ctrl-C gives up), then go on.
         waitMs: SESSION_WAIT_MS,
         onWait: (pid) => io.stderr(io.style.dim(`${t.waitingForSession(pid)}\n`)),
       });
+      // The model service could not be reached at all: the offline planner still can help.
+      if (result.error?.code === 'network') io.stderr(`${t.offlineHint}\n`);
     } finally {
       detach();
-      running = undefined;
     }
   }
 
-  if (interactive) {
-    const s = app.sessions.get(sessionId);
-    say(io.style.dim(t.banner(app.llm.mode === 'offline' ? t.offline : plainText(`${app.llm.provider} · ${app.llm.model}`), (s && plainText(s.title)) || t.newSessionLabel)));
-  }
-  prompt();
-  // Lines are handled one at a time, in order, even when piped in faster than turns finish.
-  for (let raw = await nextLine(); raw !== undefined; raw = await nextLine()) {
-    const line = raw.trim();
-    if (line) {
-      io.follow?.(line);
+  try {
+    if (interactive) {
+      const s = app.sessions.get(sessionId);
+      const model = app.llm.mode === 'offline' ? t.offline : plainText(`${app.llm.provider} · ${app.llm.model}`);
+      say(io.style.dim(t.banner(model, (s && plainText(s.title)) || t.newSessionLabel)));
+    }
+    for (;;) {
+      // The prompt starts a line of its own, even after a turn that ended mid-line (an error).
+      if (!atLineStart) io.stdout('\n');
+      atLineStart = true;
+      if (interactive && !inputEnded) line.prompt(mainPrompt);
+      const entry = await nextEntry();
+      if (entry === undefined) break;
+      const text = messageText(entry);
+      if (!text) continue;
+      // The CLI's words follow the language the user last wrote in.
+      io.follow?.(text);
+      history?.add(entry);
+      running = new AbortController();
       try {
-        if (line.startsWith('/')) {
-          if (!(await command(line))) break;
-        } else await turn(line);
+        // A command is one line; a block or a paste that starts with "/" is a message.
+        if (text.startsWith('/') && !text.includes('\n') && entryMessage(entry) === entry) {
+          if ((await commands.run(text, running.signal)) === 'exit') break;
+        } else await turn(text, running.signal);
       } catch (err) {
-        if (err instanceof SessionError) io.stderr(`${io.errorText?.(err) ?? err.message}\n`);
+        // A refused session (busy elsewhere, gone) or a failing disk: said, and the REPL goes on.
+        if (err instanceof SessionError) io.stderr(`${plainText(io.errorText?.(err) ?? err.message)}\n`);
+        else if (isStorageFailure(err)) {
+          const failure = toStoreError(err, app.config.dbPath);
+          io.stderr(`${plainText(io.errorText?.(failure) ?? failure.message)}\n`);
+        }
         else throw err;
+      } finally {
+        running = undefined;
       }
     }
-    prompt();
+  } finally {
+    asks.stop();
+    line.close();
   }
-  asks.stop();
-  rl.close();
   return 0;
 }

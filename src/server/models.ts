@@ -1,16 +1,8 @@
 import { z } from '@hono/zod-openapi';
-import type { Llm } from '../llm/types.js';
+import { createModelCatalog, LIST_CACHE_MS, LIST_TIMEOUT_MS, MAX_MODEL_CHARS } from '../llm/model-catalog.js';
 import type { ServerDeps } from './deps.js';
 import { ApiError } from './errors.js';
 import { endpoint, newSubApp } from './openapi.js';
-
-/** A provider slow to list its models must not hold up the page that asked. */
-const LIST_TIMEOUT_MS = 5_000;
-/** Providers add models rarely; the list is asked for again after this long. */
-const LIST_CACHE_MS = 60_000;
-/** Some gateways list hundreds; past this the picker is useless anyway. */
-const MAX_MODELS = 1_000;
-const MAX_MODEL_CHARS = 200;
 
 export const Models = z
   .object({
@@ -38,47 +30,11 @@ export const ModelChoice = z
   .openapi('ModelChoice');
 export type ModelChoice = z.infer<typeof ModelChoice>;
 
-/**
- * The provider's model list, asked for at most once a minute and never by two requests at once.
- * A failure is not kept: the next request asks again.
- */
-function createModelList(llm: Llm) {
-  let cached: { at: number; models: string[] } | undefined;
-  let inFlight: Promise<string[] | undefined> | undefined;
-  const ask = async (): Promise<string[] | undefined> => {
-    try {
-      const models = (await llm.listModels!({ timeoutMs: LIST_TIMEOUT_MS })).filter((m) => m.length <= MAX_MODEL_CHARS).slice(0, MAX_MODELS);
-      // An empty list (or an answer without one) says nothing about what the provider serves.
-      if (models.length === 0) return undefined;
-      cached = { at: Date.now(), models };
-      return models;
-    } catch {
-      // Whatever went wrong (down, 404, slow, refused the key), the configured model still works.
-      return undefined;
-    } finally {
-      inFlight = undefined;
-    }
-  };
-  return async (): Promise<string[] | undefined> => {
-    if (!llm.listModels) return undefined;
-    if (cached && Date.now() - cached.at < LIST_CACHE_MS) return cached.models;
-    return (inFlight ??= ask());
-  };
-}
-
 export function modelRoutes({ app }: ServerDeps) {
   const api = newSubApp();
   const { llm } = app;
-  const providerList = createModelList(llm);
-
-  async function models(): Promise<Models> {
-    const base = { mode: llm.mode, provider: llm.provider, current: llm.model };
-    if (llm.mode === 'offline') return { ...base, models: ['offline'], source: 'offline' };
-    const listed = await providerList();
-    if (!listed) return { ...base, models: [llm.model], source: 'config' };
-    const sorted = [...new Set(listed)].sort();
-    return { ...base, models: sorted.includes(llm.model) ? sorted : [llm.model, ...sorted], source: 'provider' };
-  }
+  const catalog = createModelCatalog(llm);
+  const models = (): Promise<Models> => catalog.list();
 
   endpoint(
     api,

@@ -17,7 +17,7 @@ import { MAX_CONTEXT_LINES, type CodeHighlighter } from './highlight.js';
 import type { InlineRenderer } from './inline.js';
 import { delimiterRow, renderTable, splitRow, type Align } from './table.js';
 import { createWrapper, textSink } from './wrap.js';
-import { textWidth } from '../text-width.js';
+import { textWidth } from '../line-editor/text-width.js';
 import { certainlyText, closesFence, expandTabs, FENCE_OPEN, HEADING, HR, isBlank, leadingSpaces, listMarker, QUOTE, startsBlock, TASK } from './block-syntax.js';
 
 export interface BlockDeps {

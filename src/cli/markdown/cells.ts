@@ -1,9 +1,9 @@
 /**
- * Text as the terminal will show it: one cell per character, with its width in columns and the
+ * Text as the terminal will show it: one cell per character (grapheme), with its width in columns and the
  * SGR parameters it is drawn with. Layout (wrapping, tables) works on cells; `paint` turns them
  * into the escape sequences this renderer writes, the only ones that reach the terminal.
  */
-import { charWidth } from '../text-width.js';
+import { graphemes, graphemeWidth } from '../line-editor/text-width.js';
 
 export interface Cell {
   ch: string;
@@ -37,7 +37,7 @@ export function sgr(...parts: string[]): string {
 
 /** The cells of `text`, appended to `into` when given (no spreading: a line can be very long). */
 export function toCells(text: string, style = '', into: Cell[] = []): Cell[] {
-  for (const ch of text) into.push({ ch, w: charWidth(ch), sgr: style });
+  for (const ch of graphemes(text)) into.push({ ch, w: graphemeWidth(ch), sgr: style });
   return into;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { textWidth } from '../text-width.js';
+import { textWidth } from '../line-editor/text-width.js';
 import { createMarkdownRenderer } from './index.js';
 
 const WIDTH = 40;
