@@ -13,6 +13,14 @@ await build({
   // Native code stays a package. The provider SDK is bundled too, in the chunk loaded only when a
   // model is configured: as a package it is some 200 small modules, ~70 ms of a one-shot's start.
   external: ['better-sqlite3', /^node:/],
-  output: { dir: 'dist/bundle', format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' },
+  // JSDoc is dropped: a `{import('…')}` type in a library's comment would keep its chunk out of the
+  // compile cache (bin/compile-cache.js skips files that may import()), and it is bytes to parse.
+  output: {
+    dir: 'dist/bundle',
+    format: 'cjs',
+    entryFileNames: '[name].cjs',
+    chunkFileNames: '[name]-[hash].cjs',
+    comments: { legal: true, annotation: true, jsdoc: false },
+  },
   logLevel: 'warn',
 });

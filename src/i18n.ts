@@ -12,3 +12,15 @@ const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
 export function detectLang(text: string): Lang {
   return CJK.test(text) ? 'zh' : 'en';
 }
+
+// Letters of a script written left to right with spaces (Latin, Greek, Cyrillic): an English speaker, for us.
+const LETTER = /[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]/;
+
+/**
+ * The language someone wrote in: Chinese with any CJK character, English with letters, and
+ * otherwise (digits, symbols, an empty line) `previous`, the language they used before.
+ */
+export function languageOf(text: string, previous: Lang): Lang {
+  if (CJK.test(text)) return 'zh';
+  return LETTER.test(text) ? 'en' : previous;
+}

@@ -24,7 +24,8 @@ describe('the REPL (lines piped to ./bin/zhixing chat)', () => {
       '/exit',
       'never read',
     ].join('\n');
-    const r = await runCli(['chat'], { ZHIXING_HOME: home.home }, { input });
+    // The messages are Chinese and the checks read English: the language is fixed, not followed.
+    const r = await runCli(['chat'], { ZHIXING_HOME: home.home, ZHIXING_LANG: 'en' }, { input });
     home.cleanup();
     expect(r.code).toBe(0);
     // What went wrong goes to stderr; everything else is the REPL's answer, on stdout.

@@ -125,7 +125,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
    */
   function unsaved(err: StoreError): TurnResult {
     const error = { code: err.code, message: err.message };
-    const reply = honestReply('error', actions, opts.lang, err.message);
+    const reply = honestReply('error', actions, opts.lang, opts.lang === 'zh' && err.zh ? err.zh : err.message);
     try {
       writer.end('error');
     } catch {
@@ -154,7 +154,9 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
         if (isAbort(err, signal)) return stopped();
         const code = (err as { code?: string }).code ?? 'llm_error';
         const message = err instanceof Error ? err.message : String(err);
-        return finish(honestReply('error', actions, opts.lang, message), 'error', true, { code, message });
+        // The reply speaks the user's language; the error object keeps the one sentence scripts match on.
+        const said = opts.lang === 'zh' && typeof (err as { zh?: unknown }).zh === 'string' ? (err as { zh: string }).zh : message;
+        return finish(honestReply('error', actions, opts.lang, said), 'error', true, { code, message });
       }
       if (out.cut) {
         writer.step(out.text, out.reasoning, [], { usage: out.usage }, ids);

@@ -15,7 +15,8 @@ describe('parseCommand', () => {
   });
 
   it('says what is wrong with bad usage', () => {
-    expect(parseCommand(['--frobnicate'])).toMatchObject({ kind: 'usage-error' });
+    expect(parseCommand(['--frobnicate'])).toMatchObject({ kind: 'usage-error', zh: '没有 --frobnicate 这个选项。要发送以 - 开头的消息，把它放在 -- 之后：zhixing -- "--frobnicate"。' });
+    expect(parseCommand(['--session'])).toMatchObject({ kind: 'usage-error', zh: '选项 --session 的值不对：它需要一个值。' });
     expect(parseCommand(['--session', 'a', '--new', 'x'])).toMatchObject({ kind: 'usage-error', message: 'Use either --session ID or --new, not both.' });
     expect(parseCommand(['ask'])).toMatchObject({ kind: 'usage-error' });
     expect(parseCommand(['--model', ' ', 'hi'])).toMatchObject({ kind: 'usage-error', message: '--model needs a model name: zhixing --model NAME "<message>".' });
@@ -37,7 +38,11 @@ describe('parseCommand', () => {
     expect(parseCommand(['sessions', '--json'])).toEqual({ kind: 'sessions', json: true });
     expect(parseCommand(['config', '--json', '--model', 'm'])).toEqual({ kind: 'config', json: true, offline: false, model: 'm' });
     expect(parseCommand(['chat', '--session', '2'])).toMatchObject({ kind: 'repl', chat: true, flags: { session: '2' } });
-    expect(parseCommand(['sessions', '--new'])).toEqual({ kind: 'usage-error', message: 'zhixing sessions does not take --new (it takes --json).' });
+    expect(parseCommand(['sessions', '--new'])).toEqual({
+      kind: 'usage-error',
+      message: 'zhixing sessions does not take --new (it takes --json).',
+      zh: 'zhixing sessions 不接受 --new（它接受 --json）。',
+    });
     expect(parseCommand(['chat', '--json'])).toMatchObject({ kind: 'usage-error', message: expect.stringMatching(/^zhixing chat does not take --json/) });
     // Followed by more words, the name is part of a message.
     expect(parseCommand(['config', 'my', 'router'])).toMatchObject({ kind: 'ask', message: 'config my router' });

@@ -25,7 +25,8 @@ export type Command =
   | { kind: 'config'; json: boolean; offline: boolean; model?: string }
   | { kind: 'serve'; host: string; port: number; offline: boolean }
   | { kind: 'unavailable'; name: string }
-  | { kind: 'usage-error'; message: string };
+  /** What is wrong, in English (`message`) and Chinese (`zh`). */
+  | { kind: 'usage-error'; message: string; zh: string };
 
 /** An argument that starts with "-" but is not shaped like an option: "-3+5", "-5 度算冷吗". */
 const OPTION_SHAPE = /^--?[a-z][a-z-]*(?:=.*)?$/i;
@@ -46,6 +47,24 @@ const DEFAULT_SERVE_HOST = '127.0.0.1';
 const DEFAULT_SERVE_PORT = 4317;
 const MAX_PORT = 65_535;
 
+const usage = (message: string, zh: string): Command => ({ kind: 'usage-error', message, zh });
+
+/** node:util parseArgs's complaint, first line only, and in Chinese from its code. */
+function parseError(err: unknown): Command {
+  const message = (err as Error).message.split('\n')[0]!;
+  const option = (/'(-[^']*)'/.exec(message)?.[1] ?? '').replace(/ <value>$/, '');
+  const code = (err as { code?: string }).code;
+  const zh =
+    code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+      ? `没有 ${option} 这个选项。要发送以 - 开头的消息，把它放在 -- 之后：zhixing -- "${option}"。`
+      : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE'
+        ? `选项 ${option || message} 的值不对：${/needs|argument missing/i.test(message) ? '它需要一个值' : '它不接受值'}。`
+        : code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL'
+          ? `这个命令不接受多余的参数（${message}）。`
+          : `参数有误：${message}`;
+  return usage(message, zh);
+}
+
 /** `zhixing serve [--port N] [--host H]`; port 0 lets the system pick a free one. */
 function parseServe(argv: string[]): Command {
   let parsed;
@@ -56,12 +75,12 @@ function parseServe(argv: string[]): Command {
       options: { port: { type: 'string' }, host: { type: 'string' }, offline: { type: 'boolean', default: false } },
     });
   } catch (err) {
-    return { kind: 'usage-error', message: (err as Error).message.split('\n')[0]! };
+    return parseError(err);
   }
   const { port = String(DEFAULT_SERVE_PORT), host = DEFAULT_SERVE_HOST, offline } = parsed.values;
   const n = Number(port);
-  if (!/^\d+$/.test(port) || n > MAX_PORT) return { kind: 'usage-error', message: `--port must be a number from 0 to ${MAX_PORT} (got "${port}").` };
-  if (!host.trim()) return { kind: 'usage-error', message: '--host needs an address, e.g. 127.0.0.1.' };
+  if (!/^\d+$/.test(port) || n > MAX_PORT) return usage(`--port must be a number from 0 to ${MAX_PORT} (got "${port}").`, `--port 必须是 0 到 ${MAX_PORT} 之间的数字（收到的是「${port}」）。`);
+  if (!host.trim()) return usage('--host needs an address, e.g. 127.0.0.1.', '--host 需要一个地址，例如 127.0.0.1。');
   return { kind: 'serve', host: host.trim(), port: n, offline };
 }
 
@@ -88,15 +107,15 @@ export function parseCommand(argv: string[]): Command {
       },
     });
   } catch (err) {
-    return { kind: 'usage-error', message: (err as Error).message.split('\n')[0]! };
+    return parseError(err);
   }
   const { values: v } = parsed;
   const positionals = parsed.positionals.map((p) => (p.startsWith(MESSAGE_MARK) ? p.slice(1) : p));
   if (v.help) return { kind: 'help' };
   if (v.version) return { kind: 'version' };
-  if (v.session !== undefined && v.new) return { kind: 'usage-error', message: 'Use either --session ID or --new, not both.' };
-  if (v.session !== undefined && !v.session.trim()) return { kind: 'usage-error', message: '--session needs a session id or number.' };
-  if (v.model !== undefined && !v.model.trim()) return { kind: 'usage-error', message: '--model needs a model name: zhixing --model NAME "<message>".' };
+  if (v.session !== undefined && v.new) return usage('Use either --session ID or --new, not both.', '--session 和 --new 只能用一个。');
+  if (v.session !== undefined && !v.session.trim()) return usage('--session needs a session id or number.', '--session 需要一个会话 id 或编号。');
+  if (v.model !== undefined && !v.model.trim()) return usage('--model needs a model name: zhixing --model NAME "<message>".', '--model 需要一个模型名：zhixing --model 名称 "<消息>"。');
   const flags: OneShotFlags = {
     json: v.json,
     showActions: v['show-actions'],
@@ -117,7 +136,12 @@ export function parseCommand(argv: string[]): Command {
       .map(([name]) => name);
     const allowed: readonly string[] = SUBCOMMANDS[first as keyof typeof SUBCOMMANDS];
     const wrong = given.find((name) => !allowed.includes(name));
-    if (wrong) return { kind: 'usage-error', message: `zhixing ${first} does not take ${wrong}${allowed.length ? ` (it takes ${allowed.join(', ')})` : ''}.` };
+    if (wrong) {
+      return usage(
+        `zhixing ${first} does not take ${wrong}${allowed.length ? ` (it takes ${allowed.join(', ')})` : ''}.`,
+        `zhixing ${first} 不接受 ${wrong}${allowed.length ? `（它接受 ${allowed.join('、')}）` : ''}。`,
+      );
+    }
     if (first === 'help') return { kind: 'help' };
     if (first === 'sessions') return { kind: 'sessions', json: flags.json };
     if (first === 'config') return { kind: 'config', json: flags.json, offline: flags.offline, model: flags.model };
@@ -125,6 +149,6 @@ export function parseCommand(argv: string[]): Command {
   }
   const words = first === 'ask' ? rest : positionals;
   const message = words.join(' ').trim();
-  if (!message) return { kind: 'usage-error', message: 'The message is empty: zhixing "<message>".' };
+  if (!message) return usage('The message is empty: zhixing "<message>".', '消息是空的：zhixing "<消息>"。');
   return { kind: 'ask', message, flags };
 }

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, detectUiLang, loadConfig, type Config } from '../config/config.js';
-import { detectLang, type Lang } from '../i18n.js';
+import { ConfigError, detectUiLang, forcedLang, loadConfig, type Config } from '../config/config.js';
+import { languageOf, type Lang } from '../i18n.js';
 import { HISTORY_WINDOW } from '../agent/context.js';
 import { MAX_MESSAGE_CHARS } from '../sessions/limits.js';
 import { parseCommand, type OneShotFlags } from './args.js';
 import { helpText } from './help.js';
-import { cliText } from './messages.js';
+import { cliText, followingText } from './messages.js';
 import { createStyle } from './printer.js';
 import { composeMessage, readPipedInput } from './stdin-input.js';
 import { jsonLine, plainText } from './terminal-text.js';
@@ -25,14 +25,22 @@ function version(): string {
 
 type Out = (s: string) => void;
 
-/** The settings, or the exit code after saying on stderr what is wrong with them. */
-function configOrExit(options: { offline: boolean; model?: string }, stderr: Out): Config | number {
+/** Words that name a command or a subcommand: they say nothing of the user's language. */
+const COMMAND_WORDS = new Set(['ask', 'chat', 'config', 'help', 'sessions', 'serve', 'mcp', 'eval', 'add', 'list', 'remove']);
+
+/** The language of the words given on the command line, options and command names aside. */
+function argvLang(argv: string[], fallback: Lang): Lang {
+  return languageOf(argv.filter((a) => !a.startsWith('-') && !COMMAND_WORDS.has(a)).join(' '), fallback);
+}
+
+/** The settings, or the exit code after saying on stderr, in `lang`, what is wrong with them. */
+function configOrExit(options: { offline: boolean; model?: string }, lang: Lang, stderr: Out): Config | number {
   let config;
   try {
     config = loadConfig(options);
   } catch (err) {
     // Settings are anyone's text (a cloned project's .env): shown, never obeyed by the terminal.
-    if (err instanceof ConfigError) return stderr(`zhixing: ${plainText(err.message)}\n`), 2;
+    if (err instanceof ConfigError) return stderr(`zhixing: ${plainText(lang === 'zh' && err.zh ? err.zh : err.message)}\n`), 2;
     throw err;
   }
   // An ignored file or a withheld key changes what this run does: say so before anything else.
@@ -71,11 +79,13 @@ export async function main(argv: string[]): Promise<number> {
   const stdout = (s: string) => void process.stdout.write(s);
   const stderr = (s: string) => void process.stderr.write(s);
   const cmd = parseCommand(argv);
-  const lang = detectUiLang();
+  // ZHIXING_LANG, else the language of the message on the command line, else the locale's.
+  const uiLang = detectUiLang();
+  const lang = forcedLang() ?? argvLang(argv, uiLang);
   const t = cliText(lang);
   if (cmd.kind === 'help') return stdout(helpText(lang)), 0;
   if (cmd.kind === 'version') return stdout(`zhixing ${version()}\n`), 0;
-  if (cmd.kind === 'usage-error') return stderr(`zhixing: ${cmd.message}\n${t.usageHint}\n`), 2;
+  if (cmd.kind === 'usage-error') return stderr(`zhixing: ${lang === 'zh' ? cmd.zh : cmd.message}\n${t.usageHint}\n`), 2;
   if (cmd.kind === 'unavailable') return stderr(`zhixing: ${t.unavailable(cmd.name)}\n`), 2;
   if (cmd.kind === 'serve') {
     const { runServe } = await import('./serve.js');
@@ -88,7 +98,7 @@ export async function main(argv: string[]): Promise<number> {
     text: cliText(textLang),
   });
   if (cmd.kind === 'config' || cmd.kind === 'sessions') {
-    const config = configOrExit(cmd.kind === 'config' ? { offline: cmd.offline, model: cmd.model } : { offline: false }, stderr);
+    const config = configOrExit(cmd.kind === 'config' ? { offline: cmd.offline, model: cmd.model } : { offline: false }, lang, stderr);
     if (typeof config === 'number') return config;
     const io = ioFor(config, config.uiLang);
     if (cmd.kind === 'config') {
@@ -106,22 +116,25 @@ export async function main(argv: string[]): Promise<number> {
   const flags: OneShotFlags = cmd.flags;
   if (flags.mcp) return stderr(`zhixing: ${t.unavailable('--mcp')}\n`), 2;
 
-  const config = configOrExit({ offline: flags.offline, model: flags.model }, stderr);
+  const config = configOrExit({ offline: flags.offline, model: flags.model }, lang, stderr);
   if (typeof config === 'number') return config;
   // With no message it is the REPL, on a terminal or with piped lines taken as typed ones (scripts
   // drive it so); piped input becomes context only for a message: `git diff | zhixing "review"`.
   const interactive = cmd.kind === 'repl';
-  if (interactive && flags.json) return stderr(`zhixing: --json needs a message: zhixing --json "<message>".\n${t.usageHint}\n`), 2;
+  if (interactive && flags.json) return stderr(`zhixing: ${t.jsonNeedsMessage}\n${t.usageHint}\n`), 2;
   let message: string | undefined;
   // One run speaks one language: the one the message is in, unless ZHIXING_LANG says otherwise.
-  let textLang = config.lang ?? (cmd.kind === 'ask' ? detectLang(cmd.message) : config.uiLang);
+  // The REPL's follows what the user last typed.
+  let textLang = config.lang ?? (cmd.kind === 'ask' ? languageOf(cmd.message, config.uiLang) : config.uiLang);
   if (!interactive) {
     const got = await messageToSend(cmd.kind === 'ask' ? cmd.message : undefined, textLang, ioFor(config, textLang));
     if (typeof got === 'number') return got;
     message = got;
-    textLang = config.lang ?? detectLang(message);
+    textLang = config.lang ?? languageOf(message, config.uiLang);
   }
-  const io = ioFor(config, textLang);
+  const following = followingText(textLang, config.lang);
+  const errorText = (err: { message: string; zh?: string }) => (following.lang() === 'zh' && err.zh ? err.zh : err.message);
+  const io: CliIo = { ...ioFor(config, textLang), text: following.text, follow: following.follow, lang: following.lang, errorText };
 
   const { createApp } = await import('../app.js');
   const { SessionError } = await import('../sessions/sessions.js');
@@ -137,12 +150,27 @@ export async function main(argv: string[]): Promise<number> {
       const error = { code: typeof code === 'string' ? code : 'startup', message: text };
       stdout(jsonLine({ session: null, mode: config.mode, reply: '', actions: [], error }));
     }
-    stderr(`zhixing: ${plainText(text)}\n`);
+    stderr(`zhixing: ${plainText(err instanceof Error ? errorText(err as Error & { zh?: string }) : text)}\n`);
     return 1;
   }
-  // Retries are worth a line on stderr, so a slow answer is not a silent one.
-  app.bus.on('llm.retry', (e) => stderr(io.style.dim(`${io.text.retry(e.attempt, e.maxRetries, e.status ? String(e.status) : e.reason, e.delayMs)}\n`)));
-  app.bus.on('llm.waiting', (e) => stderr(io.style.dim(`${io.text.waiting(e.elapsedMs)}\n`)));
+  // Only a terminal loads the renderer and the spinner: a piped or --json run stays as lean as it was.
+  if (!flags.json && !config.dumbTerminal && (process.stdout.isTTY || process.stderr.isTTY)) {
+    const { loadTerminalOutput } = await import('./terminal-output.js');
+    const errStyle = createStyle(!config.noColor && !config.dumbTerminal && Boolean(process.stderr.isTTY));
+    const tty = await loadTerminalOutput({ stdout: process.stdout, stderr: process.stderr, color: !config.noColor, dumb: config.dumbTerminal, text: io.text, style: errStyle });
+    io.markdown = tty.markdown;
+    io.live = tty.live;
+    // A question is about to be asked: the live lines make way (before the question is written).
+    if (tty.live) app.bus.on('permission.asked', () => tty.live!.hide());
+  }
+  // Retries are worth a line on stderr, so a slow answer is not a silent one; on a terminal the
+  // spinner says how long the model service has kept us waiting.
+  app.bus.on('llm.retry', (e) => {
+    const line = io.style.dim(io.text.retry(e.attempt, e.maxRetries, e.status ? String(e.status) : e.reason, e.delayMs));
+    if (io.live) io.live.notice(line);
+    else stderr(`${line}\n`);
+  });
+  app.bus.on('llm.waiting', (e) => (io.live ? io.live.waiting(e.elapsedMs) : stderr(io.style.dim(`${io.text.waiting(e.elapsedMs)}\n`))));
   try {
     if (message !== undefined) {
       const { runOneShot } = await import('./one-shot.js');
@@ -152,10 +180,10 @@ export async function main(argv: string[]): Promise<number> {
     return await runRepl(app, flags, io);
   } catch (err) {
     if (err instanceof SessionError) {
-      stderr(`zhixing: ${plainText(err.message)}\n`);
+      stderr(`zhixing: ${plainText(errorText(err))}\n`);
       return err.code === 'not_found' || err.code === 'bad_request' ? 2 : 1;
     }
-    if (err instanceof StoreError) return stderr(`zhixing: ${plainText(err.message)}\n`), 1;
+    if (err instanceof StoreError) return stderr(`zhixing: ${plainText(errorText(err))}\n`), 1;
     stderr(`zhixing: ${plainText(t.internalError(err instanceof Error ? err.message : String(err)))}\n`);
     return 1;
   } finally {

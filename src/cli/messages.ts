@@ -1,16 +1,22 @@
-import type { Lang } from '../i18n.js';
+import { languageOf, type Lang } from '../i18n.js';
 
 /** Every sentence the CLI itself says, in both languages. */
 export function cliText(lang: Lang) {
   const zh = lang === 'zh';
   return {
     usageHint: zh ? '运行 zhixing --help 查看用法。' : 'Run zhixing --help for usage.',
+    jsonNeedsMessage: zh ? '--json 需要一条消息：zhixing --json "<消息>"。' : '--json needs a message: zhixing --json "<message>".',
+    noSessionId: (id: string) => (zh ? `没有会话「${id}」。用 zhixing sessions 查看。` : `There is no session "${id}". See zhixing sessions.`),
+    ambiguousSession: (count: number, prefix: string) =>
+      zh ? `有 ${count} 个会话的 id 以「${prefix}」开头：请多给几个字符。用 zhixing sessions 查看。` : `${count} sessions have an id starting "${prefix}": give more of it. See zhixing sessions.`,
+    /** A date and time as the user's language writes them: 2025年1月3日 14:05 · Jan 3, 2025, 2:05 PM. */
+    dateTime: (ms: number) => new Intl.DateTimeFormat(zh ? 'zh-CN' : 'en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(ms),
     unavailable: (name: string) =>
       zh ? `「${name}」在这个版本里还没有。运行 zhixing --help 查看可用的命令。` : `"${name}" is not available in this version yet. Run zhixing --help for what is.`,
     internalError: (m: string) => (zh ? `内部错误：${m}` : `internal error: ${m}`),
     retry: (attempt: number, max: number, why: string, delayMs?: number) => {
-      const wait = delayMs ? (zh ? `，${Math.ceil(delayMs / 1000)} 秒后` : ` in ${Math.ceil(delayMs / 1000)} s`) : '';
-      return zh ? `模型服务暂时不可用（${why}）${wait}重试（${attempt}/${max}）…` : `The model service is unavailable for now (${why}); retrying${wait} (${attempt}/${max})…`;
+      const wait = delayMs ? (zh ? `${Math.ceil(delayMs / 1000)} 秒后` : ` in ${Math.ceil(delayMs / 1000)} s`) : '';
+      return zh ? `模型服务暂时不可用（${why}），${wait}重试（${attempt}/${max}）…` : `The model service is unavailable for now (${why}); retrying${wait} (${attempt}/${max})…`;
     },
     waitingForSession: (pid: number) =>
       zh ? `这个会话正在另一个知行进程${pid ? `（pid ${pid}）` : ''}中回答，等它完成…` : `This session is busy in another Zhixing process${pid ? ` (pid ${pid})` : ''}; waiting for it to finish…`,
@@ -20,6 +26,20 @@ export function cliText(lang: Lang) {
     waiting: (elapsedMs: number) => {
       const s = Math.round(elapsedMs / 1000);
       return zh ? `正在等待模型服务响应（${s} 秒）…` : `Waiting for the model service (${s} s)…`;
+    },
+    /** The spinner's words while the model thinks. */
+    thinking: (elapsedMs: number) => {
+      const s = Math.floor(elapsedMs / 1000);
+      return zh ? `思考中…${s ? ` ${s} 秒` : ''}` : `Thinking…${s ? ` ${s} s` : ''}`;
+    },
+    /** How long a tool call took, after its line. */
+    took: (ms: number) => {
+      if (ms < 1_000) {
+        const n = ms < 1 ? '<1' : String(Math.round(ms));
+        return zh ? `（${n} 毫秒）` : `(${n} ms)`;
+      }
+      const s = ms < 10_000 ? (ms / 1000).toFixed(1) : String(Math.round(ms / 1000));
+      return zh ? `（${s} 秒）` : `(${s} s)`;
     },
     stdinSilent: (waitMs: number) =>
       zh
@@ -105,3 +125,39 @@ Ctrl-C stops a running answer; at the prompt, press it twice to quit.`,
   };
 }
 export type CliText = ReturnType<typeof cliText>;
+
+/** The CLI's words in the language the user last wrote in, unless ZHIXING_LANG fixes one. */
+export interface FollowingText {
+  /** Always the current language's text: hand it out once, it follows. */
+  text: CliText;
+  lang(): Lang;
+  /** The user wrote `line`: a message, or a slash command whose arguments count, not its name. */
+  follow(line: string): void;
+}
+
+/**
+ * A table of words (`cliText`, the REPL's `replText`) that is always in the language `lang()` says
+ * now: each entry reads the current language's table, so it can be handed out once.
+ */
+export function followLanguage<T extends object>(make: (lang: Lang) => T, lang: () => Lang): T {
+  const tables: Partial<Record<Lang, T>> = {};
+  const table = (l: Lang) => (tables[l] ??= make(l));
+  const live = {} as T;
+  for (const key of Object.keys(table('en')) as Array<keyof T>) {
+    Object.defineProperty(live, key, { enumerable: true, get: () => table(lang())[key] });
+  }
+  return live;
+}
+
+export function followingText(initial: Lang, forced?: Lang): FollowingText {
+  let current = forced ?? initial;
+  const text = followLanguage(cliText, () => current);
+  return {
+    text,
+    lang: () => current,
+    follow(line) {
+      if (forced) return;
+      current = languageOf(line.trim().startsWith('/') ? line.trim().replace(/^\/\S*/, '') : line, current);
+    },
+  };
+}

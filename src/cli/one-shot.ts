@@ -2,9 +2,11 @@ import type { App } from '../app.js';
 import type { TurnResult } from '../agent/run-turn.js';
 import { SessionError } from '../sessions/sessions.js';
 import type { OneShotFlags } from './args.js';
+import type { Lang } from '../i18n.js';
 import type { CliText } from './messages.js';
 import { answerOneShotAsks } from './permission-prompt.js';
-import { attachPrinter, type Style } from './printer.js';
+import type { LiveStatus } from './live-status.js';
+import { attachPrinter, type MarkdownOutput, type Style } from './printer.js';
 import { resolveSessionRef } from './session-ref.js';
 import { jsonLine } from './terminal-text.js';
 
@@ -12,7 +14,18 @@ export interface CliIo {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
   style: Style;
+  /** In the language the user writes in; with `follow`, the one they last wrote in. */
   text: CliText;
+  /** The user wrote this line: the CLI's words follow its language (unless ZHIXING_LANG fixes one). */
+  follow?: (line: string) => void;
+  /** The language the CLI speaks now (it follows the user's, see `follow`). */
+  lang?: () => Lang;
+  /** An error's sentence in the user's language: its `zh` form when they write Chinese and it has one. */
+  errorText?: (err: { message: string; zh?: string }) => string;
+  /** On a terminal: the reply's Markdown rendered. */
+  markdown?: MarkdownOutput;
+  /** On a terminal: the spinner and tool lines on stderr. */
+  live?: LiveStatus;
 }
 
 /** Milliseconds to two decimals: enough to compare, without float noise. */
@@ -29,9 +42,9 @@ export function pickSession(app: App, flags: OneShotFlags, text?: CliText): stri
     if (ref.kind === 'found') return ref.session.id;
     if (ref.kind === 'no-number') throw new SessionError('not_found', text?.noSuchSessionNumber(ref.n, ref.count) ?? `There is no session number ${ref.n}.`);
     if (ref.kind === 'ambiguous') {
-      throw new SessionError('not_found', `${ref.count} sessions have an id starting "${flags.session}": give more of it. See zhixing sessions.`);
+      throw new SessionError('not_found', text?.ambiguousSession(ref.count, flags.session) ?? `${ref.count} sessions have an id starting "${flags.session}".`);
     }
-    throw new SessionError('not_found', `There is no session "${flags.session}". See zhixing sessions.`);
+    throw new SessionError('not_found', text?.noSessionId(flags.session) ?? `There is no session "${flags.session}".`);
   }
   if (!flags.new) {
     const recent = app.sessions.mostRecent();
@@ -85,7 +98,9 @@ async function runTurn(app: App, picked: string, message: string, flags: OneShot
   const stopAsking = flags.yes ? () => {} : answerOneShotAsks(app, io, onSigint);
   let sessionId = picked;
   const attach = () =>
-    flags.json ? () => {} : attachPrinter({ bus: app.bus, sessionId, write: io.stdout, style: io.style, showActions: flags.showActions });
+    flags.json
+      ? () => {}
+      : attachPrinter({ bus: app.bus, sessionId, write: io.stdout, style: io.style, showActions: flags.showActions, markdown: io.markdown, live: io.live });
   let detach = attach();
   // Continuing the most recent session is a convenience: when another process is mid-turn there,
   // a short wait, then a session of our own, beats interleaving two conversations.

@@ -1,4 +1,5 @@
 import type { ActionRecord, Bus } from '../bus/bus.js';
+import type { LiveStatus } from './live-status.js';
 import { plainText } from './terminal-text.js';
 
 const MAX_PREVIEW_CHARS = 100;
@@ -31,9 +32,16 @@ export function traceLine(a: Pick<ActionRecord, 'tool' | 'input' | 'ok' | 'outpu
   return `🔧 ${style.bold(oneLine(a.tool))} ${style.dim(oneLine(input ?? ''))} ${mark} ${output} ${style.dim(`(${formatMs(a.ms)} ms)`)}`;
 }
 
+/** Renders a reply's Markdown for the terminal, a piece at a time (`./markdown/index.ts`, loaded only on a terminal). */
+export interface MarkdownOutput {
+  stream(): { push(text: string): string; end(): string };
+}
+
 /**
  * Prints a session's turn as it happens: streamed text, and a trace line per tool call.
  * Everything printed here comes from the model or a tool, so it is made plain text first.
+ * On a terminal, `markdown` renders the reply and `live` shows the spinner and tool lines on
+ * stderr; the live lines are erased before anything is printed here.
  * Returns the unsubscribe function.
  */
 export function attachPrinter(options: {
@@ -42,28 +50,67 @@ export function attachPrinter(options: {
   write: (s: string) => void;
   style: Style;
   showActions: boolean;
+  markdown?: MarkdownOutput;
+  live?: LiveStatus;
 }): () => void {
-  const { bus, sessionId, write, style } = options;
+  const { bus, sessionId, write, style, live } = options;
   let atLineStart = true;
+  let text: { partId: string; stream: ReturnType<MarkdownOutput['stream']> } | undefined;
   const out = (s: string) => {
     if (!s) return;
     write(s);
     atLineStart = s.endsWith('\n');
   };
+  /** A text part is over (a tool call, the turn's end): the rest of its rendering. */
+  const endText = () => {
+    if (!text) return;
+    out(text.stream.end());
+    text = undefined;
+  };
+  const ours = (e: { sessionId: string }) => e.sessionId === sessionId;
   const offs = [
-    bus.on('text.delta', (e) => e.sessionId === sessionId && out(plainText(e.delta))),
+    bus.on('turn.start', (e) => ours(e) && live?.thinking()),
+    bus.on('step.start', (e) => ours(e) && e.step > 0 && live?.thinking()),
+    bus.on('text.delta', (e) => {
+      if (!ours(e)) return;
+      live?.hide();
+      if (!options.markdown) return out(plainText(e.delta));
+      if (text?.partId !== e.partId) {
+        endText();
+        text = { partId: e.partId, stream: options.markdown.stream() };
+      }
+      out(text.stream.push(e.delta));
+    }),
+    bus.on('tool.start', (e) => {
+      if (!ours(e)) return;
+      endText();
+      if (!atLineStart) out('\n');
+      live?.toolStart(e.callId, e.tool, e.input);
+    }),
     bus.on('tool.progress', (e) => {
-      if (e.sessionId !== sessionId || !options.showActions) return;
+      if (!ours(e)) return;
+      live?.toolProgress(e.callId, e.message);
+      if (!options.showActions) return;
+      live?.hide();
       if (!atLineStart) out('\n');
       out(style.dim(`  … ${oneLine(e.message)}\n`));
+      live?.show();
     }),
     bus.on('tool.end', (e) => {
-      if (e.sessionId !== sessionId || !options.showActions) return;
+      if (!ours(e)) return;
+      live?.toolEnd(e.callId, e.ok, e.output, e.ms, !options.showActions);
+      if (!options.showActions) return;
+      live?.hide();
       if (!atLineStart) out('\n');
       out(`${traceLine(e, style)}\n`);
+      live?.show();
     }),
+    // The host hides the live lines when a question is asked (before it is written); shown again once answered.
+    bus.on('permission.replied', (e) => ours(e) && live?.show()),
     bus.on('turn.end', (e) => {
-      if (e.sessionId !== sessionId) return;
+      if (!ours(e)) return;
+      endText();
+      live?.stop();
       // A reply the code wrote (a stop condition) was not streamed: print it now.
       if (e.stopReason !== 'done' && e.reply) {
         if (!atLineStart) out('\n');
@@ -72,5 +119,9 @@ export function attachPrinter(options: {
       if (!atLineStart) out('\n');
     }),
   ];
-  return () => offs.forEach((off) => off());
+  return () => {
+    offs.forEach((off) => off());
+    endText();
+    live?.stop();
+  };
 }

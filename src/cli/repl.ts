@@ -11,6 +11,7 @@ import { createReplAsks, type ReplAsks } from './permission-prompt.js';
 import { attachPrinter } from './printer.js';
 import { createSlashCommands } from './repl-commands.js';
 import { createPipedInput, createTerminalInput, entryMessage, type ReplInput, type ReplInputHandlers } from './repl-input.js';
+import { followLanguage } from './messages.js';
 import { replText } from './repl-text.js';
 import { plainText } from './terminal-text.js';
 
@@ -40,7 +41,8 @@ export async function runRepl(
 ): Promise<number> {
   const interactive = Boolean((input as NodeJS.ReadStream).isTTY);
   const t = io.text;
-  const rt = replText(app.config.lang ?? app.config.uiLang);
+  // The REPL's words follow the language the user last typed in, as the CLI's do.
+  const rt = io.lang ? followLanguage(replText, io.lang) : replText(app.config.lang ?? app.config.uiLang);
   let sessionId = pickSession(app, flags, io.text);
   const mainPrompt = io.style.bold('知行 › ');
   const say = (s: string) => io.stdout(`${s}\n`);
@@ -138,7 +140,7 @@ export async function runRepl(
       io.stdout(s);
       atLineStart = s.endsWith('\n');
     };
-    const detach = attachPrinter({ bus: app.bus, sessionId, write, style: io.style, showActions: true });
+    const detach = attachPrinter({ bus: app.bus, sessionId, write, style: io.style, showActions: true, markdown: io.markdown, live: io.live });
     try {
       const result = await app.sessions.send(sessionId, text, {
         signal,
@@ -168,6 +170,8 @@ export async function runRepl(
       if (entry === undefined) break;
       const text = messageText(entry);
       if (!text) continue;
+      // The CLI's words follow the language the user last wrote in.
+      io.follow?.(text);
       history?.add(entry);
       running = new AbortController();
       try {
@@ -177,8 +181,11 @@ export async function runRepl(
         } else await turn(text, running.signal);
       } catch (err) {
         // A refused session (busy elsewhere, gone) or a failing disk: said, and the REPL goes on.
-        if (err instanceof SessionError) io.stderr(`${plainText(err.message)}\n`);
-        else if (isStorageFailure(err)) io.stderr(`${plainText(toStoreError(err, app.config.dbPath).message)}\n`);
+        if (err instanceof SessionError) io.stderr(`${plainText(io.errorText?.(err) ?? err.message)}\n`);
+        else if (isStorageFailure(err)) {
+          const failure = toStoreError(err, app.config.dbPath);
+          io.stderr(`${plainText(io.errorText?.(failure) ?? failure.message)}\n`);
+        }
         else throw err;
       } finally {
         running = undefined;

@@ -10,7 +10,7 @@ import { jsonLine, plainText } from './terminal-text.js';
  */
 export function sessionLine(s: SessionRow, n: number, current: boolean, io: Pick<CliIo, 'style' | 'text'>): string {
   const title = plainText(s.title) || io.text.untitled;
-  return `${current ? '*' : ' '} ${n}. ${title} ${io.style.dim(`${io.text.messages(s.messageCount)} · ${new Date(s.updatedAt).toLocaleString()} · ${s.id}`)}`;
+  return `${current ? '*' : ' '} ${n}. ${title} ${io.style.dim(`${io.text.messages(s.messageCount)} · ${io.text.dateTime(s.updatedAt)} · ${s.id}`)}`;
 }
 
 /**

@@ -417,7 +417,12 @@ describe('settings that are wrong say so', () => {
   it('names a ZHIXING_LANG that is neither zh nor en, and takes locale forms of both', () => {
     const { home, cwd } = folders();
     const load = (lang: string) => loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_LANG: lang }, cwd });
-    expect(() => load('fr')).toThrow(new ConfigError('ZHIXING_LANG must be zh (中文) or en (English), got "fr". Leave it unset to follow the language you write in.'));
+    expect(() => load('fr')).toThrow(
+      new ConfigError(
+        'ZHIXING_LANG must be zh (中文) or en (English), got "fr". Leave it unset to follow the language you write in.',
+        'ZHIXING_LANG 必须是 zh（中文）或 en（English）。不设置它，就跟随你写的语言。',
+      ),
+    );
     expect(() => load('chinese')).toThrow(/ZHIXING_LANG must be zh \(中文\) or en \(English\), got "chinese"/);
     expect(load('zh_CN.UTF-8')).toMatchObject({ lang: 'zh', uiLang: 'zh' });
     expect(load('EN-us')).toMatchObject({ lang: 'en', uiLang: 'en' });

@@ -110,6 +110,8 @@ export interface Config {
   geocodingUrl: string;
   weatherUrl: string;
   noColor: boolean;
+  /** TERM=dumb: a terminal that cannot move the cursor or show colour, so no spinner and no styling. */
+  dumbTerminal: boolean;
   /** `permissions` from config.json: a tool's name and whether it runs, asks first, or never runs. */
   permissions: Record<string, PermissionRule>;
   /** ZHIXING_TOKEN: the bearer token `serve` requires (and needs, off loopback). Never printed. */
@@ -122,6 +124,13 @@ export interface Config {
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  constructor(
+    message: string,
+    /** The same sentence in Chinese, for a user who writes Chinese. */
+    readonly zh?: string,
+  ) {
+    super(message);
+  }
 }
 
 export interface LoadConfigOptions {
@@ -169,7 +178,9 @@ function readConfigFile(path: string): ConfigFile {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new ConfigError(`${path} is not valid JSON${syntaxErrorPlace(text, err)}. Fix or remove it.`);
+    const place = syntaxErrorPlace(text, err);
+    const zhPlace = place.replace(/^ at line (\d+), column (\d+)$/, '（第 $1 行第 $2 列）').replace(' (it ends too early)', '（它提前结束了）');
+    throw new ConfigError(`${path} is not valid JSON${place}. Fix or remove it.`, `${path} 不是有效的 JSON${zhPlace}。请修正或删除它。`);
   }
   const parsed = ConfigFile.safeParse(json);
   if (!parsed.success) {
@@ -257,6 +268,11 @@ function toolRules(file: ConfigFile, path: string, warnings: string[]): Record<s
   return rules;
 }
 
+/** ZHIXING_LANG from the environment, when it names a language: it wins over what the user writes in. */
+export function forcedLang(env: NodeJS.ProcessEnv = process.env): 'zh' | 'en' | undefined {
+  return parseLang(env.ZHIXING_LANG);
+}
+
 /** The language for the program's own words, from ZHIXING_LANG or the locale; usable before the config loads. */
 export function detectUiLang(env: NodeJS.ProcessEnv = process.env): 'zh' | 'en' {
   return parseLang(env.ZHIXING_LANG) ?? (/^zh/i.test(env.LC_ALL || env.LC_MESSAGES || env.LANG || '') ? 'zh' : 'en');
@@ -311,14 +327,20 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     const from = origins[name]!;
     const where =
       from.from === 'config-file' ? ` It is set as "${from.key}" in ${from.path}.` : from.from === 'cwd-env' ? ' It is set in ./.env.' : from.from === 'home-env' ? ` It is set in ${from.path}.` : '';
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got ${got}).${where}`);
+    const zhGot = hasControlChars(raw ?? '') ? '一个含控制字符的值' : `「${raw}」`;
+    const zhWhere =
+      from.from === 'config-file' ? `它在 ${from.path} 里设为 "${from.key}"。` : from.from === 'cwd-env' ? '它在 ./.env 里设置。' : from.from === 'home-env' ? `它在 ${from.path} 里设置。` : '';
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got ${got}).${where}`, `${name} 必须是 ${min} 到 ${max} 之间的整数（收到的是${zhGot}）。${zhWhere}`);
   };
 
   let endpoint;
   try {
     endpoint = resolveEndpoint(layers, { homeLayers: [HOME_ENV_LAYER, FILE_LAYER] });
   } catch (err) {
-    if (err instanceof UnknownProviderError) throw new ConfigError(err.message);
+    if (err instanceof UnknownProviderError) {
+      const m = /^(?:Unknown provider "(.*)"|.*)\. Use one of: (.*)\.$/.exec(err.message);
+      throw new ConfigError(err.message, m ? `${m[1] !== undefined ? `没有叫「${m[1]}」的模型服务商` : '模型服务商的名字里有控制字符'}。可用的有：${m[2]}。` : undefined);
+    }
     throw err;
   }
   const offlineSetting = get('ZHIXING_OFFLINE');
@@ -333,11 +355,15 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     if (problem) throw new ConfigError(problem);
   }
   if (options.model !== undefined && mode === 'offline') {
-    throw new ConfigError(
-      forcedOffline
-        ? '--model chooses a model of the model service, but this run is offline (--offline or ZHIXING_OFFLINE=1). Drop one of them.'
-        : '--model chooses a model of the model service, and none is configured: Zhixing is running offline. Set ZHIXING_BASE_URL / ZHIXING_API_KEY or ZHIXING_PROVIDER first.',
-    );
+    throw forcedOffline
+      ? new ConfigError(
+          '--model chooses a model of the model service, but this run is offline (--offline or ZHIXING_OFFLINE=1). Drop one of them.',
+          '--model 选择的是模型服务里的模型，但这次运行是离线的（--offline 或 ZHIXING_OFFLINE=1）。请去掉其中一个。',
+        )
+      : new ConfigError(
+          '--model chooses a model of the model service, and none is configured: Zhixing is running offline. Set ZHIXING_BASE_URL / ZHIXING_API_KEY or ZHIXING_PROVIDER first.',
+          '--model 选择的是模型服务里的模型，但还没有配置模型服务：知行正在离线运行。请先设置 ZHIXING_BASE_URL / ZHIXING_API_KEY 或 ZHIXING_PROVIDER。',
+        );
   }
   // ./.env may choose the model service (that is what it is for), but a cloned project can carry one: never silently.
   if (mode === 'llm' && endpoint.baseUrl && endpoint.source?.layer === CWD_ENV_LAYER) {
@@ -354,7 +380,10 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   }
   const langSetting = get('ZHIXING_LANG');
   const lang = parseLang(langSetting);
-  if (langSetting !== undefined && !lang) throw new ConfigError(langProblem(langSetting, originLabel(origins.ZHIXING_LANG!, 'ZHIXING_LANG')));
+  if (langSetting !== undefined && !lang) {
+    const label = originLabel(origins.ZHIXING_LANG!, 'ZHIXING_LANG');
+    throw new ConfigError(langProblem(langSetting, label), `${label} 必须是 zh（中文）或 en（English）。不设置它，就跟随你写的语言。`);
+  }
   const maxSteps = wholeNumber('ZHIXING_MAX_STEPS', DEFAULT_MAX_STEPS, 1, 100);
   const requestTimeoutMs = wholeNumber('ZHIXING_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 1_000, MAX_TIMEOUT_MS);
   const headersTimeoutMs = wholeNumber('ZHIXING_HEADERS_TIMEOUT_MS', DEFAULT_HEADERS_TIMEOUT_MS, 1_000, MAX_TIMEOUT_MS);
@@ -398,6 +427,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     geocodingUrl,
     weatherUrl,
     noColor: env.NO_COLOR !== undefined && env.NO_COLOR !== '',
+    dumbTerminal: env.TERM === 'dumb',
     permissions: toolRules(file, configPath, warnings),
     token,
     warnings,

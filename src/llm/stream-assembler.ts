@@ -77,7 +77,12 @@ export function createToolCallAssembler(makeId: (n: number) => string = defaultM
 
   let chars = 0;
   const tooMuch = (what: string) =>
-    new LlmError('bad_response', `The model sent ${what} in one step, more than any answer needs; it was stopped. Try again, or try another model.`);
+    new LlmError(
+      'bad_response',
+      `The model sent ${what} in one step, more than any answer needs; it was stopped. Try again, or try another model.`,
+      undefined,
+      `模型在一步里发来的内容远超任何回答所需（${what}），已停止。请再试一次，或换一个模型。`,
+    );
 
   function slotFor(delta: ToolCallDelta): PartialCall {
     let index = typeof delta.index === 'number' ? delta.index : undefined;
@@ -204,7 +209,7 @@ function checkedToolCalls(value: unknown): ToolCallDelta[] {
 }
 
 function malformedToolCall(why: string): LlmError {
-  return new LlmError('bad_response', `The model sent a malformed tool call (${why}). Try again, or try another model.`);
+  return new LlmError('bad_response', `The model sent a malformed tool call (${why}). Try again, or try another model.`, undefined, `模型发来的工具调用格式不对（${why}）。请再试一次，或换一个模型。`);
 }
 
 function readUsage(chunk: ChunkLike): Usage | undefined {

@@ -18,7 +18,12 @@ export type SessionErrorCode = 'not_found' | 'busy' | 'too_many' | 'bad_request'
 /** An error a user can act on; hosts map the code to an exit code or HTTP status. */
 export class SessionError extends Error {
   override name = 'SessionError';
-  constructor(readonly code: SessionErrorCode, message: string) {
+  constructor(
+    readonly code: SessionErrorCode,
+    message: string,
+    /** The same sentence in Chinese, for a user who writes Chinese (the CLI picks). */
+    readonly zh?: string,
+  ) {
     super(message);
   }
 }
@@ -81,7 +86,7 @@ export function createSessions(deps: SessionsDeps): SessionsService {
 
   const mustGet = (id: string): SessionRow => {
     const s = store.sessions.get(id);
-    if (!s) throw new SessionError('not_found', `There is no session "${id}". List them with /sessions or GET /api/sessions.`);
+    if (!s) throw new SessionError('not_found', `There is no session "${id}". List them with /sessions or GET /api/sessions.`, `没有会话「${id}」。用 /sessions 查看。`);
     return s;
   };
 
@@ -115,7 +120,7 @@ export function createSessions(deps: SessionsDeps): SessionsService {
     rename(id, title) {
       mustGet(id);
       const clean = title.trim();
-      if (!clean) throw new SessionError('bad_request', 'A title cannot be empty.');
+      if (!clean) throw new SessionError('bad_request', 'A title cannot be empty.', '标题不能为空。');
       store.sessions.rename(id, clean);
       return mustGet(id);
     },
@@ -125,7 +130,11 @@ export function createSessions(deps: SessionsDeps): SessionsService {
       // Another process mid-turn would fail on every write once its rows are gone.
       const elsewhere = run ? undefined : locks.holder(id);
       if (elsewhere) {
-        throw new SessionError('busy', `This session is answering in another Zhixing process (pid ${elsewhere}). Delete it once that is done.`);
+        throw new SessionError(
+          'busy',
+          `This session is answering in another Zhixing process (pid ${elsewhere}). Delete it once that is done.`,
+          `这个会话正在另一个知行进程（pid ${elsewhere}）中回答，等它完成后再删除。`,
+        );
       }
       if (run) {
         run.controller.abort();
@@ -146,13 +155,21 @@ export function createSessions(deps: SessionsDeps): SessionsService {
     close: () => sideWork.abort(),
     async send(id, text, options = {}) {
       mustGet(id);
-      if (!text.trim()) throw new SessionError('bad_request', 'The message is empty.');
+      if (!text.trim()) throw new SessionError('bad_request', 'The message is empty.', '消息是空的。');
       if (text.length > MAX_MESSAGE_CHARS) {
-        throw new SessionError('bad_request', `The message is too long (${text.length} characters, at most ${MAX_MESSAGE_CHARS}).`);
+        throw new SessionError(
+          'bad_request',
+          `The message is too long (${text.length} characters, at most ${MAX_MESSAGE_CHARS}).`,
+          `消息太长了（${text.length} 个字符，最多 ${MAX_MESSAGE_CHARS} 个）。`,
+        );
       }
-      if (running.has(id)) throw new SessionError('busy', 'This session is still working on the previous message. Wait, or abort it.');
+      if (running.has(id)) throw new SessionError('busy', 'This session is still working on the previous message. Wait, or abort it.', '这个会话还在处理上一条消息。请稍等，或先停止它。');
       if (running.size >= maxRunning) {
-        throw new SessionError('too_many', `${running.size} sessions are already running (the limit is ${maxRunning}). Try again in a moment.`);
+        throw new SessionError(
+          'too_many',
+          `${running.size} sessions are already running (the limit is ${maxRunning}). Try again in a moment.`,
+          `已经有 ${running.size} 个会话在运行（上限是 ${maxRunning} 个）。请稍后再试。`,
+        );
       }
       const controller = new AbortController();
       const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
@@ -166,6 +183,7 @@ export function createSessions(deps: SessionsDeps): SessionsService {
           throw new SessionError(
             'busy',
             `This session is busy with a turn in another Zhixing process${pid ? ` (pid ${pid})` : ''}. Wait for it to finish, or start a new session.`,
+            `这个会话正在另一个知行进程${pid ? `（pid ${pid}）` : ''}中回答。等它完成，或开一个新会话。`,
           );
         }
         return await turn(id, text, signal).finally(release);

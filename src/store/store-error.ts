@@ -12,6 +12,8 @@ export class StoreError extends Error {
   constructor(
     readonly code: StoreErrorCode,
     message: string,
+    /** The same sentence in Chinese, for a user who writes Chinese. */
+    readonly zh?: string,
   ) {
     super(message);
   }
@@ -34,22 +36,23 @@ export function toStoreError(err: unknown, where: string): StoreError {
   if (err instanceof StoreError) return err;
   const code = sqliteCode(err);
   if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT' || (code.startsWith('SQLITE_IOERR') && diskIsFull(where))) {
-    return new StoreError('disk_full', `Could not save to ${where}: the disk is full. Free some space and try again.`);
+    return new StoreError('disk_full', `Could not save to ${where}: the disk is full. Free some space and try again.`, `无法保存到 ${where}：磁盘满了。请腾出一些空间再试。`);
   }
   if (code.startsWith('SQLITE_READONLY') || code === 'EROFS' || code === 'EACCES' || code === 'EPERM') {
     return new StoreError(
       'read_only',
       `Could not save to ${where}: it is read-only. Make it writable, or set ZHIXING_HOME to a folder Zhixing can write.`,
+      `无法保存到 ${where}：它是只读的。请让它可写，或把 ZHIXING_HOME 设为知行能写入的文件夹。`,
     );
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return new StoreError('busy', `Could not save to ${where}: another program kept the database locked too long. Try again.`);
+    return new StoreError('busy', `Could not save to ${where}: another program kept the database locked too long. Try again.`, `无法保存到 ${where}：另一个程序锁住数据库太久了。请再试一次。`);
   }
   if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') {
-    return new StoreError('damaged', `${where} is damaged or is not a Zhixing database. Move it aside to start afresh.`);
+    return new StoreError('damaged', `${where} is damaged or is not a Zhixing database. Move it aside to start afresh.`, `${where} 已损坏，或者不是知行的数据库。把它移到别处即可重新开始。`);
   }
   const detail = err instanceof Error ? err.message : String(err);
-  return new StoreError('io', `Could not save to ${where} (${code || detail}). Check the disk and try again.`);
+  return new StoreError('io', `Could not save to ${where} (${code || detail}). Check the disk and try again.`, `无法保存到 ${where}（${code || detail}）。请检查磁盘后再试。`);
 }
 
 /**
