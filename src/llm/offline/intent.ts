@@ -9,6 +9,7 @@ import type { Utterance } from './extract.js';
 import type { Lang } from '../../i18n.js';
 import type { Nearest } from './out-of-scope.js';
 import type { Lookup } from './todo-lookup.js';
+import type { Append } from './file-append.js';
 
 /** A tool call the planner wants to make, before it gets an id. */
 export interface PlannedCall {
@@ -16,6 +17,8 @@ export interface PlannedCall {
   args: Record<string, unknown>;
   /** A todo named by content: this call lists the todos, and the item found there is then finished or deleted. */
   lookup?: Lookup;
+  /** An append: this call reads the file, and the write of the old text plus this follows. */
+  append?: Append;
 }
 
 /** A reply without a tool, by kind; replies.ts renders it in the user's language. */
@@ -34,6 +37,8 @@ export type Reply =
   | { kind: 'askTodoId'; action: 'done' | 'delete' }
   | { kind: 'missing'; tools: string[] }
   | { kind: 'codeRefusal' }
+  /** Where files are kept; `path` is a file the latest step wrote, to say where that one is. */
+  | { kind: 'workspace'; path?: string }
   | { kind: 'cannot'; near?: Nearest };
 
 export type Outcome =
@@ -65,6 +70,8 @@ export interface Intent {
  * although it says 今天, and 「记一下 明天 9 点…」 is a todo although it says 9 点.
  */
 export const PRIORITY = {
+  /** Before the plain write: 「在 a.txt 末尾写上…」 adds to the file, 「往 a.txt 写入…」 replaces it. */
+  fileAppend: 101,
   /** Carries free text (内容是：…), so it must see the message before anything reads words in it. */
   fileWrite: 100,
   /** A todo's words are free text too. */
@@ -99,6 +106,8 @@ export interface WordingContext {
   decimals?: number;
   /** The user's message, for wording that answers what was asked of the result. */
   userText: string;
+  /** The workspace's absolute path, when the planner was told it: where written files are. */
+  workspace?: string;
 }
 
 /** How a tool's output becomes a line of the reply; without one, the output is said as it is. */

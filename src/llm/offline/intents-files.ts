@@ -1,7 +1,10 @@
 /** Rules for the file tools. Paths are passed as the user wrote them: the tools decide what is allowed. */
 import { looksLikeFile, PATH, restore, trimEndOf, unquote, type Utterance } from './extract.js';
-import { call, PRIORITY, str, type Intent, type Outcome, type ToolRules } from './intent.js';
-import { say } from '../../i18n.js';
+import { resolve } from 'node:path';
+import { appendWording } from './file-append.js';
+import { fileAppend } from './intents-file-append.js';
+import { call, PRIORITY, reply, str, type Intent, type Outcome, type ToolRules } from './intent.js';
+import { say, type Lang } from '../../i18n.js';
 
 const P = `(?<path>${PATH})`;
 // `s`: file content may run over several lines (a pasted text), and `.` should take it all.
@@ -24,14 +27,22 @@ const WRITE_WHOLE: RegExp[] = [
   re(`${P}\\s*的?内容(?:改成|改为|写成|设为|设置为|是|为)\\s*(?::\\s*)?(?<content>(?!什么|啥).+?)$`),
   re(`\\b(?:write|save|put|store)\\s+${CONTENT_BEFORE}\\s+(?:to|into|in)\\s+(?:the\\s+)?(?:file\\s+)?${P}\\s*[.!]?$`),
   re(`\\b(?:write|save)\\s+to\\s+(?:the\\s+)?(?:file\\s+)?${P}\\s*:\\s*(?<content>.+)$`),
+  re(`\\bsave\\s+${CONTENT_BEFORE}\\s+as\\s+(?:a\\s+file\\s+(?:called\\s+|named\\s+)?)?${P}\\s*[.!]?$`),
+  re(`^(?:in|into)\\s+(?:the\\s+)?(?:file\\s+)?${P}\\s*,?\\s*(?:please\\s+)?(?:write|put|type)\\s*:?\\s*(?<content>.+)$`),
 ];
-/** "Create a file" patterns: the content, if any, follows the path. */
+/** "Create a file" patterns: the content, if any, follows the path. `named`: the word 文件/file was said. */
 const CREATE: RegExp[] = [
-  re(`(?:创建|新建|建|写|生成)(?:一个|个)?(?:新的?)?(?:文本)?文件\\s*(?:(?:叫做|叫|名为|名叫|名字是|:)\\s*)?${P}`),
-  re(`\\b(?:create|make|write)\\s+(?:(?:a|an|new|the)\\s+)*(?:text\\s+)?file\\s+(?:called\\s+|named\\s+)?${P}`),
+  re(`(?:创建|新建|建立|建|写|生成|弄)\\s*(?:一个|个)?(?:新的?)?(?:文本)?(?<named>文件)\\s*(?:(?:叫做|叫|名为|名叫|名字是|:)\\s*)?${P}`),
+  re(`(?:创建|新建|建立|建|生成)\\s*(?:一个|个)?(?:新的?)?\\s*(?:(?:叫做|叫|名为|名叫)\\s*)?${P}`),
+  re(`\\b(?:create|make|write|start)\\s+(?:(?:a|an|new|the)\\s+)*(?:text\\s+)?(?<named>file)\\s+(?:called\\s+|named\\s+)?${P}`),
+  re(`\\b(?:create|make|start)\\s+(?:(?:a|an|new|the)\\s+)*(?:(?:called|named)\\s+)?${P}`),
 ];
+/** 「在 docs 文件夹里建一个…」: the folder named before the verb (or before the file, the verb between). */
+const FOLDER_BEFORE = re(`(?:在|到|往)\\s*(?<dir>${PATH})\\s*(?:(?:文件夹|目录)\\s*(?:里面|里|下面|下|中|内)?|(?:里面|里|下面|下|中|内))\\s*(?:(?:帮我|给我|再)\\s*)?(?:(?:新建|创建|建立|建|生成|写)\\s*(?:一个|个)?\\s*(?:新的?\\s*)?(?:文本\\s*)?(?:文件\\s*)?(?:(?:叫做|叫|名为|名叫)\\s*)?)?$`);
+/** "… in the reports folder containing …": the folder named right after the file. */
+const FOLDER_AFTER_NAME = re(`^\\s*,?\\s*(?:in|inside|under|into)\\s+(?:the\\s+|my\\s+)?(?:(?<dir>${PATH})\\s+(?:folder|directory|dir)\\b|(?:folder|directory)\\s+(?<dir2>${PATH}))|^\\s*(?:放在|放到|存在|存到|在)\\s*(?<dir3>${PATH})\\s*(?:文件夹|目录)?\\s*(?:里面|里|下面|下|中)?`);
 const CREATE_CONTENT = re(
-  `^\\s*(?:,\\s*)?(?:(?:它的|的)?内容(?:是|为)?|里面写(?:上|着)?|写上|写入|写着|with(?:\\s+the)?\\s+(?:content|text)s?|containing|that says|saying|with)\\s*(?::\\s*)?(?<content>.*)$|^\\s*:\\s*(?<content2>.+)$`,
+  `^\\s*(?:,\\s*)?(?:(?:它的|的)?内容(?:是|为|写)?|里面(?:写|是)(?:上|着)?|写上|写入|写着|写|with(?:\\s+the)?\\s+(?:content|text|words?)s?|containing|that says|saying|with)\\s*(?::\\s*)?(?<content>.*)$|^\\s*:\\s*(?<content2>.+)$`,
 );
 
 const NOT_A_PATH = /^(?:todos?|to-do|it|this|that|me|my)$/i;
@@ -43,6 +54,13 @@ function groupText(u: Utterance, m: RegExpExecArray, name: string): string | und
 
 const cleanPath = (path: string): string => trimEndOf(path, /[.,]/);
 
+/** The file inside the folder named for it, unless its own path already starts there. */
+function inFolder(dir: string | undefined, name: string): string {
+  const folder = dir && trimEndOf(cleanPath(dir), /[/\\]/);
+  if (!folder || NOT_A_FOLDER.test(folder) || name.startsWith(`${folder}/`)) return name;
+  return `${folder}/${name}`;
+}
+
 const fileWrite: Intent = {
   id: 'file_write',
   priority: PRIORITY.fileWrite,
@@ -51,16 +69,24 @@ const fileWrite: Intent = {
       const m = pattern.exec(u.norm);
       const path = m?.groups?.path && cleanPath(m.groups.path);
       if (!m || !path || NOT_A_PATH.test(path)) continue;
-      return call('file_write', { path, content: restore(u, unquote(groupText(u, m, 'content') ?? '')) });
+      const dir = FOLDER_BEFORE.exec(u.norm.slice(0, m.index))?.groups?.dir;
+      return call('file_write', { path: inFolder(dir, path), content: restore(u, unquote(groupText(u, m, 'content') ?? '')) });
     }
     for (const pattern of CREATE) {
       const m = pattern.exec(u.norm);
-      if (!m?.groups?.path || !m.indices) continue;
-      const end = m.indices[0][1];
+      const name = m?.groups?.path && cleanPath(m.groups.path);
+      if (!m?.indices || !name || NOT_A_PATH.test(name)) continue;
+      // Without the word 文件/file only a name with an extension or a folder is a file: 「新建一个计划」 is not.
+      if (m.groups?.named === undefined && !looksLikeFile(name)) continue;
+      let end = m.indices[0][1];
+      const after = FOLDER_AFTER_NAME.exec(u.norm.slice(end));
+      const before = FOLDER_BEFORE.exec(u.norm.slice(0, m.index));
+      const dir = after?.groups?.dir ?? after?.groups?.dir2 ?? after?.groups?.dir3 ?? before?.groups?.dir;
+      if (after) end += after[0].length;
       const rest = CREATE_CONTENT.exec(u.norm.slice(end));
       const at = rest?.indices?.groups?.content ?? rest?.indices?.groups?.content2;
       const content = at ? restore(u, unquote(u.raw.slice(end + at[0], end + at[1]))) : '';
-      return call('file_write', { path: cleanPath(m.groups.path), content });
+      return call('file_write', { path: inFolder(dir, name), content });
     }
     return null;
   },
@@ -96,8 +122,10 @@ const fileRead: Intent = {
   },
 };
 
-const LIST_ZH = /(?:有哪些|有什么|有啥|列出|列一下|列举|看看|查看|显示|看一下)[^。?]*?(?:文件|目录|文件夹)|(?:文件|目录)(?:列表|清单)|(?:工作区|目录|文件夹)(?:里|下|中)?(?:面)?(?:有(?:哪些|什么|啥))/;
-const LIST_EN = /\b(?:list|show|what|which)\b.*\bfiles?\b|^ls\b|\bwhat'?s in the (?:folder|directory|workspace)\b|\blist (?:the )?(?:folder|directory|workspace)\b/i;
+const LIST_ZH =
+  /(?:有哪些|有什么|有啥|列出|列一下|列举|看看|查看|显示|看一下|瞧瞧|存了|存过|保存了)[^。?]*?(?:文件|目录|文件夹)|(?:文件|目录)(?:列表|清单)|(?:工作区|目录|文件夹)(?:里|下|中)?(?:面)?(?:现在|目前|都)?(?:有(?:哪些|什么|啥|东西|文件|内容))/;
+const LIST_EN =
+  /\b(?:list|show|what|which|see|view|any)\b.*\bfiles?\b|^ls\b|\bwhat'?s in (?:the|my) (?:folder|directory|workspace)\b|\blist (?:the |my )?(?:folder|directory|workspace)\b|\bwhat (?:have i|did i|did you) (?:save|saved|store|stored|write|wrote)\b/i;
 const LIST_PATH: RegExp[] = [
   re(`${P}\\s*(?:目录|文件夹)`),
   re(`(?:目录|文件夹)\\s*${P}`),
@@ -121,8 +149,34 @@ const fileList: Intent = {
   },
 };
 
+/** Asking where files are kept: 「文件存在哪」「工作区在哪」 "where did you save it". */
+const WHERE_ZH =
+  /(?:存|保存|放|写|存放|搁)(?:在|到)(?:了)?(?:哪|什么地方|什么位置|什么路径|哪个(?:目录|文件夹|路径|位置|地方))|(?:工作区|工作目录|文件夹|文件)(?:是)?(?:在哪|的?(?:路径|位置|地址|目录)(?:是什么|是啥|在哪|呢|[?]|$))|(?:文件|东西|它|这个|那个)(?:都|会|是)?(?:在|存在|放在)(?:哪|什么地方)/;
+const WHERE_EN =
+  /\bwhere\b.*\b(?:files?|saved?|stored?|kept|keep|store|put|wrote|written|workspace|folder|directory)\b|\b(?:workspace|files?) (?:path|location|folder|directory)\b|\bwhich (?:folder|directory)\b.*\b(?:files?|saved?|stored?|kept)\b/i;
+
+const fileWhere: Intent = {
+  id: 'file_where',
+  priority: PRIORITY.fileRead,
+  match(u, ctx): Outcome | null {
+    if (!WHERE_ZH.test(u.norm) && !WHERE_EN.test(u.norm)) return null;
+    // 「notes.txt 存在哪」 names the file; "where did you save it" means the one just written.
+    const named = [...u.norm.matchAll(new RegExp(PATH, 'g'))].map((m) => m[0]).find(looksLikeFile);
+    const written = ctx.previous?.kind === 'calls' ? ctx.previous.calls.find((c) => c.name === 'file_write') : undefined;
+    const path = named ? cleanPath(named) : written && str(written.args.path);
+    return reply(path ? { kind: 'workspace', path } : { kind: 'workspace' });
+  },
+};
+
+/** The workspace's place, as a line after what a tool said. */
+const whereLine = (lang: Lang, workspace: string | undefined): string =>
+  workspace ? say(lang, `\n工作区位置：${workspace}`, `\nThe workspace is at ${workspace}`) : '';
+
+/** Whether a listing is of the workspace's top. */
+const isRoot = (path: unknown): boolean => path === undefined || path === '' || path === '.' || path === './';
+
 export const FILE_RULES: ToolRules = {
-  intents: [fileWrite, fileRead, fileList],
+  intents: [fileAppend, fileWrite, fileRead, fileList, fileWhere],
   failure: {
   file_write: (lang, _args, why, path, reason) => {
     const said = /没有写入|没有做任何改动|未写入|nothing was (?:written|changed)/i.test(reason);
@@ -132,7 +186,14 @@ export const FILE_RULES: ToolRules = {
   file_list: (lang, _args, why) => say(lang, `抱歉，没能列出文件：${why}`, `Sorry, I couldn't list the files: ${why}`),
   },
   success: {
-    file_write: (lang, _call, output) => say(lang, `好的，${output}`, `Done. ${output}`),
+    file_write: (lang, { args, append }, output, { workspace }) => {
+      const where = workspace ? resolve(workspace, str(args.path)) : undefined;
+      if (append) return appendWording(lang, str(args.path), append, where);
+      const at = where ? say(lang, `\n文件位置：${where}`, `\nIt is at ${where}`) : '';
+      return say(lang, `好的，${output}。`, `Done. ${output}.`).replace(/([。.])[。.]$/, '$1') + at;
+    },
+    // The top of the workspace is listed with where it is: an empty one most of all, or the user has nothing to go on.
+    file_list: (lang, { args }, output, { workspace }) => (isRoot(args.path) ? output + whereLine(lang, workspace) : output),
     // file_read returns the bare text (or a sentence when the file is empty): say whose text it is.
     file_read: (lang, { args }, output) =>
       /是空文件。$|is empty\.$/.test(output) ? output : say(lang, `${str(args.path)} 的内容：\n${output}`, `Contents of ${str(args.path)}:\n${output}`),
