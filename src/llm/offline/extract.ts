@@ -124,6 +124,20 @@ const ID_PATTERNS: RegExp[] = [
   new RegExp(`\\b(${ORDINALS.join('|')})\\b`, 'i'),
 ];
 
+const ONE_ID = `(?:第\\s*)?(${CN_NUM})\\s*(?:条|个|项|件|号)?`;
+/** Numbers listed together: 「第一个和第三个」「2和3」「1、2」 "1 and 2", "#2, #3". */
+const ID_LIST = new RegExp(`${ONE_ID}(?:\\s*(?:和|跟|与|及|、|,|，|/|&|\\band\\b)\\s*(?:#\\s*)?${ONE_ID})+`, 'gi');
+
+/** Several todo numbers named together, in order; one number or none gives fewer than two. */
+export function todoIds(text: string): number[] {
+  for (const m of text.matchAll(ID_LIST)) {
+    const ids = [...m[0].matchAll(new RegExp(CN_NUM, 'g'))].map((n) => parseNumber(n[0])).filter((n): n is number => n !== undefined && n > 0);
+    // A sum ("2 和 3 加起来") or a date is no list of items: only a short list of small numbers is.
+    if (ids.length > 1 && ids.length <= 20 && ids.every((n) => n < 10_000)) return [...new Set(ids)];
+  }
+  return [];
+}
+
 /** The todo number a message refers to: 第二条, 1号, #3, item 2, the second one, or a lone number. */
 export function todoId(text: string): number | undefined {
   for (const pattern of ID_PATTERNS) {
@@ -148,7 +162,8 @@ const ZH_CLOCK =
 const ZH_DUE = new RegExp(`${ZH_DAY}(?:\\s*${ZH_CLOCK})?|${ZH_CLOCK}`);
 const EN_DAY = '(?:today|tonight|tomorrow|(?:next |this )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week|weekend)|\\d{4}-\\d{1,2}-\\d{1,2})';
 const EN_CLOCK = '\\d{1,2}(?::\\d{2})?\\s*(?:am|pm)';
-const EN_DUE = new RegExp(`\\b${EN_DAY}(?:\\s+(?:at\\s+)?${EN_CLOCK}\\b)?|\\b${EN_CLOCK}\\b`, 'i');
+// "7am tomorrow" as well as "tomorrow at 7am": the clock before the day keeps the day.
+const EN_DUE = new RegExp(`\\b${EN_CLOCK}\\s+(?:on\\s+)?${EN_DAY}\\b|\\b${EN_DAY}(?:\\s+(?:at\\s+)?${EN_CLOCK}\\b)?|\\b${EN_CLOCK}\\b`, 'i');
 
 /** When a todo is due, as the user said it: "周五前交周报" → 周五, "明天 9 点交作业" → 明天 9 点. */
 export function dueOf(content: string): string | undefined {

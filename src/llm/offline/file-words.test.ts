@@ -15,7 +15,7 @@ import type { ToolContext } from '../../tools/tool.js';
 import type { ChatMessage } from '../types.js';
 import { appended } from './file-append.js';
 import { createOfflinePlanner, detectLang } from './planner.js';
-import { memoryPrefs, step } from './testing.js';
+import { agentTurn, memoryPrefs } from './testing.js';
 
 let root: string;
 let workspace: string;
@@ -28,26 +28,14 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const registry = createToolRegistry([fileReadTool, fileWriteTool, fileListTool]);
 
-/** One turn as the agent loop runs it: steps until the planner stops calling tools. */
+/** One turn as the agent loop runs it, through the real file tools. */
 async function say(text: string, history: ChatMessage[] = []) {
   const llm = createOfflinePlanner({ prefs: memoryPrefs(), workspace });
   const ctx: ToolContext = {
     sessionId: 's', turnId: 't', callId: 'c', workspace, signal: new AbortController().signal,
     lang: detectLang(text), ask: async (r) => (r.insideSandbox ? 'allow' : 'deny'), progress: () => {},
   };
-  const messages: ChatMessage[] = [...history, { role: 'user', content: text }];
-  const calls: Array<{ name: string; args: Record<string, unknown> }> = [];
-  for (let i = 0; i < 4; i++) {
-    const r = await step(llm, messages, registry.specs());
-    if (!r.calls.length) {
-      messages.push({ role: 'assistant', content: r.text });
-      return { reply: r.text, calls, messages };
-    }
-    calls.push(...r.parsed);
-    messages.push({ role: 'assistant', content: null, tool_calls: r.calls });
-    for (const c of r.calls) messages.push({ role: 'tool', tool_call_id: c.id, content: (await registry.run(c, ctx)).output });
-  }
-  throw new Error('the planner did not stop');
+  return agentTurn(llm, history, text, async (c) => (await registry.run(c, ctx)).output, registry.specs());
 }
 
 const put = (files: Record<string, string>) => {

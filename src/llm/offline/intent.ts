@@ -21,6 +21,12 @@ export interface PlannedCall {
   append?: Append;
 }
 
+/**
+ * The second step of a call that takes two (a todo named by content, an append): once the first
+ * step's output is in, the calls to make, or what to say instead.
+ */
+export type Second = { kind: 'calls'; calls: PlannedCall[] } | { kind: 'note'; note: string };
+
 /** A reply without a tool, by kind; replies.ts renders it in the user's language. */
 export type Reply =
   | { kind: 'greeting' }

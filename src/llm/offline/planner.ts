@@ -8,10 +8,10 @@ import { estimateTokens, messageText } from '../tokens.js';
 import type { ChatMessage, Llm, LlmEvent, LlmRequest, ToolCall, Usage } from '../types.js';
 import { classifyAlone, plan } from './intents.js';
 import { previousOf } from './followup.js';
-import { NAME_KEY, parseArgs, str, type PlanContext, type PlannedCall } from './intent.js';
+import { NAME_KEY, parseArgs, str, type PlanContext, type PlannedCall, type Second } from './intent.js';
 import { appendStep } from './file-append.js';
 import { detectLang, say, type Lang } from '../../i18n.js';
-import { findTodo, notFound } from './todo-lookup.js';
+import { lookupNext } from './todo-lookup.js';
 import { decimalsAsked } from './arithmetic-words.js';
 import { composeResults, renderReply, type CallResult } from './replies.js';
 
@@ -19,7 +19,8 @@ export { detectLang } from '../../i18n.js';
 
 const ID_PREFIX = 'call_off_';
 /** A todo added with these words was meant as a reminder, which does not exist yet: say so. */
-const REMIND = /提醒我|叫醒我|叫我起床|到时(?:候)?(?:叫|通知)我|\bremind me\b|\bset (?:an? )?(?:alarm|reminder)\b|\bwake me\b/i;
+const REMIND =
+  /提醒我|叫醒我|叫我起床|到时(?:候)?(?:叫|通知)我|(?:设|定|建|加|弄)(?:一)?个提醒|别忘了|别忘记|不要忘了?|\bremind me\b|\bset (?:an? )?(?:alarm|reminder)\b|\bwake me\b|\bdon'?t let me forget\b/i;
 
 interface Step {
   calls: ToolCall[];
@@ -36,8 +37,6 @@ export interface OfflinePlannerDeps {
   workspace?: string;
 }
 
-/** The second step of a two-step call: a call to make, or what to say instead. */
-type Second = { kind: 'call'; call: PlannedCall } | { kind: 'note'; note: string };
 
 function usage(messages: ChatMessage[], output: string): Usage {
   const promptTokens = messages.reduce((n, m) => n + estimateTokens(messageText(m)), 0);
@@ -92,20 +91,19 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
       wanted.forEach((c, i) => {
         const output = first.outputs.get(first.calls[i].id);
         if (c.lookup) {
-          const f = findTodo(output ?? '', c.lookup);
-          const action = c.lookup.action;
-          second.set(i, f.kind === 'one' && tools.has(action) ? { kind: 'call', call: { name: action, args: { id: f.number } } } : { kind: 'note', note: notFound(lang, c.lookup, f) });
+          if (!tools.has(c.lookup.action)) return void second.set(i, { kind: 'note', note: renderReply({ kind: 'missing', tools: [c.lookup.action] }, { lang, tools }) });
+          second.set(i, lookupNext(output ?? '', c.lookup, lang));
         } else if (c.append) {
           const path = str(c.args.path);
           if (!tools.has('file_write')) return void second.set(i, { kind: 'note', note: renderReply({ kind: 'missing', tools: ['file_write'] }, { lang, tools }) });
           const s = appendStep(path, c.append, output, written.get(path));
           if (s.kind === 'stop') return void second.set(i, { kind: 'note', note: s.say(lang) });
           written.set(path, s.content);
-          second.set(i, { kind: 'call', call: { name: 'file_write', args: { path, content: s.content }, append: { ...c.append, created: s.created } } });
+          second.set(i, { kind: 'calls', calls: [{ name: 'file_write', args: { path, content: s.content }, append: { ...c.append, created: s.created } }] });
         }
       });
     }
-    const next = [...second.values()].flatMap((s) => (s.kind === 'call' ? [s.call] : []));
+    const next = [...second.values()].flatMap((s) => (s.kind === 'calls' ? s.calls : []));
     return { planned, steps, aligned, second, next };
   }
 
@@ -118,12 +116,12 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
     if (aligned && second.size) {
       // A lookup's list or an append's read only served the second step: say what that did, or why nothing was done.
       const made = resultsOf(steps[1]);
-      results = resultsOf(steps[0]).map((r, i) => {
+      results = resultsOf(steps[0]).flatMap((r, i) => {
         const s = second.get(i);
-        if (!s) return r;
-        if (s.kind === 'note') return { ...r, note: s.note };
-        const done = made.shift();
-        return done ? { ...done, call: s.call } : r;
+        if (!s) return [r];
+        if (s.kind === 'note') return [{ ...r, note: s.note }];
+        const done = made.splice(0, s.calls.length);
+        return done.length ? done.map((d, j) => ({ ...d, call: s.calls[j] ?? d.call })) : [r];
       });
     } else {
       results = resultsOf(steps.at(-1));
