@@ -160,14 +160,18 @@ const ZH_DAY =
 const ZH_CLOCK =
   '(?:(?:早上|上午|中午|下午|晚上|傍晚|凌晨)\\s*)?(?:\\d{1,2}|[一二两三四五六七八九十]{1,3})\\s*(?:点(?:\\s*(?:半|一刻|三刻|\\d{1,2}\\s*分?))?|:\\d{2}|时)';
 const ZH_DUE = new RegExp(`${ZH_DAY}(?:\\s*${ZH_CLOCK})?|${ZH_CLOCK}`);
-const EN_DAY = '(?:today|tonight|tomorrow|(?:next |this )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week|weekend)|\\d{4}-\\d{1,2}-\\d{1,2})';
+const MONTH_EN = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?![a-z])\\.?';
+const EN_DAY =
+  '(?:today|tonight|tomorrow|(?:next |this )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week|weekend)|\\d{4}-\\d{1,2}-\\d{1,2}' +
+  `|${MONTH_EN}\\s+\\d{1,2}(?:st|nd|rd|th)?(?!\\d)|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_EN})`;
 const EN_CLOCK = '\\d{1,2}(?::\\d{2})?\\s*(?:am|pm)';
 // "7am tomorrow" as well as "tomorrow at 7am": the clock before the day keeps the day.
 const EN_DUE = new RegExp(`\\b${EN_CLOCK}\\s+(?:on\\s+)?${EN_DAY}\\b|\\b${EN_DAY}(?:\\s+(?:at\\s+)?${EN_CLOCK}\\b)?|\\b${EN_CLOCK}\\b`, 'i');
 
 /** When a todo is due, as the user said it: "周五前交周报" → 周五, "明天 9 点交作业" → 明天 9 点. */
 export function dueOf(content: string): string | undefined {
-  const m = ZH_DUE.exec(content) ?? EN_DUE.exec(content);
+  // English words first in English: 「11:59」 in "11:59pm tonight" would otherwise read as a Chinese clock.
+  const m = /[\u4e00-\u9fff]/.test(content) ? (ZH_DUE.exec(content) ?? EN_DUE.exec(content)) : (EN_DUE.exec(content) ?? ZH_DUE.exec(content));
   return m ? m[0].trim() : undefined;
 }
 

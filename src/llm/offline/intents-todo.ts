@@ -1,92 +1,19 @@
 /** Rules for the todo tools: add (keeping the user's wording), list, done and delete by number. */
-import { dueOf, looksLikeFile, PATH, restore, todoId, todoIds, trimClause, unquote, type Utterance } from './extract.js';
-import { call, PRIORITY, reply, type Intent, type Outcome, type ToolRules } from './intent.js';
+import { looksLikeFile, PATH, todoId, todoIds, type Utterance } from './extract.js';
+import { todoAdd } from './intents-todo-add.js';
+import { call, PRIORITY, reply, str, type Intent, type Outcome, type ToolRules } from './intent.js';
 import { say, type Lang } from '../../i18n.js';
 import { lookupIn } from './todo-lookup.js';
 
 const TODO_WORD = /待办|代办|todo|to-do|to do list|任务清单|任务列表|待做事项|我的清单|\btasks?\b|\bmy list\b|reminders/i;
-const LIST_WORD = /看|查|显示|列|哪些|什么|多少|几条|\b(?:show|list|what|which|how many|see|view|display)\b/i;
-
-const ADD_MARKERS_ZH =
-  /记一下|记下来|记下|记个|记录一下|记录下|记(?=\s*[:：])|(?:添加|加|新增|记)(?:一[条个项]|个)(?=\s*[:：])|(?:设|定|建|加|弄)(?:一)?个提醒(?:吧)?|(?:添加|加|新建|新增|创建|建)(?:一[条个项]|个)?(?:待办|todo)(?:事项)?|提醒我(?:一下)?|记住(?!我(?:叫|的名字|是|名字))(?:一下)?/i;
-// The content starts and ends with a non-space, so the spaces around it are matched in one way only
-// (`\s*(.+?)\s*` is retried for every split of a long run of spaces).
-const ADD_INTO_ZH = /^(?:帮我|请|麻烦你?|给我)?\s*(?:把\s*)?(\S.*?)(?<!\s)\s*(?:加到|加入|添加到|放到|放进|记到|写到|写进|记进)(?:我的)?(?:待办|todo)/di;
-const ADD_MARKERS_EN: RegExp[] = [
-  /\b(?:add|create|make|new|set)\s+(?:(?:a|an|new|another)\s+)*(?:todo|to-do|task|reminder)(?:\s+item)?\b\s*(?:[:\-]|to\b|that\b|saying\b|for\b)?/i,
-  /\b(?:remind me to|note down|jot down)\b/i,
-  /^(?:todo|to-do|note to self|reminder)\s*:/i,
-];
-const ADD_INTO_EN =
-  /^(?:please\s+)?(?:can you\s+|could you\s+)?(?:add|put|stick|throw)\s+(\S.*?)(?<!\s)\s+(?:to|on|in|into|onto)\s+(?:my\s+|the\s+)?(?:(?:todo|to-do|to do|task)s?(?:\s+list)?|list)\b/di;
-/** The marker after the content: 「明天要交实验报告，帮我记一下」「周五之前把 PPT 做完 记下来」. */
-const ADD_AFTER_ZH = /^(\S.*?)(?<![\s,，])[\s,，]*(?:(?:请|帮我|麻烦你?|给我)\s*)?(?:记一下|记下来|记下|记上|加到待办(?:里)?|加进待办|加个待办|加入待办|添加到待办|放进待办)(?:吧|哈|啊|呀|哦|一下)?[。!！~～]*$/d;
-/** 「记得下周三去体检」「别忘了明天交房租」: said to the assistant, a thing to remember to do. */
-const ADD_LEAD_ZH = /^(?:(?:请|帮我|你)\s*)?(?:记得|别忘了|别忘记|不要忘了|不要忘记)(?!我(?:叫|是|的名字))(?:\s*(?:提醒我|叫我|告诉我)(?:一下)?)?/;
-/** "don't let me forget to …", "wake me up at 7" (there is no alarm: a todo is the honest nearest). */
-const ADD_LEAD_EN =
-  /^(?:please\s+)?(?:don'?t let me forget (?:to\s+)?|make sure i (?:remember to\s+)?|i (?:need|have|must|should) (?:to )?remember to\s+|remember to\s+|(?=wake me up\b))/i;
-
-/** Strips what sits between the marker and the content: 「一下：」「一条待办」「待办事项:」. */
-function cleanContent(text: string): string {
-  let t = trimClause(text);
-  for (;;) {
-    const next = trimClause(t.replace(/^(?:一下|下来|一[条个项]|个)?\s*(?:(?:待办(?:事项)?|todo)\s*)?[:：,，]?/i, ''));
-    if (next === t) return t;
-    t = next;
-  }
-}
-
-/** Below this a message that is only the marker ("记一下", "add a todo") asks what to add. */
-const BARE_MARKER_CHARS = 12;
-
-/** `before` is what preceded the marker: 「明天提醒我交作业」 puts the due day there. */
-function addOutcome(u: Utterance, content: string, before = ''): Outcome | null {
-  const text = unquote(cleanContent(content)); // 把 "明天开会" 加到待办: the quotes only mark the content
-  // 「好的记下了」「记下啦」: the user saying "noted", not a todo called 了.
-  if (/^(?:了|啦|吧|哦|呀|啊|哈)+$/.test(text)) return reply({ kind: 'ack' });
-  // 「谢谢你帮我记下来」 has the marker but asks for nothing new.
-  if (!text) return u.norm.length <= BARE_MARKER_CHARS ? reply({ kind: 'askTodoContent' }) : null;
-  const due = dueOf(text) ?? dueOf(before);
-  // All of a long message goes to the tool, which says how long is too long.
-  const whole = restore(u, text);
-  return call('todo_add', due ? { content: whole, due } : { content: whole });
-}
-
-/** 「明天交报告，帮我记一下」, unless what comes before the marker is no task: 「谢谢你帮我记下来」. */
-function afterContent(u: Utterance): RegExpExecArray | null {
-  const m = ADD_AFTER_ZH.exec(u.norm);
-  return m && !/^(?:请|帮我|麻烦你?|给我|你|帮忙|好的?|嗯|谢谢|多谢|感谢)/.test(m[1]) ? m : null;
-}
-
-/** "remind me on Friday to call the bank": the day sits between the marker and the content. */
-const REMIND_WHEN_EN = /\b(?:remind me|set (?:a|an) (?:reminder|alarm))\s+((?:on|at|by|for|in|this|next|tomorrow|tonight|today)\b.*?)\s+to\b/i;
-
-const todoAdd: Intent = {
-  id: 'todo_add',
-  priority: PRIORITY.todoAdd,
-  match(u) {
-    const when = REMIND_WHEN_EN.exec(u.norm);
-    if (when) return addOutcome(u, u.raw.slice(when.index + when[0].length), when[1]);
-    const into = ADD_INTO_ZH.exec(u.norm) ?? ADD_INTO_EN.exec(u.norm) ?? afterContent(u);
-    if (into?.indices?.[1]) return addOutcome(u, u.raw.slice(...into.indices[1]));
-    const lead = ADD_LEAD_ZH.exec(u.norm) ?? ADD_LEAD_EN.exec(u.norm);
-    // 「记得我们上次说的吗」 asks something; it adds nothing.
-    if (lead && !/[吗?]\s*$/.test(u.norm)) return addOutcome(u, u.raw.slice(lead[0].length));
-    for (const marker of [ADD_MARKERS_ZH, ...ADD_MARKERS_EN]) {
-      const m = marker.exec(u.norm);
-      if (m) return addOutcome(u, u.raw.slice(m.index + m[0].length), u.raw.slice(0, m.index));
-    }
-    return null;
-  },
-};
+const LIST_WORD = /看|查|显示|列|哪些|什么|多少|几条|包括|连同|\bincluding\b|\b(?:show|list|what|which|how many|see|view|display)\b/i;
 
 const DONE_VERB =
   /完成|做完|搞定|弄完|办完|干完|做好|弄好|办好|勾掉|勾上|勾选|打勾|打钩|打上勾|划掉|(?:交|买|付|缴|还|寄|取|拿|办|洗|修|订)(?:好|完)?了[。!！~～啦]*$|\b(?:done|complete|completed|finish|finished|mark|(?:check|tick|cross)(?:ed)? (?:it |that |this )?off)\b/i;
 /** "I've called the plumber": a past deed names a todo done, unless there are numbers (a sum to work out). */
 const PAST_DONE_EN =
   /\b(?:already|just|finally|i'?ve|i have)\s+(?:already\s+|just\s+|finally\s+)?(?:paid|bought|sent|called|submitted|handed in|picked up|did|returned|renewed|booked|cleaned|fixed|emailed|mailed|got)\b/i;
-const DELETE_VERB = /删除|删掉|删了|删去|删光|去掉|移除|移走|不要了|清除|清空|清理|取消|不用.{1,16}?了|\b(?:delete|remove|drop|cancel|erase|scratch|forget about|get rid of|strike|clear|purge|wipe|(?:don'?t|do not|no longer) (?:need|have) to|no need to)\b/i;
+const DELETE_VERB = /删除|删掉|删了|删去|删光|去掉|移除|移走|不要了|不用了|不需要了|用不着了|清除|清空|清理|取消|不用.{1,16}?了|\b(?:delete|remove|drop|cancel|erase|scratch|forget about|get rid of|strike|clear|purge|wipe|(?:don'?t|do not|no longer) (?:need|have) to|no need to)\b/i;
 const FILE_TOKEN = new RegExp(`(?:^|[\\s:：,，])(${PATH})`, 'g');
 
 /** A message that names a file is about files, whatever its verbs: 「删除 notes/2.txt」 is not todo 2. */
@@ -110,13 +37,22 @@ function clearing(text: string): 'done' | 'all' | undefined {
   return CLEAR_DONE.test(text) ? 'done' : CLEAR_ALL.test(text) ? 'all' : undefined;
 }
 
+/** A message that names no item but the one just spoken of: 「把它删了」「搞定了」 "mark it done", "done". */
+const REFERS_BACK =
+  /^(?:(?:请|帮我|麻烦你?)\s*)?(?:(?:把|将)\s*)?(?:它|这个|那个|这条|那条|这项|刚才那条|刚才那个|刚加的那条)?\s*(?:删掉|删了|删除|去掉|取消掉?|不要了|不用了|完成了?|做完了?|搞定了?|弄完了?|办完了?|(?:标记为?|改成)(?:已)?完成|划掉)(?:吧|了|啦)?[。!！~～]*$|^(?:(?:mark|tick|check|cross)\s+)?(?:it|that|this)(?:\s+one)?\s+(?:as\s+)?(?:done|off|complete|completed|finished)\b|^(?:please\s+)?(?:delete|remove|cancel|scratch|drop)\s+(?:it|that|this)(?:\s+one)?\b|^(?:done|finished|completed|all done)\s*[.!]*$/i;
+
 function byNumber(tool: 'todo_done' | 'todo_delete', verb: RegExp): Intent {
   return {
     id: tool,
     priority: tool === 'todo_delete' ? PRIORITY.todoDelete : PRIORITY.todoDone,
-    match(u) {
+    match(u, ctx) {
       const past = tool === 'todo_done' && PAST_DONE_EN.test(u.norm) && !/\d/.test(u.norm);
       if ((!verb.test(u.norm) && !past) || mentionsFile(u)) return null;
+      // 「把它删了」, "done" right after adding one: the item just added, found by its words.
+      const added = ctx.previous?.kind === 'calls' ? ctx.previous.calls.filter((c) => c.name === 'todo_add') : [];
+      if (added.length === 1 && REFERS_BACK.test(u.norm.trim())) {
+        return { kind: 'call', call: { name: 'todo_list', args: { status: 'all' }, lookup: { action: tool, query: str(added[0].args.content) } } };
+      }
       // 「第一个和第三个都完成了」, "delete 2 and 3": each is changed, the list first, to show which.
       const ids = todoIds(u.norm);
       if (ids.length > 1) return { kind: 'call', call: { name: 'todo_list', args: { status: 'all' }, lookup: { action: tool, query: '', ids } } };
@@ -139,10 +75,11 @@ function byNumber(tool: 'todo_done' | 'todo_delete', verb: RegExp): Intent {
 }
 
 /** Asking to see items rather than change one; 看 inside 「把看牙医那条删掉」 is the item's words. */
-const LIST_ASK = /^(?:请|帮我|给我)?\s*(?:看|查|显示|列)|哪些|什么|多少|几条|\b(?:show|list|what|which|how many|see|view|display)\b/i;
+const LIST_ASK = /^(?:请|帮我|给我)?\s*(?:看|查|显示|列)|哪些|什么|多少|几条|包括|连同|\b(?:show|list|what|which|how many|see|view|display|including)\b/i;
 const PENDING = /未完成|没完成|没做完|待完成|还没|没做|没干|没办|还剩|还要|还得|还需要|\b(?:pending|open|unfinished|remaining|left|still|outstanding)\b/i;
 const DONE = /已完成|已经完成|完成了的|完成的|做完的|(?:完成|做完|搞定|办完)了(?:哪些|什么|啥|几)|哪些(?:已经)?(?:完成|做完|搞定)了|\b(?:done|completed|finished)\b/i;
-const ALL = /全部|所有|一切|\b(?:all|every)\b/i;
+const ALL = /全部|所有|一切|\b(?:all|every|everything)\b/i;
+const INCLUDING = /包括|连同|\b(?:including|as well as|along with)\b/i;
 const WHAT_TO_DO = new RegExp(
   [
     '(?:有|要|得|该)(?:什么|哪些|啥)(?:事|要做|没做|要干|任务|安排|活)',
@@ -164,6 +101,8 @@ const WHAT_TO_DO = new RegExp(
     '(?:列|看|查|显示|给我看)(?:一下|下|看|出)?(?:我的|今天的|明天的|这周的)?(?:任务|事项|安排)',
     '(?:今天|明天|这周|本周|接下来)的?(?:安排|任务|计划|日程|事情?)(?:是什么|是啥|有哪些|有什么|有啥)',
     '\\bwhat (?:do|should|must) i (?:still )?(?:need|have) to (?:do|get done|finish)\\b',
+    '(?:今天|明天|这周|本周|最近|接下来)(?:要|得|该|需要)(?:做|干|办)的(?:事|事情|任务)',
+    '\\b(?:list|show)(?: me)? (?:everything|all)\\b.*\\b(?:done|finished|completed)\\b',
     '\\bmy to-?dos?\\b',
   ].join('|'),
   'i',
@@ -176,7 +115,8 @@ const todoList: Intent = {
     if ((!TODO_WORD.test(u.norm) && !WHAT_TO_DO.test(u.norm)) || mentionsFile(u)) return null; // not notes/todo.md
     // "what do I need to get done": the work to do, not the items done.
     const said = u.norm.replace(/\b(?:get|gets|getting|be|been) (?:done|finished|completed)\b/gi, ' ');
-    const status = PENDING.test(said) ? 'pending' : DONE.test(said) ? 'done' : ALL.test(said) ? 'all' : undefined;
+    // 「包括完成的」 "including finished ones": everything, though it says done.
+    const status = INCLUDING.test(said) ? 'all' : PENDING.test(said) ? 'pending' : DONE.test(said) ? 'done' : ALL.test(said) ? 'all' : undefined;
     return call('todo_list', status ? { status } : {});
   },
 };

@@ -18,7 +18,7 @@ export interface Lookup {
 }
 
 const CUE_ZH =
-  /(?:删了|删掉|去掉|划掉|勾掉|不要了|取消掉?)(?:吧|啦|了)?[。!！~～]*$|不用.{1,16}?了|那条|那个|那项|那件|这条|这个|这项|这件|^(?:请|帮我|麻烦你?|给我)?\s*(?:把|将|删除|删掉|去掉|划掉|勾掉|取消掉?|移除)|待办|清单/;
+  /(?:删了|删掉|去掉|划掉|勾掉|不要了|不用了|不需要了|用不着了|取消掉?)(?:吧|啦|了)?[。!！~～]*$|不用.{1,16}?了|那条|那个|那项|那件|这条|这个|这项|这件|^(?:请|帮我|麻烦你?|给我)?\s*(?:把|将|删除|删掉|去掉|划掉|勾掉|取消掉?|移除)|待办|清单/;
 const DONE_AT_END_ZH =
   /^[^\d]{2,16}?(?:已经|总算|终于)?(?:做完|搞定|弄完|办完|完成|干完|做好|办好|弄好|(?:交|买|付|缴|还|寄|取|拿|办|洗|修|订)(?:好|完)?了)(?:了|啦|咯|喽|哒)?[。!！~～]*$/;
 const CUE_EN =
@@ -26,7 +26,7 @@ const CUE_EN =
 
 const QUESTION = /没|未|什么|啥|哪|吗|么|\?|\b(?:what|which|how many|did i|have i)\b/i;
 const FILLER_ZH =
-  /不用|不需要|做好|办好|弄好|勾上|勾选|打上勾|(?:交|买|付|缴|还|寄|取|拿|办|洗|修|订)(?:好|完)?(?=了)|请|帮我|麻烦你?|给我|把|将|的?那条|的?那个|的?那项|的?那件|这条|这个|这项|这件|待办(?:事项)?(?:里|中|清单)?的?|清单(?:里|中)?的?|列表(?:里|中)?的?|已经|总算|终于|都|我|了|吧|啦|啊|呀|哦|一下|标记为?|成|删除|删掉|删了|删去|去掉|移除|移走|不要了|清除|取消|完成|做完|搞定|弄完|办完|干完|勾掉|打勾|打钩|划掉|办好|弄好|掉/g;
+  /不用了|不需要了|用不着了|不用|不需要|做好|办好|弄好|勾上|勾选|打上勾|(?:交|买|付|缴|还|寄|取|拿|办|洗|修|订)(?:好|完)?(?=了)|请|帮我|麻烦你?|给我|把|将|的?那条|的?那个|的?那项|的?那件|这条|这个|这项|这件|待办(?:事项)?(?:里|中|清单)?的?|清单(?:里|中)?的?|列表(?:里|中)?的?|已经|总算|终于|都|我|了|吧|啦|啊|呀|哦|一下|标记为?|成|删除|删掉|删了|删去|去掉|移除|移走|不要了|清除|取消|完成|做完|搞定|弄完|办完|干完|勾掉|打勾|打钩|划掉|办好|弄好|掉/g;
 const FILLER_EN =
   /\b(?:(?:don'?t|do not|no longer) (?:need|have) to|no need to|anymore|any more|i'?m|i am|i'?ve|i have|i|we|just|already|finally|please|can you|could you|done with|finished with|finished|completed?|mark(?:ed)?|as|is|are|was|done|delete|remove|drop|cancel|erase|(?:cross|tick|check)(?:ed)? off|cross(?:ed)?|tick(?:ed)?|scratch|forget about|get rid of|strike|paid|bought|sent|submitted|handed in|picked up|did|returned|booked|emailed|mailed|got|the|my|a|an|from|off|out|of|on|list|todos?|to-dos?|tasks?|items?|one|reminders?|it|that|thing|about|for)\b/gi;
 

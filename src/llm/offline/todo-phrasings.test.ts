@@ -12,6 +12,7 @@ import { calculatorTool } from '../../tools/calculator.js';
 import { createToolRegistry, type ToolRegistry } from '../../tools/registry.js';
 import { createTodoTools } from '../../tools/todos.js';
 import type { ToolContext } from '../../tools/tool.js';
+import type { ChatMessage } from '../types.js';
 import { createOfflinePlanner, detectLang } from './planner.js';
 import { agentTurn, memoryPrefs } from './testing.js';
 
@@ -30,12 +31,12 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function say(text: string) {
+async function say(text: string, history: ChatMessage[] = []) {
   const ctx: ToolContext = {
     sessionId: 's', turnId: 't', callId: 'c', workspace: dir, signal: new AbortController().signal,
     lang: detectLang(text), ask: async () => 'allow', progress: () => {},
   };
-  return agentTurn(createOfflinePlanner({ prefs: memoryPrefs() }), [], text, async (c) => (await registry.run(c, ctx)).output, registry.specs());
+  return agentTurn(createOfflinePlanner({ prefs: memoryPrefs() }), history, text, async (c) => (await registry.run(c, ctx)).output, registry.specs());
 }
 
 const seed = (...items: Array<string | { content: string; done: true }>) => {
@@ -62,6 +63,18 @@ describe('adding, however it is said', () => {
     ["don't let me forget to water the plants tomorrow", 'water the plants tomorrow', '2026-03-13'],
     ['note to self: back up laptop', 'back up laptop', undefined],
     ['set a reminder for 7am tomorrow to go running', 'go running', '2026-03-13'],
+    ['记个事：下周四前把简历改好', '下周四前把简历改好', '2026-03-19'],
+    ['添加一个待办事项，内容是学习英语，截止日期是明天', '学习英语', '2026-03-13'],
+    ['新建任务 买火车票', '买火车票', undefined],
+    ['待办：周四交物理实验报告', '周四交物理实验报告', '2026-03-12'],
+    ['我要记一个待办：买洗发水', '买洗发水', undefined],
+    ['记一下 4月1日前交党费', '4月1日前交党费', '2026-04-01'],
+    ['记一下 15号还信用卡', '15号还信用卡', '2026-03-15'],
+    ["Add 'submit tax form' to my todos, due April 15", 'submit tax form', '2026-04-15'],
+    ['todo: call landlord about the heater, due friday', 'call landlord about the heater', '2026-03-13'],
+    ['add to my todos: pick up dry cleaning', 'pick up dry cleaning', undefined],
+    ['I have to finish the lab report by Monday, add it to my list', 'finish the lab report by Monday', '2026-03-16'],
+    ['Remind me to submit the essay before 11:59pm tonight', 'submit the essay before 11:59pm tonight', '2026-03-12'],
   ])('%s', async (text, content, date) => {
     await say(text);
     const [item] = store.todos.list();
@@ -84,6 +97,26 @@ describe('adding, however it is said', () => {
   });
 });
 
+describe('the item just added, referred back to', () => {
+  it.each([
+    ['记一下 买牛奶', '把它删了', []],
+    ['记一下 买牛奶', '搞定了', ['1x 买牛奶']],
+    ['add a todo: buy milk', 'done', ['1x buy milk']],
+    ['add a todo: buy milk', 'delete that one', []],
+    ['add a todo: buy milk', 'mark it as done', ['1x buy milk']],
+  ])('%s, then %s', async (first, then, after) => {
+    const added = await say(first);
+    const r = await say(then, added.messages);
+    expect(r.calls.map((c) => c.name)).toEqual(['todo_list', after.length ? 'todo_done' : 'todo_delete']);
+    expect(items()).toEqual(after);
+  });
+
+  it('takes a bare "done" as nothing without an item just added', async () => {
+    seed('a', 'b');
+    expect((await say('done')).calls).toEqual([]);
+  });
+});
+
 describe('done and deleted by what was done', () => {
   it.each([
     ['帮我把周报那条勾上', 'done', 1],
@@ -97,6 +130,7 @@ describe('done and deleted by what was done', () => {
     ['I already paid the electricity bill', 'done', 7],
     ['cancel the gym', 'delete', 8],
     ["I don't need to go to the gym anymore", 'delete', 8],
+    ['买水果不用了', 'delete', 2],
   ] as const)('%s → %s #%d', async (text, action, number) => {
     seed('写周报', '买水果', '交高数作业', '交电费', '吃药', 'call the plumber', 'pay electricity bill', 'gym');
     const r = await say(text);
@@ -145,6 +179,7 @@ describe('list questions', () => {
     ['do I have anything to do today?', undefined], ['what do I need to get done this week', undefined],
     ['show me what I still need to do', 'pending'], ['我还有几件事没做？', 'pending'],
     ['完成了哪些', 'done'], ['what have I finished', 'done'], ['哪些已经做完了', 'done'],
+    ['我这周要做的事', undefined], ['list everything including finished ones', 'all'], ['所有待办，包括完成的', 'all'],
   ] as const)('%s', async (text, status) => {
     seed('买水果', { content: '交作业', done: true });
     const r = await say(text);
