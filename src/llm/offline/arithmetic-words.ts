@@ -91,8 +91,10 @@ const WORD_OPS: ReadonlyArray<readonly [RegExp, (...g: string[]) => string]> = [
   [/((?<![\d.])\d[\d\s+\-*/^.()的平方立方加减乘除以上去次幂]*?)\s*[,，]?\s*(?:再|然后)开(?:根号|平方根?|方)/g, (e) => `√(${e.trim()})`],
   // 1/4 of 100, 3/4 of 200
   [new RegExp(`${EN_NUM}\\s*/\\s*(\\d+)\\s+of\\s*(?:the\\s*)?\\$?(\\d+(?:\\.\\d+)?)`, 'gi'), (a, b, n) => `(${n}*${a}/${b})`],
-  // 5万块钱的5%: the currency between the amount and 的 is no part of the arithmetic
-  [/(\d)\s*(?:块钱|块|元|人民币|rmb|美元|欧元|dollars?|euros?|bucks)\s*(?=的)/gi, (d) => d],
+  // 5万块钱的5%, 「120块减30」: the currency between the amount and 的 or an operation is no part of the arithmetic
+  [/(\d)\s*(?:块钱|块|元|人民币|rmb|美元|欧元|dollars?|euros?|bucks)\s*(?=的|(?:再|然后)?\s*(?:加上?|减去?|乘以?|除以|[+\-*/×÷]))/gi, (d) => d],
+  // 「3乘5再加2」: 再 between a number and the next operation only says it comes after
+  [/([\d)])\s*(?:再|然后|之后)\s*(?=加上?|减去?|乘以?|除以|[+\-*/×÷])/g, (d) => d],
   // 2 cubed, the square of 7, 2 to the 10th power, 2 to the power 10
   [new RegExp(`${EN_NUM}\\s*cubed\\b`, 'gi'), (n) => `${n}^3`],
   [new RegExp(`\\b(?:the )?square of\\s*${EN_NUM}`, 'gi'), (n) => `${n}^2`],
@@ -166,15 +168,15 @@ export const rewriteShares = (text: string): string => (text.includes('%') ? app
 /** A number as it stands in a sentence: digits, or a Chinese numeral that is not part of a word. */
 const ANY_NUMBER = new RegExp(`(?<![\\d.,])(?:\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|${DIGITS})(?![\\d.])|(?<![第星期周礼拜零〇一二两三四五六七八九十百千万亿点])${CN}(?!下|共|起|些|样|直|定|般|会儿|点儿|天下)`, 'g');
 
-interface Found {
+export interface FoundNumber {
   value: number;
   at: number;
   end: number;
   digits: boolean;
 }
 
-function numbersIn(text: string, skip: ReadonlyArray<readonly [number, number]> = []): Found[] {
-  const out: Found[] = [];
+export function numbersIn(text: string, skip: ReadonlyArray<readonly [number, number]> = []): FoundNumber[] {
+  const out: FoundNumber[] = [];
   for (const m of text.matchAll(ANY_NUMBER)) {
     const at = m.index ?? 0;
     const end = at + m[0].length;

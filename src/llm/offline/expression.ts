@@ -8,6 +8,8 @@
 import { chineseNumeral, CN_NUMERAL, CN_NUMERAL_CHAR } from './numerals.js';
 import { rewritePercent } from './percent.js';
 import { decimalsAsked, rewriteShares, rewriteWords, spellAmounts, wordProblem } from './arithmetic-words.js';
+import { conversion } from './unit-conversions.js';
+import { questionProblem } from './word-problems.js';
 
 const NUMBER = '\\d+(?:,\\d{3})*(?:\\.\\d+)?(?:e[+-]?\\d+)?|\\.\\d+';
 const ZH_OPS = ['乘以', '乘上', '乘', '除以', '加上', '加', '减去', '减', '次方', '次幂', '平方', '立方', '开平方', '开方', '根号', '的'];
@@ -112,8 +114,9 @@ export function findExpression(text: string): FoundExpression | undefined {
     if (!expression || !/\d/.test(expression) || !(BINARY.test(expression) || UNARY_WORDS.test(expression))) continue;
     if (!best || run.length > best.run.length) best = { run, expression, at: (m.index ?? 0) + m[0].indexOf(run) };
   }
-  // A discount, a split or an average is the whole sentence's question, whatever sum it holds.
-  const problem = wordProblem(worded, best?.expression);
+  // A question that says what to compute (a percent change, a unit to convert to), a discount, a split
+  // or an average is the whole sentence's question, whatever sum it holds.
+  const problem = questionProblem(worded) ?? conversion(worded) ?? wordProblem(worded, best?.expression);
   if (problem) return { expression: problem, rest: '' };
   if (!best) {
     // 「123.456 保留一位小数」: one number and how to round it is a calculation too.

@@ -23,6 +23,8 @@ export function calculation(u: Utterance): ReturnType<Intent['match']> {
 
 const calculator: Intent = { id: 'calculator', priority: PRIORITY.calculator, match: calculation };
 
+const PERCENT_ASKED = /百分之几|百分之多少|百分比|%|率|幅|\bpercent/i;
+
 /** A calculator result to the number of decimals the user asked for (「保留两位小数」), if it is a number. */
 function rounded(output: string, places: number | undefined): string {
   if (places === undefined || !/^-?[\d.]+(?:e[+-]?\d+)?$/i.test(output)) return output;
@@ -39,11 +41,13 @@ export const CALCULATOR_RULES: ToolRules = {
     calculator: (lang, args, why) => say(lang, `抱歉，${str(args.expression)} 算不出来：${why}`, `Sorry, I couldn't calculate ${str(args.expression)}: ${why}`),
   },
   success: {
-    calculator: (_lang, { args }, output, { decimals }) => {
+    calculator: (_lang, { args }, output, { decimals, userText }) => {
       if (output.includes('=')) return output;
       const shown = rounded(output, decimals);
       const exact = shown === output || new Decimal(shown).eq(new Decimal(output));
-      return `${str(args.expression)} ${exact ? '=' : '≈'} ${shown}`;
+      // A percent change or share was asked for: its number is a percentage.
+      const percent = /\*100$/.test(str(args.expression)) && PERCENT_ASKED.test(userText) ? '%' : '';
+      return `${str(args.expression)} ${exact ? '=' : '≈'} ${shown}${percent}`;
     },
   },
 };

@@ -41,9 +41,11 @@ export function classify(u: Utterance, ctx: PlanContext, intents: readonly Inten
 // The spaces before "then" are left to the clause before, which is trimmed: `,?\s*\bthen` would be
 // tried from every space of a long run.
 const CONNECTOR =
-  /(?:[,;.!?。，；！？]\s*)?(?:然后再?|接着再?|之后再?|并且|顺便再?|另外再?|同时|还有就是|最后再?)|[,;。，；]\s*(?:再|还要|也)(?!见)|再(?=帮我|帮忙|看看|看一下|查一下|查查|查|算|记|读|写|删|把|告诉|列|问)|;|(?:,\s*)?\b(?:and then|then|and also|also|after that|afterwards|plus|finally)\b|(?<=[,，;；])\s*(?=还有)|(?:,\s*)?\band\s+(?=(?:show|list|tell|check|calculate|compute|add|read|write|delete|remove|mark|what|what's|how|give|find|look|remind)\b)/gi;
+  /(?:[,;.!?。，；！？]\s*)?(?:然后再?|接着再?|之后再?|并且|顺便再?|另外再?|同时|还有就是|最后再?)|[,;。，；]\s*(?:再|还要|也)(?!见)|再(?=帮我|帮忙|看看|看一下|查一下|查查|查|算|记|读|写|删|把|告诉|列|问)|;|(?:,\s*)?\b(?:and then|then|and also|also|after that|afterwards|plus(?!\s*\$?\d)|finally)\b|(?<=[,，;；])\s*(?=还有)|(?:,\s*)?\band\s+(?=(?:show|list|tell|check|calculate|compute|add|read|write|delete|remove|mark|what|what's|how|give|find|look|remind)\b)/gi;
 /** 「先算一下 1+1 再看看待办」: 先 opens the first request, so the 再 after it starts the next. */
 const FIRST = /^(?:请|麻烦你?|帮我)?\s*先/;
+/** What asks about the part before it and nothing more. */
+const QUESTION_ONLY = /^(?:多少钱?|是多少|等于多少|等于几|是几|几|结果|是|呢|吗|啊|呀|的|了|吧|\bhow much\b|\bwhat is it\b|\bis that\b|[\s,.!?。，！？~])+$/i;
 /** A pasted numbered list: 「1. 算一下 2+3 2. 看看待办」, "1) … 2) …", ①②. */
 const ITEM_MARK = /(?:^|\s|[,;，；。])(?:\d{1,2}\s*[.)、）]|[①②③④⑤⑥⑦⑧⑨])(?!\d)\s*/g;
 
@@ -74,8 +76,8 @@ function clauses(u: Utterance): Utterance[] {
     }
     parts.push(slice(piece, start, piece.norm.length));
   }
-  // 「帮我做三件事：」 only introduces the list.
-  return parts.filter((p) => p.norm.replace(/[\s,.!?。，！？；;]/g, '') !== '' && !/[:：]\s*$/.test(p.norm));
+  // 「帮我做三件事：」 only introduces the list; 「…七五折之后多少」 leaves 「多少」, no request of its own.
+  return parts.filter((p) => p.norm.replace(/[\s,.!?。，！？；;]/g, '') !== '' && !/[:：]\s*$/.test(p.norm) && !QUESTION_ONLY.test(p.norm));
 }
 
 /** A message of several lines is several requests, one per line (a numbered list's marks dropped). */

@@ -1,0 +1,86 @@
+/**
+ * Word problems whose question says what to compute, and unit conversions: what the calculator
+ * answers for the expression the planner hands it.
+ */
+import { describe, expect, it } from 'vitest';
+import { evaluateExpression } from '../../tools/calculator.js';
+import { createOfflinePlanner } from './planner.js';
+import { memoryPrefs, step, turn } from './testing.js';
+
+const planner = () => createOfflinePlanner({ prefs: memoryPrefs() });
+
+async function answer(text: string): Promise<string> {
+  const r = await step(planner(), [{ role: 'user', content: text }]);
+  const calc = r.parsed.filter((c) => c.name === 'calculator');
+  if (calc.length !== 1 || r.parsed.length !== 1) return `not one calculation (${r.parsed.map((c) => c.name).join(',') || r.text})`;
+  return evaluateExpression(String(calc[0].args.expression), 'en');
+}
+
+const CASES: Array<[string, string]> = [
+  // percent change and shares of a whole
+  ['从 80 涨到 100 涨了百分之几', '25'],
+  ['股票从50跌到40，跌了多少百分比', '20'],
+  ['went from 200 to 250, what percent increase', '25'],
+  ['去年收入12万今年15万增长率多少', '25'],
+  ['今年15万，去年12万，增长了百分之多少', '25'],
+  ['price dropped from 80 to 60, what is the percentage decrease', '25'],
+  ['原价200现价150，便宜了百分之几', '25'],
+  ['30是50的百分之几', '60'],
+  ['what percent of 80 is 20', '25'],
+  ['15 is what percent of 60', '25'],
+  ['工资8千5，房租占三分之一，房租多少', '2833.33333333333'],
+  ['月收入一万，房租占30%，房租多少钱', '3000'],
+  ['含税价106元，税率6%，不含税多少', '100'],
+  // sums of ranges, offers
+  ['1到100加起来是多少', '5050'],
+  ['从1加到50等于多少', '1275'],
+  ['sum of the numbers from 1 to 10', '55'],
+  ['满200减30，我买了260的东西要付多少', '230'],
+  ['每满100减15，买了350要付多少', '305'],
+  ['满300减50，买了280付多少', '280'],
+  // the price of one, rates over periods
+  ['5斤苹果30块，一斤多少钱', '6'],
+  ['3 pounds of apples cost 7.5, how much per pound', '2.5'],
+  ['12瓶水36元，每瓶多少钱', '3'],
+  ['每月存1500，一年存多少', '18000'],
+  ['一年365天，每天读20页，一年读多少页', '7300'],
+  ['每天走8000步，一周走多少步', '56000'],
+  ['时薪每小时25元，干了8小时，一共多少', '200'],
+  ['I save 200 a week, how much in a year', '10400'],
+  ['20 pages a day, how many pages in 2 weeks', '280'],
+  // unit conversions
+  ['1小时45分钟是多少分钟', '105'],
+  ['3.5小时是多少分钟', '210'],
+  ['150分钟是几小时', '2.5'],
+  ['一天有多少小时', '24'],
+  ['how many minutes in 3.5 hours', '210'],
+  ['72 km/h 是每秒多少米', '20'],
+  ['5 miles in km', '8.04672'],
+  ['2公斤是几斤', '4'],
+  ['how many grams is 2.5 kg', '2500'],
+  ['30摄氏度是多少华氏度', '86'],
+  ['convert 212 F to C', '100'],
+  ['3周是几天', '21'],
+  // operations worded around the numbers
+  ['120块减30是多少', '90'],
+  ['3乘5再加2', '17'],
+  ['20% of 50 plus 10', '20'],
+];
+
+describe('word problems and conversions', () => {
+  it.each(CASES)('%s → %s', async (text, value) => {
+    expect(await answer(text)).toBe(value);
+  });
+
+  it('says a percentage as one, and answers a trailing 多少 with the sum, not a note', async () => {
+    const calc = async (c: { arguments: string }) => evaluateExpression(JSON.parse(c.arguments).expression, 'zh');
+    expect((await turn(planner(), [], '从 80 涨到 100 涨了百分之几', calc)).reply).toBe('(100-80)/80*100 = 25%');
+    expect((await turn(planner(), [], '这件衣服 480 七五折之后多少', calc)).reply).toBe('480*0.75 = 360');
+  });
+
+  it('leaves sentences that only mention units alone', async () => {
+    for (const text of ['我每天跑 5 公里', '一百米跑了多少秒', '还有几天到周五', '100 米是多少米', '记一下 买 2 公斤苹果']) {
+      expect(await answer(text), text).toMatch(/^not one calculation/);
+    }
+  });
+});
