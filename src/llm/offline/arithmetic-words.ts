@@ -5,22 +5,8 @@
  * ("cube root of 27", 「16开根号」), halves and thirds ("half of 90", 「90的一半」), and how many
  * decimals the answer should keep (「保留两位小数」), which the reply honours, not the calculator.
  */
-import { chineseNumeral } from './numerals.js';
-
-const DIGITS = '\\d+(?:\\.\\d+)?';
-const CN = '[零〇一二两三四五六七八九十百千万亿]+(?:点[零〇一二三四五六七八九]+)?';
-const SMALL_WORDS: Readonly<Record<string, number>> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-};
-
-/** A number in digits, in Chinese, or a small English word; undefined when it cannot be read. */
-export function numberOf(text: string): number | undefined {
-  const t = text.trim().toLowerCase();
-  if (/^\d/.test(t)) return Number(t.replace(/,/g, ''));
-  if (t in SMALL_WORDS) return SMALL_WORDS[t];
-  const cn = chineseNumeral(t);
-  return cn === undefined ? undefined : Number(cn);
-}
+import { CN, digits, DIGITS, numberOf, numbersIn } from './numbers-in-text.js';
+import { priceChange, unitPrice } from './prices.js';
 
 // ---- How many decimals -------------------------------------------------------------------------
 
@@ -122,10 +108,6 @@ const SHARE_OPS: ReadonlyArray<readonly [RegExp, (...g: string[]) => string]> = 
   [/(\d+(?:\.\d+)?)\s*%(?!\s*[\d(.√]|\s*(?:of|的))/gi, (p) => `(${p}/100)`],
 ];
 
-function digits(text: string): string {
-  const n = numberOf(text);
-  return n === undefined ? text : String(n);
-}
 
 function apply(text: string, ops: typeof WORD_OPS): string {
   let out = text;
@@ -164,88 +146,6 @@ export const rewriteWords = (text: string): string =>
 export const rewriteShares = (text: string): string => (text.includes('%') ? apply(text, SHARE_OPS) : text);
 
 // ---- Whole-sentence word problems --------------------------------------------------------------
-
-/** A number as it stands in a sentence: digits, or a Chinese numeral that is not part of a word. */
-const ANY_NUMBER = new RegExp(`(?<![\\d.,])(?:\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|${DIGITS})(?![\\d.])|(?<![第星期周礼拜零〇一二两三四五六七八九十百千万亿点])${CN}(?!下|共|起|些|样|直|定|般|会儿|点儿|天下)`, 'g');
-
-export interface FoundNumber {
-  value: number;
-  at: number;
-  end: number;
-  digits: boolean;
-}
-
-export function numbersIn(text: string, skip: ReadonlyArray<readonly [number, number]> = []): FoundNumber[] {
-  const out: FoundNumber[] = [];
-  for (const m of text.matchAll(ANY_NUMBER)) {
-    const at = m.index ?? 0;
-    const end = at + m[0].length;
-    if (skip.some(([s, e]) => at < e && end > s)) continue;
-    const value = numberOf(m[0]);
-    if (value !== undefined && Number.isFinite(value)) out.push({ value, at, end, digits: /^\d/.test(m[0]) });
-  }
-  // 「一件衣服 300 块」: with digits about, a Chinese numeral counts things rather than money.
-  return out.some((f) => f.digits) ? out.filter((f) => f.digits) : out;
-}
-
-// 1 折 = 10%: 七折 pays 70%, 八五折 85%, 8.5折 85%, 75折 75%.
-const DISCOUNT_ZH = /打?\s*(?:个)?\s*(\d+(?:\.\d+)?|[一二三四五六七八九]{1,2})\s*折(?!腾|叠|线)/g;
-const HALF_PRICE = /半价|五五开/g;
-const PERCENT_OFF = new RegExp(
-  `(${DIGITS})\\s*(?:%|percent|per cent)\\s*(?:off|discount)|(?:discount(?:ed)? (?:of|by)|(?:优惠|便宜|降价|降|减|打折|折扣)了?)\\s*(${DIGITS})\\s*(?:%|percent)|(?:百分之)(${CN})\\s*的?(?:折扣|优惠)`,
-  'gi',
-);
-const PERCENT_UP = new RegExp(
-  `(?:(?:涨|上涨|增长|增加|提高|提升|加|多)了?|(?:increase[sd]? by|up by|grows? by|raised by|plus|tip(?: of)?|tax(?: of)?|小费|税))\\s*(${DIGITS})\\s*(?:%|percent)|(${DIGITS})\\s*(?:%|percent)\\s*(?:more|increase|markup|tax|tip|raise|interest)`,
-  'gi',
-);
-
-const LESS = new RegExp(`(?:再|又|然后)(?:减|减去|少|便宜|优惠|抵扣?)了?\\s*(${DIGITS})(?!\\s*(?:%|折|\\d))|\\b(?:then|and) (?:minus|less|take off) \\$?(${DIGITS})\\b(?!\\s*%)`, 'gi');
-
-function discountFactor(word: string): number | undefined {
-  if (/^\d/.test(word)) {
-    const n = Number(word);
-    return n < 10 ? n / 10 : n < 100 ? n / 100 : undefined;
-  }
-  const d = [...word].map((ch) => numberOf(ch));
-  if (d.some((x) => x === undefined)) return undefined;
-  return d.length === 1 ? d[0]! / 10 : (d[0]! * 10 + d[1]!) / 100;
-}
-
-/** 「300 打七折」 → 300*0.7, "80 with 20% off" → 80*(1-20/100), 「工资 8000 涨了 5%」 → 8000*(1+5/100). */
-function priceChange(text: string): string | undefined {
-  const factors: string[] = [];
-  const spans: Array<[number, number]> = [];
-  for (const m of text.matchAll(DISCOUNT_ZH)) {
-    const f = discountFactor(m[1]);
-    if (f === undefined || f <= 0 || f >= 1) continue;
-    factors.push(String(f));
-    spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
-  }
-  for (const m of text.matchAll(HALF_PRICE)) {
-    factors.push('0.5');
-    spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
-  }
-  for (const m of text.matchAll(PERCENT_OFF)) {
-    const p = m[1] ?? m[2] ?? digits(m[3]);
-    factors.push(`(1-${p}/100)`);
-    spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
-  }
-  for (const m of text.matchAll(PERCENT_UP)) {
-    factors.push(`(1+${m[1] ?? m[2]}/100)`);
-    spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
-  }
-  if (!factors.length) return undefined;
-  // 「打 75 折，再减 10 块」: an amount taken off after the discount.
-  const less: string[] = [];
-  for (const m of text.matchAll(LESS)) {
-    less.push(m[1]);
-    spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
-  }
-  const base = numbersIn(text, spans);
-  if (base.length !== 1) return undefined; // no price, or several we cannot tell apart
-  return [String(base[0].value), ...factors].join('*') + less.map((n) => `-${n}`).join('');
-}
 
 const AVERAGE = /平均|均摊|分摊|均分|平分|人均|(?<![a-z])aa(?![a-z])|\b(?:average|mean|avg|split|share(?:d)? (?:equally|evenly)|divided (?:equally|evenly))\b|\bdivide[sd]?\b.*\b(?:among|between)\b/i;
 /** "Each" and 每人 ask for a share only with a count of people beside them. */
@@ -300,21 +200,6 @@ function interest(text: string): string | undefined {
   if (base.length !== 1 || n === undefined) return undefined;
   const total = /本息|连本带利|一共|总共|in total|total/i.test(text);
   return total ? `${base[0].value}*(1+${rate[1]}/100*${n})` : `${base[0].value}*${rate[1]}/100*${n}`;
-}
-
-const MEASURE = '本|个|件|斤|公斤|张|瓶|杯|份|盒|袋|支|双|条|包|箱|台|块';
-const EACH_ZH = new RegExp(`每(${MEASURE})\\s*(?:是|要|卖)?\\s*(${DIGITS})`);
-const EACH_EN = new RegExp(`(${DIGITS})\\s+[a-z]+\\s+(?:at|for)\\s+\\$?(${DIGITS})\\s*(?:dollars?|euros?|bucks|yuan)?\\s*(?:each|apiece|a piece)\\b`, 'i');
-
-/** 「3本书每本25元」 → 3*25; "4 tickets at 12 each" → 4*12. */
-function unitPrice(text: string): string | undefined {
-  const en = EACH_EN.exec(text);
-  if (en) return `${en[1]}*${en[2]}`;
-  const each = EACH_ZH.exec(text);
-  if (!each) return undefined;
-  const count = new RegExp(`(${DIGITS}|[一二两三四五六七八九十]+)\\s*(?:${each[1]})`).exec(text.slice(0, each.index) + ' ' + text.slice(each.index + each[0].length));
-  const n = count ? numberOf(count[1]) : undefined;
-  return n === undefined ? undefined : `${n}*${each[2]}`;
 }
 
 /** The whole sentence as one calculation when its words ask for one; `sum` is the arithmetic already found in it. */

@@ -4,7 +4,7 @@
  * 「72 km/h 是每秒多少米」 → 72/3.6, 「30 摄氏度是多少华氏度」 → 30*9/5+32. Only when a target unit is
  * asked for; money needs a rate nobody here knows, so currencies are not units.
  */
-import { numberOf } from './arithmetic-words.js';
+import { numberOf } from './numbers-in-text.js';
 
 interface Unit {
   dim: 'time' | 'length' | 'mass' | 'volume' | 'speed' | 'temp';

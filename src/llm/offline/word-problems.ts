@@ -5,7 +5,7 @@
  * period (「每月存 1500，一年存多少」). Each returns an expression for the calculator, or undefined.
  * Units of measure and time are in unit-conversions.ts.
  */
-import { numberOf, numbersIn } from './arithmetic-words.js';
+import { numberOf, numbersIn } from './numbers-in-text.js';
 
 const NUM = '\\d+(?:\\.\\d+)?';
 /** Rounds away the float noise of a factor computed here (1/3.6 and such). */
