@@ -8,6 +8,7 @@
 import { chineseNumeral, CN_NUMERAL, CN_NUMERAL_CHAR } from './numerals.js';
 import { rewritePercent } from './percent.js';
 import { decimalsAsked, rewriteShares, rewriteWords, spellAmounts, wordProblem } from './arithmetic-words.js';
+import { rewriteOperators } from './operator-words.js';
 import { conversion } from './unit-conversions.js';
 import { questionProblem } from './word-problems.js';
 
@@ -31,12 +32,14 @@ const UNARY_WORDS = /√|根号|开方|平方|立方|次方|次幂/;
  * is retried from every character of a long run of spaces, which makes the cost grow with the square.
  */
 const EN_WORDS: ReadonlyArray<readonly [RegExp, string]> = [
+  // First, so "10 squared plus 5 squared" has a number before its plus.
+  [/(\d\s*)squared\b/gi, '$1^2'],
+  [/(\d\s*)cubed\b/gi, '$1^3'],
   [/([\d)]\s*)(?:multiplied by|times|x)(?=\s*[\d(])/gi, '$1*'],
   [/([\d)]\s*)(?:divided by|over)(?=\s*[\d(])/gi, '$1/'],
   [/([\d)]\s*)plus(?=\s*[\d(])/gi, '$1+'],
   [/([\d)]\s*)minus(?=\s*[\d(])/gi, '$1-'],
   [/([\d)]\s*)(?:to the power of|to the|raised to)(?=\s*[\d(])/gi, '$1^'],
-  [/(\d\s*)squared\b/gi, '$1^2'],
   [/\b(?:the )?square root of\s*/gi, '√'],
   [/\bsqrt\s*/gi, '√'],
 ];
@@ -103,7 +106,7 @@ export function findExpression(text: string): FoundExpression | undefined {
   // Runs of spaces mean nothing in arithmetic; as one space the word rules cannot retry over them.
   const plain = text.replace(/\s{2,}/g, ' ');
   let sentence = spellAmounts(decimalsAsked(plain)?.rest ?? plain);
-  sentence = rewriteWords(sentence);
+  sentence = rewriteWords(rewriteOperators(sentence));
   for (const [pattern, symbol] of EN_WORDS) sentence = sentence.replace(pattern, symbol);
   const worded = sentence;
   sentence = rewriteShares(rewritePercent(sentence));

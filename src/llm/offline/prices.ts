@@ -8,11 +8,25 @@ import { CN, digits, DIGITS, numberOf, numbersIn } from './numbers-in-text.js';
 const DISCOUNT_ZH = /打?\s*(?:个)?\s*(\d+(?:\.\d+)?|[一二三四五六七八九]{1,2})\s*折(?!腾|叠|线)/g;
 const HALF_PRICE = /半价|五五开/g;
 const PERCENT_OFF = new RegExp(
-  `(${DIGITS})\\s*(?:%|percent|per cent)\\s*(?:off|discount)|(?:discount(?:ed)? (?:of|by)|(?:优惠|便宜|降价|降|减|打折|折扣)了?)\\s*(${DIGITS})\\s*(?:%|percent)|(?:百分之)(${CN})\\s*的?(?:折扣|优惠)`,
+  `(${DIGITS})\\s*(?:%|percent|per cent)\\s*(?:off|discount)|(?:discount(?:ed)? (?:of|by)|(?:优惠|便宜|降价|降|减|打折|折扣)了?)\\s*(${DIGITS})\\s*(?:%|percent)|(?:百分之)(${CN})\\s*的?(?:折扣|优惠)` +
+    // 「扣税 10%」「扣 20% 个税」 "minus 10% tax", "deduct 20%": taken off, not added
+    `|(?:扣(?:除|掉|了)?|缴|交)\\s*(?:个人所得税|所得税|个税|税)?\\s*(${DIGITS})\\s*%|\\b(?:deduct(?:ing|ed)?|minus|less|withhold(?:ing)?)\\s*(${DIGITS})\\s*(?:%|percent)`,
   'gi',
 );
 const PERCENT_UP = new RegExp(
-  `(?:(?:涨|上涨|增长|增加|提高|提升|加|多)了?|(?:increase[sd]? by|up by|grows? by|raised by|plus|tip(?: of)?|tax(?: of)?|小费|税))\\s*(${DIGITS})\\s*(?:%|percent)|(${DIGITS})\\s*(?:%|percent)\\s*(?:more|increase|markup|tax|tip|raise|interest)`,
+  `(?:(?:涨|上涨|增长|增加|提高|提升|加|多)了?|(?:increase[sd]? by|up by|grows? by|raised by|plus|(?<!扣|扣除|扣掉|扣了|缴|交)(?:tip(?: of)?|tax(?: of)?|小费|税率?)))\\s*(${DIGITS})\\s*(?:%|percent)|(${DIGITS})\\s*(?:%|percent)\\s*(?:的)?(?:more|increase|markup|tax|tip|raise|interest|小费|(?<![扣缴交]\\s*\\d+(?:\\.\\d+)?\\s*%\\s*的?)税)`,
+  'gi',
+);
+/** The tip or tax itself is asked for, not the bill with it: "what's a 20% tip", 「小费给多少」. */
+const AMOUNT_ASKED =
+  /\b(?:what(?:'s| is| would be)|how much(?: is| should| would)?)\b[^.?!]{0,24}\b(?:tip|tax)\b(?![^.?!]{0,12}\b(?:total|altogether|in all)\b)|\b(?:tip|tax) amount\b|(?:小费|税(?:额|费|钱)?)\s*(?:应该|要|该)?(?:给|交|付|是)?\s*多少/i;
+const TOTAL_ASKED = /\b(?:total|in all|altogether|including|with (?:the )?(?:tip|tax))\b|一共|总共|合计|加上|含(?:小费|税)|连同/i;
+const TIP_OR_TAX = /\b(?:tip|tax)\b|小费|税/i;
+/** What the price was before the change: 「打完八折是240，原价多少」 "after 20% off it's 160, what was it". */
+const ORIGINAL_ASKED = /原价(?:是)?多少|原来(?:是|卖)?多少|打折前|涨价前|降价前|优惠前|\boriginal(?:ly)?(?: price)?\b|\bbefore (?:the )?(?:discount|sale|increase|raise)\b|\bwhat was (?:it|the price)\b/i;
+/** Coupons and amounts taken off a total: 「用了 5 块优惠券」「优惠券抵 10 元」 "a $5 coupon". */
+const COUPON = new RegExp(
+  `(${DIGITS})\\s*(?:块钱?|元)?\\s*(?:的)?(?:优惠券|代金券|抵用券|红包|券)|(?:优惠券|代金券|红包|券)\\s*(?:抵扣?|减|立减)?了?\\s*(${DIGITS})|\\$?(${DIGITS})\\s*(?:off\\s+)?(?:coupon|voucher)\\b|\\b(?:coupon|voucher)\\s*(?:for|of|worth)?\\s*\\$?(${DIGITS})`,
   'gi',
 );
 
@@ -43,28 +57,49 @@ export function priceChange(text: string): string | undefined {
     spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
   }
   for (const m of text.matchAll(PERCENT_OFF)) {
-    const p = m[1] ?? m[2] ?? digits(m[3]);
+    const p = m[1] ?? m[2] ?? m[4] ?? m[5] ?? digits(m[3]);
     factors.push(`(1-${p}/100)`);
     spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
   }
+  let share: string | undefined;
   for (const m of text.matchAll(PERCENT_UP)) {
-    factors.push(`(1+${m[1] ?? m[2]}/100)`);
+    const at = m.index ?? 0;
+    if (spans.some(([a, b]) => at < b && at + m[0].length > a)) continue; // 「扣税 10%」 was taken off already
+    share = m[1] ?? m[2];
+    factors.push(`(1+${share}/100)`);
     spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
   }
-  if (!factors.length) return undefined;
-  // 「打 75 折，再减 10 块」: an amount taken off after the discount.
+  // 「打 75 折，再减 10 块」「用了 5 块优惠券」: amounts taken off after the discount.
   const less: string[] = [];
-  for (const m of text.matchAll(LESS)) {
-    less.push(m[1]);
-    spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
+  for (const pattern of [LESS, COUPON]) {
+    for (const m of text.matchAll(pattern)) {
+      less.push(m[1] ?? m[2] ?? m[3] ?? m[4]);
+      spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
+    }
   }
-  const base = numbersIn(text, spans);
-  if (base.length !== 1) return undefined; // no price, or several we cannot tell apart
-  return [String(base[0].value), ...factors].join('*') + less.map((n) => `-${n}`).join('');
+  if (!factors.length && !less.length) return undefined;
+  const base = baseOf(text, spans);
+  if (!base) return undefined; // no price, or several we cannot tell apart
+  // "what's a 20% tip on 86.40": the tip itself; the reply says the total beside it.
+  if (factors.length === 1 && share && TIP_OR_TAX.test(text) && AMOUNT_ASKED.test(text) && !TOTAL_ASKED.test(text)) return `${base}*${share}/100`;
+  // 「打完八折是 240，原价多少」: back from the price paid to the price before.
+  if (factors.length && ORIGINAL_ASKED.test(text)) return `${base}/${factors.join('/')}`;
+  return [base, ...factors].join('*') + less.map((n) => `-${n}`).join('');
 }
 
-const MEASURE = '本|个|件|斤|公斤|张|瓶|杯|份|盒|袋|支|双|条|包|箱|台|块';
-const EACH_ZH = new RegExp(`每(${MEASURE})\\s*(?:是|要|卖)?\\s*(${DIGITS})`);
+/** The price the changes apply to: the one number left, or so many items at a price each. */
+function baseOf(text: string, spans: ReadonlyArray<[number, number]>): string | undefined {
+  const numbers = numbersIn(text, spans);
+  if (numbers.length === 1) return String(numbers[0].value);
+  let blanked = text;
+  for (const [a, b] of spans) blanked = blanked.slice(0, a) + ' '.repeat(b - a) + blanked.slice(b);
+  const each = unitPrice(blanked);
+  return each && numbersIn(blanked).length === 2 ? each : undefined;
+}
+
+const MEASURE = '本|个|件|斤|公斤|张|瓶|杯|份|盒|袋|支|双|条|包|箱|台|块|碗|只|套|把|听|罐';
+// 「每本 25」「一杯奶茶 18 块」: the price of one, a few words of what it is allowed between.
+const EACH_ZH = new RegExp(`(?:每|一)(${MEASURE})\\s*[\\u4e00-\\u9fff]{0,4}?\\s*(?:是|要|卖)?\\s*(${DIGITS})`);
 const EACH_EN = new RegExp(`(${DIGITS})\\s+[a-z]+\\s+(?:at|for)\\s+\\$?(${DIGITS})\\s*(?:dollars?|euros?|bucks|yuan)?\\s*(?:each|apiece|a piece)\\b`, 'i');
 
 /** 「3本书每本25元」 → 3*25; "4 tickets at 12 each" → 4*12. */
@@ -75,5 +110,5 @@ export function unitPrice(text: string): string | undefined {
   if (!each) return undefined;
   const count = new RegExp(`(${DIGITS}|[一二两三四五六七八九十]+)\\s*(?:${each[1]})`).exec(text.slice(0, each.index) + ' ' + text.slice(each.index + each[0].length));
   const n = count ? numberOf(count[1]) : undefined;
-  return n === undefined ? undefined : `${n}*${each[2]}`;
+  return n === undefined || n === 1 ? undefined : `${n}*${each[2]}`;
 }

@@ -65,6 +65,47 @@ const CASES: Array<[string, string]> = [
   ['120块减30是多少', '90'],
   ['3乘5再加2', '17'],
   ['20% of 50 plus 10', '20'],
+  ['10 squared plus 5 squared', '125'],
+  ['负五加三', '-2'],
+  ['10的负2次方', '0.01'],
+  ['3的阶乘', '6'],
+  ['5!', '120'],
+  ['factorial of 6', '720'],
+  ['100 mod 7', '2'],
+  ['100除以7的余数', '2'],
+  ['what is the remainder when 100 is divided by 7', '2'],
+  ['π乘以2', '6.28318530717959'],
+  // prices: several items, coupons, back to the price before, taxes taken off, tips on their own
+  ['一杯奶茶18块，买了3杯，用了5块优惠券，一共付多少', '49'],
+  ['买3件T恤每件59，打九折后多少', '159.3'],
+  ['优惠了20%后是160，原价多少', '200'],
+  ['打完八折是240，原价多少', '300'],
+  ['after 25% off it costs 60, what was the original price', '80'],
+  ['我月薪1万，扣税10%，到手多少', '9000'],
+  ['年终奖3万，扣20%个税后多少', '24000'],
+  ['税后多少？税前8000，税率3%', '7760'],
+  ['税前工资8000，税率3%，到手多少', '7760'],
+  ['100块用了20块优惠券还要付多少', '80'],
+  // speed, averages over a period, how long a total takes
+  ['平均每天花多少，一周花了420', '60'],
+  ['I spent 420 this week, how much per day on average', '60'],
+  ['average speed if I drove 150 km in 2 hours', '75'],
+  ['跑了10公里用了50分钟，时速多少', '12'],
+  ['一共120页，每天看15页，几天看完', '8'],
+  // areas and perimeters
+  ['圆的半径是5，面积是多少', '78.5398163397448'],
+  ['直径10的圆面积', '78.5398163397448'],
+  ['半径3厘米的圆周长', '18.8495559215388'],
+  ['长8米宽5米的房间面积', '40'],
+  ['a 12 by 10 room, what is the area', '120'],
+  ['长方形长6宽4，周长多少', '20'],
+  ['边长5的正方形面积', '25'],
+  ['三角形底6高4面积是多少', '12'],
+  // money at a rate the user gives
+  ['汇率7.2，100美元是多少人民币', '720'],
+  ['100美元按7.1换算成人民币', '710'],
+  ['700人民币换多少美元，汇率7', '100'],
+  ['1 dollar = 7.2 yuan, 50 dollars is how many yuan', '360'],
 ];
 
 describe('word problems and conversions', () => {
@@ -76,6 +117,20 @@ describe('word problems and conversions', () => {
     const calc = async (c: { arguments: string }) => evaluateExpression(JSON.parse(c.arguments).expression, 'zh');
     expect((await turn(planner(), [], '从 80 涨到 100 涨了百分之几', calc)).reply).toBe('(100-80)/80*100 = 25%');
     expect((await turn(planner(), [], '这件衣服 480 七五折之后多少', calc)).reply).toBe('480*0.75 = 360');
+  });
+
+  it('says the bill with a tip worked out on its own', async () => {
+    const calc = async (c: { arguments: string }) => evaluateExpression(JSON.parse(c.arguments).expression, 'en');
+    expect((await turn(planner(), [], "my bill is 86.40, what's a 20% tip", calc)).reply).toBe('86.4*20/100 = 17.28 (103.68 with it)');
+    expect((await turn(planner(), [], 'a 58 dollar meal plus 18% tip', calc)).reply).toBe('58*(1+18/100) = 68.44');
+  });
+
+  it('says a rate is needed for money in another currency', async () => {
+    for (const text of ['100美元换人民币多少', '100 usd to cny']) {
+      const r = await step(planner(), [{ role: 'user', content: text }]);
+      expect(r.calls, text).toEqual([]);
+      expect(r.text, text).toMatch(/100\*7\.2/);
+    }
   });
 
   it('leaves sentences that only mention units alone', async () => {

@@ -5,6 +5,8 @@
  * period (「每月存 1500，一年存多少」). Each returns an expression for the calculator, or undefined.
  * Units of measure and time are in unit-conversions.ts.
  */
+import { exchange } from './exchange.js';
+import { geometry } from './geometry.js';
 import { numberOf, numbersIn } from './numbers-in-text.js';
 
 const NUM = '\\d+(?:\\.\\d+)?';
@@ -108,6 +110,8 @@ const RATE_ZH = new RegExp(`每(?:个)?(秒钟?|分钟|小时|钟头|天|日|周
 const RATE_EN = new RegExp(`\\$?(${NUM})\\s*[a-z$]*\\s*(?:a|an|per|each|every)\\s+(second|minute|hour|day|week|month|year)\\b`, 'i');
 const SPAN_ZH = /(\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(?:个)?(秒钟?|分钟|小时|钟头|天|日|周|星期|礼拜|月|年)/g;
 const SPAN_EN = /\b(?:(a|an|one|\d+(?:\.\d+)?)\s+)(second|minute|hour|day|week|month|year)s?\b/gi;
+/** A span as said of the past too: "this week", "last month". */
+const SPAN_EN_ANY = /\b(?:(a|an|one|this|last|the|that|past|\d+(?:\.\d+)?)\s+)(second|minute|hour|day|week|month|year)s?\b/gi;
 
 /** How many `rate` periods fit in one `span` period. */
 function periodsIn(span: string, rate: string): number | undefined {
@@ -116,6 +120,18 @@ function periodsIn(span: string, rate: string): number | undefined {
   if (known) return known;
   const ratio = PERIOD_SECONDS[span] / PERIOD_SECONDS[rate];
   return ratio >= 1 && !/[月年]/.test(span + rate) ? ratio : undefined;
+}
+
+const HOW_MANY_PERIODS = /(?:几|多少)(?:个)?(天|日|周|星期|月|年|小时|次)|\bhow many (day|week|month|year|hour)s?\b|\bhow long\b/i;
+
+/** 「一共 120 页，每天看 15 页，几天看完」 → 120/15: how many periods a total takes at a rate. */
+function timeToFinish(text: string): string | undefined {
+  const ask = HOW_MANY_PERIODS.exec(text);
+  const rate = ask ? (RATE_ZH.exec(text) ?? RATE_EN.exec(text)) : null;
+  if (!ask || !rate) return undefined;
+  const amounts = numbersIn(text, [[rate.index, rate.index + rate[0].length]]).filter((f) => f.at < ask.index || f.at >= ask.index + ask[0].length);
+  const value = /^\d/.test(rate[1]) ? rate[1] : rate[2];
+  return amounts.length === 1 && Number(value) > 0 ? `${amounts[0].value}/${value}` : undefined;
 }
 
 /** 「每月存 1500，一年存多少」 → 1500*12; "I read 20 pages a day, how many in a week" → 20*7. */
@@ -154,18 +170,64 @@ function partOfWhole(text: string): string | undefined {
   return whole.length === 1 ? `${whole[0].value}*${share}` : undefined;
 }
 
-const BEFORE_TAX = /不含税|税前|未税|\b(?:before|excluding|excl\.?|without|pre-?)\s*tax\b/i;
+/** Asking the price or pay before tax: 「不含税多少」 "how much before tax". */
+const BEFORE_TAX = /(?:不含税|税前|未税)(?:价|价格|金额|收入|工资)?(?:是|应该是|为)?多少|\b(?:how much|what(?:'s| is| was))\b[^.?!]{0,30}\b(?:before|excluding|excl\.?|without|pre-?)\s*tax\b/i;
+/** Asking what is left after tax: 「税后多少」「到手多少」 "take-home pay". */
+const AFTER_TAX = /(?:税后|到手|实发|实得)[^,，。.;；]{0,4}?(?:多少|几|[?？])|(?:多少|几)[^,，。;；]{0,6}?(?:税后|到手)|\b(?:after[- ]tax|take[- ]home|net pay|net income)\b/i;
 const TAX_RATE = new RegExp(`(${NUM})\\s*(?:%|percent)`, 'i');
 
-/** 「含税 106，税率 6%，不含税多少」 → 106/(1+6/100). */
-function beforeTax(text: string): string | undefined {
-  const rate = BEFORE_TAX.test(text) ? TAX_RATE.exec(text) : null;
+/** 「含税 106，税率 6%，不含税多少」 → 106/(1+6/100); 「税前 8000，税率 3%，税后多少」 → 8000*(1-3/100). */
+function tax(text: string): string | undefined {
+  const after = AFTER_TAX.test(text);
+  const rate = after || BEFORE_TAX.test(text) ? TAX_RATE.exec(text) : null;
   if (!rate) return undefined;
   const amounts = numbersIn(text, [[rate.index, rate.index + rate[0].length]]);
-  return amounts.length === 1 ? `${amounts[0].value}/(1+${rate[1]}/100)` : undefined;
+  if (amounts.length !== 1) return undefined;
+  return after ? `${amounts[0].value}*(1-${rate[1]}/100)` : `${amounts[0].value}/(1+${rate[1]}/100)`;
+}
+
+// ---- Speed, and an average over a period ------------------------------------------------------
+
+const SPEED_ASKED = /速度|时速|速率|平均每小时|\bspeed\b|\bhow fast\b|\bmph\b|km\/h|每小时(?:多少|几)(?:公里|千米|英里|米)/i;
+const DISTANCE = new RegExp(`(${NUM})\\s*(?:公里|千米|英里|米|km|kilometers?|kilometres?|miles?|meters?|metres?)(?![a-z])`, 'i');
+const DURATION = new RegExp(`(${NUM}|半|[一二两三四五六七八九十]+)\\s*(?:个)?\\s*(?:(小时|钟头|hours?|hrs?)|(分钟|minutes?|mins?))(?![a-z])`, 'i');
+
+/** 「3 小时开了 240 公里，平均速度多少」 → 240/3; "150 km in 90 minutes" → 150/(90/60), per hour. */
+function speed(text: string): string | undefined {
+  if (!SPEED_ASKED.test(text)) return undefined;
+  const d = DISTANCE.exec(text);
+  const t = DURATION.exec(text);
+  const hours = t ? (t[1] === '半' ? 0.5 : numberOf(t[1])) : undefined;
+  if (!d || !t || hours === undefined || hours <= 0) return undefined;
+  return t[3] ? `${d[1]}/(${hours}/60)` : `${d[1]}/${hours}`;
+}
+
+const PER_ON_AVERAGE_ZH = /平均(?:每|一)(?:个)?(天|日|周|星期|月|小时)|每(?:个)?(天|日|周|星期|月|小时)平均/;
+const PER_ON_AVERAGE_EN = /\b(?:on )?average (?:per|a|each|every) (day|week|month|hour)\b|\b(?:per|a|each) (day|week|month|hour) on average\b/i;
+
+/** 「一周花了 420，平均每天多少」 → 420/7. */
+function averagePerPeriod(text: string): string | undefined {
+  const zh = PER_ON_AVERAGE_ZH.exec(text);
+  const en = zh ? null : PER_ON_AVERAGE_EN.exec(text);
+  const m = zh ?? en;
+  if (!m) return undefined;
+  const per = zh ? PERIOD_ZH[zh[1] ?? zh[2]] : PERIOD_EN[(en![1] ?? en![2]).toLowerCase()];
+  const rest = text.slice(0, m.index) + ' '.repeat(m[0].length) + text.slice(m.index + m[0].length);
+  const spans = [...rest.matchAll(zh ? SPAN_ZH : SPAN_EN_ANY)];
+  if (spans.length !== 1 || !per) return undefined;
+  const span = spans[0];
+  const count = /^(?:a|an|one|this|last|the|that|past)$/i.test(span[1]) ? 1 : span[1] === '半' ? 0.5 : numberOf(span[1]);
+  const unit = zh ? PERIOD_ZH[span[2]] : PERIOD_EN[span[2].toLowerCase()];
+  const times = unit && count !== undefined ? periodsIn(unit, per) : undefined;
+  const amounts = numbersIn(rest, [[span.index ?? 0, (span.index ?? 0) + span[0].length]]);
+  if (times === undefined || count === undefined || amounts.length !== 1) return undefined;
+  return `${amounts[0].value}/${tidy(times * count)}`;
 }
 
 /** The whole sentence as one calculation when its question says what to compute. */
 export function questionProblem(text: string): string | undefined {
-  return percentChange(text) ?? rangeSum(text) ?? fullMinus(text) ?? priceOfOne(text) ?? ratePerPeriod(text) ?? partOfWhole(text) ?? beforeTax(text);
+  return (
+    percentChange(text) ?? rangeSum(text) ?? fullMinus(text) ?? speed(text) ?? averagePerPeriod(text) ?? priceOfOne(text) ??
+    timeToFinish(text) ?? ratePerPeriod(text) ?? partOfWhole(text) ?? tax(text) ?? geometry(text) ?? exchange(text)
+  );
 }
