@@ -177,7 +177,9 @@ export function dueOf(content: string): string | undefined {
 
 // A path with a Chinese name must end in an extension, so 读一下笔记.txt吧 stops at .txt;
 // an ASCII path is a run of path characters (notes/a.txt, ../secret.txt, README).
-const CJK_PATH = '[A-Za-z0-9_.~\\-/\\\\]*[\\u4e00-\\u9fff][\\w\\u4e00-\\u9fff.\\-/]*?\\.[A-Za-z][A-Za-z0-9]{0,9}(?![A-Za-z0-9])';
+// A verb or a preposition typed against an ASCII name is no part of it: 「把a.txt的内容改成…」 names a.txt.
+const NOT_A_NAME_START = '(?!(?:打开|看看|读取|查看|删除|创建|新建|保存|写入|追加|添加|把|将|往|向|给|在|到|读|写|删|从|跟|和|的|是|叫|看|开)[A-Za-z0-9_])';
+const CJK_PATH = `${NOT_A_NAME_START}[A-Za-z0-9_.~\\-/\\\\]*[\\u4e00-\\u9fff][\\w\\u4e00-\\u9fff.\\-/]*?\\.[A-Za-z][A-Za-z0-9]{0,9}(?![A-Za-z0-9])`;
 const ASCII_PATH = '(?:[A-Za-z]:[\\\\/])?[A-Za-z0-9_.~\\-/\\\\]*[A-Za-z0-9_~/\\\\]';
 /** Regex source for a file path, for rules to embed. */
 export const PATH = `(?:${CJK_PATH}|${ASCII_PATH})`;

@@ -12,6 +12,8 @@ export interface Append {
   text: string;
   /** Set on the second step's write: the file did not exist, so it was created. */
   created?: boolean;
+  /** The message also asks to read the file: that read follows the write, to show the new text. */
+  thenRead?: boolean;
 }
 
 /** The second step of an append: the write to make, or why none is made. */

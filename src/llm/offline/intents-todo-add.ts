@@ -5,7 +5,7 @@
  * Friday") becomes the due date and leaves the words.
  */
 import { dueOf, restore, trimClause, unquote, type Utterance } from './extract.js';
-import { call, PRIORITY, reply, type Intent, type Outcome } from './intent.js';
+import { call, PRIORITY, reply, type Intent, type Outcome, type PlannedCall } from './intent.js';
 
 const ADD_MARKERS_ZH =
   /记一下|记下来|记下|记个事(?:情|儿)?|记一件事|记个|记录一下|记录下|记(?=\s*[:：])|(?:添加|加|新增|记)(?:一[条个项]|个)(?=\s*[:：])|(?:设|定|建|加|弄)(?:一)?个提醒(?:吧)?|(?:添加|加|新建|新增|创建|建|记)(?:一[条个项]|个)?(?:待办|todo|任务)(?:事项)?|^(?:待办|todo)(?=\s*[:：])|提醒我(?:一下)?|记住(?!我(?:叫|的名字|是|名字))(?:一下)?/i;
@@ -79,6 +79,30 @@ function afterContent(u: Utterance): RegExpExecArray | null {
   const lead = DUTY_LEAD.exec(en[1]);
   if (lead) en.indices[1] = [en.indices[1][0] + lead[0].length, en.indices[1][1]];
   return en;
+}
+
+/** 「记两个待办：买菜、洗衣服」 "add these todos: buy eggs, call the bank": a list of todos after a colon. */
+const SEVERAL_ZH = /^(?:(?:帮我|请|给我)\s*)?(?:记|加|添加|新建|建|新增)(?:一下)?\s*(两|三|四|五|六|几|\d)\s*(?:个|条|项|件)\s*(?:待办|todo|任务|事)(?:事项|情)?\s*[:：]/i;
+const SEVERAL_EN = /^(?:please\s+)?(?:add|create|make|put)\s+(?:these|the following|(?:two|three|four|five|six|\d))\s+(?:todos?|to-dos?|tasks?|items?)(?:\s+(?:to|on)\s+my\s+(?:list|todos?))?\s*:/i;
+const ITEM_SEP = /\s*(?:[、,，;；]|\band\b|以及|还有)\s*/;
+/** 「和」 also joins the words of one item (「买牛奶和鸡蛋」): split there only when a count says so. */
+const ITEM_SEP_AND = /\s*(?:[、,，;；]|\band\b|以及|还有|和)\s*/;
+const COUNT_WORDS: Readonly<Record<string, number>> = { 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, two: 2, three: 3, four: 4, five: 5, six: 6 };
+
+/** One todo_add for each item of a list of todos, or undefined when the message is no such list. */
+export function severalTodos(u: Utterance): PlannedCall[] | undefined {
+  const head = SEVERAL_ZH.exec(u.norm) ?? SEVERAL_EN.exec(u.norm);
+  if (!head) return undefined;
+  const said = /(?:两|三|四|五|六|two|three|four|five|six|\d)/i.exec(head[0])?.[0].toLowerCase();
+  const count = said ? (COUNT_WORDS[said] ?? Number(said)) : undefined;
+  const rest = restore(u, u.raw.slice(head[0].length));
+  let items = rest.split(ITEM_SEP).map((t) => trimClause(t)).filter(Boolean);
+  if (count !== undefined && items.length < count) items = rest.split(ITEM_SEP_AND).map((t) => trimClause(t)).filter(Boolean);
+  if (items.length < 2) return undefined;
+  return items.map((content) => {
+    const due = dueOf(content);
+    return { name: 'todo_add', args: due ? { content, due } : { content } };
+  });
 }
 
 /** "remind me on Friday to call the bank": the day sits between the marker and the content. */

@@ -98,6 +98,14 @@ const SHAPES: Array<[string, string, string, string?]> = [
   ['在 a folder, spaces, a new file', '在 docs 文件夹', ' ', '建 a.txt'],
   ['where, spaces', 'where', ' ', 'x'],
   ['CJK, then 末尾', '', '日记', '.md 末尾加一行 x'],
+  ['question marks', '', '? '],
+  ['requests between commas', '', '算一下 1+1，'],
+  ['sentences', '', '看看待办。'],
+  ['并, spaces, a verb', '并', ' ', '告诉我'],
+  ['a list of todos', '记两个待办：', '买菜、'],
+  ['percent words, spaces', '从 80 涨到', ' ', '百分之几'],
+  ['每, spaces, a number', '每天', ' ', '20 页，一年多少'],
+  ['a rate, spaces', '汇率', ' ', '7.2'],
 ];
 
 describe('offline planner: long messages are planned at once', () => {

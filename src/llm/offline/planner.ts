@@ -99,7 +99,8 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
           const s = appendStep(path, c.append, output, written.get(path));
           if (s.kind === 'stop') return void second.set(i, { kind: 'note', note: s.say(lang) });
           written.set(path, s.content);
-          second.set(i, { kind: 'calls', calls: [{ name: 'file_write', args: { path, content: s.content }, append: { ...c.append, created: s.created } }] });
+          const write: PlannedCall = { name: 'file_write', args: { path, content: s.content }, append: { ...c.append, created: s.created } };
+          second.set(i, { kind: 'calls', calls: c.append.thenRead ? [write, { name: 'file_read', args: { path } }] : [write] });
         }
       });
     }

@@ -1,0 +1,95 @@
+/**
+ * Several requests in one message beyond the connector words: sentences that each ask something,
+ * 并/和 before a verb, commas alone, parts that point back (「这个文件」「那边」), several places or
+ * todos at once, and a question asked twice.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fileListTool } from '../../tools/file-list.js';
+import { fileReadTool } from '../../tools/file-read.js';
+import { fileWriteTool } from '../../tools/file-write.js';
+import { createToolRegistry } from '../../tools/registry.js';
+import type { ToolContext } from '../../tools/tool.js';
+import { createOfflinePlanner, detectLang } from './planner.js';
+import { agentTurn, memoryPrefs, step } from './testing.js';
+
+const planner = () => createOfflinePlanner({ prefs: memoryPrefs() });
+const calls = async (text: string) => (await step(planner(), [{ role: 'user', content: text }])).parsed;
+
+/** [message, the calls, in order] */
+const CASES: Array<[string, Array<{ name: string; args: Record<string, unknown> }>]> = [
+  ['今天几号？我还有哪些事没做？', [{ name: 'current_time', args: {} }, { name: 'todo_list', args: { status: 'pending' } }]],
+  ['算一下 2+2 并告诉我现在几点', [{ name: 'calculator', args: { expression: '2+2' } }, { name: 'current_time', args: {} }]],
+  ['记一下买牛奶。看看待办', [{ name: 'todo_add', args: { content: '买牛奶' } }, { name: 'todo_list', args: {} }]],
+  ['Calculate 5*5. Show my todos.', [{ name: 'calculator', args: { expression: '5*5' } }, { name: 'todo_list', args: {} }]],
+  ['东京现在几点，那边天气怎么样', [{ name: 'current_time', args: { timezone: '东京' } }, { name: 'weather', args: { city: '东京' } }]],
+  ['帮我算一下 12*3，记一下买菜', [{ name: 'calculator', args: { expression: '12*3' } }, { name: 'todo_add', args: { content: '买菜' } }]],
+  ['查一下上海和北京的天气', [{ name: 'weather', args: { city: '上海' } }, { name: 'weather', args: { city: '北京' } }]],
+  ['what time is it and what is the date', [{ name: 'current_time', args: {} }]],
+  ['记两个待办：买菜、洗衣服', [{ name: 'todo_add', args: { content: '买菜' } }, { name: 'todo_add', args: { content: '洗衣服' } }]],
+  ['帮我记三个待办：买牛奶和鸡蛋，周五交报告，给妈妈打电话', [
+    { name: 'todo_add', args: { content: '买牛奶和鸡蛋' } }, { name: 'todo_add', args: { content: '周五交报告', due: '周五' } }, { name: 'todo_add', args: { content: '给妈妈打电话' } },
+  ]],
+  ['记两个待办：买菜和洗衣服', [{ name: 'todo_add', args: { content: '买菜' } }, { name: 'todo_add', args: { content: '洗衣服' } }]],
+  ['add two todos: buy eggs and call the bank', [{ name: 'todo_add', args: { content: 'buy eggs' } }, { name: 'todo_add', args: { content: 'call the bank' } }]],
+  ['往 a.txt 写入 hi，然后读一下 a.txt', [{ name: 'file_write', args: { path: 'a.txt', content: 'hi' } }, { name: 'file_read', args: { path: 'a.txt' } }]],
+];
+
+describe('several requests, however they are joined', () => {
+  it.each(CASES)('%s', async (text, expected) => {
+    expect(await calls(text)).toEqual(expected);
+  });
+
+  it('keeps one problem told over several sentences as one calculation', async () => {
+    expect(await calls('税后多少？税前8000，税率3%')).toEqual([{ name: 'calculator', args: { expression: '8000*(1-3/100)' } }]);
+    expect(await calls('原价300，打七折')).toEqual([{ name: 'calculator', args: { expression: '300*0.7' } }]);
+  });
+
+  it('keeps verbatim text whole when its parts are no requests', async () => {
+    expect(await calls('创建文件 a.txt，内容是：你好。明天见')).toEqual([{ name: 'file_write', args: { path: 'a.txt', content: '你好。明天见' } }]);
+    expect(await calls('记一下：买牛奶，鸡蛋')).toEqual([{ name: 'todo_add', args: { content: '买牛奶，鸡蛋' } }]);
+  });
+
+  it('names a file typed against a verb without taking the verb into it', async () => {
+    expect(await calls('把a.txt的内容改成hello')).toEqual([{ name: 'file_write', args: { path: 'a.txt', content: 'hello' } }]);
+    expect(await calls('读一下读书笔记.md')).toEqual([{ name: 'file_read', args: { path: '读书笔记.md' } }]);
+  });
+});
+
+describe('parts that point back to a file', () => {
+  let root: string;
+  let workspace: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'zhixing-multi-parts-'));
+    workspace = join(root, 'workspace');
+    mkdirSync(workspace);
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  const registry = createToolRegistry([fileReadTool, fileWriteTool, fileListTool]);
+  const say = (text: string) => {
+    const ctx: ToolContext = {
+      sessionId: 's', turnId: 't', callId: 'c', workspace, signal: new AbortController().signal,
+      lang: detectLang(text), ask: async () => 'allow', progress: () => {},
+    };
+    return agentTurn(createOfflinePlanner({ prefs: memoryPrefs(), workspace }), [], text, async (c) => (await registry.run(c, ctx)).output, registry.specs());
+  };
+
+  it('reads the file after the append, to show the new text', async () => {
+    writeFileSync(join(workspace, 'notes.txt'), 'old\n');
+    const r = await say("帮我把'周会改到三点'追加到 notes.txt，然后读一下这个文件");
+    expect(r.calls.map((c) => c.name)).toEqual(['file_read', 'file_write', 'file_read']);
+    expect(r.reply).toMatch(/已追加到 notes\.txt[\s\S]*notes\.txt 的内容：\nold\n周会改到三点/);
+  });
+
+  it('writes the file the part before opened', async () => {
+    writeFileSync(join(workspace, 'a.txt'), 'x');
+    const r = await say('打开a.txt并且把内容改成hello');
+    expect(r.calls).toEqual([{ name: 'file_read', args: { path: 'a.txt' } }, { name: 'file_write', args: { path: 'a.txt', content: 'hello' } }]);
+    expect(readFileSync(join(workspace, 'a.txt'), 'utf8')).toBe('hello');
+    const en = await say('read a.txt and then write bye to it');
+    expect(en.calls.at(-1)).toEqual({ name: 'file_write', args: { path: 'a.txt', content: 'bye' } });
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * What a message's parts mean together: a part that points back to the one before (「…，然后读一下
+ * 这个文件」「东京现在几点，那边天气怎么样」), several places in one request (「上海和北京的天气」), the same
+ * question asked twice, and a read of a file that an append before it changes, which must wait for it.
+ */
+import { utterance, type Utterance } from './extract.js';
+import { str, type Outcome, type PlannedCall } from './intent.js';
+
+const FILE_TOOLS = new Set(['file_read', 'file_write', 'file_list']);
+/** Words that stand for the file just named. */
+const THAT_FILE = /这个文件|这份文件|该文件|此文件|那个文件|刚才的?文件|这文件|它|\b(?:this|that|the) file\b|\bit\b/i;
+/** Words that stand for the place just named: 「那边」「当地」 "there". */
+const THAT_PLACE = /^(?:那边|那里|那儿|当地|该地|这个城市|那个城市|there|that city|the city)$/i;
+const THERE = /那边|那里|那儿|当地|\bthere\b|\blocal\b/i;
+/** Tools that only read, where asking twice in one message means asking once. */
+const READ_ONLY = new Set(['calculator', 'current_time', 'weather', 'todo_list', 'file_list', 'file_read']);
+/** Between places named together: 「上海和北京」「北京、上海」 "Paris and London". */
+const PLACE_JOIN = /\s*(?:和|与|跟|及|以及|还有|、|,|，|&|\band\b)\s*/i;
+
+/** The part again with the file it points to named: 「读一下这个文件」 → 「读一下 notes.txt」, 「把内容改成…」 → 「把 a.txt 的内容改成…」. */
+function namingFile(part: Utterance, path: string): Utterance | undefined {
+  if (THAT_FILE.test(part.raw)) return utterance(part.raw.replace(THAT_FILE, ` ${path} `));
+  if (/内容/.test(part.raw)) return utterance(part.raw.replace('内容', ` ${path} 的内容`));
+  return undefined;
+}
+
+/**
+ * What a part means given the call before it, when it points back to that call's subject; undefined
+ * when it does not. `classify` reads a text as a message of its own.
+ */
+export function pointingBack(part: Utterance, o: Outcome, last: PlannedCall, classify: (u: Utterance) => Outcome): Outcome | undefined {
+  const path = str(last.args.path);
+  if (o.kind === 'reply' && o.reply.kind === 'cannot' && path && FILE_TOOLS.has(last.name)) {
+    const named = namingFile(part, path);
+    const again = named && classify(named);
+    return again?.kind === 'call' ? again : undefined;
+  }
+  const place = last.name === 'weather' ? str(last.args.city) : last.name === 'current_time' ? str(last.args.timezone) : '';
+  if (!place) return undefined;
+  // 「东京现在几点，那边天气怎么样」: the weather there.
+  if ((o.kind === 'reply' && o.reply.kind === 'askCity') || (o.kind === 'call' && o.call.name === 'weather' && THAT_PLACE.test(str(o.call.args.city)))) {
+    return { kind: 'call', call: { name: 'weather', args: { city: place } } };
+  }
+  // 「北京天气怎么样，那边现在几点」: the time there.
+  if (o.kind === 'call' && o.call.name === 'current_time' && !o.call.args.timezone && THERE.test(part.norm)) {
+    return { kind: 'call', call: { name: 'current_time', args: { timezone: place } } };
+  }
+  return undefined;
+}
+
+/** 「上海和北京」 as two places; one place as itself. */
+function places(name: string): string[] {
+  const parts = name.split(PLACE_JOIN).map((p) => p.trim()).filter(Boolean);
+  return parts.length > 1 && parts.every((p) => p.length <= 40) ? parts : [name];
+}
+
+/** The calls of a plan made ready to run: several places fanned out, repeats dropped, reads after appends. */
+export function planned(calls: PlannedCall[]): { kind: 'calls'; calls: PlannedCall[] } {
+  const out: PlannedCall[] = [];
+  for (const c of calls) {
+    const key = c.name === 'weather' ? 'city' : c.name === 'current_time' ? 'timezone' : undefined;
+    const spread = key && typeof c.args[key] === 'string' ? places(c.args[key] as string).map((p) => ({ ...c, args: { ...c.args, [key]: p } })) : [c];
+    for (const one of spread) {
+      // 「现在几点，今天几号」 asks the clock once.
+      if (READ_ONLY.has(one.name) && !one.lookup && !one.append && out.some((o) => !o.append && o.name === one.name && JSON.stringify(o.args) === JSON.stringify(one.args))) continue;
+      // A read of a file an earlier part appends to comes after that append's write.
+      const at = one.name === 'file_read' && !one.append ? out.findIndex((o) => o.append && o.args.path === one.args.path) : -1;
+      if (at >= 0) {
+        out[at] = { ...out[at], append: { ...out[at].append!, thenRead: true } };
+        continue;
+      }
+      out.push(one);
+    }
+  }
+  return { kind: 'calls', calls: out };
+}
