@@ -14,7 +14,11 @@ const CONNECTOR = new RegExp(
     '[,;。，；]\\s*(?:再|还要|也)(?!见)',
     '再(?=帮我|帮忙|看看|看一下|查一下|查查|查|算|记|读|写|删|把|告诉|列|问)',
     // 「算一下 2+2 并告诉我现在几点」「…和帮我查下天气」: 并 and 和 before a verb of asking
-    '(?:并|和|跟)(?=(?:帮我|给我|再)?(?:告诉|查一下|查下|查查|查|看看|看一下|看下|算一下|算算|算|记一下|记下|列出|列一下|读一下|打开|写|删除|删掉|提醒))',
+    '(?:并|和|跟)(?=(?:帮我|给我|再)?(?:告诉|查一下|查下|查查|查|看看|看一下|看下|算一下|算算|算|记一下|记下|列出|列一下|读一下|打开|写|删除|删掉|提醒|显示|展示|列))',
+    // 「计算 15*15 和 16*16」 "3+4 and 5*6": two sums
+    '(?<=\\d)\\s*(?:和|以及|跟|\\band\\b)\\s*(?=\\d+(?:\\.\\d+)?\\s*[-+*/^×÷])',
+    // 「伦敦几点了还有纽约几点」: 还有 after a question's last word starts the next one
+    '(?<=[了吗呢吧啊呀])\\s*还有(?!\\s*(?:多少|几|什么|哪些|啥))',
     ';',
     // A question or an exclamation ends a request: 「今天几号？我还有哪些事没做？」 (not 5! nor 3.5)
     '[?？]\\s*(?=\\S)|[。！]\\s*(?=\\S)|(?<![\\d!])!\\s*(?=\\S)|(?<=[a-z0-9)])\\.\\s+(?=[A-Z])',
@@ -43,9 +47,12 @@ function listItems(u: Utterance): Utterance[] | undefined {
   return marks.map((m, i) => slice(u, (m.index ?? 0) + m[0].length, marks[i + 1]?.index ?? u.norm.length));
 }
 
-/** The parts of a message that are requests of their own, in order. */
-export function clauses(u: Utterance): Utterance[] {
-  const lines = u.norm.includes('\n') ? undefined : listItems(u);
+/**
+ * The parts of a message that are requests of their own, in order. `lists: false` leaves numbered
+ * items together, for text that is itself a list (「内容是 1. 买菜 2. 做饭」).
+ */
+export function clauses(u: Utterance, { lists = true }: { lists?: boolean } = {}): Utterance[] {
+  const lines = u.norm.includes('\n') || !lists ? undefined : listItems(u);
   const pieces = lines ?? byLines(u);
   const parts: Utterance[] = [];
   for (const piece of pieces) {

@@ -48,7 +48,8 @@ export type Reply =
   | { kind: 'cannot'; near?: Nearest };
 
 export type Outcome =
-  | { kind: 'call'; call: PlannedCall }
+  /** `also`: the same request on more subjects (「把 a.txt 和 b.txt 都读一下」), made after `call`. */
+  | { kind: 'call'; call: PlannedCall; also?: PlannedCall[] }
   | { kind: 'reply'; reply: Reply; remember?: { key: string; value: string } };
 
 /** What came before, as far as a follow-up needs it: the latest step's calls, or a question we asked. */
@@ -136,6 +137,8 @@ export const str = (v: unknown): string => (typeof v === 'string' || typeof v ==
 export const NAME_KEY = 'user.name';
 
 export const call = (name: string, args: Record<string, unknown> = {}): Outcome => ({ kind: 'call', call: { name, args } });
+/** Every call an outcome makes, in order. */
+export const callsOf = (o: Outcome): PlannedCall[] => (o.kind === 'call' ? [o.call, ...(o.also ?? [])] : []);
 export const reply = (r: Reply): Outcome => ({ kind: 'reply', reply: r });
 
 /** Tool-call arguments as an object; anything unparsable counts as none. */

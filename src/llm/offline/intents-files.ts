@@ -3,7 +3,7 @@ import { looksLikeFile, PATH, restore, trimEndOf, unquote, type Utterance } from
 import { resolve } from 'node:path';
 import { appendWording } from './file-append.js';
 import { fileAppend } from './intents-file-append.js';
-import { call, PRIORITY, reply, str, type Intent, type Outcome, type ToolRules } from './intent.js';
+import { call, PRIORITY, reply, str, type Intent, type Outcome, type PlannedCall, type ToolRules } from './intent.js';
 import { say, type Lang } from '../../i18n.js';
 
 const P = `(?<path>${PATH})`;
@@ -99,7 +99,27 @@ const READ: RegExp[] = [
   re(`${P}\\s*(?:(?<file>文件)\\s*)?(?:(?:里面|里|中)\\s*)?(?:写了|写的|有|的内容是|的内容)(?:什么|啥|些什么)?`),
   re(`\\b(?<verb>read|open(?:\\s+up)?|show(?:\\s+me)?|cat|display|print|view|look\\s+at|check|see)\\s+(?:(?:the|(?<file>file)|contents?\\s+of|what'?s\\s+in)\\s+)*${P}`),
   re(`\\bwhat(?:'s|\\s+is)\\s+in\\s+(?:(?:the|(?<file>file))\\s+)*${P}`),
+  // 「把 a.txt 和 b.txt 都读一下」「把 notes.md 打开看看」
+  re(`把\\s*(?:(?<file>文件)\\s*)?${P}[^。]{0,40}?(?:都|也|给我)?\\s*(?:读|看|打开|显示|展示)(?:一下|下|一遍|看|出来)`),
 ];
+const ANY_PATH = new RegExp(PATH, 'g');
+/** Between files named together: 「a.txt 和 b.txt」「a.md、b.md」 "a.txt and b.txt". */
+const FILE_JOIN = /^\s*(?:和|与|跟|、|,|以及|还有|and|&)\s*$/i;
+
+/** The other files named together with `path`, in order. */
+function filesWith(u: Utterance, path: string): string[] {
+  const found = [...u.norm.matchAll(ANY_PATH)].filter((m) => looksLikeFile(cleanPath(m[0])));
+  const at = found.findIndex((m) => cleanPath(m[0]) === path);
+  if (at < 0) return [];
+  const out: string[] = [];
+  for (let i = at + 1; i < found.length; i++) {
+    const gap = u.norm.slice((found[i - 1].index ?? 0) + found[i - 1][0].length, found[i].index);
+    if (!FILE_JOIN.test(gap)) break;
+    out.push(cleanPath(found[i][0]));
+  }
+  return out;
+}
+
 /** Verbs that only ever mean reading a file, so 「读取 notes」 needs no extension. */
 const STRONG_READ = /^(?:读取|cat)$/i;
 const FOLDER_AFTER = /^\s*(?:目录|文件夹|folder\b|directory\b)/i;
@@ -116,7 +136,10 @@ const fileRead: Intent = {
       const after = u.norm.slice(m.indices?.groups?.path?.[1] ?? u.norm.length);
       if (FOLDER_AFTER.test(after) || /[/\\]$/.test(path)) return call('file_list', { path });
       const named = m.groups?.file !== undefined || STRONG_READ.test(m.groups?.verb ?? '');
-      if (looksLikeFile(path) || named) return call('file_read', { path });
+      if (!looksLikeFile(path) && !named) continue;
+      // 「把 a.txt 和 b.txt 都读一下」: each file named with it.
+      const also = filesWith(u, path).map((p): PlannedCall => ({ name: 'file_read', args: { path: p } }));
+      return also.length ? { kind: 'call', call: { name: 'file_read', args: { path } }, also } : call('file_read', { path });
     }
     return null;
   },

@@ -103,6 +103,8 @@ const WHAT_TO_DO = new RegExp(
     '\\bwhat (?:do|should|must) i (?:still )?(?:need|have) to (?:do|get done|finish)\\b',
     '(?:今天|明天|这周|本周|最近|接下来)(?:要|得|该|需要)(?:做|干|办)的(?:事|事情|任务)',
     '\\b(?:list|show)(?: me)? (?:everything|all)\\b.*\\b(?:done|finished|completed)\\b',
+    '(?:列|看|显示|给我看)(?:一下|下|看)?(?:剩下|剩余|还剩)的',
+    '\\b(?:list|show)(?: me)? (?:the )?(?:rest|remaining ones)\\b',
     '\\bmy to-?dos?\\b',
   ].join('|'),
   'i',

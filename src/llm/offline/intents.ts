@@ -9,7 +9,7 @@ import { severalTodos } from './intents-todo-add.js';
 import { utterance, type Utterance } from './extract.js';
 import { followUp } from './followup.js';
 import { nearestTo } from './out-of-scope.js';
-import { reply, type Intent, type Outcome, type PlanContext, type PlannedCall, type Reply, type ToolRules } from './intent.js';
+import { callsOf, reply, type Intent, type Outcome, type PlanContext, type PlannedCall, type Reply, type ToolRules } from './intent.js';
 import { CHAT_INTENTS, CODE_INTENTS, NAME_INTENTS } from './intents-chat.js';
 import { CALCULATOR_RULES } from './intents-calculator.js';
 import { FILE_RULES } from './intents-files.js';
@@ -63,7 +63,16 @@ function classifyParts(parts: Utterance[], ctx: PlanContext): Array<Outcome & { 
     let o = classify(part, ctx);
     if (last) o = pointingBack(part, o, last, (p) => classify(p, ctx)) ?? o;
     if (o.kind === 'reply' && last) o = followUp.match(part, { ...ctx, previous: { kind: 'calls', calls: [last] } }) ?? o;
-    if (o.kind === 'call') last = o.call;
+    // 「天气怎么样，北京的」: a part answers the question the part before raised.
+    const before = outcomes.at(-1);
+    if (o.kind === 'reply' && before?.kind === 'reply' && before.reply.kind === 'askCity') {
+      const answer = followUp.match(part, { ...ctx, previous: { kind: 'asked', reply: before.reply } });
+      if (answer) {
+        outcomes.pop();
+        o = answer;
+      }
+    }
+    if (o.kind === 'call') last = callsOf(o).at(-1);
     outcomes.push({ ...o, part });
   }
   return outcomes.filter((o) => !(o.kind === 'reply' && SMALL_TALK.has(o.reply.kind)));
@@ -84,29 +93,29 @@ export function plan(text: string, ctx: PlanContext): Plan {
   const several = severalTodos(u);
   if (several) return { kind: 'calls', calls: several };
   const whole = classify(u, ctx);
-  const parts = clauses(u);
+  const parts = clauses(u, { lists: !(whole.kind === 'call' && verbatim(whole.call)) });
   // 「打 75 折，再减 10 块」 goes on with the same sum: one calculation, not two.
   const continues = whole.kind === 'call' && whole.call.name === 'calculator' && parts.slice(1).some((p) => CONTINUES_SUM.test(p.norm.trim()));
   if (parts.length > 1 && !continues) {
     const outcomes = classifyParts(parts, ctx);
-    const calls = outcomes.flatMap((o) => (o.kind === 'call' ? [o.call] : []));
+    const calls = outcomes.flatMap(callsOf);
     if (whole.kind === 'call' && verbatim(whole.call)) {
       // File content is verbatim and may itself say 然后 (「内容是：先吃饭，然后睡觉」): split only when
       // every part is a request of its own, the first one writing the same file.
-      if (calls.length === outcomes.length && sameFile(calls[0], whole.call)) return planned(calls);
+      if (outcomes.every((o) => o.kind === 'call') && calls.some((c) => sameFile(c, whole.call))) return planned(calls);
     } else if (whole.kind === 'call' && whole.call.name === 'calculator' && outcomes.every((o) => o.kind === 'call' ? o.call.name === 'calculator' : ASKS_OF_SUM.test(o.part.norm))) {
       // 「税后多少？税前8000，税率3%」: one problem over several sentences, asked once.
       if (calls.length <= 1) return planned([whole.call]);
       return planned(calls);
     } else {
-      if (calls.length === outcomes.length && calls.length) return planned(calls);
+      if (outcomes.every((o) => o.kind === 'call') && calls.length) return planned(calls);
       // Some parts are no tool call (「先算 1+1，再给我唱首歌」): do the rest and say what was not done.
       // A todo's words are the user's, so a todo that would lose some of them is kept whole.
       if (calls.length && !(whole.kind === 'call' && whole.call.name === 'todo_add')) {
         const notes: Array<{ at: number; reply: Reply }> = [];
         let at = 0;
         for (const o of outcomes) {
-          if (o.kind === 'call') at++;
+          if (o.kind === 'call') at += callsOf(o).length;
           else notes.push({ at, reply: o.reply });
         }
         return { ...planned(calls), notes };
@@ -117,10 +126,10 @@ export function plan(text: string, ctx: PlanContext): Plan {
     // piece is a request of its own; 「原价 300，打七折」 is one.
     const pieces = commaClauses(u);
     const outcomes = pieces.length > 1 ? classifyParts(pieces, ctx) : [];
-    const calls = outcomes.flatMap((o) => (o.kind === 'call' ? [o.call] : []));
-    if (calls.length > 1 && calls.length === outcomes.length && !(whole.kind === 'call' && verbatim(whole.call))) return planned(calls);
+    const calls = outcomes.flatMap(callsOf);
+    if ((calls.length > 1 || (calls.length && whole.kind === 'reply')) && outcomes.every((o) => o.kind === 'call') && !(whole.kind === 'call' && verbatim(whole.call))) return planned(calls);
   }
-  return whole.kind === 'call' ? planned([whole.call]) : whole;
+  return whole.kind === 'call' ? planned(callsOf(whole)) : whole;
 }
 
 /** Classifies a message with no context; used to find what an earlier message asked for. */

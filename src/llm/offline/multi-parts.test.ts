@@ -35,6 +35,17 @@ const CASES: Array<[string, Array<{ name: string; args: Record<string, unknown> 
   ['记两个待办：买菜和洗衣服', [{ name: 'todo_add', args: { content: '买菜' } }, { name: 'todo_add', args: { content: '洗衣服' } }]],
   ['add two todos: buy eggs and call the bank', [{ name: 'todo_add', args: { content: 'buy eggs' } }, { name: 'todo_add', args: { content: 'call the bank' } }]],
   ['往 a.txt 写入 hi，然后读一下 a.txt', [{ name: 'file_write', args: { path: 'a.txt', content: 'hi' } }, { name: 'file_read', args: { path: 'a.txt' } }]],
+  ["Can you add 'call Sam' to my todos and also tell me what 18% of 65 is?", [{ name: 'todo_add', args: { content: 'call Sam' } }, { name: 'calculator', args: { expression: '18/100*65' } }]],
+  ['列出我的文件然后把 hello world 写进 greet.txt', [{ name: 'file_list', args: {} }, { name: 'file_write', args: { path: 'greet.txt', content: 'hello world' } }]],
+  ['帮我写个文件 todo.md 内容是 1. 买菜 2. 做饭，然后告诉我现在几点', [{ name: 'file_write', args: { path: 'todo.md', content: '1. 买菜 2. 做饭' } }, { name: 'current_time', args: {} }]],
+  ['把第2条删了，再列一下剩下的', [{ name: 'todo_delete', args: { id: 2 } }, { name: 'todo_list', args: {} }]],
+  ['算 3+5；记录：明天买菜；查看文件', [{ name: 'calculator', args: { expression: '3+5' } }, { name: 'todo_add', args: { content: '明天买菜', due: '明天' } }, { name: 'file_list', args: {} }]],
+  ['我想知道伦敦几点了还有纽约几点', [{ name: 'current_time', args: { timezone: '伦敦' } }, { name: 'current_time', args: { timezone: '纽约' } }]],
+  ['计算 15*15 和 16*16', [{ name: 'calculator', args: { expression: '15*15' } }, { name: 'calculator', args: { expression: '16*16' } }]],
+  ['添加待办买菜并显示全部待办', [{ name: 'todo_add', args: { content: '买菜' } }, { name: 'todo_list', args: { status: 'all' } }]],
+  ['把 a.txt 和 b.txt 都读一下', [{ name: 'file_read', args: { path: 'a.txt' } }, { name: 'file_read', args: { path: 'b.txt' } }]],
+  ['read notes.md and todo.md', [{ name: 'file_read', args: { path: 'notes.md' } }, { name: 'file_read', args: { path: 'todo.md' } }]],
+  ['天气怎么样，北京的', [{ name: 'weather', args: { city: '北京' } }]],
 ];
 
 describe('several requests, however they are joined', () => {
@@ -82,6 +93,13 @@ describe('parts that point back to a file', () => {
     const r = await say("帮我把'周会改到三点'追加到 notes.txt，然后读一下这个文件");
     expect(r.calls.map((c) => c.name)).toEqual(['file_read', 'file_write', 'file_read']);
     expect(r.reply).toMatch(/已追加到 notes\.txt[\s\S]*notes\.txt 的内容：\nold\n周会改到三点/);
+  });
+
+  it('adds to the end of the file the part before read', async () => {
+    writeFileSync(join(workspace, 'notes.md'), '开始\n');
+    const r = await say('先看看 notes.md 写了啥，再在末尾加一句 完成');
+    expect(r.calls.map((c) => c.name)).toEqual(['file_read', 'file_read', 'file_write']);
+    expect(readFileSync(join(workspace, 'notes.md'), 'utf8')).toBe('开始\n完成\n');
   });
 
   it('writes the file the part before opened', async () => {

@@ -9,6 +9,10 @@ import { str, type Outcome, type PlannedCall } from './intent.js';
 const FILE_TOOLS = new Set(['file_read', 'file_write', 'file_list']);
 /** Words that stand for the file just named. */
 const THAT_FILE = /这个文件|这份文件|该文件|此文件|那个文件|刚才的?文件|这文件|它|\b(?:this|that|the) file\b|\bit\b/i;
+/** What can only be said of a file, so a part saying it is about the file even if it reads as something else. */
+const STRONG_FILE_CUE = /这个文件|这份文件|该文件|此文件|那个文件|刚才的?文件|这文件|末尾|结尾|最后面|尾部|内容|\b(?:this|that|the) file\b/i;
+/** Where in a file, said without the file: 「在末尾」「后面」. */
+const FILE_END = /末尾|结尾|最后面|最后|后面|尾部/;
 /** Words that stand for the place just named: 「那边」「当地」 "there". */
 const THAT_PLACE = /^(?:那边|那里|那儿|当地|该地|这个城市|那个城市|there|that city|the city)$/i;
 const THERE = /那边|那里|那儿|当地|\bthere\b|\blocal\b/i;
@@ -21,6 +25,9 @@ const PLACE_JOIN = /\s*(?:和|与|跟|及|以及|还有|、|,|，|&|\band\b)\s*/
 function namingFile(part: Utterance, path: string): Utterance | undefined {
   if (THAT_FILE.test(part.raw)) return utterance(part.raw.replace(THAT_FILE, ` ${path} `));
   if (/内容/.test(part.raw)) return utterance(part.raw.replace('内容', ` ${path} 的内容`));
+  // 「再在末尾加一句 完成」 "add a line at the end": the end of that file.
+  const end = FILE_END.exec(part.raw);
+  if (end) return utterance(`${part.raw.slice(0, end.index)} ${path} ${part.raw.slice(end.index)}`);
   return undefined;
 }
 
@@ -30,10 +37,14 @@ function namingFile(part: Utterance, path: string): Utterance | undefined {
  */
 export function pointingBack(part: Utterance, o: Outcome, last: PlannedCall, classify: (u: Utterance) => Outcome): Outcome | undefined {
   const path = str(last.args.path);
-  if (o.kind === 'reply' && o.reply.kind === 'cannot' && path && FILE_TOOLS.has(last.name)) {
+  // A part that names no file but speaks of one (「这个文件」「内容」「末尾」) is about the file just named,
+  // whatever else it could be read as: 「在末尾加一句 完成」 is no todo done.
+  const namesFile = /[\w\u4e00-\u9fff]\.[A-Za-z][A-Za-z0-9]{0,9}\b|[/\\]/.test(part.norm);
+  const misread = o.kind === 'reply' || (o.kind === 'call' && !FILE_TOOLS.has(o.call.name) && STRONG_FILE_CUE.test(part.raw));
+  if (path && FILE_TOOLS.has(last.name) && !namesFile && misread) {
     const named = namingFile(part, path);
     const again = named && classify(named);
-    return again?.kind === 'call' ? again : undefined;
+    return again?.kind === 'call' && (o.kind === 'reply' || FILE_TOOLS.has(again.call.name)) ? again : undefined;
   }
   const place = last.name === 'weather' ? str(last.args.city) : last.name === 'current_time' ? str(last.args.timezone) : '';
   if (!place) return undefined;
