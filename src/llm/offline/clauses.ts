@@ -24,7 +24,7 @@ const CONNECTOR = new RegExp(
     '[?？]\\s*(?=\\S)|[。！]\\s*(?=\\S)|(?<![\\d!])!\\s*(?=\\S)|(?<=[a-z0-9)])\\.\\s+(?=[A-Z])',
     '(?:,\\s*)?\\b(?:and then|then|and also|also|after that|afterwards|plus(?!\\s*\\$?\\d)|finally)\\b',
     '(?<=[,，;；?？。!！])\\s*(?=还有)',
-    "(?:,\\s*)?\\band\\s+(?=(?:show|list|tell|check|calculate|compute|add|read|write|delete|remove|mark|what|what's|how|give|find|look|remind)\\b)",
+    "(?:,\\s*)?\\band\\s+(?=(?:show|list|tell|check|calculate|compute|add|read|write|delete|remove|mark|what|what's|how|give|find|look|remind|save|put|store|export|open|append|create|make)\\b)",
   ].join('|'),
   'gi',
 );

@@ -19,13 +19,18 @@ export interface PlannedCall {
   lookup?: Lookup;
   /** An append: this call reads the file, and the write of the old text plus this follows. */
   append?: Append;
+  /** 「…，然后把结果保存到 a.txt」: once this call is done, its result is written to this file. */
+  saveTo?: string;
 }
 
 /**
  * The second step of a call that takes two (a todo named by content, an append): once the first
  * step's output is in, the calls to make, or what to say instead.
  */
-export type Second = { kind: 'calls'; calls: PlannedCall[] } | { kind: 'note'; note: string };
+export type Second =
+  /** `keep`: the first call's own result is said too, before the second's (a result saved to a file). */
+  | { kind: 'calls'; calls: PlannedCall[]; keep?: boolean }
+  | { kind: 'note'; note: string; keep?: boolean };
 
 /** A reply without a tool, by kind; replies.ts renders it in the user's language. */
 export type Reply =

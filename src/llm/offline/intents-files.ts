@@ -2,6 +2,7 @@
 import { looksLikeFile, PATH, restore, trimEndOf, unquote, type Utterance } from './extract.js';
 import { resolve } from 'node:path';
 import { appendWording } from './file-append.js';
+import { findExpression } from './expression.js';
 import { fileAppend } from './intents-file-append.js';
 import { call, PRIORITY, reply, str, type Intent, type Outcome, type PlannedCall, type ToolRules } from './intent.js';
 import { say, type Lang } from '../../i18n.js';
@@ -61,6 +62,20 @@ function inFolder(dir: string | undefined, name: string): string {
   return `${folder}/${name}`;
 }
 
+const TODO_LIST_NAMED = /^(?:我的)?(?:待办|待办事项|待办清单|待办列表|任务清单)(?:列表|清单)?$|^(?:my |the )?(?:todo|to-do) ?list$|^(?:my |all my )?(?:todos|to-dos|tasks)$/i;
+const FILE_LIST_NAMED = /^(?:文件列表|文件清单|(?:the )?(?:file list|list of files))$/i;
+const RESULT_NAMED = /^(?:(?<zh>.+?)\s*的?(?:计算)?(?:结果|答案)|(?:the )?(?:result|answer) (?:of|to) (?<en>.+))$/i;
+
+/** A tool's result named where file content would be: the todo list, the files, the result of a sum. */
+function resultNamed(content: string): PlannedCall | undefined {
+  const text = content.trim();
+  if (TODO_LIST_NAMED.test(text)) return { name: 'todo_list', args: {} };
+  if (FILE_LIST_NAMED.test(text)) return { name: 'file_list', args: {} };
+  const m = RESULT_NAMED.exec(text);
+  const sum = m && findExpression(m.groups?.zh ?? m.groups?.en ?? '');
+  return sum ? { name: 'calculator', args: { expression: sum.expression } } : undefined;
+}
+
 const fileWrite: Intent = {
   id: 'file_write',
   priority: PRIORITY.fileWrite,
@@ -70,7 +85,11 @@ const fileWrite: Intent = {
       const path = m?.groups?.path && cleanPath(m.groups.path);
       if (!m || !path || NOT_A_PATH.test(path)) continue;
       const dir = FOLDER_BEFORE.exec(u.norm.slice(0, m.index))?.groups?.dir;
-      return call('file_write', { path: inFolder(dir, path), content: restore(u, unquote(groupText(u, m, 'content') ?? '')) });
+      const content = restore(u, unquote(groupText(u, m, 'content') ?? ''));
+      const target = inFolder(dir, path);
+      // 「把待办清单存到 todo.txt」「把 25*4 的结果写到 a.txt」: what a tool says, not these words, goes in.
+      const source = resultNamed(content);
+      return source ? { kind: 'call', call: { ...source, saveTo: target } } : call('file_write', { path: target, content });
     }
     for (const pattern of CREATE) {
       const m = pattern.exec(u.norm);

@@ -4,7 +4,7 @@
  * tool, write its module (a `ToolRules`) and list it in RULES.
  */
 import { clauses, commaClauses } from './clauses.js';
-import { planned, pointingBack } from './plan-parts.js';
+import { planned, pointingBack, savingTo } from './plan-parts.js';
 import { severalTodos } from './intents-todo-add.js';
 import { utterance, type Utterance } from './extract.js';
 import { followUp } from './followup.js';
@@ -60,6 +60,13 @@ function classifyParts(parts: Utterance[], ctx: PlanContext): Array<Outcome & { 
   const outcomes: Array<Outcome & { part: Utterance }> = [];
   let last: PlannedCall | undefined;
   for (const part of parts) {
+    // 「…，然后把结果保存到 result.txt」: the call before also keeps its result there.
+    const keep = savingTo(part);
+    const prior = outcomes.at(-1);
+    if (keep && prior?.kind === 'call' && !prior.also) {
+      outcomes[outcomes.length - 1] = { ...prior, call: { ...prior.call, saveTo: keep } };
+      continue;
+    }
     let o = classify(part, ctx);
     if (last) o = pointingBack(part, o, last, (p) => classify(p, ctx)) ?? o;
     if (o.kind === 'reply' && last) o = followUp.match(part, { ...ctx, previous: { kind: 'calls', calls: [last] } }) ?? o;
@@ -79,7 +86,8 @@ function classifyParts(parts: Utterance[], ctx: PlanContext): Array<Outcome & { 
 }
 
 /** The same tool on the same file, and an append where the other appends. */
-const sameFile = (a: PlannedCall, b: PlannedCall): boolean => a.name === b.name && a.args.path === b.args.path && !a.append === !b.append;
+const sameFile = (a: PlannedCall, b: PlannedCall): boolean =>
+  (a.name === b.name && a.args.path === b.args.path && !a.append === !b.append) || (a.saveTo !== undefined && a.saveTo === b.args.path);
 
 /** A part with no request of its own that belongs to a sum around it: it asks how much, or gives numbers. */
 const ASKS_OF_SUM = /多少|几|\d|%|\bhow (?:much|many)\b|\bwhat(?:'s| is)\b/i;

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { calculatorTool } from '../../tools/calculator.js';
 import { fileListTool } from '../../tools/file-list.js';
 import { fileReadTool } from '../../tools/file-read.js';
 import { fileWriteTool } from '../../tools/file-write.js';
@@ -100,6 +101,31 @@ describe('parts that point back to a file', () => {
     const r = await say('先看看 notes.md 写了啥，再在末尾加一句 完成');
     expect(r.calls.map((c) => c.name)).toEqual(['file_read', 'file_read', 'file_write']);
     expect(readFileSync(join(workspace, 'notes.md'), 'utf8')).toBe('开始\n完成\n');
+  });
+
+  it.each([
+    ['算一下 25*4，然后把结果保存到 result.txt', 'result.txt', '25*4 = 100', 'calculator'],
+    ['calculate 12*12 and save the result to math.txt', 'math.txt', '12*12 = 144', 'calculator'],
+    ['把 25*4 的结果写到 a.txt', 'a.txt', '25*4 = 100', 'calculator'],
+    ['把待办清单存到 todo.txt', 'todo.txt', '1. [ ] 买菜', 'todo_list'],
+    ['save my todo list to todos.md', 'todos.md', '1. [ ] 买菜', 'todo_list'],
+    ['看看有哪些文件，然后把它们存到 files.txt', 'files.txt', 'a.txt', 'file_list'],
+  ])('%s: the result, then the file it was kept in', async (text, file, kept, tool) => {
+    writeFileSync(join(workspace, 'a.txt'), 'x');
+    const todos = createOfflinePlanner({ prefs: memoryPrefs(), workspace });
+    const ctx: ToolContext = {
+      sessionId: 's', turnId: 't', callId: 'c', workspace, signal: new AbortController().signal,
+      lang: detectLang(text), ask: async () => 'allow', progress: () => {},
+    };
+    // The todo list is answered as the tool would, so the file holds what the user saw.
+    const tools = createToolRegistry([fileReadTool, fileWriteTool, fileListTool, calculatorTool]);
+    const run = async (c: { name: string; arguments: string; id: string }) =>
+      c.name === 'todo_list' ? '待办（1 条未完成）：\n1. [ ] 买菜' : (await tools.run(c, ctx)).output;
+    const r = await agentTurn(todos, [], text, run, [...tools.specs(), { name: 'todo_list', description: '', parameters: {} }]);
+    expect(r.calls.map((c) => c.name)).toEqual([tool, 'file_write']);
+    expect(readFileSync(join(workspace, file), 'utf8')).toContain(kept);
+    expect(r.reply.split('\n')[0]).not.toMatch(/已写入|Wrote/); // the result first
+    expect(r.reply).toContain(join(workspace, file));
   });
 
   it('writes the file the part before opened', async () => {

@@ -65,6 +65,17 @@ function places(name: string): string[] {
   return parts.length > 1 && parts.every((p) => p.length <= 40) ? parts : [name];
 }
 
+/** 「把结果写到 a.txt」 "save the result to a.txt": the part that asks to keep what came before. */
+const SAVE_RESULT =
+  /^(?:(?:请|帮我|再)\s*)?(?:把|将)\s*(?:计算|这个|那个|上面的|刚才的)?(?:结果|答案|它们|它|这些|那些|列表|清单)\s*(?:都\s*)?(?:写|存|保存|记|放|导出|输出)(?:到|进|在|入|成)\s*(?:文件\s*)?(?<path>[^\s。!]+?)\s*(?:里|中|文件)?[。.!]*$|^(?:save|write|put|store|export)\s+(?:the\s+|that\s+|this\s+)?(?:result|answer|it|that|them|output|list)\s+(?:to|in|into|as)\s+(?:a\s+file\s+(?:called\s+)?|the\s+file\s+)?(?<path2>\S+?)[.!]*$/i;
+
+/** The file a part asks the result before it to be kept in, if it asks that. */
+export function savingTo(part: Utterance): string | undefined {
+  const m = SAVE_RESULT.exec(part.norm.trim());
+  const path = m?.groups?.path ?? m?.groups?.path2;
+  return path && /\.[A-Za-z][A-Za-z0-9]{0,9}$|[/\\]/.test(path) ? path : undefined;
+}
+
 /** The calls of a plan made ready to run: several places fanned out, repeats dropped, reads after appends. */
 export function planned(calls: PlannedCall[]): { kind: 'calls'; calls: PlannedCall[] } {
   const out: PlannedCall[] = [];

@@ -10,6 +10,7 @@ import { classifyAlone, plan } from './intents.js';
 import { previousOf } from './followup.js';
 import { NAME_KEY, parseArgs, str, type PlanContext, type PlannedCall, type Second } from './intent.js';
 import { appendStep } from './file-append.js';
+import { saveStep } from './save-result.js';
 import { detectLang, say, type Lang } from '../../i18n.js';
 import { lookupNext } from './todo-lookup.js';
 import { decimalsAsked } from './arithmetic-words.js';
@@ -93,6 +94,8 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
         if (c.lookup) {
           if (!tools.has(c.lookup.action)) return void second.set(i, { kind: 'note', note: renderReply({ kind: 'missing', tools: [c.lookup.action] }, { lang, tools }) });
           second.set(i, lookupNext(output ?? '', c.lookup, lang));
+        } else if (c.saveTo) {
+          second.set(i, saveStep(c, output, tools, lang));
         } else if (c.append) {
           const path = str(c.args.path);
           if (!tools.has('file_write')) return void second.set(i, { kind: 'note', note: renderReply({ kind: 'missing', tools: ['file_write'] }, { lang, tools }) });
@@ -115,14 +118,16 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
       (step?.calls ?? []).map((c) => ({ call: { name: c.name, args: parseArgs(c.arguments) }, output: step!.outputs.get(c.id) }));
     let results: CallResult[];
     if (aligned && second.size) {
-      // A lookup's list or an append's read only served the second step: say what that did, or why nothing was done.
+      // A lookup's list or an append's read only served the second step: say what that did, or why nothing
+      // was done. A result saved to a file is said, then its saving.
       const made = resultsOf(steps[1]);
       results = resultsOf(steps[0]).flatMap((r, i) => {
         const s = second.get(i);
         if (!s) return [r];
-        if (s.kind === 'note') return [{ ...r, note: s.note }];
+        if (s.kind === 'note') return s.keep ? [r, { ...r, note: s.note }] : [{ ...r, note: s.note }];
         const done = made.splice(0, s.calls.length);
-        return done.length ? done.map((d, j) => ({ ...d, call: s.calls[j] ?? d.call })) : [r];
+        const then = done.map((d, j) => ({ ...d, call: s.calls[j] ?? d.call }));
+        return s.keep ? [r, ...then] : then.length ? then : [r];
       });
     } else {
       results = resultsOf(steps.at(-1));
