@@ -95,6 +95,8 @@ export const PRIORITY = {
   todoList: 91,
   fileRead: 80,
   name: 70,
+  /** Before weather and time: 「把这段话翻译成英文：今天天气很好」 asks for a translation. */
+  outOfScope: 65,
   /** Before time: 「现在天气怎么样」 is about weather. */
   weather: 61,
   time: 60,

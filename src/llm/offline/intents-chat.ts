@@ -1,5 +1,6 @@
 /** Rules that answer without a tool: the user's name, greetings, help, thanks, feelings, code. */
 import { nameFrom } from './extract.js';
+import { clearlyOutOfScope, nearestTo } from './out-of-scope.js';
 import { NAME_KEY, PRIORITY, reply, type Intent, type Outcome, type Reply } from './intent.js';
 
 const NAME_RECALL =
@@ -47,6 +48,18 @@ const CODE =
 
 export const NAME_INTENTS: Intent[] = [nameRecall, nameSet];
 export const CODE_INTENTS: Intent[] = [whole('code_refusal', CODE, { kind: 'codeRefusal' }, PRIORITY.code)];
+
+/** Translating, essays, music, calls: honestly not here, with the nearest thing that is. */
+const outOfScope: Intent = {
+  id: 'out_of_scope',
+  priority: PRIORITY.outOfScope,
+  match(u) {
+    if (!clearlyOutOfScope(u)) return null;
+    const near = nearestTo(u);
+    return reply(near ? { kind: 'cannot', near } : { kind: 'cannot' });
+  },
+};
+export const OUT_OF_SCOPE_INTENTS: Intent[] = [outOfScope];
 export const CHAT_INTENTS: Intent[] = [
   whole('greeting', GREETING, { kind: 'greeting' }),
   whole('help', HELP, { kind: 'help' }),

@@ -10,7 +10,7 @@ import { utterance, type Utterance } from './extract.js';
 import { followUp } from './followup.js';
 import { nearestTo } from './out-of-scope.js';
 import { callsOf, reply, type Intent, type Outcome, type PlanContext, type PlannedCall, type Reply, type ToolRules } from './intent.js';
-import { CHAT_INTENTS, CODE_INTENTS, NAME_INTENTS } from './intents-chat.js';
+import { CHAT_INTENTS, CODE_INTENTS, NAME_INTENTS, OUT_OF_SCOPE_INTENTS } from './intents-chat.js';
 import { CALCULATOR_RULES } from './intents-calculator.js';
 import { FILE_RULES } from './intents-files.js';
 import { TIME_RULES } from './intents-time.js';
@@ -24,6 +24,7 @@ export const RULES: readonly ToolRules[] = [FILE_RULES, TODO_RULES, WEATHER_RULE
 export const INTENTS: readonly Intent[] = [
   ...RULES.flatMap((r) => r.intents),
   ...NAME_INTENTS,
+  ...OUT_OF_SCOPE_INTENTS,
   ...CODE_INTENTS,
   ...CHAT_INTENTS,
   followUp,
