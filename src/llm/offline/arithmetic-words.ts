@@ -47,9 +47,24 @@ function amount(pairs: string, tail: string | undefined): string {
 
 /** Digits with 万/千/亿 written out: 「3万5」 → 35000, 「1.2万」 → 12000, "5k" → 5000. */
 export function spellAmounts(text: string): string {
-  if (!/\d\s*[亿万千百kw]/i.test(text)) return text;
-  return text.replace(AMOUNT, (_m, pairs: string | undefined, tail: string | undefined, k: string | undefined, kUnit: string | undefined) =>
+  const money = spellMoney(text);
+  if (!/\d\s*[亿万千百kw]/i.test(money)) return money;
+  return money.replace(AMOUNT, (_m, pairs: string | undefined, tail: string | undefined, k: string | undefined, kUnit: string | undefined) =>
     pairs ? amount(pairs, tail) : String(Number((Number(k) * UNIT[kUnit!.toLowerCase()]).toPrecision(15))));
+}
+
+/** 「3块5」「3元5角」「2毛5」「5毛」: yuan and jiao as one amount of yuan. */
+const MONEY: ReadonlyArray<readonly [RegExp, (...g: string[]) => string]> = [
+  [/(?<![\d.])(\d+)\s*(?:块|元)\s*(\d)\s*(?:毛|角)?(?![\d.%])/g, (y, j) => `${y}.${j}`],
+  [/(?<![\d.])(\d)\s*(?:毛|角)\s*(\d)(?![\d.%])/g, (j, f) => `0.${j}${f}`],
+  [/(?<![\d.])(\d)\s*(?:毛|角)(?:钱)?/g, (j) => `0.${j}`],
+];
+
+function spellMoney(text: string): string {
+  if (!/\d\s*(?:块|元|毛|角)\s*\d|\d\s*(?:毛|角)/.test(text)) return text;
+  let out = text;
+  for (const [pattern, make] of MONEY) out = out.replace(pattern, (_m, ...g: unknown[]) => make(...g.map((x) => (typeof x === 'string' ? x : ''))));
+  return out;
 }
 
 // ---- Words for operations inside a sentence ----------------------------------------------------
@@ -79,6 +94,8 @@ const WORD_OPS: ReadonlyArray<readonly [RegExp, (...g: string[]) => string]> = [
   [new RegExp(`${EN_NUM}\\s*/\\s*(\\d+)\\s+of\\s*(?:the\\s*)?\\$?(\\d+(?:\\.\\d+)?)`, 'gi'), (a, b, n) => `(${n}*${a}/${b})`],
   // 5万块钱的5%, 「120块减30」: the currency between the amount and 的 or an operation is no part of the arithmetic
   [/(\d)\s*(?:块钱|块|元|人民币|rmb|美元|欧元|dollars?|euros?|bucks)\s*(?=的|(?:再|然后)?\s*(?:加上?|减去?|乘以?|除以|[+\-*/×÷]))/gi, (d) => d],
+  // 「8除2」: said without 以, 除 between two numbers still divides the first
+  [/(\d)\s*除(?!以)\s*(?=\d)/g, (d) => `${d}/`],
   // 「3乘5再加2」: 再 between a number and the next operation only says it comes after
   [/([\d)])\s*(?:再|然后|之后)\s*(?=加上?|减去?|乘以?|除以|[+\-*/×÷])/g, (d) => d],
   // 2 cubed, the square of 7, 2 to the 10th power, 2 to the power 10

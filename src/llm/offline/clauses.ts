@@ -24,12 +24,19 @@ const CONNECTOR = new RegExp(
     '[?？]\\s*(?=\\S)|[。！]\\s*(?=\\S)|(?<![\\d!])!\\s*(?=\\S)|(?<=[a-z0-9)])\\.\\s+(?=[A-Z])',
     '(?:,\\s*)?\\b(?:and then|then|and also|also|after that|afterwards|plus(?!\\s*\\$?\\d)|finally)\\b',
     '(?<=[,，;；?？。!！])\\s*(?=还有)',
+    // 「第一，…；第二，…」「首先…，其次…」 "first …, second …": an ordinal begins the next request
+    '[,;。，；]\\s*(?=第[二三四五六七八九十]+(?:步|点|件事?|个)?\\s*[，,、：:])',
+    '(?:[,;。，；]\\s*)?(?:其次|再次|再者)',
+    ',\\s*(?=(?:second|secondly|third|thirdly|lastly)\\b)',
     "(?:,\\s*)?\\band\\s+(?=(?:show|list|tell|check|calculate|compute|add|read|write|delete|remove|mark|what|what's|how|give|find|look|remind|save|put|store|export|open|append|create|make)\\b)",
   ].join('|'),
   'gi',
 );
 /** 「先算一下 1+1 再看看待办」: 先 opens the first request, so the 再 after it starts the next. */
-const FIRST = /^(?:请|麻烦你?|帮我)?\s*先/;
+const FIRST = /^(?:请|麻烦你?|帮我)?\s*(?:首先|先)/;
+/** An ordinal that only numbers a request: 「第一，」「首先，」 "first,", "secondly". */
+const ORDINAL =
+  /^(?:(?:第[一二三四五六七八九十]+(?:步|点|件事?|个)?|首先|其次|再次|最后|firstly|secondly|thirdly|first|second|third|lastly|finally)\s*[，,、：:]\s*|(?:其次|再次|secondly|thirdly)\s*)/i;
 /** What asks about the part before it and nothing more. */
 const QUESTION_ONLY = /^(?:多少钱?|是多少|等于多少|等于几|是几|几|结果|是|呢|吗|啊|呀|的|了|吧|\bhow much\b|\bwhat is it\b|\bis that\b|[\s,.!?。，！？~])+$/i;
 /** A pasted numbered list: 「1. 算一下 2+3 2. 看看待办」, "1) … 2) …", ①②. */
@@ -66,6 +73,10 @@ export function clauses(u: Utterance, { lists = true }: { lists?: boolean } = {}
     }
     parts.push(slice(piece, start, piece.norm.length));
   }
+  for (let i = 0; i < parts.length; i++) {
+    const mark = ORDINAL.exec(parts[i].norm);
+    if (mark) parts[i] = slice(parts[i], mark[0].length, parts[i].norm.length);
+  }
   // 「帮我做三件事：」 only introduces the list; 「…七五折之后多少」 leaves 「多少」, no request of its own.
   return parts.filter((p) => p.norm.replace(/[\s,.!?。，！？；;]/g, '') !== '' && !/[:：]\s*$/.test(p.norm) && !QUESTION_ONLY.test(p.norm));
 }
@@ -85,8 +96,11 @@ function byLines(u: Utterance): Utterance[] {
 }
 
 
-/** Plain commas and semicolons, for a message whose parts all turn out to be requests of their own. */
-const COMMA = /[,，;；]/g;
+/**
+ * Plain commas and semicolons, and 和/and between requests, for a message whose parts all turn out to
+ * be requests of their own: 「北京天气和东京时间」 "weather in Paris and time in Tokyo".
+ */
+const COMMA = /[,，;；]|\s*(?:和|跟|以及|\band\b)\s*/g;
 
 /** The message cut at its commas: 「东京现在几点，那边天气怎么样」. Only one piece when it has none. */
 export function commaClauses(u: Utterance): Utterance[] {
@@ -94,7 +108,7 @@ export function commaClauses(u: Utterance): Utterance[] {
   let start = 0;
   for (const m of u.norm.matchAll(COMMA)) {
     parts.push(slice(u, start, m.index ?? 0));
-    start = (m.index ?? 0) + 1;
+    start = (m.index ?? 0) + m[0].length;
   }
   parts.push(slice(u, start, u.norm.length));
   return parts.filter((p) => p.norm.trim() !== '');

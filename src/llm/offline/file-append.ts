@@ -14,6 +14,8 @@ export interface Append {
   created?: boolean;
   /** The message also asks to read the file: that read follows the write, to show the new text. */
   thenRead?: boolean;
+  /** 「在 a.txt 开头加一行」 "add X at the top of a.txt": before the old text, not after it. */
+  atStart?: boolean;
 }
 
 /** The second step of an append: the write to make, or why none is made. */
@@ -28,10 +30,11 @@ const EMPTY = (path: string, output: string): boolean =>
 /** What the tool registry adds when it cuts a long output: the rest of the file was never seen. */
 const CUT = /\n… \[\d+ more characters cut\]$/;
 
-/** The text with the new line after it, in the file's own line endings. */
-export function appended(old: string, text: string): string {
+/** The text with the new line after it (or before it, `atStart`), in the file's own line endings. */
+export function appended(old: string, text: string, atStart = false): string {
   const nl = old.includes('\r\n') ? '\r\n' : '\n';
   if (!old) return text + nl;
+  if (atStart) return text + nl + old;
   const sep = /\n$/.test(old) ? '' : nl;
   return old + sep + text + (sep ? '' : nl);
 }
@@ -41,10 +44,10 @@ export function appended(old: string, text: string): string {
  * already made of this file, so two appends to one file keep both lines.
  */
 export function appendStep(path: string, append: Append, readOutput: string | undefined, before?: string): AppendStep {
-  if (before !== undefined) return { kind: 'write', content: appended(before, append.text), created: false };
+  if (before !== undefined) return { kind: 'write', content: appended(before, append.text, append.atStart), created: false };
   if (readOutput === undefined) return { kind: 'stop', say: (lang) => say(lang, `没能读取 ${path}，没有追加任何内容。`, `I couldn't read ${path}, so nothing was appended.`) };
   if (/^Error:/.test(readOutput)) {
-    if (MISSING.test(readOutput)) return { kind: 'write', content: appended('', append.text), created: true };
+    if (MISSING.test(readOutput)) return { kind: 'write', content: appended('', append.text, append.atStart), created: true };
     const why = readOutput.replace(/^Error:\s*/, '').trim();
     return { kind: 'stop', say: (lang) => say(lang, `抱歉，没能追加到 ${path}：${why}没有写入任何内容。`, `Sorry, I couldn't append to ${path}: ${why} Nothing was written.`) };
   }
@@ -55,7 +58,7 @@ export function appendStep(path: string, append: Append, readOutput: string | un
     };
   }
   const old = EMPTY(path, readOutput) ? '' : readOutput;
-  return { kind: 'write', content: appended(old, append.text), created: false };
+  return { kind: 'write', content: appended(old, append.text, append.atStart), created: false };
 }
 
 /** How a finished append is said; `where` is the file's absolute path when known. */
@@ -63,5 +66,7 @@ export function appendWording(lang: Lang, path: string, append: Append, where: s
   const at = where ? say(lang, `\n文件位置：${where}`, `\nIt is at ${where}`) : '';
   return append.created
     ? say(lang, `好的，${path} 原来不存在，已新建并写入：${append.text}${at}`, `Done. ${path} did not exist, so I created it with: ${append.text}${at}`)
-    : say(lang, `好的，已追加到 ${path} 末尾：${append.text}${at}`, `Done. Appended to the end of ${path}: ${append.text}${at}`);
+    : append.atStart
+      ? say(lang, `好的，已加到 ${path} 开头：${append.text}${at}`, `Done. Added to the top of ${path}: ${append.text}${at}`)
+      : say(lang, `好的，已追加到 ${path} 末尾：${append.text}${at}`, `Done. Appended to the end of ${path}: ${append.text}${at}`);
 }

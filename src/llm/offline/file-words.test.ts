@@ -143,6 +143,10 @@ const CREATES: Array<[string, string, string]> = [
   ['create hello.py containing print(1)', 'hello.py', 'print(1)'],
   ["save 'hello world' as greeting.txt", 'greeting.txt', 'hello world'],
   ['in notes.txt write remember the milk', 'notes.txt', 'remember the milk'],
+  ['create an empty file called log.txt', 'log.txt', ''],
+  ['新建一个空文件 empty.md', 'empty.md', ''],
+  ['把 hello 存进 a.txt 里', 'a.txt', 'hello'],
+  ['write \'hello\' into hello.txt', 'hello.txt', 'hello'],
 ];
 
 describe('creating a file, in a folder, with its content', () => {
@@ -156,6 +160,42 @@ describe('creating a file, in a folder, with its content', () => {
   it('takes no plain word for a file name', async () => {
     expect((await say('新建一个计划')).calls).toEqual([]);
     expect((await say('create a plan for next week')).calls).toEqual([]);
+  });
+});
+
+describe('replacing and adding to the top, said out loud', () => {
+  it.each([
+    ['replace the contents of a.txt with new stuff', 'new stuff'],
+    ['update a.txt to say meeting moved', 'meeting moved'],
+    ['overwrite a.txt with v2', 'v2'],
+    ['把 a.txt 的内容换成 新的', '新的'],
+    ['把a.txt改成 第二版', '第二版'],
+    ['覆盖 a.txt 内容为 新内容', '新内容'],
+  ])('%s', async (text, content) => {
+    put({ 'a.txt': 'old' });
+    const r = await say(text);
+    expect(r.calls).toEqual([{ name: 'file_write', args: { path: 'a.txt', content } }]);
+    expect(disk('a.txt')).toBe(content);
+    expect(r.reply).toMatch(/覆盖了原有内容|replacing its old content/);
+  });
+
+  it('does not write a new name into a file asked to be renamed', async () => {
+    put({ 'a.txt': 'old' });
+    const r = await say('把 a.txt 改成 b.txt');
+    expect(r.calls).toEqual([]);
+    expect(disk('a.txt')).toBe('old');
+  });
+
+  it.each([
+    ['在 a.txt 开头加一行 标题', '标题'],
+    ['把“目录”加到 a.txt 最前面', '目录'],
+    ["add 'TITLE' at the top of a.txt", 'TITLE'],
+    ['prepend Draft to a.txt', 'Draft'],
+  ])('%s', async (text, line) => {
+    put({ 'a.txt': 'body\n' });
+    const r = await say(text);
+    expect(disk('a.txt')).toBe(`${line}\nbody\n`);
+    expect(r.reply).toMatch(/开头|top of/);
   });
 });
 
@@ -182,7 +222,7 @@ describe('where files are kept', () => {
     expect(empty.reply).toContain('工作区是空的');
     expect(empty.reply).toContain(workspace);
     put({ 'a.txt': 'x', 'notes/b.md': 'y' });
-    for (const text of ['show me my files', '看看我都存了哪些文件', '工作区里现在有东西吗', 'what files do I have', 'any files?']) {
+    for (const text of ['show me my files', '看看我都存了哪些文件', '工作区里现在有东西吗', 'what files do I have', 'any files?', 'file list pls', 'workspace里都有什么文件']) {
       const r = await say(text);
       expect(r.calls, text).toEqual([{ name: 'file_list', args: {} }]);
       expect(r.reply, text).toContain('a.txt');

@@ -5,7 +5,7 @@
  * Seen before the plain write: 「在 a.txt 末尾写上…」 adds, where 「往 a.txt 写入…」 replaces.
  */
 import { looksLikeFile, PATH, restore, trimEndOf, unquote, type Utterance } from './extract.js';
-import { PRIORITY, type Intent, type Outcome } from './intent.js';
+import { PRIORITY, type Intent, type Outcome, type PlannedCall } from './intent.js';
 
 const P = `(?<path>${PATH})`;
 const re = (source: string): RegExp => new RegExp(source, 'dis');
@@ -50,6 +50,18 @@ const PATTERNS: RegExp[] = [
   re(`\\badd\\s+${C}\\s+(?:to|into|in)\\s+(?:the\\s+)?(?:file\\s+)?${P}`),
 ];
 
+/** Where the text goes at the top of the file instead: 「开头」「最前面」 "the top of". */
+const START_ZH = '(?:开头|开始|最前面|最上面|顶部|第一行|前面)';
+const PREPEND: RegExp[] = [
+  // 在 a.txt 开头加一行：X, 往 a.txt 最前面插入 X
+  re(`(?:往|在|向|给)\\s*(?:文件\\s*)?${P}\\s*${AFTER_PATH}的?${START_ZH}\\s*(?:(?:再|先)\\s*)?(?:${ADD_ZH}|插入|写上|写)\\s*${UNIT_ZH}${COLON}${REST}`),
+  // 把 X 加到 a.txt 开头
+  re(`把\\s*${C}\\s*(?:${ADD_ZH}|插入|放|写)(?:到|在|进)\\s*(?:文件\\s*)?${P}\\s*${AFTER_PATH}的?${START_ZH}`),
+  // prepend X to a.txt, add X at the top of a.txt
+  re(`\\bprepend\\s+${C}\\s+(?:to|onto)\\s+(?:the\\s+)?(?:file\\s+)?${P}`),
+  re(`\\b(?:add|put|insert|write)\\s+${C}\\s+(?:to|at|on)\\s+the\\s+(?:top|beginning|start)\\s+of\\s+(?:the\\s+)?(?:file\\s+)?${P}`),
+];
+
 const NOT_TEXT = /^(?:a |an |the )?(?:line|sentence|note|this|it|that)$/i;
 
 function groupText(u: Utterance, m: RegExpExecArray, name: string): string | undefined {
@@ -64,14 +76,24 @@ export const fileAppend: Intent = {
   id: 'file_append',
   priority: PRIORITY.fileAppend,
   match(u): Outcome | null {
+    for (const pattern of PREPEND) {
+      const found = appendOf(u, pattern);
+      if (found) return { kind: 'call', call: { ...found, append: { ...found.append!, atStart: true } } };
+    }
     for (const pattern of PATTERNS) {
-      const m = pattern.exec(u.norm);
-      const path = m?.groups?.path && trimEndOf(m.groups.path, /[.,]/);
-      if (!m || !path || !looksLikeFile(path)) continue;
-      const text = cleanText(u, groupText(u, m, 'content') ?? '');
-      if (!text || NOT_TEXT.test(text)) continue;
-      return { kind: 'call', call: { name: 'file_read', args: { path }, append: { text } } };
+      const found = appendOf(u, pattern);
+      if (found) return { kind: 'call', call: found };
     }
     return null;
   },
 };
+
+/** The read an append starts with, if the pattern holds a file and some text for it. */
+function appendOf(u: Utterance, pattern: RegExp): PlannedCall | undefined {
+  const m = pattern.exec(u.norm);
+  const path = m?.groups?.path && trimEndOf(m.groups.path, /[.,]/);
+  if (!m || !path || !looksLikeFile(path)) return undefined;
+  const text = cleanText(u, groupText(u, m, 'content') ?? '');
+  if (!text || NOT_TEXT.test(text)) return undefined;
+  return { name: 'file_read', args: { path }, append: { text } };
+}

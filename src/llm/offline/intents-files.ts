@@ -22,20 +22,25 @@ const CONTENT_BEFORE = '(?<content>\\S.*?)(?<!\\s)';
 
 /** Patterns whose match holds both the path and the content. */
 const WRITE_WHOLE: RegExp[] = [
-  re(`把\\s*${CONTENT_BEFORE}\\s*(?:写到|写入|写进|写在|保存到|保存为|存到|存入|存为)\\s*(?:文件\\s*)?${P}`),
+  re(`把\\s*${CONTENT_BEFORE}\\s*(?:写到|写入|写进|写在|写成|保存到|保存为|保存进|保存在|存到|存入|存为|存进|存在|放到|放进|放在)\\s*(?:文件\\s*)?${P}`),
+  // 把 a.txt 改成 X, 把 a.txt 的内容换成 X: the whole file replaced
+  re(`把\\s*(?:文件\\s*)?${P}\\s*(?:文件\\s*)?(?:的\\s*)?(?:内容\\s*)?(?:改成|改为|换成|替换成|替换为|更新为|更新成|覆盖为|覆盖成)\\s*(?::\\s*)?(?<content>\\S.*)$`),
   re(`(?:往|在|向|给)\\s*(?:文件\\s*)?${P}\\s*(?:文件\\s*)?(?:(?:里面|里|中|内)\\s*)?(?:写入|写上|写)\\s*(?::\\s*)?(?<content>.+)$`),
   re(`(?:写入|写到|保存到|存到)\\s*(?:文件\\s*)?${P}\\s*[:,]\\s*(?<content>.+)$`),
-  re(`${P}\\s*的?内容(?:改成|改为|写成|设为|设置为|是|为)\\s*(?::\\s*)?(?<content>(?!什么|啥).+?)$`),
+  re(`${P}\\s*的?内容(?:改成|改为|写成|设为|设置为|换成|替换成|更新为|是|为)\\s*(?::\\s*)?(?<content>(?!什么|啥).+?)$`),
   re(`\\b(?:write|save|put|store)\\s+${CONTENT_BEFORE}\\s+(?:to|into|in)\\s+(?:the\\s+)?(?:file\\s+)?${P}\\s*[.!]?$`),
   re(`\\b(?:write|save)\\s+to\\s+(?:the\\s+)?(?:file\\s+)?${P}\\s*:\\s*(?<content>.+)$`),
   re(`\\bsave\\s+${CONTENT_BEFORE}\\s+as\\s+(?:a\\s+file\\s+(?:called\\s+|named\\s+)?)?${P}\\s*[.!]?$`),
+  // replace the contents of a.txt with X, overwrite a.txt with X, update notes.txt to say X
+  re(`\\b(?:replace|overwrite)\\s+(?:(?:the|all)\\s+)*(?:(?:contents?|text)\\s+(?:of|in)\\s+)?(?:the\\s+)?(?:file\\s+)?${P}\\s+with\\s*:?\\s*(?<content>\\S.*)$`),
+  re(`\\b(?:update|change|edit|set)\\s+(?:the\\s+)?(?:(?:contents?|text)\\s+of\\s+)?(?:the\\s+)?(?:file\\s+)?${P}\\s+(?:so (?:that )?it (?:says|reads)|to (?:say|read)|to)\\s*:?\\s*(?<content>\\S.*)$`),
   re(`^(?:in|into)\\s+(?:the\\s+)?(?:file\\s+)?${P}\\s*,?\\s*(?:please\\s+)?(?:write|put|type)\\s*:?\\s*(?<content>.+)$`),
 ];
 /** "Create a file" patterns: the content, if any, follows the path. `named`: the word 文件/file was said. */
 const CREATE: RegExp[] = [
-  re(`(?:创建|新建|建立|建|写|生成|弄)\\s*(?:一个|个)?(?:新的?)?(?:文本)?(?<named>文件)\\s*(?:(?:叫做|叫|名为|名叫|名字是|:)\\s*)?${P}`),
+  re(`(?:创建|新建|建立|建|写|生成|弄)\\s*(?:一个|个)?(?:新的?|空白?的?)?(?:文本)?(?<named>文件)\\s*(?:(?:叫做|叫|名为|名叫|名字是|:)\\s*)?${P}`),
   re(`(?:创建|新建|建立|建|生成)\\s*(?:一个|个)?(?:新的?)?\\s*(?:(?:叫做|叫|名为|名叫)\\s*)?${P}`),
-  re(`\\b(?:create|make|write|start)\\s+(?:(?:a|an|new|the)\\s+)*(?:text\\s+)?(?<named>file)\\s+(?:called\\s+|named\\s+)?${P}`),
+  re(`\\b(?:create|make|write|start)\\s+(?:(?:a|an|new|the|empty|blank)\\s+)*(?:text\\s+)?(?<named>file)\\s+(?:called\\s+|named\\s+)?${P}`),
   re(`\\b(?:create|make|start)\\s+(?:(?:a|an|new|the)\\s+)*(?:(?:called|named)\\s+)?${P}`),
 ];
 /** 「在 docs 文件夹里建一个…」: the folder named before the verb (or before the file, the verb between). */
@@ -54,6 +59,7 @@ function groupText(u: Utterance, m: RegExpExecArray, name: string): string | und
 }
 
 const cleanPath = (path: string): string => trimEndOf(path, /[.,]/);
+const RENAMING = /改成|改为|换成|替换成|\b(?:change|update)\b/i;
 
 /** The file inside the folder named for it, unless its own path already starts there. */
 function inFolder(dir: string | undefined, name: string): string {
@@ -84,6 +90,8 @@ const fileWrite: Intent = {
       const m = pattern.exec(u.norm);
       const path = m?.groups?.path && cleanPath(m.groups.path);
       if (!m || !path || NOT_A_PATH.test(path)) continue;
+      // 「把 a.txt 改成 b.txt」 renames, which no tool does: never write the new name into the file.
+      if (RENAMING.test(m[0]) && /^\S+\.[A-Za-z][A-Za-z0-9]{0,9}$/.test(groupText(u, m, 'content')?.trim() ?? '')) return reply({ kind: 'cannot', near: 'fileDelete' });
       const dir = FOLDER_BEFORE.exec(u.norm.slice(0, m.index))?.groups?.dir;
       const content = restore(u, unquote(groupText(u, m, 'content') ?? ''));
       const target = inFolder(dir, path);
@@ -167,7 +175,7 @@ const fileRead: Intent = {
 const LIST_ZH =
   /(?:有哪些|有什么|有啥|列出|列一下|列举|看看|查看|显示|看一下|瞧瞧|存了|存过|保存了)[^。?]*?(?:文件|目录|文件夹)|(?:文件|目录)(?:列表|清单)|(?:工作区|目录|文件夹)(?:里|下|中)?(?:面)?(?:现在|目前|都)?(?:有(?:哪些|什么|啥|东西|文件|内容))/;
 const LIST_EN =
-  /\b(?:list|show|what|which|see|view|any)\b.*\bfiles?\b|^ls\b|\bwhat'?s in (?:the|my) (?:folder|directory|workspace)\b|\blist (?:the |my )?(?:folder|directory|workspace)\b|\bwhat (?:have i|did i|did you) (?:save|saved|store|stored|write|wrote)\b/i;
+  /\b(?:list|show|what|which|see|view|any)\b.*\bfiles?\b|\bfiles?\s+list\b|^ls\b|\bwhat'?s in (?:the|my) (?:folder|directory|workspace)\b|\blist (?:the |my )?(?:folder|directory|workspace)\b|\bwhat (?:have i|did i|did you) (?:save|saved|store|stored|write|wrote)\b/i;
 const LIST_PATH: RegExp[] = [
   re(`${P}\\s*(?:目录|文件夹)`),
   re(`(?:目录|文件夹)\\s*${P}`),

@@ -8,14 +8,14 @@ import { dueOf, restore, trimClause, unquote, type Utterance } from './extract.j
 import { call, PRIORITY, reply, type Intent, type Outcome, type PlannedCall } from './intent.js';
 
 const ADD_MARKERS_ZH =
-  /记一下|记下来|记下|记个事(?:情|儿)?|记一件事|记个|记录一下|记录下|记(?:录)?(?=\s*[:：])|(?:添加|加|新增|记)(?:一[条个项]|个)(?=\s*[:：])|(?:设|定|建|加|弄)(?:一)?个提醒(?:吧)?|(?:添加|加|新建|新增|创建|建|记)(?:一[条个项]|个)?(?:待办|todo|任务)(?:事项)?|^(?:待办|todo)(?=\s*[:：])|提醒我(?:一下)?|记住(?!我(?:叫|的名字|是|名字))(?:一下)?/i;
+  /记一下|记下来|记下|记个事(?:情|儿)?|记一件事|记个|记录一下|记录下|记(?:录)?(?=\s*[:：])|(?:添加|加|新增|记)(?:一[条个项]|个)(?=\s*[:：])|(?:设|定|建|加|弄)(?:一)?个提醒(?:吧)?|(?:添加|加|新建|新增|创建|建|记)(?:一[条个项]|个)?(?:待办|todo|任务)(?:事项)?|^(?:待办|todo)(?=\s*[:：])|(?:todo ?list|to-do list|待办(?:清单|列表)?|清单)\s*(?:里|中|上)?\s*(?:加|添加|新增|加上|添上)(?:一[个条项]|个|条)?|提醒我(?:一下)?|记住(?!我(?:叫|的名字|是|名字))(?:一下)?/i;
 // The content starts and ends with a non-space, so the spaces around it are matched in one way only
 // (`\s*(.+?)\s*` is retried for every split of a long run of spaces).
 const ADD_INTO_ZH = /^(?:帮我|请|麻烦你?|给我)?\s*(?:把\s*)?(\S.*?)(?<!\s)\s*(?:加到|加入|添加到|放到|放进|记到|写到|写进|记进)(?:我的)?(?:待办|todo)/di;
 const ADD_MARKERS_EN: RegExp[] = [
   /\b(?:add|create|make|new|set)\s+(?:(?:a|an|new|another)\s+)*(?:todo|to-do|task|reminder)(?:\s+item)?\b\s*(?:[:\-]|to\b|that\b|saying\b|for\b)?/i,
   /\badd\s+(?:this\s+)?to\s+(?:my\s+|the\s+)?(?:(?:todo|to-do|task)s?(?:\s+list)?|list)\s*[:,\-]/i,
-  /\b(?:remind me to|note down|jot down)\b/i,
+  /\b(?:remind me (?:to|about|of)|note down|jot down)\b/i,
   /^(?:todo|to-do|note to self|reminder)\s*:/i,
 ];
 const ADD_INTO_EN =
@@ -106,7 +106,7 @@ export function severalTodos(u: Utterance): PlannedCall[] | undefined {
 }
 
 /** "remind me on Friday to call the bank": the day sits between the marker and the content. */
-const REMIND_WHEN_EN = /\b(?:remind me|set (?:a|an) (?:reminder|alarm))\s+((?:on|at|by|for|in|this|next|tomorrow|tonight|today)\b.*?)\s+to\b/i;
+const REMIND_WHEN_EN = /\b(?:remind me|set (?:a|an) (?:reminder|alarm))\s+((?:on|at|by|for|in|this|next|tomorrow|tonight|today)\b.*?)\s+(?:to|about|of)\b/i;
 
 export const todoAdd: Intent = {
   id: 'todo_add',

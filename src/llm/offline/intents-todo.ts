@@ -105,6 +105,8 @@ const WHAT_TO_DO = new RegExp(
     '\\b(?:list|show)(?: me)? (?:everything|all)\\b.*\\b(?:done|finished|completed)\\b',
     '(?:列|看|显示|给我看)(?:一下|下|看)?(?:剩下|剩余|还剩)的',
     '\\b(?:list|show)(?: me)? (?:the )?(?:rest|remaining ones)\\b',
+    '(?:今天|明天|这周|本周|下周)?(?:有|要)(?:什么|哪些|啥)(?:要|得|该)?(?:交|做|干|办|完成)的',
+    "\\bwhat(?:'s| is| are| do i have)? (?:still )?due\\b|\\b(?:anything|something) due\\b|\\bdue (?:today|tomorrow|this week)\\?",
     '\\bmy to-?dos?\\b',
   ].join('|'),
   'i',

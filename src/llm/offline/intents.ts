@@ -136,7 +136,7 @@ export function plan(text: string, ctx: PlanContext): Plan {
     const pieces = commaClauses(u);
     const outcomes = pieces.length > 1 ? classifyParts(pieces, ctx) : [];
     const calls = outcomes.flatMap(callsOf);
-    if ((calls.length > 1 || (calls.length && whole.kind === 'reply')) && outcomes.every((o) => o.kind === 'call') && !(whole.kind === 'call' && verbatim(whole.call))) return planned(calls);
+    if ((calls.length > 1 || (calls.length && whole.kind === 'reply')) && outcomes.every((o) => o.kind === 'call') && !(whole.kind === 'call' && (verbatim(whole.call) || whole.call.lookup))) return planned(calls);
   }
   return whole.kind === 'call' ? planned(callsOf(whole)) : whole;
 }

@@ -47,6 +47,11 @@ const CASES: Array<[string, Array<{ name: string; args: Record<string, unknown> 
   ['把 a.txt 和 b.txt 都读一下', [{ name: 'file_read', args: { path: 'a.txt' } }, { name: 'file_read', args: { path: 'b.txt' } }]],
   ['read notes.md and todo.md', [{ name: 'file_read', args: { path: 'notes.md' } }, { name: 'file_read', args: { path: 'todo.md' } }]],
   ['天气怎么样，北京的', [{ name: 'weather', args: { city: '北京' } }]],
+  ['第一，算一下 5*5；第二，看看待办；第三，现在几点', [{ name: 'calculator', args: { expression: '5*5' } }, { name: 'todo_list', args: {} }, { name: 'current_time', args: {} }]],
+  ['首先记一下买菜，其次看看有哪些文件', [{ name: 'todo_add', args: { content: '买菜' } }, { name: 'file_list', args: {} }]],
+  ['first calculate 3*3, second show my todos', [{ name: 'calculator', args: { expression: '3*3' } }, { name: 'todo_list', args: {} }]],
+  ['weather in Paris and time in Tokyo', [{ name: 'weather', args: { city: 'Paris' } }, { name: 'current_time', args: { timezone: 'Tokyo' } }]],
+  ['mark 1 and 2 as done', [{ name: 'todo_list', args: { status: 'all' } }]],
 ];
 
 describe('several requests, however they are joined', () => {

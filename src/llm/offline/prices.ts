@@ -6,7 +6,7 @@ import { CN, digits, DIGITS, numberOf, numbersIn } from './numbers-in-text.js';
 
 // 1 折 = 10%: 七折 pays 70%, 八五折 85%, 8.5折 85%, 75折 75%.
 const DISCOUNT_ZH = /打?\s*(?:个)?\s*(\d+(?:\.\d+)?|[一二三四五六七八九]{1,2})\s*折(?!腾|叠|线)/g;
-const HALF_PRICE = /半价|五五开/g;
+const HALF_PRICE = /半价|五五开|对折/g;
 const PERCENT_OFF = new RegExp(
   `(${DIGITS})\\s*(?:%|percent|per cent)\\s*(?:off|discount)|(?:discount(?:ed)? (?:of|by)|(?:优惠|便宜|降价|降|减|打折|折扣)了?)\\s*(${DIGITS})\\s*(?:%|percent)|(?:百分之)(${CN})\\s*的?(?:折扣|优惠)` +
     // 「扣税 10%」「扣 20% 个税」 "minus 10% tax", "deduct 20%": taken off, not added
@@ -104,8 +104,9 @@ const EACH_EN = new RegExp(`(${DIGITS})\\s+[a-z]+\\s+(?:at|for)\\s+\\$?(${DIGITS
 
 /** 「3本书每本25元」 → 3*25; "4 tickets at 12 each" → 4*12. */
 export function unitPrice(text: string): string | undefined {
-  const en = EACH_EN.exec(text);
-  if (en) return `${en[1]}*${en[2]}`;
+  // "3 apples at 2.5 each plus 2 oranges at 3 each": every line of the bill.
+  const lines = [...text.matchAll(new RegExp(EACH_EN.source, 'gi'))].map((m) => `${m[1]}*${m[2]}`);
+  if (lines.length) return lines.join('+');
   const each = EACH_ZH.exec(text);
   if (!each) return undefined;
   const count = new RegExp(`(${DIGITS}|[一二两三四五六七八九十]+)\\s*(?:${each[1]})`).exec(text.slice(0, each.index) + ' ' + text.slice(each.index + each[0].length));

@@ -22,7 +22,7 @@ const CUE_ZH =
 const DONE_AT_END_ZH =
   /^[^\d]{2,16}?(?:已经|总算|终于)?(?:做完|搞定|弄完|办完|完成|干完|做好|办好|弄好|(?:交|买|付|缴|还|寄|取|拿|办|洗|修|订)(?:好|完)?了)(?:了|啦|咯|喽|哒)?[。!！~～]*$/;
 const CUE_EN =
-  /^(?:please\s+)?(?:remove|delete|scratch|drop|cancel|forget about|get rid of|strike)\s+\S|^done\s*:|\b(?:already|just|finally|i'?ve|i have)\s+(?:already\s+|just\s+|finally\s+)?(?:paid|bought|sent|called|submitted|handed in|picked up|did|returned|renewed|booked|cleaned|fixed|emailed|mailed|got)\b|\b(?:(?:don'?t|do not|no longer) (?:need|have) to|no need to)\b|\b(?:tick|check|cross)(?:ed)? (?:it |that |this )?off\b|\b(?:done with|finished with|finished|completed?|cross(?:ed)? off|tick(?:ed)? off|check(?:ed)? off|todo|to-do|task|item|one|reminder|is done|are done|from (?:my|the) (?:list|todos?))\b|\bmark\b.*\bdone\b/i;
+  /^(?:please\s+)?(?:remove|delete|scratch|drop|cancel|forget about|get rid of|strike)\s+\S|^done\s*:|\b(?:already|just|finally|i'?ve|i have)\s+(?:already\s+|just\s+|finally\s+)?(?:paid|bought|sent|called|submitted|handed in|picked up|did|returned|renewed|booked|cleaned|fixed|emailed|mailed|got)\b|\b(?:(?:don'?t|do not|no longer) (?:need|have) to|no need to)\b|\S\s+(?:done|finished|completed|搞定)\s*[.!]*$|\b(?:tick|check|cross)(?:ed)? (?:it |that |this )?off\b|\b(?:done with|finished with|finished|completed?|cross(?:ed)? off|tick(?:ed)? off|check(?:ed)? off|todo|to-do|task|item|one|reminder|is done|are done|from (?:my|the) (?:list|todos?))\b|\bmark\b.*\bdone\b/i;
 
 const QUESTION = /没|未|什么|啥|哪|吗|么|\?|\b(?:what|which|how many|did i|have i)\b/i;
 const FILLER_ZH =
@@ -33,10 +33,11 @@ const FILLER_EN =
 /** The words naming a todo in a message that says to finish or delete one without a number, if it reads that way. */
 export function lookupIn(u: Utterance, action: Lookup['action']): Lookup | undefined {
   const zh = /[\u4e00-\u9fff]/.test(u.norm);
-  if (zh ? !(CUE_ZH.test(u.norm) || DONE_AT_END_ZH.test(u.norm.trim())) : !CUE_EN.test(u.norm)) return undefined;
+  // 「买牛奶 done」: English words in a Chinese message are cues too.
+  if (zh ? !(CUE_ZH.test(u.norm) || DONE_AT_END_ZH.test(u.norm.trim()) || CUE_EN.test(u.norm)) : !CUE_EN.test(u.norm)) return undefined;
   if (QUESTION.test(u.norm)) return undefined; // 「还有什么没做完」 asks for the list
-  const query = u.norm
-    .replace(zh ? FILLER_ZH : FILLER_EN, ' ')
+  const query = (zh ? u.norm.replace(FILLER_ZH, ' ') : u.norm)
+    .replace(FILLER_EN, ' ')
     .replace(/[,.!?;:，。！？；：、"'“”‘’「」]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()

@@ -75,6 +75,9 @@ describe('adding, however it is said', () => {
     ['add to my todos: pick up dry cleaning', 'pick up dry cleaning', undefined],
     ['I have to finish the lab report by Monday, add it to my list', 'finish the lab report by Monday', '2026-03-16'],
     ['Remind me to submit the essay before 11:59pm tonight', 'submit the essay before 11:59pm tonight', '2026-03-12'],
+    ['todo list 里加一个 review PR', 'review PR', undefined],
+    ['清单里加一条 周末洗车', '周末洗车', '2026-03-14'],
+    ['remind me about the meeting tomorrow at 10', 'the meeting tomorrow at 10', '2026-03-13'],
   ])('%s', async (text, content, date) => {
     await say(text);
     const [item] = store.todos.list();
@@ -131,6 +134,8 @@ describe('done and deleted by what was done', () => {
     ['cancel the gym', 'delete', 8],
     ["I don't need to go to the gym anymore", 'delete', 8],
     ['买水果不用了', 'delete', 2],
+    ['买水果 done', 'done', 2],
+    ['gym finished', 'done', 8],
   ] as const)('%s → %s #%d', async (text, action, number) => {
     seed('写周报', '买水果', '交高数作业', '交电费', '吃药', 'call the plumber', 'pay electricity bill', 'gym');
     const r = await say(text);
@@ -180,6 +185,7 @@ describe('list questions', () => {
     ['show me what I still need to do', 'pending'], ['我还有几件事没做？', 'pending'],
     ['完成了哪些', 'done'], ['what have I finished', 'done'], ['哪些已经做完了', 'done'],
     ['我这周要做的事', undefined], ['list everything including finished ones', 'all'], ['所有待办，包括完成的', 'all'],
+    ["what's due tomorrow", undefined], ['明天有什么要交的', undefined], ['anything due this week?', undefined],
   ] as const)('%s', async (text, status) => {
     seed('买水果', { content: '交作业', done: true });
     const r = await say(text);

@@ -101,6 +101,15 @@ const CASES: Array<[string, string]> = [
   ['长方形长6宽4，周长多少', '20'],
   ['边长5的正方形面积', '25'],
   ['三角形底6高4面积是多少', '12'],
+  // money in 块 and 毛, colloquial operations, percentages of a fraction
+  ['一个苹果3块5，买6个多少钱', '21'],
+  ['2毛5加3毛', '0.55'],
+  ['8除2等于几', '4'],
+  ['100块打个对折', '50'],
+  ["what's 3/8 in percent", '37.5'],
+  ['7/8 是百分之多少', '87.5'],
+  ['convert 0.75 to a percentage', '75'],
+  ['how much is 3 apples at 2.5 each plus 2 oranges at 3 each', '13.5'],
   // money at a rate the user gives
   ['汇率7.2，100美元是多少人民币', '720'],
   ['100美元按7.1换算成人民币', '710'],

@@ -28,8 +28,17 @@ const SHARE_OF_WHOLE = new RegExp(
   'i',
 );
 
+/** A fraction or a decimal said as a percentage: 「7/8 是百分之多少」 "what's 3/8 in percent", "0.75 as a percentage". */
+const AS_PERCENT = new RegExp(
+  `(?<![\\d.])(${NUM}\\s*/\\s*${NUM}|0?\\.\\d+)(?![\\d.])\\s*(?:是|等于|换算成|化成|转成|写成|合)?\\s*(?:百分之多少|百分之几|百分比|多少%|几%)` +
+    `|(?<![\\d.])(${NUM}\\s*/\\s*${NUM}|0?\\.\\d+)(?![\\d.])\\s*(?:in|as|to|into)\\s+(?:a\\s+)?percent(?:age)?s?\\b`,
+  'i',
+);
+
 /** How much a value changed, in percent of where it started; a drop is said as a positive share. */
 function percentChange(text: string): string | undefined {
+  const as = AS_PERCENT.exec(text);
+  if (as) return `${(as[1] ?? as[2]).replace(/\s/g, '')}*100`;
   const share = SHARE_OF_WHOLE.exec(text);
   if (share) {
     const [part, whole] = share[1] !== undefined ? [share[1], share[2]] : share[3] !== undefined ? [share[4], share[3]] : [share[5], share[6]];
