@@ -58,10 +58,13 @@ const MONEY: ReadonlyArray<readonly [RegExp, (...g: string[]) => string]> = [
   [/(?<![\d.])(\d+)\s*(?:块|元)\s*(\d)\s*(?:毛|角)?(?![\d.%])/g, (y, j) => `${y}.${j}`],
   [/(?<![\d.])(\d)\s*(?:毛|角)\s*(\d)(?![\d.%])/g, (j, f) => `0.${j}${f}`],
   [/(?<![\d.])(\d)\s*(?:毛|角)(?:钱)?/g, (j) => `0.${j}`],
+  // 「3斤半」「2块半」「1个半小时」: and a half
+  [/(?<![\d.])(\d+)\s*(斤|公斤|块|元|米|升|杯|瓶)\s*半(?!价|折)/g, (n, m) => `${n}.5${m}`],
+  [/(?<![\d.])(\d+)\s*个\s*半\s*(?=小时|钟头|月|星期)/g, (n) => `${n}.5个`],
 ];
 
 function spellMoney(text: string): string {
-  if (!/\d\s*(?:块|元|毛|角)\s*\d|\d\s*(?:毛|角)/.test(text)) return text;
+  if (!/\d\s*(?:块|元|毛|角)\s*\d|\d\s*(?:毛|角)|半/.test(text)) return text;
   let out = text;
   for (const [pattern, make] of MONEY) out = out.replace(pattern, (_m, ...g: unknown[]) => make(...g.map((x) => (typeof x === 'string' ? x : ''))));
   return out;
@@ -193,10 +196,11 @@ function average(text: string, sum: string | undefined): string | undefined {
 const SPENT = /花了?|用了?|花掉|吃了|给了|付了|\b(?:spent|spend|used|gave|paid|ate)\b/i;
 const REMAIN = /还剩|剩下|剩多少|还有多少|\bleft\b/i;
 
-/** 「我有100块花了30还剩多少」 → 100-30. */
+/** 「我有100块花了30还剩多少」 → 100-30; 「工资6500，房租2000，吃饭1500，还剩多少」 too: what is left asks it. */
 function remainder(text: string): string | undefined {
-  if (!SPENT.test(text) || !REMAIN.test(text)) return undefined;
+  if (!REMAIN.test(text)) return undefined;
   const values = numbersIn(text);
+  if (!SPENT.test(text) && values.length < 3) return undefined;
   return values.length >= 2 ? values.map((f) => String(f.value)).join('-') : undefined;
 }
 
@@ -215,7 +219,12 @@ function interest(text: string): string | undefined {
   if (years) skip.push([years.index, years.index + years[0].length]);
   const base = numbersIn(text, skip);
   if (base.length !== 1 || n === undefined) return undefined;
-  const total = /本息|连本带利|一共|总共|in total|total/i.test(text);
+  // 「复利」 "compounded": interest on interest; what one ends with, unless the interest alone is asked.
+  if (/复利|利滚利|\bcompound(?:ed|ing)?\b/i.test(text)) {
+    const grown = `${base[0].value}*(1+${rate[1]}/100)^${n}`;
+    return /利息(?:是|有|一共|总共)?多少|\bhow much interest\b/i.test(text) ? `${grown}-${base[0].value}` : grown;
+  }
+  const total = /本息|连本带利|一共|总共|到期|(?:年|之)后(?:有|能拿|拿到|变成|是)?多少|\bin total\b|\btotal\b|\bafter\b/i.test(text);
   return total ? `${base[0].value}*(1+${rate[1]}/100*${n})` : `${base[0].value}*${rate[1]}/100*${n}`;
 }
 

@@ -8,6 +8,7 @@
 import { chineseNumeral, CN_NUMERAL, CN_NUMERAL_CHAR } from './numerals.js';
 import { rewritePercent } from './percent.js';
 import { decimalsAsked, rewriteShares, rewriteWords, spellAmounts, wordProblem } from './arithmetic-words.js';
+import { listedPrices } from './everyday-sums.js';
 import { rewriteOperators } from './operator-words.js';
 import { conversion } from './unit-conversions.js';
 import { questionProblem } from './word-problems.js';
@@ -119,7 +120,7 @@ export function findExpression(text: string): FoundExpression | undefined {
   }
   // A question that says what to compute (a percent change, a unit to convert to), a discount, a split
   // or an average is the whole sentence's question, whatever sum it holds.
-  const problem = questionProblem(worded) ?? conversion(worded) ?? wordProblem(worded, best?.expression);
+  const problem = questionProblem(worded) ?? conversion(worded) ?? wordProblem(worded, best?.expression) ?? (best ? undefined : listedPrices(worded));
   if (problem) return { expression: problem, rest: '' };
   if (!best) {
     // 「123.456 保留一位小数」: one number and how to round it is a calculation too.

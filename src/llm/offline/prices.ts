@@ -97,9 +97,12 @@ function baseOf(text: string, spans: ReadonlyArray<[number, number]>): string | 
   return each && numbersIn(blanked).length === 2 ? each : undefined;
 }
 
-const MEASURE = '本|个|件|斤|公斤|张|瓶|杯|份|盒|袋|支|双|条|包|箱|台|块|碗|只|套|把|听|罐';
+const MEASURE = '本|个|件|斤|公斤|张|瓶|杯|份|盒|袋|支|双|条|包|箱|台|块|碗|只|套|把|听|罐|升|公里|千米|米|小时|天|次|节|课时';
 // 「每本 25」「一杯奶茶 18 块」: the price of one, a few words of what it is allowed between.
-const EACH_ZH = new RegExp(`(?:每|一)(${MEASURE})\\s*[\\u4e00-\\u9fff]{0,4}?\\s*(?:是|要|卖)?\\s*(${DIGITS})`);
+// Not a size or a weight: 「一个48寸的披萨」 is no price.
+const EACH_ZH = new RegExp(`(?:每|一)(${MEASURE})\\s*[\\u4e00-\\u9fff]{0,4}?\\s*(?:是|要|卖)?\\s*(${DIGITS})(?!\\s*(?:寸|厘米|公分|米|公斤|斤|克|岁|度|%|\\d))`);
+/** 「油价7.5一升」「3块一个」: the price before the unit. */
+const PRICE_EACH_ZH = new RegExp(`(${DIGITS})\\s*(?:块钱?|元)?\\s*(?:一|每)(${MEASURE})`);
 const EACH_EN = new RegExp(`(${DIGITS})\\s+[a-z]+\\s+(?:at|for)\\s+\\$?(${DIGITS})\\s*(?:dollars?|euros?|bucks|yuan)?\\s*(?:each|apiece|a piece)\\b`, 'i');
 
 /** 「3本书每本25元」 → 3*25; "4 tickets at 12 each" → 4*12. */
@@ -107,7 +110,11 @@ export function unitPrice(text: string): string | undefined {
   // "3 apples at 2.5 each plus 2 oranges at 3 each": every line of the bill.
   const lines = [...text.matchAll(new RegExp(EACH_EN.source, 'gi'))].map((m) => `${m[1]}*${m[2]}`);
   if (lines.length) return lines.join('+');
-  const each = EACH_ZH.exec(text);
+  // 「一件199，一件299」: one of each, so the prices add up.
+  const ones = [...text.matchAll(new RegExp(EACH_ZH.source, 'g'))].filter((m) => m[0].startsWith('一'));
+  if (ones.length > 1) return ones.map((m) => m[2]).join('+');
+  const after = PRICE_EACH_ZH.exec(text);
+  const each = EACH_ZH.exec(text) ?? (after && Object.assign([after[0], after[2], after[1]], { index: after.index }));
   if (!each) return undefined;
   const count = new RegExp(`(${DIGITS}|[一二两三四五六七八九十]+)\\s*(?:${each[1]})`).exec(text.slice(0, each.index) + ' ' + text.slice(each.index + each[0].length));
   const n = count ? numberOf(count[1]) : undefined;

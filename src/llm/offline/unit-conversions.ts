@@ -19,6 +19,7 @@ const UNITS: readonly Unit[] = [
   { dim: 'time', factor: 3_600, names: ['小时', '钟头', 'hours', 'hour', 'hrs', 'hr'] },
   { dim: 'time', factor: 86_400, names: ['天', 'days', 'day'] },
   { dim: 'time', factor: 604_800, names: ['星期', '周', 'weeks', 'week'] },
+  { dim: 'time', factor: 31_536_000, names: ['年', 'years', 'year'] },
   { dim: 'length', factor: 0.001, names: ['毫米', 'millimeters', 'millimetres', 'mm'] },
   { dim: 'length', factor: 0.01, names: ['厘米', '公分', 'centimeters', 'centimetres', 'cm'] },
   { dim: 'length', factor: 1, names: ['米', 'meters', 'metres', 'meter', 'metre', 'm'] },
@@ -48,7 +49,7 @@ const escape = (s: string): string => s.replace(/[/\\^$*+?.()|[\]{}]/g, '\\$&');
 const UNIT = `(?:${[...BY_NAME.keys()].sort((a, b) => b.length - a.length).map((n) => (/[a-z]$/.test(n) ? `${escape(n)}(?![a-z])` : escape(n))).join('|')})`;
 const AMOUNT = '(\\d+(?:\\.\\d+)?|[一二两三四五六七八九十百]+(?:点[一二三四五六七八九零]+)?)';
 /** An amount and its unit: 3.5小时, 5 miles, 两公斤, 30度 (degrees of temperature, with a °C/°F or 摄氏/华氏 target). */
-const QUANTITY = new RegExp(`${AMOUNT}\\s*(?:个\\s*)?(?:(?:degrees?|度)\\s*)?(${UNIT})|${AMOUNT}\\s*(?:degrees?|度)`, 'gi');
+const QUANTITY = new RegExp(`${AMOUNT}\\s*(?:个\\s*)?(?:(?:degrees?|度)\\s*)?(${UNIT})|${AMOUNT}\\s*(?:degrees?|度)|\\b(?:a|an|one)\\s+(${UNIT})`, 'gi');
 /** The unit asked for. */
 const TARGET = new RegExp(
   [
@@ -91,9 +92,12 @@ export function conversion(text: string): string | undefined {
   for (const q of text.matchAll(QUANTITY)) {
     const at = q.index ?? 0;
     if (at < target.end && at + q[0].length > target.at) continue; // the target itself
-    const n = numberOf(q[1] ?? q[3]);
+    // "a day": one of it.
+    const n = q[4] ? 1 : numberOf(q[1] ?? q[3]);
     // 「30 度」 is a temperature only when one is asked for.
-    const from = q[2] ? unitOf(q[2]) : target.unit.dim === 'temp' ? UNITS.find((u) => u.dim === 'temp' && u !== target.unit) : undefined;
+    const from = q[2] || q[4] ? unitOf(q[2] ?? q[4]) : target.unit.dim === 'temp' ? UNITS.find((u) => u.dim === 'temp' && u !== target.unit) : undefined;
+    // 「2026年有多少天」 names a year, not an amount of years.
+    if (from?.names.includes('年') && n !== undefined && n > 1000) return undefined;
     if (n === undefined || !from) continue;
     if (from.dim !== target.unit.dim) return undefined;
     if (from.dim === 'temp') {

@@ -110,6 +110,19 @@ const CASES: Array<[string, string]> = [
   ['7/8 是百分之多少', '87.5'],
   ['convert 0.75 to a percentage', '75'],
   ['how much is 3 apples at 2.5 each plus 2 oranges at 3 each', '13.5'],
+  // everyday sums
+  ['一斤苹果6块，买3斤半多少钱', '21'],
+  ['买了两件衣服，一件199，一件299，一共多少', '498'],
+  ['我这个月工资6500，房租2000，吃饭1500，还剩多少', '3000'],
+  ['复利：本金1万，年利率5%，3年后多少', '11576.25'],
+  ['1万块存3年定期利率2.75%到期多少', '10825'],
+  ['打车起步价13，每公里2.3，坐了10公里多少钱', '36'],
+  ['12个月分期，总价6000，每月还多少', '500'],
+  ['身高175体重70 BMI多少', '22.8571428571429'],
+  ['a car goes 60 mph for 2.5 hours, how far', '150'],
+  ['油价7.5一升，加了40升多少钱', '300'],
+  ['how many seconds in a day', '86400'],
+  ['0.1 + 0.2 是不是 0.3', '0.3'],
   // money at a rate the user gives
   ['汇率7.2，100美元是多少人民币', '720'],
   ['100美元按7.1换算成人民币', '710'],
@@ -143,7 +156,7 @@ describe('word problems and conversions', () => {
   });
 
   it('leaves sentences that only mention units alone', async () => {
-    for (const text of ['我每天跑 5 公里', '一百米跑了多少秒', '还有几天到周五', '100 米是多少米', '记一下 买 2 公斤苹果']) {
+    for (const text of ['我每天跑 5 公里', '一百米跑了多少秒', '还有几天到周五', '100 米是多少米', '记一下 买 2 公斤苹果', '三个人分一个48寸的披萨', '2026年有多少天']) {
       expect(await answer(text), text).toMatch(/^not one calculation/);
     }
   });

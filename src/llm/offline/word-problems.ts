@@ -5,6 +5,7 @@
  * period (「每月存 1500，一年存多少」). Each returns an expression for the calculator, or undefined.
  * Units of measure and time are in unit-conversions.ts.
  */
+import { everydaySum } from './everyday-sums.js';
 import { exchange } from './exchange.js';
 import { geometry } from './geometry.js';
 import { numberOf, numbersIn } from './numbers-in-text.js';
@@ -236,7 +237,7 @@ function averagePerPeriod(text: string): string | undefined {
 /** The whole sentence as one calculation when its question says what to compute. */
 export function questionProblem(text: string): string | undefined {
   return (
-    percentChange(text) ?? rangeSum(text) ?? fullMinus(text) ?? speed(text) ?? averagePerPeriod(text) ?? priceOfOne(text) ??
+    percentChange(text) ?? rangeSum(text) ?? fullMinus(text) ?? everydaySum(text) ?? speed(text) ?? averagePerPeriod(text) ?? priceOfOne(text) ??
     timeToFinish(text) ?? ratePerPeriod(text) ?? partOfWhole(text) ?? tax(text) ?? geometry(text) ?? exchange(text)
   );
 }
