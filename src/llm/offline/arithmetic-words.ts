@@ -10,9 +10,11 @@ import { priceChange, unitPrice } from './prices.js';
 
 // ---- How many decimals -------------------------------------------------------------------------
 
-const PLACES_ZH = new RegExp(`(?:保留|精确到|取|四舍五入(?:到|保留|取)?)\\s*(?:小数点后)?\\s*(${DIGITS}|[一二两三四五六七八九十])\\s*位(?:小数)?(?:数)?`);
+const PLACES_ZH = new RegExp(
+  `(?:保留|精确到|取|四舍五入(?:到|保留|取)?)\\s*(?:小数点后)?\\s*(${DIGITS}|[一二两三四五六七八九十])\\s*位(?:小数)?(?:数)?|(?<![\\d.])(\\d|[一二两三四五六])\\s*位小数|精确到\\s*0\\.(0*1)(?!\\d)`,
+);
 const WHOLE_ZH = /(?:四舍五入)?(?:取整数?|到整数|保留整数|精确到(?:个位|整数))|四舍五入(?=[,，。?？]|$)/;
-const PLACES_EN = /\b(?:to|keep|with|in|round(?:ed)?(?: it)? to|rounded off to)\s+(\d+|one|two|three|four|five|six)\s+(?:decimal places?|decimals?|dp|digits after the (?:decimal )?point|places)\b/i;
+const PLACES_EN = /\b(?:to|keep|with|in|round(?:ed)?(?: it)? to|rounded off to)\s+(\d+|one|two|three|four|five|six)\s*(?:decimal places?|decimals?|dp\b|d\.p\.?|digits after the (?:decimal )?point|places)/i;
 const WHOLE_EN = /\bround(?:ed)?(?: it)?(?: off)?(?: to (?:the )?(?:nearest )?(?:whole number|integer|unit))\b|\bnearest whole number\b/i;
 const CENT_EN = /\bto the (?:nearest )?cent\b/i;
 
@@ -21,7 +23,8 @@ export function decimalsAsked(text: string): { places: number; rest: string } | 
   for (const [pattern, fixed] of [[PLACES_ZH, undefined], [PLACES_EN, undefined], [WHOLE_ZH, 0], [WHOLE_EN, 0], [CENT_EN, 2]] as const) {
     const m = pattern.exec(text);
     if (!m) continue;
-    const places = fixed ?? numberOf(m[1]);
+    // 「精确到0.01」: as many places as the last digit stands from the point.
+    const places = fixed ?? (m[3] !== undefined ? m[3].length : numberOf(m[1] ?? m[2]));
     if (places === undefined || places > 20) continue;
     return { places, rest: text.slice(0, m.index) + ' ' + text.slice(m.index + m[0].length) };
   }
@@ -55,7 +58,8 @@ export function spellAmounts(text: string): string {
 
 /** 「3块5」「3元5角」「2毛5」「5毛」: yuan and jiao as one amount of yuan. */
 const MONEY: ReadonlyArray<readonly [RegExp, (...g: string[]) => string]> = [
-  [/(?<![\d.])(\d+)\s*(?:块|元)\s*(\d)\s*(?:毛|角)?(?![\d.%])/g, (y, j) => `${y}.${j}`],
+  // Not 「500块6个人」: a digit that counts something after the yuan is no jiao.
+  [/(?<![\d.])(\d+)\s*(?:块|元)\s*(\d)(?:\s*(?:毛|角))?(?=\s*(?:毛|角|钱|的|买|一|每|吗|呢)|[^\d.%\u4e00-\u9fff]|$)/g, (y, j) => `${y}.${j}`],
   [/(?<![\d.])(\d)\s*(?:毛|角)\s*(\d)(?![\d.%])/g, (j, f) => `0.${j}${f}`],
   [/(?<![\d.])(\d)\s*(?:毛|角)(?:钱)?/g, (j) => `0.${j}`],
   // 「3斤半」「2块半」「1个半小时」: and a half
@@ -106,7 +110,8 @@ const WORD_OPS: ReadonlyArray<readonly [RegExp, (...g: string[]) => string]> = [
   [new RegExp(`\\b(?:the )?square of\\s*${EN_NUM}`, 'gi'), (n) => `${n}^2`],
   [new RegExp(`\\b(?:the )?cube of\\s*${EN_NUM}`, 'gi'), (n) => `${n}^3`],
   [new RegExp(`${EN_NUM}\\s*to the\\s*(\\d+)(?:st|nd|rd|th)?\\s*power\\b`, 'gi'), (n, p) => `${n}^${p}`],
-  [new RegExp(`${EN_NUM}\\s*(?:to the power|raised to the power|raised to)\\s*(\\d+)`, 'gi'), (n, p) => `${n}^${p}`],
+  [new RegExp(`${EN_NUM}\\s*(?:to the power|raised to the power|raised to)\\s*(?:of\\s*)?(-?\\d+(?:\\.\\d+)?)`, 'gi'), (n, p) => `${n}^(${p})`],
+  [new RegExp(`${EN_NUM}\\s*to the\\s*(\\d+)(?:st|nd|rd|th)\\b`, 'gi'), (n, p) => `${n}^${p}`],
   // half of 90, a third of 90, two thirds of 90
   [new RegExp(`\\b(?:a |one )?(half|third|quarter|fourth|fifth|tenth|two thirds|three quarters|three fourths|two fifths) of\\s*(?:the\\s*)?\\$?${EN_NUM}`, 'gi'), (f, n) => `(${n}${FRACTION_EN[f.toLowerCase()]})`],
   [new RegExp(`\\b(double|twice|triple)\\s*\\$?${EN_NUM}`, 'gi'), (w, n) => `(${n}*${w.toLowerCase() === 'triple' ? 3 : 2})`],
@@ -167,7 +172,7 @@ export const rewriteShares = (text: string): string => (text.includes('%') ? app
 
 // ---- Whole-sentence word problems --------------------------------------------------------------
 
-const AVERAGE = /平均|均摊|分摊|均分|平分|人均|(?<![a-z])aa(?![a-z])|\b(?:average|mean|avg|split|share(?:d)? (?:equally|evenly)|divided (?:equally|evenly))\b|\bdivide[sd]?\b.*\b(?:among|between)\b/i;
+const AVERAGE = /平均|均摊|分摊|均分|平分|人均|(?<![a-z])aa(?![a-z])|\b(?:average|mean|avg|split|share(?:d)? (?:equally|evenly)|divided (?:equally|evenly))\b|\bdivide[sd]?\b.*\b(?:among|between|people|persons|friends|ways)\b/i;
 /** "Each" and 每人 ask for a share only with a count of people beside them. */
 const PER_PERSON = /每(?:人|个人|位|家)|\b(?:per (?:person|head)|each)\b/i;
 const PEOPLE = /人|位|名|家|people|persons|friends|of us|guys|ways|students|kids|roommates|between|among|分成|分给/i;

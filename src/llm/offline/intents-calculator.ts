@@ -6,14 +6,16 @@ import { call, PRIORITY, reply, str, type Intent, type ToolRules } from './inten
 import { say, type Lang } from '../../i18n.js';
 
 const STRONG_CALC = /算一下|算算|算一算|计算|帮我算|算下|算出|算个|^算\s|\b(?:calculate|compute|calc|evaluate|work out|solve)\b/i;
-const WEAK_CALC = /等于|是多少|多少|几|=|告诉我|是不是|对吗|对不对|\bis it\b|\b(?:what is|what's|whats|how much is|equals?|what|tell me)\b/i;
+const WEAK_CALC = /等于|是多少|多少|几|=|告诉我|是不是|对吗|对不对|每人|人均|\bis it\b|\beach\b|\bper (?:person|head)\b|\b(?:what is|what's|whats|how much is|equals?|what|tell me)\b/i;
 // What may surround a bare expression: 「(3+5)*12 等于多少」, 「那 3*3 呢」, "2^10 = ?".
-const CALC_FILLER = /等于多少|等于几|等于|是多少|是几|多少|结果|答案|那么|那|呢|吗|啊|呀|就是|是|=|\?|\bwhat is\b|\bwhat's\b|\bwhats\b|\bhow much is\b|\bequals?\b|\bis\b|[,.!。]|\s/gi;
+const CALC_FILLER = /等于多少|等于几|等于|是多少|是几|多少|结果|答案|那么|那|呢|吗|啊|呀|就是|是|=|\?|\bwhat is\b|\bwhat's\b|\bwhats\b|\bhow much is\b|\bequals?\b|\bis\b|[,.!。:：;；]|\s/gi;
 
 /** Arithmetic with a request to compute it, or alone: 「算一下 (3+5)*2」, 「0.1+0.2」, "calculate 2^10". */
 export function calculation(u: Utterance): ReturnType<Intent['match']> {
   // A full-width comma separates (「汇率7.2，100美元」); folded to "," it would read as 7.2,100.
-  const found = findExpression(u.norm.replace(/,/g, (c, i: number) => (u.raw[i] === '，' ? ', ' : c)));
+  // A comma that is no thousands mark separates too: "mean of 4,8,15,16".
+  const text = u.norm.replace(/,/g, (c, i: number) => (u.raw[i] === '，' || !/^\d{3}(?!\d)/.test(u.norm.slice(i + 1)) ? ', ' : c));
+  const found = findExpression(text);
   if (found) {
     const bare = found.rest.replace(CALC_FILLER, '') === '';
     if (bare || STRONG_CALC.test(u.norm) || WEAK_CALC.test(u.norm)) return call('calculator', { expression: found.expression });

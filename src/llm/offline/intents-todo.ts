@@ -37,6 +37,9 @@ function clearing(text: string): 'done' | 'all' | undefined {
   return CLEAR_DONE.test(text) ? 'done' : CLEAR_ALL.test(text) ? 'all' : undefined;
 }
 
+const SUM_ASKED = /%|百分|多少|\bhow (?:much|many)\b|\d\s*[-+*/×÷^]\s*\d/i;
+const NAMED_ID = /第\s*[\d一二两三四五六七八九十]+|#\s*\d|\b(?:todo|task|item|number|no\.?)\s*#?\s*\d|\d\s*号|编号|序号/i;
+
 /** A message that names no item but the one just spoken of: 「把它删了」「搞定了」 "mark it done", "done". */
 const REFERS_BACK =
   /^(?:(?:请|帮我|麻烦你?)\s*)?(?:(?:把|将)\s*)?(?:它|这个|那个|这条|那条|这项|刚才那条|刚才那个|刚加的那条)?\s*(?:删掉|删了|删除|去掉|取消掉?|不要了|不用了|完成了?|做完了?|搞定了?|弄完了?|办完了?|(?:标记为?|改成)(?:已)?完成|划掉)(?:吧|了|啦)?[。!！~～]*$|^(?:(?:mark|tick|check|cross)\s+)?(?:it|that|this)(?:\s+one)?\s+(?:as\s+)?(?:done|off|complete|completed|finished)\b|^(?:please\s+)?(?:delete|remove|cancel|scratch|drop)\s+(?:it|that|this)(?:\s+one)?\b|^(?:done|finished|completed|all done)\s*[.!]*$/i;
@@ -53,6 +56,8 @@ function byNumber(tool: 'todo_done' | 'todo_delete', verb: RegExp): Intent {
       if (added.length === 1 && REFERS_BACK.test(u.norm.trim())) {
         return { kind: 'call', call: { name: 'todo_list', args: { status: 'all' }, lookup: { action: tool, query: str(added[0].args.content) } } };
       }
+      // 「去掉20%还剩多少，总数450」 is arithmetic: a number there names no item unless said as one (第 2 条, #2).
+      if (SUM_ASKED.test(u.norm) && !NAMED_ID.test(u.norm)) return null;
       // 「第一个和第三个都完成了」, "delete 2 and 3": each is changed, the list first, to show which.
       const ids = todoIds(u.norm);
       if (ids.length > 1) return { kind: 'call', call: { name: 'todo_list', args: { status: 'all' }, lookup: { action: tool, query: '', ids } } };

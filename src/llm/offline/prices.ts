@@ -8,7 +8,7 @@ import { CN, digits, DIGITS, numberOf, numbersIn } from './numbers-in-text.js';
 const DISCOUNT_ZH = /打?\s*(?:个)?\s*(\d+(?:\.\d+)?|[一二三四五六七八九]{1,2})\s*折(?!腾|叠|线)/g;
 const HALF_PRICE = /半价|五五开|对折/g;
 const PERCENT_OFF = new RegExp(
-  `(${DIGITS})\\s*(?:%|percent|per cent)\\s*(?:off|discount)|(?:discount(?:ed)? (?:of|by)|(?:优惠|便宜|降价|降|减|打折|折扣)了?)\\s*(${DIGITS})\\s*(?:%|percent)|(?:百分之)(${CN})\\s*的?(?:折扣|优惠)` +
+  `(${DIGITS})\\s*(?:%|percent|per cent)\\s*(?:off|discount)|(?:discount(?:ed)? (?:of|by)|(?:优惠|便宜|降价|降低|下降|减少|去掉|砍掉|降|减|少|打折|折扣)了?)\\s*(${DIGITS})\\s*(?:%|percent)|(?:百分之)(${CN})\\s*的?(?:折扣|优惠)` +
     // 「扣税 10%」「扣 20% 个税」 "minus 10% tax", "deduct 20%": taken off, not added
     `|(?:扣(?:除|掉|了)?|缴|交)\\s*(?:个人所得税|所得税|个税|税)?\\s*(${DIGITS})\\s*%|\\b(?:deduct(?:ing|ed)?|minus|less|withhold(?:ing)?)\\s*(${DIGITS})\\s*(?:%|percent)`,
   'gi',
@@ -30,6 +30,10 @@ const COUPON = new RegExp(
   'gi',
 );
 
+/** 「先减 30 再打九折」: taken off before the discount. */
+const FIRST_LESS = new RegExp(`先(?:减|减去|少|优惠|抵扣?)了?\\s*(${DIGITS})(?!\\s*(?:%|折|\\d))`, 'g');
+/** "a 120 bill at 15%" said of a tip or a tax. */
+const AT_SHARE = new RegExp(`\\bat\\s+(${DIGITS})\\s*(?:%|percent)`, 'i');
 const LESS = new RegExp(`(?:再|又|然后)(?:减|减去|少|便宜|优惠|抵扣?)了?\\s*(${DIGITS})(?!\\s*(?:%|折|\\d))|\\b(?:then|and) (?:minus|less|take off) \\$?(${DIGITS})\\b(?!\\s*%)`, 'gi');
 
 function discountFactor(word: string): number | undefined {
@@ -62,6 +66,12 @@ export function priceChange(text: string): string | undefined {
     spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
   }
   let share: string | undefined;
+  const at = TIP_OR_TAX.test(text) ? AT_SHARE.exec(text) : null;
+  if (at) {
+    share = at[1];
+    factors.push(`(1+${share}/100)`);
+    spans.push([at.index, at.index + at[0].length]);
+  }
   for (const m of text.matchAll(PERCENT_UP)) {
     const at = m.index ?? 0;
     if (spans.some(([a, b]) => at < b && at + m[0].length > a)) continue; // 「扣税 10%」 was taken off already
@@ -77,8 +87,14 @@ export function priceChange(text: string): string | undefined {
       spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
     }
   }
+  const first: string[] = [];
+  for (const m of text.matchAll(FIRST_LESS)) {
+    first.push(m[1]);
+    spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
+  }
   if (!factors.length && !less.length) return undefined;
-  const base = baseOf(text, spans);
+  const found = baseOf(text, spans);
+  const base = found && first.length ? `(${found}${first.map((n) => `-${n}`).join('')})` : found;
   if (!base) return undefined; // no price, or several we cannot tell apart
   // "what's a 20% tip on 86.40": the tip itself; the reply says the total beside it.
   if (factors.length === 1 && share && TIP_OR_TAX.test(text) && AMOUNT_ASKED.test(text) && !TOTAL_ASKED.test(text)) return `${base}*${share}/100`;

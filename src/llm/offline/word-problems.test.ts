@@ -123,6 +123,20 @@ const CASES: Array<[string, string]> = [
   ['油价7.5一升，加了40升多少钱', '300'],
   ['how many seconds in a day', '86400'],
   ['0.1 + 0.2 是不是 0.3', '0.3'],
+  // order of a discount and an amount off, decimals said many ways, commas as separators
+  ['原价200先减30再打九折', '153'],
+  ['原价200打九折再减30', '150'],
+  ['1000 增加 20% 再减少 20%', '960'],
+  ['去掉20%还剩多少，总数450', '360'],
+  ['原价 1280，现价 960，打了几折', '7.5'],
+  ['was 80, now 60, what percent off', '25'],
+  ['how much should I tip on a 120 bill at 15%', '18'],
+  ['mean of 4,8,15,16,23,42', '18'],
+  ['divide 100 by 4 people', '25'],
+  ['3 to the 4th', '81'],
+  ['10 to the power of -2', '0.01'],
+  ['每人分多少，500块5个人', '100'],
+  ['500/5 each person', '100'],
   // money at a rate the user gives
   ['汇率7.2，100美元是多少人民币', '720'],
   ['100美元按7.1换算成人民币', '710'],
@@ -139,6 +153,13 @@ describe('word problems and conversions', () => {
     const calc = async (c: { arguments: string }) => evaluateExpression(JSON.parse(c.arguments).expression, 'zh');
     expect((await turn(planner(), [], '从 80 涨到 100 涨了百分之几', calc)).reply).toBe('(100-80)/80*100 = 25%');
     expect((await turn(planner(), [], '这件衣服 480 七五折之后多少', calc)).reply).toBe('480*0.75 = 360');
+  });
+
+  it('keeps the decimals asked for, however they are said', async () => {
+    const calc = async (c: { arguments: string }) => evaluateExpression(JSON.parse(c.arguments).expression, 'zh');
+    for (const text of ['精确到0.01：10/3', '10/3 两位小数', '10/3 round to 2dp', "what's 10/3 to 2 d.p."]) {
+      expect((await turn(planner(), [], text, calc)).reply, text).toBe('10/3 ≈ 3.33');
+    }
   });
 
   it('says the bill with a tip worked out on its own', async () => {

@@ -36,6 +36,18 @@ const AS_PERCENT = new RegExp(
   'i',
 );
 
+/** 「原价 1280，现价 960，打了几折」: the price paid in tenths of the price before. */
+const ASK_DISCOUNT = /打了?几折|几折|多少折|\bwhat (?:percent|%) off\b|\bhow (?:much|many percent) off\b/i;
+
+function discountGiven(text: string): string | undefined {
+  if (!ASK_DISCOUNT.test(text)) return undefined;
+  const values = numbersIn(text);
+  if (values.length !== 2) return undefined;
+  const [was, now] = values[0].value >= values[1].value ? [values[0].value, values[1].value] : [values[1].value, values[0].value];
+  if (was === 0) return undefined;
+  return /折/.test(text) ? `${now}/${was}*10` : `(${was}-${now})/${was}*100`;
+}
+
 /** How much a value changed, in percent of where it started; a drop is said as a positive share. */
 function percentChange(text: string): string | undefined {
   const as = AS_PERCENT.exec(text);
@@ -237,7 +249,7 @@ function averagePerPeriod(text: string): string | undefined {
 /** The whole sentence as one calculation when its question says what to compute. */
 export function questionProblem(text: string): string | undefined {
   return (
-    percentChange(text) ?? rangeSum(text) ?? fullMinus(text) ?? everydaySum(text) ?? speed(text) ?? averagePerPeriod(text) ?? priceOfOne(text) ??
+    discountGiven(text) ?? percentChange(text) ?? rangeSum(text) ?? fullMinus(text) ?? everydaySum(text) ?? speed(text) ?? averagePerPeriod(text) ?? priceOfOne(text) ??
     timeToFinish(text) ?? ratePerPeriod(text) ?? partOfWhole(text) ?? tax(text) ?? geometry(text) ?? exchange(text)
   );
 }
