@@ -235,5 +235,18 @@ function interest(text: string): string | undefined {
 
 /** The whole sentence as one calculation when its words ask for one; `sum` is the arithmetic already found in it. */
 export function wordProblem(text: string, sum?: string): string | undefined {
-  return interest(text) ?? priceChange(text) ?? average(text, sum) ?? remainder(text) ?? unitPrice(text);
+  return interest(text) ?? priceChange(text) ?? average(text, sum) ?? remainder(text) ?? unitPrice(text) ?? shareOfTotal(text, sum);
+}
+
+const ONE_SHARE = new RegExp(`(${DIGITS})\\s*%|百分之(${CN})`, 'g');
+
+/** 「20%的人是多少人，总共150人」: one share and one total, asked how much, is the share of the total. */
+function shareOfTotal(text: string, sum: string | undefined): string | undefined {
+  if (sum || !/多少|几|\bhow (?:much|many)\b/i.test(text)) return undefined;
+  const shares = [...text.matchAll(ONE_SHARE)];
+  if (shares.length !== 1) return undefined;
+  const m = shares[0];
+  const totals = numbersIn(text, [[m.index ?? 0, (m.index ?? 0) + m[0].length]]);
+  const p = m[1] ?? digits(m[2]);
+  return totals.length === 1 ? `${totals[0].value}*${p}/100` : undefined;
 }

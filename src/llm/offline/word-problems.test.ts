@@ -137,6 +137,15 @@ const CASES: Array<[string, string]> = [
   ['10 to the power of -2', '0.01'],
   ['每人分多少，500块5个人', '100'],
   ['500/5 each person', '100'],
+  // what a discount saves, one discount over several prices, prices per unit with a slash, a share of a total
+  ['一台电脑原价6999，现在打85折，便宜了多少钱', '1049.85'],
+  ['a 1200 dollar laptop is 15% off, how much do I save', '180'],
+  ['shirt costs $25, pants cost $40, with 10% off everything', '58.5'],
+  ['price with 8% sales tax: 50', '54'],
+  ['3.5元/斤，买了4斤', '14'],
+  ['$2.50/lb, 3 lbs', '7.5'],
+  ['20%的人是多少人，总共150人', '30'],
+  ['3万5的月薪，扣掉五险一金12%，到手多少', '30800'],
   // money at a rate the user gives
   ['汇率7.2，100美元是多少人民币', '720'],
   ['100美元按7.1换算成人民币', '710'],
