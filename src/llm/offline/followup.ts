@@ -5,7 +5,8 @@
 import type { ChatMessage } from '../types.js';
 import { findExpression } from './expression.js';
 import { CLAUSE_END, looksLikeFile, PATH, restore, todoId, trimEndOf, utterance, type Utterance } from './extract.js';
-import { call, parseArgs, PRIORITY, type Intent, type Outcome, type PlannedCall, type Previous } from './intent.js';
+import { goOn } from './calc-followup.js';
+import { call, parseArgs, PRIORITY, str, type Intent, type Outcome, type PlannedCall, type Previous } from './intent.js';
 import { isWhenOnly, placeZh } from './places.js';
 
 const LEAD = /^(?:那么|那|还有|换成|改成|再查一下|再查查|再看看|再查|再来|(?:what about|how about|and for|and in|and)\b)\s*/i;
@@ -135,6 +136,10 @@ export const followUp: Intent = {
           return null;
       }
     }
+    // 「再加 50」「结果除以 3」 "double it": the last calculation taken further.
+    const sum = prev.calls.find((c) => c.name === 'calculator');
+    const further = sum && goOn(str(sum.args.expression), u.norm);
+    if (further) return call('calculator', { expression: further });
     // Otherwise it must read as a follow-up: 「那…」「…呢」 "what about …".
     if (!lead.trim() && !trail.trim()) return null;
     for (const c of prev.calls) {

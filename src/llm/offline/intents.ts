@@ -9,7 +9,7 @@ import { severalTodos } from './intents-todo-add.js';
 import { utterance, type Utterance } from './extract.js';
 import { followUp } from './followup.js';
 import { nearestTo } from './out-of-scope.js';
-import { callsOf, reply, type Intent, type Outcome, type PlanContext, type PlannedCall, type Reply, type ToolRules } from './intent.js';
+import { callsOf, reply, str, type Intent, type Outcome, type PlanContext, type PlannedCall, type Reply, type ToolRules } from './intent.js';
 import { CHAT_INTENTS, CODE_INTENTS, NAME_INTENTS, OUT_OF_SCOPE_INTENTS } from './intents-chat.js';
 import { CALCULATOR_RULES } from './intents-calculator.js';
 import { FILE_RULES } from './intents-files.js';
@@ -105,7 +105,14 @@ export function plan(text: string, ctx: PlanContext): Plan {
   const parts = clauses(u, { lists: !(whole.kind === 'call' && verbatim(whole.call)) });
   // 「打 75 折，再减 10 块」 goes on with the same sum: one calculation, not two.
   const continues = whole.kind === 'call' && whole.call.name === 'calculator' && parts.slice(1).some((p) => CONTINUES_SUM.test(p.norm.trim()));
-  if (parts.length > 1 && !continues) {
+  if (continues) {
+    // 「算一下 100*3，再除以4」: the sum taken further in each part; the last part holds all of it.
+    const chain = classifyParts(parts, ctx).flatMap(callsOf);
+    const last = chain.at(-1);
+    if (chain.length === parts.length && chain.every((c) => c.name === 'calculator') && last && str(last.args.expression).startsWith(`(${str(chain[0].args.expression)})`)) {
+      return planned([last]);
+    }
+  } else if (parts.length > 1) {
     const outcomes = classifyParts(parts, ctx);
     const calls = outcomes.flatMap(callsOf);
     if (whole.kind === 'call' && verbatim(whole.call)) {

@@ -191,3 +191,31 @@ describe('word problems and conversions', () => {
     }
   });
 });
+
+describe('going on from the last result', () => {
+  const calc = async (c: { arguments: string }) => evaluateExpression(JSON.parse(c.arguments).expression, 'zh');
+
+  it.each([
+    ['算一下 100*3', '再加50', '(100*3)+50', '350'],
+    ['100*3 等于多少', '结果除以 4', '(100*3)/4', '75'],
+    ['算一下 1200+300', '再打个八折', '(1200+300)*0.8', '1200'],
+    ['算一下 1200+300', '那一半呢', '(1200+300)/2', '750'],
+    ["what's 25*8", 'then divide that by 4', '(25*8)/4', '50'],
+    ["what's 25*8", 'double it', '(25*8)*2', '400'],
+  ])('%s, then %s', async (first, then, expression, value) => {
+    const a = await turn(planner(), [], first, calc);
+    const b = await turn(planner(), a.messages, then, calc);
+    expect(b.calls).toEqual([{ name: 'calculator', args: { expression } }]);
+    expect(b.reply).toContain(value);
+  });
+
+  it('takes a sum further within one message as one calculation', async () => {
+    expect(await answer('算一下 100*3，再除以4')).toBe('75');
+  });
+
+  it('does not go on from a calculation when the message is something else', async () => {
+    const a = await turn(planner(), [], '算一下 2*2', calc);
+    const b = await step(planner(), [...a.messages, { role: 'user', content: '记一下 加50块话费' }]);
+    expect(b.parsed.map((c) => c.name)).toEqual(['todo_add']);
+  });
+});
