@@ -4,6 +4,7 @@
  * tool, write its module (a `ToolRules`) and list it in RULES.
  */
 import { clauses, commaClauses } from './clauses.js';
+import { fixTypos } from './typos.js';
 import { planned, pointingBack, savingTo } from './plan-parts.js';
 import { severalTodos } from './intents-todo-add.js';
 import { utterance, type Utterance } from './extract.js';
@@ -97,7 +98,7 @@ const ASKS_OF_SUM = /多少|几|\d|%|\bhow (?:much|many)\b|\bwhat(?:'s| is)\b/i;
 const verbatim = (c: PlannedCall): boolean => c.name === 'file_write' || c.append !== undefined;
 
 export function plan(text: string, ctx: PlanContext): Plan {
-  const u = utterance(text);
+  const u = utterance(fixTypos(text));
   // 「记两个待办：买菜、洗衣服」: one todo each.
   const several = severalTodos(u);
   if (several) return { kind: 'calls', calls: several };
