@@ -46,6 +46,8 @@ export type Reply =
   | { kind: 'askExpression' }
   | { kind: 'askTodoContent' }
   | { kind: 'askTodoId'; action: 'done' | 'delete' }
+  /** A todo cannot be changed in place; deleting and adding again can. */
+  | { kind: 'cannotEditTodo' }
   | { kind: 'missing'; tools: string[] }
   | { kind: 'codeRefusal' }
   /** Where files are kept; `path` is a file the latest step wrote, to say where that one is. */

@@ -8,7 +8,7 @@ import { dueOf, restore, trimClause, unquote, type Utterance } from './extract.j
 import { call, PRIORITY, reply, type Intent, type Outcome, type PlannedCall } from './intent.js';
 
 const ADD_MARKERS_ZH =
-  /记一下|记下来|记下|记个事(?:情|儿)?|记一件事|记个|记录一下|记录下|记(?:录)?(?=\s*[:：])|(?:添加|加|新增|记)(?:一[条个项]|个)(?=\s*[:：])|(?:设|定|建|加|弄)(?:一)?个提醒(?:吧)?|(?:添加|加|新建|新增|创建|建|记)(?:一[条个项]|个)?(?:待办|todo|任务)(?:事项)?|^(?:待办|todo)(?=\s*[:：])|(?:todo ?list|to-do list|待办(?:清单|列表)?|清单)\s*(?:里|中|上)?\s*(?:加|添加|新增|加上|添上)(?:一[个条项]|个|条)?|提醒我(?:一下)?|记住(?!我(?:叫|的名字|是|名字))(?:一下)?/i;
+  /记一下|记下来|记下|记个事(?:情|儿)?|记一件事|记个|记录一下|记录下|记(?:录)?(?=\s*[:：])|(?:添加|加|新增|记)(?:一[条个项]|个)(?=\s*[:：])|(?:设|定|建|加|弄)(?:一)?个提醒(?:吧)?|(?:添加|加|新建|新增|创建|建|记)(?:一[条个项]|个)?(?:待办|todo|任务)(?:事项)?|^(?:待办|todo)(?=\s*[:：])|待办\s*\+\s*1|\+1\s*待办|新(?:的)?待办|提醒(?=\s*[:：])|(?:todo ?list|to-do list|待办(?:清单|列表)?|清单)\s*(?:里|中|上)?\s*(?:加|添加|新增|加上|添上)(?:一[个条项]|个|条)?|提醒我(?:一下)?|记住(?!我(?:叫|的名字|是|名字))(?:一下)?/i;
 // The content starts and ends with a non-space, so the spaces around it are matched in one way only
 // (`\s*(.+?)\s*` is retried for every split of a long run of spaces).
 const ADD_INTO_ZH = /^(?:帮我|请|麻烦你?|给我)?\s*(?:把\s*)?(\S.*?)(?<!\s)\s*(?:加到|加入|添加到|放到|放进|记到|写到|写进|记进)(?:我的)?(?:待办|todo)/di;
@@ -17,6 +17,7 @@ const ADD_MARKERS_EN: RegExp[] = [
   /\badd\s+(?:this\s+)?to\s+(?:my\s+|the\s+)?(?:(?:todo|to-do|task)s?(?:\s+list)?|list)\s*[:,\-]/i,
   /\b(?:remind me (?:to|about|of)|note down|jot down)\b/i,
   /^(?:todo|to-do|note to self|reminder)\s*:/i,
+  /\bnew (?:todo|to-do|task)\b\s*:?/i,
 ];
 const ADD_INTO_EN =
   /^(?:please\s+)?(?:can you\s+|could you\s+)?(?:add|put|stick|throw)\s+(\S.*?)(?<!\s)\s+(?:to|on|in|into|onto)\s+(?:my\s+|the\s+)?(?:(?:todo|to-do|to do|task)s?(?:\s+list)?|list)\b/di;
@@ -31,9 +32,11 @@ const DUTY_LEAD = /^(?:i (?:have|need|got) to|i'?ve got to|i must|i gotta|i shou
 const ADD_LEAD_ZH = /^(?:(?:请|帮我|你)\s*)?(?:记得|别忘了|别忘记|不要忘了|不要忘记)(?!我(?:叫|是|的名字))(?:\s*(?:提醒我|叫我|告诉我)(?:一下)?)?/;
 /** "don't let me forget to …", "wake me up at 7" (there is no alarm: a todo is the honest nearest). */
 const ADD_LEAD_EN =
-  /^(?:please\s+)?(?:don'?t let me forget (?:to\s+)?|make sure i (?:remember to\s+)?|i (?:need|have|must|should) (?:to )?remember to\s+|remember to\s+|(?=wake me up\b))/i;
+  /^(?:please\s+)?(?:don'?t let me forget (?:to\s+)?|(?:can you\s+)?help me (?:to )?remember(?: to)?\s+|make sure i (?:remember to\s+)?|i (?:need|have|must|should) (?:to )?remember to\s+|remember to\s+|(?=wake me up\b))/i;
 /** A due date said apart from the task, at its end: ", due Friday", 「，截止日期是明天」. */
 const DUE_CLAUSE = /[,，;；]\s*(?:(?:it'?s\s+)?due(?:\s+(?:date|on|by))?|deadline(?:\s+is)?|by|截止(?:日期|时间)?|期限|到期(?:日|时间)?)\s*(?:是|为|在|到)?\s*[:：]?\s*(\S[^,，;；]{0,40})$/i;
+
+const WHEN_FIRST = /^(?:for|on|at|by)?\s*([^:：]{1,30}?)\s*[:：]\s*(\S.*)$/i;
 
 /** Strips what sits between the marker and the content: 「一下：」「一条待办」「待办事项:」「内容是」. */
 function cleanContent(text: string): string {
@@ -58,6 +61,9 @@ function addOutcome(u: Utterance, content: string, before = '', after = ''): Out
   if (/^(?:了|啦|吧|哦|呀|啊|哈)+$/.test(text)) return reply({ kind: 'ack' });
   // 「谢谢你帮我记下来」 has the marker but asks for nothing new.
   if (!text) return u.norm.length <= BARE_MARKER_CHARS ? reply({ kind: 'askTodoContent' }) : null;
+  // "add a todo for 3pm tomorrow: team meeting": the day before the colon, the task after it.
+  const when = WHEN_FIRST.exec(text);
+  if (when && dueOf(when[1])) return call('todo_add', { content: restore(u, trimClause(when[2])), due: dueOf(when[1])! });
   const clause = DUE_CLAUSE.exec(text) ?? DUE_CLAUSE.exec(after);
   let due = dueOf(text) ?? dueOf(before);
   if (clause && (dueOf(clause[1]) || !due)) {

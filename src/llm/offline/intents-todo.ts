@@ -9,7 +9,7 @@ const TODO_WORD = /待办|代办|todo|to-do|to do list|任务清单|任务列表
 const LIST_WORD = /看|查|显示|列|哪些|什么|多少|几条|包括|连同|\bincluding\b|\b(?:show|list|what|which|how many|see|view|display)\b/i;
 
 const DONE_VERB =
-  /完成|做完|搞定|弄完|办完|干完|做好|弄好|办好|勾掉|勾上|勾选|打勾|打钩|打上勾|划掉|(?:交|买|付|缴|还|寄|取|拿|办|洗|修|订)(?:好|完)?了[。!！~～啦]*$|\b(?:done|complete|completed|finish|finished|mark|(?:check|tick|cross)(?:ed)? (?:it |that |this )?off)\b/i;
+  /完成|做完|搞定|弄完|办完|干完|做好|弄好|办好|[写看读洗吃背跑打扫练学交]完(?:了)?[。!！~～啦]*$|勾掉|勾上|勾选|打勾|打钩|打上勾|划掉|(?:交|买|付|缴|还|寄|取|拿|办|洗|修|订)(?:好|完)?了[。!！~～啦]*$|\b(?:done|complete|completed|finish|finished|mark|(?:check|tick|cross)(?:ed)? (?:it |that |this )?off)\b/i;
 /** "I've called the plumber": a past deed names a todo done, unless there are numbers (a sum to work out). */
 const PAST_DONE_EN =
   /\b(?:already|just|finally|i'?ve|i have)\s+(?:already\s+|just\s+|finally\s+)?(?:paid|bought|sent|called|submitted|handed in|picked up|did|returned|renewed|booked|cleaned|fixed|emailed|mailed|got)\b/i;
@@ -31,6 +31,10 @@ const CLEAR_DONE = new RegExp(
   'i',
 );
 const CLEAR_ALL = /清空(?:我的)?(?:待办|清单|任务)|(?:删除|删掉|清除)(?:所有|全部)的?待办|(?:所有|全部)(?:的)?待办(?:都|全)?(?:删掉|删了|删除|清空)|\b(?:clear|wipe|empty)\s+(?:out\s+)?(?:my|the)\s+(?:todo|to-do|task)\s*list\b|\b(?:delete|remove|clear)\s+all\s+(?:of\s+)?(?:my\s+|the\s+)?(?:todos?|to-dos?|tasks?)\b/i;
+
+/** 「把所有待办都标记为完成」 "mark everything as done": every item still open. */
+const ALL_DONE =
+  /(?:所有|全部)的?(?:待办|任务|事情?)?(?:都|全)?(?:标记为?|标成|改成|设为)?(?:已)?(?:完成|做完|搞定)|(?:待办|任务)(?:全|都)(?:部)?(?:完成|做完|搞定)了|\bmark (?:everything|all(?: of them| my (?:todos|tasks)| (?:todos|tasks))?) (?:as )?(?:done|complete|completed|finished)\b|\b(?:complete|finish) (?:everything|all (?:my )?(?:todos|tasks))\b/i;
 
 /** 「清空已完成的待办」 removes every done item; 「清空待办」 every item. */
 function clearing(text: string): 'done' | 'all' | undefined {
@@ -63,7 +67,7 @@ function byNumber(tool: 'todo_done' | 'todo_delete', verb: RegExp): Intent {
       if (ids.length > 1) return { kind: 'call', call: { name: 'todo_list', args: { status: 'all' }, lookup: { action: tool, query: '', ids } } };
       const id = todoId(u.norm);
       if (id !== undefined) return call(tool, { id });
-      const every = tool === 'todo_delete' ? clearing(u.norm) : undefined;
+      const every = tool === 'todo_delete' ? clearing(u.norm) : ALL_DONE.test(u.norm) ? 'all' : undefined;
       if (every) return { kind: 'call', call: { name: 'todo_list', args: { status: 'all' }, lookup: { action: tool, query: '', every } } };
       // 「把交电费那条删掉」, "I'm done with the dentist": find it in the list first.
       // 「显示已完成的待办」 asks for a list; "delete X from my list" does not.
@@ -112,6 +116,8 @@ const WHAT_TO_DO = new RegExp(
     '\\b(?:list|show)(?: me)? (?:the )?(?:rest|remaining ones)\\b',
     '(?:今天|明天|这周|本周|下周)?(?:有|要)(?:什么|哪些|啥)(?:要|得|该)?(?:交|做|干|办|完成)的',
     "\\bwhat(?:'s| is| are| do i have)? (?:still )?due\\b|\\b(?:anything|something) due\\b|\\bdue (?:today|tomorrow|this week)\\?",
+    '(?:看|查|显示|列)(?:看|一下|下)?(?:已经|已)?(?:完成|做完|搞定)(?:了)?的',
+    '\\bhow many (?:things|tasks|todos|items|to-dos)\\b',
     '\\bmy to-?dos?\\b',
   ].join('|'),
   'i',
@@ -132,9 +138,19 @@ const todoList: Intent = {
 
 const done = (lang: Lang, _call: unknown, output: string): string => say(lang, `好的，${output}`, `Done. ${output}`);
 
+/** Changing a todo, which no tool does: 「第二条改成买酸奶」「把写报告改成明天截止」 "move the dentist to Friday". */
+const EDIT_ZH = /(?:第\s*[\d一二两三四五六七八九十]+\s*[条项个件]?|\d+\s*号|那条|这条|那个|这个|待办).{0,12}?(?:改成|改为|改到|换成|修改为?|更新为|推迟到|延期到|延后到|提前到|挪到)|(?:改成|改为|改到|推迟到|延期到|延后到|提前到|挪到).{0,10}?(?:截止|到期)/;
+const EDIT_EN = /\b(?:change|move|reschedule|postpone|push back|rename|edit|update)\b.*\b(?:todo|to-do|task|item|#\s*\d|number \d|due date|deadline|due)\b/i;
+
+const todoEdit: Intent = {
+  id: 'todo_edit',
+  priority: PRIORITY.todoDelete,
+  match: (u) => (!mentionsFile(u) && (EDIT_ZH.test(u.norm) || EDIT_EN.test(u.norm)) ? reply({ kind: 'cannotEditTodo' }) : null),
+};
+
 export const TODO_RULES: ToolRules = {
   // Delete before done: 「删除已完成的第 2 条」 deletes.
-  intents: [todoAdd, byNumber('todo_delete', DELETE_VERB), byNumber('todo_done', DONE_VERB), todoList],
+  intents: [todoAdd, todoEdit, byNumber('todo_delete', DELETE_VERB), byNumber('todo_done', DONE_VERB), todoList],
   failure: {
   todo_add: (lang, _args, why) => say(lang, `抱歉，没能添加待办：${why}`, `Sorry, I couldn't add that todo: ${why}`),
   todo_list: (lang, _args, why) => say(lang, `抱歉，没能读取待办：${why}`, `Sorry, I couldn't read the todo list: ${why}`),

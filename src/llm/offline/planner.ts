@@ -21,7 +21,7 @@ export { detectLang } from '../../i18n.js';
 const ID_PREFIX = 'call_off_';
 /** A todo added with these words was meant as a reminder, which does not exist yet: say so. */
 const REMIND =
-  /提醒我|叫醒我|叫我起床|到时(?:候)?(?:叫|通知)我|(?:设|定|建|加|弄)(?:一)?个提醒|别忘了|别忘记|不要忘了?|\bremind me\b|\bset (?:an? )?(?:alarm|reminder)\b|\bwake me\b|\bdon'?t let me forget\b/i;
+  /提醒我|提醒\s*[:：]|叫醒我|叫我起床|到时(?:候)?(?:叫|通知)我|(?:设|定|建|加|弄)(?:一)?个提醒|别忘了|别忘记|不要忘了?|\bremind me\b|\bset (?:an? )?(?:alarm|reminder)\b|\bwake me\b|\bdon'?t let me forget\b/i;
 
 interface Step {
   calls: ToolCall[];

@@ -115,6 +115,12 @@ export function renderReply(r: Reply, { lang, tools, name, workspace }: ReplyCon
       return r.action === 'done'
         ? say(lang, '要完成第几条？可以先说「看看待办」查看编号。', 'Which item number is done? Say "show my todos" to see the numbers.')
         : say(lang, '要删除第几条？可以先说「看看待办」查看编号。', 'Which item number should I delete? Say "show my todos" to see the numbers.');
+    case 'cannotEditTodo':
+      return say(
+        lang,
+        '待办还不能直接修改。可以先删掉那条（比如「删除第 2 条」），再记一条新的（比如「记一下 明天交报告」）。',
+        'Todos cannot be changed in place yet. Delete it (e.g. "delete 2") and add the new one (e.g. "add a todo: report due tomorrow").',
+      );
     case 'codeRefusal':
       return say(
         lang,

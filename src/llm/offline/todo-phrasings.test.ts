@@ -78,6 +78,11 @@ describe('adding, however it is said', () => {
     ['todo list 里加一个 review PR', 'review PR', undefined],
     ['清单里加一条 周末洗车', '周末洗车', '2026-03-14'],
     ['remind me about the meeting tomorrow at 10', 'the meeting tomorrow at 10', '2026-03-13'],
+    ['add a todo for 3pm tomorrow: team meeting', 'team meeting', '2026-03-13'],
+    ['待办+1：买洗衣液', '买洗衣液', undefined],
+    ['新待办 周日大扫除', '周日大扫除', '2026-03-15'],
+    ['help me remember the dentist on Monday', 'the dentist on Monday', '2026-03-16'],
+    ['提醒：明天带身份证', '明天带身份证', '2026-03-13'],
   ])('%s', async (text, content, date) => {
     await say(text);
     const [item] = store.todos.list();
@@ -135,6 +140,8 @@ describe('done and deleted by what was done', () => {
     ["I don't need to go to the gym anymore", 'delete', 8],
     ['买水果不用了', 'delete', 2],
     ['买水果 done', 'done', 2],
+    ['我做完作业了', 'done', 3],
+    ['作业写完了', 'done', 3],
     ['gym finished', 'done', 8],
   ] as const)('%s → %s #%d', async (text, action, number) => {
     seed('写周报', '买水果', '交高数作业', '交电费', '吃药', 'call the plumber', 'pay electricity bill', 'gym');
@@ -164,6 +171,33 @@ describe('several items at once', () => {
     for (const n of numbers) expect(r.reply).toMatch(new RegExp(`第 ${n} 条|item ${n}`));
   });
 
+  it.each([
+    ['把买水果和交电费都删掉', 'todo_delete', [2, 4]],
+    ['买水果、交电费都搞定了', 'todo_done', [2, 4]],
+    ['delete the plumber and the gym ones', 'todo_delete', [6, 8]],
+  ] as const)('%s: each item named', async (text, tool, numbers) => {
+    seed('写周报', '买水果', '交高数作业', '交电费', '吃药', 'call the plumber', 'pay electricity bill', 'gym');
+    const r = await say(text);
+    expect(r.calls).toEqual([{ name: 'todo_list', args: { status: 'all' } }, ...numbers.map((id) => ({ name: tool, args: { id } }))]);
+  });
+
+  it('finishes everything still open when asked', async () => {
+    seed('a', { content: 'b', done: true }, 'c');
+    await say('把所有待办都标记为完成');
+    expect(items()).toEqual(['1x a', '2x b', '3x c']);
+    expect((await say('mark everything as done')).reply).toBe('Nothing is left to finish, so nothing was changed.');
+  });
+
+  it('says honestly that a todo cannot be changed in place', async () => {
+    seed('写报告', '买牛奶');
+    for (const text of ['第二条改成买酸奶', '把写报告改成明天截止', 'move the dentist task to Friday']) {
+      const r = await say(text);
+      expect(r.calls, text).toEqual([]);
+      expect(r.reply, text).toMatch(/不能直接修改|cannot be changed in place/);
+    }
+    expect(items()).toEqual(['1 写报告', '2 买牛奶']);
+  });
+
   it('clears what is done, or everything when asked', async () => {
     seed('a', { content: 'b', done: true }, { content: 'c', done: true });
     const r = await say('清空已完成的待办');
@@ -186,6 +220,7 @@ describe('list questions', () => {
     ['完成了哪些', 'done'], ['what have I finished', 'done'], ['哪些已经做完了', 'done'],
     ['我这周要做的事', undefined], ['list everything including finished ones', 'all'], ['所有待办，包括完成的', 'all'],
     ["what's due tomorrow", undefined], ['明天有什么要交的', undefined], ['anything due this week?', undefined],
+    ['看看已经完成的', 'done'], ['how many things do I have left to do', 'pending'],
   ] as const)('%s', async (text, status) => {
     seed('买水果', { content: '交作业', done: true });
     const r = await say(text);
