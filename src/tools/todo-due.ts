@@ -1,7 +1,7 @@
 /**
  * Relative due dates made real when a todo is added: 「明天 9 点」 said on 30 November is stored as
  * 「2026-12-01（周二）9 点」, so the list still means the right day tomorrow. Words it does not know
- * ("before the exam", 「月底」) are kept as said.
+ * ("before the exam", 「下个月」) are kept as said.
  */
 
 const WEEKDAYS_ZH = '一二三四五六日';
@@ -99,7 +99,7 @@ function absolute(due: string, day: number): Found | undefined {
 /** The due text with its first relative day (or else month and day) replaced by the date (and weekday) it means. */
 export function resolveDue(due: string, now: number, timeZone: string): string {
   const { day, weekday } = today(now, timeZone);
-  const found = relative(due, weekday) ?? absolute(due, day);
+  const found = relative(due, weekday) ?? later(due, day) ?? absolute(due, day);
   if (!found || found.days < 0) return due; // 「这周一」 said on a Friday: keep the words rather than guess
   const { days, rest, index, length, zh } = found;
   const date = new Date(day + days * DAY_MS);
@@ -119,6 +119,31 @@ interface Found {
   index: number;
   length: number;
   zh: boolean;
+}
+
+const COUNT_WORDS: Readonly<Record<string, number>> = {
+  一: 1, 两: 2, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10, a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, ten: 10,
+};
+/** 「3天后」「两周后」 "in 3 days", "in a week". */
+const LATER = /(\d{1,3}|[一两二三四五六七八九十])\s*(天|日|个?(?:周|星期|礼拜))(?:之后|以后|后)|\bin (\d{1,3}|a|an|one|two|three|four|five|six|seven|ten) (days?|weeks?)\b/i;
+/** 「月底」「年底」 "end of the month": the last day of it. */
+const END_OF = /月底|月末|年底|年末|\bend of (?:the |this )?(month|year)\b/i;
+
+/** A span from today («3 天后») or the end of the month or year, as days from today. */
+function later(due: string, day: number): Found | undefined {
+  const m = LATER.exec(due);
+  if (m) {
+    const n = /^\d/.test(m[1] ?? m[3]) ? Number(m[1] ?? m[3]) : COUNT_WORDS[(m[1] ?? m[3]).toLowerCase()];
+    const unit = m[2] ?? m[4];
+    const days = n * (/周|星期|礼拜|week/i.test(unit) ? 7 : 1);
+    return { days, rest: '', index: m.index, length: m[0].length, zh: m[1] !== undefined };
+  }
+  const end = END_OF.exec(due);
+  if (!end) return undefined;
+  const today = new Date(day);
+  const year = /年|year/i.test(end[0]);
+  const last = year ? Date.UTC(today.getUTCFullYear(), 11, 31) : Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 0);
+  return { days: Math.round((last - day) / DAY_MS), rest: '', index: end.index, length: end[0].length, zh: end[1] === undefined };
 }
 
 /** The first relative day word: 明天, 下周五, tomorrow, next Friday. */

@@ -154,7 +154,8 @@ export function todoId(text: string): number | undefined {
 }
 
 const ZH_DAY =
-  '(?:大后天|后天|今天|今晚|明天|明晚|明早|(?:下下?|这|本)?(?:周|星期|礼拜)[一二三四五六日天1-7]|(?:下|这|本)(?:周|星期)|月底|周末' +
+  '(?:大后天|后天|今天|今晚|明天|明晚|明早|(?:下下?|这|本)?(?:周|星期|礼拜)[一二三四五六日天1-7]|(?:下|这|本)(?:周|星期)|月底|月末|年底|年末|周末' +
+  '|(?:\\d{1,3}|[一二两三四五六七八九十]{1,3})\\s*(?:天|日|个?(?:周|星期|礼拜))(?:之后|以后|后)' +
   '|\\d{4}-\\d{1,2}-\\d{1,2}|\\d{1,2}月\\d{1,2}[日号]|\\d{1,2}[日号])';
 // The spaces after a part of the day belong to it: a bare `\s*` here would be retried from every space of a run.
 const ZH_CLOCK =
@@ -163,6 +164,7 @@ const ZH_DUE = new RegExp(`${ZH_DAY}(?:\\s*${ZH_CLOCK})?|${ZH_CLOCK}`);
 const MONTH_EN = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?![a-z])\\.?';
 const EN_DAY =
   '(?:today|tonight|tomorrow|(?:next |this )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week|weekend)|\\d{4}-\\d{1,2}-\\d{1,2}' +
+  '|in (?:\\d{1,3}|a|an|one|two|three|four|five|six|seven|ten) (?:days?|weeks?)|end of (?:the |this )?(?:month|year)' +
   `|${MONTH_EN}\\s+\\d{1,2}(?:st|nd|rd|th)?(?!\\d)|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_EN})`;
 const EN_CLOCK = '\\d{1,2}(?::\\d{2})?\\s*(?:am|pm)';
 // "7am tomorrow" as well as "tomorrow at 7am": the clock before the day keeps the day.
