@@ -58,8 +58,8 @@ const MONTHS_EN = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep'
 const MONTH_EN = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?![a-z])\\.?';
 /** A month and day without a year: 3月15日, 3/15 is left alone (15/3 reads the other way), April 15, 15th of April. */
 const MONTH_DAY_ZH = /(?<!\d)(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]/;
-/** 「15号」 alone, not part of 3月15号 or a room number. */
-const DAY_ONLY_ZH = /(?<![\d月.\-/])(\d{1,2})\s*[日号](?![楼房室])/;
+/** 「15号」 alone, not part of 3月15号 or a room number; "the 15th". */
+const DAY_ONLY_ZH = /(?<![\d月.\-/])(\d{1,2})\s*[日号](?![楼房室])|\bthe (\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?[a-z])/i;
 const MONTH_DAY_EN = new RegExp(`\\b${MONTH_EN}\\s+(\\d{1,2})(?:st|nd|rd|th)?(?!\\d)|\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_EN}`, 'i');
 
 /** Days from today to a month and day: this year's, or next year's once this year's has passed. */
@@ -80,11 +80,11 @@ function absolute(due: string, day: number): Found | undefined {
   if (only) {
     // 「15号」: this month's 15th, or next month's once it has passed.
     const today = new Date(day);
-    const date = Number(only[1]);
+    const date = Number(only[1] ?? only[2]);
     let month = today.getUTCMonth() + 1;
     if (date < today.getUTCDate()) month = (month % 12) + 1;
     const days = monthDayOffset(month, date, day);
-    if (days !== undefined) return { days, rest: '', index: only.index, length: only[0].length, zh: true };
+    if (days !== undefined) return { days, rest: '', index: only.index, length: only[0].length, zh: only[1] !== undefined };
   }
   const zh = MONTH_DAY_ZH.exec(due);
   const en = zh ? null : MONTH_DAY_EN.exec(due);

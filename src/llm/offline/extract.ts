@@ -164,7 +164,7 @@ const ZH_DUE = new RegExp(`${ZH_DAY}(?:\\s*${ZH_CLOCK})?|${ZH_CLOCK}`);
 const MONTH_EN = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?![a-z])\\.?';
 const EN_DAY =
   '(?:today|tonight|tomorrow|(?:next |this )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week|weekend)|\\d{4}-\\d{1,2}-\\d{1,2}' +
-  '|in (?:\\d{1,3}|a|an|one|two|three|four|five|six|seven|ten) (?:days?|weeks?)|end of (?:the |this )?(?:month|year)' +
+  '|in (?:\\d{1,3}|a|an|one|two|three|four|five|six|seven|ten) (?:days?|weeks?)|end of (?:the |this )?(?:month|year)|the \\d{1,2}(?:st|nd|rd|th)\\b' +
   `|${MONTH_EN}\\s+\\d{1,2}(?:st|nd|rd|th)?(?!\\d)|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_EN})`;
 const EN_CLOCK = '\\d{1,2}(?::\\d{2})?\\s*(?:am|pm)';
 // "7am tomorrow" as well as "tomorrow at 7am": the clock before the day keeps the day.
