@@ -186,6 +186,9 @@ const ASCII_PATH = '(?:[A-Za-z]:[\\\\/])?[A-Za-z0-9_.~\\-/\\\\]*[A-Za-z0-9_~/\\\
 /** Regex source for a file path, for rules to embed. */
 export const PATH = `(?:${CJK_PATH}|${ASCII_PATH})`;
 
+/** A path as matched, without the full stop or comma that ended the sentence after it. */
+export const cleanPath = (path: string): string => trimEndOf(path, /[.,]/);
+
 /** True for tokens that name a file or folder (a slash or an extension), not a bare word. */
 export function looksLikeFile(path: string): boolean {
   return /[/\\]/.test(path) || /\.[A-Za-z][A-Za-z0-9]{0,9}$/.test(path);
