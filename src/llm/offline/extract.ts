@@ -191,6 +191,8 @@ export const cleanPath = (path: string): string => trimEndOf(path, /[.,]/);
 
 /** True for tokens that name a file or folder (a slash or an extension), not a bare word. */
 export function looksLikeFile(path: string): boolean {
+  // 7/8 and 2026/3/12 are numbers.
+  if (/^[\d./]+$/.test(path)) return false;
   return /[/\\]/.test(path) || /\.[A-Za-z][A-Za-z0-9]{0,9}$/.test(path);
 }
 

@@ -147,6 +147,9 @@ const CREATES: Array<[string, string, string]> = [
   ['新建一个空文件 empty.md', 'empty.md', ''],
   ['把 hello 存进 a.txt 里', 'a.txt', 'hello'],
   ['write \'hello\' into hello.txt', 'hello.txt', 'hello'],
+  ['把这句话存到 quotes.txt：知行合一', 'quotes.txt', '知行合一'],
+  ["保存 '你好世界' 到 hello.txt", 'hello.txt', '你好世界'],
+  ['写入文件 a.txt 内容 hello', 'a.txt', 'hello'],
 ];
 
 describe('creating a file, in a folder, with its content', () => {
@@ -200,7 +203,7 @@ describe('replacing and adding to the top, said out loud', () => {
 });
 
 describe('where files are kept', () => {
-  it.each(['文件存在哪', '工作区在哪', '我的文件都在哪个目录', '你把文件保存到哪里了', '工作区路径是什么', 'where are my files kept?', 'where do you store files', "what's the workspace path"])(
+  it.each(['文件存在哪', '工作区在哪', '我的文件都在哪个目录', '你把文件保存到哪里了', '工作区路径是什么', 'where are my files kept?', 'where do you store files', "what's the workspace path", 'files are saved where?', 'where is the workspace folder'])(
     '%s',
     async (text) => {
       const r = await say(text);
@@ -228,14 +231,59 @@ describe('where files are kept', () => {
       expect(r.reply, text).toContain('a.txt');
       expect(r.reply, text).toContain(workspace);
     }
+    expect((await say('list everything in my workspace')).reply).toContain(workspace);
+    expect((await say('notes 下面有什么')).calls).toEqual([{ name: 'file_list', args: { path: 'notes' } }]);
     const sub = await say('notes 目录里有什么');
     expect(sub.reply).toContain('b.md');
     expect(sub.reply).not.toContain(workspace);
   });
 });
 
+describe('a file named without its extension', () => {
+  it.each([
+    ['读一下 readme', 'README.md'],
+    ['打开日记文件', '日记.md'],
+    ['can you open my notes file', 'notes.txt'],
+    ['read budget', 'budget.csv'],
+  ])('%s', async (text, file) => {
+    put({ 'README.md': 'hello', '日记.md': '今天', 'notes.txt': 'n', 'budget.csv': 'a,b', 'docs/x.md': 'x' });
+    const r = await say(text);
+    expect(r.calls).toEqual([{ name: 'file_list', args: {} }, { name: 'file_read', args: { path: file } }]);
+    expect(r.reply).toContain(`${file}`);
+    expect(r.reply).not.toMatch(/根目录|root has/); // the listing was only for finding it
+  });
+
+  it('lists a folder named that way, and says which names there are when none fits', async () => {
+    put({ 'docs/x.md': 'x', 'a.txt': 'a' });
+    expect((await say('open docs')).calls.at(-1)).toEqual({ name: 'file_list', args: { path: 'docs' } });
+    const none = await say('读一下 budget');
+    expect(none.calls).toEqual([{ name: 'file_list', args: {} }]);
+    expect(none.reply).toMatch(/没有叫「budget」的文件。现有：docs\/、a\.txt/);
+  });
+
+  it('takes no number, pointer or question for a name', async () => {
+    for (const text of ['读一下这个文件', '看看我都存了哪些文件', 'read 20 pages a day']) {
+      expect((await say(text)).calls.map((c) => c.name), text).not.toContain('file_read');
+    }
+  });
+});
+
+describe('text to keep with no file named', () => {
+  it.each([
+    ['帮我把今天的会议记录保存一下：1. 预算通过 2. 下周上线', '1. 预算通过 2. 下周上线'],
+    ['记录到文件：今天跑了5公里', '今天跑了5公里'],
+    ['save this note: call the landlord on Monday', 'call the landlord on Monday'],
+    ['write a file with my shopping list: eggs, milk, bread', 'eggs, milk, bread'],
+  ])('%s', async (text, kept) => {
+    put({ 'notes.md': '# 笔记\n' });
+    const r = await say(text);
+    expect(disk('notes.md')).toBe(`# 笔记\n${kept}\n`);
+    expect(r.reply).toContain(join(workspace, 'notes.md'));
+  });
+});
+
 describe('reading as people ask', () => {
-  it.each(['打开看看 a.txt', 'a.txt 里写了啥', "what's in a.txt", '把 a.txt 的内容发我看看', 'show me a.txt', 'a.txt写的什么'])('%s', async (text) => {
+  it.each(['打开看看 a.txt', 'a.txt 里写了啥', "what's in a.txt", '把 a.txt 的内容发我看看', 'show me a.txt', 'a.txt写的什么', 'a.txt 里面是什么', 'what does a.txt say'])('%s', async (text) => {
     put({ 'a.txt': '内容 content' });
     const r = await say(text);
     expect(r.calls).toEqual([{ name: 'file_read', args: { path: 'a.txt' } }]);

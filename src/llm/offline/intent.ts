@@ -21,6 +21,8 @@ export interface PlannedCall {
   append?: Append;
   /** 「…，然后把结果保存到 a.txt」: once this call is done, its result is written to this file. */
   saveTo?: string;
+  /** 「读一下 readme」: this call lists the workspace, and the entry this name fits is then read. */
+  findFile?: string;
 }
 
 /**

@@ -62,6 +62,16 @@ const PREPEND: RegExp[] = [
   re(`\\b(?:add|put|insert|write)\\s+${C}\\s+(?:to|at|on)\\s+the\\s+(?:top|beginning|start)\\s+of\\s+(?:the\\s+)?(?:file\\s+)?${P}`),
 ];
 
+/** Where text asked to be kept goes when no file is named. */
+export const DEFAULT_NOTES = 'notes.md';
+/** 「把会议记录保存一下：…」「记录到文件：…」 "save this note: …": text to keep, no file named. */
+const KEEP_UNNAMED: RegExp[] = [
+  re(`(?:保存|存|记录|记|写)(?:一下|下来|进去)?\\s*(?:到|进|在)\\s*(?:文件|笔记|文档|记事本)(?:里|中)?\\s*[:：]\\s*${REST}`),
+  re(`^(?:(?:帮我|请|麻烦你?)\\s*)?(?:把\\s*[^:：]{1,30}?\\s*)?(?:保存|存)(?:一下|下来|起来)\\s*[:：]\\s*${REST}`),
+  re(`\\b(?:save|store|keep|write down|jot down)\\s+(?:this|that|a|the|my)?\\s*(?:note|text|list|memo)?\\s*(?:(?:to|in) (?:a |my )?(?:file|notes))?\\s*[:\\-]\\s*${REST}`),
+  re(`\\bwrite (?:a|an) (?:file|note) (?:with|containing)\\s+[^:]{0,40}?:\\s*${REST}`),
+];
+
 const NOT_TEXT = /^(?:a |an |the )?(?:line|sentence|note|this|it|that)$/i;
 
 function groupText(u: Utterance, m: RegExpExecArray, name: string): string | undefined {
@@ -83,6 +93,14 @@ export const fileAppend: Intent = {
     for (const pattern of PATTERNS) {
       const found = appendOf(u, pattern);
       if (found) return { kind: 'call', call: found };
+    }
+    // No file named: the text is kept in the notes file, and the reply says where.
+    for (const pattern of KEEP_UNNAMED) {
+      const m = pattern.exec(u.norm);
+      const text = m ? cleanText(u, groupText(u, m, 'content') ?? '') : '';
+      if (text && !/\.[A-Za-z][A-Za-z0-9]{0,9}\s*$/.test(u.norm.slice(0, m!.index))) {
+        return { kind: 'call', call: { name: 'file_read', args: { path: DEFAULT_NOTES }, append: { text } } };
+      }
     }
     return null;
   },

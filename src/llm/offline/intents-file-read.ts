@@ -13,7 +13,10 @@ const NOT_A_PATH = /^(?:todos?|to-do|it|this|that|me|my)$/i;
 const READ_VERB_ZH = '读取|读读|读|打开|查看|查阅|看看|看|瞧瞧|瞧|显示|展示|输出|cat';
 const READ: RegExp[] = [
   re(`(?<verb>${READ_VERB_ZH})\\s*(?:(?:一下|一看|下)\\s*)?(?:(?<file>文件)\\s*)?${P}`),
-  re(`${P}\\s*(?:(?<file>文件)\\s*)?(?:(?:里面|里|中)\\s*)?(?:写了|写的|有|的内容是|的内容)(?:什么|啥|些什么)?`),
+  re(`${P}\\s*(?:(?<file>文件)\\s*)?(?:(?:里面|里|中)\\s*)?(?:(?:写了|写的|有|的内容是|的内容)(?:什么|啥|些什么)?|是(?:什么|啥))`),
+  re(`\\bwhat does\\s+(?:(?:the|(?<file>file))\\s+)*${P}\\s+(?:say|contain|have in it)\\b`),
+  re(`\\bwhat(?:'s| is)\\s+(?:written|inside)\\s+(?:in\\s+)?(?:(?:the|(?<file>file))\\s+)*${P}`),
+  re(`\\b(?<verb>read)\\s+me\\s+(?:(?:the|(?<file>file))\\s+)*${P}`),
   re(`\\b(?<verb>read|open(?:\\s+up)?|show(?:\\s+me)?|cat|display|print|view|look\\s+at|check|see)\\s+(?:(?:the|(?<file>file)|contents?\\s+of|what'?s\\s+in)\\s+)*${P}`),
   re(`\\bwhat(?:'s|\\s+is)\\s+in\\s+(?:(?:the|(?<file>file))\\s+)*${P}`),
   // 「把 a.txt 和 b.txt 都读一下」「把 notes.md 打开看看」
@@ -53,19 +56,38 @@ const fileRead: Intent = {
       const after = u.norm.slice(m.indices?.groups?.path?.[1] ?? u.norm.length);
       if (FOLDER_AFTER.test(after) || /[/\\]$/.test(path)) return call('file_list', { path });
       const named = m.groups?.file !== undefined || STRONG_READ.test(m.groups?.verb ?? '');
+      // 「读一下 readme」: a bare name is looked for among the files, then read.
+      if (!looksLikeFile(path) && BY_NAME_VERB.test(m.groups?.verb ?? '') && isName(path)) return findFile(path);
       if (!looksLikeFile(path) && !named) continue;
       // 「把 a.txt 和 b.txt 都读一下」: each file named with it.
       const also = filesWith(u, path).map((p): PlannedCall => ({ name: 'file_read', args: { path: p } }));
       return also.length ? { kind: 'call', call: { name: 'file_read', args: { path } }, also } : call('file_read', { path });
     }
-    return null;
+    const bare = BARE_NAME_ZH.exec(u.norm) ?? BARE_NAME_EN.exec(u.norm);
+    const name = bare?.groups?.name;
+    return name && isName(name) ? findFile(name) : null;
   },
 };
 
+/** Verbs after which a bare word names a file: 「读一下 readme」 "open notes". */
+const BY_NAME_VERB = /^(?:读取|读读|读|打开|cat|read|open(?:\s+up)?)$/i;
+/** Words after those verbs that name no file. */
+const NOT_A_NAME = /^(?:todos?|to-?do|list|it|this|that|me|my|the|a|news|email|mail|weather|time|calendar|app|youtube|music|website|web|browser|book|books|message|messages)$/i;
+/** 「打开日记文件」「读一下我的笔记文件」: a name, then the word 文件. */
+const BARE_NAME_ZH = /(?:打开|读一下|读读|读取|读|看看|看一下|看下|查看)\s*(?:我的|那个|这个)?\s*(?<name>[\u4e00-\u9fffA-Za-z0-9_-]{1,12}?)\s*(?:这个|那个)?(?:文件|文档)(?!夹)/;
+/** "open my notes file", "show me the budget document". */
+const BARE_NAME_EN = /\b(?:open|read|show(?: me)?|display)\s+(?:my|the|our)\s+(?<name>[\w-]{1,30})\s+(?:file|document|doc)\b/i;
+
+/** A word that can be a file's name: not a number, a pointer (「这个」), a question or a common noun of other tools. */
+const isName = (name: string): boolean => /^[A-Za-z\u4e00-\u9fff]/.test(name) && !NOT_A_NAME.test(name) && !/[这那该此哪什啥都了吗呢我你它]/.test(name);
+
+/** List the workspace, then read what the name fits. */
+const findFile = (name: string): Outcome => ({ kind: 'call', call: { name: 'file_list', args: {}, findFile: name } });
+
 const LIST_ZH =
-  /(?:有哪些|有什么|有啥|列出|列一下|列举|看看|查看|显示|看一下|瞧瞧|存了|存过|保存了)[^。?]*?(?:文件|目录|文件夹)|(?:文件|目录)(?:列表|清单)|(?:工作区|目录|文件夹)(?:里|下|中)?(?:面)?(?:现在|目前|都)?(?:有(?:哪些|什么|啥|东西|文件|内容))/;
+  /[\w./-]\s*(?:下面|下|里面|里)(?:都|现在)?有(?:什么|哪些|啥)|(?:有哪些|有什么|有啥|列出|列一下|列举|看看|查看|显示|看一下|瞧瞧|存了|存过|保存了)[^。?]*?(?:文件|目录|文件夹)|(?:文件|目录)(?:列表|清单)|(?:工作区|目录|文件夹)(?:里|下|中)?(?:面)?(?:现在|目前|都)?(?:有(?:哪些|什么|啥|东西|文件|内容))/;
 const LIST_EN =
-  /\b(?:list|show|what|which|see|view|any)\b.*\bfiles?\b|\bfiles?\s+list\b|^ls\b|\bwhat'?s in (?:the|my) (?:folder|directory|workspace)\b|\blist (?:the |my )?(?:folder|directory|workspace)\b|\bwhat (?:have i|did i|did you) (?:save|saved|store|stored|write|wrote)\b/i;
+  /\b(?:list|show|what|which|see|view|any)\b.*\bfiles?\b|\bfiles?\s+list\b|\b(?:list|show)\b.*\b(?:workspace|folder|directory)\b|^ls\b|\bwhat'?s in (?:the|my) (?:folder|directory|workspace)\b|\blist (?:the |my )?(?:folder|directory|workspace)\b|\bwhat (?:have i|did i|did you) (?:save|saved|store|stored|write|wrote)\b/i;
 const LIST_PATH: RegExp[] = [
   re(`${P}\\s*(?:目录|文件夹)`),
   re(`(?:目录|文件夹)\\s*${P}`),
@@ -93,7 +115,7 @@ const fileList: Intent = {
 const WHERE_ZH =
   /(?:存|保存|放|写|存放|搁)(?:在|到)(?:了)?(?:哪|什么地方|什么位置|什么路径|哪个(?:目录|文件夹|路径|位置|地方))|(?:工作区|工作目录|文件夹|文件)(?:是)?(?:在哪|的?(?:路径|位置|地址|目录)(?:是什么|是啥|在哪|呢|[?]|$))|(?:文件|东西|它|这个|那个)(?:都|会|是)?(?:在|存在|放在)(?:哪|什么地方)/;
 const WHERE_EN =
-  /\bwhere\b.*\b(?:files?|saved?|stored?|kept|keep|store|put|wrote|written|workspace|folder|directory)\b|\b(?:workspace|files?) (?:path|location|folder|directory)\b|\bwhich (?:folder|directory)\b.*\b(?:files?|saved?|stored?|kept)\b/i;
+  /\b(?:files?|saved?|stored?|kept)\b.*\bwhere\b|\bwhere (?:can|do|would|should) i find\b|\bwhere\b.*\b(?:files?|saved?|stored?|kept|keep|store|put|wrote|written|workspace|folder|directory)\b|\b(?:workspace|files?) (?:path|location|folder|directory)\b|\bwhich (?:folder|directory)\b.*\b(?:files?|saved?|stored?|kept)\b/i;
 
 const fileWhere: Intent = {
   id: 'file_where',

@@ -27,7 +27,9 @@ const WRITE_WHOLE: RegExp[] = [
   // 把 a.txt 改成 X, 把 a.txt 的内容换成 X: the whole file replaced
   re(`把\\s*(?:文件\\s*)?${P}\\s*(?:文件\\s*)?(?:的\\s*)?(?:内容\\s*)?(?:改成|改为|换成|替换成|替换为|更新为|更新成|覆盖为|覆盖成)\\s*(?::\\s*)?(?<content>\\S.*)$`),
   re(`(?:往|在|向|给)\\s*(?:文件\\s*)?${P}\\s*(?:文件\\s*)?(?:(?:里面|里|中|内)\\s*)?(?:写入|写上|写)\\s*(?::\\s*)?(?<content>.+)$`),
-  re(`(?:写入|写到|保存到|存到)\\s*(?:文件\\s*)?${P}\\s*[:,]\\s*(?<content>.+)$`),
+  re(`(?:写入|写到|保存到|存到)\\s*(?:文件\\s*)?${P}\\s*(?:[:,]|的?内容(?:是|为)?\\s*[:：]?)\\s*(?<content>.+)$`),
+  // 保存 '你好世界' 到 hello.txt
+  re(`(?:保存|存|写)\\s*${CONTENT_BEFORE}\\s*(?:到|进|至)\\s*(?:文件\\s*)?${P}\\s*[。.!]?$`),
   re(`${P}\\s*的?内容(?:改成|改为|写成|设为|设置为|换成|替换成|更新为|是|为)\\s*(?::\\s*)?(?<content>(?!什么|啥).+?)$`),
   re(`\\b(?:write|save|put|store)\\s+${CONTENT_BEFORE}\\s+(?:to|into|in)\\s+(?:the\\s+)?(?:file\\s+)?${P}\\s*[.!]?$`),
   re(`\\b(?:write|save)\\s+to\\s+(?:the\\s+)?(?:file\\s+)?${P}\\s*:\\s*(?<content>.+)$`),
@@ -52,7 +54,9 @@ const CREATE_CONTENT = re(
   `^\\s*(?:,\\s*)?(?:(?:它的|的)?内容(?:是|为|写)?|里面(?:写|是)(?:上|着)?|写上|写入|写着|写|with(?:\\s+the)?\\s+(?:content|text|words?)s?|containing|that says|saying|with)\\s*(?::\\s*)?(?<content>.*)$|^\\s*:\\s*(?<content2>.+)$`,
 );
 
-const NOT_A_PATH = /^(?:todos?|to-do|it|this|that|me|my)$/i;
+const NOT_A_PATH = /^(?:todos?|to-do|it|this|that|me|my|with|for|about|of|in|to|from|containing|and|called|named)$/i;
+/** Content that only points at text said after it: 「把这句话存到 a.txt：…」 "save this to a.txt: …". */
+const POINTS_AHEAD = /^(?:这句话|这段话|这段文字|这些话|这些|这个|下面的?(?:内容|话|文字)?|以下(?:内容)?|如下(?:内容)?|this|this text|the following|these lines)$/i;
 
 function groupText(u: Utterance, m: RegExpExecArray, name: string): string | undefined {
   const at = m.indices?.groups?.[name];
@@ -94,7 +98,10 @@ const fileWrite: Intent = {
       // 「把 a.txt 改成 b.txt」 renames, which no tool does: never write the new name into the file.
       if (RENAMING.test(m[0]) && /^\S+\.[A-Za-z][A-Za-z0-9]{0,9}$/.test(groupText(u, m, 'content')?.trim() ?? '')) return reply({ kind: 'cannot', near: 'fileDelete' });
       const dir = FOLDER_BEFORE.exec(u.norm.slice(0, m.index))?.groups?.dir;
-      const content = restore(u, unquote(groupText(u, m, 'content') ?? ''));
+      let content = restore(u, unquote(groupText(u, m, 'content') ?? ''));
+      // 「把这句话存到 quotes.txt：知行合一」: the words after the colon are what goes in.
+      const ahead = /^\s*[:：]\s*(\S[\s\S]*)$/.exec(u.raw.slice(m.indices?.[0][1] ?? u.raw.length));
+      if (POINTS_AHEAD.test(content.trim()) && ahead) content = restore(u, unquote(ahead[1]));
       const target = inFolder(dir, path);
       // 「把待办清单存到 todo.txt」「把 25*4 的结果写到 a.txt」: what a tool says, not these words, goes in.
       const source = resultNamed(content);

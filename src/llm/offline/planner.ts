@@ -10,6 +10,7 @@ import { classifyAlone, plan } from './intents.js';
 import { previousOf } from './followup.js';
 import { NAME_KEY, parseArgs, str, type PlanContext, type PlannedCall, type Second } from './intent.js';
 import { appendStep } from './file-append.js';
+import { findFileStep } from './file-lookup.js';
 import { saveStep } from './save-result.js';
 import { detectLang, say, type Lang } from '../../i18n.js';
 import { lookupNext } from './todo-lookup.js';
@@ -94,6 +95,8 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
         if (c.lookup) {
           if (!tools.has(c.lookup.action)) return void second.set(i, { kind: 'note', note: renderReply({ kind: 'missing', tools: [c.lookup.action] }, { lang, tools }) });
           second.set(i, lookupNext(output ?? '', c.lookup, lang));
+        } else if (c.findFile) {
+          second.set(i, findFileStep(output, c.findFile, lang));
         } else if (c.saveTo) {
           second.set(i, saveStep(c, output, tools, lang));
         } else if (c.append) {
