@@ -233,6 +233,10 @@ describe('where files are kept', () => {
     }
     expect((await say('list everything in my workspace')).reply).toContain(workspace);
     expect((await say('notes 下面有什么')).calls).toEqual([{ name: 'file_list', args: { path: 'notes' } }]);
+    // An empty folder, or a file not there: where to look.
+    mkdirSync(join(workspace, 'empty'));
+    expect((await say('list files in empty')).reply).toContain(workspace);
+    expect((await say('读一下 nope.txt')).reply).toMatch(new RegExp(`找不到 nope\\.txt[\\s\\S]*${workspace.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     const sub = await say('notes 目录里有什么');
     expect(sub.reply).toContain('b.md');
     expect(sub.reply).not.toContain(workspace);

@@ -116,7 +116,7 @@ export const PRIORITY = {
  * How a tool's failure is said, kept beside the rules that call the tool: `why` is the tool's own
  * reason as a sentence, `path` the path it was given when the reason does not already name it.
  */
-export type FailureWording = (lang: Lang, args: Record<string, unknown>, why: string, path: string, reason: string) => string;
+export type FailureWording = (lang: Lang, args: Record<string, unknown>, why: string, path: string, reason: string, ctx: WordingContext) => string;
 
 /** What a success wording may read besides the call and its output. */
 export interface WordingContext {

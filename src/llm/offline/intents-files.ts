@@ -131,6 +131,9 @@ const fileWrite: Intent = {
 const whereLine = (lang: Lang, workspace: string | undefined): string =>
   workspace ? say(lang, `\n工作区位置：${workspace}`, `\nThe workspace is at ${workspace}`) : '';
 
+const NOT_FOUND = /没有这个文件或文件夹|there is no such file or folder/;
+const EMPTY_FOLDER = /是空文件夹。$|is an empty folder\.$/;
+
 /** Whether a listing is of the workspace's top. */
 const isRoot = (path: unknown): boolean => path === undefined || path === '' || path === '.' || path === './';
 
@@ -141,8 +144,11 @@ export const FILE_RULES: ToolRules = {
     const said = /没有写入|没有做任何改动|未写入|nothing was (?:written|changed)/i.test(reason);
     return say(lang, `抱歉，没能写入${path && ` ${path}`}：${why}${said ? '' : '没有写入任何内容。'}`, `Sorry, I couldn't write ${path || 'the file'}: ${why}${said ? '' : ' Nothing was written.'}`);
   },
-  file_read: (lang, _args, why, path) => say(lang, `抱歉，没能读取${path && ` ${path}`}：${why}`, `Sorry, I couldn't read ${path || 'the file'}: ${why}`),
-  file_list: (lang, _args, why) => say(lang, `抱歉，没能列出文件：${why}`, `Sorry, I couldn't list the files: ${why}`),
+  // A file or folder not found: where the workspace is, so the user can look for it themselves.
+  file_read: (lang, _args, why, path, reason, { workspace }) =>
+    say(lang, `抱歉，没能读取${path && ` ${path}`}：${why}`, `Sorry, I couldn't read ${path || 'the file'}: ${why}`) + (NOT_FOUND.test(reason) ? whereLine(lang, workspace) : ''),
+  file_list: (lang, _args, why, _path, reason, { workspace }) =>
+    say(lang, `抱歉，没能列出文件：${why}`, `Sorry, I couldn't list the files: ${why}`) + (NOT_FOUND.test(reason) ? whereLine(lang, workspace) : ''),
   },
   success: {
     file_write: (lang, { args, append }, output, { workspace }) => {
@@ -152,7 +158,7 @@ export const FILE_RULES: ToolRules = {
       return say(lang, `好的，${output}。`, `Done. ${output}.`).replace(/([。.])[。.]$/, '$1') + at;
     },
     // The top of the workspace is listed with where it is: an empty one most of all, or the user has nothing to go on.
-    file_list: (lang, { args }, output, { workspace }) => (isRoot(args.path) ? output + whereLine(lang, workspace) : output),
+    file_list: (lang, { args }, output, { workspace }) => (isRoot(args.path) || EMPTY_FOLDER.test(output) ? output + whereLine(lang, workspace) : output),
     // file_read returns the bare text (or a sentence when the file is empty): say whose text it is.
     file_read: (lang, { args }, output) =>
       /是空文件。$|is empty\.$/.test(output) ? output : say(lang, `${str(args.path)} 的内容：\n${output}`, `Contents of ${str(args.path)}:\n${output}`),

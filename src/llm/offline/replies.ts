@@ -153,12 +153,12 @@ const sentence = (lang: Lang, text: string): string => (/[。！？.!?）)]$/.te
 const FAILURES: Readonly<Record<string, FailureWording>> = Object.assign({}, ...RULES.map((r) => r.failure));
 const SUCCESSES: Readonly<Record<string, SuccessWording>> = Object.assign({}, ...RULES.map((r) => r.success ?? {}));
 
-function failure(lang: Lang, { name, args }: PlannedCall, reason: string): string {
+function failure(lang: Lang, { name, args }: PlannedCall, reason: string, ctx: WordingContext): string {
   // The tools usually name the path themselves; say it once.
   const path = reason.includes(str(args.path)) ? '' : str(args.path);
   const why = sentence(lang, reason);
   const wording = FAILURES[name];
-  return wording ? wording(lang, args, why, path, reason) : say(lang, `抱歉，${name} 没有成功：${why}`, `Sorry, ${name} didn't work: ${why}`);
+  return wording ? wording(lang, args, why, path, reason, ctx) : say(lang, `抱歉，${name} 没有成功：${why}`, `Sorry, ${name} didn't work: ${why}`);
 }
 
 /** The final reply of a turn, from the results of the calls the planner made. */
@@ -168,7 +168,7 @@ export function composeResults(lang: Lang, results: CallResult[], ctx: WordingCo
       if (note !== undefined) return note;
       if (output === undefined) return say(lang, `（${call.name} 没有返回结果）`, `(${call.name} returned no result)`);
       const text = output.trim();
-      return ERROR_PREFIX.test(text) ? failure(lang, call, text.replace(ERROR_PREFIX, '')) : (SUCCESSES[call.name]?.(lang, call, text, ctx) ?? text);
+      return ERROR_PREFIX.test(text) ? failure(lang, call, text.replace(ERROR_PREFIX, ''), ctx) : (SUCCESSES[call.name]?.(lang, call, text, ctx) ?? text);
     })
     .join('\n');
 }
