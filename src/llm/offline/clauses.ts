@@ -22,7 +22,9 @@ const CONNECTOR = new RegExp(
     ';',
     // A question or an exclamation ends a request: 「今天几号？我还有哪些事没做？」 (not 5! nor 3.5)
     '[?？]\\s*(?=\\S)|[。！]\\s*(?=\\S)|(?<![\\d!])!\\s*(?=\\S)|(?<=[a-z0-9)])\\.\\s+(?=[A-Z])',
-    '(?:,\\s*)?\\b(?:and then|then|and also|also|after that|afterwards|plus(?!\\s*\\$?\\d)|finally)\\b',
+    '(?:,\\s*)?\\b(?:and then|then|and also|also|and finally|and lastly|after that|afterwards|plus(?!\\s*\\$?\\d)|finally|lastly)\\b',
+    // 「算 1+1 算 2+2」: a second 算 begins a second sum
+    '(?<=\\d)\\s+(?=(?:再)?(?:算一下|算算|计算|算)\\s*\\d)',
     '(?<=[,，;；?？。!！])\\s*(?=还有)',
     // 「第一，…；第二，…」「首先…，其次…」 "first …, second …": an ordinal begins the next request
     '[,;。，；]\\s*(?=第[二三四五六七八九十]+(?:步|点|件事?|个)?\\s*[，,、：:])',

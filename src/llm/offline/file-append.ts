@@ -30,6 +30,12 @@ const EMPTY = (path: string, output: string): boolean =>
 /** What the tool registry adds when it cuts a long output: the rest of the file was never seen. */
 const CUT = /\n… \[\d+ more characters cut\]$/;
 
+/** A file's text from what file_read said: '' for an empty file, undefined when the output was cut short. */
+export function fileText(path: string, readOutput: string): string | undefined {
+  if (CUT.test(readOutput)) return undefined;
+  return EMPTY(path, readOutput) ? '' : readOutput;
+}
+
 /** The text with the new line after it (or before it, `atStart`), in the file's own line endings. */
 export function appended(old: string, text: string, atStart = false): string {
   const nl = old.includes('\r\n') ? '\r\n' : '\n';

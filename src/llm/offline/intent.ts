@@ -11,6 +11,9 @@ import type { Nearest } from './out-of-scope.js';
 import type { Lookup } from './todo-lookup.js';
 import type { Append } from './file-append.js';
 
+/** A `saveTo` that is no file: 「把结果记到待办里」 keeps the result as a todo. A path never starts with ':'. */
+export const KEEP_AS_TODO = ':todo';
+
 /** A tool call the planner wants to make, before it gets an id. */
 export interface PlannedCall {
   name: string;
@@ -19,7 +22,7 @@ export interface PlannedCall {
   lookup?: Lookup;
   /** An append: this call reads the file, and the write of the old text plus this follows. */
   append?: Append;
-  /** 「…，然后把结果保存到 a.txt」: once this call is done, its result is written to this file. */
+  /** 「…，然后把结果保存到 a.txt」: once this call is done, its result is written to this file (or, KEEP_AS_TODO, added as a todo). */
   saveTo?: string;
   /** 「读一下 readme」: this call lists the workspace, and the entry this name fits is then read. */
   findFile?: string;

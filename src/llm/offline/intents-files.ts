@@ -87,6 +87,27 @@ function resultNamed(content: string): PlannedCall | undefined {
   return sum ? { name: 'calculator', args: { expression: sum.expression } } : undefined;
 }
 
+/** 「把 a.txt 复制到 b.txt」「另存为」 "copy a.txt to b.txt": read one, write its text to the other. */
+const D = `(?<dest>${PATH})`;
+const COPY: RegExp[] = [
+  re(`(?:把|将)\\s*(?:文件\\s*)?${P}\\s*(?:复制|拷贝|另存|备份)(?:一份)?\\s*(?:到|为|成)\\s*(?:文件\\s*)?${D}`),
+  re(`(?:复制|拷贝|备份)\\s*(?:一下\\s*)?(?:文件\\s*)?${P}\\s*(?:到|为|成)\\s*(?:文件\\s*)?${D}`),
+  re(`\\b(?:copy|duplicate|back up|save)\\s+(?:the\\s+)?(?:file\\s+)?${P}\\s+(?:to|as|into)\\s+(?:a\\s+new\\s+file\\s+)?(?:the\\s+)?(?:file\\s+)?${D}`),
+];
+
+const fileCopy: Intent = {
+  id: 'file_copy',
+  priority: PRIORITY.fileAppend,
+  match(u): Outcome | null {
+    for (const pattern of COPY) {
+      const m = pattern.exec(u.norm);
+      const [from, to] = [m?.groups?.path && cleanPath(m.groups.path), m?.groups?.dest && cleanPath(m.groups.dest)];
+      if (from && to && looksLikeFile(from) && looksLikeFile(to)) return { kind: 'call', call: { name: 'file_read', args: { path: from }, saveTo: to } };
+    }
+    return null;
+  },
+};
+
 const fileWrite: Intent = {
   id: 'file_write',
   priority: PRIORITY.fileWrite,
@@ -138,7 +159,7 @@ const EMPTY_FOLDER = /是空文件夹。$|is an empty folder\.$/;
 const isRoot = (path: unknown): boolean => path === undefined || path === '' || path === '.' || path === './';
 
 export const FILE_RULES: ToolRules = {
-  intents: [fileAppend, fileWrite, ...FILE_READ_INTENTS],
+  intents: [fileCopy, fileAppend, fileWrite, ...FILE_READ_INTENTS],
   failure: {
   file_write: (lang, _args, why, path, reason) => {
     const said = /没有写入|没有做任何改动|未写入|nothing was (?:written|changed)/i.test(reason);

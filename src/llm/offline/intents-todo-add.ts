@@ -8,7 +8,7 @@ import { dueOf, restore, trimClause, unquote, type Utterance } from './extract.j
 import { call, PRIORITY, reply, type Intent, type Outcome, type PlannedCall } from './intent.js';
 
 const ADD_MARKERS_ZH =
-  /记一下|记下来|记下|记个事(?:情|儿)?|记一件事|记个|记录一下|记录下|记(?:录)?(?=\s*[:：])|(?:添加|加|新增|记)(?:一[条个项]|个)(?=\s*[:：])|(?:设|定|建|加|弄)(?:一)?个提醒(?:吧)?|(?:添加|加|新建|新增|创建|建|记)(?:一[条个项]|个)?(?:待办|todo|任务)(?:事项)?|^(?:待办|todo)(?=\s*[:：])|待办\s*\+\s*1|\+1\s*待办|新(?:的)?待办|提醒(?=\s*[:：])|(?:todo ?list|to-do list|待办(?:清单|列表)?|清单)\s*(?:里|中|上)?\s*(?:加|添加|新增|加上|添上)(?:一[个条项]|个|条)?|提醒我(?:一下)?|记住(?!我(?:叫|的名字|是|名字))(?:一下)?/i;
+  /记一下|记下来|记下|记个事(?:情|儿)?|记一件事|记个|记录一下|记录下|记(?:录)?(?=\s*[:：])|(?:添加|加|新增|记)(?:一[条个项]|个)(?=\s*[:：])|(?:设|定|建|加|弄)(?:一)?个提醒(?:吧)?|(?:再|还要)?(?:加|添加|新增)一[条项个](?![\d一二三四五六七八九十])|(?:添加|加|新建|新增|创建|建|记)(?:一[条个项]|个)?(?:待办|todo|任务)(?:事项)?|^(?:待办|todo)(?=\s*[:：])|待办\s*\+\s*1|\+1\s*待办|新(?:的)?待办|提醒(?=\s*[:：])|(?:todo ?list|to-do list|待办(?:清单|列表)?|清单)\s*(?:里|中|上)?\s*(?:加|添加|新增|加上|添上)(?:一[个条项]|个|条)?|提醒我(?:一下)?|记住(?!我(?:叫|的名字|是|名字))(?:一下)?/i;
 // The content starts and ends with a non-space, so the spaces around it are matched in one way only
 // (`\s*(.+?)\s*` is retried for every split of a long run of spaces).
 const ADD_INTO_ZH = /^(?:帮我|请|麻烦你?|给我)?\s*(?:把\s*)?(\S.*?)(?<!\s)\s*(?:加到|加入|添加到|放到|放进|记到|写到|写进|记进)(?:我的)?(?:待办|todo)/di;
@@ -90,6 +90,8 @@ function afterContent(u: Utterance): RegExpExecArray | null {
 /** 「记两个待办：买菜、洗衣服」 "add these todos: buy eggs, call the bank": a list of todos after a colon. */
 const SEVERAL_ZH = /^(?:(?:帮我|请|给我)\s*)?(?:记|加|添加|新建|建|新增)(?:一下)?\s*(两|三|四|五|六|几|\d)\s*(?:个|条|项|件)\s*(?:待办|todo|任务|事)(?:事项|情)?\s*[:：]/i;
 const SEVERAL_EN = /^(?:please\s+)?(?:add|create|make|put)\s+(?:these|the following|(?:two|three|four|five|six|\d))\s+(?:todos?|to-dos?|tasks?|items?)(?:\s+(?:to|on)\s+my\s+(?:list|todos?))?\s*:/i;
+/** 「我要做三件事：买菜、做饭、洗碗，帮我都记下来」: the list first, the marker after it. */
+const SEVERAL_AFTER_ZH = /([两三四五六几\d])\s*(?:件事|个待办|项|样)(?:情)?\s*[:：]\s*(\S.*?)(?<![\s,，])[\s,，]*(?:(?:帮我|请)\s*)?(?:都|全|分别)?(?:记下来|记一下|记下|加到待办|加进待办|添加到待办)(?:吧)?[。!！]*$/d;
 const ITEM_SEP = /\s*(?:[、,，;；]|\band\b|以及|还有)\s*/;
 /** 「和」 also joins the words of one item (「买牛奶和鸡蛋」): split there only when a count says so. */
 const ITEM_SEP_AND = /\s*(?:[、,，;；]|\band\b|以及|还有|和)\s*/;
@@ -98,10 +100,11 @@ const COUNT_WORDS: Readonly<Record<string, number>> = { 两: 2, 三: 3, 四: 4, 
 /** One todo_add for each item of a list of todos, or undefined when the message is no such list. */
 export function severalTodos(u: Utterance): PlannedCall[] | undefined {
   const head = SEVERAL_ZH.exec(u.norm) ?? SEVERAL_EN.exec(u.norm);
-  if (!head) return undefined;
-  const said = /(?:两|三|四|五|六|two|three|four|five|six|\d)/i.exec(head[0])?.[0].toLowerCase();
+  const after = head ? null : SEVERAL_AFTER_ZH.exec(u.norm);
+  if (!head && !after?.indices?.[2]) return undefined;
+  const said = /(?:两|三|四|五|六|two|three|four|five|six|\d)/i.exec(head ? head[0] : after![1])?.[0].toLowerCase();
   const count = said ? (COUNT_WORDS[said] ?? Number(said)) : undefined;
-  const rest = restore(u, u.raw.slice(head[0].length));
+  const rest = restore(u, head ? u.raw.slice(head[0].length) : u.raw.slice(...after!.indices![2]));
   let items = rest.split(ITEM_SEP).map((t) => trimClause(t)).filter(Boolean);
   if (count !== undefined && items.length < count) items = rest.split(ITEM_SEP_AND).map((t) => trimClause(t)).filter(Boolean);
   if (items.length < 2) return undefined;

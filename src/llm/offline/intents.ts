@@ -61,7 +61,7 @@ const SMALL_TALK = new Set<Reply['kind']>(['greeting', 'ack', 'thanks', 'bye']);
 function classifyParts(parts: Utterance[], ctx: PlanContext): Array<Outcome & { part: Utterance }> {
   const outcomes: Array<Outcome & { part: Utterance }> = [];
   let last: PlannedCall | undefined;
-  for (const part of parts) {
+  for (const part of parts.flatMap((p) => byCommas(p, ctx))) {
     // 「…，然后把结果保存到 result.txt」: the call before also keeps its result there.
     const keep = savingTo(part);
     const prior = outcomes.at(-1);
@@ -88,6 +88,33 @@ function classifyParts(parts: Utterance[], ctx: PlanContext): Array<Outcome & { 
 }
 
 /** The same tool on the same file, and an append where the other appends. */
+/**
+ * A part that is itself several requests between commas (「帮我看看待办，把第一个删掉」): its pieces,
+ * when each is a request; the part as it is otherwise. A piece that is only a noun takes the verb of
+ * the piece before (「看看待办和文件」 asks to see the files too).
+ */
+function byCommas(part: Utterance, ctx: PlanContext): Utterance[] {
+  const pieces = commaPieces(part, ctx);
+  return pieces.length > 1 && pieces.every((p) => classify(p, ctx).kind === 'call') ? pieces : [part];
+}
+
+/** The pieces between commas, a bare noun given the verb of the piece before. */
+function commaPieces(part: Utterance, ctx: PlanContext): Utterance[] {
+  const pieces = commaClauses(part);
+  const verb = pieces.length > 1 ? LEAD_VERB.exec(pieces[0].norm)?.[0] : undefined;
+  if (!verb) return pieces;
+  return pieces.map((p, i) => {
+    if (i === 0 || p.norm.length > MAX_NOUN_CHARS || classify(p, ctx).kind === 'call') return p;
+    const withVerb = utterance(`${verb} ${p.raw}`);
+    return classify(withVerb, ctx).kind === 'call' ? withVerb : p;
+  });
+}
+
+/** The verb a list of nouns shares: 「看看」「列出」 "show me", "list". */
+const LEAD_VERB = /^(?:帮我|请|给我)?\s*(?:看看|看一下|看下|查看|查一下|列出|列一下|显示|show(?: me)?|list|check)/i;
+/** A piece this short may be only a noun, sharing the verb before it. */
+const MAX_NOUN_CHARS = 8;
+
 const sameFile = (a: PlannedCall, b: PlannedCall): boolean =>
   (a.name === b.name && a.args.path === b.args.path && !a.append === !b.append) || (a.saveTo !== undefined && a.saveTo === b.args.path);
 
@@ -128,7 +155,8 @@ export function plan(text: string, ctx: PlanContext): Plan {
       if (outcomes.every((o) => o.kind === 'call') && calls.length) return planned(calls);
       // Some parts are no tool call (「先算 1+1，再给我唱首歌」): do the rest and say what was not done.
       // A todo's words are the user's, so a todo that would lose some of them is kept whole.
-      if (calls.length && !(whole.kind === 'call' && whole.call.name === 'todo_add')) {
+      const keepsTodo = whole.kind === 'call' && whole.call.name === 'todo_add' && calls.some((c) => c.name === 'todo_add' && c.args.content === whole.call.args.content);
+      if (calls.length && (!(whole.kind === 'call' && whole.call.name === 'todo_add') || keepsTodo)) {
         const notes: Array<{ at: number; reply: Reply }> = [];
         let at = 0;
         for (const o of outcomes) {
@@ -141,7 +169,7 @@ export function plan(text: string, ctx: PlanContext): Plan {
   } else if (parts.length === 1) {
     // No word joins the requests, only commas (「东京现在几点，那边天气怎么样」): split there when every
     // piece is a request of its own; 「原价 300，打七折」 is one.
-    const pieces = commaClauses(u);
+    const pieces = commaPieces(u, ctx);
     const outcomes = pieces.length > 1 ? classifyParts(pieces, ctx) : [];
     const calls = outcomes.flatMap(callsOf);
     if ((calls.length > 1 || (calls.length && whole.kind === 'reply')) && outcomes.every((o) => o.kind === 'call') && !(whole.kind === 'call' && (verbatim(whole.call) || whole.call.lookup))) return planned(calls);

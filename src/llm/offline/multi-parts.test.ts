@@ -52,6 +52,16 @@ const CASES: Array<[string, Array<{ name: string; args: Record<string, unknown> 
   ['first calculate 3*3, second show my todos', [{ name: 'calculator', args: { expression: '3*3' } }, { name: 'todo_list', args: {} }]],
   ['weather in Paris and time in Tokyo', [{ name: 'weather', args: { city: 'Paris' } }, { name: 'current_time', args: { timezone: 'Tokyo' } }]],
   ['mark 1 and 2 as done', [{ name: 'todo_list', args: { status: 'all' } }]],
+  ["Add 'buy coffee' to my list, then calculate 2*3, and finally what's 45*3", [
+    { name: 'todo_add', args: { content: 'buy coffee' } }, { name: 'calculator', args: { expression: '2*3' } }, { name: 'calculator', args: { expression: '45*3' } },
+  ]],
+  ['帮我看看待办，把第一个删掉，再加一个买面包', [{ name: 'todo_list', args: {} }, { name: 'todo_delete', args: { id: 1 } }, { name: 'todo_add', args: { content: '买面包' } }]],
+  ['算 1+1 算 2+2', [{ name: 'calculator', args: { expression: '1+1' } }, { name: 'calculator', args: { expression: '2+2' } }]],
+  ['我要做三件事：买菜、做饭、洗碗，帮我都记下来', [
+    { name: 'todo_add', args: { content: '买菜' } }, { name: 'todo_add', args: { content: '做饭' } }, { name: 'todo_add', args: { content: '洗碗' } },
+  ]],
+  ['看看待办和文件', [{ name: 'todo_list', args: {} }, { name: 'file_list', args: {} }]],
+  ['list my todos and files', [{ name: 'todo_list', args: {} }, { name: 'file_list', args: {} }]],
 ];
 
 describe('several requests, however they are joined', () => {
@@ -131,6 +141,17 @@ describe('parts that point back to a file', () => {
     expect(readFileSync(join(workspace, file), 'utf8')).toContain(kept);
     expect(r.reply.split('\n')[0]).not.toMatch(/已写入|Wrote/); // the result first
     expect(r.reply).toContain(join(workspace, file));
+  });
+
+  it.each([
+    ['把 a.txt 复制到 b.txt', 'x'],
+    ['copy a.txt to backup/b.txt', 'x'],
+  ])('%s', async (text) => {
+    writeFileSync(join(workspace, 'a.txt'), 'x\ny');
+    const r = await say(text);
+    const target = text.includes('backup') ? 'backup/b.txt' : 'b.txt';
+    expect(r.calls).toEqual([{ name: 'file_read', args: { path: 'a.txt' } }, { name: 'file_write', args: { path: target, content: 'x\ny' } }]);
+    expect(readFileSync(join(workspace, target), 'utf8')).toBe('x\ny');
   });
 
   it('writes the file the part before opened', async () => {

@@ -4,7 +4,7 @@
  * question asked twice, and a read of a file that an append before it changes, which must wait for it.
  */
 import { utterance, type Utterance } from './extract.js';
-import { str, type Outcome, type PlannedCall } from './intent.js';
+import { KEEP_AS_TODO, str, type Outcome, type PlannedCall } from './intent.js';
 
 const FILE_TOOLS = new Set(['file_read', 'file_write', 'file_list']);
 /** Words that stand for the file just named. */
@@ -69,8 +69,13 @@ function places(name: string): string[] {
 const SAVE_RESULT =
   /^(?:(?:请|帮我|再)\s*)?(?:把|将)\s*(?:计算|这个|那个|上面的|刚才的)?(?:结果|答案|它们|它|这些|那些|列表|清单)\s*(?:都\s*)?(?:写|存|保存|记|放|导出|输出)(?:到|进|在|入|成)\s*(?:文件\s*)?(?<path>[^\s。!]+?)\s*(?:里|中|文件)?[。.!]*$|^(?:save|write|put|store|export)\s+(?:the\s+|that\s+|this\s+)?(?:result|answer|it|that|them|output|list)\s+(?:to|in|into|as)\s+(?:a\s+file\s+(?:called\s+)?|the\s+file\s+)?(?<path2>\S+?)[.!]*$/i;
 
-/** The file a part asks the result before it to be kept in, if it asks that. */
+/** 「把结果记到待办里」 "add the result to my todos": kept as a todo. */
+const RESULT_AS_TODO =
+  /^(?:(?:请|帮我|再)\s*)?(?:把|将)\s*(?:计算|这个|那个|上面的|刚才的)?(?:结果|答案|它)\s*(?:记|加|写|放|添加)(?:到|进|在|入)\s*(?:我的)?(?:待办|清单)(?:里|中)?[。.!]*$|^(?:add|put|save)\s+(?:the\s+)?(?:result|answer|it|that)\s+(?:to|on|in)\s+(?:my\s+)?(?:todos?|to-do list|todo list|list)[.!]*$/i;
+
+/** The file a part asks the result before it to be kept in (or KEEP_AS_TODO), if it asks that. */
 export function savingTo(part: Utterance): string | undefined {
+  if (RESULT_AS_TODO.test(part.norm.trim())) return KEEP_AS_TODO;
   const m = SAVE_RESULT.exec(part.norm.trim());
   const path = m?.groups?.path ?? m?.groups?.path2;
   return path && /\.[A-Za-z][A-Za-z0-9]{0,9}$|[/\\]/.test(path) ? path : undefined;

@@ -156,6 +156,14 @@ describe('done and deleted by what was done', () => {
   });
 });
 
+describe('a result kept as a todo', () => {
+  it('adds the sum with its answer', async () => {
+    const r = await say('帮我算下 128*4 然后把结果记到待办里');
+    expect(r.calls).toEqual([{ name: 'calculator', args: { expression: '128*4' } }, { name: 'todo_add', args: { content: '128*4 = 512' } }]);
+    expect(items()).toEqual(['1 128*4 = 512']);
+  });
+});
+
 describe('several items at once', () => {
   it.each([
     ['第一个和第三个都完成了', 'done', [1, 3]],
