@@ -35,6 +35,8 @@ const MISSES: Array<[string, RegExp]> = [
   ['给我妈打个电话', /^抱歉，这个我在离线模式下做不到。/],
   ['play some music from 2020', /^Sorry, I can't do that in offline mode\./],
   ['帮我订一张明天去北京的机票，三点的', /待办/],
+  ['帮我叫个车', /^抱歉，这个我在离线模式下做不到。/],
+  ['帮我订明天下午3点的会议室', /待办/],
 ];
 
 describe('out of scope: one short sentence and the nearest thing', () => {

@@ -60,7 +60,7 @@ const CLEARLY_OUT = new RegExp(
   POLITE +
     '(?:(?:把.{0,60}?)?翻译|写(?:一|个)?(?:篇|首|段|封|份)|讲个?笑话|说个笑话|唱(?:一)?首|放(?:一)?首|播放|' +
     '打开.{0,6}?(?:音乐|视频|app|软件|网站|网页|微信|淘宝|抖音|b站)|(?:给.{1,8}?)?打(?:个|一个)?电话|(?:给.{1,8}?)?发(?:个|条|一条|一封)?(?:微信|短信|消息|邮件)|' +
-    '(?:预)?订(?:一张|个|张|一间|间)?(?:\\S{0,12}?)(?:票|机票|酒店|餐厅|座位)|点(?:个|份)?外卖|' +
+    '(?:预)?订(?:一张|个|张|一间|间)?(?:\\S{0,12}?)(?:票|机票|酒店|餐厅|座位|会议室)|点(?:个|份)?外卖|叫(?:个|辆|一辆)?(?:车|出租车|网约车|滴滴)|打(?:个|辆)?车(?!费)|' +
     'translate|summari[sz]e|write (?:me )?(?:an? |the )?(?:essay|poem|story|song|letter|email|article|code|program|script)|tell me a joke|sing\\b|' +
     'play (?:some |a |the |me )?(?:music|songs?|video|movie)|call (?:my |mom|dad)|text (?:my |someone)|send (?:an? )?(?:email|text|message)|' +
     'book (?:a |me a )?(?:flight|hotel|table|ticket|room)|order (?:some )?(?:food|pizza|takeout)|turn (?:on|off) the)',
@@ -68,4 +68,6 @@ const CLEARLY_OUT = new RegExp(
 );
 
 /** A request that is plainly out of scope, whatever other words it holds. */
-export const clearlyOutOfScope = (u: Utterance): boolean => CLEARLY_OUT.test(u.norm);
+export const clearlyOutOfScope = (u: Utterance): boolean => CLEARLY_OUT.test(u.norm) && !SUM_ASKED.test(u.norm);
+/** Numbers and a question of how much: arithmetic about a taxi fare, not a taxi. */
+const SUM_ASKED = /\d[\s\S]*(?:多少|几)|(?:多少|几)[\s\S]*\d|\bhow (?:much|many)\b/i;
