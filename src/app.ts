@@ -42,7 +42,7 @@ export interface AppOptions {
 async function createLlm(config: Config, store: Store): Promise<Llm> {
   if (config.mode === 'offline') {
     const { createOfflinePlanner } = await import('./llm/offline/planner.js');
-    return createOfflinePlanner({ prefs: store.prefs, lang: config.lang });
+    return createOfflinePlanner({ prefs: store.prefs, lang: config.lang, workspace: config.workspace });
   }
   const { createOpenAiLlm } = await import('./llm/openai-client.js');
   return createOpenAiLlm({

@@ -22,7 +22,7 @@ export const fileWriteTool = defineTool({
   annotations: { destructive: true, idempotent: true },
   description:
     'Write a UTF-8 text file in the workspace (the only folder the assistant may touch), creating missing folders ' +
-    `and replacing the file if it exists. Up to ${formatBytes(MAX_WRITE_BYTES)} bytes. Returns the path and size written.`,
+    `and replacing the file if it exists (the result says so). Up to ${formatBytes(MAX_WRITE_BYTES)} bytes. Returns the path and size written.`,
   parameters: FileWriteParams,
   // The content may be up to 5 MB; JSON escapes can double it. The byte limit itself is checked below.
   maxInputChars: MAX_WRITE_BYTES * 2 + 10_000,
@@ -65,8 +65,14 @@ export const fileWriteTool = defineTool({
     if (located.inside) await removeStaleTemps(dir);
     await writeAtomically(dir, located.target, args.content, existing, { lang, shown, guard, signal: ctx.signal, unstoppable: () => ctx.unstoppable?.() });
 
+    // Said out loud: whoever asked for the write should know what was there is gone.
+    const replaced = existing !== undefined;
     return {
-      output: say(lang, `已写入 ${shown}（${formatBytes(size)} 字节）`, `Wrote ${formatBytes(size)} ${size === 1 ? 'byte' : 'bytes'} to ${shown}`),
+      output: say(
+        lang,
+        `已写入 ${shown}（${formatBytes(size)} 字节）${replaced ? '，覆盖了原有内容' : ''}`,
+        `Wrote ${formatBytes(size)} ${size === 1 ? 'byte' : 'bytes'} to ${shown}${replaced ? ', replacing its old content' : ''}`,
+      ),
       title: shown,
       metadata: { path: shown, bytes: size, created: existing === undefined },
     };

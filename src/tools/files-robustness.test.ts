@@ -136,7 +136,7 @@ describe('long names', () => {
   it('write, overwrite and read back a file whose name is 85 CJK characters (255 bytes)', async () => {
     expect(Buffer.byteLength(longest)).toBe(255);
     expect(await run(fileWriteTool, { path: `长名/${longest}`, content: 'one' })).toBe(`Wrote 3 bytes to 长名/${longest}`);
-    expect(await run(fileWriteTool, { path: `长名/${longest}`, content: '第二版' }, ctx('zh'))).toBe(`已写入 长名/${longest}（9 字节）`);
+    expect(await run(fileWriteTool, { path: `长名/${longest}`, content: '第二版' }, ctx('zh'))).toBe(`已写入 长名/${longest}（9 字节），覆盖了原有内容`);
     expect(await run(fileReadTool, { path: `长名/${longest}` })).toBe('第二版');
     expect(await run(fileListTool, { path: '长名' })).toBe(`长名/ has 1 entry:\n${longest} (9 B)`);
     expect(await tree(ws)).toEqual(['长名', `长名/${longest}`]);
@@ -164,7 +164,7 @@ describe('deep paths', () => {
   it('write, overwrite, read and list a file 64 folders deep', async () => {
     const p = deep(64);
     expect(await run(fileWriteTool, { path: p, content: 'deep' })).toBe(`Wrote 4 bytes to ${p}`);
-    expect(await run(fileWriteTool, { path: p, content: 'deeper' })).toBe(`Wrote 6 bytes to ${p}`);
+    expect(await run(fileWriteTool, { path: p, content: 'deeper' })).toBe(`Wrote 6 bytes to ${p}, replacing its old content`);
     expect(await run(fileReadTool, { path: p })).toBe('deeper');
     expect(await run(fileListTool, { path: deep(63, 'd64') })).toBe(`${deep(63, 'd64')}/ has 1 entry:\nf.txt (6 B)`);
     expect(await readFile(path.join(ws, ...p.split('/')), 'utf8')).toBe('deeper');

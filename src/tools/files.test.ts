@@ -58,8 +58,10 @@ describe('file_write and file_read', () => {
 
   it('creates nested folders, overwrites, keeps permissions and leaves no temp files', async () => {
     await run(fileWriteTool, { path: 'a/b/c/d.txt', content: 'one' });
-    expect(await run(fileWriteTool, { path: 'a/b/c/d.txt', content: 'two!' })).toBe('Wrote 4 bytes to a/b/c/d.txt');
-    expect(await readFile(path.join(ws, 'a/b/c/d.txt'), 'utf8')).toBe('two!');
+    // An overwrite says so: what was there is gone.
+    expect(await run(fileWriteTool, { path: 'a/b/c/d.txt', content: 'two!' })).toBe('Wrote 4 bytes to a/b/c/d.txt, replacing its old content');
+    expect(await run(fileWriteTool, { path: 'a/b/c/d.txt', content: '三' }, ctx('zh'))).toBe('已写入 a/b/c/d.txt（3 字节），覆盖了原有内容');
+    expect(await readFile(path.join(ws, 'a/b/c/d.txt'), 'utf8')).toBe('三');
 
     await writeFile(path.join(ws, 'run.sh'), 'echo 1');
     await chmod(path.join(ws, 'run.sh'), 0o755);

@@ -72,9 +72,14 @@ describe('todo tools', () => {
   it.each([
     ['明天', '2026-12-01 周二'], ['明天 9 点', '2026-12-01 周二 9 点'], ['后天下午', '2026-12-02 周三下午'], ['大后天', '2026-12-03 周四'],
     ['今晚8点', '2026-11-30 周一 晚上8点'], ['周一', '2026-11-30 周一'], ['星期天', '2026-12-06 周日'], ['下周三', '2026-12-09 周三'],
-    ['下个星期一', '2026-12-07 周一'], ['这周六', '2026-12-05 周六'], ['月底', '月底'], ['2026-12-24', '2026-12-24'],
+    ['下个星期一', '2026-12-07 周一'], ['这周六', '2026-12-05 周六'], ['2026-12-24', '2026-12-24'],
     ['tomorrow', 'Tue 2026-12-01'], ['tomorrow 3pm', 'Tue 2026-12-01 3pm'], ['next friday', 'Fri 2026-12-11'], ['by Friday', 'by Fri 2026-12-04'],
-    ['the day after tomorrow', 'Wed 2026-12-02'], ['周末', '2026-12-05 周六'], ['下周末', '2026-12-12 周六'], ['this weekend', 'Sat 2026-12-05'], ['by the weekend', 'by Sat 2026-12-05'], ['tonight', 'Mon 2026-11-30 evening'], ['end of month', 'end of month'],
+    ['the day after tomorrow', 'Wed 2026-12-02'], ['周末', '2026-12-05 周六'], ['下周末', '2026-12-12 周六'], ['this weekend', 'Sat 2026-12-05'], ['by the weekend', 'by Sat 2026-12-05'], ['tonight', 'Mon 2026-11-30 evening'], ['end of month', 'Mon 2026-11-30'], ['before the exam', 'before the exam'],
+    // A month and day with no year: this year's, or next year's once it has passed; a day alone is this month's or next.
+    ['12月24日', '2026-12-24 周四'], ['3月1日前', '2027-03-01 周一前'], ['15号', '2026-12-15 周二'], ['1号', '2026-12-01 周二'], ['30号', '2026-11-30 周一'],
+    ['3天后', '2026-12-03 周四'], ['两周后', '2026-12-14 周一'], ['in 3 days', 'Thu 2026-12-03'], ['in a week', 'Mon 2026-12-07'],
+    ['月底', '2026-11-30 周一'], ['年底前', '2026-12-31 周四前'], ['end of the month', 'Mon 2026-11-30'],
+    ['Dec 25', 'Fri 2026-12-25'], ['by the 15th', 'by Tue 2026-12-15'], ['by December 24th', 'by Thu 2026-12-24'], ['15th of January', 'Fri 2027-01-15'], ['2月30日', '2月30日'], ['3楼 15号房', '3楼 15号房'],
   ])('stores the due day %s as a date: %s', async (due, stored) => {
     await run('todo_add', { content: 'x', due });
     expect(store.todos.list()[0].due).toBe(stored);

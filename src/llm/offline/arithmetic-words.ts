@@ -5,28 +5,16 @@
  * ("cube root of 27", 「16开根号」), halves and thirds ("half of 90", 「90的一半」), and how many
  * decimals the answer should keep (「保留两位小数」), which the reply honours, not the calculator.
  */
-import { chineseNumeral } from './numerals.js';
-
-const DIGITS = '\\d+(?:\\.\\d+)?';
-const CN = '[零〇一二两三四五六七八九十百千万亿]+(?:点[零〇一二三四五六七八九]+)?';
-const SMALL_WORDS: Readonly<Record<string, number>> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-};
-
-/** A number in digits, in Chinese, or a small English word; undefined when it cannot be read. */
-export function numberOf(text: string): number | undefined {
-  const t = text.trim().toLowerCase();
-  if (/^\d/.test(t)) return Number(t.replace(/,/g, ''));
-  if (t in SMALL_WORDS) return SMALL_WORDS[t];
-  const cn = chineseNumeral(t);
-  return cn === undefined ? undefined : Number(cn);
-}
+import { CN, digits, DIGITS, numberOf, numbersIn } from './numbers-in-text.js';
+import { priceChange, unitPrice } from './prices.js';
 
 // ---- How many decimals -------------------------------------------------------------------------
 
-const PLACES_ZH = new RegExp(`(?:保留|精确到|取|四舍五入(?:到|保留|取)?)\\s*(?:小数点后)?\\s*(${DIGITS}|[一二两三四五六七八九十])\\s*位(?:小数)?(?:数)?`);
+const PLACES_ZH = new RegExp(
+  `(?:保留|精确到|取|四舍五入(?:到|保留|取)?)\\s*(?:小数点后)?\\s*(${DIGITS}|[一二两三四五六七八九十])\\s*位(?:小数)?(?:数)?|(?<![\\d.])(\\d|[一二两三四五六])\\s*位小数|精确到\\s*0\\.(0*1)(?!\\d)`,
+);
 const WHOLE_ZH = /(?:四舍五入)?(?:取整数?|到整数|保留整数|精确到(?:个位|整数))|四舍五入(?=[,，。?？]|$)/;
-const PLACES_EN = /\b(?:to|keep|with|in|round(?:ed)?(?: it)? to|rounded off to)\s+(\d+|one|two|three|four|five|six)\s+(?:decimal places?|decimals?|dp|digits after the (?:decimal )?point|places)\b/i;
+const PLACES_EN = /\b(?:to|keep|with|in|round(?:ed)?(?: it)? to|rounded off to)\s+(\d+|one|two|three|four|five|six)\s*(?:decimal places?|decimals?|dp\b|d\.p\.?|digits after the (?:decimal )?point|places)/i;
 const WHOLE_EN = /\bround(?:ed)?(?: it)?(?: off)?(?: to (?:the )?(?:nearest )?(?:whole number|integer|unit))\b|\bnearest whole number\b/i;
 const CENT_EN = /\bto the (?:nearest )?cent\b/i;
 
@@ -35,7 +23,8 @@ export function decimalsAsked(text: string): { places: number; rest: string } | 
   for (const [pattern, fixed] of [[PLACES_ZH, undefined], [PLACES_EN, undefined], [WHOLE_ZH, 0], [WHOLE_EN, 0], [CENT_EN, 2]] as const) {
     const m = pattern.exec(text);
     if (!m) continue;
-    const places = fixed ?? numberOf(m[1]);
+    // 「精确到0.01」: as many places as the last digit stands from the point.
+    const places = fixed ?? (m[3] !== undefined ? m[3].length : numberOf(m[1] ?? m[2]));
     if (places === undefined || places > 20) continue;
     return { places, rest: text.slice(0, m.index) + ' ' + text.slice(m.index + m[0].length) };
   }
@@ -61,9 +50,28 @@ function amount(pairs: string, tail: string | undefined): string {
 
 /** Digits with 万/千/亿 written out: 「3万5」 → 35000, 「1.2万」 → 12000, "5k" → 5000. */
 export function spellAmounts(text: string): string {
-  if (!/\d\s*[亿万千百kw]/i.test(text)) return text;
-  return text.replace(AMOUNT, (_m, pairs: string | undefined, tail: string | undefined, k: string | undefined, kUnit: string | undefined) =>
+  const money = spellMoney(text);
+  if (!/\d\s*[亿万千百kw]/i.test(money)) return money;
+  return money.replace(AMOUNT, (_m, pairs: string | undefined, tail: string | undefined, k: string | undefined, kUnit: string | undefined) =>
     pairs ? amount(pairs, tail) : String(Number((Number(k) * UNIT[kUnit!.toLowerCase()]).toPrecision(15))));
+}
+
+/** 「3块5」「3元5角」「2毛5」「5毛」: yuan and jiao as one amount of yuan. */
+const MONEY: ReadonlyArray<readonly [RegExp, (...g: string[]) => string]> = [
+  // Not 「500块6个人」: a digit that counts something after the yuan is no jiao.
+  [/(?<![\d.])(\d+)\s*(?:块|元)\s*(\d)(?:\s*(?:毛|角))?(?=\s*(?:毛|角|钱|的|买|一|每|吗|呢)|[^\d.%\u4e00-\u9fff]|$)/g, (y, j) => `${y}.${j}`],
+  [/(?<![\d.])(\d)\s*(?:毛|角)\s*(\d)(?![\d.%])/g, (j, f) => `0.${j}${f}`],
+  [/(?<![\d.])(\d)\s*(?:毛|角)(?:钱)?/g, (j) => `0.${j}`],
+  // 「3斤半」「2块半」「1个半小时」: and a half
+  [/(?<![\d.])(\d+)\s*(斤|公斤|块|元|米|升|杯|瓶)\s*半(?!价|折)/g, (n, m) => `${n}.5${m}`],
+  [/(?<![\d.])(\d+)\s*个\s*半\s*(?=小时|钟头|月|星期)/g, (n) => `${n}.5个`],
+];
+
+function spellMoney(text: string): string {
+  if (!/\d\s*(?:块|元|毛|角)\s*\d|\d\s*(?:毛|角)|半/.test(text)) return text;
+  let out = text;
+  for (const [pattern, make] of MONEY) out = out.replace(pattern, (_m, ...g: unknown[]) => make(...g.map((x) => (typeof x === 'string' ? x : ''))));
+  return out;
 }
 
 // ---- Words for operations inside a sentence ----------------------------------------------------
@@ -91,14 +99,19 @@ const WORD_OPS: ReadonlyArray<readonly [RegExp, (...g: string[]) => string]> = [
   [/((?<![\d.])\d[\d\s+\-*/^.()的平方立方加减乘除以上去次幂]*?)\s*[,，]?\s*(?:再|然后)开(?:根号|平方根?|方)/g, (e) => `√(${e.trim()})`],
   // 1/4 of 100, 3/4 of 200
   [new RegExp(`${EN_NUM}\\s*/\\s*(\\d+)\\s+of\\s*(?:the\\s*)?\\$?(\\d+(?:\\.\\d+)?)`, 'gi'), (a, b, n) => `(${n}*${a}/${b})`],
-  // 5万块钱的5%: the currency between the amount and 的 is no part of the arithmetic
-  [/(\d)\s*(?:块钱|块|元|人民币|rmb|美元|欧元|dollars?|euros?|bucks)\s*(?=的)/gi, (d) => d],
+  // 5万块钱的5%, 「120块减30」: the currency between the amount and 的 or an operation is no part of the arithmetic
+  [/(\d)\s*(?:块钱|块|元|人民币|rmb|美元|欧元|dollars?|euros?|bucks)\s*(?=的|(?:再|然后)?\s*(?:加上?|减去?|乘以?|除以|[+\-*/×÷]))/gi, (d) => d],
+  // 「8除2」: said without 以, 除 between two numbers still divides the first
+  [/(\d)\s*除(?!以)\s*(?=\d)/g, (d) => `${d}/`],
+  // 「3乘5再加2」: 再 between a number and the next operation only says it comes after
+  [/([\d)])\s*(?:再|然后|之后)\s*(?=加上?|减去?|乘以?|除以|[+\-*/×÷])/g, (d) => d],
   // 2 cubed, the square of 7, 2 to the 10th power, 2 to the power 10
   [new RegExp(`${EN_NUM}\\s*cubed\\b`, 'gi'), (n) => `${n}^3`],
   [new RegExp(`\\b(?:the )?square of\\s*${EN_NUM}`, 'gi'), (n) => `${n}^2`],
   [new RegExp(`\\b(?:the )?cube of\\s*${EN_NUM}`, 'gi'), (n) => `${n}^3`],
   [new RegExp(`${EN_NUM}\\s*to the\\s*(\\d+)(?:st|nd|rd|th)?\\s*power\\b`, 'gi'), (n, p) => `${n}^${p}`],
-  [new RegExp(`${EN_NUM}\\s*(?:to the power|raised to the power|raised to)\\s*(\\d+)`, 'gi'), (n, p) => `${n}^${p}`],
+  [new RegExp(`${EN_NUM}\\s*(?:to the power|raised to the power|raised to)\\s*(?:of\\s*)?(-?\\d+(?:\\.\\d+)?)`, 'gi'), (n, p) => `${n}^(${p})`],
+  [new RegExp(`${EN_NUM}\\s*to the\\s*(\\d+)(?:st|nd|rd|th)\\b`, 'gi'), (n, p) => `${n}^${p}`],
   // half of 90, a third of 90, two thirds of 90
   [new RegExp(`\\b(?:a |one )?(half|third|quarter|fourth|fifth|tenth|two thirds|three quarters|three fourths|two fifths) of\\s*(?:the\\s*)?\\$?${EN_NUM}`, 'gi'), (f, n) => `(${n}${FRACTION_EN[f.toLowerCase()]})`],
   [new RegExp(`\\b(double|twice|triple)\\s*\\$?${EN_NUM}`, 'gi'), (w, n) => `(${n}*${w.toLowerCase() === 'triple' ? 3 : 2})`],
@@ -120,10 +133,6 @@ const SHARE_OPS: ReadonlyArray<readonly [RegExp, (...g: string[]) => string]> = 
   [/(\d+(?:\.\d+)?)\s*%(?!\s*[\d(.√]|\s*(?:of|的))/gi, (p) => `(${p}/100)`],
 ];
 
-function digits(text: string): string {
-  const n = numberOf(text);
-  return n === undefined ? text : String(n);
-}
 
 function apply(text: string, ops: typeof WORD_OPS): string {
   let out = text;
@@ -163,89 +172,7 @@ export const rewriteShares = (text: string): string => (text.includes('%') ? app
 
 // ---- Whole-sentence word problems --------------------------------------------------------------
 
-/** A number as it stands in a sentence: digits, or a Chinese numeral that is not part of a word. */
-const ANY_NUMBER = new RegExp(`(?<![\\d.,])(?:\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|${DIGITS})(?![\\d.])|(?<![第星期周礼拜零〇一二两三四五六七八九十百千万亿点])${CN}(?!下|共|起|些|样|直|定|般|会儿|点儿|天下)`, 'g');
-
-interface Found {
-  value: number;
-  at: number;
-  end: number;
-  digits: boolean;
-}
-
-function numbersIn(text: string, skip: ReadonlyArray<readonly [number, number]> = []): Found[] {
-  const out: Found[] = [];
-  for (const m of text.matchAll(ANY_NUMBER)) {
-    const at = m.index ?? 0;
-    const end = at + m[0].length;
-    if (skip.some(([s, e]) => at < e && end > s)) continue;
-    const value = numberOf(m[0]);
-    if (value !== undefined && Number.isFinite(value)) out.push({ value, at, end, digits: /^\d/.test(m[0]) });
-  }
-  // 「一件衣服 300 块」: with digits about, a Chinese numeral counts things rather than money.
-  return out.some((f) => f.digits) ? out.filter((f) => f.digits) : out;
-}
-
-// 1 折 = 10%: 七折 pays 70%, 八五折 85%, 8.5折 85%, 75折 75%.
-const DISCOUNT_ZH = /打?\s*(?:个)?\s*(\d+(?:\.\d+)?|[一二三四五六七八九]{1,2})\s*折(?!腾|叠|线)/g;
-const HALF_PRICE = /半价|五五开/g;
-const PERCENT_OFF = new RegExp(
-  `(${DIGITS})\\s*(?:%|percent|per cent)\\s*(?:off|discount)|(?:discount(?:ed)? (?:of|by)|(?:优惠|便宜|降价|降|减|打折|折扣)了?)\\s*(${DIGITS})\\s*(?:%|percent)|(?:百分之)(${CN})\\s*的?(?:折扣|优惠)`,
-  'gi',
-);
-const PERCENT_UP = new RegExp(
-  `(?:(?:涨|上涨|增长|增加|提高|提升|加|多)了?|(?:increase[sd]? by|up by|grows? by|raised by|plus|tip(?: of)?|tax(?: of)?|小费|税))\\s*(${DIGITS})\\s*(?:%|percent)|(${DIGITS})\\s*(?:%|percent)\\s*(?:more|increase|markup|tax|tip|raise|interest)`,
-  'gi',
-);
-
-const LESS = new RegExp(`(?:再|又|然后)(?:减|减去|少|便宜|优惠|抵扣?)了?\\s*(${DIGITS})(?!\\s*(?:%|折|\\d))|\\b(?:then|and) (?:minus|less|take off) \\$?(${DIGITS})\\b(?!\\s*%)`, 'gi');
-
-function discountFactor(word: string): number | undefined {
-  if (/^\d/.test(word)) {
-    const n = Number(word);
-    return n < 10 ? n / 10 : n < 100 ? n / 100 : undefined;
-  }
-  const d = [...word].map((ch) => numberOf(ch));
-  if (d.some((x) => x === undefined)) return undefined;
-  return d.length === 1 ? d[0]! / 10 : (d[0]! * 10 + d[1]!) / 100;
-}
-
-/** 「300 打七折」 → 300*0.7, "80 with 20% off" → 80*(1-20/100), 「工资 8000 涨了 5%」 → 8000*(1+5/100). */
-function priceChange(text: string): string | undefined {
-  const factors: string[] = [];
-  const spans: Array<[number, number]> = [];
-  for (const m of text.matchAll(DISCOUNT_ZH)) {
-    const f = discountFactor(m[1]);
-    if (f === undefined || f <= 0 || f >= 1) continue;
-    factors.push(String(f));
-    spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
-  }
-  for (const m of text.matchAll(HALF_PRICE)) {
-    factors.push('0.5');
-    spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
-  }
-  for (const m of text.matchAll(PERCENT_OFF)) {
-    const p = m[1] ?? m[2] ?? digits(m[3]);
-    factors.push(`(1-${p}/100)`);
-    spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
-  }
-  for (const m of text.matchAll(PERCENT_UP)) {
-    factors.push(`(1+${m[1] ?? m[2]}/100)`);
-    spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
-  }
-  if (!factors.length) return undefined;
-  // 「打 75 折，再减 10 块」: an amount taken off after the discount.
-  const less: string[] = [];
-  for (const m of text.matchAll(LESS)) {
-    less.push(m[1]);
-    spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
-  }
-  const base = numbersIn(text, spans);
-  if (base.length !== 1) return undefined; // no price, or several we cannot tell apart
-  return [String(base[0].value), ...factors].join('*') + less.map((n) => `-${n}`).join('');
-}
-
-const AVERAGE = /平均|均摊|分摊|均分|平分|人均|(?<![a-z])aa(?![a-z])|\b(?:average|mean|avg|split|share(?:d)? (?:equally|evenly)|divided (?:equally|evenly))\b|\bdivide[sd]?\b.*\b(?:among|between)\b/i;
+const AVERAGE = /平均|均摊|分摊|均分|平分|人均|(?<![a-z])aa(?![a-z])|\b(?:average|mean|avg|split|share(?:d)? (?:equally|evenly)|divided (?:equally|evenly))\b|\bdivide[sd]?\b.*\b(?:among|between|people|persons|friends|ways)\b/i;
 /** "Each" and 每人 ask for a share only with a count of people beside them. */
 const PER_PERSON = /每(?:人|个人|位|家)|\b(?:per (?:person|head)|each)\b/i;
 const PEOPLE = /人|位|名|家|people|persons|friends|of us|guys|ways|students|kids|roommates|between|among|分成|分给/i;
@@ -274,10 +201,11 @@ function average(text: string, sum: string | undefined): string | undefined {
 const SPENT = /花了?|用了?|花掉|吃了|给了|付了|\b(?:spent|spend|used|gave|paid|ate)\b/i;
 const REMAIN = /还剩|剩下|剩多少|还有多少|\bleft\b/i;
 
-/** 「我有100块花了30还剩多少」 → 100-30. */
+/** 「我有100块花了30还剩多少」 → 100-30; 「工资6500，房租2000，吃饭1500，还剩多少」 too: what is left asks it. */
 function remainder(text: string): string | undefined {
-  if (!SPENT.test(text) || !REMAIN.test(text)) return undefined;
+  if (!REMAIN.test(text)) return undefined;
   const values = numbersIn(text);
+  if (!SPENT.test(text) && values.length < 3) return undefined;
   return values.length >= 2 ? values.map((f) => String(f.value)).join('-') : undefined;
 }
 
@@ -296,26 +224,29 @@ function interest(text: string): string | undefined {
   if (years) skip.push([years.index, years.index + years[0].length]);
   const base = numbersIn(text, skip);
   if (base.length !== 1 || n === undefined) return undefined;
-  const total = /本息|连本带利|一共|总共|in total|total/i.test(text);
+  // 「复利」 "compounded": interest on interest; what one ends with, unless the interest alone is asked.
+  if (/复利|利滚利|\bcompound(?:ed|ing)?\b/i.test(text)) {
+    const grown = `${base[0].value}*(1+${rate[1]}/100)^${n}`;
+    return /利息(?:是|有|一共|总共)?多少|\bhow much interest\b/i.test(text) ? `${grown}-${base[0].value}` : grown;
+  }
+  const total = /本息|连本带利|一共|总共|到期|(?:年|之)后(?:有|能拿|拿到|变成|是)?多少|\bin total\b|\btotal\b|\bafter\b/i.test(text);
   return total ? `${base[0].value}*(1+${rate[1]}/100*${n})` : `${base[0].value}*${rate[1]}/100*${n}`;
-}
-
-const MEASURE = '本|个|件|斤|公斤|张|瓶|杯|份|盒|袋|支|双|条|包|箱|台|块';
-const EACH_ZH = new RegExp(`每(${MEASURE})\\s*(?:是|要|卖)?\\s*(${DIGITS})`);
-const EACH_EN = new RegExp(`(${DIGITS})\\s+[a-z]+\\s+(?:at|for)\\s+\\$?(${DIGITS})\\s*(?:dollars?|euros?|bucks|yuan)?\\s*(?:each|apiece|a piece)\\b`, 'i');
-
-/** 「3本书每本25元」 → 3*25; "4 tickets at 12 each" → 4*12. */
-function unitPrice(text: string): string | undefined {
-  const en = EACH_EN.exec(text);
-  if (en) return `${en[1]}*${en[2]}`;
-  const each = EACH_ZH.exec(text);
-  if (!each) return undefined;
-  const count = new RegExp(`(${DIGITS}|[一二两三四五六七八九十]+)\\s*(?:${each[1]})`).exec(text.slice(0, each.index) + ' ' + text.slice(each.index + each[0].length));
-  const n = count ? numberOf(count[1]) : undefined;
-  return n === undefined ? undefined : `${n}*${each[2]}`;
 }
 
 /** The whole sentence as one calculation when its words ask for one; `sum` is the arithmetic already found in it. */
 export function wordProblem(text: string, sum?: string): string | undefined {
-  return interest(text) ?? priceChange(text) ?? average(text, sum) ?? remainder(text) ?? unitPrice(text);
+  return interest(text) ?? priceChange(text) ?? average(text, sum) ?? remainder(text) ?? unitPrice(text) ?? shareOfTotal(text, sum);
+}
+
+const ONE_SHARE = new RegExp(`(${DIGITS})\\s*%|百分之(${CN})`, 'g');
+
+/** 「20%的人是多少人，总共150人」: one share and one total, asked how much, is the share of the total. */
+function shareOfTotal(text: string, sum: string | undefined): string | undefined {
+  if (sum || !/多少|几|\bhow (?:much|many)\b/i.test(text)) return undefined;
+  const shares = [...text.matchAll(ONE_SHARE)];
+  if (shares.length !== 1) return undefined;
+  const m = shares[0];
+  const totals = numbersIn(text, [[m.index ?? 0, (m.index ?? 0) + m[0].length]]);
+  const p = m[1] ?? digits(m[2]);
+  return totals.length === 1 ? `${totals[0].value}*${p}/100` : undefined;
 }

@@ -8,6 +8,10 @@
 import { chineseNumeral, CN_NUMERAL, CN_NUMERAL_CHAR } from './numerals.js';
 import { rewritePercent } from './percent.js';
 import { decimalsAsked, rewriteShares, rewriteWords, spellAmounts, wordProblem } from './arithmetic-words.js';
+import { listedPrices } from './everyday-sums.js';
+import { rewriteOperators } from './operator-words.js';
+import { conversion } from './unit-conversions.js';
+import { questionProblem } from './word-problems.js';
 
 const NUMBER = '\\d+(?:,\\d{3})*(?:\\.\\d+)?(?:e[+-]?\\d+)?|\\.\\d+';
 const ZH_OPS = ['乘以', '乘上', '乘', '除以', '加上', '加', '减去', '减', '次方', '次幂', '平方', '立方', '开平方', '开方', '根号', '的'];
@@ -29,12 +33,14 @@ const UNARY_WORDS = /√|根号|开方|平方|立方|次方|次幂/;
  * is retried from every character of a long run of spaces, which makes the cost grow with the square.
  */
 const EN_WORDS: ReadonlyArray<readonly [RegExp, string]> = [
+  // First, so "10 squared plus 5 squared" has a number before its plus.
+  [/(\d\s*)squared\b/gi, '$1^2'],
+  [/(\d\s*)cubed\b/gi, '$1^3'],
   [/([\d)]\s*)(?:multiplied by|times|x)(?=\s*[\d(])/gi, '$1*'],
   [/([\d)]\s*)(?:divided by|over)(?=\s*[\d(])/gi, '$1/'],
   [/([\d)]\s*)plus(?=\s*[\d(])/gi, '$1+'],
   [/([\d)]\s*)minus(?=\s*[\d(])/gi, '$1-'],
   [/([\d)]\s*)(?:to the power of|to the|raised to)(?=\s*[\d(])/gi, '$1^'],
-  [/(\d\s*)squared\b/gi, '$1^2'],
   [/\b(?:the )?square root of\s*/gi, '√'],
   [/\bsqrt\s*/gi, '√'],
 ];
@@ -101,7 +107,7 @@ export function findExpression(text: string): FoundExpression | undefined {
   // Runs of spaces mean nothing in arithmetic; as one space the word rules cannot retry over them.
   const plain = text.replace(/\s{2,}/g, ' ');
   let sentence = spellAmounts(decimalsAsked(plain)?.rest ?? plain);
-  sentence = rewriteWords(sentence);
+  sentence = rewriteWords(rewriteOperators(sentence));
   for (const [pattern, symbol] of EN_WORDS) sentence = sentence.replace(pattern, symbol);
   const worded = sentence;
   sentence = rewriteShares(rewritePercent(sentence));
@@ -112,8 +118,9 @@ export function findExpression(text: string): FoundExpression | undefined {
     if (!expression || !/\d/.test(expression) || !(BINARY.test(expression) || UNARY_WORDS.test(expression))) continue;
     if (!best || run.length > best.run.length) best = { run, expression, at: (m.index ?? 0) + m[0].indexOf(run) };
   }
-  // A discount, a split or an average is the whole sentence's question, whatever sum it holds.
-  const problem = wordProblem(worded, best?.expression);
+  // A question that says what to compute (a percent change, a unit to convert to), a discount, a split
+  // or an average is the whole sentence's question, whatever sum it holds.
+  const problem = questionProblem(worded) ?? conversion(worded) ?? wordProblem(worded, best?.expression) ?? (best ? undefined : listedPrices(worded));
   if (problem) return { expression: problem, rest: '' };
   if (!best) {
     // 「123.456 保留一位小数」: one number and how to round it is a calculation too.

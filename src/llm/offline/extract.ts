@@ -124,6 +124,20 @@ const ID_PATTERNS: RegExp[] = [
   new RegExp(`\\b(${ORDINALS.join('|')})\\b`, 'i'),
 ];
 
+const ONE_ID = `(?:第\\s*)?(${CN_NUM})\\s*(?:条|个|项|件|号)?`;
+/** Numbers listed together: 「第一个和第三个」「2和3」「1、2」 "1 and 2", "#2, #3". */
+const ID_LIST = new RegExp(`${ONE_ID}(?:\\s*(?:和|跟|与|及|、|,|，|/|&|\\band\\b)\\s*(?:#\\s*)?${ONE_ID})+`, 'gi');
+
+/** Several todo numbers named together, in order; one number or none gives fewer than two. */
+export function todoIds(text: string): number[] {
+  for (const m of text.matchAll(ID_LIST)) {
+    const ids = [...m[0].matchAll(new RegExp(CN_NUM, 'g'))].map((n) => parseNumber(n[0])).filter((n): n is number => n !== undefined && n > 0);
+    // A sum ("2 和 3 加起来") or a date is no list of items: only a short list of small numbers is.
+    if (ids.length > 1 && ids.length <= 20 && ids.every((n) => n < 10_000)) return [...new Set(ids)];
+  }
+  return [];
+}
+
 /** The todo number a message refers to: 第二条, 1号, #3, item 2, the second one, or a lone number. */
 export function todoId(text: string): number | undefined {
   for (const pattern of ID_PATTERNS) {
@@ -140,31 +154,45 @@ export function todoId(text: string): number | undefined {
 }
 
 const ZH_DAY =
-  '(?:大后天|后天|今天|今晚|明天|明晚|明早|(?:下下?|这|本)?(?:周|星期|礼拜)[一二三四五六日天1-7]|(?:下|这|本)(?:周|星期)|月底|周末' +
+  '(?:大后天|后天|今天|今晚|明天|明晚|明早|(?:下下?|这|本)?(?:周|星期|礼拜)[一二三四五六日天1-7]|(?:下|这|本)(?:周|星期)|月底|月末|年底|年末|周末' +
+  '|(?:\\d{1,3}|[一二两三四五六七八九十]{1,3})\\s*(?:天|日|个?(?:周|星期|礼拜))(?:之后|以后|后)' +
   '|\\d{4}-\\d{1,2}-\\d{1,2}|\\d{1,2}月\\d{1,2}[日号]|\\d{1,2}[日号])';
 // The spaces after a part of the day belong to it: a bare `\s*` here would be retried from every space of a run.
 const ZH_CLOCK =
   '(?:(?:早上|上午|中午|下午|晚上|傍晚|凌晨)\\s*)?(?:\\d{1,2}|[一二两三四五六七八九十]{1,3})\\s*(?:点(?:\\s*(?:半|一刻|三刻|\\d{1,2}\\s*分?))?|:\\d{2}|时)';
 const ZH_DUE = new RegExp(`${ZH_DAY}(?:\\s*${ZH_CLOCK})?|${ZH_CLOCK}`);
-const EN_DAY = '(?:today|tonight|tomorrow|(?:next |this )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week|weekend)|\\d{4}-\\d{1,2}-\\d{1,2})';
+const MONTH_EN = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?![a-z])\\.?';
+const EN_DAY =
+  '(?:today|tonight|tomorrow|(?:next |this )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week|weekend)|\\d{4}-\\d{1,2}-\\d{1,2}' +
+  '|in (?:\\d{1,3}|a|an|one|two|three|four|five|six|seven|ten) (?:days?|weeks?)|end of (?:the |this )?(?:month|year)|the \\d{1,2}(?:st|nd|rd|th)\\b' +
+  `|${MONTH_EN}\\s+\\d{1,2}(?:st|nd|rd|th)?(?!\\d)|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_EN})`;
 const EN_CLOCK = '\\d{1,2}(?::\\d{2})?\\s*(?:am|pm)';
-const EN_DUE = new RegExp(`\\b${EN_DAY}(?:\\s+(?:at\\s+)?${EN_CLOCK}\\b)?|\\b${EN_CLOCK}\\b`, 'i');
+// "7am tomorrow" as well as "tomorrow at 7am": the clock before the day keeps the day.
+const EN_DUE = new RegExp(`\\b${EN_CLOCK}\\s+(?:on\\s+)?${EN_DAY}\\b|\\b${EN_DAY}(?:\\s+(?:at\\s+)?${EN_CLOCK}\\b)?|\\b${EN_CLOCK}\\b`, 'i');
 
 /** When a todo is due, as the user said it: "周五前交周报" → 周五, "明天 9 点交作业" → 明天 9 点. */
 export function dueOf(content: string): string | undefined {
-  const m = ZH_DUE.exec(content) ?? EN_DUE.exec(content);
+  // English words first in English: 「11:59」 in "11:59pm tonight" would otherwise read as a Chinese clock.
+  const m = /[\u4e00-\u9fff]/.test(content) ? (ZH_DUE.exec(content) ?? EN_DUE.exec(content)) : (EN_DUE.exec(content) ?? ZH_DUE.exec(content));
   return m ? m[0].trim() : undefined;
 }
 
 // A path with a Chinese name must end in an extension, so 读一下笔记.txt吧 stops at .txt;
 // an ASCII path is a run of path characters (notes/a.txt, ../secret.txt, README).
-const CJK_PATH = '[A-Za-z0-9_.~\\-/\\\\]*[\\u4e00-\\u9fff][\\w\\u4e00-\\u9fff.\\-/]*?\\.[A-Za-z][A-Za-z0-9]{0,9}(?![A-Za-z0-9])';
+// A verb or a preposition typed against an ASCII name is no part of it: 「把a.txt的内容改成…」 names a.txt.
+const NOT_A_NAME_START = '(?!(?:打开|看看|读取|查看|删除|创建|新建|保存|写入|追加|添加|把|将|往|向|给|在|到|读|写|删|从|跟|和|的|是|叫|看|开)[A-Za-z0-9_])';
+const CJK_PATH = `${NOT_A_NAME_START}[A-Za-z0-9_.~\\-/\\\\]*[\\u4e00-\\u9fff][\\w\\u4e00-\\u9fff.\\-/]*?\\.[A-Za-z][A-Za-z0-9]{0,9}(?![A-Za-z0-9])`;
 const ASCII_PATH = '(?:[A-Za-z]:[\\\\/])?[A-Za-z0-9_.~\\-/\\\\]*[A-Za-z0-9_~/\\\\]';
 /** Regex source for a file path, for rules to embed. */
 export const PATH = `(?:${CJK_PATH}|${ASCII_PATH})`;
 
+/** A path as matched, without the full stop or comma that ended the sentence after it. */
+export const cleanPath = (path: string): string => trimEndOf(path, /[.,]/);
+
 /** True for tokens that name a file or folder (a slash or an extension), not a bare word. */
 export function looksLikeFile(path: string): boolean {
+  // 7/8 and 2026/3/12 are numbers.
+  if (/^[\d./]+$/.test(path)) return false;
   return /[/\\]/.test(path) || /\.[A-Za-z][A-Za-z0-9]{0,9}$/.test(path);
 }
 

@@ -5,7 +5,8 @@
 import type { ChatMessage } from '../types.js';
 import { findExpression } from './expression.js';
 import { CLAUSE_END, looksLikeFile, PATH, restore, todoId, trimEndOf, utterance, type Utterance } from './extract.js';
-import { call, calls, parseArgs, PRIORITY, type Intent, type Outcome, type PlannedCall, type Previous } from './intent.js';
+import { goOn } from './calc-followup.js';
+import { call, calls, parseArgs, PRIORITY, str, type Intent, type Outcome, type PlannedCall, type Previous } from './intent.js';
 import { isWhenOnly, placeZh } from './places.js';
 import { onlyDays } from './dates.js';
 
@@ -138,6 +139,10 @@ export const followUp: Intent = {
           return null;
       }
     }
+    // 「再加 50」「结果除以 3」 "double it": the last calculation taken further.
+    const sum = prev.calls.find((c) => c.name === 'calculator');
+    const further = sum && goOn(str(sum.args.expression), u.norm);
+    if (further) return call('calculator', { expression: further });
     // Otherwise it must read as a follow-up: 「那…」「…呢」 "what about …".
     if (!lead.trim() && !trail.trim()) return null;
     // 「那明天呢」 after two cities: both cities again, for the new day.

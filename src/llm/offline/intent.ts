@@ -10,6 +10,10 @@ import type { Lang } from '../../i18n.js';
 import type { Nearest } from './out-of-scope.js';
 import type { Lookup } from './todo-lookup.js';
 import type { Day } from './calendar.js';
+import type { Append } from './file-append.js';
+
+/** A `saveTo` that is no file: 「把结果记到待办里」 keeps the result as a todo. A path never starts with ':'. */
+export const KEEP_AS_TODO = ':todo';
 
 /** A tool call the planner wants to make, before it gets an id. */
 export interface PlannedCall {
@@ -17,7 +21,22 @@ export interface PlannedCall {
   args: Record<string, unknown>;
   /** A todo named by content: this call lists the todos, and the item found there is then finished or deleted. */
   lookup?: Lookup;
+  /** An append: this call reads the file, and the write of the old text plus this follows. */
+  append?: Append;
+  /** 「…，然后把结果保存到 a.txt」: once this call is done, its result is written to this file (or, KEEP_AS_TODO, added as a todo). */
+  saveTo?: string;
+  /** 「读一下 readme」: this call lists the workspace, and the entry this name fits is then read. */
+  findFile?: string;
 }
+
+/**
+ * The second step of a call that takes two (a todo named by content, an append): once the first
+ * step's output is in, the calls to make, or what to say instead.
+ */
+export type Second =
+  /** `keep`: the first call's own result is said too, before the second's (a result saved to a file). */
+  | { kind: 'calls'; calls: PlannedCall[]; keep?: boolean }
+  | { kind: 'note'; note: string; keep?: boolean };
 
 /** A reply without a tool, by kind; replies.ts renders it in the user's language. */
 export type Reply =
@@ -33,12 +52,16 @@ export type Reply =
   | { kind: 'askExpression' }
   | { kind: 'askTodoContent' }
   | { kind: 'askTodoId'; action: 'done' | 'delete' }
+  /** A todo cannot be changed in place; deleting and adding again can. */
+  | { kind: 'cannotEditTodo' }
   | { kind: 'missing'; tools: string[] }
   | { kind: 'codeRefusal' }
+  /** Where files are kept; `path` is a file the latest step wrote, to say where that one is. */
+  | { kind: 'workspace'; path?: string }
   | { kind: 'cannot'; near?: Nearest };
 
 export type Outcome =
-  /** `also`: more calls the same request needs (「北京和上海哪个冷」 looks up both cities). */
+  /** `also`: more calls the same request needs, made after `call` (「北京和上海哪个冷」 looks up both cities; 「把 a.txt 和 b.txt 都读一下」 reads both). */
   | { kind: 'call'; call: PlannedCall; also?: PlannedCall[] }
   | { kind: 'reply'; reply: Reply; remember?: { key: string; value: string } };
 
@@ -67,6 +90,8 @@ export interface Intent {
  * although it says 今天, and 「记一下 明天 9 点…」 is a todo although it says 9 点.
  */
 export const PRIORITY = {
+  /** Before the plain write: 「在 a.txt 末尾写上…」 adds to the file, 「往 a.txt 写入…」 replaces it. */
+  fileAppend: 101,
   /** Carries free text (内容是：…), so it must see the message before anything reads words in it. */
   fileWrite: 100,
   /** A todo's words are free text too. */
@@ -78,6 +103,8 @@ export const PRIORITY = {
   todoList: 91,
   fileRead: 80,
   name: 70,
+  /** Before weather and time: 「把这段话翻译成英文：今天天气很好」 asks for a translation. */
+  outOfScope: 65,
   /** Before time: 「现在天气怎么样」 is about weather. */
   weather: 61,
   time: 60,
@@ -93,7 +120,7 @@ export const PRIORITY = {
  * How a tool's failure is said, kept beside the rules that call the tool: `why` is the tool's own
  * reason as a sentence, `path` the path it was given when the reason does not already name it.
  */
-export type FailureWording = (lang: Lang, args: Record<string, unknown>, why: string, path: string, reason: string) => string;
+export type FailureWording = (lang: Lang, args: Record<string, unknown>, why: string, path: string, reason: string, ctx: WordingContext) => string;
 
 /** What a success wording may read besides the call and its output. */
 export interface WordingContext {
@@ -103,6 +130,8 @@ export interface WordingContext {
   userText: string;
   /** Today in the user's own zone, for days the user names (明天, "on Saturday") when no tool said what today is. */
   today?: Day;
+  /** The workspace's absolute path, when the planner was told it: where written files are. */
+  workspace?: string;
 }
 
 /** How a tool's output becomes a line of the reply; without one, the output is said as it is. */
@@ -129,7 +158,7 @@ export const NAME_KEY = 'user.name';
 export const call = (name: string, args: Record<string, unknown> = {}): Outcome => ({ kind: 'call', call: { name, args } });
 /** Several calls for one request, in the order they are said. */
 export const calls = (first: PlannedCall, ...also: PlannedCall[]): Outcome => (also.length ? { kind: 'call', call: first, also } : { kind: 'call', call: first });
-/** Every call an outcome makes. */
+/** Every call an outcome makes, in order. */
 export const callsOf = (o: Outcome): PlannedCall[] => (o.kind === 'call' ? [o.call, ...(o.also ?? [])] : []);
 export const reply = (r: Reply): Outcome => ({ kind: 'reply', reply: r });
 

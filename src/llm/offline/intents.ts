@@ -3,11 +3,15 @@
  * intent.ts says who goes first and why); the table is only where rules are collected. To add a
  * tool, write its module (a `ToolRules`) and list it in RULES.
  */
-import { slice, utterance, type Utterance } from './extract.js';
+import { clauses, commaClauses } from './clauses.js';
+import { fixTypos } from './typos.js';
+import { planned, pointingBack, savingTo } from './plan-parts.js';
+import { severalTodos } from './intents-todo-add.js';
+import { utterance, type Utterance } from './extract.js';
 import { followUp } from './followup.js';
 import { nearestTo } from './out-of-scope.js';
-import { callsOf, reply, type Intent, type Outcome, type PlanContext, type PlannedCall, type Reply, type ToolRules } from './intent.js';
-import { CHAT_INTENTS, CODE_INTENTS, NAME_INTENTS } from './intents-chat.js';
+import { callsOf, reply, str, type Intent, type Outcome, type PlanContext, type PlannedCall, type Reply, type ToolRules } from './intent.js';
+import { CHAT_INTENTS, CODE_INTENTS, NAME_INTENTS, OUT_OF_SCOPE_INTENTS } from './intents-chat.js';
 import { CALCULATOR_RULES } from './intents-calculator.js';
 import { FILE_RULES } from './intents-files.js';
 import { TIME_RULES } from './intents-time.js';
@@ -21,6 +25,7 @@ export const RULES: readonly ToolRules[] = [FILE_RULES, TODO_RULES, WEATHER_RULE
 export const INTENTS: readonly Intent[] = [
   ...RULES.flatMap((r) => r.intents),
   ...NAME_INTENTS,
+  ...OUT_OF_SCOPE_INTENTS,
   ...CODE_INTENTS,
   ...CHAT_INTENTS,
   followUp,
@@ -37,61 +42,6 @@ export function classify(u: Utterance, ctx: PlanContext, intents: readonly Inten
   return reply(near ? { kind: 'cannot', near } : { kind: 'cannot' });
 }
 
-// 「算一下 1+1，然后看看待办」, "add milk to my todos, then show them": one clause per tool call.
-// The spaces before "then" are left to the clause before, which is trimmed: `,?\s*\bthen` would be
-// tried from every space of a long run.
-const CONNECTOR =
-  /(?:[,;.!?。，；！？]\s*)?(?:然后再?|接着再?|之后再?|并且|顺便再?|另外再?|同时|还有就是|最后再?)|[,;。，；]\s*(?:再|还要|也)(?!见)|再(?=帮我|帮忙|看看|看一下|查一下|查查|查|算|记|读|写|删|把|告诉|列|问)|;|(?:,\s*)?\b(?:and then|then|and also|also|after that|afterwards|plus|finally)\b|(?<=[,，;；])\s*(?=还有)|(?:,\s*)?\band\s+(?=(?:show|list|tell|check|calculate|compute|add|read|write|delete|remove|mark|what|what's|how|give|find|look|remind)\b)/gi;
-/** 「先算一下 1+1 再看看待办」: 先 opens the first request, so the 再 after it starts the next. */
-const FIRST = /^(?:请|麻烦你?|帮我)?\s*先/;
-/** A pasted numbered list: 「1. 算一下 2+3 2. 看看待办」, "1) … 2) …", ①②. */
-const ITEM_MARK = /(?:^|\s|[,;，；。])(?:\d{1,2}\s*[.)、）]|[①②③④⑤⑥⑦⑧⑨])(?!\d)\s*/g;
-
-/** Where a numbered list's items begin, if the message is one (at least two items, numbered from 1). */
-function listItems(u: Utterance): Utterance[] | undefined {
-  const marks = [...u.norm.matchAll(ITEM_MARK)];
-  if (marks.length < 2) return undefined;
-  const numbers = marks.map((m) => {
-    const t = m[0].replace(/[^\d①②③④⑤⑥⑦⑧⑨]/g, '');
-    return /\d/.test(t) ? Number(t) : '①②③④⑤⑥⑦⑧⑨'.indexOf(t) + 1;
-  });
-  if (!numbers.every((n, i) => n === i + 1)) return undefined;
-  return marks.map((m, i) => slice(u, (m.index ?? 0) + m[0].length, marks[i + 1]?.index ?? u.norm.length));
-}
-
-function clauses(u: Utterance): Utterance[] {
-  const lines = u.norm.includes('\n') ? undefined : listItems(u);
-  const pieces = lines ?? byLines(u);
-  const parts: Utterance[] = [];
-  for (const piece of pieces) {
-    const first = FIRST.exec(piece.norm);
-    let start = first ? first[0].length : 0;
-    for (const m of piece.norm.matchAll(CONNECTOR)) {
-      const at = m.index ?? 0;
-      if (at < start) continue;
-      parts.push(slice(piece, start, at));
-      start = at + m[0].length;
-    }
-    parts.push(slice(piece, start, piece.norm.length));
-  }
-  // 「帮我做三件事：」 only introduces the list.
-  return parts.filter((p) => p.norm.replace(/[\s,.!?。，！？；;]/g, '') !== '' && !/[:：]\s*$/.test(p.norm));
-}
-
-/** A message of several lines is several requests, one per line (a numbered list's marks dropped). */
-function byLines(u: Utterance): Utterance[] {
-  if (!u.norm.includes('\n')) return [u];
-  const out: Utterance[] = [];
-  let start = 0;
-  for (const line of u.norm.split('\n')) {
-    const end = start + line.length;
-    const mark = /^\s*(?:\d{1,2}\s*[.)、）]|[①②③④⑤⑥⑦⑧⑨]|[-*•])(?!\d)\s*/.exec(line);
-    out.push(slice(u, start + (mark ? mark[0].length : 0), end));
-    start = end + 1;
-  }
-  return out;
-}
-
 /** What to do about one user message: tool calls, or a reply (and maybe something to remember). */
 export type Plan =
   /** `notes`: parts of the message that are no tool call, said after the first `at` calls' results. */
@@ -105,51 +55,143 @@ const SMALL_TALK = new Set<Reply['kind']>(['greeting', 'ack', 'thanks', 'bye']);
 
 /**
  * Each part of a message on its own; a part that is no request alone may go on with the one before
- * (「查一下上海天气，还有杭州的」: 还有杭州的 asks the weather too).
+ * (「查一下上海天气，还有杭州的」: 还有杭州的 asks the weather too), or name its subject by pointing back
+ * (「…追加到 notes.txt，然后读一下这个文件」, 「东京现在几点，那边天气怎么样」).
  */
-function classifyParts(parts: Utterance[], ctx: PlanContext): Outcome[] {
-  const outcomes: Outcome[] = [];
+function classifyParts(parts: Utterance[], ctx: PlanContext): Array<Outcome & { part: Utterance }> {
+  const outcomes: Array<Outcome & { part: Utterance }> = [];
   let last: PlannedCall | undefined;
-  for (const part of parts) {
+  for (const part of parts.flatMap((p) => byCommas(p, ctx))) {
+    // 「…，然后把结果保存到 result.txt」: the call before also keeps its result there.
+    const keep = savingTo(part);
+    const prior = outcomes.at(-1);
+    if (keep && prior?.kind === 'call' && !prior.also) {
+      outcomes[outcomes.length - 1] = { ...prior, call: { ...prior.call, saveTo: keep } };
+      continue;
+    }
     let o = classify(part, ctx);
+    if (last) o = pointingBack(part, o, last, (p) => classify(p, ctx)) ?? o;
     if (o.kind === 'reply' && last) o = followUp.match(part, { ...ctx, previous: { kind: 'calls', calls: [last] } }) ?? o;
-    if (o.kind === 'call') last = o.call;
-    outcomes.push(o);
+    // 「天气怎么样，北京的」: a part answers the question the part before raised.
+    const before = outcomes.at(-1);
+    if (o.kind === 'reply' && before?.kind === 'reply' && before.reply.kind === 'askCity') {
+      const answer = followUp.match(part, { ...ctx, previous: { kind: 'asked', reply: before.reply } });
+      if (answer) {
+        outcomes.pop();
+        o = answer;
+      }
+    }
+    if (o.kind === 'call') last = callsOf(o).at(-1);
+    outcomes.push({ ...o, part });
   }
   return outcomes.filter((o) => !(o.kind === 'reply' && SMALL_TALK.has(o.reply.kind)));
 }
 
-const sameCall = (a: PlannedCall, b: PlannedCall): boolean => a.name === b.name && JSON.stringify(a.args) === JSON.stringify(b.args);
+/**
+ * A part that is itself several requests between commas (「帮我看看待办，把第一个删掉」): its pieces,
+ * when each is a request; the part as it is otherwise. A piece that is only a noun takes the verb of
+ * the piece before (「看看待办和文件」 asks to see the files too).
+ */
+function byCommas(part: Utterance, ctx: PlanContext): Utterance[] {
+  const pieces = commaPieces(part, ctx);
+  return pieces.length > 1 && pieces.every((p) => classify(p, ctx).kind === 'call') ? pieces : [part];
+}
+
+/** The pieces between commas, a bare noun given the verb of the piece before. */
+function commaPieces(part: Utterance, ctx: PlanContext): Utterance[] {
+  const pieces = commaClauses(part);
+  const verb = pieces.length > 1 ? LEAD_VERB.exec(pieces[0].norm)?.[0] : undefined;
+  if (!verb) return pieces;
+  return pieces.map((p, i) => {
+    if (i === 0 || p.norm.length > MAX_NOUN_CHARS || classify(p, ctx).kind === 'call') return p;
+    const withVerb = utterance(`${verb} ${p.raw}`);
+    return classify(withVerb, ctx).kind === 'call' ? withVerb : p;
+  });
+}
+
+/** The verb a list of nouns shares: 「看看」「列出」 "show me", "list". */
+const LEAD_VERB = /^(?:帮我|请|给我)?\s*(?:看看|看一下|看下|查看|查一下|列出|列一下|显示|show(?: me)?|list|check)/i;
+/** A piece this short may be only a noun, sharing the verb before it. */
+const MAX_NOUN_CHARS = 8;
+
+/**
+ * Whether the parts that are no request only add a detail to the one request: the whole message
+ * makes the same calls with more in them (a place, a path), and nothing else was asked.
+ */
+function givesDetail(whole: Outcome, calls: PlannedCall[], outcomes: Outcome[]): boolean {
+  const all = callsOf(whole);
+  const key = (c: PlannedCall) => `${c.name} ${JSON.stringify(c.args)}`;
+  return (
+    all.length === calls.length &&
+    all.every((c, i) => c.name === calls[i].name) &&
+    all.some((c, i) => key(c) !== key(calls[i])) &&
+    outcomes.every((o) => o.kind === 'call' || o.reply.kind === 'cannot')
+  );
+}
+
+/** The same tool on the same file, and an append where the other appends. */
+const sameFile = (a: PlannedCall, b: PlannedCall): boolean =>
+  (a.name === b.name && a.args.path === b.args.path && !a.append === !b.append) || (a.saveTo !== undefined && a.saveTo === b.args.path);
+
+/** A part with no request of its own that belongs to a sum around it: it asks how much, or gives numbers. */
+const ASKS_OF_SUM = /多少|几|\d|%|\bhow (?:much|many)\b|\bwhat(?:'s| is)\b/i;
+
+/** Calls whose words are the user's own text, kept whole unless a split keeps all of them. */
+const verbatim = (c: PlannedCall): boolean => c.name === 'file_write' || c.append !== undefined;
 
 export function plan(text: string, ctx: PlanContext): Plan {
-  const u = utterance(text);
+  const u = utterance(fixTypos(text));
+  // 「记两个待办：买菜、洗衣服」: one todo each.
+  const several = severalTodos(u);
+  if (several) return { kind: 'calls', calls: several };
   const whole = classify(u, ctx);
-  const parts = clauses(u);
+  const parts = clauses(u, { lists: !(whole.kind === 'call' && verbatim(whole.call)) });
   // 「打 75 折，再减 10 块」 goes on with the same sum: one calculation, not two.
   const continues = whole.kind === 'call' && whole.call.name === 'calculator' && parts.slice(1).some((p) => CONTINUES_SUM.test(p.norm.trim()));
-  if (parts.length > 1 && !continues) {
+  if (continues) {
+    // 「算一下 100*3，再除以4」: the sum taken further in each part; the last part holds all of it.
+    const chain = classifyParts(parts, ctx).flatMap(callsOf);
+    const last = chain.at(-1);
+    if (chain.length === parts.length && chain.every((c) => c.name === 'calculator') && last && str(last.args.expression).startsWith(`(${str(chain[0].args.expression)})`)) {
+      return planned([last]);
+    }
+  } else if (parts.length > 1) {
     const outcomes = classifyParts(parts, ctx);
     const calls = outcomes.flatMap(callsOf);
-    const allCalls = outcomes.every((o) => o.kind === 'call');
-    if (whole.kind === 'call' && whole.call.name === 'file_write') {
-      // File content is verbatim and may itself say 然后: split only when the write keeps all its words.
-      if (allCalls && sameCall(calls[0], whole.call)) return { kind: 'calls', calls };
+    if (whole.kind === 'call' && verbatim(whole.call)) {
+      // File content is verbatim and may itself say 然后 (「内容是：先吃饭，然后睡觉」): split only when
+      // every part is a request of its own, the first one writing the same file.
+      if (outcomes.every((o) => o.kind === 'call') && calls.some((c) => sameFile(c, whole.call))) return planned(calls);
+    } else if (whole.kind === 'call' && whole.call.name === 'calculator' && outcomes.every((o) => o.kind === 'call' ? o.call.name === 'calculator' : ASKS_OF_SUM.test(o.part.norm))) {
+      // 「税后多少？税前8000，税率3%」: one problem over several sentences, asked once.
+      if (calls.length <= 1) return planned([whole.call]);
+      return planned(calls);
     } else {
-      if (allCalls && calls.length) return { kind: 'calls', calls };
+      if (outcomes.every((o) => o.kind === 'call') && calls.length) return planned(calls);
+      // 「现在几点？我在纽约」: the rest only gives what the request needs, which the whole message read.
+      if (whole.kind === 'call' && givesDetail(whole, calls, outcomes)) return planned(callsOf(whole));
       // Some parts are no tool call (「先算 1+1，再给我唱首歌」): do the rest and say what was not done.
       // A todo's words are the user's, so a todo that would lose some of them is kept whole.
-      if (calls.length && !(whole.kind === 'call' && whole.call.name === 'todo_add')) {
+      const keepsTodo = whole.kind === 'call' && whole.call.name === 'todo_add' && calls.some((c) => c.name === 'todo_add' && c.args.content === whole.call.args.content);
+      if (calls.length && (!(whole.kind === 'call' && whole.call.name === 'todo_add') || keepsTodo)) {
         const notes: Array<{ at: number; reply: Reply }> = [];
         let at = 0;
         for (const o of outcomes) {
           if (o.kind === 'call') at += callsOf(o).length;
           else notes.push({ at, reply: o.reply });
         }
-        return { kind: 'calls', calls, notes };
+        return { ...planned(calls), notes };
       }
     }
+  } else if (parts.length === 1) {
+    // No word joins the requests, only commas (「东京现在几点，那边天气怎么样」): split there when every
+    // piece is a request of its own; 「原价 300，打七折」 is one.
+    const pieces = commaPieces(u, ctx);
+    const outcomes = pieces.length > 1 ? classifyParts(pieces, ctx) : [];
+    const calls = outcomes.flatMap(callsOf);
+    if ((calls.length > 1 || (calls.length && whole.kind === 'reply')) && outcomes.every((o) => o.kind === 'call') && !(whole.kind === 'call' && (verbatim(whole.call) || whole.call.lookup))) return planned(calls);
   }
-  return whole.kind === 'call' ? { kind: 'calls', calls: callsOf(whole) } : whole;
+  return whole.kind === 'call' ? planned(callsOf(whole)) : whole;
 }
 
 /** Classifies a message with no context; used to find what an earlier message asked for. */

@@ -99,6 +99,22 @@ const SHAPES: Array<[string, string, string, string?]> = [
   ['a city and a day, spaces, weather', '北京明天', ' ', '天气'],
   ['a clock time, spaces, a place', '晚上', ' ', '8点是纽约几点'],
   ['places, spaces, which is colder', '北京和', ' ', '上海哪个冷'],
+  ['把, spaces, 写到 a file, no end word', '把', ' ', '写到 a.txt'],
+  ['在 a file, spaces, no verb', '在 a.txt', ' ', '末尾'],
+  ['a file, spaces, 末尾', 'a.txt', ' ', '末尾 加'],
+  ['append, spaces, no file', 'append', ' ', 'to x'],
+  ['add, spaces, to a word', 'add', ' ', 'to b'],
+  ['在 a folder, spaces, a new file', '在 docs 文件夹', ' ', '建 a.txt'],
+  ['where, spaces', 'where', ' ', 'x'],
+  ['CJK, then 末尾', '', '日记', '.md 末尾加一行 x'],
+  ['question marks', '', '? '],
+  ['requests between commas', '', '算一下 1+1，'],
+  ['sentences', '', '看看待办。'],
+  ['并, spaces, a verb', '并', ' ', '告诉我'],
+  ['a list of todos', '记两个待办：', '买菜、'],
+  ['percent words, spaces', '从 80 涨到', ' ', '百分之几'],
+  ['每, spaces, a number', '每天', ' ', '20 页，一年多少'],
+  ['a rate, spaces', '汇率', ' ', '7.2'],
 ];
 
 describe('offline planner: long messages are planned at once', () => {
@@ -159,6 +175,7 @@ describe('offline planner: long file content is written whole', () => {
     ['创建文件 …，内容是', `创建文件 notes/long.txt，内容是：${content}`],
     ['write … to', `write ${content} to notes/long.txt`],
     ['write to …:', `write to notes/long.txt: ${content}`],
+    ['在 … 文件夹里建 …，内容是', `在 notes 文件夹里建一个 long.txt，内容是：${content}`],
   ];
   it.each(requests)('%s', async (_name, text) => {
     expect(text.length).toBeGreaterThan(MESSAGE_CHARS - 5_000);
@@ -169,6 +186,19 @@ describe('offline planner: long file content is written whole', () => {
     expect(r.parsed).toEqual([{ name: 'file_write', args: { path: 'notes/long.txt', content } }]);
     await fileWriteTool.execute(r.parsed[0].args as { path: string; content: string }, ctx);
     expect(readFileSync(join(dir, 'notes/long.txt'), 'utf8')).toBe(content);
+  });
+
+  it.each([
+    ['把 … 追加到', `把 ${content} 追加到 notes/long.txt`],
+    ['append … to', `append ${content} to notes/long.txt`],
+  ])('%s: the text to add is kept whole for the write after the read', async (_name, text) => {
+    const started = performance.now();
+    const r = await step(planner(), [{ role: 'user', content: text }]);
+    expect(performance.now() - started).toBeLessThan(BUDGET_MS);
+    expect(r.parsed).toEqual([{ name: 'file_read', args: { path: 'notes/long.txt' } }]);
+    const read: ChatMessage = { role: 'tool', tool_call_id: r.calls[0].id, content: 'Error: notes/long.txt was not found: there is no such file or folder.' };
+    const next = await step(planner(), [{ role: 'user', content: text }, { role: 'assistant', content: null, tool_calls: r.calls }, read]);
+    expect(next.parsed).toEqual([{ name: 'file_write', args: { path: 'notes/long.txt', content: `${content}\n` } }]);
   });
 
   it('keeps a private-use character the user typed', async () => {

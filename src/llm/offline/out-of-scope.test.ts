@@ -27,6 +27,16 @@ const MISSES: Array<[string, RegExp]> = [
   ['what should I wear today', /weather/],
   ['write me a poem about autumn', /^Sorry, I can't do that in offline mode\. Say "help"/],
   ['who won the world cup', /help/],
+  ['把这段话翻译成英文：今天天气很好', /^抱歉，这个我在离线模式下做不到。/],
+  ['translate "what time is it" into Spanish', /^Sorry, I can't do that in offline mode\./],
+  ['帮我删除 notes.txt', /读、写和列出/],
+  ['notes.txt 删掉吧', /读、写和列出/],
+  ['rename a.txt to b.txt', /read, write and list/],
+  ['给我妈打个电话', /^抱歉，这个我在离线模式下做不到。/],
+  ['play some music from 2020', /^Sorry, I can't do that in offline mode\./],
+  ['帮我订一张明天去北京的机票，三点的', /待办/],
+  ['帮我叫个车', /^抱歉，这个我在离线模式下做不到。/],
+  ['帮我订明天下午3点的会议室', /待办/],
 ];
 
 describe('out of scope: one short sentence and the nearest thing', () => {
@@ -37,6 +47,12 @@ describe('out of scope: one short sentence and the nearest thing', () => {
     // Short: no capability list, at most two sentences on one line.
     expect(r.text).not.toContain('\n');
     expect(r.text.length).toBeLessThan(140);
+  });
+
+  it('leaves requests with the same words to their tools', async () => {
+    expect((await first('记一下 给妈妈打电话')).parsed.map((c) => c.name)).toEqual(['todo_add']);
+    expect((await first('把翻译好的稿子写到 a.txt')).parsed.map((c) => c.name)).toEqual(['file_write']);
+    expect((await first('打开 notes.txt')).parsed.map((c) => c.name)).toEqual(['file_read']);
   });
 
   it('answers in the language of the message', async () => {

@@ -8,9 +8,12 @@ import { estimateTokens, messageText } from '../tokens.js';
 import type { ChatMessage, Llm, LlmEvent, LlmRequest, ToolCall, Usage } from '../types.js';
 import { classifyAlone, plan } from './intents.js';
 import { previousOf } from './followup.js';
-import { NAME_KEY, parseArgs, type PlanContext, type PlannedCall } from './intent.js';
+import { NAME_KEY, parseArgs, str, type PlanContext, type PlannedCall, type Second } from './intent.js';
+import { appendStep } from './file-append.js';
+import { findFileStep } from './file-lookup.js';
+import { saveStep } from './save-result.js';
 import { detectLang, say, type Lang } from '../../i18n.js';
-import { findTodo, notFound, type Found } from './todo-lookup.js';
+import { lookupNext } from './todo-lookup.js';
 import { decimalsAsked } from './arithmetic-words.js';
 import { composeResults, composeTogether, renderReply, type CallResult } from './replies.js';
 import { dayIn } from './calendar.js';
@@ -19,7 +22,8 @@ export { detectLang } from '../../i18n.js';
 
 const ID_PREFIX = 'call_off_';
 /** A todo added with these words was meant as a reminder, which does not exist yet: say so. */
-const REMIND = /提醒我|叫醒我|叫我起床|到时(?:候)?(?:叫|通知)我|\bremind me\b|\bset (?:an? )?(?:alarm|reminder)\b|\bwake me\b/i;
+const REMIND =
+  /提醒我|提醒\s*[:：]|叫醒我|叫我起床|到时(?:候)?(?:叫|通知)我|(?:设|定|建|加|弄)(?:一)?个提醒|别忘了|别忘记|不要忘了?|\bremind me\b|\bset (?:an? )?(?:alarm|reminder)\b|\bwake me\b|\bdon'?t let me forget\b/i;
 
 interface Step {
   calls: ToolCall[];
@@ -36,7 +40,10 @@ export interface OfflinePlannerDeps {
   now?: () => Date;
   /** The user's own IANA zone. Default: the host's. */
   timeZone?: string;
+  /** The workspace's absolute path, to tell the user where files are kept. */
+  workspace?: string;
 }
+
 
 function usage(messages: ChatMessage[], output: string): Usage {
   const promptTokens = messages.reduce((n, m) => n + estimateTokens(messageText(m)), 0);
@@ -77,55 +84,73 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
   }
 
   /**
-   * After the tools ran: the plan's calls in the order made, and for each todo named by content
-   * (looked up in the list the first step fetched) the item found, or none.
+   * After the tools ran: the plan's calls in the order made, and for each call of two steps what comes
+   * second — for a todo named by content (looked up in the list the first step fetched) the call on the
+   * item found, for an append the write of the text read plus the new line — or what to say instead.
    */
-  function afterTools(messages: ChatMessage[], tools: ReadonlySet<string>, userIndex: number) {
+  function afterTools(messages: ChatMessage[], tools: ReadonlySet<string>, userIndex: number, lang: Lang) {
     const planned = userIndex >= 0 ? planAt(messages, userIndex) : undefined;
     const wanted = planned?.kind === 'calls' ? planned.calls.filter((c) => tools.has(c.name)) : [];
     const steps = userIndex >= 0 ? stepsSince(messages, userIndex) : [];
     const first = steps[0];
     const aligned = !!first && first.calls.length === wanted.length && first.calls.every((c, i) => c.name === wanted[i].name);
-    const found = new Map<number, Found>();
+    const second = new Map<number, Second>();
+    // What earlier appends in this message made of a file, so two appends to one file keep both lines.
+    const written = new Map<string, string>();
     if (aligned) {
       wanted.forEach((c, i) => {
-        if (c.lookup) found.set(i, findTodo(first.outputs.get(first.calls[i].id) ?? '', c.lookup));
+        const output = first.outputs.get(first.calls[i].id);
+        if (c.lookup) {
+          if (!tools.has(c.lookup.action)) return void second.set(i, { kind: 'note', note: renderReply({ kind: 'missing', tools: [c.lookup.action] }, { lang, tools }) });
+          second.set(i, lookupNext(output ?? '', c.lookup, lang));
+        } else if (c.findFile) {
+          second.set(i, findFileStep(output, c.findFile, lang));
+        } else if (c.saveTo) {
+          second.set(i, saveStep(c, output, tools, lang));
+        } else if (c.append) {
+          const path = str(c.args.path);
+          if (!tools.has('file_write')) return void second.set(i, { kind: 'note', note: renderReply({ kind: 'missing', tools: ['file_write'] }, { lang, tools }) });
+          const s = appendStep(path, c.append, output, written.get(path));
+          if (s.kind === 'stop') return void second.set(i, { kind: 'note', note: s.say(lang) });
+          written.set(path, s.content);
+          const write: PlannedCall = { name: 'file_write', args: { path, content: s.content }, append: { ...c.append, created: s.created } };
+          second.set(i, { kind: 'calls', calls: c.append.thenRead ? [write, { name: 'file_read', args: { path } }] : [write] });
+        }
       });
     }
-    const next: PlannedCall[] = [];
-    for (const [i, f] of found) {
-      const lookup = wanted[i].lookup!;
-      if (f.kind === 'one' && tools.has(lookup.action)) next.push({ name: lookup.action, args: { id: f.number } });
-    }
-    return { planned, wanted, steps, aligned, found, next };
+    const next = [...second.values()].flatMap((s) => (s.kind === 'calls' ? s.calls : []));
+    return { planned, steps, aligned, second, next };
   }
 
   /** The final answer after our tool calls ran: one line per result, plus what was not available. */
   function compose(messages: ChatMessage[], tools: ReadonlySet<string>, lang: Lang, userIndex: number): string {
-    const { planned, wanted, steps, aligned, found } = afterTools(messages, tools, userIndex);
+    const { planned, steps, aligned, second } = afterTools(messages, tools, userIndex, lang);
     const resultsOf = (step: Step | undefined): CallResult[] =>
       (step?.calls ?? []).map((c) => ({ call: { name: c.name, args: parseArgs(c.arguments) }, output: step!.outputs.get(c.id) }));
     let results: CallResult[];
-    if (aligned && found.size) {
-      // The lookups' lists were for finding the item: say what was done to it, or that nothing matched.
-      const second = resultsOf(steps[1]);
-      results = resultsOf(steps[0]).map((r, i) => {
-        const f = found.get(i);
-        if (!f) return r;
-        const lookup = wanted[i].lookup!;
-        return f.kind === 'one' && tools.has(lookup.action) ? (second.shift() ?? r) : { ...r, note: notFound(lang, lookup, f) };
+    if (aligned && second.size) {
+      // A lookup's list or an append's read only served the second step: say what that did, or why nothing
+      // was done. A result saved to a file is said, then its saving.
+      const made = resultsOf(steps[1]);
+      results = resultsOf(steps[0]).flatMap((r, i) => {
+        const s = second.get(i);
+        if (!s) return [r];
+        if (s.kind === 'note') return s.keep ? [r, { ...r, note: s.note }] : [{ ...r, note: s.note }];
+        const done = made.splice(0, s.calls.length);
+        const then = done.map((d, j) => ({ ...d, call: s.calls[j] ?? d.call }));
+        return s.keep ? [r, ...then] : then.length ? then : [r];
       });
     } else {
       results = resultsOf(steps.at(-1));
     }
     const userText = userIndex >= 0 ? (messages[userIndex].content ?? '') : '';
     const decimals = decimalsAsked(userText)?.places;
-    const ctx = { decimals, userText, today: dayIn(now(), timeZone()) };
+    const ctx = { decimals, userText, today: dayIn(now(), timeZone()), workspace: deps.workspace };
     const lines = [...results.map((r) => composeResults(lang, [r], ctx)), ...composeTogether(lang, results, ctx)];
     // Parts of the message that were no tool call, said where they came in it.
     const notes = planned?.kind === 'calls' && (aligned || steps.length === 1) ? (planned.notes ?? []) : [];
     for (const note of [...notes].reverse()) {
-      lines.splice(Math.min(note.at, lines.length), 0, renderReply(note.reply, { lang, tools, name: prefs.get(NAME_KEY) }));
+      lines.splice(Math.min(note.at, lines.length), 0, renderReply(note.reply, { lang, tools, name: prefs.get(NAME_KEY), workspace: deps.workspace }));
     }
     let text = lines.join('\n');
     if (REMIND.test(userText) && results.some((r) => r.call.name === 'todo_add' && r.output !== undefined && !/^Error:/.test(r.output))) {
@@ -148,7 +173,7 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
     let out: { text: string; calls: PlannedCall[] };
     if (messages.at(-1)?.role === 'tool') {
       // A todo named by content was looked up in the list: now finish or delete the item found.
-      const { steps, next } = afterTools(messages, tools, userIndex);
+      const { steps, next } = afterTools(messages, tools, userIndex, lang);
       out = steps.length === 1 && next.length ? { text: '', calls: next } : reply(compose(messages, tools, lang, userIndex));
     } else if (userIndex >= 0 && userIndex === messages.length - 1) {
       const planned = planAt(messages, userIndex);
@@ -159,7 +184,7 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
           : reply(renderReply({ kind: 'missing', tools: planned.calls.map((c) => c.name) }, { lang, tools }));
       } else {
         if (planned.remember) prefs.set(planned.remember.key, planned.remember.value);
-        out = reply(renderReply(planned.reply, { lang, tools, name: prefs.get(NAME_KEY) }));
+        out = reply(renderReply(planned.reply, { lang, tools, name: prefs.get(NAME_KEY), workspace: deps.workspace }));
       }
     } else {
       out = reply(renderReply({ kind: 'ack' }, { lang, tools }));

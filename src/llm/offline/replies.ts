@@ -2,6 +2,7 @@
  * Everything the offline planner says, in Chinese and English: replies without a tool, and the
  * final answer built from tool results (which the tools already wrote in the user's language).
  */
+import { resolve } from 'node:path';
 import { str, type FailureWording, type PlannedCall, type Reply, type SuccessWording, type WordingContext } from './intent.js';
 import { RULES } from './intents.js';
 import { say, type Lang } from '../../i18n.js';
@@ -53,6 +54,15 @@ function missing(lang: Lang, tools: string[]): string {
   );
 }
 
+/** Where files are kept: the workspace, and the file just written if there was one. */
+function whereFiles(lang: Lang, workspace: string | undefined, file: string | undefined): string {
+  if (!workspace) {
+    return say(lang, '文件都保存在工作区里，路径都相对于工作区。说「有哪些文件」可以看看里面有什么。', 'Files are kept in the workspace; paths are relative to it. Say "list files" to see what is there.');
+  }
+  const at = file ? say(lang, `${file} 保存在：${resolve(workspace, file)}\n`, `${file} is saved at ${resolve(workspace, file)}\n`) : '';
+  return at + say(lang, `你的文件都保存在工作区：${workspace}\n说「有哪些文件」可以看看里面有什么。`, `Your files are kept in the workspace: ${workspace}\nSay "list files" to see what is there.`);
+}
+
 const MODEL_HINT_ZH = '配置一个模型（设置 ZHIXING_BASE_URL / ZHIXING_API_KEY，或 ZHIXING_PROVIDER）后，我能听懂更多说法、回答开放的问题。';
 const MODEL_HINT_EN =
   'Configure a model (ZHIXING_BASE_URL / ZHIXING_API_KEY, or ZHIXING_PROVIDER) and I can understand much more and answer open questions.';
@@ -62,10 +72,12 @@ export interface ReplyContext {
   lang: Lang;
   tools: ReadonlySet<string>;
   name?: string;
+  /** The workspace's absolute path, if the planner was told it. */
+  workspace?: string;
 }
 
 /** A reply without a tool, in the user's language. */
-export function renderReply(r: Reply, { lang, tools, name }: ReplyContext): string {
+export function renderReply(r: Reply, { lang, tools, name, workspace }: ReplyContext): string {
   switch (r.kind) {
     case 'greeting':
       return say(lang, `你好呀${name ? `，${name}` : ''}！我是知行，现在在离线模式下运行。我可以帮你：\n`, `Hi${name ? ` ${name}` : ''}! I'm Zhixing, running in offline mode. I can help with:\n`) +
@@ -103,6 +115,12 @@ export function renderReply(r: Reply, { lang, tools, name }: ReplyContext): stri
       return r.action === 'done'
         ? say(lang, '要完成第几条？可以先说「看看待办」查看编号。', 'Which item number is done? Say "show my todos" to see the numbers.')
         : say(lang, '要删除第几条？可以先说「看看待办」查看编号。', 'Which item number should I delete? Say "show my todos" to see the numbers.');
+    case 'cannotEditTodo':
+      return say(
+        lang,
+        '待办还不能直接修改。可以先删掉那条（比如「删除第 2 条」），再记一条新的（比如「记一下 明天交报告」）。',
+        'Todos cannot be changed in place yet. Delete it (e.g. "delete 2") and add the new one (e.g. "add a todo: report due tomorrow").',
+      );
     case 'codeRefusal':
       return say(
         lang,
@@ -111,6 +129,8 @@ export function renderReply(r: Reply, { lang, tools, name }: ReplyContext): stri
       );
     case 'missing':
       return missing(lang, r.tools);
+    case 'workspace':
+      return whereFiles(lang, workspace, r.path);
     case 'cannot':
       // One sentence and the nearest thing that works; the whole list is for "help".
       return say(lang, '抱歉，这个我在离线模式下做不到。', "Sorry, I can't do that in offline mode.") + say(lang, '', ' ') + nearestOffer(lang, r.near, tools);
@@ -133,12 +153,12 @@ const sentence = (lang: Lang, text: string): string => (/[。！？.!?）)]$/.te
 const FAILURES: Readonly<Record<string, FailureWording>> = Object.assign({}, ...RULES.map((r) => r.failure));
 const SUCCESSES: Readonly<Record<string, SuccessWording>> = Object.assign({}, ...RULES.map((r) => r.success ?? {}));
 
-function failure(lang: Lang, { name, args }: PlannedCall, reason: string): string {
+function failure(lang: Lang, { name, args }: PlannedCall, reason: string, ctx: WordingContext): string {
   // The tools usually name the path themselves; say it once.
   const path = reason.includes(str(args.path)) ? '' : str(args.path);
   const why = sentence(lang, reason);
   const wording = FAILURES[name];
-  return wording ? wording(lang, args, why, path, reason) : say(lang, `抱歉，${name} 没有成功：${why}`, `Sorry, ${name} didn't work: ${why}`);
+  return wording ? wording(lang, args, why, path, reason, ctx) : say(lang, `抱歉，${name} 没有成功：${why}`, `Sorry, ${name} didn't work: ${why}`);
 }
 
 /** The final reply of a turn, from the results of the calls the planner made. */
@@ -148,7 +168,7 @@ export function composeResults(lang: Lang, results: CallResult[], ctx: WordingCo
       if (note !== undefined) return note;
       if (output === undefined) return say(lang, `（${call.name} 没有返回结果）`, `(${call.name} returned no result)`);
       const text = output.trim();
-      return ERROR_PREFIX.test(text) ? failure(lang, call, text.replace(ERROR_PREFIX, '')) : (SUCCESSES[call.name]?.(lang, call, text, ctx) ?? text);
+      return ERROR_PREFIX.test(text) ? failure(lang, call, text.replace(ERROR_PREFIX, ''), ctx) : (SUCCESSES[call.name]?.(lang, call, text, ctx) ?? text);
     })
     .join('\n');
 }

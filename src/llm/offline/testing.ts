@@ -74,3 +74,32 @@ export async function turn(
   messages.push({ role: 'assistant', content: final.text });
   return { reply: final.text, calls: first.parsed, messages, final };
 }
+
+/** How many steps a turn may take before the planner counts as stuck: two-step calls need two, plus the reply. */
+const MAX_TURN_STEPS = 4;
+
+/**
+ * One user turn as the agent loop runs it: steps until the planner stops calling tools, each call
+ * answered by `run` (the real registry in most tests). Follows two-step plans (a lookup, an append).
+ */
+export async function agentTurn(
+  llm: Llm,
+  history: ChatMessage[],
+  text: string,
+  run: (call: ToolCall) => string | Promise<string>,
+  tools: ToolSpec[] = specsFor(),
+): Promise<{ reply: string; calls: StepResult['parsed']; messages: ChatMessage[] }> {
+  const messages: ChatMessage[] = [...history, { role: 'user', content: text }];
+  const calls: StepResult['parsed'] = [];
+  for (let i = 0; i < MAX_TURN_STEPS; i++) {
+    const r = await step(llm, messages, tools);
+    if (!r.calls.length) {
+      messages.push({ role: 'assistant', content: r.text });
+      return { reply: r.text, calls, messages };
+    }
+    calls.push(...r.parsed);
+    messages.push({ role: 'assistant', content: null, tool_calls: r.calls });
+    for (const c of r.calls) messages.push({ role: 'tool', tool_call_id: c.id, content: await run(c) });
+  }
+  throw new Error('the planner did not stop calling tools');
+}

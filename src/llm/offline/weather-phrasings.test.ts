@@ -213,7 +213,11 @@ describe('offline planner: weather beside other requests', () => {
   });
 
   it('does not take another request for a second city', async () => {
-    expect(await planned('weather in Tokyo and the time in London')).toEqual(['Tokyo']);
+    const r = await step(createOfflinePlanner({ prefs: memoryPrefs() }), [{ role: 'user', content: 'weather in Tokyo and the time in London' }]);
+    expect(r.parsed).toEqual([
+      { name: 'weather', args: { city: 'Tokyo' } },
+      { name: 'current_time', args: { timezone: 'London' } },
+    ]);
   });
 });
 
