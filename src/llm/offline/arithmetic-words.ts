@@ -172,7 +172,7 @@ export const rewriteShares = (text: string): string => (text.includes('%') ? app
 
 // ---- Whole-sentence word problems --------------------------------------------------------------
 
-const AVERAGE = /平均|均摊|分摊|均分|平分|人均|(?<![a-z])aa(?![a-z])|\b(?:average|mean|avg|split|share(?:d)? (?:equally|evenly)|divided (?:equally|evenly))\b|\bdivide[sd]?\b.*\b(?:among|between|people|persons|friends|ways)\b/i;
+const AVERAGE = /平均|均摊|分摊|均分|平分|平摊|分担|人均|(?<![a-z])aa(?![a-z])|\b(?:average|mean|avg|split|share(?:d)? (?:equally|evenly)|divided (?:equally|evenly))\b|\bdivide[sd]?\b.*\b(?:among|between|people|persons|friends|ways)\b/i;
 /** "Each" and 每人 ask for a share only with a count of people beside them. */
 const PER_PERSON = /每(?:人|个人|位|家)|\b(?:per (?:person|head)|each)\b/i;
 const PEOPLE = /人|位|名|家|people|persons|friends|of us|guys|ways|students|kids|roommates|between|among|分成|分给/i;
@@ -192,6 +192,12 @@ function average(text: string, sum: string | undefined): string | undefined {
     return `(${sum.replace(/\s/g, '')})/${n ?? terms}`;
   }
   const skip: Array<[number, number]> = count ? [[count.index, count.index + count[0].length]] : [];
+  // 「加10%服务费，4个人AA」「打八折后3个人平分」: the bill as it comes to, then shared.
+  if (count && n !== undefined && n > 0) {
+    const bill = priceChange(text.slice(0, count.index) + ' '.repeat(count[0].length) + text.slice(count.index + count[0].length));
+    if (bill) return `(${bill})/${n}`;
+  }
+  for (const m of text.matchAll(/\d+(?:\.\d+)?\s*%/g)) skip.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
   const values = numbersIn(text, skip).map((f) => String(f.value));
   if (n !== undefined && n > 0 && values.length >= 1) return values.length === 1 ? `${values[0]}/${n}` : `(${values.join('+')})/${n}`;
   if (n === undefined && values.length >= 2) return `(${values.join('+')})/${values.length}`;
