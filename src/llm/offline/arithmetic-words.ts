@@ -100,7 +100,7 @@ const WORD_OPS: ReadonlyArray<readonly [RegExp, (...g: string[]) => string]> = [
   // 1/4 of 100, 3/4 of 200
   [new RegExp(`${EN_NUM}\\s*/\\s*(\\d+)\\s+of\\s*(?:the\\s*)?\\$?(\\d+(?:\\.\\d+)?)`, 'gi'), (a, b, n) => `(${n}*${a}/${b})`],
   // 5万块钱的5%, 「120块减30」: the currency between the amount and 的 or an operation is no part of the arithmetic
-  [/(\d)\s*(?:块钱|块|元|人民币|rmb|美元|欧元|dollars?|euros?|bucks)\s*(?=的|(?:再|然后)?\s*(?:加上?|减去?|乘以?|除以|[+\-*/×÷]))/gi, (d) => d],
+  [/(\d)\s*(?:块钱|块|元|人民币|rmb|美元|美金|欧元|日元|英镑|港币|刀|usd|cny|eur|gbp|jpy|hkd|dollars?|euros?|bucks)\s*(?=的|(?:再|然后)?\s*(?:加上?|减去?|乘以?|除以|[+\-*/×÷]))/gi, (d) => d],
   // 「8除2」: said without 以, 除 between two numbers still divides the first
   [/(\d)\s*除(?!以)\s*(?=\d)/g, (d) => `${d}/`],
   // 「3乘5再加2」: 再 between a number and the next operation only says it comes after

@@ -153,6 +153,12 @@ const CASES: Array<[string, string]> = [
   ['three of us split a 90 dollar bill with 20% tip', '36'],
   ['打完九折后 4 个人平摊 200 元', '45'],
   ['360/4人', '90'],
+  // Chinese and English in one sum
+  ['100 USD 的 20% 是多少', '20'],
+  ['一共 3 items，每个 $12.5，total？', '37.5'],
+  ['2的3次方 plus 5', '13'],
+  ['帮我 calculate 一下 25% of 80', '20'],
+  ['15 squared minus 5 squared', '200'],
   // money at a rate the user gives
   ['汇率7.2，100美元是多少人民币', '720'],
   ['100美元按7.1换算成人民币', '710'],
