@@ -100,7 +100,7 @@ const WORD_OPS: ReadonlyArray<readonly [RegExp, (...g: string[]) => string]> = [
   // 1/4 of 100, 3/4 of 200
   [new RegExp(`${EN_NUM}\\s*/\\s*(\\d+)\\s+of\\s*(?:the\\s*)?\\$?(\\d+(?:\\.\\d+)?)`, 'gi'), (a, b, n) => `(${n}*${a}/${b})`],
   // 5万块钱的5%, 「120块减30」: the currency between the amount and 的 or an operation is no part of the arithmetic
-  [/(\d)\s*(?:块钱|块|元|人民币|rmb|美元|欧元|dollars?|euros?|bucks)\s*(?=的|(?:再|然后)?\s*(?:加上?|减去?|乘以?|除以|[+\-*/×÷]))/gi, (d) => d],
+  [/(\d)\s*(?:块钱|块|元|人民币|rmb|美元|美金|欧元|日元|英镑|港币|刀|usd|cny|eur|gbp|jpy|hkd|dollars?|euros?|bucks)\s*(?=的|(?:再|然后)?\s*(?:加上?|减去?|乘以?|除以|[+\-*/×÷]))/gi, (d) => d],
   // 「8除2」: said without 以, 除 between two numbers still divides the first
   [/(\d)\s*除(?!以)\s*(?=\d)/g, (d) => `${d}/`],
   // 「3乘5再加2」: 再 between a number and the next operation only says it comes after
@@ -172,7 +172,7 @@ export const rewriteShares = (text: string): string => (text.includes('%') ? app
 
 // ---- Whole-sentence word problems --------------------------------------------------------------
 
-const AVERAGE = /平均|均摊|分摊|均分|平分|人均|(?<![a-z])aa(?![a-z])|\b(?:average|mean|avg|split|share(?:d)? (?:equally|evenly)|divided (?:equally|evenly))\b|\bdivide[sd]?\b.*\b(?:among|between|people|persons|friends|ways)\b/i;
+const AVERAGE = /平均|均摊|分摊|均分|平分|平摊|分担|人均|(?<![a-z])aa(?![a-z])|\b(?:average|mean|avg|split|share(?:d)? (?:equally|evenly)|divided (?:equally|evenly))\b|\bdivide[sd]?\b.*\b(?:among|between|people|persons|friends|ways)\b/i;
 /** "Each" and 每人 ask for a share only with a count of people beside them. */
 const PER_PERSON = /每(?:人|个人|位|家)|\b(?:per (?:person|head)|each)\b/i;
 const PEOPLE = /人|位|名|家|people|persons|friends|of us|guys|ways|students|kids|roommates|between|among|分成|分给/i;
@@ -192,6 +192,12 @@ function average(text: string, sum: string | undefined): string | undefined {
     return `(${sum.replace(/\s/g, '')})/${n ?? terms}`;
   }
   const skip: Array<[number, number]> = count ? [[count.index, count.index + count[0].length]] : [];
+  // 「加10%服务费，4个人AA」「打八折后3个人平分」: the bill as it comes to, then shared.
+  if (count && n !== undefined && n > 0) {
+    const bill = priceChange(text.slice(0, count.index) + ' '.repeat(count[0].length) + text.slice(count.index + count[0].length));
+    if (bill) return `(${bill})/${n}`;
+  }
+  for (const m of text.matchAll(/\d+(?:\.\d+)?\s*%/g)) skip.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
   const values = numbersIn(text, skip).map((f) => String(f.value));
   if (n !== undefined && n > 0 && values.length >= 1) return values.length === 1 ? `${values[0]}/${n}` : `(${values.join('+')})/${n}`;
   if (n === undefined && values.length >= 2) return `(${values.join('+')})/${values.length}`;

@@ -38,8 +38,10 @@ const EN_WORDS: ReadonlyArray<readonly [RegExp, string]> = [
   [/(\d\s*)cubed\b/gi, '$1^3'],
   [/([\d)]\s*)(?:multiplied by|times|x)(?=\s*[\d(])/gi, '$1*'],
   [/([\d)]\s*)(?:divided by|over)(?=\s*[\d(])/gi, '$1/'],
-  [/([\d)]\s*)plus(?=\s*[\d(])/gi, '$1+'],
-  [/([\d)]\s*)minus(?=\s*[\d(])/gi, '$1-'],
+  // 「2的3次方 plus 5」: a power said in Chinese, then an English operation
+  [/(次方|平方|立方)(\s*)(?:multiplied by|times)(?=\s*[\d(])/gi, '$1$2*'],
+  [/([\d)方]\s*)plus(?=\s*[\d(])/gi, '$1+'],
+  [/([\d)方]\s*)minus(?=\s*[\d(])/gi, '$1-'],
   [/([\d)]\s*)(?:to the power of|to the|raised to)(?=\s*[\d(])/gi, '$1^'],
   [/\b(?:the )?square root of\s*/gi, '√'],
   [/\bsqrt\s*/gi, '√'],

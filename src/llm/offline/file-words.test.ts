@@ -142,6 +142,8 @@ const CREATES: Array<[string, string, string]> = [
   ['create a file named ideas.txt in folder drafts with the text more sleep', 'drafts/ideas.txt', 'more sleep'],
   ['create hello.py containing print(1)', 'hello.py', 'print(1)'],
   ["save 'hello world' as greeting.txt", 'greeting.txt', 'hello world'],
+  ['帮我建个文件夹 notes 然后在里面建 a.txt 写 hi', 'notes/a.txt', 'hi'],
+  ['make a folder called drafts and create plan.md inside it with the text v1', 'drafts/plan.md', 'v1'],
   ['in notes.txt write remember the milk', 'notes.txt', 'remember the milk'],
   ['create an empty file called log.txt', 'log.txt', ''],
   ['新建一个空文件 empty.md', 'empty.md', ''],

@@ -8,7 +8,7 @@ import { say, type Lang } from '../../i18n.js';
 const STRONG_CALC = /算一下|算算|算一算|计算|帮我算|算下|算出|算个|^算\s|\b(?:calculate|compute|calc|evaluate|work out|solve)\b/i;
 const WEAK_CALC = /等于|是多少|多少|几|=|告诉我|是不是|对吗|对不对|每人|人均|\bis it\b|\beach\b|\bper (?:person|head)\b|\b(?:what is|what's|whats|how much is|equals?|what|tell me)\b/i;
 // What may surround a bare expression: 「(3+5)*12 等于多少」, 「那 3*3 呢」, "2^10 = ?".
-const CALC_FILLER = /等于多少|等于几|等于|是多少|是几|多少|结果|答案|那么|那|呢|吗|啊|呀|就是|是|=|\?|\bwhat is\b|\bwhat's\b|\bwhats\b|\bhow much is\b|\bequals?\b|\bis\b|[,.!。:：;；]|\s/gi;
+const CALC_FILLER = /等于多少|等于几|等于|是多少|是几|多少|结果|答案|那么|那|呢|吗|啊|呀|就是|是|=|\?|\bwhat is\b|\bwhat's\b|\bwhats\b|\bhow much is\b|\bequals?\b|\bis\b|每人|每个人|人|[,.!。:：;；]|\s/gi;
 
 /** Arithmetic with a request to compute it, or alone: 「算一下 (3+5)*2」, 「0.1+0.2」, "calculate 2^10". */
 export function calculation(u: Utterance): ReturnType<Intent['match']> {

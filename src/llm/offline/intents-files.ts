@@ -5,6 +5,7 @@ import { appendWording } from './file-append.js';
 import { findExpression } from './expression.js';
 import { fileAppend } from './intents-file-append.js';
 import { FILE_READ_INTENTS } from './intents-file-read.js';
+import { FOLDER_MADE, INSIDE_IT } from './plan-parts.js';
 import { call, PRIORITY, reply, str, type Intent, type Outcome, type PlannedCall, type ToolRules } from './intent.js';
 import { say, type Lang } from '../../i18n.js';
 
@@ -49,7 +50,7 @@ const CREATE: RegExp[] = [
 /** 「在 docs 文件夹里建一个…」: the folder named before the verb (or before the file, the verb between). */
 const FOLDER_BEFORE = re(`(?:在|到|往)\\s*(?<dir>${PATH})\\s*(?:(?:文件夹|目录)\\s*(?:里面|里|下面|下|中|内)?|(?:里面|里|下面|下|中|内))\\s*(?:(?:帮我|给我|再)\\s*)?(?:(?:新建|创建|建立|建|生成|写)\\s*(?:一个|个)?\\s*(?:新的?\\s*)?(?:文本\\s*)?(?:文件\\s*)?(?:(?:叫做|叫|名为|名叫)\\s*)?)?$`);
 /** "… in the reports folder containing …": the folder named right after the file. */
-const FOLDER_AFTER_NAME = re(`^\\s*,?\\s*(?:in|inside|under|into)\\s+(?:the\\s+|my\\s+)?(?:(?<dir>${PATH})\\s+(?:folder|directory|dir)\\b|(?:folder|directory)\\s+(?<dir2>${PATH}))|^\\s*(?:放在|放到|存在|存到|在)\\s*(?<dir3>${PATH})\\s*(?:文件夹|目录)?\\s*(?:里面|里|下面|下|中)?`);
+const FOLDER_AFTER_NAME = re(`^\\s*,?\\s*(?:in|inside|under|into)\\s+(?:the\\s+|my\\s+)?(?:(?<dir>${PATH})\\s+(?:folder|directory|dir)\\b|(?:folder|directory)\\s+(?<dir2>${PATH}))|^\\s*,?\\s*(?:in|inside)\\s+(?:it|there|that folder)\\b|^\\s*(?:放在|放到|存在|存到|在)\\s*(?<dir3>${PATH})\\s*(?:文件夹|目录)?\\s*(?:里面|里|下面|下|中)?`);
 const CREATE_CONTENT = re(
   `^\\s*(?:,\\s*)?(?:(?:它的|的)?内容(?:是|为|写)?|里面(?:写|是)(?:上|着)?|写上|写入|写着|写|with(?:\\s+the)?\\s+(?:content|text|words?)s?|containing|that says|saying|with)\\s*(?::\\s*)?(?<content>.*)$|^\\s*:\\s*(?<content2>.+)$`,
 );
@@ -137,7 +138,9 @@ const fileWrite: Intent = {
       let end = m.indices[0][1];
       const after = FOLDER_AFTER_NAME.exec(u.norm.slice(end));
       const before = FOLDER_BEFORE.exec(u.norm.slice(0, m.index));
-      const dir = after?.groups?.dir ?? after?.groups?.dir2 ?? after?.groups?.dir3 ?? before?.groups?.dir;
+      // 「建个文件夹 notes，然后在里面建 a.txt」: the folder made just before, pointed back to.
+      const made = INSIDE_IT.test(u.norm) ? FOLDER_MADE.exec(u.norm.slice(0, m.index)) : null;
+      const dir = after?.groups?.dir ?? after?.groups?.dir2 ?? after?.groups?.dir3 ?? before?.groups?.dir ?? made?.groups?.made ?? made?.groups?.made2;
       if (after) end += after[0].length;
       const rest = CREATE_CONTENT.exec(u.norm.slice(end));
       const at = rest?.indices?.groups?.content ?? rest?.indices?.groups?.content2;

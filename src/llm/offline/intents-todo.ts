@@ -139,7 +139,7 @@ const todoList: Intent = {
 const done = (lang: Lang, _call: unknown, output: string): string => say(lang, `好的，${output}`, `Done. ${output}`);
 
 /** Changing a todo, which no tool does: 「第二条改成买酸奶」「把写报告改成明天截止」 "move the dentist to Friday". */
-const EDIT_ZH = /(?:第\s*[\d一二两三四五六七八九十]+\s*[条项个件]?|\d+\s*号|那条|这条|那个|这个|待办).{0,12}?(?:改成|改为|改到|换成|修改为?|更新为|推迟到|延期到|延后到|提前到|挪到)|(?:改成|改为|改到|推迟到|延期到|延后到|提前到|挪到).{0,10}?(?:截止|到期)/;
+const EDIT_ZH = /(?:第\s*[\d一二两三四五六七八九十]+\s*[条项个件]?|\d+\s*号|那条|这条|那个|这个|待办).{0,12}?(?:改成|改为|改到|换成|修改为?|更新为|推迟到|延期到|延后到|提前到|挪到)|(?:改成|改为|改到|推迟到|延期到|延后到|提前到|挪到).{0,10}?(?:截止|到期)|(?:改到|推迟到|延期到|延后到|提前到|挪到)\s*(?:今天|明天|后天|大后天|下?(?:周|星期|礼拜)|\d|[一二三四五六七八九十]+[号日])/;
 const EDIT_EN = /\b(?:change|move|reschedule|postpone|push back|rename|edit|update)\b.*\b(?:todo|to-do|task|item|#\s*\d|number \d|due date|deadline|due)\b/i;
 
 const todoEdit: Intent = {

@@ -5,7 +5,7 @@
  */
 import { clauses, commaClauses } from './clauses.js';
 import { fixTypos } from './typos.js';
-import { planned, pointingBack, savingTo } from './plan-parts.js';
+import { folderMade, intoFolder, planned, pointingBack, savingTo } from './plan-parts.js';
 import { severalTodos } from './intents-todo-add.js';
 import { utterance, type Utterance } from './extract.js';
 import { followUp } from './followup.js';
@@ -61,7 +61,12 @@ const SMALL_TALK = new Set<Reply['kind']>(['greeting', 'ack', 'thanks', 'bye']);
 function classifyParts(parts: Utterance[], ctx: PlanContext): Array<Outcome & { part: Utterance }> {
   const outcomes: Array<Outcome & { part: Utterance }> = [];
   let last: PlannedCall | undefined;
+  let folder: string | undefined;
   for (const part of parts.flatMap((p) => byCommas(p, ctx))) {
+    // 「建个文件夹 notes，然后在里面建 a.txt」: folders are made by writing into them, so the part
+    // that only makes one is done by the write that follows.
+    const made = folderMade(part);
+    if (made) folder = made;
     // 「…，然后把结果保存到 result.txt」: the call before also keeps its result there.
     const keep = savingTo(part);
     const prior = outcomes.at(-1);
@@ -80,6 +85,13 @@ function classifyParts(parts: Utterance[], ctx: PlanContext): Array<Outcome & { 
         outcomes.pop();
         o = answer;
       }
+    }
+    const into = intoFolder(o, part, folder);
+    if (into !== o) {
+      // Done by this write: the part that only made the folder says nothing of its own.
+      const at = outcomes.findIndex((x) => x.kind === 'reply' && folderMade(x.part) === folder);
+      if (at >= 0) outcomes.splice(at, 1);
+      o = into;
     }
     if (o.kind === 'call') last = callsOf(o).at(-1);
     outcomes.push({ ...o, part });

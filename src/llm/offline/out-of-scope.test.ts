@@ -36,6 +36,7 @@ const MISSES: Array<[string, RegExp]> = [
   ['play some music from 2020', /^Sorry, I can't do that in offline mode\./],
   ['帮我订一张明天去北京的机票，三点的', /待办/],
   ['帮我叫个车', /^抱歉，这个我在离线模式下做不到。/],
+  ['新建文件夹 docs', /文件/],
   ['帮我订明天下午3点的会议室', /待办/],
 ];
 

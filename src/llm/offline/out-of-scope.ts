@@ -12,7 +12,7 @@ export type Nearest = 'todo' | 'files' | 'fileDelete' | 'calculator' | 'time' | 
 const NEAR: ReadonlyArray<readonly [Nearest, RegExp]> = [
   ['fileDelete', /(?:删除|删掉|删了|移除|重命名|移动)(?:一下)?(?:这个|那个)?文件|(?:删除|删掉|删了|移除|重命名|改名|移动)\s*\S*\.[A-Za-z][A-Za-z0-9]{0,9}(?![A-Za-z0-9])|\S\.[A-Za-z][A-Za-z0-9]{0,9}\s*(?:删除|删掉|删了|重命名|改名)|\b(?:delete|remove|rename|move)\s+(?:the\s+|this\s+|a\s+)?(?:file\b|\S+\.[A-Za-z][A-Za-z0-9]{0,9}\b)/i],
   ['todo', /闹钟|提醒|叫醒|叫我起床|wake me|日程|日历|预约|预订|订[^，。,.]{0,12}?(?:机票|车票|酒店|餐厅|位子|座位|票)|开会|会议|约会|\b(?:alarm|remind|reminder|schedule|calendar|appointment|meeting|book|reserve)\b/i],
-  ['files', /邮件|邮箱|发给|发送|发消息|短信|微信|保存|存一下|\b(?:e-?mail|send|message|text|save)\b/i],
+  ['files', /(?:新建|创建|建)(?:一个|个)?(?:新的?)?(?:文件夹|目录)|\b(?:create|make) (?:a |the |new )*(?:folder|directory)\b|邮件|邮箱|发给|发送|发消息|短信|微信|保存|存一下|\b(?:e-?mail|send|message|text|save)\b/i],
   ['calculator', /汇率|换算|兑换|折合|多少(?:美元|人民币|欧元|日元|公里|英里|斤|公斤|磅)|(?:美元|美金|人民币|欧元|日元|英镑|港币)(?:换|兑|是|等于|能换)|换(?:成)?(?:美元|美金|人民币|欧元|日元|英镑|港币)|\b(?:usd|cny|eur|jpy|gbp|rmb)\b|\b(?:exchange rate|convert|conversion|in (?:dollars|euros|yuan|miles|km|pounds|kilos))\b/i],
   ['time', /倒计时|计时|秒表|时区|\b(?:timer|countdown|stopwatch|time ?zone)\b/i],
   ['weather', /穿什么|穿啥|出门|晒衣服|洗车|\b(?:wear|outfit|go outside|jacket)\b/i],

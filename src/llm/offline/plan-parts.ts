@@ -3,12 +3,15 @@
  * 这个文件」「东京现在几点，那边天气怎么样」), several places in one request (「上海和北京的天气」), the same
  * question asked twice, and a read of a file that an append before it changes, which must wait for it.
  */
-import { utterance, type Utterance } from './extract.js';
+import { PATH, utterance, type Utterance } from './extract.js';
 import { KEEP_AS_TODO, str, type Outcome, type PlannedCall } from './intent.js';
 
 const FILE_TOOLS = new Set(['file_read', 'file_write', 'file_list']);
 /** Words that stand for the file just named. */
 const THAT_FILE = /这个文件|这份文件|该文件|此文件|那个文件|刚才的?文件|这文件|它|\b(?:this|that|the) file\b|\bit\b/i;
+/** A folder asked for before the file: 「建个文件夹 notes」 "make a folder called notes". */
+export const FOLDER_MADE = new RegExp(`(?:建|创建|新建|建立)\\s*(?:一个|个)?\\s*(?:新的?)?(?:文件夹|目录)\\s*(?:(?:叫做|叫|名为|名叫)\\s*)?(?<made>${PATH})|\\b(?:create|make)\\s+(?:a\\s+|the\\s+|new\\s+)*(?:folder|directory)\\s+(?:called\\s+|named\\s+)?(?<made2>${PATH})`, 'i');
+export const INSIDE_IT = /(?:在|到)(?:它|那个文件夹|这个文件夹|该文件夹)?(?:里面|里头|其中|里)|\b(?:in|inside) (?:it|there|that folder)\b/i;
 /** What can only be said of a file, so a part saying it is about the file even if it reads as something else. */
 const STRONG_FILE_CUE = /这个文件|这份文件|该文件|此文件|那个文件|刚才的?文件|这文件|末尾|结尾|最后面|尾部|内容|\b(?:this|that|the) file\b/i;
 /** Where in a file, said without the file: 「在末尾」「后面」. */
@@ -57,6 +60,19 @@ export function pointingBack(part: Utterance, o: Outcome, last: PlannedCall, cla
     return { kind: 'call', call: { name: 'current_time', args: { timezone: place } } };
   }
   return undefined;
+}
+
+/** The folder a part only asks to make (「建个文件夹 notes」), if that is all it asks. */
+export function folderMade(part: Utterance): string | undefined {
+  const m = FOLDER_MADE.exec(part.norm);
+  return m && part.norm.slice(m.index + m[0].length).trim() === '' ? (m.groups?.made ?? m.groups?.made2) : undefined;
+}
+
+/** A write into the folder made earlier in the message, when the part says so (「在里面」 "inside it"). */
+export function intoFolder(o: Outcome, part: Utterance, folder: string | undefined): Outcome {
+  if (!folder || o.kind !== 'call' || o.call.name !== 'file_write' || !INSIDE_IT.test(part.norm)) return o;
+  const path = str(o.call.args.path);
+  return path.includes('/') ? o : { ...o, call: { ...o.call, args: { ...o.call.args, path: `${folder}/${path}` } } };
 }
 
 /** 「上海和北京」 as two places; one place as itself. */

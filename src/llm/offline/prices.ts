@@ -123,7 +123,7 @@ function baseOf(text: string, spans: ReadonlyArray<[number, number]>): string | 
 const MEASURE = '本|个|件|斤|公斤|张|瓶|杯|份|盒|袋|支|双|条|包|箱|台|块|碗|只|套|把|听|罐|升|公里|千米|米|小时|天|次|节|课时';
 // 「每本 25」「一杯奶茶 18 块」: the price of one, a few words of what it is allowed between.
 // Not a size or a weight: 「一个48寸的披萨」 is no price.
-const EACH_ZH = new RegExp(`(?:每|一)(${MEASURE})\\s*[\\u4e00-\\u9fff]{0,4}?\\s*(?:是|要|卖)?\\s*(${DIGITS})(?!\\s*(?:寸|厘米|公分|米|公斤|斤|克|岁|度|%|\\d))`);
+const EACH_ZH = new RegExp(`(?:每|一)(${MEASURE})\\s*[\\u4e00-\\u9fff]{0,4}?\\s*(?:是|要|卖)?\\s*[$¥￥]?\\s*(${DIGITS})(?!\\s*(?:寸|厘米|公分|米|公斤|斤|克|岁|度|%|\\d))`);
 /** 「油价7.5一升」「3块一个」「3.5元/斤」: the price before the unit. */
 const PRICE_EACH_ZH = new RegExp(`(${DIGITS})\\s*(?:块钱?|元)?\\s*(?:一|每|/)\\s*(${MEASURE})`);
 /** "$2.50/lb, 3 lbs", "4 per kg for 2.5 kg". */
@@ -147,7 +147,9 @@ export function unitPrice(text: string): string | undefined {
   const after = PRICE_EACH_ZH.exec(text);
   const each = EACH_ZH.exec(text) ?? (after && Object.assign([after[0], after[2], after[1]], { index: after.index }));
   if (!each) return undefined;
-  const count = new RegExp(`(${DIGITS}|[一二两三四五六七八九十]+)\\s*(?:${each[1]})`).exec(text.slice(0, each.index) + ' ' + text.slice(each.index + each[0].length));
+  // "3 items" counts 个 too.
+  const counted = each[1] === '个' ? '个|items?|pieces?|units?' : each[1];
+  const count = new RegExp(`(${DIGITS}|[一二两三四五六七八九十]+)\\s*(?:${counted})`, 'i').exec(text.slice(0, each.index) + ' ' + text.slice(each.index + each[0].length));
   const n = count ? numberOf(count[1]) : undefined;
   return n === undefined || n === 1 ? undefined : `${n}*${each[2]}`;
 }

@@ -198,7 +198,7 @@ describe('several items at once', () => {
 
   it('says honestly that a todo cannot be changed in place', async () => {
     seed('写报告', '买牛奶');
-    for (const text of ['第二条改成买酸奶', '把写报告改成明天截止', 'move the dentist task to Friday']) {
+    for (const text of ['第二条改成买酸奶', '把写报告改成明天截止', 'move the dentist task to Friday', '把写报告推迟到周六']) {
       const r = await say(text);
       expect(r.calls, text).toEqual([]);
       expect(r.reply, text).toMatch(/不能直接修改|cannot be changed in place/);

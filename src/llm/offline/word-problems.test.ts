@@ -146,6 +146,19 @@ const CASES: Array<[string, string]> = [
   ['$2.50/lb, 3 lbs', '7.5'],
   ['20%的人是多少人，总共150人', '30'],
   ['3万5的月薪，扣掉五险一金12%，到手多少', '30800'],
+  // a bill changed by a tip, a fee or a discount, then shared
+  ['吃饭花了520，加10%服务费，4个人AA每人多少', '143'],
+  ['dinner was 240 plus 15% tip split between 4 people', '69'],
+  ['总价800打八折后4个人平分', '160'],
+  ['three of us split a 90 dollar bill with 20% tip', '36'],
+  ['打完九折后 4 个人平摊 200 元', '45'],
+  ['360/4人', '90'],
+  // Chinese and English in one sum
+  ['100 USD 的 20% 是多少', '20'],
+  ['一共 3 items，每个 $12.5，total？', '37.5'],
+  ['2的3次方 plus 5', '13'],
+  ['帮我 calculate 一下 25% of 80', '20'],
+  ['15 squared minus 5 squared', '200'],
   // money at a rate the user gives
   ['汇率7.2，100美元是多少人民币', '720'],
   ['100美元按7.1换算成人民币', '710'],
