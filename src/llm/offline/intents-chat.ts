@@ -4,7 +4,7 @@ import { clearlyOutOfScope, nearestTo } from './out-of-scope.js';
 import { NAME_KEY, PRIORITY, reply, type Intent, type Outcome, type Reply } from './intent.js';
 
 const NAME_RECALL =
-  /我叫(?:什么|啥)|我的?名字(?:是|叫)?(?:什么|啥)|我是谁|(?:知道|记得)我(?:是谁|叫什么|叫啥|的名字)|还记得我|\bwhat(?:'s|\s+is)\s+my\s+name\b|\bdo you (?:know|remember) (?:my name|who i am|me)\b|\bwho am i\b/i;
+  /我叫(?:什么|啥)|我的?名字(?:是|叫)?(?:什么|啥)|我是谁|(?:知道|记得)我(?:是谁|叫什么|叫啥|的名字)|还记得我|\bwhat(?:'s|s|\s+is)\s+my\s+name\b|\bdo you (?:know|remember) (?:my name|who i am|me)\b|\bwho am i\b/i;
 // Not 「帮我叫个车」: someone else calling for me is no name.
 const NAME_SET = /(?<![帮给让替请])我叫(?!个|辆|一|车|外卖)|我的名字(?:是|叫)|我名字(?:是|叫)|^(?:你可以|以后|就)?叫我|\bmy name is\b|\bmy name's\b|\bcall me\b|\bi am called\b/i;
 

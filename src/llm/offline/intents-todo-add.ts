@@ -97,8 +97,32 @@ const ITEM_SEP = /\s*(?:[、,，;；]|\band\b|以及|还有)\s*/;
 const ITEM_SEP_AND = /\s*(?:[、,，;；]|\band\b|以及|还有|和)\s*/;
 const COUNT_WORDS: Readonly<Record<string, number>> = { 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, two: 2, three: 3, four: 4, five: 5, six: 6 };
 
+/** 「记一下：买牛奶、交房租、取快递」: no count, but 、 only ever lists things. */
+const LISTED_ZH = /^(?:(?:帮我|请|给我)\s*)?(?:记|加|添加)(?:一下|下)?\s*(?:到?待办(?:里|中)?)?\s*[:：]\s*(?=[^、]+、)/;
+/** `add "water plants" and "pay rent" to my todos`: each quoted item is a todo. */
+const QUOTED_EN = /^(?:please\s+)?(?:add|put)\s+((?:"[^"\n]{1,200}"|“[^”\n]{1,200}”)(?:\s*(?:,|\band\b|&)\s*(?:"[^"\n]{1,200}"|“[^”\n]{1,200}”))+)\s+(?:to|on|in)\s+(?:my\s+)?(?:todos?|to-?dos?|to-?do list|list)\b/i;
+
+const asTodos = (items: string[]): PlannedCall[] =>
+  items.map((content) => {
+    const due = dueOf(content);
+    return { name: 'todo_add', args: due ? { content, due } : { content } };
+  });
+
 /** One todo_add for each item of a list of todos, or undefined when the message is no such list. */
 export function severalTodos(u: Utterance): PlannedCall[] | undefined {
+  const quoted = QUOTED_EN.exec(u.norm);
+  if (quoted) {
+    // Positions found in the normalized text; the words taken from what the user typed.
+    const at = quoted[0].indexOf(quoted[1]);
+    const items = [...quoted[1].matchAll(/"[^"]+"|“[^”]+”/g)].map((m) => trimClause(restore(u, u.raw.slice(at + m.index + 1, at + m.index + m[0].length - 1))));
+    return asTodos(items.filter(Boolean));
+  }
+  const listed = LISTED_ZH.exec(u.norm);
+  // 「讨论 A、B 两个方案」 lists letters inside one task.
+  if (listed && !/[A-Za-z0-9]\s*、\s*[A-Za-z0-9]/.test(u.norm)) {
+    const items = restore(u, u.raw.slice(listed[0].length)).split('、').map((t) => trimClause(t)).filter(Boolean);
+    if (items.length >= 2) return asTodos(items);
+  }
   const head = SEVERAL_ZH.exec(u.norm) ?? SEVERAL_EN.exec(u.norm);
   const after = head ? null : SEVERAL_AFTER_ZH.exec(u.norm);
   if (!head && !after?.indices?.[2]) return undefined;
@@ -108,10 +132,7 @@ export function severalTodos(u: Utterance): PlannedCall[] | undefined {
   let items = rest.split(ITEM_SEP).map((t) => trimClause(t)).filter(Boolean);
   if (count !== undefined && items.length < count) items = rest.split(ITEM_SEP_AND).map((t) => trimClause(t)).filter(Boolean);
   if (items.length < 2) return undefined;
-  return items.map((content) => {
-    const due = dueOf(content);
-    return { name: 'todo_add', args: due ? { content, due } : { content } };
-  });
+  return asTodos(items);
 }
 
 /** "remind me on Friday to call the bank": the day sits between the marker and the content. */

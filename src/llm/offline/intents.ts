@@ -185,7 +185,9 @@ export function plan(text: string, ctx: PlanContext): Plan {
       // Some parts are no tool call (「先算 1+1，再给我唱首歌」): do the rest and say what was not done.
       // A todo's words are the user's, so a todo that would lose some of them is kept whole.
       const keepsTodo = whole.kind === 'call' && whole.call.name === 'todo_add' && calls.some((c) => c.name === 'todo_add' && c.args.content === whole.call.args.content);
-      if (calls.length && (!(whole.kind === 'call' && whole.call.name === 'todo_add') || keepsTodo)) {
+      // 「算一下 1+1\n记一下 买菜\n第三行」: a todo that would swallow another tool's request is no todo of those words.
+      const othersAsked = calls.some((c) => c.name !== 'todo_add');
+      if (calls.length && (!(whole.kind === 'call' && whole.call.name === 'todo_add') || keepsTodo || othersAsked)) {
         const notes: Array<{ at: number; reply: Reply }> = [];
         let at = 0;
         for (const o of outcomes) {

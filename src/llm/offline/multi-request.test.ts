@@ -27,7 +27,25 @@ const CASES: Array<[string, string[]]> = [
   ['what is 2+2? also what day is it today', ['calculator', 'current_time']],
   ['现在几点？另外算一下 7*8', ['current_time', 'calculator']],
   ['帮我把 hi 写到 a.txt，然后读一下 a.txt', ['file_write', 'file_read']],
+  ['算一下 1+1\n记一下 买菜\n第三行', ['calculator', 'todo_add']],
+  ['记一下：买牛奶、交房租、取快递', ['todo_add', 'todo_add', 'todo_add']],
+  ['add "water plants" and "pay rent" to my todos', ['todo_add', 'todo_add']],
+  ['记一下：开会讨论A、B两个方案', ['todo_add']],
+  ['记一下 周五前交周报，内容包括销量、利润、成本', ['todo_add']],
+  ['现在几点？我在纽约', ['current_time']],
 ];
+
+describe('a list of todos, and lines that are no request', () => {
+  it('keeps each listed or quoted item as its own todo, in the words typed', async () => {
+    const r = await step(planner(), [{ role: 'user', content: 'add \u201cwater plants\u201d, "pay rent" & "call mum" to my list' }]);
+    expect(r.parsed.map((c) => c.args.content)).toEqual(['water plants', 'pay rent', 'call mum']);
+  });
+
+  it('does the requests of a pasted message and says what it could not do, never folding them into a todo', async () => {
+    const r = await step(planner(), [{ role: 'user', content: '算一下 1+1\n记一下 买菜\n第三行' }]);
+    expect(r.parsed).toEqual([{ name: 'calculator', args: { expression: '1+1' } }, { name: 'todo_add', args: { content: '买菜' } }]);
+  });
+});
 
 describe('several requests in one message', () => {
   it.each(CASES)('%s', async (text, tools) => {

@@ -172,7 +172,9 @@ describe('offline planner: conversation and memory', () => {
       expect((await turn(fresh, [], q)).reply).toContain('你叫刘浩彬');
     }
     await turn(fresh, [], 'my name is Alex');
-    expect((await turn(createOfflinePlanner({ prefs }), [], "what's my name")).reply).toContain('Your name is Alex');
+    for (const q of ["what's my name", 'whats my name', 'hey whats my name?']) {
+      expect((await turn(createOfflinePlanner({ prefs }), [], q)).reply).toContain('Your name is Alex');
+    }
   });
 
   it('says so when it does not know the name yet', async () => {
