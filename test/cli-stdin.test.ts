@@ -68,6 +68,14 @@ describe('standard input as part of the message', () => {
     expect(await runCli(['what is 1+1'], offline, { stdinFile: '/dev/null' })).toMatchObject({ code: 0, stdout: '1+1 = 2\n', stderr: '' });
   });
 
+  it('with --json and no message, the piped text is the one message', async () => {
+    const offline = { ZHIXING_HOME: home().home };
+    const r = await runCli(['--json'], offline, { input: '算一下 1+1\n' });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ mode: 'offline', reply: '1+1 = 2', actions: [{ tool: 'calculator', ok: true }] });
+  });
+
   it('waits for a slow command that has started writing, to its end', async () => {
     const { env, sent } = withModel();
     server.enqueue(textReply('Two lines.'));

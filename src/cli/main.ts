@@ -120,7 +120,8 @@ export async function main(argv: string[]): Promise<number> {
   if (typeof config === 'number') return config;
   // With no message it is the REPL, on a terminal or with piped lines taken as typed ones (scripts
   // drive it so); piped input becomes context only for a message: `git diff | zhixing "review"`.
-  const interactive = cmd.kind === 'repl';
+  // `… | zhixing --json` has no REPL to give lines to: the piped text is the one message.
+  const interactive = cmd.kind === 'repl' && !(flags.json && !process.stdin.isTTY);
   if (interactive && flags.json) return stderr(`zhixing: ${t.jsonNeedsMessage}\n${t.usageHint}\n`), 2;
   let message: string | undefined;
   // One run speaks one language: the one the message is in, unless ZHIXING_LANG says otherwise.

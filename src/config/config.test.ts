@@ -420,7 +420,7 @@ describe('settings that are wrong say so', () => {
     expect(() => load('fr')).toThrow(
       new ConfigError(
         'ZHIXING_LANG must be zh (中文) or en (English), got "fr". Leave it unset to follow the language you write in.',
-        'ZHIXING_LANG 必须是 zh（中文）或 en（English）。不设置它，就跟随你写的语言。',
+        'ZHIXING_LANG 必须是 zh（中文）或 en（English），现在是 "fr"。不设置它，就跟随你写的语言。',
       ),
     );
     expect(() => load('chinese')).toThrow(/ZHIXING_LANG must be zh \(中文\) or en \(English\), got "chinese"/);

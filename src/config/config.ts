@@ -8,7 +8,7 @@ import { resolveEndpoint, UnknownProviderError, type Layer, type Source } from '
 import { EnvFileError, readEnvFile as readEnv } from './env-file.js';
 import { isWithin, realPathOf } from './paths.js';
 import { readSettingsFile, SettingsFileError } from './settings-file.js';
-import { baseUrlProblem, langProblem, originLabel, parseLang, unknownKeyWarnings, type SettingOrigin } from './setting-checks.js';
+import { baseUrlProblem, echo, langProblem, originLabel, parseLang, unknownKeyWarnings, type SettingOrigin } from './setting-checks.js';
 
 const DEFAULT_MAX_STEPS = 8;
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -382,7 +382,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const lang = parseLang(langSetting);
   if (langSetting !== undefined && !lang) {
     const label = originLabel(origins.ZHIXING_LANG!, 'ZHIXING_LANG');
-    throw new ConfigError(langProblem(langSetting, label), `${label} 必须是 zh（中文）或 en（English）。不设置它，就跟随你写的语言。`);
+    throw new ConfigError(langProblem(langSetting, label), `${label} 必须是 zh（中文）或 en（English），现在是 ${echo(langSetting, 'value')}。不设置它，就跟随你写的语言。`);
   }
   const maxSteps = wholeNumber('ZHIXING_MAX_STEPS', DEFAULT_MAX_STEPS, 1, 100);
   const requestTimeoutMs = wholeNumber('ZHIXING_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 1_000, MAX_TIMEOUT_MS);

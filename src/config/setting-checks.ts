@@ -41,7 +41,7 @@ export function originLabel(origin: SettingOrigin, envName: string): string {
 }
 
 /** Text from a file, as a message may repeat it: never with control characters, never very long. */
-function echo(text: string, what: string): string {
+export function echo(text: string, what: string): string {
   if (hasControlChars(text)) return `a ${what} with control characters in it`;
   return `"${text.length > MAX_ECHO_CHARS ? `${text.slice(0, MAX_ECHO_CHARS)}…` : text}"`;
 }

@@ -183,8 +183,17 @@ export const FILE_RULES: ToolRules = {
     },
     // The top of the workspace is listed with where it is: an empty one most of all, or the user has nothing to go on.
     file_list: (lang, { args }, output, { workspace }) => (isRoot(args.path) || EMPTY_FOLDER.test(output) ? output + whereLine(lang, workspace) : output),
-    // file_read returns the bare text (or a sentence when the file is empty): say whose text it is.
+    // file_read returns the bare text (or a sentence when the file is empty): say whose text it is,
+    // fenced, so a terminal that renders Markdown shows the file as it is (「# TODO」, a*b*c).
     file_read: (lang, { args }, output) =>
-      /是空文件。$|is empty\.$/.test(output) ? output : say(lang, `${str(args.path)} 的内容：\n${output}`, `Contents of ${str(args.path)}:\n${output}`),
+      /是空文件。$|is empty\.$/.test(output) ? output : say(lang, `${str(args.path)} 的内容：\n${fenced(output)}`, `Contents of ${str(args.path)}:\n${fenced(output)}`),
   },
 };
+
+/** Text in a code fence longer than any run of backticks inside it. */
+function fenced(text: string): string {
+  let longest = 0;
+  for (const run of text.match(/`{3,}/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}\n${text.replace(/\n$/, '')}\n${fence}`;
+}

@@ -108,7 +108,7 @@ describe('parts that point back to a file', () => {
     writeFileSync(join(workspace, 'notes.txt'), 'old\n');
     const r = await say("帮我把'周会改到三点'追加到 notes.txt，然后读一下这个文件");
     expect(r.calls.map((c) => c.name)).toEqual(['file_read', 'file_write', 'file_read']);
-    expect(r.reply).toMatch(/已追加到 notes\.txt[\s\S]*notes\.txt 的内容：\nold\n周会改到三点/);
+    expect(r.reply).toMatch(/已追加到 notes\.txt[\s\S]*notes\.txt 的内容：\n```\nold\n周会改到三点\n```/);
   });
 
   it('adds to the end of the file the part before read', async () => {

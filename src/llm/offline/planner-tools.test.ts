@@ -122,8 +122,8 @@ describe('offline planner with the real tools', () => {
     expect(readFileSync(join(workspace, 'notes/a.txt'), 'utf8')).toBe('hello');
     await say(llm, '帮我创建文件 notes.txt，内容是：今天也要加油');
     expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('今天也要加油');
-    expect((await say(llm, '读一下 notes/a.txt')).reply).toBe('notes/a.txt 的内容：\nhello');
-    expect((await say(llm, 'read notes.txt')).reply).toBe('Contents of notes.txt:\n今天也要加油');
+    expect((await say(llm, '读一下 notes/a.txt')).reply).toBe('notes/a.txt 的内容：\n```\nhello\n```');
+    expect((await say(llm, 'read notes.txt')).reply).toBe('Contents of notes.txt:\n```\n今天也要加油\n```');
     const list = await say(llm, '有哪些文件');
     expect(list.reply).toContain('notes.txt');
     expect(list.reply).toContain('notes');
@@ -131,8 +131,8 @@ describe('offline planner with the real tools', () => {
     expect(secret.reply).toMatch(/^抱歉，没能写入：拒绝写入 \.\.\/secret\.txt：/);
     expect(secret.reply).toMatch(/没有写入任何内容|没有做任何改动/);
     expect(existsSync(join(root, 'secret.txt'))).toBe(false);
-    expect((await say(llm, '看看 notes/a.txt')).reply).toBe('notes/a.txt 的内容：\nhello');
-    expect((await say(llm, 'show me notes.txt')).reply).toBe('Contents of notes.txt:\n今天也要加油');
+    expect((await say(llm, '看看 notes/a.txt')).reply).toBe('notes/a.txt 的内容：\n```\nhello\n```');
+    expect((await say(llm, 'show me notes.txt')).reply).toBe('Contents of notes.txt:\n```\n今天也要加油\n```');
     expect((await say(llm, '看看 notes/')).reply).toContain('a.txt');
     const missing = await say(llm, '读一下 nope.txt');
     expect(missing.reply).toMatch(/^抱歉，没能读取：找不到 nope\.txt/);

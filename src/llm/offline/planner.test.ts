@@ -129,7 +129,9 @@ describe('offline planner: the reply after the tools ran', () => {
   it('passes tool text through, framing changes and file contents', async () => {
     expect(await reply('记一下 周五前交周报', '已添加待办 #1：周五前交周报（截止：周五）')).toBe('好的，已添加待办 #1：周五前交周报（截止：周五）');
     expect(await reply('看看待办', '待办（1 条未完成）：\n1. [ ] 周五前交周报')).toBe('待办（1 条未完成）：\n1. [ ] 周五前交周报');
-    expect(await reply('读一下 notes/a.txt', 'hello')).toBe('notes/a.txt 的内容：\nhello');
+    expect(await reply('读一下 notes/a.txt', 'hello')).toBe('notes/a.txt 的内容：\n```\nhello\n```');
+    // Shown as it is: a fence longer than any inside, so Markdown never reshapes a file.
+    expect(await reply('读一下 a.md', '# TODO\nx = a*b*c\n```js\n1\n```')).toBe('a.md 的内容：\n````\n# TODO\nx = a*b*c\n```js\n1\n```\n````');
     expect(await reply('北京天气怎么样', '北京：晴，气温 20°C')).toBe('北京：晴，气温 20°C');
     expect(await reply('add a todo: buy milk', 'Added todo #2: buy milk')).toBe('Done. Added todo #2: buy milk');
   });
