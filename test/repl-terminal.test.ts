@@ -119,19 +119,22 @@ describe('the input history on a terminal', () => {
     second.keys(`x`);
     await second.waitFor(/\(failed reverse-i-search\)'算一x': 帮我算一下/);
     second.keys('\x7f');
+    // Enter sends the match, as a shell does.
     second.keys(ENTER);
-    // Enter takes the match into the line; a second Enter sends it.
-    await second.waitFor(/知行 › 帮我算一下 \(3\+5\)\*2$/);
-    second.keys(ENTER);
-    await second.waitFor(/= 16\n知行 ›$/);
+    at = await second.waitFor(/= 16\n知行 ›$/);
     // A failed search keeps the last match on screen, as shells do.
     second.keys(`${CTRL_R}notez`);
-    await second.waitFor(/\(failed reverse-i-search\)'notez': note one\n {5}… note two$/);
+    await second.waitFor(/\(failed reverse-i-search\)'notez': note one\n {5}… note two$/, at);
     // Esc gives back the line as it was (empty).
     second.keys('\x1b');
-    await ready(second);
-    second.keys(CTRL_D);
+    await ready(second, at);
+    // Enter on a search that found nothing sends nothing stale: the line was empty, so nothing runs.
+    second.keys(`${CTRL_R}zzz`);
+    await second.waitFor(/\(failed reverse-i-search\)'zzz'/, at);
+    second.keys(ENTER);
+    second.keys(`/exit${ENTER}`);
     expect(await second.closed).toBe(0);
+    expect(readFileSync(file, 'utf8').split('\n').slice(-3)).toEqual(['"帮我算一下 (3+5)*2"', '"/exit"', '']);
   });
 });
 

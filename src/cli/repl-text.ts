@@ -17,7 +17,7 @@ export function replText(lang: Lang) {
 /exit            退出（也可按 Ctrl-D）
 
 Enter 发送；Alt+Enter 或 Ctrl-J 换行；单独一行 """ 开始多行块，再一行 """ 结束；粘贴多行文本算一条消息。
-↑/↓ 翻看以前输入的内容（重启后仍在），Ctrl-R 搜索（再按 Ctrl-R 找更早的，Enter 取用，Esc 取消）；Tab 补全命令。
+↑/↓ 翻看以前输入的内容（重启后仍在），Ctrl-R 搜索（再按 Ctrl-R 找更早的，Enter 发送，方向键取来编辑，Esc 取消）；Tab 补全命令。
 回答进行中按 Ctrl-C 停下；有输入时 Ctrl-C 清空这一行；在空提示符处连按两次 Ctrl-C 退出。`
         : `/help            this list
 /sessions        list sessions (the current one is marked *)
@@ -30,7 +30,7 @@ Enter 发送；Alt+Enter 或 Ctrl-J 换行；单独一行 """ 开始多行块，
 /exit            quit (also Ctrl-D)
 
 Enter sends; Alt+Enter or Ctrl-J starts a new line; """ on a line of its own opens a block that another """ closes; pasted lines are one message.
-Up/Down recall earlier entries (kept across runs); Ctrl-R searches them (Ctrl-R again for older, Enter takes it, Esc cancels); Tab completes commands.
+Up/Down recall earlier entries (kept across runs); Ctrl-R searches them (Ctrl-R again for older, Enter sends it, an arrow key takes it for editing, Esc cancels); Tab completes commands.
 Ctrl-C stops a running answer, or clears the line; at an empty prompt, press it twice to quit.`,
     searchLabel: (query: string, failed: boolean) =>
       zh ? `（${failed ? '没找到' : '搜索历史'}）「${query}」：` : `(${failed ? 'failed ' : ''}reverse-i-search)'${query}': `,

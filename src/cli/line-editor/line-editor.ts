@@ -164,12 +164,12 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
       search = undefined;
       setState(s.before);
     } else {
-      // Enter takes the match into the line for editing; any other key takes it and then acts.
+      // Any other key takes the match and then acts, as a shell does: Enter sends it, an arrow edits
+      // it. A search that found nothing for what was typed takes nothing, not a stale match.
       const match = shownMatch(entries, s);
       mode = 'edit';
       search = undefined;
-      state = s.index < 0 ? s.before : stateOf(match.text);
-      if (isEnter(key)) return render(), true;
+      state = s.index < 0 || s.failed ? s.before : stateOf(match.text);
       return false;
     }
     render();
