@@ -115,7 +115,11 @@ export function qingming(year: number): Day {
 }
 
 // The Chinese calendar as the runtime's ICU data knows it (leap months are reported as e.g. "6bis").
-const CHINESE = new Intl.DateTimeFormat('en-u-ca-chinese', { timeZone: 'UTC', month: 'numeric', day: 'numeric' });
+// Made on first use: building a formatter for the Chinese calendar costs milliseconds, and most
+// runs never name a lunar holiday.
+let chinese: Intl.DateTimeFormat | undefined;
+const chineseCalendar = (): Intl.DateTimeFormat =>
+  (chinese ??= new Intl.DateTimeFormat('en-u-ca-chinese', { timeZone: 'UTC', month: 'numeric', day: 'numeric' }));
 /** Lunar dates fall within this many days after the same Gregorian month and day of the lunar date, plus a margin. */
 const LUNAR_SEARCH_DAYS = 400;
 
@@ -123,7 +127,7 @@ const LUNAR_SEARCH_DAYS = 400;
 export function nextLunar(from: Day, month: number, day: number): Day | undefined {
   for (let i = 0; i < LUNAR_SEARCH_DAYS; i++) {
     const d = addDays(from, i);
-    const parts = CHINESE.formatToParts(new Date(utc(d)));
+    const parts = chineseCalendar().formatToParts(new Date(utc(d)));
     const m = parts.find((p) => p.type === 'month')?.value;
     const dd = Number(parts.find((p) => p.type === 'day')?.value);
     if (m === String(month) && dd === day) return d;
