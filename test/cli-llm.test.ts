@@ -332,7 +332,7 @@ describe('CLI usage', () => {
     expect(version.stdout).toMatch(/^zhixing \d+\.\d+\.\d+\n$/);
     const bad = await runCli(['--frobnicate', 'x'], env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("Unknown option '--frobnicate'");
+    expect(bad.stderr).toContain('Unknown option --frobnicate.');
     const noSession = await runCli(['--session', 'ses_nope', 'hi'], env);
     expect(noSession.code).toBe(2);
     expect(noSession.stderr).toContain('There is no session "ses_nope"');

@@ -16,6 +16,9 @@ describe('parseCommand', () => {
 
   it('says what is wrong with bad usage', () => {
     expect(parseCommand(['--frobnicate'])).toMatchObject({ kind: 'usage-error', zh: '没有 --frobnicate 这个选项。要发送以 - 开头的消息，把它放在 -- 之后：zhixing -- "--frobnicate"。' });
+    expect(parseCommand(['--sesion', '1', 'hi'])).toMatchObject({ kind: 'usage-error', message: 'Unknown option --sesion. Did you mean --session?', zh: '没有 --sesion 这个选项。你是想用 --session 吗？' });
+    expect(parseCommand(['--show-action', 'hi'])).toMatchObject({ message: 'Unknown option --show-action. Did you mean --show-actions?' });
+    expect(parseCommand(['serve', '--prot', '1'])).toMatchObject({ message: 'Unknown option --prot. Did you mean --port?' });
     expect(parseCommand(['--session'])).toMatchObject({ kind: 'usage-error', zh: '选项 --session 的值不对：它需要一个值。' });
     expect(parseCommand(['--session', 'a', '--new', 'x'])).toMatchObject({ kind: 'usage-error', message: 'Use either --session ID or --new, not both.' });
     expect(parseCommand(['ask'])).toMatchObject({ kind: 'usage-error' });

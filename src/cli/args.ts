@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { closestName } from '../config/suggest.js';
+import { plainText } from './terminal-text.js';
 
 export interface OneShotFlags {
   json: boolean;
@@ -49,15 +51,24 @@ const MAX_PORT = 65_535;
 
 const usage = (message: string, zh: string): Command => ({ kind: 'usage-error', message, zh });
 
-/** node:util parseArgs's complaint, first line only, and in Chinese from its code. */
-function parseError(err: unknown): Command {
-  const message = (err as Error).message.split('\n')[0]!;
-  const option = (/'(-[^']*)'/.exec(message)?.[1] ?? '').replace(/ <value>$/, '');
+/** node:util parseArgs's complaint, first line only, and in Chinese from its code; an unknown option gets the one it most likely meant. */
+function parseError(err: unknown, known: readonly string[]): Command {
   const code = (err as { code?: string }).code;
+  const firstLine = (err as Error).message.split('\n')[0]!;
+  const option = (/'(-[^']*)'/.exec(firstLine)?.[1] ?? '').replace(/ <value>$/, '');
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const meant = /^--[\w-]+$/.test(option) ? closestName(option.slice(2), known) : undefined;
+    const shown = plainText(option);
+    return meant
+      ? usage(`Unknown option ${shown}. Did you mean --${meant}?`, `没有 ${shown} 这个选项。你是想用 --${meant} 吗？`)
+      : usage(
+          `Unknown option ${shown}. To send a message that starts with -, put it after --: zhixing -- "${shown}".`,
+          `没有 ${shown} 这个选项。要发送以 - 开头的消息，把它放在 -- 之后：zhixing -- "${shown}"。`,
+        );
+  }
+  const message = firstLine;
   const zh =
-    code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
-      ? `没有 ${option} 这个选项。要发送以 - 开头的消息，把它放在 -- 之后：zhixing -- "${option}"。`
-      : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE'
+    code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE'
         ? `选项 ${option || message} 的值不对：${/needs|argument missing/i.test(message) ? '它需要一个值' : '它不接受值'}。`
         : code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL'
           ? `这个命令不接受多余的参数（${message}）。`
@@ -75,7 +86,7 @@ function parseServe(argv: string[]): Command {
       options: { port: { type: 'string' }, host: { type: 'string' }, offline: { type: 'boolean', default: false } },
     });
   } catch (err) {
-    return parseError(err);
+    return parseError(err, ['port', 'host', 'offline']);
   }
   const { port = String(DEFAULT_SERVE_PORT), host = DEFAULT_SERVE_HOST, offline } = parsed.values;
   const n = Number(port);
@@ -83,6 +94,8 @@ function parseServe(argv: string[]): Command {
   if (!host.trim()) return usage('--host needs an address, e.g. 127.0.0.1.', '--host 需要一个地址，例如 127.0.0.1。');
   return { kind: 'serve', host: host.trim(), port: n, offline };
 }
+
+const ONE_SHOT_OPTIONS = ['json', 'show-actions', 'session', 'new', 'offline', 'yes', 'mcp', 'model', 'help', 'version'];
 
 export function parseCommand(argv: string[]): Command {
   if (argv[0] !== undefined && LATER_COMMANDS.has(argv[0])) return { kind: 'unavailable', name: argv[0] };
@@ -107,7 +120,7 @@ export function parseCommand(argv: string[]): Command {
       },
     });
   } catch (err) {
-    return parseError(err);
+    return parseError(err, ONE_SHOT_OPTIONS);
   }
   const { values: v } = parsed;
   const positionals = parsed.positionals.map((p) => (p.startsWith(MESSAGE_MARK) ? p.slice(1) : p));
