@@ -45,8 +45,10 @@ const noSuchItem = (n: number, all: TodoRow[], lang: Lang) =>
 export function createTodoTools(
   repo: TodosRepo,
   now: () => number = Date.now,
-  timeZone: string = Intl.DateTimeFormat().resolvedOptions().timeZone,
+  timeZone?: string,
 ): Tool[] {
+  // The host's zone is read when a due date needs it: the first Intl formatter costs milliseconds at start.
+  const zone = (): string => (timeZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone);
   const find = (n: number, lang: Lang): TodoRow => {
     const all = repo.list();
     const item = all.find((t) => t.number === n);
@@ -69,7 +71,7 @@ export function createTodoTools(
         throw new ToolError(say(ctx.lang, `待办内容太长（${text.length} 字，上限 ${MAX_CONTENT_CHARS}）。`, `The todo is too long (${text.length} characters, at most ${MAX_CONTENT_CHARS}).`));
       }
       // 「明天」 is kept as the date it means today, so the list is still right tomorrow.
-      const when = due?.trim() ? resolveDue(due.trim(), now(), timeZone) : null;
+      const when = due?.trim() ? resolveDue(due.trim(), now(), zone()) : null;
       const item = repo.add(text, when, now());
       const shown = line(item, ctx.lang).replace(/^\d+\. \[ \] /, '');
       return { output: say(ctx.lang, `已添加待办 #${item.number}：${shown}`, `Added todo #${item.number}: ${shown}`), ...card(item) };

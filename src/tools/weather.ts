@@ -28,7 +28,8 @@ const WeatherArgs = z.object({
 });
 
 export function createWeatherTool(deps: WeatherToolDeps): Tool {
-  const fetchFn = deps.fetch ?? fetch;
+  // The global fetch is looked up at the call: touching it loads undici, ~10 ms of every start otherwise.
+  const fetchFn: typeof fetch = deps.fetch ?? ((input, init) => fetch(input, init));
   const timeoutMs = deps.timeoutMs ?? WEATHER_TIMEOUT_MS;
 
   return defineTool({
