@@ -1,4 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
 import { mkdirSync, realpathSync } from 'node:fs';
 import { createBus, type Bus } from './bus/bus.js';
 import type { Config } from './config/config.js';
@@ -42,11 +41,6 @@ export interface AppOptions {
 /** The model the configuration asks for. The OpenAI SDK is loaded only when a model is configured. */
 async function createLlm(config: Config, store: Store): Promise<Llm> {
   if (config.mode === 'offline') {
-    // The planner is hundreds of regular expressions, each run once or twice in a short run. V8's
-    // default interprets a pattern first and compiles it on its second use, paying twice; compiled
-    // straight away they cost about 40 ms less per offline one-shot. (Not for the model's path: its
-    // few large patterns are cheaper interpreted once.)
-    setFlagsFromString('--no-regexp-tier-up');
     const { createOfflinePlanner } = await import('./llm/offline/planner.js');
     return createOfflinePlanner({ prefs: store.prefs, lang: config.lang, workspace: config.workspace });
   }

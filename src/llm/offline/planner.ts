@@ -68,9 +68,15 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
   const timeZone = () => deps.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
 
   /** Plans the user message at `index` with what preceded it. */
+  // A turn plans its message when it starts and again to word the reply: the second time is the
+  // same message after the same context, so the plan is kept rather than made again.
+  let last: { key: string; planned: ReturnType<typeof plan> } | undefined;
   const planAt = (messages: ChatMessage[], index: number) => {
     const ctx: PlanContext = { prefs, previous: previousOf(messages, index, classifyAlone(prefs)) };
-    return plan(messages[index].content ?? '', ctx);
+    const text = messages[index].content ?? '';
+    const key = JSON.stringify([text, ctx.previous ?? null, prefs.get(NAME_KEY) ?? null]);
+    if (last?.key !== key) last = { key, planned: plan(text, ctx) };
+    return last.planned;
   };
 
   /** The tool steps since the user's message, each with the outputs that came back. */
