@@ -10,6 +10,7 @@
  */
 import { fstatSync } from 'node:fs';
 import { isatty } from 'node:tty';
+import { fenceFor } from '../markdown-fence.js';
 
 /** What standard input gave. */
 export type PipedInput =
@@ -107,12 +108,6 @@ export interface ComposedMessage {
   text: string;
   /** Set when only part of the piped text fits: the characters sent and those there were (at least). */
   cut?: { sent: number; total: number; more: boolean };
-}
-
-/** A Markdown fence longer than any run of backticks in `text`, so the text cannot close it early. */
-function fenceFor(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  return '`'.repeat(Math.max(3, longest + 1));
 }
 
 /**

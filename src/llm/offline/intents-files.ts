@@ -8,6 +8,7 @@ import { FILE_READ_INTENTS } from './intents-file-read.js';
 import { FOLDER_MADE, INSIDE_IT } from './plan-parts.js';
 import { call, PRIORITY, reply, str, type Intent, type Outcome, type PlannedCall, type ToolRules } from './intent.js';
 import { say, type Lang } from '../../i18n.js';
+import { fenced } from '../../markdown-fence.js';
 
 const P = `(?<path>${PATH})`;
 // `s`: file content may run over several lines (a pasted text), and `.` should take it all.
@@ -189,11 +190,3 @@ export const FILE_RULES: ToolRules = {
       /是空文件。$|is empty\.$/.test(output) ? output : say(lang, `${str(args.path)} 的内容：\n${fenced(output)}`, `Contents of ${str(args.path)}:\n${fenced(output)}`),
   },
 };
-
-/** Text in a code fence longer than any run of backticks inside it. */
-function fenced(text: string): string {
-  let longest = 0;
-  for (const run of text.match(/`{3,}/g) ?? []) longest = Math.max(longest, run.length);
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}\n${text.replace(/\n$/, '')}\n${fence}`;
-}

@@ -1,8 +1,8 @@
 /**
  * The offline planner: a rule-based model behind the same `Llm` interface as the real client, so
- * with no key and no network the agent loop still runs through the real tools. It keeps no state of
- * its own — every decision comes from the request's messages and the preferences store — so one
- * planner serves any number of sessions.
+ * with no key and no network the agent loop still runs through the real tools. Every decision comes
+ * from the request's messages and the preferences store (its one cache, the last plan, is keyed by
+ * all a plan reads), so one planner serves any number of sessions.
  */
 import { estimateTokens, messageText } from '../tokens.js';
 import type { ChatMessage, Llm, LlmEvent, LlmRequest, ToolCall, Usage } from '../types.js';

@@ -1,0 +1,15 @@
+/** Text put inside a Markdown code fence that nothing in the text can close early. */
+
+/** A fence longer than any run of backticks in `text` (at least three). */
+export function fenceFor(text: string): string {
+  let longest = 0;
+  // A loop, not Math.max(...runs): piped text can hold more runs than a call takes arguments.
+  for (const run of text.match(/`{3,}/g) ?? []) longest = Math.max(longest, run.length);
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+/** `text` as a fenced block, shown as it is by anything that renders Markdown. */
+export function fenced(text: string): string {
+  const fence = fenceFor(text);
+  return `${fence}\n${text.replace(/\n$/, '')}\n${fence}`;
+}
