@@ -23,7 +23,7 @@ export function openDb(path: string): Db {
     // permission bits, but not a read-only mount.
     accessSync(dirname(path), constants.W_OK);
     makePrivateFile(path);
-    return prepare(new Database(path, { timeout: BUSY_TIMEOUT_MS }));
+    return openPrepared(path);
   } catch (err) {
     if (!isStorageFailure(err)) throw err;
     // SQLite's complaints are about the database file; the file system's about its folder.
@@ -51,6 +51,32 @@ function makePrivateFile(path: string): void {
       }
     }
   }
+}
+
+/**
+ * Several processes opening a new database at once can meet SQLite's busy answers that skip the busy
+ * handler (switching to WAL, the first read of a WAL being recovered): those are retried until the same
+ * deadline a writer waits for, rather than failing a start-up that only had to wait its turn.
+ */
+function openPrepared(path: string): Db {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (let attempt = 0; ; attempt++) {
+    let db: Db | undefined;
+    try {
+      db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+      return prepare(db);
+    } catch (err) {
+      db?.close();
+      const code = String((err as { code?: unknown }).code ?? '');
+      const busy = code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED');
+      if (!busy || Date.now() >= deadline) throw err;
+      sleepSync(Math.min(200, 10 * 2 ** attempt) * (0.5 + Math.random()));
+    }
+  }
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 function prepare(db: Db): Db {
