@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Bus, EventOf } from '../bus/bus.js';
 import type { PermissionDecisionsRepo } from '../store/permission-decisions-repo.js';
-import type { PermissionDecision, PermissionRefusal, PermissionRequest, ToolContext } from '../tools/tool.js';
+import type { PermissionDecision, PermissionRecord, PermissionRefusal, PermissionRequest, ToolContext } from '../tools/tool.js';
 
 /** What a tool may do: run, ask the user first, or never run. */
 export type PermissionRule = 'allow' | 'ask' | 'deny';
@@ -19,7 +19,15 @@ export interface PermissionAnswer {
   decision: PermissionDecision;
   /** Set when a person, not a rule, refused: the user declined, or the turn stopped while they decided. */
   refusal?: PermissionRefusal;
+  /** How it was decided, for the call's record and card. */
+  record: PermissionRecord;
 }
+
+/** What a call's ToolContext gets from the permission layer, and the decisions it made for that call. */
+export type CallPermissions = Pick<ToolContext, 'ask' | 'refusal'> & {
+  /** Every request the call made and how each was decided, in order. */
+  records(): PermissionRecord[];
+};
 
 /** The tool call a ToolContext's `ask` speaks for. */
 export interface AskingCall {
@@ -50,7 +58,7 @@ export interface PermissionService {
   /** The open asks, oldest first, of one session or of all: for a host that connects while they wait. */
   pending(sessionId?: string): PendingAsk[];
   /** `ask` and `refusal` for one call's ToolContext: every request it makes carries the call's ids. */
-  askFor(call: AskingCall): Pick<ToolContext, 'ask' | 'refusal'>;
+  askFor(call: AskingCall): CallPermissions;
   askRules: AskRules;
 }
 
@@ -85,10 +93,16 @@ export function createPermissionService(options: PermissionServiceOptions): Perm
   function ask(request: PermissionAsk, { signal }: { signal: AbortSignal }): Promise<PermissionAnswer> {
     const rule = rules.get(request.tool) ?? DEFAULT_RULE;
     const kept = remembered.get(key(request.tool, request.target));
+    const base = { action: request.action, target: request.target };
+    const done = (decision: PermissionDecision, by: PermissionRecord['by'], extra: Partial<PermissionAnswer> = {}, ruleName?: string) =>
+      Promise.resolve({ decision, ...extra, record: { ...base, decision, by, ...(ruleName ? { rule: ruleName } : {}) } });
     // Deny wins: nothing, not --yes nor an earlier "always", lets a call past one.
-    if (!request.insideSandbox || rule === 'deny' || kept === 'deny') return Promise.resolve({ decision: 'deny' });
-    if (rule === 'allow' || kept === 'allow') return Promise.resolve({ decision: 'allow' });
-    if (signal.aborted) return Promise.resolve({ decision: 'deny', refusal: 'cancelled' });
+    if (!request.insideSandbox) return done('deny', 'sandbox');
+    if (rule === 'deny') return done('deny', 'rule', {}, request.tool);
+    if (kept === 'deny') return done('deny', 'remembered');
+    if (rule === 'allow') return done('allow', 'rule', {}, request.tool);
+    if (kept === 'allow') return done('allow', 'remembered');
+    if (signal.aborted) return done('deny', 'cancelled', { refusal: 'cancelled' });
 
     const { sessionId, turnId, callId, tool, action, target } = request;
     const asked: PendingAsk = { id: newId(), sessionId, turnId, callId, tool, action, target };
@@ -97,7 +111,7 @@ export function createPermissionService(options: PermissionServiceOptions): Perm
     if (options.autoApprove) {
       bus.emit({ type: 'permission.asked', ...asked });
       replied('once');
-      return Promise.resolve({ decision: 'allow' });
+      return done('allow', 'yes');
     }
     const answer = new Promise<PermissionAnswer>((resolve) => {
       const onAbort = () => settle('cancelled');
@@ -106,8 +120,9 @@ export function createPermissionService(options: PermissionServiceOptions): Perm
         signal.removeEventListener('abort', onAbort);
         if (reply === 'always') remembered.set(key(tool, target), 'allow');
         replied(reply);
-        if (reply === 'once' || reply === 'always') resolve({ decision: 'allow' });
-        else resolve({ decision: 'deny', refusal: reply === 'deny' ? 'declined' : 'cancelled' });
+        if (reply === 'once' || reply === 'always') resolve({ decision: 'allow', record: { ...base, decision: 'allow', by: 'user' } });
+        else if (reply === 'deny') resolve({ decision: 'deny', refusal: 'declined', record: { ...base, decision: 'deny', by: 'user' } });
+        else resolve({ decision: 'deny', refusal: 'cancelled', record: { ...base, decision: 'deny', by: 'cancelled' } });
       };
       open.set(asked.id, { asked, settle });
       signal.addEventListener('abort', onAbort, { once: true });
@@ -132,7 +147,9 @@ export function createPermissionService(options: PermissionServiceOptions): Perm
       [...open.values()].map((e) => ({ ...e.asked })).filter((a) => sessionId === undefined || a.sessionId === sessionId),
     askFor(call) {
       let refusal: PermissionRefusal | undefined;
+      const records: PermissionRecord[] = [];
       return {
+        records: () => [...records],
         async ask(request) {
           // The call's own ids come last: a tool cannot speak for another.
           const answer = await ask(
@@ -140,6 +157,7 @@ export function createPermissionService(options: PermissionServiceOptions): Perm
             { signal: call.signal },
           );
           refusal = answer.refusal;
+          records.push(answer.record);
           return answer.decision;
         },
         refusal: () => refusal,

@@ -13,6 +13,13 @@ export interface PermissionRequest {
   target: string;
   /** True when the target lies inside the session's sandbox. */
   insideSandbox: boolean;
+  /**
+   * For a command line: every sub-command it would run (chains, pipes, substitutions, wrappers'
+   * payloads), each matched against the rules on its own. Absent: `target` is matched whole.
+   */
+  parts?: TargetPart[];
+  /** Set when this call must ask whatever the rules allow, and why (e.g. no sandbox for the shell). */
+  mustAsk?: string;
   /** Who asks: the tool, its call, session and turn. Filled in by the turn running the tool, never by the tool. */
   tool?: string;
   callId?: string;
@@ -20,7 +27,37 @@ export interface PermissionRequest {
   turnId?: string;
 }
 
+/** One sub-command of a command line, as the rules match it. */
+export interface TargetPart {
+  /** Program name, then its arguments as the shell would pass them: `curl -s http://x`. */
+  text: string;
+  /** The same sub-command spelled the other ways a rule may name it: the path as written, the program's real path. */
+  alternatives?: string[];
+  /**
+   * Set when what this part runs cannot be read before it runs (`python -c`, a script file, a program
+   * name made at run time), saying why: a broad rule never allows it on its own.
+   */
+  opaque?: string;
+}
+
 export type PermissionDecision = 'allow' | 'deny';
+
+/** How a permission request was decided: recorded with the call and shown on its card. */
+export interface PermissionRecord {
+  action: string;
+  target: string;
+  decision: PermissionDecision;
+  /**
+   * `rule`: a configured or default rule; `remembered`: an earlier "always"; `user`: answered now;
+   * `yes`: approved by --yes; `sandbox`: outside the workspace; `cancelled`: the turn stopped while asking;
+   * `no-host`: an ask with nobody to answer it.
+   */
+  by: 'rule' | 'remembered' | 'user' | 'yes' | 'sandbox' | 'cancelled' | 'no-host';
+  /** The rule that decided, as `tool` or `tool › pattern`. */
+  rule?: string;
+  /** For a command line: how each sub-command came out. */
+  parts?: { text: string; decision: 'allow' | 'ask' | 'deny'; rule?: string; opaque?: string }[];
+}
 
 /** Why an ask came back 'deny' when no rule decided it: the user said no, or the turn stopped while they were deciding. */
 export type PermissionRefusal = 'declined' | 'cancelled';
