@@ -20,6 +20,7 @@ export const fileWriteTool = defineTool({
   name: 'file_write',
   // Replaces an existing file whole; writing the same content again changes nothing more.
   annotations: { destructive: true, idempotent: true },
+  changesWorkspace: true,
   description:
     'Write a UTF-8 text file in the workspace (the only folder the assistant may touch), creating missing folders ' +
     `and replacing the file if it exists (the result says so). Up to ${formatBytes(MAX_WRITE_BYTES)} bytes. Returns the path and size written.`,

@@ -148,6 +148,8 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   timeoutMs?: number;
   /** What the tool does to the world, as MCP's tool hints say it. */
   annotations?: ToolAnnotations;
+  /** The call may create, change or delete files in the workspace: the turn keeps a snapshot to undo it. */
+  changesWorkspace?: boolean;
   /**
    * The longest arguments text (JSON, in characters) the tool accepts; longer calls are refused
    * before they are parsed. Default 20,000: enough for any field a person would type.
