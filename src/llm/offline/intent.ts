@@ -90,6 +90,8 @@ export interface Intent {
  * although it says 今天, and 「记一下 明天 9 点…」 is a todo although it says 9 点.
  */
 export const PRIORITY = {
+  /** Before everything: a command handed over in backticks or after 「运行命令」 is run as written, whatever words it holds. */
+  shell: 110,
   /** Before the plain write: 「在 a.txt 末尾写上…」 adds to the file, 「往 a.txt 写入…」 replaces it. */
   fileAppend: 101,
   /** Carries free text (内容是：…), so it must see the message before anything reads words in it. */

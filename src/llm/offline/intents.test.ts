@@ -6,7 +6,7 @@ describe('rule priorities', () => {
   it('tries rules by their declared priority, not by where they are listed', () => {
     const priorities = INTENTS.map((i) => i.priority);
     expect(priorities).toEqual([...priorities].sort((a, b) => b - a));
-    expect(INTENTS.slice(0, 3).map((i) => i.id)).toEqual(['file_copy', 'file_append', 'file_write']);
+    expect(INTENTS.slice(0, 4).map((i) => i.id)).toEqual(['shell', 'file_copy', 'file_append', 'file_write']);
     expect(INTENTS.at(-1)?.id).toBe('follow_up');
     const at = (id: string) => INTENTS.findIndex((i) => i.id === id);
     expect(at('todo_delete')).toBeLessThan(at('todo_done'));

@@ -14,12 +14,13 @@ import { callsOf, reply, str, type Intent, type Outcome, type PlanContext, type 
 import { CHAT_INTENTS, CODE_INTENTS, NAME_INTENTS, OUT_OF_SCOPE_INTENTS } from './intents-chat.js';
 import { CALCULATOR_RULES } from './intents-calculator.js';
 import { FILE_RULES } from './intents-files.js';
+import { SHELL_RULES } from './intents-shell.js';
 import { TIME_RULES } from './intents-time.js';
 import { TODO_RULES } from './intents-todo.js';
 import { WEATHER_RULES } from './intents-weather.js';
 
 /** One module per tool (or group of tools): its rules, and how its results and failures are said. */
-export const RULES: readonly ToolRules[] = [FILE_RULES, TODO_RULES, WEATHER_RULES, TIME_RULES, CALCULATOR_RULES];
+export const RULES: readonly ToolRules[] = [SHELL_RULES, FILE_RULES, TODO_RULES, WEATHER_RULES, TIME_RULES, CALCULATOR_RULES];
 
 /** Every rule, highest priority first (a stable sort: equal priorities keep the order listed). */
 export const INTENTS: readonly Intent[] = [

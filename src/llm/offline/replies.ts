@@ -23,6 +23,7 @@ const CAPABILITIES: ReadonlyArray<{ tools: string[]; zh: string; en: string }> =
     en: 'workspace files: "write hello to notes/a.txt", "read notes/a.txt", "list files"',
   },
   { tools: ['weather'], zh: '天气：「北京天气怎么样」', en: 'weather: "what\'s the weather in Paris"' },
+  { tools: ['shell'], zh: '在工作区运行命令（按权限规则）：「运行 `ls -la`」', en: 'commands in the workspace, within the permission rules: "run `ls -la`"' },
 ];
 
 /** Names of tools for "this is not available here". */
@@ -37,6 +38,7 @@ const TOOL_LABELS: Record<string, [zh: string, en: string]> = {
   file_write: ['文件写入', 'writing files'],
   file_list: ['文件列表', 'listing files'],
   weather: ['天气查询', 'weather lookup'],
+  shell: ['命令行', 'the shell'],
 };
 
 function capabilities(lang: Lang, tools: ReadonlySet<string>): string {
