@@ -6,6 +6,7 @@ import type { Llm } from './llm/types.js';
 import { createPermissionService, type PermissionService } from './permission/permission.js';
 import { createEventLog, type EventLog } from './sessions/event-log.js';
 import { createSessions, type SessionsService } from './sessions/sessions.js';
+import { DEFAULT_PATH } from './shell/env.js';
 import { sandboxProbe, type SandboxInfo } from './shell/sandbox.js';
 import { createStore, type Store } from './store/store.js';
 import { toStoreError } from './store/store-error.js';
@@ -82,7 +83,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const events = createEventLog({ store });
   const bus = createBus({ stamp: events.stamp });
   // Tried on first use (a shell command, a status request), not at every start.
-  const sandbox = sandboxProbe({ searchPath: config.shell.env.PATH ?? '', network: config.shell.network });
+  const sandbox = sandboxProbe({ searchPath: config.shell.env.PATH || DEFAULT_PATH, network: config.shell.network });
   const tools = createToolRegistry(builtinTools({ config, store, sandbox }), { defaultTimeoutMs: config.toolTimeoutMs, scrub: scrubFor(config.apiKey) });
   const llm = options.llm ?? (await createLlm(config, store));
   const permission = createPermissionService({ bus, decisions: store.permissionDecisions, rules: config.permissions, autoApprove: options.autoApprove });

@@ -23,7 +23,7 @@ export interface SandboxInfo {
 }
 
 export interface DetectOptions {
-  /** PATH to look for bwrap in. */
+  /** PATH to look for bwrap in: the one commands get. */
   searchPath: string;
   /** The network setting: with it off, the trial also makes a network namespace. */
   network: boolean;
@@ -63,7 +63,7 @@ function trial(file: string, args: string[]): Promise<string | undefined> {
 export async function detectSandbox(o: DetectOptions): Promise<SandboxInfo> {
   const platform = o.platform ?? process.platform;
   if (platform === 'linux') {
-    const program = findProgram('bwrap', o.searchPath, ['/usr/bin', '/usr/local/bin']);
+    const program = findProgram('bwrap', o.searchPath);
     if (!program) return { kind: 'none', ok: false, reason: 'bubblewrap (bwrap) is not installed' };
     const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-pid', '--unshare-ipc',
       '--unshare-uts', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', ...(o.network ? [] : ['--unshare-net']), '--', 'true'];
