@@ -1,8 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.js';
 import { startOpenAiServer, textReply, toolCallsReply, type OpenAiServer } from './support/openai-server.js';
+import { runInPty } from './support/pty.js';
 import { bwrapWorks } from './support/shell.js';
 import { tempHome } from './support/temp-home.js';
 
@@ -59,5 +62,22 @@ describe('the shell through ./bin/zhixing', () => {
     const contained = await runCli(['config'], { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en' });
     expect(contained.stdout).not.toContain('sandbox');
     expect(JSON.parse((await runCli(['config', '--json'], { ZHIXING_HOME: h.home })).stdout).sandbox).toEqual({ kind: 'bwrap', ok: true });
+  });
+
+  it('the REPL says once, at the start, that there is no sandbox', async () => {
+    // A PATH with python (the terminal relay) on it and no bwrap.
+    const bin = mkdtempSync(join(tmpdir(), 'zhixing-path-'));
+    symlinkSync(execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim(), join(bin, 'python3'));
+    const h = home();
+    const run = runInPty([], { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en', PATH: bin });
+    try {
+      await run.waitFor(/知行 ›$/);
+      const shown = run.screen.transcript();
+      expect(shown.match(/no sandbox \(bubblewrap \(bwrap\) is not installed\): shell commands would run uncontained/g)).toHaveLength(1);
+      expect(shown).toContain('apt-get install bubblewrap');
+    } finally {
+      run.kill();
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 });
