@@ -15,12 +15,14 @@ export const USER_SECRETS = [
 ];
 
 /**
- * Sockets of daemons that run as root or as the user: a command that can talk to the Docker daemon
- * owns the machine, read-only file system or not (connecting to a socket is not a write).
+ * Sockets of daemons that act for root or for the user: a command that can talk to the Docker daemon,
+ * systemd or a D-Bus bus can have them start anything outside the sandbox, read-only file system or
+ * not (connecting to a socket is no write). `/run/user` holds the user's own (bus, systemd, the
+ * GnuPG and SSH agents, the keyring).
  */
 export const SYSTEM_SOCKETS = [
   '/run/docker.sock', '/var/run/docker.sock', '/run/containerd/containerd.sock', '/run/podman/podman.sock',
-  '/run/user/0/docker.sock', '/run/user/0/podman/podman.sock',
+  '/run/dbus', '/var/run/dbus', '/run/systemd/private', '/run/user',
 ];
 
 /** Folders where programs live even when PATH does not name them. */

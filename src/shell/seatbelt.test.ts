@@ -23,7 +23,11 @@ const options = (network: boolean) => ({
 
 describe('the macOS sandbox profile', () => {
   it('denies writes but to the workspace and its temp folder, hides the home, secrets and masked programs, and can cut the network', () => {
-    const { profile, params } = seatbeltProfile(options(false));
+    const full = seatbeltProfile(options(false));
+    // The daemons' sockets that exist on this machine (/run/dbus…) are covered too; left out here.
+    const system = Object.keys(full.params).filter((k) => /^\/(var\/)?run\//.test(full.params[k]!));
+    const profile = full.profile.split('\n').filter((l) => !system.some((k) => l.includes(`"${k}"`))).join('\n');
+    const params = Object.fromEntries(Object.entries(full.params).filter(([k]) => !system.includes(k)));
     expect(profile).toBe(
       [
         '(version 1)',
