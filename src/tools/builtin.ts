@@ -11,8 +11,17 @@ import { createTodoTools } from './todos.js';
 import type { Tool } from './tool.js';
 import { createWeatherTool } from './weather.js';
 
+export interface BuiltinDeps {
+  config: Config;
+  store: Store;
+  /** What containment shell commands run in (found on first use). */
+  sandbox: () => Promise<SandboxInfo>;
+  /** Programs the shell rules deny outright (`programsDeniedOutright`): masked inside the sandbox. */
+  maskPrograms?: string[];
+}
+
 /** Every built-in tool, in the order the model sees them. */
-export function builtinTools(deps: { config: Config; store: Store; sandbox: () => Promise<SandboxInfo> }): Tool[] {
+export function builtinTools(deps: BuiltinDeps): Tool[] {
   const { config } = deps;
   return [
     calculatorTool,
@@ -22,6 +31,8 @@ export function builtinTools(deps: { config: Config; store: Store; sandbox: () =
     fileWriteTool,
     fileListTool,
     createWeatherTool({ geocodingUrl: config.geocodingUrl, forecastUrl: config.weatherUrl }),
-    createShellTool({ home: config.home, dbPath: config.dbPath, network: config.shell.network, env: config.shell.env, sandbox: deps.sandbox }),
+    createShellTool({
+      home: config.home, dbPath: config.dbPath, network: config.shell.network, env: config.shell.env, sandbox: deps.sandbox, maskPrograms: deps.maskPrograms,
+    }),
   ];
 }
