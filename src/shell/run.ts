@@ -72,7 +72,7 @@ export function runCommand(o: RunCommandOptions): Promise<CommandResult> {
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
     /** False when the group is gone already. */
-    const killGroup = (signal: NodeJS.Signals | 0): boolean => {
+    const killGroup = (signal: NodeJS.Signals): boolean => {
       try {
         process.kill(-child.pid!, signal);
         return true;
