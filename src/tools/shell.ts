@@ -81,7 +81,7 @@ export function createShellTool(deps: ShellToolDeps): Tool {
       `${sandboxSentence(platform, deps.network)} ` +
       'There is no interactive input: standard input is empty, so use non-interactive flags (-y, --yes, --no-pager). ' +
       'Returns the exit code, then standard output and error together. Output past about 28 KB is cut in the middle; ' +
-      'redirect long output to a file and read parts of it. A non-zero exit code is reported, not retried. ' +
+      'redirect long output to a file and read parts of it. A non-zero exit code comes back as a normal result with the output: read it before trying again. ' +
       `Commands end after ${DEFAULT_TIMEOUT_MS / 1000} s unless timeout_ms says otherwise (at most ${MAX_TIMEOUT_MS / 1000} s); ` +
       'background processes end with the command.',
     parameters: ShellParams,
