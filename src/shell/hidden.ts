@@ -12,6 +12,10 @@ export const USER_SECRETS = [
   '.pgpass', '.my.cnf', '.vault-token', '.password-store', '.local/share/keyrings', '.terraform.d/credentials.tfrc.json',
   '.cargo/credentials', '.cargo/credentials.toml', '.gem/credentials', '.m2/settings.xml', '.config/rclone',
   '.mozilla', '.config/google-chrome', '.config/chromium', '.thunderbird', 'Library/Keychains', 'Library/Cookies',
+  // Histories hold what was typed, passwords given on command lines included.
+  '.bash_history', '.zsh_history', '.python_history', '.psql_history', '.mysql_history', '.node_repl_history',
+  // Zhixing's default home, where ZHIXING_HOME points elsewhere (a second home, a test).
+  '.zhixing',
 ];
 
 /**
