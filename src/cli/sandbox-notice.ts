@@ -1,12 +1,19 @@
 import { say, type Lang } from '../i18n.js';
 import type { SandboxInfo } from '../shell/sandbox.js';
 
+const ZH_REASONS: Record<string, string> = {
+  'bubblewrap (bwrap) is not installed': '没有安装 bubblewrap（bwrap）',
+  'sandbox-exec is not available': '没有 sandbox-exec',
+};
+
 /**
  * What the user is told when shell commands cannot be contained: that each one will ask first, and
  * what would fix it. One sentence, for the REPL's banner and `zhixing config`.
  */
 export function noSandboxText(info: SandboxInfo, lang: Lang, platform: NodeJS.Platform = process.platform): string {
-  const why = info.reason ?? 'unknown';
+  const reason = info.reason ?? 'unknown';
+  // The trial's own fixed sentences have Chinese forms; what a sandbox program printed is shown as it is.
+  const why = lang === 'zh' ? (ZH_REASONS[reason] ?? reason) : reason;
   const fix =
     platform === 'linux'
       ? info.kind === 'bwrap'
