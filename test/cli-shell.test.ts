@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './support/cli.js';
+import { BIN, runCli } from './support/cli.js';
 import { startOpenAiServer, textReply, toolCallsReply, type OpenAiServer } from './support/openai-server.js';
 import { runInPty } from './support/pty.js';
 import { bwrapWorks } from './support/shell.js';
@@ -78,6 +78,24 @@ describe('the shell through ./bin/zhixing', () => {
     } finally {
       run.kill();
       rmSync(bin, { recursive: true, force: true });
+    }
+  });
+
+  it('`zhixing serve` says it on stderr once it serves', async () => {
+    const h = home();
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { cwd: h.home, env: { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en', PATH: '/nonexistent' } });
+    let err = '';
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.setEncoding('utf8').on('data', (d) => (err += d) && /apt-get install bubblewrap/.test(err) && resolve());
+        child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+      });
+      expect(out).toMatch(/^Zhixing is serving on http:\/\/127\.0\.0\.1:\d+/);
+      expect(err).toMatch(/^zhixing: no sandbox \(bubblewrap \(bwrap\) is not installed\): shell commands would run uncontained, so each one asks you first\./);
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 });
