@@ -42,7 +42,12 @@ export function statusLine(lang: Lang, r: CommandResult, info: SandboxInfo): str
 }
 
 export function outputBody(lang: Lang, r: CommandResult): string {
-  return r.totalBytes === 0 ? say(lang, '（没有输出）', '(no output)') : r.output;
+  if (r.totalBytes === 0) return say(lang, '（没有输出）', '(no output)');
+  // NUL never occurs in text: this is a file's bytes, of no use to a model and a hazard to terminals.
+  if (r.output.includes('\0')) {
+    return say(lang, `（二进制输出，${formatBytes(r.totalBytes)} 字节，未显示；请把它重定向到文件）`, `(binary output, ${formatBytes(r.totalBytes)} bytes, not shown; redirect it to a file)`);
+  }
+  return r.output;
 }
 
 /** Why a command did not finish: its time ran out or it was stopped; everything it started was ended. */

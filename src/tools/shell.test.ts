@@ -93,6 +93,12 @@ describe('the shell tool', () => {
     );
   });
 
+  it('does not pass binary output on', async () => {
+    const run = shellRunner(fx, { sandbox: async () => NONE });
+    const r = await run({ command: "printf 'a\\0b'" });
+    expect(r.output).toMatch(/^Exit code 0 .*\n\(binary output, 3 bytes, not shown; redirect it to a file\)$/);
+  });
+
   it('cuts long output in the middle with a note, under the registry\'s own cut', async () => {
     const run = shellRunner(fx, { sandbox: async () => NONE });
     const r = await run({ command: 'seq 1 100000' });
