@@ -62,6 +62,14 @@ describe('the shell tool', () => {
     expect(asked).toEqual([{ action: 'shell.run', target: 'echo "unclosed', insideSandbox: true, parts: [{ text: 'echo "unclosed', opaque: 'unbalanced quote' }] }]);
   });
 
+  it('takes a line the analyser failed on as one it could not read', async () => {
+    const analyze = async () => {
+      throw new Error('grammar not loaded');
+    };
+    await shellRunner(fx, { analyze, sandbox: async () => NONE })({ command: 'ls' }, shellCtx(fx.workspace, asked, () => 'deny'));
+    expect(asked[0]!.parts).toEqual([{ text: 'ls', opaque: 'the command line could not be read (grammar not loaded)' }]);
+  });
+
   it('says who refused: a rule, the user, or a stop while asking; and runs nothing', async () => {
     const run = shellRunner(fx, { sandbox: async () => NONE });
     const refused = async (refusal?: 'declined' | 'cancelled') => {
