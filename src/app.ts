@@ -6,6 +6,8 @@ import type { Llm } from './llm/types.js';
 import { createPermissionService, type PermissionService } from './permission/permission.js';
 import { createEventLog, type EventLog } from './sessions/event-log.js';
 import { createSessions, type SessionsService } from './sessions/sessions.js';
+import { DEFAULT_PATH } from './shell/env.js';
+import { sandboxProbe, type SandboxInfo } from './shell/sandbox.js';
 import { createStore, type Store } from './store/store.js';
 import { toStoreError } from './store/store-error.js';
 import { builtinTools } from './tools/builtin.js';
@@ -28,6 +30,8 @@ export interface App {
   events: Pick<EventLog, 'since' | 'lastSeq' | 'resumePoint'>;
   /** Answers the asks a turn waits on; `pending` for a host that connects while one waits. */
   permission: Pick<PermissionService, 'reply' | 'pending' | 'askRules'>;
+  /** What containment shell commands run in here, found by trying it on first use. */
+  sandbox(): Promise<SandboxInfo>;
   close(): void;
 }
 
@@ -78,7 +82,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const store = createStore(config.dbPath);
   const events = createEventLog({ store });
   const bus = createBus({ stamp: events.stamp });
-  const tools = createToolRegistry(builtinTools({ config, store }), { defaultTimeoutMs: config.toolTimeoutMs, scrub: scrubFor(config.apiKey) });
+  // Tried on first use (a shell command, a status request), not at every start.
+  const sandbox = sandboxProbe({ searchPath: config.shell.env.PATH || DEFAULT_PATH, network: config.shell.network });
+  const tools = createToolRegistry(builtinTools({ config, store, sandbox }), { defaultTimeoutMs: config.toolTimeoutMs, scrub: scrubFor(config.apiKey) });
   const llm = options.llm ?? (await createLlm(config, store));
   const permission = createPermissionService({ bus, decisions: store.permissionDecisions, rules: config.permissions, autoApprove: options.autoApprove });
   const sessions = createSessions({
@@ -105,6 +111,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     sessions,
     events: { since: events.since, lastSeq: events.lastSeq, resumePoint: events.resumePoint },
     permission,
+    sandbox,
     close() {
       sessions.close();
       store.close();

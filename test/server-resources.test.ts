@@ -3,6 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStream, request, startTestServer, type TestServer } from './support/http.js';
 import { createScriptedLlm } from './support/scripted-llm.js';
+import { bwrapWorks } from './support/shell.js';
+
+const HAVE_BWRAP = bwrapWorks();
 
 let t: TestServer | undefined;
 afterEach(async () => {
@@ -49,11 +52,18 @@ describe('sessions, status, preferences and permissions', () => {
       mode: 'offline',
       provider: 'offline',
       model: 'rules',
-      tools: expect.arrayContaining(['calculator', 'current_time', 'todo_add', 'file_write', 'weather']),
+      tools: expect.arrayContaining(['calculator', 'current_time', 'todo_add', 'file_write', 'weather', 'shell']),
       mcp: [],
       sessions: { running: [], limit: 10 },
+      // What a trial run finds here: bubblewrap where it works (CI installs it), else why not.
+      sandbox: HAVE_BWRAP ? { kind: 'bwrap', ok: true } : { kind: expect.any(String), ok: false, reason: expect.any(String) },
     });
     expect((await request(t.port, '/api/health')).json()).toEqual({ ok: true, version: status.version });
+  });
+
+  it('says plainly when shell commands have no sandbox to run in', async () => {
+    t = await startTestServer({ env: { PATH: '/nonexistent' } });
+    expect((await request(t.port, '/api/status')).json().sandbox).toEqual({ kind: 'none', ok: false, reason: 'bubblewrap (bwrap) is not installed' });
   });
 
   it("keeps the user's name as a preference the assistant uses", async () => {

@@ -1,5 +1,7 @@
 import { maskKey, safeUrl, type Config, type SettingOrigin } from '../config/config.js';
 import type { Lang } from '../i18n.js';
+import type { SandboxInfo } from '../shell/sandbox.js';
+import { noSandboxText } from './sandbox-notice.js';
 import type { CliIo } from './one-shot.js';
 import { jsonLine, plainText } from './terminal-text.js';
 
@@ -57,6 +59,7 @@ function rows(config: Config): Row[] {
     { name: 'ZHIXING_MAX_REPLY_CHARS', value: config.maxReplyChars, origin: o('ZHIXING_MAX_REPLY_CHARS') },
     { name: 'ZHIXING_GEOCODING_URL', value: safeUrl(config.geocodingUrl), origin: o('ZHIXING_GEOCODING_URL') },
     { name: 'ZHIXING_WEATHER_URL', value: safeUrl(config.weatherUrl), origin: o('ZHIXING_WEATHER_URL') },
+    { name: 'ZHIXING_SHELL_NETWORK', value: config.shell.network ? 1 : 0, origin: o('ZHIXING_SHELL_NETWORK') },
     // The server's token is never shown, not even masked: a part of it is a part of a password.
     { name: 'ZHIXING_TOKEN', value: config.token ? '(set)' : null, origin: o('ZHIXING_TOKEN') },
   ];
@@ -81,11 +84,12 @@ function modeNote(config: Config, lang: Lang): string {
  * `zhixing config [--json]`: the configuration in effect and where each value came from, with the
  * key masked (`sk-…abcd`). Values are shown as plain text: a setting can hold anything.
  */
-export function runConfigShow(config: Config, json: boolean, io: CliIo, lang: Lang): number {
+export function runConfigShow(config: Config, json: boolean, io: CliIo, lang: Lang, sandbox?: SandboxInfo): number {
   const all = rows(config);
   if (json) {
     const settings = Object.fromEntries(all.filter((r) => r.name !== 'mode').map((r) => [r.name, { value: r.value, ...r.origin }]));
-    io.stdout(jsonLine({ mode: config.mode, settings, permissions: config.permissions, warnings: config.warnings }));
+    const contained = sandbox && { kind: sandbox.kind, ok: sandbox.ok, ...(sandbox.reason ? { reason: sandbox.reason } : {}) };
+    io.stdout(jsonLine({ mode: config.mode, settings, permissions: config.permissions, ...(contained ? { sandbox: contained } : {}), warnings: config.warnings }));
     return 0;
   }
   const shown = all.map((r) => ({
@@ -101,5 +105,7 @@ export function runConfigShow(config: Config, json: boolean, io: CliIo, lang: La
   }
   const rules = Object.entries(config.permissions);
   if (rules.length) io.stdout(`${'permissions'.padEnd(nameWidth)}  ${plainText(rules.map(([tool, rule]) => `${tool}=${rule}`).join(', '))}\n`);
+  // Said only when it matters: with a working sandbox there is nothing for the user to do.
+  if (sandbox && !sandbox.ok) io.stdout(`${'sandbox'.padEnd(nameWidth)}  ${plainText(noSandboxText(sandbox, lang))}\n`);
   return 0;
 }

@@ -103,7 +103,10 @@ export async function main(argv: string[]): Promise<number> {
     const io = ioFor(config, config.uiLang);
     if (cmd.kind === 'config') {
       const { runConfigShow } = await import('./config-command.js');
-      return runConfigShow(config, cmd.json, io, config.uiLang);
+      const { detectSandbox } = await import('../shell/sandbox.js');
+      const { DEFAULT_PATH } = await import('../shell/env.js');
+      const sandbox = await detectSandbox({ searchPath: config.shell.env.PATH || DEFAULT_PATH, network: config.shell.network });
+      return runConfigShow(config, cmd.json, io, config.uiLang, sandbox);
     }
     const { runSessions } = await import('./sessions-command.js');
     try {

@@ -14,6 +14,7 @@ import { createPipedInput, createTerminalInput, entryMessage, type ReplInput, ty
 import { followLanguage } from './messages.js';
 import { replText } from './repl-text.js';
 import { plainText } from './terminal-text.js';
+import { noSandboxText } from './sandbox-notice.js';
 
 /** How long a message waits for a turn of the same session in another process. */
 const SESSION_WAIT_MS = 60_000;
@@ -160,6 +161,9 @@ export async function runRepl(
       const s = app.sessions.get(sessionId);
       const model = app.llm.mode === 'offline' ? t.offline : plainText(`${app.llm.provider} · ${app.llm.model}`);
       say(io.style.dim(t.banner(model, (s && plainText(s.title)) || t.newSessionLabel)));
+      // Once, at the start: without a sandbox every shell command asks, and the user should know why.
+      const contained = await app.sandbox();
+      if (!contained.ok) io.stderr(`${noSandboxText(contained, io.lang?.() ?? app.config.lang ?? app.config.uiLang)}\n`);
     }
     for (;;) {
       // The prompt starts a line of its own, even after a turn that ended mid-line (an error).

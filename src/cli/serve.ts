@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from '../config/config.js';
 import type { Command } from './args.js';
 import { plainText } from './terminal-text.js';
+import { noSandboxText } from './sandbox-notice.js';
 
 type ServeCommand = Extract<Command, { kind: 'serve' }>;
 
@@ -70,6 +71,10 @@ export async function runServe(cmd: ServeCommand, io: ServeIo): Promise<number> 
     `Zhixing is serving on ${server.url} (${mode})\nAPI docs: ${server.url}/docs · stop with Ctrl-C\n` +
       (config.token ? 'Every request needs the header Authorization: Bearer $ZHIXING_TOKEN.\n' : ''),
   );
+  // Said once, at the start, not awaited: shutting down must not wait for the trial run.
+  void app.sandbox().then((contained) => {
+    if (!contained.ok) io.stderr(`zhixing: ${noSandboxText(contained, config.uiLang)}\n`);
+  });
 
   const signal = await new Promise<string>((resolve) => {
     for (const name of SHUTDOWN_SIGNALS) process.once(name, () => resolve(name));

@@ -8,6 +8,7 @@ import { resolveEndpoint, UnknownProviderError, type Layer, type Source } from '
 import { EnvFileError, readEnvFile as readEnv } from './env-file.js';
 import { isWithin, realPathOf } from './paths.js';
 import { readSettingsFile, SettingsFileError } from './settings-file.js';
+import { readShellSettings, ShellFileSettings, ShellSettingError, type ShellSettings } from './shell-settings.js';
 import { baseUrlProblem, echo, langProblem, originLabel, parseLang, unknownKeyWarnings, type SettingOrigin } from './setting-checks.js';
 
 const DEFAULT_MAX_STEPS = 8;
@@ -51,7 +52,7 @@ const FILE_NAMES = {
   ZHIXING_LANG: 'lang',
 } as const;
 /** Every name config.json may hold at its top level; anything else is named in a warning. */
-const FILE_KEYS: readonly string[] = [...Object.values(FILE_NAMES), 'workspace', 'permissions', 'mcpServers'];
+const FILE_KEYS: readonly string[] = [...Object.values(FILE_NAMES), 'workspace', 'permissions', 'mcpServers', 'shell'];
 
 /** What a tool may do: run, ask the user first, or never run. */
 export const PermissionRule = z.enum(['allow', 'ask', 'deny']);
@@ -75,6 +76,7 @@ export const ConfigFile = z
     lang: z.enum(['zh', 'en']).optional(),
     // Per-target maps (`"shell": { "git *": "allow" }`) are accepted so a config written for a later version still loads.
     permissions: z.record(z.string(), z.union([PermissionRule, z.record(z.string(), PermissionRule)])).optional(),
+    shell: ShellFileSettings.optional(),
   })
   .passthrough();
 export type ConfigFile = z.infer<typeof ConfigFile>;
@@ -114,6 +116,8 @@ export interface Config {
   dumbTerminal: boolean;
   /** `permissions` from config.json: a tool's name and whether it runs, asks first, or never runs. */
   permissions: Record<string, PermissionRule>;
+  /** How shell commands run: the network setting and the environment they start from. */
+  shell: ShellSettings;
   /** ZHIXING_TOKEN: the bearer token `serve` requires (and needs, off loopback). Never printed. */
   token?: string;
   /** What the user should know about how the settings were read (an ignored file, a withheld key), one line each. */
@@ -394,6 +398,17 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const geocodingUrl = get('ZHIXING_GEOCODING_URL') ?? DEFAULT_GEOCODING_URL;
   const weatherUrl = get('ZHIXING_WEATHER_URL') ?? DEFAULT_WEATHER_URL;
   const token = get('ZHIXING_TOKEN');
+  let shell: ShellSettings;
+  try {
+    const read = readShellSettings({
+      value: get('ZHIXING_SHELL_NETWORK'), origin: origins.ZHIXING_SHELL_NETWORK!, file: file.shell, configPath, env, warnings,
+    });
+    shell = read.settings;
+    origins.ZHIXING_SHELL_NETWORK = read.origin;
+  } catch (err) {
+    if (err instanceof ShellSettingError) throw new ConfigError(err.message, err.zh);
+    throw err;
+  }
 
   // Where the settings not read one by one came from: the home, the workspace, and the model service's.
   origins.ZHIXING_HOME = homeFromEnv ? { from: 'environment', name: 'ZHIXING_HOME' } : { from: 'default' };
@@ -429,6 +444,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     noColor: env.NO_COLOR !== undefined && env.NO_COLOR !== '',
     dumbTerminal: env.TERM === 'dumb',
     permissions: toolRules(file, configPath, warnings),
+    shell,
     token,
     warnings,
     origins,

@@ -16,6 +16,13 @@ export const Status = z
       running: z.array(z.string()).describe('Ids of the sessions running a turn now.'),
       limit: z.number().int().describe('How many sessions may run at once; past it, a new turn is refused with 429.'),
     }),
+    sandbox: z
+      .object({
+        kind: z.enum(['bwrap', 'sandbox-exec', 'none']).describe('`bwrap`: bubblewrap (Linux); `sandbox-exec`: Seatbelt (macOS); `none`: no sandbox program.'),
+        ok: z.boolean().describe('False when no sandbox works here: shell commands then run uncontained, and each one asks first, whatever the rules.'),
+        reason: z.string().optional().describe('Why no sandbox works, e.g. "bubblewrap (bwrap) is not installed".'),
+      })
+      .describe('What shell commands run in.'),
   })
   .openapi('Status');
 export type Status = z.infer<typeof Status>;
@@ -32,8 +39,9 @@ export function statusRoutes({ app, version }: ServerDeps) {
       description: 'Never includes the API key.',
       responses: { 200: { description: 'The status.', schema: Status } },
     },
-    (c) => {
+    async (c) => {
       const running = app.sessions.running();
+      const sandbox = await app.sandbox();
       const status: Status = {
         version,
         mode: app.llm.mode,
@@ -42,6 +50,7 @@ export function statusRoutes({ app, version }: ServerDeps) {
         tools: app.tools.names(),
         mcp: [],
         sessions: { running: running.ids, limit: running.limit },
+        sandbox: { kind: sandbox.kind, ok: sandbox.ok, ...(sandbox.reason ? { reason: sandbox.reason } : {}) },
       };
       return c.json(status);
     },

@@ -6,8 +6,12 @@ import { builtinTools } from './builtin.js';
 describe('the built-in tools', () => {
   it('say what they do to the world', () => {
     const store = createStore(':memory:');
-    const config = { geocodingUrl: 'http://127.0.0.1:9/geo', weatherUrl: 'http://127.0.0.1:9/forecast' } as Config;
-    const annotations = Object.fromEntries(builtinTools({ config, store }).map((t) => [t.name, t.annotations]));
+    const config = {
+      geocodingUrl: 'http://127.0.0.1:9/geo', weatherUrl: 'http://127.0.0.1:9/forecast', home: '/nowhere', dbPath: '/nowhere/zhixing.db',
+      shell: { network: true, env: {} },
+    } as unknown as Config;
+    const sandbox = async () => ({ kind: 'none' as const, ok: false });
+    const annotations = Object.fromEntries(builtinTools({ config, store, sandbox }).map((t) => [t.name, t.annotations]));
     store.close();
     expect(annotations).toEqual({
       calculator: { readOnly: true },
@@ -20,6 +24,7 @@ describe('the built-in tools', () => {
       file_write: { destructive: true, idempotent: true },
       file_list: { readOnly: true },
       weather: { readOnly: true, openWorld: true },
+      shell: { destructive: true, openWorld: true },
     });
   });
 });

@@ -1,16 +1,28 @@
 import type { Config } from '../config/config.js';
+import type { SandboxInfo } from '../shell/sandbox.js';
 import type { Store } from '../store/store.js';
 import { calculatorTool } from './calculator.js';
 import { createCurrentTimeTool } from './current-time.js';
 import { fileListTool } from './file-list.js';
 import { fileReadTool } from './file-read.js';
 import { fileWriteTool } from './file-write.js';
+import { createShellTool } from './shell.js';
 import { createTodoTools } from './todos.js';
 import type { Tool } from './tool.js';
 import { createWeatherTool } from './weather.js';
 
+export interface BuiltinDeps {
+  config: Config;
+  store: Store;
+  /** What containment shell commands run in (found on first use). */
+  sandbox: () => Promise<SandboxInfo>;
+  /** Programs the shell rules deny outright (`programsDeniedOutright`): masked inside the sandbox. */
+  maskPrograms?: string[];
+}
+
 /** Every built-in tool, in the order the model sees them. */
-export function builtinTools(deps: { config: Config; store: Store }): Tool[] {
+export function builtinTools(deps: BuiltinDeps): Tool[] {
+  const { config } = deps;
   return [
     calculatorTool,
     createCurrentTimeTool(),
@@ -18,6 +30,9 @@ export function builtinTools(deps: { config: Config; store: Store }): Tool[] {
     fileReadTool,
     fileWriteTool,
     fileListTool,
-    createWeatherTool({ geocodingUrl: deps.config.geocodingUrl, forecastUrl: deps.config.weatherUrl }),
+    createWeatherTool({ geocodingUrl: config.geocodingUrl, forecastUrl: config.weatherUrl }),
+    createShellTool({
+      home: config.home, dbPath: config.dbPath, network: config.shell.network, env: config.shell.env, sandbox: deps.sandbox, maskPrograms: deps.maskPrograms,
+    }),
   ];
 }

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { isSecretVariable, shellEnv } from './env.js';
+
+const SECRETS: Record<string, string> = {
+  OPENAI_API_KEY: 'sk-proj-abcdefghijklmnopqrstuvwx',
+  ZHIXING_API_KEY: 'sk-zhixing-0123456789abcdef',
+  ZHIXING_TOKEN: 'server-bearer-token-value',
+  ANTHROPIC_API_KEY: 'sk-ant-0123456789abcdefghij',
+  GITHUB_TOKEN: 'ghp_0123456789abcdefghijklmnopqrstuv',
+  NPM_TOKEN: 'npm_0123456789abcdefghij',
+  AWS_ACCESS_KEY_ID: 'AKIAABCDEFGHIJKLMNOP',
+  AWS_SECRET_ACCESS_KEY: 'aws-secret-value-0123456789',
+  AWS_REGION: 'eu-west-1',
+  DB_PASSWORD: 'hunter2-password-value',
+  MYSQL_PWD: 'mysql-pwd-value',
+  SMTP_PASS: 'smtp-pass-value',
+  SLACK_WEBHOOK_SECRET: 'slack-secret-value',
+  GOOGLE_APPLICATION_CREDENTIALS: '/home/u/gcp.json',
+  SSH_AUTH_SOCK: '/tmp/ssh-agent.sock',
+  DATABASE_URL: 'postgres://app:db-url-password@db.local/app',
+  SENTRY_DSN: 'https://user:dsn-password@sentry.io/1',
+  ODBC_CONN: 'Driver=x;Server=y;PWD=odbc-password-value',
+  SOME_SETTING: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+  my_lowercase_token: 'lowercase-token-value',
+};
+
+const HARMLESS: Record<string, string> = {
+  PATH: '/usr/bin:/bin',
+  LANG: 'zh_CN.UTF-8',
+  LC_ALL: 'zh_CN.UTF-8',
+  EDITOR: 'vim',
+  KEYBOARD_LAYOUT: 'us',
+  REDIS_URL: 'redis://cache.local:6379/0',
+  ZHIXING_LANG: 'zh',
+  OLDPWD: '/home/u',
+};
+
+describe('the environment a shell command gets', () => {
+  it('drops every variable that may hold a key, a token or a password, by name or by value', () => {
+    for (const [name, value] of Object.entries(SECRETS)) expect([name, isSecretVariable(name, value)]).toEqual([name, true]);
+    for (const [name, value] of Object.entries(HARMLESS)) expect([name, isSecretVariable(name, value)]).toEqual([name, false]);
+  });
+
+  it('keeps the rest, and sets HOME to the workspace, a temporary folder and no pager, colour or prompts', () => {
+    const env = shellEnv({ ...SECRETS, ...HARMLESS, HOME: '/home/u', TERM: 'xterm-256color', PAGER: 'less' }, { workspace: '/ws', tmpdir: '/tmp' });
+    const text = JSON.stringify(env);
+    for (const [name, value] of Object.entries(SECRETS)) {
+      expect(env[name]).toBeUndefined();
+      expect(text).not.toContain(value);
+    }
+    expect(env).toMatchObject({
+      ...HARMLESS, HOME: '/ws', PWD: '/ws', TMPDIR: '/tmp', PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', TERM: 'dumb', NO_COLOR: '1',
+    });
+  });
+
+  it('gives a PATH to a parent that had none', () => {
+    expect(shellEnv({}, { workspace: '/ws', tmpdir: '/tmp' }).PATH).toMatch(/\/usr\/bin/);
+  });
+});

@@ -1,0 +1,146 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import type { AnalyzeOptions, CommandAnalysis } from '../shell/analyze.js';
+import { shellEnv } from '../shell/env.js';
+import { runCommand } from '../shell/run.js';
+import { findProgram, launchFor, type SandboxInfo } from '../shell/sandbox.js';
+import {
+  catastropheText, cutNote, noSandboxReason, outputBody, refusedText, sandboxSentence, shownCommand, startFailedText,
+  statusLine, stoppedText,
+} from './shell-text.js';
+import { ToolError, defineTool, type Tool } from './tool.js';
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+/** The longest a model may ask a command to run: ten minutes. */
+const MAX_TIMEOUT_MS = 600_000;
+/** The registry's own clock runs a little longer, so the command's timeout, which kills and reports, comes first. */
+const TOOL_TIMEOUT_MARGIN_MS = 30_000;
+const MAX_COMMAND_CHARS = 20_000;
+/** The agent's own files beside the database, as config.ts names them. */
+const CONFIG_FILE = 'config.json';
+const ENV_FILE = '.env';
+
+export const ShellParams = z.object({
+  command: z
+    .string()
+    .min(1)
+    .max(MAX_COMMAND_CHARS)
+    .refine((c) => c.trim() !== '', 'the command is empty')
+    .describe('The command line, run with bash -c in the workspace, e.g. "ls -la" or "python3 make_chart.py && ls out".'),
+  timeout_ms: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe(`Milliseconds before the command is ended, default ${DEFAULT_TIMEOUT_MS} (2 minutes), at most ${MAX_TIMEOUT_MS} (10 minutes). Raise it for long builds or downloads.`),
+});
+export type ShellParams = z.infer<typeof ShellParams>;
+
+export type Analyze = (command: string, options: AnalyzeOptions) => Promise<CommandAnalysis>;
+
+export interface ShellToolDeps {
+  /** `$ZHIXING_HOME`: hidden from commands, and no command may write the files in it. */
+  home: string;
+  dbPath: string;
+  /** Whether commands may use the network. */
+  network: boolean;
+  /** The environment the assistant was started with; commands get it without its secrets. */
+  env: Record<string, string | undefined>;
+  /** What containment works here (found once, on first use). */
+  sandbox(): Promise<SandboxInfo>;
+  /** Reads a command line into the parts the rules decide on; the real shell parser by default. */
+  analyze?: Analyze;
+  /** Programs the rules deny outright, made unavailable inside the sandbox whatever the spelling. */
+  maskPrograms?: string[];
+  /** The user's home folder, whose credentials are hidden; the system's idea of it by default. */
+  userHome?: string;
+  platform?: NodeJS.Platform;
+}
+
+/** The parser is loaded when the first command is read, not when the assistant starts. */
+const defaultAnalyze: Analyze = async (command, options) => (await import('../shell/analyze.js')).analyzeCommand(command, options);
+
+/** The agent's own files: what analysis refuses to let a command write, and what the sandbox hides. */
+export function protectedFiles(home: string, dbPath: string): string[] {
+  return [path.join(home, CONFIG_FILE), path.join(home, ENV_FILE), dbPath, `${dbPath}-wal`, `${dbPath}-shm`, `${dbPath}-journal`];
+}
+
+export function createShellTool(deps: ShellToolDeps): Tool {
+  const analyze = deps.analyze ?? defaultAnalyze;
+  const platform = deps.platform ?? process.platform;
+  return defineTool({
+    name: 'shell',
+    annotations: { destructive: true, openWorld: true },
+    changesWorkspace: true,
+    timeoutMs: MAX_TIMEOUT_MS + TOOL_TIMEOUT_MARGIN_MS,
+    // A command may be up to 20,000 characters; JSON escapes can double that.
+    maxInputChars: MAX_COMMAND_CHARS * 2 + 1_000,
+    description:
+      'Run a shell command line (bash) in the workspace, which is its working folder and its HOME. ' +
+      `${sandboxSentence(platform, deps.network)} ` +
+      'There is no interactive input: standard input is empty, so use non-interactive flags (-y, --yes, --no-pager). ' +
+      'Returns the exit code, then standard output and error together. Output past about 28 KB is cut in the middle; ' +
+      'redirect long output to a file and read parts of it. A non-zero exit code comes back as a normal result with the output: read it before trying again. ' +
+      `Commands end after ${DEFAULT_TIMEOUT_MS / 1000} s unless timeout_ms says otherwise (at most ${MAX_TIMEOUT_MS / 1000} s); ` +
+      'background processes end with the command.',
+    parameters: ShellParams,
+    async execute(args, ctx) {
+      const { lang } = ctx;
+      const info = await deps.sandbox();
+      const env = shellEnv(deps.env, { workspace: ctx.workspace, tmpdir: '/tmp' });
+      const files = protectedFiles(deps.home, deps.dbPath);
+      // A parser that fails is a line that could not be read: it asks, as any unreadable line does.
+      const analysis: CommandAnalysis = await analyze(args.command, { cwd: ctx.workspace, path: env.PATH!, protectedPaths: [...files, deps.home] })
+        .catch((err: unknown) => ({ ok: false, reason: `the command line could not be read (${err instanceof Error ? err.message : String(err)})` }));
+      // Refused in every mode, before anyone is asked: no answer makes these right.
+      if (analysis.ok && analysis.catastrophe) throw new ToolError(catastropheText(lang, args.command, analysis.catastrophe));
+      const decision = await ctx.ask({
+        action: 'shell.run',
+        target: args.command,
+        insideSandbox: true,
+        parts: analysis.ok ? analysis.parts : [{ text: args.command, opaque: analysis.reason }],
+        ...(info.ok ? {} : { mustAsk: noSandboxReason(lang, info) }),
+      });
+      if (decision !== 'allow') throw new ToolError(refusedText(lang, args.command, ctx.refusal?.()));
+      // Asking may have taken a while: a stop in the meantime means it never starts.
+      if (ctx.signal.aborted) throw new ToolError(refusedText(lang, args.command, 'cancelled'));
+
+      const timeoutMs = Math.min(args.timeout_ms ?? DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
+      const shell = findProgram('bash', env.PATH!, ['/bin', '/usr/bin']) ?? '/bin/bash';
+      const launch = await launchFor(info, {
+        workspace: ctx.workspace,
+        home: deps.home,
+        protectedFiles: files,
+        userHome: deps.userHome ?? os.homedir(),
+        network: deps.network,
+        maskPrograms: deps.maskPrograms ?? [],
+        searchPath: env.PATH!,
+        shell,
+      });
+      let result;
+      try {
+        result = await runCommand({
+          command: args.command,
+          cwd: ctx.workspace,
+          env: { ...env, TMPDIR: launch.tmpdir },
+          shell,
+          prefix: launch.prefix,
+          timeoutMs,
+          signal: ctx.signal,
+          onProgress: (line) => ctx.progress(line),
+          cutNote: (bytes) => cutNote(lang, bytes),
+        });
+      } finally {
+        await launch.cleanup();
+      }
+      if (result.startError) throw new ToolError(startFailedText(lang, result.startError));
+      if (result.stopped) throw new ToolError(stoppedText(lang, result, timeoutMs, MAX_TIMEOUT_MS));
+      return {
+        output: `${statusLine(lang, result, info)}\n${outputBody(lang, result)}`,
+        title: shownCommand(args.command),
+        metadata: { exitCode: result.exitCode, ms: Math.round(result.ms), cut: result.cutBytes > 0, sandbox: info.ok ? info.kind : 'none' },
+      };
+    },
+  });
+}

@@ -1,0 +1,159 @@
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { programsDeniedOutright } from '../src/shell/denied-programs.js';
+import { detectSandbox, findProgram, type SandboxInfo } from '../src/shell/sandbox.js';
+import {
+  bwrapWorks, CONFIG_TEXT, ENV_TEXT, fingerprint, noProcessWith, processesWith, shellCtx, shellFixture, shellRunner, SSH_KEY, startCanary,
+  type ShellFixture,
+} from './support/shell.js';
+
+// CI installs bubblewrap (.ci/run): only a machine without it skips, and says so.
+const HAVE_BWRAP = bwrapWorks();
+if (!HAVE_BWRAP) console.warn('shell containment tests skipped: bubblewrap (bwrap) does not run on this machine (apt-get install bubblewrap)');
+
+let fx: ShellFixture;
+let canary: Awaited<ReturnType<typeof startCanary>>;
+let sandbox: SandboxInfo;
+let sandboxOffline: SandboxInfo;
+beforeAll(async () => {
+  fx = shellFixture();
+  canary = await startCanary();
+  sandbox = await detectSandbox({ searchPath: process.env.PATH ?? '', network: true });
+  sandboxOffline = await detectSandbox({ searchPath: process.env.PATH ?? '', network: false });
+});
+afterAll(async () => {
+  fx.cleanup();
+  await canary.close();
+});
+
+const run = (command: string, deps: Parameters<typeof shellRunner>[1] = {}, timeout_ms?: number) =>
+  shellRunner(fx, { sandbox: async () => sandbox, ...deps })({ command, ...(timeout_ms ? { timeout_ms } : {}) });
+
+describe.skipIf(!HAVE_BWRAP)('shell commands in bubblewrap', () => {
+  it('finds bubblewrap working here', () => {
+    expect(sandbox).toMatchObject({ kind: 'bwrap', ok: true });
+    expect(sandboxOffline).toMatchObject({ kind: 'bwrap', ok: true });
+  });
+
+  it('can write the workspace and nothing outside it', async () => {
+    const r = await run(`echo made > made.txt && cat made.txt; echo > ~/in-home.txt; touch /etc/zhixing-x; echo x > ${os.homedir()}/zhixing-x; echo x > ${fx.base}/outside.txt; echo x > ${fx.userHome}/notes.txt`);
+    expect(r.ok).toBe(true);
+    expect(readFileSync(path.join(fx.workspace, 'made.txt'), 'utf8')).toBe('made\n');
+    // HOME is the workspace: a program's dotfiles land there.
+    expect(existsSync(path.join(fx.workspace, 'in-home.txt'))).toBe(true);
+    expect(r.output.match(/Read-only file system/g)).toHaveLength(4);
+    expect(existsSync('/etc/zhixing-x')).toBe(false);
+    expect(existsSync(path.join(os.homedir(), 'zhixing-x'))).toBe(false);
+    expect(existsSync(path.join(fx.base, 'outside.txt'))).toBe(false);
+    expect(readFileSync(path.join(fx.userHome, 'notes.txt'), 'utf8')).toBe('an ordinary file\n');
+  });
+
+  it('gives each command a private /tmp that is gone afterwards', async () => {
+    const name = `zhixing-private-${process.pid}-${Date.now()}`;
+    const r = await run(`echo inside > /tmp/${name} && cat /tmp/${name} && ls -A /tmp`);
+    expect(r.output).toBe(`Exit code 0 (${r.output.match(/\((\d+\.\d) s\)/)![1]} s)\ninside\n${name}\n`);
+    expect(existsSync(`/tmp/${name}`)).toBe(false);
+    const again = await run(`ls -A /tmp; cat /tmp/${name}`);
+    expect(again.output).toContain('No such file or directory');
+  });
+
+  it('cannot read or change config.json, .env or the database, whatever it tries', async () => {
+    const files = ['config.json', '.env', 'zhixing.db'].map((f) => path.join(fx.home, f));
+    const before = files.map(fingerprint);
+    const h = fx.home;
+    const r = await run(
+      `cat ${h}/config.json ${h}/.env; head -c 64 ${h}/zhixing.db; ls -A ${h}; echo x >> ${h}/config.json; : > ${h}/.env; ` +
+        `rm -f ${h}/zhixing.db; sqlite3 ${h}/zhixing.db 'delete from todos' 2>&1; ln ${h}/config.json ./link.json; cp ${h}/config.json ./copy.json`,
+    );
+    expect(r.ok).toBe(true);
+    expect(files.map(fingerprint)).toEqual(before);
+    expect(r.output).not.toContain('sk-config-file-secret');
+    expect(r.output).not.toContain('sk-env-file-secret');
+    expect(r.output).not.toContain('SQLite format');
+    expect(existsSync(path.join(fx.workspace, 'copy.json'))).toBe(false);
+    expect(readFileSync(files[0]!, 'utf8')).toBe(CONFIG_TEXT);
+    expect(readFileSync(files[1]!, 'utf8')).toBe(ENV_TEXT);
+  });
+
+  it('shows skills read-only, and hides the user\'s keys while the rest of their home stays readable', async () => {
+    const u = fx.userHome;
+    const r = await run(`bash ${fx.home}/skills/hello/run.sh; touch ${fx.home}/skills/new; cat ${u}/.ssh/id_ed25519 ${u}/.aws/credentials ${u}/.netrc; ls -A ${u}/.ssh; cat ${u}/notes.txt`);
+    expect(r.output).toContain('hello from a skill\n');
+    expect(r.output).toMatch(/touch: cannot touch .*skills\/new': Read-only file system/);
+    expect(r.output).not.toContain(SSH_KEY);
+    expect(r.output).not.toContain('fixture-secret');
+    expect(r.output).toContain('an ordinary file');
+  });
+
+  it('passes no key, token or password into the environment, by name or by value', async () => {
+    const env = {
+      ...process.env, OPENAI_API_KEY: 'sk-parent-openai-0123456789abcd', ZHIXING_API_KEY: 'sk-parent-zhixing-0123456789ab',
+      MY_SERVICE_TOKEN: 'parent-service-token', DB_PASSWORD: 'parent-db-password', DATABASE_URL: 'postgres://u:parent-url-pw@db/app', HARMLESS_SETTING: 'kept',
+    };
+    const r = await run('env', { env });
+    expect(r.output).toContain('HARMLESS_SETTING=kept');
+    expect(r.output).toContain(`HOME=${fx.workspace}`);
+    expect(r.output).not.toMatch(/^[A-Z_]*(_KEY|_TOKEN|PASSWORD[A-Z_]*)=/m);
+    expect(r.output).not.toMatch(/parent-|sk-parent/);
+  });
+
+  it('reaches a local server with the network on, and nothing with it off', async () => {
+    const get = (p: string) => `exec 3<>/dev/tcp/127.0.0.1/${canary.port} && printf 'GET ${p} HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`;
+    const on = await run(get('/network-on'), { network: true });
+    expect(on.output).toContain('canary');
+    const off = await run(get('/network-off'), { network: false, sandbox: async () => sandboxOffline });
+    expect(off.output).toMatch(/^Exit code 1: the command failed/);
+    expect(canary.hits).toContain('/network-on');
+    expect(canary.hits).not.toContain('/network-off');
+  });
+
+  const curl = findProgram('curl', process.env.PATH ?? '');
+  it.skipIf(!curl)('a masked program runs under no spelling, not even from a script', async () => {
+    const url = `${canary.url}/masked`;
+    const control = await run(`curl -s ${canary.url}/control`);
+    expect(control.output).toContain('canary');
+    const spellings = [
+      `curl -s ${url}`, `${curl} -s ${url}`, `command curl -s ${url}`, `env curl -s ${url}`, `$(echo cu)rl -s ${url}`,
+      `/usr/bin/../bin/curl -s ${url}`, `cp ${curl} ./c && ./c -s ${url}`,
+      `python3 -c "import subprocess; subprocess.run(['curl', '-s', '${url}'])"`,
+    ];
+    // Even were every spelling allowed by the rules (a parser that missed them), the sandbox has no curl to run.
+    const maskPrograms = programsDeniedOutright({ 'curl *': 'deny', '*': 'allow' });
+    expect(maskPrograms).toEqual(['curl']);
+    for (const command of spellings) await run(command, { maskPrograms });
+    expect(canary.hits).toContain('/control');
+    expect(canary.hits).not.toContain('/masked');
+  });
+
+  it('on timeout ends the command and what it started in the background', async () => {
+    const marker = `98${process.pid % 100}.${Date.now() % 1000}1`;
+    const r = await run(`sleep ${marker} & sleep ${marker}; echo never`, {}, 1_000);
+    expect(r.ok).toBe(false);
+    expect(r.output).toMatch(/^Error: The command timed out after 1\.0 s; it and every process it started, background ones included, were ended\./);
+    expect(await noProcessWith(`sleep\0${marker}`)).toBe(true);
+  });
+
+  it('on a stop ends the command and what it started in the background', async () => {
+    const marker = `97${process.pid % 100}.${Date.now() % 1000}2`;
+    const controller = new AbortController();
+    const call = shellRunner(fx, { sandbox: async () => sandbox })({ command: `sleep ${marker} & sleep ${marker}` }, shellCtx(fx.workspace, [], () => 'allow', controller.signal));
+    while (processesWith(`sleep\0${marker}`).length < 2) await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    const r = await call;
+    expect(r.ok).toBe(false);
+    expect(r.output).toContain('every process it started, background ones included, were ended');
+    expect(await noProcessWith(`sleep\0${marker}`)).toBe(true);
+  });
+
+  it('runs in a workspace outside the home as well, the home still hidden', async () => {
+    const outside = path.join(fx.base, 'project');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(outside);
+    const r = await shellRunner(fx, { sandbox: async () => sandbox })({ command: `pwd; touch here.txt; ls -A ${fx.home}` }, shellCtx(outside));
+    expect(r.output).toContain(`${outside}\n`);
+    expect(existsSync(path.join(outside, 'here.txt'))).toBe(true);
+    expect(r.output).not.toContain('config.json');
+  });
+});
