@@ -73,10 +73,10 @@ const shellIntent: Intent = {
 
 /** The shell's output starts with its exit line; the rest is what the command printed. */
 function said(lang: Lang, command: string, output: string): string {
-  const body = output.trim();
-  return body
-    ? say(lang, `运行了 \`${command}\`：\n`, `Ran \`${command}\`:\n`) + fenced(body)
-    : say(lang, `运行了 \`${command}\`，没有输出。`, `Ran \`${command}\`; it printed nothing.`);
+  const [status = '', ...rest] = output.split('\n');
+  const body = rest.join('\n').trim();
+  const head = say(lang, `运行了 \`${command}\` —— ${status}`, `Ran \`${command}\` — ${status}`);
+  return body ? `${head}${say(lang, '：', ':')}\n${fenced(body)}` : head;
 }
 
 export const SHELL_RULES: ToolRules = {
