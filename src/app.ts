@@ -27,7 +27,7 @@ export interface App {
   /** A session's events after a number, from the store: what a reconnecting client missed. */
   events: Pick<EventLog, 'since' | 'lastSeq' | 'resumePoint'>;
   /** Answers the asks a turn waits on; `pending` for a host that connects while one waits. */
-  permission: Pick<PermissionService, 'reply' | 'pending' | 'askRules'>;
+  permission: Pick<PermissionService, 'reply' | 'refuseUnanswered' | 'pending' | 'askRules'>;
   close(): void;
 }
 

@@ -59,7 +59,10 @@ export function jsonResult(sessionId: string, mode: string, r: TurnResult) {
     session: sessionId,
     mode,
     reply: r.reply,
-    actions: r.actions.map((a) => ({ tool: a.tool, input: a.input, ok: a.ok, output: a.output, ms: roundMs(a.ms) })),
+    actions: r.actions.map((a) => ({
+      tool: a.tool, input: a.input, ok: a.ok, output: a.output, ms: roundMs(a.ms),
+      ...(a.permission && { permission: a.permission }),
+    })),
     ...(r.error ? { error: r.error } : {}),
   };
 }

@@ -83,7 +83,7 @@ export function createReplAsks(options: {
       if (ask.sessionId !== options.sessionId() || !isOpen(app, ask.id)) return;
       if (ended) {
         io.stdout(`${question(ask, workspace, io.text)}\n${io.text.noInputToAnswer}\n`);
-        app.permission.reply(ask.id, 'deny');
+        app.permission.refuseUnanswered(ask.id);
         return;
       }
       queue.push(ask);
@@ -118,7 +118,7 @@ export function createReplAsks(options: {
       if (interactive) line.withdraw();
       io.stdout(`${io.text.noInputToAnswer}\n`);
       answering = queue[0]!.id;
-      for (const ask of [...queue]) app.permission.reply(ask.id, 'deny');
+      for (const ask of [...queue]) app.permission.refuseUnanswered(ask.id);
       answering = undefined;
     },
     stop: () => offs.forEach((off) => off()),
@@ -165,7 +165,7 @@ export function answerOneShotAsks(
       if (!isOpen(app, ask.id)) return;
       if (!input.isTTY) {
         io.stderr(`${io.text.needsApproval(plainText(ask.tool), shownTarget(ask, workspace))}\n`);
-        app.permission.reply(ask.id, 'deny');
+        app.permission.refuseUnanswered(ask.id);
         return;
       }
       queue.push(ask);

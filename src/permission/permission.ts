@@ -55,6 +55,11 @@ export interface PermissionService {
   ask(request: PermissionAsk, options: { signal: AbortSignal }): Promise<PermissionAnswer>;
   /** Answers an open ask. False when there is no such ask or it was answered already. */
   reply(id: string, decision: PermissionReply): boolean;
+  /**
+   * Refuses an open ask that nobody can answer (a one-shot run without a terminal, input that ended):
+   * like `reply(id, 'deny')`, but recorded as `no-host`, so the call's card says nobody was asked.
+   */
+  refuseUnanswered(id: string): boolean;
   /** The open asks, oldest first, of one session or of all: for a host that connects while they wait. */
   pending(sessionId?: string): PendingAsk[];
   /** `ask` and `refusal` for one call's ToolContext: every request it makes carries the call's ids. */
@@ -76,6 +81,14 @@ export interface PermissionServiceOptions {
 
 const DEFAULT_RULE: PermissionRule = 'allow';
 
+/** What a host shows of a command line beside the question: its sub-commands, and why it must ask. */
+function askedParts(request: PermissionAsk): Pick<PendingAsk, 'parts' | 'mustAsk'> {
+  return {
+    ...(request.parts?.length && { parts: request.parts.map(({ text, opaque }) => ({ text, ...(opaque !== undefined && { opaque }) })) }),
+    ...(request.mustAsk !== undefined && { mustAsk: request.mustAsk }),
+  };
+}
+
 /**
  * The permission layer every tool reaches through `ctx.ask`. The sandbox stays the first rule (inside
  * allowed, outside refused); a tool whose rule is `ask` waits for the user, and the wait is part of
@@ -88,7 +101,7 @@ export function createPermissionService(options: PermissionServiceOptions): Perm
   const rules = new Map(Object.entries(options.rules ?? {}));
   const key = (tool: string, target: string) => `${tool}\0${target}`;
   const remembered = new Map((decisions?.list() ?? []).map((d) => [key(d.tool, d.pattern), d.decision]));
-  const open = new Map<string, { asked: PendingAsk; settle(reply: PermissionReply | 'cancelled'): void }>();
+  const open = new Map<string, { asked: PendingAsk; settle(reply: PermissionReply | 'cancelled' | 'no-host'): void }>();
 
   function ask(request: PermissionAsk, { signal }: { signal: AbortSignal }): Promise<PermissionAnswer> {
     const rule = rules.get(request.tool) ?? DEFAULT_RULE;
@@ -105,7 +118,7 @@ export function createPermissionService(options: PermissionServiceOptions): Perm
     if (signal.aborted) return done('deny', 'cancelled', { refusal: 'cancelled' });
 
     const { sessionId, turnId, callId, tool, action, target } = request;
-    const asked: PendingAsk = { id: newId(), sessionId, turnId, callId, tool, action, target };
+    const asked: PendingAsk = { id: newId(), sessionId, turnId, callId, tool, action, target, ...askedParts(request) };
     const replied = (decision: PermissionReply | 'cancelled') =>
       bus.emit({ type: 'permission.replied', id: asked.id, sessionId, decision });
     if (options.autoApprove) {
@@ -115,10 +128,14 @@ export function createPermissionService(options: PermissionServiceOptions): Perm
     }
     const answer = new Promise<PermissionAnswer>((resolve) => {
       const onAbort = () => settle('cancelled');
-      const settle = (reply: PermissionReply | 'cancelled') => {
+      const settle = (reply: PermissionReply | 'cancelled' | 'no-host') => {
         open.delete(asked.id);
         signal.removeEventListener('abort', onAbort);
         if (reply === 'always') remembered.set(key(tool, target), 'allow');
+        if (reply === 'no-host') {
+          replied('deny');
+          return resolve({ decision: 'deny', refusal: 'declined', record: { ...base, decision: 'deny', by: 'no-host' } });
+        }
         replied(reply);
         if (reply === 'once' || reply === 'always') resolve({ decision: 'allow', record: { ...base, decision: 'allow', by: 'user' } });
         else if (reply === 'deny') resolve({ decision: 'deny', refusal: 'declined', record: { ...base, decision: 'deny', by: 'user' } });
@@ -141,6 +158,12 @@ export function createPermissionService(options: PermissionServiceOptions): Perm
       const { tool, target } = entry.asked;
       // The call goes ahead even if this write fails (the error reaches the host); only the next run would ask again.
       if (decision === 'always') decisions?.save({ tool, pattern: target, decision: 'allow', createdAt: now() });
+      return true;
+    },
+    refuseUnanswered(id) {
+      const entry = open.get(id);
+      if (!entry) return false;
+      entry.settle('no-host');
       return true;
     },
     pending: (sessionId) =>
