@@ -94,7 +94,10 @@ export function permissionsCommand(service: RulesEditing | undefined, args: stri
       return { text: w.forgot(plainText(entry.tool), plainText(entry.pattern)) };
     }
   } catch (err) {
-    return { text: w.refused(plainText(err instanceof Error ? err.message : String(err))), error: true };
+    // The rules engine's sentence already says nothing was saved, in both languages.
+    const e = err as { message?: string; zh?: string; name?: string };
+    const said = lang === 'zh' && typeof e.zh === 'string' ? e.zh : (e.message ?? String(err));
+    return { text: plainText(e.name === 'PermissionRulesError' ? said : w.refused(said)), error: true };
   }
   return { text: w.usage, error: true };
 }
