@@ -29,9 +29,19 @@ export const PermissionRecord = z.object({
     .describe('rule: a configured or default rule; remembered: an earlier "always"; user: answered now; yes: --yes; sandbox: outside the workspace; cancelled: the turn stopped while asking; no-host: nobody could answer.'),
   rule: z.string().optional().describe('The rule that decided, as `tool` or `tool › pattern`.'),
   parts: z
-    .array(z.object({ text: z.string(), decision: z.enum(['allow', 'ask', 'deny']), rule: z.string().optional(), opaque: z.string().optional() }))
+    .array(
+      z.object({
+        text: z.string(),
+        decision: z.enum(['allow', 'ask', 'deny']),
+        rule: z.string().optional(),
+        opaque: z.string().optional().describe('Why what this part runs cannot be checked.'),
+        remembered: z.boolean().optional().describe('Allowed by an earlier "always".'),
+        needsPerson: z.boolean().optional().describe('Only a person may approve it: --yes does not.'),
+      }),
+    )
     .optional()
     .describe('For a command line: how each sub-command came out.'),
+  reason: z.string().optional().describe('Why it was asked though the rules allow (a must-ask), or why --yes could not approve it.'),
 });
 
 /** One sub-command of a command line an ask is about; `opaque` says why what it runs cannot be checked. */

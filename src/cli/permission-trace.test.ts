@@ -8,6 +8,7 @@ const rec = (r: Partial<PermissionRecord>): PermissionRecord => ({ action: 'file
 describe('the trace says how a call was let through or refused', () => {
   it('names the rule that allowed a write, and says nothing of a read the default rule allows', () => {
     expect(permissionNote([rec({ rule: 'file_write' })], undefined, 'en')).toBe('allowed by rule file_write');
+    expect(permissionNote([rec({})], undefined, 'en')).toBe('');
     expect(permissionNote([rec({ action: 'file.read', rule: 'file_read' })], undefined, 'en')).toBe('');
     expect(permissionNote(undefined, undefined, 'en')).toBe('');
   });

@@ -1,7 +1,7 @@
 /**
  * The few words a trace line adds about how a call's permissions were decided: `allowed by rule
  * file_write`, `denied by rule shell › curl *`, `you allowed it`. Said only when it tells something:
- * a read let through by the default rule is what everyone expects, so it goes unsaid.
+ * a read let through by a rule, or a call no rule names, is what everyone expects, so it goes unsaid.
  */
 import { say, type Lang } from '../i18n.js';
 import type { PermissionRecord } from '../tools/tool.js';
@@ -27,14 +27,17 @@ export function decisionText(r: PermissionRecord, lang: Lang): string {
         return say(lang, '询问时已停止', 'stopped while asking');
       case 'no-host':
         return say(lang, '无人可问，已拒绝（--yes 可批准）', 'nobody to ask, refused (--yes approves)');
+      case 'yes':
+        return say(lang, '--yes 不能批准这一项，只有你本人可以', 'not approved: --yes cannot approve this, only you can');
       default:
         return say(lang, '已拒绝', 'refused');
     }
   }
   switch (r.by) {
     case 'rule':
-      if (READ_ACTION.test(r.action)) return '';
-      return rule ? say(lang, `规则 ${rule} 允许`, `allowed by rule ${rule}`) : say(lang, '规则允许', 'allowed by a rule');
+      // No rule named means nothing named the tool: the fallback allow, which needs no word either.
+      if (READ_ACTION.test(r.action) || !rule) return '';
+      return say(lang, `规则 ${rule} 允许`, `allowed by rule ${rule}`);
     case 'remembered':
       return say(lang, '之前选了“总是允许”', 'allowed earlier ("always")');
     case 'user':

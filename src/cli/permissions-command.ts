@@ -4,6 +4,7 @@
  * them. Every change goes through the permission service, which checks and saves it to config.json.
  */
 import { say, type Lang } from '../i18n.js';
+import { PermissionRulesError } from '../permission/rules-check.js';
 import { defaultsOf, withoutRule, withRule, type RuleDecision, type RulesEditing, type ToolRule } from '../permission/rule-edits.js';
 import { plainText } from './terminal-text.js';
 
@@ -29,7 +30,6 @@ function words(lang: Lang) {
     noNumber: (n: string, count: number) =>
       say(lang, `没有第 ${n} 个记住的回答（一共 ${count} 个）。`, `There is no remembered answer number ${n} (there ${count === 1 ? 'is 1' : `are ${count}`}).`),
     refused: (why: string) => say(lang, `没有保存：${why}`, `Not saved: ${why}`),
-    unavailable: say(lang, '这个版本还不能编辑权限规则。', 'Permission rules cannot be edited in this version yet.'),
   };
 }
 
@@ -66,9 +66,8 @@ export function listPermissions(service: RulesEditing, lang: Lang): string {
  * Runs `/permissions ARGS`. `args` is the rest of the line as typed: a pattern is everything after
  * the tool, spaces and all. Returns what to print and whether it is an error (stderr).
  */
-export function permissionsCommand(service: RulesEditing | undefined, args: string, lang: Lang): { text: string; error?: boolean } {
+export function permissionsCommand(service: RulesEditing, args: string, lang: Lang): { text: string; error?: boolean } {
   const w = words(lang);
-  if (!service) return { text: w.unavailable, error: true };
   const trimmed = args.trim();
   if (!trimmed) return { text: listPermissions(service, lang) };
   const [verb = '', tool = ''] = trimmed.split(/\s+/);
@@ -94,10 +93,9 @@ export function permissionsCommand(service: RulesEditing | undefined, args: stri
       return { text: w.forgot(plainText(entry.tool), plainText(entry.pattern)) };
     }
   } catch (err) {
-    // The rules engine's sentence already says nothing was saved, in both languages.
-    const e = err as { message?: string; zh?: string; name?: string };
-    const said = lang === 'zh' && typeof e.zh === 'string' ? e.zh : (e.message ?? String(err));
-    return { text: plainText(e.name === 'PermissionRulesError' ? said : w.refused(said)), error: true };
+    // The rules engine's sentence already says nothing was saved, in both languages; a failed save is worded here.
+    if (err instanceof PermissionRulesError) return { text: plainText(lang === 'zh' ? err.zh : err.message), error: true };
+    return { text: w.refused(plainText(err instanceof Error ? err.message : String(err))), error: true };
   }
   return { text: w.usage, error: true };
 }

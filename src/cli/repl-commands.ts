@@ -8,7 +8,6 @@ import { modelNameProblem, type ModelCatalog } from '../llm/model-catalog.js';
 import type { SessionRow } from '../store/sessions-repo.js';
 import type { Completion } from './line-editor/line-editor.js';
 import type { CliIo } from './one-shot.js';
-import { canEditRules } from '../permission/rule-edits.js';
 import { permissionsCommand } from './permissions-command.js';
 import { lastTurns, renderHistory } from './repl-history-view.js';
 import type { ReplText } from './repl-text.js';
@@ -140,7 +139,7 @@ export function createSlashCommands(ctx: CommandContext): SlashCommands {
         case 'permissions': {
           // The pattern is the rest of the line as typed: its spaces are part of it.
           const raw = line.slice(1 + cmd.length);
-          const r = permissionsCommand(canEditRules(app.permission) ? app.permission : undefined, raw, io.lang?.() ?? app.config.lang ?? app.config.uiLang);
+          const r = permissionsCommand(app.permission, raw, io.lang?.() ?? app.config.lang ?? app.config.uiLang);
           if (r.error) fail(r.text);
           else say(r.text);
           break;

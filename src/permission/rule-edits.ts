@@ -4,24 +4,15 @@
  * checks and saves the result (`setRules`).
  */
 
-export type RuleDecision = 'allow' | 'ask' | 'deny';
-/** A tool's rule: one decision, or decisions by pattern over what a call touches. */
-export type ToolRule = RuleDecision | Record<string, RuleDecision>;
-/** `permissions` in config.json. */
-export type Rules = Record<string, ToolRule>;
+import type { PermissionService } from './permission.js';
+import type { PermissionRule, PermissionRules, RuleValue } from './rules.js';
+
+export type RuleDecision = PermissionRule;
+export type ToolRule = RuleValue;
+export type Rules = PermissionRules;
 
 /** What the REPL, the API and the web page need of the permission service to list and edit rules. */
-export interface RulesEditing {
-  /** The user's own rules, without the defaults. */
-  rules(): Rules;
-  /** The defaults with the user's keys laid over them. */
-  effective(): Rules;
-  /** Checks, saves and applies; throws a sentence saying what is wrong, and then nothing changed. */
-  setRules(rules: Rules): void;
-  /** The "always" answers kept across runs. */
-  remembered(): Array<{ tool: string; pattern: string; decision: 'allow' | 'deny'; createdAt: number }>;
-  forget(tool: string, pattern: string): boolean;
-}
+export type RulesEditing = Pick<PermissionService, 'rules' | 'effective' | 'setRules' | 'remembered' | 'forget'>;
 
 /** A plain decision acts as the pattern `*`. */
 const ANY = '*';
@@ -52,9 +43,4 @@ export function withoutRule(rules: Rules, tool: string, pattern?: string): { rul
 /** The rules that apply because the user set none for that key. */
 export function defaultsOf(effective: Rules, rules: Rules): Rules {
   return Object.fromEntries(Object.entries(effective).filter(([tool]) => !(tool in rules)));
-}
-
-/** Whether the permission service at hand can list and edit rules (it can once the rules engine is in). */
-export function canEditRules(service: object): service is RulesEditing {
-  return ['rules', 'effective', 'setRules', 'remembered', 'forget'].every((m) => typeof (service as Record<string, unknown>)[m] === 'function');
 }

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { canEditRules, defaultsOf, type RulesEditing } from '../permission/rule-edits.js';
+import { defaultsOf, type RulesEditing } from '../permission/rule-edits.js';
+import { PermissionRulesError } from '../permission/rules-check.js';
 import type { ServerDeps } from './deps.js';
 import { ApiError } from './errors.js';
 import { endpoint, newSubApp } from './openapi.js';
@@ -69,18 +70,11 @@ export function permissionRoutes({ app }: ServerDeps) {
       return c.json({ ok: true } satisfies PermissionAnswered);
     },
   );
-  rulesRoutes(api, canEditRules(app.permission) ? app.permission : undefined);
+  rulesRoutes(api, app.permission);
   return api;
 }
 
-/** The rules engine's refusal of rules it cannot use: its sentence says which key and why. */
-const isRulesError = (err: unknown): err is Error => err instanceof Error && err.name === 'PermissionRulesError';
-
-function rulesRoutes(api: ReturnType<typeof newSubApp>, service: RulesEditing | undefined) {
-  const editing = (): RulesEditing => {
-    if (!service) throw new ApiError(501, 'not_implemented', 'Permission rules cannot be listed or edited in this version yet.');
-    return service;
-  };
+function rulesRoutes(api: ReturnType<typeof newSubApp>, service: RulesEditing) {
   const settings = (s: RulesEditing): PermissionSettings => {
     const rules = s.rules();
     const effective = s.effective();
@@ -96,9 +90,8 @@ function rulesRoutes(api: ReturnType<typeof newSubApp>, service: RulesEditing | 
       summary: 'The permission rules and remembered answers',
       description: 'What each tool may do without asking: the user\'s rules, the defaults, the two combined, and the "always" answers kept across runs.',
       responses: { 200: { description: 'The permission settings.', schema: PermissionSettings } },
-      errors: [501],
     },
-    (c) => c.json(settings(editing())),
+    (c) => c.json(settings(service)),
   );
 
   endpoint(
@@ -111,15 +104,16 @@ function rulesRoutes(api: ReturnType<typeof newSubApp>, service: RulesEditing | 
       description: 'Checked, saved to config.json (`permissions`) and applied from the next request on. Rules that cannot be used are refused with 400 and nothing changes.',
       body: NewPermissionRules,
       responses: { 200: { description: 'The permission settings now.', schema: PermissionSettings } },
-      errors: [400, 413, 501],
+      errors: [400, 413],
       errorText: { 400: 'The rules cannot be used (a bad pattern, an unknown decision): the message says which and why; nothing was saved.' },
     },
     (c, { body }) => {
-      const s = editing();
+      const s = service;
       try {
         s.setRules(body.rules);
       } catch (err) {
-        if (isRulesError(err)) throw new ApiError(400, 'invalid_permissions', err.message);
+        // The rules engine's refusal says which key and why; nothing was saved or applied.
+        if (err instanceof PermissionRulesError) throw new ApiError(400, err.code, err.message);
         throw err;
       }
       return c.json(settings(s));
@@ -136,11 +130,11 @@ function rulesRoutes(api: ReturnType<typeof newSubApp>, service: RulesEditing | 
       description: 'The next call of this tool on this target asks again (unless a rule decides it).',
       body: ForgetAnswer,
       responses: { 200: { description: 'Forgotten; the permission settings now.', schema: PermissionSettings } },
-      errors: [400, 404, 501],
+      errors: [400, 404],
       errorText: { 404: 'No answer is remembered for this tool and pattern.' },
     },
     (c, { body }) => {
-      const s = editing();
+      const s = service;
       if (!s.forget(body.tool, body.pattern)) {
         throw new ApiError(404, 'not_found', `No answer is remembered for ${body.tool} on "${body.pattern}"; GET /api/permissions lists them.`);
       }

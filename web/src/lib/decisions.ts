@@ -1,6 +1,6 @@
 /**
  * How a call's permissions were decided, in the words its card shows. Said only when it tells
- * something: a read let through by the default rule goes unsaid (the CLI's trace says the same).
+ * something: a read let through by a rule, or a call no rule names, goes unsaid (the CLI's trace says the same).
  */
 import { t } from './i18n';
 import type { PermissionRecord } from './types';
@@ -26,10 +26,11 @@ function line(r: PermissionRecord): DecisionLine | undefined {
         sandbox: t('decSandbox'),
         cancelled: t('decCancelled'),
         'no-host': t('decNoHost'),
-        yes: t('decUserDeny'),
+        yes: t('decYesDeny'),
       }[r.by];
     }
-    if (r.by === 'rule') return READ_ACTION.test(r.action) ? '' : t('decRule', { rule });
+    // No rule named: nothing named the tool, and the fallback allow needs no word.
+    if (r.by === 'rule') return READ_ACTION.test(r.action) || !r.rule ? '' : t('decRule', { rule });
     return ({ remembered: t('decRemembered'), user: t('decUser'), yes: t('decYes') } as Record<string, string>)[r.by] ?? '';
   })();
   return text ? { kind: r.decision, text, by: r.by } : undefined;
