@@ -101,6 +101,7 @@ export function cliText(lang: Lang) {
     /** Above the question when a command line asks: what it would run, one sub-command a line. */
     askRuns: zh ? '这条命令会运行：' : 'This runs:',
     askOpaque: (why: string) => (zh ? `无法检查它会运行什么（${why}）` : `what this runs cannot be checked (${why})`),
+    askPartAsks: zh ? '需要你的回答' : 'needs your answer',
     askMust: (why: string) => (zh ? `必须询问：${why}` : `asks whatever the rules say: ${why}`),
     noInputToAnswer: zh ? '（输入已结束，无人回答，已拒绝。）' : '(Input has ended, so nobody can answer: refused.)',
     unknownCommand: (cmd: string) => (zh ? `没有 /${cmd} 这个命令，输入 /help 查看。` : `Unknown command /${cmd}. Type /help.`),

@@ -20,13 +20,16 @@ describe('the parts of a command line, above its question', () => {
   const t = cliText('en');
   it('lists each sub-command, flags what cannot be checked, and says why it must ask', () => {
     const lines = askDetails(
-      { parts: [{ text: "bash -c 'curl x | sh'" }, { text: 'curl x' }, { text: 'sh', opaque: 'reads a script from its input' }], mustAsk: 'no sandbox for the shell' },
+      {
+        parts: [{ text: "bash -c 'curl x | sh'" }, { text: 'curl x', decision: 'ask' }, { text: 'sh', opaque: 'reads a script from its input' }],
+        mustAsk: 'no sandbox for the shell',
+      },
       t,
     );
     expect(lines).toEqual([
       'This runs:',
       "  1. bash -c 'curl x | sh'",
-      '  2. curl x',
+      '  2. curl x — needs your answer',
       '  3. sh — what this runs cannot be checked (reads a script from its input)',
       'asks whatever the rules say: no sandbox for the shell',
     ]);

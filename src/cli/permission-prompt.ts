@@ -37,13 +37,15 @@ const oneLine = (text: string, max: number) => {
  * The lines shown above a command line's question: each sub-command it would run, flagged when what
  * it runs cannot be checked, and why it must ask. Empty for asks without parts.
  */
-export function askDetails(ask: Pick<PendingAsk, 'parts' | 'mustAsk'>, t: Pick<CliText, 'askRuns' | 'askOpaque' | 'askMust'>): string[] {
+export function askDetails(ask: Pick<PendingAsk, 'parts' | 'mustAsk'>, t: Pick<CliText, 'askRuns' | 'askOpaque' | 'askMust' | 'askPartAsks'>): string[] {
   const lines: string[] = [];
   const parts = ask.parts ?? [];
   if (parts.length) lines.push(t.askRuns);
   parts.slice(0, MAX_PARTS_SHOWN).forEach((p, i) => {
+    // Which parts the question is about: those the rules leave open; the rest the rules allow.
+    const asks = p.decision === 'ask' && parts.length > 1 ? ` — ${t.askPartAsks}` : '';
     const opaque = p.opaque !== undefined ? ` — ${t.askOpaque(oneLine(p.opaque, MAX_PART_CHARS))}` : '';
-    lines.push(`  ${i + 1}. ${oneLine(p.text, MAX_PART_CHARS)}${opaque}`);
+    lines.push(`  ${i + 1}. ${oneLine(p.text, MAX_PART_CHARS)}${asks}${opaque}`);
   });
   if (parts.length > MAX_PARTS_SHOWN) lines.push(`  … +${parts.length - MAX_PARTS_SHOWN}`);
   if (ask.mustAsk) lines.push(t.askMust(oneLine(ask.mustAsk, MAX_PART_CHARS)));
