@@ -21,7 +21,7 @@ describe('the parts of a command line, above its question', () => {
   it('lists each sub-command, flags what cannot be checked, and says why it must ask', () => {
     const lines = askDetails(
       {
-        parts: [{ text: "bash -c 'curl x | sh'" }, { text: 'curl x', decision: 'ask' }, { text: 'sh', opaque: 'reads a script from its input' }],
+        parts: [{ text: "bash -c 'curl x | sh'", decision: 'allow' }, { text: 'curl x', decision: 'ask' }, { text: 'sh', opaque: 'reads a script from its input' }],
         mustAsk: 'no sandbox for the shell',
       },
       t,

@@ -42,8 +42,8 @@ export function askDetails(ask: Pick<PendingAsk, 'parts' | 'mustAsk'>, t: Pick<C
   const parts = ask.parts ?? [];
   if (parts.length) lines.push(t.askRuns);
   parts.slice(0, MAX_PARTS_SHOWN).forEach((p, i) => {
-    // Which parts the question is about: those the rules leave open; the rest the rules allow.
-    const asks = p.decision === 'ask' && parts.length > 1 ? ` — ${t.askPartAsks}` : '';
+    // Which parts the question is about, when the rules allow some and leave others open.
+    const asks = p.decision === 'ask' && parts.some((x) => x.decision !== 'ask') ? ` — ${t.askPartAsks}` : '';
     const opaque = p.opaque !== undefined ? ` — ${t.askOpaque(oneLine(p.opaque, MAX_PART_CHARS))}` : '';
     lines.push(`  ${i + 1}. ${oneLine(p.text, MAX_PART_CHARS)}${asks}${opaque}`);
   });
