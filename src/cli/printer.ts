@@ -110,7 +110,7 @@ export function attachPrinter(options: {
     }),
     bus.on('tool.end', (e) => {
       if (!ours(e)) return;
-      live?.toolEnd(e.callId, e.ok, e.output, e.ms, !options.showActions);
+      live?.toolEnd(e.callId, e.ok, e.output, e.ms, !options.showActions, permissionNote(e.permission, e.metadata, options.lang?.() ?? 'en'));
       if (!options.showActions) return;
       live?.hide();
       if (!atLineStart) out('\n');
