@@ -1,5 +1,7 @@
 import { mkdirSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import { createBus, type Bus } from './bus/bus.js';
+import { setConfigKey } from './config/config-writer.js';
 import type { Config } from './config/config.js';
 import { detectLang } from './i18n.js';
 import type { Llm } from './llm/types.js';
@@ -16,6 +18,8 @@ import { createRedactor, redactDeep } from './llm/redact.js';
 
 /** The home and workspace Zhixing makes are the user's alone: they hold the key, the history, their files. */
 const PRIVATE_FOLDER_MODE = 0o700;
+/** Where `setRules` keeps the user's permission rules, beside the rest of their settings. */
+const CONFIG_FILE = 'config.json';
 
 export interface App {
   config: Config;
@@ -29,7 +33,7 @@ export interface App {
   /** A session's events after a number, from the store: what a reconnecting client missed. */
   events: Pick<EventLog, 'since' | 'lastSeq' | 'resumePoint'>;
   /** Answers the asks a turn waits on; `pending` for a host that connects while one waits. */
-  permission: Pick<PermissionService, 'reply' | 'pending' | 'askRules'>;
+  permission: Pick<PermissionService, 'reply' | 'refuseUnanswered' | 'pending' | 'rules' | 'effective' | 'setRules' | 'remembered' | 'forget'>;
   /** What containment shell commands run in here, found by trying it on first use. */
   sandbox(): Promise<SandboxInfo>;
   close(): void;
@@ -86,7 +90,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const sandbox = sandboxProbe({ searchPath: config.shell.env.PATH || DEFAULT_PATH, network: config.shell.network });
   const tools = createToolRegistry(builtinTools({ config, store, sandbox }), { defaultTimeoutMs: config.toolTimeoutMs, scrub: scrubFor(config.apiKey) });
   const llm = options.llm ?? (await createLlm(config, store));
-  const permission = createPermissionService({ bus, decisions: store.permissionDecisions, rules: config.permissions, autoApprove: options.autoApprove });
+  const permission = createPermissionService({
+    bus,
+    decisions: store.permissionDecisions,
+    rules: config.permissions,
+    saveRules: (rules) => setConfigKey(join(config.home, CONFIG_FILE), 'permissions', rules),
+    autoApprove: options.autoApprove,
+  });
   const sessions = createSessions({
     llm,
     tools,

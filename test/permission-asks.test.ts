@@ -38,7 +38,7 @@ async function setup(steps: ScriptedStep[], tool = stamp()) {
   const t = tempHome({ ZHIXING_LANG: 'en' });
   const app = await createApp(t.config, { llm: createScriptedLlm(steps) });
   app.tools.register(tool);
-  app.permission.askRules.setRule('stamp', 'ask');
+  app.permission.setRules({ stamp: 'ask' });
   const events: BusEvent[] = [];
   app.bus.onAny((e) => events.push(e));
   cleanups.push(() => app.close(), t.cleanup);

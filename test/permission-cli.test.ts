@@ -157,3 +157,84 @@ describe('a permission ask in a one-shot call', () => {
     expect(readFileSync(file, 'utf8')).toBe('hello');
   });
 });
+
+describe('decisions on the trace, and /permissions, in the REPL', () => {
+  it('"a" allows the write and remembers it: the trace says so, and the same write later runs without asking', async () => {
+    const { env, server, file } = await setup('Written.');
+    server.enqueue(toolCallsReply([{ id: 'call_2', name: 'file_write', args: { path: 'notes/a.txt', content: 'again' } }]), textReply('Written again.'));
+    const pty = inPty([], env);
+    await pty.waitFor(PROMPT);
+    pty.type('write hello to notes/a.txt');
+    await pty.waitFor(/\[n\]o $/);
+    pty.type('a');
+    let at = await pty.waitFor(/Written\.\n/);
+    at = await pty.waitFor(PROMPT, at);
+    pty.type('write again to notes/a.txt');
+    at = await pty.waitFor(/Written again\.\n/, at);
+    await pty.waitFor(PROMPT, at);
+    pty.type('/exit');
+    expect(await pty.closed).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe('again');
+    const shown = pty.screen();
+    expect(shown.split(QUESTION)).toHaveLength(2);
+    expect(shown).toMatch(/🔧 file_write \{"path":"notes\/a.txt","content":"hello"\} ✓ .* · you allowed it\n/);
+    expect(shown).toMatch(/🔧 file_write \{"path":"notes\/a.txt","content":"again"\} ✓ .* · allowed earlier \("always"\) · overwrote an existing file\n/);
+  });
+
+  it('"n" shows as declined on the trace', async () => {
+    const { env } = await setup('Not written.');
+    const pty = inPty([], env);
+    await pty.waitFor(PROMPT);
+    pty.type('write hello to notes/a.txt');
+    await pty.waitFor(/\[n\]o $/);
+    pty.type('n');
+    const at = await pty.waitFor(/Not written\.\n/);
+    await pty.waitFor(PROMPT, at);
+    pty.type('/exit');
+    expect(await pty.closed).toBe(0);
+    expect(pty.screen()).toMatch(/🔧 file_write .* ✗ The user declined writing to notes\/a\.txt; nothing was changed\. .* · you declined\n/);
+  });
+
+  it('/permissions lists the rules, sets one with a pattern, saved to config.json, and refuses a bad one', async () => {
+    const { env } = await setup('unused');
+    const pty = inPty([], env);
+    let at = await pty.waitFor(PROMPT);
+    pty.type('/permissions');
+    at = await pty.waitFor(/Remembered answers[^\n]*\n  \(none\)\n/, at);
+    at = await pty.waitFor(PROMPT, at);
+    pty.type('/permissions deny shell curl *');
+    at = await pty.waitFor(/Set: shell › curl \* → deny \(saved to config\.json\)\.\n/, at);
+    at = await pty.waitFor(PROMPT, at);
+    pty.type('/permissions allow shell ');
+    at = await pty.waitFor(/Set: shell → allow/, at);
+    at = await pty.waitFor(PROMPT, at);
+    pty.type('/permissions remove nothing_here');
+    at = await pty.waitFor(/You have no rule nothing_here\.\n/, at);
+    at = await pty.waitFor(PROMPT, at);
+    pty.type('/exit');
+    expect(await pty.closed).toBe(0);
+    const shown = pty.screen();
+    expect(shown).toContain('Permission rules (* yours; the rest are defaults):\n');
+    expect(shown).toMatch(/\n {2}file_write +ask +\*\n/);
+    expect(shown).toMatch(/\n {2}shell +ask +\(default\)\n/);
+    expect(JSON.parse(readFileSync(join(env.ZHIXING_HOME, 'config.json'), 'utf8'))).toEqual({ permissions: { file_write: 'ask', shell: 'allow' } });
+  });
+});
+
+describe('an ask nobody can answer', () => {
+  it('a one-shot --json call without a terminal records the refusal as no-host', async () => {
+    const { env, file } = await setup('It needs your approval.');
+    const r = await runCli(['--json', 'write hello to notes/a.txt'], env);
+    expect(r.code).toBe(0);
+    expect(existsSync(file)).toBe(false);
+    const action = JSON.parse(r.stdout).actions[0];
+    expect(action).toMatchObject({ tool: 'file_write', ok: false });
+    expect(action.permission).toEqual([expect.objectContaining({ action: 'file.write', decision: 'deny', by: 'no-host' })]);
+  });
+
+  it('--show-actions says nobody was there to ask', async () => {
+    const { env } = await setup('It needs your approval.');
+    const r = await runCli(['--show-actions', 'write hello to notes/a.txt'], env);
+    expect(r.stdout).toMatch(/🔧 file_write .* ✗ .* · nobody to ask, refused \(--yes approves\)\n/);
+  });
+});

@@ -96,7 +96,7 @@ describe('sessions, status, preferences and permissions', () => {
       { text: 'Not saved.' },
     ]);
     t = await startTestServer({ llm });
-    t.app.permission.askRules.setRule('file_write', 'ask');
+    t.app.permission.setRules({ file_write: 'ask' });
     const feed = await openStream(t.port, '/api/events');
     const id = (await request(t.port, '/api/sessions', { body: {} })).json().id;
     const turn = await openStream(t.port, `/api/sessions/${id}/chat`, { body: { message: 'save hello' } });

@@ -4,7 +4,7 @@ import type { Store } from '../store/store.js';
 import { StoreError } from '../store/store-error.js';
 import type { PreparedCall, ToolRegistry, ToolResult } from '../tools/registry.js';
 import { say, type Lang } from '../i18n.js';
-import type { ToolContext } from '../tools/tool.js';
+import type { PermissionRecord, ToolContext } from '../tools/tool.js';
 import { buildContext, HISTORY_WINDOW } from './context.js';
 import { createTurnWriter, type ToolPartHandle } from './turn-writer.js';
 import { readStep, type StepCut, type StepLimits } from './read-step.js';
@@ -18,7 +18,10 @@ export interface TurnDeps {
   bus: Bus;
   store: Store;
   /** A call's `ask` (and why it refused), from the permission layer: it learns the call, turn and session, and the turn's signal withdraws an open ask. */
-  askFor(call: { tool: string; callId: string; sessionId: string; turnId: string; signal: AbortSignal }): Pick<ToolContext, 'ask' | 'refusal'>;
+  askFor(call: { tool: string; callId: string; sessionId: string; turnId: string; signal: AbortSignal }): Pick<ToolContext, 'ask' | 'refusal'> & {
+    /** Every request the call made and how each was decided: kept with the call and shown on its card. */
+    records?(): PermissionRecord[];
+  };
   now?: () => number;
 }
 
@@ -207,6 +210,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     const where = { sessionId, turnId, messageId, partId: part.id, callId: call.id };
     bus.emit({ type: 'tool.start', ...where, tool: call.name, input: inputPreview(input) });
 
+    const permissions = skip ? undefined : deps.askFor({ tool: call.name, callId: call.id, sessionId, turnId, signal });
     const result: ToolResult =
       skip
         ? {
@@ -225,11 +229,16 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
             workspace: opts.workspace,
             signal,
             lang: opts.lang,
-            ...deps.askFor({ tool: call.name, callId: call.id, sessionId, turnId, signal }),
+            ask: permissions!.ask,
+            refusal: permissions!.refusal,
             progress: (message) => bus.emit({ type: 'tool.progress', ...where, message }),
           });
-    const action: ActionRecord = { callId: call.id, tool: call.name, input: result.input, ok: result.ok, output: result.output, ms: result.ms, ...cardOf(result) };
-    part.end(result);
+    const records = permissions?.records?.() ?? [];
+    const action: ActionRecord = {
+      callId: call.id, tool: call.name, input: result.input, ok: result.ok, output: result.output, ms: result.ms, ...cardOf(result),
+      ...(records.length > 0 && { permission: records }),
+    };
+    part.end({ ...result, permission: action.permission });
     bus.emit({ type: 'tool.end', ...where, ...action, input: inputPreview(action.input) });
     return action;
   }

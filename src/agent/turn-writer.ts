@@ -78,8 +78,8 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
     record.at = now();
     if (result) Object.assign(record, result);
     if (!record.written) return;
-    const { id, output, ms, at, title, metadata, attachments } = record;
-    defer(() => store.messages.updateToolPart(id, { state, output, ms, now: at, title, metadata, attachments }));
+    const { id, output, ms, at, title, metadata, attachments, permission } = record;
+    defer(() => store.messages.updateToolPart(id, { state, output, ms, now: at, title, metadata, attachments, permission }));
   }
 
   const newStepIds = (): StepIds => ({ messageId: store.newId('msg'), textPartId: store.newId('prt'), reasoningPartId: store.newId('prt') });
@@ -118,7 +118,7 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
         calls.forEach(({ call, input }, i) => {
           const r = records[i]!;
           parts.push({ now: r.at, id: r.id, type: 'tool', callId: call.id, tool: call.name, input, state: r.state, output: r.output, ms: r.ms,
-            title: r.title, metadata: r.metadata, attachments: r.attachments });
+            title: r.title, metadata: r.metadata, attachments: r.attachments, permission: r.permission });
         });
         store.messages.addMessage({ id: messageId, sessionId, turnId, role: 'assistant', now: at }, parts);
         // Only once every row of the step is in: a failed step leaves nothing to update.
@@ -127,7 +127,8 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
       return records.map((r) => ({
         id: r.id,
         start: () => change(r, 'running'),
-        end: ({ ok, output, ms, title, metadata, attachments }) => change(r, ok ? 'completed' : 'error', { output, ms, title, metadata, attachments }),
+        end: ({ ok, output, ms, title, metadata, attachments, permission }) =>
+          change(r, ok ? 'completed' : 'error', { output, ms, title, metadata, attachments, permission }),
       }));
     },
 

@@ -19,6 +19,39 @@ const Part = { ...Step, partId: z.string().describe('The part of that message, a
 
 export const Usage = z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() });
 
+/** How one permission request of a call was decided (see PermissionRecord in src/tools/tool.ts). */
+export const PermissionRecord = z.object({
+  action: z.string().describe('What the tool would do, e.g. file.write or shell.run.'),
+  target: z.string().describe('What it touches: a path, a command, a URL.'),
+  decision: z.enum(['allow', 'deny']),
+  by: z
+    .enum(['rule', 'remembered', 'user', 'yes', 'sandbox', 'cancelled', 'no-host'])
+    .describe('rule: a configured or default rule; remembered: an earlier "always"; user: answered now; yes: --yes; sandbox: outside the workspace; cancelled: the turn stopped while asking; no-host: nobody could answer.'),
+  rule: z.string().optional().describe('The rule that decided, as `tool` or `tool › pattern`.'),
+  parts: z
+    .array(
+      z.object({
+        text: z.string(),
+        decision: z.enum(['allow', 'ask', 'deny']),
+        rule: z.string().optional(),
+        opaque: z.string().optional().describe('Why what this part runs cannot be checked.'),
+        remembered: z.boolean().optional().describe('Allowed by an earlier "always".'),
+        needsPerson: z.boolean().optional().describe('Only a person may approve it: --yes does not.'),
+      }),
+    )
+    .optional()
+    .describe('For a command line: how each sub-command came out.'),
+  reason: z.string().optional().describe('Why it was asked though the rules allow (a must-ask), or why --yes could not approve it.'),
+});
+
+/** One sub-command of a command line an ask is about; `opaque` says why what it runs cannot be checked. */
+export const AskPart = z.object({
+  text: z.string(),
+  opaque: z.string().optional(),
+  decision: z.enum(['allow', 'ask', 'deny']).optional().describe('How the rules alone take this part, when known.'),
+  rule: z.string().optional(),
+});
+
 /** What a tool call did: the `--json` action, with the id the model gave the call. */
 export const ActionRecord = z.object({
   callId: z.string().describe('The id the model gave the call, so a result can be matched to its call.'),
@@ -33,6 +66,7 @@ export const ActionRecord = z.object({
     .array(z.object({ name: z.string(), mimeType: z.string(), size: z.number() }))
     .optional()
     .describe('What the call attached, named and sized; the bytes stay in the store for the UI to fetch.'),
+  permission: z.array(PermissionRecord).optional().describe('How each permission the call requested was decided, in order; absent when it requested none.'),
 });
 export type ActionRecord = z.infer<typeof ActionRecord>;
 
@@ -77,6 +111,8 @@ export const PermissionAsked = z.object({
   tool: z.string(),
   action: z.string().describe('What the tool would do, e.g. file.write.'),
   target: z.string().describe('What it touches: a path, a command, a URL.'),
+  parts: z.array(AskPart).optional().describe('For a command line: every sub-command it would run.'),
+  mustAsk: z.string().optional().describe('Why this call asks whatever the rules say, when it must.'),
 }).describe('A tool call waits for the user to allow or refuse it; no timeout runs meanwhile.');
 export const PermissionReplied = z.object({
   type: z.literal('permission.replied'),

@@ -103,8 +103,12 @@ export function runConfigShow(config: Config, json: boolean, io: CliIo, lang: La
     const line = r.origin ? `${r.name.padEnd(nameWidth)}  ${r.value.padEnd(valueWidth)}  ${io.style.dim(plainText(r.origin))}` : `${r.name.padEnd(nameWidth)}  ${r.value}`;
     io.stdout(`${line.trimEnd()}\n`);
   }
-  const rules = Object.entries(config.permissions);
-  if (rules.length) io.stdout(`${'permissions'.padEnd(nameWidth)}  ${plainText(rules.map(([tool, rule]) => `${tool}=${rule}`).join(', '))}\n`);
+  // One rule a line, as the permission records name them (`shell › curl *`), decisions lined up.
+  const rules = Object.entries(config.permissions).flatMap(([tool, value]) =>
+    typeof value === 'string' ? [[tool, value]] : Object.entries(value).map(([pattern, rule]) => [`${tool} › ${pattern}`, rule]),
+  ).map(([name, rule]) => [plainText(name!), rule!] as const);
+  const ruleWidth = Math.max(0, ...rules.map(([name]) => name.length));
+  rules.forEach(([name, rule], i) => io.stdout(`${(i === 0 ? 'permissions' : '').padEnd(nameWidth)}  ${name.padEnd(ruleWidth)}  ${rule}\n`));
   // Said only when it matters: with a working sandbox there is nothing for the user to do.
   if (sandbox && !sandbox.ok) io.stdout(`${'sandbox'.padEnd(nameWidth)}  ${plainText(noSandboxText(sandbox, lang))}\n`);
   return 0;

@@ -23,8 +23,8 @@ export interface LiveStatus {
   notice(line: string): void;
   toolStart(id: string, tool: string, input: unknown): void;
   toolProgress(id: string, message: string): void;
-  /** `keep`: leave a `✓ tool input (0.3 s)` line; otherwise the caller prints its own. */
-  toolEnd(id: string, ok: boolean, output: string, ms: number, keep: boolean): void;
+  /** `keep`: leave a `✓ tool input (0.3 s)` line, ending in `note` (how its permissions were decided) when given; otherwise the caller prints its own. */
+  toolEnd(id: string, ok: boolean, output: string, ms: number, keep: boolean, note?: string): void;
   /** Something else is about to be written to the terminal (reply text, a question): erase, and stay hidden. */
   hide(): void;
   /** Show again what is running (after a question was answered). */
@@ -146,13 +146,14 @@ export function createLiveStatus(o: LiveStatusOptions): LiveStatus {
       row.progress = fitWidth(plainText(message).replace(/\s+/g, ' ').trim(), MAX_INPUT_COLUMNS);
       draw();
     },
-    toolEnd(id, ok, output, ms, keep) {
+    toolEnd(id, ok, output, ms, keep, note) {
       const row = tools.get(id);
       tools.delete(id);
       erase();
       if (row && keep) {
         const why = ok ? '' : ` ${o.style.dim(`— ${fitWidth(plainText(output.replace(/^Error: /, '')).replace(/\s+/g, ' ').trim(), MAX_INPUT_COLUMNS)}`)}`;
-        o.write(`${ok ? o.style.green('✓') : o.style.red('✗')} ${o.style.bold(row.tool)}${row.what ? ` ${row.what}` : ''}${why} ${o.style.dim(t.took(ms))}\n`);
+        const said = note ? ` ${o.style.dim(`· ${note}`)}` : '';
+        o.write(`${ok ? o.style.green('✓') : o.style.red('✗')} ${o.style.bold(row.tool)}${row.what ? ` ${row.what}` : ''}${why} ${o.style.dim(t.took(ms))}${said}\n`);
       }
       // The model reads the results next: the spinner takes over from the last tool line.
       if (!tools.size) since = now();

@@ -98,6 +98,11 @@ export function cliText(lang: Lang) {
       zh ? `允许 ${tool} 操作 ${target} 吗？[y] 是，仅这一次 / [a] 总是 / [n] 否` : `Allow ${tool} to ${target}? [y]es once / [a]lways / [n]o`,
     needsApproval: (tool: string, target: string) =>
       zh ? `${tool} 操作 ${target} 需要你的批准，已拒绝。加上 --yes 重新运行即可批准。` : `${tool} on ${target} needs your approval, so it was refused. Re-run with --yes to approve it.`,
+    /** Above the question when a command line asks: what it would run, one sub-command a line. */
+    askRuns: zh ? '这条命令会运行：' : 'This runs:',
+    askOpaque: (why: string) => (zh ? `无法检查它会运行什么（${why}）` : `what this runs cannot be checked (${why})`),
+    askPartAsks: zh ? '需要你的回答' : 'needs your answer',
+    askMust: (why: string) => (zh ? `必须询问：${why}` : `asks whatever the rules say: ${why}`),
     noInputToAnswer: zh ? '（输入已结束，无人回答，已拒绝。）' : '(Input has ended, so nobody can answer: refused.)',
     unknownCommand: (cmd: string) => (zh ? `没有 /${cmd} 这个命令，输入 /help 查看。` : `Unknown command /${cmd}. Type /help.`),
     replHelp: (turns: number) =>

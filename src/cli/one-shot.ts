@@ -59,7 +59,10 @@ export function jsonResult(sessionId: string, mode: string, r: TurnResult) {
     session: sessionId,
     mode,
     reply: r.reply,
-    actions: r.actions.map((a) => ({ tool: a.tool, input: a.input, ok: a.ok, output: a.output, ms: roundMs(a.ms) })),
+    actions: r.actions.map((a) => ({
+      tool: a.tool, input: a.input, ok: a.ok, output: a.output, ms: roundMs(a.ms),
+      ...(a.permission && { permission: a.permission }),
+    })),
     ...(r.error ? { error: r.error } : {}),
   };
 }
@@ -100,7 +103,10 @@ async function runTurn(app: App, picked: string, message: string, flags: OneShot
   const attach = () =>
     flags.json
       ? () => {}
-      : attachPrinter({ bus: app.bus, sessionId, write: io.stdout, style: io.style, showActions: flags.showActions, markdown: io.markdown, live: io.live });
+      : attachPrinter({
+          bus: app.bus, sessionId, write: io.stdout, style: io.style, showActions: flags.showActions, markdown: io.markdown, live: io.live,
+          lang: io.lang ?? (() => app.config.lang ?? app.config.uiLang),
+        });
   let detach = attach();
   // Continuing the most recent session is a convenience: when another process is mid-turn there,
   // a short wait, then a session of our own, beats interleaving two conversations.

@@ -23,6 +23,37 @@ const shownTarget = (ask: PendingAsk, workspace: string) =>
 /** `Allow file_write to notes/a.txt? [y]es once / [a]lways / [n]o` */
 const question = (ask: PendingAsk, workspace: string, t: CliText) => t.permissionAsk(plainText(ask.tool), shownTarget(ask, workspace));
 
+/** A sub-command is shown on one line of at most this many characters; longer ones are cut. */
+const MAX_PART_CHARS = 160;
+/** More sub-commands than this are summed up in a count. */
+const MAX_PARTS_SHOWN = 12;
+
+const oneLine = (text: string, max: number) => {
+  const line = plainText(text).replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};
+
+/**
+ * The lines shown above a command line's question: each sub-command it would run, flagged when what
+ * it runs cannot be checked, and why it must ask. Empty for asks without parts.
+ */
+export function askDetails(ask: Pick<PendingAsk, 'parts' | 'mustAsk'>, t: Pick<CliText, 'askRuns' | 'askOpaque' | 'askMust' | 'askPartAsks'>): string[] {
+  const lines: string[] = [];
+  const parts = ask.parts ?? [];
+  if (parts.length) lines.push(t.askRuns);
+  parts.slice(0, MAX_PARTS_SHOWN).forEach((p, i) => {
+    // Which parts the question is about, when the rules allow some and leave others open.
+    const asks = p.decision === 'ask' && parts.some((x) => x.decision !== 'ask') ? ` — ${t.askPartAsks}` : '';
+    const opaque = p.opaque !== undefined ? ` — ${t.askOpaque(oneLine(p.opaque, MAX_PART_CHARS))}` : '';
+    lines.push(`  ${i + 1}. ${oneLine(p.text, MAX_PART_CHARS)}${asks}${opaque}`);
+  });
+  if (parts.length > MAX_PARTS_SHOWN) lines.push(`  … +${parts.length - MAX_PARTS_SHOWN}`);
+  if (ask.mustAsk) lines.push(t.askMust(oneLine(ask.mustAsk, MAX_PART_CHARS)));
+  return lines;
+}
+
+const withDetails = (ask: PendingAsk, t: CliText) => askDetails(ask, t).map((l) => `${l}\n`).join('');
+
 const isOpen = (app: App, id: string) => app.permission.pending().some((a) => a.id === id);
 
 /**
@@ -67,13 +98,17 @@ export function createReplAsks(options: {
   const queue: PendingAsk[] = [];
   let ended = false;
   let answering: string | undefined;
+  let detailed: string | undefined;
 
   const show = () => {
     const head = queue[0];
     if (!head) return;
     const text = question(head, workspace, io.text);
-    if (!interactive) return io.stdout(`${text}\n`);
+    if (!interactive) return io.stdout(`${withDetails(head, io.text)}${text}\n`);
     if (!options.atLineStart()) io.stdout('\n');
+    // The parts once per ask: a retried answer only asks again.
+    if (detailed !== head.id) io.stdout(withDetails(head, io.text));
+    detailed = head.id;
     line.prompt(`${io.style.bold(text)} `, 'answer');
   };
 
@@ -82,8 +117,8 @@ export function createReplAsks(options: {
       // Asks answered at once (--yes) are not shown: the trace line tells what ran.
       if (ask.sessionId !== options.sessionId() || !isOpen(app, ask.id)) return;
       if (ended) {
-        io.stdout(`${question(ask, workspace, io.text)}\n${io.text.noInputToAnswer}\n`);
-        app.permission.reply(ask.id, 'deny');
+        io.stdout(`${withDetails(ask, io.text)}${question(ask, workspace, io.text)}\n${io.text.noInputToAnswer}\n`);
+        app.permission.refuseUnanswered(ask.id);
         return;
       }
       queue.push(ask);
@@ -118,7 +153,7 @@ export function createReplAsks(options: {
       if (interactive) line.withdraw();
       io.stdout(`${io.text.noInputToAnswer}\n`);
       answering = queue[0]!.id;
-      for (const ask of [...queue]) app.permission.reply(ask.id, 'deny');
+      for (const ask of [...queue]) app.permission.refuseUnanswered(ask.id);
       answering = undefined;
     },
     stop: () => offs.forEach((off) => off()),
@@ -141,6 +176,7 @@ export function answerOneShotAsks(
   const queue: PendingAsk[] = [];
   let rl: Interface | undefined;
   let answering: string | undefined;
+  let detailed: string | undefined;
 
   const next = () => {
     const head = queue[0];
@@ -153,6 +189,8 @@ export function answerOneShotAsks(
       rl = createInterface({ input, output, terminal: true });
       rl.on('SIGINT', onInterrupt);
     }
+    if (detailed !== head.id) output.write(withDetails(head, io.text));
+    detailed = head.id;
     rl.question(`${question(head, workspace, io.text)} `, (line) => {
       const reply = parseAskAnswer(line);
       if (!reply) return next();
@@ -164,8 +202,8 @@ export function answerOneShotAsks(
     app.bus.on('permission.asked', ({ type: _type, seq: _seq, ...ask }) => {
       if (!isOpen(app, ask.id)) return;
       if (!input.isTTY) {
-        io.stderr(`${io.text.needsApproval(plainText(ask.tool), shownTarget(ask, workspace))}\n`);
-        app.permission.reply(ask.id, 'deny');
+        io.stderr(`${withDetails(ask, io.text)}${io.text.needsApproval(plainText(ask.tool), shownTarget(ask, workspace))}\n`);
+        app.permission.refuseUnanswered(ask.id);
         return;
       }
       queue.push(ask);

@@ -1,5 +1,7 @@
 import type { ActionRecord, Bus } from '../bus/bus.js';
+import type { Lang } from '../i18n.js';
 import type { LiveStatus } from './live-status.js';
+import { permissionNote } from './permission-trace.js';
 import { plainText } from './terminal-text.js';
 
 const MAX_PREVIEW_CHARS = 100;
@@ -24,12 +26,20 @@ const oneLine = (text: string) => {
 
 export const formatMs = (ms: number) => (ms < 10 ? ms.toFixed(1) : Math.round(ms).toString());
 
-/** `🔧 calculator {"expression":"(3+5)*2"} ✓ 16 (0.4 ms)` */
-export function traceLine(a: Pick<ActionRecord, 'tool' | 'input' | 'ok' | 'output' | 'ms'>, style: Style): string {
+/**
+ * `🔧 calculator {"expression":"(3+5)*2"} ✓ 16 (0.4 ms)`, and how its permissions were decided when
+ * that tells something: `🔧 file_write {…} ✓ Wrote notes.md (1.2 ms) · allowed by rule file_write`.
+ */
+export function traceLine(
+  a: Pick<ActionRecord, 'tool' | 'input' | 'ok' | 'output' | 'ms' | 'metadata' | 'permission'>,
+  style: Style,
+  lang: Lang = 'en',
+): string {
   const input = typeof a.input === 'string' ? a.input : JSON.stringify(a.input);
   const mark = a.ok ? style.green('✓') : style.red('✗');
   const output = oneLine(a.ok ? a.output : a.output.replace(/^Error: /, ''));
-  return `🔧 ${style.bold(oneLine(a.tool))} ${style.dim(oneLine(input ?? ''))} ${mark} ${output} ${style.dim(`(${formatMs(a.ms)} ms)`)}`;
+  const note = permissionNote(a.permission, a.metadata, lang);
+  return `🔧 ${style.bold(oneLine(a.tool))} ${style.dim(oneLine(input ?? ''))} ${mark} ${output} ${style.dim(`(${formatMs(a.ms)} ms)`)}${note ? ` ${style.dim(`· ${note}`)}` : ''}`;
 }
 
 /** Renders a reply's Markdown for the terminal, a piece at a time (`./markdown/index.ts`, loaded only on a terminal). */
@@ -52,6 +62,8 @@ export function attachPrinter(options: {
   showActions: boolean;
   markdown?: MarkdownOutput;
   live?: LiveStatus;
+  /** The language the trace's words are in, asked per line: the REPL's follows the user's. */
+  lang?: () => Lang;
 }): () => void {
   const { bus, sessionId, write, style, live } = options;
   let atLineStart = true;
@@ -98,11 +110,11 @@ export function attachPrinter(options: {
     }),
     bus.on('tool.end', (e) => {
       if (!ours(e)) return;
-      live?.toolEnd(e.callId, e.ok, e.output, e.ms, !options.showActions);
+      live?.toolEnd(e.callId, e.ok, e.output, e.ms, !options.showActions, permissionNote(e.permission, e.metadata, options.lang?.() ?? 'en'));
       if (!options.showActions) return;
       live?.hide();
       if (!atLineStart) out('\n');
-      out(`${traceLine(e, style)}\n`);
+      out(`${traceLine(e, style, options.lang?.())}\n`);
       live?.show();
     }),
     // The host hides the live lines when a question is asked (before it is written); shown again once answered.

@@ -8,6 +8,7 @@ import { modelNameProblem, type ModelCatalog } from '../llm/model-catalog.js';
 import type { SessionRow } from '../store/sessions-repo.js';
 import type { Completion } from './line-editor/line-editor.js';
 import type { CliIo } from './one-shot.js';
+import { permissionsCommand } from './permissions-command.js';
 import { lastTurns, renderHistory } from './repl-history-view.js';
 import type { ReplText } from './repl-text.js';
 import { resolveSessionRef } from './session-ref.js';
@@ -19,7 +20,8 @@ const DEFAULT_HISTORY_TURNS = 10;
 const YES = new Set(['y', 'yes', '是', '好', '确定']);
 
 /** Every command, in the order /help and completion list them; those followed by a space take an argument. */
-const COMMANDS = ['/help', '/sessions', '/new ', '/switch ', '/history ', '/delete ', '/rename ', '/model ', '/exit'];
+const COMMANDS = ['/help', '/sessions', '/new ', '/switch ', '/history ', '/delete ', '/rename ', '/model ', '/permissions', '/exit'];
+const PERMISSION_VERBS = ['allow ', 'ask ', 'deny ', 'remove ', 'forget '];
 
 export interface CommandContext {
   app: App;
@@ -134,6 +136,14 @@ export function createSlashCommands(ctx: CommandContext): SlashCommands {
         case 'model':
           await model(arg, signal);
           break;
+        case 'permissions': {
+          // The pattern is the rest of the line as typed: its spaces are part of it.
+          const raw = line.slice(1 + cmd.length);
+          const r = permissionsCommand(app.permission, raw, io.lang?.() ?? app.config.lang ?? app.config.uiLang);
+          if (r.error) fail(r.text);
+          else say(r.text);
+          break;
+        }
         case 'exit':
         case 'quit':
           return 'exit';
@@ -157,6 +167,7 @@ export function createSlashCommands(ctx: CommandContext): SlashCommands {
           .filter((c) => c.value.startsWith(typed));
         return { start: space + 1, candidates };
       }
+      if (cmd === 'permissions') return { start: space + 1, candidates: PERMISSION_VERBS.filter((v) => v.startsWith(typed)).map((value) => ({ value, label: value.trim() })) };
       if (cmd === 'model' && models) return { start: space + 1, candidates: models.filter((m) => m.startsWith(typed)).map((value) => ({ value })) };
       return undefined;
     },

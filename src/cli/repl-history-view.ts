@@ -12,7 +12,7 @@ export function lastTurns(messages: Message[], n: number): Message[] {
 }
 
 /** Renders stored messages the way they were seen: text, and a trace line per tool call. */
-export function renderHistory(messages: Message[], io: Pick<CliIo, 'style'>): string {
+export function renderHistory(messages: Message[], io: Pick<CliIo, 'style' | 'lang'>): string {
   const lines: string[] = [];
   for (const m of messages) {
     for (const p of m.parts) {
@@ -20,7 +20,7 @@ export function renderHistory(messages: Message[], io: Pick<CliIo, 'style'>): st
       else if (p.type === 'tool') {
         const ok = p.state === 'completed';
         const output = p.output ?? (p.state === 'error' ? '' : 'interrupted');
-        lines.push(traceLine({ tool: p.tool, input: p.input, ok, output, ms: p.ms ?? 0 }, io.style));
+        lines.push(traceLine({ tool: p.tool, input: p.input, ok, output, ms: p.ms ?? 0, metadata: p.metadata, permission: p.permission }, io.style, io.lang?.()));
       }
     }
   }

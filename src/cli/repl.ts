@@ -141,7 +141,7 @@ export async function runRepl(
       io.stdout(s);
       atLineStart = s.endsWith('\n');
     };
-    const detach = attachPrinter({ bus: app.bus, sessionId, write, style: io.style, showActions: true, markdown: io.markdown, live: io.live });
+    const detach = attachPrinter({ bus: app.bus, sessionId, write, style: io.style, showActions: true, markdown: io.markdown, live: io.live, lang: io.lang });
     try {
       const result = await app.sessions.send(sessionId, text, {
         signal,

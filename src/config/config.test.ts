@@ -327,18 +327,28 @@ describe('a key travels only with the endpoint set beside it', () => {
     expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_API_KEY: 'k-shell' }, cwd: home })).toMatchObject({ provider: 'openai', apiKey: 'k-shell', warnings: [] });
   });
 
-  it('reads each tool\'s permission rule, and skips (with a warning) the patterns a later version reads', () => {
+  it('reads every permission rule, tool globs and maps over targets included, and skips a bad entry with a warning', () => {
     const { home, cwd } = folders();
-    writeConfig(home, { permissions: { file_write: 'ask', web_fetch: 'deny', shell: { 'git *': 'allow' }, 'browser_*': 'ask' } });
+    const rules = { file_write: { 'secret/*': 'deny', '*': 'allow' }, web_fetch: 'deny', shell: { 'git *': 'allow', 'curl *': 'deny' }, 'browser_*': 'ask' };
+    writeConfig(home, { permissions: rules });
     const c = loadConfig({ env: { ZHIXING_HOME: home }, cwd });
-    expect(c.permissions).toEqual({ file_write: 'ask', web_fetch: 'deny' });
+    expect(c.permissions).toEqual(rules);
+    expect(c.warnings).toEqual([]);
     const path = join(home, 'config.json');
-    expect(c.warnings).toEqual([
-      `Ignored "permissions.shell" in ${path}: this version reads only a tool's exact name set to "allow", "ask" or "deny".`,
-      `Ignored "permissions.browser_*" in ${path}: this version reads only a tool's exact name set to "allow", "ask" or "deny".`,
+    writeConfig(home, { permissions: { file_write: 'sometimes', shell: { 'curl *': 'dney', '*': 'allow' }, web_fetch: 'ask', '': 'deny', 'x': {} } });
+    const bad = loadConfig({ env: { ZHIXING_HOME: home }, cwd });
+    // The shell map with one bad pattern is dropped whole: its "*": "allow" alone would run curl.
+    expect(bad.permissions).toEqual({ web_fetch: 'ask' });
+    expect(bad.warnings).toEqual([
+      `Ignored "permissions.file_write" in ${path}: it must be "allow", "ask", "deny" or a map of patterns to one of those. Until it is fixed that tool follows the default rules.`,
+      `Ignored "permissions.shell" in ${path}: the pattern "curl *" must be set to "allow", "ask" or "deny". Until it is fixed that tool follows the default rules.`,
+      `Ignored "permissions." in ${path}: the tool name "" is empty or too long. Until it is fixed that tool follows the default rules.`,
+      `Ignored "permissions.x" in ${path}: it is an empty map: give at least one pattern, e.g. {"*": "ask"}. Until it is fixed that tool follows the default rules.`,
     ]);
-    writeConfig(home, { permissions: { file_write: 'sometimes' } });
-    expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toThrow(/permissions\.file_write/);
+    writeConfig(home, { permissions: ['shell'] });
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toEqual([
+      `Ignored "permissions" in ${path}: it must be an object of tool names to "allow", "ask", "deny" or a map of patterns to those.`,
+    ]);
     writeConfig(home, {});
     expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).permissions).toEqual({});
   });

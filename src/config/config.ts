@@ -9,6 +9,8 @@ import { EnvFileError, readEnvFile as readEnv } from './env-file.js';
 import { isWithin, realPathOf } from './paths.js';
 import { readSettingsFile, SettingsFileError } from './settings-file.js';
 import { readShellSettings, ShellFileSettings, ShellSettingError, type ShellSettings } from './shell-settings.js';
+import { checkRules } from '../permission/rules-check.js';
+import type { PermissionRules } from '../permission/rules.js';
 import { baseUrlProblem, echo, langProblem, originLabel, parseLang, unknownKeyWarnings, type SettingOrigin } from './setting-checks.js';
 
 const DEFAULT_MAX_STEPS = 8;
@@ -54,9 +56,6 @@ const FILE_NAMES = {
 /** Every name config.json may hold at its top level; anything else is named in a warning. */
 const FILE_KEYS: readonly string[] = [...Object.values(FILE_NAMES), 'workspace', 'permissions', 'mcpServers', 'shell'];
 
-/** What a tool may do: run, ask the user first, or never run. */
-export const PermissionRule = z.enum(['allow', 'ask', 'deny']);
-export type PermissionRule = z.infer<typeof PermissionRule>;
 
 /** The subset of `config.json` this version reads. Unknown keys are kept for other versions and hosts. */
 export const ConfigFile = z
@@ -74,8 +73,8 @@ export const ConfigFile = z
     maxReplyChars: z.number().int().positive().optional(),
     workspace: z.string().optional(),
     lang: z.enum(['zh', 'en']).optional(),
-    // Per-target maps (`"shell": { "git *": "allow" }`) are accepted so a config written for a later version still loads.
-    permissions: z.record(z.string(), z.union([PermissionRule, z.record(z.string(), PermissionRule)])).optional(),
+    // Read entry by entry (checkRules): one bad entry is warned about and skipped, not a reason to refuse the file.
+    permissions: z.unknown().optional(),
     shell: ShellFileSettings.optional(),
   })
   .passthrough();
@@ -114,8 +113,11 @@ export interface Config {
   noColor: boolean;
   /** TERM=dumb: a terminal that cannot move the cursor or show colour, so no spinner and no styling. */
   dumbTerminal: boolean;
-  /** `permissions` from config.json: a tool's name and whether it runs, asks first, or never runs. */
-  permissions: Record<string, PermissionRule>;
+  /**
+   * `permissions` from config.json, the usable entries: a tool's name or a glob over tool names, to
+   * "allow" / "ask" / "deny" or to a map from globs over what a call touches to one of those.
+   */
+  permissions: PermissionRules;
   /** How shell commands run: the network setting and the environment they start from. */
   shell: ShellSettings;
   /** ZHIXING_TOKEN: the bearer token `serve` requires (and needs, off loopback). Never printed. */
@@ -259,15 +261,12 @@ function sharedKeyWarning(path: string, holdsKey: boolean): string | undefined {
   return `${path} holds an API key and other users can read it. Make it yours alone: chmod 600 ${path}`;
 }
 
-/**
- * The plain `"tool": "allow" | "ask" | "deny"` entries of `permissions`. Globs over tool names and maps
- * over what a call touches are left to a later version: skipped, with a warning, never half-applied.
- */
-function toolRules(file: ConfigFile, path: string, warnings: string[]): Record<string, PermissionRule> {
-  const rules: Record<string, PermissionRule> = {};
-  for (const [tool, rule] of Object.entries(file.permissions ?? {})) {
-    if (typeof rule === 'string' && !/[*?[\]]/.test(tool)) rules[tool] = rule;
-    else warnings.push(`Ignored "permissions.${tool}" in ${path}: this version reads only a tool's exact name set to "allow", "ask" or "deny".`);
+/** The usable entries of `permissions`; each one that is not is named in a warning and skipped. */
+function toolRules(file: ConfigFile, path: string, warnings: string[]): PermissionRules {
+  if (file.permissions === undefined) return {};
+  const { rules, problems } = checkRules(file.permissions);
+  for (const p of problems) {
+    warnings.push(p.key === undefined ? `Ignored "permissions" in ${path}: it ${p.en}.` : `Ignored "permissions.${p.key}" in ${path}: ${p.en.startsWith('the ') ? p.en : `it ${p.en}`}. Until it is fixed that tool follows the default rules.`);
   }
   return rules;
 }

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Bus, EventOf } from '../bus/bus.js';
 import type { PermissionDecisionsRepo } from '../store/permission-decisions-repo.js';
+import { checkRules, PermissionRulesError } from './rules-check.js';
+import { evaluate, patternsToRemember, withDefaults, type PermissionRules, type Verdict } from './rules.js';
 import type { PermissionDecision, PermissionRecord, PermissionRefusal, PermissionRequest, ToolContext } from '../tools/tool.js';
 
-/** What a tool may do: run, ask the user first, or never run. */
-export type PermissionRule = 'allow' | 'ask' | 'deny';
+export type { PermissionRule, PermissionRules } from './rules.js';
 
 /** The user's answer: allow this call, allow this tool on this target from now on, or refuse. */
 export type PermissionReply = 'once' | 'always' | 'deny';
@@ -39,13 +40,6 @@ export interface AskingCall {
   signal: AbortSignal;
 }
 
-/** Which tools ask first. Rules over what a call touches (patterns) come later. */
-export interface AskRules {
-  setRule(tool: string, rule: PermissionRule): void;
-  /** A tool without a rule runs (inside the sandbox). */
-  rule(tool: string): PermissionRule;
-}
-
 export interface PermissionService {
   /**
    * Decides a request. Outside the sandbox, under a `deny` rule, it is refused; no flag or answer
@@ -55,76 +49,149 @@ export interface PermissionService {
   ask(request: PermissionAsk, options: { signal: AbortSignal }): Promise<PermissionAnswer>;
   /** Answers an open ask. False when there is no such ask or it was answered already. */
   reply(id: string, decision: PermissionReply): boolean;
+  /**
+   * Refuses an open ask that nobody can answer (a one-shot run without a terminal, input that ended):
+   * like `reply(id, 'deny')`, but recorded as `no-host`, so the call's card says nobody was asked.
+   */
+  refuseUnanswered(id: string): boolean;
   /** The open asks, oldest first, of one session or of all: for a host that connects while they wait. */
   pending(sessionId?: string): PendingAsk[];
   /** `ask` and `refusal` for one call's ToolContext: every request it makes carries the call's ids. */
   askFor(call: AskingCall): CallPermissions;
-  askRules: AskRules;
+  /** The user's own rules, as configured (without the defaults). */
+  rules(): PermissionRules;
+  /** The rules in effect: the defaults with the user's keys laid over them. */
+  effective(): PermissionRules;
+  /**
+   * Replaces the user's rules: checked, saved (config.json's `permissions`), and applied from the next
+   * request on. Rules that cannot be used throw PermissionRulesError, and nothing is saved or applied;
+   * a failed save throws too, and the rules in effect stay as they were.
+   */
+  setRules(rules: PermissionRules): void;
+  /** The "always" answers, oldest first. */
+  remembered(): RememberedDecision[];
+  /** Forgets one "always" answer, here and in the store. False when there was none. */
+  forget(tool: string, pattern: string): boolean;
+}
+
+/** An "always" answer: this tool, on exactly this text (a target, or one part of a command line). */
+export interface RememberedDecision {
+  tool: string;
+  pattern: string;
+  decision: PermissionDecision;
+  createdAt: number;
 }
 
 export interface PermissionServiceOptions {
   bus: Bus;
   /** Where "always" answers are kept across runs; without it they last as long as the process. */
   decisions?: PermissionDecisionsRepo;
-  /** `permissions` from config.json. */
-  rules?: Record<string, PermissionRule>;
+  /** `permissions` from config.json: the user's rules, without the defaults. */
+  rules?: PermissionRules;
+  /** Keeps rules set through `setRules` (config.json's `permissions`); without it they last as long as the process. */
+  saveRules?: (rules: PermissionRules) => void;
   /** `--yes`: every ask is answered "once" at once, still announced so hosts can show it. Never overrides a refusal. */
   autoApprove?: boolean;
   now?: () => number;
   newId?: () => string;
 }
 
-const DEFAULT_RULE: PermissionRule = 'allow';
+
+const recordParts = (verdict: Verdict): Pick<PermissionRecord, 'parts'> =>
+  verdict.parts
+    ? {
+        parts: verdict.parts.map((p) => ({
+          text: p.text,
+          decision: p.decision,
+          ...(p.rule ? { rule: p.rule } : {}),
+          ...(p.opaque ? { opaque: p.opaque } : {}),
+          ...(p.remembered ? { remembered: true } : {}),
+          ...(p.needsPerson ? { needsPerson: true } : {}),
+        })),
+      }
+    : {};
+
+/**
+ * What a host shows of a command line beside the question: its sub-commands with how the rules alone
+ * took each (so it can say which one asks), and why it must ask.
+ */
+function askedParts(request: PermissionAsk, verdict: Verdict): Pick<PendingAsk, 'parts' | 'mustAsk'> {
+  const parts = verdict.parts ?? request.parts?.map(({ text, opaque }) => ({ text, opaque }));
+  const reason = request.mustAsk ?? verdict.reason;
+  return {
+    ...(parts?.length && {
+      parts: parts.map((p) => ({
+        text: p.text,
+        ...(p.opaque !== undefined && { opaque: p.opaque }),
+        ...('decision' in p && { decision: p.decision }),
+        ...('rule' in p && p.rule !== undefined && { rule: p.rule }),
+      })),
+    }),
+    ...(reason !== undefined && { mustAsk: reason }),
+  };
+}
 
 /**
  * The permission layer every tool reaches through `ctx.ask`. The sandbox stays the first rule (inside
- * allowed, outside refused); a tool whose rule is `ask` waits for the user, and the wait is part of
- * the turn: nothing times out while they decide, and stopping the turn withdraws the question.
+ * allowed, outside refused); then the rules decide (see `evaluate`); an ask waits for the user, and the
+ * wait is part of the turn: nothing times out while they decide, and stopping the turn withdraws it.
  */
 export function createPermissionService(options: PermissionServiceOptions): PermissionService {
   const { bus, decisions } = options;
   const now = options.now ?? Date.now;
   const newId = options.newId ?? (() => `per_${randomUUID()}`);
-  const rules = new Map(Object.entries(options.rules ?? {}));
-  const key = (tool: string, target: string) => `${tool}\0${target}`;
-  const remembered = new Map((decisions?.list() ?? []).map((d) => [key(d.tool, d.pattern), d.decision]));
-  const open = new Map<string, { asked: PendingAsk; settle(reply: PermissionReply | 'cancelled'): void }>();
+  let userRules: PermissionRules = { ...(options.rules ?? {}) };
+  let effective = withDefaults(userRules);
+  const key = (tool: string, pattern: string) => `${tool}\0${pattern}`;
+  const remembered = new Map((decisions?.list() ?? []).map((d) => [key(d.tool, d.pattern), { ...d }]));
+  const open = new Map<string, { asked: PendingAsk; patterns: string[]; settle(reply: PermissionReply | 'cancelled' | 'no-host'): void }>();
+  const rememberedAs = (tool: string, text: string) => remembered.get(key(tool, text))?.decision;
 
   function ask(request: PermissionAsk, { signal }: { signal: AbortSignal }): Promise<PermissionAnswer> {
-    const rule = rules.get(request.tool) ?? DEFAULT_RULE;
-    const kept = remembered.get(key(request.tool, request.target));
     const base = { action: request.action, target: request.target };
-    const done = (decision: PermissionDecision, by: PermissionRecord['by'], extra: Partial<PermissionAnswer> = {}, ruleName?: string) =>
-      Promise.resolve({ decision, ...extra, record: { ...base, decision, by, ...(ruleName ? { rule: ruleName } : {}) } });
+    const done = (decision: PermissionDecision, by: PermissionRecord['by'], extra: Partial<PermissionAnswer> = {}, more: Partial<PermissionRecord> = {}) =>
+      Promise.resolve({ decision, ...extra, record: { ...base, decision, by, ...more } });
     // Deny wins: nothing, not --yes nor an earlier "always", lets a call past one.
     if (!request.insideSandbox) return done('deny', 'sandbox');
-    if (rule === 'deny') return done('deny', 'rule', {}, request.tool);
-    if (kept === 'deny') return done('deny', 'remembered');
-    if (rule === 'allow') return done('allow', 'rule', {}, request.tool);
-    if (kept === 'allow') return done('allow', 'remembered');
-    if (signal.aborted) return done('deny', 'cancelled', { refusal: 'cancelled' });
+    // A "deny" kept by an earlier version for exactly this target still holds.
+    if (!request.parts && rememberedAs(request.tool, request.target) === 'deny') return done('deny', 'remembered');
+    const verdict = evaluate(effective, request.tool, request, { remembered: (text) => rememberedAs(request.tool, text) === 'allow' });
+    const how: Partial<PermissionRecord> = { ...(verdict.rule ? { rule: verdict.rule } : {}), ...recordParts(verdict), ...(verdict.reason ? { reason: verdict.reason } : {}) };
+    if (verdict.decision === 'deny') return done('deny', 'rule', {}, how);
+    if (verdict.decision === 'allow') return done('allow', verdict.remembered ? 'remembered' : 'rule', {}, how);
+    if (signal.aborted) return done('deny', 'cancelled', { refusal: 'cancelled' }, how);
 
     const { sessionId, turnId, callId, tool, action, target } = request;
-    const asked: PendingAsk = { id: newId(), sessionId, turnId, callId, tool, action, target };
+    if (options.autoApprove && verdict.needsPerson) {
+      // --yes approves what the rules leave open, not what could be a denied program in disguise.
+      return done('deny', 'yes', {}, { ...how, reason: `only a person may approve this: ${verdict.reason ?? 'what it runs cannot be read'}` });
+    }
+    const asked: PendingAsk = { id: newId(), sessionId, turnId, callId, tool, action, target, ...askedParts(request, verdict) };
     const replied = (decision: PermissionReply | 'cancelled') =>
       bus.emit({ type: 'permission.replied', id: asked.id, sessionId, decision });
     if (options.autoApprove) {
       bus.emit({ type: 'permission.asked', ...asked });
       replied('once');
-      return done('allow', 'yes');
+      return done('allow', 'yes', {}, how);
     }
+    const patterns = patternsToRemember(request, verdict);
     const answer = new Promise<PermissionAnswer>((resolve) => {
       const onAbort = () => settle('cancelled');
-      const settle = (reply: PermissionReply | 'cancelled') => {
+      const settle = (reply: PermissionReply | 'cancelled' | 'no-host') => {
         open.delete(asked.id);
         signal.removeEventListener('abort', onAbort);
-        if (reply === 'always') remembered.set(key(tool, target), 'allow');
+        if (reply === 'always') for (const pattern of patterns) remembered.set(key(tool, pattern), { tool, pattern, decision: 'allow', createdAt: now() });
+        if (reply === 'no-host') {
+          replied('deny');
+          return resolve({ decision: 'deny', refusal: 'declined', record: { ...base, decision: 'deny', by: 'no-host', ...how } });
+        }
         replied(reply);
-        if (reply === 'once' || reply === 'always') resolve({ decision: 'allow', record: { ...base, decision: 'allow', by: 'user' } });
-        else if (reply === 'deny') resolve({ decision: 'deny', refusal: 'declined', record: { ...base, decision: 'deny', by: 'user' } });
-        else resolve({ decision: 'deny', refusal: 'cancelled', record: { ...base, decision: 'deny', by: 'cancelled' } });
+        const record = (decision: PermissionDecision, by: PermissionRecord['by']) => ({ ...base, decision, by, ...how });
+        if (reply === 'once' || reply === 'always') resolve({ decision: 'allow', record: record('allow', 'user') });
+        else if (reply === 'deny') resolve({ decision: 'deny', refusal: 'declined', record: record('deny', 'user') });
+        else resolve({ decision: 'deny', refusal: 'cancelled', record: record('deny', 'cancelled') });
       };
-      open.set(asked.id, { asked, settle });
+      open.set(asked.id, { asked, patterns, settle });
       signal.addEventListener('abort', onAbort, { once: true });
     });
     // Announced only once it can be answered: a host may reply from inside its handler.
@@ -138,9 +205,15 @@ export function createPermissionService(options: PermissionServiceOptions): Perm
       const entry = open.get(id);
       if (!entry) return false;
       entry.settle(decision);
-      const { tool, target } = entry.asked;
+      const { tool } = entry.asked;
       // The call goes ahead even if this write fails (the error reaches the host); only the next run would ask again.
-      if (decision === 'always') decisions?.save({ tool, pattern: target, decision: 'allow', createdAt: now() });
+      if (decision === 'always') for (const pattern of entry.patterns) decisions?.save({ tool, pattern, decision: 'allow', createdAt: now() });
+      return true;
+    },
+    refuseUnanswered(id) {
+      const entry = open.get(id);
+      if (!entry) return false;
+      entry.settle('no-host');
       return true;
     },
     pending: (sessionId) =>
@@ -163,9 +236,21 @@ export function createPermissionService(options: PermissionServiceOptions): Perm
         refusal: () => refusal,
       };
     },
-    askRules: {
-      setRule: (tool, rule) => void rules.set(tool, rule),
-      rule: (tool) => rules.get(tool) ?? DEFAULT_RULE,
+    rules: () => structuredClone(userRules),
+    effective: () => structuredClone(effective),
+    setRules(rules) {
+      const { rules: checked, problems } = checkRules(rules);
+      if (problems.length) throw new PermissionRulesError(problems);
+      // Saved first: rules that could not be kept are not put in effect either, so what runs is what the file says.
+      options.saveRules?.(checked);
+      userRules = checked;
+      effective = withDefaults(checked);
+    },
+    remembered: () => [...remembered.values()].sort((a, b) => a.createdAt - b.createdAt).map((d) => ({ ...d })),
+    forget(tool, pattern) {
+      const had = remembered.delete(key(tool, pattern));
+      const removed = decisions?.remove(tool, pattern) ?? false;
+      return had || removed;
     },
   };
 }

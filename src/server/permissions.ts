@@ -1,4 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import { defaultsOf, type RulesEditing } from '../permission/rule-edits.js';
+import { PermissionRulesError } from '../permission/rules-check.js';
 import type { ServerDeps } from './deps.js';
 import { ApiError } from './errors.js';
 import { endpoint, newSubApp } from './openapi.js';
@@ -12,6 +14,37 @@ export type PermissionAnswer = z.infer<typeof PermissionAnswer>;
 
 export const PermissionAnswered = z.object({ ok: z.literal(true) }).openapi('PermissionAnswered');
 export type PermissionAnswered = z.infer<typeof PermissionAnswered>;
+
+const RuleDecision = z.enum(['allow', 'ask', 'deny']);
+const ToolRule = z
+  .union([RuleDecision, z.record(z.string(), RuleDecision)])
+  .describe('One decision for every call of the tool, or decisions by pattern over what a call touches (`"curl *": "deny"`).');
+export const PermissionRules = z
+  .record(z.string(), ToolRule)
+  .describe('Tool names (or globs over them, `browser_*`) to their rules, as `permissions` in config.json.')
+  .openapi('PermissionRules');
+
+export const RememberedAnswer = z
+  .object({
+    tool: z.string(),
+    pattern: z.string().describe('What the answer covers: a target, or one part of a command line, exactly.'),
+    decision: z.enum(['allow', 'deny']),
+    createdAt: z.number().describe('When it was answered, in milliseconds since the epoch.'),
+  })
+  .openapi('RememberedAnswer');
+
+export const PermissionSettings = z
+  .object({
+    rules: PermissionRules.describe("The user's own rules (config.json's `permissions`)."),
+    defaults: PermissionRules.describe('The built-in rules that apply where the user set none for the same key.'),
+    effective: PermissionRules.describe('The rules in effect: the defaults with the user\'s keys laid over them.'),
+    remembered: z.array(RememberedAnswer).describe('"Always" answers, kept across runs.'),
+  })
+  .openapi('PermissionSettings');
+export type PermissionSettings = z.infer<typeof PermissionSettings>;
+
+export const NewPermissionRules = z.object({ rules: PermissionRules }).openapi('NewPermissionRules');
+export const ForgetAnswer = z.object({ tool: z.string().min(1), pattern: z.string() }).openapi('ForgetAnswer');
 
 const AskId = z.object({ id: z.string().min(1).max(200).describe('The `id` of a `permission.asked` event.') });
 
@@ -37,5 +70,75 @@ export function permissionRoutes({ app }: ServerDeps) {
       return c.json({ ok: true } satisfies PermissionAnswered);
     },
   );
+  rulesRoutes(api, app.permission);
   return api;
+}
+
+function rulesRoutes(api: ReturnType<typeof newSubApp>, service: RulesEditing) {
+  const settings = (s: RulesEditing): PermissionSettings => {
+    const rules = s.rules();
+    const effective = s.effective();
+    return { rules, defaults: defaultsOf(effective, rules), effective, remembered: s.remembered() };
+  };
+
+  endpoint(
+    api,
+    {
+      method: 'get',
+      path: '/api/permissions',
+      tag: 'permissions',
+      summary: 'The permission rules and remembered answers',
+      description: 'What each tool may do without asking: the user\'s rules, the defaults, the two combined, and the "always" answers kept across runs.',
+      responses: { 200: { description: 'The permission settings.', schema: PermissionSettings } },
+    },
+    (c) => c.json(settings(service)),
+  );
+
+  endpoint(
+    api,
+    {
+      method: 'put',
+      path: '/api/permissions',
+      tag: 'permissions',
+      summary: "Replace the user's permission rules",
+      description: 'Checked, saved to config.json (`permissions`) and applied from the next request on. Rules that cannot be used are refused with 400 and nothing changes.',
+      body: NewPermissionRules,
+      responses: { 200: { description: 'The permission settings now.', schema: PermissionSettings } },
+      errors: [400, 413],
+      errorText: { 400: 'The rules cannot be used (a bad pattern, an unknown decision): the message says which and why; nothing was saved.' },
+    },
+    (c, { body }) => {
+      const s = service;
+      try {
+        s.setRules(body.rules);
+      } catch (err) {
+        // The rules engine's refusal says which key and why; nothing was saved or applied.
+        if (err instanceof PermissionRulesError) throw new ApiError(400, err.code, err.message);
+        throw err;
+      }
+      return c.json(settings(s));
+    },
+  );
+
+  endpoint(
+    api,
+    {
+      method: 'delete',
+      path: '/api/permissions/remembered',
+      tag: 'permissions',
+      summary: 'Forget a remembered answer',
+      description: 'The next call of this tool on this target asks again (unless a rule decides it).',
+      body: ForgetAnswer,
+      responses: { 200: { description: 'Forgotten; the permission settings now.', schema: PermissionSettings } },
+      errors: [400, 404],
+      errorText: { 404: 'No answer is remembered for this tool and pattern.' },
+    },
+    (c, { body }) => {
+      const s = service;
+      if (!s.forget(body.tool, body.pattern)) {
+        throw new ApiError(404, 'not_found', `No answer is remembered for ${body.tool} on "${body.pattern}"; GET /api/permissions lists them.`);
+      }
+      return c.json(settings(s));
+    },
+  );
 }

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { jsonResult } from '../cli/one-shot.js';
 import { SessionError } from '../sessions/sessions.js';
+import { PermissionRecord } from '../bus/events.js';
 import type { Message as StoredMessage } from '../store/messages-repo.js';
 import type { SessionRow } from '../store/sessions-repo.js';
 import { streamTurn, followSession } from './chat-stream.js';
@@ -49,6 +50,7 @@ export const Part = z
         .array(z.object({ name: z.string(), mimeType: z.string(), size: z.number(), path: z.string().optional() }))
         .optional()
         .describe('Files the call attached, without their bytes.'),
+      permission: z.array(PermissionRecord).optional().describe('How each permission the call requested was decided, in order; absent when it requested none.'),
     }),
   ])
   .openapi('Part');
@@ -109,7 +111,7 @@ const FollowQuery = z.object({
 const TURN_EVENTS =
   'Events (schemas: the `BusEvent` union in src/bus/events.ts): `turn.start` {turnId, messageId, text}, `step.start` {messageId, step}, ' +
   '`reasoning.delta` and `text.delta` {messageId, partId, delta}, `step.end` {messageId, calls, usage}, `tool.start` {partId, callId, tool, input}, ' +
-  '`tool.progress` {partId, callId, message}, `tool.end` {partId, callId, tool, input, ok, output, ms, title, metadata, attachments}, ' +
+  '`tool.progress` {partId, callId, message}, `tool.end` {partId, callId, tool, input, ok, output, ms, title, metadata, attachments, permission}, ' +
   '`permission.asked` / `permission.replied`, `llm.retry` / `llm.waiting`, `error` {code, message}, `turn.end` {reply, stopReason}. ' +
   'Each `data:` is the whole event as JSON with `type`, `sessionId` and `seq` (one more than the previous event of the session), which is also the `id:`. ' +
   'Long strings in a tool call\'s `input` are cut to 10,000 characters in events; GET …/messages has them whole.';

@@ -1,4 +1,11 @@
+import type { PermissionRecord } from '../tools/tool.js';
 import type { Db } from './db.js';
+
+/**
+ * A call's permission records are kept inside the part's `metadata` JSON under this key, which no
+ * tool's metadata uses: the part's row needs no new column, and reading splits them out again.
+ */
+const PERMISSION_KEY = '~permission';
 
 export type ToolState = 'pending' | 'running' | 'completed' | 'error';
 
@@ -21,6 +28,8 @@ export interface AttachmentSummary {
 export interface ToolCard {
   title?: string;
   metadata?: Record<string, unknown>;
+  /** How each permission the call requested was decided; absent when it requested none. */
+  permission?: PermissionRecord[];
 }
 
 export type Part =
@@ -113,12 +122,27 @@ function toPart(r: PartRow): Part {
     state: r.state ?? 'error',
     ms: r.ms,
     ...(r.title != null && { title: r.title }),
-    ...(r.metadata != null && { metadata: JSON.parse(r.metadata) as Record<string, unknown> }),
+    ...(r.metadata != null && cardMetadata(JSON.parse(r.metadata) as Record<string, unknown>)),
     ...(r.attachments != null && { attachments: JSON.parse(r.attachments) as AttachmentSummary[] }),
   };
 }
 
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+
+/** The tool's metadata and the permission records, as the one JSON value the `metadata` column keeps. */
+function storedMetadata(card: ToolCard): string | null {
+  if (!card.permission?.length) return json(card.metadata);
+  return JSON.stringify({ ...card.metadata, [PERMISSION_KEY]: card.permission });
+}
+
+/** The stored `metadata` column split back into the tool's metadata and the permission records. */
+function cardMetadata(stored: Record<string, unknown>): Pick<ToolCard, 'metadata' | 'permission'> {
+  const { [PERMISSION_KEY]: permission, ...metadata } = stored;
+  return {
+    ...(Object.keys(metadata).length > 0 && { metadata }),
+    ...(Array.isArray(permission) && { permission: permission as PermissionRecord[] }),
+  };
+}
 
 /** A part's row in `insertPart`'s order, and the characters it adds to its message's size. */
 function partRow(p: NewPart & { id: string; now: number }, messageId: string): { values: unknown[]; size: number } {
@@ -129,7 +153,7 @@ function partRow(p: NewPart & { id: string; now: number }, messageId: string): {
     p.id, messageId, 'tool', null, p.callId, p.tool, input, output, p.state, p.ms ?? null,
     p.state !== 'pending' ? p.now : null,
     p.state === 'completed' || p.state === 'error' ? p.now : null,
-    p.now, p.title ?? null, json(p.metadata), json(p.attachments),
+    p.now, p.title ?? null, storedMetadata(p), json(p.attachments),
   ];
   return { values, size: (input?.length ?? 0) + (output?.length ?? 0) };
 }
@@ -181,7 +205,7 @@ export function createMessagesRepo(db: Db): MessagesRepo {
     updateToolPart(id, u) {
       updateTool.run({
         id, state: u.state, output: u.output ?? null, ms: u.ms ?? null, now: u.now,
-        title: u.title ?? null, metadata: json(u.metadata), attachments: json(u.attachments),
+        title: u.title ?? null, metadata: storedMetadata(u), attachments: json(u.attachments),
       });
       if (u.output) growByPart.run(u.output.length, id);
     },

@@ -18,6 +18,11 @@ export interface PermissionRequest {
    * payloads), each matched against the rules on its own. Absent: `target` is matched whole.
    */
   parts?: TargetPart[];
+  /**
+   * Other names of `target` the rules match as well: for the file tools, the path relative to the
+   * workspace with `/` (`notes/a.txt`), since `target` is absolute. A deny matching any of them wins.
+   */
+  aliases?: string[];
   /** Set when this call must ask whatever the rules allow, and why (e.g. no sandbox for the shell). */
   mustAsk?: string;
   /** Who asks: the tool, its call, session and turn. Filled in by the turn running the tool, never by the tool. */
@@ -38,6 +43,11 @@ export interface TargetPart {
    * name made at run time), saying why: a broad rule never allows it on its own.
    */
   opaque?: string;
+  /**
+   * The program is known but its arguments come at run time (`xargs curl`): a deny that could match
+   * some arguments denies it, an allow only when it allows any arguments.
+   */
+  argsUnknown?: boolean;
 }
 
 export type PermissionDecision = 'allow' | 'deny';
@@ -56,7 +66,9 @@ export interface PermissionRecord {
   /** The rule that decided, as `tool` or `tool › pattern`. */
   rule?: string;
   /** For a command line: how each sub-command came out. */
-  parts?: { text: string; decision: 'allow' | 'ask' | 'deny'; rule?: string; opaque?: string }[];
+  parts?: { text: string; decision: 'allow' | 'ask' | 'deny'; rule?: string; opaque?: string; remembered?: boolean; needsPerson?: boolean }[];
+  /** Why it was asked though the rules allow (a must-ask), or why --yes could not approve it. */
+  reason?: string;
 }
 
 /** Why an ask came back 'deny' when no rule decided it: the user said no, or the turn stopped while they were deciding. */

@@ -7,7 +7,7 @@ import { readSse } from './sse';
 
 /** How long a request may wait for the server's answer to begin: a stopped server must not hang the page. */
 const ANSWER_TIMEOUT_MS = 30_000;
-import type { BusEvent, History, Models, Session, Status, Uploaded } from './types';
+import type { BusEvent, History, Models, PermissionSettings, Session, Status, ToolRule, Uploaded } from './types';
 
 const TOKEN_KEY = 'zhixing.token';
 
@@ -92,6 +92,9 @@ export const api = {
   history: (id: string) => json<History>('GET', `/api/sessions/${enc(id)}/messages`),
   abort: (id: string) => json<{ aborted: boolean }>('POST', `/api/sessions/${enc(id)}/abort`),
   answer: (askId: string, decision: 'once' | 'always' | 'deny') => json<unknown>('POST', `/api/permissions/${enc(askId)}`, { decision }),
+  permissions: () => json<PermissionSettings>('GET', '/api/permissions'),
+  setPermissions: (rules: Record<string, ToolRule>) => json<PermissionSettings>('PUT', '/api/permissions', { rules }),
+  forgetAnswer: (tool: string, pattern: string) => json<PermissionSettings>('DELETE', '/api/permissions/remembered', { tool, pattern }),
 
   /**
    * Starts a turn and resolves once it has begun (its first event), or rejects with the refusal

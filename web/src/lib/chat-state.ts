@@ -124,6 +124,7 @@ export function applyEvent(view: ChatView, event: BusEvent): boolean {
         ...(event.title !== undefined && { title: event.title }),
         ...(event.metadata !== undefined && { metadata: event.metadata }),
         ...(event.attachments !== undefined && { attachments: event.attachments }),
+        ...(event.permission !== undefined && { permission: event.permission }),
       });
       delete view.startedAt[event.partId];
       break;

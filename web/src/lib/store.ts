@@ -129,7 +129,10 @@ function onServerEvent(event: BusEvent): void {
       break;
     case 'permission.asked':
       if (!state.asks.some((a) => a.id === event.id)) {
-        state.asks.push({ id: event.id, sessionId: event.sessionId, turnId: event.turnId, callId: event.callId, tool: event.tool, action: event.action, target: event.target });
+        state.asks.push({
+          id: event.id, sessionId: event.sessionId, turnId: event.turnId, callId: event.callId, tool: event.tool, action: event.action, target: event.target,
+          ...(event.parts && { parts: event.parts }), ...(event.mustAsk !== undefined && { mustAsk: event.mustAsk }),
+        });
       }
       break;
     case 'permission.replied':

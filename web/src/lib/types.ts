@@ -43,6 +43,8 @@ export interface ToolPart {
   title?: string;
   metadata?: Record<string, unknown>;
   attachments?: AttachmentInfo[];
+  /** How each permission the call requested was decided. */
+  permission?: PermissionRecord[];
   /** The latest progress line while the call runs (events only). */
   progress?: string;
 }
@@ -87,6 +89,8 @@ export interface Uploaded {
   mimeType: string;
 }
 
+export type PermissionRecord = NonNullable<EventOf<'tool.end'>['permission']>[number];
+
 export interface PermissionAsk {
   id: string;
   sessionId: string;
@@ -95,4 +99,19 @@ export interface PermissionAsk {
   tool: string;
   action: string;
   target: string;
+  /** For a command line: every sub-command it would run. */
+  parts?: EventOf<'permission.asked'>['parts'];
+  mustAsk?: string;
+}
+
+export type RuleDecision = 'allow' | 'ask' | 'deny';
+/** A tool's rule: one decision, or decisions by pattern (first match wins). */
+export type ToolRule = RuleDecision | Record<string, RuleDecision>;
+
+/** GET /api/permissions. */
+export interface PermissionSettings {
+  rules: Record<string, ToolRule>;
+  defaults: Record<string, ToolRule>;
+  effective: Record<string, ToolRule>;
+  remembered: Array<{ tool: string; pattern: string; decision: 'allow' | 'deny'; createdAt: number }>;
 }

@@ -1,0 +1,182 @@
+import type { PermissionRequest, TargetPart } from '../tools/tool.js';
+import { compileGlob, isToolGlob, type Glob } from './glob.js';
+
+/** What a tool may do: run, ask the user first, or never run. */
+export type PermissionRule = 'allow' | 'ask' | 'deny';
+/** A tool's rule: one decision for every call, or globs over what the call touches, each with a decision. */
+export type RuleValue = PermissionRule | Record<string, PermissionRule>;
+/** `permissions` in config.json: tool names or globs over them, to their rules. */
+export type PermissionRules = Record<string, RuleValue>;
+
+/**
+ * What applies before the user says otherwise. A user key replaces the default of the same key
+ * (`"shell": {...}` replaces `"shell": "ask"`); a broad user glob (`"*": "allow"`) does not, since an
+ * exact tool name beats a glob: the shell, the browser and MCP tools keep asking until named.
+ * Tools no rule names are allowed (inside the sandbox, which the service checks first).
+ */
+export const DEFAULT_PERMISSIONS: Readonly<PermissionRules> = Object.freeze({
+  shell: 'ask',
+  'browser_*': 'ask',
+  // MCP tools are `<server>__<tool>`: they ask until the user trusts the server (`"github__*": "allow"`).
+  '*__*': 'ask',
+});
+
+/** Decision for a tool no rule names. */
+const FALLBACK: PermissionRule = 'allow';
+/** Among equally specific rules the more careful one wins. */
+const CAUTION: Record<PermissionRule, number> = { allow: 0, ask: 1, deny: 2 };
+/** Stands for arguments nobody knows yet (`xargs curl`): only a wildcard matches it. */
+const UNKNOWN_ARGS = '\uE000';
+
+/** How one sub-command (or the whole target) came out. */
+export interface PartVerdict {
+  text: string;
+  decision: PermissionRule;
+  /** The rule that decided: `tool`, or `tool › pattern`. Absent when no rule named the tool. */
+  rule?: string;
+  /** Decided by an earlier "always". */
+  remembered?: boolean;
+  opaque?: string;
+  /** Only a person may approve this ask: `--yes` does not, and without a terminal it is refused. */
+  needsPerson?: boolean;
+}
+
+/** How a request came out under the rules, before anyone is asked. */
+export interface Verdict {
+  decision: PermissionRule;
+  /** The rule that decided, for the record (`shell › curl *`, `file_write`). */
+  rule?: string;
+  /** Decided by an earlier "always" (all of it, for a command line). */
+  remembered?: boolean;
+  /** For a command line: every part and how it came out. */
+  parts?: PartVerdict[];
+  needsPerson?: boolean;
+  /** Why it asks though the rules allow, or why only a person may approve it. */
+  reason?: string;
+}
+
+export interface EvaluateOptions {
+  /** True when the user answered "always" for this tool and exactly this text (a target, or a part's text). */
+  remembered?: (text: string) => boolean;
+}
+
+interface CompiledRule {
+  toolKey: string;
+  exactTool: boolean;
+  pattern: Glob;
+  decision: PermissionRule;
+  /** A plain `tool: decision`, which acts as the pattern `*`. */
+  toolLevel: boolean;
+}
+
+/** The defaults with the user's keys laid over them. */
+export function withDefaults(rules: PermissionRules): PermissionRules {
+  return { ...DEFAULT_PERMISSIONS, ...rules };
+}
+
+/** Every rule whose tool key names `tool`, as compiled patterns. */
+function rulesFor(rules: PermissionRules, tool: string): CompiledRule[] {
+  const out: CompiledRule[] = [];
+  for (const [toolKey, value] of Object.entries(rules)) {
+    const exactTool = !isToolGlob(toolKey);
+    if (exactTool ? toolKey !== tool : !compileGlob(toolKey).test(tool)) continue;
+    if (typeof value === 'string') out.push({ toolKey, exactTool, pattern: compileGlob('*'), decision: value, toolLevel: true });
+    else for (const [p, decision] of Object.entries(value)) out.push({ toolKey, exactTool, pattern: compileGlob(p), decision, toolLevel: false });
+  }
+  return out;
+}
+
+/** Exact tool key over a tool glob, then the longer pattern, then the longer tool key, then the more careful decision. */
+function moreSpecific(a: CompiledRule, b: CompiledRule): boolean {
+  const ka = [Number(a.exactTool), a.pattern.source.length, a.toolKey.length, CAUTION[a.decision]];
+  const kb = [Number(b.exactTool), b.pattern.source.length, b.toolKey.length, CAUTION[b.decision]];
+  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i]! > kb[i]!;
+  return false;
+}
+
+const ruleName = (r: CompiledRule) => (r.toolLevel ? r.toolKey : `${r.toolKey} › ${r.pattern.source}`);
+
+/**
+ * Whether a rule covers a part whose arguments are not known yet. A deny covers it when it could
+ * match some arguments (its literal start agrees with the program and the known arguments); allow
+ * and ask only when they match whatever the arguments are.
+ */
+function coversUnknownArgs(rule: CompiledRule, text: string): boolean {
+  if (rule.decision !== 'deny') return rule.pattern.test(`${text} ${UNKNOWN_ARGS}`);
+  if (rule.pattern.test(text)) return true;
+  const known = `${text} `;
+  return known.startsWith(rule.pattern.prefix) || rule.pattern.prefix.startsWith(known);
+}
+
+/** Decides one text and its other spellings: deny from any spelling wins, else the most specific rule. */
+function decide(rules: CompiledRule[], spellings: string[], argsUnknown: boolean): { decision: PermissionRule; rule?: CompiledRule } {
+  let deny: CompiledRule | undefined;
+  let best: CompiledRule | undefined;
+  for (const rule of rules) {
+    const hit = spellings.some((s) => (argsUnknown ? coversUnknownArgs(rule, s) : rule.pattern.test(s)));
+    if (!hit) continue;
+    if (rule.decision === 'deny') {
+      if (!deny || moreSpecific(rule, deny)) deny = rule;
+    } else if (!best || moreSpecific(rule, best)) best = rule;
+  }
+  if (deny) return { decision: 'deny', rule: deny };
+  return best ? { decision: best.decision, rule: best } : { decision: FALLBACK };
+}
+
+function decidePart(rules: CompiledRule[], part: TargetPart, hasDeny: boolean, options: EvaluateOptions): PartVerdict {
+  const spellings = [part.text, ...(part.alternatives ?? [])];
+  const { decision, rule } = decide(rules, spellings, part.argsUnknown === true);
+  const base = { text: part.text, ...(rule ? { rule: ruleName(rule) } : {}), ...(part.opaque ? { opaque: part.opaque } : {}) };
+  if (decision === 'deny') return { ...base, decision };
+  if (decision === 'ask' || part.opaque) {
+    // An "always" is the user's word on exactly this text; only a deny outranks it.
+    if (options.remembered?.(part.text)) return { ...base, decision: 'allow', remembered: true };
+  }
+  if (part.opaque && (decision === 'ask' || !rule || rule.toolLevel || rule.pattern.broad)) {
+    // What it runs cannot be read, so it could be running what a deny names: a person must look at it.
+    return { ...base, decision: 'ask', ...(hasDeny ? { needsPerson: true } : {}) };
+  }
+  return { ...base, decision };
+}
+
+/**
+ * Decides a request under `rules` (the user's, defaults already merged: see `withDefaults`).
+ * A command line (`request.parts`) is decided part by part: deny if any part is denied, else ask if any
+ * asks, else allow. `mustAsk` lifts an allow to an ask. Pure: the sandbox and the asking are the service's.
+ */
+export function evaluate(rules: PermissionRules, tool: string, request: Pick<PermissionRequest, 'target' | 'parts' | 'mustAsk' | 'aliases'>, options: EvaluateOptions = {}): Verdict {
+  const compiled = rulesFor(rules, tool);
+  const hasDeny = compiled.some((r) => r.decision === 'deny');
+  let verdict: Verdict;
+  if (request.parts) {
+    const parts = request.parts.length ? request.parts.map((p) => decidePart(compiled, p, hasDeny, options)) : [decidePart(compiled, { text: '' }, hasDeny, options)];
+    const worst = parts.find((p) => p.decision === 'deny') ?? parts.find((p) => p.decision === 'ask') ?? parts[0]!;
+    const needsPerson = parts.some((p) => p.decision === 'ask' && p.needsPerson);
+    verdict = {
+      decision: worst.decision,
+      ...(worst.rule ? { rule: worst.rule } : {}),
+      ...(parts.every((p) => p.remembered) ? { remembered: true } : {}),
+      parts,
+      ...(needsPerson && worst.decision === 'ask' ? { needsPerson: true, reason: parts.find((p) => p.needsPerson)!.opaque } : {}),
+    };
+  } else {
+    const spellings = [request.target, ...(request.aliases ?? [])];
+    const { decision, rule } = decide(compiled, spellings, false);
+    verdict = { decision, ...(rule ? { rule: ruleName(rule) } : {}) };
+    if (decision === 'ask' && spellings.some((s) => options.remembered?.(s))) verdict = { ...verdict, decision: 'allow', remembered: true };
+  }
+  if (verdict.decision === 'allow' && request.mustAsk) {
+    // The rules cannot waive a must-ask; an "always" for exactly this whole request can.
+    if (options.remembered?.(request.target)) return { ...verdict, remembered: true };
+    const { remembered: _r, ...rest } = verdict;
+    return { ...rest, decision: 'ask', reason: request.mustAsk };
+  }
+  return verdict;
+}
+
+/** The patterns an "always" answer keeps: the target, or for a command line the text of each part that asked. */
+export function patternsToRemember(request: Pick<PermissionRequest, 'target'>, verdict: Verdict): string[] {
+  const asking = verdict.parts?.filter((p) => p.decision === 'ask').map((p) => p.text) ?? [];
+  // No part asked (a must-ask lifted the whole line): the line itself is what the user approved.
+  return asking.length ? [...new Set(asking)] : [request.target];
+}
