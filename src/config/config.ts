@@ -51,7 +51,17 @@ const FILE_NAMES = {
   ZHIXING_LANG: 'lang',
 } as const;
 /** Every name config.json may hold at its top level; anything else is named in a warning. */
-const FILE_KEYS: readonly string[] = [...Object.values(FILE_NAMES), 'workspace', 'permissions', 'mcpServers'];
+const FILE_KEYS: readonly string[] = [...Object.values(FILE_NAMES), 'workspace', 'permissions', 'mcpServers', 'undo'];
+
+/** How much undo history is kept, from config.json's `undo`: changing turns per session, days, bytes of copies in all. */
+export const UndoSettings = z
+  .object({
+    maxTurns: z.number().int().min(1).max(1_000).optional(),
+    maxDays: z.number().positive().max(3_650).optional(),
+    maxBytes: z.number().int().min(0).optional(),
+  })
+  .strict();
+export type UndoSettings = z.infer<typeof UndoSettings>;
 
 /** What a tool may do: run, ask the user first, or never run. */
 export const PermissionRule = z.enum(['allow', 'ask', 'deny']);
@@ -75,6 +85,7 @@ export const ConfigFile = z
     lang: z.enum(['zh', 'en']).optional(),
     // Per-target maps (`"shell": { "git *": "allow" }`) are accepted so a config written for a later version still loads.
     permissions: z.record(z.string(), z.union([PermissionRule, z.record(z.string(), PermissionRule)])).optional(),
+    undo: UndoSettings.optional(),
   })
   .passthrough();
 export type ConfigFile = z.infer<typeof ConfigFile>;
@@ -114,6 +125,8 @@ export interface Config {
   dumbTerminal: boolean;
   /** `permissions` from config.json: a tool's name and whether it runs, asks first, or never runs. */
   permissions: Record<string, PermissionRule>;
+  /** config.json's `undo` bounds; unset ones take the defaults. */
+  undo: UndoSettings;
   /** ZHIXING_TOKEN: the bearer token `serve` requires (and needs, off loopback). Never printed. */
   token?: string;
   /** What the user should know about how the settings were read (an ignored file, a withheld key), one line each. */
@@ -429,6 +442,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     noColor: env.NO_COLOR !== undefined && env.NO_COLOR !== '',
     dumbTerminal: env.TERM === 'dumb',
     permissions: toolRules(file, configPath, warnings),
+    undo: file.undo ?? {},
     token,
     warnings,
     origins,
