@@ -26,7 +26,7 @@ function version(): string {
 type Out = (s: string) => void;
 
 /** Words that name a command or a subcommand: they say nothing of the user's language. */
-const COMMAND_WORDS = new Set(['ask', 'chat', 'config', 'help', 'sessions', 'serve', 'mcp', 'eval', 'add', 'list', 'remove']);
+const COMMAND_WORDS = new Set(['ask', 'chat', 'config', 'help', 'sessions', 'serve', 'mcp', 'eval', 'add', 'list', 'remove', 'undo']);
 
 /** The language of the words given on the command line, options and command names aside. */
 function argvLang(argv: string[], fallback: Lang): Lang {
@@ -112,6 +112,12 @@ export async function main(argv: string[]): Promise<number> {
       // A database from a newer version, an unreadable home: one line.
       return stderr(`zhixing: ${plainText(err instanceof Error ? err.message : String(err))}\n`), 1;
     }
+  }
+  if (cmd.kind === 'undo') {
+    const config = configOrExit({ offline: false }, lang, stderr);
+    if (typeof config === 'number') return config;
+    const { runUndo } = await import('./undo-command.js');
+    return runUndo(config, cmd, ioFor(config, config.uiLang));
   }
   const flags: OneShotFlags = cmd.flags;
   if (flags.mcp) return stderr(`zhixing: ${t.unavailable('--mcp')}\n`), 2;

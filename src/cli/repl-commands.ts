@@ -19,7 +19,7 @@ const DEFAULT_HISTORY_TURNS = 10;
 const YES = new Set(['y', 'yes', '是', '好', '确定']);
 
 /** Every command, in the order /help and completion list them; those followed by a space take an argument. */
-const COMMANDS = ['/help', '/sessions', '/new ', '/switch ', '/history ', '/delete ', '/rename ', '/model ', '/exit'];
+const COMMANDS = ['/help', '/sessions', '/new ', '/switch ', '/history ', '/delete ', '/rename ', '/model ', '/undo', '/exit'];
 
 export interface CommandContext {
   app: App;
@@ -134,6 +134,12 @@ export function createSlashCommands(ctx: CommandContext): SlashCommands {
         case 'model':
           await model(arg, signal);
           break;
+        case 'undo': {
+          // Between turns only (commands never run while one does); the sentence speaks the session's language.
+          const result = await app.sessions.undo(ctx.session());
+          say(plainText(result.message));
+          break;
+        }
         case 'exit':
         case 'quit':
           return 'exit';

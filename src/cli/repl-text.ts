@@ -14,6 +14,7 @@ export function replText(lang: Lang) {
 /delete N        删除第 N 个会话及其记录（会先确认）
 /rename 标题     给当前会话改名
 /model [名称]    列出可用的模型；给出名称则在这次 REPL 里换用它
+/undo            把工作区恢复到上一轮改动文件之前（再用一次就再往前一轮）
 /exit            退出（也可按 Ctrl-D）
 
 Enter 发送；Alt+Enter 或 Ctrl-J 换行；单独一行 """ 开始多行块，再一行 """ 结束；粘贴多行文本算一条消息。
@@ -27,6 +28,7 @@ Enter 发送；Alt+Enter 或 Ctrl-J 换行；单独一行 """ 开始多行块，
 /delete N        delete session N and its history (asks first)
 /rename T        rename the current session
 /model [NAME]    list the models to choose from; with a name, use that one in this REPL
+/undo            put the workspace back as it was before the last turn that changed files (again: one more back)
 /exit            quit (also Ctrl-D)
 
 Enter sends; Alt+Enter or Ctrl-J starts a new line; """ on a line of its own opens a block that another """ closes; pasted lines are one message.
