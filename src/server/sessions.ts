@@ -80,6 +80,7 @@ export type UndoResult = z.infer<typeof UndoResult>;
 export const History = z
   .object({
     messages: z.array(Message).describe('Oldest first.'),
+    changingTools: z.array(z.string()).describe('The tools whose calls may change the workspace (the ones undo takes back).'),
     undo: z.array(UndoTurn).describe('The turns that changed files, newest first, and whether POST …/undo can still take them back (it takes the newest `undoable` one).'),
     resumeAfter: z
       .number()
@@ -135,6 +136,7 @@ export function sessionRoutes(deps: ServerDeps) {
   const withStatus = (s: SessionRow): Session => ({ ...s, status: sessions.status(s.id) });
   // Compiles only while the stored shape and the documented one agree.
   const toMessage = (m: StoredMessage): Message => m;
+  const changingTools = () => app.tools.names().filter((name) => app.tools.get(name)?.changesWorkspace);
   const mustExist = (id: string): SessionRow => {
     const s = sessions.get(id);
     if (!s) throw new SessionError('not_found', `There is no session "${id}". List them with GET /api/sessions.`);
@@ -196,7 +198,7 @@ export function sessionRoutes(deps: ServerDeps) {
     (c, { params }) => {
       // Read before the history: whatever happens in between is replayed, never missed.
       const resumeAfter = app.events.resumePoint(params.id);
-      return c.json({ messages: sessions.history(params.id).map(toMessage), undo: sessions.undoStates(params.id), resumeAfter } satisfies History);
+      return c.json({ messages: sessions.history(params.id).map(toMessage), undo: sessions.undoStates(params.id), changingTools: changingTools(), resumeAfter } satisfies History);
     },
   );
 
