@@ -20,7 +20,7 @@ export interface Entry {
   skipped?: NotCoveredReason;
 }
 
-export type NotCoveredReason = 'too_large' | 'special' | 'unreadable' | 'too_many_files';
+export type NotCoveredReason = 'too_large' | 'special' | 'unreadable' | 'too_many_files' | 'over_budget';
 
 /** Paths relative to the workspace, with `/` between parts. */
 export type Manifest = Record<string, Entry>;
@@ -41,6 +41,8 @@ export interface ScanOptions {
   };
   maxFileBytes: number;
   maxEntries: number;
+  /** The most bytes one scan reads: a huge workspace (a home folder) must not stall a turn for minutes. */
+  maxReadBytes?: number;
 }
 
 export interface Scan {
@@ -74,6 +76,7 @@ export function scanWorkspace(root: string, options: ScanOptions): Scan {
   const blobs = new Map<string, number>();
   const { previous, keep } = options;
   let count = 0;
+  let read = 0;
   const stack: string[] = [''];
   while (stack.length) {
     const rel = stack.pop()!;
@@ -116,7 +119,11 @@ export function scanWorkspace(root: string, options: ScanOptions): Scan {
     } else if (s.size > options.maxFileBytes) {
       entry.skipped = 'too_large';
       return;
+    } else if (options.maxReadBytes !== undefined && read + s.size > options.maxReadBytes) {
+      entry.skipped = 'over_budget';
+      return;
     } else {
+      read += s.size;
       let data: Buffer;
       try {
         data = readFileSync(abs);

@@ -28,7 +28,7 @@ export function undoSentence(o: RevertOutcome, lang: Lang): string {
   }
   if (o.notCovered.length) {
     parts.push(
-      say(lang, `${names(o.notCovered, lang)} 不在快照里（太大或不是普通文件），无法恢复。`, `Could not restore ${names(o.notCovered, lang)}: not in the snapshot (too large, or not a regular file).`),
+      say(lang, `${names(o.notCovered, lang)} 不在快照里（太大、不是普通文件或超出了快照的限额），无法恢复。`, `Could not restore ${names(o.notCovered, lang)}: not in the snapshot (too large, not a regular file, or past the snapshot's limits).`),
     );
   }
   if (o.failed.length) {

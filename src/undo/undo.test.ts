@@ -154,6 +154,19 @@ describe('workspace undo', () => {
     expect(readFileSync(ws('big.bin'), 'utf8')).toBe('y'.repeat(100));
   });
 
+  it('reads no more than maxBytes in one snapshot; what is past it is not covered', () => {
+    const { undo, ws, session, turn } = setup({ limits: { maxBytes: 150 } });
+    writeFileSync(ws('a.txt'), 'a'.repeat(100));
+    writeFileSync(ws('b.txt'), 'b'.repeat(100));
+    turn(() => {
+      writeFileSync(ws('a.txt'), 'changed');
+      writeFileSync(ws('b.txt'), 'changed');
+    });
+    const r = undo.undo(session, 'en');
+    expect(r.restored.length + r.notCovered.length).toBe(2);
+    expect(r.notCovered).toHaveLength(1);
+  });
+
   it('keeps the last N changing turns per session and prunes older ones, with their copies', () => {
     const { undo, ws, session, turn, blobFiles } = setup({ limits: { maxTurns: 2 } });
     for (let i = 1; i <= 4; i++) turn(() => writeFileSync(ws('f.txt'), `v${i}`));

@@ -79,7 +79,8 @@ export function createWorkspaceUndo(deps: UndoDeps): WorkspaceUndo {
   const limits = { ...DEFAULT_UNDO_LIMITS, ...deps.limits };
   const blobsDir = join(deps.dir, 'blobs');
   const blobs = createBlobFiles(blobsDir);
-  const scanLimits = { maxFileBytes: deps.maxFileBytes ?? MAX_SNAPSHOT_FILE_BYTES, maxEntries: MAX_SNAPSHOT_ENTRIES };
+  // One snapshot never reads more than all snapshots may keep.
+  const scanLimits = { maxFileBytes: deps.maxFileBytes ?? MAX_SNAPSHOT_FILE_BYTES, maxEntries: MAX_SNAPSHOT_ENTRIES, maxReadBytes: limits.maxBytes };
   // The last manifest this process took: its hashes are what the next snapshot reuses.
   let latest: Manifest | undefined;
 
@@ -186,6 +187,7 @@ export function createWorkspaceUndo(deps: UndoDeps): WorkspaceUndo {
       // A turn that never recorded its end (the process died mid-turn): what it left is what is there now.
       const after = full.after ? (JSON.parse(full.after) as Manifest) : takeAfter(row.turnId, before);
       const outcome = revertChanges(workspace, diffManifests(before, after), (hash) => blobs.read(hash));
+      // Folders the snapshot could not walk: what the turn did inside them is unknown, so say so.
       const hidden = (JSON.parse(full.notCovered) as NotCovered[]).filter((n) => n.reason === 'too_many_files' || n.reason === 'unreadable').map((n) => n.path);
       const notCovered = [...new Set([...outcome.notCovered, ...hidden])];
       latest = undefined;
