@@ -63,6 +63,16 @@ describe('zhixing undo', () => {
     expect(unknown.code).toBe(2);
   });
 
+  it('/undo in the REPL says what it restored, then that there is nothing left', async () => {
+    const { env, file } = home('en');
+    await writeTurn(env, 'todo.md', 'buy milk', 'note it down');
+    const r = await runCli(['chat'], env, { input: '/undo\n/undo\n' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Removed todo.md.\n');
+    expect(r.stderr).toMatch(/Nothing to undo/);
+    expect(existsSync(file('todo.md'))).toBe(false);
+  });
+
   it('says there is nothing to undo in a home with no sessions, and refuses options it does not take', async () => {
     const { env } = home('en');
     const r = await runCli(['undo'], env);
