@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync, readlinkSync, renameSync, rmdirSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync, type Stats } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { chmodSync, lstatSync, mkdirSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync, type Stats } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
 import type { Change } from './diff.js';
 import { entryOf, hashFile, type Entry } from './manifest.js';
 
@@ -43,6 +43,19 @@ function holds(abs: string, s: Stats | undefined, want: Entry | undefined): bool
   return want.hash !== undefined && e.size === want.size && hashFile(abs) === want.hash;
 }
 
+/**
+ * Whether the folder that holds `abs` is really inside the workspace: a folder swapped for a link
+ * since the turn must not lead a restore (or a removal) outside it.
+ */
+function parentInside(root: string, abs: string): boolean {
+  try {
+    const parent = realpathSync(dirname(abs));
+    return parent === root || parent.startsWith(root + sep);
+  } catch {
+    return true; // Not there (yet): it is made below, inside.
+  }
+}
+
 /** Replaces `abs` in one rename, so a crash leaves the old file or the new one, never half of either. */
 function replaceAtomically(abs: string, make: (tmp: string) => void): void {
   const tmp = join(dirname(abs), `.zhixing-undo-${randomBytes(6).toString('hex')}`);
@@ -60,11 +73,17 @@ function replaceAtomically(abs: string, make: (tmp: string) => void): void {
  * paths removed (deepest first), changed and deleted ones restored from the blobs (shallowest
  * first, so folders exist before their files). A path changed since is kept and reported.
  */
-export function revertChanges(root: string, changes: Change[], readBlob: (hash: string) => Buffer): RevertOutcome {
+export function revertChanges(workspace: string, changes: Change[], readBlob: (hash: string) => Buffer): RevertOutcome {
+  const root = realpathSync(workspace);
   const out: RevertOutcome = { restored: [], putBack: [], removed: [], conflicts: [], notCovered: [], failed: [] };
   const todo: Change[] = [];
   for (const c of changes) {
     const abs = join(root, c.path);
+    // Checked before anything is read or written through it.
+    if (!parentInside(root, abs)) {
+      out.conflicts.push(c.path);
+      continue;
+    }
     const s = look(abs);
     if (holds(abs, s, c.before)) continue; // Already as it was (undone by hand, or an earlier try).
     if (!holds(abs, s, c.after)) out.conflicts.push(c.path);
@@ -98,6 +117,11 @@ export function revertChanges(root: string, changes: Change[], readBlob: (hash: 
     const before = c.before!;
     if ([...failedParents].some((p) => c.path.startsWith(`${p}/`))) {
       out.failed.push({ path: c.path, error: 'its folder could not be restored' });
+      continue;
+    }
+    // Again now that removals ran: a parent restored above is a real folder, never a link.
+    if (!parentInside(root, abs)) {
+      out.conflicts.push(c.path);
       continue;
     }
     try {

@@ -79,6 +79,22 @@ describe('workspace undo', () => {
     expect(r.putBack).toEqual(['out']);
   });
 
+  it('never writes through a folder swapped for a link to outside the workspace since the turn', () => {
+    const { undo, ws, session, turn } = setup();
+    const outside = mkdtempSync(join(tmpdir(), 'zhixing-outside-'));
+    cleanups.push(() => rmSync(outside, { recursive: true, force: true }));
+    mkdirSync(ws('docs'));
+    writeFileSync(ws('docs/a.txt'), 'v1');
+    turn(() => writeFileSync(ws('docs/a.txt'), 'v2'));
+    // Someone moves the folder out and links it back: the same file, now outside.
+    rmSync(ws('docs'), { recursive: true });
+    writeFileSync(join(outside, 'a.txt'), 'v2');
+    symlinkSync(outside, ws('docs'));
+    const r = undo.undo(session, 'en');
+    expect(r.conflicts).toContain('docs/a.txt');
+    expect(readFileSync(join(outside, 'a.txt'), 'utf8')).toBe('v2');
+  });
+
   it('restores a mode change alone', () => {
     const { undo, ws, session, turn } = setup();
     writeFileSync(ws('run.sh'), 'echo hi', { mode: 0o644 });
