@@ -38,8 +38,9 @@ const fakeShell = defineTool({
   },
 });
 
-async function setup(steps: ScriptedStep[]) {
+async function setup(steps: ScriptedStep[], prepare?: (home: string) => void) {
   const t = tempHome({ ZHIXING_LANG: 'en' });
+  prepare?.(t.home);
   const app = await createApp(t.config, { llm: createScriptedLlm(steps) });
   app.tools.register(fakeShell);
   const events: BusEvent[] = [];
@@ -108,6 +109,16 @@ describe('undo of a turn that changed files behind the file tools', () => {
     await expect(app.sessions.undo(session)).rejects.toMatchObject({ code: 'busy', message: expect.stringMatching(/still running/) });
     await running;
     expect((await app.sessions.undo(session)).removed).toEqual(['x.txt']);
+  });
+
+  it('still runs the call when no snapshot can be taken, and says the turn cannot be undone', async () => {
+    // A file where the snapshots folder should be: every snapshot fails.
+    const { app, ws, session, events } = await setup([shell([{ write: 'x.txt', content: 'x' }]), { text: 'ok' }], (home) => writeFileSync(join(home, 'snapshots'), ''));
+    const turn = await app.sessions.send(session, 'go');
+    expect(turn.actions[0]!.ok).toBe(true);
+    expect(readFileSync(ws('x.txt'), 'utf8')).toBe('x');
+    expect(events.find((e) => e.type === 'error')).toMatchObject({ code: 'snapshot_failed', message: expect.stringMatching(/^Could not snapshot the workspace for undo .*cannot be undone\.$/) });
+    await expect(app.sessions.undo(session)).rejects.toMatchObject({ code: 'nothing_to_undo' });
   });
 
   it('undoes a file_write that created a file and one that overwrote another, in one turn', async () => {

@@ -177,6 +177,13 @@ export async function main(argv: string[]): Promise<number> {
     if (io.live) io.live.notice(line);
     else stderr(`${line}\n`);
   });
+  // A turn that could not keep a snapshot still runs; the user should know it cannot be undone.
+  app.bus.on('error', (e) => {
+    if (e.code !== 'snapshot_failed') return;
+    const line = `zhixing: ${plainText(e.message)}`;
+    if (io.live) io.live.notice(line);
+    else stderr(`${line}\n`);
+  });
   app.bus.on('llm.waiting', (e) => (io.live ? io.live.waiting(e.elapsedMs) : stderr(io.style.dim(`${io.text.waiting(e.elapsedMs)}\n`))));
   try {
     if (message !== undefined) {
