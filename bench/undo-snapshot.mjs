@@ -18,7 +18,7 @@ const RUNS = 5;
 const root = mkdtempSync(join(tmpdir(), 'zhixing-bench-undo-'));
 try {
   const rows = [];
-  for (let run = 0; run < RUNS; run++) rows.push(once(join(root, String(run))));
+  for (let run = 0; run < RUNS; run++) rows.push(await once(join(root, String(run))));
   const median = (k) => rows.map((r) => r[k]).sort((a, b) => a - b)[Math.floor(rows.length / 2)];
   const fmt = (k) => `${median(k).toFixed(1)} ms (${Math.min(...rows.map((r) => r[k])).toFixed(1)}–${Math.max(...rows.map((r) => r[k])).toFixed(1)})`;
   console.log(`${FILES} files, ${TOTAL_MB} MB, ${RUNS} runs, medians (min–max):`);
@@ -35,7 +35,7 @@ try {
   rmSync(root, { recursive: true, force: true });
 }
 
-function once(dir) {
+async function once(dir) {
   const workspace = join(dir, 'workspace');
   const size = Math.floor((TOTAL_MB * 1024 * 1024) / FILES);
   for (let i = 0; i < FILES; i++) {
@@ -47,22 +47,22 @@ function once(dir) {
   const store = createStore(join(dir, 'z.db'));
   const undo = createWorkspaceUndo({ repo: store.snapshots, dir: join(dir, 'snapshots'), workspace });
   const session = store.sessions.create('ses_bench', '', Date.now()).id;
-  const time = (fn) => {
+  const time = async (fn) => {
     const t = performance.now();
-    fn();
+    await fn();
     return performance.now() - t;
   };
-  const first = time(() => undo.before(session, 'trn_1'));
+  const first = await time(() => undo.before(session, 'trn_1'));
   writeFileSync(join(workspace, 'd0', 'f0.txt'), 'changed by turn 1');
-  const after = time(() => undo.after('trn_1'));
-  const second = time(() => undo.before(session, 'trn_2'));
+  const after = await time(() => undo.after('trn_1'));
+  const second = await time(() => undo.before(session, 'trn_2'));
   writeFileSync(join(workspace, 'd1', 'f50.txt'), 'changed by turn 2');
   undo.after('trn_2');
-  const undone = time(() => undo.undo(session, 'en'));
+  const undone = await time(() => undo.undo(session, 'en'));
   // A one-shot CLI run starts with nothing in memory: the previous manifest comes from the database.
   writeFileSync(join(workspace, 'd2', 'f100.txt'), 'changed by hand');
   const fresh = createWorkspaceUndo({ repo: store.snapshots, dir: join(dir, 'snapshots'), workspace });
-  const cold = time(() => fresh.before(session, 'trn_3'));
+  const cold = await time(() => fresh.before(session, 'trn_3'));
   store.close();
   return { first, after, second, undo: undone, cold };
 }

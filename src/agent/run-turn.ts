@@ -29,7 +29,7 @@ export interface TurnDeps {
 
 /** What a turn tells the undo store. */
 export interface TurnSnapshots {
-  before(sessionId: string, turnId: string): void;
+  before(sessionId: string, turnId: string): Promise<void> | void;
   after(turnId: string): boolean;
 }
 
@@ -104,11 +104,11 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
   });
 
   /** Before the turn's first change to the workspace: a snapshot to undo it. A failure is said, and the call still runs. */
-  const snapshotBefore = (tool: string) => {
+  const snapshotBefore = async (tool: string) => {
     if (snapshot !== 'none' || !deps.snapshots || !tools.get(tool)?.changesWorkspace) return;
     snapshot = 'taken';
     try {
-      deps.snapshots.before(sessionId, turnId);
+      await deps.snapshots.before(sessionId, turnId);
     } catch (err) {
       snapshot = 'closed';
       const message = say(opts.lang, `没能为撤销保存工作区快照（${(err as Error).message}），这一轮的改动无法撤销。`, `Could not snapshot the workspace for undo (${(err as Error).message}); this turn's changes cannot be undone.`);
@@ -245,7 +245,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     const where = { sessionId, turnId, messageId, partId: part.id, callId: call.id };
     bus.emit({ type: 'tool.start', ...where, tool: call.name, input: inputPreview(input) });
 
-    if (!skip) snapshotBefore(call.name);
+    if (!skip) await snapshotBefore(call.name);
     const result: ToolResult =
       skip
         ? {

@@ -65,18 +65,35 @@ export function entryOf(s: Stats): Entry {
 
 export const hashFile = (path: string): string => sha256(readFileSync(path));
 
+/** Paths, and bytes read, between two breaks a scan takes so other work (another session's stream) goes on. */
+const PATHS_PER_BREAK = 500;
+const BYTES_PER_BREAK = 4 * 1024 * 1024;
+
 /**
  * Walks the workspace and records every path under it. A file whose size, mtime, inode and ctime
  * match the previous manifest keeps its hash without being read: a second snapshot of a big,
  * mostly unchanged tree costs one lstat per path.
  */
 export function scanWorkspace(root: string, options: ScanOptions): Scan {
-  const manifest: Manifest = {};
-  const notCovered: NotCovered[] = [];
-  const blobs = new Map<string, number>();
+  const scan: Scan = { manifest: {}, notCovered: [], blobs: new Map() };
+  for (const _ of scanSteps(root, options, scan));
+  return scan;
+}
+
+/** The same, pausing for the event loop now and then: a first snapshot of a big tree must not freeze the server. */
+export async function scanWorkspaceAsync(root: string, options: ScanOptions): Promise<Scan> {
+  const scan: Scan = { manifest: {}, notCovered: [], blobs: new Map() };
+  for (const _ of scanSteps(root, options, scan)) await new Promise((resolve) => setImmediate(resolve));
+  return scan;
+}
+
+/** The walk, yielding where a break may be taken. */
+function* scanSteps(root: string, options: ScanOptions, out: Scan): Generator<void> {
+  const { manifest, notCovered, blobs } = out;
   const { previous, keep } = options;
   let count = 0;
   let read = 0;
+  let sinceBreak = { paths: 0, bytes: 0 };
   const stack: string[] = [''];
   while (stack.length) {
     const rel = stack.pop()!;
@@ -88,6 +105,10 @@ export function scanWorkspace(root: string, options: ScanOptions): Scan {
       continue;
     }
     for (const name of names) {
+      if (++sinceBreak.paths > PATHS_PER_BREAK || sinceBreak.bytes > BYTES_PER_BREAK) {
+        sinceBreak = { paths: 0, bytes: 0 };
+        yield;
+      }
       const path = rel ? `${rel}/${name}` : name;
       if (++count > options.maxEntries) {
         // Past the bound the rest of this folder is listed as one item, not walked.
@@ -110,7 +131,6 @@ export function scanWorkspace(root: string, options: ScanOptions): Scan {
       manifest[path] = entry;
     }
   }
-  return { manifest, notCovered, blobs };
 
   function fileEntry(abs: string, path: string, s: Stats, entry: Entry): void {
     const prev = previous?.[path];
@@ -124,6 +144,7 @@ export function scanWorkspace(root: string, options: ScanOptions): Scan {
       return;
     } else {
       read += s.size;
+      sinceBreak.bytes += s.size;
       let data: Buffer;
       try {
         data = readFileSync(abs);

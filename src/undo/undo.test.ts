@@ -24,10 +24,10 @@ function setup(options: { limits?: Partial<UndoLimits>; maxFileBytes?: number } 
   const session = store.sessions.create(store.newId('ses'), '', clock).id;
   let n = 0;
   /** One turn: snapshot, the changes, the end state. */
-  const turn = (change: () => void, sessionId = session) => {
+  const turn = async (change: () => void, sessionId = session) => {
     const turnId = `trn_${String(++n).padStart(4, '0')}`;
     clock += 1_000;
-    undo.before(sessionId, turnId);
+    await undo.before(sessionId, turnId);
     change();
     clock += 1_000;
     return { turnId, changed: undo.after(turnId) };
@@ -38,12 +38,12 @@ function setup(options: { limits?: Partial<UndoLimits>; maxFileBytes?: number } 
 }
 
 describe('workspace undo', () => {
-  it('restores a changed file, removes created ones and their folders, puts deleted ones back with their mode', () => {
+  it('restores a changed file, removes created ones and their folders, puts deleted ones back with their mode', async () => {
     const { undo, ws, session, turn } = setup();
     writeFileSync(ws('notes.md'), 'old notes');
     writeFileSync(ws('old.txt'), 'keep me');
     chmodSync(ws('old.txt'), 0o640);
-    turn(() => {
+    await turn(() => {
       writeFileSync(ws('notes.md'), 'new notes');
       mkdirSync(ws('drafts'));
       writeFileSync(ws('drafts/draft.txt'), 'draft');
@@ -60,14 +60,14 @@ describe('workspace undo', () => {
     expect(undo.undo.bind(undo, session, 'zh')).toThrow(/Nothing to undo/);
   });
 
-  it('records symbolic links as links, never following them, and restores them', () => {
+  it('records symbolic links as links, never following them, and restores them', async () => {
     const { undo, ws, session, turn } = setup();
     const outside = mkdtempSync(join(tmpdir(), 'zhixing-outside-'));
     cleanups.push(() => rmSync(outside, { recursive: true, force: true }));
     writeFileSync(join(outside, 'secret.txt'), 'not ours');
     symlinkSync(outside, ws('out'));
     symlinkSync('notes.md', ws('link'));
-    turn(() => {
+    await turn(() => {
       unlinkSync(ws('link'));
       symlinkSync('elsewhere.md', ws('link'));
       unlinkSync(ws('out'));
@@ -79,13 +79,13 @@ describe('workspace undo', () => {
     expect(r.putBack).toEqual(['out']);
   });
 
-  it('never writes through a folder swapped for a link to outside the workspace since the turn', () => {
+  it('never writes through a folder swapped for a link to outside the workspace since the turn', async () => {
     const { undo, ws, session, turn } = setup();
     const outside = mkdtempSync(join(tmpdir(), 'zhixing-outside-'));
     cleanups.push(() => rmSync(outside, { recursive: true, force: true }));
     mkdirSync(ws('docs'));
     writeFileSync(ws('docs/a.txt'), 'v1');
-    turn(() => writeFileSync(ws('docs/a.txt'), 'v2'));
+    await turn(() => writeFileSync(ws('docs/a.txt'), 'v2'));
     // Someone moves the folder out and links it back: the same file, now outside.
     rmSync(ws('docs'), { recursive: true });
     writeFileSync(join(outside, 'a.txt'), 'v2');
@@ -95,20 +95,20 @@ describe('workspace undo', () => {
     expect(readFileSync(join(outside, 'a.txt'), 'utf8')).toBe('v2');
   });
 
-  it('restores a mode change alone', () => {
+  it('restores a mode change alone', async () => {
     const { undo, ws, session, turn } = setup();
     writeFileSync(ws('run.sh'), 'echo hi', { mode: 0o644 });
     chmodSync(ws('run.sh'), 0o644);
-    turn(() => chmodSync(ws('run.sh'), 0o755));
+    await turn(() => chmodSync(ws('run.sh'), 0o755));
     expect(undo.undo(session, 'en').restored).toEqual(['run.sh']);
     expect(lstatSync(ws('run.sh')).mode & 0o777).toBe(0o644);
   });
 
-  it('keeps a file changed since the turn, and says so', () => {
+  it('keeps a file changed since the turn, and says so', async () => {
     const { undo, ws, session, turn } = setup();
     writeFileSync(ws('a.txt'), 'a1');
     writeFileSync(ws('b.txt'), 'b1');
-    turn(() => {
+    await turn(() => {
       writeFileSync(ws('a.txt'), 'a2');
       writeFileSync(ws('b.txt'), 'b2');
     });
@@ -121,12 +121,12 @@ describe('workspace undo', () => {
     expect(undo.undo.bind(undo, session, 'en')).toThrow(/Nothing to undo/);
   });
 
-  it('goes one turn further back each time, skipping turns that changed nothing', () => {
+  it('goes one turn further back each time, skipping turns that changed nothing', async () => {
     const { undo, ws, session, turn } = setup();
     writeFileSync(ws('f.txt'), 'v1');
-    turn(() => writeFileSync(ws('f.txt'), 'v2'));
-    expect(turn(() => {}).changed).toBe(false);
-    turn(() => writeFileSync(ws('f.txt'), 'v3'));
+    await turn(() => writeFileSync(ws('f.txt'), 'v2'));
+    expect((await turn(() => {})).changed).toBe(false);
+    await turn(() => writeFileSync(ws('f.txt'), 'v3'));
     expect(undo.states(session).map((s) => s.state)).toEqual(['undoable', 'undoable']);
     undo.undo(session, 'en');
     expect(readFileSync(ws('f.txt'), 'utf8')).toBe('v2');
@@ -135,19 +135,30 @@ describe('workspace undo', () => {
     expect(undo.states(session).map((s) => s.state)).toEqual(['undone', 'undone']);
   });
 
-  it('writes each content once', () => {
+  it('writes each content once', async () => {
     const { ws, turn, blobFiles } = setup();
     writeFileSync(ws('a.txt'), 'same');
     writeFileSync(ws('b.txt'), 'same');
     writeFileSync(ws('c.txt'), 'other');
-    turn(() => writeFileSync(ws('d.txt'), 'new'));
+    await turn(() => writeFileSync(ws('d.txt'), 'new'));
     expect(blobFiles()).toHaveLength(2);
-    turn(() => writeFileSync(ws('c.txt'), 'changed'));
+    await turn(() => writeFileSync(ws('c.txt'), 'changed'));
     // d.txt's bytes were first copied by the second snapshot; nothing is copied twice.
     expect(blobFiles()).toHaveLength(3);
   });
 
-  it('reuses the hash of a file whose size, mtime, inode and ctime did not change, without reading it', () => {
+  it('lets other work run while it snapshots a big tree', async () => {
+    const { undo, ws, session } = setup();
+    for (let i = 0; i < 1_200; i++) writeFileSync(ws(`f${i}.txt`), String(i));
+    let finished = false;
+    let ranDuring = false;
+    const snapshot = undo.before(session, 'trn_big').then(() => (finished = true));
+    setImmediate(() => (ranDuring = !finished));
+    await snapshot;
+    expect(ranDuring).toBe(true);
+  });
+
+  it('reuses the hash of a file whose size, mtime, inode and ctime did not change, without reading it', async () => {
     const { workspace, ws } = setup();
     writeFileSync(ws('a.txt'), 'aaa');
     writeFileSync(ws('b.txt'), 'bbb');
@@ -159,10 +170,10 @@ describe('workspace undo', () => {
     expect(second['b.txt']!.hash).toBe(first['b.txt']!.hash);
   });
 
-  it('lists files over the size cap and special files as not covered, and undo says so', () => {
+  it('lists files over the size cap and special files as not covered, and undo says so', async () => {
     const { undo, ws, session, turn, store } = setup({ maxFileBytes: 10 });
     writeFileSync(ws('big.bin'), 'x'.repeat(100));
-    const { turnId } = turn(() => writeFileSync(ws('big.bin'), 'y'.repeat(100)));
+    const { turnId } = await turn(() => writeFileSync(ws('big.bin'), 'y'.repeat(100)));
     expect(JSON.parse(store.snapshots.get(turnId)!.notCovered)).toEqual([{ path: 'big.bin', reason: 'too_large' }]);
     const r = undo.undo(session, 'en');
     expect(r.notCovered).toEqual(['big.bin']);
@@ -170,11 +181,11 @@ describe('workspace undo', () => {
     expect(readFileSync(ws('big.bin'), 'utf8')).toBe('y'.repeat(100));
   });
 
-  it('reads no more than maxBytes in one snapshot; what is past it is not covered', () => {
+  it('reads no more than maxBytes in one snapshot; what is past it is not covered', async () => {
     const { undo, ws, session, turn } = setup({ limits: { maxBytes: 150 } });
     writeFileSync(ws('a.txt'), 'a'.repeat(100));
     writeFileSync(ws('b.txt'), 'b'.repeat(100));
-    turn(() => {
+    await turn(() => {
       writeFileSync(ws('a.txt'), 'changed');
       writeFileSync(ws('b.txt'), 'changed');
     });
@@ -183,9 +194,9 @@ describe('workspace undo', () => {
     expect(r.notCovered).toHaveLength(1);
   });
 
-  it('keeps the last N changing turns per session and prunes older ones, with their copies', () => {
+  it('keeps the last N changing turns per session and prunes older ones, with their copies', async () => {
     const { undo, ws, session, turn, blobFiles } = setup({ limits: { maxTurns: 2 } });
-    for (let i = 1; i <= 4; i++) turn(() => writeFileSync(ws('f.txt'), `v${i}`));
+    for (let i = 1; i <= 4; i++) await turn(() => writeFileSync(ws('f.txt'), `v${i}`));
     expect(undo.states(session).map((s) => s.state)).toEqual(['undoable', 'undoable', 'expired', 'expired']);
     // v1 (first turn's "before" had no f.txt) and v2 are gone; v2 and v3 are what the kept turns need.
     expect(blobFiles()).toHaveLength(2);
@@ -195,38 +206,38 @@ describe('workspace undo', () => {
     expect(() => undo.undo(session, 'en')).toThrow(/too old to undo/);
   });
 
-  it('prunes snapshots older than maxDays', () => {
+  it('prunes snapshots older than maxDays', async () => {
     const { undo, ws, session, turn, advance } = setup({ limits: { maxDays: 7 } });
-    turn(() => writeFileSync(ws('f.txt'), 'v1'));
+    await turn(() => writeFileSync(ws('f.txt'), 'v1'));
     advance(8 * DAY_MS);
-    turn(() => writeFileSync(ws('g.txt'), 'v1'));
+    await turn(() => writeFileSync(ws('g.txt'), 'v1'));
     expect(undo.states(session).map((s) => s.state)).toEqual(['undoable', 'expired']);
   });
 
-  it('prunes the oldest snapshots until the copies fit in maxBytes', () => {
+  it('prunes the oldest snapshots until the copies fit in maxBytes', async () => {
     const { undo, ws, session, turn, blobFiles } = setup({ limits: { maxBytes: 2_500 } });
     writeFileSync(ws('f.txt'), 'a'.repeat(1_000));
-    turn(() => writeFileSync(ws('f.txt'), 'b'.repeat(1_000)));
-    turn(() => writeFileSync(ws('f.txt'), 'c'.repeat(1_000)));
-    turn(() => writeFileSync(ws('f.txt'), 'd'.repeat(1_000)));
+    await turn(() => writeFileSync(ws('f.txt'), 'b'.repeat(1_000)));
+    await turn(() => writeFileSync(ws('f.txt'), 'c'.repeat(1_000)));
+    await turn(() => writeFileSync(ws('f.txt'), 'd'.repeat(1_000)));
     expect(undo.states(session).map((s) => s.state)).toEqual(['undoable', 'undoable', 'expired']);
     expect(blobFiles()).toHaveLength(2);
   });
 
-  it('removes copies nothing needs when a session is deleted', () => {
+  it('removes copies nothing needs when a session is deleted', async () => {
     const { undo, ws, session, turn, blobFiles, store } = setup();
     writeFileSync(ws('f.txt'), 'v1');
-    turn(() => writeFileSync(ws('f.txt'), 'v2'));
+    await turn(() => writeFileSync(ws('f.txt'), 'v2'));
     expect(blobFiles()).toHaveLength(1);
     store.sessions.delete(session);
     undo.tidy();
     expect(blobFiles()).toHaveLength(0);
   });
 
-  it('undoes a turn that never recorded its end, taking what is on disk as what it left', () => {
+  it('undoes a turn that never recorded its end, taking what is on disk as what it left', async () => {
     const { undo, ws, session } = setup();
     writeFileSync(ws('f.txt'), 'v1');
-    undo.before(session, 'trn_crashed');
+    await undo.before(session, 'trn_crashed');
     writeFileSync(ws('f.txt'), 'v2');
     writeFileSync(ws('g.txt'), 'new');
     const r = undo.undo(session, 'en');

@@ -4,7 +4,7 @@ import type { Lang } from '../i18n.js';
 import type { SnapshotInfo, SnapshotsRepo } from '../store/snapshots-repo.js';
 import { createBlobFiles, removeBlobFile } from './blobs.js';
 import { diffManifests } from './diff.js';
-import { scanWorkspace, type Manifest, type NotCovered } from './manifest.js';
+import { scanWorkspace, scanWorkspaceAsync, type Manifest, type NotCovered } from './manifest.js';
 import { revertChanges, type RevertOutcome } from './revert.js';
 import { undoSentence } from './summary.js';
 
@@ -51,8 +51,8 @@ export class UndoError extends Error {
 }
 
 export interface WorkspaceUndo {
-  /** Snapshots the workspace before a turn's first change. */
-  before(sessionId: string, turnId: string): void;
+  /** Snapshots the workspace before a turn's first change, pausing now and then for other work. */
+  before(sessionId: string, turnId: string): Promise<void>;
   /** Records the state the turn left; forgets the snapshot when the turn changed nothing. True when it changed files. */
   after(turnId: string): boolean;
   /** Rolls back the session's last changing turn not yet undone. The caller makes sure no turn of the session runs. */
@@ -118,11 +118,11 @@ export function createWorkspaceUndo(deps: UndoDeps): WorkspaceUndo {
   }
 
   return {
-    before(sessionId, turnId) {
+    async before(sessionId, turnId) {
       mkdirSync(blobsDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
       const known = repo.knownBlobs();
       const written: Array<{ hash: string; size: number }> = [];
-      const scan = scanWorkspace(workspace, {
+      const scan = await scanWorkspaceAsync(workspace, {
         previous: previous(),
         ...scanLimits,
         keep: {
