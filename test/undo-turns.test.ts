@@ -70,7 +70,7 @@ describe('undo of a turn that changed files behind the file tools', () => {
     expect(readFileSync(ws('notes.md'), 'utf8')).toBe('my notes');
     expect(readFileSync(ws('old.txt'), 'utf8')).toBe('old but precious');
     expect(existsSync(ws('build'))).toBe(false);
-    expect(r.message).toBe('Restored notes.md, removed build/out.txt, build, put back old.txt.');
+    expect(r.message).toBe('Restored notes.md, removed build, put back old.txt.');
     expect(events.at(-1)).toMatchObject({ type: 'undo', sessionId: session, turnId: turn.turnId, restored: ['notes.md'], putBack: ['old.txt'] });
     expect(app.sessions.undoStates(session)).toEqual([{ turnId: turn.turnId, state: 'undone' }]);
   });

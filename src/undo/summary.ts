@@ -12,12 +12,23 @@ function names(paths: string[], lang: Lang): string {
   return say(lang, `${list} 等 ${paths.length} 个`, `${list} and ${more} more`);
 }
 
+/** A folder stands for what was in it: "removed build", not every file under it too. */
+function topmost(paths: string[]): string[] {
+  const all = new Set(paths);
+  return paths.filter((p) => {
+    for (let i = p.lastIndexOf('/'); i > 0; i = p.lastIndexOf('/', i - 1)) if (all.has(p.slice(0, i))) return false;
+    return true;
+  });
+}
+
 /** One paragraph in the user's language saying what undo did and what it left alone. */
 export function undoSentence(o: RevertOutcome, lang: Lang): string {
   const did: string[] = [];
   if (o.restored.length) did.push(say(lang, `恢复了 ${names(o.restored, lang)}`, `restored ${names(o.restored, lang)}`));
-  if (o.removed.length) did.push(say(lang, `删除了新建的 ${names(o.removed, lang)}`, `removed ${names(o.removed, lang)}`));
-  if (o.putBack.length) did.push(say(lang, `找回了被删除的 ${names(o.putBack, lang)}`, `put back ${names(o.putBack, lang)}`));
+  const removed = topmost(o.removed);
+  const putBack = topmost(o.putBack);
+  if (removed.length) did.push(say(lang, `删除了新建的 ${names(removed, lang)}`, `removed ${names(removed, lang)}`));
+  if (putBack.length) did.push(say(lang, `找回了被删除的 ${names(putBack, lang)}`, `put back ${names(putBack, lang)}`));
   const parts: string[] = [];
   if (did.length) {
     const joined = did.join(say(lang, '，', ', '));

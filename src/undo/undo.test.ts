@@ -56,7 +56,7 @@ describe('workspace undo', () => {
     expect(existsSync(ws('drafts'))).toBe(false);
     expect(r).toMatchObject({ restored: ['notes.md'], putBack: ['old.txt'], conflicts: [], notCovered: [], failed: [] });
     expect(r.removed.sort()).toEqual(['drafts', 'drafts/draft.txt']);
-    expect(r.message).toBe('Restored notes.md, removed drafts/draft.txt, drafts, put back old.txt.');
+    expect(r.message).toBe('Restored notes.md, removed drafts, put back old.txt.');
     expect(undo.undo.bind(undo, session, 'zh')).toThrow(/Nothing to undo/);
   });
 
