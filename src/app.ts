@@ -15,6 +15,7 @@ import { toStoreError } from './store/store-error.js';
 import { builtinTools } from './tools/builtin.js';
 import { createToolRegistry, type Scrub, type ToolRegistry } from './tools/registry.js';
 import { createRedactor, redactDeep } from './llm/redact.js';
+import { createWorkspaceUndo } from './undo/undo.js';
 
 /** The home and workspace Zhixing makes are the user's alone: they hold the key, the history, their files. */
 const PRIVATE_FOLDER_MODE = 0o700;
@@ -90,6 +91,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const sandbox = sandboxProbe({ searchPath: config.shell.env.PATH || DEFAULT_PATH, network: config.shell.network });
   const tools = createToolRegistry(builtinTools({ config, store, sandbox }), { defaultTimeoutMs: config.toolTimeoutMs, scrub: scrubFor(config.apiKey) });
   const llm = options.llm ?? (await createLlm(config, store));
+  const undo = createWorkspaceUndo({ repo: store.snapshots, dir: join(config.home, 'snapshots'), workspace, limits: config.undo });
+  try {
+    undo.tidy(true);
+  } catch {
+    // Old copies left on disk cost space, not correctness: the next turn tries again.
+  }
   const permission = createPermissionService({
     bus,
     decisions: store.permissionDecisions,
@@ -110,6 +117,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     turnTimeoutMs: config.turnTimeoutMs,
     lang: config.lang,
     detectLang,
+    undo,
   });
   return {
     config,

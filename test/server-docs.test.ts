@@ -39,7 +39,7 @@ const ROUTES = [
   'GET /api/models',
   'PUT /api/model',
 ];
-const LATER = ['POST /api/sessions/{id}/undo', 'GET /api/memories', 'PATCH /api/memories/{id}', 'DELETE /api/memories/{id}', 'GET /api/mcp', 'POST /api/mcp', 'DELETE /api/mcp/{name}', 'POST /api/mcp/{name}/reconnect'];
+const LATER = ['GET /api/memories', 'PATCH /api/memories/{id}', 'DELETE /api/memories/{id}', 'GET /api/mcp', 'POST /api/mcp', 'DELETE /api/mcp/{name}', 'POST /api/mcp/{name}/reconnect'];
 
 let t: TestServer;
 let doc: { openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: unknown }>> };

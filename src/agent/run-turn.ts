@@ -23,6 +23,17 @@ export interface TurnDeps {
     records?(): PermissionRecord[];
   };
   now?: () => number;
+  /**
+   * Workspace snapshots for undo: `before` runs once per turn, just before the first call of a tool
+   * that may change the workspace; `after` when that turn ends. None: turns are not undoable.
+   */
+  snapshots?: TurnSnapshots;
+}
+
+/** What a turn tells the undo store. */
+export interface TurnSnapshots {
+  before(sessionId: string, turnId: string): Promise<void> | void;
+  after(turnId: string): boolean;
 }
 
 export interface TurnOptions {
@@ -81,6 +92,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
   const usage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   const actions: ActionRecord[] = [];
   const guard = createRepeatGuard();
+  let snapshot: 'none' | 'taken' | 'closed' = 'none';
 
   const writer = createTurnWriter({ store, sessionId, turnId, mode: llm.mode, model: llm.model, now });
   const { messageId: userMessageId } = writer.begin(opts.text);
@@ -94,9 +106,33 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     history: store.messages.listRecent(sessionId, HISTORY_WINDOW),
   });
 
+  /** Before the turn's first change to the workspace: a snapshot to undo it. A failure is said, and the call still runs. */
+  const snapshotBefore = async (tool: string) => {
+    if (snapshot !== 'none' || !deps.snapshots || !tools.get(tool)?.changesWorkspace) return;
+    snapshot = 'taken';
+    try {
+      await deps.snapshots.before(sessionId, turnId);
+    } catch (err) {
+      snapshot = 'closed';
+      const message = say(opts.lang, `没能为撤销保存工作区快照（${(err as Error).message}），这一轮的改动无法撤销。`, `Could not snapshot the workspace for undo (${(err as Error).message}); this turn's changes cannot be undone.`);
+      bus.emit({ type: 'error', sessionId, turnId, code: 'snapshot_failed', message });
+    }
+  };
+  /** The state the turn left, recorded before anyone hears the turn ended (so an undo right after finds it). */
+  const snapshotAfter = () => {
+    if (snapshot !== 'taken') return;
+    snapshot = 'closed';
+    try {
+      if (deps.snapshots!.after(turnId)) bus.emit({ type: 'undo.available', sessionId, turnId });
+    } catch {
+      // Without the end state, undo takes what is on disk as what the turn left.
+    }
+  };
+
   const finish = (reply: string, stopReason: StopReason, persistReply: boolean, error?: TurnResult['error']): TurnResult => {
     if (persistReply && reply) writer.step(reply, '', []);
     writer.end(stopReason);
+    snapshotAfter();
     if (error) bus.emit({ type: 'error', sessionId, turnId, code: error.code, message: error.message });
     bus.emit({ type: 'turn.end', sessionId, turnId, reply, stopReason });
     return { turnId, reply, actions, stopReason, usage, error };
@@ -119,6 +155,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     if (!(err instanceof StoreError)) throw err;
     return unsaved(err);
   } finally {
+    snapshotAfter();
     deadline?.dispose();
   }
 
@@ -134,6 +171,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     } catch {
       // Already known: it is why we are here.
     }
+    snapshotAfter();
     bus.emit({ type: 'error', sessionId, turnId, ...error });
     bus.emit({ type: 'turn.end', sessionId, turnId, reply, stopReason: 'error' });
     return { turnId, reply, actions, stopReason: 'error', usage, error };
@@ -210,6 +248,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     const where = { sessionId, turnId, messageId, partId: part.id, callId: call.id };
     bus.emit({ type: 'tool.start', ...where, tool: call.name, input: inputPreview(input) });
 
+    if (!skip) await snapshotBefore(call.name);
     const permissions = skip ? undefined : deps.askFor({ tool: call.name, callId: call.id, sessionId, turnId, signal });
     const result: ToolResult =
       skip

@@ -121,9 +121,27 @@ export const PermissionReplied = z.object({
   decision: z.enum(['once', 'always', 'deny', 'cancelled']).describe('cancelled: the turn stopped before anyone answered.'),
 });
 
+export const UndoAvailable = z.object({ type: z.literal('undo.available'), ...Turn })
+  .describe('The turn changed files in the workspace; it can be undone (POST /api/sessions/{id}/undo).');
+/** What undoing a turn did: the summary POST …/undo and `zhixing undo` give. */
+export const UndoSummary = z.object({
+  turnId: z.string().describe('The turn that was undone.'),
+  restored: z.array(z.string()).describe('Files the turn changed, back as they were (paths relative to the workspace).'),
+  putBack: z.array(z.string()).describe('Files the turn deleted, put back.'),
+  removed: z.array(z.string()).describe('Files and folders the turn created, removed.'),
+  conflicts: z.array(z.string()).describe('Changed since the turn: kept as they are.'),
+  notCovered: z.array(z.string()).describe('Not in the snapshot (over the size cap, special files, too many files): not restored.'),
+  failed: z.array(z.object({ path: z.string(), error: z.string() })).describe('Could not be restored; everything else was.'),
+  message: z.string().describe("One sentence in the user's language saying what was restored."),
+});
+export type UndoSummary = z.infer<typeof UndoSummary>;
+export const UndoDone = z.object({ type: z.literal('undo'), ...Session, ...UndoSummary.shape })
+  .describe("A turn's changes to the workspace were undone.");
+
 export const BusEvent = z.discriminatedUnion('type', [
   TurnStart, StepStart, TextDelta, ReasoningDelta, StepEnd, ToolStart, ToolProgress, ToolEnd, TurnEnd,
   ErrorEvent, SessionStatus, SessionDeleted, LlmRetry, LlmWaiting, PermissionAsked, PermissionReplied,
+  UndoAvailable, UndoDone,
 ]);
 export type BusEvent = z.infer<typeof BusEvent>;
 

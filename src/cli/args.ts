@@ -24,6 +24,8 @@ export type Command =
   | { kind: 'repl'; flags: OneShotFlags; chat: boolean }
   | { kind: 'ask'; message: string; flags: OneShotFlags }
   | { kind: 'sessions'; json: boolean }
+  /** `zhixing undo [--session ID|N] [--json]`: the workspace back to before the session's last changing turn. */
+  | { kind: 'undo'; session?: string; json: boolean }
   | { kind: 'config'; json: boolean; offline: boolean; model?: string }
   | { kind: 'serve'; host: string; port: number; offline: boolean }
   | { kind: 'unavailable'; name: string }
@@ -39,6 +41,7 @@ const MESSAGE_MARK = '\u0000';
 const SUBCOMMANDS = {
   help: [],
   sessions: ['--json'],
+  undo: ['--session', '--json'],
   config: ['--json', '--offline', '--model'],
   chat: ['--session', '--new', '--offline', '--yes', '--model', '--show-actions'],
 } as const satisfies Record<string, readonly string[]>;
@@ -157,6 +160,7 @@ export function parseCommand(argv: string[]): Command {
     }
     if (first === 'help') return { kind: 'help' };
     if (first === 'sessions') return { kind: 'sessions', json: flags.json };
+    if (first === 'undo') return { kind: 'undo', session: flags.session, json: flags.json };
     if (first === 'config') return { kind: 'config', json: flags.json, offline: flags.offline, model: flags.model };
     return { kind: 'repl', flags, chat: true };
   }

@@ -9,6 +9,9 @@ Usage:
   zhixing chat                 the REPL, also with lines piped in
   zhixing sessions [--json]    the sessions, most recent first, numbered for --session N
   zhixing config [--json]      the settings in effect and where each comes from (key masked)
+  zhixing undo [--session ID|N] [--json]
+                               put the workspace back as it was before the last turn
+                               (of the most recent session) that changed files
   zhixing serve [--port 4317] [--host 127.0.0.1]
                                the HTTP API (docs at /docs); Ctrl-C stops it
 
@@ -26,7 +29,7 @@ Options for a turn:
 Piped input is read when it comes; a pipe that sends nothing for 2 s is left out
 (add < /dev/null to skip the wait).
 
-In the REPL: /help /sessions /new [title] /switch N /history [N] /delete N /rename T /model [NAME] /exit
+In the REPL: /help /sessions /new [title] /switch N /history [N] /delete N /rename T /model [NAME] /undo /exit
 (Alt+Enter or Ctrl-J: new line; """ opens and closes a block; Up/Down and Ctrl-R: earlier entries)
 
 Model (environment, ./.env, $ZHIXING_HOME/.env or $ZHIXING_HOME/config.json):
@@ -61,6 +64,8 @@ const HELP_ZH = `知行 Zhixing —— 能聊天、也能动手的个人助手
   zhixing chat                 REPL，管道传入的行也当作输入
   zhixing sessions [--json]    列出会话，最近的在前，编号可用于 --session N
   zhixing config [--json]      显示生效的设置及其来源（密钥已遮盖）
+  zhixing undo [--session ID|N] [--json]
+                               把工作区恢复到（最近会话中）上一轮改动文件之前的样子
   zhixing serve [--port 4317] [--host 127.0.0.1]
                                启动 HTTP API（文档在 /docs），Ctrl-C 停止
 
@@ -77,7 +82,7 @@ const HELP_ZH = `知行 Zhixing —— 能聊天、也能动手的个人助手
 
 管道输入一到就读；2 秒内什么也没发来的管道会被略过（加上 < /dev/null 可跳过等待）。
 
-REPL 里的命令：/help /sessions /new [标题] /switch N /history [N] /delete N /rename 标题 /model [名称] /exit
+REPL 里的命令：/help /sessions /new [标题] /switch N /history [N] /delete N /rename 标题 /model [名称] /undo /exit
 （Alt+Enter 或 Ctrl-J 换行；""" 开始和结束多行块；↑/↓ 和 Ctrl-R 找以前输入的内容）
 
 模型（环境变量、./.env、$ZHIXING_HOME/.env 或 $ZHIXING_HOME/config.json）：

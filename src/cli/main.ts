@@ -26,7 +26,7 @@ function version(): string {
 type Out = (s: string) => void;
 
 /** Words that name a command or a subcommand: they say nothing of the user's language. */
-const COMMAND_WORDS = new Set(['ask', 'chat', 'config', 'help', 'sessions', 'serve', 'mcp', 'eval', 'add', 'list', 'remove']);
+const COMMAND_WORDS = new Set(['ask', 'chat', 'config', 'help', 'sessions', 'serve', 'mcp', 'eval', 'add', 'list', 'remove', 'undo']);
 
 /** The language of the words given on the command line, options and command names aside. */
 function argvLang(argv: string[], fallback: Lang): Lang {
@@ -116,6 +116,12 @@ export async function main(argv: string[]): Promise<number> {
       return stderr(`zhixing: ${plainText(err instanceof Error ? err.message : String(err))}\n`), 1;
     }
   }
+  if (cmd.kind === 'undo') {
+    const config = configOrExit({ offline: false }, lang, stderr);
+    if (typeof config === 'number') return config;
+    const { runUndo } = await import('./undo-command.js');
+    return runUndo(config, cmd, ioFor(config, config.uiLang));
+  }
   const flags: OneShotFlags = cmd.flags;
   if (flags.mcp) return stderr(`zhixing: ${t.unavailable('--mcp')}\n`), 2;
 
@@ -171,6 +177,13 @@ export async function main(argv: string[]): Promise<number> {
   // spinner says how long the model service has kept us waiting.
   app.bus.on('llm.retry', (e) => {
     const line = io.style.dim(io.text.retry(e.attempt, e.maxRetries, e.status ? String(e.status) : e.reason, e.delayMs));
+    if (io.live) io.live.notice(line);
+    else stderr(`${line}\n`);
+  });
+  // A turn that could not keep a snapshot still runs; the user should know it cannot be undone.
+  app.bus.on('error', (e) => {
+    if (e.code !== 'snapshot_failed') return;
+    const line = `zhixing: ${plainText(e.message)}`;
     if (io.live) io.live.notice(line);
     else stderr(`${line}\n`);
   });

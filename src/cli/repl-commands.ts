@@ -20,7 +20,7 @@ const DEFAULT_HISTORY_TURNS = 10;
 const YES = new Set(['y', 'yes', '是', '好', '确定']);
 
 /** Every command, in the order /help and completion list them; those followed by a space take an argument. */
-const COMMANDS = ['/help', '/sessions', '/new ', '/switch ', '/history ', '/delete ', '/rename ', '/model ', '/permissions', '/exit'];
+const COMMANDS = ['/help', '/sessions', '/new ', '/switch ', '/history ', '/delete ', '/rename ', '/model ', '/permissions', '/undo', '/exit'];
 const PERMISSION_VERBS = ['allow ', 'ask ', 'deny ', 'remove ', 'forget '];
 
 export interface CommandContext {
@@ -142,6 +142,12 @@ export function createSlashCommands(ctx: CommandContext): SlashCommands {
           const r = permissionsCommand(app.permission, raw, io.lang?.() ?? app.config.lang ?? app.config.uiLang);
           if (r.error) fail(r.text);
           else say(r.text);
+          break;
+        }
+        case 'undo': {
+          // Between turns only (commands never run while one does); the sentence speaks the session's language.
+          const result = await app.sessions.undo(ctx.session());
+          say(plainText(result.message));
           break;
         }
         case 'exit':

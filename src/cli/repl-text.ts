@@ -16,6 +16,7 @@ export function replText(lang: Lang) {
 /model [名称]    列出可用的模型；给出名称则在这次 REPL 里换用它
 /permissions     列出权限规则和记住的回答；/permissions allow|ask|deny 工具 [模式]
                  设置一条，/permissions remove 工具 [模式] 删除，/permissions forget N 忘记回答
+/undo            把工作区恢复到上一轮改动文件之前（再用一次就再往前一轮）
 /exit            退出（也可按 Ctrl-D）
 
 Enter 发送；Alt+Enter 或 Ctrl-J 换行；单独一行 """ 开始多行块，再一行 """ 结束；粘贴多行文本算一条消息。
@@ -31,6 +32,7 @@ Enter 发送；Alt+Enter 或 Ctrl-J 换行；单独一行 """ 开始多行块，
 /model [NAME]    list the models to choose from; with a name, use that one in this REPL
 /permissions     list the permission rules and remembered answers; /permissions allow|ask|deny TOOL
                  [PATTERN] sets one, /permissions remove TOOL [PATTERN] removes it, /permissions forget N
+/undo            put the workspace back as it was before the last turn that changed files (again: one more back)
 /exit            quit (also Ctrl-D)
 
 Enter sends; Alt+Enter or Ctrl-J starts a new line; """ on a line of its own opens a block that another """ closes; pasted lines are one message.

@@ -392,6 +392,18 @@ describe('config.json permissions', () => {
 
 
 describe('settings that are wrong say so', () => {
+  it('reads the undo bounds from config.json, and refuses ones that make no sense', () => {
+    const { home, cwd } = folders();
+    writeConfig(home, { undo: { maxTurns: 5, maxDays: 1.5, maxBytes: 1_000_000 } });
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).undo).toEqual({ maxTurns: 5, maxDays: 1.5, maxBytes: 1_000_000 });
+    writeConfig(home, {});
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).undo).toEqual({});
+    writeConfig(home, { undo: { maxTurns: 0 } });
+    expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toThrow(/"undo\.maxTurns"/);
+    writeConfig(home, { undo: { maxTurn: 3 } });
+    expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toThrow(ConfigError);
+  });
+
   it('names an unknown config.json setting with the one it most likely meant, and goes on', () => {
     const { home, cwd } = folders();
     writeConfig(home, { modle: 'gpt-x', base_url: 'http://x/v1', ZHIXING_MAX_STEPS: 3, mcpServers: {}, permissions: {}, workspace: 'ws', zzz: 1 });
@@ -401,12 +413,12 @@ describe('settings that are wrong say so', () => {
       `${path}: unknown setting "modle", ignored. Did you mean "model"?`,
       `${path}: unknown setting "base_url", ignored. Did you mean "baseUrl"?`,
       `${path}: unknown setting "ZHIXING_MAX_STEPS", ignored. Did you mean "maxSteps"?`,
-      `${path}: unknown setting "zzz", ignored. The settings it reads are: provider, baseUrl, apiKey, model, maxSteps, requestTimeoutMs, headersTimeoutMs, maxRetries, turnTimeoutMs, toolTimeoutMs, maxReplyChars, lang, workspace, permissions, mcpServers, shell.`,
+      `${path}: unknown setting "zzz", ignored. The settings it reads are: provider, baseUrl, apiKey, model, maxSteps, requestTimeoutMs, headersTimeoutMs, maxRetries, turnTimeoutMs, toolTimeoutMs, maxReplyChars, lang, workspace, permissions, mcpServers, shell, undo.`,
     ]);
     // Ignored means ignored: the model is the default, the step limit too.
     expect(c).toMatchObject({ mode: 'offline', maxSteps: 8 });
     writeConfig(home, { ['\x1b]0;x\x07name']: 1 });
-    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toEqual([`${path}: unknown setting a name with control characters in it, ignored. The settings it reads are: ${'provider, baseUrl, apiKey, model, maxSteps, requestTimeoutMs, headersTimeoutMs, maxRetries, turnTimeoutMs, toolTimeoutMs, maxReplyChars, lang, workspace, permissions, mcpServers, shell'}.`]);
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toEqual([`${path}: unknown setting a name with control characters in it, ignored. The settings it reads are: ${'provider, baseUrl, apiKey, model, maxSteps, requestTimeoutMs, headersTimeoutMs, maxRetries, turnTimeoutMs, toolTimeoutMs, maxReplyChars, lang, workspace, permissions, mcpServers, shell, undo'}.`]);
   });
 
   it('refuses a base URL without a scheme, saying what to write, wherever it was set', () => {

@@ -54,7 +54,17 @@ const FILE_NAMES = {
   ZHIXING_LANG: 'lang',
 } as const;
 /** Every name config.json may hold at its top level; anything else is named in a warning. */
-const FILE_KEYS: readonly string[] = [...Object.values(FILE_NAMES), 'workspace', 'permissions', 'mcpServers', 'shell'];
+const FILE_KEYS: readonly string[] = [...Object.values(FILE_NAMES), 'workspace', 'permissions', 'mcpServers', 'shell', 'undo'];
+
+/** How much undo history is kept, from config.json's `undo`: changing turns per session, days, bytes of copies in all. */
+export const UndoSettings = z
+  .object({
+    maxTurns: z.number().int().min(1).max(1_000).optional(),
+    maxDays: z.number().positive().max(3_650).optional(),
+    maxBytes: z.number().int().min(0).optional(),
+  })
+  .strict();
+export type UndoSettings = z.infer<typeof UndoSettings>;
 
 
 /** The subset of `config.json` this version reads. Unknown keys are kept for other versions and hosts. */
@@ -76,6 +86,7 @@ export const ConfigFile = z
     // Read entry by entry (checkRules): one bad entry is warned about and skipped, not a reason to refuse the file.
     permissions: z.unknown().optional(),
     shell: ShellFileSettings.optional(),
+    undo: UndoSettings.optional(),
   })
   .passthrough();
 export type ConfigFile = z.infer<typeof ConfigFile>;
@@ -120,6 +131,8 @@ export interface Config {
   permissions: PermissionRules;
   /** How shell commands run: the network setting and the environment they start from. */
   shell: ShellSettings;
+  /** config.json's `undo` bounds; unset ones take the defaults. */
+  undo: UndoSettings;
   /** ZHIXING_TOKEN: the bearer token `serve` requires (and needs, off loopback). Never printed. */
   token?: string;
   /** What the user should know about how the settings were read (an ignored file, a withheld key), one line each. */
@@ -444,6 +457,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     dumbTerminal: env.TERM === 'dumb',
     permissions: toolRules(file, configPath, warnings),
     shell,
+    undo: file.undo ?? {},
     token,
     warnings,
     origins,

@@ -35,6 +35,7 @@ const SESSION_STATUS: Record<SessionErrorCode, ContentfulStatusCode> = {
   busy: 409,
   too_many: 429,
   bad_request: 400,
+  nothing_to_undo: 409,
 };
 
 // A full disk is the server's storage, not the request: 507 says so; the rest is "try again later" or broken.

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { UndoSummary } from '../bus/events.js';
 import { jsonResult } from '../cli/one-shot.js';
 import { SessionError } from '../sessions/sessions.js';
 import { PermissionRecord } from '../bus/events.js';
@@ -6,7 +7,7 @@ import type { Message as StoredMessage } from '../store/messages-repo.js';
 import type { SessionRow } from '../store/sessions-repo.js';
 import { streamTurn, followSession } from './chat-stream.js';
 import type { ServerDeps } from './deps.js';
-import { endpoint, laterEndpoint, newSubApp } from './openapi.js';
+import { endpoint, newSubApp } from './openapi.js';
 
 const SessionId = z.object({ id: z.string().min(1).max(200).describe('A session id, e.g. `ses_…`.') });
 
@@ -68,9 +69,21 @@ export const Message = z
   .openapi('Message');
 export type Message = z.infer<typeof Message>;
 
+export const UndoTurn = z
+  .object({
+    turnId: z.string(),
+    state: z.enum(['undoable', 'undone', 'expired', 'running']).describe('`expired`: its snapshot was removed to keep within the limits (undo in config.json).'),
+  })
+  .openapi('UndoTurn');
+
+export const UndoResult = UndoSummary.extend({ session: z.string() }).openapi('UndoResult');
+export type UndoResult = z.infer<typeof UndoResult>;
+
 export const History = z
   .object({
     messages: z.array(Message).describe('Oldest first.'),
+    changingTools: z.array(z.string()).describe('The tools whose calls may change the workspace (the ones undo takes back).'),
+    undo: z.array(UndoTurn).describe('The turns that changed files, newest first, and whether POST …/undo can still take them back (it takes the newest `undoable` one).'),
     resumeAfter: z
       .number()
       .int()
@@ -125,6 +138,7 @@ export function sessionRoutes(deps: ServerDeps) {
   const withStatus = (s: SessionRow): Session => ({ ...s, status: sessions.status(s.id) });
   // Compiles only while the stored shape and the documented one agree.
   const toMessage = (m: StoredMessage): Message => m;
+  const changingTools = () => app.tools.names().filter((name) => app.tools.get(name)?.changesWorkspace);
   const mustExist = (id: string): SessionRow => {
     const s = sessions.get(id);
     if (!s) throw new SessionError('not_found', `There is no session "${id}". List them with GET /api/sessions.`);
@@ -186,7 +200,7 @@ export function sessionRoutes(deps: ServerDeps) {
     (c, { params }) => {
       // Read before the history: whatever happens in between is replayed, never missed.
       const resumeAfter = app.events.resumePoint(params.id);
-      return c.json({ messages: sessions.history(params.id).map(toMessage), resumeAfter } satisfies History);
+      return c.json({ messages: sessions.history(params.id).map(toMessage), undo: sessions.undoStates(params.id), changingTools: changingTools(), resumeAfter } satisfies History);
     },
   );
 
@@ -251,6 +265,27 @@ export function sessionRoutes(deps: ServerDeps) {
     },
   );
 
-  laterEndpoint(api, { method: 'post', path: '/api/sessions/{id}/undo', tag: 'sessions', summary: 'Undo the last turn that changed files' }, 'Undo and workspace snapshots');
+  endpoint(
+    api,
+    {
+      method: 'post',
+      path: '/api/sessions/{id}/undo',
+      tag: 'sessions',
+      summary: 'Undo the last turn that changed files',
+      description:
+        "As `zhixing undo`: puts the workspace back as it was before the session's last turn that changed files (by a file tool or the shell) and is not undone yet; " +
+        'called again, it goes one turn further back. Files created by the turn are removed, changed ones restored, deleted ones put back; ' +
+        'a file changed since the turn is kept as it is and listed in `conflicts`. Also sent to the session\'s followers as an `undo` event.',
+      params: SessionId,
+      responses: { 200: { description: 'What was restored, and a sentence in the user\'s language saying so.', schema: UndoResult } },
+      errors: [404, 409],
+      errorText: { 409: 'Nothing to undo (code `nothing_to_undo`: no such turn, or its snapshot is gone), or a turn of the session is running (code `busy`).' },
+    },
+    async (c, { params }) => {
+      mustExist(params.id);
+      const result = await sessions.undo(params.id);
+      return c.json({ session: params.id, ...result } satisfies UndoResult);
+    },
+  );
   return api;
 }

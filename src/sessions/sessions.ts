@@ -7,13 +7,16 @@ import type { EventLog } from './event-log.js';
 import { createSessionLocks, type SessionLocks } from './session-lock.js';
 import { MAX_MESSAGE_CHARS } from './limits.js';
 import { titleFromText } from './title.js';
+import { UndoError, type UndoResult, type UndoState, type WorkspaceUndo } from '../undo/undo.js';
 
 const DEFAULT_MAX_RUNNING = 10;
 const DEFAULT_MAX_REPLY_CHARS = 200_000;
 /** How long a finished turn waits for the model's title before going on without it. */
 const TITLE_GRACE_MS = 2_000;
+/** Enough of the recent history to tell the language of the user's last words. */
+const LANG_WINDOW = { maxChars: 4_000, maxPartChars: 2_000 };
 
-export type SessionErrorCode = 'not_found' | 'busy' | 'too_many' | 'bad_request';
+export type SessionErrorCode = 'not_found' | 'busy' | 'too_many' | 'bad_request' | 'nothing_to_undo';
 
 /** An error a user can act on; hosts map the code to an exit code or HTTP status. */
 export class SessionError extends Error {
@@ -43,6 +46,8 @@ export interface SessionsDeps extends TurnDeps {
   locks?: SessionLocks;
   /** The numbered event log, taken up at each turn's start; none in tests that do not replay. */
   events?: Pick<EventLog, 'sync'>;
+  /** Workspace snapshots: turns that change files become undoable. None: undo says there is nothing to undo. */
+  undo?: WorkspaceUndo;
 }
 
 export interface SendOptions {
@@ -71,6 +76,14 @@ export interface SessionsService {
   abort(id: string, reason?: 'aborted' | 'interrupted'): boolean;
   status(id: string): 'busy' | 'idle';
   running(): { ids: string[]; limit: number };
+  /**
+   * Rolls the workspace back to before the session's last turn that changed files and is not undone.
+   * Refused while a turn of the session runs (here or in another process). `lang` defaults to the
+   * language of the user's last message.
+   */
+  undo(id: string, lang?: Lang): Promise<UndoResult>;
+  /** Each turn of the session that changed files, and whether it can be undone. */
+  undoStates(id: string): Array<{ turnId: string; state: UndoState }>;
   /** Stops side work (title requests) so the process can exit. */
   close(): void;
 }
@@ -153,6 +166,28 @@ export function createSessions(deps: SessionsDeps): SessionsService {
       return run !== undefined;
     },
     close: () => sideWork.abort(),
+    undoStates: (id) => (mustGet(id), deps.undo?.states(id) ?? []),
+    async undo(id, lang) {
+      mustGet(id);
+      const busy = () =>
+        new SessionError('busy', 'A turn of this session is still running: wait for it to finish (or stop it), then undo.', '这个会话还有一轮在运行：等它结束（或先停止它）再撤销。');
+      if (running.has(id)) throw busy();
+      // Holding the session's lock keeps any process from starting a turn while files are put back.
+      const release = await locks.acquire(id, { waitMs: 0 });
+      if (!release) throw busy();
+      try {
+        if (!deps.undo) throw new UndoError('nothing_to_undo', 'Nothing to undo: undo is not set up here.', '没有可以撤销的：这里没有启用撤销。');
+        const said = lang ?? deps.lang ?? deps.detectLang(lastUserText(id));
+        const result = deps.undo.undo(id, said);
+        bus.emit({ type: 'undo', sessionId: id, ...result });
+        return result;
+      } catch (err) {
+        if (err instanceof UndoError) throw new SessionError('nothing_to_undo', err.message, err.zh);
+        throw err;
+      } finally {
+        release();
+      }
+    },
     async send(id, text, options = {}) {
       mustGet(id);
       if (!text.trim()) throw new SessionError('bad_request', 'The message is empty.', '消息是空的。');
@@ -195,6 +230,11 @@ export function createSessions(deps: SessionsDeps): SessionsService {
     },
   };
 
+  function lastUserText(id: string): string {
+    const user = store.messages.listRecent(id, LANG_WINDOW).filter((m) => m.role === 'user').at(-1);
+    return user?.parts.map((p) => (p.type === 'text' ? p.text : '')).join(' ') ?? '';
+  }
+
   /** One turn with the session marked busy, then idle (or error), and its title settled. */
   async function turn(id: string, text: string, signal: AbortSignal): Promise<TurnResult> {
     deps.events?.sync(id);
@@ -209,7 +249,7 @@ export function createSessions(deps: SessionsDeps): SessionsService {
         userName: store.prefs.get('user.name'),
         toolNames: deps.tools.names(),
       });
-      const result = await runTurn(deps, { sessionId: id, text, workspace: deps.workspace, systemPrompt, lang, maxSteps: deps.maxSteps, limits: { maxReplyChars: deps.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS }, deadlineMs: deps.turnTimeoutMs, signal });
+      const result = await runTurn({ ...deps, snapshots: deps.undo }, { sessionId: id, text, workspace: deps.workspace, systemPrompt, lang, maxSteps: deps.maxSteps, limits: { maxReplyChars: deps.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS }, deadlineMs: deps.turnTimeoutMs, signal });
       if (titled) await Promise.race([titled, new Promise<void>((resolve) => setTimeout(resolve, TITLE_GRACE_MS).unref())]);
       bus.emit({ type: 'session.status', sessionId: id, status: result.stopReason === 'error' ? 'error' : 'idle' });
       return result;

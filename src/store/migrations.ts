@@ -30,6 +30,40 @@ export const TODO_NUMBERS_MIGRATION = `
   CREATE UNIQUE INDEX todos_number ON todos(number);
   `;
 
+/**
+ * Workspace snapshots for undo: per changing turn, the manifest before it and the one it left
+ * (JSON: path → entry), and which content-addressed blobs the "before" manifest needs, so unreferenced
+ * blobs can be found with one query. A pruned snapshot keeps its row (manifests dropped) so undo can
+ * say why it cannot go back that far.
+ */
+export const SNAPSHOTS_MIGRATION = `
+  CREATE TABLE snapshots (
+    turn_id TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    workspace TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    before_manifest TEXT,
+    after_manifest TEXT,
+    ended_at INTEGER,
+    not_covered TEXT NOT NULL DEFAULT '[]',
+    bytes INTEGER NOT NULL DEFAULT 0,
+    undone_at INTEGER,
+    pruned_at INTEGER
+  );
+  CREATE INDEX snapshots_session ON snapshots(session_id, created_at);
+  CREATE TABLE snapshot_blobs (
+    hash TEXT PRIMARY KEY,
+    size INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE TABLE snapshot_refs (
+    turn_id TEXT NOT NULL REFERENCES snapshots(turn_id) ON DELETE CASCADE,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (turn_id, hash)
+  ) WITHOUT ROWID;
+  CREATE INDEX snapshot_refs_hash ON snapshot_refs(hash);
+  `;
+
 /** Numbered schema migrations. Append only: a shipped migration is never edited. */
 export const MIGRATIONS: readonly string[] = [
   /* 1: sessions, messages with typed parts, turns, todos, preferences */ `
@@ -118,4 +152,5 @@ export const MIGRATIONS: readonly string[] = [
   /* 5: tool call cards (title, metadata, attachments) */ PARTS_CARDS_MIGRATION,
   /* 6: permission decisions remembered across runs */ PERMISSION_DECISIONS_MIGRATION,
   /* 7: stable todo numbers */ TODO_NUMBERS_MIGRATION,
+  /* 8: workspace snapshots for undo */ SNAPSHOTS_MIGRATION,
 ];

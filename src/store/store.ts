@@ -7,6 +7,7 @@ import { createMessagesRepo, type MessagesRepo } from './messages-repo.js';
 import { createPermissionDecisionsRepo, type PermissionDecisionsRepo } from './permission-decisions-repo.js';
 import { createPrefsRepo, type PrefsRepo } from './prefs-repo.js';
 import { createSessionsRepo, type SessionsRepo } from './sessions-repo.js';
+import { createSnapshotsRepo, type SnapshotsRepo } from './snapshots-repo.js';
 import { createTodosRepo, type TodosRepo } from './todos-repo.js';
 import { createTurnsRepo, type TurnsRepo } from './turns-repo.js';
 
@@ -20,6 +21,8 @@ export interface Store {
   locks: LocksRepo;
   events: EventsRepo;
   permissionDecisions: PermissionDecisionsRepo;
+  /** Workspace snapshots for undo. */
+  snapshots: SnapshotsRepo;
   newId: ReturnType<typeof createIdGenerator>;
   /** Runs `fn` in one transaction now: all of it lands or none. A failing disk throws a StoreError. */
   transaction<T>(fn: () => T): T;
@@ -145,6 +148,15 @@ export function createStore(path: string): Store {
     return out;
   }
 
+  /** The repository with queued writes committed before each of its calls. */
+  function flushedFirst<R extends object>(repo: R): R {
+    const out = {} as R;
+    for (const [key, fn] of Object.entries(repo) as Array<[keyof R, (...args: unknown[]) => unknown]>) {
+      out[key] = ((...args: unknown[]) => (flush(), fn(...args))) as R[keyof R];
+    }
+    return out;
+  }
+
   const messages = createMessagesRepo(db);
   const events = createEventsRepo(db);
   return {
@@ -163,6 +175,8 @@ export function createStore(path: string): Store {
     locks: guarded(createLocksRepo(db)),
     events: { ...events, since: (sessionId, seq, limit) => (flush(), events.since(sessionId, seq, limit)) },
     permissionDecisions: guarded(createPermissionDecisionsRepo(db)),
+    // Turns queue their rows: a snapshot's reads see them (and its writes fail as StoreErrors).
+    snapshots: guarded(flushedFirst(createSnapshotsRepo(db))),
     newId: createIdGenerator(),
     transaction,
     defer(write, onError) {

@@ -56,6 +56,8 @@ export type Reply =
   | { kind: 'cannotEditTodo' }
   | { kind: 'missing'; tools: string[] }
   | { kind: 'codeRefusal' }
+  /** Undo is not done by a turn (a turn cannot undo while it runs): where to find it. */
+  | { kind: 'undoHint' }
   /** Where files are kept; `path` is a file the latest step wrote, to say where that one is. */
   | { kind: 'workspace'; path?: string }
   | { kind: 'cannot'; near?: Nearest };

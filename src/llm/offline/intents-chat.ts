@@ -43,6 +43,11 @@ const ACK = new RegExp(`^(?:算了|没事了?|好的?|好吧|嗯嗯?|哦|噢|ok|
 const MOOD =
   /心情不好|心情很差|心情差|难过|伤心|不开心|不高兴|郁闷|烦死|好烦|很烦|焦虑|压力(?:好|很|太)?大|好累|很累|太累|崩溃|孤独|沮丧|想哭|\bemo\b|\b(?:sad|upset|depressed|stressed|anxious|lonely|exhausted|unhappy)\b|\bfeel(?:ing)? (?:bad|down|awful|terrible|low)\b|\bbad day\b/i;
 
+const UNDO = new RegExp(
+  `^(?:请|帮我|把)?(?:撤销|撤回|还原|恢复)(?:一下)?(?:刚才|刚刚|上一步|上一轮|上次)?(?:的|做的)?(?:操作|改动|修改|更改)?(?:吧)?${END}|^(?:please\\s+)?(?:undo|revert)(?:\\s+(?:that|it|this|the last (?:change|changes|turn|step)|what you (?:just )?did))?${END}`,
+  'i',
+);
+
 // Code handed to "the calculator" or typed alone: refuse plainly instead of passing it anywhere.
 const CODE =
   /__\w+__|\bimport\s*\(|\bimport\s+(?:os|sys|subprocess|shutil|socket|ctypes)\b|\bfrom\s+\w+\s+import\b|\b(?:os|sys|subprocess|child_process|shutil)\.\w+|\b(?:exec|eval|system|spawn|popen|require|compile|open|getattr)\s*\(|\bprocess\.(?:env|exit|kill|binding|mainModule)\b|\brm\s+-rf\b|\$\(|;\s*(?:rm|del|shutdown)\b/i;
@@ -68,4 +73,5 @@ export const CHAT_INTENTS: Intent[] = [
   whole('bye', BYE, { kind: 'bye' }),
   whole('ack', ACK, { kind: 'ack' }),
   whole('mood', MOOD, { kind: 'mood' }),
+  whole('undo_hint', UNDO, { kind: 'undoHint' }),
 ];

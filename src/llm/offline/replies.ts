@@ -93,6 +93,12 @@ export function renderReply(r: Reply, { lang, tools, name, workspace }: ReplyCon
       return say(lang, '好的。还有什么需要我做的吗？', 'OK. Anything else I can do?');
     case 'bye':
       return say(lang, '再见，回头见！', 'Bye, see you soon!');
+    case 'undoHint':
+      return say(
+        lang,
+        '撤销不在对话里做：在命令行运行 zhixing undo，在 REPL 里输入 /undo，或在网页上点那一轮的「撤销」按钮，就会把文件恢复到上一轮改动之前的样子。',
+        'Undo is not something I do in a reply: run `zhixing undo`, type /undo in the REPL, or press Undo on that turn in the web app, and the files go back to how they were before the last turn that changed them.',
+      );
     case 'mood':
       return say(
         lang,

@@ -7,7 +7,7 @@ import { readSse } from './sse';
 
 /** How long a request may wait for the server's answer to begin: a stopped server must not hang the page. */
 const ANSWER_TIMEOUT_MS = 30_000;
-import type { BusEvent, History, Models, PermissionSettings, Session, Status, ToolRule, Uploaded } from './types';
+import type { BusEvent, History, Models, PermissionSettings, Session, Status, ToolRule, UndoResult, Uploaded } from './types';
 
 const TOKEN_KEY = 'zhixing.token';
 
@@ -91,6 +91,7 @@ export const api = {
   remove: (id: string) => json<void>('DELETE', `/api/sessions/${enc(id)}`),
   history: (id: string) => json<History>('GET', `/api/sessions/${enc(id)}/messages`),
   abort: (id: string) => json<{ aborted: boolean }>('POST', `/api/sessions/${enc(id)}/abort`),
+  undo: (id: string) => json<UndoResult>('POST', `/api/sessions/${enc(id)}/undo`),
   answer: (askId: string, decision: 'once' | 'always' | 'deny') => json<unknown>('POST', `/api/permissions/${enc(askId)}`, { decision }),
   permissions: () => json<PermissionSettings>('GET', '/api/permissions'),
   setPermissions: (rules: Record<string, ToolRule>) => json<PermissionSettings>('PUT', '/api/permissions', { rules }),

@@ -4,10 +4,11 @@
  * Events at or below the last sequence number seen are ignored, so a replay after a reconnect
  * never shows anything twice.
  */
-import type { BusEvent, History, Message, Part, TextPart, ToolPart } from './types.js';
+import type { BusEvent, History, Message, Part, TextPart, ToolPart, UndoState } from './types.js';
 
 export interface TurnNotice {
-  kind: 'waiting' | 'retry' | 'error' | 'stopped';
+  /** `undo`: what an undo restored, in the server's words. */
+  kind: 'waiting' | 'retry' | 'error' | 'stopped' | 'undo';
   text: string;
   code?: string;
 }
@@ -25,11 +26,32 @@ export interface ChatView {
   lastReply?: { turnId: string; text: string };
   /** When each running call started here, for a live duration. */
   startedAt: Record<string, number>;
+  /** Turns that changed files, by id, and whether they can be undone. */
+  undo: Record<string, UndoState>;
+  /** Tools whose calls may change the workspace: their cards are the ones an undo marks. */
+  changingTools: string[];
+}
+
+/** The turn POST …/undo would take back now: the newest one still undoable. */
+export function undoableTurn(view: ChatView): string | undefined {
+  for (let i = view.messages.length - 1; i >= 0; i--) {
+    const id = view.messages[i]!.turnId;
+    const state = view.undo[id];
+    if (state === 'undoable') return id;
+  }
+  return undefined;
+}
+
+/** Marks a turn undone and shows what was restored. */
+export function markUndone(view: ChatView, turnId: string, message: string): void {
+  view.undo[turnId] = 'undone';
+  view.notice = { kind: 'undo', text: message };
 }
 
 /** The view of a stored history; `busy` from the session's status, as a turn may be in flight. */
 export function viewFromHistory(sessionId: string, history: History, busy: boolean): ChatView {
-  return { sessionId, messages: history.messages, lastSeq: history.resumeAfter, running: busy, startedAt: {} };
+  const undo = Object.fromEntries((history.undo ?? []).map((u) => [u.turnId, u.state]));
+  return { sessionId, messages: history.messages, lastSeq: history.resumeAfter, running: busy, startedAt: {}, undo, changingTools: history.changingTools ?? [] };
 }
 
 /** The text of the last text part of a turn's answer. */
@@ -154,6 +176,12 @@ export function applyEvent(view: ChatView, event: BusEvent): boolean {
       break;
     case 'session.status':
       view.running = event.status === 'busy';
+      break;
+    case 'undo.available':
+      view.undo[event.turnId] = 'undoable';
+      break;
+    case 'undo':
+      markUndone(view, event.turnId, event.message);
       break;
     default:
       break;

@@ -5,7 +5,7 @@
  */
 import { reactive, shallowRef, triggerRef } from 'vue';
 import { api, ApiError, follow, setToken, whenUnauthorized } from './api';
-import { applyEvent, viewFromHistory, type ChatView } from './chat-state';
+import { applyEvent, markUndone, viewFromHistory, type ChatView } from './chat-state';
 import { t } from './i18n';
 import type { BusEvent, Models, PermissionAsk, Session, Status } from './types';
 
@@ -279,6 +279,22 @@ export async function stop(): Promise<void> {
     const { aborted } = await api.abort(id);
     // Nothing was running there (its server stopped mid-turn): show the chat as it really is.
     if (!aborted && state.activeId === id) await select(id, { replace: true });
+  } catch (err) {
+    fail(err);
+  }
+}
+
+/** Takes back the open chat's last turn that changed files; the chat shows what was restored. */
+export async function undoLast(): Promise<void> {
+  const v = view.value;
+  if (!v) return;
+  try {
+    const result = await api.undo(v.sessionId);
+    // The session's stream says so too; this way the answer shows even if the stream lags.
+    if (view.value === v) {
+      markUndone(v, result.turnId, result.message);
+      triggerRef(view);
+    }
   } catch (err) {
     fail(err);
   }

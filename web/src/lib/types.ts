@@ -60,10 +60,19 @@ export interface Message {
   parts: Part[];
 }
 
+export type UndoState = 'undoable' | 'undone' | 'expired' | 'running';
+
 export interface History {
   messages: Message[];
   resumeAfter: number;
+  /** Turns that changed files, newest first (older servers leave it out). */
+  undo?: Array<{ turnId: string; state: UndoState }>;
+  /** Tools whose calls may change the workspace. */
+  changingTools?: string[];
 }
+
+/** What POST …/undo did. */
+export type UndoResult = Omit<EventOf<'undo'>, 'type' | 'seq' | 'sessionId'> & { session: string };
 
 export interface Status {
   version: string;
