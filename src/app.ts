@@ -8,6 +8,8 @@ import { createEventLog, type EventLog } from './sessions/event-log.js';
 import { createSessions, type SessionsService } from './sessions/sessions.js';
 import { createStore, type Store } from './store/store.js';
 import { toStoreError } from './store/store-error.js';
+import { createSkillCatalog, type SkillCatalog } from './skills/catalog.js';
+import { shippedSkillsDir } from './skills/shipped.js';
 import { builtinTools } from './tools/builtin.js';
 import { createToolRegistry, type Scrub, type ToolRegistry } from './tools/registry.js';
 import { createRedactor, redactDeep } from './llm/redact.js';
@@ -22,6 +24,8 @@ export interface App {
   store: Store;
   bus: Bus;
   tools: ToolRegistry;
+  /** The skills from the installation, `$ZHIXING_HOME/skills` and `./.zhixing/skills`. */
+  skills: SkillCatalog;
   llm: Llm;
   sessions: SessionsService;
   /** A session's events after a number, from the store: what a reconnecting client missed. */
@@ -36,6 +40,8 @@ export interface AppOptions {
   autoApprove?: boolean;
   /** A model to use instead of the configured one (tests, benchmarks). */
   llm?: Llm;
+  /** Told each line about something skipped on the way (a broken skill); by default written to stderr. */
+  warn?: (line: string) => void;
 }
 
 /** The model the configuration asks for. The OpenAI SDK is loaded only when a model is configured. */
@@ -78,12 +84,25 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const store = createStore(config.dbPath);
   const events = createEventLog({ store });
   const bus = createBus({ stamp: events.stamp });
-  const tools = createToolRegistry(builtinTools({ config, store }), { defaultTimeoutMs: config.toolTimeoutMs, scrub: scrubFor(config.apiKey) });
+  const skills = createSkillCatalog({
+    // Later folders win by name: a project's skill over the user's, the user's over a shipped one.
+    folders: [
+      { source: 'shipped', path: shippedSkillsDir() },
+      { source: 'user', path: config.userSkillsDir },
+      { source: 'project', path: config.projectSkillsDir },
+    ],
+    workspace,
+    lang: config.uiLang,
+    warn: options.warn ?? ((line) => process.stderr.write(`zhixing: ${line}\n`)),
+  });
+  const tools = createToolRegistry(builtinTools({ config, store, skills }), { defaultTimeoutMs: config.toolTimeoutMs, scrub: scrubFor(config.apiKey) });
   const llm = options.llm ?? (await createLlm(config, store));
   const permission = createPermissionService({ bus, decisions: store.permissionDecisions, rules: config.permissions, autoApprove: options.autoApprove });
   const sessions = createSessions({
     llm,
     tools,
+    // The offline planner never reads the system prompt: its turns do not pay for reading skills.
+    skills: llm.mode === 'llm' ? () => skills.list() : undefined,
     bus,
     store,
     events,
@@ -101,6 +120,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     store,
     bus,
     tools,
+    skills,
     llm,
     sessions,
     events: { since: events.since, lastSeq: events.lastSeq, resumePoint: events.resumePoint },

@@ -7,7 +7,7 @@ describe('the built-in tools', () => {
   it('say what they do to the world', () => {
     const store = createStore(':memory:');
     const config = { geocodingUrl: 'http://127.0.0.1:9/geo', weatherUrl: 'http://127.0.0.1:9/forecast' } as Config;
-    const annotations = Object.fromEntries(builtinTools({ config, store }).map((t) => [t.name, t.annotations]));
+    const annotations = Object.fromEntries(builtinTools({ config, store, skills: { list: async () => [], get: async () => undefined } }).map((t) => [t.name, t.annotations]));
     store.close();
     expect(annotations).toEqual({
       calculator: { readOnly: true },
@@ -20,6 +20,7 @@ describe('the built-in tools', () => {
       file_write: { destructive: true, idempotent: true },
       file_list: { readOnly: true },
       weather: { readOnly: true, openWorld: true },
+      skill: { readOnly: true },
     });
   });
 });
