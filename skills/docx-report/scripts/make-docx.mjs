@@ -3,10 +3,6 @@
 // Usage: node make-docx.mjs INPUT.json OUTPUT.docx [--force]
 // Runs offline. `docx` resolves from the Zhixing install this skill ships with.
 import { basename } from 'node:path';
-import {
-  AlignmentType, BorderStyle, Document, HeadingLevel, LevelFormat, Packer, Paragraph, ShadingType,
-  Table, TableCell, TableRow, TextRun, WidthType,
-} from 'docx';
 import { InputError, describe, parseArgs, readJson, writeOutput } from './io.mjs';
 
 const USAGE = 'Usage: node make-docx.mjs INPUT.json OUTPUT.docx [--force]';
@@ -16,7 +12,6 @@ const EAST_ASIAN_FONT = 'Microsoft YaHei';
 const FONT = { ascii: LATIN_FONT, hAnsi: LATIN_FONT, cs: LATIN_FONT, eastAsia: EAST_ASIAN_FONT };
 const BODY_HALF_POINTS = 22;
 const HEADER_FILL = 'D9E2F3';
-const BORDER = { style: BorderStyle.SINGLE, size: 4, color: '808080' };
 const REPORT_KEYS = ['title', 'subtitle', 'author', 'date', 'sections'];
 const SECTION_KEYS = ['heading', 'content'];
 const BLOCK_KEYS = ['paragraph', 'subheading', 'bullets', 'numbered', 'table'];
@@ -103,75 +98,82 @@ export function checkReport(value) {
   };
 }
 
-// --- Building the document.
+// --- Building the document, with the `docx` library handed in once the input has passed.
 
-/** Runs of a line of text: `**bold**` as models write it becomes bold, line breaks stay line breaks. */
-function runs(line, extra = {}) {
-  return line.split('\n').flatMap((part, i) =>
-    part.split(/\*\*(.+?)\*\*/).filter((piece, j) => piece !== '' || j % 2 === 1).map((piece, j) =>
-      new TextRun({ text: piece, bold: j % 2 === 1 || extra.bold, break: i > 0 && j === 0 ? 1 : undefined, ...extra })),
-  );
-}
+export function documentBuilder({ AlignmentType, BorderStyle, Document, HeadingLevel, LevelFormat, Paragraph, ShadingType, Table, TableCell, TableRow, TextRun, WidthType }) {
+  /** Runs of a line of text: `**bold**` as models write it becomes bold, line breaks stay line breaks. */
+  function runs(line, extra = {}) {
+    return line.split('\n').flatMap((part, i) =>
+      part.split(/\*\*(.+?)\*\*/).filter((piece, j) => piece !== '' || j % 2 === 1).map((piece, j) =>
+        new TextRun({ text: piece, bold: j % 2 === 1 || extra.bold, break: i > 0 && j === 0 ? 1 : undefined, ...extra })),
+    );
+  }
 
-function tableOf({ header, rows }) {
-  const borders = { top: BORDER, bottom: BORDER, left: BORDER, right: BORDER };
-  const numeric = (value) => /^-?[\d,]+(\.\d+)?%?$/.test(value);
-  const row = (cells, isHeader) => new TableRow({
-    tableHeader: isHeader,
-    children: cells.map((value) => new TableCell({
-      borders,
-      shading: isHeader ? { type: ShadingType.CLEAR, fill: HEADER_FILL, color: 'auto' } : undefined,
-      children: [new Paragraph({ alignment: !isHeader && numeric(value) ? AlignmentType.RIGHT : AlignmentType.LEFT, children: runs(value, isHeader ? { bold: true } : {}) })],
-    })),
-  });
-  return new Table({ width: { size: 100, type: WidthType.PERCENTAGE }, rows: [row(header, true), ...rows.map((r) => row(r, false))] });
-}
+  function tableOf({ header, rows }) {
+    const border = { style: BorderStyle.SINGLE, size: 4, color: '808080' };
+    const borders = { top: border, bottom: border, left: border, right: border };
+    const numeric = (value) => /^-?[\d,]+(\.\d+)?%?$/.test(value);
+    const row = (cells, isHeader) => new TableRow({
+      tableHeader: isHeader,
+      children: cells.map((value) => new TableCell({
+        borders,
+        shading: isHeader ? { type: ShadingType.CLEAR, fill: HEADER_FILL, color: 'auto' } : undefined,
+        children: [new Paragraph({ alignment: !isHeader && numeric(value) ? AlignmentType.RIGHT : AlignmentType.LEFT, children: runs(value, isHeader ? { bold: true } : {}) })],
+      })),
+    });
+    return new Table({ width: { size: 100, type: WidthType.PERCENTAGE }, rows: [row(header, true), ...rows.map((r) => row(r, false))] });
+  }
 
-export function buildDocument(report) {
-  const children = [new Paragraph({ heading: HeadingLevel.TITLE, children: runs(report.title) })];
-  if (report.subtitle) children.push(new Paragraph({ style: 'Subtitle', children: runs(report.subtitle) }));
-  const byline = [report.author, report.date].filter(Boolean).join(' · ');
-  if (byline) children.push(new Paragraph({ children: [new TextRun({ text: byline, italics: true, color: '595959' })] }));
-  let lists = 0;
-  for (const section of report.sections) {
-    children.push(new Paragraph({ heading: HeadingLevel.HEADING_1, children: runs(section.heading) }));
-    for (const block of section.content) {
-      if (block.paragraph !== undefined) children.push(new Paragraph({ children: runs(block.paragraph), spacing: { after: 120 } }));
-      else if (block.subheading !== undefined) children.push(new Paragraph({ heading: HeadingLevel.HEADING_2, children: runs(block.subheading) }));
-      else if (block.bullets) children.push(...block.bullets.map((item) => new Paragraph({ bullet: { level: 0 }, children: runs(item) })));
-      else if (block.numbered) {
-        // Each list its own instance, so every numbered list starts again at 1.
-        const instance = ++lists;
-        children.push(...block.numbered.map((item) => new Paragraph({ numbering: { reference: NUMBERED, level: 0, instance }, children: runs(item) })));
-      } else {
-        if (block.table.caption) children.push(new Paragraph({ children: [new TextRun({ text: block.table.caption, bold: true })], spacing: { before: 120, after: 60 } }));
-        children.push(tableOf(block.table), new Paragraph({ children: [] }));
+  function buildDocument(report) {
+    const children = [new Paragraph({ heading: HeadingLevel.TITLE, children: runs(report.title) })];
+    if (report.subtitle) children.push(new Paragraph({ style: 'Subtitle', children: runs(report.subtitle) }));
+    const byline = [report.author, report.date].filter(Boolean).join(' · ');
+    if (byline) children.push(new Paragraph({ children: [new TextRun({ text: byline, italics: true, color: '595959' })] }));
+    let lists = 0;
+    for (const section of report.sections) {
+      children.push(new Paragraph({ heading: HeadingLevel.HEADING_1, children: runs(section.heading) }));
+      for (const block of section.content) {
+        if (block.paragraph !== undefined) children.push(new Paragraph({ children: runs(block.paragraph), spacing: { after: 120 } }));
+        else if (block.subheading !== undefined) children.push(new Paragraph({ heading: HeadingLevel.HEADING_2, children: runs(block.subheading) }));
+        else if (block.bullets) children.push(...block.bullets.map((item) => new Paragraph({ bullet: { level: 0 }, children: runs(item) })));
+        else if (block.numbered) {
+          // Each list its own instance, so every numbered list starts again at 1.
+          const instance = ++lists;
+          children.push(...block.numbered.map((item) => new Paragraph({ numbering: { reference: NUMBERED, level: 0, instance }, children: runs(item) })));
+        } else {
+          if (block.table.caption) children.push(new Paragraph({ children: [new TextRun({ text: block.table.caption, bold: true })], spacing: { before: 120, after: 60 } }));
+          children.push(tableOf(block.table), new Paragraph({ children: [] }));
+        }
       }
     }
-  }
-  // The outline level puts headings in Word's navigation pane and its table of contents.
-  const heading = (halfPoints, outlineLevel) => ({ run: { font: FONT, size: halfPoints, bold: true, color: '1F3864' }, paragraph: { outlineLevel, spacing: { before: 240, after: 120 } } });
-  return new Document({
-    title: report.title,
-    creator: report.author ?? 'Zhixing',
-    styles: {
-      default: {
-        document: { run: { font: FONT, size: BODY_HALF_POINTS, language: { value: 'en-US', eastAsia: 'zh-CN' } } },
-        title: { run: { font: FONT, size: 48, bold: true } },
-        heading1: heading(32, 0),
-        heading2: heading(26, 1),
+    // The outline level puts headings in Word's navigation pane and its table of contents.
+    const heading = (halfPoints, outlineLevel) => ({ run: { font: FONT, size: halfPoints, bold: true, color: '1F3864' }, paragraph: { outlineLevel, spacing: { before: 240, after: 120 } } });
+    return new Document({
+      title: report.title,
+      creator: report.author ?? 'Zhixing',
+      styles: {
+        default: {
+          document: { run: { font: FONT, size: BODY_HALF_POINTS, language: { value: 'en-US', eastAsia: 'zh-CN' } } },
+          title: { run: { font: FONT, size: 48, bold: true } },
+          heading1: heading(32, 0),
+          heading2: heading(26, 1),
+        },
+        paragraphStyles: [{ id: 'Subtitle', name: 'Subtitle', basedOn: 'Normal', next: 'Normal', run: { font: FONT, size: 28, color: '595959' } }],
       },
-      paragraphStyles: [{ id: 'Subtitle', name: 'Subtitle', basedOn: 'Normal', next: 'Normal', run: { font: FONT, size: 28, color: '595959' } }],
-    },
-    numbering: { config: [{ reference: NUMBERED, levels: [{ level: 0, format: LevelFormat.DECIMAL, text: '%1.', alignment: AlignmentType.START, style: { paragraph: { indent: { left: 720, hanging: 360 } } } }] }] },
-    sections: [{ children }],
-  });
+      numbering: { config: [{ reference: NUMBERED, levels: [{ level: 0, format: LevelFormat.DECIMAL, text: '%1.', alignment: AlignmentType.START, style: { paragraph: { indent: { left: 720, hanging: 360 } } } }] }] },
+      sections: [{ children }],
+    });
+  }
+
+  return buildDocument;
 }
 
 async function main(argv) {
   const { input, output, force } = parseArgs(argv, USAGE, '.docx');
   const report = checkReport(readJson(input));
-  const bytes = await Packer.toBuffer(buildDocument(report));
+  // Loaded only for input that passed: a mistake is reported at once, without loading the library.
+  const docx = await import('docx');
+  const bytes = await docx.Packer.toBuffer(documentBuilder(docx)(report));
   const size = writeOutput(output, bytes, force);
   const tables = report.sections.flatMap((s) => s.content).filter((b) => b.table).length;
   const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -3,7 +3,6 @@
 // Usage: node make-xlsx.mjs INPUT.json OUTPUT.xlsx [--force]
 // Runs offline. `exceljs` resolves from the Zhixing install this skill ships with.
 import { basename } from 'node:path';
-import ExcelJS from 'exceljs';
 import { InputError, describe, parseArgs, readJson, writeOutput } from './io.mjs';
 
 const USAGE = 'Usage: node make-xlsx.mjs INPUT.json OUTPUT.xlsx [--force]';
@@ -197,6 +196,8 @@ function addSheet(workbook, sheet) {
 async function main(argv) {
   const { input, output, force } = parseArgs(argv, USAGE, '.xlsx');
   const book = checkWorkbook(readJson(input));
+  // Loaded only for input that passed: a mistake is reported at once, without loading the library.
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'Zhixing';
   for (const sheet of book.sheets) addSheet(workbook, sheet);
