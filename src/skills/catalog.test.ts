@@ -173,14 +173,36 @@ describe('skill discovery', () => {
       folders: [{ source: 'user' as const, path: user }],
       workspace: folder('workspace'),
       lang: 'en' as const,
-      parseYaml: (text: string) => (parses++, parse(text) as unknown),
+      loadYaml: async () => (text: string) => (parses++, parse(text) as unknown),
       cache,
     };
     expect([...(await discoverSkills(options)).skills.values()].map((s) => s.description)).toEqual(['found after 20 KB']);
     await discoverSkills(options);
     expect(parses).toBe(1);
-    writeFileSync(join(long, 'SKILL.md'), '---\nname: long\ndescription: changed\n---\n');
+    writeFileSync(join(long, 'SKILL.md'), '---\nname: long\ndescription: "changed"\n---\n');
     expect([...(await discoverSkills(options)).skills.values()].map((s) => s.description)).toEqual(['changed']);
     expect(parses).toBe(2);
+  });
+
+  it('never loads YAML for front matter made of plain `key: text` lines', async () => {
+    const user = folder('user');
+    skill(user, 'plain', 'name: plain\ndescription: Plain text, even with a colon: no, that one needs YAML');
+    skill(user, 'simple', '# a comment\nname: simple\ndescription: Plain text (with brackets) and 中文\nlicense: MIT');
+    let loads = 0;
+    const options = {
+      folders: [{ source: 'user' as const, path: user }],
+      workspace: folder('workspace'),
+      lang: 'en' as const,
+      loadYaml: async () => (loads++, (text: string) => parse(text) as unknown),
+      cache: new Map(),
+    };
+    const { skills, warnings } = await discoverSkills(options);
+    expect([...skills.values()].map((s) => [s.name, s.description])).toEqual([['simple', 'Plain text (with brackets) and 中文']]);
+    expect(warnings).toEqual([expect.stringContaining(`${join(user, 'plain')}: its front matter is not valid YAML (Nested mappings are not allowed in compact mappings at line 3`)]);
+    expect(loads).toBe(1);
+    rmSync(join(user, 'plain'), { recursive: true });
+    loads = 0;
+    await discoverSkills({ ...options, cache: new Map() });
+    expect(loads).toBe(0);
   });
 });

@@ -22,13 +22,13 @@ export interface SkillCatalogOptions {
 export function createSkillCatalog(options: SkillCatalogOptions): SkillCatalog {
   const cache: HeaderCache = new Map();
   const warned = new Set<string>();
-  // YAML's parser is some 50 modules: loaded on the first look, so runs that never list skills never pay for it.
-  let parseYaml: Promise<(text: string) => unknown> | undefined;
+  // YAML's parser is some 50 modules: loaded only for a front matter that is more than `key: text` lines.
+  let parser: Promise<(text: string) => unknown> | undefined;
+  const loadYaml = () => (parser ??= import('yaml').then((yaml) => (text: string) => yaml.parse(text, { maxAliasCount: 100 }) as unknown));
 
   async function find(): Promise<Map<string, Skill>> {
-    parseYaml ??= import('yaml').then((yaml) => (text: string) => yaml.parse(text, { maxAliasCount: 100 }) as unknown);
     try {
-      const { skills, warnings } = await discoverSkills({ ...options, parseYaml: await parseYaml, cache });
+      const { skills, warnings } = await discoverSkills({ ...options, loadYaml, cache });
       for (const line of warnings) {
         if (warned.has(line)) continue;
         warned.add(line);

@@ -3,6 +3,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isWithin } from '../config/paths.js';
 import { say, type Lang } from '../i18n.js';
+import { parsePlainFrontMatter } from './plain-front-matter.js';
 import { MAX_SKILL_FILE_BYTES, headerProblem, readSkillHead, splitFrontMatter, type SkillHeader } from './skill-file.js';
 
 export const SKILL_FILE = 'SKILL.md';
@@ -34,8 +35,8 @@ export interface DiscoverOptions {
   /** The session's workspace: the assistant writes there, so no skill is taken from it. */
   workspace: string;
   lang: Lang;
-  /** YAML's parser, loaded by the caller only when there is a skill to read. */
-  parseYaml: (text: string) => unknown;
+  /** YAML's parser, for a front matter that is more than `key: text` lines; loaded only when one is. */
+  loadYaml: () => Promise<(text: string) => unknown>;
   cache: HeaderCache;
 }
 
@@ -141,7 +142,7 @@ async function cachedHeader(file: string, info: Stats, options: DiscoverOptions)
   return header;
 }
 
-async function parseHeader(file: string, { lang, parseYaml }: DiscoverOptions): Promise<SkillHeader | { problem: string }> {
+async function parseHeader(file: string, { lang, loadYaml }: DiscoverOptions): Promise<SkillHeader | { problem: string }> {
   let text: string;
   try {
     text = await readSkillHead(file);
@@ -152,9 +153,9 @@ async function parseHeader(file: string, { lang, parseYaml }: DiscoverOptions): 
   if (!parts) {
     return { problem: say(lang, `${SKILL_FILE} 没有以 --- 包围的 YAML 头部（name 和 description）`, `${SKILL_FILE} has no front matter (name and description between --- lines)`) };
   }
-  let parsed: unknown;
+  let parsed: unknown = parsePlainFrontMatter(parts.yaml);
   try {
-    parsed = parseYaml(parts.yaml);
+    parsed ??= (await loadYaml())(parts.yaml);
   } catch (err) {
     // The parser counts lines from the front matter's first; the file has the opening --- above it.
     const first = String((err as Error).message).split('\n')[0]!.replace(/:$/, '').replace(/at line (\d+)/, (_, n: string) => `at line ${Number(n) + 1}`);
