@@ -105,6 +105,18 @@ describe('docx-report: make-docx.mjs', () => {
     expect(readdirSync(ws).sort()).toEqual(['report.docx', 'report.json']);
   });
 
+  it('drops characters XML cannot hold, so Word still opens the file', async () => {
+    input('report.json', { title: 'Bell\u0007 and \ud800 half', sections: [{ heading: 'H\u0001', content: ['a\u0002b', { table: { header: ['c\u0003'], rows: [['d\u0004']] } }] }] });
+    expect((await run(DOCX_SCRIPT, ['report.json', 'report.docx'])).code).toBe(0);
+    const zip = await JSZip.loadAsync(readFileSync(join(ws, 'report.docx')));
+    for (const name of Object.keys(zip.files).filter((f) => f.endsWith('.xml'))) {
+      expect(await zip.file(name)!.async('string')).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]|[\ud800-\udbff](?![\udc00-\udfff])/);
+    }
+    const { paragraphs, rows } = readDocument(await zip.file('word/document.xml')!.async('string'));
+    expect(paragraphs.map((p) => p.text)).toEqual(['Bell and \ufffd half', 'H', 'ab']);
+    expect(rows).toEqual([['c'], ['d']]);
+  });
+
   it('refuses invalid input with a line naming the field, exits non-zero and writes nothing', async () => {
     const cases: Array<[unknown, string]> = [
       [{ sections: REPORT.sections }, 'title: expected a non-empty string, got nothing (the field is missing)'],

@@ -9,6 +9,7 @@ const MAX_LISTED_FILES = 60;
 const MAX_DEPTH = 4;
 /** Folders that hold what the skill's tools installed, not the skill itself. */
 const SKIPPED_FOLDERS = new Set(['node_modules', '__pycache__']);
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 /** A SKILL.md's instructions: the text after its front matter. */
 export async function readSkillBody(file: string): Promise<string> {
@@ -33,7 +34,8 @@ export async function listSkillFiles(dir: string): Promise<{ files: string[]; mo
       return;
     }
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (entry.name.startsWith('.') || SKIPPED_FOLDERS.has(entry.name)) continue;
+      // A name with a line break or another control character could pass for more lines of the tool's output.
+      if (entry.name.startsWith('.') || SKIPPED_FOLDERS.has(entry.name) || CONTROL.test(entry.name)) continue;
       const path = relative ? `${relative}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
         if (depth < MAX_DEPTH) await walk(path, depth + 1);

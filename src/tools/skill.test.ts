@@ -22,6 +22,7 @@ writeFileSync(join(notes, 'SKILL.md'), '---\nname: meeting-notes\ndescription: T
 writeFileSync(join(notes, 'scripts', 'minutes.py'), 'print("minutes")\n');
 writeFileSync(join(notes, 'scripts', 'lib', 'util.py'), '\n');
 writeFileSync(join(notes, '.secret'), 'hidden\n');
+writeFileSync(join(notes, 'odd\nSKILL.md'), 'a name with a line break\n');
 symlinkSync(notes, join(notes, 'scripts', 'loop'));
 const long = join(user, 'long-one');
 mkdirSync(long);

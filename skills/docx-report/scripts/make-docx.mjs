@@ -20,10 +20,13 @@ const NUMBERED = 'numbered-list';
 
 // --- Checking the input: every message names the field and what it should have been.
 
+/** Text as XML can hold it: control characters (other than tab and line break) and lone surrogates would make Word refuse the file. */
+const clean = (value) => value.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '').toWellFormed();
+
 function text(value, path, { optional = false } = {}) {
   if (value === undefined && optional) return undefined;
   if (typeof value !== 'string' || value.trim() === '') throw new InputError(`${path}: expected a non-empty string, got ${describe(value)}`);
-  return value;
+  return clean(value);
 }
 
 function onlyKeys(object, allowed, path) {
@@ -46,7 +49,7 @@ function list(value, path, { nonEmpty = true } = {}) {
 function cell(value, path) {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  if (typeof value === 'string' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'string' || typeof value === 'boolean') return clean(String(value));
   throw new InputError(`${path}: expected a string, a number or null, got ${describe(value)}`);
 }
 
@@ -65,7 +68,7 @@ function checkTable(value, path) {
 }
 
 function checkBlock(value, path) {
-  if (typeof value === 'string') return { paragraph: value };
+  if (typeof value === 'string') return { paragraph: clean(value) };
   const block = record(value, path);
   const keys = Object.keys(block);
   if (keys.length !== 1 || !BLOCK_KEYS.includes(keys[0])) {
