@@ -121,6 +121,16 @@ describe('skill discovery', () => {
     expect(warnings).toHaveLength(12);
   });
 
+  it('reads at most 200 skill folders from one place, and says so', async () => {
+    const user = folder('user');
+    for (let i = 0; i < 201; i++) skill(user, `s-${String(i).padStart(3, '0')}`, `name: s-${String(i).padStart(3, '0')}\ndescription: number ${i}`);
+    const { catalog, warnings } = catalogOf([{ source: 'user', path: user }]);
+    const skills = await catalog.list();
+    expect(skills).toHaveLength(200);
+    expect(skills.at(-1)!.name).toBe('s-199');
+    expect(warnings).toEqual([`${user} holds 201 folders; only the first 200 by name were read as skills.`]);
+  });
+
   it('writes its warnings in Chinese for a Chinese user', async () => {
     const user = folder('user');
     mkdirSync(join(user, 'empty'));

@@ -7,6 +7,8 @@ import { parsePlainFrontMatter } from './plain-front-matter.js';
 import { MAX_SKILL_FILE_BYTES, headerProblem, readSkillHead, splitFrontMatter, type SkillHeader } from './skill-file.js';
 
 export const SKILL_FILE = 'SKILL.md';
+/** More folders than this in one place is not a collection of skills but some other folder; the rest are left unread. */
+const MAX_SKILLS_PER_FOLDER = 200;
 
 /** Where a skill came from; later sources win over earlier ones by name. */
 export type SkillSource = 'shipped' | 'user' | 'project';
@@ -70,9 +72,18 @@ export async function discoverSkills(options: DiscoverOptions): Promise<{ skills
       continue;
     }
     const found = new Set<string>();
-    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      // Hidden folders (.git) and loose files (a README beside the skills) are not skills.
-      if (entry.name.startsWith('.') || !(entry.isDirectory() || entry.isSymbolicLink())) continue;
+    // Hidden folders (.git) and loose files (a README beside the skills) are not skills.
+    const candidates = entries.filter((e) => !e.name.startsWith('.') && (e.isDirectory() || e.isSymbolicLink())).sort((a, b) => (a.name < b.name ? -1 : 1));
+    if (candidates.length > MAX_SKILLS_PER_FOLDER) {
+      warnings.push(
+        say(
+          lang,
+          `${folder.path} 里有 ${candidates.length} 个文件夹，只读取了按名字排序的前 ${MAX_SKILLS_PER_FOLDER} 个。`,
+          `${folder.path} holds ${candidates.length} folders; only the first ${MAX_SKILLS_PER_FOLDER} by name were read as skills.`,
+        ),
+      );
+    }
+    for (const entry of candidates.slice(0, MAX_SKILLS_PER_FOLDER)) {
       const result = await readSkill(join(real, entry.name), entry.name, folder.source, options);
       if (!result) continue;
       if ('problem' in result) {

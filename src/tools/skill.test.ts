@@ -93,6 +93,7 @@ describe('the skill tool', () => {
     const zh = await load('excel', 'zh');
     expect(zh.output).toBe('Error: 没有名为「excel」的技能。可用的技能：docx-report、long-one、meeting-notes、xlsx-sheet。');
     expect((await load('')).ok).toBe(false);
+    expect((await load(' Meeting-Notes ')).title).toBe('meeting-notes');
   });
 
   it('says so when there are no skills at all', async () => {

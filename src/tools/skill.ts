@@ -27,7 +27,8 @@ export function createSkillTool(catalog: SkillCatalog): Tool {
     parameters: SkillParams,
     async execute(args, ctx) {
       const { lang } = ctx;
-      const name = args.name.trim();
+      // Skill names are lowercase: "DOCX-Report" can only mean one.
+      const name = args.name.trim().toLowerCase();
       const skill = await catalog.get(name);
       if (!skill) throw new ToolError(unknownSkill(lang, name, (await catalog.list()).map((s) => s.name)));
       let body: string;
