@@ -1,8 +1,10 @@
 // Skills through the real CLI and the OpenAI wire format: the model sees them listed in the system
 // prompt, calls `skill`, and gets the instructions and the folder back.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiServer, textReply, toolCallsReply, type OpenAiServer } from './support/openai-server.js';
 import { REPO_ROOT, runCli } from './support/cli.js';
@@ -74,6 +76,28 @@ describe('skills in a one-shot run with a model', () => {
     expect(output).not.toContain('name: docx-report');
     // What the model gets back is exactly that.
     expect(second!.body.messages.find((m: { role: string }) => m.role === 'tool')).toEqual({ role: 'tool', tool_call_id: 'call_skill', content: output });
+  });
+
+  it('carries a report from the skill\'s instructions to a Word file in the workspace', async () => {
+    // The model loads the skill, then writes the report's JSON as the instructions say.
+    const report = { title: '周报 Weekly report', sections: [{ heading: '进展 Progress', content: ['完成了 **技能** 功能。', { table: { header: ['项 Item', '状态 State'], rows: [['docx', '完成 done']] } }] }] };
+    server.enqueue(
+      toolCallsReply([{ id: 'call_skill', name: 'skill', args: { name: 'docx-report' } }]),
+      toolCallsReply([{ id: 'call_write', name: 'file_write', args: { path: 'weekly.json', content: JSON.stringify(report) } }]),
+      textReply('The report data is ready.'),
+    );
+    const r = await runCli(['--json', '--new', '把这周的进展写成 Word 周报'], env, { cwd: project });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.actions.map((a: { tool: string; ok: boolean }) => [a.tool, a.ok])).toEqual([['skill', true], ['file_write', true]]);
+    const folder = /^(?:Folder|文件夹)[:：] ?(.+)$/m.exec(out.actions[0].output)![1]!;
+    // What the model then runs through the shell, in the workspace, with the folder the skill tool gave.
+    const workspace = join(home.home, 'workspace');
+    const made = spawnSync(process.execPath, [join(folder, 'scripts', 'make-docx.mjs'), 'weekly.json', 'weekly.docx'], { cwd: workspace, encoding: 'utf8' });
+    expect(made.stderr).toBe('');
+    expect(made.stdout).toMatch(/^Wrote weekly\.docx \(1 section, 1 table, [\d.]+ KB\)\n$/);
+    const xml = await (await JSZip.loadAsync(readFileSync(join(workspace, 'weekly.docx')))).file('word/document.xml')!.async('string');
+    for (const text of ['周报 Weekly report', '进展 Progress', '技能', '完成 done']) expect(xml).toContain(text);
   });
 
   it('tells the model which skills exist when it asks for one that does not', async () => {

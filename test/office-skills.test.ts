@@ -240,6 +240,18 @@ describe('xlsx-sheet: make-xlsx.mjs', () => {
 });
 
 describe('the office skills', () => {
+  it('document an example their own script accepts', async () => {
+    for (const [skill, script, output] of [['docx-report', DOCX_SCRIPT, 'example.docx'], ['xlsx-sheet', XLSX_SCRIPT, 'example.xlsx']] as const) {
+      const doc = readFileSync(join(REPO_ROOT, 'skills', skill, 'SKILL.md'), 'utf8');
+      const examples = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!);
+      expect(examples).toHaveLength(1);
+      input('example.json', examples[0]!);
+      const r = await run(script, ['example.json', output]);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toMatch(new RegExp(`^Wrote ${output.replace('.', '\\.')} \\(`));
+    }
+  });
+
   it('carry the same input and output rules: their io.mjs copies do not drift apart', () => {
     const copy = (skill: string) => readFileSync(join(REPO_ROOT, 'skills', skill, 'scripts', 'io.mjs'), 'utf8');
     expect(copy('xlsx-sheet')).toBe(copy('docx-report'));
