@@ -67,6 +67,15 @@ describe('skill discovery', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('gives a skill\'s folder as reached from where it was found, through a linked skills folder too', async () => {
+    const real = folder('my-skills');
+    skill(real, 'linked-one', 'name: linked-one\ndescription: found through a link');
+    const home = folder('home');
+    symlinkSync(real, join(home, 'skills'));
+    const { catalog } = catalogOf([{ source: 'user', path: join(home, 'skills') }]);
+    expect(await catalog.get('linked-one')).toMatchObject({ dir: join(home, 'skills', 'linked-one'), file: join(home, 'skills', 'linked-one', 'SKILL.md') });
+  });
+
   it('says nothing about folders that do not exist, and reads a folder reached twice once', async () => {
     const user = folder('user');
     skill(user, 'one', 'name: one\ndescription: the one');

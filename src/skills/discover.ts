@@ -22,7 +22,10 @@ export interface SkillFolder {
 /** A skill as the catalog knows it: its front matter and where it lives. Its body is read only when loaded. */
 export interface Skill extends SkillHeader {
   source: SkillSource;
-  /** Absolute, real path of the skill's folder. */
+  /**
+   * Absolute path of the skill's folder as reached from where it was found, links left as they are:
+   * the shell's sandbox shows `$ZHIXING_HOME/skills` at that path, whatever it links to.
+   */
   dir: string;
   /** Absolute path of its SKILL.md. */
   file: string;
@@ -84,7 +87,7 @@ export async function discoverSkills(options: DiscoverOptions): Promise<{ skills
       );
     }
     for (const entry of candidates.slice(0, MAX_SKILLS_PER_FOLDER)) {
-      const result = await readSkill(join(real, entry.name), entry.name, folder.source, options);
+      const result = await readSkill(join(folder.path, entry.name), entry.name, folder.source, options);
       if (!result) continue;
       if ('problem' in result) {
         warnings.push(say(lang, `已跳过技能 ${join(folder.path, entry.name)}：${result.problem}。`, `Skipped the skill in ${join(folder.path, entry.name)}: ${result.problem}.`));
@@ -108,19 +111,19 @@ type ReadResult = { skill: Skill; note?: string } | { problem: string } | undefi
 /** One skill folder: the skill, why it is not one, or undefined for what is not a skill folder at all. */
 async function readSkill(path: string, folderName: string, source: SkillSource, options: DiscoverOptions): Promise<ReadResult> {
   const { lang } = options;
-  let dir: string;
+  let real: string;
   let info: Stats;
   try {
-    dir = await realpath(path);
-    info = await stat(dir);
+    real = await realpath(path);
+    info = await stat(real);
   } catch (err) {
     return { problem: errorText(lang, err) };
   }
   if (!info.isDirectory()) return undefined;
-  if (isWithin(dir, options.workspace) || isWithin(options.workspace, dir)) {
+  if (isWithin(real, options.workspace) || isWithin(options.workspace, real)) {
     return { problem: say(lang, '它通向工作区，助手能往那里写文件', 'it leads into the workspace, where the assistant can write files') };
   }
-  const file = join(dir, SKILL_FILE);
+  const file = join(path, SKILL_FILE);
   let fileInfo: Stats;
   try {
     fileInfo = await stat(file);
@@ -134,7 +137,7 @@ async function readSkill(path: string, folderName: string, source: SkillSource, 
   }
   const header = await cachedHeader(file, fileInfo, options);
   if ('problem' in header) return header;
-  const skill: Skill = { ...header, source, dir, file };
+  const skill: Skill = { ...header, source, dir: path, file };
   // The Agent Skills format wants the folder named as the skill. A renamed folder still works, under the name its file gives.
   const note =
     header.name === folderName
