@@ -39,6 +39,8 @@ describe('skill discovery', () => {
     expect(skills.map((s) => s.name)).toEqual(['docx-report', 'xlsx-sheet']);
     expect(skills[0]).toMatchObject({ source: 'shipped', dir: join(shippedSkillsDir(), 'docx-report'), file: join(shippedSkillsDir(), 'docx-report', 'SKILL.md') });
     expect(skills[0]!.description).toMatch(/^Write a Word document \(\.docx\)/);
+    // Whole in the system prompt, which cuts descriptions at 300 characters.
+    for (const s of skills) expect(s.description.length).toBeLessThanOrEqual(300);
     expect(warnings).toEqual([]);
   });
 
