@@ -12,6 +12,8 @@ import { DEFAULT_PATH } from './shell/env.js';
 import { sandboxProbe, type SandboxInfo } from './shell/sandbox.js';
 import { createStore, type Store } from './store/store.js';
 import { toStoreError } from './store/store-error.js';
+import { createSkillCatalog, type SkillCatalog } from './skills/catalog.js';
+import { shippedSkillsDir } from './skills/shipped.js';
 import { builtinTools } from './tools/builtin.js';
 import { createToolRegistry, type Scrub, type ToolRegistry } from './tools/registry.js';
 import { createRedactor, redactDeep } from './llm/redact.js';
@@ -29,6 +31,8 @@ export interface App {
   store: Store;
   bus: Bus;
   tools: ToolRegistry;
+  /** The skills from the installation, `$ZHIXING_HOME/skills` and `./.zhixing/skills`. */
+  skills: SkillCatalog;
   llm: Llm;
   sessions: SessionsService;
   /** A session's events after a number, from the store: what a reconnecting client missed. */
@@ -45,6 +49,8 @@ export interface AppOptions {
   autoApprove?: boolean;
   /** A model to use instead of the configured one (tests, benchmarks). */
   llm?: Llm;
+  /** Told each line about something skipped on the way (a broken skill); by default written to stderr. */
+  warn?: (line: string) => void;
 }
 
 /** The model the configuration asks for. The OpenAI SDK is loaded only when a model is configured. */
@@ -88,8 +94,20 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const events = createEventLog({ store });
   const bus = createBus({ stamp: events.stamp });
   // Tried on first use (a shell command, a status request), not at every start.
+  // Tried on first use (a shell command, a status request), not at every start.
   const sandbox = sandboxProbe({ searchPath: config.shell.env.PATH || DEFAULT_PATH, network: config.shell.network });
-  const tools = createToolRegistry(builtinTools({ config, store, sandbox }), { defaultTimeoutMs: config.toolTimeoutMs, scrub: scrubFor(config.apiKey) });
+  const skills = createSkillCatalog({
+    // Later folders win by name: a project's skill over the user's, the user's over a shipped one.
+    folders: [
+      { source: 'shipped', path: shippedSkillsDir() },
+      { source: 'user', path: config.userSkillsDir },
+      { source: 'project', path: config.projectSkillsDir },
+    ],
+    workspace,
+    lang: config.uiLang,
+    warn: options.warn ?? ((line) => process.stderr.write(`zhixing: ${line}\n`)),
+  });
+  const tools = createToolRegistry(builtinTools({ config, store, sandbox, skills }), { defaultTimeoutMs: config.toolTimeoutMs, scrub: scrubFor(config.apiKey) });
   const llm = options.llm ?? (await createLlm(config, store));
   const undo = createWorkspaceUndo({ repo: store.snapshots, dir: join(config.home, 'snapshots'), workspace, limits: config.undo });
   try {
@@ -107,6 +125,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const sessions = createSessions({
     llm,
     tools,
+    // The offline planner never reads the system prompt: its turns do not pay for reading skills.
+    skills: llm.mode === 'llm' ? () => skills.list() : undefined,
     bus,
     store,
     events,
@@ -125,6 +145,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     store,
     bus,
     tools,
+    skills,
     llm,
     sessions,
     events: { since: events.since, lastSeq: events.lastSeq, resumePoint: events.resumePoint },

@@ -51,7 +51,7 @@ export async function runServe(cmd: ServeCommand, io: ServeIo): Promise<number> 
   const { createServer } = await import('../server/create-server.js');
   let app;
   try {
-    app = await createApp(config);
+    app = await createApp(config, { warn: (line) => io.stderr(`zhixing: ${plainText(line)}\n`) });
   } catch (err) {
     return io.stderr(`zhixing: ${plainText(err instanceof Error ? err.message : String(err))}\n`), 1;
   }

@@ -29,6 +29,9 @@ const DEFAULT_WEATHER_URL = 'https://api.open-meteo.com/v1/forecast';
 const CONFIG_FILE = 'config.json';
 const ENV_FILE = '.env';
 const DB_FILE = 'zhixing.db';
+/** Skills live in a folder of this name in the home, and in `.zhixing/` of the folder Zhixing runs in. */
+const SKILLS_FOLDER = 'skills';
+const PROJECT_FOLDER = '.zhixing';
 const ZHIXING_PREFIX = 'ZHIXING_';
 /** Permission bits for the group and others: a file holding a key should have none of them. */
 const SHARED_MODE_BITS = 0o077;
@@ -98,6 +101,10 @@ export interface Config {
   home: string;
   workspace: string;
   dbPath: string;
+  /** The user's own skills: `$ZHIXING_HOME/skills`. */
+  userSkillsDir: string;
+  /** The project's skills: `./.zhixing/skills` in the folder Zhixing was started in. */
+  projectSkillsDir: string;
   /** `offline` when no model is configured or ZHIXING_OFFLINE=1. */
   mode: 'offline' | 'llm';
   provider: string;
@@ -437,6 +444,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     home,
     workspace,
     dbPath: join(home, DB_FILE),
+    userSkillsDir: join(home, SKILLS_FOLDER),
+    projectSkillsDir: resolve(cwd, PROJECT_FOLDER, SKILLS_FOLDER),
     mode,
     provider: mode === 'offline' ? 'offline' : endpoint.provider,
     baseUrl: endpoint.baseUrl ?? (mode === 'llm' ? PROVIDER_PRESETS.openai.baseUrl : undefined),

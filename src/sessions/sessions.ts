@@ -44,6 +44,8 @@ export interface SessionsDeps extends TurnDeps {
   maxRunning?: number;
   /** Cross-process turn locks; by default over the store's lock table. */
   locks?: SessionLocks;
+  /** The skills to list in the system prompt (name and description), looked up at each turn's start. */
+  skills?: () => Promise<Array<{ name: string; description: string }>>;
   /** The numbered event log, taken up at each turn's start; none in tests that do not replay. */
   events?: Pick<EventLog, 'sync'>;
   /** Workspace snapshots: turns that change files become undoable. None: undo says there is nothing to undo. */
@@ -248,6 +250,7 @@ export function createSessions(deps: SessionsDeps): SessionsService {
         lang,
         userName: store.prefs.get('user.name'),
         toolNames: deps.tools.names(),
+        skills: deps.skills && deps.tools.get('skill') ? await deps.skills() : undefined,
       });
       const result = await runTurn({ ...deps, snapshots: deps.undo }, { sessionId: id, text, workspace: deps.workspace, systemPrompt, lang, maxSteps: deps.maxSteps, limits: { maxReplyChars: deps.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS }, deadlineMs: deps.turnTimeoutMs, signal });
       if (titled) await Promise.race([titled, new Promise<void>((resolve) => setTimeout(resolve, TITLE_GRACE_MS).unref())]);

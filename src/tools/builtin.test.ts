@@ -11,7 +11,7 @@ describe('the built-in tools', () => {
       shell: { network: true, env: {} },
     } as unknown as Config;
     const sandbox = async () => ({ kind: 'none' as const, ok: false });
-    const annotations = Object.fromEntries(builtinTools({ config, store, sandbox }).map((t) => [t.name, t.annotations]));
+    const annotations = Object.fromEntries(builtinTools({ config, store, sandbox, skills: { list: async () => [], get: async () => undefined } }).map((t) => [t.name, t.annotations]));
     store.close();
     expect(annotations).toEqual({
       calculator: { readOnly: true },
@@ -25,6 +25,7 @@ describe('the built-in tools', () => {
       file_list: { readOnly: true },
       weather: { readOnly: true, openWorld: true },
       shell: { destructive: true, openWorld: true },
+      skill: { readOnly: true },
     });
   });
 });

@@ -1,5 +1,6 @@
 import type { Config } from '../config/config.js';
 import type { SandboxInfo } from '../shell/sandbox.js';
+import type { SkillCatalog } from '../skills/catalog.js';
 import type { Store } from '../store/store.js';
 import { calculatorTool } from './calculator.js';
 import { createCurrentTimeTool } from './current-time.js';
@@ -7,6 +8,7 @@ import { fileListTool } from './file-list.js';
 import { fileReadTool } from './file-read.js';
 import { fileWriteTool } from './file-write.js';
 import { createShellTool } from './shell.js';
+import { createSkillTool } from './skill.js';
 import { createTodoTools } from './todos.js';
 import type { Tool } from './tool.js';
 import { createWeatherTool } from './weather.js';
@@ -18,6 +20,8 @@ export interface BuiltinDeps {
   sandbox: () => Promise<SandboxInfo>;
   /** Programs the shell rules deny outright (`programsDeniedOutright`): masked inside the sandbox. */
   maskPrograms?: string[];
+  /** The skills the `skill` tool loads. */
+  skills: SkillCatalog;
 }
 
 /** Every built-in tool, in the order the model sees them. */
@@ -34,5 +38,6 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
     createShellTool({
       home: config.home, dbPath: config.dbPath, network: config.shell.network, env: config.shell.env, sandbox: deps.sandbox, maskPrograms: deps.maskPrograms,
     }),
+    createSkillTool(deps.skills),
   ];
 }
