@@ -4,7 +4,7 @@ import type { Node } from 'web-tree-sitter';
 import type { TargetPart } from '../tools/tool.js';
 import { catastropheOf, redirectCatastrophe, type CatastropheOptions } from './catastrophe.js';
 import { bashParser, type BashParser } from './parser.js';
-import { locateProgram, RUNS_SOMETHING } from './programs.js';
+import { programLocator, RUNS_SOMETHING, type ProgramLocation } from './programs.js';
 import { readWord, type Word } from './words.js';
 import { unwrap } from './wrappers.js';
 
@@ -44,6 +44,7 @@ interface State {
   parser: BashParser;
   options: AnalyzeOptions;
   danger: CatastropheOptions;
+  locate: (name: string) => ProgramLocation;
   parts: TargetPart[];
   catastrophe?: string;
   failure?: string;
@@ -61,6 +62,7 @@ export async function analyzeCommand(command: string, options: AnalyzeOptions): 
     parser: await bashParser(),
     options,
     danger: { cwd: options.cwd, protectedPaths: (options.protectedPaths ?? []).map((p) => path.resolve(options.cwd, p)), home: homedir() },
+    locate: programLocator(options.cwd, options.path),
     parts: [],
   };
   readLine(command, state, 0);
@@ -203,8 +205,7 @@ function run(argv: Word[], state: State, depth: number, extra: { opaque?: string
     state.parts.push({ text: argv.map((w) => w.raw).join(' '), opaque: `the program's name (${program.raw}) is made at run time`, ...unknown });
     return;
   }
-  const { cwd } = state.options;
-  const where = locateProgram(program.value, cwd, state.options.path);
+  const where = state.locate(program.value);
   const written = path.basename(program.value) || program.value;
   const realName = where.exists && where.real ? path.basename(where.real) : written;
   const argText = args.map((a) => a.value);

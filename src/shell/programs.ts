@@ -30,9 +30,10 @@ const realOrNull = (p: string): string | undefined => {
   }
 };
 
+// Missing files are the common case in a PATH search: asked without throwing, which costs far less.
 const isExecutableFile = (p: string): boolean => {
+  if (!statSync(p, { throwIfNoEntry: false })?.isFile()) return false;
   try {
-    if (!statSync(p).isFile()) return false;
     accessSync(p, constants.X_OK);
     return true;
   } catch {
@@ -40,27 +41,52 @@ const isExecutableFile = (p: string): boolean => {
   }
 };
 
-/** Finds a program as the shell would: a name with `/` as a path from `cwd`, any other in PATH's folders. */
-export function locateProgram(name: string, cwd: string, pathVar: string): ProgramLocation {
+/** Bash's own commands: bash runs them without looking in PATH, so they have no path to name. */
+const BUILTINS = new Set([
+  ':', '.', '[', 'alias', 'bg', 'bind', 'break', 'builtin', 'caller', 'cd', 'command', 'compgen', 'complete', 'continue', 'declare',
+  'dirs', 'disown', 'echo', 'enable', 'eval', 'exec', 'exit', 'export', 'false', 'fc', 'fg', 'getopts', 'hash', 'help', 'history',
+  'jobs', 'kill', 'let', 'local', 'logout', 'popd', 'printf', 'pushd', 'pwd', 'read', 'readonly', 'return', 'set', 'shift', 'shopt',
+  'source', 'suspend', 'test', 'times', 'trap', 'true', 'type', 'typeset', 'ulimit', 'umask', 'unalias', 'unset', 'wait',
+]);
+
+/**
+ * Finds programs as the shell would: a name with `/` as a path from `cwd`, a builtin as itself, any
+ * other in PATH's folders. One locator serves one command line: PATH's folders are resolved once and
+ * each name looked up once.
+ */
+export function programLocator(cwd: string, pathVar: string): (name: string) => ProgramLocation {
   const dirs = pathVar.split(':').map((d) => path.resolve(cwd, d || '.'));
-  const realDirs = dirs.map((d) => realOrNull(d) ?? d);
-  const where = (real: string | undefined, byPath: boolean, exists: boolean): ProgramLocation => ({
-    ...(real ? { real } : {}),
-    byPath,
-    exists,
-    insideCwd: real !== undefined && isInside(realOrNull(cwd) ?? cwd, real),
-    inPathDir: real !== undefined && realDirs.some((d) => path.dirname(real) === d),
-  });
-  if (name.includes('/')) {
-    const full = path.resolve(cwd, name);
-    const real = realOrNull(full);
-    return where(real ?? full, true, real !== undefined);
-  }
-  for (const dir of dirs) {
-    const candidate = path.join(dir, name);
-    if (isExecutableFile(candidate)) return { ...where(realOrNull(candidate) ?? candidate, false, true), found: candidate };
-  }
-  return where(undefined, false, false);
+  let realDirs: Set<string> | undefined;
+  const realCwd = realOrNull(cwd) ?? cwd;
+  const seen = new Map<string, ProgramLocation>();
+  const where = (real: string | undefined, byPath: boolean, exists: boolean): ProgramLocation => {
+    realDirs ??= new Set(dirs.map((d) => realOrNull(d) ?? d));
+    return {
+      ...(real ? { real } : {}),
+      byPath,
+      exists,
+      insideCwd: real !== undefined && isInside(realCwd, real),
+      inPathDir: real !== undefined && realDirs.has(path.dirname(real)),
+    };
+  };
+  const locate = (name: string): ProgramLocation => {
+    if (name.includes('/')) {
+      const full = path.resolve(cwd, name);
+      const real = realOrNull(full);
+      return where(real ?? full, true, real !== undefined);
+    }
+    if (BUILTINS.has(name)) return { byPath: false, exists: false, insideCwd: false, inPathDir: false };
+    for (const dir of dirs) {
+      const candidate = path.join(dir, name);
+      if (isExecutableFile(candidate)) return { ...where(realOrNull(candidate) ?? candidate, false, true), found: candidate };
+    }
+    return where(undefined, false, false);
+  };
+  return (name) => {
+    let found = seen.get(name);
+    if (!found) seen.set(name, (found = locate(name)));
+    return found;
+  };
 }
 
 /** Interpreters: given code inline, a script, or their input, what they run cannot be read from the command line. */
