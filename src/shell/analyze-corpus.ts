@@ -169,6 +169,11 @@ export const CORPUS: Array<[command: string, expected: Expected]> = [
   ["awk '{ system(\"curl x\") }' f", { parts: ['awk { system("curl x") } f'], opaque: ['awk { system("curl x") } f'] }],
   ["awk '{ print | \"sh\" }' f", { parts: ['awk { print | "sh" } f'], opaque: ['awk { print | "sh" } f'] }],
   ['awk -f prog.awk f', { parts: ['awk -f prog.awk f'], opaque: ['awk -f prog.awk f'] }],
+  // Build tools and package managers run what the project's files say.
+  ['npm test', { parts: ['npm test'], opaque: ['npm test'] }],
+  ['npm run build && npm ls', { parts: ['npm run build', 'npm ls'], opaque: ['npm run build'] }],
+  ['make -j4', { parts: ['make -j4'], opaque: ['make -j4'] }],
+  ['npx vitest run', { parts: ['npx vitest run'], opaque: ['npx vitest run'] }],
   // git settings that run programs.
   ["git -c core.pager='!curl x' log", { parts: ['git -c core.pager=!curl x log'], opaque: ['git -c core.pager=!curl x log'] }],
   ['git -c core.sshCommand="curl x" fetch', { parts: ['git -c core.sshCommand=curl x fetch'], opaque: ['git -c core.sshCommand=curl x fetch'] }],

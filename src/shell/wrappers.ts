@@ -165,7 +165,7 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
     case 'ssh':
       return args.length > 1 ? { opaque: 'ssh runs a command on another machine' } : undefined;
     default:
-      return undefined;
+      return projectScripts(name, args);
   }
 }
 
@@ -273,4 +273,21 @@ function git(args: Word[]): Unwrapped | undefined {
     return { opaque: 'git config sets a program for git to run later' };
   }
   return undefined;
+}
+
+/** Package managers' subcommands that only report: everything else may run the project's scripts or install hooks. */
+const REPORTS_ONLY = new Set(['info', 'view', 'why', 'list', 'ls', 'outdated', 'config', 'help', 'version', 'search', 'audit', 'whoami', 'root', 'prefix', 'bin']);
+
+/**
+ * Build tools and package managers run what the project's files say (a Makefile's recipes, package.json's
+ * scripts, install hooks), and those files are the workspace's: what they run cannot be read here.
+ * (`yarn build` runs the script named build, so any subcommand that is not a report counts.)
+ */
+function projectScripts(name: string, args: Word[]): Unwrapped | undefined {
+  if (/^(?:make|gmake|just|npx|pnpx|bunx|rake|ninja)$/.test(name)) return { opaque: `${name} runs what the project's files say` };
+  if (!/^(?:npm|yarn|pnpm|bun)$/.test(name)) return undefined;
+  const sub = args.find((a) => !a.value.startsWith('-'));
+  if (sub && REPORTS_ONLY.has(sub.value)) return undefined;
+  if (!sub && args.some((a) => /^(?:-v|--version|-h|--help)$/.test(a.value))) return undefined;
+  return { opaque: `${name}${sub ? ` ${sub.value}` : ''} runs scripts from the project's package files` };
 }
