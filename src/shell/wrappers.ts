@@ -82,6 +82,20 @@ const SIMPLE: Record<string, OptionSpec> = {
   unbuffer: {},
   caffeinate: {},
   catchsegv: {},
+  chronic: {},
+  entr: {},
+  strace: { short: 'oepsuEIaSbPX' },
+  ltrace: { short: 'oepsuaEnlAL' },
+  valgrind: {},
+  proxychains: { short: 'f' },
+  proxychains4: { short: 'f' },
+  torsocks: { short: 'uapP' },
+  firejail: {},
+  pkexec: { long: ['user'] },
+  unshare: { short: 'SGR', long: ['setuid', 'setgid', 'root', 'wd'] },
+  nsenter: { short: 'tSGrw', long: ['target', 'setuid', 'setgid', 'root', 'wd'] },
+  'xvfb-run': { short: 'nsfep', long: ['server-num', 'server-args', 'auth-file', 'error-file'] },
+  'systemd-run': { short: 'pEMHu', long: ['unit', 'property', 'setenv', 'machine', 'host', 'uid', 'gid', 'working-directory', 'description'] },
 };
 
 /**
@@ -162,6 +176,47 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
       return awk(args);
     case 'git':
       return git(args);
+    case 'faketime':
+      return rest(args, afterOptions(args, { short: 'mf' }) + 1);
+    case 'perf': {
+      // `perf stat|record|trace [options] CMD`: the rest after the subcommand's options runs.
+      if (!/^(?:stat|record|trace)$/.test(args[0]?.value ?? '')) return undefined;
+      return rest(args, afterOptions(args, { short: 'eopCGcFjmrt', long: ['event', 'output', 'cpu', 'cgroup', 'pid', 'tid', 'repeat'] }, 1));
+    }
+    case 'hyperfine':
+      // Each command it times is a shell string.
+      return { scripts: args.filter((a, i) => !a.value.startsWith('-') && !/^-[a-zA-Z]$|^--(?:prepare|setup|cleanup|conclude|runs|warmup|export-\w+|parameter-\w+|shell|command-name|min-runs|max-runs)$/.test(args[i - 1]?.value ?? '')) };
+    case 'at':
+    case 'batch':
+    case 'crontab':
+      return args.some((a) => /^-[lrV]$/.test(a.value)) ? undefined : { opaque: `${name} schedules commands read from a file or its input` };
+    case 'screen':
+    case 'tmux':
+    case 'dtach':
+    case 'byobu':
+      return { opaque: `${name} runs commands in a session of its own, given as words or typed later` };
+    case 'alias':
+      // An alias's value runs wherever its name is used later: read it as a command line now.
+      return { scripts: args.filter((a) => a.value.includes('=')).map((a) => ({ ...a, value: a.value.slice(a.value.indexOf('=') + 1) })) };
+    case 'trap':
+      return args[0] && !args[0].value.startsWith('-') ? { scripts: [args[0]] } : undefined;
+    case 'hash':
+      return args.some((a) => /^-[a-zA-Z]*p/.test(a.value)) ? { opaque: 'hash -p makes a name run another program' } : undefined;
+    case 'enable':
+      return args.some((a) => /^-[a-zA-Z]*f/.test(a.value)) ? { opaque: 'enable -f loads commands from a library' } : undefined;
+    case 'shopt':
+      return args.some((a) => a.value === 'expand_aliases') ? { opaque: 'with expand_aliases, later names may run something else' } : undefined;
+    case 'sed':
+    case 'gsed':
+      return sed(args);
+    case 'tar':
+    case 'gtar':
+    case 'bsdtar':
+      return args.some((a) => /^--(?:to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command)|^-[a-zA-Z]*I/.test(a.value))
+        ? { opaque: 'tar runs a program given on the command line' }
+        : undefined;
+    case 'rsync':
+      return args.some((a) => /^-[a-zA-Z]*e|^--rsh|^--rsync-path/.test(a.value)) ? { opaque: 'rsync runs a program given on the command line' } : undefined;
     case 'ssh':
       return args.length > 1 ? { opaque: 'ssh runs a command on another machine' } : undefined;
     default:
@@ -184,8 +239,14 @@ function simple(name: string, args: Word[]): Unwrapped {
   const i = afterOptions(args, spec);
   if (name === 'env' || name === 'sudo') {
     const assigned = args.slice(0, Math.max(i, 0)).find((a) => RUNS_SOMETHING.test(a.value.split('=')[0]!));
-    const split = args.findIndex((a) => a.value === '-S' || a.value.startsWith('--split-string'));
-    const base = split >= 0 && args[split + 1] ? { scripts: [args[split + 1]!] } : rest(args, i);
+    // `-S STRING`, `-SSTRING`, `--split-string=STRING`: the string is split into a command and run.
+    const split = args.findIndex((a) => /^-[a-zA-Z]*S/.test(a.value) || a.value.startsWith('--split-string'));
+    const splitText = (w: Word): Word | undefined => {
+      const m = /^(?:-[a-zA-Z]*S|--split-string=?)(.*)$/s.exec(w.value);
+      return m?.[1] ? { ...w, value: m[1] } : args[split + 1];
+    };
+    const splitWord = name === 'env' && split >= 0 ? splitText(args[split]!) : undefined;
+    const base = splitWord ? { scripts: [splitWord] } : rest(args, i);
     if (assigned) return { ...base, opaque: `it sets ${assigned.value.split('=')[0]}, which changes what runs` };
     // `sudo -s` / `-i` with nothing after them start a shell.
     if (name === 'sudo' && i >= args.length && args.some((a) => /^-[a-zA-Z]*[si]/.test(a.value))) return { opaque: 'sudo starts a shell that reads commands from its input' };
@@ -290,4 +351,21 @@ function projectScripts(name: string, args: Word[]): Unwrapped | undefined {
   if (sub && REPORTS_ONLY.has(sub.value)) return undefined;
   if (!sub && args.some((a) => /^(?:-v|--version|-h|--help)$/.test(a.value))) return undefined;
   return { opaque: `${name}${sub ? ` ${sub.value}` : ''} runs scripts from the project's package files` };
+}
+
+/** GNU sed runs commands with `e` and the `e` flag of `s`: such a script cannot be read as commands. */
+function sed(args: Word[]): Unwrapped | undefined {
+  const scripts: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!.value;
+    if (a === '-e' || a === '--expression') scripts.push(args[++i] ?? args[i]!);
+    else if (a.startsWith('--expression=')) scripts.push({ ...args[i]!, value: a.slice('--expression='.length) });
+    else if (a === '-f' || a.startsWith('--file')) return { opaque: 'sed runs a script from a file' };
+  }
+  if (!scripts.length) {
+    const first = args.find((w) => !w.value.startsWith('-'));
+    if (first) scripts.push(first);
+  }
+  const runs = (t: string) => /(?:^|[;\n{}])\s*(?:[0-9$]+(?:,[0-9$]+)?|\/[^/]*\/)?\s*!?\s*e(?:\s|$|;)/.test(t) || /(?:^|[;\n{}\s])s(.).*?\1.*?\1[gpIiMm0-9w]*e/.test(t);
+  return scripts.some((w) => w.dynamic || runs(w.value)) ? { opaque: 'the sed script runs commands (e)' } : undefined;
 }
