@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import type { TargetPart } from '../tools/tool.js';
-import { catastropheOf, redirectCatastrophe, type CatastropheOptions } from './catastrophe.js';
+import { catastropheOf, cdTarget, redirectCatastrophe, type CatastropheOptions } from './catastrophe.js';
 import { bashParser, type BashParser } from './parser.js';
 import { programLocator, RUNS_SOMETHING, type ProgramLocation } from './programs.js';
 import { readWord, type Word } from './words.js';
@@ -230,6 +230,11 @@ function run(argv: Word[], state: State, depth: number, extra: { opaque?: string
   state.parts.push({ text, ...(alternatives.length ? { alternatives } : {}), ...(opaque ? { opaque } : {}), ...unknown });
 
   state.catastrophe ??= catastropheOf(realName, args, state.danger) ?? (realName !== written ? catastropheOf(written, args, state.danger) : undefined);
+  // Relative paths after a `cd` are checked from where it goes (subshells aside: checking more is safe).
+  if (written === 'cd') {
+    const to = cdTarget(args, state.danger);
+    if (to) state.danger = { ...state.danger, cwd: to };
+  }
   for (const inner of unwrapped?.runs ?? []) run(inner.argv, state, depth, { argsUnknown: inner.argsUnknown || extra.argsUnknown });
   for (const script of unwrapped?.scripts ?? []) if (!script.dynamic) readLine(script.value, state, depth + 1);
 }

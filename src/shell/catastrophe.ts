@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { Word } from './words.js';
@@ -16,8 +17,8 @@ function named(word: Word, cwd: string, home: string): { path: string; all: bool
   let raw = word.dynamic ? word.raw.replace(/^["']|["']$/g, '') : word.value;
   raw = raw.replace(/^(?:\$HOME|\$\{HOME\})(?=\/|$)/, home).replace(/^~(?=\/|$)/, home);
   if (word.dynamic && raw.includes('$')) return undefined;
-  const all = /\/\*$/.test(raw) || raw === '*';
-  const p = path.resolve(cwd, raw.replace(/\/\*$/, '/') || '/');
+  const all = /(?:^|\/)\*$/.test(raw);
+  const p = path.resolve(cwd, all ? raw.slice(0, -1) || '.' : raw);
   return { path: p, all };
 }
 
@@ -69,6 +70,13 @@ export function catastropheOf(name: string, args: Word[], options: CatastropheOp
       }
     }
   }
+  if (name === 'find' && args.some((a) => a.value === '-delete')) {
+    // The starting points come before the first expression.
+    for (const f of args.slice(0, Math.max(0, args.findIndex((a) => /^[-(!]/.test(a.value))) || args.length)) {
+      const t = where(f);
+      if (t && isVital(t.path, home)) return `find ${f.raw} -delete would delete ${t.path === home ? 'your home folder' : 'a system folder'}`;
+    }
+  }
   if (/^mkfs(?:\..*)?$|^mke2fs$|^mkswap$|^wipefs$/.test(name)) return `${name} would format a disk`;
   if (name === 'dd') {
     const of = args.find((a) => a.value.startsWith('of='));
@@ -85,6 +93,7 @@ export function catastropheOf(name: string, args: Word[], options: CatastropheOp
   if (name === 'systemctl' && files.some((f) => /^(?:poweroff|reboot|halt|kexec|emergency|rescue)$/.test(f.value))) return 'systemctl would turn the machine off or restart it';
   const written = writtenFiles(name, args, files);
   for (const w of written) {
+    if (DISK.test(w.value)) return `${name} would overwrite the disk ${w.value}`;
     const hit = protectedHit(w, options, home, name === 'rm' && recursive);
     if (hit) return hit;
   }
@@ -120,10 +129,37 @@ function writtenFiles(name: string, args: Word[], files: Word[]): Word[] {
 export function protectedHit(word: Word, options: CatastropheOptions, home = options.home ?? homedir(), holds = false): string | undefined {
   const t = named(word, options.cwd, home);
   if (!t) return undefined;
-  for (const p of options.protectedPaths) {
-    if (isInside(p, t.path) || ((holds || t.all) && isInside(t.path, p))) return `it would change ${p}, which no command may write to`;
+  // As written and where it leads: a link in the workspace to a protected file is that file.
+  for (const target of new Set([t.path, realOfExisting(t.path)])) {
+    for (const p of options.protectedPaths) {
+      if (isInside(p, target) || ((holds || t.all) && isInside(target, p))) return `it would change ${p}, which no command may write to`;
+    }
   }
   return undefined;
+}
+
+/** The real path of `p`'s deepest existing part, with the rest kept as written. */
+function realOfExisting(p: string): string {
+  const rest: string[] = [];
+  let at = p;
+  for (;;) {
+    try {
+      return path.join(realpathSync(at), ...rest.reverse());
+    } catch {
+      const parent = path.dirname(at);
+      if (parent === at) return p;
+      rest.push(path.basename(at));
+      at = parent;
+    }
+  }
+}
+
+/** Where `cd` takes the commands after it, for the checks above; undefined when it cannot be known. */
+export function cdTarget(args: Word[], options: CatastropheOptions): string | undefined {
+  const home = options.home ?? homedir();
+  const operand = operands(args)[0];
+  if (!operand) return home;
+  return named(operand, options.cwd, home)?.path;
 }
 
 /** Why a redirection's destination is refused: a disk device, or a protected path. */

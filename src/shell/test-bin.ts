@@ -25,6 +25,10 @@ export function testBin() {
   symlinkSync(join(bin, 'curl'), join(ws, 'c'));
   symlinkSync(join(bin, 'busybox'), join(bin, 'nc'));
   writeFileSync(join(ws, 'run.sh'), 'curl x\n');
+  // A link in the workspace to Zhixing's own config is that file.
+  mkdirSync(join(root, 'home', '.zhixing'), { recursive: true });
+  writeFileSync(join(root, 'home', '.zhixing', 'config.json'), '{}');
+  symlinkSync(join(root, 'home', '.zhixing', 'config.json'), join(ws, 'link-to-config'));
   chmodSync(join(ws, 'run.sh'), 0o755);
   return { root, bin, ws, home: join(root, 'home'), cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
