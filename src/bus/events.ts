@@ -77,6 +77,16 @@ export const PermissionAsked = z.object({
   tool: z.string(),
   action: z.string().describe('What the tool would do, e.g. file.write.'),
   target: z.string().describe('What it touches: a path, a command, a URL.'),
+  parts: z
+    .array(z.object({
+      text: z.string(),
+      decision: z.enum(['allow', 'ask', 'deny']),
+      rule: z.string().optional(),
+      opaque: z.string().optional().describe('Why what this command runs cannot be read before it runs.'),
+    }))
+    .optional()
+    .describe('For a command line: each command in it and how the rules decided it; "always" keeps those that ask.'),
+  reason: z.string().optional().describe('Why it asks though the rules allow it, or why only a person may approve it.'),
 }).describe('A tool call waits for the user to allow or refuse it; no timeout runs meanwhile.');
 export const PermissionReplied = z.object({
   type: z.literal('permission.replied'),
