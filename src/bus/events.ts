@@ -87,6 +87,7 @@ export const PermissionAsked = z.object({
     .optional()
     .describe('For a command line: each command in it and how the rules decided it; "always" keeps those that ask.'),
   reason: z.string().optional().describe('Why it asks though the rules allow it, or why only a person may approve it.'),
+  needsPerson: z.boolean().optional().describe('Only a person may approve it: --yes does not, and a host with nobody to ask refuses it.'),
 }).describe('A tool call waits for the user to allow or refuse it; no timeout runs meanwhile.');
 export const PermissionReplied = z.object({
   type: z.literal('permission.replied'),

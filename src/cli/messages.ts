@@ -98,6 +98,10 @@ export function cliText(lang: Lang) {
       zh ? `允许 ${tool} 操作 ${target} 吗？[y] 是，仅这一次 / [a] 总是 / [n] 否` : `Allow ${tool} to ${target}? [y]es once / [a]lways / [n]o`,
     needsApproval: (tool: string, target: string) =>
       zh ? `${tool} 操作 ${target} 需要你的批准，已拒绝。加上 --yes 重新运行即可批准。` : `${tool} on ${target} needs your approval, so it was refused. Re-run with --yes to approve it.`,
+    needsPerson: (tool: string, target: string) =>
+      zh
+        ? `${tool} 操作 ${target} 需要你本人批准（它运行的内容无法事先看清，而权限规则里有禁止项），已拒绝。--yes 不能代替你批准：请在终端里运行，亲自回答。`
+        : `${tool} on ${target} needs a person's approval (what it runs cannot be read beforehand, and the rules deny something), so it was refused. --yes cannot approve it: run it on a terminal and answer yourself.`,
     noInputToAnswer: zh ? '（输入已结束，无人回答，已拒绝。）' : '(Input has ended, so nobody can answer: refused.)',
     unknownCommand: (cmd: string) => (zh ? `没有 /${cmd} 这个命令，输入 /help 查看。` : `Unknown command /${cmd}. Type /help.`),
     replHelp: (turns: number) =>

@@ -190,7 +190,7 @@ describe('the permission service under rules over what calls touch', () => {
     const { service } = setup({ rules: curlDenied });
     const answer = service.ask(shell('sh x.sh', [{ text: 'sh x.sh', opaque: 'a script' }]), { signal: live() });
     // The ask shows each command, how the rules took it, and why it needs a person.
-    expect(service.pending()[0]).toMatchObject({ parts: [{ text: 'sh x.sh', decision: 'ask', rule: 'shell › *', opaque: 'a script' }], reason: 'a script' });
+    expect(service.pending()[0]).toMatchObject({ parts: [{ text: 'sh x.sh', decision: 'ask', rule: 'shell › *', opaque: 'a script' }], reason: 'a script', needsPerson: true });
     service.reply('per_1', 'once');
     expect(await answer).toMatchObject({ decision: 'allow', record: { by: 'user' } });
   });

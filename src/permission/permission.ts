@@ -146,6 +146,7 @@ export function createPermissionService(options: PermissionServiceOptions): Perm
       id: newId(), sessionId, turnId, callId, tool, action, target,
       ...(shownParts ? { parts: shownParts } : {}),
       ...(verdict.reason ? { reason: verdict.reason } : {}),
+      ...(verdict.needsPerson ? { needsPerson: true } : {}),
     };
     const replied = (decision: PermissionReply | 'cancelled') =>
       bus.emit({ type: 'permission.replied', id: asked.id, sessionId, decision });
