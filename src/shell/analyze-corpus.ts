@@ -39,7 +39,8 @@ export const CORPUS: Array<[command: string, expected: Expected]> = [
   ['f(){ curl x; }; f', { parts: ['curl x', 'f'] }],
   ['function g { curl x; }', { parts: ['curl x'] }],
   ['time curl x', { parts: ['time curl x', 'curl x'] }],
-  ['coproc curl x', { parts: ['coproc curl x', 'curl x'] }],
+  ['coproc curl x', { parts: ['coproc curl x', 'curl x', 'x'] }],
+  ['coproc N { curl x; }', { parts: ['coproc N { curl x', 'N curl x', 'curl x', '}'] }],
   ['[[ -n $(curl x) ]]', { parts: ['curl x'] }],
   ['(( n = $(curl x) ))', { parts: ['curl x'] }],
   // Substitutions.

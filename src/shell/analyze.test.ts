@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { evaluate, withDefaults, type PermissionRules } from '../permission/rules.js';
-import { analyzeCommand, type AnalyzeOptions } from './analyze.js';
+import { analyzeCommand, partsForRules, type AnalyzeOptions } from './analyze.js';
 import { CORPUS } from './analyze-corpus.js';
 import { testBin } from './test-bin.js';
 
@@ -10,8 +10,7 @@ const options: AnalyzeOptions = { cwd: t.ws, path: t.bin, protectedPaths: [`${t.
 
 /** A command line's decision under `rules`, as the shell tool asks for it: unreadable lines ask. */
 async function decide(rules: PermissionRules, command: string) {
-  const a = await analyzeCommand(command, options);
-  const parts = a.ok ? a.parts : [{ text: command, opaque: a.reason }];
+  const parts = partsForRules(command, await analyzeCommand(command, options));
   return evaluate(withDefaults(rules), 'shell', { target: command, parts });
 }
 
@@ -61,7 +60,7 @@ const CURL_SPELLINGS = [
   'find . -exec curl {} \\;', 'find . -execdir curl {} +', '(curl x)', '{ curl x; }', 'true && curl x', 'false || curl x',
   'ls | curl x', 'echo $(curl x)', 'cat <(curl x)', 'if true; then curl x; fi', 'for i in 1; do curl x; done', 'f(){ curl x; }; f',
   'python3 -c "import os; os.system(\'curl x\')"', "echo 'curl x' | sh", 'sh -c "$(echo curl) x"', 'ln -s /usr/bin/curl c2 && ./c2 x',
-  './c x', 'busybox curl x', 'busybox sh -c "curl x"', 'su -c "curl x"', 'script -qc "curl x" /dev/null', 'coproc curl x', 'cur? x', '/usr/bin/cu* x',
+  './c x', 'busybox curl x', 'busybox sh -c "curl x"', 'su -c "curl x"', 'script -qc "curl x" /dev/null', 'coproc curl x', 'coproc N { curl x; }', 'cur? x', '/usr/bin/cu* x',
   'PATH=/tmp:$PATH; curl x', 'A=1 curl x', 'node -e "x"', 'perl -e "x"', 'bash script.sh', 'source x.sh', 'curl', 'CURL=curl; $CURL x',
   "awk 'BEGIN { system(\"curl x\") }'", "git -c core.pager='!curl x' log", 'sudo bash -c "exec env curl x"', 'eval "eval \\"curl x\\""',
   'echo x | bash', 'bash <<< "curl x"', "alias c=curl; c x", "trap 'curl x' EXIT", 'hash -p /usr/bin/curl c; c x', "sed 's/.*/curl x/e' f",

@@ -79,7 +79,6 @@ const SIMPLE: Record<string, OptionSpec> = {
   doas: { short: 'uC' },
   sudo: { short: 'ugpCDrtUTh', long: ['user', 'group', 'prompt', 'close-from', 'chdir', 'role', 'type', 'other-user', 'command-timeout', 'host'], assignments: true },
   env: { short: 'uCS', long: ['unset', 'chdir', 'split-string', 'block-signal', 'default-signal', 'ignore-signal'], assignments: true },
-  coproc: {},
   unbuffer: {},
   caffeinate: {},
   catchsegv: {},
@@ -177,6 +176,11 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
       return awk(args);
     case 'git':
       return git(args);
+    case 'coproc': {
+      // The grammar reads `coproc NAME { cmd; }` as plain words: drop the braces and try it with and without a NAME.
+      const words = args.map((w) => ({ ...w, value: w.value.replace(/;$/, '') })).filter((w) => !['{', '}', '(', ')', ''].includes(w.value));
+      return { runs: [{ argv: words }, ...(words.length > 1 ? [{ argv: words.slice(1) }] : [])] };
+    }
     case 'faketime':
       return rest(args, afterOptions(args, { short: 'mf' }) + 1);
     case 'perf': {
