@@ -65,7 +65,7 @@ const CURL_SPELLINGS = [
   "awk 'BEGIN { system(\"curl x\") }'", "git -c core.pager='!curl x' log", 'sudo bash -c "exec env curl x"', 'eval "eval \\"curl x\\""',
   'echo x | bash', 'bash <<< "curl x"', "alias c=curl; c x", "trap 'curl x' EXIT", 'hash -p /usr/bin/curl c; c x', "sed 's/.*/curl x/e' f",
   "tar -xf a.tar --to-command='curl x'", 'strace -f curl x', 'torsocks curl x', "env -S'curl x'", "hyperfine 'curl x'", 'perf stat -r 3 curl x',
-  'faketime "2020-01-01" curl x', 'unshare -r curl x', 'npm test', 'make', 'curl\\\n x', 'c\\\nurl x', 'echo (curl x', '( curl x', 'x=$(curl x)',
+  'faketime "2020-01-01" curl x', 'unshare -r curl x', 'npm test', 'make', 'echo curl x | xargs env', 'echo "curl x" | xargs -I{} sh -c {}', 'echo "-exec curl {} ;" | xargs find .', 'curl\\\n x', 'c\\\nurl x', 'echo (curl x', '( curl x', 'x=$(curl x)',
 ];
 
 describe('with {"shell": {"curl *": "deny", "*": "allow"}}', () => {

@@ -6,7 +6,7 @@ import { catastropheOf, cdTarget, redirectCatastrophe, type CatastropheOptions }
 import { bashParser, type BashParser } from './parser.js';
 import { programLocator, RUNS_SOMETHING, type ProgramLocation } from './programs.js';
 import { readWord, type Word } from './words.js';
-import { unwrap } from './wrappers.js';
+import { mayRunOthers, unwrap } from './wrappers.js';
 
 /** Command lines inside command lines (`bash -c` in `eval` in `sh -c` …) read before giving up. */
 const MAX_DEPTH = 8;
@@ -225,6 +225,7 @@ function run(argv: Word[], state: State, depth: number, extra: { opaque?: string
     (where.byPath && !where.exists ? `${program.value} does not exist yet: an earlier command may make it, and what it runs cannot be read` : undefined) ??
     (where.exists && where.insideCwd ? `${program.value} is a file in the workspace: what it runs cannot be read` : undefined) ??
     (where.byPath && !where.inPathDir ? `${program.value} is run by its path from outside the PATH folders` : undefined) ??
+    (extra.argsUnknown && (mayRunOthers(realName) || mayRunOthers(written)) ? `${written} is given arguments at run time, and with them it may run any program` : undefined) ??
     unwrapped?.opaque ??
     (dynamicScript ? `the command line it runs (${dynamicScript.raw}) is made at run time` : undefined);
   state.parts.push({ text, ...(alternatives.length ? { alternatives } : {}), ...(opaque ? { opaque } : {}), ...unknown });

@@ -98,6 +98,22 @@ const SIMPLE: Record<string, OptionSpec> = {
   'systemd-run': { short: 'pEMHu', long: ['unit', 'property', 'setenv', 'machine', 'host', 'uid', 'gid', 'working-directory', 'description'] },
 };
 
+/** Programs that run others through their arguments (beyond SIMPLE, the shells and the interpreters). */
+const RUNS_BY_ARGUMENTS = new Set([
+  'eval', 'command', 'xargs', 'timeout', 'chrt', 'taskset', 'flock', 'su', 'runuser', 'script', 'watch', 'parallel', 'find', 'busybox',
+  'toybox', 'chroot', 'source', '.', 'awk', 'gawk', 'mawk', 'nawk', 'git', 'coproc', 'faketime', 'perf', 'hyperfine', 'at', 'batch',
+  'crontab', 'screen', 'tmux', 'dtach', 'byobu', 'alias', 'trap', 'hash', 'enable', 'sed', 'gsed', 'tar', 'gtar', 'bsdtar', 'rsync', 'ssh',
+  'make', 'gmake', 'just', 'npx', 'pnpx', 'bunx', 'rake', 'ninja', 'npm', 'yarn', 'pnpm', 'bun', 'less', 'more', 'man', 'vipe', 'zip', 'unzip',
+]);
+
+/**
+ * True when `name` may run another program depending on its arguments: given arguments nobody knows
+ * yet (`… | xargs env`), what it runs cannot be read.
+ */
+export function mayRunOthers(name: string): boolean {
+  return SHELLS.test(name) || name in SIMPLE || RUNS_BY_ARGUMENTS.has(name) || interpreterReason(name, ['-c']) !== undefined;
+}
+
 /**
  * What `name args…` would run, when `name` is a program that runs others: shells with `-c`, `eval`,
  * `env`, `sudo`, `xargs`, `find -exec` and the like. Undefined for a program that runs nothing else.
