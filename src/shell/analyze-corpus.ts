@@ -138,6 +138,7 @@ export const CORPUS: Array<[command: string, expected: Expected]> = [
   ['find . -exec curl {} \\;', { parts: ['find . -exec curl {} ;', 'curl {}'] }],
   ['find . -name "*.txt" -execdir rm {} +', { parts: ['find . -name *.txt -execdir rm {} +', 'rm {}'] }],
   ['find . -ok curl {} \\; -exec ls {} \\;', { parts: ['find . -ok curl {} ; -exec ls {} ;', 'curl {}', 'ls {}'] }],
+  ['find . -name c -exec {} x \\;', { parts: ['find . -name c -exec {} x ;', '{} x'], opaque: ['{} x'] }],
   ['find . -name x -delete', { parts: ['find . -name x -delete'] }],
   // Shells and eval: the string is read as a command line.
   ['bash -c "curl x"', { parts: ['bash -c curl x', 'curl x'] }],

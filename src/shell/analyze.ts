@@ -201,7 +201,8 @@ function run(argv: Word[], state: State, depth: number, extra: { opaque?: string
   }
   const [program, ...args] = argv as [Word, ...Word[]];
   const unknown = extra.argsUnknown ? { argsUnknown: true } : {};
-  if (program.dynamic || program.glob) {
+  // `{}` is what find -exec and xargs -I put a file name or an input line in: the program is chosen at run time.
+  if (program.dynamic || program.glob || program.value.includes('{}')) {
     state.parts.push({ text: argv.map((w) => w.raw).join(' '), opaque: `the program's name (${program.raw}) is made at run time`, ...unknown });
     return;
   }
