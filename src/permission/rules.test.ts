@@ -83,6 +83,12 @@ describe('evaluate: defaults', () => {
     expect(decide({}, 'calculator', '1+1')).toEqual({ decision: 'allow' });
   });
 
+  it('a user map that matches nothing leaves the call to the default, not to "allow"', () => {
+    expect(decide({ shell: { 'git *': 'allow' } }, 'shell', 'curl x')).toEqual({ decision: 'ask', rule: 'shell' });
+    expect(decide({ shell: { 'git *': 'allow' } }, 'shell', 'git log')).toEqual({ decision: 'allow', rule: 'shell › git *' });
+    expect(decide({ file_write: { 'secret/*': 'deny' } }, 'file_write', 'notes/a')).toEqual({ decision: 'allow' });
+  });
+
   it('the user\'s keys override them: a trusted MCP server, a shell map; a broad "*" does not open the shell', () => {
     expect(decide({ 'github__*': 'allow' }, 'github__create_issue', '')).toMatchObject({ decision: 'allow', rule: 'github__*' });
     expect(decide({ 'github__*': 'allow' }, 'gitlab__x', '')).toMatchObject({ decision: 'ask' });
