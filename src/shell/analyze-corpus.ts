@@ -249,4 +249,6 @@ export const CORPUS: Array<[command: string, expected: Expected]> = [
   ['echo "unterminated', { fail: /does not parse/ }],
   ['ls &&', { fail: /does not parse/ }],
   [`${'eval '.repeat(12)}ls`, { fail: /nested more than/ }],
+  [`${'env '.repeat(40)}ls`, { fail: /wrapped in more than/ }],
+  [`${'coproc '.repeat(12)}ls`, { fail: /more than 500 commands/ }],
 ];

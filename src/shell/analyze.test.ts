@@ -128,6 +128,14 @@ describe('with {"shell": {"rm *": "deny", "*": "allow"}}', () => {
   });
 });
 
+describe('input built to break the reader', () => {
+  it('a line nested past the stack is not read, and says so', async () => {
+    const deep = `${'echo $('.repeat(20_000)}ls${')'.repeat(20_000)}`;
+    const a = await analyzeCommand(deep, options);
+    expect(a.ok).toBe(false);
+  });
+});
+
 describe('speed', () => {
   it('reads a typical command line in well under 10 ms once the parser is loaded', async () => {
     await analyzeCommand('ls', options);

@@ -10,6 +10,8 @@ import { mayRunOthers, unwrap } from './wrappers.js';
 
 /** Command lines inside command lines (`bash -c` in `eval` in `sh -c` …) read before giving up. */
 const MAX_DEPTH = 8;
+/** Wrappers around one command (`sudo env nice timeout 5 …`) read before giving up: far past real use. */
+const MAX_WRAPS = 32;
 /** Parts one line may have before it is too much to show anyone: far past any real command. */
 const MAX_PARTS = 500;
 /** Longer command lines are not read: nobody approves 100 KB of shell. */
@@ -65,7 +67,13 @@ export async function analyzeCommand(command: string, options: AnalyzeOptions): 
     locate: programLocator(options.cwd, options.path),
     parts: [],
   };
-  readLine(command, state, 0);
+  try {
+    readLine(command, state, 0);
+  } catch (err) {
+    // Thousands of nested $( … ) outrun the stack: such a line is not read, and so it asks.
+    if (err instanceof RangeError) return { ok: false, reason: 'the command line is nested too deeply to read' };
+    throw err;
+  }
   if (state.failure) return { ok: false, reason: state.failure };
   const seen = new Set<string>();
   const parts = state.parts.filter((p) => {
@@ -193,8 +201,12 @@ function joinContinued(nodes: Node[]): Word[] {
 }
 
 /** One command as an argument list: its part, what would refuse it outright, and what it runs in turn. */
-function run(argv: Word[], state: State, depth: number, extra: { opaque?: string; argsUnknown?: boolean } = {}): void {
+function run(argv: Word[], state: State, depth: number, extra: { opaque?: string; argsUnknown?: boolean; wraps?: number } = {}): void {
   if (state.failure || argv.length === 0) return;
+  if ((extra.wraps ?? 0) > MAX_WRAPS) {
+    state.failure = `commands are wrapped in more than ${MAX_WRAPS} others`;
+    return;
+  }
   if (state.parts.length >= MAX_PARTS) {
     state.failure = `the command line has more than ${MAX_PARTS} commands`;
     return;
@@ -237,7 +249,7 @@ function run(argv: Word[], state: State, depth: number, extra: { opaque?: string
     const to = cdTarget(args, state.danger);
     if (to) state.danger = { ...state.danger, cwd: to };
   }
-  for (const inner of unwrapped?.runs ?? []) run(inner.argv, state, depth, { argsUnknown: inner.argsUnknown || extra.argsUnknown });
+  for (const inner of unwrapped?.runs ?? []) run(inner.argv, state, depth, { argsUnknown: inner.argsUnknown || extra.argsUnknown, wraps: (extra.wraps ?? 0) + 1 });
   for (const script of unwrapped?.scripts ?? []) if (!script.dynamic) readLine(script.value, state, depth + 1);
 }
 
