@@ -98,6 +98,25 @@ describe('zhixing config', () => {
     });
   });
 
+  it('shows the permission rules one a line, as the records name them, and skips a bad one with a warning', async () => {
+    const h = home();
+    const permissions = { shell: { 'git status*': 'allow', 'curl *': 'deny' }, file_write: 'ask', web_fetch: 'sometimes' };
+    writeFileSync(join(h.home, 'config.json'), JSON.stringify({ permissions }), { mode: 0o600 });
+    const r = await runCli(['config'], { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en' });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    const first = lines.findIndex((l) => l.startsWith('permissions '));
+    expect(lines.slice(first, first + 4).map((l) => l.replace(/\s+/g, ' ').trim())).toEqual([
+      'permissions shell › git status* allow',
+      'shell › curl * deny',
+      'file_write ask',
+      '',
+    ]);
+    expect(r.stderr).toContain('Ignored "permissions.web_fetch"');
+    const json = JSON.parse((await runCli(['config', '--json'], { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en' })).stdout);
+    expect(json.permissions).toEqual({ shell: { 'git status*': 'allow', 'curl *': 'deny' }, file_write: 'ask' });
+  });
+
   it('says in its own words why it runs offline', async () => {
     const env = { ZHIXING_HOME: home().home, ZHIXING_LANG: 'zh' };
     const r = await runCli(['config'], env);

@@ -142,3 +142,42 @@ describe('the tool timeout while the user decides', () => {
     expect(r.actions[0]!.output).toMatch(/^Error: stamp timed out after 0.1 s/);
   });
 });
+
+describe('rules over the paths the file tools touch', () => {
+  it('match the path relative to the workspace with /, and through a link: {"file_write": {"secret/*": "deny", "*": "allow"}}', async () => {
+    const t = tempHome({ ZHIXING_LANG: 'en' }, { permissions: { file_write: { 'secret/*': 'deny', '*': 'allow' } } });
+    const app = await createApp(t.config, {
+      llm: createScriptedLlm([
+        { calls: [{ name: 'file_write', args: { path: 'notes/a.txt', content: 'ok' } }, { name: 'file_write', args: { path: 'secret/k.txt', content: 'no' } }] },
+        { calls: [{ name: 'file_write', args: { path: './secret/../secret/k.txt', content: 'no' } }, { name: 'file_write', args: { path: 'door/k.txt', content: 'no' } }] },
+        { text: 'done' },
+      ]),
+    });
+    cleanups.push(() => app.close(), t.cleanup);
+    const { mkdirSync, symlinkSync, existsSync } = await import('node:fs');
+    mkdirSync(`${app.workspace}/secret`);
+    // A link outside secret/ that leads into it is matched by where it leads.
+    symlinkSync(`${app.workspace}/secret`, `${app.workspace}/door`);
+    const session = app.sessions.create();
+    const r = await app.sessions.send(session.id, 'write them');
+    expect(r.actions.map((a) => a.ok)).toEqual([true, false, false, false]);
+    expect(r.actions[1]!.output).toBe('Error: Writing to secret/k.txt was refused by the permission settings; nothing was changed.');
+    expect(existsSync(`${app.workspace}/notes/a.txt`)).toBe(true);
+    expect(existsSync(`${app.workspace}/secret/k.txt`)).toBe(false);
+  });
+});
+
+describe('rules set while the app runs', () => {
+  it('apply from the next call on and are saved to config.json beside its other settings', async () => {
+    const t = tempHome({ ZHIXING_LANG: 'en' }, { model: 'kept', permissions: { web_fetch: 'ask' } });
+    const app = await createApp(t.config, {
+      llm: createScriptedLlm([{ calls: [{ name: 'file_write', args: { path: 'a.txt', content: 'x' } }] }, { text: 'refused' }]),
+    });
+    cleanups.push(() => app.close(), t.cleanup);
+    app.permission.setRules({ file_write: 'deny' });
+    const r = await app.sessions.send(app.sessions.create().id, 'write a.txt');
+    expect(r.actions[0]!.ok).toBe(false);
+    const { readFileSync } = await import('node:fs');
+    expect(JSON.parse(readFileSync(`${t.home}/config.json`, 'utf8'))).toEqual({ model: 'kept', permissions: { file_write: 'deny' } });
+  });
+});

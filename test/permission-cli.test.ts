@@ -238,3 +238,44 @@ describe('an ask nobody can answer', () => {
     expect(r.stdout).toMatch(/🔧 file_write .* ✗ .* · nobody to ask, refused \(--yes approves\)\n/);
   });
 });
+
+describe('rules and --yes across runs', () => {
+  it('--yes approves an ask but never a deny', async () => {
+    const home = tempHome();
+    cleanups.push(home.cleanup);
+    writeFileSync(join(home.home, 'config.json'), JSON.stringify({ permissions: { file_write: { 'secret/*': 'deny', '*': 'ask' } } }), { mode: 0o600 });
+    const server = await startOpenAiServer();
+    cleanups.push(() => server.close());
+    server.enqueue(
+      toolCallsReply([
+        { id: 'call_1', name: 'file_write', args: { path: 'secret/a.txt', content: 'no' } },
+        { id: 'call_2', name: 'file_write', args: { path: 'notes/b.txt', content: 'yes' } },
+      ]),
+      textReply('Wrote one of them.'),
+    );
+    const env = { ZHIXING_HOME: home.home, ZHIXING_LANG: 'en', ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: 'k-test', ZHIXING_MODEL: 'test-model' };
+    const r = await runCli(['--yes', '--json', 'write both'], env);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.actions.map((a: { ok: boolean }) => a.ok)).toEqual([false, true]);
+    expect(out.actions[0].output).toBe('Error: Writing to secret/a.txt was refused by the permission settings; nothing was changed.');
+    expect(existsSync(join(home.home, 'workspace', 'secret', 'a.txt'))).toBe(false);
+    expect(readFileSync(join(home.home, 'workspace', 'notes', 'b.txt'), 'utf8')).toBe('yes');
+  });
+
+  it('"always" is kept: a new process with the same home writes the same file without asking', async () => {
+    const { env, server, file } = await setup('Written.');
+    const pty = inPty(['write hello to notes/a.txt'], env);
+    await pty.waitFor(/\[n\]o $/);
+    pty.type('a');
+    expect(await pty.closed).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe('hello');
+    server.enqueue(toolCallsReply([{ id: 'call_2', name: 'file_write', args: { path: 'notes/a.txt', content: 'again' } }]), textReply('Written again.'));
+    // No terminal and no --yes: an ask would be refused, so this only writes if the answer was kept.
+    const r = await runCli(['--json', 'write again'], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout).actions).toMatchObject([{ tool: 'file_write', ok: true }]);
+    expect(readFileSync(file, 'utf8')).toBe('again');
+  });
+});

@@ -113,6 +113,8 @@ export const PermissionAsked = z.object({
   target: z.string().describe('What it touches: a path, a command, a URL.'),
   parts: z.array(AskPart).optional().describe('For a command line: every sub-command it would run.'),
   mustAsk: z.string().optional().describe('Why this call asks whatever the rules say, when it must.'),
+  reason: z.string().optional().describe('Why it asks though the rules allow it, or why only a person may approve it.'),
+  needsPerson: z.boolean().optional().describe('Only a person may approve it: --yes does not, and a host with nobody to ask refuses it.'),
 }).describe('A tool call waits for the user to allow or refuse it; no timeout runs meanwhile.');
 export const PermissionReplied = z.object({
   type: z.literal('permission.replied'),

@@ -202,7 +202,8 @@ export function answerOneShotAsks(
     app.bus.on('permission.asked', ({ type: _type, seq: _seq, ...ask }) => {
       if (!isOpen(app, ask.id)) return;
       if (!input.isTTY) {
-        io.stderr(`${withDetails(ask, io.text)}${io.text.needsApproval(plainText(ask.tool), shownTarget(ask, workspace))}\n`);
+        const say = ask.needsPerson ? io.text.needsPerson : io.text.needsApproval;
+        io.stderr(`${withDetails(ask, io.text)}${say(plainText(ask.tool), shownTarget(ask, workspace))}\n`);
         app.permission.refuseUnanswered(ask.id);
         return;
       }

@@ -152,3 +152,90 @@ describe('the permission service', () => {
     expect(call.refusal?.()).toBe('declined');
   });
 });
+
+describe('the permission service under rules over what calls touch', () => {
+  const shell = (command: string, parts: PermissionAsk['parts'], more: Partial<PermissionAsk> = {}): PermissionAsk => ({
+    action: 'shell.run', target: command, parts, insideSandbox: true, tool: 'shell', callId: 'call_1', sessionId: 'ses_1', turnId: 'trn_1', ...more,
+  });
+  const curlDenied = { shell: { 'curl *': 'deny', '*': 'allow' } } as const;
+
+  it('denies a command line with a denied part, and records each part and the rule', async () => {
+    const { service, events } = setup({ rules: curlDenied });
+    const answer = await service.ask(shell('ls && curl x', [{ text: 'ls' }, { text: 'curl x' }]), { signal: live() });
+    expect(answer).toEqual({
+      decision: 'deny',
+      record: {
+        action: 'shell.run', target: 'ls && curl x', decision: 'deny', by: 'rule', rule: 'shell › curl *',
+        parts: [{ text: 'ls', decision: 'allow', rule: 'shell › *' }, { text: 'curl x', decision: 'deny', rule: 'shell › curl *' }],
+      },
+    });
+    expect(events).toEqual([]);
+  });
+
+  it('--yes approves an ask, but refuses one only a person may approve, saying why, and announces nothing', async () => {
+    const { service, events } = setup({ rules: curlDenied, autoApprove: true });
+    const opaque = shell('python3 -c x', [{ text: 'python3 -c x', opaque: 'python3 -c runs code given inline' }]);
+    const refused = await service.ask(opaque, { signal: live() });
+    expect(refused.decision).toBe('deny');
+    expect(refused.refusal).toBeUndefined();
+    expect(refused.record).toMatchObject({ by: 'yes', reason: 'only a person may approve this: python3 -c runs code given inline', parts: [{ decision: 'ask', needsPerson: true }] });
+    expect(events).toEqual([]);
+    // Without a deny among the rules the same line is an ordinary ask, which --yes approves.
+    const open = setup({ rules: { shell: { '*': 'allow' } }, autoApprove: true });
+    expect(await open.service.ask(opaque, { signal: live() })).toMatchObject({ decision: 'allow', record: { by: 'yes' } });
+    expect(open.events.map((e) => e.type)).toEqual(['permission.asked', 'permission.replied']);
+  });
+
+  it('a person may still approve what --yes may not', async () => {
+    const { service } = setup({ rules: curlDenied });
+    const answer = service.ask(shell('sh x.sh', [{ text: 'sh x.sh', opaque: 'a script' }]), { signal: live() });
+    // The ask shows each command, how the rules took it, and why it needs a person.
+    expect(service.pending()[0]).toMatchObject({ parts: [{ text: 'sh x.sh', decision: 'ask', rule: 'shell › *', opaque: 'a script' }], reason: 'a script', needsPerson: true });
+    service.reply('per_1', 'once');
+    expect(await answer).toMatchObject({ decision: 'allow', record: { by: 'user' } });
+  });
+
+  it('"always" for a shell ask keeps one pattern per asking part, in the store, and applies it to those parts only', async () => {
+    const path = storePath();
+    const store = openStore(path);
+    const rules = { shell: { 'ls*': 'allow', '*': 'ask' } } as const;
+    const first = setup({ decisions: store.permissionDecisions, rules, now: () => 5 });
+    const line = shell('ls && make && npm test', [{ text: 'ls' }, { text: 'make' }, { text: 'npm test' }]);
+    const answer = first.service.ask(line, { signal: live() });
+    first.service.reply('per_1', 'always');
+    expect(await answer).toMatchObject({ decision: 'allow', record: { by: 'user' } });
+    expect(store.permissionDecisions.list()).toEqual([
+      { tool: 'shell', pattern: 'make', decision: 'allow', createdAt: 5 },
+      { tool: 'shell', pattern: 'npm test', decision: 'allow', createdAt: 5 },
+    ]);
+    const next = setup({ decisions: store.permissionDecisions, rules });
+    expect(await next.service.ask(shell('make', [{ text: 'make' }]), { signal: live() })).toMatchObject({ decision: 'allow', record: { by: 'remembered' } });
+    void next.service.ask(shell('make install', [{ text: 'make install' }]), { signal: live() });
+    expect(next.service.pending().map((a) => a.target)).toEqual(['make install']);
+    expect(next.service.remembered().map((r) => r.pattern)).toEqual(['make', 'npm test']);
+    expect(next.service.forget('shell', 'make')).toBe(true);
+    expect(next.service.forget('shell', 'make')).toBe(false);
+    expect(store.permissionDecisions.list().map((r) => r.pattern)).toEqual(['npm test']);
+    // A configured deny still beats a remembered allow.
+    const denied = setup({ decisions: store.permissionDecisions, rules: { shell: { 'npm *': 'deny' } } });
+    expect(await denied.service.ask(shell('npm test', [{ text: 'npm test' }]), { signal: live() })).toMatchObject({ decision: 'deny', record: { by: 'rule' } });
+  });
+
+  it('lists, checks, saves and applies rules; bad rules are refused whole and nothing is saved', async () => {
+    const saved: unknown[] = [];
+    const { service } = setup({ rules: { web_fetch: 'ask' }, saveRules: (r) => saved.push(r) });
+    expect(service.rules()).toEqual({ web_fetch: 'ask' });
+    expect(service.effective()).toEqual({ shell: 'ask', 'browser_*': 'ask', '*__*': 'ask', web_fetch: 'ask' });
+    expect(() => service.setRules({ shell: { 'curl *': 'nope' } } as never)).toThrow(/The permission rules were not saved: "shell" the pattern "curl \*" must be set to "allow", "ask" or "deny"\./);
+    expect(saved).toEqual([]);
+    expect(service.rules()).toEqual({ web_fetch: 'ask' });
+    service.setRules({ file_write: { 'secret/*': 'deny', '*': 'allow' } });
+    expect(saved).toEqual([{ file_write: { 'secret/*': 'deny', '*': 'allow' } }]);
+    const r = await service.ask(write('/ws/secret/k', { aliases: ['secret/k'] }), { signal: live() });
+    expect(r).toMatchObject({ decision: 'deny', record: { rule: 'file_write › secret/*' } });
+    // A save that fails leaves the rules in effect as they were.
+    const failing = setup({ saveRules: () => { throw new Error('disk full'); } });
+    expect(() => failing.service.setRules({ file_write: 'deny' })).toThrow('disk full');
+    expect(failing.service.rules()).toEqual({});
+  });
+});

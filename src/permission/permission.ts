@@ -166,7 +166,11 @@ export function createPermissionService(options: PermissionServiceOptions): Perm
       // --yes approves what the rules leave open, not what could be a denied program in disguise.
       return done('deny', 'yes', {}, { ...how, reason: `only a person may approve this: ${verdict.reason ?? 'what it runs cannot be read'}` });
     }
-    const asked: PendingAsk = { id: newId(), sessionId, turnId, callId, tool, action, target, ...askedParts(request, verdict) };
+    const asked: PendingAsk = {
+      id: newId(), sessionId, turnId, callId, tool, action, target, ...askedParts(request, verdict),
+      ...(verdict.reason ? { reason: verdict.reason } : {}),
+      ...(verdict.needsPerson ? { needsPerson: true } : {}),
+    };
     const replied = (decision: PermissionReply | 'cancelled') =>
       bus.emit({ type: 'permission.replied', id: asked.id, sessionId, decision });
     if (options.autoApprove) {

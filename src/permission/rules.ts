@@ -10,7 +10,8 @@ export type PermissionRules = Record<string, RuleValue>;
 
 /**
  * What applies before the user says otherwise. A user key replaces the default of the same key
- * (`"shell": {...}` replaces `"shell": "ask"`); a broad user glob (`"*": "allow"`) does not, since an
+ * (`"shell": {...}` replaces `"shell": "ask"`, though a call none of its patterns match still gets
+ * the default); a broad user glob (`"*": "allow"`) does not, since an
  * exact tool name beats a glob: the shell, the browser and MCP tools keep asking until named.
  * Tools no rule names are allowed (inside the sandbox, which the service checks first).
  */
@@ -109,7 +110,7 @@ function coversUnknownArgs(rule: CompiledRule, text: string): boolean {
 }
 
 /** Decides one text and its other spellings: deny from any spelling wins, else the most specific rule. */
-function decide(rules: CompiledRule[], spellings: string[], argsUnknown: boolean): { decision: PermissionRule; rule?: CompiledRule } {
+function decide(rules: CompiledRule[], spellings: string[], argsUnknown: boolean, defaults: CompiledRule[] = []): { decision: PermissionRule; rule?: CompiledRule } {
   let deny: CompiledRule | undefined;
   let best: CompiledRule | undefined;
   for (const rule of rules) {
@@ -120,12 +121,14 @@ function decide(rules: CompiledRule[], spellings: string[], argsUnknown: boolean
     } else if (!best || moreSpecific(rule, best)) best = rule;
   }
   if (deny) return { decision: 'deny', rule: deny };
-  return best ? { decision: best.decision, rule: best } : { decision: FALLBACK };
+  if (best) return { decision: best.decision, rule: best };
+  // Nothing the user wrote matches (a shell map without "*"): the tool's default decides, not "allow".
+  return defaults.length ? decide(defaults, spellings, argsUnknown) : { decision: FALLBACK };
 }
 
-function decidePart(rules: CompiledRule[], part: TargetPart, hasDeny: boolean, options: EvaluateOptions): PartVerdict {
+function decidePart(rules: CompiledRule[], defaults: CompiledRule[], part: TargetPart, hasDeny: boolean, options: EvaluateOptions): PartVerdict {
   const spellings = [part.text, ...(part.alternatives ?? [])];
-  const { decision, rule } = decide(rules, spellings, part.argsUnknown === true);
+  const { decision, rule } = decide(rules, spellings, part.argsUnknown === true, defaults);
   const base = { text: part.text, ...(rule ? { rule: ruleName(rule) } : {}), ...(part.opaque ? { opaque: part.opaque } : {}) };
   if (decision === 'deny') return { ...base, decision };
   if (decision === 'ask' || part.opaque) {
@@ -146,10 +149,11 @@ function decidePart(rules: CompiledRule[], part: TargetPart, hasDeny: boolean, o
  */
 export function evaluate(rules: PermissionRules, tool: string, request: Pick<PermissionRequest, 'target' | 'parts' | 'mustAsk' | 'aliases'>, options: EvaluateOptions = {}): Verdict {
   const compiled = rulesFor(rules, tool);
+  const defaults = rulesFor(DEFAULT_PERMISSIONS, tool);
   const hasDeny = compiled.some((r) => r.decision === 'deny');
   let verdict: Verdict;
   if (request.parts) {
-    const parts = request.parts.length ? request.parts.map((p) => decidePart(compiled, p, hasDeny, options)) : [decidePart(compiled, { text: '' }, hasDeny, options)];
+    const parts = request.parts.length ? request.parts.map((p) => decidePart(compiled, defaults, p, hasDeny, options)) : [decidePart(compiled, defaults, { text: '' }, hasDeny, options)];
     const worst = parts.find((p) => p.decision === 'deny') ?? parts.find((p) => p.decision === 'ask') ?? parts[0]!;
     const needsPerson = parts.some((p) => p.decision === 'ask' && p.needsPerson);
     verdict = {
@@ -161,7 +165,7 @@ export function evaluate(rules: PermissionRules, tool: string, request: Pick<Per
     };
   } else {
     const spellings = [request.target, ...(request.aliases ?? [])];
-    const { decision, rule } = decide(compiled, spellings, false);
+    const { decision, rule } = decide(compiled, spellings, false, defaults);
     verdict = { decision, ...(rule ? { rule: ruleName(rule) } : {}) };
     if (decision === 'ask' && spellings.some((s) => options.remembered?.(s))) verdict = { ...verdict, decision: 'allow', remembered: true };
   }

@@ -1,4 +1,27 @@
+import { homedir } from 'node:os';
+import path from 'node:path';
+import type { Node } from 'web-tree-sitter';
 import type { TargetPart } from '../tools/tool.js';
+import { catastropheOf, cdTarget, redirectCatastrophe, type CatastropheOptions } from './catastrophe.js';
+import { bashParser, type BashParser } from './parser.js';
+import { programLocator, RUNS_SOMETHING, type ProgramLocation } from './programs.js';
+import { readWord, type Word } from './words.js';
+import { mayRunOthers, unwrap } from './wrappers.js';
+
+/** Command lines inside command lines (`bash -c` in `eval` in `sh -c` …) read before giving up. */
+const MAX_DEPTH = 8;
+/** Wrappers around one command (`sudo env nice timeout 5 …`) read before giving up: far past real use. */
+const MAX_WRAPS = 32;
+/** Parts one line may have before it is too much to show anyone: far past any real command. */
+const MAX_PARTS = 500;
+/** Longer command lines are not read: nobody approves 100 KB of shell. */
+const MAX_COMMAND_CHARS = 100_000;
+/** How much of an unreadable spot a reason quotes. */
+const SHOWN_CHARS = 40;
+/** Redirection operators that write to their destination. */
+const WRITES = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&']);
+/** Programs that run the applet their link is named after. */
+const MULTI_CALL = new Set(['busybox', 'toybox']);
 
 /** A command line read before it runs: every part it would run, or why it could not be read. */
 export type CommandAnalysis =
@@ -19,8 +42,222 @@ export interface AnalyzeOptions {
   protectedPaths?: string[];
 }
 
-/** Reads a command line into the parts the permission rules decide on. */
-export async function analyzeCommand(command: string, _options: AnalyzeOptions): Promise<CommandAnalysis> {
-  // Replaced by a real shell parser; until then the whole line is one part whose effect cannot be read.
-  return { ok: true, parts: [{ text: command.trim(), opaque: 'the command line is not parsed yet' }] };
+interface State {
+  parser: BashParser;
+  options: AnalyzeOptions;
+  danger: CatastropheOptions;
+  locate: (name: string) => ProgramLocation;
+  parts: TargetPart[];
+  catastrophe?: string;
+  failure?: string;
+}
+
+/**
+ * Reads a command line into the parts the permission rules decide on: every simple command anywhere
+ * in it (lists, pipelines, substitutions, subshells, bodies of if/for/while/case and functions), and
+ * what wrappers (`bash -c`, `env`, `sudo`, `xargs`, `find -exec`, …) would run. Each part is named as
+ * bash would run it after quote removal (`c"u"rl` is curl), with its path as written and its real path.
+ */
+export async function analyzeCommand(command: string, options: AnalyzeOptions): Promise<CommandAnalysis> {
+  if (command.length > MAX_COMMAND_CHARS) return { ok: false, reason: `the command line is longer than ${MAX_COMMAND_CHARS / 1000} KB` };
+  const state: State = {
+    parser: await bashParser(),
+    options,
+    danger: { cwd: options.cwd, protectedPaths: (options.protectedPaths ?? []).map((p) => path.resolve(options.cwd, p)), home: homedir() },
+    locate: programLocator(options.cwd, options.path),
+    parts: [],
+  };
+  try {
+    readLine(command, state, 0);
+  } catch (err) {
+    // Thousands of nested $( … ) outrun the stack: such a line is not read, and so it asks.
+    if (err instanceof RangeError) return { ok: false, reason: 'the command line is nested too deeply to read' };
+    throw err;
+  }
+  if (state.failure) return { ok: false, reason: state.failure };
+  const seen = new Set<string>();
+  const parts = state.parts.filter((p) => {
+    const key = JSON.stringify(p);
+    return !seen.has(key) && (seen.add(key), true);
+  });
+  return { ok: true, parts, ...(state.catastrophe ? { catastrophe: state.catastrophe } : {}) };
+}
+
+const quote = (text: string) => JSON.stringify(text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text);
+
+function readLine(source: string, state: State, depth: number): void {
+  if (state.failure) return;
+  if (depth > MAX_DEPTH) {
+    state.failure = `commands are nested more than ${MAX_DEPTH} levels deep`;
+    return;
+  }
+  const tree = state.parser.parse(source);
+  try {
+    const root = tree.rootNode;
+    if (root.hasError) {
+      const bad = firstError(root);
+      state.failure = bad ? `it does not parse as shell near ${quote(bad.text || source.slice(bad.startIndex, bad.startIndex + SHOWN_CHARS))}` : 'it does not parse as shell';
+      return;
+    }
+    visit(root, state, depth);
+  } finally {
+    tree.delete();
+  }
+}
+
+function firstError(node: Node): Node | undefined {
+  if (node.isError || node.isMissing) return node;
+  for (const child of node.children) {
+    if (child?.hasError || child?.isMissing) return firstError(child) ?? child;
+  }
+  return undefined;
+}
+
+const named = (node: Node) => node.namedChildren.filter((c): c is Node => c !== null);
+
+function visit(node: Node, state: State, depth: number): void {
+  if (state.failure) return;
+  switch (node.type) {
+    case 'command':
+      command(node, state, depth);
+      break;
+    case 'file_redirect':
+      redirect(node, state);
+      break;
+    case 'function_definition':
+      forkBomb(node, state);
+      break;
+    case 'variable_assignment':
+    case 'declaration_command':
+      assignment(node, state);
+      break;
+    case 'heredoc_redirect':
+      if (!node.children.some((c) => c?.type === 'heredoc_end')) state.failure = 'a here-document has no end';
+      break;
+  }
+  for (const child of named(node)) visit(child, state, depth);
+}
+
+/** `X=…` on its own sets X for every later command: one that changes what programs run cannot be read past. */
+function assignment(node: Node, state: State): void {
+  const name = node.type === 'variable_assignment' ? node.childForFieldName('name')?.text : undefined;
+  const names = name ? [name] : named(node).filter((c) => c.type === 'variable_assignment').map((c) => c.childForFieldName('name')?.text ?? '');
+  // Assignments written before a command's name are that command's, handled with it.
+  if (node.parent?.type === 'command') return;
+  const risky = names.find((n) => RUNS_SOMETHING.test(n));
+  if (risky) state.parts.push({ text: node.text, opaque: `it sets ${risky}, which changes what later commands run` });
+}
+
+function redirect(node: Node, state: State): void {
+  const op = node.children.find((c) => c && !c.isNamed)?.text ?? '';
+  const destination = node.childForFieldName('destination');
+  if (!destination || !WRITES.has(op)) return;
+  const word = readWord(destination);
+  state.catastrophe ??= redirectCatastrophe(word, state.danger);
+}
+
+function forkBomb(node: Node, state: State): void {
+  const name = node.childForFieldName('name')?.text;
+  const body = node.childForFieldName('body');
+  if (!name || !body) return;
+  const calls: string[] = [];
+  const collect = (n: Node) => {
+    if (n.type === 'command') calls.push(n.childForFieldName('name')?.text ?? '');
+    named(n).forEach(collect);
+  };
+  collect(body);
+  if (calls.includes(name) && /[|&]/.test(body.text)) state.catastrophe ??= `${name}() calls itself in a pipe or in the background: a fork bomb`;
+}
+
+function command(node: Node, state: State, depth: number): void {
+  const nameNode = node.childForFieldName('name');
+  if (!nameNode) return;
+  const argv = joinContinued([nameNode, ...node.childrenForFieldName('argument').filter((c): c is Node => c !== null)]);
+  const risky = named(node)
+    .filter((c) => c.type === 'variable_assignment')
+    .map((c) => c.childForFieldName('name')?.text ?? '')
+    .find((n) => RUNS_SOMETHING.test(n));
+  run(argv, state, depth, { opaque: risky ? `it sets ${risky}, which changes what runs` : undefined });
+}
+
+/**
+ * The words of a command. A backslash-newline inside a word (`c\⏎url`) joins its halves, as bash's
+ * reader does, but the grammar ends the word there: two words with nothing between them are one.
+ */
+function joinContinued(nodes: Node[]): Word[] {
+  const words: Word[] = [];
+  let prev: Node | undefined;
+  for (const node of nodes) {
+    const word = readWord(node);
+    const last = words.at(-1);
+    // Exactly a backslash and a newline between them: the next word starts the next line's first column.
+    const continued = prev && node.startIndex - prev.endIndex === 2 && node.startPosition.row === prev.endPosition.row + 1 && node.startPosition.column === 0;
+    if (last && continued) {
+      words[words.length - 1] = { value: last.value + word.value, dynamic: last.dynamic || word.dynamic, glob: last.glob || word.glob, raw: `${last.raw}\\\n${word.raw}` };
+    } else words.push(word);
+    prev = node;
+  }
+  return words;
+}
+
+/** One command as an argument list: its part, what would refuse it outright, and what it runs in turn. */
+function run(argv: Word[], state: State, depth: number, extra: { opaque?: string; argsUnknown?: boolean; wraps?: number } = {}): void {
+  if (state.failure || argv.length === 0) return;
+  if ((extra.wraps ?? 0) > MAX_WRAPS) {
+    state.failure = `commands are wrapped in more than ${MAX_WRAPS} others`;
+    return;
+  }
+  if (state.parts.length >= MAX_PARTS) {
+    state.failure = `the command line has more than ${MAX_PARTS} commands`;
+    return;
+  }
+  const [program, ...args] = argv as [Word, ...Word[]];
+  const unknown = extra.argsUnknown ? { argsUnknown: true } : {};
+  // `{}` is what find -exec and xargs -I put a file name or an input line in: the program is chosen at run time.
+  if (program.dynamic || program.glob || program.value.includes('{}')) {
+    state.parts.push({ text: argv.map((w) => w.raw).join(' '), opaque: `the program's name (${program.raw}) is made at run time`, ...unknown });
+    return;
+  }
+  const where = state.locate(program.value);
+  const written = path.basename(program.value) || program.value;
+  const realName = where.exists && where.real ? path.basename(where.real) : written;
+  const argText = args.map((a) => a.value);
+  const line = (name: string) => [name, ...argText].join(' ');
+  const text = line(written);
+  // A multi-call binary (busybox) reached through a link runs the program the link is named after.
+  const multiCall = MULTI_CALL.has(realName) && written !== realName;
+  const alternatives = [...new Set([
+    ...(where.byPath ? [line(program.value)] : []),
+    ...(where.found ? [line(where.found)] : []),
+    ...(where.exists && where.real ? (multiCall ? [`${where.real} ${text}`, `${realName} ${text}`] : [line(where.real), line(realName)]) : []),
+  ])].filter((a) => a !== text);
+  const unwrapped = multiCall ? unwrap(written, args) : unwrap(realName, args) ?? (realName !== written ? unwrap(written, args) : undefined);
+  const dynamicScript = unwrapped?.scripts?.find((s) => s.dynamic);
+  const opaque =
+    extra.opaque ??
+    (where.byPath && !where.exists ? `${program.value} does not exist yet: an earlier command may make it, and what it runs cannot be read` : undefined) ??
+    (where.exists && where.insideCwd ? `${program.value} is a file in the workspace: what it runs cannot be read` : undefined) ??
+    (where.byPath && !where.inPathDir ? `${program.value} is run by its path from outside the PATH folders` : undefined) ??
+    (extra.argsUnknown && (mayRunOthers(realName) || mayRunOthers(written)) ? `${written} is given arguments at run time, and with them it may run any program` : undefined) ??
+    unwrapped?.opaque ??
+    (dynamicScript ? `the command line it runs (${dynamicScript.raw}) is made at run time` : undefined);
+  state.parts.push({ text, ...(alternatives.length ? { alternatives } : {}), ...(opaque ? { opaque } : {}), ...unknown });
+
+  state.catastrophe ??= catastropheOf(realName, args, state.danger) ?? (realName !== written ? catastropheOf(written, args, state.danger) : undefined);
+  // Relative paths after a `cd` are checked from where it goes (subshells aside: checking more is safe).
+  if (written === 'cd') {
+    const to = cdTarget(args, state.danger);
+    if (to) state.danger = { ...state.danger, cwd: to };
+  }
+  for (const inner of unwrapped?.runs ?? []) run(inner.argv, state, depth, { argsUnknown: inner.argsUnknown || extra.argsUnknown, wraps: (extra.wraps ?? 0) + 1 });
+  for (const script of unwrapped?.scripts ?? []) if (!script.dynamic) readLine(script.value, state, depth + 1);
+}
+
+/**
+ * The parts a shell call sends to the permission layer: the analysis's, or for a line that could not
+ * be read, the whole line as one part whose effect cannot be read (so a broad rule never allows it,
+ * and with a deny among the rules only a person may approve it).
+ */
+export function partsForRules(command: string, analysis: CommandAnalysis): TargetPart[] {
+  return analysis.ok ? analysis.parts : [{ text: command.trim(), opaque: `the command line could not be read: ${analysis.reason}` }];
 }

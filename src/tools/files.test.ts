@@ -52,8 +52,9 @@ describe('file_write and file_read', () => {
     );
     expect(await run(fileReadTool, { path: '笔记/日记.md' }, ctx('zh'))).toBe(zh);
     expect(await readFile(path.join(ws, '笔记', '日记.md'), 'utf8')).toBe(zh);
-    expect(asked).toContainEqual({ action: 'file.write', target: path.join(ws, 'notes', 'a.txt'), insideSandbox: true });
-    expect(asked).toContainEqual({ action: 'file.read', target: path.join(ws, 'notes', 'a.txt'), insideSandbox: true });
+    // Rules match the path as the user writes it, relative to the workspace.
+    expect(asked).toContainEqual({ action: 'file.write', target: path.join(ws, 'notes', 'a.txt'), insideSandbox: true, aliases: ['notes/a.txt'] });
+    expect(asked).toContainEqual({ action: 'file.read', target: path.join(ws, 'notes', 'a.txt'), insideSandbox: true, aliases: ['notes/a.txt'] });
   });
 
   it('creates nested folders, overwrites, keeps permissions and leaves no temp files', async () => {
@@ -330,7 +331,7 @@ describe('file_list', () => {
     );
     expect(await run(fileListTool, { path: 'notes' })).toBe('notes/ is an empty folder.');
     expect(await run(fileListTool, { path: 'notes/' }, ctx('zh'))).toBe('notes/ 是空文件夹。');
-    expect(asked).toContainEqual({ action: 'file.list', target: ws, insideSandbox: true });
+    expect(asked).toContainEqual({ action: 'file.list', target: ws, insideSandbox: true, aliases: ['.'] });
   });
 
   it('says when the workspace is empty, creating it if missing', async () => {

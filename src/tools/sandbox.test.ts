@@ -200,7 +200,7 @@ describe('checkPath', () => {
     await checkPath(allowAll, 'file.read', 'a.txt');
     const out = await checkPath(allowAll, 'file.read', '../secret.txt');
     expect(asked).toEqual([
-      { action: 'file.read', target: path.join(ws, 'a.txt'), insideSandbox: true },
+      { action: 'file.read', target: path.join(ws, 'a.txt'), insideSandbox: true, aliases: ['a.txt'] },
       { action: 'file.read', target: path.join(base, 'secret.txt'), insideSandbox: false },
     ]);
     // A policy that allows outside gets a working target.

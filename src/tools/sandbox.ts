@@ -235,7 +235,10 @@ export async function checkPath(
   opts: ResolveOptions = {},
 ): Promise<SandboxPath> {
   const located = await locateInSandbox(ctx.workspace, userPath, ctx.lang, { forWrite: action === 'file.write' || opts.forWrite });
-  const decision = await ctx.ask({ action, target: located.target, insideSandbox: located.inside });
+  // Rules name files as the user does, relative to the workspace with `/` (`secret/*`): both the path
+  // as given and where it leads (through links), so a link cannot carry a write past a deny.
+  const aliases = located.inside ? [...new Set([located.display, displayPath(ctx.workspace, located.target)])] : [];
+  const decision = await ctx.ask({ action, target: located.target, insideSandbox: located.inside, ...(aliases.length ? { aliases } : {}) });
   if (decision === 'allow') return located;
   if (!located.inside) throw new ToolError(outsideMessage(ctx.lang, action, located.display, located.reason ?? 'escape'));
   const [zhVerb, , enGerund] = VERBS[action];

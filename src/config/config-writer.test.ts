@@ -1,0 +1,39 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setConfigKey } from './config-writer.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+const home = () => {
+  const d = mkdtempSync(join(tmpdir(), 'zhixing-config-writer-'));
+  dirs.push(d);
+  return d;
+};
+
+describe('setConfigKey', () => {
+  it('sets one key and keeps every other as it was, leaving no temporary file', () => {
+    const dir = home();
+    const path = join(dir, 'config.json');
+    writeFileSync(path, JSON.stringify({ model: 'm', mcpServers: { a: { command: 'x' } }, permissions: { shell: 'deny' } }), { mode: 0o640 });
+    setConfigKey(path, 'permissions', { shell: { 'git *': 'allow' } });
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ model: 'm', mcpServers: { a: { command: 'x' } }, permissions: { shell: { 'git *': 'allow' } } });
+    expect(statSync(path).mode & 0o777).toBe(0o640);
+    expect(readdirSync(dir)).toEqual(['config.json']);
+  });
+
+  it('makes a missing file, readable by its owner alone', () => {
+    const path = join(home(), 'config.json');
+    setConfigKey(path, 'permissions', {});
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ permissions: {} });
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+
+  it('leaves a file that is not a JSON object alone, and says so in both languages', () => {
+    const path = join(home(), 'config.json');
+    writeFileSync(path, '{ "model": ');
+    expect(() => setConfigKey(path, 'permissions', {})).toThrow(/is not a JSON object, so it was not changed/);
+    expect(readFileSync(path, 'utf8')).toBe('{ "model": ');
+  });
+});

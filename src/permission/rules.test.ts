@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest';
+import { compileGlob, matchGlob } from './glob.js';
+import { checkRules } from './rules-check.js';
+import { DEFAULT_PERMISSIONS, evaluate, patternsToRemember, withDefaults, type PermissionRules } from './rules.js';
+
+const target = (t: string, more: object = {}) => ({ target: t, ...more });
+const decide = (rules: PermissionRules, tool: string, t: string) => evaluate(withDefaults(rules), tool, target(t));
+
+describe('globs', () => {
+  it('* crosses spaces and /, ? is one character, the rest is literal, and \\ escapes', () => {
+    expect(matchGlob('git *', 'git log --oneline a/b')).toBe(true);
+    expect(matchGlob('notes/*', 'notes/a/b.txt')).toBe(true);
+    expect(matchGlob('a?c', 'abc')).toBe(true);
+    expect(matchGlob('a?c', 'ac')).toBe(false);
+    expect(matchGlob('[ab].txt', '[ab].txt')).toBe(true);
+    expect(matchGlob('[ab].txt', 'a.txt')).toBe(false);
+    expect(matchGlob('x.txt', 'xatxt')).toBe(false);
+    expect(matchGlob('\\*', '*')).toBe(true);
+    expect(matchGlob('\\*', 'a')).toBe(false);
+    expect(matchGlob('what\\?', 'what?')).toBe(true);
+    expect(matchGlob('a\\\\b', 'a\\b')).toBe(true);
+    expect(matchGlob('*', 'line one\nline two')).toBe(true);
+  });
+
+  it('a trailing " *" makes the arguments optional, but never joins words', () => {
+    expect(matchGlob('curl *', 'curl')).toBe(true);
+    expect(matchGlob('curl *', 'curl -s x')).toBe(true);
+    expect(matchGlob('curl *', 'curly')).toBe(false);
+    expect(matchGlob('rm *', 'rmdir x')).toBe(false);
+    expect(matchGlob('curl\\ *', 'curl')).toBe(true);
+  });
+
+  it('knows its literal start and whether it names anything', () => {
+    expect(compileGlob('git status*')).toMatchObject({ prefix: 'git status', broad: false });
+    expect(compileGlob('*curl*')).toMatchObject({ prefix: '', broad: true });
+  });
+});
+
+describe('evaluate: precedence', () => {
+  it('deny wins over any allow, however specific', () => {
+    const rules = { shell: { 'git push --force*': 'allow', 'git *': 'deny' } } as const;
+    expect(decide(rules, 'shell', 'git push --force origin')).toMatchObject({ decision: 'deny', rule: 'shell › git *' });
+  });
+
+  it('else the longer pattern decides, and its name is in the verdict', () => {
+    const rules: PermissionRules = { shell: { 'git status*': 'allow', 'git *': 'ask', '*': 'deny' } };
+    // `*` denies everything here, so it wins: deny first.
+    expect(decide(rules, 'shell', 'git status')).toMatchObject({ decision: 'deny', rule: 'shell › *' });
+    const open: PermissionRules = { shell: { 'git status*': 'allow', 'git *': 'ask', '*': 'allow' } };
+    expect(decide(open, 'shell', 'git status -s')).toEqual({ decision: 'allow', rule: 'shell › git status*' });
+    expect(decide(open, 'shell', 'git log')).toEqual({ decision: 'ask', rule: 'shell › git *' });
+    expect(decide(open, 'shell', 'ls')).toEqual({ decision: 'allow', rule: 'shell › *' });
+  });
+
+  it('an exact tool key beats a tool glob, and a plain decision acts as the pattern *', () => {
+    const rules: PermissionRules = { 'file_*': 'ask', file_write: 'allow' };
+    expect(decide(rules, 'file_write', '/ws/a')).toEqual({ decision: 'allow', rule: 'file_write' });
+    expect(decide(rules, 'file_read', '/ws/a')).toEqual({ decision: 'ask', rule: 'file_*' });
+    // A longer pattern under the glob still loses to the exact key: the key is compared first.
+    expect(decide({ 'file_*': { '/ws/*': 'ask' }, file_write: 'allow' }, 'file_write', '/ws/a')).toEqual({ decision: 'allow', rule: 'file_write' });
+    // But a deny under a glob is a deny.
+    expect(decide({ 'file_*': { '/ws/secret*': 'deny' }, file_write: 'allow' }, 'file_write', '/ws/secret.txt')).toEqual({ decision: 'deny', rule: 'file_* › /ws/secret*' });
+  });
+
+  it('among equally specific rules the more careful wins', () => {
+    expect(decide({ 'a*': 'allow', '*a': 'ask' }, 'aa', 'x')).toMatchObject({ decision: 'ask' });
+  });
+
+  it('matches the target and its aliases: a deny on any name wins', () => {
+    const rules = withDefaults({ file_write: { 'secret/*': 'deny', '*': 'allow' } });
+    expect(evaluate(rules, 'file_write', target('/ws/secret/k', { aliases: ['secret/k'] }))).toEqual({ decision: 'deny', rule: 'file_write › secret/*' });
+    expect(evaluate(rules, 'file_write', target('/ws/notes/a', { aliases: ['notes/a'] }))).toEqual({ decision: 'allow', rule: 'file_write › *' });
+  });
+});
+
+describe('evaluate: defaults', () => {
+  it('shell asks, browser and MCP tools ask, everything else is allowed', () => {
+    expect(DEFAULT_PERMISSIONS).toEqual({ shell: 'ask', 'browser_*': 'ask', '*__*': 'ask' });
+    expect(decide({}, 'shell', 'ls')).toMatchObject({ decision: 'ask', rule: 'shell' });
+    expect(decide({}, 'browser_navigate', 'https://x')).toMatchObject({ decision: 'ask', rule: 'browser_*' });
+    expect(decide({}, 'github__create_issue', '')).toMatchObject({ decision: 'ask', rule: '*__*' });
+    expect(decide({}, 'file_write', '/ws/a')).toEqual({ decision: 'allow' });
+    expect(decide({}, 'calculator', '1+1')).toEqual({ decision: 'allow' });
+  });
+
+  it('a user map that matches nothing leaves the call to the default, not to "allow"', () => {
+    expect(decide({ shell: { 'git *': 'allow' } }, 'shell', 'curl x')).toEqual({ decision: 'ask', rule: 'shell' });
+    expect(decide({ shell: { 'git *': 'allow' } }, 'shell', 'git log')).toEqual({ decision: 'allow', rule: 'shell › git *' });
+    expect(decide({ file_write: { 'secret/*': 'deny' } }, 'file_write', 'notes/a')).toEqual({ decision: 'allow' });
+  });
+
+  it('the user\'s keys override them: a trusted MCP server, a shell map; a broad "*" does not open the shell', () => {
+    expect(decide({ 'github__*': 'allow' }, 'github__create_issue', '')).toMatchObject({ decision: 'allow', rule: 'github__*' });
+    expect(decide({ 'github__*': 'allow' }, 'gitlab__x', '')).toMatchObject({ decision: 'ask' });
+    expect(decide({ shell: { 'ls*': 'allow', '*': 'ask' } }, 'shell', 'ls -la')).toMatchObject({ decision: 'allow' });
+    expect(decide({ '*': 'allow' }, 'shell', 'ls')).toMatchObject({ decision: 'ask', rule: 'shell' });
+    expect(decide({ '*': 'deny' }, 'shell', 'ls')).toMatchObject({ decision: 'deny', rule: '*' });
+  });
+});
+
+describe('evaluate: command lines', () => {
+  const curlDenied = withDefaults({ shell: { 'curl *': 'deny', '*': 'allow' } });
+
+  it('decides each part by its text and each alternative: deny from any spelling wins', () => {
+    const v = evaluate(curlDenied, 'shell', target('./c x', { parts: [{ text: 'c x', alternatives: ['./c x', '/usr/bin/curl x', 'curl x'] }] }));
+    expect(v).toMatchObject({ decision: 'deny', rule: 'shell › curl *' });
+  });
+
+  it('deny if any part is denied, else ask if any asks, else allow', () => {
+    const rules = withDefaults({ shell: { 'rm *': 'deny', 'git *': 'ask', '*': 'allow' } });
+    const parts = (...texts: string[]) => ({ target: texts.join(' && '), parts: texts.map((text) => ({ text })) });
+    expect(evaluate(rules, 'shell', parts('ls', 'git push', 'rm x')).decision).toBe('deny');
+    expect(evaluate(rules, 'shell', parts('ls', 'git push')).decision).toBe('ask');
+    expect(evaluate(rules, 'shell', parts('ls', 'echo hi'))).toEqual({
+      decision: 'allow', rule: 'shell › *',
+      parts: [{ text: 'ls', decision: 'allow', rule: 'shell › *' }, { text: 'echo hi', decision: 'allow', rule: 'shell › *' }],
+    });
+  });
+
+  it('an opaque part is never allowed by a broad rule; with a deny among the rules only a person may approve it', () => {
+    const opaque = { text: 'python3 -c x', opaque: 'inline code' };
+    expect(evaluate(curlDenied, 'shell', target('p', { parts: [opaque] }))).toMatchObject({ decision: 'ask', needsPerson: true, reason: 'inline code' });
+    const noDeny = withDefaults({ shell: { '*': 'allow' } });
+    const v = evaluate(noDeny, 'shell', target('p', { parts: [opaque] }));
+    expect(v).toMatchObject({ decision: 'ask' });
+    expect(v.needsPerson).toBeUndefined();
+    // A rule that names the program is the user's word on it.
+    expect(evaluate(withDefaults({ shell: { 'python3 -c *': 'allow', 'curl *': 'deny' } }), 'shell', target('p', { parts: [opaque] })).decision).toBe('allow');
+    // The tool-level decision is broad too.
+    expect(evaluate(withDefaults({ shell: 'allow' }), 'shell', target('p', { parts: [opaque] })).decision).toBe('ask');
+    // But a deny that matches it is still a deny.
+    expect(evaluate(withDefaults({ shell: { 'python3 *': 'deny' } }), 'shell', target('p', { parts: [opaque] })).decision).toBe('deny');
+  });
+
+  it('a part whose arguments are unknown: a deny that could match them denies, an allow only when it allows any', () => {
+    const rules = withDefaults({ shell: { 'rm -rf *': 'deny', 'git status*': 'allow', 'grep *': 'allow', '*': 'ask' } });
+    const part = (text: string) => target(text, { parts: [{ text, argsUnknown: true }] });
+    expect(evaluate(rules, 'shell', part('rm')).decision).toBe('deny');
+    expect(evaluate(rules, 'shell', part('grep')).decision).toBe('allow');
+    expect(evaluate(rules, 'shell', part('git')).decision).toBe('ask');
+    expect(evaluate(rules, 'shell', part('git status')).decision).toBe('allow');
+    expect(evaluate(curlDenied, 'shell', part('curl {}')).decision).toBe('deny');
+  });
+
+  it('mustAsk lifts an allow to an ask, never a deny', () => {
+    expect(evaluate(curlDenied, 'shell', target('ls', { parts: [{ text: 'ls' }], mustAsk: 'no sandbox' }))).toMatchObject({ decision: 'ask', reason: 'no sandbox' });
+    expect(evaluate(curlDenied, 'shell', target('curl', { parts: [{ text: 'curl' }], mustAsk: 'no sandbox' })).decision).toBe('deny');
+    expect(evaluate(withDefaults({}), 'calculator', target('1', { mustAsk: 'why' })).decision).toBe('ask');
+  });
+});
+
+describe('evaluate: remembered "always" answers', () => {
+  const remembered = (...texts: string[]) => ({ remembered: (t: string) => texts.includes(t) });
+
+  it('allow exactly what was remembered, and a configured deny still beats them', () => {
+    const rules = withDefaults({ shell: { 'curl *': 'deny', '*': 'ask' } });
+    const line = { target: 'git push && npm test', parts: [{ text: 'git push' }, { text: 'npm test' }] };
+    expect(evaluate(rules, 'shell', line, remembered('git push')).decision).toBe('ask');
+    expect(evaluate(rules, 'shell', line, remembered('git push', 'npm test'))).toMatchObject({ decision: 'allow', remembered: true });
+    expect(evaluate(rules, 'shell', { target: 'curl x', parts: [{ text: 'curl x' }] }, remembered('curl x')).decision).toBe('deny');
+    expect(evaluate(withDefaults({ file_write: 'ask' }), 'file_write', target('/ws/a'), remembered('/ws/a'))).toMatchObject({ decision: 'allow', remembered: true });
+  });
+
+  it('"always" keeps the text of each part that asked, or the target', () => {
+    const rules = withDefaults({ shell: { 'ls*': 'allow', '*': 'ask' } });
+    const line = { target: 'ls && git push && make', parts: [{ text: 'ls' }, { text: 'git push' }, { text: 'make' }] };
+    expect(patternsToRemember(line, evaluate(rules, 'shell', line))).toEqual(['git push', 'make']);
+    expect(patternsToRemember(target('/ws/a'), evaluate(withDefaults({ file_write: 'ask' }), 'file_write', target('/ws/a')))).toEqual(['/ws/a']);
+  });
+});
+
+describe('checkRules', () => {
+  it('keeps usable entries and names each bad one, dropping a map with a bad pattern whole', () => {
+    const { rules, problems } = checkRules({ shell: { 'curl *': 'nope', '*': 'allow' }, web_fetch: 'ask', x: 3 });
+    expect(rules).toEqual({ web_fetch: 'ask' });
+    expect(problems.map((p) => p.key)).toEqual(['shell', 'x']);
+    expect(problems[0]!.zh).toContain('模式 "curl *"');
+    expect(checkRules(null).problems).toHaveLength(1);
+  });
+});

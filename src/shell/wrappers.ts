@@ -1,0 +1,328 @@
+import { interpreterReason, RUNS_SOMETHING, SHELLS } from './programs.js';
+import { awk, git, projectScripts, sed } from './runs-by-option.js';
+import type { Word } from './words.js';
+
+/** What a program that runs other programs would run. */
+export interface Unwrapped {
+  /** Commands it runs, as argument lists. `argsUnknown`: the program is known, its arguments come at run time. */
+  runs?: { argv: Word[]; argsUnknown?: boolean }[];
+  /** Command lines it runs (a shell's `-c` string, `eval`'s words), read as shell further. */
+  scripts?: Word[];
+  /** Set when what it runs cannot be read, saying why. */
+  opaque?: string;
+}
+
+/** Options of a wrapper: which short letters and long names take a value. */
+interface OptionSpec {
+  short?: string;
+  long?: string[];
+  /** Also skip leading `NAME=value` words (env, sudo). */
+  assignments?: boolean;
+  /** Treat `-N` (a number) as an option (nice -10). */
+  numeric?: boolean;
+}
+
+/**
+ * Index of the first word after a wrapper's options (and assignments), or -1 when a word the
+ * options depend on is made at run time. Short options may be grouped (`-iu NAME`) or take their value
+ * attached (`-uNAME`); `--` ends them.
+ */
+function afterOptions(args: Word[], spec: OptionSpec, start = 0): number {
+  let i = start;
+  while (i < args.length) {
+    const w = args[i]!;
+    if (w.dynamic) return -1;
+    const a = w.value;
+    if (a === '--') return i + 1;
+    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) {
+      i++;
+      continue;
+    }
+    if (a.startsWith('--') && a.length > 2) {
+      const name = a.slice(2).split('=')[0]!;
+      i += !a.includes('=') && spec.long?.includes(name) ? 2 : 1;
+      continue;
+    }
+    if (spec.numeric && /^-\d+$/.test(a)) {
+      i++;
+      continue;
+    }
+    if (a.startsWith('-') && a.length > 1) {
+      let takesNext = false;
+      for (let k = 1; k < a.length; k++) {
+        if (spec.short?.includes(a[k]!)) {
+          takesNext = k === a.length - 1;
+          break;
+        }
+      }
+      i += takesNext ? 2 : 1;
+      continue;
+    }
+    return i;
+  }
+  return i;
+}
+
+const rest = (args: Word[], i: number): Unwrapped => (i < 0 ? { opaque: 'its options are made at run time' } : i >= args.length ? {} : { runs: [{ argv: args.slice(i) }] });
+const valueOf = (w: Word | undefined) => w?.value;
+
+/** Options, then a command with its arguments: most wrappers. */
+const SIMPLE: Record<string, OptionSpec> = {
+  nohup: {},
+  builtin: {},
+  exec: { short: 'a' },
+  nice: { short: 'n', long: ['adjustment'], numeric: true },
+  time: { short: 'fo', long: ['format', 'output'] },
+  stdbuf: { short: 'ioe', long: ['input', 'output', 'error'] },
+  setsid: {},
+  ionice: { short: 'cnp', long: ['class', 'classdata', 'pid'] },
+  doas: { short: 'uC' },
+  sudo: { short: 'ugpCDrtUTh', long: ['user', 'group', 'prompt', 'close-from', 'chdir', 'role', 'type', 'other-user', 'command-timeout', 'host'], assignments: true },
+  env: { short: 'uCS', long: ['unset', 'chdir', 'split-string', 'block-signal', 'default-signal', 'ignore-signal'], assignments: true },
+  unbuffer: {},
+  caffeinate: {},
+  catchsegv: {},
+  chronic: {},
+  entr: {},
+  strace: { short: 'oepsuEIaSbPX' },
+  ltrace: { short: 'oepsuaEnlAL' },
+  valgrind: {},
+  proxychains: { short: 'f' },
+  proxychains4: { short: 'f' },
+  torsocks: { short: 'uapP' },
+  firejail: {},
+  pkexec: { long: ['user'] },
+  unshare: { short: 'SGR', long: ['setuid', 'setgid', 'root', 'wd'] },
+  nsenter: { short: 'tSGrw', long: ['target', 'setuid', 'setgid', 'root', 'wd'] },
+  'xvfb-run': { short: 'nsfep', long: ['server-num', 'server-args', 'auth-file', 'error-file'] },
+  'systemd-run': { short: 'pEMHu', long: ['unit', 'property', 'setenv', 'machine', 'host', 'uid', 'gid', 'working-directory', 'description'] },
+};
+
+/** Programs that run others through their arguments (beyond SIMPLE, the shells and the interpreters). */
+const RUNS_BY_ARGUMENTS = new Set([
+  'eval', 'command', 'xargs', 'timeout', 'chrt', 'taskset', 'flock', 'su', 'runuser', 'script', 'watch', 'parallel', 'find', 'busybox',
+  'toybox', 'chroot', 'source', '.', 'awk', 'gawk', 'mawk', 'nawk', 'git', 'coproc', 'faketime', 'perf', 'hyperfine', 'at', 'batch',
+  'crontab', 'screen', 'tmux', 'dtach', 'byobu', 'alias', 'trap', 'hash', 'enable', 'sed', 'gsed', 'tar', 'gtar', 'bsdtar', 'rsync', 'ssh',
+  'make', 'gmake', 'just', 'npx', 'pnpx', 'bunx', 'rake', 'ninja', 'npm', 'yarn', 'pnpm', 'bun', 'less', 'more', 'man', 'vipe', 'zip', 'unzip',
+]);
+
+/**
+ * True when `name` may run another program depending on its arguments: given arguments nobody knows
+ * yet (`… | xargs env`), what it runs cannot be read.
+ */
+export function mayRunOthers(name: string): boolean {
+  return SHELLS.test(name) || name in SIMPLE || RUNS_BY_ARGUMENTS.has(name) || interpreterReason(name, ['-c']) !== undefined;
+}
+
+/**
+ * What `name args…` would run, when `name` is a program that runs others: shells with `-c`, `eval`,
+ * `env`, `sudo`, `xargs`, `find -exec` and the like. Undefined for a program that runs nothing else.
+ */
+export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
+  if (SHELLS.test(name)) return shell(name, args);
+  const interpreter = interpreterReason(name, args.map((a) => a.value));
+  if (interpreter) return { opaque: interpreter };
+  if (name in SIMPLE) return simple(name, args);
+  switch (name) {
+    case 'eval':
+      return args.length ? { scripts: [joined(args)] } : {};
+    case 'command': {
+      const i = afterOptions(args, { short: '' });
+      // `command -v x` / `-V` only says where x is.
+      if (args.slice(0, Math.max(i, 0)).some((a) => /^-[a-zA-Z]*[vV]/.test(a.value))) return {};
+      return rest(args, i);
+    }
+    case 'xargs':
+      return xargs(args);
+    case 'timeout': {
+      const i = afterOptions(args, { short: 'sk', long: ['signal', 'kill-after'] });
+      return i < 0 ? rest(args, i) : rest(args, i + 1);
+    }
+    case 'chrt': {
+      const i = afterOptions(args, { short: 'TPD', long: ['sched-runtime', 'sched-period', 'sched-deadline'] });
+      if (args.some((a) => a.value === '-p' || a.value === '--pid')) return {};
+      return i < 0 ? rest(args, i) : rest(args, i + 1);
+    }
+    case 'taskset': {
+      const i = afterOptions(args, {});
+      if (args.some((a) => /^-[a-z]*p/.test(a.value) || a.value === '--pid')) return {};
+      return i < 0 ? rest(args, i) : rest(args, i + 1);
+    }
+    case 'flock': {
+      const i = afterOptions(args, { short: 'Ewc', long: ['conflict-exit-code', 'timeout', 'command'] });
+      const c = args.findIndex((a) => a.value === '-c' || a.value === '--command');
+      if (c >= 0) return args[c + 1] ? { scripts: [args[c + 1]!] } : {};
+      return i < 0 ? rest(args, i) : rest(args, i + 1);
+    }
+    case 'su':
+    case 'runuser':
+    case 'script': {
+      const c = args.findIndex((a) => /^-[a-zA-Z]*c$/.test(a.value) || a.value === '--command');
+      if (c >= 0 && args[c + 1]) return { scripts: [args[c + 1]!] };
+      const attached = args.find((a) => a.value.startsWith('--command='));
+      if (attached) return { scripts: [{ ...attached, value: attached.value.slice('--command='.length) }] };
+      return name === 'script' && args.every((a) => a.value.startsWith('-') || a === args.at(-1))
+        ? { opaque: 'script starts a shell that reads commands from its input' }
+        : { opaque: `${name} starts a shell that reads commands from its input` };
+    }
+    case 'watch': {
+      const i = afterOptions(args, { short: 'nq', long: ['interval', 'equexit', 'differences'] });
+      if (i < 0) return rest(args, i);
+      if (i >= args.length) return {};
+      // Without -x, watch hands its words to `sh -c`.
+      return args.some((a) => a.value === '-x' || a.value === '--exec') ? rest(args, i) : { scripts: [joined(args.slice(i))] };
+    }
+    case 'parallel':
+      return parallel(args);
+    case 'find':
+      return find(args);
+    case 'busybox':
+    case 'toybox':
+      return args.length ? { runs: [{ argv: args }] } : {};
+    case 'chroot':
+      return { opaque: 'chroot runs a program inside another root folder, which cannot be read from here' };
+    case 'source':
+    case '.':
+      return { opaque: `${name} runs the commands in ${valueOf(args[0]) ?? 'a file'}, which cannot be read from the command line` };
+    case 'awk':
+    case 'gawk':
+    case 'mawk':
+    case 'nawk':
+    case 'busybox-awk':
+      return awk(args);
+    case 'git':
+      return git(args);
+    case 'coproc': {
+      // The grammar reads `coproc NAME { cmd; }` as plain words: drop the braces and try it with and without a NAME.
+      const words = args.map((w) => ({ ...w, value: w.value.replace(/;$/, '') })).filter((w) => !['{', '}', '(', ')', ''].includes(w.value));
+      return { runs: [{ argv: words }, ...(words.length > 1 ? [{ argv: words.slice(1) }] : [])] };
+    }
+    case 'faketime':
+      return rest(args, afterOptions(args, { short: 'mf' }) + 1);
+    case 'perf': {
+      // `perf stat|record|trace [options] CMD`: the rest after the subcommand's options runs.
+      if (!/^(?:stat|record|trace)$/.test(args[0]?.value ?? '')) return undefined;
+      return rest(args, afterOptions(args, { short: 'eopCGcFjmrt', long: ['event', 'output', 'cpu', 'cgroup', 'pid', 'tid', 'repeat'] }, 1));
+    }
+    case 'hyperfine':
+      // Each command it times is a shell string.
+      return { scripts: args.filter((a, i) => !a.value.startsWith('-') && !/^-[a-zA-Z]$|^--(?:prepare|setup|cleanup|conclude|runs|warmup|export-\w+|parameter-\w+|shell|command-name|min-runs|max-runs)$/.test(args[i - 1]?.value ?? '')) };
+    case 'at':
+    case 'batch':
+    case 'crontab':
+      return args.some((a) => /^-[lrV]$/.test(a.value)) ? undefined : { opaque: `${name} schedules commands read from a file or its input` };
+    case 'screen':
+    case 'tmux':
+    case 'dtach':
+    case 'byobu':
+      return { opaque: `${name} runs commands in a session of its own, given as words or typed later` };
+    case 'alias':
+      // An alias's value runs wherever its name is used later: read it as a command line now.
+      return { scripts: args.filter((a) => a.value.includes('=')).map((a) => ({ ...a, value: a.value.slice(a.value.indexOf('=') + 1) })) };
+    case 'trap':
+      return args[0] && !args[0].value.startsWith('-') ? { scripts: [args[0]] } : undefined;
+    case 'hash':
+      return args.some((a) => /^-[a-zA-Z]*p/.test(a.value)) ? { opaque: 'hash -p makes a name run another program' } : undefined;
+    case 'enable':
+      return args.some((a) => /^-[a-zA-Z]*f/.test(a.value)) ? { opaque: 'enable -f loads commands from a library' } : undefined;
+    case 'shopt':
+      return args.some((a) => a.value === 'expand_aliases') ? { opaque: 'with expand_aliases, later names may run something else' } : undefined;
+    case 'sed':
+    case 'gsed':
+      return sed(args);
+    case 'tar':
+    case 'gtar':
+    case 'bsdtar':
+      return args.some((a) => /^--(?:to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command)|^-[a-zA-Z]*I/.test(a.value))
+        ? { opaque: 'tar runs a program given on the command line' }
+        : undefined;
+    case 'rsync':
+      return args.some((a) => /^-[a-zA-Z]*e|^--rsh|^--rsync-path/.test(a.value)) ? { opaque: 'rsync runs a program given on the command line' } : undefined;
+    case 'ssh':
+      return args.length > 1 ? { opaque: 'ssh runs a command on another machine' } : undefined;
+    default:
+      return projectScripts(name, args);
+  }
+}
+
+/** Words joined with spaces into one command line, as `eval` and `watch` do. */
+function joined(words: Word[]): Word {
+  return {
+    value: words.map((w) => w.value).join(' '),
+    dynamic: words.some((w) => w.dynamic),
+    glob: false,
+    raw: words.map((w) => w.raw).join(' '),
+  };
+}
+
+function simple(name: string, args: Word[]): Unwrapped {
+  const spec = SIMPLE[name]!;
+  const i = afterOptions(args, spec);
+  if (name === 'env' || name === 'sudo') {
+    const assigned = args.slice(0, Math.max(i, 0)).find((a) => RUNS_SOMETHING.test(a.value.split('=')[0]!));
+    // `-S STRING`, `-SSTRING`, `--split-string=STRING`: the string is split into a command and run.
+    const split = args.findIndex((a) => /^-[a-zA-Z]*S/.test(a.value) || a.value.startsWith('--split-string'));
+    const splitText = (w: Word): Word | undefined => {
+      const m = /^(?:-[a-zA-Z]*S|--split-string=?)(.*)$/s.exec(w.value);
+      return m?.[1] ? { ...w, value: m[1] } : args[split + 1];
+    };
+    const splitWord = name === 'env' && split >= 0 ? splitText(args[split]!) : undefined;
+    const base = splitWord ? { scripts: [splitWord] } : rest(args, i);
+    if (assigned) return { ...base, opaque: `it sets ${assigned.value.split('=')[0]}, which changes what runs` };
+    // `sudo -s` / `-i` with nothing after them start a shell.
+    if (name === 'sudo' && i >= args.length && args.some((a) => /^-[a-zA-Z]*[si]/.test(a.value))) return { opaque: 'sudo starts a shell that reads commands from its input' };
+    return base;
+  }
+  return rest(args, i);
+}
+
+function shell(name: string, args: Word[]): Unwrapped {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a.dynamic) return { opaque: `${name}'s arguments are made at run time` };
+    if (a.value === '--' || !a.value.startsWith('-') && !a.value.startsWith('+')) {
+      const script = a.value === '--' ? args[i + 1] : a;
+      return script ? { opaque: `${name} runs the script ${script.value}, whose commands cannot be read from the command line` } : stdin(name);
+    }
+    // -c anywhere in a group of short options (`-lc`, `-ec`): the next word is the command line.
+    if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(a.value)) {
+      const script = args[i + 1];
+      return script ? { scripts: [script] } : {};
+    }
+    if (a.value === '-o' || a.value === '+o' || a.value === '-O' || a.value === '+O' || a.value === '--rcfile' || a.value === '--init-file') i++;
+    if (/^-[a-zA-Z]*s/.test(a.value)) return stdin(name);
+  }
+  return stdin(name);
+}
+
+const stdin = (name: string): Unwrapped => ({ opaque: `${name} runs commands from its input, which cannot be read from the command line` });
+
+function xargs(args: Word[]): Unwrapped {
+  const i = afterOptions(args, { short: 'IiLlnPsdEea', long: ['replace', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'delimiter', 'eof', 'arg-file', 'process-slot-var'] });
+  if (i < 0) return rest(args, i);
+  // With no command xargs runs echo.
+  const argv = i < args.length ? args.slice(i) : [];
+  return argv.length ? { runs: [{ argv, argsUnknown: true }] } : {};
+}
+
+function parallel(args: Word[]): Unwrapped {
+  const end = args.findIndex((a) => a.value === ':::' || a.value === '::::' || a.value === ':::+');
+  const before = end < 0 ? args : args.slice(0, end);
+  const i = afterOptions(before, { short: 'jSPnNaIdEL', long: ['jobs', 'sshlogin', 'max-procs', 'max-args', 'arg-file', 'delimiter', 'joblog', 'results', 'tmpdir', 'workdir'] });
+  if (i < 0 || i >= before.length) return { opaque: 'parallel reads the commands it runs from its input' };
+  // parallel hands the command to a shell, with the arguments filled in at run time.
+  return { scripts: [joined(before.slice(i))], runs: [{ argv: before.slice(i), argsUnknown: true }] };
+}
+
+function find(args: Word[]): Unwrapped {
+  const runs: Unwrapped['runs'] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (!/^-(?:exec|execdir|ok|okdir)$/.test(args[i]!.value)) continue;
+    let end = i + 1;
+    while (end < args.length && args[end]!.value !== ';' && args[end]!.value !== '+') end++;
+    if (end > i + 1) runs.push({ argv: args.slice(i + 1, end) });
+    i = end;
+  }
+  return runs.length ? { runs } : {};
+}
+
