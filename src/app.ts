@@ -15,6 +15,8 @@ import { toStoreError } from './store/store-error.js';
 import { createSkillCatalog, type SkillCatalog } from './skills/catalog.js';
 import { shippedSkillsDir } from './skills/shipped.js';
 import { builtinTools } from './tools/builtin.js';
+import { maskedUnder } from './shell/denied-programs.js';
+import { matchGlob } from './permission/glob.js';
 import { createToolRegistry, type Scrub, type ToolRegistry } from './tools/registry.js';
 import { createRedactor, redactDeep } from './llm/redact.js';
 import { createWorkspaceUndo } from './undo/undo.js';
@@ -107,7 +109,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     lang: config.uiLang,
     warn: options.warn ?? ((line) => process.stderr.write(`zhixing: ${line}\n`)),
   });
-  const tools = createToolRegistry(builtinTools({ config, store, sandbox, skills }), { defaultTimeoutMs: config.toolTimeoutMs, scrub: scrubFor(config.apiKey) });
+  const tools = createToolRegistry(builtinTools({
+    config,
+    store,
+    sandbox,
+    skills,
+    // Read at each command (the service exists by then): rules edited while running apply at once.
+    maskPrograms: () => maskedUnder(permission.effective(), (key) => matchGlob(key, 'shell')),
+  }), { defaultTimeoutMs: config.toolTimeoutMs, scrub: scrubFor(config.apiKey) });
   const llm = options.llm ?? (await createLlm(config, store));
   const undo = createWorkspaceUndo({ repo: store.snapshots, dir: join(config.home, 'snapshots'), workspace, limits: config.undo });
   try {

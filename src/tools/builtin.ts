@@ -19,7 +19,7 @@ export interface BuiltinDeps {
   /** What containment shell commands run in (found on first use). */
   sandbox: () => Promise<SandboxInfo>;
   /** Programs the shell rules deny outright (`programsDeniedOutright`): masked inside the sandbox. */
-  maskPrograms?: string[];
+  maskPrograms?: () => string[];
   /** The skills the `skill` tool loads. */
   skills: SkillCatalog;
 }

@@ -51,8 +51,8 @@ export interface ShellToolDeps {
   sandbox(): Promise<SandboxInfo>;
   /** Reads a command line into the parts the rules decide on; the real shell parser by default. */
   analyze?: Analyze;
-  /** Programs the rules deny outright, made unavailable inside the sandbox whatever the spelling. */
-  maskPrograms?: string[];
+  /** Programs the rules deny outright, made unavailable inside the sandbox whatever the spelling; read at each command, so edited rules apply at once. */
+  maskPrograms?: () => string[];
   /** The user's home folder, whose credentials are hidden; the system's idea of it by default. */
   userHome?: string;
   platform?: NodeJS.Platform;
@@ -114,7 +114,7 @@ export function createShellTool(deps: ShellToolDeps): Tool {
         protectedFiles: files,
         userHome: deps.userHome ?? os.homedir(),
         network: deps.network,
-        maskPrograms: deps.maskPrograms ?? [],
+        maskPrograms: deps.maskPrograms?.() ?? [],
         searchPath: env.PATH!,
         shell,
       });
