@@ -40,6 +40,8 @@ export interface AnalyzeOptions {
   path: string;
   /** Files and folders no command may write to (the agent's own config and database). */
   protectedPaths?: string[];
+  /** Folders inside a protected path that commands may write (the workspace). */
+  writable?: string[];
 }
 
 interface State {
@@ -63,7 +65,7 @@ export async function analyzeCommand(command: string, options: AnalyzeOptions): 
   const state: State = {
     parser: await bashParser(),
     options,
-    danger: { cwd: options.cwd, protectedPaths: (options.protectedPaths ?? []).map((p) => path.resolve(options.cwd, p)), home: homedir() },
+    danger: { cwd: options.cwd, protectedPaths: (options.protectedPaths ?? []).map((p) => path.resolve(options.cwd, p)), writable: (options.writable ?? []).map((p) => path.resolve(options.cwd, p)), home: homedir() },
     locate: programLocator(options.cwd, options.path),
     parts: [],
   };

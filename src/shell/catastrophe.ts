@@ -48,6 +48,8 @@ const hasFlag = (args: Word[], short: RegExp, long: string[]) =>
 export interface CatastropheOptions {
   cwd: string;
   protectedPaths: string[];
+  /** Folders inside a protected one that commands may write (the workspace, which lies in the home by default). */
+  writable?: string[];
   home?: string;
 }
 
@@ -132,7 +134,9 @@ export function protectedHit(word: Word, options: CatastropheOptions, home = opt
   // As written and where it leads: a link in the workspace to a protected file is that file.
   for (const target of new Set([t.path, realOfExisting(t.path)])) {
     for (const p of options.protectedPaths) {
-      if (isInside(p, target) || ((holds || t.all) && isInside(target, p))) return `it would change ${p}, which no command may write to`;
+      // Writing inside a writable folder below `p` is not writing `p`; removing that folder's parent still is.
+      const open = (options.writable ?? []).some((w) => isInside(p, w) && w !== p && isInside(w, target));
+      if ((isInside(p, target) && !open) || ((holds || t.all) && isInside(target, p))) return `it would change ${p}, which no command may write to`;
     }
   }
   return undefined;

@@ -78,7 +78,7 @@ export function catastropheText(lang: Lang, command: string, what: string): stri
   const shown = shownCommand(command);
   return say(
     lang,
-    `拒绝运行 ${shown}：${what}。无论权限如何设置，这类命令都不会运行。没有运行任何东西。`,
+    `拒绝运行 ${shown}（${what}）：这类命令会造成无法挽回的破坏，无论权限如何设置都不会运行。没有运行任何东西。`,
     `Refused to run ${shown}: ${what}. Commands like this never run, whatever the settings. Nothing was run.`,
   );
 }

@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -61,6 +62,16 @@ export interface ShellToolDeps {
 /** The parser is loaded when the first command is read, not when the assistant starts. */
 const defaultAnalyze: Analyze = async (command, options) => (await import('../shell/analyze.js')).analyzeCommand(command, options);
 
+/** A path as given and, when it exists through a link (macOS's /tmp), as it really is: commands see the real one. */
+function withRealPath(p: string): string[] {
+  try {
+    const real = realpathSync(p);
+    return real === p ? [p] : [p, real];
+  } catch {
+    return [p];
+  }
+}
+
 /** The agent's own files: what analysis refuses to let a command write, and what the sandbox hides. */
 export function protectedFiles(home: string, dbPath: string): string[] {
   return [path.join(home, CONFIG_FILE), path.join(home, ENV_FILE), dbPath, `${dbPath}-wal`, `${dbPath}-shm`, `${dbPath}-journal`];
@@ -91,7 +102,7 @@ export function createShellTool(deps: ShellToolDeps): Tool {
       const env = shellEnv(deps.env, { workspace: ctx.workspace, tmpdir: '/tmp' });
       const files = protectedFiles(deps.home, deps.dbPath);
       // A parser that fails is a line that could not be read: it asks, as any unreadable line does.
-      const analysis: CommandAnalysis = await analyze(args.command, { cwd: ctx.workspace, path: env.PATH!, protectedPaths: [...files, deps.home] })
+      const analysis: CommandAnalysis = await analyze(args.command, { cwd: ctx.workspace, path: env.PATH!, protectedPaths: [...files, deps.home].flatMap(withRealPath), writable: [ctx.workspace] })
         .catch((err: unknown) => ({ ok: false, reason: `the command line could not be read (${err instanceof Error ? err.message : String(err)})` }));
       // Refused in every mode, before anyone is asked: no answer makes these right.
       if (analysis.ok && analysis.catastrophe) throw new ToolError(catastropheText(lang, args.command, analysis.catastrophe));
