@@ -95,7 +95,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const store = createStore(config.dbPath);
   const events = createEventLog({ store });
   const bus = createBus({ stamp: events.stamp });
-  // Tried on first use (a shell command, a status request), not at every start.
+  const scrub = scrubFor(config.apiKey);
   // Tried on first use (a shell command, a status request), not at every start.
   const sandbox = sandboxProbe({ searchPath: config.shell.env.PATH || DEFAULT_PATH, network: config.shell.network });
   const skills = createSkillCatalog({
@@ -116,9 +116,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     skills,
     // Read at each command (the service exists by then): rules edited while running apply at once.
     maskPrograms: () => maskedUnder(permission.effective(), (key) => matchGlob(key, 'shell')),
-  }), { defaultTimeoutMs: config.toolTimeoutMs, scrub: scrubFor(config.apiKey) });
+  }), { defaultTimeoutMs: config.toolTimeoutMs, scrub });
   const llm = options.llm ?? (await createLlm(config, store));
-  const undo = createWorkspaceUndo({ repo: store.snapshots, dir: join(config.home, 'snapshots'), workspace, limits: config.undo });
+  const undo = createWorkspaceUndo({ repo: store.snapshots, dir: join(config.home, 'snapshots'), workspace, limits: config.undo, redact: scrub?.text });
   try {
     undo.tidy(true);
   } catch {

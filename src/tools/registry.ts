@@ -171,7 +171,8 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
     const ask: ToolContext['ask'] = async (request) => {
       if (asking++ === 0) clock?.pause();
       try {
-        return await ctx.ask(request);
+        // What an ask names is announced, shown and stored with the call: never with the key in it.
+        return await ctx.ask(scrub ? scrub.value(request) : request);
       } finally {
         if (--asking === 0) clock?.resume();
       }

@@ -43,6 +43,11 @@ export interface ScanOptions {
   maxEntries: number;
   /** The most bytes one scan reads: a huge workspace (a home folder) must not stall a turn for minutes. */
   maxReadBytes?: number;
+  /**
+   * True for a name that must never be stored (it holds the API key a model rebuilt into a file name):
+   * such a path, and what is below it, stays out of the manifest, so undo leaves it as it is.
+   */
+  unstorable?: (path: string) => boolean;
 }
 
 export interface Scan {
@@ -110,6 +115,7 @@ function* scanSteps(root: string, options: ScanOptions, out: Scan): Generator<vo
         yield;
       }
       const path = rel ? `${rel}/${name}` : name;
+      if (options.unstorable?.(path)) continue;
       if (++count > options.maxEntries) {
         // Past the bound the rest of this folder is listed as one item, not walked.
         notCovered.push({ path: rel || '.', reason: 'too_many_files' });
@@ -124,7 +130,10 @@ function* scanSteps(root: string, options: ScanOptions, out: Scan): Generator<vo
       }
       const entry = entryOf(s);
       if (entry.type === 'dir') stack.push(path);
-      else if (entry.type === 'symlink') entry.target = readlinkSync(abs);
+      else if (entry.type === 'symlink') {
+        entry.target = readlinkSync(abs);
+        if (options.unstorable?.(entry.target)) continue;
+      }
       else if (entry.type === 'other') entry.skipped = 'special';
       else fileEntry(abs, path, s, entry);
       if (entry.skipped) notCovered.push({ path, reason: entry.skipped });

@@ -11,7 +11,7 @@ afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
 const DAY_MS = 86_400_000;
 
-function setup(options: { limits?: Partial<UndoLimits>; maxFileBytes?: number } = {}) {
+function setup(options: { limits?: Partial<UndoLimits>; maxFileBytes?: number; redact?: (text: string) => string } = {}) {
   const root = mkdtempSync(join(tmpdir(), 'zhixing-undo-'));
   const workspace = join(root, 'workspace');
   mkdirSync(workspace);
@@ -244,4 +244,24 @@ describe('workspace undo', () => {
     expect(r).toMatchObject({ restored: ['f.txt'], removed: ['g.txt'] });
     expect(readFileSync(ws('f.txt'), 'utf8')).toBe('v1');
   });
+
+  it('never stores a name that holds the key: such files stay out of the snapshot and undo leaves them', async () => {
+    const KEY = 'sk-Secret123';
+    const redact = (text: string) => text.replaceAll(KEY, '[key]');
+    const { store, undo, workspace, ws, session, turn } = setup({ redact });
+    await turn(() => {
+      writeFileSync(ws('plain.txt'), 'plain');
+      mkdirSync(ws(KEY));
+      writeFileSync(ws(`${KEY}/inside.txt`), 'x');
+      symlinkSync(`/tmp/${KEY}`, ws('link'));
+    });
+    const stored = store.snapshots.latestManifest(workspace);
+    expect(stored).toContain('plain.txt');
+    expect(stored).not.toContain(KEY);
+    const r = undo.undo(session, 'en');
+    expect(r.removed).toEqual(['plain.txt']);
+    expect(existsSync(ws(`${KEY}/inside.txt`))).toBe(true);
+    expect(existsSync(ws('plain.txt'))).toBe(false);
+  });
 });
+

@@ -71,6 +71,8 @@ export interface UndoDeps {
   limits?: Partial<UndoLimits>;
   maxFileBytes?: number;
   now?: () => number;
+  /** Takes the API key out of text: a path it changes is never stored (see ScanOptions.unstorable). */
+  redact?: (text: string) => string;
 }
 
 export function createWorkspaceUndo(deps: UndoDeps): WorkspaceUndo {
@@ -80,7 +82,8 @@ export function createWorkspaceUndo(deps: UndoDeps): WorkspaceUndo {
   const blobsDir = join(deps.dir, 'blobs');
   const blobs = createBlobFiles(blobsDir);
   // One snapshot never reads more than all snapshots may keep.
-  const scanLimits = { maxFileBytes: deps.maxFileBytes ?? MAX_SNAPSHOT_FILE_BYTES, maxEntries: MAX_SNAPSHOT_ENTRIES, maxReadBytes: limits.maxBytes };
+  const scanLimits = { maxFileBytes: deps.maxFileBytes ?? MAX_SNAPSHOT_FILE_BYTES, maxEntries: MAX_SNAPSHOT_ENTRIES, maxReadBytes: limits.maxBytes,
+    ...(deps.redact && { unstorable: (path: string) => deps.redact!(path) !== path }) };
   // The last manifest this process took: its hashes are what the next snapshot reuses.
   let latest: Manifest | undefined;
 
