@@ -136,7 +136,7 @@ describe('a one-shot on a terminal', () => {
     p.keys('y\r');
     await waitForRaw(p, /Thinking… 1 s/, at);
     expect(await p.closed).toBe(0);
-    expect(screenOf(p)).toMatch(/^Allow file_write to a\.txt\? \[y\]es once \/ \[a\]lways \/ \[n\]o y\n✓ file_write a\.txt \(\S+ ms\)\nWritten\.$/);
+    expect(screenOf(p)).toMatch(/^Allow file_write to a\.txt\? \[y\]es once \/ \[a\]lways \/ \[n\]o y\n✓ file_write a\.txt \(\S+ ms\) · you allowed it\nWritten\.$/);
   });
 
   it('keeps the full trace on stdout with --show-actions, and no tool line of its own', async () => {
