@@ -78,26 +78,60 @@ describe('skills in a one-shot run with a model', () => {
     expect(second!.body.messages.find((m: { role: string }) => m.role === 'tool')).toEqual({ role: 'tool', tool_call_id: 'call_skill', content: output });
   });
 
-  it('carries a report from the skill\'s instructions to a Word file in the workspace', async () => {
-    // The model loads the skill, then writes the report's JSON as the instructions say.
+  it('carries a report from the skill\'s instructions to a Word file in the workspace, the script run through the shell', async () => {
+    // The model loads the skill, writes the report's JSON as the instructions say, then runs the
+    // skill's script through the shell (approved by --yes: a script's effect cannot be read beforehand).
     const report = { title: '周报 Weekly report', sections: [{ heading: '进展 Progress', content: ['完成了 **技能** 功能。', { table: { header: ['项 Item', '状态 State'], rows: [['docx', '完成 done']] } }] }] };
+    const folder = join(REPO_ROOT, 'skills', 'docx-report');
     server.enqueue(
       toolCallsReply([{ id: 'call_skill', name: 'skill', args: { name: 'docx-report' } }]),
       toolCallsReply([{ id: 'call_write', name: 'file_write', args: { path: 'weekly.json', content: JSON.stringify(report) } }]),
-      textReply('The report data is ready.'),
+      toolCallsReply([{ id: 'call_run', name: 'shell', args: { command: `node ${folder}/scripts/make-docx.mjs weekly.json weekly.docx` } }]),
+      textReply('Your report is in weekly.docx.'),
     );
-    const r = await runCli(['--json', '--new', '把这周的进展写成 Word 周报'], env, { cwd: project });
+    const r = await runCli(['--json', '--yes', '--new', '把这周的进展写成 Word 周报'], env, { cwd: project, timeoutMs: 60_000 });
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out.actions.map((a: { tool: string; ok: boolean }) => [a.tool, a.ok])).toEqual([['skill', true], ['file_write', true]]);
-    const folder = /^(?:Folder|文件夹)[:：] ?(.+)$/m.exec(out.actions[0].output)![1]!;
-    // What the model then runs through the shell, in the workspace, with the folder the skill tool gave.
+    expect(out.actions.map((a: { tool: string; ok: boolean }) => [a.tool, a.ok])).toEqual([['skill', true], ['file_write', true], ['shell', true]]);
+    expect(/^(?:Folder|文件夹)[:：] ?(.+)$/m.exec(out.actions[0].output)![1]).toBe(folder);
+    expect(out.actions[2].output).toMatch(/^Exit code 0 \([\d.]+ s\)\nWrote weekly\.docx \(1 section, 1 table, [\d.]+ KB\)\n$/);
+    // The shell asked (the script is not something a rule can read), and --yes approved it.
+    expect(out.actions[2].permission).toEqual([expect.objectContaining({ action: 'shell.run', decision: 'allow', by: 'yes' })]);
     const workspace = join(home.home, 'workspace');
-    const made = spawnSync(process.execPath, [join(folder, 'scripts', 'make-docx.mjs'), 'weekly.json', 'weekly.docx'], { cwd: workspace, encoding: 'utf8' });
-    expect(made.stderr).toBe('');
-    expect(made.stdout).toMatch(/^Wrote weekly\.docx \(1 section, 1 table, [\d.]+ KB\)\n$/);
     const xml = await (await JSZip.loadAsync(readFileSync(join(workspace, 'weekly.docx')))).file('word/document.xml')!.async('string');
     for (const text of ['周报 Weekly report', '进展 Progress', '技能', '完成 done']) expect(xml).toContain(text);
+  });
+
+  it('makes an Excel sheet the same way, and the workbook holds the rows and a SUM', async () => {
+    const sheet = {
+      sheets: [{
+        name: '支出',
+        columns: [{ header: '项目', key: 'item', type: 'text' }, { header: '金额', key: 'amount', type: 'currency' }],
+        rows: [{ item: '房租', amount: 3500 }, { item: '水电', amount: 240.5 }],
+        totals: { label: '合计', columns: ['amount'] },
+      }],
+    };
+    const folder = join(REPO_ROOT, 'skills', 'xlsx-sheet');
+    server.enqueue(
+      toolCallsReply([{ id: 'call_write2', name: 'file_write', args: { path: 'spend.json', content: JSON.stringify(sheet) } }]),
+      toolCallsReply([{ id: 'call_run2', name: 'shell', args: { command: `node ${folder}/scripts/make-xlsx.mjs spend.json spend.xlsx` } }]),
+      textReply('spend.xlsx is ready.'),
+    );
+    const r = await runCli(['--json', '--yes', '--new', '把这个月的支出做成 Excel 表'], env, { timeoutMs: 60_000 });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.actions.map((a: { tool: string; ok: boolean }) => [a.tool, a.ok])).toEqual([['file_write', true], ['shell', true]]);
+    expect(out.actions[1].output).toMatch(/Exit code 0[^\n]*\nWrote spend\.xlsx/);
+    const { default: ExcelJS } = await import('exceljs');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(join(home.home, 'workspace', 'spend.xlsx'));
+    const ws = book.getWorksheet('支出')!;
+    expect(ws.getRow(1).values).toEqual([undefined, '项目', '金额']);
+    expect(ws.getCell('A2').value).toBe('房租');
+    expect(ws.getCell('B3').value).toBe(240.5);
+    const formulas: string[] = [];
+    ws.eachRow((row) => row.eachCell((cell) => { if (cell.formula) formulas.push(cell.formula); }));
+    expect(formulas).toContain('SUM(B2:B3)');
   });
 
   it('tells the model which skills exist when it asks for one that does not', async () => {
