@@ -124,7 +124,7 @@ describe('a permission ask in the REPL, on a real terminal', () => {
     expect(r.code).toBe(0);
     expect(existsSync(file)).toBe(false);
     expect(r.stdout).toContain(`${QUESTION}\n(Input has ended, so nobody can answer: refused.)\n`);
-    expect(r.stdout).toContain('✗ The user declined writing to notes/a.txt; nothing was changed.');
+    expect(r.stdout).toContain("✗ Writing to notes/a.txt needs the user's approval, and nobody was there to answer (no terminal); noth");
   });
 });
 
@@ -135,7 +135,7 @@ describe('a permission ask in a one-shot call', () => {
     expect(r.code).toBe(0);
     expect(existsSync(file)).toBe(false);
     expect(r.stderr).toBe('file_write on notes/a.txt needs your approval, so it was refused. Re-run with --yes to approve it.\n');
-    expect(r.stdout).toContain('✗ The user declined writing to notes/a.txt; nothing was changed.');
+    expect(r.stdout).toContain("✗ Writing to notes/a.txt needs the user's approval, and nobody was there to answer (no terminal); noth");
   });
 
   it('with --yes is approved once and the file is written', async () => {

@@ -177,7 +177,7 @@ describe('the permission service under rules over what calls touch', () => {
     const opaque = shell('python3 -c x', [{ text: 'python3 -c x', opaque: 'python3 -c runs code given inline' }]);
     const refused = await service.ask(opaque, { signal: live() });
     expect(refused.decision).toBe('deny');
-    expect(refused.refusal).toBeUndefined();
+    expect(refused.refusal).toBe('needs-person');
     expect(refused.record).toMatchObject({ by: 'yes', reason: 'only a person may approve this: python3 -c runs code given inline', parts: [{ decision: 'ask', needsPerson: true }] });
     expect(events).toEqual([]);
     // Without a deny among the rules the same line is an ordinary ask, which --yes approves.

@@ -164,7 +164,7 @@ export function createPermissionService(options: PermissionServiceOptions): Perm
     const { sessionId, turnId, callId, tool, action, target } = request;
     if (options.autoApprove && verdict.needsPerson) {
       // --yes approves what the rules leave open, not what could be a denied program in disguise.
-      return done('deny', 'yes', {}, { ...how, reason: `only a person may approve this: ${verdict.reason ?? 'what it runs cannot be read'}` });
+      return done('deny', 'yes', { refusal: 'needs-person' }, { ...how, reason: `only a person may approve this: ${verdict.reason ?? 'what it runs cannot be read'}` });
     }
     const asked: PendingAsk = {
       id: newId(), sessionId, turnId, callId, tool, action, target, ...askedParts(request, verdict),
@@ -187,7 +187,7 @@ export function createPermissionService(options: PermissionServiceOptions): Perm
         if (reply === 'always') for (const pattern of patterns) remembered.set(key(tool, pattern), { tool, pattern, decision: 'allow', createdAt: now() });
         if (reply === 'no-host') {
           replied('deny');
-          return resolve({ decision: 'deny', refusal: 'declined', record: { ...base, decision: 'deny', by: 'no-host', ...how } });
+          return resolve({ decision: 'deny', refusal: 'unanswered', record: { ...base, decision: 'deny', by: 'no-host', ...how } });
         }
         replied(reply);
         const record = (decision: PermissionDecision, by: PermissionRecord['by']) => ({ ...base, decision, by, ...how });

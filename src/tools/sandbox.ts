@@ -247,6 +247,10 @@ export async function checkPath(
     throw new ToolError(say(ctx.lang, `用户拒绝了${zhVerb} ${located.display}，没有做任何改动。`,
       `The user declined ${enGerund.toLowerCase()} ${located.display}; nothing was changed.`));
   }
+  if (refusal === 'unanswered') {
+    throw new ToolError(say(ctx.lang, `${zhVerb} ${located.display} 需要用户批准，但没有人可以回答（没有终端），所以没有做任何改动。`,
+      `${enGerund} ${located.display} needs the user's approval, and nobody was there to answer (no terminal); nothing was changed.`));
+  }
   if (refusal === 'cancelled') {
     throw new ToolError(say(ctx.lang, `等待用户批准时回合被停止了，没有${zhVerb} ${located.display}。`,
       `The turn was stopped while waiting for the user's approval; ${enGerund.toLowerCase()} ${located.display} did not happen.`));

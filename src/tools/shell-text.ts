@@ -1,4 +1,5 @@
 import { say, type Lang } from '../i18n.js';
+import type { PermissionRefusal } from './tool.js';
 import type { CommandResult } from '../shell/run.js';
 import type { SandboxInfo } from '../shell/sandbox.js';
 import { formatBytes } from './sandbox.js';
@@ -83,9 +84,19 @@ export function catastropheText(lang: Lang, command: string, what: string): stri
   );
 }
 
-export function refusedText(lang: Lang, command: string, refusal: 'declined' | 'cancelled' | undefined): string {
+export function refusedText(lang: Lang, command: string, refusal: PermissionRefusal | undefined): string {
   const shown = shownCommand(command);
   if (refusal === 'declined') return say(lang, `用户拒绝运行 ${shown}，没有运行任何东西。`, `The user declined to run ${shown}; nothing was run.`);
+  if (refusal === 'unanswered') {
+    return say(lang, `运行 ${shown} 需要用户批准，但没有人可以回答（没有终端），所以没有运行。`, `Running ${shown} needs the user's approval, and nobody was there to answer (no terminal); nothing was run.`);
+  }
+  if (refusal === 'needs-person') {
+    return say(
+      lang,
+      `运行 ${shown} 只能由用户本人批准（无法事先看清它会运行什么，而权限规则禁止了某些程序），--yes 不能代替，所以没有运行。`,
+      `Running ${shown} needs the user's own approval (what it runs cannot be read beforehand, and the rules deny some programs); --yes does not give it, so nothing was run.`,
+    );
+  }
   if (refusal === 'cancelled') {
     return say(lang, `等待用户批准时回合被停止了，${shown} 没有运行。`, `The turn was stopped while waiting for the user's approval; ${shown} did not run.`);
   }

@@ -1,3 +1,4 @@
+import type { PermissionRefusal } from './tool.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -72,13 +73,15 @@ describe('the shell tool', () => {
 
   it('says who refused: a rule, the user, or a stop while asking; and runs nothing', async () => {
     const run = shellRunner(fx, { sandbox: async () => NONE });
-    const refused = async (refusal?: 'declined' | 'cancelled') => {
+    const refused = async (refusal?: PermissionRefusal) => {
       const ctx = { ...shellCtx(fx.workspace, asked, () => 'deny'), refusal: () => refusal };
       return (await run({ command: 'touch ran.txt' }, ctx)).output;
     };
     expect(await refused()).toBe('Error: Running touch ran.txt was refused by the permission settings; nothing was run.');
     expect(await refused('declined')).toBe('Error: The user declined to run touch ran.txt; nothing was run.');
     expect(await refused('cancelled')).toBe("Error: The turn was stopped while waiting for the user's approval; touch ran.txt did not run.");
+    expect(await refused('unanswered')).toBe("Error: Running touch ran.txt needs the user's approval, and nobody was there to answer (no terminal); nothing was run.");
+    expect(await refused('needs-person')).toMatch(/^Error: Running touch ran\.txt needs the user's own approval .* --yes does not give it/);
     expect(existsSync(path.join(fx.workspace, 'ran.txt'))).toBe(false);
   });
 

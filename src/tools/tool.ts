@@ -72,7 +72,13 @@ export interface PermissionRecord {
 }
 
 /** Why an ask came back 'deny' when no rule decided it: the user said no, or the turn stopped while they were deciding. */
-export type PermissionRefusal = 'declined' | 'cancelled';
+export type PermissionRefusal =
+  | 'declined'
+  | 'cancelled'
+  /** An ask with nobody to answer it: a one-shot run without a terminal, a REPL whose input ended. */
+  | 'unanswered'
+  /** Only a person may approve it (what it runs cannot be read, and the rules deny something): --yes did not. */
+  | 'needs-person';
 
 /** Everything a tool gets from the turn that runs it, instead of reaching for globals. */
 export interface ToolContext {
