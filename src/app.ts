@@ -1,5 +1,5 @@
 import { mkdirSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createBus, type Bus } from './bus/bus.js';
 import { setConfigKey } from './config/config-writer.js';
 import type { Config } from './config/config.js';
@@ -116,6 +116,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     skills,
     // Read at each command (the service exists by then): rules edited while running apply at once.
     maskPrograms: () => maskedUnder(permission.effective(), (key) => matchGlob(key, 'shell')),
+    // Skills' scripts run through the shell and import this installation's packages.
+    shown: [dirname(shippedSkillsDir()), config.projectSkillsDir],
   }), { defaultTimeoutMs: config.toolTimeoutMs, scrub });
   const llm = options.llm ?? (await createLlm(config, store));
   const undo = createWorkspaceUndo({ repo: store.snapshots, dir: join(config.home, 'snapshots'), workspace, limits: config.undo, redact: scrub?.text });

@@ -56,6 +56,21 @@ describe('the bubblewrap policy', () => {
     expect(s.at(-1)).toBe('--unshare-net');
   });
 
+  it('shows an installation or project folder that lies in /tmp read-only, but nothing of the home that way', () => {
+    const inTmp = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'zhixing-install-')));
+    try {
+      const s = steps(bwrapArgs({ ...o, shown: [inTmp, path.join(o.home, 'skills'), path.join(base, 'elsewhere'), '/usr'] }));
+      expect(s).toContain(`--ro-bind ${inTmp} ${inTmp}`);
+      // After the private /tmp it would be hidden by, before the home is covered.
+      expect(s.indexOf(`--ro-bind ${inTmp} ${inTmp}`)).toBeGreaterThan(s.indexOf('--tmpfs /tmp'));
+      expect(s.indexOf(`--ro-bind ${inTmp} ${inTmp}`)).toBeLessThan(s.indexOf('--tmpfs $B/home'));
+      // Folders outside /tmp are seen through the read-only root already; nothing missing is bound.
+      expect(s.filter((x) => x.startsWith('--ro-bind') && x !== '--ro-bind / /' && !x.includes('/dev/null'))).toEqual([`--ro-bind ${inTmp} ${inTmp}`]);
+    } finally {
+      rmSync(inTmp, { recursive: true, force: true });
+    }
+  });
+
   it('covers the agent\'s files one by one when the home cannot be covered whole', () => {
     const s = steps(bwrapArgs({ ...o, home: '/' }));
     expect(s).not.toContain('--tmpfs /');

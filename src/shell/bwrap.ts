@@ -22,6 +22,12 @@ export interface ContainOptions {
   searchPath: string;
   /** The shell that runs the command: never masked, or nothing would run at all. */
   shell: string;
+  /**
+   * Folders commands must be able to read though they lie where the sandbox covers (a private /tmp):
+   * the installation, whose skills' scripts import its packages, and a project's skills. Never
+   * anything inside `$ZHIXING_HOME`, which stays covered.
+   */
+  shown?: string[];
 }
 
 /** The bind of `/dev/null` over a file, or of an empty tmpfs over a folder: what hides it inside the sandbox. */
@@ -50,6 +56,10 @@ export function bwrapArgs(o: ContainOptions): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   // Folders already covered whole: nothing inside them needs covering again.
   const covered: string[] = ['/tmp'];
+  // Before the home is covered, so a shown folder that holds the home cannot bring it back into view.
+  for (const f of (o.shown ?? []).map(existing)) {
+    if (f?.dir && within(f.path, '/tmp') && !(home && within(f.path, home))) args.push('--ro-bind', f.path, f.path);
+  }
   // A home at the root would cover the whole system; config.json and the rest are then covered one by one below.
   if (home && home !== path.parse(home).root) {
     args.push('--tmpfs', home);

@@ -20,6 +20,8 @@ export interface BuiltinDeps {
   sandbox: () => Promise<SandboxInfo>;
   /** Programs the shell rules deny outright (`programsDeniedOutright`): masked inside the sandbox. */
   maskPrograms?: () => string[];
+  /** Folders shell commands must be able to read wherever they lie: the installation, a project's skills. */
+  shown?: string[];
   /** The skills the `skill` tool loads. */
   skills: SkillCatalog;
 }
@@ -36,7 +38,7 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
     fileListTool,
     createWeatherTool({ geocodingUrl: config.geocodingUrl, forecastUrl: config.weatherUrl }),
     createShellTool({
-      home: config.home, dbPath: config.dbPath, network: config.shell.network, env: config.shell.env, sandbox: deps.sandbox, maskPrograms: deps.maskPrograms,
+      home: config.home, dbPath: config.dbPath, network: config.shell.network, env: config.shell.env, sandbox: deps.sandbox, maskPrograms: deps.maskPrograms, shown: deps.shown,
     }),
     createSkillTool(deps.skills),
   ];

@@ -54,6 +54,8 @@ export interface ShellToolDeps {
   analyze?: Analyze;
   /** Programs the rules deny outright, made unavailable inside the sandbox whatever the spelling; read at each command, so edited rules apply at once. */
   maskPrograms?: () => string[];
+  /** Folders commands must read wherever they lie (the installation, a project's skills): see ContainOptions.shown. */
+  shown?: string[];
   /** The user's home folder, whose credentials are hidden; the system's idea of it by default. */
   userHome?: string;
   platform?: NodeJS.Platform;
@@ -128,6 +130,7 @@ export function createShellTool(deps: ShellToolDeps): Tool {
         maskPrograms: deps.maskPrograms?.() ?? [],
         searchPath: env.PATH!,
         shell,
+        shown: deps.shown ?? [],
       });
       let result;
       try {
