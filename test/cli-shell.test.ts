@@ -55,7 +55,7 @@ describe('the shell through ./bin/zhixing', () => {
     expect(bare.stdout).toMatch(
       /\nsandbox +no sandbox \(bubblewrap \(bwrap\) is not installed\): shell commands would run uncontained, so each one asks you first\. To fix it, install bubblewrap: apt-get install bubblewrap \(or dnf install bubblewrap\)\.\n$/,
     );
-    expect(bare.stdout).toMatch(/\nZHIXING_SHELL_NETWORK +1 +default\n/);
+    expect(bare.stdout).toMatch(/\nZHIXING_SHELL_NETWORK +0 +default\n/);
     const json = JSON.parse((await runCli(['config', '--json'], { ZHIXING_HOME: h.home, PATH: '/nonexistent' })).stdout);
     expect(json.sandbox).toEqual({ kind: 'none', ok: false, reason: 'bubblewrap (bwrap) is not installed' });
     if (!HAVE_BWRAP) return;

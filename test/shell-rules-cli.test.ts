@@ -24,7 +24,8 @@ afterAll(async () => {
 });
 
 function setup(permissions: object) {
-  const h = tempHome({}, { permissions });
+  // The network on, so the canary could be reached: only the rules stand between curl and it.
+  const h = tempHome({}, { permissions, shell: { network: true } });
   homes.push(h);
   const env = { ZHIXING_HOME: h.home, ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: 'sk-test-rules-0123456789', ZHIXING_MODEL: 'm', ZHIXING_LANG: 'en' };
   return { env, ws: (p: string) => join(h.home, 'workspace', p) };

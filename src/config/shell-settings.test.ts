@@ -19,11 +19,11 @@ function folders(settings?: object) {
 }
 
 describe('the shell settings', () => {
-  it('let commands use the network by default, and start from the environment the assistant was given', () => {
+  it('keep commands off the network by default, and start from the environment the assistant was given', () => {
     const { home, cwd } = folders();
     const env = { ZHIXING_HOME: home, PATH: '/usr/bin', SOME: 'thing' };
     const c = loadConfig({ env, cwd });
-    expect(c.shell).toEqual({ network: true, env });
+    expect(c.shell).toEqual({ network: false, env });
     expect(c.origins.ZHIXING_SHELL_NETWORK).toEqual({ from: 'default' });
     expect(c.warnings).toEqual([]);
   });
@@ -39,13 +39,17 @@ describe('the shell settings', () => {
     expect(loadConfig({ env: { ZHIXING_HOME: h2, ZHIXING_SHELL_NETWORK: 'off' }, cwd: c2 }).shell.network).toBe(false);
   });
 
-  it('let a project\'s ./.env turn the network off but not back on', () => {
-    const { home, cwd } = folders({ shell: { network: false } });
-    writeFileSync(join(cwd, '.env'), 'ZHIXING_SHELL_NETWORK=1\n');
-    const c = loadConfig({ env: { ZHIXING_HOME: home }, cwd });
-    expect(c.shell.network).toBe(false);
-    expect(c.warnings).toEqual([`Ignored ZHIXING_SHELL_NETWORK=1 in ./.env: ${join(home, 'config.json')} keeps shell commands off the network.`]);
-    const { home: h2, cwd: c2 } = folders();
+  it('let a project\'s ./.env turn the network off but not on', () => {
+    for (const settings of [{ shell: { network: false } }, undefined]) {
+      const { home, cwd } = folders(settings);
+      writeFileSync(join(cwd, '.env'), 'ZHIXING_SHELL_NETWORK=1\n');
+      const c = loadConfig({ env: { ZHIXING_HOME: home }, cwd });
+      expect(c.shell.network).toBe(false);
+      expect(c.warnings).toEqual([
+        `Ignored ZHIXING_SHELL_NETWORK=1 in ./.env: a project's .env may keep shell commands off the network, not let them on it (set it in ${join(home, 'config.json')} or the environment).`,
+      ]);
+    }
+    const { home: h2, cwd: c2 } = folders({ shell: { network: true } });
     writeFileSync(join(c2, '.env'), 'ZHIXING_SHELL_NETWORK=0\n');
     expect(loadConfig({ env: { ZHIXING_HOME: h2 }, cwd: c2 }).shell.network).toBe(false);
   });

@@ -1,15 +1,19 @@
 import { z } from 'zod';
 import { echo, originLabel, type SettingOrigin } from './setting-checks.js';
 
-/** `shell` in config.json: `{ "network": false }` keeps commands off the network. */
+/** `shell` in config.json: `{ "network": true }` lets commands use the network. */
 export const ShellFileSettings = z
-  .object({ network: z.boolean().optional().describe('Whether shell commands may use the network (default true).') })
+  .object({ network: z.boolean().optional().describe('Whether shell commands may use the network (default false).') })
   .passthrough();
 export type ShellFileSettings = z.infer<typeof ShellFileSettings>;
 
 /** How the shell tool's commands run. */
 export interface ShellSettings {
-  /** Commands may use the network (on by default; `ZHIXING_SHELL_NETWORK=0` or `"shell": {"network": false}` turn it off). */
+  /**
+   * Commands may use the network: off by default (`ZHIXING_SHELL_NETWORK=1` or `"shell": {"network": true}`
+   * turn it on). A command on the machine's network reaches every service listening on it, this
+   * server's own API included, through which it could rewrite the rules it runs under.
+   */
   network: boolean;
   /** The environment the assistant was started with: commands get it with every secret taken out. */
   env: Record<string, string | undefined>;
@@ -42,7 +46,7 @@ export class ShellSettingError extends Error {
 export function readShellSettings(i: ShellSettingsInput): { settings: ShellSettings; origin: SettingOrigin } {
   const fromFile = i.file?.network;
   const fileOrigin: SettingOrigin = fromFile === undefined ? { from: 'default' } : { from: 'config-file', key: 'shell.network', path: i.configPath };
-  const base = { settings: { network: fromFile ?? true, env: i.env }, origin: fileOrigin };
+  const base = { settings: { network: fromFile ?? false, env: i.env }, origin: fileOrigin };
   if (i.value === undefined) return base;
   const lower = i.value.toLowerCase();
   if (!ON.has(lower) && !OFF.has(lower)) {
@@ -54,7 +58,7 @@ export function readShellSettings(i: ShellSettingsInput): { settings: ShellSetti
   }
   const network = ON.has(lower);
   if (network && !base.settings.network && i.origin.from === 'cwd-env') {
-    i.warnings.push(`Ignored ZHIXING_SHELL_NETWORK=${i.value} in ./.env: ${i.configPath} keeps shell commands off the network.`);
+    i.warnings.push(`Ignored ZHIXING_SHELL_NETWORK=${i.value} in ./.env: a project's .env may keep shell commands off the network, not let them on it (set it in ${i.configPath} or the environment).`);
     return base;
   }
   return { settings: { network, env: i.env }, origin: i.origin };

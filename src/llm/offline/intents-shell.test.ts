@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { commandIn } from './intents-shell.js';
-import { classify } from './intents.js';
+import { classify, plan } from './intents.js';
 import { utterance } from './extract.js';
 import { memoryPrefs } from './testing.js';
 
@@ -36,8 +36,17 @@ describe('a command handed over in a message', () => {
     'what does `ls` do',
     '记一下：运行 ls 检查目录',
     'how much is $ 5 plus 3',
+    '提醒我明天运行 `npm test`',
+    'remind me to run `npm test` tomorrow',
   ])('%s → no command', (text) => {
     expect(commandIn(text)).toBeUndefined();
+  });
+
+  it('runs a command as typed: no typo fixed, no clause split inside it', () => {
+    const ctx = { prefs: memoryPrefs() };
+    for (const command of ['echo teh; sleep 1; echo done', 'ls 然后 pwd', 'git log -1, then echo ok']) {
+      expect(plan(`run \`${command}\``, ctx)).toEqual({ kind: 'calls', calls: [{ name: 'shell', args: { command } }] });
+    }
   });
 
   it('comes before the code refusal and the file rules: the words of a command are not read as a request', () => {

@@ -22,8 +22,11 @@ const RUN_EN = '(?:run|execute|exec)';
 const WHERE_ZH = '(?:在\\s*(?:终端|命令行|shell|bash)\\s*(?:里|中|上)?\\s*|用\\s*(?:shell|bash|终端|命令行)\\s*)?';
 const POLITE_ZH = '(?:请|麻烦|帮我|给我|你)?\\s*';
 
-/** 「运行 `ls -la`」 "run `git status` please": a command in backticks after a run verb, anywhere. */
-const BACKTICKED = new RegExp(`(?:${RUN_ZH}|\\b${RUN_EN}\\b)[^\`]{0,20}\`(?<cmd>[^\`\\n]+)\``, 'i');
+/** 「运行 `ls -la`」 "run `git status` please": a command in backticks after a run verb that starts the message. */
+const BACKTICKED = new RegExp(
+  `^${POLITE_ZH}${WHERE_ZH}(?:${RUN_ZH}|(?:please\\s+)?(?:can you\\s+|could you\\s+)?${RUN_EN}\\b)[^\`]{0,20}\`(?<cmd>[^\`\\n]+)\``,
+  'i',
+);
 /** 「运行命令：ls -la」「在终端执行 git status」 "run the command ls", "run this in the shell: ls". */
 const NAMED = new RegExp(
   `^${POLITE_ZH}${WHERE_ZH}${RUN_ZH}\\s*(?:一下)?\\s*(?<named>(?:这个|这条|以下|下面的?)?\\s*(?:命令|指令|shell\\s*命令))?\\s*[:：]?\\s*(?<cmd>.+)$`,

@@ -14,7 +14,7 @@ import { callsOf, reply, str, type Intent, type Outcome, type PlanContext, type 
 import { CHAT_INTENTS, CODE_INTENTS, NAME_INTENTS, OUT_OF_SCOPE_INTENTS } from './intents-chat.js';
 import { CALCULATOR_RULES } from './intents-calculator.js';
 import { FILE_RULES } from './intents-files.js';
-import { SHELL_RULES } from './intents-shell.js';
+import { commandIn, SHELL_RULES } from './intents-shell.js';
 import { TIME_RULES } from './intents-time.js';
 import { TODO_RULES } from './intents-todo.js';
 import { WEATHER_RULES } from './intents-weather.js';
@@ -157,6 +157,9 @@ export function plan(text: string, ctx: PlanContext): Plan {
   // 「记两个待办：买菜、洗衣服」: one todo each.
   const several = severalTodos(u);
   if (several) return { kind: 'calls', calls: several };
+  // A command handed over runs exactly as typed: no typo fixed in it, no clause split inside it.
+  const command = commandIn(text);
+  if (command) return planned([{ name: 'shell', args: { command } }]);
   const whole = classify(u, ctx);
   const parts = clauses(u, { lists: !(whole.kind === 'call' && verbatim(whole.call)) });
   // 「打 75 折，再减 10 块」 goes on with the same sum: one calculation, not two.
