@@ -17,37 +17,68 @@ export interface Glob {
   broad: boolean;
 }
 
-const REGEX_SPECIAL = /[.*+?^${}()|[\]\\/]/g;
+type Token = { wild: '*' | '?' } | { text: string };
 
 /** Compiles a rule's glob. Pure; callers that match often keep the result. */
 export function compileGlob(pattern: string): Glob {
-  let source = '';
-  let prefix = '';
-  let literalSoFar = true;
-  const tokens: Array<{ wild?: '*' | '?'; text?: string }> = [];
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '\\' && i + 1 < pattern.length) tokens.push({ text: pattern[++i]! });
+  const tokens: Token[] = [];
+  // Code points, as a `?` matches one character, 汉 or 😀 alike.
+  const chars = Array.from(pattern);
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i]!;
+    if (c === '\\' && i + 1 < chars.length) tokens.push({ text: chars[++i]! });
     else if (c === '*' || c === '?') tokens.push({ wild: c });
     else tokens.push({ text: c });
   }
   // A trailing unescaped " *": the arguments are optional.
   const last = tokens.at(-1);
   const beforeLast = tokens.at(-2);
-  const optionalTail = last?.wild === '*' && beforeLast?.text === ' ';
+  const optionalTail = last !== undefined && 'wild' in last && last.wild === '*' && beforeLast !== undefined && 'text' in beforeLast && beforeLast.text === ' ';
   const body = optionalTail ? tokens.slice(0, -2) : tokens;
+  let prefix = '';
   for (const t of body) {
-    if (t.wild) {
-      literalSoFar = false;
-      source += t.wild === '*' ? '[\\s\\S]*' : '[\\s\\S]';
+    if ('wild' in t) break;
+    prefix += t.text;
+  }
+  return {
+    source: pattern,
+    test: (text) => {
+      const t = Array.from(text);
+      return wildMatch(tokens, t) || (optionalTail && wildMatch(body, t));
+    },
+    prefix,
+    broad: tokens[0] !== undefined && 'wild' in tokens[0],
+  };
+}
+
+/**
+ * Whether `tokens` match all of `text`, in time proportional to their lengths' product at worst:
+ * on a mismatch only the latest `*` takes one more character, never an earlier one (which a later
+ * `*` could always take instead). A regular expression built from the glob backtracks
+ * exponentially on patterns like `*?*?*?…x`, and one rule must never freeze the process.
+ */
+function wildMatch(tokens: readonly Token[], text: readonly string[]): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let resume = 0;
+  while (t < text.length) {
+    const token = tokens[p];
+    if (token !== undefined && 'wild' in token && token.wild === '*') {
+      star = p++;
+      resume = t;
+    } else if (token !== undefined && ('wild' in token || token.text === text[t])) {
+      p++;
+      t++;
+    } else if (star >= 0) {
+      p = star + 1;
+      t = ++resume;
     } else {
-      if (literalSoFar) prefix += t.text;
-      source += t.text!.replace(REGEX_SPECIAL, '\\$&');
+      return false;
     }
   }
-  if (optionalTail) source += '(?: [\\s\\S]*)?';
-  const regex = new RegExp(`^${source}$`, 'u');
-  return { source: pattern, test: (text) => regex.test(text), prefix, broad: tokens[0]?.wild !== undefined };
+  while (p < tokens.length && 'wild' in tokens[p]! && (tokens[p] as { wild: string }).wild === '*') p++;
+  return p === tokens.length;
 }
 
 /** True when `pattern` matches all of `text`. */

@@ -178,3 +178,18 @@ describe('checkRules', () => {
     expect(checkRules(null).problems).toHaveLength(1);
   });
 });
+
+describe('a glob that would make a regular expression backtrack for ever', () => {
+  it('is matched at once, whatever it holds', async () => {
+    const { matchGlob } = await import('./glob.js');
+    const pattern = `${'*?'.repeat(40)}x`;
+    const text = 'a'.repeat(5_000);
+    expect(matchGlob(pattern, text)).toBe(false);
+    expect(matchGlob(pattern, `${text}x`)).toBe(true);
+    expect(matchGlob('*a*a*a*a*a*a*a*a*b', 'a'.repeat(2_000))).toBe(false);
+    // (The regular expression these globs once compiled to takes years on them: the test's timeout would end it.)
+    expect(matchGlob('curl *', 'curl')).toBe(true);
+    expect(matchGlob('curl *', 'curly')).toBe(false);
+    expect(matchGlob('汉?', '汉😀')).toBe(true);
+  });
+});
