@@ -9,6 +9,8 @@ describe('editing permission rules', () => {
       shell: { 'git *': 'allow', 'rm -rf *': 'deny' },
     });
     expect(withRule({}, {}, 'web_fetch', 'allow', 'https://example.com/*')).toEqual({ web_fetch: { 'https://example.com/*': 'allow' } });
+    // A plain decision over a tool with patterns sets its "*", keeping the denies beside it.
+    expect(withRule({ shell: { 'curl *': 'deny', '*': 'ask' } }, {}, 'shell', 'allow')).toEqual({ shell: { 'curl *': 'deny', '*': 'allow' } });
   });
 
   it('removes a tool, or one pattern, and the tool with its last pattern', () => {

@@ -20,10 +20,12 @@ const ANY = '*';
 /**
  * `rules` with `tool` (or one of its patterns) set to `decision`. A pattern added to a tool that has
  * one decision, its own or the default's (`effective`), keeps that decision as `*`, so only the
- * pattern's calls change.
+ * pattern's calls change. A decision without a pattern for a tool that has patterns sets its `*`:
+ * `allow shell` must not sweep away `"curl *": "deny"` beside it (`remove` takes them all).
  */
 export function withRule(rules: Rules, effective: Rules, tool: string, decision: RuleDecision, pattern?: string): Rules {
-  if (pattern === undefined) return { ...rules, [tool]: decision };
+  const current = rules[tool];
+  if (pattern === undefined) return typeof current === 'object' ? { ...rules, [tool]: { ...current, [ANY]: decision } } : { ...rules, [tool]: decision };
   const base = rules[tool] ?? effective[tool];
   const patterns = typeof base === 'string' ? { [ANY]: base } : { ...base };
   return { ...rules, [tool]: { ...patterns, [pattern]: decision } };
