@@ -105,7 +105,9 @@ const ruleName = (r: CompiledRule) => (r.toolLevel ? r.toolKey : `${r.toolKey} â
 function coversUnknownArgs(rule: CompiledRule, text: string): boolean {
   if (rule.decision !== 'deny') return rule.pattern.test(`${text} ${UNKNOWN_ARGS}`);
   if (rule.pattern.test(text)) return true;
-  const known = `${text} `;
+  // What is known is the text before the first word made at run time (`git $P`: `git `).
+  const cut = text.search(/[$`]/);
+  const known = cut >= 0 ? text.slice(0, cut) : `${text} `;
   return known.startsWith(rule.pattern.prefix) || rule.pattern.prefix.startsWith(known);
 }
 
@@ -128,7 +130,10 @@ function decide(rules: CompiledRule[], spellings: string[], argsUnknown: boolean
 
 function decidePart(rules: CompiledRule[], defaults: CompiledRule[], part: TargetPart, hasDeny: boolean, options: EvaluateOptions): PartVerdict {
   const spellings = [part.text, ...(part.alternatives ?? [])];
-  const { decision, rule } = decide(rules, spellings, part.argsUnknown === true, defaults);
+  const found = decide(rules, spellings, part.argsUnknown === true, defaults);
+  // Spellings that may only refuse (`git -C . push` read as `git push`): a deny over them stands, an allow does not.
+  const refusing = part.denyOnly?.length ? decide(rules.filter((r) => r.decision === 'deny'), part.denyOnly, part.argsUnknown === true, []) : undefined;
+  const { decision, rule } = refusing?.decision === 'deny' ? refusing : found;
   const base = { text: part.text, ...(rule ? { rule: ruleName(rule) } : {}), ...(part.opaque ? { opaque: part.opaque } : {}) };
   if (decision === 'deny') return { ...base, decision };
   if (decision === 'ask' || part.opaque) {

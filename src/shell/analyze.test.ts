@@ -147,3 +147,20 @@ describe('speed', () => {
     expect(perLine).toBeLessThan(10);
   });
 });
+
+describe('argument rules that a spelling must not slip past', () => {
+  const rules = { shell: { 'git push*': 'deny', 'curl *127.0.0.1*': 'deny', '*': 'allow' } } as const;
+  const decide = async (command: string) => {
+    const analysis = await analyzeCommand(command, { cwd: process.cwd(), path: process.env.PATH ?? '/usr/bin:/bin' });
+    return evaluate(withDefaults(rules), 'shell', { target: command, parts: partsForRules(command, analysis) }).decision;
+  };
+  it.each([
+    'git -C . push', 'git -c a.b=c push origin', 'git --no-pager push', 'git --git-dir=.git push', 'P=push; git $P',
+    'H=127.0.0.1; curl http://$H:9/', "zip -T -TT 'git push' z.zip f", "man -P 'git push' ls",
+  ])('%s is not allowed', async (command) => {
+    expect(await decide(command)).not.toBe('allow');
+  });
+  it.each(['git status', 'git -C . status', 'git log --oneline', 'curl http://example.com/', 'echo $HOME'])('%s is allowed', async (command) => {
+    expect(await decide(command)).toBe('allow');
+  });
+});

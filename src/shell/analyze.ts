@@ -202,6 +202,19 @@ function joinContinued(nodes: Node[]): Word[] {
   return words;
 }
 
+/** git's global options (before the subcommand) taking a value of their own. */
+const GIT_GLOBAL_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix', '--list-cmds', '--attr-source']);
+
+/** git's arguments from its subcommand on: `-C . -c a=b --no-pager push x` → `push x`. */
+function gitSubcommand(args: Word[]): Word[] {
+  let i = 0;
+  while (i < args.length && args[i]!.value.startsWith('-')) {
+    const a = args[i]!.value;
+    i += GIT_GLOBAL_WITH_VALUE.has(a) ? 2 : 1;
+  }
+  return args.slice(i);
+}
+
 /** One command as an argument list: its part, what would refuse it outright, and what it runs in turn. */
 function run(argv: Word[], state: State, depth: number, extra: { opaque?: string; argsUnknown?: boolean; wraps?: number } = {}): void {
   if (state.failure || argv.length === 0) return;
@@ -214,7 +227,8 @@ function run(argv: Word[], state: State, depth: number, extra: { opaque?: string
     return;
   }
   const [program, ...args] = argv as [Word, ...Word[]];
-  const unknown = extra.argsUnknown ? { argsUnknown: true } : {};
+  // An argument made at run time (`git $P`) could be anything a rule over arguments names.
+  const unknown = extra.argsUnknown || args.some((a) => a.dynamic) ? { argsUnknown: true } : {};
   // `{}` is what find -exec and xargs -I put a file name or an input line in: the program is chosen at run time.
   if (program.dynamic || program.glob || program.value.includes('{}')) {
     state.parts.push({ text: argv.map((w) => w.raw).join(' '), opaque: `the program's name (${program.raw}) is made at run time`, ...unknown });
@@ -228,6 +242,9 @@ function run(argv: Word[], state: State, depth: number, extra: { opaque?: string
   const text = line(written);
   // A multi-call binary (busybox) reached through a link runs the program the link is named after.
   const multiCall = MULTI_CALL.has(realName) && written !== realName;
+  // git's own options before its subcommand (`git -C . push`) are no part of what a deny names.
+  const gitPlain = realName === 'git' || written === 'git' ? ['git', ...gitSubcommand(args).map((a) => a.value)].join(' ') : undefined;
+  const denyOnly = gitPlain !== undefined && gitPlain !== text ? { denyOnly: [gitPlain] } : {};
   const alternatives = [...new Set([
     ...(where.byPath ? [line(program.value)] : []),
     ...(where.found ? [line(where.found)] : []),
@@ -243,7 +260,7 @@ function run(argv: Word[], state: State, depth: number, extra: { opaque?: string
     (extra.argsUnknown && (mayRunOthers(realName) || mayRunOthers(written)) ? `${written} is given arguments at run time, and with them it may run any program` : undefined) ??
     unwrapped?.opaque ??
     (dynamicScript ? `the command line it runs (${dynamicScript.raw}) is made at run time` : undefined);
-  state.parts.push({ text, ...(alternatives.length ? { alternatives } : {}), ...(opaque ? { opaque } : {}), ...unknown });
+  state.parts.push({ text, ...(alternatives.length ? { alternatives } : {}), ...denyOnly, ...(opaque ? { opaque } : {}), ...unknown });
 
   state.catastrophe ??= catastropheOf(realName, args, state.danger) ?? (realName !== written ? catastropheOf(written, args, state.danger) : undefined);
   // Relative paths after a `cd` are checked from where it goes (subshells aside: checking more is safe).

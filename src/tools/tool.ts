@@ -38,6 +38,8 @@ export interface TargetPart {
   text: string;
   /** The same sub-command spelled the other ways a rule may name it: the path as written, the program's real path. */
   alternatives?: string[];
+  /** Spellings a deny rule is matched against but an allow never is (git's subcommand without git's own options). */
+  denyOnly?: string[];
   /**
    * Set when what this part runs cannot be read before it runs (`python -c`, a script file, a program
    * name made at run time), saying why: a broad rule never allows it on its own.
