@@ -217,7 +217,8 @@ describe('decisions on the trace, and /permissions, in the REPL', () => {
     expect(shown).toContain('Permission rules (* yours; the rest are defaults):\n');
     expect(shown).toMatch(/\n {2}file_write +ask +\*\n/);
     expect(shown).toMatch(/\n {2}shell +ask +\(default\)\n/);
-    expect(JSON.parse(readFileSync(join(env.ZHIXING_HOME, 'config.json'), 'utf8'))).toEqual({ permissions: { file_write: 'ask', shell: 'allow' } });
+    // "allow shell" over a tool with patterns sets its "*": the deny beside it stays.
+    expect(JSON.parse(readFileSync(join(env.ZHIXING_HOME, 'config.json'), 'utf8'))).toEqual({ permissions: { file_write: 'ask', shell: { 'curl *': 'deny', '*': 'allow' } } });
   });
 });
 
