@@ -118,6 +118,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     maskPrograms: () => maskedUnder(permission.effective(), (key) => matchGlob(key, 'shell')),
     // Skills' scripts run through the shell and import this installation's packages.
     shown: [dirname(shippedSkillsDir()), config.projectSkillsDir],
+    // Their scripts are known code: a rule may allow them (a project's skills, from a cloned folder, are not).
+    knownScripts: [shippedSkillsDir(), config.userSkillsDir],
   }), { defaultTimeoutMs: config.toolTimeoutMs, scrub });
   const llm = options.llm ?? (await createLlm(config, store));
   const undo = createWorkspaceUndo({ repo: store.snapshots, dir: join(config.home, 'snapshots'), workspace, limits: config.undo, redact: scrub?.text });

@@ -80,7 +80,7 @@ describe('skills in a one-shot run with a model', () => {
 
   it('carries a report from the skill\'s instructions to a Word file in the workspace, the script run through the shell', async () => {
     // The model loads the skill, writes the report's JSON as the instructions say, then runs the
-    // skill's script through the shell (approved by --yes: a script's effect cannot be read beforehand).
+    // skill's script through the shell (the shell asks by default; --yes approves).
     const report = { title: '周报 Weekly report', sections: [{ heading: '进展 Progress', content: ['完成了 **技能** 功能。', { table: { header: ['项 Item', '状态 State'], rows: [['docx', '完成 done']] } }] }] };
     const folder = join(REPO_ROOT, 'skills', 'docx-report');
     server.enqueue(
@@ -95,7 +95,7 @@ describe('skills in a one-shot run with a model', () => {
     expect(out.actions.map((a: { tool: string; ok: boolean }) => [a.tool, a.ok])).toEqual([['skill', true], ['file_write', true], ['shell', true]]);
     expect(/^(?:Folder|文件夹)[:：] ?(.+)$/m.exec(out.actions[0].output)![1]).toBe(folder);
     expect(out.actions[2].output).toMatch(/^Exit code 0 \([\d.]+ s\)\nWrote weekly\.docx \(1 section, 1 table, [\d.]+ KB\)\n$/);
-    // The shell asked (the script is not something a rule can read), and --yes approved it.
+    // The shell asks by default, and --yes approved it.
     expect(out.actions[2].permission).toEqual([expect.objectContaining({ action: 'shell.run', decision: 'allow', by: 'yes' })]);
     const workspace = join(home.home, 'workspace');
     const xml = await (await JSZip.loadAsync(readFileSync(join(workspace, 'weekly.docx')))).file('word/document.xml')!.async('string');

@@ -164,3 +164,19 @@ describe('argument rules that a spelling must not slip past', () => {
     expect(await decide(command)).toBe('allow');
   });
 });
+
+describe('scripts of the skills that come with Zhixing', () => {
+  it('are known code: `node <skill>/scripts/x.mjs` is a part a rule can allow, while other scripts stay unreadable', async () => {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const skills = `${t.root}/skills`;
+    mkdirSync(`${skills}/docx/scripts`, { recursive: true });
+    writeFileSync(`${skills}/docx/scripts/make.mjs`, '');
+    writeFileSync(`${t.ws}/own.mjs`, '');
+    const known = { ...options, knownScripts: [skills] };
+    const parts = async (command: string) => (await analyzeCommand(command, known)) as { ok: true; parts: Array<{ opaque?: string }> };
+    expect((await parts(`node ${skills}/docx/scripts/make.mjs in.json out.docx`)).parts[0]!.opaque).toBeUndefined();
+    expect((await parts('node own.mjs')).parts[0]!.opaque).toMatch(/cannot be read/);
+    expect((await parts(`node -e 1 ${skills}/docx/scripts/make.mjs`)).parts[0]!.opaque).toMatch(/inline/);
+    expect((await parts(`node ${skills}/../own.mjs`)).parts[0]!.opaque).toMatch(/cannot be read/);
+  });
+});

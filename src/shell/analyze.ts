@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { Node } from 'web-tree-sitter';
@@ -42,6 +43,11 @@ export interface AnalyzeOptions {
   protectedPaths?: string[];
   /** Folders inside a protected path that commands may write (the workspace). */
   writable?: string[];
+  /**
+   * Folders whose scripts are known code (the skills that come with Zhixing): `node <folder>/x.mjs`
+   * there is read as that script's own run, not as code that cannot be read.
+   */
+  knownScripts?: string[];
 }
 
 interface State {
@@ -202,6 +208,27 @@ function joinContinued(nodes: Node[]): Word[] {
   return words;
 }
 
+/** True for `node <file>` (no options) where the file's real path lies in a folder of known scripts. */
+function knownScript(name: string, args: Word[], state: State): boolean {
+  const folders = state.options.knownScripts ?? [];
+  const script = args[0];
+  if (!folders.length || !/^(?:node|nodejs)$/.test(name) || !script || script.dynamic || script.glob || script.value.startsWith('-')) return false;
+  let real: string;
+  try {
+    real = realpathSync(path.resolve(state.danger.cwd, script.value));
+  } catch {
+    return false;
+  }
+  return folders.some((f) => {
+    try {
+      const root = realpathSync(f);
+      return real.startsWith(`${root}${path.sep}`);
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** git's global options (before the subcommand) taking a value of their own. */
 const GIT_GLOBAL_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix', '--list-cmds', '--attr-source']);
 
@@ -258,7 +285,7 @@ function run(argv: Word[], state: State, depth: number, extra: { opaque?: string
     (where.exists && where.insideCwd ? `${program.value} is a file in the workspace: what it runs cannot be read` : undefined) ??
     (where.byPath && !where.inPathDir ? `${program.value} is run by its path from outside the PATH folders` : undefined) ??
     (extra.argsUnknown && (mayRunOthers(realName) || mayRunOthers(written)) ? `${written} is given arguments at run time, and with them it may run any program` : undefined) ??
-    unwrapped?.opaque ??
+    (knownScript(realName, args, state) ? undefined : unwrapped?.opaque) ??
     (dynamicScript ? `the command line it runs (${dynamicScript.raw}) is made at run time` : undefined);
   state.parts.push({ text, ...(alternatives.length ? { alternatives } : {}), ...denyOnly, ...(opaque ? { opaque } : {}), ...unknown });
 

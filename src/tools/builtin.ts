@@ -22,6 +22,8 @@ export interface BuiltinDeps {
   maskPrograms?: () => string[];
   /** Folders shell commands must be able to read wherever they lie: the installation, a project's skills. */
   shown?: string[];
+  /** Folders whose scripts count as known code for the rules: the shipped and the user's own skills. */
+  knownScripts?: string[];
   /** The skills the `skill` tool loads. */
   skills: SkillCatalog;
 }
@@ -38,7 +40,7 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
     fileListTool,
     createWeatherTool({ geocodingUrl: config.geocodingUrl, forecastUrl: config.weatherUrl }),
     createShellTool({
-      home: config.home, dbPath: config.dbPath, network: config.shell.network, env: config.shell.env, sandbox: deps.sandbox, maskPrograms: deps.maskPrograms, shown: deps.shown,
+      home: config.home, dbPath: config.dbPath, network: config.shell.network, env: config.shell.env, sandbox: deps.sandbox, maskPrograms: deps.maskPrograms, shown: deps.shown, knownScripts: deps.knownScripts,
     }),
     createSkillTool(deps.skills),
   ];

@@ -54,6 +54,8 @@ export interface ShellToolDeps {
   analyze?: Analyze;
   /** Programs the rules deny outright, made unavailable inside the sandbox whatever the spelling; read at each command, so edited rules apply at once. */
   maskPrograms?: () => string[];
+  /** Folders whose scripts count as known code (the shipped and the user's own skills): see AnalyzeOptions.knownScripts. */
+  knownScripts?: string[];
   /** Folders commands must read wherever they lie (the installation, a project's skills): see ContainOptions.shown. */
   shown?: string[];
   /** The user's home folder, whose credentials are hidden; the system's idea of it by default. */
@@ -104,7 +106,7 @@ export function createShellTool(deps: ShellToolDeps): Tool {
       const env = shellEnv(deps.env, { workspace: ctx.workspace, tmpdir: '/tmp' });
       const files = protectedFiles(deps.home, deps.dbPath);
       // A parser that fails is a line that could not be read: it asks, as any unreadable line does.
-      const analysis: CommandAnalysis = await analyze(args.command, { cwd: ctx.workspace, path: env.PATH!, protectedPaths: [...files, deps.home].flatMap(withRealPath), writable: [ctx.workspace] })
+      const analysis: CommandAnalysis = await analyze(args.command, { cwd: ctx.workspace, path: env.PATH!, protectedPaths: [...files, deps.home].flatMap(withRealPath), writable: [ctx.workspace], knownScripts: deps.knownScripts ?? [] })
         .catch((err: unknown) => ({ ok: false, reason: `the command line could not be read (${err instanceof Error ? err.message : String(err)})` }));
       // Refused in every mode, before anyone is asked: no answer makes these right.
       if (analysis.ok && analysis.catastrophe) throw new ToolError(catastropheText(lang, args.command, analysis.catastrophe));
