@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './support/cli.js';
+import { REPO_ROOT, runCli } from './support/cli.js';
 import { startOpenAiServer, textReply, toolCallsReply, type OpenAiServer } from './support/openai-server.js';
 import { bwrapWorks, startCanary } from './support/shell.js';
 import { tempHome } from './support/temp-home.js';
@@ -94,6 +94,19 @@ describe.skipIf(!bwrapWorks())('shell rules through ./bin/zhixing', () => {
     expect(allowed.output).toMatch(/\nfine\n.*Read-only file system\ndone\n$/s);
     expect(readFileSync(ws('ok.txt'), 'utf8')).toBe('fine\n');
     expect(existsSync('/etc/zhixing-escape')).toBe(false);
+  });
+
+  it('still runs a shipped skill\'s script under those rules: it is known code, which "*": "allow" covers', async () => {
+    const { env, ws } = setup({ shell: { 'curl *': 'deny', '*': 'allow' } });
+    const sheet = { sheets: [{ name: 'S', columns: [{ header: 'n', key: 'n', type: 'number' }], rows: [{ n: 1 }] }] };
+    server.enqueue(
+      toolCallsReply([{ id: 'w', name: 'file_write', args: { path: 's.json', content: JSON.stringify(sheet) } }]),
+      toolCallsReply([{ id: 'r', name: 'shell', args: { command: `node ${join(REPO_ROOT, 'skills', 'xlsx-sheet', 'scripts', 'make-xlsx.mjs')} s.json s.xlsx` } }]),
+      textReply('Made.'),
+    );
+    const out = JSON.parse((await runCli(['--json', '--new', 'make a sheet'], env, { timeoutMs: 60_000 })).stdout);
+    expect(out.actions[1]).toMatchObject({ tool: 'shell', ok: true, permission: [expect.objectContaining({ decision: 'allow', by: 'rule' })] });
+    expect(existsSync(ws('s.xlsx'))).toBe(true);
   });
 
   it('asks for a plain ask, refuses it without a terminal, and runs it with --yes', async () => {
