@@ -77,8 +77,16 @@ export function revertChanges(workspace: string, changes: Change[], readBlob: (h
   const root = realpathSync(workspace);
   const out: RevertOutcome = { restored: [], putBack: [], removed: [], conflicts: [], notCovered: [], failed: [] };
   const todo: Change[] = [];
+  // Folders the turn replaced with a link it left there: what was below them is gone as far as the
+  // turn is concerned, however the link's far side looks; they are put back once the link is removed.
+  const links = changes.filter((c) => c.after?.type === 'symlink' && holds(join(root, c.path), look(join(root, c.path)), c.after)).map((c) => `${c.path}/`);
   for (const c of changes) {
     const abs = join(root, c.path);
+    if (!c.after && links.some((l) => c.path.startsWith(l))) {
+      if (c.before?.skipped) out.notCovered.push(c.path);
+      else todo.push(c);
+      continue;
+    }
     // Checked before anything is read or written through it.
     if (!parentInside(root, abs)) {
       out.conflicts.push(c.path);

@@ -265,3 +265,23 @@ describe('workspace undo', () => {
   });
 });
 
+
+describe('a folder the turn swapped for a link', () => {
+  it('is put back with what was in it, and nothing is written through the link', async () => {
+    const { undo, ws, session, turn } = setup();
+    const elsewhere = mkdtempSync(join(tmpdir(), 'zhixing-elsewhere-'));
+    cleanups.push(() => rmSync(elsewhere, { recursive: true, force: true }));
+    writeFileSync(join(elsewhere, 'f'), 'not ours');
+    mkdirSync(ws('d'));
+    writeFileSync(ws('d/f'), 'ours');
+    await turn(() => {
+      rmSync(ws('d'), { recursive: true });
+      symlinkSync(elsewhere, ws('d'));
+    });
+    const r = undo.undo(session, 'en');
+    expect(r.conflicts).toEqual([]);
+    expect(lstatSync(ws('d')).isDirectory()).toBe(true);
+    expect(readFileSync(ws('d/f'), 'utf8')).toBe('ours');
+    expect(readFileSync(join(elsewhere, 'f'), 'utf8')).toBe('not ours');
+  });
+});
