@@ -43,7 +43,10 @@ describe('skills in a one-shot run with a model', () => {
   it('lists the shipped, the user\'s and the project\'s skills, and the skill tool returns the instructions and the folder', async () => {
     server.enqueue(toolCallsReply([{ id: 'call_skill', name: 'skill', args: { name: 'docx-report' } }]), textReply('I have the docx-report skill.'));
     const r = await runCli(['--json', 'write a Word report of our Q3 sales'], env, { cwd: project });
-    expect(r.stderr).toBe(`zhixing: Skipped the skill in ${join(project, '.zhixing', 'skills', 'half-done')}: it has no SKILL.md.\n`);
+    expect(r.stderr).toBe(
+      `zhixing: Skipped the skill in ${join(project, '.zhixing', 'skills', 'half-done')}: it has no SKILL.md.\n` +
+        `zhixing: This project's skill "xlsx-sheet" (${join(project, '.zhixing', 'skills', 'xlsx-sheet')}) replaces the shipped one of that name.\n`,
+    );
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.reply).toBe('I have the docx-report skill.');

@@ -100,6 +100,12 @@ export async function discoverSkills(options: DiscoverOptions): Promise<{ skills
         continue;
       }
       found.add(skill.name);
+      // A project's folder (a cloned repository) replacing a shipped or the user's own skill is said, not done quietly.
+      const replaced = skills.get(skill.name);
+      if (replaced && skill.source === 'project') {
+        warnings.push(say(lang, `此项目的技能「${skill.name}」（${skill.dir}）取代了${replaced.source === 'shipped' ? '自带' : '你自己'}的同名技能。`,
+          `This project's skill "${skill.name}" (${skill.dir}) replaces ${replaced.source === 'shipped' ? 'the shipped' : 'your own'} one of that name.`));
+      }
       skills.set(skill.name, skill);
     }
   }
