@@ -30,6 +30,8 @@ function listenError(err: NodeJS.ErrnoException, host: string, port: number): st
  * The server code is loaded only here, so other commands never pay for it.
  */
 export async function runServe(cmd: ServeCommand, io: ServeIo): Promise<number> {
+  // Read first: once the ready line is out, whoever started us may be gone before the next statement.
+  const parent = process.ppid;
   let config;
   try {
     config = loadConfig({ offline: cmd.offline });
@@ -80,7 +82,6 @@ export async function runServe(cmd: ServeCommand, io: ServeIo): Promise<number> 
     for (const name of SHUTDOWN_SIGNALS) process.once(name, () => resolve(name));
     // Under `npm start` a supervisor's SIGTERM reaches npm and its shell, not always us: when the
     // process that started us goes away, stop as if told to, instead of serving on as an orphan.
-    const parent = process.ppid;
     const orphanWatch = setInterval(() => process.ppid !== parent && resolve('parent gone'), PARENT_CHECK_MS);
     orphanWatch.unref();
   });
