@@ -8,7 +8,7 @@ const SECRETS: Record<string, string> = {
   ANTHROPIC_API_KEY: 'sk-ant-0123456789abcdefghij',
   GITHUB_TOKEN: 'ghp_0123456789abcdefghijklmnopqrstuv',
   NPM_TOKEN: 'npm_0123456789abcdefghij',
-  AWS_ACCESS_KEY_ID: 'AKIAABCDEFGHIJKLMNOP',
+  AWS_ACCESS_KEY_ID: 'aws-access-key-id-value',
   AWS_SECRET_ACCESS_KEY: 'aws-secret-value-0123456789',
   AWS_REGION: 'eu-west-1',
   DB_PASSWORD: 'hunter2-password-value',
