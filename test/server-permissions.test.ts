@@ -49,7 +49,10 @@ describe('the permission rules over HTTP', () => {
     expect(bad.json()).toEqual({ error: { code: 'invalid_permissions', message: expect.stringContaining('the pattern "" is empty or too long') } });
     const wrongShape = await request(s.port, '/api/permissions', { method: 'PUT', body: { rules: { shell: 'maybe' } } });
     expect(wrongShape.status).toBe(400);
-    expect(wrongShape.json().error.code).toBe('bad_request');
+    // The same sentence config.json's check gives: which entry, and what it should be.
+    expect(wrongShape.json().error).toMatchObject({ code: 'invalid_permissions', message: expect.stringContaining(`"shell" must be "allow", "ask", "deny" or a map`) });
+    const notAnObject = await request(s.port, '/api/permissions', { method: 'PUT', body: { rules: 'allow everything' } });
+    expect(notAnObject.json().error.code).toBe('bad_request');
     expect(readFileSync(join(s.home, 'config.json'), 'utf8')).toBe(before);
     expect((await request(s.port, '/api/permissions')).json().rules).toEqual({ file_write: 'ask' });
   });

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { defaultsOf, type RulesEditing } from '../permission/rule-edits.js';
 import { PermissionRulesError } from '../permission/rules-check.js';
+import type { PermissionRules as PermissionRulesValue } from '../permission/rules.js';
 import type { ServerDeps } from './deps.js';
 import { ApiError } from './errors.js';
 import { endpoint, newSubApp } from './openapi.js';
@@ -43,7 +44,11 @@ export const PermissionSettings = z
   .openapi('PermissionSettings');
 export type PermissionSettings = z.infer<typeof PermissionSettings>;
 
-export const NewPermissionRules = z.object({ rules: PermissionRules }).openapi('NewPermissionRules');
+// Read as any JSON object: the rules engine's check says which entry is wrong and why, in words a
+// person can act on, where a schema error would say only "Invalid input".
+export const NewPermissionRules = z
+  .object({ rules: z.record(z.string(), z.unknown()).describe('As `permissions` in config.json: see PermissionRules.') })
+  .openapi('NewPermissionRules');
 export const ForgetAnswer = z.object({ tool: z.string().min(1), pattern: z.string() }).openapi('ForgetAnswer');
 
 const AskId = z.object({ id: z.string().min(1).max(200).describe('The `id` of a `permission.asked` event.') });
@@ -110,7 +115,7 @@ function rulesRoutes(api: ReturnType<typeof newSubApp>, service: RulesEditing) {
     (c, { body }) => {
       const s = service;
       try {
-        s.setRules(body.rules);
+        s.setRules(body.rules as PermissionRulesValue);
       } catch (err) {
         // The rules engine's refusal says which key and why; nothing was saved or applied.
         if (err instanceof PermissionRulesError) throw new ApiError(400, err.code, err.message);
