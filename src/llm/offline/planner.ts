@@ -8,7 +8,7 @@ import { estimateTokens, messageText } from '../tokens.js';
 import type { ChatMessage, Llm, LlmEvent, LlmRequest, ToolCall, Usage } from '../types.js';
 import { classifyAlone, plan } from './intents.js';
 import { previousOf } from './followup.js';
-import { NAME_KEY, parseArgs, str, type PlanContext, type PlannedCall, type Second } from './intent.js';
+import { NAME_KEY, parseArgs, str, type PlanContext, type PlannedCall, type Second, type WordingContext } from './intent.js';
 import { appendStep } from './file-append.js';
 import { findFileStep } from './file-lookup.js';
 import { saveStep } from './save-result.js';
@@ -16,7 +16,7 @@ import { detectLang, say, type Lang } from '../../i18n.js';
 import { lookupNext } from './todo-lookup.js';
 import { decimalsAsked } from './arithmetic-words.js';
 import { composeResults, composeTogether, renderReply, type CallResult } from './replies.js';
-import { dayIn } from './calendar.js';
+import { dayIn, type Day } from './calendar.js';
 
 export { detectLang } from '../../i18n.js';
 
@@ -151,7 +151,17 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
     }
     const userText = userIndex >= 0 ? (messages[userIndex].content ?? '') : '';
     const decimals = decimalsAsked(userText)?.places;
-    const ctx = { decimals, userText, today: dayIn(now(), timeZone()), workspace: deps.workspace };
+    let today: Day | undefined;
+    const ctx: WordingContext = {
+      decimals,
+      userText,
+      // Worked out only when a wording names a day: the first time-zone lookup starts ICU's zone data,
+      // a cost a sum or a file read should not pay.
+      get today() {
+        return (today ??= dayIn(now(), timeZone()));
+      },
+      workspace: deps.workspace,
+    };
     const lines = [...results.map((r) => composeResults(lang, [r], ctx)), ...composeTogether(lang, results, ctx)];
     // Parts of the message that were no tool call, said where they came in it.
     const notes = planned?.kind === 'calls' && (aligned || steps.length === 1) ? (planned.notes ?? []) : [];
