@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { createBus, type Bus } from './bus/bus.js';
 import { setConfigKey } from './config/config-writer.js';
 import type { Config } from './config/config.js';
+import { CONFIG_FILE } from './config/paths.js';
 import { detectLang } from './i18n.js';
 import type { Llm } from './llm/types.js';
 import { createPermissionService, type PermissionService } from './permission/permission.js';
@@ -23,8 +24,6 @@ import { createWorkspaceUndo } from './undo/undo.js';
 
 /** The home and workspace Zhixing makes are the user's alone: they hold the key, the history, their files. */
 const PRIVATE_FOLDER_MODE = 0o700;
-/** Where `setRules` keeps the user's permission rules, beside the rest of their settings. */
-const CONFIG_FILE = 'config.json';
 
 export interface App {
   config: Config;

@@ -6,7 +6,7 @@ import { PROVIDER_PRESETS } from '../llm/presets.js';
 import { hasControlChars } from './control-chars.js';
 import { resolveEndpoint, UnknownProviderError, type Layer, type Source } from './endpoint.js';
 import { EnvFileError, readEnvFile as readEnv } from './env-file.js';
-import { isWithin, realPathOf } from './paths.js';
+import { CONFIG_FILE, ENV_FILE, isWithin, realPathOf } from './paths.js';
 import { readSettingsFile, SettingsFileError } from './settings-file.js';
 import { readShellSettings, ShellFileSettings, ShellSettingError, type ShellSettings } from './shell-settings.js';
 import { checkRules } from '../permission/rules-check.js';
@@ -26,8 +26,6 @@ const MAX_TIMEOUT_MS = 3_600_000;
 const MAX_TURN_TIMEOUT_MS = 86_400_000;
 const DEFAULT_GEOCODING_URL = 'https://geocoding-api.open-meteo.com/v1/search';
 const DEFAULT_WEATHER_URL = 'https://api.open-meteo.com/v1/forecast';
-const CONFIG_FILE = 'config.json';
-const ENV_FILE = '.env';
 const DB_FILE = 'zhixing.db';
 /** Skills live in a folder of this name in the home, and in `.zhixing/` of the folder Zhixing runs in. */
 const SKILLS_FOLDER = 'skills';

@@ -18,3 +18,7 @@ export function realPathOf(path: string): string {
 export function isWithin(path: string, folder: string): boolean {
   return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 }
+
+/** The names of the agent's own files in its home, beside the database: read by config, hidden from and protected against commands, written by the rules' editor. */
+export const CONFIG_FILE = 'config.json';
+export const ENV_FILE = '.env';

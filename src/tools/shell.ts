@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { CONFIG_FILE, ENV_FILE } from '../config/paths.js';
 import type { AnalyzeOptions, CommandAnalysis } from '../shell/analyze.js';
 import { shellEnv } from '../shell/env.js';
 import { runCommand } from '../shell/run.js';
@@ -18,9 +19,6 @@ const MAX_TIMEOUT_MS = 600_000;
 /** The registry's own clock runs a little longer, so the command's timeout, which kills and reports, comes first. */
 const TOOL_TIMEOUT_MARGIN_MS = 30_000;
 const MAX_COMMAND_CHARS = 20_000;
-/** The agent's own files beside the database, as config.ts names them. */
-const CONFIG_FILE = 'config.json';
-const ENV_FILE = '.env';
 
 export const ShellParams = z.object({
   command: z
