@@ -12,6 +12,7 @@ import { readShellSettings, ShellFileSettings, ShellSettingError, type ShellSett
 import { checkRules } from '../permission/rules-check.js';
 import type { PermissionRules } from '../permission/rules.js';
 import { baseUrlProblem, echo, langProblem, originLabel, parseLang, unknownKeyWarnings, type SettingOrigin } from './setting-checks.js';
+import { readMcpServers, type McpServerSettings } from './mcp-settings.js';
 
 const DEFAULT_MAX_STEPS = 8;
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -138,6 +139,8 @@ export interface Config {
   shell: ShellSettings;
   /** config.json's `undo` bounds; unset ones take the defaults. */
   undo: UndoSettings;
+  /** `mcpServers` from config.json: the MCP servers to connect to, usable entries only. */
+  mcpServers: McpServerSettings[];
   /** ZHIXING_TOKEN: the bearer token `serve` requires (and needs, off loopback). Never printed. */
   token?: string;
   /** What the user should know about how the settings were read (an ignored file, a withheld key), one line each. */
@@ -465,6 +468,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     permissions: toolRules(file, configPath, warnings),
     shell,
     undo: file.undo ?? {},
+    mcpServers: readMcpServers(file.mcpServers, configPath, warnings),
     token,
     warnings,
     origins,

@@ -36,8 +36,8 @@ describe('tool specs', () => {
   });
 
   it('reject malformed input at parse time', () => {
-    expect(() => fileWriteTool.parameters.parse({ path: 'a.txt' })).toThrow();
-    expect(() => fileReadTool.parameters.parse({})).toThrow();
+    expect(fileWriteTool.check({ path: 'a.txt' }).ok).toBe(false);
+    expect(fileReadTool.check({}).ok).toBe(false);
   });
 });
 
@@ -364,7 +364,9 @@ describe('file_list', () => {
 
   it('gives each call a card: the path as the title, the path and size as metadata', async () => {
     const card = async (tool: Tool, input: unknown) => {
-      const r = await tool.execute(tool.parameters.parse(input), ctx());
+      const args = tool.check(input);
+      if (!args.ok) throw new Error(args.message);
+      const r = await tool.execute(args.value, ctx());
       return typeof r === 'string' ? r : { title: r.title, metadata: r.metadata };
     };
     expect(await card(fileWriteTool, { path: 'notes/a.txt', content: 'hello' })).toEqual({

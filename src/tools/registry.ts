@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import type { ToolCall, ToolSpec } from '../llm/types.js';
 import { say } from '../i18n.js';
 import { boundResult, type BoundAttachment } from './bound-result.js';
-import { ToolError, type Tool, type ToolContext, type ToolOutput } from './tool.js';
+import { ToolError, type Tool, type ToolContext, type ToolOutput, type ToolSource } from './tool.js';
 
 /** Past this a tool's output is cut, so one noisy call cannot flood the model's context. */
 const MAX_OUTPUT_CHARS = 30_000;
@@ -41,6 +40,18 @@ export interface ToolRegistry {
   /** Adds or replaces a tool (MCP servers come and go). */
   register(tool: Tool): void;
   unregister(name: string): void;
+  /**
+   * Makes `tools` the whole set from `source` (an MCP server's list after it connected or changed):
+   * that source's tools not in it are removed. A name another source holds is not taken over.
+   * Returns the names registered.
+   */
+  replaceSource(source: ToolSource, tools: Tool[]): string[];
+  /** Removes every tool from `source` (a server removed or disabled). */
+  removeSource(source: ToolSource): void;
+  /** Every tool with where it came from, in registration order. */
+  list(): Tool[];
+  /** Told after the set of tools changed (not on a replace that changed nothing); returns an unsubscribe. */
+  onChange(listener: () => void): () => void;
   /** Never throws: bad JSON, unknown tools, invalid arguments, exceptions and timeouts come back as `ok: false`. */
   run(call: ToolCall | PreparedCall, ctx: ToolContext): Promise<ToolResult>;
 }
@@ -55,11 +66,7 @@ export interface PreparedCall {
   arguments: string;
 }
 
-export function formatZodError(error: z.ZodError): string {
-  return error.issues
-    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
-    .join('; ');
-}
+export { formatZodError } from './tool.js';
 
 function truncate(text: string): string {
   if (text.length <= MAX_OUTPUT_CHARS) return text;
@@ -254,13 +261,63 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
     }
   }
 
+  const listeners = new Set<() => void>();
+  const changed = () => {
+    for (const listener of [...listeners]) {
+      try {
+        listener();
+      } catch {
+        // A host's listener failing must not undo the change or stop the others hearing of it.
+      }
+    }
+  };
+
   return {
     specs: () => [...byName.values()].map((t) => t.spec),
     get: (name) => byName.get(name),
     names: () => [...byName.keys()],
+    list: () => [...byName.values()],
     prepare,
-    register: (tool) => void byName.set(tool.name, tool),
-    unregister: (name) => void byName.delete(name),
+    register: (tool) => {
+      byName.set(tool.name, tool);
+      changed();
+    },
+    unregister: (name) => {
+      if (byName.delete(name)) changed();
+    },
+    replaceSource(source, tools) {
+      let dirty = false;
+      const kept = new Set<string>();
+      for (const tool of tools) {
+        const held = byName.get(tool.name);
+        if (held && held.source !== source) continue;
+        if (held !== tool) dirty = true;
+        byName.set(tool.name, tool);
+        kept.add(tool.name);
+      }
+      for (const [name, tool] of byName) {
+        if (tool.source === source && !kept.has(name)) {
+          byName.delete(name);
+          dirty = true;
+        }
+      }
+      if (dirty) changed();
+      return [...kept];
+    },
+    removeSource(source) {
+      let dirty = false;
+      for (const [name, tool] of byName) {
+        if (tool.source === source) {
+          byName.delete(name);
+          dirty = true;
+        }
+      }
+      if (dirty) changed();
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
     async run(callOrPrepared, ctx) {
       const started = performance.now();
       const { call, parsed } = 'parsed' in callOrPrepared ? callOrPrepared : prepare(callOrPrepared);
@@ -296,16 +353,15 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
             `there is no tool named "${call.name}". Available tools: ${[...byName.keys()].join(', ')}.`),
         );
       }
-      const args = tool.parameters.safeParse(parsed.value);
-      if (!args.success) {
+      const args = tool.check(parsed.value);
+      if (!args.ok) {
         return fail(
           parsed.value,
-          say(ctx.lang, `${tool.name} 的参数不对：${formatZodError(args.error)}`,
-            `invalid arguments for ${tool.name}: ${formatZodError(args.error)}`),
+          say(ctx.lang, `${tool.name} 的参数不对：${args.message}`, `invalid arguments for ${tool.name}: ${args.message}`),
         );
       }
       try {
-        const bound = await boundResult(await execute(tool, args.data, ctx), ctx);
+        const bound = await boundResult(await execute(tool, args.value, ctx), ctx);
         if (!bound) return fail(parsed.value, say(ctx.lang, `${tool.name} 出错了：结果里没有输出文字。`, `${tool.name} failed: its result had no output text.`));
         const { notes, output, ...card } = bound;
         return clean({ ok: true, output: [truncate(output), ...notes].join('\n'), input: parsed.value, ms: performance.now() - started, ...card });

@@ -178,8 +178,30 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput | string> | ToolOutput | string;
 }
 
-export interface Tool extends ToolDefinition {
+/** What a tool's argument check says: the arguments to run with, or what is wrong with them. */
+export type ArgsCheck = { ok: true; value: unknown } | { ok: false; message: string };
+
+/** Where a tool comes from: `builtin`, or `mcp:<server>` for a connected MCP server's tools. */
+export type ToolSource = string;
+
+/**
+ * A tool as the registry holds it, whatever described its parameters: a zod schema (built-in tools)
+ * or a JSON Schema as an MCP server sent it.
+ */
+export interface Tool extends Omit<ToolDefinition, 'parameters'> {
+  /** The zod schema of a built-in tool; absent for tools described by JSON Schema. */
+  parameters?: z.ZodType;
   spec: ToolSpec;
+  source: ToolSource;
+  /** Validates parsed arguments against the tool's schema, once per call, before `execute`. */
+  check(value: unknown): ArgsCheck;
+}
+
+/** Zod's issues as one line a model can act on: `path: message; …`. */
+export function formatZodError(error: z.ZodError): string {
+  return error.issues
+    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
 }
 
 /**
@@ -190,6 +212,11 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
   let parameters: Record<string, unknown> | undefined;
   return {
     ...(def as unknown as ToolDefinition),
+    source: 'builtin',
+    check(value) {
+      const args = def.parameters.safeParse(value);
+      return args.success ? { ok: true, value: args.data } : { ok: false, message: formatZodError(args.error) };
+    },
     spec: {
       name: def.name,
       description: def.description,

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+
+/** A server's calls give up after this unless it sets `timeout_ms`; progress from the server restarts the clock. */
+export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
+/** Server names are how its tools are called (`<name>__<tool>`) and how rules trust it (`"<name>__*": "allow"`). */
+export const MCP_SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
+
+/**
+ * One entry of `mcpServers` in config.json: Claude Desktop's shape (`command`, `args`, `env`, `cwd`),
+ * or `url` and `headers` for a server over HTTP, plus `enabled` and `timeout_ms`.
+ */
+export const McpServerEntry = z
+  .object({
+    /** `stdio`, `http` (Streamable HTTP, falling back to the older SSE transport) or `sse`; read from the fields when absent. */
+    type: z.enum(['stdio', 'http', 'streamable-http', 'streamableHttp', 'sse']).optional(),
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().min(1).optional(),
+    url: z.string().url().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    enabled: z.boolean().optional(),
+    disabled: z.boolean().optional(),
+    timeout_ms: z.number().int().positive().max(3_600_000).optional(),
+  })
+  .passthrough()
+  .refine((e) => (e.command === undefined) !== (e.url === undefined), { message: 'needs either "command" (a program to start) or "url" (a server over HTTP), not both' });
+export type McpServerEntry = z.infer<typeof McpServerEntry>;
+
+export type McpTransportKind = 'stdio' | 'http' | 'sse';
+
+/** A configured MCP server as the client uses it. */
+export interface McpServerSettings {
+  name: string;
+  transport: McpTransportKind;
+  command?: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers: Record<string, string>;
+  enabled: boolean;
+  timeoutMs: number;
+}
+
+/** The settings an entry stands for. The entry must have passed `McpServerEntry`. */
+export function toServerSettings(name: string, entry: McpServerEntry): McpServerSettings {
+  const transport: McpTransportKind = entry.command !== undefined ? 'stdio' : entry.type === 'sse' ? 'sse' : 'http';
+  return {
+    name,
+    transport,
+    command: entry.command,
+    args: entry.args ?? [],
+    env: entry.env ?? {},
+    cwd: entry.cwd,
+    url: entry.url,
+    headers: entry.headers ?? {},
+    // Claude Code writes `disabled`, Zhixing `enabled`; either turns a server off.
+    enabled: entry.enabled !== false && entry.disabled !== true,
+    timeoutMs: entry.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS,
+  };
+}
+
+/** The entry config.json holds for these settings: only what differs from the defaults. */
+export function toServerEntry(s: McpServerSettings): McpServerEntry {
+  const entry: Record<string, unknown> = {};
+  if (s.transport === 'stdio') {
+    entry.command = s.command;
+    if (s.args.length) entry.args = s.args;
+    if (Object.keys(s.env).length) entry.env = s.env;
+    if (s.cwd) entry.cwd = s.cwd;
+  } else {
+    if (s.transport === 'sse') entry.type = 'sse';
+    entry.url = s.url;
+    if (Object.keys(s.headers).length) entry.headers = s.headers;
+  }
+  if (!s.enabled) entry.enabled = false;
+  if (s.timeoutMs !== DEFAULT_MCP_TIMEOUT_MS) entry.timeout_ms = s.timeoutMs;
+  return entry as McpServerEntry;
+}
+
+/**
+ * The usable servers of `mcpServers`; each entry that is not is named in a warning and skipped, so
+ * one bad entry never stops the others from connecting.
+ */
+export function readMcpServers(value: unknown, configPath: string, warnings: string[]): McpServerSettings[] {
+  if (value === undefined) return [];
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    warnings.push(`Ignored "mcpServers" in ${configPath}: it must be an object of servers by name, as in Claude Desktop's file.`);
+    return [];
+  }
+  const servers: McpServerSettings[] = [];
+  for (const [name, raw] of Object.entries(value)) {
+    if (!MCP_SERVER_NAME.test(name)) {
+      warnings.push(`Ignored "mcpServers.${name.slice(0, 40)}" in ${configPath}: a server's name is 1–32 letters, digits, "_" or "-", starting with a letter or digit (its tools are called <name>__<tool>).`);
+      continue;
+    }
+    const entry = McpServerEntry.safeParse(raw);
+    if (!entry.success) {
+      const why = entry.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+      warnings.push(`Ignored "mcpServers.${name}" in ${configPath}: ${why}.`);
+      continue;
+    }
+    servers.push(toServerSettings(name, entry.data));
+  }
+  return servers;
+}
