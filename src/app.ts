@@ -21,6 +21,8 @@ import { matchGlob } from './permission/glob.js';
 import { createToolRegistry, type Scrub, type ToolRegistry } from './tools/registry.js';
 import { createRedactor, redactDeep } from './llm/redact.js';
 import { createWorkspaceUndo } from './undo/undo.js';
+import { createMcpManager } from './mcp/manager.js';
+import type { McpManager } from './mcp/types.js';
 
 /** The home and workspace Zhixing makes are the user's alone: they hold the key, the history, their files. */
 const PRIVATE_FOLDER_MODE = 0o700;
@@ -36,12 +38,15 @@ export interface App {
   skills: SkillCatalog;
   llm: Llm;
   sessions: SessionsService;
+  /** The MCP servers Zhixing connects to: their state, and adding, removing and reconnecting them. */
+  mcp: McpManager;
   /** A session's events after a number, from the store: what a reconnecting client missed. */
   events: Pick<EventLog, 'since' | 'lastSeq' | 'resumePoint'>;
   /** Answers the asks a turn waits on; `pending` for a host that connects while one waits. */
   permission: Pick<PermissionService, 'reply' | 'refuseUnanswered' | 'pending' | 'rules' | 'effective' | 'setRules' | 'remembered' | 'forget'>;
   /** What containment shell commands run in here, found by trying it on first use. */
   sandbox(): Promise<SandboxInfo>;
+  /** Closes the store and stops the MCP servers it started (without waiting for them to exit). */
   close(): void;
 }
 
@@ -134,6 +139,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     saveRules: (rules) => setConfigKey(join(config.home, CONFIG_FILE), 'permissions', rules),
     autoApprove: options.autoApprove,
   });
+  const mcp = createMcpManager({
+    servers: config.mcpServers,
+    tools,
+    saveServers: (servers) => setConfigKey(join(config.home, CONFIG_FILE), 'mcpServers', servers),
+    // A server is trusted when a rule allows its tools without asking: `"<name>__*": "allow"`.
+    trusted: (name) => permission.effective()[`${name}__*`] === 'allow',
+  });
   const sessions = createSessions({
     llm,
     tools,
@@ -160,11 +172,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     skills,
     llm,
     sessions,
+    mcp,
     events: { since: events.since, lastSeq: events.lastSeq, resumePoint: events.resumePoint },
     permission,
     sandbox,
     close() {
       sessions.close();
+      void mcp.close();
       store.close();
     },
   };

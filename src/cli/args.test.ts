@@ -56,7 +56,22 @@ describe('parseCommand', () => {
     expect(parseCommand([])).toMatchObject({ kind: 'repl' });
     expect(parseCommand(['-h'])).toEqual({ kind: 'help' });
     expect(parseCommand(['--version'])).toEqual({ kind: 'version' });
-    expect(parseCommand(['mcp', 'list'])).toEqual({ kind: 'unavailable', name: 'mcp' });
+    expect(parseCommand(['eval'])).toEqual({ kind: 'unavailable', name: 'eval' });
+  });
+
+  it('parses mcp with the words other agent CLIs use', () => {
+    expect(parseCommand(['mcp', 'list'])).toEqual({ kind: 'mcp', action: 'list', json: false });
+    expect(parseCommand(['mcp', 'serve', '--yes'])).toEqual({ kind: 'mcp', action: 'serve', yes: true, offline: false });
+    expect(parseCommand(['mcp', 'add', 'everything', '-e', 'A=1', '--', 'npx', '-y', '@modelcontextprotocol/server-everything'])).toEqual({
+      kind: 'mcp', action: 'add', name: 'everything', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], env: { A: '1' }, headers: {}, timeoutMs: undefined,
+    });
+    expect(parseCommand(['mcp', 'add', '--transport', 'http', 'remote', 'http://127.0.0.1:3001/mcp', '-H', 'Authorization: Bearer t'])).toMatchObject({
+      action: 'add', transport: 'http', url: 'http://127.0.0.1:3001/mcp', headers: { Authorization: 'Bearer t' },
+    });
+    expect(parseCommand(['mcp', 'remove', 'everything'])).toEqual({ kind: 'mcp', action: 'remove', name: 'everything' });
+    for (const bad of [['mcp'], ['mcp', 'frob'], ['mcp', 'add', 'bad name', '--', 'x'], ['mcp', 'add', 'x'], ['mcp', 'add', '-t', 'http', 'x', 'file:///etc'], ['mcp', 'add', '-t', 'ftp', 'x', 'u'], ['mcp', 'add', '-e', 'noequals', 'x', '--', 'c'], ['mcp', 'remove'], ['mcp', 'list', 'extra']]) {
+      expect(parseCommand(bad)).toMatchObject({ kind: 'usage-error' });
+    }
   });
 
   it('parses serve with its address options', () => {

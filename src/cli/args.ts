@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { closestName } from '../config/suggest.js';
-import { plainText } from './terminal-text.js';
+import { parseError, usage } from './arg-errors.js';
+import { parseMcp, type McpCommand } from './mcp-args.js';
 
 export interface OneShotFlags {
   json: boolean;
@@ -29,6 +29,7 @@ export type Command =
   | { kind: 'config'; json: boolean; offline: boolean; model?: string }
   | { kind: 'serve'; host: string; port: number; offline: boolean }
   | { kind: 'unavailable'; name: string }
+  | McpCommand
   /** What is wrong, in English (`message`) and Chinese (`zh`). */
   | { kind: 'usage-error'; message: string; zh: string };
 
@@ -47,37 +48,10 @@ const SUBCOMMANDS = {
 } as const satisfies Record<string, readonly string[]>;
 
 /** Commands in the contract that later versions add; named so the error can say so. */
-const LATER_COMMANDS = new Set(['mcp', 'eval']);
+const LATER_COMMANDS = new Set(['eval']);
 const DEFAULT_SERVE_HOST = '127.0.0.1';
 const DEFAULT_SERVE_PORT = 4317;
 const MAX_PORT = 65_535;
-
-const usage = (message: string, zh: string): Command => ({ kind: 'usage-error', message, zh });
-
-/** node:util parseArgs's complaint, first line only, and in Chinese from its code; an unknown option gets the one it most likely meant. */
-function parseError(err: unknown, known: readonly string[]): Command {
-  const code = (err as { code?: string }).code;
-  const firstLine = (err as Error).message.split('\n')[0]!;
-  const option = (/'(-[^']*)'/.exec(firstLine)?.[1] ?? '').replace(/ <value>$/, '');
-  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    const meant = /^--[\w-]+$/.test(option) ? closestName(option.slice(2), known) : undefined;
-    const shown = plainText(option);
-    return meant
-      ? usage(`Unknown option ${shown}. Did you mean --${meant}?`, `没有 ${shown} 这个选项。你是想用 --${meant} 吗？`)
-      : usage(
-          `Unknown option ${shown}. To send a message that starts with -, put it after --: zhixing -- "${shown}".`,
-          `没有 ${shown} 这个选项。要发送以 - 开头的消息，把它放在 -- 之后：zhixing -- "${shown}"。`,
-        );
-  }
-  const message = firstLine;
-  const zh =
-    code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE'
-        ? `选项 ${option || message} 的值不对：${/needs|argument missing/i.test(message) ? '它需要一个值' : '它不接受值'}。`
-        : code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL'
-          ? `这个命令不接受多余的参数（${message}）。`
-          : `参数有误：${message}`;
-  return usage(message, zh);
-}
 
 /** `zhixing serve [--port N] [--host H]`; port 0 lets the system pick a free one. */
 function parseServe(argv: string[]): Command {
@@ -103,6 +77,7 @@ const ONE_SHOT_OPTIONS = ['json', 'show-actions', 'session', 'new', 'offline', '
 export function parseCommand(argv: string[]): Command {
   if (argv[0] !== undefined && LATER_COMMANDS.has(argv[0])) return { kind: 'unavailable', name: argv[0] };
   if (argv[0] === 'serve') return parseServe(argv.slice(1));
+  if (argv[0] === 'mcp') return parseMcp(argv.slice(1));
   let parsed;
   try {
     parsed = parseArgs({

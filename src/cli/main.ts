@@ -116,6 +116,16 @@ export async function main(argv: string[]): Promise<number> {
       return stderr(`zhixing: ${plainText(err instanceof Error ? err.message : String(err))}\n`), 1;
     }
   }
+  if (cmd.kind === 'mcp') {
+    const config = configOrExit({ offline: cmd.action === 'serve' && cmd.offline }, lang, stderr);
+    if (typeof config === 'number') return config;
+    if (cmd.action === 'serve') {
+      const { runMcpServe } = await import('./mcp-serve.js');
+      return runMcpServe(config, cmd, { stderr });
+    }
+    const { runMcpCommand } = await import('./mcp-command.js');
+    return runMcpCommand(config, cmd, ioFor(config, config.uiLang));
+  }
   if (cmd.kind === 'undo') {
     const config = configOrExit({ offline: false }, lang, stderr);
     if (typeof config === 'number') return config;
