@@ -27,6 +27,7 @@ const ROUTES = [
   'GET /api/mcp',
   'POST /api/mcp',
   'DELETE /api/mcp/{name}',
+  'PATCH /api/mcp/{name}',
   'POST /api/mcp/{name}/reconnect',
   'GET /api/events',
   'GET /openapi.json',
@@ -39,7 +40,7 @@ const ROUTES = [
   'GET /api/models',
   'PUT /api/model',
 ];
-const LATER = ['GET /api/memories', 'PATCH /api/memories/{id}', 'DELETE /api/memories/{id}', 'GET /api/mcp', 'POST /api/mcp', 'DELETE /api/mcp/{name}', 'POST /api/mcp/{name}/reconnect'];
+const LATER = ['GET /api/memories', 'PATCH /api/memories/{id}', 'DELETE /api/memories/{id}'];
 
 let t: TestServer;
 let doc: { openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: unknown }>> };

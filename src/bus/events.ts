@@ -147,6 +147,35 @@ export const BusEvent = z.discriminatedUnion('type', [
 ]);
 export type BusEvent = z.infer<typeof BusEvent>;
 
+/** One MCP server as hosts see it (src/mcp/types.ts McpServerView): never its env's or headers' values. */
+export const McpServer = z.object({
+  name: z.string(),
+  transport: z.enum(['stdio', 'http', 'sse']),
+  command: z.string().optional().describe('The whole command line of a local server, as it runs.'),
+  url: z.string().optional().describe("An HTTP server's URL."),
+  envKeys: z.array(z.string()).describe('The names of the env variables set for it; never their values.'),
+  headerKeys: z.array(z.string()).describe('The names of the headers sent to it; never their values.'),
+  enabled: z.boolean(),
+  timeoutMs: z.number().int(),
+  state: z.enum(['connecting', 'connected', 'failed', 'disabled']),
+  error: z.string().optional().describe('Why it failed, for `failed`.'),
+  stderr: z.array(z.string()).describe('The last lines the server wrote to stderr, newest last.'),
+  tools: z.array(z.string()).describe('Its tools as the model is offered them (`<server>__<tool>`).'),
+  serverInfo: z.object({ name: z.string(), version: z.string() }).optional(),
+  trusted: z.boolean().describe('A rule lets its tools run without asking (`"<name>__*": "allow"`).'),
+  since: z.string().describe('When the state last changed (ISO 8601).'),
+  reconnects: z.number().int(),
+});
+
+/**
+ * Not a session's event (no `sessionId`, no `seq`, never stored): the server-wide stream sends it when
+ * an MCP server's state or tools change, or it is removed (`removed: true`).
+ */
+export const McpServerChanged = z
+  .object({ type: z.literal('mcp.server'), server: McpServer, removed: z.boolean().optional() })
+  .describe("An MCP server's state or tools changed, or it was removed.");
+export type McpServerChanged = z.infer<typeof McpServerChanged>;
+
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** An event as emitted: the bus numbers it. */
 export type NewEvent = DistributiveOmit<BusEvent, 'seq'>;

@@ -13,6 +13,7 @@ import { fileRoutes, isUpload } from './files.js';
 import { checkServeConfig, createGuards, SECURITY_HEADERS } from './guards.js';
 import { createHealthResponder, healthRoutes } from './health.js';
 import { laterRoutes } from './later.js';
+import { mcpRoutes, publicView } from './mcp.js';
 import { modelRoutes } from './models.js';
 import { documentOnly, newSubApp, openApiDocument, type OpenApiDocument, type ServerEnv } from './openapi.js';
 import { permissionRoutes } from './permissions.js';
@@ -79,6 +80,7 @@ export function buildApi(deps: ServerDeps, feed: ReturnType<typeof createEventFe
   root.route('/', sessionRoutes(deps));
   root.route('/', eventRoutes(feed));
   root.route('/', permissionRoutes(deps));
+  root.route('/', mcpRoutes(deps, feed));
   root.route('/', preferenceRoutes(deps));
   root.route('/', fileRoutes(deps));
   root.route('/', attachmentRoutes(deps));
@@ -124,7 +126,7 @@ export async function createServer(options: ServerOptions): Promise<ZhixingServe
   const sse = createSseRegistry({ heartbeatMs: options.heartbeatMs });
   const maxStreams = options.maxStreams ?? MAX_STREAMS;
   const turns = createTurnTracker();
-  const feed = createEventFeed({ bus: app.bus, sse, pending: () => app.permission.pending() });
+  const feed = createEventFeed({ bus: app.bus, sse, pending: () => app.permission.pending(), mcp: app.mcp, mcpView: publicView });
   const api = buildApi({ app, sse, turns, version, log }, feed);
   // The node-server adapter can swap in its own global Request/Response; the rest of the process
   // (the model client's fetch) keeps the platform's.

@@ -7,10 +7,5 @@ export function laterRoutes() {
   laterEndpoint(api, { method: 'get', path: '/api/memories', tag: 'memories', summary: 'List or search memories (?session=ID&q=…)' }, memories);
   laterEndpoint(api, { method: 'patch', path: '/api/memories/{id}', tag: 'memories', summary: 'Edit a memory' }, memories);
   laterEndpoint(api, { method: 'delete', path: '/api/memories/{id}', tag: 'memories', summary: 'Delete a memory' }, memories);
-  const mcp = 'MCP servers';
-  laterEndpoint(api, { method: 'get', path: '/api/mcp', tag: 'mcp', summary: 'MCP servers with their state' }, mcp);
-  laterEndpoint(api, { method: 'post', path: '/api/mcp', tag: 'mcp', summary: 'Add an MCP server' }, mcp);
-  laterEndpoint(api, { method: 'delete', path: '/api/mcp/{name}', tag: 'mcp', summary: 'Remove an MCP server' }, mcp);
-  laterEndpoint(api, { method: 'post', path: '/api/mcp/{name}/reconnect', tag: 'mcp', summary: 'Reconnect an MCP server' }, mcp);
   return api;
 }

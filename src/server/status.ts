@@ -10,8 +10,15 @@ export const Status = z
     model: z.string(),
     tools: z.array(z.string()).describe('The names of the tools the assistant can use.'),
     mcp: z
-      .array(z.object({ name: z.string(), state: z.string() }))
-      .describe('MCP servers with their state (none until MCP support arrives).'),
+      .array(
+        z.object({
+          name: z.string(),
+          state: z.enum(['connecting', 'connected', 'failed', 'disabled']),
+          tools: z.number().int().describe('How many tools it offers now.'),
+          error: z.string().optional().describe('Why it failed, for `failed`.'),
+        }),
+      )
+      .describe('The configured MCP servers with their state; GET /api/mcp has the details.'),
     sessions: z.object({
       running: z.array(z.string()).describe('Ids of the sessions running a turn now.'),
       limit: z.number().int().describe('How many sessions may run at once; past it, a new turn is refused with 429.'),
@@ -48,7 +55,7 @@ export function statusRoutes({ app, version }: ServerDeps) {
         provider: app.llm.provider,
         model: app.llm.model,
         tools: app.tools.names(),
-        mcp: [],
+        mcp: app.mcp.list().map((s) => ({ name: s.name, state: s.state, tools: s.tools.length, ...(s.error ? { error: s.error } : {}) })),
         sessions: { running: running.ids, limit: running.limit },
         sandbox: { kind: sandbox.kind, ok: sandbox.ok, ...(sandbox.reason ? { reason: sandbox.reason } : {}) },
       };

@@ -1,0 +1,184 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readMcpServers } from '../src/config/mcp-settings.js';
+import { openStream, request, startTestServer, type HttpResult, type TestServer } from './support/http.js';
+
+/** The official reference server, started over stdio as a user's config would. */
+const EVERYTHING = resolve('node_modules/.bin/mcp-server-everything');
+/** States a freshly added, enabled server may be in, whichever client runs it. */
+const LIVE = ['connecting', 'connected', 'failed'];
+
+let running: TestServer | undefined;
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+const configOf = (s: TestServer) => JSON.parse(readFileSync(join(s.home, 'config.json'), 'utf8')) as Record<string, any>;
+const everything = { command: EVERYTHING, args: ['stdio'] };
+
+describe('/api/mcp', () => {
+  it('GET lists the configured servers with their state, in config order; status counts their tools', async () => {
+    const s = (running = await startTestServer({ config: { mcpServers: { everything, off: { url: 'http://127.0.0.1:9/mcp', enabled: false } } } }));
+    const r = await request(s.port, '/api/mcp');
+    expect(r.status).toBe(200);
+    const servers = r.json().servers;
+    expect(servers.map((v: { name: string }) => v.name)).toEqual(['everything', 'off']);
+    expect(servers[0]).toMatchObject({ transport: 'stdio', command: `${EVERYTHING} stdio`, enabled: true, envKeys: [], headerKeys: [], trusted: false });
+    expect(LIVE).toContain(servers[0].state);
+    expect(servers[1]).toMatchObject({ transport: 'http', url: 'http://127.0.0.1:9/mcp', state: 'disabled', tools: [] });
+    const status = (await request(s.port, '/api/status')).json();
+    expect(status.mcp).toHaveLength(2);
+    expect(status.mcp[1]).toEqual({ name: 'off', state: 'disabled', tools: 0 });
+    expect(LIVE).toContain(status.mcp[0].state);
+    expect(typeof status.mcp[0].tools).toBe('number');
+  });
+
+  it('a server trusted by a rule is shown trusted', async () => {
+    const s = (running = await startTestServer({ config: { mcpServers: { everything }, permissions: { 'everything__*': 'allow' } } }));
+    expect((await request(s.port, '/api/mcp')).json().servers[0].trusted).toBe(true);
+  });
+
+  it('POST adds a server to config.json in Claude Desktop\'s shape and answers 201 with the whole command line', async () => {
+    const s = (running = await startTestServer({ config: { maxSteps: 9 } }));
+    const r = await request(s.port, '/api/mcp', { body: { name: 'everything', command: EVERYTHING, args: ['stdio', '--flag with space'], cwd: s.home, timeout_ms: 5000 } });
+    expect(r.status).toBe(201);
+    expect(r.json()).toMatchObject({ name: 'everything', transport: 'stdio', command: `${EVERYTHING} stdio --flag with space`, timeoutMs: 5000 });
+    expect(LIVE).toContain(r.json().state);
+    const saved = configOf(s);
+    expect(saved.maxSteps).toBe(9);
+    expect(saved.mcpServers).toEqual({ everything: { command: EVERYTHING, args: ['stdio', '--flag with space'], cwd: s.home, timeout_ms: 5000 } });
+    const warnings: string[] = [];
+    expect(readMcpServers(saved.mcpServers, 'config.json', warnings)).toMatchObject([{ name: 'everything', command: EVERYTHING, args: ['stdio', '--flag with space'], timeoutMs: 5000 }]);
+    expect(warnings).toEqual([]);
+    expect((await request(s.port, '/api/mcp')).json().servers).toHaveLength(1);
+
+    const http = await request(s.port, '/api/mcp', { body: { name: 'remote', url: 'https://mcp.example.com/mcp', transport: 'sse', enabled: false } });
+    expect(http.status).toBe(201);
+    expect(http.json()).toMatchObject({ transport: 'sse', url: 'https://mcp.example.com/mcp', state: 'disabled', enabled: false });
+    expect(configOf(s).mcpServers.remote).toEqual({ type: 'sse', url: 'https://mcp.example.com/mcp', enabled: false });
+  });
+
+  it('a name that exists is a 409 unless replacing is asked for', async () => {
+    const s = (running = await startTestServer({ config: { mcpServers: { everything } } }));
+    const clash = await request(s.port, '/api/mcp', { body: { name: 'everything', command: 'other' } });
+    expect(clash.status).toBe(409);
+    expect(clash.json().error).toMatchObject({ code: 'exists', message: expect.stringContaining('"replace": true') });
+    expect(configOf(s).mcpServers.everything.command).toBe(EVERYTHING);
+    const replaced = await request(s.port, '/api/mcp', { body: { name: 'everything', command: EVERYTHING, args: ['stdio'], enabled: false, replace: true } });
+    expect(replaced.status).toBe(201);
+    expect(configOf(s).mcpServers).toEqual({ everything: { command: EVERYTHING, args: ['stdio'], enabled: false } });
+  });
+
+  it('refuses what cannot be a server with a 400 naming the field, and saves nothing', async () => {
+    const s = (running = await startTestServer({ config: { maxSteps: 9 } }));
+    const bad: Array<[unknown, RegExp]> = [
+      [{ name: 'x', command: 'a', url: 'http://h/mcp' }, /body/],
+      [{ name: 'x' }, /body/],
+      [{ name: 'bad name', command: 'a' }, /name/],
+      [{ name: '-x', command: 'a' }, /name/],
+      [{ name: 'a'.repeat(33), command: 'a' }, /name/],
+      [{ name: 'x', command: '' }, /command/],
+      [{ name: 'x', command: 'a\nb' }, /command/],
+      [{ name: 'x', command: 'a', args: 'stdio' }, /args/],
+      [{ name: 'x', command: 'a', args: Array(300).fill('x') }, /args/],
+      [{ name: 'x', command: 'a', env: { 'BAD-NAME': 'v' } }, /env/],
+      [{ name: 'x', command: 'a', env: { K: 1 } }, /env/],
+      [{ name: 'x', url: 'ftp://h/mcp' }, /url/],
+      [{ name: 'x', url: 'not a url' }, /url/],
+      [{ name: 'x', url: 'http://h/mcp', headers: { 'X-A': 'v\r\nInjected: 1' } }, /headers/],
+      [{ name: 'x', url: 'http://h/mcp', headers: { 'Bad Header': 'v' } }, /headers/],
+      [{ name: 'x', url: 'http://h/mcp', transport: 'stdio' }, /transport/],
+      [{ name: 'x', command: 'a', timeout_ms: 0 }, /timeout_ms/],
+      [{ name: 'x', command: 'a', headers: { A: 'b' } }, /headers|body/],
+    ];
+    for (const [body, field] of bad) {
+      const r = await request(s.port, '/api/mcp', { body });
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.json().error.code).toBe('bad_request');
+      expect(r.json().error.message, JSON.stringify(body)).toMatch(field);
+    }
+    expect((await request(s.port, '/api/mcp', { body: '{"name":' })).status).toBe(400);
+    const huge = await request(s.port, '/api/mcp', { body: { name: 'x', command: 'a', args: ['y'.repeat(2 * 1024 * 1024)] } });
+    expect(huge.status).toBe(413);
+    expect(configOf(s)).toEqual({ maxSteps: 9 });
+    expect((await request(s.port, '/api/mcp')).json().servers).toEqual([]);
+  });
+
+  it('DELETE removes a server from config.json, and 404s naming the ones there are', async () => {
+    const s = (running = await startTestServer({ config: { mcpServers: { everything, other: { command: 'true' } } } }));
+    const gone = await request(s.port, '/api/mcp/everything', { method: 'DELETE' });
+    expect(gone.status).toBe(200);
+    expect(configOf(s).mcpServers).toEqual({ other: { command: 'true' } });
+    const again = await request(s.port, '/api/mcp/everything', { method: 'DELETE' });
+    expect(again.status).toBe(404);
+    expect(again.json().error).toEqual({ code: 'not_found', message: 'There is no MCP server "everything". The servers are: other.' });
+    expect((await request(s.port, '/api/mcp')).json().servers.map((v: { name: string }) => v.name)).toEqual(['other']);
+  });
+
+  it('PATCH turns a server off and on, saved; reconnect answers with its view; both 404 on an unknown name', async () => {
+    const s = (running = await startTestServer({ config: { mcpServers: { everything } } }));
+    const off = await request(s.port, '/api/mcp/everything', { method: 'PATCH', body: { enabled: false } });
+    expect(off.status).toBe(200);
+    expect(off.json()).toMatchObject({ name: 'everything', enabled: false, state: 'disabled', tools: [] });
+    expect(configOf(s).mcpServers.everything).toEqual({ ...everything, enabled: false });
+    const on = await request(s.port, '/api/mcp/everything', { method: 'PATCH', body: { enabled: true } });
+    expect(on.json().enabled).toBe(true);
+    expect(LIVE).toContain(on.json().state);
+    expect(configOf(s).mcpServers.everything).toEqual(everything);
+    expect((await request(s.port, '/api/mcp/everything', { method: 'PATCH', body: { enabled: 'yes' } })).status).toBe(400);
+    expect((await request(s.port, '/api/mcp/everything', { method: 'PATCH', body: { enabled: true, other: 1 } })).status).toBe(400);
+    expect((await request(s.port, '/api/mcp/nope', { method: 'PATCH', body: { enabled: true } })).status).toBe(404);
+    const again = await request(s.port, '/api/mcp/everything/reconnect', { method: 'POST' });
+    expect(again.status).toBe(200);
+    expect(again.json().name).toBe('everything');
+    expect((await request(s.port, '/api/mcp/nope/reconnect', { method: 'POST' })).status).toBe(404);
+  });
+
+  it('env and header values never leave the server: not in answers, not in events, not in status', async () => {
+    const s = (running = await startTestServer());
+    const stream = await openStream(s.port, '/api/events');
+    const answers: HttpResult[] = [];
+    const add = await request(s.port, '/api/mcp', { body: { name: 'local', command: EVERYTHING, args: ['stdio'], env: { API_KEY: 'secret' } } });
+    answers.push(add);
+    expect(add.json().envKeys).toEqual(['API_KEY']);
+    const remote = await request(s.port, '/api/mcp', { body: { name: 'remote', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer secret' } } });
+    answers.push(remote);
+    expect(remote.json().headerKeys).toEqual(['Authorization']);
+    await stream.waitFor('"name":"remote"');
+    answers.push(await request(s.port, '/api/mcp'));
+    answers.push(await request(s.port, '/api/status'));
+    answers.push(await request(s.port, '/api/mcp/local', { method: 'PATCH', body: { enabled: false } }));
+    answers.push(await request(s.port, '/api/mcp/remote/reconnect', { method: 'POST' }));
+    answers.push(await request(s.port, '/api/mcp/remote', { method: 'DELETE' }));
+    answers.push(await request(s.port, '/api/mcp', { body: { name: 'local', command: 'x', env: { API_KEY: 'secret' } } }));
+    answers.push(await request(s.port, '/openapi.json'));
+    await stream.waitFor('"removed":true');
+    stream.leave();
+    for (const a of answers) expect(a.body).not.toContain('secret');
+    expect(stream.text()).toContain('event: mcp.server');
+    expect(stream.text()).not.toContain('secret');
+    // They are kept where the user put them: config.json, the user's own file.
+    expect(configOf(s).mcpServers.local.env).toEqual({ API_KEY: 'secret' });
+  });
+
+  it('the server-wide stream tells of a server added, turned off and removed', async () => {
+    const s = (running = await startTestServer());
+    const stream = await openStream(s.port, '/api/events');
+    await request(s.port, '/api/mcp', { body: { name: 'everything', ...everything } });
+    await stream.waitFor('"name":"everything"');
+    await request(s.port, '/api/mcp/everything', { method: 'PATCH', body: { enabled: false } });
+    await stream.waitFor('"state":"disabled"');
+    await request(s.port, '/api/mcp/everything', { method: 'DELETE' });
+    const text = await stream.waitFor('"removed":true');
+    stream.leave();
+    const events = text
+      .split('\n')
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => JSON.parse(l.slice(6)))
+      .filter((e) => e.type === 'mcp.server');
+    expect(events.at(-1)).toMatchObject({ type: 'mcp.server', removed: true, server: { name: 'everything' } });
+    for (const e of events) expect(e.sessionId).toBeUndefined();
+  });
+});
