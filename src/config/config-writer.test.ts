@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { setConfigKey } from './config-writer.js';
+import { setConfigKey, updateConfigKey } from './config-writer.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -36,4 +36,27 @@ describe('setConfigKey', () => {
     expect(() => setConfigKey(path, 'permissions', {})).toThrow(/is not a JSON object, so it was not changed/);
     expect(readFileSync(path, 'utf8')).toBe('{ "model": ');
   });
+});
+
+describe('updateConfigKey', () => {
+  it('takes over the lock of a writer that died holding it', () => {
+    const dir = home();
+    const path = join(dir, 'config.json');
+    // A pid no process has: the writer that made this lock is gone.
+    writeFileSync(`${path}.lock`, '999999999');
+    updateConfigKey(path, 'mcpServers', () => ({ a: { command: 'x' } }));
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ mcpServers: { a: { command: 'x' } } });
+    expect(readdirSync(dir)).toEqual(['config.json']);
+  });
+
+  it('waits for a live writer and gives up with a sentence naming the lock', () => {
+    const dir = home();
+    const path = join(dir, 'config.json');
+    writeFileSync(path, '{}');
+    writeFileSync(`${path}.lock`, String(process.pid));
+    const started = Date.now();
+    expect(() => updateConfigKey(path, 'x', () => 1)).toThrow(/is being changed by another process/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(9_000);
+    expect(readFileSync(path, 'utf8')).toBe('{}');
+  }, 20_000);
 });
