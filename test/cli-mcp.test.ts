@@ -1,0 +1,166 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readMcpServers } from '../src/config/mcp-settings.js';
+import { runCli } from './support/cli.js';
+import { useTempHomes } from './support/temp-home.js';
+
+/** The official reference server over stdio, as a user's config would start it. */
+const EVERYTHING = resolve('node_modules/.bin/mcp-server-everything');
+const home = useTempHomes();
+const configIn = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as Record<string, any>;
+// No model, no key: managing servers must not need one.
+const envOf = (dir: string, lang = 'en') => ({ ZHIXING_HOME: dir, ZHIXING_LANG: lang });
+
+describe('zhixing mcp add', () => {
+  it('saves the server in Claude Desktop\'s shape, shows the whole command, whether it connected, and how to trust it', async () => {
+    const dir = home().home;
+    const r = await runCli(['mcp', 'add', '-e', 'API_KEY=secret', '--timeout', '5000', 'everything', '--', EVERYTHING, 'stdio'], envOf(dir), { timeoutMs: 30_000 });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Added the MCP server "everything" to ${join(dir, 'config.json')}.`);
+    expect(r.stdout).toContain(`It runs this command:\n  ${EVERYTHING} stdio\n`);
+    expect(r.stdout).toContain('Set (values kept in config.json, not shown): env API_KEY');
+    expect(r.stdout).toContain('"everything__*": "allow"');
+    expect(r.stdout).toContain('/permissions allow everything__*');
+    // Connected with its tools, or failed saying why: never silent.
+    expect(r.stdout).toMatch(/Connected: \d+ tools\.|everything {2}failed[\s\S]*error {2}\S/);
+    expect(r.stdout + r.stderr).not.toContain('secret');
+    expect(r.stderr).toContain('Connecting (up to 10 s)');
+    expect(configIn(dir).mcpServers).toEqual({ everything: { command: EVERYTHING, args: ['stdio'], env: { API_KEY: 'secret' }, timeout_ms: 5000 } });
+    const warnings: string[] = [];
+    expect(readMcpServers(configIn(dir).mcpServers, 'config.json', warnings)).toMatchObject([{ name: 'everything', env: { API_KEY: 'secret' } }]);
+    expect(warnings).toEqual([]);
+  }, 40_000);
+
+  it('adds a server over HTTP with its headers, showing the URL and only the headers\' names', async () => {
+    const dir = home().home;
+    const r = await runCli(['mcp', 'add', '--transport', 'http', '-H', 'Authorization: Bearer secret', 'remote', 'http://127.0.0.1:9/mcp'], envOf(dir), { timeoutMs: 30_000 });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('It connects (http) to:\n  http://127.0.0.1:9/mcp\n');
+    expect(r.stdout).toContain('header Authorization');
+    expect(r.stdout).toMatch(/remote {2}failed/);
+    expect(r.stdout + r.stderr).not.toContain('secret');
+    expect(configIn(dir).mcpServers.remote).toEqual({ url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer secret' } });
+  }, 40_000);
+
+  it('speaks Chinese when asked', async () => {
+    const dir = home().home;
+    const r = await runCli(['mcp', 'add', 'x', '--', 'false'], envOf(dir, 'zh'), { timeoutMs: 30_000 });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('已把 MCP 服务器「x」加入');
+    expect(r.stdout).toContain('它会运行这条命令：\n  false\n');
+    expect(r.stdout).toContain('/permissions allow x__*');
+  }, 40_000);
+
+  it('refuses bad names, a clash and a missing command with exit 2, and leaves config.json alone', async () => {
+    const dir = home().home;
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ maxSteps: 5, mcpServers: { a: { command: 'true' } } }));
+    const before = readFileSync(join(dir, 'config.json'), 'utf8');
+    for (const args of [
+      ['mcp', 'add', 'bad name', '--', 'x'],
+      ['mcp', 'add', '-x', '--', 'x'],
+      ['mcp', 'add', 'a'.repeat(33), '--', 'x'],
+      ['mcp', 'add', 'b'],
+      ['mcp', 'add', '--transport', 'http', 'b', 'ftp://h'],
+      ['mcp', 'add', '-e', 'NOEQUALS', 'b', '--', 'x'],
+    ]) {
+      const r = await runCli(args, envOf(dir));
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^zhixing: /);
+    }
+    const clash = await runCli(['mcp', 'add', 'a', '--', 'other'], envOf(dir));
+    expect(clash.code).toBe(2);
+    expect(clash.stderr).toBe('zhixing: There is already an MCP server "a". Remove it first with zhixing mcp remove a, then add it again.\n');
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
+  }, 60_000);
+
+  it('two adds at once both land, and config.json stays valid JSON', async () => {
+    const dir = home().home;
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ maxSteps: 5 }));
+    const runs = await Promise.all(['one', 'two', 'three'].map((n) => runCli(['mcp', 'add', n, '--', 'false'], envOf(dir), { timeoutMs: 30_000 })));
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0]);
+    const saved = configIn(dir);
+    expect(saved.maxSteps).toBe(5);
+    expect(Object.keys(saved.mcpServers).sort()).toEqual(['one', 'three', 'two']);
+  }, 60_000);
+});
+
+describe('zhixing mcp list', () => {
+  it('says there are none, as text and JSON', async () => {
+    const dir = home().home;
+    expect(await runCli(['mcp', 'list'], envOf(dir))).toEqual({ code: 0, stdout: 'No MCP servers are configured. Add one: zhixing mcp add NAME -- CMD [ARGS…]\n', stderr: '' });
+    expect(JSON.parse((await runCli(['mcp', 'list', '--json'], envOf(dir))).stdout)).toEqual({ servers: [] });
+  });
+
+  it('shows each server with its state, what runs and why one failed; --json gives the views without secrets', async () => {
+    const dir = home().home;
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({
+        mcpServers: {
+          everything: { command: EVERYTHING, args: ['stdio'], env: { API_KEY: 'secret' } },
+          // A server that writes escape sequences to stderr and dies: the terminal must not act on them.
+          broken: { command: 'sh', args: ['-c', 'printf "\\033]0;pwned\\007boom \\033[31mred\\n" >&2; exit 3'] },
+          off: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer secret' }, enabled: false },
+        },
+      }),
+    );
+    const r = await runCli(['mcp', 'list'], envOf(dir), { timeoutMs: 30_000 });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^everything {2}(connected · \d+ tools|failed)/m);
+    expect(r.stdout).toContain(`  command  ${EVERYTHING} stdio`);
+    expect(r.stdout).toMatch(/^broken {2}failed/m);
+    expect(r.stdout).toMatch(/^ {2}error {2}\S/m);
+    expect(r.stdout).toMatch(/^off {2}disabled\n {2}http {2}http:\/\/127\.0\.0\.1:9\/mcp\n {2}set \(values not shown\) {2}header Authorization/m);
+    expect(r.stdout).not.toContain('\x1b');
+    expect(r.stdout + r.stderr).not.toContain('secret');
+
+    const json = await runCli(['mcp', 'list', '--json'], envOf(dir), { timeoutMs: 30_000 });
+    expect(json.code).toBe(0);
+    expect(json.stdout).not.toContain('secret');
+    const { servers } = JSON.parse(json.stdout);
+    expect(servers.map((s: { name: string }) => s.name)).toEqual(['everything', 'broken', 'off']);
+    expect(servers[0]).toMatchObject({ transport: 'stdio', command: `${EVERYTHING} stdio`, envKeys: ['API_KEY'], enabled: true, trusted: false });
+    expect(['connected', 'failed']).toContain(servers[0].state);
+    expect(servers[1]).toMatchObject({ state: 'failed', error: expect.any(String) });
+    expect(servers[2]).toMatchObject({ state: 'disabled', headerKeys: ['Authorization'], tools: [] });
+  }, 60_000);
+});
+
+describe('zhixing mcp remove, enable, disable', () => {
+  it('turns a server off and on and removes it, in config.json', async () => {
+    const dir = home().home;
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ mcpServers: { a: { command: 'true', disabled: true }, b: { command: 'true' } } }));
+    expect(await runCli(['mcp', 'enable', 'a'], envOf(dir))).toEqual({ code: 0, stdout: 'Enabled the MCP server "a": Zhixing connects it when it next starts.\n', stderr: '' });
+    expect(configIn(dir).mcpServers.a).toEqual({ command: 'true' });
+    expect((await runCli(['mcp', 'disable', 'a'], envOf(dir))).code).toBe(0);
+    expect(configIn(dir).mcpServers.a).toEqual({ command: 'true', enabled: false });
+    expect(await runCli(['mcp', 'remove', 'a'], envOf(dir))).toEqual({ code: 0, stdout: 'Removed the MCP server "a".\n', stderr: '' });
+    expect(configIn(dir).mcpServers).toEqual({ b: { command: 'true' } });
+  });
+
+  it('an unknown name is exit 2 naming the servers there are', async () => {
+    const dir = home().home;
+    const none = await runCli(['mcp', 'remove', 'ghost'], envOf(dir));
+    expect(none).toEqual({ code: 2, stdout: '', stderr: 'zhixing: There is no MCP server "ghost". None is configured.\n' });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ mcpServers: { a: { command: 'true' }, b: { command: 'true' } } }));
+    for (const action of ['remove', 'enable', 'disable']) {
+      const r = await runCli(['mcp', action, 'ghost'], envOf(dir));
+      expect(r).toEqual({ code: 2, stdout: '', stderr: 'zhixing: There is no MCP server "ghost". The servers are: a, b.\n' });
+    }
+    const zh = await runCli(['mcp', 'remove', 'ghost'], envOf(dir, 'zh'));
+    expect(zh.stderr).toBe('zhixing: 没有名为「ghost」的 MCP 服务器。已有的：a、b。\n');
+    expect((await runCli(['mcp', 'remove'], envOf(dir))).code).toBe(2);
+    expect(configIn(dir).mcpServers).toEqual({ a: { command: 'true' }, b: { command: 'true' } });
+  });
+
+  it('a config.json that is not JSON is left alone and said (exit 1)', async () => {
+    const dir = home().home;
+    writeFileSync(join(dir, 'config.json'), '{ "mcpServers": ');
+    const r = await runCli(['mcp', 'remove', 'a'], envOf(dir));
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/^zhixing: /);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe('{ "mcpServers": ');
+  });
+});
