@@ -8,6 +8,7 @@ import { modelNameProblem, type ModelCatalog } from '../llm/model-catalog.js';
 import type { SessionRow } from '../store/sessions-repo.js';
 import type { Completion } from './line-editor/line-editor.js';
 import type { CliIo } from './one-shot.js';
+import { MCP_VERBS, mcpCommand } from './mcp-repl.js';
 import { permissionsCommand } from './permissions-command.js';
 import { lastTurns, renderHistory } from './repl-history-view.js';
 import type { ReplText } from './repl-text.js';
@@ -20,7 +21,7 @@ const DEFAULT_HISTORY_TURNS = 10;
 const YES = new Set(['y', 'yes', '是', '好', '确定']);
 
 /** Every command, in the order /help and completion list them; those followed by a space take an argument. */
-const COMMANDS = ['/help', '/sessions', '/new ', '/switch ', '/history ', '/delete ', '/rename ', '/model ', '/permissions', '/undo', '/exit'];
+const COMMANDS = ['/help', '/sessions', '/new ', '/switch ', '/history ', '/delete ', '/rename ', '/model ', '/permissions', '/mcp', '/undo', '/exit'];
 const PERMISSION_VERBS = ['allow ', 'ask ', 'deny ', 'remove ', 'forget '];
 
 export interface CommandContext {
@@ -144,6 +145,12 @@ export function createSlashCommands(ctx: CommandContext): SlashCommands {
           else say(r.text);
           break;
         }
+        case 'mcp': {
+          const r = await mcpCommand(app.mcp, arg, io.lang?.() ?? app.config.lang ?? app.config.uiLang, io.style, signal);
+          if (r.error) fail(r.text);
+          else say(r.text);
+          break;
+        }
         case 'undo': {
           // Between turns only (commands never run while one does); the sentence speaks the session's language.
           const result = await app.sessions.undo(ctx.session());
@@ -174,6 +181,7 @@ export function createSlashCommands(ctx: CommandContext): SlashCommands {
         return { start: space + 1, candidates };
       }
       if (cmd === 'permissions') return { start: space + 1, candidates: PERMISSION_VERBS.filter((v) => v.startsWith(typed)).map((value) => ({ value, label: value.trim() })) };
+      if (cmd === 'mcp') return { start: space + 1, candidates: MCP_VERBS.filter((v) => v.startsWith(typed)).map((value) => ({ value, label: value.trim() })) };
       if (cmd === 'model' && models) return { start: space + 1, candidates: models.filter((m) => m.startsWith(typed)).map((value) => ({ value })) };
       return undefined;
     },

@@ -16,6 +16,7 @@ export function replText(lang: Lang) {
 /model [名称]    列出可用的模型；给出名称则在这次 REPL 里换用它
 /permissions     列出权限规则和记住的回答；/permissions allow|ask|deny 工具 [模式]
                  设置一条，/permissions remove 工具 [模式] 删除，/permissions forget N 忘记回答
+/mcp             列出 MCP 服务器和它们的状态；/mcp reconnect|enable|disable 名称
 /undo            把工作区恢复到上一轮改动文件之前（再用一次就再往前一轮）
 /exit            退出（也可按 Ctrl-D）
 
@@ -32,6 +33,7 @@ Enter 发送；Alt+Enter 或 Ctrl-J 换行；单独一行 """ 开始多行块，
 /model [NAME]    list the models to choose from; with a name, use that one in this REPL
 /permissions     list the permission rules and remembered answers; /permissions allow|ask|deny TOOL
                  [PATTERN] sets one, /permissions remove TOOL [PATTERN] removes it, /permissions forget N
+/mcp             list the MCP servers with their state; /mcp reconnect|enable|disable NAME
 /undo            put the workspace back as it was before the last turn that changed files (again: one more back)
 /exit            quit (also Ctrl-D)
 

@@ -15,6 +15,7 @@ import { followLanguage } from './messages.js';
 import { replText } from './repl-text.js';
 import { plainText } from './terminal-text.js';
 import { noSandboxText } from './sandbox-notice.js';
+import { failureNotices } from './mcp-repl.js';
 
 /** How long a message waits for a turn of the same session in another process. */
 const SESSION_WAIT_MS = 60_000;
@@ -165,10 +166,16 @@ export async function runRepl(
       const contained = await app.sandbox();
       if (!contained.ok) io.stderr(`${noSandboxText(contained, io.lang?.() ?? app.config.lang ?? app.config.uiLang)}\n`);
     }
+    // MCP servers connect in the background, never holding up the first prompt; one that failed is
+    // said before the next prompt.
+    app.mcp.start();
+    const mcpFailures = failureNotices(app.mcp);
     for (;;) {
       // The prompt starts a line of its own, even after a turn that ended mid-line (an error).
       if (!atLineStart) io.stdout('\n');
       atLineStart = true;
+      const failed = mcpFailures(io.lang?.() ?? app.config.lang ?? app.config.uiLang);
+      if (failed) io.stderr(`${io.style.red(failed)}\n`);
       if (interactive && !inputEnded) line.prompt(mainPrompt);
       const entry = await nextEntry();
       if (entry === undefined) break;

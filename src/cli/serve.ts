@@ -73,6 +73,11 @@ export async function runServe(cmd: ServeCommand, io: ServeIo): Promise<number> 
     `Zhixing is serving on ${server.url} (${mode})\nAPI docs: ${server.url}/docs · stop with Ctrl-C\n` +
       (config.token ? 'Every request needs the header Authorization: Bearer $ZHIXING_TOKEN.\n' : ''),
   );
+  // MCP servers connect in the background; each failure is said on stderr, so none is silent.
+  app.mcp.onChange((v) => {
+    if (v.state === 'failed') io.stderr(`zhixing: MCP server "${plainText(v.name)}" failed: ${plainText(v.error ?? '').replace(/\s+/g, ' ').slice(0, 300)}\n`);
+  });
+  app.mcp.start();
   // Said once, at the start, not awaited: shutting down must not wait for the trial run.
   void app.sandbox().then((contained) => {
     if (!contained.ok) io.stderr(`zhixing: ${noSandboxText(contained, config.uiLang)}\n`);
