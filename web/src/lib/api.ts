@@ -7,9 +7,14 @@ import { readSse } from './sse';
 
 /** How long a request may wait for the server's answer to begin: a stopped server must not hang the page. */
 const ANSWER_TIMEOUT_MS = 30_000;
-import type { BusEvent, History, Models, PermissionSettings, Session, Status, ToolRule, UndoResult, Uploaded } from './types';
+import type { BusEvent, History, McpServer, Models, PermissionSettings, Session, Status, ToolRule, UndoResult, Uploaded } from './types';
 
 const TOKEN_KEY = 'zhixing.token';
+
+/** POST /api/mcp's body: a local server's command line, or a server's URL. */
+export type NewMcpServer =
+  | { name: string; command: string; args: string[]; env?: Record<string, string> }
+  | { name: string; url: string; headers?: Record<string, string> };
 
 export class ApiError extends Error {
   constructor(
@@ -96,6 +101,11 @@ export const api = {
   permissions: () => json<PermissionSettings>('GET', '/api/permissions'),
   setPermissions: (rules: Record<string, ToolRule>) => json<PermissionSettings>('PUT', '/api/permissions', { rules }),
   forgetAnswer: (tool: string, pattern: string) => json<PermissionSettings>('DELETE', '/api/permissions/remembered', { tool, pattern }),
+  mcpServers: async () => (await json<{ servers: McpServer[] }>('GET', '/api/mcp')).servers,
+  addMcp: (server: NewMcpServer) => json<McpServer>('POST', '/api/mcp', server),
+  removeMcp: (name: string) => json<{ ok: true }>('DELETE', `/api/mcp/${enc(name)}`),
+  setMcpEnabled: (name: string, enabled: boolean) => json<McpServer>('PATCH', `/api/mcp/${enc(name)}`, { enabled }),
+  reconnectMcp: (name: string) => json<McpServer>('POST', `/api/mcp/${enc(name)}/reconnect`),
 
   /**
    * Starts a turn and resolves once it has begun (its first event), or rejects with the refusal

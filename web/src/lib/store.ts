@@ -7,7 +7,7 @@ import { reactive, shallowRef, triggerRef } from 'vue';
 import { api, ApiError, follow, setToken, whenUnauthorized } from './api';
 import { applyEvent, markUndone, viewFromHistory, type ChatView } from './chat-state';
 import { t } from './i18n';
-import type { BusEvent, Models, PermissionAsk, Session, Status } from './types';
+import type { BusEvent, McpServer, Models, PermissionAsk, ServerEvent, Session, Status } from './types';
 
 export interface Toast {
   id: number;
@@ -30,6 +30,8 @@ export const state = reactive({
   /** The text being sent before the server has taken it. */
   sending: null as string | null,
   loadingHistory: false,
+  /** The MCP servers with their state, once the MCP page has loaded them; kept current by `mcp.server` events. */
+  mcp: null as McpServer[] | null,
 });
 
 /**
@@ -104,7 +106,37 @@ export async function chooseModel(model: string): Promise<void> {
   }
 }
 
-function onServerEvent(event: BusEvent): void {
+export async function loadMcp(): Promise<void> {
+  try {
+    state.mcp = await api.mcpServers();
+  } catch (err) {
+    fail(err);
+  }
+}
+
+/** A server's new view (or its removal) in the page's list and the status panel's summary. */
+export function mcpChanged(server: McpServer, removed = false): void {
+  if (state.mcp) {
+    const i = state.mcp.findIndex((s) => s.name === server.name);
+    if (removed) {
+      if (i >= 0) state.mcp.splice(i, 1);
+    } else if (i >= 0) state.mcp[i] = server;
+    else state.mcp.push(server);
+  }
+  if (state.status) {
+    const summary = { name: server.name, state: server.state, tools: server.tools.length, ...(server.error ? { error: server.error } : {}) };
+    const list = state.status.mcp;
+    const i = list.findIndex((s) => s.name === server.name);
+    if (removed) {
+      if (i >= 0) list.splice(i, 1);
+    } else if (i >= 0) list[i] = summary;
+    else list.push(summary);
+  }
+}
+
+function onServerEvent(incoming: BusEvent): void {
+  const event = incoming as ServerEvent;
+  if (event.type === 'mcp.server') return mcpChanged(event.server, event.removed === true);
   switch (event.type) {
     case 'session.status':
       if (event.status === 'busy') {
@@ -353,6 +385,8 @@ export async function start(): Promise<void> {
       if (connected) {
         state.asks = [];
         void refreshSessions();
+        // MCP servers changed meanwhile: their list says how they are now.
+        if (state.mcp) void loadMcp();
       }
     },
   });

@@ -2,9 +2,14 @@
  * The API's shapes as the web app reads them. Events come from the one zod definition the server
  * streams (src/bus/events.ts); the resources mirror src/server/sessions.ts and status.ts.
  */
-import type { BusEvent } from '../../../src/bus/events.js';
+import type { BusEvent, McpServerChanged } from '../../../src/bus/events.js';
 
-export type { BusEvent };
+export type { BusEvent, McpServerChanged };
+/** An MCP server as GET /api/mcp and `mcp.server` events give it. */
+export type McpServer = McpServerChanged['server'];
+/** What GET /api/events sends: session and permission events, and MCP servers' changes. */
+export type ServerEvent = BusEvent | McpServerChanged;
+export type McpState = McpServer['state'];
 export type EventOf<T extends BusEvent['type']> = Extract<BusEvent, { type: T }>;
 
 export interface Session {
@@ -80,7 +85,7 @@ export interface Status {
   provider: string;
   model: string;
   tools: string[];
-  mcp: Array<{ name: string; state: string }>;
+  mcp: Array<{ name: string; state: McpState; tools: number; error?: string }>;
   sessions: { running: string[]; limit: number };
 }
 
