@@ -5,6 +5,8 @@ import { permissionNote } from './permission-trace.js';
 import { plainText } from './terminal-text.js';
 
 const MAX_PREVIEW_CHARS = 100;
+/** A call's progress lines in the trace, at most this many a second: a command's output streams, an MCP server's thousands do not flood. */
+export const PROGRESS_LINES_PER_SECOND = 10;
 
 export interface Style {
   dim(s: string): string;
@@ -80,6 +82,8 @@ export function attachPrinter(options: {
     text = undefined;
   };
   const ours = (e: { sessionId: string }) => e.sessionId === sessionId;
+  // Each running call's progress lines written in the current second; the live status shows every one.
+  const progressShown = new Map<string, { second: number; lines: number }>();
   const offs = [
     bus.on('turn.start', (e) => ours(e) && live?.thinking()),
     bus.on('step.start', (e) => ours(e) && e.step > 0 && live?.thinking()),
@@ -103,6 +107,10 @@ export function attachPrinter(options: {
       if (!ours(e)) return;
       live?.toolProgress(e.callId, e.message);
       if (!options.showActions) return;
+      const second = Math.floor(Date.now() / 1000);
+      const shown = progressShown.get(e.callId);
+      if (shown?.second === second && shown.lines >= PROGRESS_LINES_PER_SECOND) return;
+      progressShown.set(e.callId, shown?.second === second ? { second, lines: shown.lines + 1 } : { second, lines: 1 });
       live?.hide();
       if (!atLineStart) out('\n');
       out(style.dim(`  … ${oneLine(e.message)}\n`));
@@ -110,6 +118,7 @@ export function attachPrinter(options: {
     }),
     bus.on('tool.end', (e) => {
       if (!ours(e)) return;
+      progressShown.delete(e.callId);
       live?.toolEnd(e.callId, e.ok, e.output, e.ms, !options.showActions, permissionNote(e.permission, e.metadata, options.lang?.() ?? 'en'));
       if (!options.showActions) return;
       live?.hide();
