@@ -164,3 +164,16 @@ describe('zhixing mcp remove, enable, disable', () => {
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe('{ "mcpServers": ');
   });
 });
+
+describe('zhixing config', () => {
+  it('names the configured MCP servers with what runs, and where their state is shown', async () => {
+    const dir = home().home;
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ mcpServers: { everything: { command: EVERYTHING, args: ['stdio'], env: { API_KEY: 'secret' } }, remote: { url: 'http://127.0.0.1:9/mcp', enabled: false } } }));
+    const r = await runCli(['config'], envOf(dir));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^mcp +everything  ${EVERYTHING.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} stdio$`, 'm'));
+    expect(r.stdout).toMatch(/^ +remote {6}http:\/\/127\.0\.0\.1:9\/mcp \(disabled\)$/m);
+    expect(r.stdout).toContain('zhixing mcp list connects them and shows their state');
+    expect(r.stdout).not.toContain('secret');
+  });
+});

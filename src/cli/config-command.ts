@@ -1,5 +1,5 @@
 import { maskKey, safeUrl, type Config, type SettingOrigin } from '../config/config.js';
-import type { Lang } from '../i18n.js';
+import { say, type Lang } from '../i18n.js';
 import type { SandboxInfo } from '../shell/sandbox.js';
 import { noSandboxText } from './sandbox-notice.js';
 import type { CliIo } from './one-shot.js';
@@ -109,6 +109,15 @@ export function runConfigShow(config: Config, json: boolean, io: CliIo, lang: La
   ).map(([name, rule]) => [plainText(name!), rule!] as const);
   const ruleWidth = Math.max(0, ...rules.map(([name]) => name.length));
   rules.forEach(([name, rule], i) => io.stdout(`${(i === 0 ? 'permissions' : '').padEnd(nameWidth)}  ${name.padEnd(ruleWidth)}  ${rule}\n`));
+  // The MCP servers configured, one a line with what runs; their state takes connecting, which `mcp list` does.
+  const servers = config.mcpServers;
+  const serverWidth = Math.max(0, ...servers.map((s) => s.name.length));
+  servers.forEach((s, i) => {
+    const runs = s.command ? [s.command, ...s.args].join(' ') : (s.url ?? '');
+    const off = s.enabled ? '' : ` ${io.style.dim(say(lang, '（已停用）', '(disabled)'))}`;
+    io.stdout(`${(i === 0 ? 'mcp' : '').padEnd(nameWidth)}  ${s.name.padEnd(serverWidth)}  ${plainText(runs).replace(/\s*\n\s*/g, ' ')}${off}\n`);
+  });
+  if (servers.length) io.stdout(`${''.padEnd(nameWidth)}  ${io.style.dim(say(lang, 'zhixing mcp list 会连接它们并显示状态', 'zhixing mcp list connects them and shows their state'))}\n`);
   // Said only when it matters: with a working sandbox there is nothing for the user to do.
   if (sandbox && !sandbox.ok) io.stdout(`${'sandbox'.padEnd(nameWidth)}  ${plainText(noSandboxText(sandbox, lang))}\n`);
   return 0;
