@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readMcpServers } from '../src/config/mcp-settings.js';
+import { publicView } from '../src/server/mcp.js';
 import { openStream, request, startTestServer, type HttpResult, type TestServer } from './support/http.js';
 
 /** The official reference server, started over stdio as a user's config would. */
@@ -161,6 +162,13 @@ describe('/api/mcp', () => {
     expect(stream.text()).not.toContain('secret');
     // They are kept where the user put them: config.json, the user's own file.
     expect(configOf(s).mcpServers.local.env).toEqual({ API_KEY: 'secret' });
+  });
+
+  it('a view keeps only its own fields: whatever else a manager holds (the env itself) never leaves', () => {
+    const view = { name: 'x', transport: 'stdio', command: 'x', envKeys: ['K'], headerKeys: [], enabled: true, timeoutMs: 1, state: 'failed', stderr: [], tools: [], trusted: false, since: '', reconnects: 0 } as const;
+    const leaky = { ...view, env: { K: 'secret' }, headers: { A: 'secret' }, settings: { env: { K: 'secret' } } };
+    expect(publicView(leaky as never)).toEqual(view);
+    expect(JSON.stringify(publicView(leaky as never))).not.toContain('secret');
   });
 
   it('the server-wide stream tells of a server added, turned off and removed', async () => {

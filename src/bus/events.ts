@@ -167,6 +167,14 @@ export const McpServer = z.object({
   reconnects: z.number().int(),
 });
 
+const MCP_VIEW_KEYS = Object.keys(McpServer.shape);
+/**
+ * A server's view with only the fields hosts may show (never a secret's value, whatever else a
+ * manager keeps), picked rather than parsed: a view that does not fit the schema still shows.
+ */
+export const mcpPublicView = <V extends object>(view: V): z.infer<typeof McpServer> =>
+  Object.fromEntries(MCP_VIEW_KEYS.filter((k) => (view as Record<string, unknown>)[k] !== undefined).map((k) => [k, (view as Record<string, unknown>)[k]])) as z.infer<typeof McpServer>;
+
 /**
  * Not a session's event (no `sessionId`, no `seq`, never stored): the server-wide stream sends it when
  * an MCP server's state or tools change, or it is removed (`removed: true`).

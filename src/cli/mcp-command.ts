@@ -4,7 +4,7 @@
  * needing a key; `add` and `list` then connect the servers, for a bounded time, to show what they do.
  */
 import { join } from 'node:path';
-import { McpServer } from '../bus/events.js';
+import { mcpPublicView } from '../bus/events.js';
 import { updateConfigKey } from '../config/config-writer.js';
 import type { Config } from '../config/config.js';
 import { DEFAULT_MCP_TIMEOUT_MS, toServerEntry, type McpServerSettings } from '../config/mcp-settings.js';
@@ -127,7 +127,7 @@ async function list(config: Config, json: boolean, lang: Lang, io: CliIo): Promi
   if (!json && servers.some((s) => s.enabled)) io.stderr(io.style.dim(`${say(lang, `正在连接（最多 ${CONNECT_WAIT_MS / 1000} 秒）…`, `Connecting (up to ${CONNECT_WAIT_MS / 1000} s)…`)}\n`));
   const views = await connect(config, servers);
   // Only the view's own fields: whatever a manager adds, never a secret's value.
-  if (json) return io.stdout(jsonLine({ servers: views.map((v) => McpServer.parse(v)) })), 0;
+  if (json) return io.stdout(jsonLine({ servers: views.map(mcpPublicView) })), 0;
   io.stdout(`${views.map((v) => serverLines(v, lang, io.style).join('\n')).join('\n\n')}\n`);
   return 0;
 }

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { McpServer } from '../bus/events.js';
+import { McpServer, mcpPublicView } from '../bus/events.js';
 import { DEFAULT_MCP_TIMEOUT_MS, MCP_SERVER_NAME, type McpServerSettings } from '../config/mcp-settings.js';
 import type { McpManager, McpServerView } from '../mcp/types.js';
 import type { ServerDeps } from './deps.js';
@@ -82,7 +82,7 @@ export function settingsOf(body: NewMcpServer): McpServerSettings {
 }
 
 /** A view with only what a response may carry: whatever the manager adds later, never a secret's value. */
-export const publicView = (v: McpServerView): McpServerView => McpServer.parse(v) as McpServerView;
+export const publicView = (v: McpServerView): McpServerView => mcpPublicView(v) as McpServerView;
 
 const unknownServer = (mcp: McpManager, name: string) =>
   new ApiError(
