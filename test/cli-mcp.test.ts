@@ -86,6 +86,33 @@ describe('zhixing mcp add', () => {
   }, 60_000);
 });
 
+describe('servers that hang or lie', () => {
+  it('a server that never answers, or answers garbage, costs add and list at most the bounded wait, and is stopped after', async () => {
+    const dir = home().home;
+    const started = Date.now();
+    const hang = await runCli(['mcp', 'add', 'hang', '--', 'sleep', '61.25'], envOf(dir), { timeoutMs: 30_000 });
+    expect(hang.code).toBe(0);
+    expect(hang.stdout).toMatch(/Not connected within 10 s|hang {2}failed/);
+    const liar = await runCli(['mcp', 'add', 'liar', '--', 'sh', '-c', 'while true; do echo "not json {"; sleep 0.05; done'], envOf(dir), { timeoutMs: 30_000 });
+    expect(liar.code).toBe(0);
+    expect(liar.stdout).toMatch(/Not connected within 10 s|liar {2}failed/);
+    const list = await runCli(['mcp', 'list'], envOf(dir), { timeoutMs: 30_000 });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^hang {2}(connecting|failed)/m);
+    expect(list.stdout).toMatch(/^liar {2}(connecting|failed)/m);
+    expect(Date.now() - started).toBeLessThan(45_000);
+    // Nothing the commands started outlives them.
+    const { execFileSync } = await import('node:child_process');
+    let left = '';
+    try {
+      left = execFileSync('pgrep', ['-f', 'sleep 61.25'], { encoding: 'utf8' });
+    } catch {
+      left = '';
+    }
+    expect(left.trim()).toBe('');
+  }, 60_000);
+});
+
 describe('zhixing mcp list', () => {
   it('says there are none, as text and JSON', async () => {
     const dir = home().home;
