@@ -34,21 +34,23 @@ describe('zhixing mcp add', () => {
 
   it('adds a server over HTTP with its headers, showing the URL and only the headers\' names', async () => {
     const dir = home().home;
-    const r = await runCli(['mcp', 'add', '--transport', 'http', '-H', 'Authorization: Bearer secret', 'remote', 'http://127.0.0.1:9/mcp'], envOf(dir), { timeoutMs: 30_000 });
+    const r = await runCli(['mcp', 'add', '--transport', 'http', '-H', 'Authorization: Bearer secret', 'remote', 'http://127.0.0.1:9/mcp?token=secret'], envOf(dir), { timeoutMs: 30_000 });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('It connects (http) to:\n  http://127.0.0.1:9/mcp\n');
+    // A query may hold a token: the URL is shown without it.
+    expect(r.stdout).toContain('It connects (http) to:\n  http://127.0.0.1:9/mcp (…)\n');
     expect(r.stdout).toContain('header Authorization');
     expect(r.stdout).toMatch(/remote {2}failed/);
     expect(r.stdout + r.stderr).not.toContain('secret');
-    expect(configIn(dir).mcpServers.remote).toEqual({ url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer secret' } });
+    expect(configIn(dir).mcpServers.remote).toEqual({ url: 'http://127.0.0.1:9/mcp?token=secret', headers: { Authorization: 'Bearer secret' } });
   }, 40_000);
 
   it('speaks Chinese when asked', async () => {
     const dir = home().home;
-    const r = await runCli(['mcp', 'add', 'x', '--', 'false'], envOf(dir, 'zh'), { timeoutMs: 30_000 });
+    const r = await runCli(['mcp', 'add', 'x', '--', 'sh', '-c', "echo 'hi'; exit 1"], envOf(dir, 'zh'), { timeoutMs: 30_000 });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('已把 MCP 服务器「x」加入');
-    expect(r.stdout).toContain('它会运行这条命令：\n  false\n');
+    // Each word as a shell would need it: what runs is not ambiguous.
+    expect(r.stdout).toContain(`它会运行这条命令：\n  sh -c 'echo '\\''hi'\\''; exit 1'\n`);
     expect(r.stdout).toContain('/permissions allow x__*');
   }, 40_000);
 

@@ -45,7 +45,9 @@ describe('/api/mcp', () => {
     const s = (running = await startTestServer({ config: { maxSteps: 9 } }));
     const r = await request(s.port, '/api/mcp', { body: { name: 'everything', command: EVERYTHING, args: ['stdio', '--flag with space'], cwd: s.home, timeout_ms: 5000 } });
     expect(r.status).toBe(201);
-    expect(r.json()).toMatchObject({ name: 'everything', transport: 'stdio', command: `${EVERYTHING} stdio --flag with space`, timeoutMs: 5000 });
+    expect(r.json()).toMatchObject({ name: 'everything', transport: 'stdio', timeoutMs: 5000 });
+    // The whole command line, each word quoted as a shell would need it.
+    expect(r.json().command).toMatch(new RegExp(`^${EVERYTHING.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} stdio '?--flag with space'?$`));
     expect(LIVE).toContain(r.json().state);
     const saved = configOf(s);
     expect(saved.maxSteps).toBe(9);
@@ -144,9 +146,10 @@ describe('/api/mcp', () => {
     const add = await request(s.port, '/api/mcp', { body: { name: 'local', command: EVERYTHING, args: ['stdio'], env: { API_KEY: 'secret' } } });
     answers.push(add);
     expect(add.json().envKeys).toEqual(['API_KEY']);
-    const remote = await request(s.port, '/api/mcp', { body: { name: 'remote', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer secret' } } });
+    const remote = await request(s.port, '/api/mcp', { body: { name: 'remote', url: 'http://user:secret@127.0.0.1:9/mcp?token=secret#secret', headers: { Authorization: 'Bearer secret' } } });
     answers.push(remote);
     expect(remote.json().headerKeys).toEqual(['Authorization']);
+    expect(remote.json().url).toBe('http://127.0.0.1:9/mcp');
     await stream.waitFor('"name":"remote"');
     answers.push(await request(s.port, '/api/mcp'));
     answers.push(await request(s.port, '/api/status'));

@@ -172,8 +172,16 @@ const MCP_VIEW_KEYS = Object.keys(McpServer.shape);
  * A server's view with only the fields hosts may show (never a secret's value, whatever else a
  * manager keeps), picked rather than parsed: a view that does not fit the schema still shows.
  */
-export const mcpPublicView = <V extends object>(view: V): z.infer<typeof McpServer> =>
-  Object.fromEntries(MCP_VIEW_KEYS.filter((k) => (view as Record<string, unknown>)[k] !== undefined).map((k) => [k, (view as Record<string, unknown>)[k]])) as z.infer<typeof McpServer>;
+export function mcpPublicView<V extends object>(view: V): z.infer<typeof McpServer> {
+  const v = view as Record<string, unknown>;
+  const picked = Object.fromEntries(MCP_VIEW_KEYS.filter((k) => v[k] !== undefined).map((k) => [k, v[k]])) as z.infer<typeof McpServer>;
+  // A URL's credentials, query and fragment may hold a token: never shown.
+  if (typeof picked.url === 'string' && URL.canParse(picked.url)) {
+    const u = new URL(picked.url);
+    picked.url = `${u.origin}${u.pathname}`;
+  }
+  return picked;
+}
 
 /**
  * Not a session's event (no `sessionId`, no `seq`, never stored): the server-wide stream sends it when

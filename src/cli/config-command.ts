@@ -2,6 +2,7 @@ import { maskKey, safeUrl, type Config, type SettingOrigin } from '../config/con
 import { say, type Lang } from '../i18n.js';
 import type { SandboxInfo } from '../shell/sandbox.js';
 import { noSandboxText } from './sandbox-notice.js';
+import { shellLine, shownUrl } from './mcp-view.js';
 import type { CliIo } from './one-shot.js';
 import { jsonLine, plainText } from './terminal-text.js';
 
@@ -113,7 +114,7 @@ export function runConfigShow(config: Config, json: boolean, io: CliIo, lang: La
   const servers = config.mcpServers;
   const serverWidth = Math.max(0, ...servers.map((s) => s.name.length));
   servers.forEach((s, i) => {
-    const runs = s.command ? [s.command, ...s.args].join(' ') : (s.url ?? '');
+    const runs = s.command ? shellLine([s.command, ...s.args]) : shownUrl(s.url ?? '');
     const off = s.enabled ? '' : ` ${io.style.dim(say(lang, '（已停用）', '(disabled)'))}`;
     io.stdout(`${(i === 0 ? 'mcp' : '').padEnd(nameWidth)}  ${s.name.padEnd(serverWidth)}  ${plainText(runs).replace(/\s*\n\s*/g, ' ')}${off}\n`);
   });

@@ -12,7 +12,7 @@ import { CONFIG_FILE } from '../config/paths.js';
 import { say, type Lang } from '../i18n.js';
 import type { McpServerView } from '../mcp/types.js';
 import type { McpCommand } from './mcp-args.js';
-import { serverLines, trustHint, whatRuns } from './mcp-view.js';
+import { serverLines, shellLine, shownUrl, trustHint, whatRuns } from './mcp-view.js';
 import type { CliIo } from './one-shot.js';
 import { jsonLine, plainText } from './terminal-text.js';
 
@@ -87,11 +87,11 @@ async function add(config: Config, cmd: Extract<McpCommand, { action: 'add' }>, 
     entries[cmd.name] = toServerEntry(settings);
     return entries;
   });
-  const runs = [settings.command!, ...settings.args].join(' ');
+  const runs = settings.command !== undefined ? shellLine([settings.command, ...settings.args]) : shownUrl(settings.url!);
   io.stdout(
     `${say(lang, `已把 MCP 服务器「${plainText(cmd.name)}」加入 ${path}。`, `Added the MCP server "${plainText(cmd.name)}" to ${path}.`)}\n` +
       `${say(lang, settings.transport === 'stdio' ? '它会运行这条命令：' : `它连接（${settings.transport}）：`, settings.transport === 'stdio' ? 'It runs this command:' : `It connects (${settings.transport}) to:`)}\n` +
-      `  ${whatRuns(settings.transport === 'stdio' ? { command: runs } : { url: settings.url })}\n`,
+      `  ${whatRuns({ command: runs })}\n`,
   );
   const keys = [...Object.keys(cmd.env).map((k) => `env ${k}`), ...Object.keys(cmd.headers).map((k) => `header ${k}`)];
   if (keys.length) io.stdout(`${say(lang, `已设置（值保存在 config.json，不显示）：${keys.join(', ')}`, `Set (values kept in config.json, not shown): ${keys.join(', ')}`)}\n`);

@@ -33,8 +33,23 @@ function colored(state: McpServerState, text: string, style: Style): string {
   return style.dim(text);
 }
 
+/** A command line as a shell would take it back: each word quoted only when it needs it. */
+export const shellLine = (words: string[]): string =>
+  words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`)).join(' ');
+
+/** A URL as shown: without credentials, query or fragment (they may hold tokens). */
+export function shownUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    const hidden = u.username || u.password || u.search || u.hash;
+    return `${u.origin}${u.pathname}${hidden ? ' (…)' : ''}`;
+  } catch {
+    return url;
+  }
+}
+
 /** What runs: the whole command line of a local server, or an HTTP server's URL. */
-export const whatRuns = (v: Pick<McpServerView, 'command' | 'url'>): string => cut(v.command ?? v.url ?? '');
+export const whatRuns = (v: Pick<McpServerView, 'command' | 'url'>): string => cut(v.command ?? shownUrl(v.url ?? ''));
 
 /** The rule that trusts a server, and where to put it. */
 export function trustHint(name: string, lang: Lang): string {
