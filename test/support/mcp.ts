@@ -3,6 +3,7 @@
  * real tool registry, and a tool context whose asks and progress lines are recorded.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,8 +100,8 @@ export function freePort(): Promise<number> {
 }
 
 /** Starts server-everything over HTTP (`streamableHttp` or `sse`) and waits until it listens. */
-export async function everythingOverHttp(kind: 'streamableHttp' | 'sse'): Promise<{ port: number; child: ChildProcess; stop(): Promise<void> }> {
-  const port = await freePort();
+export async function everythingOverHttp(kind: 'streamableHttp' | 'sse', port?: number): Promise<{ port: number; child: ChildProcess; stop(): Promise<void> }> {
+  port ??= await freePort();
   const child = spawn(bin('mcp-server-everything'), [kind], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   await new Promise<void>((resolve, reject) => {
     let seen = '';
@@ -131,3 +132,31 @@ export async function everythingOverHttp(kind: 'streamableHttp' | 'sse'): Promis
       }),
   };
 }
+
+/** The pids of live processes whose command line holds `marker` (Linux /proc). */
+export function processesWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      const state = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.[0];
+      if (cmdline.includes(marker) && state !== 'Z') found.push(Number(entry));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return found;
+}
+
+/** Waits until `test` holds, polling, or fails after `ms`. */
+export async function eventually(test: () => boolean, ms = 5_000, what = 'condition'): Promise<void> {
+  const until = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > until) throw new Error(`${what} did not hold within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A marker for a test's server processes, so the test can find (and kill) exactly them. */
+export const marker = (label: string) => `--zhixing-test-marker=${label}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;

@@ -9,6 +9,8 @@ import { openConnection, type ClientInfo, type Live } from './transport.js';
 
 /** The pages of `tools/list` read at most: a server paging forever must not keep us listing. */
 const MAX_LIST_PAGES = 50;
+/** New stderr lines are told to hosts at most this often: a chatty server must not flood them. */
+const STDERR_NOTICE_MS = 250;
 /** How long stopping a server may take before we stop waiting for it. */
 const STOP_BOUND_MS = 2_000;
 
@@ -78,7 +80,18 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 export function createServerConnection(deps: ConnectionDeps): ServerConnection {
   const { settings } = deps;
-  const stderr = createStderrTail();
+  const tail = createStderrTail();
+  let stderrTimer: NodeJS.Timeout | undefined;
+  const stderr = {
+    ...tail,
+    write(chunk: Buffer | string) {
+      tail.write(chunk);
+      stderrTimer ??= setTimeout(() => {
+        stderrTimer = undefined;
+        deps.changed();
+      }, STDERR_NOTICE_MS).unref();
+    },
+  };
   const redact = redactor(settings);
   const reasonOf = (err: unknown) => redact(plainReason(err));
   let state: McpServerState = settings.enabled ? 'connecting' : 'disabled';

@@ -13,7 +13,12 @@ const MAX_REASON_CHARS = 300;
  */
 export function isConnectionLost(err: unknown): boolean {
   if (err instanceof McpError) return err.code === ErrorCode.ConnectionClosed || /session (?:terminated|not found|expired)/i.test(err.message);
-  if (err instanceof StreamableHTTPError || err instanceof SseError) return err.code === undefined || err.code === 404 || err.code >= 500 || err.code === -1;
+  if (err instanceof StreamableHTTPError || err instanceof SseError) {
+    // MCP says 404 for a session the server does not know; many servers (server-everything among
+    // them) answer 400 "No valid session ID" instead.
+    if (err.code === 400 && /session/i.test(err.message)) return true;
+    return err.code === undefined || err.code === 404 || err.code >= 500 || err.code === -1;
+  }
   if (!(err instanceof Error)) return false;
   const code = (err as NodeJS.ErrnoException).code ?? ((err.cause as NodeJS.ErrnoException | undefined)?.code);
   if (code && ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ERR_STREAM_DESTROYED', 'UND_ERR_SOCKET', 'ETIMEDOUT'].includes(code)) return true;

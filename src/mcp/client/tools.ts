@@ -73,15 +73,14 @@ export function progressLine(progress: number, total: number | undefined, messag
  */
 export function serverTools(server: string, listed: McpTool[], connection: ServerConnection, timeoutMs: number): ServerTools {
   const problems: string[] = [];
-  let offered = listed;
-  if (listed.length > MAX_TOOLS_PER_SERVER) {
+  const oversized = listed.filter((t) => JSON.stringify(t.inputSchema ?? {}).length > MAX_SCHEMA_CHARS);
+  let offered = listed.filter((t) => !oversized.includes(t));
+  if (offered.length > MAX_TOOLS_PER_SERVER) {
     problems.push(`it lists ${listed.length} tools; only the first ${MAX_TOOLS_PER_SERVER} are offered`);
-    offered = listed.slice(0, MAX_TOOLS_PER_SERVER);
+    offered = offered.slice(0, MAX_TOOLS_PER_SERVER);
   }
-  const oversized = offered.filter((t) => JSON.stringify(t.inputSchema ?? {}).length > MAX_SCHEMA_CHARS);
   if (oversized.length) {
     problems.push(`${oversized.length} tool${oversized.length > 1 ? 's' : ''} left out for a parameter schema over ${MAX_SCHEMA_CHARS / 1000} KB (${oversized.slice(0, 3).map((t) => cleanText(t.name, 40)).join(', ')})`);
-    offered = offered.filter((t) => !oversized.includes(t));
   }
   const names = uniqueToolNames(server, offered.map((t) => t.name));
   const tools = offered.map((tool, i): Tool => {
