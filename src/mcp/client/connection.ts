@@ -45,8 +45,10 @@ export interface ConnectionDeps {
 export interface ServerConnection {
   status(): ConnectionStatus;
   stderr(): string[];
-  /** Takes this server's secrets (header and env values, URL credentials) out of a text about it. */
+  /** Takes this server's secrets (header and env values, URL credentials and queries) out of a text about it. */
   redact(text: string): string;
+  /** Takes its header and env values out of what it sent (a result's text). */
+  redactSecrets(text: string): string;
   /** Connects if it is not connected or connecting; returns at once. */
   start(): void;
   /** Drops the connection and connects anew; resolves once connected or failed. */
@@ -92,7 +94,8 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
       }, STDERR_NOTICE_MS).unref();
     },
   };
-  const redact = redactor(settings);
+  const redact = redactor(settings, { urls: true });
+  const redactSecrets = redactor(settings, { urls: false });
   const reasonOf = (err: unknown) => redact(plainReason(err));
   let state: McpServerState = settings.enabled ? 'connecting' : 'disabled';
   let error: string | undefined;
@@ -228,12 +231,22 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
   }
 
   async function callOn(conn: Live, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
-    return (await conn.client.callTool({ name, arguments: args }, CallToolResultSchema, {
-      timeout: settings.timeoutMs,
-      resetTimeoutOnProgress: true,
-      signal: options.signal,
-      onprogress: options.onProgress ? (p) => options.onProgress!(p.progress, p.total, p.message) : undefined,
-    })) as CallToolResult;
+    // The SDK never takes its listener off the signal it is given: a signal of its own per call
+    // keeps a turn's long-lived signal from collecting one listener per call.
+    const own = new AbortController();
+    const forward = () => own.abort(options.signal.reason);
+    if (options.signal.aborted) forward();
+    else options.signal.addEventListener('abort', forward, { once: true });
+    try {
+      return (await conn.client.callTool({ name, arguments: args }, CallToolResultSchema, {
+        timeout: settings.timeoutMs,
+        resetTimeoutOnProgress: true,
+        signal: own.signal,
+        onprogress: options.onProgress ? (p) => options.onProgress!(p.progress, p.total, p.message) : undefined,
+      })) as CallToolResult;
+    } finally {
+      options.signal.removeEventListener('abort', forward);
+    }
   }
 
   /** Ends the connection and any connect in progress, without a state of its own; bounded. */
@@ -253,6 +266,7 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
     status: () => ({ state, ...(error ? { error } : {}), since, reconnects, ...(serverInfo ? { serverInfo } : {}), ...(via ? { via } : {}) }),
     stderr: () => stderr.lines().map(redact),
     redact,
+    redactSecrets,
     start() {
       if (live || loop) return;
       cancel = new AbortController();
@@ -271,7 +285,8 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
       await loop;
     },
     async call(name, args, options) {
-      const first = await connection(settings.timeoutMs, options.signal);
+      // The usual case answers without a wait: a live connection is used as it is.
+      const first = live ?? (await connection(settings.timeoutMs, options.signal));
       try {
         return await callOn(first, name, args, options);
       } catch (err) {

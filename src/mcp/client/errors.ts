@@ -41,17 +41,26 @@ export const isTimeout = (err: unknown): boolean => err instanceof McpError && e
 const MIN_SECRET_CHARS = 4;
 
 /**
- * Takes a server's secrets out of text about it: its headers' and env's values, and the credentials
- * and query of any URL (a token is often in one). What a server's error quotes is shown and stored.
+ * Takes a server's secrets out of text about it: its headers' and env's values and, with `urls`, the
+ * credentials and query of any URL (a token is often in one: for what is said about the connection,
+ * not for a tool's output, whose links are the user's data).
  */
-export function redactor(settings: { headers: Record<string, string>; env: Record<string, string> }): (text: string) => string {
+export function redactor(settings: { headers: Record<string, string>; env: Record<string, string> }, options: { urls: boolean }): (text: string) => string {
   const secrets = [...Object.values(settings.headers), ...Object.values(settings.env)]
     .flatMap((v) => [v, ...v.split(/\s+/)])
     .filter((v) => v.length >= MIN_SECRET_CHARS)
     .sort((a, b) => b.length - a.length);
+  const urls = options.urls ? redactUrls : (text: string) => text;
+  if (!secrets.length) return urls;
   return (text) => {
-    let out = text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1***@').replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#]*)[?#][^\s]*/gi, '$1');
-    for (const secret of secrets) out = out.split(secret).join('***');
+    let out = urls(text);
+    for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join('***');
     return out;
   };
+}
+
+/** Credentials and query taken out of every URL in a text. */
+function redactUrls(text: string): string {
+  if (!text.includes('://')) return text;
+  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1***@').replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#]*)[?#][^\s]*/gi, '$1');
 }

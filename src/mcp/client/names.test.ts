@@ -43,8 +43,12 @@ describe('untrusted text from servers', () => {
   });
 
   it('takes secrets out of text about a server', () => {
-    const redact = redactor({ headers: { Authorization: 'Bearer sk-abcdef' }, env: { TOKEN: 'tok-123456', X: 'ab' } });
-    expect(redact('failed: Bearer sk-abcdef at http://u:p@host/x?key=1 with tok-123456 ab')).toBe('failed: *** at http://***@host/x with *** ab');
+    const settings = { headers: { Authorization: 'Bearer sk-abcdef' }, env: { TOKEN: 'tok-123456', X: 'ab' } };
+    const text = 'failed: Bearer sk-abcdef at http://u:p@host/x?key=1 with tok-123456 ab';
+    expect(redactor(settings, { urls: true })(text)).toBe('failed: *** at http://***@host/x with *** ab');
+    // A result's links are the user's data: only the configured values go.
+    expect(redactor(settings, { urls: false })(text)).toBe('failed: *** at http://u:p@host/x?key=1 with *** ab');
+    expect(redactor({ headers: {}, env: {} }, { urls: false })('https://example.com/search?q=cats')).toBe('https://example.com/search?q=cats');
   });
 });
 

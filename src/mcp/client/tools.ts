@@ -106,9 +106,10 @@ export function serverTools(server: string, listed: McpTool[], connection: Serve
           });
           const output = toToolOutput(name, result);
           // A server may echo what it was configured with (its env, a token): never into the history.
-          return { ...output, output: connection.redact(output.output) };
+          output.output = connection.redactSecrets(output.output);
+          return output;
         } catch (err) {
-          if (err instanceof ToolError) throw new ToolError(connection.redact(err.message));
+          if (err instanceof ToolError) throw new ToolError(connection.redactSecrets(err.message));
           throw new ToolError(connection.redact(failureText(ctx, server, name, err, timeoutMs)));
         }
       },

@@ -54,16 +54,17 @@ const gone = (pid: number) => {
  * Stops a local server and everything it started (npx's child): its stdin is closed, as MCP asks,
  * then SIGTERM, then SIGKILL, each after a short grace. Bounded at about a second.
  */
-async function stopProcess(transport: StdioClientTransport, pid: number | null): Promise<void> {
+async function stopProcess(transport: StdioClientTransport, pid: number | undefined, graceMs: number): Promise<void> {
   const tree = pid ? [pid, ...descendants(pid)] : [];
   // The SDK's own close waits up to 4 s; ours does the signals sooner, and it is never awaited past them.
   const closing = transport.close().catch(() => undefined);
-  if (!tree.length) return void (await Promise.race([closing, wait(EXIT_GRACE_MS)]));
+  if (!tree.length) return void (await Promise.race([closing, wait(graceMs)]));
   for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
-    await Promise.race([closing, wait(EXIT_GRACE_MS)]);
+    await Promise.race([closing, wait(graceMs)]);
     const left = tree.filter((p) => !gone(p));
     if (!left.length) return;
     signalAll(left, signal);
+    graceMs = EXIT_GRACE_MS;
   }
 }
 
@@ -92,16 +93,25 @@ async function openStdio(options: OpenOptions): Promise<Live> {
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk: Buffer) => options.stderr.write(chunk));
+  // Kept from the spawn: the SDK forgets the process as soon as its own close begins (a failed
+  // handshake starts one), and the process, with what it started, must still be stopped.
+  let pid: number | undefined;
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    await start();
+    pid = transport.pid ?? undefined;
+  };
   let closed = false;
-  const close = async (client: Client) => {
+  const close = async (client: Client, graceMs: number) => {
     if (closed) return;
     closed = true;
     // The process first: the client's close would end it without its children, and only after 4 s.
-    await stopProcess(transport, transport.pid);
+    await stopProcess(transport, pid, graceMs);
     await closeClient(client);
   };
-  const client = await connectClient(transport, options, close);
-  return { client, transport: 'stdio', pid: transport.pid ?? undefined, close: () => close(client) };
+  // A server that never finished its handshake has nothing to save: it is stopped at once.
+  const client = await connectClient(transport, options, (c) => close(c, 0));
+  return { client, transport: 'stdio', pid, close: () => close(client, EXIT_GRACE_MS) };
 }
 
 const headersFor = (settings: McpServerSettings) => ({ requestInit: { headers: settings.headers } });
