@@ -22,6 +22,10 @@ import { createToolRegistry, type Scrub, type ToolRegistry } from './tools/regis
 import { createRedactor, redactDeep } from './llm/redact.js';
 import { createWorkspaceUndo } from './undo/undo.js';
 import { createMcpManager } from './mcp/manager.js';
+import { evaluate } from './permission/rules.js';
+
+/** Not a tool name any server can be given (names are `[A-Za-z0-9_-]`), to ask the rules about a whole server. */
+const UNNAMEABLE_TOOL = '(any tool)';
 import type { McpManager } from './mcp/types.js';
 
 /** The home and workspace Zhixing makes are the user's alone: they hold the key, the history, their files. */
@@ -143,8 +147,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     servers: config.mcpServers,
     tools,
     saveServers: (servers) => setConfigKey(join(config.home, CONFIG_FILE), 'mcpServers', servers),
-    // A server is trusted when a rule allows its tools without asking: `"<name>__*": "allow"`.
-    trusted: (name) => permission.effective()[`${name}__*`] === 'allow',
+    // A server is trusted when the rules let any of its tools run without asking (`"<name>__*": "allow"`):
+    // asked of the rules engine with a tool name no server can have, so no rule for one tool counts.
+    trusted: (name) => evaluate(permission.effective(), `${name}__${UNNAMEABLE_TOOL}`, { target: UNNAMEABLE_TOOL }).decision === 'allow',
   });
   const sessions = createSessions({
     llm,

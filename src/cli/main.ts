@@ -164,6 +164,8 @@ export async function main(argv: string[]): Promise<number> {
     // A skipped skill is found during a turn: on a terminal its line makes way for the spinner's.
     const warn = (line: string) => (io.live ? io.live.notice(`zhixing: ${plainText(line)}`) : stderr(`zhixing: ${plainText(line)}\n`));
     app = await createApp(config, { autoApprove: flags.yes, warn });
+    // In the background: a turn that does not need the servers never waits for them.
+    app.mcp.start();
   } catch (err) {
     // A database from a newer version, a locked, full or read-only home: say so in one line.
     const text = err instanceof Error ? err.message : String(err);

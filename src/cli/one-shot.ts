@@ -9,6 +9,8 @@ import type { LiveStatus } from './live-status.js';
 import { attachPrinter, type MarkdownOutput, type Style } from './printer.js';
 import { resolveSessionRef } from './session-ref.js';
 import { jsonLine } from './terminal-text.js';
+import { say } from '../i18n.js';
+import { serversNamed } from '../mcp/needed.js';
 
 export interface CliIo {
   stdout: (s: string) => void;
@@ -67,10 +69,33 @@ export function jsonResult(sessionId: string, mode: string, r: TurnResult) {
   };
 }
 
+/** The longest a one-shot waits for an MCP server its message names to connect. */
+export const MCP_WAIT_MS = 5_000;
+
+/**
+ * MCP servers connect in the background and never hold up a turn that does not need them; one the
+ * message names (and the model could use) is waited for while it connects, at most MCP_WAIT_MS.
+ * Says on stderr which of them were not ready.
+ */
+export async function waitForNamedServers(app: App, message: string, io: Pick<CliIo, 'stderr' | 'style' | 'lang'>, waitMs = MCP_WAIT_MS): Promise<string[]> {
+  if (app.llm.mode !== 'llm') return [];
+  const connecting = app.mcp.list().filter((v) => v.state === 'connecting').map((v) => v.name);
+  const named = serversNamed(message, connecting);
+  if (!named.length) return [];
+  const late = await app.mcp.ready(waitMs, named);
+  if (late.length) {
+    const lang = io.lang?.() ?? app.config.lang ?? app.config.uiLang;
+    const list = late.join(', ');
+    io.stderr(io.style.dim(`zhixing: ${say(lang, `MCP 服务器 ${list} 在 ${waitMs / 1000} 秒内没有连上，这一轮不使用它的工具。`, `MCP server ${list} was not ready after ${waitMs / 1000} s; this turn goes on without its tools.`)}\n`));
+  }
+  return late;
+}
+
 /** One turn from the command line. Returns the exit code. Ctrl-C stops the turn; a second Ctrl-C quits. */
 export async function runOneShot(app: App, message: string, flags: OneShotFlags, io: CliIo): Promise<number> {
   let sessionId: string | undefined;
   try {
+    await waitForNamedServers(app, message, io);
     sessionId = pickSession(app, flags, io.text);
     return await runTurn(app, sessionId, message, flags, io, (id) => (sessionId = id));
   } catch (err) {

@@ -67,6 +67,8 @@ export async function runServe(cmd: ServeCommand, io: ServeIo): Promise<number> 
     throw err;
   }
 
+  // In the background: the API answers at once, and /api/mcp shows each server connecting.
+  app.mcp.start();
   const mode = config.mode === 'offline' ? 'offline mode' : `model ${config.provider}/${config.model}`;
   // One write, so a script reading the first line finds the rest with it.
   io.stdout(

@@ -1,7 +1,14 @@
+import { readFileSync } from 'node:fs';
 import type { McpServerEntry, McpServerSettings } from '../config/mcp-settings.js';
-import { toServerEntry } from '../config/mcp-settings.js';
+import { MCP_SERVER_NAME, toServerEntry } from '../config/mcp-settings.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { DEFAULT_RETRY, type RetryPolicy } from './client/backoff.js';
+import type { ServerConnection } from './client/connection.js';
+import type { ClientInfo } from './client/transport.js';
 import type { McpManager, McpServerView } from './types.js';
+
+/** How long `close()` waits for the servers to stop, all together. */
+const CLOSE_BOUND_MS = 3_000;
 
 export interface McpManagerDeps {
   /** The servers config.json names, in its order. */
@@ -11,62 +18,222 @@ export interface McpManagerDeps {
   saveServers(servers: Record<string, McpServerEntry>): void;
   /** Whether a rule lets this server's tools run without asking. */
   trusted(name: string): boolean;
+  /** How dropped servers are tried again (tests make it quick). */
+  retry?: RetryPolicy;
+  /** What the client calls itself to servers; by default "zhixing" and the installed version. */
+  clientInfo?: ClientInfo;
 }
 
-// Placeholder until the client lands: keeps the configuration, connects nothing.
+interface Entry {
+  settings: McpServerSettings;
+  /** Made when the server first connects (the SDK is loaded then, not before). */
+  conn?: ServerConnection;
+  tools: string[];
+  warning?: string;
+}
+
+type ClientModule = typeof import('./client/index.js');
+
+function ourClientInfo(): ClientInfo {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return { name: 'zhixing', version: pkg.version ?? '0.0.0' };
+  } catch {
+    return { name: 'zhixing', version: '0.0.0' };
+  }
+}
+
+const commandLine = (s: McpServerSettings) =>
+  s.command ? [s.command, ...s.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`)).join(' ') : undefined;
+
+/** A URL as shown: without credentials, query or fragment (they may hold tokens). */
+function shownUrl(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The MCP client: one self-healing connection per configured server, their tools registered as
+ * `<server>__<tool>` while they are usable, and the configuration kept in config.json.
+ */
 export function createMcpManager(deps: McpManagerDeps): McpManager {
-  const servers = new Map(deps.servers.map((s) => [s.name, s]));
-  const listeners = new Set<(s: McpServerView) => void>();
-  const view = (s: McpServerSettings): McpServerView => ({
-    name: s.name,
-    transport: s.transport,
-    command: s.command ? [s.command, ...s.args].join(' ') : undefined,
-    url: s.url,
-    envKeys: Object.keys(s.env),
-    headerKeys: Object.keys(s.headers),
-    enabled: s.enabled,
-    timeoutMs: s.timeoutMs,
-    state: s.enabled ? 'failed' : 'disabled',
-    error: s.enabled ? 'MCP client not built yet' : undefined,
-    stderr: [],
-    tools: [],
-    trusted: deps.trusted(s.name),
-    since: new Date().toISOString(),
-    reconnects: 0,
-  });
-  const save = () => deps.saveServers(Object.fromEntries([...servers].map(([n, s]) => [n, toServerEntry(s)])));
-  const emit = (s: McpServerSettings) => listeners.forEach((l) => l(view(s)));
+  const entries = new Map<string, Entry>(deps.servers.map((s) => [s.name, { settings: s, tools: [] }]));
+  const listeners = new Set<(view: McpServerView) => void>();
+  const retry = deps.retry ?? DEFAULT_RETRY;
+  let client: Promise<ClientModule> | undefined;
+  let info: ClientInfo | undefined;
+  let closed = false;
+  /** Connects not yet made because the SDK is loading: `ready` waits for them too. */
+  const loading = new Set<Promise<unknown>>();
+
+  function view(entry: Entry): McpServerView {
+    const s = entry.settings;
+    const status = entry.conn?.status();
+    const state = !s.enabled ? 'disabled' : (status?.state ?? 'connecting');
+    return {
+      name: s.name,
+      transport: s.transport,
+      command: commandLine(s),
+      url: shownUrl(s.url),
+      envKeys: Object.keys(s.env),
+      headerKeys: Object.keys(s.headers),
+      enabled: s.enabled,
+      timeoutMs: s.timeoutMs,
+      state,
+      ...(status?.error && state !== 'connected' && state !== 'disabled' ? { error: status.error } : {}),
+      stderr: entry.conn?.stderr() ?? [],
+      tools: state === 'connected' || state === 'connecting' ? [...entry.tools] : [],
+      ...(status?.serverInfo ? { serverInfo: status.serverInfo } : {}),
+      trusted: deps.trusted(s.name),
+      since: status?.since ?? new Date().toISOString(),
+      reconnects: status?.reconnects ?? 0,
+      ...(entry.warning ? { warning: entry.warning } : {}),
+      ...(status?.via ? { via: status.via } : {}),
+    };
+  }
+
+  function emit(entry: Entry) {
+    if (entries.get(entry.settings.name) !== entry) return;
+    const shown = view(entry);
+    for (const listener of [...listeners]) {
+      try {
+        listener(shown);
+      } catch {
+        // One host's listener failing must not keep the others from hearing.
+      }
+    }
+  }
+
+  const source = (name: string) => `mcp:${name}`;
+
+  /** Makes the entry's connection (loading the client code first) and starts it. */
+  function connect(entry: Entry): void {
+    if (closed || !entry.settings.enabled) return;
+    if (entry.conn) return entry.conn.start();
+    client ??= import('./client/index.js');
+    info ??= deps.clientInfo ?? ourClientInfo();
+    const made = client.then((mod) => {
+      if (closed || entries.get(entry.settings.name) !== entry || !entry.settings.enabled || entry.conn) return;
+      const conn: ServerConnection = mod.createServerConnection({
+        settings: entry.settings,
+        clientInfo: info!,
+        retry,
+        changed: () => emit(entry),
+        listed(tools) {
+          const made = mod.serverTools(entry.settings.name, tools, conn, entry.settings.timeoutMs);
+          entry.warning = made.warning;
+          entry.tools = deps.tools.replaceSource(source(entry.settings.name), made.tools);
+        },
+        gone() {
+          entry.tools = [];
+          deps.tools.removeSource(source(entry.settings.name));
+        },
+      });
+      entry.conn = conn;
+      conn.start();
+    });
+    loading.add(made);
+    void made.finally(() => loading.delete(made));
+  }
+
+  function save() {
+    deps.saveServers(Object.fromEntries([...entries].map(([name, e]) => [name, toServerEntry(e.settings)])));
+  }
+
+  async function drop(entry: Entry) {
+    entry.tools = [];
+    deps.tools.removeSource(source(entry.settings.name));
+    await entry.conn?.stop();
+  }
+
   return {
-    list: () => [...servers.values()].map(view),
-    get: (name) => (servers.has(name) ? view(servers.get(name)!) : undefined),
-    start() {},
-    ready: async () => [],
+    list: () => [...entries.values()].map(view),
+    get: (name) => {
+      const entry = entries.get(name);
+      return entry && view(entry);
+    },
+    start() {
+      for (const entry of entries.values()) connect(entry);
+    },
+    async ready(ms, names) {
+      let timer: NodeJS.Timeout | undefined;
+      const out = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+      const wanted = () => [...entries.values()].filter((e) => !names || names.includes(e.settings.name));
+      const settled = async () => {
+        // First the loading of the client code, then each connection's first outcome.
+        await Promise.all([...loading]);
+        await Promise.all(wanted().map((e) => e.conn?.settled()));
+      };
+      try {
+        await Promise.race([settled(), out]);
+      } finally {
+        clearTimeout(timer);
+      }
+      return wanted().filter((e) => view(e).state === 'connecting').map((e) => e.settings.name);
+    },
     async add(server) {
-      servers.set(server.name, server);
+      if (!MCP_SERVER_NAME.test(server.name)) {
+        throw new Error(`"${server.name.slice(0, 40)}" is not a server name: 1–32 letters, digits, "_" or "-", starting with a letter or digit.`);
+      }
+      if (server.transport === 'stdio' ? !server.command : !server.url) {
+        throw new Error(server.transport === 'stdio' ? 'A local server needs a command to start.' : 'A server over HTTP needs a URL.');
+      }
+      const old = entries.get(server.name);
+      const entry: Entry = { settings: { ...server }, tools: [] };
+      entries.set(server.name, entry);
       save();
-      emit(server);
-      return view(server);
+      if (old) await drop(old);
+      connect(entry);
+      emit(entry);
+      return view(entry);
     },
     async remove(name) {
-      if (!servers.delete(name)) return false;
+      const entry = entries.get(name);
+      if (!entry) return false;
+      entries.delete(name);
       save();
+      await drop(entry);
       return true;
     },
     async setEnabled(name, enabled) {
-      const s = servers.get(name);
-      if (!s) return undefined;
-      s.enabled = enabled;
-      save();
-      emit(s);
-      return view(s);
+      const entry = entries.get(name);
+      if (!entry) return undefined;
+      if (entry.settings.enabled !== enabled) {
+        entry.settings = { ...entry.settings, enabled };
+        save();
+      }
+      if (enabled) connect(entry);
+      else await drop(entry);
+      emit(entry);
+      return view(entry);
     },
     async reconnect(name) {
-      return servers.has(name) ? view(servers.get(name)!) : undefined;
+      const entry = entries.get(name);
+      if (!entry) return undefined;
+      if (!entry.settings.enabled) return view(entry);
+      if (entry.conn) await entry.conn.reconnect();
+      else {
+        connect(entry);
+        await Promise.all([...loading]);
+        await (entry.conn as ServerConnection | undefined)?.settled();
+      }
+      return view(entry);
     },
     onChange(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },
-    async close() {},
+    async close() {
+      closed = true;
+      let timer: NodeJS.Timeout | undefined;
+      const stops = Promise.all([...entries.values()].map((e) => e.conn?.stop()));
+      await Promise.race([stops, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_BOUND_MS)))]);
+      clearTimeout(timer);
+    },
   };
 }

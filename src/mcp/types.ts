@@ -34,6 +34,10 @@ export interface McpServerView {
   since: string;
   /** How many times it has been reconnected since the program started. */
   reconnects: number;
+  /** Something left out though it connected: tools over the cap of 100, schemas too big. */
+  warning?: string;
+  /** The transport in use once connected: `sse` for an `http` server that only spoke the older protocol. */
+  via?: McpTransportKind;
 }
 
 /** What `add` takes: a config entry's settings, named. */
@@ -47,9 +51,10 @@ export interface McpManager {
   start(): void;
   /**
    * Waits until every enabled server has connected or failed, at most `ms`: a one-shot that needs
-   * their tools waits this long, never more. Resolves to the servers still connecting.
+   * their tools waits this long, never more. Resolves to the servers still connecting. With `names`,
+   * waits for those servers only (and tells of those only).
    */
-  ready(ms: number): Promise<string[]>;
+  ready(ms: number, names?: string[]): Promise<string[]>;
   /** Adds (or replaces) a server, saves it to config.json, and connects it. Throws on a bad name or a clash. */
   add(server: McpServerInput): Promise<McpServerView>;
   /** Disconnects, removes its tools, and deletes it from config.json. False when there was none. */

@@ -1,0 +1,312 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolResultSchema, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerSettings } from '../../config/mcp-settings.js';
+import type { McpServerState } from '../types.js';
+import { backoffMs, type RetryPolicy } from './backoff.js';
+import { isConnectionLost, reasonOf as plainReason, redactor } from './errors.js';
+import { createStderrTail } from './stderr.js';
+import { openConnection, type ClientInfo, type Live } from './transport.js';
+
+/** The pages of `tools/list` read at most: a server paging forever must not keep us listing. */
+const MAX_LIST_PAGES = 50;
+/** New stderr lines are told to hosts at most this often: a chatty server must not flood them. */
+const STDERR_NOTICE_MS = 250;
+/** How long stopping a server may take before we stop waiting for it. */
+const STOP_BOUND_MS = 2_000;
+
+export interface ConnectionStatus {
+  state: McpServerState;
+  error?: string;
+  since: string;
+  reconnects: number;
+  serverInfo?: { name: string; version: string };
+  /** The transport in use once connected: `sse` when an `http` server only spoke the older protocol. */
+  via?: 'stdio' | 'http' | 'sse';
+}
+
+export interface CallOptions {
+  signal: AbortSignal;
+  onProgress?(progress: number, total: number | undefined, message: string | undefined): void;
+}
+
+export interface ConnectionDeps {
+  settings: McpServerSettings;
+  clientInfo: ClientInfo;
+  retry: RetryPolicy;
+  /** Told whenever the status changed. */
+  changed(): void;
+  /** The server's whole tool list, after each connect and each `tools/list_changed`. */
+  listed(tools: McpTool[]): void;
+  /** The server's tools can no longer be called (it failed for good, or was stopped). */
+  gone(): void;
+}
+
+/** One configured server's connection, kept alive: reconnected with backoff when it drops. */
+export interface ServerConnection {
+  status(): ConnectionStatus;
+  stderr(): string[];
+  /** Takes this server's secrets (header and env values, URL credentials and queries) out of a text about it. */
+  redact(text: string): string;
+  /** Takes its header and env values out of what it sent (a result's text). */
+  redactSecrets(text: string): string;
+  /** Connects if it is not connected or connecting; returns at once. */
+  start(): void;
+  /** Drops the connection and connects anew; resolves once connected or failed. */
+  reconnect(): Promise<void>;
+  /** Resolves when it is not connecting any more (connected, failed or stopped). */
+  settled(): Promise<void>;
+  /**
+   * Calls a tool. Waits for a connection that is being made (within the server's timeout); when the
+   * connection the call went out on turns out dead, reconnects and tries the call once more.
+   */
+  call(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult>;
+  /** Disconnects and stops the server; its state becomes `disabled`. Bounded. */
+  stop(): Promise<void>;
+}
+
+/** A call could not reach the server: failed, stopped, or still connecting when its time ran out. */
+export class UnavailableError extends Error {
+  override name = 'UnavailableError';
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+
+export function createServerConnection(deps: ConnectionDeps): ServerConnection {
+  const { settings } = deps;
+  const tail = createStderrTail();
+  let stderrTimer: NodeJS.Timeout | undefined;
+  const stderr = {
+    ...tail,
+    write(chunk: Buffer | string) {
+      tail.write(chunk);
+      stderrTimer ??= setTimeout(() => {
+        stderrTimer = undefined;
+        deps.changed();
+      }, STDERR_NOTICE_MS).unref();
+    },
+  };
+  const redact = redactor(settings, { urls: true });
+  const redactSecrets = redactor(settings, { urls: false });
+  const reasonOf = (err: unknown) => redact(plainReason(err));
+  let state: McpServerState = settings.enabled ? 'connecting' : 'disabled';
+  let error: string | undefined;
+  let since = new Date().toISOString();
+  let reconnects = 0;
+  let everConnected = false;
+  let serverInfo: ConnectionStatus['serverInfo'];
+  let live: Live | undefined;
+  /** The connect loop running now, and how to cancel it; a stop or reconnect replaces both. */
+  let loop: Promise<Live | undefined> | undefined;
+  let cancel = new AbortController();
+
+  const set = (next: McpServerState, why?: string) => {
+    if (next !== state) since = new Date().toISOString();
+    state = next;
+    error = why;
+    deps.changed();
+  };
+
+  async function listTools(client: Client, signal: AbortSignal): Promise<McpTool[]> {
+    const tools: McpTool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES; page++) {
+      const result = await client.listTools(cursor ? { cursor } : undefined, { timeout: settings.timeoutMs, signal });
+      tools.push(...result.tools);
+      cursor = result.nextCursor;
+      if (!cursor) break;
+    }
+    return tools;
+  }
+
+  /** The connection ended by itself (process died, server closed the stream): heal it. */
+  function dropped(client: Client) {
+    if (!live || live.client !== client) return;
+    const dead = live;
+    live = undefined;
+    void dead.close();
+    heal(`the server closed the connection${dead.pid ? ' (its process exited)' : ''}`);
+  }
+
+  function heal(why: string) {
+    if (loop || cancel.signal.aborted) return;
+    set('connecting', why);
+    loop = connectLoop(cancel.signal);
+  }
+
+  async function connectLoop(signal: AbortSignal): Promise<Live | undefined> {
+    let failures = 0;
+    try {
+      while (!signal.aborted) {
+        let opened: Live | undefined;
+        try {
+          opened = await openConnection({
+            settings,
+            clientInfo: deps.clientInfo,
+            stderr,
+            timeoutMs: settings.timeoutMs,
+            signal,
+            prepare(client) {
+              client.onclose = () => dropped(client);
+              client.setNotificationHandler(ToolListChangedNotificationSchema, () => void refresh(client));
+            },
+          });
+          const tools = await listTools(opened.client, signal);
+          if (signal.aborted) throw new Error('stopped');
+          live = opened;
+          serverInfo = opened.client.getServerVersion() ? { name: opened.client.getServerVersion()!.name, version: opened.client.getServerVersion()!.version } : undefined;
+          if (everConnected) reconnects++;
+          everConnected = true;
+          via = opened.transport;
+          deps.listed(tools);
+          set('connected');
+          return opened;
+        } catch (err) {
+          await opened?.close();
+          if (signal.aborted) return undefined;
+          failures++;
+          const why = reasonOf(err);
+          if (failures >= deps.retry.attempts) {
+            set('failed', failures > 1 ? `${why} (gave up after ${failures} tries)` : why);
+            deps.gone();
+            return undefined;
+          }
+          set('connecting', `${why}; trying again`);
+          await sleep(backoffMs(deps.retry, failures), signal);
+        }
+      }
+      return undefined;
+    } finally {
+      // A stop or reconnect may have started another loop meanwhile: that one stays.
+      if (signal === cancel.signal) loop = undefined;
+    }
+  }
+  let via: ConnectionStatus['via'];
+
+  async function refresh(client: Client) {
+    if (!live || live.client !== client) return;
+    try {
+      const tools = await listTools(client, cancel.signal);
+      if (live?.client === client) {
+        deps.listed(tools);
+        deps.changed();
+      }
+    } catch {
+      // The list stays as it was; a dead connection is noticed and healed by its close or the next call.
+    }
+  }
+
+  /** A live connection, waiting (at most `ms`) for one being made. */
+  async function connection(ms: number, signal: AbortSignal): Promise<Live> {
+    if (live) return live;
+    if (!loop) throw new UnavailableError(state === 'disabled' ? 'the server is disabled' : `the server is not connected${error ? `: ${error}` : ''}`);
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      const got = await Promise.race([
+        loop,
+        new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms))),
+        new Promise<'aborted'>((resolve) => {
+          onAbort = () => resolve('aborted');
+          if (signal.aborted) onAbort();
+          else signal.addEventListener('abort', onAbort, { once: true });
+        }),
+      ]);
+      if (got === 'aborted') throw new UnavailableError('the call was stopped while the server was connecting');
+      if (got === 'timeout') throw new UnavailableError(`the server was still connecting after ${ms / 1000} s${error ? ` (${error})` : ''}`);
+      if (!got) throw new UnavailableError(`the server could not be reached: ${error ?? 'unknown error'}`);
+      return got;
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async function callOn(conn: Live, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    // The SDK never takes its listener off the signal it is given: a signal of its own per call
+    // keeps a turn's long-lived signal from collecting one listener per call.
+    const own = new AbortController();
+    const forward = () => own.abort(options.signal.reason);
+    if (options.signal.aborted) forward();
+    else options.signal.addEventListener('abort', forward, { once: true });
+    try {
+      return (await conn.client.callTool({ name, arguments: args }, CallToolResultSchema, {
+        timeout: settings.timeoutMs,
+        resetTimeoutOnProgress: true,
+        signal: own.signal,
+        onprogress: options.onProgress ? (p) => options.onProgress!(p.progress, p.total, p.message) : undefined,
+      })) as CallToolResult;
+    } finally {
+      options.signal.removeEventListener('abort', forward);
+    }
+  }
+
+  /** Ends the connection and any connect in progress, without a state of its own; bounded. */
+  async function teardown() {
+    cancel.abort();
+    const running = loop;
+    const was = live;
+    live = undefined;
+    loop = undefined;
+    await Promise.race([
+      Promise.all([running, was?.close()]),
+      new Promise((resolve) => setTimeout(resolve, STOP_BOUND_MS).unref()),
+    ]);
+  }
+
+  return {
+    status: () => ({ state, ...(error ? { error } : {}), since, reconnects, ...(serverInfo ? { serverInfo } : {}), ...(via ? { via } : {}) }),
+    stderr: () => stderr.lines().map(redact),
+    redact,
+    redactSecrets,
+    start() {
+      if (live || loop) return;
+      cancel = new AbortController();
+      set('connecting');
+      loop = connectLoop(cancel.signal);
+    },
+    async reconnect() {
+      await teardown();
+      stderr.clear();
+      cancel = new AbortController();
+      set('connecting');
+      loop = connectLoop(cancel.signal);
+      await loop;
+    },
+    async settled() {
+      await loop;
+    },
+    async call(name, args, options) {
+      // The usual case answers without a wait: a live connection is used as it is.
+      const first = live ?? (await connection(settings.timeoutMs, options.signal));
+      try {
+        return await callOn(first, name, args, options);
+      } catch (err) {
+        if (options.signal.aborted || !isConnectionLost(err)) throw err;
+        // The connection this call used is dead (an idle session the server forgot, a process that
+        // died unseen): reconnect, and try the call once more.
+        if (live === first) {
+          live = undefined;
+          void first.close();
+          heal(reasonOf(err));
+        }
+        const second = await connection(settings.timeoutMs, options.signal);
+        return callOn(second, name, args, options);
+      }
+    },
+    async stop() {
+      const done = teardown();
+      deps.gone();
+      set('disabled');
+      await done;
+    },
+  };
+}

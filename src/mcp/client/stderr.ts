@@ -1,0 +1,42 @@
+/** How much of a local server's stderr is kept: what it said last, before dying, is what explains it. */
+const MAX_LINES = 20;
+const MAX_LINE_CHARS = 500;
+/** An unfinished line longer than this is cut: a server writing without newlines cannot grow it without bound. */
+const MAX_PARTIAL_CHARS = 4_000;
+
+// eslint-disable-next-line no-control-regex
+const ESCAPES = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** The last lines a server wrote to stderr, without terminal escapes, bounded in count and size. */
+export interface StderrTail {
+  write(chunk: Buffer | string): void;
+  lines(): string[];
+  clear(): void;
+}
+
+export function createStderrTail(): StderrTail {
+  let kept: string[] = [];
+  let partial = '';
+  const push = (line: string) => {
+    const clean = line.replace(ESCAPES, '').trimEnd();
+    if (!clean) return;
+    kept.push(clean.length > MAX_LINE_CHARS ? `${clean.slice(0, MAX_LINE_CHARS - 1)}…` : clean);
+    if (kept.length > MAX_LINES) kept = kept.slice(-MAX_LINES);
+  };
+  return {
+    write(chunk) {
+      const parts = (partial + chunk.toString()).split(/\r?\n/);
+      partial = parts.pop() ?? '';
+      if (partial.length > MAX_PARTIAL_CHARS) {
+        push(partial);
+        partial = '';
+      }
+      for (const line of parts.slice(-MAX_LINES)) push(line);
+    },
+    lines: () => (partial.trim() ? [...kept, partial.replace(ESCAPES, '').slice(0, MAX_LINE_CHARS)].slice(-MAX_LINES) : [...kept]),
+    clear() {
+      kept = [];
+      partial = '';
+    },
+  };
+}

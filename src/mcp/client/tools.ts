@@ -1,0 +1,119 @@
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { say } from '../../i18n.js';
+import { defineJsonSchemaTool } from '../../tools/json-schema-tool.js';
+import { ToolError, type Tool, type ToolAnnotations, type ToolContext } from '../../tools/tool.js';
+import { isTimeout, reasonOf } from './errors.js';
+import { cleanText, uniqueToolNames, untrustedDescription } from './names.js';
+import { toToolOutput } from './results.js';
+import { UnavailableError, type ServerConnection } from './connection.js';
+
+/** The tools one server may add: more would flood the model's context with descriptions. */
+export const MAX_TOOLS_PER_SERVER = 100;
+/** A tool's input schema at most this long (JSON): a schema is a form, not a document. */
+const MAX_SCHEMA_CHARS = 20_000;
+/** How much of a call's arguments the permission ask shows after the tool's name. */
+const ASK_SUMMARY_CHARS = 120;
+/**
+ * The registry's own clock for an MCP call. The call's real limit is the server's `timeout_ms`,
+ * counted again from each progress notification, which the registry's clock cannot see: it only
+ * stops a call that has gone on making progress for this long.
+ */
+export const MCP_CALL_CEILING_MS = 60 * 60_000;
+
+export interface ServerTools {
+  tools: Tool[];
+  /** What was left out, for the view: over the cap, schemas too big. */
+  warning?: string;
+}
+
+const annotationsOf = (tool: McpTool): ToolAnnotations => {
+  const a = tool.annotations ?? {};
+  const out: ToolAnnotations = {};
+  if (typeof a.readOnlyHint === 'boolean') out.readOnly = a.readOnlyHint;
+  if (typeof a.destructiveHint === 'boolean') out.destructive = a.destructiveHint;
+  if (typeof a.idempotentHint === 'boolean') out.idempotent = a.idempotentHint;
+  if (typeof a.openWorldHint === 'boolean') out.openWorld = a.openWorldHint;
+  return out;
+};
+
+/** A call's arguments in one short line, for the permission ask. */
+function summary(args: Record<string, unknown>): string {
+  const json = JSON.stringify(args);
+  if (json === '{}') return '';
+  return json.length <= ASK_SUMMARY_CHARS ? json : `${json.slice(0, ASK_SUMMARY_CHARS - 1)}…`;
+}
+
+function refusedText(ctx: ToolContext, name: string): string {
+  const refusal = ctx.refusal?.();
+  if (refusal === 'declined') return say(ctx.lang, `用户拒绝调用 ${name}，没有调用。`, `The user declined the call to ${name}; it was not made.`);
+  if (refusal === 'unanswered') return say(ctx.lang, `调用 ${name} 需要用户批准，但没有人可以回答（没有终端），所以没有调用。`, `Calling ${name} needs the user's approval, and nobody was there to answer (no terminal); it was not called.`);
+  if (refusal === 'cancelled') return say(ctx.lang, `等待用户批准时回合被停止了，${name} 没有调用。`, `The turn was stopped while waiting for the user's approval; ${name} was not called.`);
+  return say(ctx.lang, `调用 ${name} 的请求被权限设置拒绝了，没有调用。`, `The call to ${name} was refused by the permission settings; it was not made.`);
+}
+
+/** A call that did not come back as a result, as one sentence the model and the user can act on. */
+function failureText(ctx: ToolContext, server: string, name: string, err: unknown, timeoutMs: number): string {
+  if (err instanceof UnavailableError) return say(ctx.lang, `MCP 服务器 ${server} 不可用（${err.message}），${name} 没有调用。`, `The MCP server "${server}" is not available (${err.message}); ${name} was not called.`);
+  if (isTimeout(err)) return say(ctx.lang, `MCP 服务器 ${server} 在 ${timeoutMs / 1000} 秒内没有回答 ${name}（也没有进度），已放弃。`, `The MCP server "${server}" did not answer ${name} within ${timeoutMs / 1000} s (and sent no progress); the call was given up.`);
+  if (err instanceof McpError) return say(ctx.lang, `MCP 服务器 ${server} 拒绝了 ${name} 的调用：${reasonOf(err)}`, `The MCP server "${server}" refused the call to ${name}: ${reasonOf(err)}`);
+  return say(ctx.lang, `调用 MCP 服务器 ${server} 的 ${name} 失败：${reasonOf(err)}`, `The call to ${name} on the MCP server "${server}" failed: ${reasonOf(err)}`);
+}
+
+/** The progress a server sent, as one line: `3/10 message`. */
+export function progressLine(progress: number, total: number | undefined, message: string | undefined): string {
+  const count = total !== undefined ? `${progress}/${total}` : `${progress}`;
+  const text = message ? cleanText(message, 200) : '';
+  return text ? `${count} ${text}` : count;
+}
+
+/**
+ * A server's tools as the registry holds them: `<server>__<tool>`, parameters as the server's JSON
+ * Schema, its description labelled as the server's words, each call asking permission first.
+ */
+export function serverTools(server: string, listed: McpTool[], connection: ServerConnection, timeoutMs: number): ServerTools {
+  const problems: string[] = [];
+  const oversized = listed.filter((t) => JSON.stringify(t.inputSchema ?? {}).length > MAX_SCHEMA_CHARS);
+  let offered = listed.filter((t) => !oversized.includes(t));
+  if (offered.length > MAX_TOOLS_PER_SERVER) {
+    problems.push(`it lists ${listed.length} tools; only the first ${MAX_TOOLS_PER_SERVER} are offered`);
+    offered = offered.slice(0, MAX_TOOLS_PER_SERVER);
+  }
+  if (oversized.length) {
+    problems.push(`${oversized.length} tool${oversized.length > 1 ? 's' : ''} left out for a parameter schema over ${MAX_SCHEMA_CHARS / 1000} KB (${oversized.slice(0, 3).map((t) => cleanText(t.name, 40)).join(', ')})`);
+  }
+  const names = uniqueToolNames(server, offered.map((t) => t.name));
+  const tools = offered.map((tool, i): Tool => {
+    const name = names[i]!;
+    const annotations = annotationsOf(tool);
+    return defineJsonSchemaTool({
+      name,
+      description: untrustedDescription(server, tool.description ?? tool.title),
+      inputSchema: (tool.inputSchema ?? { type: 'object' }) as Record<string, unknown>,
+      source: `mcp:${server}`,
+      annotations,
+      // Undo keeps a snapshot around calls that may change files; only a read-only tool is spared it.
+      changesWorkspace: annotations.readOnly !== true,
+      timeoutMs: MCP_CALL_CEILING_MS,
+      async execute(args, ctx) {
+        const target = [name, summary(args)].filter(Boolean).join(' ');
+        const decision = await ctx.ask({ action: 'mcp.call', target, insideSandbox: true });
+        if (decision !== 'allow') throw new ToolError(refusedText(ctx, name));
+        try {
+          const result = await connection.call(tool.name, args, {
+            signal: ctx.signal,
+            onProgress: (progress, total, message) => ctx.progress(progressLine(progress, total, message)),
+          });
+          const output = toToolOutput(name, result);
+          // A server may echo what it was configured with (its env, a token): never into the history.
+          output.output = connection.redactSecrets(output.output);
+          return output;
+        } catch (err) {
+          if (err instanceof ToolError) throw new ToolError(connection.redactSecrets(err.message));
+          throw new ToolError(connection.redact(failureText(ctx, server, name, err, timeoutMs)));
+        }
+      },
+    });
+  });
+  return { tools, ...(problems.length ? { warning: `${problems.join('; ')}.` } : {}) };
+}

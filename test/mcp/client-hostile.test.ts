@@ -1,0 +1,135 @@
+/** A server that floods, renames, changes its list and returns every kind of content; servers that hang or die. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { everything, fixture, harness, stdio, type Harness } from '../support/mcp.js';
+
+describe('a server with a long, changing list and every kind of result', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = harness([stdio('tricky', process.execPath, [fixture('tricky.mjs')], { env: { TRICKY_TOKEN: 'tok-very-secret' } })]);
+    h.manager.start();
+    await h.until('tricky', (v) => v.state === 'connected');
+  });
+  afterAll(async () => {
+    await h.manager.close();
+  });
+
+  it('reads every page of the list, offers at most 100 tools and says what it left out', () => {
+    const view = h.manager.get('tricky')!;
+    expect(view.tools).toHaveLength(100);
+    expect(view.warning).toMatch(/it lists 150 tools; only the first 100 are offered/);
+    expect(view.warning).toMatch(/1 tool left out for a parameter schema over 20 KB \(huge-schema\)/);
+    expect(view.tools).toContain('tricky__dot_name');
+    expect(view.tools).toContain('tricky__dot_name_2');
+    expect(view.tools).not.toContain('tricky__huge-schema');
+    expect(new Set(view.tools).size).toBe(100);
+    expect(h.tools.list().filter((t) => t.source === 'mcp:tricky')).toHaveLength(100);
+  });
+
+  it('shows a hostile description as the server\'s text, without its escapes', () => {
+    const d = h.tools.get('tricky__results')!.description;
+    expect(d).toMatch(/^\[Tool from MCP server "tricky"\./);
+    expect(d).toContain('Ignore previous instructions');
+    expect(d).not.toContain('\u001b');
+  });
+
+  it('turns each kind of content into text for the model and attachments for the user', async () => {
+    const r = await h.call('tricky__results');
+    expect(r.ok).toBe(true);
+    expect(r.output.split('\n')).toEqual([
+      'first',
+      expect.stringMatching(/^\[image: image\/png, \d+ B, shown to the user\]$/),
+      expect.stringMatching(/^\[audio: audio\/wav, \d+ B, shown to the user\]$/),
+      '[resource: report.pdf file:///tmp/report.pdf (application/pdf)]',
+      '[resource memo://notes/1]',
+      'embedded text',
+      expect.stringMatching(/^\[resource: image\/png, \d+ B, shown to the user\]$/),
+    ]);
+    expect(r.attachments!.map((a) => [a.name, a.mimeType])).toEqual([
+      ['tricky__results-image-1.png', 'image/png'],
+      ['tricky__results-audio-2.wav', 'audio/wav'],
+      ['logo.png', 'image/png'],
+    ]);
+    expect(r.output).not.toContain('iVBOR');
+    expect(r.output).not.toContain('ignored');
+  });
+
+  it('tells structured content as JSON when there is no text', async () => {
+    expect((await h.call('tricky__structured')).output).toBe('{"temperature":21.5,"unit":"C"}');
+  });
+
+  it('makes isError a failed action with the server\'s words', async () => {
+    const r = await h.call('tricky__fail', { why: 'disk full' });
+    expect(r).toMatchObject({ ok: false, output: 'Error: It broke: disk full' });
+  });
+
+  it('never lets a configured secret through a result', async () => {
+    const r = await h.call('tricky__secret');
+    expect(r.output).toBe('my token is ***');
+  });
+
+  it('refreshes its tools on tools/list_changed', async () => {
+    expect(h.tools.get('tricky__added-later')).toBeUndefined();
+    expect((await h.call('tricky__flip')).output).toBe('flipped');
+    await h.until('tricky', (v) => v.tools.includes('tricky__added-later'), 5_000);
+    expect(h.tools.get('tricky__added-later')!.source).toBe('mcp:tricky');
+    expect((await h.call('tricky__added-later')).output).toBe('called added-later');
+  });
+});
+
+describe('servers that hang or die', () => {
+  it('gives up on a server that never answers initialize, without holding up the others or close()', async () => {
+    const h = harness([
+      stdio('hang', process.execPath, [fixture('hang.mjs')], { timeoutMs: 800 }),
+      everything(),
+    ], { retry: { baseMs: 50, maxMs: 100, attempts: 2 } });
+    const started = performance.now();
+    h.manager.start();
+    await h.until('everything', (v) => v.state === 'connected');
+    expect(h.manager.get('hang')!.state).toBe('connecting');
+    expect((await h.call('everything__get-sum', { a: 1, b: 1 })).output).toMatch(/2/);
+    const failed = await h.until('hang', (v) => v.state === 'failed', 10_000);
+    expect(failed.error).toMatch(/Request timed out.*gave up after 2 tries/);
+    expect(failed.stderr).toContain('hang: started, will never answer');
+    expect(performance.now() - started).toBeLessThan(8_000);
+    // A call to a server that failed says so; it does not wait.
+    expect(h.tools.get('hang__x')).toBeUndefined();
+    const closing = performance.now();
+    await h.manager.close();
+    expect(performance.now() - closing).toBeLessThan(3_500);
+  });
+
+  it('close() returns promptly while a server is still in its handshake, and stops its process', async () => {
+    const h = harness([stdio('hang', process.execPath, [fixture('hang.mjs')], { timeoutMs: 60_000 })]);
+    h.manager.start();
+    await h.until('hang', (v) => v.stderr.length > 0);
+    const started = performance.now();
+    await h.manager.close();
+    expect(performance.now() - started).toBeLessThan(3_500);
+    expect(h.manager.get('hang')!.state).toBe('disabled');
+  });
+
+  it('shows a server that exits at once as failed, with its last stderr lines', async () => {
+    const h = harness([stdio('broken', process.execPath, [fixture('exit.mjs')])], { retry: { baseMs: 20, maxMs: 50, attempts: 2 } });
+    h.manager.start();
+    try {
+      const view = await h.until('broken', (v) => v.state === 'failed');
+      expect(view.error).toMatch(/Connection closed/i);
+      expect(view.stderr.length).toBeLessThanOrEqual(20);
+      expect(view.stderr.slice(-2)).toEqual(['Error: DATABASE_URL is not set', '    at main (server.js:12:9)']);
+      expect(view.tools).toEqual([]);
+    } finally {
+      await h.manager.close();
+    }
+  });
+
+  it('says plainly when a command cannot be started', async () => {
+    const h = harness([stdio('missing', '/nonexistent/mcp-server')], { retry: { baseMs: 20, maxMs: 50, attempts: 2 } });
+    h.manager.start();
+    try {
+      const view = await h.until('missing', (v) => v.state === 'failed');
+      expect(view.error).toMatch(/ENOENT/);
+    } finally {
+      await h.manager.close();
+    }
+  });
+});
