@@ -67,7 +67,15 @@ export async function runServe(cmd: ServeCommand, io: ServeIo): Promise<number> 
     throw err;
   }
 
-  // In the background: the API answers at once, and /api/mcp shows each server connecting.
+  // MCP servers connect in the background: the API answers at once, and /api/mcp shows each one
+  // connecting. Each failure is said on stderr once, as it happens, so none is silent.
+  const lastState = new Map<string, string>();
+  app.mcp.onChange((v) => {
+    if (v.state === 'failed' && lastState.get(v.name) !== 'failed') {
+      io.stderr(`zhixing: MCP server "${plainText(v.name)}" failed: ${plainText(v.error ?? '').replace(/\s+/g, ' ').slice(0, 300)}\n`);
+    }
+    lastState.set(v.name, v.state);
+  });
   app.mcp.start();
   const mode = config.mode === 'offline' ? 'offline mode' : `model ${config.provider}/${config.model}`;
   // One write, so a script reading the first line finds the rest with it.
@@ -75,11 +83,6 @@ export async function runServe(cmd: ServeCommand, io: ServeIo): Promise<number> 
     `Zhixing is serving on ${server.url} (${mode})\nAPI docs: ${server.url}/docs · stop with Ctrl-C\n` +
       (config.token ? 'Every request needs the header Authorization: Bearer $ZHIXING_TOKEN.\n' : ''),
   );
-  // MCP servers connect in the background; each failure is said on stderr, so none is silent.
-  app.mcp.onChange((v) => {
-    if (v.state === 'failed') io.stderr(`zhixing: MCP server "${plainText(v.name)}" failed: ${plainText(v.error ?? '').replace(/\s+/g, ' ').slice(0, 300)}\n`);
-  });
-  app.mcp.start();
   // Said once, at the start, not awaited: shutting down must not wait for the trial run.
   void app.sandbox().then((contained) => {
     if (!contained.ok) io.stderr(`zhixing: ${noSandboxText(contained, config.uiLang)}\n`);
