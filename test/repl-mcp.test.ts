@@ -20,19 +20,21 @@ describe('/mcp in the REPL', () => {
         },
       }),
     );
-    const input = ['/mcp', '/mcp disable everything', '/mcp enable broken', '/mcp', '/mcp reconnect nope', '/mcp explode', '/help', '/exit'].join('\n');
+    const input = ['/mcp reconnect everything', '/mcp', '/mcp disable everything', '/mcp enable broken', '/mcp', '/mcp reconnect nope', '/mcp explode', '/help', '/exit'].join('\n');
     const r = await runCli(['chat'], { ZHIXING_HOME: dir, ZHIXING_LANG: 'en' }, { input, timeoutMs: 60_000 });
     expect(r.code).toBe(0);
     const out = r.stdout;
-    expect(out).toMatch(/^everything {2}(connecting|connected|failed)/m);
+    // Reconnected, and shown connected with its tools once it is.
+    expect(out).toMatch(/^Reconnected\.\neverything {2}connected · \d+ tools\n/m);
+    expect(out).toMatch(/^ {2}tools {2}everything__echo, .*everything__get-sum/m);
     expect(out).toContain(`  command  ${EVERYTHING} stdio`);
     expect(out).toMatch(/^broken {2}disabled/m);
     expect(out).toContain('Disabled (saved to config.json): its tools are no longer offered.');
     expect(out).toMatch(/^everything {2}disabled/m);
     expect(out).toContain('Usage: /mcp · /mcp reconnect NAME · /mcp enable NAME · /mcp disable NAME');
     expect(out).toContain('/mcp             list the MCP servers with their state');
-    // A server that dies is `failed`, with its reason; the enable that started it says so on stderr.
-    expect(r.stderr).toMatch(/Enabled \(saved to config\.json\)\.\nbroken {2}failed/);
+    // A server that dies is `failed`, with its reason and what it said; the enable that started it says so on stderr.
+    expect(r.stderr).toMatch(/Enabled \(saved to config\.json\)\.\nbroken {2}failed\n.*\n {2}error {2}\S.*\n {2}its last stderr lines:\n {4}\| no such database/);
     expect(r.stderr).toContain('There is no MCP server "nope". The servers are: everything, broken.');
     expect(r.stderr).toContain('Usage: /mcp · /mcp reconnect NAME');
     expect(r.stderr).toMatch(/MCP servers? failed: .*broken \(/);

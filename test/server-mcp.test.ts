@@ -18,23 +18,33 @@ afterEach(async () => {
 
 const configOf = (s: TestServer) => JSON.parse(readFileSync(join(s.home, 'config.json'), 'utf8')) as Record<string, any>;
 const everything = { command: EVERYTHING, args: ['stdio'] };
+/** Says why on stderr and dies at once. */
+const broken = { command: 'sh', args: ['-c', 'echo "cannot open database: permission denied" >&2; exit 3'] };
 
 describe('/api/mcp', () => {
-  it('GET lists the configured servers with their state, in config order; status counts their tools', async () => {
-    const s = (running = await startTestServer({ config: { mcpServers: { everything, off: { url: 'http://127.0.0.1:9/mcp', enabled: false } } } }));
+  it('GET lists the configured servers with their state and tools, in config order; status counts them; a server that dies is failed with its stderr', async () => {
+    const s = (running = await startTestServer({ config: { mcpServers: { everything, broken, off: { url: 'http://127.0.0.1:9/mcp', enabled: false } } } }));
+    s.app.mcp.start();
+    expect(await s.app.mcp.ready(30_000)).toEqual([]);
     const r = await request(s.port, '/api/mcp');
     expect(r.status).toBe(200);
     const servers = r.json().servers;
-    expect(servers.map((v: { name: string }) => v.name)).toEqual(['everything', 'off']);
-    expect(servers[0]).toMatchObject({ transport: 'stdio', command: `${EVERYTHING} stdio`, enabled: true, envKeys: [], headerKeys: [], trusted: false });
-    expect(LIVE).toContain(servers[0].state);
-    expect(servers[1]).toMatchObject({ transport: 'http', url: 'http://127.0.0.1:9/mcp', state: 'disabled', tools: [] });
+    expect(servers.map((v: { name: string }) => v.name)).toEqual(['everything', 'broken', 'off']);
+    expect(servers[0]).toMatchObject({ transport: 'stdio', command: `${EVERYTHING} stdio`, enabled: true, envKeys: [], headerKeys: [], trusted: false, state: 'connected' });
+    expect(servers[0].tools).toEqual(expect.arrayContaining(['everything__get-sum', 'everything__echo', 'everything__get-tiny-image']));
+    expect(servers[0].serverInfo.name).toEqual(expect.any(String));
+    expect(servers[1]).toMatchObject({ state: 'failed', error: expect.any(String), tools: [] });
+    expect(servers[1].stderr).toContain('cannot open database: permission denied');
+    expect(servers[2]).toMatchObject({ transport: 'http', url: 'http://127.0.0.1:9/mcp', state: 'disabled', tools: [] });
     const status = (await request(s.port, '/api/status')).json();
-    expect(status.mcp).toHaveLength(2);
-    expect(status.mcp[1]).toEqual({ name: 'off', state: 'disabled', tools: 0 });
-    expect(LIVE).toContain(status.mcp[0].state);
-    expect(typeof status.mcp[0].tools).toBe('number');
-  });
+    expect(status.mcp).toEqual([
+      { name: 'everything', state: 'connected', tools: servers[0].tools.length },
+      { name: 'broken', state: 'failed', tools: 0, error: servers[1].error },
+      { name: 'off', state: 'disabled', tools: 0 },
+    ]);
+    // The model is offered them too.
+    expect(status.tools).toEqual(expect.arrayContaining(['everything__get-sum']));
+  }, 60_000);
 
   it('a server trusted by a rule is shown trusted', async () => {
     const s = (running = await startTestServer({ config: { mcpServers: { everything }, permissions: { 'everything__*': 'allow' } } }));
@@ -120,22 +130,33 @@ describe('/api/mcp', () => {
     expect((await request(s.port, '/api/mcp')).json().servers.map((v: { name: string }) => v.name)).toEqual(['other']);
   });
 
-  it('PATCH turns a server off and on, saved; reconnect answers with its view; both 404 on an unknown name', async () => {
+  it('PATCH turns a server off and on, saved, its tools going and coming back; reconnect connects it again; both 404 on an unknown name', async () => {
     const s = (running = await startTestServer({ config: { mcpServers: { everything } } }));
+    s.app.mcp.start();
+    await s.app.mcp.ready(30_000);
+    expect(s.app.tools.names()).toContain('everything__get-sum');
     const off = await request(s.port, '/api/mcp/everything', { method: 'PATCH', body: { enabled: false } });
     expect(off.status).toBe(200);
     expect(off.json()).toMatchObject({ name: 'everything', enabled: false, state: 'disabled', tools: [] });
+    expect(s.app.tools.names()).not.toContain('everything__get-sum');
     expect(configOf(s).mcpServers.everything).toEqual({ ...everything, enabled: false });
     const on = await request(s.port, '/api/mcp/everything', { method: 'PATCH', body: { enabled: true } });
     expect(on.json().enabled).toBe(true);
     expect(LIVE).toContain(on.json().state);
     expect(configOf(s).mcpServers.everything).toEqual(everything);
+    await s.app.mcp.ready(30_000);
+    expect((await request(s.port, '/api/mcp')).json().servers[0]).toMatchObject({ state: 'connected', tools: expect.arrayContaining(['everything__get-sum']) });
     expect((await request(s.port, '/api/mcp/everything', { method: 'PATCH', body: { enabled: 'yes' } })).status).toBe(400);
     expect((await request(s.port, '/api/mcp/everything', { method: 'PATCH', body: { enabled: true, other: 1 } })).status).toBe(400);
     expect((await request(s.port, '/api/mcp/nope', { method: 'PATCH', body: { enabled: true } })).status).toBe(404);
+    const before = s.app.mcp.get('everything')!.reconnects;
     const again = await request(s.port, '/api/mcp/everything/reconnect', { method: 'POST' });
     expect(again.status).toBe(200);
     expect(again.json().name).toBe('everything');
+    await s.app.mcp.ready(30_000);
+    const after = (await request(s.port, '/api/mcp')).json().servers[0];
+    expect(after).toMatchObject({ state: 'connected', tools: expect.arrayContaining(['everything__get-sum']) });
+    expect(after.reconnects).toBeGreaterThan(before);
     expect((await request(s.port, '/api/mcp/nope/reconnect', { method: 'POST' })).status).toBe(404);
   });
 
@@ -174,11 +195,14 @@ describe('/api/mcp', () => {
     expect(JSON.stringify(publicView(leaky as never))).not.toContain('secret');
   });
 
-  it('the server-wide stream tells of a server added, turned off and removed', async () => {
+  it('the server-wide stream tells of a server added, connected with its tools, turned off and removed', async () => {
     const s = (running = await startTestServer());
     const stream = await openStream(s.port, '/api/events');
-    await request(s.port, '/api/mcp', { body: { name: 'everything', ...everything } });
-    await stream.waitFor('"name":"everything"');
+    const added = await request(s.port, '/api/mcp', { body: { name: 'everything', ...everything } });
+    expect(added.json().state).toBe('connecting');
+    // Connected, with its tools, told live.
+    await stream.waitFor('"state":"connected"', 30_000);
+    expect(stream.text()).toContain('everything__get-sum');
     await request(s.port, '/api/mcp/everything', { method: 'PATCH', body: { enabled: false } });
     await stream.waitFor('"state":"disabled"');
     await request(s.port, '/api/mcp/everything', { method: 'DELETE' });
