@@ -13,7 +13,6 @@ import { startTestServer, type TestServer } from '../support/http.js';
 const SHOTS = process.env.ZHIXING_SHOTS_DIR ?? '/work/scratch-wt-hosts';
 const EVERYTHING = resolve('node_modules/.bin/mcp-server-everything');
 const MEMORY = resolve('node_modules/.bin/mcp-server-memory');
-const LIVE = ['connecting', 'connected', 'failed'];
 const browser = useBrowser();
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -53,29 +52,48 @@ it('lists the servers with their state, adds one after showing its whole command
   await page.locator('[data-open-mcp]').click();
   await card(page, 'everything').waitFor();
 
-  expect(LIVE).toContain(await card(page, 'everything').getAttribute('data-state'));
+  await expect.poll(() => card(page, 'everything').getAttribute('data-state'), { timeout: 20_000 }).toBe('connected');
+  expect(await card(page, 'everything').locator('[data-mcp-state]').innerText()).toBe('connected');
   expect(await card(page, 'everything').locator('[data-mcp-runs]').innerText()).toBe(`${EVERYTHING} stdio`);
-  await expect.poll(() => card(page, 'broken').getAttribute('data-state')).toBe('failed');
+  // Its tools, folded away until asked for.
+  const tools = card(page, 'everything').locator('[data-mcp-tools]');
+  expect(await tools.getAttribute('open')).toBeNull();
+  await tools.locator('summary').click();
+  expect(await tools.innerText()).toContain('everything__get-sum');
+  // The one that died: failed, why, and what it wrote to stderr (folded).
+  await expect.poll(() => card(page, 'broken').getAttribute('data-state'), { timeout: 20_000 }).toBe('failed');
   expect(await card(page, 'broken').locator('[data-mcp-error]').innerText()).not.toBe('');
+  const stderr = card(page, 'broken').locator('[data-mcp-stderr]');
+  expect(await stderr.getAttribute('open')).toBeNull();
+  await stderr.locator('summary').click();
+  expect(await stderr.locator('pre').innerText()).toContain('cannot open database: permission denied');
+
+  // Reconnect: it goes round and comes back connected.
+  const before = s.app.mcp.get('everything')!.reconnects;
+  await card(page, 'everything').locator('[data-mcp-reconnect]').click();
+  await expect.poll(() => s.app.mcp.get('everything')!.reconnects).toBeGreaterThan(before);
+  await expect.poll(() => card(page, 'everything').getAttribute('data-state'), { timeout: 20_000 }).toBe('connected');
   expect(await card(page, 'remote').locator('[data-mcp-state]').innerText()).toBe('disabled');
   expect(await card(page, 'remote').innerText()).toContain('header Authorization');
   expect(await card(page, 'everything').locator('[data-mcp-trust-state]').getAttribute('data-trusted')).toBe('false');
 
   // Add: the dialog shows exactly what will run, and nothing is saved before the user says so.
   await page.locator('[data-mcp-name]').fill('mem');
-  await page.locator('[data-mcp-command]').fill(`${MEMORY} --label 'my notes' ; rm -rf ~`);
+  await page.locator('[data-mcp-command]').fill(`${MEMORY} --label 'my notes' ; echo $HOME`);
   await page.locator('[data-mcp-pairs]').fill('API_KEY=secret');
   await page.locator('[data-mcp-add]').click();
   const dialog = page.locator('[data-mcp-confirm-add]');
   await dialog.waitFor();
-  expect(await dialog.locator('[data-mcp-full-command]').innerText()).toBe(`${MEMORY} --label 'my notes' ';' rm -rf '~'`);
+  expect(await dialog.locator('[data-mcp-full-command]').innerText()).toBe(`${MEMORY} --label 'my notes' ';' echo '$HOME'`);
   expect(await dialog.innerText()).toContain('API_KEY');
   expect(await dialog.innerText()).not.toContain('secret');
   expect(configOf(s).mcpServers.mem).toBeUndefined();
   await page.screenshot({ path: join(SHOTS, 'mcp-add-confirm.png') });
   await dialog.locator('[data-mcp-confirm]').click();
   await card(page, 'mem').waitFor();
-  expect(configOf(s).mcpServers.mem).toEqual({ command: MEMORY, args: ['--label', 'my notes', ';', 'rm', '-rf', '~'], env: { API_KEY: 'secret' } });
+  // The memory server, started with the flags it was given: it ignores them and connects.
+  await expect.poll(() => card(page, 'mem').getAttribute('data-state'), { timeout: 20_000 }).toMatch(/connected|failed/);
+  expect(configOf(s).mcpServers.mem).toEqual({ command: MEMORY, args: ['--label', 'my notes', ';', 'echo', '$HOME'], env: { API_KEY: 'secret' } });
   expect(await page.content()).not.toContain('secret');
 
   // A clash is refused by the server, said in the form, and the form keeps what was typed.
@@ -114,9 +132,13 @@ it('lists the servers with their state, adds one after showing its whole command
 it('follows changes made elsewhere, live, and reads in Chinese on a phone in the dark theme', async () => {
   mkdirSync(SHOTS, { recursive: true });
   const s = (server = await startTestServer({ config: { mcpServers } }));
+  s.app.mcp.start();
   const { page, expectNoErrors } = await browser.openPage(`${s.url}/`, { locale: 'zh-CN', viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
   await openMcp(page);
   expect(await page.locator('[data-mcp-page] h2').first().innerText()).toBe('MCP 服务器');
+  // Connecting, then connected, as the server-wide stream tells it.
+  await expect.poll(() => card(page, 'everything').getAttribute('data-state'), { timeout: 20_000 }).toBe('connected');
+  expect(await card(page, 'everything').locator('[data-mcp-state]').innerText()).toBe('已连接');
   // Another host (the CLI's REPL, the API) turns a server off and removes another: the page follows.
   await s.app.mcp.setEnabled('everything', false);
   await expect.poll(() => card(page, 'everything').getAttribute('data-state')).toBe('disabled');
