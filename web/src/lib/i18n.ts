@@ -113,7 +113,7 @@ const en = {
   mcpState_disabled: 'disabled',
   mcpTools: '{n} tools',
   mcpToolNames: 'Tools',
-  mcpStderr: 'What it last wrote to stderr ({n} lines)',
+  mcpStderr: 'What it last wrote to stderr ({n})',
   mcpSetKeys: 'Set (values not shown): {keys}',
   mcpTrusted: 'Trusted: its tools run without asking',
   mcpUntrusted: 'Its tools ask before each call',
