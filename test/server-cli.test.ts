@@ -134,3 +134,29 @@ describe('zhixing serve', () => {
     expect(err).toBe(`zhixing: Port ${s.port} on 127.0.0.1 is already in use (another Zhixing?). Stop it, or pick another port: zhixing serve --port ${s.port + 1}\n`);
   });
 });
+
+describe('zhixing serve with MCP servers', () => {
+  it('connects them in the background: /api/mcp shows one connected with its tools, and one that dies is said once on stderr', async () => {
+    const home = tempHome({}, {
+      mcpServers: {
+        everything: { command: join(REPO_ROOT, 'node_modules/.bin/mcp-server-everything'), args: ['stdio'] },
+        broken: { command: 'sh', args: ['-c', 'echo "\\033[31mboom" >&2; exit 3'] },
+      },
+    });
+    const s = await serve({ ZHIXING_HOME: home.home });
+    cleanup.push(home.cleanup, async () => {
+      s.child.kill('SIGINT');
+      await s.exited;
+    });
+    await until(() => s.stderr().includes('MCP server "broken" failed'), 30_000);
+    let servers: Array<{ name: string; state: string; tools: string[] }> = [];
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+      servers = (await request(s.port, '/api/mcp')).json().servers;
+      if (servers[0]?.state === 'connected') break;
+    }
+    expect(servers[0]).toMatchObject({ name: 'everything', state: 'connected', tools: expect.arrayContaining(['everything__get-sum']) });
+    expect(servers[1]).toMatchObject({ name: 'broken', state: 'failed' });
+    expect(s.stderr().match(/MCP server "broken" failed/g)).toHaveLength(1);
+    expect(s.stderr()).not.toContain('\x1b');
+  }, 60_000);
+});
