@@ -14,6 +14,9 @@ Usage:
                                (of the most recent session) that changed files
   zhixing serve [--port 4317] [--host 127.0.0.1]
                                the HTTP API (docs at /docs); Ctrl-C stops it
+  zhixing mcp add NAME -- CMD [ARGS…]   (-e K=V; --transport http NAME URL, -H "K: V")
+  zhixing mcp list [--json] · mcp remove|enable|disable NAME
+                               the MCP servers whose tools Zhixing uses, with their state
 
 Options for a turn:
   --json            print one JSON object: {session, mode, reply, actions}
@@ -29,7 +32,7 @@ Options for a turn:
 Piped input is read when it comes; a pipe that sends nothing for 2 s is left out
 (add < /dev/null to skip the wait).
 
-In the REPL: /help /sessions /new [title] /switch N /history [N] /delete N /rename T /model [NAME] /undo /exit
+In the REPL: /help /sessions /new [title] /switch N /history [N] /delete N /rename T /model [NAME] /permissions /mcp /undo /exit
 (Alt+Enter or Ctrl-J: new line; """ opens and closes a block; Up/Down and Ctrl-R: earlier entries)
 
 Model (environment, ./.env, $ZHIXING_HOME/.env or $ZHIXING_HOME/config.json):
@@ -68,6 +71,9 @@ const HELP_ZH = `知行 Zhixing —— 能聊天、也能动手的个人助手
                                把工作区恢复到（最近会话中）上一轮改动文件之前的样子
   zhixing serve [--port 4317] [--host 127.0.0.1]
                                启动 HTTP API（文档在 /docs），Ctrl-C 停止
+  zhixing mcp add 名称 -- 命令 [参数…]   （-e K=V；--transport http 名称 URL，-H "K: V"）
+  zhixing mcp list [--json] · mcp remove|enable|disable 名称
+                               知行使用其工具的 MCP 服务器，以及它们的状态
 
 单次对话的选项：
   --json            输出一个 JSON 对象：{session, mode, reply, actions}
@@ -82,7 +88,7 @@ const HELP_ZH = `知行 Zhixing —— 能聊天、也能动手的个人助手
 
 管道输入一到就读；2 秒内什么也没发来的管道会被略过（加上 < /dev/null 可跳过等待）。
 
-REPL 里的命令：/help /sessions /new [标题] /switch N /history [N] /delete N /rename 标题 /model [名称] /undo /exit
+REPL 里的命令：/help /sessions /new [标题] /switch N /history [N] /delete N /rename 标题 /model [名称] /permissions /mcp /undo /exit
 （Alt+Enter 或 Ctrl-J 换行；""" 开始和结束多行块；↑/↓ 和 Ctrl-R 找以前输入的内容）
 
 模型（环境变量、./.env、$ZHIXING_HOME/.env 或 $ZHIXING_HOME/config.json）：
