@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readMcpServers } from '../src/config/mcp-settings.js';
@@ -117,6 +117,15 @@ describe('/api/mcp', () => {
     expect(huge.status).toBe(413);
     expect(configOf(s)).toEqual({ maxSteps: 9 });
     expect((await request(s.port, '/api/mcp')).json().servers).toEqual([]);
+  });
+
+  it('a config.json broken by hand meanwhile is left alone, and the answer says so', async () => {
+    const s = (running = await startTestServer({ config: { maxSteps: 9 } }));
+    writeFileSync(join(s.home, 'config.json'), '{ "maxSteps": 9, ');
+    const r = await request(s.port, '/api/mcp', { body: { name: 'x', command: 'true' } });
+    expect(r.status).toBe(500);
+    expect(r.json().error).toEqual({ code: 'config_not_written', message: expect.stringContaining('is not a JSON object, so it was not changed') });
+    expect(readFileSync(join(s.home, 'config.json'), 'utf8')).toBe('{ "maxSteps": 9, ');
   });
 
   it('DELETE removes a server from config.json, and 404s naming the ones there are', async () => {
