@@ -172,6 +172,12 @@ export function createSlashCommands(ctx: CommandContext): SlashCommands {
       if (space < 0) return { start: 0, candidates: COMMANDS.filter((c) => c.startsWith(before)).map((value) => ({ value, label: value.trim() })) };
       const cmd = before.slice(1, space);
       const typed = before.slice(space + 1);
+      // `/mcp reconnect ev` completes a server's name.
+      const verb = /^(reconnect|enable|disable) ([^ ]*)$/.exec(typed);
+      if (cmd === 'mcp' && verb) {
+        const start = before.length - verb[2]!.length;
+        return { start, candidates: app.mcp.list().map((v) => v.name).filter((n) => n.startsWith(verb[2]!)).map((value) => ({ value })) };
+      }
       if (typed.includes(' ')) return undefined;
       if (cmd === 'switch' || cmd === 'delete') {
         const list = shown ?? app.sessions.list();
