@@ -210,3 +210,22 @@ describe('zhixing config', () => {
     expect(r.stdout).not.toContain('secret');
   });
 });
+
+describe('an MCP call in a one-shot', () => {
+  it('shows its progress lines in the trace while it runs, then its result', async () => {
+    const { startOpenAiServer, textReply, toolCallsReply } = await import('./support/openai-server.js');
+    const model = await startOpenAiServer();
+    try {
+      const dir = home().home;
+      writeFileSync(join(dir, 'config.json'), JSON.stringify({ mcpServers: { everything: { command: EVERYTHING, args: ['stdio'] } }, permissions: { 'everything__*': 'allow' } }));
+      model.enqueue(toolCallsReply([{ id: 'c1', name: 'everything__trigger-long-running-operation', args: { duration: 2, steps: 4 } }]), textReply('It finished.'));
+      const r = await runCli(['--show-actions', 'run the long operation with everything'], { ...envOf(dir), ZHIXING_BASE_URL: model.url, ZHIXING_API_KEY: 'sk-test-mcp-progress-1234', ZHIXING_MODEL: 'test-model' }, { timeoutMs: 40_000 });
+      expect(r.code).toBe(0);
+      // Each step as it comes, then the call's trace line with its result.
+      expect(r.stdout).toMatch(/^(  … [1-4]\/4.*\n){2,}🔧 everything__trigger-long-running-operation .*✓/m);
+      expect(r.stdout).toContain('It finished.');
+    } finally {
+      await model.close();
+    }
+  }, 60_000);
+});
