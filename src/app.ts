@@ -2,6 +2,7 @@ import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createBus, type Bus } from './bus/bus.js';
 import { setConfigKey } from './config/config-writer.js';
+import { createMcpServersSaver } from './config/mcp-servers-file.js';
 import type { Config } from './config/config.js';
 import { CONFIG_FILE } from './config/paths.js';
 import { detectLang } from './i18n.js';
@@ -146,7 +147,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const mcp = createMcpManager({
     servers: config.mcpServers,
     tools,
-    saveServers: (servers) => setConfigKey(join(config.home, CONFIG_FILE), 'mcpServers', servers),
+    // Only what this process changed: servers another process added or removed meanwhile stay so.
+    saveServers: createMcpServersSaver(join(config.home, CONFIG_FILE), config.mcpServers),
     // A server is trusted when the rules let any of its tools run without asking (`"<name>__*": "allow"`):
     // asked of the rules engine with a tool name no server can have, so no rule for one tool counts.
     trusted: (name) => evaluate(permission.effective(), `${name}__${UNNAMEABLE_TOOL}`, { target: UNNAMEABLE_TOOL }).decision === 'allow',

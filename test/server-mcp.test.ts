@@ -226,3 +226,15 @@ describe('/api/mcp', () => {
     for (const e of events) expect(e.sessionId).toBeUndefined();
   });
 });
+
+describe('config.json shared with other processes', () => {
+  it('a server added by `zhixing mcp add` while the server runs survives a change made through the API', async () => {
+    const s = (running = await startTestServer({ config: { mcpServers: { everything, other: { command: 'true', enabled: false } } } }));
+    const { runCli } = await import('./support/cli.js');
+    const added = await runCli(['mcp', 'add', 'fromcli', '--', 'true'], { ZHIXING_HOME: s.home, ZHIXING_LANG: 'en' }, { timeoutMs: 30_000 });
+    expect(added.code).toBe(0);
+    expect((await request(s.port, '/api/mcp/everything', { method: 'PATCH', body: { enabled: false } })).status).toBe(200);
+    expect((await request(s.port, '/api/mcp/other', { method: 'DELETE' })).status).toBe(200);
+    expect(configOf(s).mcpServers).toEqual({ everything: { ...everything, enabled: false }, fromcli: { command: 'true' } });
+  }, 60_000);
+});
