@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool as McpTool,
+  type ToolAnnotations as McpToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { App } from '../../app.js';
+import { languageOf } from '../../i18n.js';
+import type { Tool } from '../../tools/tool.js';
+import { CHAT_TOOL, chatToolSpec, runChat } from './chat-tool.js';
+import { createServerAsks, serverRefusalText, unansweredAsk } from './server-asks.js';
+import { toCallToolResult } from './tool-result.js';
+
+/** What the MCP server is built from: the app's parts, nothing global. */
+export type McpServerApp = Pick<App, 'config' | 'tools' | 'sessions' | 'bus' | 'llm' | 'workspace'> & {
+  permission: Pick<App['permission'], 'askFor' | 'refuseUnanswered'>;
+};
+
+export interface McpServerDeps {
+  app: McpServerApp;
+  version: string;
+  /** Told of a handler that failed unexpectedly (the registry itself never throws). */
+  log?: (line: string) => void;
+}
+
+/** A built server and what to stop when its connection ends. */
+export interface BuiltMcpServer {
+  server: Server;
+  /** Stops refusing this server's asks; the transport is closed by whoever opened it. */
+  dispose(): void;
+}
+
+/** "file_read" → "File read": a title for clients that show one. */
+const titleOf = (name: string) => name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
+
+/** A built-in tool as MCP lists it: the schema and words the model gets, and its hints. */
+export function toMcpTool(tool: Tool): McpTool {
+  const a = tool.annotations ?? {};
+  const hints: McpToolAnnotations = {
+    title: titleOf(tool.name),
+    ...(a.readOnly !== undefined && { readOnlyHint: a.readOnly }),
+    ...(a.destructive !== undefined && { destructiveHint: a.destructive }),
+    ...(a.idempotent !== undefined && { idempotentHint: a.idempotent }),
+    ...(a.openWorld !== undefined && { openWorldHint: a.openWorld }),
+  };
+  return {
+    name: tool.name,
+    title: titleOf(tool.name),
+    description: tool.spec.description,
+    inputSchema: { type: 'object', ...tool.spec.parameters } as McpTool['inputSchema'],
+    annotations: hints,
+  };
+}
+
+/** Only Zhixing's own tools are served: never those it got from other MCP servers (they are not ours to pass on). */
+const servedTools = (app: McpServerApp) => app.tools.list().filter((t) => t.source === 'builtin');
+
+/**
+ * Zhixing as an MCP server, on the SDK's low-level `Server` (the tools come with JSON Schemas, not zod
+ * shapes): the built-in tools from the same definitions the model uses, run through the same
+ * registry, plus `chat`, the whole assistant as one tool. One built server serves one connection.
+ */
+export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
+  const { app } = deps;
+  const log = deps.log ?? (() => {});
+  const server = new Server(
+    { name: 'zhixing', title: 'Zhixing', version: deps.version },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions:
+        'Zhixing\'s own tools (calculator, todos, files in its workspace, weather, shell, skills) and `chat`, which hands a whole request to the assistant. ' +
+        'Calls that would need a person\'s approval are refused with the reason and how to allow them.',
+    },
+  );
+  const asks = createServerAsks({ bus: app.bus, permission: app.permission });
+  // Direct calls of this connection belong to one session id of their own; no conversation is stored for them.
+  const sessionId = `mcp_${randomUUID()}`;
+  let calls = 0;
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...servedTools(app).map(toMcpTool), chatToolSpec] }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name, arguments: args } = request.params;
+    const token = request.params._meta?.progressToken;
+    let settled = false;
+    let step = 0;
+    // Progress goes out only while the call runs: a line after its result would name a finished request.
+    const progress =
+      token === undefined
+        ? undefined
+        : (message: string) => {
+            if (settled) return;
+            step++;
+            void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } }).catch(() => {});
+          };
+    try {
+      if (name === CHAT_TOOL) return await runChat(app, asks, args, { signal: extra.signal, progress });
+      const tool = app.tools.get(name);
+      const text = JSON.stringify(args ?? {});
+      if (!tool || tool.source !== 'builtin') {
+        const known = [...servedTools(app).map((t) => t.name), CHAT_TOOL].join(', ');
+        return { content: [{ type: 'text', text: `Error: there is no tool named "${name}". Available tools: ${known}.` }], isError: true };
+      }
+      const lang = app.config.lang ?? languageOf(text, app.config.uiLang);
+      const callId = `mcp_call_${++calls}`;
+      const turnId = `mcp_turn_${randomUUID()}`;
+      const permissions = app.permission.askFor({ tool: name, callId, sessionId, turnId, signal: extra.signal });
+      const release = asks.own(sessionId);
+      try {
+        const result = await app.tools.run(
+          { id: callId, name, arguments: text },
+          {
+            sessionId, turnId, callId, workspace: app.workspace, signal: extra.signal, lang,
+            ask: permissions.ask,
+            refusal: permissions.refusal,
+            progress: progress ?? (() => {}),
+          },
+        );
+        const refused = result.ok ? undefined : unansweredAsk(permissions.records());
+        if (refused) return { content: [{ type: 'text', text: `Error: ${serverRefusalText(lang, name, refused, app.config.home)}` }], isError: true };
+        return toCallToolResult(result, app.workspace);
+      } finally {
+        release();
+      }
+    } catch (err) {
+      log(`zhixing: MCP tools/call ${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      return { content: [{ type: 'text', text: `Error: ${name} failed: ${err instanceof Error ? err.message : String(err)}` }], isError: true };
+    } finally {
+      settled = true;
+    }
+  });
+
+  return { server, dispose: () => asks.stop() };
+}

@@ -1,0 +1,23 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { buildMcpServer, type McpServerApp } from './build-server.js';
+
+/**
+ * Serves one MCP client on this process's stdin and stdout until it hangs up (stdin ends) or the
+ * transport gives up. Nothing but protocol may reach stdout: the caller sends everything else to stderr.
+ */
+export async function serveStdio(options: { app: McpServerApp; version: string; log: (line: string) => void; stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream }): Promise<void> {
+  const stdin = options.stdin ?? process.stdin;
+  const built = buildMcpServer({ app: options.app, version: options.version, log: options.log });
+  const transport = new StdioServerTransport(stdin as typeof process.stdin, (options.stdout ?? process.stdout) as typeof process.stdout);
+  // A line that is not JSON-RPC is the client's mistake: said on stderr, and the next line is read as usual.
+  transport.onerror = (err) => options.log(`zhixing: MCP: ${err.message}`);
+  const ended = new Promise<void>((resolve) => {
+    stdin.once('end', resolve);
+    stdin.once('close', resolve);
+    built.server.onclose = () => resolve();
+  });
+  await built.server.connect(transport);
+  await ended;
+  built.dispose();
+  await built.server.close().catch(() => {});
+}
