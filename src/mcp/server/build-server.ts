@@ -9,14 +9,16 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { App } from '../../app.js';
 import { languageOf } from '../../i18n.js';
-import type { Tool } from '../../tools/tool.js';
+import type { PermissionRequest, Tool } from '../../tools/tool.js';
+import { ASK_CAPABILITY, ASK_METHOD, AskResultSchema, CALL_META, LANG_META, type AskResult } from './ask-protocol.js';
+import type { AnnouncedAsk } from './server-asks.js';
 import { CHAT_TOOL, chatToolSpec, runChat } from './chat-tool.js';
 import { createServerAsks, serverRefusalText, unansweredAsk } from './server-asks.js';
 import { toCallToolResult } from './tool-result.js';
 
 /** What the MCP server is built from: the app's parts, nothing global. */
 export type McpServerApp = Pick<App, 'config' | 'tools' | 'sessions' | 'bus' | 'llm' | 'workspace'> & {
-  permission: Pick<App['permission'], 'askFor' | 'refuseUnanswered'>;
+  permission: Pick<App['permission'], 'askFor' | 'reply' | 'refuseUnanswered'>;
 };
 
 export interface McpServerDeps {
@@ -24,6 +26,11 @@ export interface McpServerDeps {
   version: string;
   /** Told of a handler that failed unexpectedly (the registry itself never throws). */
   log?: (line: string) => void;
+  /**
+   * Lets a client that declares `zhixing/permission-asks` answer its calls' asks (stdio only: see
+   * ask-protocol.ts). Without it every ask is refused as unanswered.
+   */
+  forwardAsks?: boolean;
 }
 
 /** A built server and what to stop when its connection ends. */
@@ -79,6 +86,13 @@ export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
   // Direct calls of this connection belong to one session id of their own; no conversation is stored for them.
   const sessionId = `mcp_${randomUUID()}`;
   let calls = 0;
+  /** A person's answer may take long: the ask waits as it would in a terminal (the call's cancel still ends it). */
+  const ASK_WAIT_MS = 24 * 60 * 60_000;
+  const settleAsk = (ask: AnnouncedAsk, answer: AskResult) => {
+    if (answer.decision === 'allow') app.permission.reply(ask.id, 'once');
+    else if (answer.refusal === 'declined') app.permission.reply(ask.id, 'deny');
+    else app.permission.refuseUnanswered(ask.id);
+  };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...servedTools(app).map(toMcpTool), chatToolSpec] }));
 
@@ -104,22 +118,35 @@ export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
         const known = [...servedTools(app).map((t) => t.name), CHAT_TOOL].join(', ');
         return { content: [{ type: 'text', text: `Error: there is no tool named "${name}". Available tools: ${known}.` }], isError: true };
       }
-      const lang = app.config.lang ?? languageOf(text, app.config.uiLang);
+      const meta = request.params._meta ?? {};
+      const lang = meta[LANG_META] === 'zh' || meta[LANG_META] === 'en' ? meta[LANG_META] : (app.config.lang ?? languageOf(text, app.config.uiLang));
       const callId = `mcp_call_${++calls}`;
       const turnId = `mcp_turn_${randomUUID()}`;
       const permissions = app.permission.askFor({ tool: name, callId, sessionId, turnId, signal: extra.signal });
-      const release = asks.own(sessionId);
+      const callerCall = typeof meta[CALL_META] === 'string' ? meta[CALL_META] : undefined;
+      const forward = deps.forwardAsks === true && callerCall !== undefined && server.getClientCapabilities()?.experimental?.[ASK_CAPABILITY] !== undefined;
+      // The request the tool made, as it made it: what the caller's own permission layer decides on.
+      let asked: PermissionRequest | undefined;
+      const release = forward
+        ? asks.forward(sessionId, callId, (ask) => {
+            extra
+              .sendRequest({ method: ASK_METHOD, params: { call: callerCall, request: asked ?? { action: ask.action, target: ask.target, insideSandbox: true } } } as never, AskResultSchema, { signal: extra.signal, timeout: ASK_WAIT_MS })
+              .then((answer) => settleAsk(ask, answer))
+              .catch(() => app.permission.refuseUnanswered(ask.id));
+          })
+        : asks.own(sessionId);
       try {
         const result = await app.tools.run(
           { id: callId, name, arguments: text },
           {
             sessionId, turnId, callId, workspace: app.workspace, signal: extra.signal, lang,
-            ask: permissions.ask,
+            ask: (req) => ((asked = req), permissions.ask(req)),
             refusal: permissions.refusal,
             progress: progress ?? (() => {}),
           },
         );
-        const refused = result.ok ? undefined : unansweredAsk(permissions.records());
+        // A caller that answered the asks itself gets the tool's own words, as in-process.
+        const refused = result.ok || forward ? undefined : unansweredAsk(permissions.records());
         if (refused) return { content: [{ type: 'text', text: `Error: ${serverRefusalText(lang, name, refused, app.config.home)}` }], isError: true };
         return toCallToolResult(result, app.workspace);
       } finally {

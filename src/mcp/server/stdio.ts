@@ -7,7 +7,7 @@ import { buildMcpServer, type McpServerApp } from './build-server.js';
  */
 export async function serveStdio(options: { app: McpServerApp; version: string; log: (line: string) => void; stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream }): Promise<void> {
   const stdin = options.stdin ?? process.stdin;
-  const built = buildMcpServer({ app: options.app, version: options.version, log: options.log });
+  const built = buildMcpServer({ app: options.app, version: options.version, log: options.log, forwardAsks: true });
   const transport = new StdioServerTransport(stdin as typeof process.stdin, (options.stdout ?? process.stdout) as typeof process.stdout);
   // A line that is not JSON-RPC is the client's mistake: said on stderr, and the next line is read as usual.
   transport.onerror = (err) => options.log(`zhixing: MCP: ${err.message}`);

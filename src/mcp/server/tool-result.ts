@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { BoundAttachment } from '../../tools/bound-result.js';
 import type { ToolResult } from '../../tools/registry.js';
+import { CARD_META } from './ask-protocol.js';
 
 /** The `file://` URI an attachment kept in the workspace is offered under, so a client can tell where it lies. */
 const workspaceUri = (workspace: string, path: string) => `file://${encodeURI(`${workspace.replace(/\/$/, '')}/${path}`)}`;
@@ -26,11 +27,17 @@ function attachmentContent(a: BoundAttachment, workspace: string): CallToolResul
 export function toCallToolResult(result: ToolResult, workspace: string): CallToolResult {
   const content: CallToolResult['content'] = [{ type: 'text', text: result.output }];
   for (const a of result.attachments ?? []) content.push(attachmentContent(a, workspace));
-  const card = { ...(result.title !== undefined && { title: result.title }), ...(result.metadata !== undefined && { metadata: result.metadata }) };
+  const card = {
+    ...(result.title !== undefined && { title: result.title }),
+    ...(result.metadata !== undefined && { metadata: result.metadata }),
+    // Image and audio content carry no file name: the card keeps them, in the attachments' order.
+    ...(result.attachments?.length && { attachments: result.attachments.map((a) => a.name) }),
+  };
   return {
     content,
     ...(!result.ok && { isError: true }),
-    // Only for tools that declare no output schema: structured content is then free-form, for display.
-    ...(result.ok && Object.keys(card).length > 0 && { _meta: { 'zhixing/card': card } }),
+    // In _meta, not structuredContent: a client may hand structured content to its model in place of
+    // the text, and the card is for people (it is what the web app shows beside a call).
+    ...(result.ok && Object.keys(card).length > 0 && { _meta: { [CARD_META]: card } }),
   };
 }
