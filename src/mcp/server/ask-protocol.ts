@@ -1,9 +1,10 @@
 import { z } from 'zod';
 
 /**
- * How `zhixing --mcp` keeps permission asks with the user: the one-shot that spawned `zhixing mcp serve`
+ * How `zhixing --mcp` keeps permission decisions with the user: the one-shot that spawned `zhixing mcp serve`
  * declares this experimental capability, names its own call in each tools/call's `_meta`, and answers
- * `zhixing/permission-ask` requests with its own permission layer (its rules, its terminal, its `--yes`).
+ * `zhixing/permission-ask` requests (every request the tool makes) with its own permission layer: its
+ * rules, its terminal, its `--yes`, its record of the call. The child still refuses anything outside its workspace.
  * Only a stdio server honours it: whoever starts a stdio server could as well have given it `--yes`,
  * while an HTTP client is a network peer the operator did not hand approvals to.
  */

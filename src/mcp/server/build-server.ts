@@ -9,9 +9,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { App } from '../../app.js';
 import { languageOf } from '../../i18n.js';
-import type { PermissionRequest, Tool } from '../../tools/tool.js';
-import { ASK_CAPABILITY, ASK_METHOD, AskResultSchema, CALL_META, LANG_META, type AskResult } from './ask-protocol.js';
-import type { AnnouncedAsk } from './server-asks.js';
+import type { PermissionDecision, PermissionRefusal, PermissionRequest, Tool } from '../../tools/tool.js';
+import { ASK_CAPABILITY, ASK_METHOD, AskResultSchema, CALL_META, LANG_META } from './ask-protocol.js';
 import { CHAT_TOOL, chatToolSpec, runChat } from './chat-tool.js';
 import { createServerAsks, serverRefusalText, unansweredAsk } from './server-asks.js';
 import { toCallToolResult } from './tool-result.js';
@@ -39,6 +38,9 @@ export interface BuiltMcpServer {
   /** Stops refusing this server's asks; the transport is closed by whoever opened it. */
   dispose(): void;
 }
+
+/** A person's answer may take long: a forwarded ask waits as it would in a terminal (the call's cancel still ends it). */
+const ASK_WAIT_MS = 24 * 60 * 60_000;
 
 /** "file_read" → "File read": a title for clients that show one. */
 const titleOf = (name: string) => name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
@@ -86,13 +88,6 @@ export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
   // Direct calls of this connection belong to one session id of their own; no conversation is stored for them.
   const sessionId = `mcp_${randomUUID()}`;
   let calls = 0;
-  /** A person's answer may take long: the ask waits as it would in a terminal (the call's cancel still ends it). */
-  const ASK_WAIT_MS = 24 * 60 * 60_000;
-  const settleAsk = (ask: AnnouncedAsk, answer: AskResult) => {
-    if (answer.decision === 'allow') app.permission.reply(ask.id, 'once');
-    else if (answer.refusal === 'declined') app.permission.reply(ask.id, 'deny');
-    else app.permission.refuseUnanswered(ask.id);
-  };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...servedTools(app).map(toMcpTool), chatToolSpec] }));
 
@@ -122,26 +117,30 @@ export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
       const lang = meta[LANG_META] === 'zh' || meta[LANG_META] === 'en' ? meta[LANG_META] : (app.config.lang ?? languageOf(text, app.config.uiLang));
       const callId = `mcp_call_${++calls}`;
       const turnId = `mcp_turn_${randomUUID()}`;
-      const permissions = app.permission.askFor({ tool: name, callId, sessionId, turnId, signal: extra.signal });
       const callerCall = typeof meta[CALL_META] === 'string' ? meta[CALL_META] : undefined;
       const forward = deps.forwardAsks === true && callerCall !== undefined && server.getClientCapabilities()?.experimental?.[ASK_CAPABILITY] !== undefined;
-      // The request the tool made, as it made it: what the caller's own permission layer decides on.
-      let asked: PermissionRequest | undefined;
-      const release = forward
-        ? asks.forward(sessionId, callId, (ask) => {
-            extra
-              .sendRequest({ method: ASK_METHOD, params: { call: callerCall, request: asked ?? { action: ask.action, target: ask.target, insideSandbox: true } } } as never, AskResultSchema, { signal: extra.signal, timeout: ASK_WAIT_MS })
-              .then((answer) => settleAsk(ask, answer))
-              .catch(() => app.permission.refuseUnanswered(ask.id));
-          })
-        : asks.own(sessionId);
+      // A caller that decides permissions itself (`--mcp`) gets every request the tool makes, as the tool
+      // made it, and its own permission layer decides and records it. Its approval never carries a call
+      // outside this workspace: that line holds here whatever it says.
+      let refusal: PermissionRefusal | undefined;
+      const askCaller = async (req: PermissionRequest): Promise<PermissionDecision> => {
+        try {
+          const answer = await extra.sendRequest({ method: ASK_METHOD, params: { call: callerCall, request: req } } as never, AskResultSchema, { signal: extra.signal, timeout: ASK_WAIT_MS });
+          refusal = answer.decision === 'deny' ? answer.refusal : undefined;
+          return answer.decision === 'allow' && req.insideSandbox ? 'allow' : 'deny';
+        } catch {
+          refusal = extra.signal.aborted ? 'cancelled' : 'unanswered';
+          return 'deny';
+        }
+      };
+      const permissions = app.permission.askFor({ tool: name, callId, sessionId, turnId, signal: extra.signal });
+      const release = forward ? () => {} : asks.own(sessionId);
       try {
         const result = await app.tools.run(
           { id: callId, name, arguments: text },
           {
             sessionId, turnId, callId, workspace: app.workspace, signal: extra.signal, lang,
-            ask: (req) => ((asked = req), permissions.ask(req)),
-            refusal: permissions.refusal,
+            ...(forward ? { ask: askCaller, refusal: () => refusal } : { ask: permissions.ask, refusal: permissions.refusal }),
             progress: progress ?? (() => {}),
           },
         );

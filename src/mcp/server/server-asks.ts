@@ -1,36 +1,26 @@
 import { join } from 'node:path';
-import type { Bus, EventOf } from '../../bus/bus.js';
+import type { Bus } from '../../bus/bus.js';
 import { CONFIG_FILE } from '../../config/paths.js';
 import { say, type Lang } from '../../i18n.js';
 import type { PermissionService } from '../../permission/permission.js';
 import type { PermissionRecord } from '../../tools/tool.js';
 
-/** An ask as `permission.asked` announced it. */
-export type AnnouncedAsk = Omit<EventOf<'permission.asked'>, 'type' | 'seq'>;
-
 /**
  * The asks of calls an MCP client made. Nobody sits at this end to answer them (the client is another
  * program), so an ask is refused as unanswered the moment it is announced, never left waiting; `--yes`
- * approves them before they get here. A call whose client answers asks itself (`forward`) has its
- * asks handed over instead. Sessions and calls are registered while they run.
+ * approves them before they get here. Sessions are registered while their calls run.
  */
 export interface ServerAsks {
   /** Refuses the asks of a session (every call in it) until the returned function is called. */
   own(sessionId: string): () => void;
-  /** Hands the asks of one call to `answer` instead of refusing them, until the returned function is called. */
-  forward(sessionId: string, callId: string, answer: (ask: AnnouncedAsk) => void): () => void;
   stop(): void;
 }
 
 export function createServerAsks(deps: { bus: Bus; permission: Pick<PermissionService, 'refuseUnanswered'> }): ServerAsks {
   // A count, not a flag: two calls of one MCP connection may run at once in its session.
   const owned = new Map<string, number>();
-  const forwarded = new Map<string, (ask: AnnouncedAsk) => void>();
-  const callKey = (sessionId: string, callId: string) => `${sessionId}\0${callId}`;
-  const off = deps.bus.on('permission.asked', ({ type: _type, seq: _seq, ...ask }) => {
-    const answer = forwarded.get(callKey(ask.sessionId, ask.callId));
-    if (answer) answer(ask);
-    else if (owned.has(ask.sessionId)) deps.permission.refuseUnanswered(ask.id);
+  const off = deps.bus.on('permission.asked', (ask) => {
+    if (owned.has(ask.sessionId)) deps.permission.refuseUnanswered(ask.id);
   });
   return {
     own(sessionId) {
@@ -43,11 +33,6 @@ export function createServerAsks(deps: { bus: Bus; permission: Pick<PermissionSe
         if (n > 0) owned.set(sessionId, n);
         else owned.delete(sessionId);
       };
-    },
-    forward(sessionId, callId, answer) {
-      const key = callKey(sessionId, callId);
-      forwarded.set(key, answer);
-      return () => void forwarded.delete(key);
     },
     stop: off,
   };

@@ -29,6 +29,8 @@ export interface SubprocessToolsOptions {
 export interface SubprocessTools {
   /** The tools now answered by the child. */
   names: string[];
+  /** The child's process id. */
+  pid: number | null;
   /** Disconnects and stops the child. */
   close(): Promise<void>;
 }
@@ -125,6 +127,7 @@ export async function useToolsFromSubprocess(options: SubprocessToolsOptions): P
   const names = options.tools.replaceSource('builtin', proxies);
   return {
     names,
+    pid: transport.pid,
     close: () => client.close().catch(() => {}),
   };
 }
