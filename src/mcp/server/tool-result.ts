@@ -1,10 +1,12 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { BoundAttachment } from '../../tools/bound-result.js';
 import type { ToolResult } from '../../tools/registry.js';
 import { CARD_META } from './ask-protocol.js';
 
 /** The `file://` URI an attachment kept in the workspace is offered under, so a client can tell where it lies. */
-const workspaceUri = (workspace: string, path: string) => `file://${encodeURI(`${workspace.replace(/\/$/, '')}/${path}`)}`;
+const workspaceUri = (workspace: string, path: string) => pathToFileURL(join(workspace, path)).href;
 
 /**
  * One attachment as MCP content: images and audio as themselves, other bytes as an embedded resource,
