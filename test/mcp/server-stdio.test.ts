@@ -67,8 +67,8 @@ describe('zhixing mcp serve --yes', () => {
 });
 
 /** A raw stdio peer: lines in, lines out, nothing of the SDK between, to send what no client library would. */
-function rawServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, [BIN, 'mcp', 'serve'], { env: { PATH: process.env.PATH ?? '', ...env }, cwd: env.ZHIXING_HOME, stdio: ['pipe', 'pipe', 'pipe'] });
+function rawServer(env: Record<string, string>, args: string[] = []) {
+  const child = spawn(process.execPath, [BIN, 'mcp', 'serve', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, cwd: env.ZHIXING_HOME, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
@@ -120,5 +120,31 @@ describe('zhixing mcp serve against a hostile or careless client', () => {
     const started = Date.now();
     expect(await s.exited).toBe(0);
     expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it('stops the calls and turns still running when the client leaves, then closes cleanly', async () => {
+    const h = home();
+    const s = rawServer({ ZHIXING_HOME: h.home, ZHIXING_OFFLINE: '1' }, ['--yes']);
+    await s.init();
+    s.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'shell', arguments: { command: 'sleep 20' } } });
+    s.send({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'chat', arguments: { message: '运行 sleep 20' } } });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const started = Date.now();
+    s.child.stdin.end();
+    expect(await s.exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(12_000);
+    // Nothing failed on a database closed under a turn still writing.
+    expect(s.stderr()).not.toMatch(/database|SQLITE|Error:/i);
+    const { createStore } = await import('../../src/store/store.js');
+    const store = createStore(join(h.home, 'zhixing.db'));
+    try {
+      const [session] = store.sessions.list();
+      expect(session).toBeDefined();
+      // The chat's turn was recorded as stopped, not left half-written.
+      const messages = store.messages.list(session!.id);
+      expect(messages.map((m) => m.role)).toContain('assistant');
+    } finally {
+      store.close();
+    }
   });
 });

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
+  type CallToolRequest,
+  type ServerNotification,
+  type ServerRequest,
   ListToolsRequestSchema,
   type CallToolResult,
   type Tool as McpTool,
@@ -14,6 +18,8 @@ import { ASK_CAPABILITY, ASK_METHOD, AskResultSchema, CALL_META, LANG_META } fro
 import { CHAT_TOOL, chatToolSpec, runChat } from './chat-tool.js';
 import { createServerAsks, serverRefusalText, unansweredAsk } from './server-asks.js';
 import { toCallToolResult } from './tool-result.js';
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** What the MCP server is built from: the app's parts, nothing global. */
 export type McpServerApp = Pick<App, 'config' | 'tools' | 'sessions' | 'bus' | 'llm' | 'workspace'> & {
@@ -37,6 +43,11 @@ export interface BuiltMcpServer {
   server: Server;
   /** Stops refusing this server's asks; the transport is closed by whoever opened it. */
   dispose(): void;
+  /**
+   * Resolves once every call that is running has settled, or after `ms`: closing the server aborts
+   * them, and the app must not close under a call still writing.
+   */
+  settled(ms: number): Promise<void>;
 }
 
 /** A person's answer may take long: a forwarded ask waits as it would in a terminal (the call's cancel still ends it). */
@@ -91,7 +102,17 @@ export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...servedTools(app).map(toMcpTool), chatToolSpec] }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  const running = new Set<Promise<unknown>>();
+  const track = <T>(call: Promise<T>): Promise<T> => {
+    const settled = call.then(() => {}, () => {});
+    running.add(settled);
+    void settled.then(() => running.delete(settled));
+    return call;
+  };
+
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => track(callTool(request, extra)));
+
+  async function callTool(request: CallToolRequest, extra: Extra): Promise<CallToolResult> {
     const { name, arguments: args } = request.params;
     const token = request.params._meta?.progressToken;
     let settled = false;
@@ -157,7 +178,15 @@ export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
     } finally {
       settled = true;
     }
-  });
+  }
 
-  return { server, dispose: () => asks.stop() };
+  return {
+    server,
+    dispose: () => asks.stop(),
+    async settled(ms) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.all([...running]), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+      clearTimeout(timer);
+    },
+  };
 }

@@ -7,6 +7,8 @@ import { buildMcpServer, type BuiltMcpServer, type McpServerApp } from './build-
 const DEFAULT_MAX_SESSIONS = 64;
 /** A session with no request and no open stream for this long is ended; its client starts a new one on the 404. */
 const DEFAULT_IDLE_MS = 30 * 60_000;
+/** How long a closed session's running calls have to stop: a tool gets 10 s after a stop. */
+const SETTLE_MS = 12_000;
 /** How often idle sessions are looked for. */
 const SWEEP_MS = 60_000;
 
@@ -58,8 +60,9 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
     const s = sessions.get(id);
     if (!s) return;
     sessions.delete(id);
-    s.built.dispose();
     await s.built.server.close().catch(() => {});
+    await s.built.settled(SETTLE_MS);
+    s.built.dispose();
   };
   const sweep = () => {
     const now = Date.now();

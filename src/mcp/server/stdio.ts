@@ -1,6 +1,9 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { buildMcpServer, type McpServerApp } from './build-server.js';
 
+/** How long calls cut off by the client leaving have to stop: a tool gets 10 s after a stop. */
+const SETTLE_MS = 12_000;
+
 /**
  * Serves one MCP client on this process's stdin and stdout until it hangs up (stdin ends) or the
  * transport gives up. Nothing but protocol may reach stdout: the caller sends everything else to stderr.
@@ -18,6 +21,8 @@ export async function serveStdio(options: { app: McpServerApp; version: string; 
   });
   await built.server.connect(transport);
   await ended;
-  built.dispose();
+  // Closing aborts the calls still running; they get the registry's grace to stop before the app closes.
   await built.server.close().catch(() => {});
+  await built.settled(SETTLE_MS);
+  built.dispose();
 }
