@@ -1,6 +1,10 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ASK_CAPABILITY, AskRequestSchema, CALL_META } from '../../src/mcp/server/ask-protocol.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
@@ -58,6 +62,19 @@ describe('/mcp on zhixing serve, with the official SDK client over Streamable HT
     expect(textOf(await peer.client.callTool({ name: 'calculator', arguments: { expression: '1+1' } }))).toBe('2');
   });
 
+  it('never lets an HTTP client approve its own calls, whatever capability it claims', async () => {
+    const client = new Client({ name: 'sly', version: '1' }, { capabilities: { experimental: { [ASK_CAPABILITY]: {} } } });
+    let asked = 0;
+    client.setRequestHandler(AskRequestSchema, async () => (asked++, { decision: 'allow' as const }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`)));
+    const r = (await client.callTool({ name: 'shell', arguments: { command: 'touch sly.txt' }, _meta: { [CALL_META]: 'mine' } })) as CallToolResult;
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toContain('shell was not run');
+    expect(asked).toBe(0);
+    expect(existsSync(join(t.home, 'workspace', 'sly.txt'))).toBe(false);
+    await client.close();
+  });
+
   it('ends a session on DELETE: its id is then unknown', async () => {
     const { client, transport } = await httpClient(`${t.url}/mcp`);
     const id = transport.sessionId!;
@@ -75,6 +92,19 @@ describe('/mcp on zhixing serve, with the official SDK client over Streamable HT
     await pending;
     const r = (await peer.client.callTool({ name: 'calculator', arguments: { expression: '3*3' } })) as CallToolResult;
     expect(textOf(r)).toBe('9');
+  });
+});
+
+describe('shutting down zhixing serve with MCP clients connected', () => {
+  it('ends their sessions and streams, and closes promptly', async () => {
+    const t = await startTestServer();
+    const { client } = await httpClient(`${t.url}/mcp`);
+    await client.listTools();
+    const started = Date.now();
+    await t.close();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await expect(client.callTool({ name: 'calculator', arguments: { expression: '1+1' } })).rejects.toThrow();
+    await client.close().catch(() => {});
   });
 });
 
