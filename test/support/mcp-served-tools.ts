@@ -80,8 +80,11 @@ export function servedToolsSuite(peer: () => { client: Client; home: string }): 
 
   it('chat runs a whole turn: reply, a new session, and the actions as --json gives them; the session continues', async () => {
     const { client } = peer();
-    const r = (await client.callTool({ name: 'chat', arguments: { message: '帮我算一下 (3+5)*2' } })) as CallToolResult;
+    const progress: string[] = [];
+    const r = (await client.callTool({ name: 'chat', arguments: { message: '帮我算一下 (3+5)*2' } }, undefined, { onprogress: (p) => progress.push(String(p.message)) })) as CallToolResult;
     expect(r.isError).toBeFalsy();
+    // Each tool call of the turn is told as it starts and ends.
+    expect(progress).toEqual(['calculator …', 'calculator done']);
     const out = r.structuredContent as { reply: string; session: string; actions: Array<{ tool: string; input: unknown; ok: boolean; output: string; ms: number }> };
     expect(out.reply).toContain('16');
     expect(textOf(r)).toBe(out.reply);
