@@ -135,7 +135,7 @@ describe('MCP sessions over HTTP: a cap and idle expiry', () => {
   const h = tempHome({ ZHIXING_OFFLINE: '1' });
   beforeAll(async () => {
     app = await createApp(h.config);
-    mcp = createMcpHttp({ app, version: '0.0.0', log: () => {}, maxSessions: 3, idleMs: 300, maxBodyBytes: 1_048_576 });
+    mcp = createMcpHttp({ app, version: '0.0.0', log: () => {}, maxSessions: 3, idleMs: 1_500, maxBodyBytes: 1_048_576 });
     server = createHttpServer((req, res) => void mcp.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
@@ -161,8 +161,8 @@ describe('MCP sessions over HTTP: a cap and idle expiry', () => {
     const refused = await request(port, '/mcp', { headers: MCP_HEADERS, body: INIT });
     expect(refused.status).toBe(503);
     expect(refused.json().error.message).toContain('3 MCP sessions are open');
-    // Idle past 300 ms: the next initialize sweeps them out first.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Idle past 1.5 s: the next initialize sweeps them out first.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
     const late = await httpClient(url);
     expect(mcp.size).toBe(1);
     expect(textOf(await late.client.callTool({ name: 'calculator', arguments: { expression: '2*21' } }))).toBe('42');
@@ -170,7 +170,7 @@ describe('MCP sessions over HTTP: a cap and idle expiry', () => {
     const gone = await request(port, '/mcp', { headers: { ...MCP_HEADERS, 'mcp-session-id': ids[0]!, 'mcp-protocol-version': '2025-06-18' }, body: { jsonrpc: '2.0', id: 3, method: 'tools/list' } });
     expect(gone.status).toBe(404);
     // A client with its stream open is in use, however long it stays quiet.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(textOf(await late.client.callTool({ name: 'calculator', arguments: { expression: '2*2' } }))).toBe('4');
     await late.client.close();
   });
