@@ -12,7 +12,7 @@ import {
   type ToolAnnotations as McpToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { App } from '../../app.js';
-import { languageOf } from '../../i18n.js';
+import { languageOf, say } from '../../i18n.js';
 import type { PermissionDecision, PermissionRefusal, PermissionRequest, Tool } from '../../tools/tool.js';
 import { ASK_CAPABILITY, ASK_METHOD, AskResultSchema, CALL_META, LANG_META } from './ask-protocol.js';
 import { CHAT_TOOL, chatToolSpec, runChat } from './chat-tool.js';
@@ -92,7 +92,7 @@ export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
       capabilities: { tools: { listChanged: false } },
       instructions:
         'Zhixing\'s own tools (calculator, todos, files in its workspace, weather, shell, skills) and `chat`, which hands a whole request to the assistant. ' +
-        'Calls that would need a person\'s approval are refused with the reason and how to allow them.',
+        'Unless the server was started with --yes, calls that would need a person\'s approval are refused with the reason and how to allow them.',
     },
   );
   const asks = createServerAsks({ bus: app.bus, permission: app.permission });
@@ -130,12 +130,16 @@ export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
       if (name === CHAT_TOOL) return await runChat(app, asks, args, { signal: extra.signal, progress });
       const tool = app.tools.get(name);
       const text = JSON.stringify(args ?? {});
-      if (!tool || tool.source !== 'builtin') {
-        const known = [...servedTools(app).map((t) => t.name), CHAT_TOOL].join(', ');
-        return { content: [{ type: 'text', text: `Error: there is no tool named "${name}". Available tools: ${known}.` }], isError: true };
-      }
       const meta = request.params._meta ?? {};
       const lang = meta[LANG_META] === 'zh' || meta[LANG_META] === 'en' ? meta[LANG_META] : (app.config.lang ?? languageOf(text, app.config.uiLang));
+      if (!tool || tool.source !== 'builtin') {
+        const known = [...servedTools(app).map((t) => t.name), CHAT_TOOL];
+        const shown = name.slice(0, 80);
+        return {
+          content: [{ type: 'text', text: `Error: ${say(lang, `没有名为 ${shown} 的工具。可用的工具：${known.join('、')}。`, `there is no tool named "${shown}". Available tools: ${known.join(', ')}.`)}` }],
+          isError: true,
+        };
+      }
       const callId = `mcp_call_${++calls}`;
       const turnId = `mcp_turn_${randomUUID()}`;
       const callerCall = typeof meta[CALL_META] === 'string' ? meta[CALL_META] : undefined;
@@ -174,7 +178,9 @@ export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
       }
     } catch (err) {
       log(`zhixing: MCP tools/call ${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      return { content: [{ type: 'text', text: `Error: ${name} failed: ${err instanceof Error ? err.message : String(err)}` }], isError: true };
+      const message = err instanceof Error ? err.message : String(err);
+      const lang = app.config.lang ?? app.config.uiLang;
+      return { content: [{ type: 'text', text: `Error: ${say(lang, `${name} 出错了：${message}`, `${name} failed: ${message}`)}` }], isError: true };
     } finally {
       settled = true;
     }
