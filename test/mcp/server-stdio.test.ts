@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -63,6 +63,35 @@ describe('zhixing mcp serve --yes', () => {
     expect(performance.now() - started).toBeLessThan(2_000);
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect(existsSync(join(peer.home, 'workspace', 'late.txt'))).toBe(false);
+  });
+});
+
+describe('zhixing mcp serve with rules that allow some commands', () => {
+  let peer: { client: Client; home: string };
+  beforeAll(async () => {
+    const h = home();
+    writeFileSync(join(h.home, 'config.json'), JSON.stringify({ permissions: { shell: { 'echo *': 'allow' }, file_write: { 'secret/*': 'deny' } } }));
+    const { client } = await stdioClient({ ZHIXING_HOME: h.home, ZHIXING_OFFLINE: '1' });
+    peer = { client, home: h.home };
+  });
+  afterAll(() => peer?.client.close());
+
+  it('runs what a rule allows without --yes, and names the part of a command line that still asks', async () => {
+    const allowed = (await peer.client.callTool({ name: 'shell', arguments: { command: 'echo allowed-by-rule' } })) as CallToolResult;
+    expect(allowed.isError, textOf(allowed)).toBeFalsy();
+    expect(textOf(allowed)).toContain('allowed-by-rule');
+    const mixed = (await peer.client.callTool({ name: 'shell', arguments: { command: 'echo hi; touch x.txt' } })) as CallToolResult;
+    expect(mixed.isError).toBe(true);
+    expect(textOf(mixed)).toContain('"shell": { "touch x.txt": "allow" }');
+    expect(existsSync(join(peer.home, 'workspace', 'x.txt'))).toBe(false);
+  });
+
+  it('refuses what a rule denies, with the tool\'s own words', async () => {
+    const denied = (await peer.client.callTool({ name: 'file_write', arguments: { path: 'secret/a.txt', content: 'x' } })) as CallToolResult;
+    expect(denied.isError).toBe(true);
+    expect(textOf(denied)).toContain('refused by the permission settings');
+    expect(textOf(denied)).not.toContain('zhixing mcp serve --yes');
+    expect(existsSync(join(peer.home, 'workspace', 'secret', 'a.txt'))).toBe(false);
   });
 });
 
