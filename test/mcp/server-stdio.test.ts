@@ -140,6 +140,18 @@ describe('zhixing mcp serve against a hostile or careless client', () => {
     expect(s.stderr()).toMatch(/JSON/);
   });
 
+  it('drops a message too large to read (12 MB) and goes on with the next', async () => {
+    const h = home();
+    const s = rawServer({ ZHIXING_HOME: h.home, ZHIXING_OFFLINE: '1' });
+    await s.init();
+    s.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'calculator', arguments: { expression: '1+'.repeat(6_000_000) + '1' } } });
+    s.send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'calculator', arguments: { expression: '6*7' } } });
+    expect((await s.waitFor(4)).result.content[0].text).toBe('42');
+    expect(s.stderr()).toMatch(/a message of \d+ bytes was dropped/);
+    s.child.stdin.end();
+    expect(await s.exited).toBe(0);
+  });
+
   it('exits 0 when the client hangs up in the middle of a call', async () => {
     const h = home();
     const s = rawServer({ ZHIXING_HOME: h.home, ZHIXING_OFFLINE: '1' });
