@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO_ROOT } from '../support/cli.js';
 import { useTempHomes } from '../support/temp-home.js';
-import { BUILTINS } from '../support/mcp-served-tools.js';
+import { builtinNames } from '../support/mcp-served-tools.js';
 
 const INSPECTOR = join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build', 'index.js');
 const home = useTempHomes();
@@ -44,7 +44,7 @@ describe('@modelcontextprotocol/inspector-cli against zhixing mcp serve', () => 
   it('lists the tools', async () => {
     const r = await inspect(['--method', 'tools/list']);
     expect(r.code).toBe(0);
-    expect(r.json.tools.map((t: { name: string }) => t.name)).toEqual([...BUILTINS, 'chat']);
+    expect(r.json.tools.map((t: { name: string }) => t.name)).toEqual([...(await builtinNames()), 'chat']);
     expect(r.json.tools[0].annotations).toMatchObject({ readOnlyHint: true });
   });
 

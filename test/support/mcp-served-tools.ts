@@ -4,10 +4,30 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv } from 'ajv';
 import { expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { tempHome } from './temp-home.js';
 import { textOf } from './mcp-peer.js';
 
-/** The built-in tools the contract names that an offline home has (the others arrive with their issues). */
-export const BUILTINS = ['calculator', 'current_time', 'todo_add', 'todo_list', 'todo_done', 'todo_delete', 'file_read', 'file_write', 'file_list', 'weather', 'shell', 'skill'];
+/** Every built-in tool name the contract (INTERFACES.md) lists. */
+const CONTRACT_TOOLS = [
+  'calculator', 'current_time', 'todo_add', 'todo_list', 'todo_done', 'todo_delete', 'file_read', 'file_write', 'file_list', 'weather',
+  'shell', 'web_fetch', 'web_search', 'pdf_read', 'memory_save', 'memory_search', 'skill',
+  'browser_navigate', 'browser_snapshot', 'browser_click', 'browser_type', 'browser_screenshot',
+];
+
+/** The built-in tools this version has, in the order the model sees them: what MCP must list (before `chat`). */
+export async function builtinNames(): Promise<string[]> {
+  const h = tempHome({ ZHIXING_OFFLINE: '1' });
+  const app = await createApp(h.config);
+  try {
+    const names = app.tools.list().filter((t) => t.source === 'builtin').map((t) => t.name);
+    for (const name of names) expect(CONTRACT_TOOLS, `${name} is not in the contract`).toContain(name);
+    return names;
+  } finally {
+    app.close();
+    h.cleanup();
+  }
+}
 
 /**
  * What any MCP client must get from Zhixing's server, whatever the transport: the tools, results the
@@ -16,7 +36,8 @@ export const BUILTINS = ['calculator', 'current_time', 'todo_add', 'todo_list', 
 export function servedToolsSuite(peer: () => { client: Client; home: string }): void {
   it('lists the built-in tools and chat, with their annotations and schemas a validator accepts', async () => {
     const { tools } = await peer().client.listTools();
-    expect(tools.map((t) => t.name)).toEqual([...BUILTINS, 'chat']);
+    expect(tools.map((t) => t.name)).toEqual([...(await builtinNames()), 'chat']);
+    expect(tools.map((t) => t.name)).toContain('calculator');
     const ajv = new Ajv({ strict: false });
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');
