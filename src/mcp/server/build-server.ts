@@ -113,10 +113,10 @@ export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => track(callTool(request, extra)));
 
   async function callTool(request: CallToolRequest, extra: Extra): Promise<CallToolResult> {
-    const { name, arguments: args } = request.params;
     const token = request.params._meta?.progressToken;
     let settled = false;
     let step = 0;
+    const sends: Promise<unknown>[] = [];
     // Progress goes out only while the call runs: a line after its result would name a finished request.
     const progress =
       token === undefined
@@ -124,8 +124,20 @@ export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
         : (message: string) => {
             if (settled) return;
             step++;
-            void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } }).catch(() => {});
+            sends.push(extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } }).catch(() => {}));
           };
+    try {
+      const result = await runCall(request, extra, progress);
+      // The result goes after the progress already told: a client drops progress that comes after it.
+      await Promise.all(sends);
+      return result;
+    } finally {
+      settled = true;
+    }
+  }
+
+  async function runCall(request: CallToolRequest, extra: Extra, progress: ((message: string) => void) | undefined): Promise<CallToolResult> {
+    const { name, arguments: args } = request.params;
     try {
       if (name === CHAT_TOOL) return await runChat(app, asks, args, { signal: extra.signal, progress });
       const tool = app.tools.get(name);
@@ -181,8 +193,6 @@ export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
       const message = err instanceof Error ? err.message : String(err);
       const lang = app.config.lang ?? app.config.uiLang;
       return { content: [{ type: 'text', text: `Error: ${say(lang, `${name} 出错了：${message}`, `${name} failed: ${message}`)}` }], isError: true };
-    } finally {
-      settled = true;
     }
   }
 
