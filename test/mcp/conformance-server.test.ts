@@ -16,6 +16,12 @@ import { startTestServer, type TestServer } from '../support/http.js';
 const DIR = process.env.ZHIXING_CONFORMANCE_DIR;
 const MUST_PASS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection', 'tools-call-error', 'server-sse-multiple-streams'];
 
+describe('MCP conformance in CI', () => {
+  it.runIf(process.env.CI && !DIR)('runs in CI, where .ci/run provides the Node 22 runner', () => {
+    expect(DIR, 'ZHIXING_CONFORMANCE_DIR is not set: .ci/run should have installed the conformance runner').toBeDefined();
+  });
+});
+
 describe.skipIf(!DIR)('MCP conformance, server scenarios against /mcp (skipped: set ZHIXING_CONFORMANCE_DIR, see this file)', () => {
   const node = join(DIR ?? '', 'node_modules', '.bin', 'node');
   const cli = join(DIR ?? '', 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
