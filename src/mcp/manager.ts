@@ -30,6 +30,8 @@ interface Entry {
   conn?: ServerConnection;
   tools: string[];
   warning?: string;
+  /** When it was configured (or added): its `since` until it first connects. */
+  added: string;
 }
 
 type ClientModule = typeof import('./client/index.js');
@@ -62,7 +64,7 @@ function shownUrl(url: string | undefined): string | undefined {
  * `<server>__<tool>` while they are usable, and the configuration kept in config.json.
  */
 export function createMcpManager(deps: McpManagerDeps): McpManager {
-  const entries = new Map<string, Entry>(deps.servers.map((s) => [s.name, { settings: s, tools: [] }]));
+  const entries = new Map<string, Entry>(deps.servers.map((s) => [s.name, { settings: s, tools: [], added: new Date().toISOString() }]));
   const listeners = new Set<(view: McpServerView) => void>();
   const retry = deps.retry ?? DEFAULT_RETRY;
   let client: Promise<ClientModule> | undefined;
@@ -90,7 +92,7 @@ export function createMcpManager(deps: McpManagerDeps): McpManager {
       tools: state === 'connected' || state === 'connecting' ? [...entry.tools] : [],
       ...(status?.serverInfo ? { serverInfo: status.serverInfo } : {}),
       trusted: deps.trusted(s.name),
-      since: status?.since ?? new Date().toISOString(),
+      since: status?.since ?? entry.added,
       reconnects: status?.reconnects ?? 0,
       ...(entry.warning ? { warning: entry.warning } : {}),
       ...(status?.via ? { via: status.via } : {}),
@@ -184,7 +186,7 @@ export function createMcpManager(deps: McpManagerDeps): McpManager {
         throw new Error(server.transport === 'stdio' ? 'A local server needs a command to start.' : 'A server over HTTP needs a URL.');
       }
       const old = entries.get(server.name);
-      const entry: Entry = { settings: { ...server }, tools: [] };
+      const entry: Entry = { settings: { ...server }, tools: [], added: new Date().toISOString() };
       entries.set(server.name, entry);
       save();
       if (old) await drop(old);

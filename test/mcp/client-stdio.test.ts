@@ -79,6 +79,18 @@ describe('server-everything over stdio', () => {
     }
   });
 
+  it('stops a long call when the turn is stopped, and the connection stays usable', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const started = performance.now();
+    const r = await h.call('everything__trigger-long-running-operation', { duration: 20, steps: 20 }, { signal: controller.signal });
+    expect(r.ok).toBe(false);
+    expect(r.output).toMatch(/told to stop/);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect((await h.call('everything__get-sum', { a: 5, b: 5 })).output).toMatch(/10/);
+    expect(h.manager.get('everything')).toMatchObject({ state: 'connected', reconnects: 0 });
+  });
+
   it('a deny refuses without calling the server', async () => {
     const r = await h.call('everything__get-sum', { a: 1, b: 1 }, { decision: 'deny' });
     expect(r.ok).toBe(false);

@@ -4,6 +4,7 @@ import type { McpServerSettings } from '../../config/mcp-settings.js';
 import type { McpServerState } from '../types.js';
 import { backoffMs, type RetryPolicy } from './backoff.js';
 import { isConnectionLost, reasonOf as plainReason, redactor } from './errors.js';
+import { cleanText } from './names.js';
 import { createStderrTail } from './stderr.js';
 import { openConnection, type ClientInfo, type Live } from './transport.js';
 
@@ -103,6 +104,7 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
   let reconnects = 0;
   let everConnected = false;
   let serverInfo: ConnectionStatus['serverInfo'];
+  let via: ConnectionStatus['via'];
   let live: Live | undefined;
   /** The connect loop running now, and how to cancel it; a stop or reconnect replaces both. */
   let loop: Promise<Live | undefined> | undefined;
@@ -162,7 +164,8 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
           const tools = await listTools(opened.client, signal);
           if (signal.aborted) throw new Error('stopped');
           live = opened;
-          serverInfo = opened.client.getServerVersion() ? { name: opened.client.getServerVersion()!.name, version: opened.client.getServerVersion()!.version } : undefined;
+          const version = opened.client.getServerVersion();
+          serverInfo = version ? { name: cleanText(String(version.name), 100), version: cleanText(String(version.version), 50) } : undefined;
           if (everConnected) reconnects++;
           everConnected = true;
           via = opened.transport;
@@ -189,8 +192,6 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
       if (signal === cancel.signal) loop = undefined;
     }
   }
-  let via: ConnectionStatus['via'];
-
   async function refresh(client: Client) {
     if (!live || live.client !== client) return;
     try {
