@@ -67,6 +67,28 @@ describe('a server with a long, changing list and every kind of result', () => {
     expect(r.output).toBe('my token is ***');
   });
 
+  it('bounds a flood: the text is cut for the model, the images past 5 MB are dropped with a note', async () => {
+    const r = await h.call('tricky__flood');
+    expect(r.ok).toBe(true);
+    expect(r.output.length).toBeLessThan(35_000);
+    expect(r.output).toMatch(/more characters cut/);
+    const bytes = (r.attachments ?? []).reduce((n, a) => n + a.size, 0);
+    expect(bytes).toBeLessThanOrEqual(5_000_000);
+    expect(r.attachments!.length).toBeGreaterThan(0);
+    expect(r.attachments!.length).toBeLessThan(7);
+    expect(r.output).toMatch(/image/);
+  });
+
+  it('drops an answer over 10 MB with a clear sentence, does not repeat the call, and reconnects', async () => {
+    const before = h.manager.get('tricky')!.reconnects;
+    const r = await h.call('tricky__too-big');
+    expect(r.ok).toBe(false);
+    expect(r.output).toMatch(/The MCP server "tricky" sent an answer to tricky__too-big over 10 MB; it was dropped/);
+    await h.until('tricky', (v) => v.state === 'connected' && v.reconnects === before + 1);
+    expect((await h.call('tricky__structured')).ok).toBe(true);
+    expect(h.manager.get('tricky')!.reconnects).toBe(before + 1);
+  });
+
   it('refreshes its tools on tools/list_changed', async () => {
     expect(h.tools.get('tricky__added-later')).toBeUndefined();
     expect((await h.call('tricky__flip')).output).toBe('flipped');

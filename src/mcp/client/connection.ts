@@ -5,6 +5,7 @@ import type { McpServerState } from '../types.js';
 import { backoffMs, type RetryPolicy } from './backoff.js';
 import { isConnectionLost, reasonOf as plainReason, redactor } from './errors.js';
 import { cleanText } from './names.js';
+import { scoped } from './signals.js';
 import { createStderrTail } from './stderr.js';
 import { openConnection, type ClientInfo, type Live } from './transport.js';
 
@@ -65,6 +66,14 @@ export interface ServerConnection {
   stop(): Promise<void>;
 }
 
+/** The server's answer was larger than one message may be: the SDK drops the connection. */
+export class TooLargeError extends Error {
+  override name = 'TooLargeError';
+}
+
+/** The SDK's bound on one message from a local server (its read buffer); a longer one resets the connection. */
+export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+
 /** A call could not reach the server: failed, stopped, or still connecting when its time ran out. */
 export class UnavailableError extends Error {
   override name = 'UnavailableError';
@@ -108,6 +117,8 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
   let live: Live | undefined;
   /** The connect loop running now, and how to cancel it; a stop or reconnect replaces both. */
   let loop: Promise<Live | undefined> | undefined;
+  /** The client whose connection a message too large for the read buffer just ended. */
+  let overflowed: Client | undefined;
   let cancel = new AbortController();
 
   const set = (next: McpServerState, why?: string) => {
@@ -121,7 +132,7 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
     const tools: McpTool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      const result = await client.listTools(cursor ? { cursor } : undefined, { timeout: settings.timeoutMs, signal });
+      const result = await scoped(signal, (own) => client.listTools(cursor ? { cursor } : undefined, { timeout: settings.timeoutMs, signal: own }));
       tools.push(...result.tools);
       cursor = result.nextCursor;
       if (!cursor) break;
@@ -158,6 +169,9 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
             signal,
             prepare(client) {
               client.onclose = () => dropped(client);
+              client.onerror = (err) => {
+                if (/ReadBuffer exceeded/i.test(err.message)) overflowed = client;
+              };
               client.setNotificationHandler(ToolListChangedNotificationSchema, () => void refresh(client));
             },
           });
@@ -232,22 +246,14 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
   }
 
   async function callOn(conn: Live, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
-    // The SDK never takes its listener off the signal it is given: a signal of its own per call
-    // keeps a turn's long-lived signal from collecting one listener per call.
-    const own = new AbortController();
-    const forward = () => own.abort(options.signal.reason);
-    if (options.signal.aborted) forward();
-    else options.signal.addEventListener('abort', forward, { once: true });
-    try {
-      return (await conn.client.callTool({ name, arguments: args }, CallToolResultSchema, {
+    // A signal of its own per call: a turn's signal must not collect one listener per call.
+    return scoped(options.signal, async (signal) =>
+      (await conn.client.callTool({ name, arguments: args }, CallToolResultSchema, {
         timeout: settings.timeoutMs,
         resetTimeoutOnProgress: true,
-        signal: own.signal,
+        signal,
         onprogress: options.onProgress ? (p) => options.onProgress!(p.progress, p.total, p.message) : undefined,
-      })) as CallToolResult;
-    } finally {
-      options.signal.removeEventListener('abort', forward);
-    }
+      })) as CallToolResult);
   }
 
   /** Ends the connection and any connect in progress, without a state of its own; bounded. */
@@ -292,6 +298,8 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
         return await callOn(first, name, args, options);
       } catch (err) {
         if (options.signal.aborted || !isConnectionLost(err)) throw err;
+        // An answer too large to read ends the connection; asking again would only get it again.
+        if (overflowed === first.client) throw new TooLargeError(`over ${MAX_MESSAGE_BYTES / 1024 / 1024} MB`);
         // The connection this call used is dead (an idle session the server forgot, a process that
         // died unseen): reconnect, and try the call once more.
         if (live === first) {

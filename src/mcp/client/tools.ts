@@ -1,12 +1,12 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { say } from '../../i18n.js';
 import { defineJsonSchemaTool } from '../../tools/json-schema-tool.js';
 import { ToolError, type Tool, type ToolAnnotations, type ToolContext } from '../../tools/tool.js';
 import { isTimeout, reasonOf } from './errors.js';
 import { cleanText, uniqueToolNames, untrustedDescription } from './names.js';
 import { toToolOutput } from './results.js';
-import { UnavailableError, type ServerConnection } from './connection.js';
+import { TooLargeError, UnavailableError, type ServerConnection } from './connection.js';
 
 /** The tools one server may add: more would flood the model's context with descriptions. */
 export const MAX_TOOLS_PER_SERVER = 100;
@@ -55,8 +55,9 @@ function refusedText(ctx: ToolContext, name: string): string {
 /** A call that did not come back as a result, as one sentence the model and the user can act on. */
 function failureText(ctx: ToolContext, server: string, name: string, err: unknown, timeoutMs: number): string {
   if (err instanceof UnavailableError) return say(ctx.lang, `MCP 服务器 ${server} 不可用（${err.message}），${name} 没有调用。`, `The MCP server "${server}" is not available (${err.message}); ${name} was not called.`);
+  if (err instanceof TooLargeError) return say(ctx.lang, `MCP 服务器 ${server} 对 ${name} 的回答超过 10 MB，已丢弃，连接已重置；没有重试。`, `The MCP server "${server}" sent an answer to ${name} ${err.message}; it was dropped and the connection reset, and the call was not repeated.`);
   if (isTimeout(err)) return say(ctx.lang, `MCP 服务器 ${server} 在 ${timeoutMs / 1000} 秒内没有回答 ${name}（也没有进度），已放弃。`, `The MCP server "${server}" did not answer ${name} within ${timeoutMs / 1000} s (and sent no progress); the call was given up.`);
-  if (err instanceof McpError) return say(ctx.lang, `MCP 服务器 ${server} 拒绝了 ${name} 的调用：${reasonOf(err)}`, `The MCP server "${server}" refused the call to ${name}: ${reasonOf(err)}`);
+  if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) return say(ctx.lang, `MCP 服务器 ${server} 拒绝了 ${name} 的调用：${reasonOf(err)}`, `The MCP server "${server}" refused the call to ${name}: ${reasonOf(err)}`);
   return say(ctx.lang, `调用 MCP 服务器 ${server} 的 ${name} 失败：${reasonOf(err)}`, `The call to ${name} on the MCP server "${server}" failed: ${reasonOf(err)}`);
 }
 
