@@ -107,3 +107,45 @@ describe('healing', () => {
 });
 
 afterAll(() => undefined);
+
+describe('a call while the server is connecting', () => {
+  it('waits for a server coming back, and succeeds', async () => {
+    const mark = marker('slowback');
+    const h = harness([stdio('slow', process.execPath, [fixture('slow-init.mjs'), mark], { env: { SLOW_INIT_MS: '1500' }, timeoutMs: 10_000 })]);
+    h.manager.start();
+    try {
+      await h.until('slow', (v) => v.state === 'connected');
+      const [pid] = processesWith(mark);
+      process.kill(pid!, 'SIGKILL');
+      await h.until('slow', (v) => v.state === 'connecting');
+      const started = performance.now();
+      const r = await h.call('slow__get-sum', { a: 3, b: 4 });
+      expect(r.output).toMatch(/7/);
+      // It waited for the new process's 1.5 s start rather than failing at once.
+      expect(performance.now() - started).toBeGreaterThan(1_000);
+      expect(h.manager.get('slow')).toMatchObject({ state: 'connected', reconnects: 1 });
+    } finally {
+      await h.manager.close();
+    }
+  });
+
+  it('waits no longer than the server\'s timeout, and says why', async () => {
+    const server = await everythingOverHttp('streamableHttp');
+    const h = harness([http('remote', `http://127.0.0.1:${server.port}/mcp`, { timeoutMs: 1_000 })], { retry: { baseMs: 400, maxMs: 400, attempts: 20 } });
+    h.manager.start();
+    try {
+      await h.until('remote', (v) => v.state === 'connected');
+      await server.stop();
+      const started = performance.now();
+      const r = await h.call('remote__get-sum', { a: 1, b: 1 });
+      const took = performance.now() - started;
+      expect(r.ok).toBe(false);
+      expect(r.output).toMatch(/The MCP server "remote" is not available \(the server was still connecting after 1 s \(.*trying again\)\); remote__get-sum was not called\./);
+      expect(took).toBeGreaterThanOrEqual(900);
+      expect(took).toBeLessThan(4_000);
+      expect(h.manager.get('remote')!.state).toBe('connecting');
+    } finally {
+      await h.manager.close();
+    }
+  });
+});
