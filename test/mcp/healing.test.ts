@@ -1,4 +1,7 @@
 /** A server that dies or forgets its session is reconnected, and the call that hit it retried once: no restart. */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bin, eventually, everything, everythingOverHttp, fixture, harness, http, marker, processesWith, stdio } from '../support/mcp.js';
 
@@ -146,6 +149,28 @@ describe('a call while the server is connecting', () => {
       expect(h.manager.get('remote')!.state).toBe('connecting');
     } finally {
       await h.manager.close();
+    }
+  });
+});
+
+describe('a server that crashes right after each connect', () => {
+  it('is tried with backoff a bounded number of times, then left failed with its last words', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'zhixing-crashy-'));
+    const log = path.join(dir, 'starts.log');
+    const h = harness([stdio('crashy', process.execPath, [fixture('crashy.mjs')], { env: { CRASH_LOG: log, CRASH_AFTER_MS: '100' } })], { retry: { baseMs: 100, maxMs: 200, attempts: 3 } });
+    h.manager.start();
+    try {
+      const failed = await h.until('crashy', (v) => v.state === 'failed', 15_000);
+      expect(failed.error).toMatch(/3 times in a row soon after connecting \(gave up\)/);
+      expect(failed.stderr.at(-1)).toBe('crashy: segfault (simulated)');
+      expect(failed.tools).toEqual([]);
+      const starts = readFileSync(log, 'utf8').trim().split('\n').map(Number);
+      expect(starts.length).toBe(3);
+      // Each restart came after a wait, not in a tight loop.
+      for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(100);
+    } finally {
+      await h.manager.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -13,6 +13,11 @@ import { openConnection, type ClientInfo, type Live } from './transport.js';
 const MAX_LIST_PAGES = 50;
 /** New stderr lines are told to hosts at most this often: a chatty server must not flood them. */
 const STDERR_NOTICE_MS = 250;
+/**
+ * A connection that ends sooner than this after it was made, having answered no call, counts as a
+ * failed try: a server crashing in a loop is backed off from and given up on.
+ */
+const STABLE_MS = 10_000;
 /** How long stopping a server may take before we stop waiting for it. */
 const STOP_BOUND_MS = 2_000;
 
@@ -112,6 +117,11 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
   let since = new Date().toISOString();
   let reconnects = 0;
   let everConnected = false;
+  /** When the live connection was made, and how many in a row ended soon after (a server crashing in a loop). */
+  let connectedAt = 0;
+  let shortLived = 0;
+  /** A call succeeded on the live connection: it worked, whatever ends it later. */
+  let served = false;
   let serverInfo: ConnectionStatus['serverInfo'];
   let via: ConnectionStatus['via'];
   let live: Live | undefined;
@@ -146,18 +156,26 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
     const dead = live;
     live = undefined;
     void dead.close();
+    shortLived = !served && Date.now() - connectedAt < STABLE_MS ? shortLived + 1 : 0;
     heal(`the server closed the connection${dead.pid ? ' (its process exited)' : ''}`);
   }
 
   function heal(why: string) {
     if (loop || cancel.signal.aborted) return;
     set('connecting', why);
-    loop = connectLoop(cancel.signal);
+    // A server that keeps dying soon after connecting is tried with backoff, and given up on, like one that cannot connect.
+    loop = connectLoop(cancel.signal, shortLived);
   }
 
-  async function connectLoop(signal: AbortSignal): Promise<Live | undefined> {
-    let failures = 0;
+  async function connectLoop(signal: AbortSignal, startFailures = 0): Promise<Live | undefined> {
+    let failures = startFailures;
     try {
+      if (failures >= deps.retry.attempts) {
+        set('failed', `${error ?? 'it closed the connection'}, ${failures} times in a row soon after connecting (gave up)`);
+        deps.gone();
+        return undefined;
+      }
+      if (failures > 0) await sleep(backoffMs(deps.retry, failures), signal);
       while (!signal.aborted) {
         let opened: Live | undefined;
         try {
@@ -180,6 +198,8 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
           live = opened;
           const version = opened.client.getServerVersion();
           serverInfo = version ? { name: cleanText(String(version.name), 100), version: cleanText(String(version.version), 50) } : undefined;
+          connectedAt = Date.now();
+          served = false;
           if (everConnected) reconnects++;
           everConnected = true;
           via = opened.transport;
@@ -247,13 +267,15 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
 
   async function callOn(conn: Live, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     // A signal of its own per call: a turn's signal must not collect one listener per call.
-    return scoped(options.signal, async (signal) =>
+    const result = await scoped(options.signal, async (signal) =>
       (await conn.client.callTool({ name, arguments: args }, CallToolResultSchema, {
         timeout: settings.timeoutMs,
         resetTimeoutOnProgress: true,
         signal,
         onprogress: options.onProgress ? (p) => options.onProgress!(p.progress, p.total, p.message) : undefined,
       })) as CallToolResult);
+    if (conn === live) served = true;
+    return result;
   }
 
   /** Ends the connection and any connect in progress, without a state of its own; bounded. */
@@ -282,6 +304,7 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
     },
     async reconnect() {
       await teardown();
+      shortLived = 0;
       stderr.clear();
       cancel = new AbortController();
       set('connecting');
