@@ -110,9 +110,11 @@ describe('servers that hang or die', () => {
     expect(h.manager.get('hang')!.state).toBe('connecting');
     expect((await h.call('everything__get-sum', { a: 1, b: 1 })).output).toMatch(/2/);
     const failed = await h.until('hang', (v) => v.state === 'failed', 10_000);
-    expect(failed.error).toMatch(/Request timed out.*gave up after 2 tries/);
+    // No answer to its first handshake: failed after that one timeout, not after more of them.
+    expect(failed.error).toMatch(/^Request timed out/);
+    expect(failed.error).not.toMatch(/tries/);
     expect(failed.stderr).toContain('hang: started, will never answer');
-    expect(performance.now() - started).toBeLessThan(8_000);
+    expect(performance.now() - started).toBeLessThan(5_000);
     // A call to a server that failed says so; it does not wait.
     expect(h.tools.get('hang__x')).toBeUndefined();
     const closing = performance.now();

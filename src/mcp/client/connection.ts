@@ -3,7 +3,7 @@ import { CallToolResultSchema, ToolListChangedNotificationSchema, type CallToolR
 import type { McpServerSettings } from '../../config/mcp-settings.js';
 import type { McpServerState } from '../types.js';
 import { backoffMs, type RetryPolicy } from './backoff.js';
-import { isConnectionLost, reasonOf as plainReason, redactor } from './errors.js';
+import { isConnectionLost, isHopeless, isTimeout, reasonOf as plainReason, redactor } from './errors.js';
 import { cleanText } from './names.js';
 import { scoped } from './signals.js';
 import { createStderrTail } from './stderr.js';
@@ -211,7 +211,9 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
           if (signal.aborted) return undefined;
           failures++;
           const why = reasonOf(err);
-          if (failures >= deps.retry.attempts) {
+          // A server that never answered its first handshake in time would make each try wait as long again.
+          const giveUp = isHopeless(err) || (isTimeout(err) && !everConnected);
+          if (giveUp || failures >= deps.retry.attempts) {
             set('failed', failures > 1 ? `${why} (gave up after ${failures} tries)` : why);
             deps.gone();
             return undefined;
