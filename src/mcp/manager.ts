@@ -126,8 +126,8 @@ export function createMcpManager(deps: McpManagerDeps): McpManager {
         clientInfo: info!,
         retry,
         changed: () => emit(entry),
-        listed(tools) {
-          const made = mod.serverTools(entry.settings.name, tools, conn, entry.settings.timeoutMs);
+        listed(tools, malformed) {
+          const made = mod.serverTools(entry.settings.name, tools, conn, entry.settings.timeoutMs, malformed);
           entry.warning = made.warning;
           entry.tools = deps.tools.replaceSource(source(entry.settings.name), made.tools);
         },

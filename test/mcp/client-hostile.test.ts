@@ -18,6 +18,8 @@ describe('a server with a long, changing list and every kind of result', () => {
     expect(view.tools).toHaveLength(100);
     expect(view.warning).toMatch(/it lists 150 tools; only the first 100 are offered/);
     expect(view.warning).toMatch(/1 tool left out for a parameter schema over 20 KB \(huge-schema\)/);
+    // One malformed tool does not cost the server its others.
+    expect(view.warning).toMatch(/2 tools left out for a malformed definition \(broken, \(no name\)\)/);
     expect(view.tools).toContain('tricky__dot_name');
     expect(view.tools).toContain('tricky__dot_name_2');
     expect(view.tools).not.toContain('tricky__huge-schema');

@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ToolListChangedNotificationSchema, ToolSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { McpServerSettings } from '../../config/mcp-settings.js';
 import type { McpServerState } from '../types.js';
 import { backoffMs, type RetryPolicy } from './backoff.js';
@@ -18,6 +19,9 @@ const STDERR_NOTICE_MS = 250;
  * failed try: a server crashing in a loop is backed off from and given up on.
  */
 const STABLE_MS = 10_000;
+/** A page of `tools/list` read as it comes: each tool is checked on its own, so one malformed tool does not fail the server. */
+const LenientToolsPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+
 /** How long stopping a server may take before we stop waiting for it. */
 const STOP_BOUND_MS = 2_000;
 
@@ -42,8 +46,8 @@ export interface ConnectionDeps {
   retry: RetryPolicy;
   /** Told whenever the status changed. */
   changed(): void;
-  /** The server's whole tool list, after each connect and each `tools/list_changed`. */
-  listed(tools: McpTool[]): void;
+  /** The server's whole tool list, after each connect and each `tools/list_changed`, and the names of tools it sent malformed. */
+  listed(tools: McpTool[], malformed: string[]): void;
   /** The server's tools can no longer be called (it failed for good, or was stopped). */
   gone(): void;
 }
@@ -138,16 +142,25 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
     deps.changed();
   };
 
-  async function listTools(client: Client, signal: AbortSignal): Promise<McpTool[]> {
+  async function listTools(client: Client, signal: AbortSignal): Promise<{ tools: McpTool[]; malformed: string[] }> {
     const tools: McpTool[] = [];
+    const malformed: string[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      const result = await scoped(signal, (own) => client.listTools(cursor ? { cursor } : undefined, { timeout: settings.timeoutMs, signal: own }));
-      tools.push(...result.tools);
+      const result = await scoped(signal, (own) =>
+        client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, LenientToolsPage, { timeout: settings.timeoutMs, signal: own }));
+      for (const raw of result.tools) {
+        const tool = ToolSchema.safeParse(raw);
+        if (tool.success) tools.push(tool.data);
+        else {
+          const name = (raw as { name?: unknown } | null)?.name;
+          malformed.push(typeof name === 'string' ? cleanText(name, 40) : '(no name)');
+        }
+      }
       cursor = result.nextCursor;
       if (!cursor) break;
     }
-    return tools;
+    return { tools, malformed };
   }
 
   /** The connection ended by itself (process died, server closed the stream): heal it. */
@@ -193,7 +206,7 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
               client.setNotificationHandler(ToolListChangedNotificationSchema, () => void refresh(client));
             },
           });
-          const tools = await listTools(opened.client, signal);
+          const list = await listTools(opened.client, signal);
           if (signal.aborted) throw new Error('stopped');
           live = opened;
           const version = opened.client.getServerVersion();
@@ -203,7 +216,7 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
           if (everConnected) reconnects++;
           everConnected = true;
           via = opened.transport;
-          deps.listed(tools);
+          deps.listed(list.tools, list.malformed);
           set('connected');
           return opened;
         } catch (err) {
@@ -231,9 +244,9 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
   async function refresh(client: Client) {
     if (!live || live.client !== client) return;
     try {
-      const tools = await listTools(client, cancel.signal);
+      const list = await listTools(client, cancel.signal);
       if (live?.client === client) {
-        deps.listed(tools);
+        deps.listed(list.tools, list.malformed);
         deps.changed();
       }
     } catch {

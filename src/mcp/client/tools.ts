@@ -72,16 +72,20 @@ export function progressLine(progress: number, total: number | undefined, messag
  * A server's tools as the registry holds them: `<server>__<tool>`, parameters as the server's JSON
  * Schema, its description labelled as the server's words, each call asking permission first.
  */
-export function serverTools(server: string, listed: McpTool[], connection: ServerConnection, timeoutMs: number): ServerTools {
+export function serverTools(server: string, listed: McpTool[], connection: ServerConnection, timeoutMs: number, malformed: string[] = []): ServerTools {
   const problems: string[] = [];
+  const total = listed.length + malformed.length;
   const oversized = listed.filter((t) => JSON.stringify(t.inputSchema ?? {}).length > MAX_SCHEMA_CHARS);
   let offered = listed.filter((t) => !oversized.includes(t));
   if (offered.length > MAX_TOOLS_PER_SERVER) {
-    problems.push(`it lists ${listed.length} tools; only the first ${MAX_TOOLS_PER_SERVER} are offered`);
+    problems.push(`it lists ${total} tools; only the first ${MAX_TOOLS_PER_SERVER} are offered`);
     offered = offered.slice(0, MAX_TOOLS_PER_SERVER);
   }
   if (oversized.length) {
     problems.push(`${oversized.length} tool${oversized.length > 1 ? 's' : ''} left out for a parameter schema over ${MAX_SCHEMA_CHARS / 1000} KB (${oversized.slice(0, 3).map((t) => cleanText(t.name, 40)).join(', ')})`);
+  }
+  if (malformed.length) {
+    problems.push(`${malformed.length} tool${malformed.length > 1 ? 's' : ''} left out for a malformed definition (${malformed.slice(0, 3).join(', ')})`);
   }
   const names = uniqueToolNames(server, offered.map((t) => t.name));
   const tools = offered.map((tool, i): Tool => {
