@@ -32,6 +32,11 @@ describe('server-filesystem', () => {
       expect(no.ok).toBe(false);
       expect(no.output).toMatch(/^Error: .*(denied|outside allowed)/i);
       expect(no.output).not.toContain('do not read');
+      // A file's content is more than a typed field: 100 KB goes through.
+      const big = 'z'.repeat(100_000);
+      const wrote = await h.call('fs__write_file', { path: path.join(allowed, 'big.txt'), content: big });
+      expect(wrote.ok).toBe(true);
+      expect(readFileSync(path.join(allowed, 'big.txt'), 'utf8')).toBe(big);
       // A tool that writes is not read-only: undo keeps a snapshot around it.
       expect(h.tools.get('fs__write_file')!.changesWorkspace).toBe(true);
       expect(h.tools.get(read)!.changesWorkspace).toBe(false);

@@ -12,6 +12,11 @@ import { TooLargeError, UnavailableError, type ServerConnection } from './connec
 export const MAX_TOOLS_PER_SERVER = 100;
 /** A tool's input schema at most this long (JSON): a schema is a form, not a document. */
 const MAX_SCHEMA_CHARS = 20_000;
+/**
+ * The longest arguments (JSON) an MCP tool is sent: a server's tool may take a file's content
+ * (filesystem's write_file), where a built-in's typed fields need 20,000 characters at most.
+ */
+const MAX_MCP_INPUT_CHARS = 1_000_000;
 /** How much of a call's arguments the permission ask shows after the tool's name. */
 const ASK_SUMMARY_CHARS = 120;
 /**
@@ -100,6 +105,7 @@ export function serverTools(server: string, listed: McpTool[], connection: Serve
       // Undo keeps a snapshot around calls that may change files; only a read-only tool is spared it.
       changesWorkspace: annotations.readOnly !== true,
       timeoutMs: MCP_CALL_CEILING_MS,
+      maxInputChars: MAX_MCP_INPUT_CHARS,
       async execute(args, ctx) {
         const target = [name, summary(args)].filter(Boolean).join(' ');
         const decision = await ctx.ask({ action: 'mcp.call', target, insideSandbox: true });
