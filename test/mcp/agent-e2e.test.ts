@@ -86,6 +86,18 @@ describe('MCP tools in a turn', () => {
     expect(events.filter((e) => e.type === 'permission.asked')).toHaveLength(0);
   });
 
+  it('shows a long call\'s progress as tool.progress events, with the server\'s timeout reset by it', async () => {
+    const { app, events, session } = await setup(
+      [{ calls: [{ id: 'call_long', name: 'everything__trigger-long-running-operation', args: { duration: 1.5, steps: 3 } }] }, { text: 'Done.' }],
+      { mcpServers: { everything: { ...everythingServer, timeout_ms: 1_000 } }, permissions: { 'everything__*': 'allow' } },
+    );
+    const r = await app.sessions.send(session.id, 'run the long operation');
+    expect(r.actions[0]).toMatchObject({ ok: true });
+    const progress = events.filter((e) => e.type === 'tool.progress') as Array<{ callId: string; message: string }>;
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress[0]).toMatchObject({ callId: 'call_long', message: expect.stringMatching(/^1\/3\b/) });
+  });
+
   it('a rule for one tool does not make the whole server trusted', async () => {
     const { app } = await setup([], { mcpServers: { everything: everythingServer }, permissions: { 'everything__get-sum': 'allow' } });
     expect(app.mcp.get('everything')!.trusted).toBe(false);
