@@ -5,12 +5,15 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.js';
 import type { BusEvent } from '../../src/bus/bus.js';
 import { createScriptedLlm, type ScriptedStep } from '../support/scripted-llm.js';
 import { tempHome } from '../support/temp-home.js';
 import { bin } from '../support/mcp.js';
+
+// Real servers start as processes: on a busy machine a test's few connects take more than the default 20 s.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const cleanups: Array<() => void | Promise<void>> = [];
 afterEach(async () => {

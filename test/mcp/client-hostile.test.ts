@@ -1,6 +1,9 @@
 /** A server that floods, renames, changes its list and returns every kind of content; servers that hang or die. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { everything, fixture, harness, stdio, type Harness } from '../support/mcp.js';
+
+// Real servers start as processes: on a busy machine a test's few connects take more than the default 20 s.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 describe('a server with a long, changing list and every kind of result', () => {
   let h: Harness;

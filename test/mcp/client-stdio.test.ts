@@ -1,6 +1,9 @@
 /** Our MCP client against the official server-everything over stdio: tools, results, progress, state. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { everything, harness, type Harness } from '../support/mcp.js';
+
+// Real servers start as processes: on a busy machine a test's few connects take more than the default 20 s.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 describe('server-everything over stdio', () => {
   let h: Harness;
