@@ -94,6 +94,18 @@ describe('a server with a long, changing list and every kind of result', () => {
     expect(h.manager.get('tricky')!.reconnects).toBe(before + 1);
   });
 
+  it('shows a flood of progress notifications a few lines at a time', async () => {
+    h.progress.length = 0;
+    const r = await h.call('tricky__chatty');
+    expect(r.output).toBe('chatted');
+    // 2,000 notifications over about 1.2 s: a line per 250 ms at most, each the latest at the time.
+    expect(h.progress.length).toBeGreaterThanOrEqual(1);
+    expect(h.progress.length).toBeLessThanOrEqual(12);
+    for (const line of h.progress) expect(line).toMatch(/^\d+\/2000 tick \d+$/);
+    const counts = h.progress.map((l) => Number(l.split('/')[0]));
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+  });
+
   it('refreshes its tools on tools/list_changed', async () => {
     expect(h.tools.get('tricky__added-later')).toBeUndefined();
     expect((await h.call('tricky__flip')).output).toBe('flipped');

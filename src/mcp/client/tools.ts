@@ -66,6 +66,38 @@ function failureText(ctx: ToolContext, server: string, name: string, err: unknow
   return say(ctx.lang, `调用 MCP 服务器 ${server} 的 ${name} 失败：${reasonOf(err)}`, `The call to ${name} on the MCP server "${server}" failed: ${reasonOf(err)}`);
 }
 
+/** A call's progress is shown at most this often: a server flooding notifications must not flood the events and the store. */
+export const PROGRESS_EVERY_MS = 250;
+
+/**
+ * Passes progress lines on at most once per PROGRESS_EVERY_MS; a line that comes sooner waits for
+ * the end of the window and gives way to any later one. `stop()` drops what still waits.
+ */
+function throttled(show: (line: string) => void): { push(line: string): void; stop(): void } {
+  let last = 0;
+  let waiting: string | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    timer = undefined;
+    if (waiting === undefined) return;
+    last = performance.now();
+    show(waiting);
+    waiting = undefined;
+  };
+  return {
+    push(line) {
+      waiting = line;
+      const due = last + PROGRESS_EVERY_MS - performance.now();
+      if (due <= 0 && !timer) flush();
+      else timer ??= setTimeout(flush, Math.max(0, due));
+    },
+    stop() {
+      clearTimeout(timer);
+      waiting = undefined;
+    },
+  };
+}
+
 /** The progress a server sent, as one line: `3/10 message`. */
 export function progressLine(progress: number, total: number | undefined, message: string | undefined): string {
   const count = total !== undefined ? `${progress}/${total}` : `${progress}`;
@@ -110,10 +142,11 @@ export function serverTools(server: string, listed: McpTool[], connection: Serve
         const target = [name, summary(args)].filter(Boolean).join(' ');
         const decision = await ctx.ask({ action: 'mcp.call', target, insideSandbox: true });
         if (decision !== 'allow') throw new ToolError(refusedText(ctx, name));
+        const progress = throttled((line) => ctx.progress(line));
         try {
           const result = await connection.call(tool.name, args, {
             signal: ctx.signal,
-            onProgress: (progress, total, message) => ctx.progress(progressLine(progress, total, message)),
+            onProgress: (done, total, message) => progress.push(progressLine(done, total, message)),
           });
           const output = toToolOutput(name, result);
           // A server may echo what it was configured with (its env, a token): never into the history.
@@ -122,6 +155,8 @@ export function serverTools(server: string, listed: McpTool[], connection: Serve
         } catch (err) {
           if (err instanceof ToolError) throw new ToolError(connection.redactSecrets(err.message));
           throw new ToolError(connection.redact(failureText(ctx, server, name, err, timeoutMs)));
+        } finally {
+          progress.stop();
         }
       },
     });
