@@ -32,6 +32,7 @@ interface Entry {
   warning?: string;
   /** When it was configured (or added): its `since` until it first connects. */
   added: string;
+  loadError?: string;
 }
 
 type ClientModule = typeof import('./client/index.js');
@@ -76,7 +77,7 @@ export function createMcpManager(deps: McpManagerDeps): McpManager {
   function view(entry: Entry): McpServerView {
     const s = entry.settings;
     const status = entry.conn?.status();
-    const state = !s.enabled ? 'disabled' : (status?.state ?? 'connecting');
+    const state = !s.enabled ? 'disabled' : (status?.state ?? (entry.loadError ? 'failed' : 'connecting'));
     return {
       name: s.name,
       transport: s.transport,
@@ -88,6 +89,7 @@ export function createMcpManager(deps: McpManagerDeps): McpManager {
       timeoutMs: s.timeoutMs,
       state,
       ...(status?.error && state !== 'connected' && state !== 'disabled' ? { error: status.error } : {}),
+      ...(!status && entry.loadError && state === 'failed' ? { error: entry.loadError } : {}),
       stderr: entry.conn?.stderr() ?? [],
       tools: state === 'connected' || state === 'connecting' ? [...entry.tools] : [],
       ...(status?.serverInfo ? { serverInfo: status.serverInfo } : {}),
@@ -138,6 +140,10 @@ export function createMcpManager(deps: McpManagerDeps): McpManager {
       });
       entry.conn = conn;
       conn.start();
+    }).catch((err: unknown) => {
+      // The client code itself would not load (a broken installation): every server says so.
+      entry.loadError = `the MCP client could not be loaded: ${err instanceof Error ? err.message : String(err)}`;
+      emit(entry);
     });
     loading.add(made);
     void made.finally(() => loading.delete(made));
