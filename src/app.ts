@@ -48,7 +48,7 @@ export interface App {
   /** A session's events after a number, from the store: what a reconnecting client missed. */
   events: Pick<EventLog, 'since' | 'lastSeq' | 'resumePoint'>;
   /** Answers the asks a turn waits on; `pending` for a host that connects while one waits. */
-  permission: Pick<PermissionService, 'reply' | 'refuseUnanswered' | 'pending' | 'rules' | 'effective' | 'setRules' | 'remembered' | 'forget'>;
+  permission: Pick<PermissionService, 'askFor' | 'reply' | 'refuseUnanswered' | 'pending' | 'rules' | 'effective' | 'setRules' | 'remembered' | 'forget'>;
   /** What containment shell commands run in here, found by trying it on first use. */
   sandbox(): Promise<SandboxInfo>;
   /** Closes the store and stops the MCP servers it started (without waiting for them to exit). */

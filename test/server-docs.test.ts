@@ -39,6 +39,9 @@ const ROUTES = [
   'GET /api/sessions/{id}/parts/{partId}/attachments/{index}',
   'GET /api/models',
   'PUT /api/model',
+  'POST /mcp',
+  'GET /mcp',
+  'DELETE /mcp',
 ];
 const LATER = ['GET /api/memories', 'PATCH /api/memories/{id}', 'DELETE /api/memories/{id}'];
 

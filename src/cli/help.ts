@@ -26,6 +26,7 @@ Options for a turn:
   --model NAME      use this model for this run only (nothing is saved)
   --offline         use the offline planner even if a model is configured
   -y, --yes         approve permission asks without prompting (refusals still stand)
+  --mcp             run the built-in tools through a zhixing mcp serve child (same results)
   -h, --help        this help
   -v, --version     the version
 
@@ -83,6 +84,7 @@ const HELP_ZH = `知行 Zhixing —— 能聊天、也能动手的个人助手
   --model 名称      只在这一次使用这个模型（不会保存）
   --offline         即使配置了模型，也使用离线规划器
   -y, --yes         自动同意权限询问（拒绝的规则依然有效）
+  --mcp             通过 zhixing mcp serve 子进程调用内置工具（结果相同）
   -h, --help        显示本帮助
   -v, --version     显示版本
 

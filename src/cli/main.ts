@@ -133,7 +133,6 @@ export async function main(argv: string[]): Promise<number> {
     return runUndo(config, cmd, ioFor(config, config.uiLang));
   }
   const flags: OneShotFlags = cmd.flags;
-  if (flags.mcp) return stderr(`zhixing: ${t.unavailable('--mcp')}\n`), 2;
 
   const config = configOrExit({ offline: flags.offline, model: flags.model }, lang, stderr);
   if (typeof config === 'number') return config;
@@ -202,7 +201,20 @@ export async function main(argv: string[]): Promise<number> {
     else stderr(`${line}\n`);
   });
   app.bus.on('llm.waiting', (e) => (io.live ? io.live.waiting(e.elapsedMs) : stderr(io.style.dim(`${io.text.waiting(e.elapsedMs)}\n`))));
+  let stopMcp: (() => Promise<void>) | undefined;
   try {
+    if (flags.mcp) {
+      const { toolsThroughMcp } = await import('./mcp-one-shot.js');
+      try {
+        stopMcp = await toolsThroughMcp(app);
+      } catch (err) {
+        // The tools' server would not start: nothing ran, and --json still gets its one object.
+        const text = err instanceof Error ? err.message : String(err);
+        if (message !== undefined && flags.json) stdout(jsonLine({ session: null, mode: app.llm.mode, reply: '', actions: [], error: { code: 'mcp', message: text } }));
+        stderr(`zhixing: ${plainText(text)}\n`);
+        return 1;
+      }
+    }
     if (message !== undefined) {
       const { runOneShot } = await import('./one-shot.js');
       return await runOneShot(app, message, flags, io);
@@ -218,6 +230,7 @@ export async function main(argv: string[]): Promise<number> {
     stderr(`zhixing: ${plainText(t.internalError(err instanceof Error ? err.message : String(err)))}\n`);
     return 1;
   } finally {
+    await stopMcp?.();
     try {
       app.close();
     } catch (err) {

@@ -30,6 +30,9 @@ interface Entry {
   conn?: ServerConnection;
   tools: string[];
   warning?: string;
+  /** When it was configured (or added): its `since` until it first connects. */
+  added: string;
+  loadError?: string;
 }
 
 type ClientModule = typeof import('./client/index.js');
@@ -62,7 +65,7 @@ function shownUrl(url: string | undefined): string | undefined {
  * `<server>__<tool>` while they are usable, and the configuration kept in config.json.
  */
 export function createMcpManager(deps: McpManagerDeps): McpManager {
-  const entries = new Map<string, Entry>(deps.servers.map((s) => [s.name, { settings: s, tools: [] }]));
+  const entries = new Map<string, Entry>(deps.servers.map((s) => [s.name, { settings: s, tools: [], added: new Date().toISOString() }]));
   const listeners = new Set<(view: McpServerView) => void>();
   const retry = deps.retry ?? DEFAULT_RETRY;
   let client: Promise<ClientModule> | undefined;
@@ -74,7 +77,7 @@ export function createMcpManager(deps: McpManagerDeps): McpManager {
   function view(entry: Entry): McpServerView {
     const s = entry.settings;
     const status = entry.conn?.status();
-    const state = !s.enabled ? 'disabled' : (status?.state ?? 'connecting');
+    const state = !s.enabled ? 'disabled' : (status?.state ?? (entry.loadError ? 'failed' : 'connecting'));
     return {
       name: s.name,
       transport: s.transport,
@@ -86,11 +89,12 @@ export function createMcpManager(deps: McpManagerDeps): McpManager {
       timeoutMs: s.timeoutMs,
       state,
       ...(status?.error && state !== 'connected' && state !== 'disabled' ? { error: status.error } : {}),
+      ...(!status && entry.loadError && state === 'failed' ? { error: entry.loadError } : {}),
       stderr: entry.conn?.stderr() ?? [],
       tools: state === 'connected' || state === 'connecting' ? [...entry.tools] : [],
       ...(status?.serverInfo ? { serverInfo: status.serverInfo } : {}),
       trusted: deps.trusted(s.name),
-      since: status?.since ?? new Date().toISOString(),
+      since: status?.since ?? entry.added,
       reconnects: status?.reconnects ?? 0,
       ...(entry.warning ? { warning: entry.warning } : {}),
       ...(status?.via ? { via: status.via } : {}),
@@ -124,8 +128,8 @@ export function createMcpManager(deps: McpManagerDeps): McpManager {
         clientInfo: info!,
         retry,
         changed: () => emit(entry),
-        listed(tools) {
-          const made = mod.serverTools(entry.settings.name, tools, conn, entry.settings.timeoutMs);
+        listed(tools, malformed) {
+          const made = mod.serverTools(entry.settings.name, tools, conn, entry.settings.timeoutMs, malformed);
           entry.warning = made.warning;
           entry.tools = deps.tools.replaceSource(source(entry.settings.name), made.tools);
         },
@@ -136,6 +140,10 @@ export function createMcpManager(deps: McpManagerDeps): McpManager {
       });
       entry.conn = conn;
       conn.start();
+    }).catch((err: unknown) => {
+      // The client code itself would not load (a broken installation): every server says so.
+      entry.loadError = `the MCP client could not be loaded: ${err instanceof Error ? err.message : String(err)}`;
+      emit(entry);
     });
     loading.add(made);
     void made.finally(() => loading.delete(made));
@@ -184,7 +192,7 @@ export function createMcpManager(deps: McpManagerDeps): McpManager {
         throw new Error(server.transport === 'stdio' ? 'A local server needs a command to start.' : 'A server over HTTP needs a URL.');
       }
       const old = entries.get(server.name);
-      const entry: Entry = { settings: { ...server }, tools: [] };
+      const entry: Entry = { settings: { ...server }, tools: [], added: new Date().toISOString() };
       entries.set(server.name, entry);
       save();
       if (old) await drop(old);

@@ -10,10 +10,12 @@ import { ApiError, isUnexpected, sendError, toApiError } from './errors.js';
 import { createEventFeed, eventRoutes } from './events.js';
 import { attachmentRoutes } from './attachments.js';
 import { fileRoutes, isUpload } from './files.js';
-import { checkServeConfig, createGuards, SECURITY_HEADERS } from './guards.js';
+import { checkServeConfig, createGuards, MAX_BODY_BYTES, SECURITY_HEADERS } from './guards.js';
 import { createHealthResponder, healthRoutes } from './health.js';
 import { laterRoutes } from './later.js';
 import { mcpRoutes, publicView } from './mcp.js';
+import { createMcpHttp } from '../mcp/server/http.js';
+import { mcpDocs } from './mcp-docs.js';
 import { modelRoutes } from './models.js';
 import { documentOnly, newSubApp, openApiDocument, type OpenApiDocument, type ServerEnv } from './openapi.js';
 import { permissionRoutes } from './permissions.js';
@@ -33,6 +35,9 @@ const MAX_CONNECTIONS = 6_000;
 /** A client has this long to send its headers, and this long for its whole request (not the response). */
 const HEADERS_TIMEOUT_MS = 20_000;
 const REQUEST_TIMEOUT_MS = 60_000;
+
+/** `/mcp`, with or without a query: the MCP endpoint, answered by the SDK's transport. */
+const isMcpPath = (url: string | undefined) => url === '/mcp' || url?.startsWith('/mcp?') === true;
 
 const wantsStream = (req: IncomingMessage) => req.headers.accept?.includes('text/event-stream') === true || req.url === '/api/events';
 
@@ -87,6 +92,7 @@ export function buildApi(deps: ServerDeps, feed: ReturnType<typeof createEventFe
   root.route('/', modelRoutes(deps));
   root.route('/', laterRoutes());
   root.route('/', webAppDocs());
+  root.route('/', mcpDocs());
   root.route('/', docsRoutes(() => (document ??= openApiDocument(root, deps.version))));
   root.notFound((c) => c.json({ error: { code: 'not_found', message: `There is no route ${c.req.method} ${c.req.path}. See /docs.` } }, 404));
   root.onError((err, c) => {
@@ -133,6 +139,8 @@ export async function createServer(options: ServerOptions): Promise<ZhixingServe
   const honoListener = getRequestListener(api.fetch, { overrideGlobalObjects: false });
   const health = createHealthResponder(version);
   const web = createWebApp({ root: options.webRoot ?? defaultWebRoot() });
+  // Zhixing's own tools for other agents, behind the same guards as the API.
+  const mcp = createMcpHttp({ app, version, log, maxBodyBytes: MAX_BODY_BYTES });
 
   const server = createHttpServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS });
   // Past this many open connections new ones are dropped at once, before they cost anything more:
@@ -152,7 +160,8 @@ export async function createServer(options: ServerOptions): Promise<ZhixingServe
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (closing) return sendError(res, new ApiError(503, 'shutting_down', 'The server is shutting down.', { connection: 'close' }), SECURITY_HEADERS);
-    const page = web.claims(req);
+    const toMcp = isMcpPath(req.url);
+    const page = !toMcp && web.claims(req);
     const refused = guards.check(req, { public: page, maxBodyBytes: isUpload(req) ? MAX_UPLOAD_BYTES : undefined });
     if (refused) return sendError(res, refused, SECURITY_HEADERS);
     if (req.method === 'GET' && req.url === '/api/health') return health(res);
@@ -161,6 +170,13 @@ export async function createServer(options: ServerOptions): Promise<ZhixingServe
       return sendError(res, new ApiError(503, 'too_many_streams', `${sse.size} event streams are open, the most this server keeps. Close some and try again.`), SECURITY_HEADERS);
     }
     if (req.method === 'GET' && req.url === '/api/events') return feed.open(res);
+    if (toMcp) {
+      return void mcp.handle(req, res).catch((err: unknown) => {
+        log(`zhixing: ${req.method} /mcp failed: ${String(err)}`);
+        if (!res.headersSent) sendError(res, toApiError(err), SECURITY_HEADERS);
+        else res.destroy();
+      });
+    }
     inFlight++;
     res.once('close', () => inFlight--);
     // A page of the web app never reaches the router: it was let through without the token.
@@ -187,6 +203,7 @@ export async function createServer(options: ServerOptions): Promise<ZhixingServe
     // Chat streams have had their turn.end; the server-wide ones end here.
     sse.closeAll();
     sse.stop();
+    await mcp.close();
     feed.stop();
     const deadline = Date.now() + SHUTDOWN_RESPONSES_MS;
     while (inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));

@@ -121,11 +121,11 @@ export function endpoint<P extends ObjectSchema | undefined, Q extends ObjectSch
 }
 
 /**
- * A route answered before the router (the web app's pages), listed in the document all the same.
- * Only GET routes without parameters.
+ * A route answered before the router (the web app's pages, /mcp), listed in the document all the same.
+ * Only routes without parameters; GET unless `method` says otherwise.
  */
-export function documentOnly(app: OpenAPIHono<ServerEnv>, spec: Omit<Endpoint<undefined, undefined, undefined>, 'method' | 'params' | 'query' | 'body' | 'rawBody'>): void {
-  app.openAPIRegistry.registerPath(toRouteConfig({ ...spec, method: 'get' }));
+export function documentOnly(app: OpenAPIHono<ServerEnv>, spec: Omit<Endpoint<undefined, undefined, undefined>, 'method' | 'params' | 'query' | 'body' | 'rawBody'> & { method?: Method }): void {
+  app.openAPIRegistry.registerPath(toRouteConfig({ ...spec, method: spec.method ?? 'get' }));
 }
 
 /** A route the core does not back yet: documented, and answered with 501. */

@@ -5,12 +5,15 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.js';
 import type { BusEvent } from '../../src/bus/bus.js';
 import { createScriptedLlm, type ScriptedStep } from '../support/scripted-llm.js';
 import { tempHome } from '../support/temp-home.js';
 import { bin } from '../support/mcp.js';
+
+// Real servers start as processes: on a busy machine a test's few connects take more than the default 20 s.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const cleanups: Array<() => void | Promise<void>> = [];
 afterEach(async () => {
@@ -84,6 +87,18 @@ describe('MCP tools in a turn', () => {
     expect(r.actions[0]).toMatchObject({ ok: true, permission: [{ decision: 'allow', by: 'rule', rule: 'everything__*' }] });
     expect(r.actions[0]!.output).toMatch(/3/);
     expect(events.filter((e) => e.type === 'permission.asked')).toHaveLength(0);
+  });
+
+  it('shows a long call\'s progress as tool.progress events, with the server\'s timeout reset by it', async () => {
+    const { app, events, session } = await setup(
+      [{ calls: [{ id: 'call_long', name: 'everything__trigger-long-running-operation', args: { duration: 1.5, steps: 3 } }] }, { text: 'Done.' }],
+      { mcpServers: { everything: { ...everythingServer, timeout_ms: 1_000 } }, permissions: { 'everything__*': 'allow' } },
+    );
+    const r = await app.sessions.send(session.id, 'run the long operation');
+    expect(r.actions[0]).toMatchObject({ ok: true });
+    const progress = events.filter((e) => e.type === 'tool.progress') as Array<{ callId: string; message: string }>;
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress[0]).toMatchObject({ callId: 'call_long', message: expect.stringMatching(/^1\/3\b/) });
   });
 
   it('a rule for one tool does not make the whole server trusted', async () => {

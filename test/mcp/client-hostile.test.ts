@@ -1,6 +1,9 @@
 /** A server that floods, renames, changes its list and returns every kind of content; servers that hang or die. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { everything, fixture, harness, stdio, type Harness } from '../support/mcp.js';
+
+// Real servers start as processes: on a busy machine a test's few connects take more than the default 20 s.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 describe('a server with a long, changing list and every kind of result', () => {
   let h: Harness;
@@ -18,6 +21,8 @@ describe('a server with a long, changing list and every kind of result', () => {
     expect(view.tools).toHaveLength(100);
     expect(view.warning).toMatch(/it lists 150 tools; only the first 100 are offered/);
     expect(view.warning).toMatch(/1 tool left out for a parameter schema over 20 KB \(huge-schema\)/);
+    // One malformed tool does not cost the server its others.
+    expect(view.warning).toMatch(/2 tools left out for a malformed definition \(broken, \(no name\)\)/);
     expect(view.tools).toContain('tricky__dot_name');
     expect(view.tools).toContain('tricky__dot_name_2');
     expect(view.tools).not.toContain('tricky__huge-schema');
@@ -67,6 +72,40 @@ describe('a server with a long, changing list and every kind of result', () => {
     expect(r.output).toBe('my token is ***');
   });
 
+  it('bounds a flood: the text is cut for the model, the images past 5 MB are dropped with a note', async () => {
+    const r = await h.call('tricky__flood');
+    expect(r.ok).toBe(true);
+    expect(r.output.length).toBeLessThan(35_000);
+    expect(r.output).toMatch(/more characters cut/);
+    const bytes = (r.attachments ?? []).reduce((n, a) => n + a.size, 0);
+    expect(bytes).toBeLessThanOrEqual(5_000_000);
+    expect(r.attachments!.length).toBeGreaterThan(0);
+    expect(r.attachments!.length).toBeLessThan(7);
+    expect(r.output).toMatch(/image/);
+  });
+
+  it('drops an answer over 10 MB with a clear sentence, does not repeat the call, and reconnects', async () => {
+    const before = h.manager.get('tricky')!.reconnects;
+    const r = await h.call('tricky__too-big');
+    expect(r.ok).toBe(false);
+    expect(r.output).toMatch(/The MCP server "tricky" sent an answer to tricky__too-big over 10 MB; it was dropped/);
+    await h.until('tricky', (v) => v.state === 'connected' && v.reconnects === before + 1);
+    expect((await h.call('tricky__structured')).ok).toBe(true);
+    expect(h.manager.get('tricky')!.reconnects).toBe(before + 1);
+  });
+
+  it('shows a flood of progress notifications a few lines at a time', async () => {
+    h.progress.length = 0;
+    const r = await h.call('tricky__chatty');
+    expect(r.output).toBe('chatted');
+    // 2,000 notifications over about 1.2 s: a line per 250 ms at most, each the latest at the time.
+    expect(h.progress.length).toBeGreaterThanOrEqual(1);
+    expect(h.progress.length).toBeLessThanOrEqual(12);
+    for (const line of h.progress) expect(line).toMatch(/^\d+\/2000 tick \d+$/);
+    const counts = h.progress.map((l) => Number(l.split('/')[0]));
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+  });
+
   it('refreshes its tools on tools/list_changed', async () => {
     expect(h.tools.get('tricky__added-later')).toBeUndefined();
     expect((await h.call('tricky__flip')).output).toBe('flipped');
@@ -88,9 +127,11 @@ describe('servers that hang or die', () => {
     expect(h.manager.get('hang')!.state).toBe('connecting');
     expect((await h.call('everything__get-sum', { a: 1, b: 1 })).output).toMatch(/2/);
     const failed = await h.until('hang', (v) => v.state === 'failed', 10_000);
-    expect(failed.error).toMatch(/Request timed out.*gave up after 2 tries/);
+    // No answer to its first handshake: failed after that one timeout, not after more of them.
+    expect(failed.error).toMatch(/^Request timed out/);
+    expect(failed.error).not.toMatch(/tries/);
     expect(failed.stderr).toContain('hang: started, will never answer');
-    expect(performance.now() - started).toBeLessThan(8_000);
+    expect(performance.now() - started).toBeLessThan(5_000);
     // A call to a server that failed says so; it does not wait.
     expect(h.tools.get('hang__x')).toBeUndefined();
     const closing = performance.now();

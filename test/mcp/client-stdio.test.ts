@@ -1,6 +1,9 @@
 /** Our MCP client against the official server-everything over stdio: tools, results, progress, state. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { everything, harness, type Harness } from '../support/mcp.js';
+
+// Real servers start as processes: on a busy machine a test's few connects take more than the default 20 s.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 describe('server-everything over stdio', () => {
   let h: Harness;
@@ -77,6 +80,18 @@ describe('server-everything over stdio', () => {
     } finally {
       await slow.manager.close();
     }
+  });
+
+  it('stops a long call when the turn is stopped, and the connection stays usable', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const started = performance.now();
+    const r = await h.call('everything__trigger-long-running-operation', { duration: 20, steps: 20 }, { signal: controller.signal });
+    expect(r.ok).toBe(false);
+    expect(r.output).toMatch(/told to stop/);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect((await h.call('everything__get-sum', { a: 5, b: 5 })).output).toMatch(/10/);
+    expect(h.manager.get('everything')).toMatchObject({ state: 'connected', reconnects: 0 });
   });
 
   it('a deny refuses without calling the server', async () => {

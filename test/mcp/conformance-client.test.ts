@@ -10,7 +10,7 @@ import { ROOT } from '../support/mcp.js';
  * folder of its own named by ZHIXING_CONFORMANCE_DIR (layout in conformance-server.test.ts); CI makes it.
  */
 const DIR = process.env.ZHIXING_CONFORMANCE_DIR;
-const SCENARIOS = ['initialize', 'tools_call'];
+const SCENARIOS = ['initialize', 'tools_call', 'sse-retry'];
 
 describe('MCP conformance, client scenarios', () => {
   it.runIf(process.env.CI && !DIR)('runs in CI, where .ci/run provides the Node 22 runner', () => {

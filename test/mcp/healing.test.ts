@@ -1,6 +1,12 @@
 /** A server that dies or forgets its session is reconnected, and the call that hit it retried once: no restart. */
-import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { bin, eventually, everything, everythingOverHttp, fixture, harness, http, marker, processesWith, stdio } from '../support/mcp.js';
+
+// Real servers start as processes: on a busy machine a test's few connects take more than the default 20 s.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 describe('healing', () => {
   it('reconnects a stdio server killed mid-session; the next call succeeds', async () => {
@@ -107,3 +113,67 @@ describe('healing', () => {
 });
 
 afterAll(() => undefined);
+
+describe('a call while the server is connecting', () => {
+  it('waits for a server coming back, and succeeds', async () => {
+    const mark = marker('slowback');
+    const h = harness([stdio('slow', process.execPath, [fixture('slow-init.mjs'), mark], { env: { SLOW_INIT_MS: '1500' }, timeoutMs: 10_000 })]);
+    h.manager.start();
+    try {
+      await h.until('slow', (v) => v.state === 'connected');
+      const [pid] = processesWith(mark);
+      process.kill(pid!, 'SIGKILL');
+      await h.until('slow', (v) => v.state === 'connecting');
+      const started = performance.now();
+      const r = await h.call('slow__get-sum', { a: 3, b: 4 });
+      expect(r.output).toMatch(/7/);
+      // It waited for the new process's 1.5 s start rather than failing at once.
+      expect(performance.now() - started).toBeGreaterThan(1_000);
+      expect(h.manager.get('slow')).toMatchObject({ state: 'connected', reconnects: 1 });
+    } finally {
+      await h.manager.close();
+    }
+  });
+
+  it('waits no longer than the server\'s timeout, and says why', async () => {
+    const server = await everythingOverHttp('streamableHttp');
+    const h = harness([http('remote', `http://127.0.0.1:${server.port}/mcp`, { timeoutMs: 1_000 })], { retry: { baseMs: 400, maxMs: 400, attempts: 20 } });
+    h.manager.start();
+    try {
+      await h.until('remote', (v) => v.state === 'connected');
+      await server.stop();
+      const started = performance.now();
+      const r = await h.call('remote__get-sum', { a: 1, b: 1 });
+      const took = performance.now() - started;
+      expect(r.ok).toBe(false);
+      expect(r.output).toMatch(/The MCP server "remote" is not available \(the server was still connecting after 1 s \(.*trying again\)\); remote__get-sum was not called\./);
+      expect(took).toBeGreaterThanOrEqual(900);
+      expect(took).toBeLessThan(4_000);
+      expect(h.manager.get('remote')!.state).toBe('connecting');
+    } finally {
+      await h.manager.close();
+    }
+  });
+});
+
+describe('a server that crashes right after each connect', () => {
+  it('is tried with backoff a bounded number of times, then left failed with its last words', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'zhixing-crashy-'));
+    const log = path.join(dir, 'starts.log');
+    const h = harness([stdio('crashy', process.execPath, [fixture('crashy.mjs')], { env: { CRASH_LOG: log, CRASH_AFTER_MS: '100' } })], { retry: { baseMs: 100, maxMs: 200, attempts: 3 } });
+    h.manager.start();
+    try {
+      const failed = await h.until('crashy', (v) => v.state === 'failed', 15_000);
+      expect(failed.error).toMatch(/3 times in a row soon after connecting \(gave up\)/);
+      expect(failed.stderr.at(-1)).toBe('crashy: segfault (simulated)');
+      expect(failed.tools).toEqual([]);
+      const starts = readFileSync(log, 'utf8').trim().split('\n').map(Number);
+      expect(starts.length).toBe(3);
+      // Each restart came after a wait, not in a tight loop.
+      for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(100);
+    } finally {
+      await h.manager.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

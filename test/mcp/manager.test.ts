@@ -1,6 +1,9 @@
 /** The manager's life cycle against real servers: add, disable, enable, reconnect, remove, close; HTTP and SSE. */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { bin, everything, everythingOverHttp, harness, http, stdio } from '../support/mcp.js';
+
+// Real servers start as processes: on a busy machine a test's few connects take more than the default 20 s.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 describe('MCP manager', () => {
   it('adds, disables, enables, reconnects and removes a server, saving config.json\'s shape', async () => {

@@ -2,8 +2,11 @@
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { bin, harness, stdio } from '../support/mcp.js';
+
+// Real servers start as processes: on a busy machine a test's few connects take more than the default 20 s.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const dirs: string[] = [];
 const tempDir = (label: string) => {
@@ -32,6 +35,11 @@ describe('server-filesystem', () => {
       expect(no.ok).toBe(false);
       expect(no.output).toMatch(/^Error: .*(denied|outside allowed)/i);
       expect(no.output).not.toContain('do not read');
+      // A file's content is more than a typed field: 100 KB goes through.
+      const big = 'z'.repeat(100_000);
+      const wrote = await h.call('fs__write_file', { path: path.join(allowed, 'big.txt'), content: big });
+      expect(wrote.ok).toBe(true);
+      expect(readFileSync(path.join(allowed, 'big.txt'), 'utf8')).toBe(big);
       // A tool that writes is not read-only: undo keeps a snapshot around it.
       expect(h.tools.get('fs__write_file')!.changesWorkspace).toBe(true);
       expect(h.tools.get(read)!.changesWorkspace).toBe(false);

@@ -56,7 +56,8 @@ describe('a one-shot with MCP servers configured', () => {
     expect(quickMs).toBeLessThan(namedMs - 3_000);
     // Neither run left the slow server behind.
     await eventually(() => processesWith(mark).length === 0, 5_000, 'the slow server to be stopped');
-  });
+    // Two CLI runs, one of them waiting 5 s: more than the default test time on a busy machine.
+  }, 60_000);
 
   it('gives a turn that names a quick server its tools from the first request', async () => {
     server.enqueue(textReply('Ready.'));
@@ -65,5 +66,5 @@ describe('a one-shot with MCP servers configured', () => {
     expect(r.code).toBe(0);
     expect(firstToolsOf(before)).toEqual(expect.arrayContaining(['everything__get-sum', 'calculator']));
     expect(r.stderr).not.toMatch(/everything was not ready/);
-  });
+  }, 30_000);
 });

@@ -1,9 +1,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ToolListChangedNotificationSchema, ToolSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { McpServerSettings } from '../../config/mcp-settings.js';
 import type { McpServerState } from '../types.js';
 import { backoffMs, type RetryPolicy } from './backoff.js';
-import { isConnectionLost, reasonOf as plainReason, redactor } from './errors.js';
+import { isConnectionLost, isHopeless, isTimeout, reasonOf as plainReason, redactor } from './errors.js';
+import { cleanText } from './names.js';
+import { scoped } from './signals.js';
 import { createStderrTail } from './stderr.js';
 import { openConnection, type ClientInfo, type Live } from './transport.js';
 
@@ -11,6 +14,14 @@ import { openConnection, type ClientInfo, type Live } from './transport.js';
 const MAX_LIST_PAGES = 50;
 /** New stderr lines are told to hosts at most this often: a chatty server must not flood them. */
 const STDERR_NOTICE_MS = 250;
+/**
+ * A connection that ends sooner than this after it was made, having answered no call, counts as a
+ * failed try: a server crashing in a loop is backed off from and given up on.
+ */
+const STABLE_MS = 10_000;
+/** A page of `tools/list` read as it comes: each tool is checked on its own, so one malformed tool does not fail the server. */
+const LenientToolsPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+
 /** How long stopping a server may take before we stop waiting for it. */
 const STOP_BOUND_MS = 2_000;
 
@@ -35,8 +46,8 @@ export interface ConnectionDeps {
   retry: RetryPolicy;
   /** Told whenever the status changed. */
   changed(): void;
-  /** The server's whole tool list, after each connect and each `tools/list_changed`. */
-  listed(tools: McpTool[]): void;
+  /** The server's whole tool list, after each connect and each `tools/list_changed`, and the names of tools it sent malformed. */
+  listed(tools: McpTool[], malformed: string[]): void;
   /** The server's tools can no longer be called (it failed for good, or was stopped). */
   gone(): void;
 }
@@ -63,6 +74,14 @@ export interface ServerConnection {
   /** Disconnects and stops the server; its state becomes `disabled`. Bounded. */
   stop(): Promise<void>;
 }
+
+/** The server's answer was larger than one message may be: the SDK drops the connection. */
+export class TooLargeError extends Error {
+  override name = 'TooLargeError';
+}
+
+/** The SDK's bound on one message from a local server (its read buffer); a longer one resets the connection. */
+export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 /** A call could not reach the server: failed, stopped, or still connecting when its time ran out. */
 export class UnavailableError extends Error {
@@ -102,10 +121,18 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
   let since = new Date().toISOString();
   let reconnects = 0;
   let everConnected = false;
+  /** When the live connection was made, and how many in a row ended soon after (a server crashing in a loop). */
+  let connectedAt = 0;
+  let shortLived = 0;
+  /** A call succeeded on the live connection: it worked, whatever ends it later. */
+  let served = false;
   let serverInfo: ConnectionStatus['serverInfo'];
+  let via: ConnectionStatus['via'];
   let live: Live | undefined;
   /** The connect loop running now, and how to cancel it; a stop or reconnect replaces both. */
   let loop: Promise<Live | undefined> | undefined;
+  /** The client whose connection a message too large for the read buffer just ended. */
+  let overflowed: Client | undefined;
   let cancel = new AbortController();
 
   const set = (next: McpServerState, why?: string) => {
@@ -115,16 +142,25 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
     deps.changed();
   };
 
-  async function listTools(client: Client, signal: AbortSignal): Promise<McpTool[]> {
+  async function listTools(client: Client, signal: AbortSignal): Promise<{ tools: McpTool[]; malformed: string[] }> {
     const tools: McpTool[] = [];
+    const malformed: string[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      const result = await client.listTools(cursor ? { cursor } : undefined, { timeout: settings.timeoutMs, signal });
-      tools.push(...result.tools);
+      const result = await scoped(signal, (own) =>
+        client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, LenientToolsPage, { timeout: settings.timeoutMs, signal: own }));
+      for (const raw of result.tools) {
+        const tool = ToolSchema.safeParse(raw);
+        if (tool.success) tools.push(tool.data);
+        else {
+          const name = (raw as { name?: unknown } | null)?.name;
+          malformed.push(typeof name === 'string' ? cleanText(name, 40) : '(no name)');
+        }
+      }
       cursor = result.nextCursor;
       if (!cursor) break;
     }
-    return tools;
+    return { tools, malformed };
   }
 
   /** The connection ended by itself (process died, server closed the stream): heal it. */
@@ -133,18 +169,26 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
     const dead = live;
     live = undefined;
     void dead.close();
+    shortLived = !served && Date.now() - connectedAt < STABLE_MS ? shortLived + 1 : 0;
     heal(`the server closed the connection${dead.pid ? ' (its process exited)' : ''}`);
   }
 
   function heal(why: string) {
     if (loop || cancel.signal.aborted) return;
     set('connecting', why);
-    loop = connectLoop(cancel.signal);
+    // A server that keeps dying soon after connecting is tried with backoff, and given up on, like one that cannot connect.
+    loop = connectLoop(cancel.signal, shortLived);
   }
 
-  async function connectLoop(signal: AbortSignal): Promise<Live | undefined> {
-    let failures = 0;
+  async function connectLoop(signal: AbortSignal, startFailures = 0): Promise<Live | undefined> {
+    let failures = startFailures;
     try {
+      if (failures >= deps.retry.attempts) {
+        set('failed', `${error ?? 'it closed the connection'}, ${failures} times in a row soon after connecting (gave up)`);
+        deps.gone();
+        return undefined;
+      }
+      if (failures > 0) await sleep(backoffMs(deps.retry, failures), signal);
       while (!signal.aborted) {
         let opened: Live | undefined;
         try {
@@ -156,17 +200,23 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
             signal,
             prepare(client) {
               client.onclose = () => dropped(client);
+              client.onerror = (err) => {
+                if (/ReadBuffer exceeded/i.test(err.message)) overflowed = client;
+              };
               client.setNotificationHandler(ToolListChangedNotificationSchema, () => void refresh(client));
             },
           });
-          const tools = await listTools(opened.client, signal);
+          const list = await listTools(opened.client, signal);
           if (signal.aborted) throw new Error('stopped');
           live = opened;
-          serverInfo = opened.client.getServerVersion() ? { name: opened.client.getServerVersion()!.name, version: opened.client.getServerVersion()!.version } : undefined;
+          const version = opened.client.getServerVersion();
+          serverInfo = version ? { name: cleanText(String(version.name), 100), version: cleanText(String(version.version), 50) } : undefined;
+          connectedAt = Date.now();
+          served = false;
           if (everConnected) reconnects++;
           everConnected = true;
           via = opened.transport;
-          deps.listed(tools);
+          deps.listed(list.tools, list.malformed);
           set('connected');
           return opened;
         } catch (err) {
@@ -174,7 +224,9 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
           if (signal.aborted) return undefined;
           failures++;
           const why = reasonOf(err);
-          if (failures >= deps.retry.attempts) {
+          // A server that never answered its first handshake in time would make each try wait as long again.
+          const giveUp = isHopeless(err) || (isTimeout(err) && !everConnected);
+          if (giveUp || failures >= deps.retry.attempts) {
             set('failed', failures > 1 ? `${why} (gave up after ${failures} tries)` : why);
             deps.gone();
             return undefined;
@@ -189,14 +241,12 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
       if (signal === cancel.signal) loop = undefined;
     }
   }
-  let via: ConnectionStatus['via'];
-
   async function refresh(client: Client) {
     if (!live || live.client !== client) return;
     try {
-      const tools = await listTools(client, cancel.signal);
+      const list = await listTools(client, cancel.signal);
       if (live?.client === client) {
-        deps.listed(tools);
+        deps.listed(list.tools, list.malformed);
         deps.changed();
       }
     } catch {
@@ -231,22 +281,16 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
   }
 
   async function callOn(conn: Live, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
-    // The SDK never takes its listener off the signal it is given: a signal of its own per call
-    // keeps a turn's long-lived signal from collecting one listener per call.
-    const own = new AbortController();
-    const forward = () => own.abort(options.signal.reason);
-    if (options.signal.aborted) forward();
-    else options.signal.addEventListener('abort', forward, { once: true });
-    try {
-      return (await conn.client.callTool({ name, arguments: args }, CallToolResultSchema, {
+    // A signal of its own per call: a turn's signal must not collect one listener per call.
+    const result = await scoped(options.signal, async (signal) =>
+      (await conn.client.callTool({ name, arguments: args }, CallToolResultSchema, {
         timeout: settings.timeoutMs,
         resetTimeoutOnProgress: true,
-        signal: own.signal,
+        signal,
         onprogress: options.onProgress ? (p) => options.onProgress!(p.progress, p.total, p.message) : undefined,
-      })) as CallToolResult;
-    } finally {
-      options.signal.removeEventListener('abort', forward);
-    }
+      })) as CallToolResult);
+    if (conn === live) served = true;
+    return result;
   }
 
   /** Ends the connection and any connect in progress, without a state of its own; bounded. */
@@ -275,6 +319,7 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
     },
     async reconnect() {
       await teardown();
+      shortLived = 0;
       stderr.clear();
       cancel = new AbortController();
       set('connecting');
@@ -291,6 +336,8 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
         return await callOn(first, name, args, options);
       } catch (err) {
         if (options.signal.aborted || !isConnectionLost(err)) throw err;
+        // An answer too large to read ends the connection; asking again would only get it again.
+        if (overflowed === first.client) throw new TooLargeError(`over ${MAX_MESSAGE_BYTES / 1024 / 1024} MB`);
         // The connection this call used is dead (an idle session the server forgot, a process that
         // died unseen): reconnect, and try the call once more.
         if (live === first) {

@@ -64,3 +64,13 @@ function redactUrls(text: string): string {
   if (!text.includes('://')) return text;
   return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1***@').replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#]*)[?#][^\s]*/gi, '$1');
 }
+
+/**
+ * A failure that trying again will not mend: the program is not there or may not run, the server
+ * refuses our credentials. Such a server is `failed` at once, with the reason, until the user acts.
+ */
+export function isHopeless(err: unknown): boolean {
+  const code = err instanceof Error ? (err as NodeJS.ErrnoException).code : undefined;
+  if (code === 'ENOENT' || code === 'EACCES' || code === 'ENOTDIR') return true;
+  return (err instanceof StreamableHTTPError || err instanceof SseError) && (err.code === 401 || err.code === 403);
+}

@@ -1,17 +1,22 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { say } from '../../i18n.js';
 import { defineJsonSchemaTool } from '../../tools/json-schema-tool.js';
 import { ToolError, type Tool, type ToolAnnotations, type ToolContext } from '../../tools/tool.js';
 import { isTimeout, reasonOf } from './errors.js';
 import { cleanText, uniqueToolNames, untrustedDescription } from './names.js';
 import { toToolOutput } from './results.js';
-import { UnavailableError, type ServerConnection } from './connection.js';
+import { TooLargeError, UnavailableError, type ServerConnection } from './connection.js';
 
 /** The tools one server may add: more would flood the model's context with descriptions. */
 export const MAX_TOOLS_PER_SERVER = 100;
 /** A tool's input schema at most this long (JSON): a schema is a form, not a document. */
 const MAX_SCHEMA_CHARS = 20_000;
+/**
+ * The longest arguments (JSON) an MCP tool is sent: a server's tool may take a file's content
+ * (filesystem's write_file), where a built-in's typed fields need 20,000 characters at most.
+ */
+const MAX_MCP_INPUT_CHARS = 1_000_000;
 /** How much of a call's arguments the permission ask shows after the tool's name. */
 const ASK_SUMMARY_CHARS = 120;
 /**
@@ -55,9 +60,42 @@ function refusedText(ctx: ToolContext, name: string): string {
 /** A call that did not come back as a result, as one sentence the model and the user can act on. */
 function failureText(ctx: ToolContext, server: string, name: string, err: unknown, timeoutMs: number): string {
   if (err instanceof UnavailableError) return say(ctx.lang, `MCP 服务器 ${server} 不可用（${err.message}），${name} 没有调用。`, `The MCP server "${server}" is not available (${err.message}); ${name} was not called.`);
+  if (err instanceof TooLargeError) return say(ctx.lang, `MCP 服务器 ${server} 对 ${name} 的回答超过 10 MB，已丢弃，连接已重置；没有重试。`, `The MCP server "${server}" sent an answer to ${name} ${err.message}; it was dropped and the connection reset, and the call was not repeated.`);
   if (isTimeout(err)) return say(ctx.lang, `MCP 服务器 ${server} 在 ${timeoutMs / 1000} 秒内没有回答 ${name}（也没有进度），已放弃。`, `The MCP server "${server}" did not answer ${name} within ${timeoutMs / 1000} s (and sent no progress); the call was given up.`);
-  if (err instanceof McpError) return say(ctx.lang, `MCP 服务器 ${server} 拒绝了 ${name} 的调用：${reasonOf(err)}`, `The MCP server "${server}" refused the call to ${name}: ${reasonOf(err)}`);
+  if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) return say(ctx.lang, `MCP 服务器 ${server} 拒绝了 ${name} 的调用：${reasonOf(err)}`, `The MCP server "${server}" refused the call to ${name}: ${reasonOf(err)}`);
   return say(ctx.lang, `调用 MCP 服务器 ${server} 的 ${name} 失败：${reasonOf(err)}`, `The call to ${name} on the MCP server "${server}" failed: ${reasonOf(err)}`);
+}
+
+/** A call's progress is shown at most this often: a server flooding notifications must not flood the events and the store. */
+export const PROGRESS_EVERY_MS = 250;
+
+/**
+ * Passes progress lines on at most once per PROGRESS_EVERY_MS; a line that comes sooner waits for
+ * the end of the window and gives way to any later one. `stop()` drops what still waits.
+ */
+function throttled(show: (line: string) => void): { push(line: string): void; stop(): void } {
+  let last = 0;
+  let waiting: string | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    timer = undefined;
+    if (waiting === undefined) return;
+    last = performance.now();
+    show(waiting);
+    waiting = undefined;
+  };
+  return {
+    push(line) {
+      waiting = line;
+      const due = last + PROGRESS_EVERY_MS - performance.now();
+      if (due <= 0 && !timer) flush();
+      else timer ??= setTimeout(flush, Math.max(0, due));
+    },
+    stop() {
+      clearTimeout(timer);
+      waiting = undefined;
+    },
+  };
 }
 
 /** The progress a server sent, as one line: `3/10 message`. */
@@ -71,16 +109,20 @@ export function progressLine(progress: number, total: number | undefined, messag
  * A server's tools as the registry holds them: `<server>__<tool>`, parameters as the server's JSON
  * Schema, its description labelled as the server's words, each call asking permission first.
  */
-export function serverTools(server: string, listed: McpTool[], connection: ServerConnection, timeoutMs: number): ServerTools {
+export function serverTools(server: string, listed: McpTool[], connection: ServerConnection, timeoutMs: number, malformed: string[] = []): ServerTools {
   const problems: string[] = [];
+  const total = listed.length + malformed.length;
   const oversized = listed.filter((t) => JSON.stringify(t.inputSchema ?? {}).length > MAX_SCHEMA_CHARS);
   let offered = listed.filter((t) => !oversized.includes(t));
   if (offered.length > MAX_TOOLS_PER_SERVER) {
-    problems.push(`it lists ${listed.length} tools; only the first ${MAX_TOOLS_PER_SERVER} are offered`);
+    problems.push(`it lists ${total} tools; only the first ${MAX_TOOLS_PER_SERVER} are offered`);
     offered = offered.slice(0, MAX_TOOLS_PER_SERVER);
   }
   if (oversized.length) {
     problems.push(`${oversized.length} tool${oversized.length > 1 ? 's' : ''} left out for a parameter schema over ${MAX_SCHEMA_CHARS / 1000} KB (${oversized.slice(0, 3).map((t) => cleanText(t.name, 40)).join(', ')})`);
+  }
+  if (malformed.length) {
+    problems.push(`${malformed.length} tool${malformed.length > 1 ? 's' : ''} left out for a malformed definition (${malformed.slice(0, 3).join(', ')})`);
   }
   const names = uniqueToolNames(server, offered.map((t) => t.name));
   const tools = offered.map((tool, i): Tool => {
@@ -95,14 +137,16 @@ export function serverTools(server: string, listed: McpTool[], connection: Serve
       // Undo keeps a snapshot around calls that may change files; only a read-only tool is spared it.
       changesWorkspace: annotations.readOnly !== true,
       timeoutMs: MCP_CALL_CEILING_MS,
+      maxInputChars: MAX_MCP_INPUT_CHARS,
       async execute(args, ctx) {
         const target = [name, summary(args)].filter(Boolean).join(' ');
         const decision = await ctx.ask({ action: 'mcp.call', target, insideSandbox: true });
         if (decision !== 'allow') throw new ToolError(refusedText(ctx, name));
+        const progress = throttled((line) => ctx.progress(line));
         try {
           const result = await connection.call(tool.name, args, {
             signal: ctx.signal,
-            onProgress: (progress, total, message) => ctx.progress(progressLine(progress, total, message)),
+            onProgress: (done, total, message) => progress.push(progressLine(done, total, message)),
           });
           const output = toToolOutput(name, result);
           // A server may echo what it was configured with (its env, a token): never into the history.
@@ -111,6 +155,8 @@ export function serverTools(server: string, listed: McpTool[], connection: Serve
         } catch (err) {
           if (err instanceof ToolError) throw new ToolError(connection.redactSecrets(err.message));
           throw new ToolError(connection.redact(failureText(ctx, server, name, err, timeoutMs)));
+        } finally {
+          progress.stop();
         }
       },
     });

@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerSettings } from '../../config/mcp-settings.js';
 import { descendants, signalAll } from './process-tree.js';
+import { scoped } from './signals.js';
 import type { StderrTail } from './stderr.js';
 
 /** How long a stopping server has to exit after its stdin closes, then after SIGTERM, before SIGKILL. */
@@ -73,7 +74,7 @@ async function connectClient(transport: Transport, options: OpenOptions, cleanup
   const client = new Client(options.clientInfo, { capabilities: {} });
   options.prepare(client);
   try {
-    await client.connect(transport, { timeout: options.timeoutMs, signal: options.signal });
+    await scoped(options.signal, (signal) => client.connect(transport, { timeout: options.timeoutMs, signal }));
   } catch (err) {
     await cleanup(client);
     throw err;
