@@ -19,6 +19,9 @@ import { CHAT_TOOL, chatToolSpec, runChat } from './chat-tool.js';
 import { createServerAsks, serverRefusalText, unansweredAsk } from './server-asks.js';
 import { toCallToolResult } from './tool-result.js';
 
+/** How long a result waits after the last progress line it sent (see callTool). */
+const PROGRESS_GAP_MS = 20;
+
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** What the MCP server is built from: the app's parts, nothing global. */
@@ -130,6 +133,9 @@ export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
       const result = await runCall(request, extra, progress);
       // The result goes after the progress already told: a client drops progress that comes after it.
       await Promise.all(sends);
+      // The SDK's client handles a progress line a tick after reading it but its call's answer at once, so
+      // one read holding both loses the line: a moment's gap lets the last progress be read on its own.
+      if (sends.length) await new Promise((resolve) => setTimeout(resolve, PROGRESS_GAP_MS));
       return result;
     } finally {
       settled = true;
