@@ -149,8 +149,12 @@ export function createMcpManager(deps: McpManagerDeps): McpManager {
     void made.finally(() => loading.delete(made));
   }
 
-  function save() {
-    deps.saveServers(Object.fromEntries([...entries].map(([name, e]) => [name, toServerEntry(e.settings)])));
+  /**
+   * Saves the servers as they will be after a change, before the change is made: a config.json that
+   * cannot be written (broken by hand, a full disk) leaves the running list as the file is.
+   */
+  function save(next: Map<string, Entry>) {
+    deps.saveServers(Object.fromEntries([...next].map(([name, e]) => [name, toServerEntry(e.settings)])));
   }
 
   async function drop(entry: Entry) {
@@ -193,8 +197,8 @@ export function createMcpManager(deps: McpManagerDeps): McpManager {
       }
       const old = entries.get(server.name);
       const entry: Entry = { settings: { ...server }, tools: [], added: new Date().toISOString() };
+      save(new Map(entries).set(server.name, entry));
       entries.set(server.name, entry);
-      save();
       if (old) await drop(old);
       connect(entry);
       emit(entry);
@@ -203,8 +207,10 @@ export function createMcpManager(deps: McpManagerDeps): McpManager {
     async remove(name) {
       const entry = entries.get(name);
       if (!entry) return false;
+      const next = new Map(entries);
+      next.delete(name);
+      save(next);
       entries.delete(name);
-      save();
       await drop(entry);
       return true;
     },
@@ -212,8 +218,9 @@ export function createMcpManager(deps: McpManagerDeps): McpManager {
       const entry = entries.get(name);
       if (!entry) return undefined;
       if (entry.settings.enabled !== enabled) {
-        entry.settings = { ...entry.settings, enabled };
-        save();
+        const settings = { ...entry.settings, enabled };
+        save(new Map(entries).set(name, { ...entry, settings }));
+        entry.settings = settings;
       }
       if (enabled) connect(entry);
       else await drop(entry);

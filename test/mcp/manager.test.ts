@@ -58,6 +58,17 @@ describe('MCP manager', () => {
     await h.manager.close();
   });
 
+  it('changes nothing when config.json cannot be written: the list stays as the file is', async () => {
+    let broken = false;
+    const h = harness([stdio('kept', 'true')], { saveServers: () => { if (broken) throw new Error('config.json is not a JSON object'); } });
+    broken = true;
+    await expect(h.manager.add(stdio('new', 'true'))).rejects.toThrow(/not a JSON object/);
+    await expect(h.manager.remove('kept')).rejects.toThrow(/not a JSON object/);
+    await expect(h.manager.setEnabled('kept', false)).rejects.toThrow(/not a JSON object/);
+    expect(h.manager.list().map((v) => [v.name, v.enabled])).toEqual([['kept', true]]);
+    await h.manager.close();
+  });
+
   it('does not connect a disabled server, and starts nothing before start()', async () => {
     const h = harness([everything({ enabled: false }), everything({ name: 'later' })]);
     expect(h.manager.list().map((v) => [v.name, v.state])).toEqual([['everything', 'disabled'], ['later', 'connecting']]);
