@@ -31,6 +31,15 @@ describe('zhixing mcp add', () => {
     expect(warnings).toEqual([]);
   }, 40_000);
 
+  it('saves a command given as a relative path as the path from where it was typed', async () => {
+    const dir = home().home;
+    const r = await runCli(['mcp', 'add', 'rel', '--', 'node_modules/.bin/mcp-server-everything', 'stdio'], envOf(dir), { timeoutMs: 30_000, cwd: resolve('.') });
+    expect(r.code).toBe(0);
+    expect(configIn(dir).mcpServers.rel.command).toBe(EVERYTHING);
+    const bare = await runCli(['mcp', 'add', 'bare', '--', 'true'], envOf(dir), { timeoutMs: 30_000 });
+    expect(configIn(dir).mcpServers.bare.command, bare.stderr).toBe('true');
+  }, 60_000);
+
   it('adds a server over HTTP with its headers, showing the URL and only the headers\' names', async () => {
     const dir = home().home;
     const r = await runCli(['mcp', 'add', '--transport', 'http', '-H', 'Authorization: Bearer secret', 'remote', 'http://127.0.0.1:9/mcp?token=secret'], envOf(dir), { timeoutMs: 30_000 });

@@ -3,7 +3,7 @@
  * made to config.json under its lock (two `mcp add` at once both land) without starting a model or
  * needing a key; `add` and `list` then connect the servers, for a bounded time, to show what they do.
  */
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { mcpPublicView } from '../bus/events.js';
 import { updateConfigKey } from '../config/config-writer.js';
 import type { Config } from '../config/config.js';
@@ -65,7 +65,9 @@ async function add(config: Config, cmd: Extract<McpCommand, { action: 'add' }>, 
   const settings: McpServerSettings = {
     name: cmd.name,
     transport: cmd.transport,
-    command: cmd.command,
+    // A path typed here (`./server.js`, `node_modules/.bin/x`) means from here: saved as such, since the
+    // servers are started later from wherever zhixing runs. A bare name (`npx`) is found on PATH then.
+    command: cmd.command !== undefined && cmd.command.includes('/') && !isAbsolute(cmd.command) ? resolve(cmd.command) : cmd.command,
     args: cmd.args,
     env: cmd.env,
     url: cmd.url,
