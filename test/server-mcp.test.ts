@@ -34,7 +34,7 @@ describe('/api/mcp', () => {
     expect(servers[0].tools).toEqual(expect.arrayContaining(['everything__get-sum', 'everything__echo', 'everything__get-tiny-image']));
     expect(servers[0].serverInfo.name).toEqual(expect.any(String));
     expect(servers[1]).toMatchObject({ state: 'failed', error: expect.any(String), tools: [] });
-    expect(servers[1].stderr).toContain('cannot open database: permission denied');
+    expect(servers[1].stderr.join('\n')).toContain('cannot open database: permission denied');
     expect(servers[2]).toMatchObject({ transport: 'http', url: 'http://127.0.0.1:9/mcp', state: 'disabled', tools: [] });
     const status = (await request(s.port, '/api/status')).json();
     expect(status.mcp).toEqual([

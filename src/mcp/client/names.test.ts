@@ -66,6 +66,18 @@ describe('stderr tail', () => {
     tail.clear();
     expect(tail.lines()).toEqual([]);
   });
+
+  it('counts a line said again straight after itself (a server that crashes the same way each try)', () => {
+    const tail = createStderrTail();
+    tail.write('starting
+');
+    for (let i = 0; i < 5; i++) tail.write('boom: missing API key
+');
+    tail.write('starting
+boom: missing API key
+');
+    expect(tail.lines()).toEqual(['starting', 'boom: missing API key (×5)', 'starting', 'boom: missing API key']);
+  });
 });
 
 describe('backoff', () => {

@@ -15,14 +15,20 @@ export interface StderrTail {
 }
 
 export function createStderrTail(): StderrTail {
-  let kept: string[] = [];
+  // A line said again straight after itself is counted, not kept twice: a server restarted after each
+  // crash says the same thing each time, and its one reason should not push everything else out.
+  let kept: Array<{ text: string; count: number }> = [];
   let partial = '';
   const push = (line: string) => {
     const clean = line.replace(ESCAPES, '').trimEnd();
     if (!clean) return;
-    kept.push(clean.length > MAX_LINE_CHARS ? `${clean.slice(0, MAX_LINE_CHARS - 1)}…` : clean);
+    const text = clean.length > MAX_LINE_CHARS ? `${clean.slice(0, MAX_LINE_CHARS - 1)}…` : clean;
+    const last = kept.at(-1);
+    if (last?.text === text) return void last.count++;
+    kept.push({ text, count: 1 });
     if (kept.length > MAX_LINES) kept = kept.slice(-MAX_LINES);
   };
+  const shown = () => kept.map((k) => (k.count > 1 ? `${k.text} (×${k.count})` : k.text));
   return {
     write(chunk) {
       const parts = (partial + chunk.toString()).split(/\r?\n/);
@@ -33,7 +39,7 @@ export function createStderrTail(): StderrTail {
       }
       for (const line of parts.slice(-MAX_LINES)) push(line);
     },
-    lines: () => (partial.trim() ? [...kept, partial.replace(ESCAPES, '').slice(0, MAX_LINE_CHARS)].slice(-MAX_LINES) : [...kept]),
+    lines: () => (partial.trim() ? [...shown(), partial.replace(ESCAPES, '').slice(0, MAX_LINE_CHARS)].slice(-MAX_LINES) : shown()),
     clear() {
       kept = [];
       partial = '';
