@@ -223,7 +223,8 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
           await opened?.close();
           if (signal.aborted) return undefined;
           failures++;
-          const why = reasonOf(err);
+          // The SDK's "Connection closed" says nothing to a user whose server crashed on start: its stderr says why.
+          const why = settings.transport === 'stdio' && isConnectionLost(err) ? 'the program exited before it finished connecting; what it wrote to stderr may say why' : reasonOf(err);
           // A server that never answered its first handshake in time would make each try wait as long again.
           const giveUp = isHopeless(err) || (isTimeout(err) && !everConnected);
           if (giveUp || failures >= deps.retry.attempts) {

@@ -69,13 +69,9 @@ describe('stderr tail', () => {
 
   it('counts a line said again straight after itself (a server that crashes the same way each try)', () => {
     const tail = createStderrTail();
-    tail.write('starting
-');
-    for (let i = 0; i < 5; i++) tail.write('boom: missing API key
-');
-    tail.write('starting
-boom: missing API key
-');
+    tail.write('starting\n');
+    for (let i = 0; i < 5; i++) tail.write('boom: missing API key\n');
+    tail.write('starting\nboom: missing API key\n');
     expect(tail.lines()).toEqual(['starting', 'boom: missing API key (×5)', 'starting', 'boom: missing API key']);
   });
 });
