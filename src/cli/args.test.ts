@@ -69,7 +69,9 @@ describe('parseCommand', () => {
       action: 'add', transport: 'http', url: 'http://127.0.0.1:3001/mcp', headers: { Authorization: 'Bearer t' },
     });
     expect(parseCommand(['mcp', 'remove', 'everything'])).toEqual({ kind: 'mcp', action: 'remove', name: 'everything' });
-    for (const bad of [['mcp'], ['mcp', 'frob'], ['mcp', 'add', 'bad name', '--', 'x'], ['mcp', 'add', 'x'], ['mcp', 'add', '-t', 'http', 'x', 'file:///etc'], ['mcp', 'add', '-t', 'ftp', 'x', 'u'], ['mcp', 'add', '-e', 'noequals', 'x', '--', 'c'], ['mcp', 'remove'], ['mcp', 'list', 'extra']]) {
+    expect(parseCommand(['mcp', 'add', 'a1', 'node', 'server.js'])).toMatchObject({ kind: 'usage-error', message: expect.stringMatching(/^Put -- before/) });
+    expect(parseCommand(['mcp', 'add', 'a1', 'node', '-e', '1'])).toMatchObject({ kind: 'usage-error', message: expect.stringMatching(/^Put -- before the server's command.*zhixing mcp add a1 -- node/) });
+    for (const bad of [['mcp'], ['mcp', 'frob'], ['mcp', 'add', 'bad name', '--', 'x'], ['mcp', 'add', 'a__b', '--', 'x'], ['mcp', 'add', 'ev_', '--', 'x'], ['mcp', 'add', 'x'], ['mcp', 'add', '-t', 'http', 'x', 'file:///etc'], ['mcp', 'add', '-t', 'ftp', 'x', 'u'], ['mcp', 'add', '-e', 'noequals', 'x', '--', 'c'], ['mcp', 'remove'], ['mcp', 'list', 'extra']]) {
       expect(parseCommand(bad)).toMatchObject({ kind: 'usage-error' });
     }
   });

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { MCP_SERVER_NAME, type McpTransportKind } from '../config/mcp-settings.js';
+import { MCP_SERVER_NAME, MCP_SERVER_NAME_RULE, type McpTransportKind } from '../config/mcp-settings.js';
+import { plainText } from './terminal-text.js';
 import { parseError, usage } from './arg-errors.js';
 import type { Command } from './args.js';
 
@@ -26,11 +27,11 @@ export type McpCommand =
 const ACTIONS = ['serve', 'add', 'list', 'remove', 'enable', 'disable'];
 const HELP_LINE = 'zhixing mcp add NAME -- CMD [ARGS…] · zhixing mcp add --transport http NAME URL · zhixing mcp list · zhixing mcp remove NAME · zhixing mcp serve';
 
-const badName = (name: string): Command =>
-  usage(
-    `"${name.slice(0, 40)}" cannot name a server: use 1–32 letters, digits, "_" or "-", starting with a letter or digit (its tools are called NAME__tool).`,
-    `「${name.slice(0, 40)}」不能作为服务器名：请用 1–32 个字母、数字、"_" 或 "-"，以字母或数字开头（它的工具叫 名称__工具）。`,
-  );
+const badName = (name: string): Command => {
+  // Shown as typed but never as the terminal would read it: a name can hold escape sequences.
+  const shown = plainText(name.slice(0, 40));
+  return usage(`"${shown}" cannot name a server: use ${MCP_SERVER_NAME_RULE.en}.`, `「${shown}」不能作为服务器名：请用 ${MCP_SERVER_NAME_RULE.zh}。`);
+};
 
 function pairs(items: string[], separator: '=' | ':', flag: string): Record<string, string> | Command {
   const out: Record<string, string> = {};
@@ -88,10 +89,16 @@ export function parseMcp(argv: string[]): Command {
   const transportWord = (v.transport as string | undefined) ?? (commandLine.length ? 'stdio' : 'http');
   const transport = ({ stdio: 'stdio', http: 'http', 'streamable-http': 'http', sse: 'sse' } as const)[transportWord as 'stdio'];
   if (!transport) return usage(`--transport is stdio, http or sse, not "${transportWord.slice(0, 40)}".`, `--transport 只能是 stdio、http 或 sse，不是「${transportWord.slice(0, 40)}」。`);
+  // `mcp add x node -e 1` without `--`: the server's own options were read as ours.
+  const forgotDashes = dash === -1 && v.transport === undefined && words.length > 1 && !/^https?:\/\//i.test(words[1]!);
+  const dashesHint = usage(
+    `Put -- before the server's command, so its options stay its own: zhixing mcp add ${name} -- ${plainText(words.slice(1).join(' ').slice(0, 80))} …`,
+    `请在服务器的命令前加上 --，它的选项才不会被当成 zhixing 的：zhixing mcp add ${name} -- ${plainText(words.slice(1).join(' ').slice(0, 80))} …`,
+  );
   const env = pairs((v.env as string[] | undefined) ?? [], '=', '--env');
-  if ('kind' in env) return env as Command;
+  if ('kind' in env) return forgotDashes ? dashesHint : (env as Command);
   const headers = pairs((v.header as string[] | undefined) ?? [], ':', '--header');
-  if ('kind' in headers) return headers as Command;
+  if ('kind' in headers) return forgotDashes ? dashesHint : (headers as Command);
   let timeoutMs: number | undefined;
   if (v.timeout !== undefined) {
     timeoutMs = Number(v.timeout);
@@ -104,13 +111,13 @@ export function parseMcp(argv: string[]): Command {
     return { kind: 'mcp', action, name, transport, command, args, env, headers, timeoutMs };
   }
   const url = words[1];
-  if (!url || words.length > 2 || commandLine.length) return usage(`Give the server's URL: zhixing mcp add --transport ${transport} ${name} http://127.0.0.1:3001/mcp`, `请给出服务器的 URL：zhixing mcp add --transport ${transport} ${name} http://127.0.0.1:3001/mcp`);
+  if (!url || words.length > 2 || commandLine.length) return forgotDashes ? dashesHint : usage(`Give the server's URL: zhixing mcp add --transport ${transport} ${name} http://127.0.0.1:3001/mcp`, `请给出服务器的 URL：zhixing mcp add --transport ${transport} ${name} http://127.0.0.1:3001/mcp`);
   let parsedUrl: URL | undefined;
   try {
     parsedUrl = new URL(url);
   } catch {
     parsedUrl = undefined;
   }
-  if (!parsedUrl || !['http:', 'https:'].includes(parsedUrl.protocol)) return usage(`"${url.slice(0, 80)}" is not an http(s) URL.`, `「${url.slice(0, 80)}」不是 http(s) 网址。`);
+  if (!parsedUrl || !['http:', 'https:'].includes(parsedUrl.protocol)) return forgotDashes ? dashesHint : usage(`"${url.slice(0, 80)}" is not an http(s) URL.`, `「${url.slice(0, 80)}」不是 http(s) 网址。`);
   return { kind: 'mcp', action, name, transport, args: [], url, env, headers, timeoutMs };
 }

@@ -42,3 +42,25 @@ describe('mcpServers in config.json', () => {
     expect(toServerEntry({ ...s!, enabled: false, timeoutMs: 9 })).toEqual({ command: 'x', enabled: false, timeout_ms: 9 });
   });
 });
+
+describe('what a server entry may name', () => {
+  it('refuses names that could make another server\'s tool names or match its rules', () => {
+    for (const bad of ['a__b', 'ev_', 'a___b', '_a', '-a', 'x'.repeat(33), 'a b', 'ä']) {
+      const warnings: string[] = [];
+      expect(readMcpServers({ [bad]: { command: 'x' } }, '/h/config.json', warnings), bad).toEqual([]);
+      expect(warnings[0]).toMatch(/single "_"/);
+    }
+    expect(readMcpServers({ a_b: { command: 'x' }, 'web-search': { command: 'x' }, A1: { command: 'x' }, ['x'.repeat(32)]: { command: 'x' } }, '/c', []).map((s) => s.name))
+      .toEqual(['a_b', 'web-search', 'A1', 'x'.repeat(32)]);
+  });
+
+  it('reads a relative command or folder from config.json\'s folder, and takes only http(s) URLs', () => {
+    const [rel] = readMcpServers({ rel: { command: './bin/server', cwd: 'data' } }, '/home/u/.zhixing/config.json', []);
+    expect(rel).toMatchObject({ command: '/home/u/.zhixing/bin/server', cwd: '/home/u/.zhixing/data' });
+    const [bare] = readMcpServers({ bare: { command: 'npx' } }, '/home/u/.zhixing/config.json', []);
+    expect(bare!.command).toBe('npx');
+    const warnings: string[] = [];
+    expect(readMcpServers({ ftp: { url: 'ftp://x/mcp' }, file: { url: 'file:///etc/passwd' } }, '/c', warnings)).toEqual([]);
+    expect(warnings.join('\n')).toMatch(/http:\/\/ or https:\/\//);
+  });
+});

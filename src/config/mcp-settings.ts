@@ -1,9 +1,19 @@
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 
 /** A server's calls give up after this unless it sets `timeout_ms`; progress from the server restarts the clock. */
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
-/** Server names are how its tools are called (`<name>__<tool>`) and how rules trust it (`"<name>__*": "allow"`). */
-export const MCP_SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
+/**
+ * Server names are how its tools are called (`<name>__<tool>`) and how rules trust it (`"<name>__*": "allow"`).
+ * No `__` and no `_` at the end: then the first `__` of a tool's name always ends its server's name, so
+ * no server (`a__b`, `ev_`) can make tool names another server's rule (`a__*`, `ev__*`) matches.
+ */
+export const MCP_SERVER_NAME = /^(?=.{1,32}$)[A-Za-z0-9](?:[A-Za-z0-9-]|_(?=[A-Za-z0-9-]))*$/;
+/** What a server's name may be, in words (for every place that refuses one). */
+export const MCP_SERVER_NAME_RULE = {
+  en: '1–32 letters, digits, "-" or single "_", starting with a letter or digit and not ending with "_" (its tools are called <name>__<tool>)',
+  zh: '1–32 个字母、数字、"-" 或单个 "_"，以字母或数字开头、不以 "_" 结尾（它的工具叫 <名称>__<工具>）',
+};
 
 /**
  * One entry of `mcpServers` in config.json: Claude Desktop's shape (`command`, `args`, `env`, `cwd`),
@@ -17,7 +27,11 @@ export const McpServerEntry = z
     args: z.array(z.string()).optional(),
     env: z.record(z.string(), z.string()).optional(),
     cwd: z.string().min(1).optional(),
-    url: z.string().url().optional(),
+    url: z
+      .string()
+      .url()
+      .refine((u) => /^https?:\/\//i.test(u), { message: 'must be an http:// or https:// URL' })
+      .optional(),
     headers: z.record(z.string(), z.string()).optional(),
     enabled: z.boolean().optional(),
     disabled: z.boolean().optional(),
@@ -92,7 +106,7 @@ export function readMcpServers(value: unknown, configPath: string, warnings: str
   const servers: McpServerSettings[] = [];
   for (const [name, raw] of Object.entries(value)) {
     if (!MCP_SERVER_NAME.test(name)) {
-      warnings.push(`Ignored "mcpServers.${name.slice(0, 40)}" in ${configPath}: a server's name is 1–32 letters, digits, "_" or "-", starting with a letter or digit (its tools are called <name>__<tool>).`);
+      warnings.push(`Ignored "mcpServers.${JSON.stringify(name.slice(0, 40)).slice(1, -1)}" in ${configPath}: a server's name is ${MCP_SERVER_NAME_RULE.en}.`);
       continue;
     }
     const entry = McpServerEntry.safeParse(raw);
@@ -101,7 +115,13 @@ export function readMcpServers(value: unknown, configPath: string, warnings: str
       warnings.push(`Ignored "mcpServers.${name}" in ${configPath}: ${why}.`);
       continue;
     }
-    servers.push(toServerSettings(name, entry.data));
+    // A relative path is read from config.json's folder, never from wherever Zhixing runs: a cloned
+    // project's folder must not decide which program starts (its node_modules/.bin/… could be planted).
+    const settings = toServerSettings(name, entry.data);
+    const base = dirname(configPath);
+    if (settings.command?.includes('/') && !isAbsolute(settings.command)) settings.command = resolve(base, settings.command);
+    if (settings.cwd && !isAbsolute(settings.cwd)) settings.cwd = resolve(base, settings.cwd);
+    servers.push(settings);
   }
   return servers;
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { McpServerEntry, McpServerSettings } from '../config/mcp-settings.js';
-import { MCP_SERVER_NAME, toServerEntry } from '../config/mcp-settings.js';
+import { MCP_SERVER_NAME, MCP_SERVER_NAME_RULE, toServerEntry } from '../config/mcp-settings.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './client/backoff.js';
 import type { ServerConnection } from './client/connection.js';
@@ -190,7 +190,7 @@ export function createMcpManager(deps: McpManagerDeps): McpManager {
     },
     async add(server) {
       if (!MCP_SERVER_NAME.test(server.name)) {
-        throw new Error(`"${server.name.slice(0, 40)}" is not a server name: 1–32 letters, digits, "_" or "-", starting with a letter or digit.`);
+        throw new Error(`"${server.name.slice(0, 40)}" is not a server name: ${MCP_SERVER_NAME_RULE.en}.`);
       }
       if (server.transport === 'stdio' ? !server.command : !server.url) {
         throw new Error(server.transport === 'stdio' ? 'A local server needs a command to start.' : 'A server over HTTP needs a URL.');

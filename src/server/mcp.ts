@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { McpServer, mcpPublicView } from '../bus/events.js';
-import { DEFAULT_MCP_TIMEOUT_MS, MCP_SERVER_NAME, type McpServerSettings } from '../config/mcp-settings.js';
+import { DEFAULT_MCP_TIMEOUT_MS, MCP_SERVER_NAME, MCP_SERVER_NAME_RULE, type McpServerSettings } from '../config/mcp-settings.js';
 import type { McpManager, McpServerView } from '../mcp/types.js';
 import type { ServerDeps } from './deps.js';
 import { ApiError } from './errors.js';
@@ -21,7 +21,7 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/;
 const noControl = (s: string) => !/[\0\r\n]/.test(s);
 
-const Name = z.string().regex(MCP_SERVER_NAME, 'a server\'s name is 1–32 letters, digits, "_" or "-", starting with a letter or digit (its tools are called <name>__<tool>)');
+const Name = z.string().regex(MCP_SERVER_NAME, `a server's name is ${MCP_SERVER_NAME_RULE.en}`);
 const Value = z.string().max(MAX_VALUE_CHARS).refine(noControl, 'must not hold NUL, CR or LF');
 const pairsOf = (key: RegExp, what: string) =>
   z
@@ -41,7 +41,15 @@ const Common = {
 export const NewMcpServer = z
   .object({
     ...Common,
-    command: z.string().min(1).max(MAX_ARG_CHARS).refine(noControl, 'must not hold NUL, CR or LF').optional().describe('The program to start (a local server over stdio).'),
+    command: z
+      .string()
+      .min(1)
+      .max(MAX_ARG_CHARS)
+      .refine(noControl, 'must not hold NUL, CR or LF')
+      // A relative path would mean whatever folder the server happens to be started from next.
+      .refine((c) => !c.includes('/') || c.startsWith('/'), 'must be a program name found on PATH (npx, uvx) or an absolute path')
+      .optional()
+      .describe('The program to start (a local server over stdio): a name on PATH or an absolute path.'),
     args: z.array(z.string().max(MAX_ARG_CHARS).refine((a) => !a.includes('\0'), 'must not hold NUL')).max(MAX_ARGS).optional().describe('With `command`.'),
     env: pairsOf(ENV_NAME, 'env variable').optional().describe('With `command`: set for the server; never shown again, only their names.'),
     cwd: z.string().min(1).max(4096).refine(noControl, 'must not hold NUL, CR or LF').optional().describe('With `command`: the folder it starts in.'),
