@@ -89,6 +89,9 @@ describe('server-everything over stdio', () => {
     const r = await h.call('everything__trigger-long-running-operation', { duration: 20, steps: 20 }, { signal: controller.signal });
     expect(r.ok).toBe(false);
     expect(r.output).toMatch(/told to stop/);
+    // Said as a stop, never as the server's timeout.
+    expect(r.output).toMatch(/was told to cancel the call to everything__trigger-long-running-operation/);
+    expect(r.output).not.toMatch(/did not answer|within \d+ s/);
     expect(performance.now() - started).toBeLessThan(5_000);
     expect((await h.call('everything__get-sum', { a: 5, b: 5 })).output).toMatch(/10/);
     expect(h.manager.get('everything')).toMatchObject({ state: 'connected', reconnects: 0 });

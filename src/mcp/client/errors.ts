@@ -45,8 +45,8 @@ const MIN_SECRET_CHARS = 4;
  * credentials and query of any URL (a token is often in one: for what is said about the connection,
  * not for a tool's output, whose links are the user's data).
  */
-export function redactor(settings: { headers: Record<string, string>; env: Record<string, string> }, options: { urls: boolean }): (text: string) => string {
-  const secrets = [...Object.values(settings.headers), ...Object.values(settings.env)]
+export function redactor(settings: { headers: Record<string, string>; env: Record<string, string>; url?: string }, options: { urls: boolean }): (text: string) => string {
+  const secrets = [...Object.values(settings.headers), ...Object.values(settings.env), ...urlSecrets(settings.url)]
     .flatMap((v) => [v, ...v.split(/\s+/)])
     .filter((v) => v.length >= MIN_SECRET_CHARS)
     .sort((a, b) => b.length - a.length);
@@ -57,6 +57,16 @@ export function redactor(settings: { headers: Record<string, string>; env: Recor
     for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join('***');
     return out;
   };
+}
+
+/**
+ * What a configured URL may carry that is a key: its user name, password and query values
+ * (`?token=…`). A server may echo them back on their own, outside a whole URL.
+ */
+function urlSecrets(url: string | undefined): string[] {
+  if (!url || !URL.canParse(url)) return [];
+  const u = new URL(url);
+  return [decodeURIComponent(u.username), decodeURIComponent(u.password), u.username, u.password, ...[...u.searchParams.values()], ...u.search.slice(1).split('&').map((p) => p.split('=').slice(1).join('='))];
 }
 
 /** Credentials and query taken out of every URL in a text. */

@@ -50,6 +50,13 @@ describe('untrusted text from servers', () => {
     expect(redactor(settings, { urls: false })(text)).toBe('failed: *** at http://u:p@host/x?key=1 with *** ab');
     expect(redactor({ headers: {}, env: {} }, { urls: false })('https://example.com/search?q=cats')).toBe('https://example.com/search?q=cats');
   });
+
+  it('takes the configured URL\'s credentials and query values out, also when a server echoes them alone', () => {
+    const settings = { headers: {}, env: {}, url: 'http://alice:pa%24%24word@127.0.0.1:4300/mcp?token=QTOKEN97&x=ab' };
+    const say = redactor(settings, { urls: true });
+    expect(say('you sent /mcp?token=QTOKEN97 as alice with pa$$word')).toBe('you sent /mcp?token=*** as *** with ***');
+    expect(say('x=ab stays: too short to be a key')).toBe('x=ab stays: too short to be a key');
+  });
 });
 
 describe('stderr tail', () => {

@@ -154,6 +154,8 @@ export function serverTools(server: string, listed: McpTool[], connection: Serve
           return output;
         } catch (err) {
           if (err instanceof ToolError) throw new ToolError(connection.redactSecrets(err.message));
+          // Stopped by the user or the turn: the SDK reports its abort much as a timeout, which would be a wrong reason.
+          if (ctx.signal.aborted) throw new ToolError(say(ctx.lang, `已告诉 MCP 服务器 ${server} 取消 ${name} 的调用。`, `The MCP server "${server}" was told to cancel the call to ${name}.`));
           throw new ToolError(connection.redact(failureText(ctx, server, name, err, timeoutMs)));
         } finally {
           progress.stop();
