@@ -23,10 +23,7 @@ import { createToolRegistry, type Scrub, type ToolRegistry } from './tools/regis
 import { createRedactor, redactDeep } from './llm/redact.js';
 import { createWorkspaceUndo } from './undo/undo.js';
 import { createMcpManager } from './mcp/manager.js';
-import { evaluate } from './permission/rules.js';
-
-/** Not a tool name any server can be given (names are `[A-Za-z0-9_-]`), to ask the rules about a whole server. */
-const UNNAMEABLE_TOOL = '(any tool)';
+import { serverTrusted } from './permission/rules.js';
 import type { McpManager } from './mcp/types.js';
 
 /** The home and workspace Zhixing makes are the user's alone: they hold the key, the history, their files. */
@@ -151,7 +148,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     saveServers: createMcpServersSaver(join(config.home, CONFIG_FILE), config.mcpServers),
     // A server is trusted when the rules let any of its tools run without asking (`"<name>__*": "allow"`):
     // asked of the rules engine with a tool name no server can have, so no rule for one tool counts.
-    trusted: (name) => evaluate(permission.effective(), `${name}__${UNNAMEABLE_TOOL}`, { target: UNNAMEABLE_TOOL }).decision === 'allow',
+    trusted: (name) => serverTrusted(permission.effective(), name),
   });
   const sessions = createSessions({
     llm,

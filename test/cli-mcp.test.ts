@@ -182,6 +182,19 @@ describe('zhixing mcp remove, enable, disable', () => {
     expect(configIn(dir).mcpServers).toEqual({ b: { command: 'true' } });
   });
 
+  it('removes the rules of the server\'s tools with it, and says a rule already trusts a name added again', async () => {
+    const dir = home().home;
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ mcpServers: { ev: { command: 'true' } }, permissions: { 'ev__*': 'allow', 'evx__*': 'allow', shell: 'ask' } }));
+    const removed = await runCli(['mcp', 'remove', 'ev'], envOf(dir));
+    expect(removed.stdout).toBe('Removed the MCP server "ev" (and its permission rules: ev__*).\n');
+    expect(configIn(dir).permissions).toEqual({ 'evx__*': 'allow', shell: 'ask' });
+    const untrusted = await runCli(['mcp', 'add', 'ev', '--', 'true'], envOf(dir), { timeoutMs: 30_000 });
+    expect(untrusted.stdout).toContain('Its tools ask before each call until you trust it');
+    const trusted = await runCli(['mcp', 'add', 'evx', '--', 'true'], envOf(dir), { timeoutMs: 30_000 });
+    expect(trusted.stdout).toContain('Your permission rules already trust "evx": its tools run without asking.');
+    expect(trusted.stdout).not.toContain('until you trust it');
+  }, 60_000);
+
   it('an unknown name is exit 2 naming the servers there are', async () => {
     const dir = home().home;
     const none = await runCli(['mcp', 'remove', 'ghost'], envOf(dir));

@@ -129,10 +129,14 @@ describe('/api/mcp', () => {
   });
 
   it('DELETE removes a server from config.json, and 404s naming the ones there are', async () => {
-    const s = (running = await startTestServer({ config: { mcpServers: { everything, other: { command: 'true' } } } }));
+    const permissions = { 'everything__*': 'allow', 'everything__echo': 'deny', 'other__*': 'allow', shell: 'ask' };
+    const s = (running = await startTestServer({ config: { mcpServers: { everything, other: { command: 'true' } }, permissions } }));
     const gone = await request(s.port, '/api/mcp/everything', { method: 'DELETE' });
     expect(gone.status).toBe(200);
+    // Its rules go with it: a server added later under the same name starts untrusted.
+    expect(gone.json()).toEqual({ ok: true, removedRules: ['everything__*', 'everything__echo'] });
     expect(configOf(s).mcpServers).toEqual({ other: { command: 'true' } });
+    expect(configOf(s).permissions).toEqual({ 'other__*': 'allow', shell: 'ask' });
     const again = await request(s.port, '/api/mcp/everything', { method: 'DELETE' });
     expect(again.status).toBe(404);
     expect(again.json().error).toEqual({ code: 'not_found', message: 'There is no MCP server "everything". The servers are: other.' });

@@ -10,6 +10,8 @@ import type { Config } from '../config/config.js';
 import { DEFAULT_MCP_TIMEOUT_MS, toServerEntry, type McpServerSettings } from '../config/mcp-settings.js';
 import { CONFIG_FILE } from '../config/paths.js';
 import { say, type Lang } from '../i18n.js';
+import { withoutServerRules, type Rules } from '../permission/rule-edits.js';
+import { serverTrusted, withDefaults } from '../permission/rules.js';
 import type { McpServerView } from '../mcp/types.js';
 import type { McpCommand } from './mcp-args.js';
 import { serverLines, shellLine, shownUrl, trustHint, whatRuns } from './mcp-view.js';
@@ -35,7 +37,7 @@ async function connect(config: Config, servers: McpServerSettings[]): Promise<Mc
     tools: createToolRegistry([]),
     // This manager only looks: config.json is changed above, under its lock.
     saveServers: () => {},
-    trusted: (name) => config.permissions[`${name}__*`] === 'allow',
+    trusted: (name) => serverTrusted(withDefaults(config.permissions), name),
   });
   try {
     manager.start();
@@ -100,7 +102,8 @@ async function add(config: Config, cmd: Extract<McpCommand, { action: 'add' }>, 
   io.stderr(io.style.dim(`${say(lang, `正在连接（最多 ${CONNECT_WAIT_MS / 1000} 秒）…`, `Connecting (up to ${CONNECT_WAIT_MS / 1000} s)…`)}\n`));
   const [view] = await connect(config, [settings]);
   if (view) showOutcome(view, lang, io);
-  io.stdout(`${trustHint(cmd.name, lang)}\n`);
+  // A rule written for this name before (by hand, for an earlier server) already trusts it: say so, never "it asks".
+  io.stdout(`${view?.trusted ? say(lang, `你的权限规则已经信任「${cmd.name}」：它的工具调用前不会询问。`, `Your permission rules already trust "${cmd.name}": its tools run without asking.`) : trustHint(cmd.name, lang)}\n`);
   return 0;
 }
 
@@ -159,8 +162,19 @@ function change(action: 'remove' | 'enable' | 'disable', name: string, path: str
     entries[name] = entry;
     return entries;
   });
+  // Its tools' rules go with it: a server added later under this name must not inherit its trust.
+  let removedRules: string[] = [];
+  if (action === 'remove') {
+    updateConfigKey(path, 'permissions', (current) => {
+      if (typeof current !== 'object' || current === null || Array.isArray(current)) return current;
+      const out = withoutServerRules(current as Rules, name);
+      removedRules = out.removed;
+      return out.rules;
+    });
+  }
+  const rulesNote = removedRules.length ? say(lang, `（也删除了它的权限规则：${removedRules.join('、')}）`, ` (and its permission rules: ${removedRules.join(', ')})`) : '';
   const done = {
-    remove: say(lang, `已删除 MCP 服务器「${name}」。`, `Removed the MCP server "${name}".`),
+    remove: say(lang, `已删除 MCP 服务器「${name}」${rulesNote}。`, `Removed the MCP server "${name}"${rulesNote}.`),
     enable: say(lang, `已启用 MCP 服务器「${name}」：Zhixing 下次启动时会连接它。`, `Enabled the MCP server "${name}": Zhixing connects it when it next starts.`),
     disable: say(lang, `已停用 MCP 服务器「${name}」：它的工具不再提供。`, `Disabled the MCP server "${name}": its tools are no longer offered.`),
   }[action];

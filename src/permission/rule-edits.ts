@@ -46,3 +46,15 @@ export function withoutRule(rules: Rules, tool: string, pattern?: string): { rul
 export function defaultsOf(effective: Rules, rules: Rules): Rules {
   return Object.fromEntries(Object.entries(effective).filter(([tool]) => !(tool in rules)));
 }
+
+/**
+ * `rules` without the rules of one MCP server's tools (`<server>__…`), for when the server is removed:
+ * a later server given the same name must not inherit the trust given to this one. Server names hold no
+ * `__`, so the prefix names this server alone.
+ */
+export function withoutServerRules(rules: Rules, server: string): { rules: Rules; removed: string[] } {
+  const prefix = `${server}__`;
+  const removed = Object.keys(rules).filter((key) => key.startsWith(prefix));
+  if (!removed.length) return { rules, removed };
+  return { rules: Object.fromEntries(Object.entries(rules).filter(([key]) => !key.startsWith(prefix))), removed };
+}

@@ -189,3 +189,14 @@ export function patternsToRemember(request: Pick<PermissionRequest, 'target'>, v
   // No part asked (a must-ask lifted the whole line): the line itself is what the user approved.
   return asking.length ? [...new Set(asking)] : [request.target];
 }
+
+/** Not a tool name any server can be given (names are `[A-Za-z0-9_-]`), to ask the rules about a whole server. */
+const ANY_SERVER_TOOL = '(any tool)';
+
+/**
+ * Whether the rules let every tool of an MCP server run without asking (`"<name>__*": "allow"`): asked
+ * with a tool name no server can have, so a rule for one of its tools does not count.
+ */
+export function serverTrusted(effective: PermissionRules, server: string): boolean {
+  return evaluate(effective, `${server}__${ANY_SERVER_TOOL}`, { target: ANY_SERVER_TOOL }).decision === 'allow';
+}

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { McpServer, mcpPublicView } from '../bus/events.js';
+import { withoutServerRules } from '../permission/rule-edits.js';
 import { DEFAULT_MCP_TIMEOUT_MS, MCP_SERVER_NAME, MCP_SERVER_NAME_RULE, type McpServerSettings } from '../config/mcp-settings.js';
 import type { McpManager, McpServerView } from '../mcp/types.js';
 import type { ServerDeps } from './deps.js';
@@ -164,9 +165,9 @@ export function mcpRoutes({ app }: ServerDeps, feed: Pick<EventFeed, 'mcpRemoved
       path: '/api/mcp/{name}',
       tag: 'mcp',
       summary: 'Remove an MCP server',
-      description: 'Disconnects it, stops it, takes its tools away and deletes it from config.json.',
+      description: 'Disconnects it, stops it, takes its tools away and deletes it from config.json, with the permission rules of its tools (`<name>__…`): a server added later under the same name starts untrusted.',
       params: NameParam,
-      responses: { 200: { description: 'Removed.', schema: z.object({ ok: z.literal(true) }) } },
+      responses: { 200: { description: 'Removed.', schema: z.object({ ok: z.literal(true), removedRules: z.array(z.string()).describe('The permission rules that went with it.') }) } },
       errors: [404],
       errorText: { 404: 'There is no server of that name: the message lists the ones there are.' },
     },
@@ -174,7 +175,9 @@ export function mcpRoutes({ app }: ServerDeps, feed: Pick<EventFeed, 'mcpRemoved
       const before = mcp.get(params.name);
       if (!before || !(await mcp.remove(params.name).catch(refused))) throw unknownServer(mcp, params.name);
       feed.mcpRemoved(publicView(before));
-      return c.json({ ok: true as const });
+      const { rules, removed } = withoutServerRules(app.permission.rules(), params.name);
+      if (removed.length) app.permission.setRules(rules);
+      return c.json({ ok: true as const, removedRules: removed });
     },
   );
 
