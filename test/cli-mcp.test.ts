@@ -7,6 +7,8 @@ import { useTempHomes } from './support/temp-home.js';
 
 /** The official reference server over stdio, as a user's config would start it. */
 const EVERYTHING = resolve('node_modules/.bin/mcp-server-everything');
+/** A server listing 150 tools: more than are offered. */
+const MANY = resolve('test/fixtures/mcp/many.mjs');
 const home = useTempHomes();
 const configIn = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as Record<string, any>;
 // No model, no key: managing servers must not need one.
@@ -168,6 +170,23 @@ describe('zhixing mcp list', () => {
     expect(servers[1].stderr.at(-1)).toContain('boom');
     expect(servers[2]).toMatchObject({ state: 'disabled', headerKeys: ['Authorization'], tools: [] });
   }, 60_000);
+});
+
+describe('a server whose list is cut', () => {
+  it('list and list --json say what was left out, in both languages', async () => {
+    const dir = home().home;
+    const add = await runCli(['mcp', 'add', 'many', '--', process.execPath, MANY], envOf(dir), { timeoutMs: 30_000 });
+    expect(add.code).toBe(0);
+    const r = await runCli(['mcp', 'list'], envOf(dir), { timeoutMs: 30_000 });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^many {2}connected · 100 tools\n(?: {2}.*\n)* {2}warning {2}it lists 150 tools; only the first 100 are offered\./m);
+    const zh = await runCli(['mcp', 'list'], envOf(dir, 'zh'), { timeoutMs: 30_000 });
+    expect(zh.stdout).toMatch(/^ {2}注意 {2}it lists 150 tools; only the first 100 are offered\./m);
+    const json = await runCli(['mcp', 'list', '--json'], envOf(dir), { timeoutMs: 30_000 });
+    const [server] = JSON.parse(json.stdout).servers;
+    expect(server).toMatchObject({ name: 'many', state: 'connected', via: 'stdio', warning: expect.stringMatching(/^it lists 150 tools; only the first 100 are offered\./) });
+    expect(server.tools).toHaveLength(100);
+  }, 90_000);
 });
 
 describe('zhixing mcp remove, enable, disable', () => {

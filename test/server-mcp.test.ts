@@ -18,6 +18,8 @@ afterEach(async () => {
 
 const configOf = (s: TestServer) => JSON.parse(readFileSync(join(s.home, 'config.json'), 'utf8')) as Record<string, any>;
 const everything = { command: EVERYTHING, args: ['stdio'] };
+/** Lists 150 tools: more than are offered. */
+const many = { command: process.execPath, args: [resolve('test/fixtures/mcp/many.mjs')] };
 /** Says why on stderr and dies at once. */
 const broken = { command: 'sh', args: ['-c', 'echo "cannot open database: permission denied" >&2; exit 3'] };
 
@@ -44,6 +46,20 @@ describe('/api/mcp', () => {
     ]);
     // The model is offered them too.
     expect(status.tools).toEqual(expect.arrayContaining(['everything__get-sum']));
+  }, 60_000);
+
+  it('says what a server\'s list left out, and the transport in use, in GET and in the server-wide stream', async () => {
+    const s = (running = await startTestServer());
+    const stream = await openStream(s.port, '/api/events');
+    expect((await request(s.port, '/api/mcp', { body: { name: 'many', ...many } })).status).toBe(201);
+    await stream.waitFor('"state":"connected"', 30_000);
+    const view = (await request(s.port, '/api/mcp')).json().servers[0];
+    expect(view).toMatchObject({ name: 'many', state: 'connected', via: 'stdio', warning: expect.stringMatching(/it lists 150 tools; only the first 100 are offered/) });
+    expect(view.tools).toHaveLength(100);
+    await stream.waitFor('only the first 100 are offered');
+    stream.leave();
+    const told = stream.text().split('\n').filter((l) => l.startsWith('data:') && l.includes('"state":"connected"')).map((l) => JSON.parse(l.slice(5)));
+    expect(told.at(-1).server).toMatchObject({ via: 'stdio', warning: view.warning });
   }, 60_000);
 
   it('a server trusted by a rule is shown trusted', async () => {

@@ -165,6 +165,8 @@ export const McpServer = z.object({
   trusted: z.boolean().describe('A rule lets its tools run without asking (`"<name>__*": "allow"`).'),
   since: z.string().describe('When the state last changed (ISO 8601).'),
   reconnects: z.number().int(),
+  warning: z.string().optional().describe('What was left out though it connected: tools over the cap, schemas too big, malformed tools.'),
+  via: z.enum(['stdio', 'http', 'sse']).optional().describe('The transport in use once connected: `sse` for an `http` server that only spoke the older protocol.'),
 });
 
 const MCP_VIEW_KEYS = Object.keys(McpServer.shape);

@@ -70,6 +70,7 @@ export function serverLines(v: McpServerView, lang: Lang, style: Style): string[
   if (keys.length) lines.push(`  ${style.dim(say(lang, '已设置（值不显示）', 'set (values not shown)'))}  ${cut(keys.join(', '))}`);
   if (v.state === 'connected' && v.tools.length) lines.push(`  ${style.dim(say(lang, '工具', 'tools'))}  ${cut(v.tools.join(', '))}`);
   if (v.error) lines.push(`  ${style.red(say(lang, '原因', 'error'))}  ${cut(v.error)}`);
+  if (v.warning) lines.push(`  ${style.red(say(lang, '注意', 'warning'))}  ${cut(v.warning)}`);
   if (v.state === 'failed' && v.stderr.length) {
     lines.push(`  ${style.dim(say(lang, '它最后在 stderr 写的：', 'its last stderr lines:'))}`);
     for (const line of v.stderr.slice(-STDERR_SHOWN)) lines.push(`    ${style.dim('|')} ${cut(line)}`);

@@ -115,6 +115,35 @@ describe('a server with a long, changing list and every kind of result', () => {
   });
 });
 
+describe('a server that sends a burst of tools/list_changed', () => {
+  it('answers the call promptly and re-lists its tools once or twice, not once per notice', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    const h = harness([stdio('many', process.execPath, [fixture('many.mjs')])]);
+    try {
+      h.manager.start();
+      await h.until('many', (v) => v.state === 'connected');
+      const before = Number((await h.call('many__count')).output);
+      const started = Date.now();
+      const r = await h.call('many__burst');
+      expect(r.ok).toBe(true);
+      expect(r.output).toBe('burst sent');
+      expect(Date.now() - started).toBeLessThan(5_000);
+      // Let the debounced listing (and the one a notice during it asks for) run.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const lists = Number((await h.call('many__count')).output) - before;
+      expect(lists).toBeGreaterThanOrEqual(1);
+      expect(lists).toBeLessThanOrEqual(3);
+      expect(h.manager.get('many')!.state).toBe('connected');
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await h.manager.close();
+    }
+  });
+});
+
 describe('servers that hang or die', () => {
   it('gives up on a server that never answers initialize, without holding up the others or close()', async () => {
     const h = harness([

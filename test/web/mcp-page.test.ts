@@ -149,3 +149,18 @@ it('follows changes made elsewhere, live, and reads in Chinese on a phone in the
   await page.screenshot({ path: join(SHOTS, 'mcp-page-zh-dark-phone.png'), fullPage: true });
   await expectNoErrors();
 }, 60_000);
+
+it('shows on the card what a server\'s list left out, in English and Chinese', async () => {
+  const s = (server = await startTestServer({ config: { mcpServers: { many: { command: process.execPath, args: [resolve('test/fixtures/mcp/many.mjs')] } } } }));
+  s.app.mcp.start();
+  for (const [locale, prefix] of [['en-US', 'Warning: '], ['zh-CN', '注意：']] as const) {
+    const { page, expectNoErrors } = await browser.openPage(`${s.url}/`, { locale });
+    await openMcp(page);
+    await expect.poll(() => card(page, 'many').getAttribute('data-state'), { timeout: 20_000 }).toBe('connected');
+    const warning = card(page, 'many').locator('[data-mcp-warning]');
+    await warning.waitFor();
+    expect(await warning.isVisible()).toBe(true);
+    expect(await warning.innerText()).toBe(`${prefix}it lists 150 tools; only the first 100 are offered.`);
+    await expectNoErrors();
+  }
+}, 60_000);

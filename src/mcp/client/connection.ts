@@ -12,6 +12,8 @@ import { openConnection, type ClientInfo, type Live } from './transport.js';
 
 /** The pages of `tools/list` read at most: a server paging forever must not keep us listing. */
 const MAX_LIST_PAGES = 50;
+/** A burst of `tools/list_changed` is waited out this long, then answered with one listing. */
+const RELIST_DEBOUNCE_MS = 150;
 /** New stderr lines are told to hosts at most this often: a chatty server must not flood them. */
 const STDERR_NOTICE_MS = 250;
 /**
@@ -203,7 +205,7 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
               client.onerror = (err) => {
                 if (/ReadBuffer exceeded/i.test(err.message)) overflowed = client;
               };
-              client.setNotificationHandler(ToolListChangedNotificationSchema, () => void refresh(client));
+              client.setNotificationHandler(ToolListChangedNotificationSchema, () => refresh(client));
             },
           });
           const list = await listTools(opened.client, signal);
@@ -242,16 +244,40 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
       if (signal === cancel.signal) loop = undefined;
     }
   }
-  async function refresh(client: Client) {
-    if (!live || live.client !== client) return;
+  /**
+   * Re-listing after `tools/list_changed`: at most one listing in flight per connection, started a
+   * little after the first notice; notices that come while one runs ask for exactly one more. A burst
+   * of thousands of notices costs one or two listings, not thousands of requests at once.
+   */
+  let relist: { client: Client; timer?: NodeJS.Timeout; running: boolean; dirty: boolean } | undefined;
+  function refresh(client: Client) {
+    if (relist?.client !== client) {
+      if (relist?.timer) clearTimeout(relist.timer);
+      relist = { client, running: false, dirty: false };
+    }
+    const r = relist;
+    if (r.running) r.dirty = true;
+    else r.timer ??= setTimeout(() => void relistNow(r), RELIST_DEBOUNCE_MS).unref();
+  }
+  async function relistNow(r: NonNullable<typeof relist>) {
+    r.timer = undefined;
+    if (relist !== r || !live || live.client !== r.client || cancel.signal.aborted) return;
+    r.running = true;
+    r.dirty = false;
     try {
-      const list = await listTools(client, cancel.signal);
-      if (live?.client === client) {
+      const list = await listTools(r.client, cancel.signal);
+      if (live?.client === r.client) {
         deps.listed(list.tools, list.malformed);
         deps.changed();
       }
     } catch {
       // The list stays as it was; a dead connection is noticed and healed by its close or the next call.
+    } finally {
+      r.running = false;
+      if (r.dirty && relist === r) {
+        r.dirty = false;
+        r.timer ??= setTimeout(() => void relistNow(r), RELIST_DEBOUNCE_MS).unref();
+      }
     }
   }
 
@@ -297,6 +323,8 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
   /** Ends the connection and any connect in progress, without a state of its own; bounded. */
   async function teardown() {
     cancel.abort();
+    if (relist?.timer) clearTimeout(relist.timer);
+    relist = undefined;
     const running = loop;
     const was = live;
     live = undefined;
