@@ -177,6 +177,7 @@ describe('a server whose list is cut', () => {
     const dir = home().home;
     const add = await runCli(['mcp', 'add', 'many', '--', process.execPath, MANY], envOf(dir), { timeoutMs: 30_000 });
     expect(add.code).toBe(0);
+    expect(add.stdout).toMatch(/^Connected: 100 tools\.\nWarning: it lists 150 tools; only the first 100 are offered\./m);
     const r = await runCli(['mcp', 'list'], envOf(dir), { timeoutMs: 30_000 });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^many {2}connected · 100 tools\n(?: {2}.*\n)* {2}warning {2}it lists 150 tools; only the first 100 are offered\./m);

@@ -111,6 +111,8 @@ async function add(config: Config, cmd: Extract<McpCommand, { action: 'add' }>, 
 function showOutcome(v: McpServerView, lang: Lang, io: CliIo): void {
   if (v.state === 'connected') {
     io.stdout(`${io.style.green(say(lang, `已连接：${v.tools.length} 个工具。`, `Connected: ${v.tools.length} tool${v.tools.length === 1 ? '' : 's'}.`))}\n`);
+    // Tools left out (too many, schemas too big, malformed) are said here, not found out later.
+    if (v.warning) io.stdout(`${io.style.red(say(lang, '注意', 'Warning'))}: ${plainText(v.warning)}\n`);
     return;
   }
   if (v.state === 'connecting') {
