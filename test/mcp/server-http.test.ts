@@ -29,7 +29,7 @@ describe('/mcp on zhixing serve, with the official SDK client over Streamable HT
     await peer?.client.close();
     await t?.close();
   });
-  servedToolsSuite(() => peer);
+  servedToolsSuite(() => peer, 'http');
 
   it('refuses a foreign Origin and a Host that is not its own with 403, before any MCP is spoken', async () => {
     const origin = await request(t.port, '/mcp', { headers: { ...MCP_HEADERS, origin: 'http://evil.example' }, body: INIT });

@@ -19,7 +19,7 @@ describe('zhixing mcp serve (stdio) with the official SDK client', () => {
     peer = { client, home: h.home };
   });
   afterAll(() => peer?.client.close());
-  servedToolsSuite(() => peer);
+  servedToolsSuite(() => peer, 'stdio');
 });
 
 describe('zhixing mcp serve --yes', () => {

@@ -33,7 +33,7 @@ export async function builtinNames(): Promise<string[]> {
  * What any MCP client must get from Zhixing's server, whatever the transport: the tools, results the
  * same as in-process, failures as isError, asks refused with how to allow them, and `chat`.
  */
-export function servedToolsSuite(peer: () => { client: Client; home: string }): void {
+export function servedToolsSuite(peer: () => { client: Client; home: string }, transport: 'stdio' | 'http'): void {
   it('lists the built-in tools and chat, with their annotations and schemas a validator accepts', async () => {
     const { tools } = await peer().client.listTools();
     expect(tools.map((t) => t.name)).toEqual([...(await builtinNames()), 'chat']);
@@ -95,7 +95,9 @@ export function servedToolsSuite(peer: () => { client: Client; home: string }): 
     expect(text).toContain('touch made-by-mcp');
     expect(text).toContain(join(home, 'config.json'));
     expect(text).toContain('"permissions"');
-    expect(text).toContain('zhixing mcp serve --yes');
+    // `--yes` is offered only where it exists: `zhixing mcp serve`, not `/mcp` on `zhixing serve`.
+    if (transport === 'stdio') expect(text).toContain('zhixing mcp serve --yes');
+    else expect(text).not.toContain('--yes');
     expect(() => readFileSync(join(home, 'workspace', 'made-by-mcp'))).toThrow();
   });
 

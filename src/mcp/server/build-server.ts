@@ -189,7 +189,7 @@ export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
         );
         // A caller that answered the asks itself gets the tool's own words, as in-process.
         const refused = result.ok || forward ? undefined : unansweredAsk(permissions.records());
-        if (refused) return { content: [{ type: 'text', text: `Error: ${serverRefusalText(lang, name, refused, app.config.home)}` }], isError: true };
+        if (refused) return { content: [{ type: 'text', text: `Error: ${serverRefusalText(lang, name, refused, app.config.home, { stdio: deps.forwardAsks === true })}` }], isError: true };
         return toCallToolResult(result, app.workspace);
       } finally {
         release();

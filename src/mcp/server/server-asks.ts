@@ -49,7 +49,7 @@ const shownTarget = (target: string) => (target.length > 120 ? `${target.slice(0
  * Why a call was refused in server mode and how to let it run: which tool, what it would have done,
  * what made it ask, and the two ways to allow it (a rule in config.json, or `--yes`).
  */
-export function serverRefusalText(lang: Lang, tool: string, record: PermissionRecord, home: string): string {
+export function serverRefusalText(lang: Lang, tool: string, record: PermissionRecord, home: string, options: { stdio: boolean } = { stdio: true }): string {
   const file = join(home, CONFIG_FILE);
   const target = shownTarget(record.target);
   const asking = record.parts?.filter((p) => p.decision !== 'allow').map((p) => p.text) ?? [];
@@ -62,11 +62,15 @@ export function serverRefusalText(lang: Lang, tool: string, record: PermissionRe
       `${tool} was not run: ${target} can only be approved by a person (${why ?? 'what it runs cannot be read beforehand'}); --yes does not approve it.`,
     );
   }
+  // `--yes` is a flag of `zhixing mcp serve` (stdio); over HTTP only a rule can allow it.
+  const yes = options.stdio
+    ? say(lang, '；或者用 `zhixing mcp serve --yes` 启动服务器，让需要批准的调用直接运行', '; or start the server with `zhixing mcp serve --yes` so calls that would ask run')
+    : '';
   return say(
     lang,
     `${tool} 没有运行：它要 ${target}，这需要批准${why ? `（${why}）` : ''}，而知行作为 MCP 服务器运行时没有人可以批准。` +
-      `要允许它，请在 ${file} 的 "permissions" 里加一条规则，例如 ${example}；或者用 \`zhixing mcp serve --yes\` 启动服务器，让需要批准的调用直接运行。`,
+      `要允许它，请在 ${file} 的 "permissions" 里加一条规则，例如 ${example}${yes}。`,
     `${tool} was not run: it would act on ${target}, which needs approval${why ? ` (${why})` : ''}, and nobody can approve it while Zhixing runs as an MCP server. ` +
-      `To allow it, add a rule under "permissions" in ${file}, e.g. ${example}; or start the server with \`zhixing mcp serve --yes\` so calls that would ask run.`,
+      `To allow it, add a rule under "permissions" in ${file}, e.g. ${example}${yes}.`,
   );
 }
