@@ -1,0 +1,63 @@
+/**
+ * Long-term memory as the rest of the program sees it: the tools, the context builder, the REPL,
+ * the HTTP API and the web app all go through this interface, never through SQL.
+ */
+
+export const MEMORY_KINDS = ['fact', 'preference', 'note'] as const;
+export type MemoryKind = (typeof MEMORY_KINDS)[number];
+
+/** `session`: memories saved in the asking session; `all`: every session's, only when the user asks. */
+export type MemoryScope = 'session' | 'all';
+
+export interface Memory {
+  id: string;
+  /** The session it was saved in; deleting that session deletes the memory. */
+  sessionId: string;
+  kind: MemoryKind;
+  content: string;
+  tags: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface MemoryHit extends Memory {
+  /** Higher is more relevant; comparable only within one answer. */
+  score: number;
+}
+
+/** Where vectors come from, and whether a (re-)embedding is under way. */
+export interface EmbeddingStatus {
+  kind: 'none' | 'remote' | 'local';
+  model?: string;
+  dimensions?: number;
+  /** While memories are embedded in the background (a new model, or memories saved while it was down). */
+  progress?: { done: number; total: number };
+  /** The last failure, in plain words (the endpoint is down, the key is refused…). */
+  error?: string;
+}
+
+export interface MemoryService {
+  save(input: { sessionId: string; content: string; kind?: MemoryKind; tags?: string[] }): Promise<Memory>;
+  /** Ranked hits for a question or keywords; Chinese of any length, two characters included. */
+  search(input: { query: string; sessionId: string; scope?: MemoryScope; limit?: number; signal?: AbortSignal }): Promise<MemoryHit[]>;
+  /**
+   * The memories worth putting in front of the model for this conversation: several, deduplicated,
+   * whose text fits in `maxTokens`. Scoped to the session.
+   */
+  recall(input: { sessionId: string; text: string; maxTokens: number; signal?: AbortSignal }): Promise<MemoryHit[]>;
+  /** Newest first; a session's only when `sessionId` is given; filtered by `query` when given. */
+  list(input?: { sessionId?: string; query?: string; limit?: number; offset?: number }): { memories: Memory[]; total: number };
+  get(id: string): Memory | undefined;
+  update(id: string, patch: { content?: string; kind?: MemoryKind; tags?: string[] }): Promise<Memory | undefined>;
+  remove(id: string): boolean;
+  embeddings(): EmbeddingStatus;
+  /** Stops background embedding. */
+  close(): void;
+}
+
+/** The user's standing instructions (「用中文回复」, "keep answers short"), in every system prompt. */
+export interface PreferencesService {
+  list(): string[];
+  /** Replaces the whole list; returns it as stored (trimmed, empty lines and duplicates dropped). */
+  set(instructions: string[]): string[];
+}
