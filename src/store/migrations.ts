@@ -1,3 +1,5 @@
+import { MEMORIES_MIGRATION } from './memories-repo.js';
+
 /**
  * What a tool call's card needs beside its output: a one-line title, JSON metadata, and JSON
  * attachments (each `{ name, mimeType, size }` with `data` in base64 or a workspace `path`).
@@ -153,4 +155,5 @@ export const MIGRATIONS: readonly string[] = [
   /* 6: permission decisions remembered across runs */ PERMISSION_DECISIONS_MIGRATION,
   /* 7: stable todo numbers */ TODO_NUMBERS_MIGRATION,
   /* 8: workspace snapshots for undo */ SNAPSHOTS_MIGRATION,
+  /* 9: long-term memories with a trigram index */ MEMORIES_MIGRATION,
 ];
