@@ -1,12 +1,32 @@
+import { createHash } from 'node:crypto';
 import { estimateTokens } from '../llm/tokens.js';
-import type { MemoriesRepo } from '../store/memories-repo.js';
-import { queryTerms } from './terms.js';
-import { MEMORY_KINDS, type Memory, type MemoryHit, type MemoryKind, type MemoryService } from './types.js';
+import type { MemoriesRepo, StoredMemory } from '../store/memories-repo.js';
+import type { MemoryVectorsRepo } from '../store/memory-vectors-repo.js';
+import { createEmbedWorker, type EmbedWorker } from './embed-worker.js';
+import type { Embedder } from './embedder.js';
+import { lexicalSearch } from './lexical.js';
+import { fuseRanks, nearDuplicate } from './rank.js';
+import { indexTerms } from './terms.js';
+import { MEMORY_KINDS, type EmbeddingStatus, type Memory, type MemoryHit, type MemoryKind, type MemoryService } from './types.js';
 
 export const MAX_MEMORY_CHARS = 4000;
 export const MAX_TAGS = 16;
 export const MAX_TAG_CHARS = 64;
-const TRIGRAM = 3;
+export const MAX_SEARCH_LIMIT = 50;
+/** Candidates taken by hamming distance over the bits, per hit wanted, before exact re-ranking. */
+const VECTOR_CANDIDATES_PER_HIT = 40;
+const MIN_VECTOR_CANDIDATES = 400;
+/** Below this cosine a memory found only by its vector is not worth showing: it is merely the nearest of unrelated ones. */
+const MIN_SIMILARITY = 0.3;
+/** A question waits this long for its vector, then is answered from words alone. */
+const QUERY_EMBED_TIMEOUT_MS = 2_000;
+/** After an embeddings failure, questions skip the endpoint this long rather than each wait for it. */
+const SKIP_AFTER_FAILURE_MS = 15_000;
+/** Query vectors kept: recall asks with the same conversation text at every step of a turn. */
+const QUERY_CACHE_SIZE = 64;
+const RECALL_CANDIDATES = 20;
+/** What a recalled memory costs beyond its text: the line it sits on, its kind. */
+const RECALL_LINE_TOKENS = 8;
 
 /** A memory the caller asked for in a way that cannot be kept: said in plain words. */
 export class MemoryError extends Error {}
@@ -15,7 +35,23 @@ export interface MemoryDeps {
   repo: MemoriesRepo;
   newId: () => string;
   now?: () => number;
+  /** Vectors and their index; with `embedder`, search is hybrid. */
+  vectors?: MemoryVectorsRepo;
+  embedder?: Embedder;
+  /** Why embeddings are off though asked for (a missing package), shown in the status. */
+  embedderProblem?: string;
+  /** Start embedding what lacks a vector for the model at once (a new model), rather than on the first save. */
+  embedOnStart?: boolean;
+  retryAfterMs?: number;
 }
+
+/** A session's token in the indexes: short and evenly spread, so its posting list is cheap to intersect. */
+export const scopeToken = (sessionId: string): string => `s${createHash('sha1').update(sessionId).digest('hex').slice(0, 12)}`;
+
+const embedText = (m: { content: string; tags: string | string[] }) => {
+  const tags = typeof m.tags === 'string' ? (JSON.parse(m.tags) as string[]) : m.tags;
+  return tags.length ? `${m.content}\n${tags.join(', ')}` : m.content;
+};
 
 function clean(input: { content?: string; kind?: MemoryKind; tags?: string[] }, old?: Memory) {
   const content = (input.content ?? old?.content ?? '').trim();
@@ -30,48 +66,81 @@ function clean(input: { content?: string; kind?: MemoryKind; tags?: string[] }, 
   return { content, kind, tags };
 }
 
-/**
- * Lexical long-term memory: terms of three characters and more through the trigram index, shorter
- * ones by substring; a memory ranks by how many of the question's terms it holds.
- */
-export function createMemoryService(deps: MemoryDeps): MemoryService {
-  const now = deps.now ?? Date.now;
-  const { repo } = deps;
+const publicHit = ({ seq: _seq, ...m }: StoredMemory, score: number): MemoryHit => ({ ...m, score });
 
-  function lexical(query: string, sessionId: string | undefined, limit: number): MemoryHit[] {
-    const terms = queryTerms(query);
-    if (terms.length === 0) return [];
-    const pool = new Map<string, Memory>();
-    const long = terms.filter((t) => [...t].length >= TRIGRAM);
-    const short = terms.filter((t) => [...t].length < TRIGRAM);
-    for (const m of repo.matchTrigram(long, { sessionId, limit: limit * 4 })) pool.set(m.id, m);
-    for (const m of repo.matchLike(short, { sessionId, limit: limit * 4 })) pool.set(m.id, m);
-    const scored = [...pool.values()].map((m) => {
-      const text = `${m.content} ${m.tags.join(' ')}`.toLowerCase();
-      const held = terms.filter((t) => text.includes(t)).reduce((n, t) => n + [...t].length, 0);
-      return { ...m, score: held };
-    });
-    return scored.filter((h) => h.score > 0).sort((a, b) => b.score - a.score || b.createdAt - a.createdAt).slice(0, limit);
+/**
+ * Long-term memory: words through two FTS5 indexes (trigram, and words with Chinese pairs), meaning
+ * through vectors when an embedder is configured, the two fused by rank. Saving never waits for the
+ * embedder: vectors are made in the background, and missing ones again after a failure.
+ */
+export function createMemoryService(deps: MemoryDeps): MemoryService & { embeddingsIdle(): Promise<void> } {
+  const now = deps.now ?? Date.now;
+  const { repo, vectors, embedder } = deps;
+  const worker: EmbedWorker | undefined =
+    vectors && embedder ? createEmbedWorker({ vectors, embedder, text: embedText, retryAfterMs: deps.retryAfterMs }) : undefined;
+  const queryCache = new Map<string, Float32Array>();
+  let failedAt = -Infinity;
+  if (worker && deps.embedOnStart) worker.kick();
+
+  async function queryVector(text: string, signal?: AbortSignal): Promise<Float32Array | undefined> {
+    if (!embedder || !worker) return undefined;
+    const cached = queryCache.get(text);
+    if (cached) return cached;
+    if (Date.now() - failedAt < SKIP_AFTER_FAILURE_MS) return undefined;
+    const timeout = AbortSignal.timeout(QUERY_EMBED_TIMEOUT_MS);
+    try {
+      const [v] = await embedder.embed([text], signal ? AbortSignal.any([signal, timeout]) : timeout);
+      if (!v) return undefined;
+      if (queryCache.size >= QUERY_CACHE_SIZE) queryCache.delete(queryCache.keys().next().value!);
+      queryCache.set(text, v);
+      const hadError = worker.state().error;
+      worker.report(undefined, v.length);
+      if (hadError) worker.kick();
+      return v;
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      failedAt = Date.now();
+      worker.report(err instanceof Error ? err.message : String(err));
+      return undefined;
+    }
   }
+
+  async function hybrid(query: string, scope: string | undefined, limit: number, signal?: AbortSignal): Promise<MemoryHit[]> {
+    const lexical = lexicalSearch(repo, query, scope, limit);
+    const v = await queryVector(query, signal);
+    if (!v || !vectors || !embedder) return lexical.map((h) => publicHit(h, h.score));
+    const near = vectors
+      .nearest(embedder.model, v, { k: limit, candidates: Math.max(MIN_VECTOR_CANDIDATES, limit * VECTOR_CANDIDATES_PER_HIT), scope })
+      .filter((c) => c.similarity >= MIN_SIMILARITY);
+    const bySeq = new Map(repo.bySeq(near.map((c) => c.seq)).map((m) => [m.seq, m]));
+    const vectorList = near.map((c) => bySeq.get(c.seq)).filter((m): m is StoredMemory => m !== undefined);
+    return fuseRanks<StoredMemory>([lexical, vectorList], (m) => m.id)
+      .slice(0, limit)
+      .map(({ item, score }) => publicHit(item, score));
+  }
+
+  const scopeOf = (sessionId: string | undefined) => (sessionId === undefined ? undefined : scopeToken(sessionId));
+  const bound = (limit: number | undefined, fallback: number) => Math.max(1, Math.min(limit ?? fallback, MAX_SEARCH_LIMIT));
 
   return {
     async save(input) {
       const { content, kind, tags } = clean(input);
       const at = now();
       const memory: Memory = { id: deps.newId(), sessionId: input.sessionId, kind, content, tags, createdAt: at, updatedAt: at };
-      repo.insert(memory);
+      repo.insert(memory, { scope: scopeToken(input.sessionId), terms: indexTerms(`${content} ${tags.join(' ')}`) });
+      worker?.kick();
       return memory;
     },
-    async search({ query, sessionId, scope = 'session', limit = 10 }) {
-      return lexical(query, scope === 'all' ? undefined : sessionId, Math.max(1, Math.min(limit, 50)));
+    search({ query, sessionId, scope = 'session', limit, signal }) {
+      return hybrid(query, scope === 'all' ? undefined : scopeOf(sessionId), bound(limit, 10), signal);
     },
-    async recall({ sessionId, text, maxTokens }) {
+    async recall({ sessionId, text, maxTokens, signal }) {
       const hits: MemoryHit[] = [];
       let used = 0;
-      for (const hit of lexical(text, sessionId, 20)) {
-        if (hits.some((h) => h.content === hit.content)) continue;
-        const cost = estimateTokens(hit.content) + 8;
-        if (used + cost > maxTokens) break;
+      for (const hit of await hybrid(text, scopeOf(sessionId), RECALL_CANDIDATES, signal)) {
+        if (hits.some((h) => nearDuplicate(h.content, hit.content))) continue;
+        const cost = estimateTokens(hit.content) + RECALL_LINE_TOKENS;
+        if (used + cost > maxTokens) continue;
         hits.push(hit);
         used += cost;
       }
@@ -81,8 +150,9 @@ export function createMemoryService(deps: MemoryDeps): MemoryService {
       const limit = Math.max(1, Math.min(input.limit ?? 50, 500));
       const offset = Math.max(0, input.offset ?? 0);
       if (input.query?.trim()) {
-        const memories = lexical(input.query, input.sessionId, limit + offset).slice(offset);
-        return { memories, total: memories.length + offset };
+        const found = lexicalSearch(repo, input.query, scopeOf(input.sessionId), MAX_SEARCH_LIMIT);
+        const memories = found.slice(offset, offset + limit).map(({ seq: _seq, score: _score, ...m }) => m);
+        return { memories, total: found.length };
       }
       return repo.list({ sessionId: input.sessionId, limit, offset });
     },
@@ -91,11 +161,23 @@ export function createMemoryService(deps: MemoryDeps): MemoryService {
       const old = repo.get(id);
       if (!old) return undefined;
       const next = clean(patch, old);
-      repo.update(id, { ...next, now: now() });
+      repo.update(id, { ...next, terms: indexTerms(`${next.content} ${next.tags.join(' ')}`), now: now() });
+      // The text changed: its vectors describe the old one.
+      if (vectors && (next.content !== old.content || next.tags.join() !== old.tags.join())) {
+        vectors.forget(id);
+        worker?.kick();
+      }
       return repo.get(id);
     },
     remove: (id) => repo.delete(id),
-    embeddings: () => ({ kind: 'none' }),
-    close() {},
+    embeddings(): EmbeddingStatus {
+      if (!embedder || !worker) return deps.embedderProblem ? { kind: 'none', error: deps.embedderProblem } : { kind: 'none' };
+      const s = worker.state();
+      return { kind: embedder.kind, model: embedder.model, dimensions: s.dimensions, progress: s.progress, error: s.error };
+    },
+    embeddingsIdle: () => worker?.idle() ?? Promise.resolve(),
+    close() {
+      worker?.close();
+    },
   };
 }

@@ -30,3 +30,43 @@ export function queryTerms(query: string): string[] {
   }
   return [...terms];
 }
+
+/** Non-CJK words as the word index's tokenizer splits them (it also lowercases). */
+const INDEX_WORD = /[\p{L}\p{N}]+/gu;
+
+/**
+ * What a memory is indexed under in the word index: each Chinese character and each overlapping pair
+ * (a two-character word is one token; a one-character question still finds it), and every other word
+ * lowercased. Space-separated, for FTS5's unicode61 tokenizer.
+ */
+export function indexTerms(text: string): string {
+  const out = new Set<string>();
+  for (const run of text.match(CJK_RUN) ?? []) {
+    const chars = [...run];
+    chars.forEach((c, i) => {
+      out.add(c);
+      if (i + 1 < chars.length) out.add(c + chars[i + 1]!);
+    });
+  }
+  for (const w of text.replace(CJK_RUN, ' ').match(INDEX_WORD) ?? []) out.add(w.toLowerCase());
+  return [...out].join(' ');
+}
+
+/** A query's terms sorted by how the indexes find them. */
+export function lexicalTerms(query: string): { terms: string[]; tokens: string[]; prefixes: string[]; substrings: string[] } {
+  const terms = queryTerms(query);
+  const isCjk = (t: string) => /^[\u3400-\u9fff\uf900-\ufaff]+$/.test(t);
+  const tokens: string[] = [];
+  const prefixes: string[] = [];
+  const substrings: string[] = [];
+  for (const t of terms) {
+    if (isCjk(t)) tokens.push(t);
+    else {
+      // A word the tokenizer would split (e-mail, it's) is found as a substring instead.
+      const parts = t.match(INDEX_WORD) ?? [];
+      if (parts.length === 1) (t.length >= 3 ? prefixes : tokens).push(parts[0]!);
+      if ([...t].length >= 3) substrings.push(t);
+    }
+  }
+  return { terms, tokens, prefixes, substrings };
+}

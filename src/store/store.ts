@@ -4,6 +4,7 @@ import { createIdGenerator } from './ids.js';
 import { createEventsRepo, type EventsRepo } from './events-repo.js';
 import { createLocksRepo, type LocksRepo } from './locks-repo.js';
 import { createMemoriesRepo, type MemoriesRepo } from './memories-repo.js';
+import { createMemoryVectorsRepo, type MemoryVectorsRepo } from './memory-vectors-repo.js';
 import { createMessagesRepo, type MessagesRepo } from './messages-repo.js';
 import { createPermissionDecisionsRepo, type PermissionDecisionsRepo } from './permission-decisions-repo.js';
 import { createPrefsRepo, type PrefsRepo } from './prefs-repo.js';
@@ -21,6 +22,8 @@ export interface Store {
   prefs: PrefsRepo;
   /** Long-term memories (the memory service ranks and embeds them). */
   memories: MemoriesRepo;
+  /** Their vectors per embedding model, and the sqlite-vec indexes over them. */
+  memoryVectors: MemoryVectorsRepo;
   locks: LocksRepo;
   events: EventsRepo;
   permissionDecisions: PermissionDecisionsRepo;
@@ -177,6 +180,7 @@ export function createStore(path: string): Store {
     prefs: createPrefsRepo(db),
     // A memory names its session, which may still sit in the queue.
     memories: guarded(flushedFirst(createMemoriesRepo(db))),
+    memoryVectors: guarded(flushedFirst(createMemoryVectorsRepo(db))),
     locks: guarded(createLocksRepo(db)),
     events: { ...events, since: (sessionId, seq, limit) => (flush(), events.since(sessionId, seq, limit)) },
     permissionDecisions: guarded(createPermissionDecisionsRepo(db)),
