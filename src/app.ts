@@ -26,6 +26,7 @@ import { createMcpManager } from './mcp/manager.js';
 import { serverTrusted } from './permission/rules.js';
 import type { McpManager } from './mcp/types.js';
 import { createMemoryService } from './memory/service.js';
+import { createEmbeddingsClient } from './llm/embeddings-client.js';
 import { createPreferences } from './memory/preferences.js';
 import type { MemoryService, PreferencesService } from './memory/types.js';
 
@@ -94,6 +95,9 @@ function scrubFor(apiKey: string | undefined): Scrub | undefined {
   return { text: redact, value: (value) => redactDeep(value, redact) };
 }
 
+/** Memories saved without a vector (the endpoint was down, the model changed) are embedded this long after start. */
+const EMBED_ON_START_AFTER_MS = 2_000;
+
 /** The composition root: the only place that builds services and wires them together. */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   // Only folders made here get the mode; an existing home keeps the one its user gave it.
@@ -122,9 +126,18 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     lang: config.uiLang,
     warn: options.warn ?? ((line) => process.stderr.write(`zhixing: ${line}\n`)),
   });
+  const memory = createMemoryService({
+    repo: store.memories,
+    newId: () => store.newId('mem'),
+    vectors: store.memoryVectors,
+    embedder: config.embedding && createEmbeddingsClient(config.embedding),
+    // Not during start-up itself: a one-shot call is usually done before this fires.
+    embedOnStartAfterMs: EMBED_ON_START_AFTER_MS,
+  });
   const tools = createToolRegistry(builtinTools({
     config,
     store,
+    memory,
     sandbox,
     skills,
     // Read at each command (the service exists by then): rules edited while running apply at once.
@@ -157,7 +170,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // asked of the rules engine with a tool name no server can have, so no rule for one tool counts.
     trusted: (name) => serverTrusted(permission.effective(), name),
   });
-  const memory = createMemoryService({ repo: store.memories, newId: () => store.newId('mem') });
   const preferences = createPreferences(store.prefs);
   const sessions = createSessions({
     llm,

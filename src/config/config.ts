@@ -11,6 +11,7 @@ import { readSettingsFile, SettingsFileError } from './settings-file.js';
 import { readShellSettings, ShellFileSettings, ShellSettingError, type ShellSettings } from './shell-settings.js';
 import { checkRules } from '../permission/rules-check.js';
 import type { PermissionRules } from '../permission/rules.js';
+import { resolveEmbedding, type EmbeddingEndpoint } from './embedding-endpoint.js';
 import { baseUrlProblem, echo, langProblem, originLabel, parseLang, unknownKeyWarnings, type SettingOrigin } from './setting-checks.js';
 import { readMcpServers, type McpServerSettings } from './mcp-settings.js';
 
@@ -56,7 +57,7 @@ const FILE_NAMES = {
   ZHIXING_LANG: 'lang',
 } as const;
 /** Every name config.json may hold at its top level; anything else is named in a warning. */
-const FILE_KEYS: readonly string[] = [...Object.values(FILE_NAMES), 'workspace', 'permissions', 'mcpServers', 'shell', 'undo'];
+const FILE_KEYS: readonly string[] = [...Object.values(FILE_NAMES), 'workspace', 'permissions', 'mcpServers', 'shell', 'undo', 'embedding'];
 
 /** How much undo history is kept, from config.json's `undo`: changing turns per session, days, bytes of copies in all. */
 export const UndoSettings = z
@@ -89,6 +90,8 @@ export const ConfigFile = z
     permissions: z.unknown().optional(),
     shell: ShellFileSettings.optional(),
     undo: UndoSettings.optional(),
+    // No key here: a key belongs in .env or the environment, beside the URL it is for.
+    embedding: z.object({ baseUrl: z.string().optional(), model: z.string().optional() }).optional(),
   })
   .passthrough();
 export type ConfigFile = z.infer<typeof ConfigFile>;
@@ -139,6 +142,8 @@ export interface Config {
   shell: ShellSettings;
   /** config.json's `undo` bounds; unset ones take the defaults. */
   undo: UndoSettings;
+  /** Memory's embeddings endpoint; none: memory search by words only. Its key is never printed. */
+  embedding?: EmbeddingEndpoint;
   /** `mcpServers` from config.json: the MCP servers to connect to, usable entries only. */
   mcpServers: McpServerSettings[];
   /** ZHIXING_TOKEN: the bearer token `serve` requires (and needs, off loopback). Never printed. */
@@ -325,6 +330,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   }
   // config.json speaks through the same names as the environment, as the lowest layer.
   const fileLayer: Layer = Object.fromEntries(Object.entries(FILE_NAMES).map(([name, key]) => [name, file[key]?.toString()]));
+  fileLayer.ZHIXING_EMBEDDING_BASE_URL = file.embedding?.baseUrl;
+  fileLayer.ZHIXING_EMBEDDING_MODEL = file.embedding?.model;
   const layers: Layer[] = [env, readCwdEnv(cwd, home, workspace, warnings), homeEnv, fileLayer];
   const origin = (s: Source): SettingOrigin => {
     if (s.layer === CWD_ENV_LAYER) return { from: 'cwd-env', name: s.name, path: join(cwd, ENV_FILE) };
@@ -402,6 +409,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
         'Set the key where the endpoint is set, or the endpoint where the key is.',
     );
   }
+  const embedding = resolveEmbedding(layers, { baseUrl: endpoint.baseUrl ?? (endpoint.apiKey ? PROVIDER_PRESETS.openai.baseUrl : undefined), apiKey: endpoint.apiKey }, { homeLayers: [HOME_ENV_LAYER, FILE_LAYER] });
+  if (embedding.warning) warnings.push(embedding.warning);
   const langSetting = get('ZHIXING_LANG');
   const lang = parseLang(langSetting);
   if (langSetting !== undefined && !lang) {
@@ -469,6 +478,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     shell,
     undo: file.undo ?? {},
     mcpServers: readMcpServers(file.mcpServers, configPath, warnings),
+    embedding: embedding.endpoint,
     token,
     warnings,
     origins,

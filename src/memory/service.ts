@@ -13,9 +13,12 @@ export const MAX_MEMORY_CHARS = 4000;
 export const MAX_TAGS = 16;
 export const MAX_TAG_CHARS = 64;
 export const MAX_SEARCH_LIMIT = 50;
-/** Candidates taken by hamming distance over the bits, per hit wanted, before exact re-ranking. */
-const VECTOR_CANDIDATES_PER_HIT = 40;
-const MIN_VECTOR_CANDIDATES = 400;
+/**
+ * Candidates taken by hamming distance over the bits, per hit wanted, before exact re-ranking: enough
+ * for the bench's recall target (bench/memory.mjs), few because sqlite-vec's top-k slows with k.
+ */
+export const VECTOR_CANDIDATES_PER_HIT = 5;
+export const MIN_VECTOR_CANDIDATES = 50;
 /** Below this cosine a memory found only by its vector is not worth showing: it is merely the nearest of unrelated ones. */
 const MIN_SIMILARITY = 0.3;
 /** A question waits this long for its vector, then is answered from words alone. */
@@ -40,8 +43,11 @@ export interface MemoryDeps {
   embedder?: Embedder;
   /** Why embeddings are off though asked for (a missing package), shown in the status. */
   embedderProblem?: string;
-  /** Start embedding what lacks a vector for the model at once (a new model), rather than on the first save. */
-  embedOnStart?: boolean;
+  /**
+   * Milliseconds after which memories without a vector for the model (a new model, saves made while the
+   * endpoint was down) start being embedded, rather than waiting for the next save. Unset: not at start.
+   */
+  embedOnStartAfterMs?: number;
   retryAfterMs?: number;
 }
 
@@ -80,7 +86,11 @@ export function createMemoryService(deps: MemoryDeps): MemoryService & { embeddi
     vectors && embedder ? createEmbedWorker({ vectors, embedder, text: embedText, retryAfterMs: deps.retryAfterMs }) : undefined;
   const queryCache = new Map<string, Float32Array>();
   let failedAt = -Infinity;
-  if (worker && deps.embedOnStart) worker.kick();
+  let startTimer: NodeJS.Timeout | undefined;
+  if (worker && deps.embedOnStartAfterMs !== undefined) {
+    startTimer = setTimeout(() => worker.kick(), deps.embedOnStartAfterMs);
+    startTimer.unref();
+  }
 
   async function queryVector(text: string, signal?: AbortSignal): Promise<Float32Array | undefined> {
     if (!embedder || !worker) return undefined;
@@ -105,7 +115,8 @@ export function createMemoryService(deps: MemoryDeps): MemoryService & { embeddi
     }
   }
 
-  async function hybrid(query: string, scope: string | undefined, limit: number, signal?: AbortSignal): Promise<MemoryHit[]> {
+  async function hybrid(sessionId: string | undefined, query: string, limit: number, signal?: AbortSignal): Promise<MemoryHit[]> {
+    const scope = scopeOf(sessionId);
     const lexical = lexicalSearch(repo, query, scope, limit);
     const v = await queryVector(query, signal);
     if (!v || !vectors || !embedder) return lexical.map((h) => publicHit(h, h.score));
@@ -119,7 +130,7 @@ export function createMemoryService(deps: MemoryDeps): MemoryService & { embeddi
       .map(({ item, score }) => publicHit(item, score));
   }
 
-  const scopeOf = (sessionId: string | undefined) => (sessionId === undefined ? undefined : scopeToken(sessionId));
+  const scopeOf = (sessionId: string | undefined) => (sessionId === undefined ? undefined : { sessionId, token: scopeToken(sessionId) });
   const bound = (limit: number | undefined, fallback: number) => Math.max(1, Math.min(limit ?? fallback, MAX_SEARCH_LIMIT));
 
   return {
@@ -132,12 +143,12 @@ export function createMemoryService(deps: MemoryDeps): MemoryService & { embeddi
       return memory;
     },
     search({ query, sessionId, scope = 'session', limit, signal }) {
-      return hybrid(query, scope === 'all' ? undefined : scopeOf(sessionId), bound(limit, 10), signal);
+      return hybrid(scope === 'all' ? undefined : sessionId, query, bound(limit, 10), signal);
     },
     async recall({ sessionId, text, maxTokens, signal }) {
       const hits: MemoryHit[] = [];
       let used = 0;
-      for (const hit of await hybrid(text, scopeOf(sessionId), RECALL_CANDIDATES, signal)) {
+      for (const hit of await hybrid(sessionId, text, RECALL_CANDIDATES, signal)) {
         if (hits.some((h) => nearDuplicate(h.content, hit.content))) continue;
         const cost = estimateTokens(hit.content) + RECALL_LINE_TOKENS;
         if (used + cost > maxTokens) continue;
@@ -177,6 +188,7 @@ export function createMemoryService(deps: MemoryDeps): MemoryService & { embeddi
     },
     embeddingsIdle: () => worker?.idle() ?? Promise.resolve(),
     close() {
+      clearTimeout(startTimer);
       worker?.close();
     },
   };

@@ -52,21 +52,15 @@ export function indexTerms(text: string): string {
   return [...out].join(' ');
 }
 
-/** A query's terms sorted by how the indexes find them. */
-export function lexicalTerms(query: string): { terms: string[]; tokens: string[]; prefixes: string[]; substrings: string[] } {
+/** A query's terms sorted by how the indexes find them: whole tokens, and substrings for the trigram index. */
+export function lexicalTerms(query: string): { terms: string[]; tokens: string[]; substrings: string[] } {
   const terms = queryTerms(query);
-  const isCjk = (t: string) => /^[\u3400-\u9fff\uf900-\ufaff]+$/.test(t);
   const tokens: string[] = [];
-  const prefixes: string[] = [];
   const substrings: string[] = [];
   for (const t of terms) {
-    if (isCjk(t)) tokens.push(t);
-    else {
-      // A word the tokenizer would split (e-mail, it's) is found as a substring instead.
-      const parts = t.match(INDEX_WORD) ?? [];
-      if (parts.length === 1) (t.length >= 3 ? prefixes : tokens).push(parts[0]!);
-      if ([...t].length >= 3) substrings.push(t);
-    }
+    // A word the tokenizer would split (e-mail, it's) is found as a substring only.
+    if ((t.match(INDEX_WORD) ?? []).length === 1) tokens.push(t);
+    if ([...t].length >= 3) substrings.push(t);
   }
-  return { terms, tokens, prefixes, substrings };
+  return { terms, tokens, substrings };
 }

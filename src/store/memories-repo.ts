@@ -4,7 +4,7 @@ import type { Memory, MemoryKind } from '../memory/types.js';
 /**
  * Long-term memories: one row each, tied to the session that saved it (deleting the session deletes
  * them). Two FTS5 indexes are kept in step by triggers: a trigram index over the text (substrings of
- * three characters and more, any language), and a word index over `terms`, a column the memory service
+ * three characters and more, any language), and a word index over `terms` (English stemmed by Porter: peanuts → peanut), a column the memory service
  * fills with the text's words and its Chinese characters and character pairs, so a two-character
  * word (过敏) is one index lookup rather than a scan. Both carry `scope`, a short token per session,
  * so a session's search intersects its posting list inside the index instead of filtering afterwards.
@@ -27,7 +27,7 @@ export const MEMORIES_MIGRATION = `
   CREATE INDEX memories_session ON memories(session_id, created_at);
   CREATE INDEX memories_created ON memories(created_at);
   CREATE VIRTUAL TABLE memories_fts USING fts5(scope, content, tags, content='memories', content_rowid='seq', tokenize='trigram');
-  CREATE VIRTUAL TABLE memories_terms USING fts5(scope, terms, content='memories', content_rowid='seq', tokenize='unicode61 remove_diacritics 2');
+  CREATE VIRTUAL TABLE memories_terms USING fts5(scope, terms, content='memories', content_rowid='seq', tokenize='porter unicode61 remove_diacritics 2');
   CREATE TRIGGER memories_index_insert AFTER INSERT ON memories BEGIN
     INSERT INTO memories_fts(rowid, scope, content, tags) VALUES (new.seq, new.scope, new.content, new.tags);
     INSERT INTO memories_terms(rowid, scope, terms) VALUES (new.seq, new.scope, new.terms);
@@ -92,14 +92,14 @@ export interface MemoryIndexing {
 export interface LexicalQuery {
   /** Whole tokens of the word index. */
   tokens: string[];
-  /** Tokens of the word index matched as prefixes (peanut → peanuts). */
-  prefixes: string[];
   /** Substrings of three characters and more, through the trigram index. */
   substrings: string[];
   scope?: string;
   /** Every term must match (a precise first pass) rather than any. */
   all: boolean;
   limit: number;
+  /** Found this many through whole words, substrings are not looked for. */
+  enough: number;
 }
 
 const COLUMNS = `m.seq, m.id, m.session_id AS sessionId, m.kind, m.content, m.tags, m.created_at AS createdAt, m.updated_at AS updatedAt`;
@@ -120,6 +120,8 @@ function expression(phrases: string[], scope: string | undefined, all: boolean):
 export interface MemoriesRepo {
   insert(m: Memory, indexing: MemoryIndexing): void;
   get(id: string): Memory | undefined;
+  /** A session's memories, newest first, at most `max`. */
+  inSession(sessionId: string, max: number): StoredMemory[];
   /** The memories of these row numbers, in no particular order. */
   bySeq(seqs: number[]): StoredMemory[];
   update(id: string, patch: { content: string; kind: MemoryKind; tags: string[]; terms: string; now: number }): boolean;
@@ -138,6 +140,7 @@ export function createMemoriesRepo(db: Db): MemoriesRepo {
   const insert = db.prepare(`INSERT INTO memories (id, session_id, kind, content, tags, scope, terms, created_at, updated_at)
     VALUES (@id, @sessionId, @kind, @content, @tags, @scope, @terms, @createdAt, @updatedAt)`);
   const byId = db.prepare(`SELECT ${COLUMNS} FROM memories m WHERE m.id = ?`);
+  const inSession = db.prepare(`SELECT ${COLUMNS} FROM memories m WHERE m.session_id = ? ORDER BY m.created_at DESC LIMIT ?`);
   const bySeq = db.prepare(`SELECT ${COLUMNS} FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?))`);
   const update = db.prepare('UPDATE memories SET content = ?, kind = ?, tags = ?, terms = ?, updated_at = ? WHERE id = ?');
   const del = db.prepare('DELETE FROM memories WHERE id = ?');
@@ -154,6 +157,7 @@ export function createMemoriesRepo(db: Db): MemoriesRepo {
       const row = byId.get(id) as Row | undefined;
       return row && publicMemory(toMemory(row));
     },
+    inSession: (sessionId, max) => (inSession.all(sessionId, max) as Row[]).map(toMemory),
     bySeq: (seqs) => (seqs.length === 0 ? [] : (bySeq.all(JSON.stringify(seqs)) as Row[]).map(toMemory)),
     update: (id, p) => update.run(p.content, p.kind, JSON.stringify(p.tags), p.terms, p.now, id).changes > 0,
     delete: (id) => del.run(id).changes > 0,
@@ -164,9 +168,11 @@ export function createMemoriesRepo(db: Db): MemoriesRepo {
     },
     matchLexical(q) {
       const seqs = new Set<number>();
-      const words = [...q.tokens.map(ftsPhrase), ...q.prefixes.map((p) => `${ftsPhrase(p)} *`)];
-      const termsQuery = expression(words, q.scope, q.all);
+      const termsQuery = expression(q.tokens.map(ftsPhrase), q.scope, q.all);
       if (termsQuery) for (const s of matchTerms.all(termsQuery, q.limit) as number[]) seqs.add(s);
+      // Substrings inside words (a name's part, "ergic" in allergic) only when whole words found too few:
+      // a trigram query over common words costs more than the word index's.
+      if (seqs.size >= q.enough) return [...seqs];
       const trigramQuery = expression(q.substrings.map(ftsPhrase), q.scope, q.all);
       if (trigramQuery) for (const s of matchTrigram.all(trigramQuery, q.limit) as number[]) seqs.add(s);
       return [...seqs];
