@@ -88,10 +88,11 @@ async function createLlm(config: Config, store: Store): Promise<Llm> {
   });
 }
 
-/** The key's redaction for what passes through the tools; nothing to do without a key. */
-function scrubFor(apiKey: string | undefined): Scrub | undefined {
-  if (!apiKey) return undefined;
-  const redact = createRedactor(apiKey);
+/** The keys' redaction for what passes through the tools (the model's, the embeddings'); nothing to do without a key. */
+function scrubFor(apiKeys: Array<string | undefined>): Scrub | undefined {
+  const redactors = [...new Set(apiKeys.filter((k): k is string => Boolean(k)))].map(createRedactor);
+  if (redactors.length === 0) return undefined;
+  const redact = (text: string) => redactors.reduce((t, r) => r(t), text);
   return { text: redact, value: (value) => redactDeep(value, redact) };
 }
 
@@ -112,7 +113,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const store = createStore(config.dbPath);
   const events = createEventLog({ store });
   const bus = createBus({ stamp: events.stamp });
-  const scrub = scrubFor(config.apiKey);
+  const scrub = scrubFor([config.apiKey, config.embedding?.apiKey]);
   // Tried on first use (a shell command, a status request), not at every start.
   const sandbox = sandboxProbe({ searchPath: config.shell.env.PATH || DEFAULT_PATH, network: config.shell.network });
   const skills = createSkillCatalog({
