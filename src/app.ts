@@ -25,6 +25,7 @@ import { createWorkspaceUndo } from './undo/undo.js';
 import { createMcpManager } from './mcp/manager.js';
 import { serverTrusted } from './permission/rules.js';
 import type { McpManager } from './mcp/types.js';
+import { createContextService } from './agent/context-service.js';
 
 /** The home and workspace Zhixing makes are the user's alone: they hold the key, the history, their files. */
 const PRIVATE_FOLDER_MODE = 0o700;
@@ -150,8 +151,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // asked of the rules engine with a tool name no server can have, so no rule for one tool counts.
     trusted: (name) => serverTrusted(permission.effective(), name),
   });
+  const context = createContextService({
+    store,
+    bus,
+    llm,
+    settings: { window: config.contextWindow, compaction: config.compaction },
+    // Memory (merge point): the lead passes `recall: (input) => app.memory.recall(input)` and
+    // `preferences: () => app.preferences.list()` here once the memory service is built above.
+  });
   const sessions = createSessions({
     llm,
+    context,
     tools,
     // The offline planner never reads the system prompt: its turns do not pay for reading skills.
     skills: llm.mode === 'llm' ? () => skills.list() : undefined,

@@ -38,6 +38,17 @@ export const Part = z
     z.object({ id: z.string(), type: z.literal('reasoning'), text: z.string().describe("The model's own thinking, never part of the reply.") }),
     z.object({
       id: z.string(),
+      type: z.literal('summary'),
+      text: z.string().describe('What the earlier messages said, as the model reads it from now on. Those messages stay in the history.'),
+      covers: z.object({
+        upTo: z.string().describe('The last message it covers (every earlier one is covered too).'),
+        upToCreatedAt: z.number().int(),
+        messages: z.number().int().describe('How many messages it covers.'),
+        model: z.string().describe('The model that wrote it; `rules` when written offline by code.'),
+      }),
+    }),
+    z.object({
+      id: z.string(),
       type: z.literal('tool'),
       callId: z.string(),
       tool: z.string(),

@@ -1,3 +1,6 @@
+import type { Db } from './db.js';
+import { contextMigration } from './migration-context.js';
+
 /**
  * What a tool call's card needs beside its output: a one-line title, JSON metadata, and JSON
  * attachments (each `{ name, mimeType, size }` with `data` in base64 or a workspace `path`).
@@ -64,8 +67,11 @@ export const SNAPSHOTS_MIGRATION = `
   CREATE INDEX snapshot_refs_hash ON snapshot_refs(hash);
   `;
 
+/** A migration: SQL, or a function for one that must read the schema it changes. Runs inside a transaction. */
+export type Migration = string | ((db: Db) => void);
+
 /** Numbered schema migrations. Append only: a shipped migration is never edited. */
-export const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly Migration[] = [
   /* 1: sessions, messages with typed parts, turns, todos, preferences */ `
   CREATE TABLE sessions (
     id TEXT PRIMARY KEY,
@@ -153,4 +159,5 @@ export const MIGRATIONS: readonly string[] = [
   /* 6: permission decisions remembered across runs */ PERMISSION_DECISIONS_MIGRATION,
   /* 7: stable todo numbers */ TODO_NUMBERS_MIGRATION,
   /* 8: workspace snapshots for undo */ SNAPSHOTS_MIGRATION,
+  /* 10 (9 is memory's; the two are ordered at merge): summary and attachment parts; session listings by index */ contextMigration,
 ];
