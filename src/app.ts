@@ -26,6 +26,9 @@ import { createMcpManager } from './mcp/manager.js';
 import { serverTrusted } from './permission/rules.js';
 import type { McpManager } from './mcp/types.js';
 import { createContextService } from './agent/context-service.js';
+import { createMemoryService } from './memory/service.js';
+import { createPreferences } from './memory/preferences.js';
+import type { MemoryService, PreferencesService } from './memory/types.js';
 
 /** The home and workspace Zhixing makes are the user's alone: they hold the key, the history, their files. */
 const PRIVATE_FOLDER_MODE = 0o700;
@@ -43,6 +46,10 @@ export interface App {
   sessions: SessionsService;
   /** The MCP servers Zhixing connects to: their state, and adding, removing and reconnecting them. */
   mcp: McpManager;
+  /** Long-term memories: saved and searched by the tools, recalled into the context, edited by the user. */
+  memory: MemoryService;
+  /** The user's standing instructions, in every system prompt. */
+  preferences: PreferencesService;
   /** A session's events after a number, from the store: what a reconnecting client missed. */
   events: Pick<EventLog, 'since' | 'lastSeq' | 'resumePoint'>;
   /** Answers the asks a turn waits on; `pending` for a host that connects while one waits. */
@@ -151,13 +158,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // asked of the rules engine with a tool name no server can have, so no rule for one tool counts.
     trusted: (name) => serverTrusted(permission.effective(), name),
   });
+  const memory = createMemoryService({ repo: store.memories, newId: () => store.newId('mem') });
+  const preferences = createPreferences(store.prefs);
   const context = createContextService({
     store,
     bus,
     llm,
     settings: { window: config.contextWindow, compaction: config.compaction },
-    // Memory (merge point): the lead passes `recall: (input) => app.memory.recall(input)` and
-    // `preferences: () => app.preferences.list()` here once the memory service is built above.
+    // Read at each turn's start: a preference or memory saved in the last turn is in the next one.
+    preferences: () => preferences.list(),
+    recall: (input) => memory.recall(input),
   });
   const sessions = createSessions({
     llm,
@@ -187,11 +197,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     llm,
     sessions,
     mcp,
+    memory,
+    preferences,
     events: { since: events.since, lastSeq: events.lastSeq, resumePoint: events.resumePoint },
     permission,
     sandbox,
     close() {
       sessions.close();
+      memory.close();
       void mcp.close();
       store.close();
     },

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-export type IdPrefix = 'ses' | 'msg' | 'prt' | 'trn';
+export type IdPrefix = 'ses' | 'msg' | 'prt' | 'trn' | 'mem';
 
 /**
  * Sortable prefixed ids: `ses_` + 10 base-36 time digits + a per-generator counter + a random

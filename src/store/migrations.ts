@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
 import { contextMigration } from './migration-context.js';
+import { MEMORIES_MIGRATION } from './memories-repo.js';
 
 /**
  * What a tool call's card needs beside its output: a one-line title, JSON metadata, and JSON
@@ -159,5 +160,6 @@ export const MIGRATIONS: readonly Migration[] = [
   /* 6: permission decisions remembered across runs */ PERMISSION_DECISIONS_MIGRATION,
   /* 7: stable todo numbers */ TODO_NUMBERS_MIGRATION,
   /* 8: workspace snapshots for undo */ SNAPSHOTS_MIGRATION,
-  /* 10 (9 is memory's; the two are ordered at merge): summary and attachment parts; session listings by index */ contextMigration,
+  /* 9: long-term memories with a trigram index */ MEMORIES_MIGRATION,
+  /* 10: summary and attachment parts; session listings by index */ contextMigration,
 ];

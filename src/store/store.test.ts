@@ -36,8 +36,8 @@ describe('store', () => {
     const raw = new Database(path);
     // As schema 6 left them: numbered by place, with a gap where one was deleted.
     // Later migrations' tables go too, so they can be made again on the way up.
-    raw.exec('DROP TABLE snapshot_refs; DROP TABLE snapshot_blobs; DROP TABLE snapshots;');
     raw.exec(UNDO_CONTEXT_MIGRATION);
+    raw.exec('DROP TABLE memories_fts; DROP TABLE memories; DROP TABLE snapshot_refs; DROP TABLE snapshot_blobs; DROP TABLE snapshots;');
     raw.exec('DROP INDEX todos_number; ALTER TABLE todos DROP COLUMN number;');
     raw.exec("INSERT INTO todos (id, content, created_at) VALUES (1, 'a', 1), (4, 'b', 2), (9, 'c', 3)");
     raw.pragma('user_version = 6');

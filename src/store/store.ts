@@ -3,6 +3,7 @@ import { isStorageFailure, toStoreError } from './store-error.js';
 import { createIdGenerator } from './ids.js';
 import { createEventsRepo, type EventsRepo } from './events-repo.js';
 import { createLocksRepo, type LocksRepo } from './locks-repo.js';
+import { createMemoriesRepo, type MemoriesRepo } from './memories-repo.js';
 import { createMessagesRepo, type MessagesRepo } from './messages-repo.js';
 import { createPermissionDecisionsRepo, type PermissionDecisionsRepo } from './permission-decisions-repo.js';
 import { createPrefsRepo, type PrefsRepo } from './prefs-repo.js';
@@ -18,6 +19,8 @@ export interface Store {
   turns: TurnsRepo;
   todos: TodosRepo;
   prefs: PrefsRepo;
+  /** Long-term memories (the memory service ranks and embeds them). */
+  memories: MemoriesRepo;
   locks: LocksRepo;
   events: EventsRepo;
   permissionDecisions: PermissionDecisionsRepo;
@@ -172,6 +175,8 @@ export function createStore(path: string): Store {
     turns: createTurnsRepo(db),
     todos: createTodosRepo(db),
     prefs: createPrefsRepo(db),
+    // A memory names its session, which may still sit in the queue.
+    memories: guarded(flushedFirst(createMemoriesRepo(db))),
     locks: guarded(createLocksRepo(db)),
     events: { ...events, since: (sessionId, seq, limit) => (flush(), events.since(sessionId, seq, limit)) },
     permissionDecisions: guarded(createPermissionDecisionsRepo(db)),
