@@ -246,3 +246,23 @@ describe('compaction offline', () => {
     expect(summary?.type === 'summary' && summary.text).toMatch(/## Files touched\n(- .*\n)*- notes-\d+\.md \(file_read\)/);
   });
 });
+
+describe('the history API after compaction', () => {
+  it('returns every stored message and the summary part, and replays the compaction event', async () => {
+    const { startTestServer } = await import('./support/http.js');
+    const t = await startTestServer({ env: { ZHIXING_OFFLINE: '1', ZHIXING_LANG: 'en', ZHIXING_CONTEXT_WINDOW: '6000' } });
+    cleanups.push(() => t.close());
+    const session = t.app.sessions.create('api');
+    fillHistory(t.app, session.id, 30);
+    await t.app.sessions.send(session.id, '(3+5)*2');
+    const res = await fetch(`${t.url}/api/sessions/${session.id}/messages`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { messages: Array<{ role: string; parts: Array<{ type: string; text?: string; covers?: { messages: number } }> }> };
+    expect(body.messages).toHaveLength(30 * 3 + 4);
+    expect(body.messages[0]!.parts[0]).toMatchObject({ type: 'text', text: 'Question 0: please read notes-0.md' });
+    const summary = body.messages.flatMap((m) => m.parts).find((p) => p.type === 'summary');
+    expect(summary).toMatchObject({ type: 'summary', covers: { model: 'rules' } });
+    expect(summary!.covers!.messages).toBeGreaterThan(0);
+    expect(t.app.events.since(session.id, 0).some((e) => e.type === 'context.compacted')).toBe(true);
+  });
+});

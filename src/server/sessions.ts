@@ -136,7 +136,8 @@ const TURN_EVENTS =
   'Events (schemas: the `BusEvent` union in src/bus/events.ts): `turn.start` {turnId, messageId, text}, `step.start` {messageId, step}, ' +
   '`reasoning.delta` and `text.delta` {messageId, partId, delta}, `step.end` {messageId, calls, usage}, `tool.start` {partId, callId, tool, input}, ' +
   '`tool.progress` {partId, callId, message}, `tool.end` {partId, callId, tool, input, ok, output, ms, title, metadata, attachments, permission}, ' +
-  '`permission.asked` / `permission.replied`, `llm.retry` / `llm.waiting`, `error` {code, message}, `turn.end` {reply, stopReason}. ' +
+  '`permission.asked` / `permission.replied`, `llm.retry` / `llm.waiting`, `context.compacted` {messageId, partId, messages, model} / ' +
+  '`context.compaction_failed` {reason}, `error` {code, message}, `turn.end` {reply, stopReason}. ' +
   'Each `data:` is the whole event as JSON with `type`, `sessionId` and `seq` (one more than the previous event of the session), which is also the `id:`. ' +
   'Long strings in a tool call\'s `input` are cut to 10,000 characters in events; GET …/messages has them whole.';
 
