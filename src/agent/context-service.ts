@@ -143,12 +143,22 @@ export function createContextService(deps: ContextDeps): ContextService {
         if (!e) seen.set(msg, (e = { msg, at: now(), tool: msg.role === 'tool' ? toolName(steps, msg.tool_call_id) : undefined }));
         return e;
       };
+      // What every step of the turn starts with, counted once: a step adds only its own messages.
+      const base = [sys, ...history.flat().map((e) => e.msg), ...current.map((e) => e.msg)];
+      const baseEstimate = counter.exact ? 0 : base.reduce((n, m) => n + count(m), 0);
       return {
         async messages(steps) {
+          if (!counter.exact) {
+            let n = baseEstimate;
+            for (const m of steps) n += count(m);
+            // Clearly under the budget by the estimate: sent as it is, no tokenizer loaded.
+            if (n * ESTIMATE_MARGIN <= budget.tokens) {
+              last = { messages: base.concat(steps), tokens: n, pruned: 0, dropped: 0, cut: 0 };
+              return last.messages;
+            }
+            await counter.load();
+          }
           const stepEntries = steps.map((msg) => entryOf(msg, steps));
-          const all = [sys, ...history.flat().map((e) => e.msg), ...current.map((e) => e.msg), ...steps];
-          // Clearly under the budget by the estimate: no exact count, no tokenizer loaded.
-          await measure(all, budget.tokens);
           last = fitRequest({ system: sys, history, current: [...current, ...stepEntries], budget: budget.tokens, count });
           return last.messages;
         },
