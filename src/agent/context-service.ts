@@ -9,6 +9,7 @@ import { systemMessage } from './context-system.js';
 import { createTokenCounter, ESTIMATE_MARGIN, type TokenCounter } from './context-tokens.js';
 import { groupExchanges, toUnit, type Entry, type Unit } from './context-units.js';
 import { compact, type Summary } from './compaction.js';
+import { HISTORY_WINDOW } from './context.js';
 
 /** Recall that has not answered by then is left out of this turn: memories help, they must not stall it. */
 const RECALL_TIMEOUT_MS = 5_000;
@@ -110,7 +111,10 @@ export function createContextService(deps: ContextDeps): ContextService {
       const { sessionId } = input;
       const budget = requestBudget(deps.settings.window, counter.text(JSON.stringify(input.tools)));
       let summary: Summary | undefined = store.messages.latestSummary(sessionId);
-      const stored = store.messages.listRecent(sessionId, { maxChars: budget.readChars, maxPartChars: budget.readChars, after: summary?.covers.upTo });
+      // A part is read whole up to what one message may hold (piped input is cut to that, with a note the
+      // model should see); one larger than the budget is cut by the fit below, which says so.
+      const maxPartChars = Math.max(budget.readChars, HISTORY_WINDOW.maxPartChars);
+      const stored = store.messages.listRecent(sessionId, { maxChars: budget.readChars, maxPartChars, after: summary?.covers.upTo });
       let exchanges = groupExchanges(stored);
       let units = exchanges.map(toUnit);
       const preferences = deps.preferences?.() ?? [];
