@@ -25,6 +25,7 @@ import { createWorkspaceUndo } from './undo/undo.js';
 import { createMcpManager } from './mcp/manager.js';
 import { serverTrusted } from './permission/rules.js';
 import type { McpManager } from './mcp/types.js';
+import { createContextService } from './agent/context-service.js';
 import { createMemoryService } from './memory/service.js';
 import { createEmbeddingsClient } from './llm/embeddings-client.js';
 import { createPreferences } from './memory/preferences.js';
@@ -172,8 +173,18 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     trusted: (name) => serverTrusted(permission.effective(), name),
   });
   const preferences = createPreferences(store.prefs);
+  const context = createContextService({
+    store,
+    bus,
+    llm,
+    settings: { window: config.contextWindow, compaction: config.compaction },
+    // Read at each turn's start: a preference or memory saved in the last turn is in the next one.
+    preferences: () => preferences.list(),
+    recall: (input) => memory.recall(input),
+  });
   const sessions = createSessions({
     llm,
+    context,
     tools,
     // The offline planner never reads the system prompt: its turns do not pay for reading skills.
     skills: llm.mode === 'llm' ? () => skills.list() : undefined,

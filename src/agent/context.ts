@@ -27,6 +27,8 @@ const INTERRUPTED = 'Error: interrupted before it finished (the program stopped)
 export function toChatMessages(messages: Message[]): ChatMessage[][] {
   const units: ChatMessage[][] = [];
   for (const m of messages) {
+    // A summary stands for older messages in the system message; its own message is not history.
+    if (m.parts.every((p) => p.type === 'summary') && m.parts.length > 0) continue;
     const text = m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
     if (m.role === 'user') {
       units.push([{ role: 'user', content: text }]);

@@ -5,7 +5,7 @@ import { StoreError } from '../store/store-error.js';
 import type { PreparedCall, ToolRegistry, ToolResult } from '../tools/registry.js';
 import { say, type Lang } from '../i18n.js';
 import type { PermissionRecord, ToolContext } from '../tools/tool.js';
-import { buildContext, HISTORY_WINDOW } from './context.js';
+import { createContextService, type ContextService } from './context-service.js';
 import { createTurnWriter, type ToolPartHandle } from './turn-writer.js';
 import { readStep, type StepCut, type StepLimits } from './read-step.js';
 import { honestReply } from './honest-reply.js';
@@ -28,7 +28,15 @@ export interface TurnDeps {
    * that may change the workspace; `after` when that turn ends. None: turns are not undoable.
    */
   snapshots?: TurnSnapshots;
+  /**
+   * Builds each model step's request to fit the model's window. None: a 32,000-token window
+   * without compaction, as a bare turn (tests, benchmarks) has no settings to read.
+   */
+  context?: ContextService;
 }
+
+/** The window a turn without a context service fits its requests to. */
+const BARE_TURN_WINDOW = 32_000;
 
 /** What a turn tells the undo store. */
 export interface TurnSnapshots {
@@ -101,10 +109,9 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
   const onRetry: LlmRequest['onRetry'] = (info) => bus.emit({ type: 'llm.retry', sessionId, turnId, ...info });
   const onWaiting: LlmRequest['onWaiting'] = (info) => bus.emit({ type: 'llm.waiting', sessionId, turnId, elapsedMs: info.elapsedMs });
 
-  const messages: ChatMessage[] = buildContext({
-    systemPrompt: opts.systemPrompt,
-    history: store.messages.listRecent(sessionId, HISTORY_WINDOW),
-  });
+  const context = deps.context ?? createContextService({ store, bus, llm, now, settings: { window: BARE_TURN_WINDOW, compaction: false } });
+  /** This turn's steps as the model reads them: assistant messages with their calls, and the calls' results. */
+  const steps: ChatMessage[] = [];
 
   /** Before the turn's first change to the workspace: a snapshot to undo it. A failure is said, and the call still runs. */
   const snapshotBefore = async (tool: string) => {
@@ -178,6 +185,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
   }
 
   async function loop(): Promise<TurnResult> {
+    const turnContext = await context.begin({ sessionId, turnId, systemPrompt: opts.systemPrompt, tools: tools.specs(), lang: opts.lang, signal });
     for (let step = 0; ; step++) {
       writer.check();
       if (signal.aborted) return stopped();
@@ -185,6 +193,8 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
 
       const ids = writer.stepIds();
       bus.emit({ type: 'step.start', sessionId, turnId, messageId: ids.messageId, step });
+      // Asked before every step: the turn's own results may have grown past the window since the last.
+      const messages = await turnContext.messages(steps);
       const out = await readStep(llm, { messages, tools: tools.specs(), signal, onRetry, onWaiting }, opts.limits, { bus, sessionId, turnId, ids });
       bus.emit({ type: 'step.end', sessionId, turnId, messageId: ids.messageId, calls: out.calls.length, ...(out.usage ? { usage: out.usage } : {}) });
       // The previous step's writes were committed while the model answered: if that failed, act on nothing more.
@@ -222,7 +232,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
         return finish(honestReply('error', actions, opts.lang, message), 'error', true, { code: trouble, message });
       }
 
-      messages.push({ role: 'assistant', content: out.text || null, tool_calls: calls.map((c) => ({ ...c.call, arguments: c.arguments })), ...(out.reasoning ? { reasoning: out.reasoning } : {}) });
+      steps.push({ role: 'assistant', content: out.text || null, tool_calls: calls.map((c) => ({ ...c.call, arguments: c.arguments })), ...(out.reasoning ? { reasoning: out.reasoning } : {}) });
       let repeated = false;
       for (const batch of batchCalls(out.calls, (c) => tools.get(c.name)?.annotations?.readOnly === true)) {
         // Decided in call order before the batch starts; once a loop is detected, the rest is not run.
@@ -235,7 +245,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
         // Read-only calls side by side run at once; results still go back in call order.
         for (const action of runs.length === 1 ? [await runs[0]!] : await Promise.all(runs)) {
           actions.push(action);
-          messages.push({ role: 'tool', tool_call_id: action.callId, content: action.output });
+          steps.push({ role: 'tool', tool_call_id: action.callId, content: action.output });
         }
       }
       if (repeated) return finish(honestReply('repeated_call', actions, opts.lang), 'repeated_call', true);

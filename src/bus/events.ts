@@ -140,10 +140,24 @@ export type UndoSummary = z.infer<typeof UndoSummary>;
 export const UndoDone = z.object({ type: z.literal('undo'), ...Session, ...UndoSummary.shape })
   .describe("A turn's changes to the workspace were undone.");
 
+export const ContextCompacted = z.object({
+  type: z.literal('context.compacted'),
+  ...Turn,
+  messageId: z.string().describe('The message holding the summary, as stored.'),
+  partId: z.string().describe('The summary part.'),
+  messages: z.number().int().describe('How many stored messages the summary covers, an earlier summary\'s included. They stay in the history.'),
+  model: z.string().describe('The model that wrote it; `rules` when written offline by code.'),
+}).describe("Older messages were summarised to fit the model's context window; the history keeps every one of them.");
+export const ContextCompactionFailed = z.object({
+  type: z.literal('context.compaction_failed'),
+  ...Turn,
+  reason: z.string().describe('Why no summary was made (the model failed, answered nothing, took too long).'),
+}).describe('Summarising older messages failed; this turn sends the most recent messages that fit, and nothing is changed.');
+
 export const BusEvent = z.discriminatedUnion('type', [
   TurnStart, StepStart, TextDelta, ReasoningDelta, StepEnd, ToolStart, ToolProgress, ToolEnd, TurnEnd,
   ErrorEvent, SessionStatus, SessionDeleted, LlmRetry, LlmWaiting, PermissionAsked, PermissionReplied,
-  UndoAvailable, UndoDone,
+  UndoAvailable, UndoDone, ContextCompacted, ContextCompactionFailed,
 ]);
 export type BusEvent = z.infer<typeof BusEvent>;
 

@@ -52,6 +52,8 @@ function rows(config: Config): Row[] {
     { name: 'workspace', value: config.workspace, origin: o('workspace') },
     { name: 'ZHIXING_LANG', value: config.lang ?? null, origin: o('ZHIXING_LANG') },
     { name: 'ZHIXING_MAX_STEPS', value: config.maxSteps, origin: o('ZHIXING_MAX_STEPS') },
+    { name: 'ZHIXING_CONTEXT_WINDOW', value: config.contextWindow, origin: o('ZHIXING_CONTEXT_WINDOW') },
+    { name: 'ZHIXING_COMPACTION', value: config.compaction ? 1 : 0, origin: o('ZHIXING_COMPACTION') },
     { name: 'ZHIXING_TURN_TIMEOUT_MS', value: config.turnTimeoutMs, origin: o('ZHIXING_TURN_TIMEOUT_MS') },
     { name: 'ZHIXING_REQUEST_TIMEOUT_MS', value: config.requestTimeoutMs, origin: o('ZHIXING_REQUEST_TIMEOUT_MS') },
     { name: 'ZHIXING_HEADERS_TIMEOUT_MS', value: config.headersTimeoutMs, origin: o('ZHIXING_HEADERS_TIMEOUT_MS') },

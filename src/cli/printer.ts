@@ -44,6 +44,20 @@ export function traceLine(
   return `🔧 ${style.bold(oneLine(a.tool))} ${style.dim(oneLine(input ?? ''))} ${mark} ${output} ${style.dim(`(${formatMs(a.ms)} ms)`)}${note ? ` ${style.dim(`· ${note}`)}` : ''}`;
 }
 
+/** The trace's note that older messages were summarised to fit the model's window. */
+export function compactionLine(messages: number, lang: Lang): string {
+  return lang === 'zh'
+    ? `🗜 已把较早的 ${messages} 条消息压缩成摘要，以放进模型的上下文（原消息都还在，/history 可查看）`
+    : `🗜 Summarised ${messages} earlier messages to fit the model's context (every message is kept; see /history)`;
+}
+
+/** The trace's note that summarising failed, and what the turn does instead. */
+export function compactionFailedLine(reason: string, lang: Lang): string {
+  return lang === 'zh'
+    ? `🗜 没能压缩较早的消息（${oneLine(reason)}），这一轮只发送放得下的最近消息`
+    : `🗜 Could not summarise earlier messages (${oneLine(reason)}); this turn sends the most recent messages that fit`;
+}
+
 /** Renders a reply's Markdown for the terminal, a piece at a time (`./markdown/index.ts`, loaded only on a terminal). */
 export interface MarkdownOutput {
   stream(): { push(text: string): string; end(): string };
@@ -124,6 +138,20 @@ export function attachPrinter(options: {
       live?.hide();
       if (!atLineStart) out('\n');
       out(`${traceLine(e, style, options.lang?.())}\n`);
+      live?.show();
+    }),
+    bus.on('context.compacted', (e) => {
+      if (!ours(e) || !options.showActions) return;
+      live?.hide();
+      if (!atLineStart) out('\n');
+      out(`${style.dim(compactionLine(e.messages, options.lang?.() ?? 'en'))}\n`);
+      live?.show();
+    }),
+    bus.on('context.compaction_failed', (e) => {
+      if (!ours(e) || !options.showActions) return;
+      live?.hide();
+      if (!atLineStart) out('\n');
+      out(`${style.dim(compactionFailedLine(e.reason, options.lang?.() ?? 'en'))}\n`);
       live?.show();
     }),
     // The host hides the live lines when a question is asked (before it is written); shown again once answered.

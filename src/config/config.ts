@@ -14,6 +14,7 @@ import type { PermissionRules } from '../permission/rules.js';
 import { resolveEmbedding, type EmbeddingEndpoint } from './embedding-endpoint.js';
 import { baseUrlProblem, echo, langProblem, originLabel, parseLang, unknownKeyWarnings, type SettingOrigin } from './setting-checks.js';
 import { readMcpServers, type McpServerSettings } from './mcp-settings.js';
+import { defaultContextWindow, MAX_CONTEXT_WINDOW, MIN_CONTEXT_WINDOW, onOff } from './context-settings.js';
 
 const DEFAULT_MAX_STEPS = 8;
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -55,6 +56,8 @@ const FILE_NAMES = {
   ZHIXING_TOOL_TIMEOUT_MS: 'toolTimeoutMs',
   ZHIXING_MAX_REPLY_CHARS: 'maxReplyChars',
   ZHIXING_LANG: 'lang',
+  ZHIXING_CONTEXT_WINDOW: 'contextWindow',
+  ZHIXING_COMPACTION: 'compaction',
 } as const;
 /** Every name config.json may hold at its top level; anything else is named in a warning. */
 const FILE_KEYS: readonly string[] = [...Object.values(FILE_NAMES), 'workspace', 'permissions', 'mcpServers', 'shell', 'undo', 'embedding'];
@@ -86,6 +89,8 @@ export const ConfigFile = z
     maxReplyChars: z.number().int().positive().optional(),
     workspace: z.string().optional(),
     lang: z.enum(['zh', 'en']).optional(),
+    contextWindow: z.number().int().optional(),
+    compaction: z.boolean().optional(),
     // Read entry by entry (checkRules): one bad entry is warned about and skipped, not a reason to refuse the file.
     permissions: z.unknown().optional(),
     shell: ShellFileSettings.optional(),
@@ -126,6 +131,10 @@ export interface Config {
   maxReplyChars: number;
   /** Forced user-facing language; otherwise each turn follows the user's own words. */
   lang?: 'zh' | 'en';
+  /** The model's context window in tokens: every request is built to fit it (ZHIXING_CONTEXT_WINDOW, else the preset's). */
+  contextWindow: number;
+  /** Whether older messages are summarised when a session nears the window; off, the context only windows. */
+  compaction: boolean;
   /** The language of the program's own messages (help, errors): ZHIXING_LANG, else the locale. */
   uiLang: 'zh' | 'en';
   geocodingUrl: string;
@@ -424,6 +433,9 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const turnTimeoutMs = wholeNumber('ZHIXING_TURN_TIMEOUT_MS', DEFAULT_TURN_TIMEOUT_MS, 1_000, MAX_TURN_TIMEOUT_MS);
   const toolTimeoutMs = wholeNumber('ZHIXING_TOOL_TIMEOUT_MS', DEFAULT_TOOL_TIMEOUT_MS, 100, MAX_TIMEOUT_MS);
   const maxReplyChars = wholeNumber('ZHIXING_MAX_REPLY_CHARS', DEFAULT_MAX_REPLY_CHARS, 1_000, 10_000_000);
+  const contextWindow = wholeNumber('ZHIXING_CONTEXT_WINDOW', defaultContextWindow(mode === 'offline' ? 'offline' : endpoint.provider), MIN_CONTEXT_WINDOW, MAX_CONTEXT_WINDOW);
+  const compactionSetting = get('ZHIXING_COMPACTION');
+  const compaction = onOff('ZHIXING_COMPACTION', compactionSetting, origins.ZHIXING_COMPACTION!);
   const geocodingUrl = get('ZHIXING_GEOCODING_URL') ?? DEFAULT_GEOCODING_URL;
   const weatherUrl = get('ZHIXING_WEATHER_URL') ?? DEFAULT_WEATHER_URL;
   const token = get('ZHIXING_TOKEN');
@@ -469,6 +481,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     toolTimeoutMs,
     maxReplyChars,
     lang,
+    contextWindow,
+    compaction,
     uiLang: lang ?? detectUiLang(env),
     geocodingUrl,
     weatherUrl,

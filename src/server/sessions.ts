@@ -38,6 +38,17 @@ export const Part = z
     z.object({ id: z.string(), type: z.literal('reasoning'), text: z.string().describe("The model's own thinking, never part of the reply.") }),
     z.object({
       id: z.string(),
+      type: z.literal('summary'),
+      text: z.string().describe('What the earlier messages said, as the model reads it from now on. Those messages stay in the history.'),
+      covers: z.object({
+        upTo: z.string().describe('The last message it covers (every earlier one is covered too).'),
+        upToCreatedAt: z.number().int(),
+        messages: z.number().int().describe('How many messages it covers.'),
+        model: z.string().describe('The model that wrote it; `rules` when written offline by code.'),
+      }),
+    }),
+    z.object({
+      id: z.string(),
       type: z.literal('tool'),
       callId: z.string(),
       tool: z.string(),
@@ -125,7 +136,8 @@ const TURN_EVENTS =
   'Events (schemas: the `BusEvent` union in src/bus/events.ts): `turn.start` {turnId, messageId, text}, `step.start` {messageId, step}, ' +
   '`reasoning.delta` and `text.delta` {messageId, partId, delta}, `step.end` {messageId, calls, usage}, `tool.start` {partId, callId, tool, input}, ' +
   '`tool.progress` {partId, callId, message}, `tool.end` {partId, callId, tool, input, ok, output, ms, title, metadata, attachments, permission}, ' +
-  '`permission.asked` / `permission.replied`, `llm.retry` / `llm.waiting`, `error` {code, message}, `turn.end` {reply, stopReason}. ' +
+  '`permission.asked` / `permission.replied`, `llm.retry` / `llm.waiting`, `context.compacted` {messageId, partId, messages, model} / ' +
+  '`context.compaction_failed` {reason}, `error` {code, message}, `turn.end` {reply, stopReason}. ' +
   'Each `data:` is the whole event as JSON with `type`, `sessionId` and `seq` (one more than the previous event of the session), which is also the `id:`. ' +
   'Long strings in a tool call\'s `input` are cut to 10,000 characters in events; GET …/messages has them whole.';
 

@@ -99,7 +99,9 @@ function migrate(db: Db): void {
     db.transaction(() => {
       // Another process opening the same new database may have applied it since the version was read.
       if ((db.pragma('user_version', { simple: true }) as number) > v) return;
-      db.exec(MIGRATIONS[v]!);
+      const migration = MIGRATIONS[v]!;
+      if (typeof migration === 'string') db.exec(migration);
+      else migration(db);
       db.pragma(`user_version = ${v + 1}`);
     }).immediate();
   }

@@ -32,8 +32,21 @@ export interface ToolCard {
   permission?: PermissionRecord[];
 }
 
+/** Which stored messages a summary stands for: all of the session's up to and including `upTo`. */
+export interface SummaryCoverage {
+  /** The last message it covers. */
+  upTo: string;
+  upToCreatedAt: number;
+  /** How many messages it covers, an earlier summary's included. */
+  messages: number;
+  /** The model that wrote it; `rules` when the offline planner's code did. */
+  model: string;
+}
+
 export type Part =
   | { id: string; type: 'text'; text: string }
+  /** A compaction's view of older messages; those messages stay stored and listed. */
+  | { id: string; type: 'summary'; text: string; covers: SummaryCoverage }
   | { id: string; type: 'reasoning'; text: string }
   | {
       id: string;
@@ -58,6 +71,7 @@ export interface Message {
 
 export type NewPart =
   | { type: 'text' | 'reasoning'; text: string }
+  | { type: 'summary'; text: string; covers: SummaryCoverage }
   /** A tool part may be written already finished, with its output, when the call was that quick. */
   | ({ type: 'tool'; callId: string; tool: string; input: unknown; state: ToolState; output?: string; ms?: number } & ToolCard & { attachments?: StoredAttachment[] });
 
@@ -80,7 +94,9 @@ export interface MessagesRepo {
    * are read to choose them, so one huge message costs nothing once it falls outside. Parts longer
    * than `maxPartChars` come cut to that length.
    */
-  listRecent(sessionId: string, options: { maxChars: number; maxPartChars: number }): Message[];
+  listRecent(sessionId: string, options: { maxChars: number; maxPartChars: number; after?: string }): Message[];
+  /** The session's latest summary part, found by index without reading its messages. */
+  latestSummary(sessionId: string): { id: string; text: string; covers: SummaryCoverage } | undefined;
 }
 
 interface PartRow {
@@ -111,6 +127,7 @@ function parseInput(raw: string | null): unknown {
 }
 
 function toPart(r: PartRow): Part {
+  if (r.type === 'summary') return { id: r.id, type: 'summary', text: r.text ?? '', covers: JSON.parse(r.metadata ?? '{}') as SummaryCoverage };
   if (r.type !== 'tool') return { id: r.id, type: r.type, text: r.text ?? '' };
   return {
     id: r.id,
@@ -146,6 +163,8 @@ function cardMetadata(stored: Record<string, unknown>): Pick<ToolCard, 'metadata
 
 /** A part's row in `insertPart`'s order, and the characters it adds to its message's size. */
 function partRow(p: NewPart & { id: string; now: number }, messageId: string): { values: unknown[]; size: number } {
+  // A summary is sent in the system message, never as history: it adds nothing to its message's size.
+  if (p.type === 'summary') return { values: [p.id, messageId, p.type, p.text, null, null, null, null, null, null, null, null, p.now, null, JSON.stringify(p.covers), null], size: 0 };
   if (p.type !== 'tool') return { values: [p.id, messageId, p.type, p.text, null, null, null, null, null, null, null, null, p.now, null, null, null], size: p.text.length };
   const input = (typeof p.input === 'string' ? p.input : JSON.stringify(p.input)) ?? null;
   const output = p.output ?? null;
@@ -183,11 +202,16 @@ export function createMessagesRepo(db: Db): MessagesRepo {
   const attachmentAt = db.prepare('SELECT a.value FROM parts p, json_each(p.attachments) a WHERE p.id = ? AND a.key = ?').pluck();
   const grow = db.prepare('UPDATE messages SET size = size + ? WHERE id = ?');
   const growByPart = db.prepare('UPDATE messages SET size = size + ? WHERE id = (SELECT message_id FROM parts WHERE id = ?)');
-  const newestFirst = db.prepare('SELECT id, role, size FROM messages WHERE session_id = ? ORDER BY rowid DESC');
+  // Walks the session's index from its newest end, and stops at a summary's last message: never the whole history.
+  const newestFirst = db.prepare(`SELECT id, role, size FROM messages WHERE session_id = @session
+    AND rowid > coalesce((SELECT rowid FROM messages WHERE id = @after), 0) ORDER BY rowid DESC`);
+  // CROSS JOIN keeps the parts outer: the few summary parts are read, not the session's messages.
+  const summaryOf = db.prepare(`SELECT p.id, p.text, p.metadata FROM parts p INDEXED BY parts_summary CROSS JOIN messages m ON m.id = p.message_id
+    WHERE p.type = 'summary' AND m.session_id = ? ORDER BY p.rowid DESC LIMIT 1`);
   const messagesIn = db.prepare(`SELECT id, session_id AS sessionId, turn_id AS turnId, role, created_at AS createdAt
     FROM messages WHERE id IN (SELECT value FROM json_each(?)) ORDER BY rowid`);
   const partsIn = db.prepare(`SELECT id, message_id, type, substr(text, 1, @max) AS text, call_id, tool, substr(input, 1, @max) AS input,
-    substr(output, 1, @max) AS output, state, ms FROM parts WHERE message_id IN (SELECT value FROM json_each(@ids)) ORDER BY rowid`);
+    substr(output, 1, @max) AS output, state, ms, CASE WHEN type = 'summary' THEN metadata END AS metadata FROM parts WHERE message_id IN (SELECT value FROM json_each(@ids)) ORDER BY rowid`);
 
   return {
     addMessage(m, parts = []) {
@@ -220,12 +244,16 @@ export function createMessagesRepo(db: Db): MessagesRepo {
       return raw === undefined ? undefined : (JSON.parse(raw) as StoredAttachment);
     },
     partInSession: (sessionId, partId) => partOf.get(partId, sessionId) !== undefined,
-    listRecent(sessionId, { maxChars, maxPartChars }) {
+    latestSummary(sessionId) {
+      const row = summaryOf.get(sessionId) as { id: string; text: string; metadata: string } | undefined;
+      return row && { id: row.id, text: row.text, covers: JSON.parse(row.metadata) as SummaryCoverage };
+    },
+    listRecent(sessionId, { maxChars, maxPartChars, after }) {
       const kept: string[] = [];
       let unit: string[] = [];
       let unitChars = 0;
       let used = 0;
-      for (const m of newestFirst.iterate(sessionId) as Iterable<{ id: string; role: string; size: number }>) {
+      for (const m of newestFirst.iterate({ session: sessionId, after: after ?? null }) as Iterable<{ id: string; role: string; size: number }>) {
         unit.push(m.id);
         unitChars += m.size;
         if (m.role !== 'user') continue;

@@ -1,3 +1,5 @@
+import type { Db } from './db.js';
+import { contextMigration } from './migration-context.js';
 import { MEMORIES_MIGRATION } from './memories-repo.js';
 
 /**
@@ -66,8 +68,11 @@ export const SNAPSHOTS_MIGRATION = `
   CREATE INDEX snapshot_refs_hash ON snapshot_refs(hash);
   `;
 
+/** A migration: SQL, or a function for one that must read the schema it changes. Runs inside a transaction. */
+export type Migration = string | ((db: Db) => void);
+
 /** Numbered schema migrations. Append only: a shipped migration is never edited. */
-export const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly Migration[] = [
   /* 1: sessions, messages with typed parts, turns, todos, preferences */ `
   CREATE TABLE sessions (
     id TEXT PRIMARY KEY,
@@ -156,4 +161,5 @@ export const MIGRATIONS: readonly string[] = [
   /* 7: stable todo numbers */ TODO_NUMBERS_MIGRATION,
   /* 8: workspace snapshots for undo */ SNAPSHOTS_MIGRATION,
   /* 9: long-term memories with a trigram index */ MEMORIES_MIGRATION,
+  /* 10: summary and attachment parts; session listings by index */ contextMigration,
 ];

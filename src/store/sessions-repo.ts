@@ -21,8 +21,8 @@ export interface SessionsRepo {
   delete(id: string): boolean;
 }
 
-const SELECT = `SELECT s.id, s.title, s.created_at AS createdAt, s.updated_at AS updatedAt,
-  (SELECT count(*) FROM messages m WHERE m.session_id = s.id AND m.role = 'user') AS messageCount
+// The count is kept by triggers on messages (migration 10): a listing never counts a session's messages.
+const SELECT = `SELECT s.id, s.title, s.created_at AS createdAt, s.updated_at AS updatedAt, s.user_messages AS messageCount
   FROM sessions s`;
 
 export function createSessionsRepo(db: Db): SessionsRepo {

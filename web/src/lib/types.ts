@@ -54,7 +54,15 @@ export interface ToolPart {
   progress?: string;
 }
 
-export type Part = TextPart | ToolPart;
+/** What a compaction wrote in place of older messages for the model; those messages stay in the history. */
+export interface SummaryPart {
+  id: string;
+  type: 'summary';
+  text: string;
+  covers: { upTo: string; upToCreatedAt: number; messages: number; model: string };
+}
+
+export type Part = TextPart | ToolPart | SummaryPart;
 
 export interface Message {
   id: string;
