@@ -122,11 +122,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     lang: config.uiLang,
     warn: options.warn ?? ((line) => process.stderr.write(`zhixing: ${line}\n`)),
   });
+  const memory = createMemoryService({ repo: store.memories, newId: () => store.newId('mem') });
   const tools = createToolRegistry(builtinTools({
     config,
     store,
     sandbox,
     skills,
+    memory,
     // Read at each command (the service exists by then): rules edited while running apply at once.
     maskPrograms: () => maskedUnder(permission.effective(), (key) => matchGlob(key, 'shell')),
     // Skills' scripts run through the shell and import this installation's packages.
@@ -157,7 +159,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // asked of the rules engine with a tool name no server can have, so no rule for one tool counts.
     trusted: (name) => serverTrusted(permission.effective(), name),
   });
-  const memory = createMemoryService({ repo: store.memories, newId: () => store.newId('mem') });
   const preferences = createPreferences(store.prefs);
   const sessions = createSessions({
     llm,

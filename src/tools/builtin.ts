@@ -1,4 +1,5 @@
 import type { Config } from '../config/config.js';
+import type { MemoryService } from '../memory/types.js';
 import type { SandboxInfo } from '../shell/sandbox.js';
 import type { SkillCatalog } from '../skills/catalog.js';
 import type { Store } from '../store/store.js';
@@ -7,6 +8,7 @@ import { createCurrentTimeTool } from './current-time.js';
 import { fileListTool } from './file-list.js';
 import { fileReadTool } from './file-read.js';
 import { fileWriteTool } from './file-write.js';
+import { createMemoryTools } from './memory.js';
 import { createShellTool } from './shell.js';
 import { createSkillTool } from './skill.js';
 import { createTodoTools } from './todos.js';
@@ -26,6 +28,8 @@ export interface BuiltinDeps {
   knownScripts?: string[];
   /** The skills the `skill` tool loads. */
   skills: SkillCatalog;
+  /** Long-term memory, for memory_save and memory_search; without it they are not offered. */
+  memory?: MemoryService;
 }
 
 /** Every built-in tool, in the order the model sees them. */
@@ -43,5 +47,6 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
       home: config.home, dbPath: config.dbPath, network: config.shell.network, env: config.shell.env, sandbox: deps.sandbox, maskPrograms: deps.maskPrograms, shown: deps.shown, knownScripts: deps.knownScripts,
     }),
     createSkillTool(deps.skills),
+    ...(deps.memory ? createMemoryTools(deps.memory) : []),
   ];
 }
