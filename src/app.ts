@@ -165,7 +165,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     tools,
     // The offline planner never reads the system prompt: its turns do not pay for reading skills.
     skills: llm.mode === 'llm' ? () => skills.list() : undefined,
-    preferences: () => preferences.list(),
     bus,
     store,
     events,

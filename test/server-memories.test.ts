@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { request, startTestServer, type TestServer } from './support/http.js';
-import { createScriptedLlm } from './support/scripted-llm.js';
 
 let t: TestServer | undefined;
 afterEach(async () => {
@@ -89,18 +88,5 @@ describe('/api/preferences', () => {
     expect((await request(t.port, '/api/preferences')).json()).toEqual({ instructions: [], name: '小明' });
     const cleared = await request(t.port, '/api/preferences', { method: 'PUT', body: { instructions: [], name: null } });
     expect(cleared.json()).toEqual({ instructions: [] });
-  });
-});
-
-describe('standing instructions reach the model', () => {
-  it('puts the instructions saved over HTTP into the next turn\'s system prompt', async () => {
-    const llm = createScriptedLlm([{ text: '好的' }]);
-    t = await startTestServer({ llm });
-    await request(t.port, '/api/preferences', { method: 'PUT', body: { instructions: ['用中文回复', '回答简短'] } });
-    const id = (await request(t.port, '/api/sessions', { body: {} })).json().id;
-    await request(t.port, `/api/sessions/${id}/chat`, { body: { message: 'hello' } });
-    const system = llm.requests[0]!.messages[0]!;
-    expect(system.role).toBe('system');
-    expect(String(system.content)).toContain('<standing-instructions>\n- 用中文回复\n- 回答简短\n</standing-instructions>');
   });
 });

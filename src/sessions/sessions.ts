@@ -46,8 +46,6 @@ export interface SessionsDeps extends TurnDeps {
   locks?: SessionLocks;
   /** The skills to list in the system prompt (name and description), looked up at each turn's start. */
   skills?: () => Promise<Array<{ name: string; description: string }>>;
-  /** The user's standing instructions, read at each turn's start so an edit applies from the next turn. */
-  preferences?: () => string[];
   /** The numbered event log, taken up at each turn's start; none in tests that do not replay. */
   events?: Pick<EventLog, 'sync'>;
   /** Workspace snapshots: turns that change files become undoable. None: undo says there is nothing to undo. */
@@ -253,7 +251,6 @@ export function createSessions(deps: SessionsDeps): SessionsService {
         userName: store.prefs.get('user.name'),
         toolNames: deps.tools.names(),
         skills: deps.skills && deps.tools.get('skill') ? await deps.skills() : undefined,
-        preferences: deps.preferences?.(),
       });
       const result = await runTurn({ ...deps, snapshots: deps.undo }, { sessionId: id, text, workspace: deps.workspace, systemPrompt, lang, maxSteps: deps.maxSteps, limits: { maxReplyChars: deps.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS }, deadlineMs: deps.turnTimeoutMs, signal });
       if (titled) await Promise.race([titled, new Promise<void>((resolve) => setTimeout(resolve, TITLE_GRACE_MS).unref())]);
