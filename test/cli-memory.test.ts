@@ -22,4 +22,9 @@ describe('offline memory through the real CLI', () => {
     expect(list.stdout).toMatch(/1\. \[事实\] 我叫刘浩彬  #name/);
     expect(list.stdout).toMatch(/2\. \[偏好\] 我喜欢喝美式咖啡/);
   }, 90_000);
+
+  it('`zhixing config` says memories are searched by their words only', async () => {
+    const r = await runCli(['config'], { ZHIXING_HOME: home().home, ZHIXING_LANG: 'en' });
+    expect(r.stdout).toMatch(/\nmemory +lexical search only \(no embedding model: ZHIXING_EMBEDDING_BASE_URL\)\n/);
+  });
 });
