@@ -20,6 +20,7 @@ const ROUTES = [
   'PUT /api/permissions',
   'DELETE /api/permissions/remembered',
   'GET /api/memories',
+  'GET /api/memories/{id}',
   'PATCH /api/memories/{id}',
   'DELETE /api/memories/{id}',
   'GET /api/preferences',
@@ -43,7 +44,6 @@ const ROUTES = [
   'GET /mcp',
   'DELETE /mcp',
 ];
-const LATER = ['GET /api/memories', 'PATCH /api/memories/{id}', 'DELETE /api/memories/{id}'];
 
 let t: TestServer;
 let doc: { openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: unknown }>> };
@@ -65,14 +65,11 @@ describe('GET /openapi.json', () => {
     expect(Object.keys((chat.responses['200'] as { content: object }).content).sort()).toEqual(['application/json', 'text/event-stream']);
   });
 
-  it('marks the routes the core does not back yet as 501, and they answer so', async () => {
-    for (const route of LATER) {
-      const [method, path] = route.split(' ') as [string, string];
-      expect(Object.keys(doc.paths[path]![method.toLowerCase()]!.responses)).toEqual(['501']);
-      const r = await request(t.port, path.replace(/\{\w+\}/, 'x1'), { method, body: method === 'GET' || method === 'DELETE' ? undefined : {} });
-      expect(r.status).toBe(501);
-      expect(r.json()).toEqual({ error: { code: 'not_implemented', message: expect.stringMatching(/arrive in a later version/) } });
-    }
+  it('documents the memory routes with their schemas and error statuses', () => {
+    const patch = doc.paths['/api/memories/{id}']!.patch!;
+    expect(Object.keys(patch.responses).sort()).toEqual(['200', '400', '404', '413']);
+    expect(JSON.stringify(patch.requestBody)).toContain('#/components/schemas/MemoryPatch');
+    expect(JSON.stringify(doc.paths['/api/memories']!.get!.responses['200'])).toContain('#/components/schemas/MemoryList');
   });
 
   it('documents nothing that is not there: every route answers something other than "no route"', async () => {

@@ -57,6 +57,7 @@ describe('sessions, status, preferences and permissions', () => {
       sessions: { running: [], limit: 10 },
       // What a trial run finds here: bubblewrap where it works (CI installs it), else why not.
       sandbox: HAVE_BWRAP ? { kind: 'bwrap', ok: true } : { kind: expect.any(String), ok: false, reason: expect.any(String) },
+      memory: { count: 0, embeddings: { kind: 'none' } },
     });
     expect((await request(t.port, '/api/health')).json()).toEqual({ ok: true, version: status.version });
   });
@@ -64,18 +65,6 @@ describe('sessions, status, preferences and permissions', () => {
   it('says plainly when shell commands have no sandbox to run in', async () => {
     t = await startTestServer({ env: { PATH: '/nonexistent' } });
     expect((await request(t.port, '/api/status')).json().sandbox).toEqual({ kind: 'none', ok: false, reason: 'bubblewrap (bwrap) is not installed' });
-  });
-
-  it("keeps the user's name as a preference the assistant uses", async () => {
-    t = await startTestServer();
-    expect((await request(t.port, '/api/preferences')).json()).toEqual({ name: null });
-    const put = await request(t.port, '/api/preferences', { method: 'PUT', body: { name: '小明' } });
-    expect(put.json()).toEqual({ name: '小明' });
-    const id = (await request(t.port, '/api/sessions', { body: {} })).json().id;
-    const reply = (await request(t.port, `/api/sessions/${id}/chat`, { body: { message: '我叫什么' } })).json().reply;
-    expect(reply).toContain('小明');
-    expect((await request(t.port, '/api/preferences', { method: 'PUT', body: { name: null } })).json()).toEqual({ name: null });
-    expect((await request(t.port, '/api/preferences', { method: 'PUT', body: { name: 42 } })).status).toBe(400);
   });
 
   it('validates a permission answer, and 404s an ask that does not exist', async () => {

@@ -1,5 +1,6 @@
 import { maskKey, safeUrl, type Config, type SettingOrigin } from '../config/config.js';
 import { say, type Lang } from '../i18n.js';
+import type { EmbeddingStatus } from '../memory/types.js';
 import type { SandboxInfo } from '../shell/sandbox.js';
 import { noSandboxText } from './sandbox-notice.js';
 import { shellLine, shownUrl } from './mcp-view.js';
@@ -87,7 +88,7 @@ function modeNote(config: Config, lang: Lang): string {
  * `zhixing config [--json]`: the configuration in effect and where each value came from, with the
  * key masked (`sk-…abcd`). Values are shown as plain text: a setting can hold anything.
  */
-export function runConfigShow(config: Config, json: boolean, io: CliIo, lang: Lang, sandbox?: SandboxInfo): number {
+export function runConfigShow(config: Config, json: boolean, io: CliIo, lang: Lang, sandbox?: SandboxInfo, embeddings?: EmbeddingStatus): number {
   const all = rows(config);
   if (json) {
     const settings = Object.fromEntries(all.filter((r) => r.name !== 'mode').map((r) => [r.name, { value: r.value, ...r.origin }]));
@@ -106,6 +107,7 @@ export function runConfigShow(config: Config, json: boolean, io: CliIo, lang: La
     const line = r.origin ? `${r.name.padEnd(nameWidth)}  ${r.value.padEnd(valueWidth)}  ${io.style.dim(plainText(r.origin))}` : `${r.name.padEnd(nameWidth)}  ${r.value}`;
     io.stdout(`${line.trimEnd()}\n`);
   }
+  if (embeddings) io.stdout(`${'memory'.padEnd(nameWidth)}  ${plainText(memorySearchText(embeddings, lang))}\n`);
   // One rule a line, as the permission records name them (`shell › curl *`), decisions lined up.
   const rules = Object.entries(config.permissions).flatMap(([tool, value]) =>
     typeof value === 'string' ? [[tool, value]] : Object.entries(value).map(([pattern, rule]) => [`${tool} › ${pattern}`, rule]),
@@ -124,4 +126,13 @@ export function runConfigShow(config: Config, json: boolean, io: CliIo, lang: La
   // Said only when it matters: with a working sandbox there is nothing for the user to do.
   if (sandbox && !sandbox.ok) io.stdout(`${'sandbox'.padEnd(nameWidth)}  ${plainText(noSandboxText(sandbox, lang))}\n`);
   return 0;
+}
+
+/** How memories are searched: by words only, or also by meaning through an embedding model. */
+export function memorySearchText(e: EmbeddingStatus, lang: Lang): string {
+  if (e.kind === 'none') {
+    return say(lang, '仅关键词搜索（没有配置向量模型：ZHIXING_EMBEDDING_BASE_URL）', 'lexical search only (no embedding model: ZHIXING_EMBEDDING_BASE_URL)');
+  }
+  const model = e.model ? ` ${e.model}` : '';
+  return say(lang, `关键词和语义搜索（${e.kind}${model}）`, `lexical and semantic search (${e.kind}${model})`) + (e.error ? ` · ${e.error}` : '');
 }

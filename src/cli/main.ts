@@ -106,7 +106,8 @@ export async function main(argv: string[]): Promise<number> {
       const { detectSandbox } = await import('../shell/sandbox.js');
       const { DEFAULT_PATH } = await import('../shell/env.js');
       const sandbox = await detectSandbox({ searchPath: config.shell.env.PATH || DEFAULT_PATH, network: config.shell.network });
-      return runConfigShow(config, cmd.json, io, config.uiLang, sandbox);
+      // No embedding settings exist in this version: memories are searched by their words.
+      return runConfigShow(config, cmd.json, io, config.uiLang, sandbox, { kind: 'none' });
     }
     const { runSessions } = await import('./sessions-command.js');
     try {

@@ -9,7 +9,9 @@ import type { SessionRow } from '../store/sessions-repo.js';
 import type { Completion } from './line-editor/line-editor.js';
 import type { CliIo } from './one-shot.js';
 import { MCP_VERBS, mcpCommand } from './mcp-repl.js';
+import { createMemoryRepl, MEMORY_VERBS, type ReplResult } from './memory-repl.js';
 import { permissionsCommand } from './permissions-command.js';
+import { PREFS_VERBS, prefsCommand } from './prefs-repl.js';
 import { lastTurns, renderHistory } from './repl-history-view.js';
 import type { ReplText } from './repl-text.js';
 import { resolveSessionRef } from './session-ref.js';
@@ -21,7 +23,7 @@ const DEFAULT_HISTORY_TURNS = 10;
 const YES = new Set(['y', 'yes', '是', '好', '确定']);
 
 /** Every command, in the order /help and completion list them; those followed by a space take an argument. */
-const COMMANDS = ['/help', '/sessions', '/new ', '/switch ', '/history ', '/delete ', '/rename ', '/model ', '/permissions', '/mcp', '/undo', '/exit'];
+const COMMANDS = ['/help', '/sessions', '/new ', '/switch ', '/history ', '/delete ', '/rename ', '/model ', '/permissions', '/mcp', '/memory', '/prefs', '/undo', '/exit'];
 const PERMISSION_VERBS = ['allow ', 'ask ', 'deny ', 'remove ', 'forget '];
 
 export interface CommandContext {
@@ -51,6 +53,10 @@ export function createSlashCommands(ctx: CommandContext): SlashCommands {
   // /switch N and /delete N mean the N the user last saw in /sessions, even if the order changed since.
   let shown: SessionRow[] | undefined;
   let models: string[] | undefined;
+  const memories = createMemoryRepl(app.memory);
+  const lang = () => io.lang?.() ?? app.config.lang ?? app.config.uiLang;
+  const confirm = async (question: string) => YES.has((await ctx.ask(question)).trim().toLowerCase());
+  const show = (r: ReplResult) => (r.error ? fail(r.text) : say(r.text));
 
   /** The session `arg` names, or undefined after saying on stderr why there is none. */
   function sessionFor(cmd: string, arg: string): SessionRow | undefined {
@@ -151,6 +157,14 @@ export function createSlashCommands(ctx: CommandContext): SlashCommands {
           else say(r.text);
           break;
         }
+        case 'memory': {
+          const titleOf = (id: string) => app.sessions.get(id)?.title;
+          show(await memories.run(arg, { session: ctx.session(), lang: lang(), style: io.style, confirm, titleOf }));
+          break;
+        }
+        case 'prefs':
+          show(await prefsCommand(app.preferences, arg, { lang: lang(), offline: app.llm.mode === 'offline', confirm }));
+          break;
         case 'undo': {
           // Between turns only (commands never run while one does); the sentence speaks the session's language.
           const result = await app.sessions.undo(ctx.session());
@@ -187,6 +201,8 @@ export function createSlashCommands(ctx: CommandContext): SlashCommands {
         return { start: space + 1, candidates };
       }
       if (cmd === 'permissions') return { start: space + 1, candidates: PERMISSION_VERBS.filter((v) => v.startsWith(typed)).map((value) => ({ value, label: value.trim() })) };
+      if (cmd === 'memory') return { start: space + 1, candidates: MEMORY_VERBS.filter((v) => v.startsWith(typed)).map((value) => ({ value, label: value.trim() })) };
+      if (cmd === 'prefs') return { start: space + 1, candidates: PREFS_VERBS.filter((v) => v.startsWith(typed)).map((value) => ({ value, label: value.trim() })) };
       if (cmd === 'mcp') return { start: space + 1, candidates: MCP_VERBS.filter((v) => v.startsWith(typed)).map((value) => ({ value, label: value.trim() })) };
       if (cmd === 'model' && models) return { start: space + 1, candidates: models.filter((m) => m.startsWith(typed)).map((value) => ({ value })) };
       return undefined;

@@ -17,6 +17,9 @@ export function replText(lang: Lang) {
 /permissions     列出权限规则和记住的回答；/permissions allow|ask|deny 工具 [模式]
                  设置一条，/permissions remove 工具 [模式] 删除，/permissions forget N 忘记回答
 /mcp             列出 MCP 服务器和它们的状态；/mcp reconnect|enable|disable 名称
+/memory          列出这个会话记住的内容；/memory all 全部会话的，/memory search 关键词 搜索，
+                 /memory edit N 新内容 修改，/memory delete N 删除（会先确认）
+/prefs           列出长期指示（每次对话都遵守）；/prefs add 内容，/prefs remove N，/prefs clear
 /undo            把工作区恢复到上一轮改动文件之前（再用一次就再往前一轮）
 /exit            退出（也可按 Ctrl-D）
 
@@ -34,6 +37,9 @@ Enter 发送；Alt+Enter 或 Ctrl-J 换行；单独一行 """ 开始多行块，
 /permissions     list the permission rules and remembered answers; /permissions allow|ask|deny TOOL
                  [PATTERN] sets one, /permissions remove TOOL [PATTERN] removes it, /permissions forget N
 /mcp             list the MCP servers with their state; /mcp reconnect|enable|disable NAME
+/memory          list what this session remembers; /memory all for every session's, /memory search QUERY,
+                 /memory edit N TEXT, /memory delete N (asks first)
+/prefs           list your standing instructions (followed in every reply); /prefs add TEXT, /prefs remove N, /prefs clear
 /undo            put the workspace back as it was before the last turn that changed files (again: one more back)
 /exit            quit (also Ctrl-D)
 

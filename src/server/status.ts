@@ -30,6 +30,20 @@ export const Status = z
         reason: z.string().optional().describe('Why no sandbox works, e.g. "bubblewrap (bwrap) is not installed".'),
       })
       .describe('What shell commands run in.'),
+    memory: z
+      .object({
+        count: z.number().int().describe('How many memories are kept, over every session.'),
+        embeddings: z
+          .object({
+            kind: z.enum(['none', 'remote', 'local']).describe('`none`: lexical search only; otherwise where vectors come from.'),
+            model: z.string().optional(),
+            dimensions: z.number().int().optional(),
+            progress: z.object({ done: z.number().int(), total: z.number().int() }).optional().describe('While memories are embedded in the background.'),
+            error: z.string().optional().describe('The last failure, in plain words.'),
+          })
+          .describe('How memories are searched.'),
+      })
+      .describe('Long-term memory; GET /api/memories lists it.'),
   })
   .openapi('Status');
 export type Status = z.infer<typeof Status>;
@@ -58,6 +72,7 @@ export function statusRoutes({ app, version }: ServerDeps) {
         mcp: app.mcp.list().map((s) => ({ name: s.name, state: s.state, tools: s.tools.length, ...(s.error ? { error: s.error } : {}) })),
         sessions: { running: running.ids, limit: running.limit },
         sandbox: { kind: sandbox.kind, ok: sandbox.ok, ...(sandbox.reason ? { reason: sandbox.reason } : {}) },
+        memory: { count: app.memory.list({ limit: 1 }).total, embeddings: app.memory.embeddings() },
       };
       return c.json(status);
     },

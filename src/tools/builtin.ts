@@ -1,4 +1,5 @@
 import type { Config } from '../config/config.js';
+import type { MemoryService } from '../memory/types.js';
 import type { SandboxInfo } from '../shell/sandbox.js';
 import type { SkillCatalog } from '../skills/catalog.js';
 import type { Store } from '../store/store.js';
@@ -7,7 +8,6 @@ import { createCurrentTimeTool } from './current-time.js';
 import { fileListTool } from './file-list.js';
 import { fileReadTool } from './file-read.js';
 import { fileWriteTool } from './file-write.js';
-import type { MemoryService } from '../memory/types.js';
 import { createMemoryTools } from './memory.js';
 import { createShellTool } from './shell.js';
 import { createSkillTool } from './skill.js';

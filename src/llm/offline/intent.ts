@@ -65,7 +65,7 @@ export type Reply =
 export type Outcome =
   /** `also`: more calls the same request needs, made after `call` (「北京和上海哪个冷」 looks up both cities; 「把 a.txt 和 b.txt 都读一下」 reads both). */
   | { kind: 'call'; call: PlannedCall; also?: PlannedCall[] }
-  | { kind: 'reply'; reply: Reply; remember?: { key: string; value: string } };
+  | { kind: 'reply'; reply: Reply };
 
 /** What came before, as far as a follow-up needs it: the latest step's calls, or a question we asked. */
 export type Previous =
@@ -98,6 +98,11 @@ export const PRIORITY = {
   fileAppend: 101,
   /** Carries free text (内容是：…), so it must see the message before anything reads words in it. */
   fileWrite: 100,
+  /**
+   * Before adding a todo: 「记住：我喜欢喝美式咖啡」 keeps a statement about the user, where
+   * 「记住明天开会」 (a task, which the rule leaves alone) is still a todo.
+   */
+  memorySave: 95,
   /** A todo's words are free text too. */
   todoAdd: 94,
   /** Before done: 「删除已完成的第 2 条」 deletes. */
@@ -107,6 +112,8 @@ export const PRIORITY = {
   todoList: 91,
   fileRead: 80,
   name: 70,
+  /** After the name: 「你还记得我叫什么吗」 asks for the name. Before out-of-scope and weather: 「我喜欢什么天气」 asks the memory. */
+  memoryRecall: 69,
   /** Before weather and time: 「把这段话翻译成英文：今天天气很好」 asks for a translation. */
   outOfScope: 65,
   /** Before time: 「现在天气怎么样」 is about weather. */

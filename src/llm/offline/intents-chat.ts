@@ -1,29 +1,6 @@
-/** Rules that answer without a tool: the user's name, greetings, help, thanks, feelings, code. */
-import { nameFrom } from './extract.js';
+/** Rules that answer without a tool: greetings, help, thanks, feelings, code. (The user's name is a memory: intents-memory.ts.) */
 import { clearlyOutOfScope, nearestTo } from './out-of-scope.js';
-import { NAME_KEY, PRIORITY, reply, type Intent, type Outcome, type Reply } from './intent.js';
-
-const NAME_RECALL =
-  /我叫(?:什么|啥)|我的?名字(?:是|叫)?(?:什么|啥)|我是谁|(?:知道|记得)我(?:是谁|叫什么|叫啥|的名字)|还记得我|\bwhat(?:'s|s|\s+is)\s+my\s+name\b|\bdo you (?:know|remember) (?:my name|who i am|me)\b|\bwho am i\b/i;
-// Not 「帮我叫个车」: someone else calling for me is no name.
-const NAME_SET = /(?<![帮给让替请])我叫(?!个|辆|一|车|外卖)|我的名字(?:是|叫)|我名字(?:是|叫)|^(?:你可以|以后|就)?叫我|\bmy name is\b|\bmy name's\b|\bcall me\b|\bi am called\b/i;
-
-const nameRecall: Intent = {
-  id: 'name_recall',
-  priority: PRIORITY.name,
-  match: (u) => (NAME_RECALL.test(u.norm) ? reply({ kind: 'nameRecall' }) : null),
-};
-
-const nameSet: Intent = {
-  id: 'name_set',
-  priority: PRIORITY.name,
-  match(u): Outcome | null {
-    const m = NAME_SET.exec(u.norm);
-    const name = m ? nameFrom(u.raw.slice(m.index + m[0].length)) : undefined;
-    if (!name) return null;
-    return { kind: 'reply', reply: { kind: 'nameSaved', name }, remember: { key: NAME_KEY, value: name } };
-  },
-};
+import { PRIORITY, reply, type Intent, type Outcome, type Reply } from './intent.js';
 
 /** A rule that fires when the whole message is one of a few set phrases. */
 function whole(id: string, pattern: RegExp, r: Reply, priority: number = PRIORITY.chat): Intent {
@@ -52,7 +29,6 @@ const UNDO = new RegExp(
 const CODE =
   /__\w+__|\bimport\s*\(|\bimport\s+(?:os|sys|subprocess|shutil|socket|ctypes)\b|\bfrom\s+\w+\s+import\b|\b(?:os|sys|subprocess|child_process|shutil)\.\w+|\b(?:exec|eval|system|spawn|popen|require|compile|open|getattr)\s*\(|\bprocess\.(?:env|exit|kill|binding|mainModule)\b|\brm\s+-rf\b|\$\(|;\s*(?:rm|del|shutdown)\b/i;
 
-export const NAME_INTENTS: Intent[] = [nameRecall, nameSet];
 export const CODE_INTENTS: Intent[] = [whole('code_refusal', CODE, { kind: 'codeRefusal' }, PRIORITY.code)];
 
 /** Translating, essays, music, calls: honestly not here, with the nearest thing that is. */

@@ -11,7 +11,8 @@ import { utterance, type Utterance } from './extract.js';
 import { followUp } from './followup.js';
 import { nearestTo } from './out-of-scope.js';
 import { callsOf, reply, str, type Intent, type Outcome, type PlanContext, type PlannedCall, type Reply, type ToolRules } from './intent.js';
-import { CHAT_INTENTS, CODE_INTENTS, NAME_INTENTS, OUT_OF_SCOPE_INTENTS } from './intents-chat.js';
+import { CHAT_INTENTS, CODE_INTENTS, OUT_OF_SCOPE_INTENTS } from './intents-chat.js';
+import { MEMORY_RULES } from './intents-memory.js';
 import { CALCULATOR_RULES } from './intents-calculator.js';
 import { FILE_RULES } from './intents-files.js';
 import { commandIn, SHELL_RULES } from './intents-shell.js';
@@ -20,12 +21,11 @@ import { TODO_RULES } from './intents-todo.js';
 import { WEATHER_RULES } from './intents-weather.js';
 
 /** One module per tool (or group of tools): its rules, and how its results and failures are said. */
-export const RULES: readonly ToolRules[] = [SHELL_RULES, FILE_RULES, TODO_RULES, WEATHER_RULES, TIME_RULES, CALCULATOR_RULES];
+export const RULES: readonly ToolRules[] = [SHELL_RULES, FILE_RULES, TODO_RULES, WEATHER_RULES, TIME_RULES, CALCULATOR_RULES, MEMORY_RULES];
 
 /** Every rule, highest priority first (a stable sort: equal priorities keep the order listed). */
 export const INTENTS: readonly Intent[] = [
   ...RULES.flatMap((r) => r.intents),
-  ...NAME_INTENTS,
   ...OUT_OF_SCOPE_INTENTS,
   ...CODE_INTENTS,
   ...CHAT_INTENTS,
@@ -43,11 +43,11 @@ export function classify(u: Utterance, ctx: PlanContext, intents: readonly Inten
   return reply(near ? { kind: 'cannot', near } : { kind: 'cannot' });
 }
 
-/** What to do about one user message: tool calls, or a reply (and maybe something to remember). */
+/** What to do about one user message: tool calls, or a reply. */
 export type Plan =
   /** `notes`: parts of the message that are no tool call, said after the first `at` calls' results. */
   | { kind: 'calls'; calls: PlannedCall[]; notes?: Array<{ at: number; reply: Reply }> }
-  | { kind: 'reply'; reply: Reply; remember?: { key: string; value: string } };
+  | { kind: 'reply'; reply: Reply };
 
 const CONTINUES_SUM = /^(?:减去?|加上?|乘以?|除以?|少|便宜|优惠|打|开根号|开方|平方|minus|plus|times|divided|less|take off|squared)/i;
 

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryService } from '../../memory/service.js';
 import { createStore, type Store } from '../../store/store.js';
 import { calculatorTool } from '../../tools/calculator.js';
 import { createCurrentTimeTool } from '../../tools/current-time.js';
@@ -15,6 +16,7 @@ import { fileListTool } from '../../tools/file-list.js';
 import { fileReadTool } from '../../tools/file-read.js';
 import { fileWriteTool } from '../../tools/file-write.js';
 import { createToolRegistry, type ToolRegistry } from '../../tools/registry.js';
+import { createMemoryTools } from '../../tools/memory.js';
 import { createTodoTools } from '../../tools/todos.js';
 import type { ToolContext } from '../../tools/tool.js';
 import { createWeatherTool } from '../../tools/weather.js';
@@ -36,6 +38,7 @@ beforeAll(async () => {
   workspace = join(root, 'workspace');
   mkdirSync(workspace);
   store = createStore(join(root, 'z.db'));
+  store.sessions.create('s1', '', NOW.getTime()); // memories belong to a session
   server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     res.setHeader('content-type', 'application/json');
@@ -56,6 +59,7 @@ beforeAll(async () => {
     fileWriteTool,
     fileListTool,
     createWeatherTool({ geocodingUrl: `${base}/geo`, forecastUrl: `${base}/forecast` }),
+    ...createMemoryTools({ memory: createMemoryService({ repo: store.memories, newId: () => store.newId('mem') }), sessionTitle: (id) => store.sessions.get(id)?.title }),
   ]);
 });
 
@@ -66,8 +70,8 @@ afterAll(async () => {
 });
 
 /** One turn as the agent runs it: the tools write in the language of the user's message. */
-async function say(llm: Llm, text: string, history: ChatMessage[] = []) {
-  const ctx: ToolContext = {
+function context(text: string): ToolContext {
+  return {
     sessionId: 's1',
     turnId: 't1',
     callId: 'c1',
@@ -77,6 +81,10 @@ async function say(llm: Llm, text: string, history: ChatMessage[] = []) {
     ask: async (r) => (r.insideSandbox ? 'allow' : 'deny'),
     progress: () => {},
   };
+}
+
+async function say(llm: Llm, text: string, history: ChatMessage[] = []) {
+  const ctx = context(text);
   return turn(llm, history, text, async (call) => (await registry.run(call, ctx)).output, registry.specs());
 }
 
@@ -167,15 +175,30 @@ describe('offline planner with the real tools', () => {
     expect(b.reply).toMatch(/^Sorry, I couldn't get the weather for Atlantis: I couldn't find/);
   });
 
-  it('remembers the name in the real preferences table, across a restart', async () => {
-    await say(offline(), '我叫刘浩彬');
+  it('remembers the name as a memory in the real store, across a restart', async () => {
+    expect((await say(offline(), '我叫什么名字')).reply).toBe('你还没告诉我你的名字呢。说「我叫……」，我就会记住。');
+    expect((await say(offline(), '我叫刘浩彬')).reply).toBe('好的，刘浩彬，我记住你的名字了。有什么可以帮你的？');
     const path = join(root, 'z.db');
     const reopened = createStore(path); // a second connection, as after a restart
     try {
-      const r = await turn(createOfflinePlanner({ prefs: reopened.prefs }), [], '我叫什么名字');
+      const tools = createToolRegistry(createMemoryTools({ memory: createMemoryService({ repo: reopened.memories, newId: () => reopened.newId('mem') }), sessionTitle: (id) => reopened.sessions.get(id)?.title }));
+      const r = await turn(createOfflinePlanner({ prefs: reopened.prefs }), [], '我叫什么名字', async (call) => (await tools.run(call, context('我叫什么名字'))).output, tools.specs());
       expect(r.reply).toBe('你叫刘浩彬。');
     } finally {
       reopened.close();
     }
+  });
+
+  it('saves what the user likes and answers from it; says honestly when nothing is saved', async () => {
+    expect((await say(offline(), '我对什么过敏')).reply).toBe('我没有记下和这个有关的内容。想让我记住什么，可以说「记住：……」。');
+    expect((await say(offline(), '记住：我喜欢喝美式咖啡')).reply).toBe('好的，我记住了：你喜欢喝美式咖啡。');
+    expect((await say(offline(), '帮我记一下我对花生过敏')).reply).toBe('好的，我记住了：你对花生过敏。');
+    expect((await say(offline(), '我喜欢喝什么')).reply).toBe('我记得：你喜欢喝美式咖啡。');
+    expect((await say(offline(), '我对什么过敏')).reply).toBe('我记得：你对花生过敏。');
+    expect((await say(offline(), 'remember that I like oat milk')).reply).toBe("Got it, I'll remember: you like oat milk.");
+    expect((await say(offline(), 'what do I like to drink?')).reply).toContain('you like oat milk.');
+    expect(store.memories.list({ limit: 10, offset: 0 }).memories.map((m) => [m.kind, m.content])).toEqual(
+      expect.arrayContaining([['preference', '我喜欢喝美式咖啡'], ['fact', '我对花生过敏'], ['preference', 'I like oat milk'], ['fact', '我叫刘浩彬']]),
+    );
   });
 });

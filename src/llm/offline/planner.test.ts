@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createOfflinePlanner, detectLang } from './planner.js';
-import { memoryPrefs, step, turn } from './testing.js';
+import { BUILTIN_TOOL_NAMES, memoryPrefs, specsFor, step, turn } from './testing.js';
 
 const planner = () => createOfflinePlanner({ prefs: memoryPrefs() });
 const first = (text: string) => step(planner(), [{ role: 'user', content: text }]);
@@ -163,24 +163,15 @@ describe('offline planner: conversation and memory', () => {
     expect(b.calls).toEqual([{ name: 'weather', args: { city: '北京' } }]);
   });
 
-  it('remembers the name in prefs, across planner instances and sessions', async () => {
-    const prefs = memoryPrefs();
-    const said = await turn(createOfflinePlanner({ prefs }), [], '我叫刘浩彬');
-    expect(said.calls).toEqual([]);
-    expect(said.reply).toMatch(/^好的，刘浩彬/);
-    expect(prefs.get('user.name')).toBe('刘浩彬');
-    const fresh = createOfflinePlanner({ prefs }); // a restart: new planner, new session, same prefs
-    for (const q of ['我叫什么', '我叫什么名字', '你知道我是谁吗']) {
-      expect((await turn(fresh, [], q)).reply).toContain('你叫刘浩彬');
+  it('saves the name as an ordinary memory, and asks the memory for it', async () => {
+    const tools = specsFor([...BUILTIN_TOOL_NAMES, 'memory_save', 'memory_search']);
+    const saved = await step(planner(), [{ role: 'user', content: '我叫刘浩彬' }], tools);
+    expect(saved.parsed).toEqual([{ name: 'memory_save', args: { content: '我叫刘浩彬', kind: 'fact', tags: ['name'] } }]);
+    const en = await step(planner(), [{ role: 'user', content: 'my name is Alex' }], tools);
+    expect(en.parsed).toEqual([{ name: 'memory_save', args: { content: 'My name is Alex', kind: 'fact', tags: ['name'] } }]);
+    for (const q of ['我叫什么', '我叫什么名字', '你知道我是谁吗', "what's my name", 'hey whats my name?']) {
+      expect((await step(planner(), [{ role: 'user', content: q }], tools)).parsed.map((c) => c.name)).toEqual(['memory_search']);
     }
-    await turn(fresh, [], 'my name is Alex');
-    for (const q of ["what's my name", 'whats my name', 'hey whats my name?']) {
-      expect((await turn(createOfflinePlanner({ prefs }), [], q)).reply).toContain('Your name is Alex');
-    }
-  });
-
-  it('says so when it does not know the name yet', async () => {
-    expect((await turn(planner(), [], '我叫什么')).reply).toContain('还没告诉我');
   });
 });
 

@@ -199,7 +199,6 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
           ? { text: '', calls: available }
           : reply(renderReply({ kind: 'missing', tools: planned.calls.map((c) => c.name) }, { lang, tools }));
       } else {
-        if (planned.remember) prefs.set(planned.remember.key, planned.remember.value);
         out = reply(renderReply(planned.reply, { lang, tools, name: prefs.get(NAME_KEY), workspace: deps.workspace }));
       }
     } else {

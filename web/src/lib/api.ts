@@ -7,7 +7,7 @@ import { readSse } from './sse';
 
 /** How long a request may wait for the server's answer to begin: a stopped server must not hang the page. */
 const ANSWER_TIMEOUT_MS = 30_000;
-import type { BusEvent, History, McpServer, Models, PermissionSettings, Session, Status, ToolRule, UndoResult, Uploaded } from './types';
+import type { BusEvent, History, McpServer, Memory, Models, PermissionSettings, Session, Status, ToolRule, UndoResult, Uploaded } from './types';
 
 const TOKEN_KEY = 'zhixing.token';
 
@@ -101,6 +101,14 @@ export const api = {
   permissions: () => json<PermissionSettings>('GET', '/api/permissions'),
   setPermissions: (rules: Record<string, ToolRule>) => json<PermissionSettings>('PUT', '/api/permissions', { rules }),
   forgetAnswer: (tool: string, pattern: string) => json<PermissionSettings>('DELETE', '/api/permissions/remembered', { tool, pattern }),
+  memories: (query: { session?: string; q?: string; limit?: number }) => {
+    const params = new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined || v === '' ? [] : [[k, String(v)]])));
+    return json<{ memories: Memory[]; total: number }>('GET', `/api/memories${params.size ? `?${params}` : ''}`);
+  },
+  editMemory: (id: string, patch: { content?: string; tags?: string[] }) => json<Memory>('PATCH', `/api/memories/${enc(id)}`, patch),
+  removeMemory: (id: string) => json<void>('DELETE', `/api/memories/${enc(id)}`),
+  preferences: () => json<{ instructions: string[] }>('GET', '/api/preferences'),
+  setPreferences: (instructions: string[]) => json<{ instructions: string[] }>('PUT', '/api/preferences', { instructions }),
   mcpServers: async () => (await json<{ servers: McpServer[] }>('GET', '/api/mcp')).servers,
   addMcp: (server: NewMcpServer) => json<McpServer>('POST', '/api/mcp', server),
   removeMcp: (name: string) => json<{ ok: true }>('DELETE', `/api/mcp/${enc(name)}`),

@@ -95,6 +95,18 @@ export interface Status {
   tools: string[];
   mcp: Array<{ name: string; state: McpState; tools: number; error?: string }>;
   sessions: { running: string[]; limit: number };
+  /** Absent from servers before long-term memory. */
+  memory?: { count: number; embeddings: { kind: 'none' | 'remote' | 'local'; model?: string; progress?: { done: number; total: number }; error?: string } };
+}
+
+export interface Memory {
+  id: string;
+  sessionId: string;
+  kind: 'fact' | 'preference' | 'note';
+  content: string;
+  tags: string[];
+  createdAt: number;
+  updatedAt: number;
 }
 
 export interface Models {
