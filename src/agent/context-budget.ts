@@ -12,6 +12,9 @@ export const KEEP_AFTER_COMPACTION = 0.35;
 /** Long-term memories get at most this share of the window, and at most RECALL_MAX_TOKENS. */
 const RECALL_SHARE = 0.1;
 const RECALL_MAX_TOKENS = 1_500;
+/** The user's standing instructions and the summary each get at most this share of the budget, so the user's message always has room. */
+const PREFERENCES_SHARE = 0.1;
+const SUMMARY_SHARE = 0.25;
 
 export interface Budget {
   /** Tokens for the system message and the history together. */
@@ -22,6 +25,10 @@ export interface Budget {
   readChars: number;
   /** Tokens recalled memories may take. */
   recall: number;
+  /** Tokens the standing instructions may take. */
+  preferences: number;
+  /** Tokens the summary of older messages may take. */
+  summary: number;
 }
 
 /**
@@ -36,5 +43,7 @@ export function requestBudget(window: number, toolsTokens: number): Budget {
     reply,
     readChars: tokens * CHARS_PER_TOKEN,
     recall: Math.min(RECALL_MAX_TOKENS, Math.floor(window * RECALL_SHARE)),
+    preferences: Math.floor(tokens * PREFERENCES_SHARE),
+    summary: Math.floor(tokens * SUMMARY_SHARE),
   };
 }

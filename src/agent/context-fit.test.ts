@@ -64,3 +64,16 @@ describe('fitRequest', () => {
     expect(huge.messages[1]!.content).toMatch(/\[cut to fit the context: [\d,]+ more characters not shown\]$/);
   });
 });
+
+describe("the user's own words", () => {
+  it("are never cut away when the system message leaves no room: the question goes whole up to 2,000 characters", () => {
+    const big: ChatMessage = { role: 'system', content: 'x'.repeat(4_000) };
+    const question = `帮我算一下 3*1000+${'1+'.repeat(80)}1`;
+    const out = fitRequest({ system: big, history: [], current: [{ msg: { role: 'user', content: question }, at: AT }], budget: 1_000, count });
+    expect(out.messages.at(-1)!.content).toBe(question);
+    const long = 'y'.repeat(50_000);
+    const cut = fitRequest({ system, history: [], current: [{ msg: { role: 'user', content: long }, at: AT }], budget: 1_000, count });
+    expect((cut.messages.at(-1)!.content as string).startsWith('y'.repeat(2_000))).toBe(true);
+    expect(cut.messages.at(-1)!.content).toMatch(/cut to fit the context/);
+  });
+});

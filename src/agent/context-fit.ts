@@ -5,6 +5,8 @@ import type { Entry } from './context-units.js';
 const PRUNE_MIN_CHARS = 2_000;
 /** The newest exchanges (this turn's included) whose outputs stay whole while older ones can be pruned. */
 const KEEP_WHOLE_EXCHANGES = 2;
+/** This turn's user message is never cut shorter than this. */
+const USER_MIN_CHARS = 2_000;
 /** A last-resort cut aims this far under what would fit, since its size is reckoned from an average. */
 const CUT_SLACK = 0.9;
 const MAX_CUTS = 8;
@@ -92,7 +94,10 @@ export function fitRequest(input: FitInput): FitResult {
     if (!e || (e.msg.role !== 'tool' && e.msg.role !== 'user') || e.msg.content.length < 2) return false;
     const tokens = count(e.msg);
     const room = budget - (total - tokens);
-    const keep = Math.max(0, Math.floor(((room > 0 ? room : 0) / tokens) * e.msg.content.length * CUT_SLACK) - 200);
+    const fits = Math.max(0, Math.floor(((room > 0 ? room : 0) / tokens) * e.msg.content.length * CUT_SLACK) - 200);
+    // The user's own words are what the turn is about: a request a little over a tiny window gets an
+    // honest error from the model service, one with the question cut away gets a wrong answer.
+    const keep = e === u[0] && e.msg.role === 'user' ? Math.max(fits, Math.min(e.msg.content.length, USER_MIN_CHARS)) : fits;
     const content = `${e.msg.content.slice(0, keep)}\n[cut to fit the context: ${(e.msg.content.length - keep).toLocaleString('en-US')} more characters not shown]`;
     if (content.length >= e.msg.content.length) return false;
     const msg = { ...e.msg, content } as ChatMessage;

@@ -119,7 +119,7 @@ export function createContextService(deps: ContextDeps): ContextService {
       let units = exchanges.map(toUnit);
       const preferences = deps.preferences?.() ?? [];
       const memories = await recall(input, units, budget);
-      const system = (): ChatMessage => ({ role: 'system', content: systemMessage({ prompt: input.systemPrompt, preferences, memories, summary: summary?.text }) });
+      const system = (): ChatMessage => ({ role: 'system', content: systemMessage({ prompt: input.systemPrompt, preferences, memories, summary: summary?.text, limits: budget }) });
 
       const all = [system(), ...units.flatMap((u) => u.entries.map((e) => e.msg))];
       if (deps.settings.compaction && units.length > 1 && (await measure(all, budget.tokens * COMPACT_AT)) > budget.tokens * COMPACT_AT) {
