@@ -127,6 +127,9 @@ export function useBrowser(): BrowserHarness {
           await new Promise((r) => setTimeout(r, 25));
         }
       };
+      // The app's first requests (sessions, status, history) answered before the test types: on a loaded
+      // machine an Enter pressed while they are still out can find the composer not ready to send yet.
+      await settled(300, 30_000);
       return {
         page,
         errors,
