@@ -158,6 +158,13 @@ describe('compaction with a model', () => {
       expect(turnRequest.body.messages[0].content).not.toContain('<summary>');
       expectWholeToolChains(turnRequest.body.messages);
       expect(requestTokens(turnRequest)).toBeLessThanOrEqual(6000);
+
+      // The next turn does not ask for a summary again (each try costs time): it windows.
+      const asked = chatRequests(server).length;
+      server.enqueue(textReply('Windowed.'));
+      expect((await app.sessions.send(session.id, 'And now?')).reply).toBe('Windowed.');
+      expect(chatRequests(server).length).toBe(asked + 1);
+      expect(chatRequests(server).at(-1)!.body.tools).toBeDefined();
     }, 20_000);
   }
 

@@ -66,7 +66,8 @@ export async function compact(
   const covers: SummaryCoverage = {
     upTo: last.id,
     upToCreatedAt: last.createdAt,
-    messages: (input.previous?.covers.messages ?? 0) + input.messages.length,
+    // Messages that carry an earlier summary are views, not conversation: they are not counted again.
+    messages: (input.previous?.covers.messages ?? 0) + input.messages.filter((m) => !m.parts.every((p) => p.type === 'summary')).length,
     model: llm.model,
   };
   const messageId = store.newId('msg');

@@ -13,6 +13,9 @@ import { HISTORY_WINDOW } from './context.js';
 
 /** Recall that has not answered by then is left out of this turn: memories help, they must not stall it. */
 const RECALL_TIMEOUT_MS = 5_000;
+/** After a failed summary, the wait before a session tries compacting again. */
+const RETRY_COMPACTION_AFTER_MS = 10 * 60_000;
+
 /** The last reply's text that goes with the user's words into the recall query. */
 const RECALL_REPLY_CHARS = 500;
 
@@ -80,6 +83,10 @@ export function createContextService(deps: ContextDeps): ContextService {
     return n;
   }
 
+  // A summary that failed is not asked for again at every turn (each try can cost retries and seconds):
+  // the session goes on windowing until this long has passed.
+  const failedAt = new Map<string, number>();
+
   async function recall(input: TurnContextInput, units: Unit[], budget: Budget): Promise<MemoryHit[]> {
     if (!deps.recall) return [];
     const signal = AbortSignal.any([input.signal, AbortSignal.timeout(RECALL_TIMEOUT_MS)]);
@@ -122,14 +129,17 @@ export function createContextService(deps: ContextDeps): ContextService {
       const system = (): ChatMessage => ({ role: 'system', content: systemMessage({ prompt: input.systemPrompt, preferences, memories, summary: summary?.text, limits: budget }) });
 
       const all = [system(), ...units.flatMap((u) => u.entries.map((e) => e.msg))];
-      if (deps.settings.compaction && units.length > 1 && (await measure(all, budget.tokens * COMPACT_AT)) > budget.tokens * COMPACT_AT) {
+      const resting = (failedAt.get(sessionId) ?? -Infinity) > now() - RETRY_COMPACTION_AFTER_MS;
+      if (deps.settings.compaction && !resting && units.length > 1 && (await measure(all, budget.tokens * COMPACT_AT)) > budget.tokens * COMPACT_AT) {
         const keep = await keptExchanges(units, budget.tokens * KEEP_AFTER_COMPACTION);
         const older = exchanges.slice(0, exchanges.length - keep).flat();
         const made = await compact(
           { store, bus: deps.bus, llm: deps.llm, now, summaryTimeoutMs: deps.summaryTimeoutMs },
           { sessionId, turnId: input.turnId, lang: input.lang, window: deps.settings.window, signal: input.signal, previous: summary, messages: older },
         );
+        if (!made && !input.signal.aborted) failedAt.set(sessionId, now());
         if (made) {
+          failedAt.delete(sessionId);
           summary = made;
           exchanges = exchanges.slice(exchanges.length - keep);
           units = units.slice(units.length - keep);

@@ -93,7 +93,8 @@ export function runConfigShow(config: Config, json: boolean, io: CliIo, lang: La
   if (json) {
     const settings = Object.fromEntries(all.filter((r) => r.name !== 'mode').map((r) => [r.name, { value: r.value, ...r.origin }]));
     const contained = sandbox && { kind: sandbox.kind, ok: sandbox.ok, ...(sandbox.reason ? { reason: sandbox.reason } : {}) };
-    io.stdout(jsonLine({ mode: config.mode, settings, permissions: config.permissions, ...(contained ? { sandbox: contained } : {}), warnings: config.warnings }));
+    const memory = embeddings && { search: embeddings.kind === 'none' ? 'lexical' : 'hybrid', ...(config.embedding ? { model: config.embedding.model } : {}) };
+    io.stdout(jsonLine({ mode: config.mode, settings, permissions: config.permissions, ...(memory ? { memory } : {}), ...(contained ? { sandbox: contained } : {}), warnings: config.warnings }));
     return 0;
   }
   const shown = all.map((r) => ({
@@ -131,7 +132,7 @@ export function runConfigShow(config: Config, json: boolean, io: CliIo, lang: La
 /** How memories are searched: by words only, or also by meaning through an embedding model. */
 export function memorySearchText(e: EmbeddingStatus, lang: Lang): string {
   if (e.kind === 'none') {
-    return say(lang, '仅关键词搜索（没有配置向量模型：ZHIXING_EMBEDDING_BASE_URL）', 'lexical search only (no embedding model: ZHIXING_EMBEDDING_BASE_URL)');
+    return say(lang, '仅关键词搜索（没有配置向量模型：设置 ZHIXING_EMBEDDING_MODEL 即可开启）', 'lexical search only (no embedding model: set ZHIXING_EMBEDDING_MODEL to turn it on)');
   }
   const model = e.model ? ` ${e.model}` : '';
   return say(lang, `关键词和语义搜索（${e.kind}${model}）`, `lexical and semantic search (${e.kind}${model})`) + (e.error ? ` · ${e.error}` : '');

@@ -106,8 +106,9 @@ export async function main(argv: string[]): Promise<number> {
       const { detectSandbox } = await import('../shell/sandbox.js');
       const { DEFAULT_PATH } = await import('../shell/env.js');
       const sandbox = await detectSandbox({ searchPath: config.shell.env.PATH || DEFAULT_PATH, network: config.shell.network });
-      // No embedding settings exist in this version: memories are searched by their words.
-      return runConfigShow(config, cmd.json, io, config.uiLang, sandbox, { kind: 'none' });
+      // From the settings alone: whether the endpoint answers is for the memory status (`/api/status`) to say.
+      const embeddings = config.embedding ? { kind: 'remote' as const, model: config.embedding.model } : { kind: 'none' as const };
+      return runConfigShow(config, cmd.json, io, config.uiLang, sandbox, embeddings);
     }
     const { runSessions } = await import('./sessions-command.js');
     try {

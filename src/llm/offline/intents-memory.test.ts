@@ -28,7 +28,7 @@ describe('memory rules', () => {
       expect(callsFor(text).map((c) => c.name), text).toEqual(['memory_search']);
     }
     expect(callsFor('我喜欢喝什么')[0]!.args).toEqual({ query: '我喜欢喝什么' });
-    expect(callsFor('我叫什么')[0]!.args).toEqual({ query: '我叫 名字 name', scope: 'all' });
+    expect(callsFor('我叫什么')[0]!.args).toEqual({ query: '我叫 名字 name' });
   });
 });
 

@@ -33,9 +33,12 @@ const memorySave: Intent = {
     const en = zh ? null : SAVE_EN.exec(u.norm);
     const marker = zh ?? en;
     if (!marker) return null;
-    const content = u.raw.slice(marker[0].length).replace(TRAILING, '').trim();
+    const content = u.raw.slice(marker[0].length).replace(/^这个\s*[:：,，]?\s*/, '').replace(TRAILING, '').trim();
     if (!content) return null;
-    if (zh && (!ABOUT_USER_ZH.test(content) || TASK_ZH.test(content))) return null;
+    // 「记住」 said out loud keeps whatever follows (a plate number, where the passport is); the softer
+    // 「记一下」 keeps only what is about the user, since 「帮我记一下 买菜」 is a todo. A task is a todo either way.
+    const explicit = zh && zh[0].includes('记住');
+    if (zh && (TASK_ZH.test(content) || (!explicit && !ABOUT_USER_ZH.test(content)))) return null;
     return call('memory_save', { content, kind: PREFERENCE.test(content) ? 'preference' : 'fact' });
   },
 };
@@ -53,11 +56,11 @@ const nameSet: Intent = {
   },
 };
 
-/** The name is the user's in every session: looked for in all of them. */
+/** Like every memory, the name is the session's: another session learns it only when told. */
 const nameRecall: Intent = {
   id: 'name_recall',
   priority: PRIORITY.name,
-  match: (u) => (NAME_RECALL.test(u.norm) ? call('memory_search', { query: '我叫 名字 name', scope: 'all' }) : null),
+  match: (u) => (NAME_RECALL.test(u.norm) ? call('memory_search', { query: '我叫 名字 name' }) : null),
 };
 
 const memoryRecall: Intent = {
