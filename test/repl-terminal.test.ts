@@ -196,7 +196,7 @@ describe('slash commands on a terminal', () => {
     run.keys(`帮我算一下 1+1${ENTER}`);
     let at = await run.waitFor(/= 2\n知行 ›$/);
     run.keys(`/delete 1${ENTER}`);
-    await run.waitFor(/Delete "帮我算一下 1\+1" and its 1 message\? \[y\/N\]$/, at);
+    await run.waitFor(/Delete "帮我算一下 1\+1" and its 1 message \(and its memories\)\? \[y\/N\]$/, at);
     run.keys(`n${ENTER}`);
     at = await run.waitFor(/\[y\/N\] n\nNot deleted\.\n知行 ›$/, at);
     // The answer is not an entry of the history.

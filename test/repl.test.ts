@@ -39,7 +39,7 @@ describe('the REPL (lines piped to ./bin/zhixing chat)', () => {
     expect(out).toContain('Renamed to 计算.');
     expect(out).toContain('Offline: the rule-based planner');
     // "1" is the Groceries the user saw in /sessions, though the list order has changed since.
-    expect(out).toContain('Delete "Groceries" and its 1 message? [y/N] \nDeleted Groceries.\n');
+    expect(out).toContain('Delete "Groceries" and its 1 message (and its memories)? [y/N] \nDeleted Groceries.\n');
     expect(out).toMatch(/\* 1\. 计算 1 msg/);
     expect(out).toContain('/history [N]');
     expect(out).not.toContain('never read');
@@ -75,7 +75,7 @@ describe('piped lines', () => {
     const r = await runCli(['chat'], env, { input: '/delete 1\nno\n/sessions\n/delete 1\n' });
     home.cleanup();
     expect(r.stdout).toEqual(
-      expect.stringMatching(/^删除会话「帮我算一下 1\+1」和它的 1 条消息吗？\[y\/N\] \n没有删除。\n\* 1\. 帮我算一下 1\+1 .*\n删除会话「帮我算一下 1\+1」和它的 1 条消息吗？\[y\/N\] \n没有删除。\n$/),
+      expect.stringMatching(/^删除会话「帮我算一下 1\+1」和它的 1 条消息（连同它的记忆）吗？\[y\/N\] \n没有删除。\n\* 1\. 帮我算一下 1\+1 .*\n删除会话「帮我算一下 1\+1」和它的 1 条消息（连同它的记忆）吗？\[y\/N\] \n没有删除。\n$/),
     );
     expect(r.stderr).toBe('');
   });

@@ -49,7 +49,7 @@ Ctrl-C stops a running answer, or clears the line; at an empty prompt, press it 
     searchLabel: (query: string, failed: boolean) =>
       zh ? `（${failed ? '没找到' : '搜索历史'}）「${query}」：` : `(${failed ? 'failed ' : ''}reverse-i-search)'${query}': `,
     confirmDelete: (title: string, messages: number) =>
-      zh ? `删除会话「${title}」和它的 ${messages} 条消息吗？[y/N] ` : `Delete "${title}" and its ${messages} message${messages === 1 ? '' : 's'}? [y/N] `,
+      zh ? `删除会话「${title}」和它的 ${messages} 条消息（连同它的记忆）吗？[y/N] ` : `Delete "${title}" and its ${messages} message${messages === 1 ? '' : 's'} (and its memories)? [y/N] `,
     notDeleted: zh ? '没有删除。' : 'Not deleted.',
     noSuchSessionNumber: (n: number, count: number) =>
       zh
