@@ -107,8 +107,10 @@ describe('offline phrasings through ./bin/zhixing', () => {
     expect(existsSync(join(home.home, 'secret.txt'))).toBe(false);
   });
 
-  it('remembers the name after a restart, in a new session', async () => {
-    const r = await runCli(['--json', '--new', '我叫什么'], { ZHIXING_HOME: home.home });
+  it('remembers the name after a restart in its session, and a new session does not know it', async () => {
+    const r = await runCli(['--json', '我叫什么'], { ZHIXING_HOME: home.home });
     expect(JSON.parse(r.stdout).reply).toContain('刘浩彬');
+    const other = await runCli(['--json', '--new', '我叫什么'], { ZHIXING_HOME: home.home });
+    expect(JSON.parse(other.stdout).reply).not.toContain('刘浩彬');
   });
 });
