@@ -15,6 +15,7 @@ import { resolveEmbedding, type EmbeddingEndpoint } from './embedding-endpoint.j
 import { baseUrlProblem, echo, langProblem, originLabel, parseLang, unknownKeyWarnings, type SettingOrigin } from './setting-checks.js';
 import { readMcpServers, type McpServerSettings } from './mcp-settings.js';
 import { defaultContextWindow, MAX_CONTEXT_WINDOW, MIN_CONTEXT_WINDOW, onOff } from './context-settings.js';
+import { readWebSettings, WebFileSettings, type WebSettings } from './web-settings.js';
 
 const DEFAULT_MAX_STEPS = 8;
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -60,7 +61,7 @@ const FILE_NAMES = {
   ZHIXING_COMPACTION: 'compaction',
 } as const;
 /** Every name config.json may hold at its top level; anything else is named in a warning. */
-const FILE_KEYS: readonly string[] = [...Object.values(FILE_NAMES), 'workspace', 'permissions', 'mcpServers', 'shell', 'undo', 'embedding'];
+const FILE_KEYS: readonly string[] = [...Object.values(FILE_NAMES), 'workspace', 'permissions', 'mcpServers', 'shell', 'undo', 'embedding', 'web'];
 
 /** How much undo history is kept, from config.json's `undo`: changing turns per session, days, bytes of copies in all. */
 export const UndoSettings = z
@@ -97,6 +98,7 @@ export const ConfigFile = z
     undo: UndoSettings.optional(),
     // No key here: a key belongs in .env or the environment, beside the URL it is for.
     embedding: z.object({ baseUrl: z.string().optional(), model: z.string().optional() }).optional(),
+    web: WebFileSettings.optional(),
   })
   .passthrough();
 export type ConfigFile = z.infer<typeof ConfigFile>;
@@ -155,6 +157,8 @@ export interface Config {
   embedding?: EmbeddingEndpoint;
   /** `mcpServers` from config.json: the MCP servers to connect to, usable entries only. */
   mcpServers: McpServerSettings[];
+  /** The open web: the network policy's opt-in, the search service, the browser. */
+  web: WebSettings;
   /** ZHIXING_TOKEN: the bearer token `serve` requires (and needs, off loopback). Never printed. */
   token?: string;
   /** What the user should know about how the settings were read (an ignored file, a withheld key), one line each. */
@@ -439,6 +443,19 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const geocodingUrl = get('ZHIXING_GEOCODING_URL') ?? DEFAULT_GEOCODING_URL;
   const weatherUrl = get('ZHIXING_WEATHER_URL') ?? DEFAULT_WEATHER_URL;
   const token = get('ZHIXING_TOKEN');
+  const web = readWebSettings(
+    (name) => {
+      const cwdValue = nonEmpty(layers[CWD_ENV_LAYER]![name]);
+      if (cwdValue !== undefined) warnings.push(`Ignored ${name} in ./.env: web settings are read from the environment, ${homeEnvPath} or config.json only.`);
+      for (const layer of [0, HOME_ENV_LAYER]) {
+        const value = nonEmpty(layers[layer]![name]);
+        if (value !== undefined) return { value, origin: origin({ layer, name }) };
+      }
+      return undefined;
+    },
+    file.web,
+    configPath,
+  );
   let shell: ShellSettings;
   try {
     const read = readShellSettings({
@@ -493,6 +510,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     undo: file.undo ?? {},
     mcpServers: readMcpServers(file.mcpServers, configPath, warnings),
     embedding: embedding.endpoint,
+    web,
     token,
     warnings,
     origins,
