@@ -413,7 +413,7 @@ describe('settings that are wrong say so', () => {
       `${path}: unknown setting "modle", ignored. Did you mean "model"?`,
       `${path}: unknown setting "base_url", ignored. Did you mean "baseUrl"?`,
       `${path}: unknown setting "ZHIXING_MAX_STEPS", ignored. Did you mean "maxSteps"?`,
-      `${path}: unknown setting "zzz", ignored. The settings it reads are: provider, baseUrl, apiKey, model, maxSteps, requestTimeoutMs, headersTimeoutMs, maxRetries, turnTimeoutMs, toolTimeoutMs, maxReplyChars, lang, contextWindow, compaction, workspace, permissions, mcpServers, shell, undo, embedding.`,
+      `${path}: unknown setting "zzz", ignored. The settings it reads are: provider, baseUrl, apiKey, model, maxSteps, requestTimeoutMs, headersTimeoutMs, maxRetries, turnTimeoutMs, toolTimeoutMs, maxReplyChars, lang, contextWindow, compaction, workspace, permissions, mcpServers, shell, undo, embedding, web.`,
     ]);
     // Ignored means ignored: the model is the default, the step limit too.
     expect(c).toMatchObject({ mode: 'offline', maxSteps: 8 });
