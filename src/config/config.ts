@@ -455,6 +455,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     },
     file.web,
     configPath,
+    origins,
   );
   let shell: ShellSettings;
   try {

@@ -55,12 +55,16 @@ export type WebFileSettings = z.infer<typeof WebFileSettings>;
 /** A setting's value and where it came from; undefined when it is not set anywhere we read. */
 export type Lookup = (name: string) => { value: string; origin: SettingOrigin } | undefined;
 
-export function readWebSettings(lookup: Lookup, file: WebFileSettings | undefined, configPath: string): WebSettings {
+/**
+ * The web settings in effect. `origins`, when given, gets where each one that is set came from, by
+ * its environment name, for `zhixing config`.
+ */
+export function readWebSettings(lookup: Lookup, file: WebFileSettings | undefined, configPath: string, origins?: Record<string, SettingOrigin>): WebSettings {
   const fromFile = (key: string): SettingOrigin => ({ from: 'config-file', key: `web.${key}`, path: configPath });
   const pick = (name: string, fileKey: string, fileValue: string | boolean | undefined) => {
-    const set = lookup(name);
-    if (set) return set;
-    return fileValue === undefined || fileValue === '' ? undefined : { value: String(fileValue), origin: fromFile(fileKey) };
+    const set = lookup(name) ?? (fileValue === undefined || fileValue === '' ? undefined : { value: String(fileValue), origin: fromFile(fileKey) });
+    if (set && origins) origins[name] = set.origin;
+    return set;
   };
 
   const privateNet = pick('ZHIXING_ALLOW_PRIVATE_NETWORK', 'allowPrivateNetwork', file?.allowPrivateNetwork);
@@ -68,7 +72,9 @@ export function readWebSettings(lookup: Lookup, file: WebFileSettings | undefine
 
   const providerSet = pick('ZHIXING_SEARCH_PROVIDER', 'search.provider', file?.search?.provider);
   const urlSet = pick('ZHIXING_SEARCH_URL', 'search.url', file?.search?.url);
-  const apiKey = lookup('ZHIXING_SEARCH_API_KEY')?.value;
+  const keySet = lookup('ZHIXING_SEARCH_API_KEY');
+  const apiKey = keySet?.value;
+  if (keySet && origins) origins.ZHIXING_SEARCH_API_KEY = keySet.origin;
   let search: SearchSettings | undefined;
   if (providerSet || urlSet || apiKey) {
     const provider = providerSet ? searchProvider(providerSet.value) : urlSet && !apiKey ? 'searxng' : undefined;
