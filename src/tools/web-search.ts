@@ -123,7 +123,7 @@ async function getJson(url: URL, init: RequestInit, req: JsonRequest): Promise<u
   } catch (err) {
     if (err instanceof ToolError) throw err;
     if (req.ctxSignal.aborted) throw new ToolError(say(lang, '搜索已取消。', 'The search was cancelled.'));
-    if (timeout.aborted) throw fail(lang, settings, 'timeout', String(Math.round(req.timeoutMs / 1000)));
+    if (timeout.aborted) throw fail(lang, settings, 'timeout', String(Number((req.timeoutMs / 1000).toFixed(1))));
     throw fail(lang, settings, 'network');
   }
 }
