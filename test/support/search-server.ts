@@ -16,7 +16,8 @@ export interface SeenSearch {
 }
 
 /** How the next requests are answered: as the service would, or one of the ways it fails. */
-export type SearchMode = 'ok' | 'empty' | 'rate-limited' | 'slow' | 'html' | 'huge' | 'server-error' | 'wrong-shape';
+/** `echo-key`: a careless service that repeats the key it was sent inside a result. */
+export type SearchMode = 'ok' | 'echo-key' | 'empty' | 'rate-limited' | 'slow' | 'html' | 'huge' | 'server-error' | 'wrong-shape';
 
 export interface SearchServer {
   url: string;
@@ -131,6 +132,7 @@ export async function startSearchServer(): Promise<SearchServer> {
       if (req.method === 'GET' && url.pathname === '/res/v1/web/search') {
         if (req.headers['x-subscription-token'] !== SEARCH_KEY) return json(401, UNAUTHORIZED.brave);
         const r = brave(url.searchParams.get('q') ?? '', n('count'));
+        if (mode === 'echo-key') r.web.results[0]!.description += ` (token ${req.headers['x-subscription-token']})`;
         return json(200, empty ? { type: 'search', query: r.query } : r);
       }
       if (req.method === 'POST' && url.pathname === '/search') {
