@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -93,10 +93,17 @@ describe('web settings', () => {
     expect(c.origins.ZHIXING_SEARCH_API_KEY).toEqual({ from: 'home-env', name: 'ZHIXING_SEARCH_API_KEY', path: join(home, '.env') });
   });
 
-  it('never takes a key from config.json: the key belongs in the environment or the home .env', () => {
-    const err = refusal(load({}, { config: { web: { search: { provider: 'brave', apiKey: KEY } } } }).config);
-    expect(err.message).toContain('web');
-    expect(err.message).not.toContain(KEY);
+  it('takes the key from config.json below the environment and the home .env, and warns when others can read that file', () => {
+    const fromFile = load({}, { config: { web: { search: { provider: 'bing', apiKey: KEY } } } });
+    const c = fromFile.config();
+    expect(c.web.search).toEqual({ provider: 'bing', url: SEARCH_ENDPOINTS.bing, apiKey: KEY });
+    expect(c.origins.ZHIXING_SEARCH_API_KEY).toEqual({ from: 'config-file', key: 'web.search.apiKey', path: fromFile.configPath });
+    expect(c.warnings).toEqual([]);
+    const over = load({ ZHIXING_SEARCH_API_KEY: 'env-key-0123456789' }, { config: { web: { search: { provider: 'bing', apiKey: KEY } } } }).config();
+    expect(over.web.search?.apiKey).toBe('env-key-0123456789');
+    const shared = load({}, { config: { web: { search: { provider: 'brave', apiKey: KEY } } } });
+    chmodSync(shared.configPath, 0o644);
+    expect(shared.config().warnings).toEqual([`${shared.configPath} holds an API key and other users can read it. Make it yours alone: chmod 600 ${shared.configPath}`]);
   });
 
   it("ignores every web setting in ./.env of the folder it starts in, and says so", () => {

@@ -2,7 +2,7 @@
  * The open web's settings: whether web_fetch and the browser may reach private addresses, which
  * search service web_search asks, and which Chromium the browser tools drive.
  *
- * They are read from the environment, the home's .env and config.json's `web`, never from a ./.env
+ * They are read from the environment, the home's .env and config.json's `web` (in that order), never from a ./.env
  * in the folder Zhixing starts in: a cloned project must not lift the network policy, point the
  * browser at a program of its choosing or send searches (and a key) to its own server.
  */
@@ -41,11 +41,11 @@ export interface WebSettings {
   browserCdpUrl?: string;
 }
 
-/** config.json's `web`. No key here: a key belongs in the environment or the home's .env. */
+/** config.json's `web`. The search key may sit here, as the model's may: config.json is the user's own file, in their home. */
 export const WebFileSettings = z
   .object({
     allowPrivateNetwork: z.boolean().optional(),
-    search: z.object({ provider: z.enum(SEARCH_PROVIDERS).optional(), url: z.string().optional() }).strict().optional(),
+    search: z.object({ provider: z.enum(SEARCH_PROVIDERS).optional(), url: z.string().optional(), apiKey: z.string().optional() }).strict().optional(),
     chromiumPath: z.string().optional(),
     browserCdpUrl: z.string().optional(),
   })
@@ -72,9 +72,7 @@ export function readWebSettings(lookup: Lookup, file: WebFileSettings | undefine
 
   const providerSet = pick('ZHIXING_SEARCH_PROVIDER', 'search.provider', file?.search?.provider);
   const urlSet = pick('ZHIXING_SEARCH_URL', 'search.url', file?.search?.url);
-  const keySet = lookup('ZHIXING_SEARCH_API_KEY');
-  const apiKey = keySet?.value;
-  if (keySet && origins) origins.ZHIXING_SEARCH_API_KEY = keySet.origin;
+  const apiKey = pick('ZHIXING_SEARCH_API_KEY', 'search.apiKey', file?.search?.apiKey?.trim())?.value;
   let search: SearchSettings | undefined;
   if (providerSet || urlSet || apiKey) {
     const provider = providerSet ? searchProvider(providerSet.value) : urlSet && !apiKey ? 'searxng' : undefined;
