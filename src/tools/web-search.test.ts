@@ -176,6 +176,16 @@ describe('web_search without a service, and when the service fails', () => {
     expect(await failure({ provider: 'searxng', url: closed.url }, { query: 'x' }, ctx('zh'))).toMatch(/^连接不上 SearXNG \(127\.0\.0\.1:\d+\)：请检查网络和 ZHIXING_SEARCH_URL。$/);
   });
 
+  it('follows a redirect for SearXNG, which has no key, but never sends a key on to where a redirect points', async () => {
+    srv.mode = 'redirect';
+    const out = await search(settings.searxng(), { query: 'x' });
+    expect(out.metadata!.results).toHaveLength(3);
+    expect(srv.seen.map((s) => s.path)).toEqual(['/search?format=json&q=x', '/moved/search?format=json&q=x']);
+    srv.seen.length = 0;
+    expect(await failure(settings.brave(), { query: 'x' })).toMatch(/^Brave Search redirected the request elsewhere; it was not followed/);
+    expect(srv.seen.map((s) => s.path)).toEqual(['/res/v1/web/search?q=x&count=8']);
+  });
+
   it('asks for a query when given only spaces', async () => {
     expect(await failure(settings.searxng(), { query: '   ' }, ctx('zh'))).toBe('请告诉我要搜索什么。');
     expect(srv.seen).toEqual([]);

@@ -17,7 +17,7 @@ export interface SeenSearch {
 
 /** How the next requests are answered: as the service would, or one of the ways it fails. */
 /** `echo-key`: a careless service that repeats the key it was sent inside a result. */
-export type SearchMode = 'ok' | 'echo-key' | 'empty' | 'rate-limited' | 'slow' | 'html' | 'huge' | 'server-error' | 'wrong-shape';
+export type SearchMode = 'ok' | 'redirect' | 'echo-key' | 'empty' | 'rate-limited' | 'slow' | 'html' | 'huge' | 'server-error' | 'wrong-shape';
 
 export interface SearchServer {
   url: string;
@@ -121,6 +121,12 @@ export async function startSearchServer(): Promise<SearchServer> {
         return void res.end(`{"results":[${'{"url":"https://a.example/","title":"x","content":"y"},'.repeat(60_000)}{}]}`);
       }
       if (mode === 'wrong-shape') return json(200, { hello: 'world' });
+      // An address that moved: every request is sent on to the same path under /moved (served normally).
+      if (mode === 'redirect' && !url.pathname.startsWith('/moved')) {
+        res.writeHead(302, { location: `/moved${url.pathname}${url.search}` });
+        return void res.end();
+      }
+      if (url.pathname.startsWith('/moved')) url.pathname = url.pathname.slice('/moved'.length);
       const n = (k: string) => Number(url.searchParams.get(k) ?? 10);
       const empty = mode === 'empty';
       if (req.method === 'GET' && /\/search$/.test(url.pathname) && !url.pathname.includes('/res/') && !url.pathname.includes('/v7.0/')) {
