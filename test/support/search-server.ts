@@ -117,8 +117,12 @@ export async function startSearchServer(): Promise<SearchServer> {
         return void res.end('<!doctype html><title>SearXNG</title><p>results</p>');
       }
       if (mode === 'huge') {
+        // Chunked, with no length announced: the cap must hold while reading, not only on a header.
         res.writeHead(200, { 'content-type': 'application/json' });
-        return void res.end(`{"results":[${'{"url":"https://a.example/","title":"x","content":"y"},'.repeat(60_000)}{}]}`);
+        res.write('{"results":[');
+        const item = '{"url":"https://a.example/","title":"x","content":"y"},'.repeat(1_000);
+        for (let i = 0; i < 60; i++) res.write(item);
+        return void res.end('{}]}');
       }
       if (mode === 'wrong-shape') return json(200, { hello: 'world' });
       // An address that moved: every request is sent on to the same path under /moved (served normally).
