@@ -92,8 +92,8 @@ export function readWebSettings(lookup: Lookup, file: WebFileSettings | undefine
     checkHttpUrl(url, 'ZHIXING_SEARCH_URL');
     if (provider !== 'searxng' && !apiKey) {
       throw new ConfigError(
-        `web search through ${provider} needs its key in ZHIXING_SEARCH_API_KEY (in the environment or ${'~/.zhixing/.env'}).`,
-        `通过 ${provider} 搜索需要在 ZHIXING_SEARCH_API_KEY 里设置它的密钥（环境变量或 ~/.zhixing/.env）。`,
+        `web search through ${provider} needs its key in ZHIXING_SEARCH_API_KEY (in the environment or ~/.zhixing/.env), or in config.json as web.search.apiKey.`,
+        `通过 ${provider} 搜索需要在 ZHIXING_SEARCH_API_KEY 里设置它的密钥（环境变量或 ~/.zhixing/.env），或写在 config.json 的 web.search.apiKey 里。`,
       );
     }
     search = { provider, url, ...(provider !== 'searxng' && apiKey ? { apiKey } : {}) };
