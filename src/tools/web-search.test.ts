@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PAGES, SEARCH_KEY, startSearchServer, type SearchServer } from '../../test/support/search-server.js';
 import type { SearchSettings } from '../config/web-settings.js';
 import type { Lang } from '../i18n.js';
-import { plain } from '../web/search-providers.js';
+import { plain } from './web-search-providers.js';
 import { ToolError, type ToolContext, type ToolOutput } from './tool.js';
 import { createWebSearchTool } from './web-search.js';
 

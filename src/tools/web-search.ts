@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { SearchSettings } from '../config/web-settings.js';
 import { say, type Lang } from '../i18n.js';
-import { parseResults, searchRequest, type SearchResult } from '../web/search-providers.js';
+import { parseResults, searchRequest, type SearchResult } from './web-search-providers.js';
 import { defineTool, ToolError, type Tool } from './tool.js';
 import { untrusted } from './untrusted.js';
 
