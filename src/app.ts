@@ -114,7 +114,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const store = createStore(config.dbPath);
   const events = createEventLog({ store });
   const bus = createBus({ stamp: events.stamp });
-  const scrub = scrubFor([config.apiKey, config.embedding?.apiKey]);
+  const scrub = scrubFor([config.apiKey, config.embedding?.apiKey, config.web.search?.apiKey]);
   // Tried on first use (a shell command, a status request), not at every start.
   const sandbox = sandboxProbe({ searchPath: config.shell.env.PATH || DEFAULT_PATH, network: config.shell.network });
   const skills = createSkillCatalog({

@@ -58,6 +58,7 @@ describe('sessions, status, preferences and permissions', () => {
       // What a trial run finds here: bubblewrap where it works (CI installs it), else why not.
       sandbox: HAVE_BWRAP ? { kind: 'bwrap', ok: true } : { kind: expect.any(String), ok: false, reason: expect.any(String) },
       memory: { count: 0, embeddings: { kind: 'none' } },
+      search: null,
     });
     expect((await request(t.port, '/api/health')).json()).toEqual({ ok: true, version: status.version });
   });

@@ -63,6 +63,10 @@ function rows(config: Config): Row[] {
     { name: 'ZHIXING_MAX_REPLY_CHARS', value: config.maxReplyChars, origin: o('ZHIXING_MAX_REPLY_CHARS') },
     { name: 'ZHIXING_GEOCODING_URL', value: safeUrl(config.geocodingUrl), origin: o('ZHIXING_GEOCODING_URL') },
     { name: 'ZHIXING_WEATHER_URL', value: safeUrl(config.weatherUrl), origin: o('ZHIXING_WEATHER_URL') },
+    // web_search's service: which one and where; its key only as set or not, like the server's token.
+    { name: 'ZHIXING_SEARCH_PROVIDER', value: config.web.search?.provider ?? null, origin: o('ZHIXING_SEARCH_PROVIDER') },
+    { name: 'ZHIXING_SEARCH_URL', value: config.web.search ? safeUrl(config.web.search.url) : null, origin: o('ZHIXING_SEARCH_URL') },
+    { name: 'ZHIXING_SEARCH_API_KEY', value: config.web.search?.apiKey ? '(set)' : null, origin: o('ZHIXING_SEARCH_API_KEY') },
     { name: 'ZHIXING_SHELL_NETWORK', value: config.shell.network ? 1 : 0, origin: o('ZHIXING_SHELL_NETWORK') },
     // The server's token is never shown, not even masked: a part of it is a part of a password.
     { name: 'ZHIXING_TOKEN', value: config.token ? '(set)' : null, origin: o('ZHIXING_TOKEN') },

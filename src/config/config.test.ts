@@ -418,7 +418,7 @@ describe('settings that are wrong say so', () => {
     // Ignored means ignored: the model is the default, the step limit too.
     expect(c).toMatchObject({ mode: 'offline', maxSteps: 8 });
     writeConfig(home, { ['\x1b]0;x\x07name']: 1 });
-    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toEqual([`${path}: unknown setting a name with control characters in it, ignored. The settings it reads are: ${'provider, baseUrl, apiKey, model, maxSteps, requestTimeoutMs, headersTimeoutMs, maxRetries, turnTimeoutMs, toolTimeoutMs, maxReplyChars, lang, contextWindow, compaction, workspace, permissions, mcpServers, shell, undo, embedding'}.`]);
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toEqual([`${path}: unknown setting a name with control characters in it, ignored. The settings it reads are: ${'provider, baseUrl, apiKey, model, maxSteps, requestTimeoutMs, headersTimeoutMs, maxRetries, turnTimeoutMs, toolTimeoutMs, maxReplyChars, lang, contextWindow, compaction, workspace, permissions, mcpServers, shell, undo, embedding, web'}.`]);
   });
 
   it('refuses a base URL without a scheme, saying what to write, wherever it was set', () => {

@@ -337,7 +337,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const warnings: string[] = unknownKeyWarnings(Object.keys(file), FILE_KEYS, configPath);
   const homeEnv = readEnvFile(homeEnvPath);
   const envHoldsKey = Object.entries(homeEnv).some(([name, v]) => KEY_NAME.test(name) && nonEmpty(v) !== undefined);
-  for (const [name, holdsKey] of [[CONFIG_FILE, Boolean(file.apiKey)], [ENV_FILE, envHoldsKey]] as const) {
+  for (const [name, holdsKey] of [[CONFIG_FILE, Boolean(file.apiKey || file.web?.search?.apiKey)], [ENV_FILE, envHoldsKey]] as const) {
     const shared = sharedKeyWarning(join(home, name), holdsKey);
     if (shared) warnings.push(shared);
   }
@@ -455,6 +455,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     },
     file.web,
     configPath,
+    origins,
   );
   let shell: ShellSettings;
   try {

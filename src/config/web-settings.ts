@@ -2,7 +2,7 @@
  * The open web's settings: whether web_fetch and the browser may reach private addresses, which
  * search service web_search asks, and which Chromium the browser tools drive.
  *
- * They are read from the environment, the home's .env and config.json's `web`, never from a ./.env
+ * They are read from the environment, the home's .env and config.json's `web` (in that order), never from a ./.env
  * in the folder Zhixing starts in: a cloned project must not lift the network policy, point the
  * browser at a program of its choosing or send searches (and a key) to its own server.
  */
@@ -41,11 +41,11 @@ export interface WebSettings {
   browserCdpUrl?: string;
 }
 
-/** config.json's `web`. No key here: a key belongs in the environment or the home's .env. */
+/** config.json's `web`. The search key may sit here, as the model's may: config.json is the user's own file, in their home. */
 export const WebFileSettings = z
   .object({
     allowPrivateNetwork: z.boolean().optional(),
-    search: z.object({ provider: z.enum(SEARCH_PROVIDERS).optional(), url: z.string().optional() }).strict().optional(),
+    search: z.object({ provider: z.enum(SEARCH_PROVIDERS).optional(), url: z.string().optional(), apiKey: z.string().optional() }).strict().optional(),
     chromiumPath: z.string().optional(),
     browserCdpUrl: z.string().optional(),
   })
@@ -55,12 +55,16 @@ export type WebFileSettings = z.infer<typeof WebFileSettings>;
 /** A setting's value and where it came from; undefined when it is not set anywhere we read. */
 export type Lookup = (name: string) => { value: string; origin: SettingOrigin } | undefined;
 
-export function readWebSettings(lookup: Lookup, file: WebFileSettings | undefined, configPath: string): WebSettings {
+/**
+ * The web settings in effect. `origins`, when given, gets where each one that is set came from, by
+ * its environment name, for `zhixing config`.
+ */
+export function readWebSettings(lookup: Lookup, file: WebFileSettings | undefined, configPath: string, origins?: Record<string, SettingOrigin>): WebSettings {
   const fromFile = (key: string): SettingOrigin => ({ from: 'config-file', key: `web.${key}`, path: configPath });
   const pick = (name: string, fileKey: string, fileValue: string | boolean | undefined) => {
-    const set = lookup(name);
-    if (set) return set;
-    return fileValue === undefined || fileValue === '' ? undefined : { value: String(fileValue), origin: fromFile(fileKey) };
+    const set = lookup(name) ?? (fileValue === undefined || fileValue === '' ? undefined : { value: String(fileValue), origin: fromFile(fileKey) });
+    if (set && origins) origins[name] = set.origin;
+    return set;
   };
 
   const privateNet = pick('ZHIXING_ALLOW_PRIVATE_NETWORK', 'allowPrivateNetwork', file?.allowPrivateNetwork);
@@ -68,7 +72,7 @@ export function readWebSettings(lookup: Lookup, file: WebFileSettings | undefine
 
   const providerSet = pick('ZHIXING_SEARCH_PROVIDER', 'search.provider', file?.search?.provider);
   const urlSet = pick('ZHIXING_SEARCH_URL', 'search.url', file?.search?.url);
-  const apiKey = lookup('ZHIXING_SEARCH_API_KEY')?.value;
+  const apiKey = pick('ZHIXING_SEARCH_API_KEY', 'search.apiKey', file?.search?.apiKey?.trim())?.value;
   let search: SearchSettings | undefined;
   if (providerSet || urlSet || apiKey) {
     const provider = providerSet ? searchProvider(providerSet.value) : urlSet && !apiKey ? 'searxng' : undefined;
@@ -88,8 +92,8 @@ export function readWebSettings(lookup: Lookup, file: WebFileSettings | undefine
     checkHttpUrl(url, 'ZHIXING_SEARCH_URL');
     if (provider !== 'searxng' && !apiKey) {
       throw new ConfigError(
-        `web search through ${provider} needs its key in ZHIXING_SEARCH_API_KEY (in the environment or ${'~/.zhixing/.env'}).`,
-        `通过 ${provider} 搜索需要在 ZHIXING_SEARCH_API_KEY 里设置它的密钥（环境变量或 ~/.zhixing/.env）。`,
+        `web search through ${provider} needs its key in ZHIXING_SEARCH_API_KEY (in the environment or ~/.zhixing/.env), or in config.json as web.search.apiKey.`,
+        `通过 ${provider} 搜索需要在 ZHIXING_SEARCH_API_KEY 里设置它的密钥（环境变量或 ~/.zhixing/.env），或写在 config.json 的 web.search.apiKey 里。`,
       );
     }
     search = { provider, url, ...(provider !== 'searxng' && apiKey ? { apiKey } : {}) };

@@ -1,4 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import { safeUrl } from '../config/config.js';
+import { SEARCH_PROVIDERS } from '../config/web-settings.js';
 import type { ServerDeps } from './deps.js';
 import { endpoint, newSubApp } from './openapi.js';
 
@@ -44,6 +46,13 @@ export const Status = z
           .describe('How memories are searched.'),
       })
       .describe('Long-term memory; GET /api/memories lists it.'),
+    search: z
+      .object({
+        provider: z.enum(SEARCH_PROVIDERS),
+        url: z.string().describe('The endpoint asked, without credentials or query.'),
+      })
+      .nullable()
+      .describe('The service web_search asks (never its key); null when none is set up.'),
   })
   .openapi('Status');
 export type Status = z.infer<typeof Status>;
@@ -73,6 +82,7 @@ export function statusRoutes({ app, version }: ServerDeps) {
         sessions: { running: running.ids, limit: running.limit },
         sandbox: { kind: sandbox.kind, ok: sandbox.ok, ...(sandbox.reason ? { reason: sandbox.reason } : {}) },
         memory: { count: app.memory.list({ limit: 1 }).total, embeddings: app.memory.embeddings() },
+        search: app.config.web.search ? { provider: app.config.web.search.provider, url: safeUrl(app.config.web.search.url) } : null,
       };
       return c.json(status);
     },

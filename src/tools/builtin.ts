@@ -14,6 +14,7 @@ import { createSkillTool } from './skill.js';
 import { createTodoTools } from './todos.js';
 import type { Tool } from './tool.js';
 import { createWeatherTool } from './weather.js';
+import { createWebSearchTool } from './web-search.js';
 
 export interface BuiltinDeps {
   config: Config;
@@ -47,6 +48,7 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
       home: config.home, dbPath: config.dbPath, network: config.shell.network, env: config.shell.env, sandbox: deps.sandbox, maskPrograms: deps.maskPrograms, shown: deps.shown, knownScripts: deps.knownScripts,
     }),
     createSkillTool(deps.skills),
+    createWebSearchTool({ search: config.web.search }),
     ...(deps.memory ? createMemoryTools({ memory: deps.memory, sessionTitle: (id) => deps.store.sessions.get(id)?.title }) : []),
   ];
 }
