@@ -1,4 +1,5 @@
 import type { Config } from '../config/config.js';
+import type { NetworkPolicy } from '../net/policy.js';
 import type { MemoryService } from '../memory/types.js';
 import type { SandboxInfo } from '../shell/sandbox.js';
 import type { SkillCatalog } from '../skills/catalog.js';
@@ -14,6 +15,7 @@ import { createSkillTool } from './skill.js';
 import { createTodoTools } from './todos.js';
 import type { Tool } from './tool.js';
 import { createWeatherTool } from './weather.js';
+import { createWebFetchTool } from './web-fetch.js';
 
 export interface BuiltinDeps {
   config: Config;
@@ -30,6 +32,8 @@ export interface BuiltinDeps {
   skills: SkillCatalog;
   /** Long-term memory, for memory_save and memory_search; absent, they are not offered. */
   memory?: MemoryService;
+  /** Where the open-web tools may connect; default: public addresses, or any with config.web.allowPrivateNetwork. Tests inject a lookup. */
+  networkPolicy?: NetworkPolicy;
 }
 
 /** Every built-in tool, in the order the model sees them. */
@@ -47,6 +51,7 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
       home: config.home, dbPath: config.dbPath, network: config.shell.network, env: config.shell.env, sandbox: deps.sandbox, maskPrograms: deps.maskPrograms, shown: deps.shown, knownScripts: deps.knownScripts,
     }),
     createSkillTool(deps.skills),
+    createWebFetchTool({ policy: deps.networkPolicy ?? { allowPrivate: config.web.allowPrivateNetwork } }),
     ...(deps.memory ? createMemoryTools({ memory: deps.memory, sessionTitle: (id) => deps.store.sessions.get(id)?.title }) : []),
   ];
 }
