@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { say, type Lang } from '../i18n.js';
 import type { NetworkPolicy } from '../net/policy.js';
-import type { ReadPage } from '../web/read-page.js';
+import type { ReadPage } from '../webpage/read-page.js';
 import { defineTool, ToolError, type Tool, type ToolContext } from './tool.js';
 import { untrusted } from './untrusted.js';
 
@@ -75,7 +75,7 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool {
           throw err;
         });
         ctx.progress(say(lang, `已连接 ${fetched.url.host}，正在读取…`, `Connected to ${fetched.url.host}, reading…`));
-        const { readPage } = await import('../web/read-page.js');
+        const { readPage } = await import('../webpage/read-page.js');
         const page = await readPage(fetched.response, fetched.url, { maxBytes: deps.maxBytes ?? MAX_PAGE_BYTES, lang });
         return present(page, { offset, windowChars: deps.windowChars ?? WINDOW_CHARS, lang, ms: performance.now() - started });
       } catch (err) {
