@@ -10,7 +10,7 @@ import iconv from 'iconv-lite';
 import { JSDOM, VirtualConsole } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebFetchTool } from '../src/tools/web-fetch.js';
-import { extractPage } from '../src/web/extract.js';
+import { extractPage } from '../src/webpage/extract.js';
 import { REPO_ROOT } from './support/cli.js';
 import { call, failure, send, startSite, webCtx, type Site } from './support/web-site.js';
 
