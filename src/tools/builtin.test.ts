@@ -8,7 +8,7 @@ describe('the built-in tools', () => {
     const store = createStore(':memory:');
     const config = {
       geocodingUrl: 'http://127.0.0.1:9/geo', weatherUrl: 'http://127.0.0.1:9/forecast', home: '/nowhere', dbPath: '/nowhere/zhixing.db',
-      shell: { network: true, env: {} },
+      shell: { network: true, env: {} }, web: { allowPrivateNetwork: false },
     } as unknown as Config;
     const sandbox = async () => ({ kind: 'none' as const, ok: false });
     const annotations = Object.fromEntries(builtinTools({ config, store, sandbox, skills: { list: async () => [], get: async () => undefined } }).map((t) => [t.name, t.annotations]));
@@ -26,6 +26,7 @@ describe('the built-in tools', () => {
       weather: { readOnly: true, openWorld: true },
       shell: { destructive: true, openWorld: true },
       skill: { readOnly: true },
+      web_fetch: { readOnly: true, openWorld: true },
     });
   });
 });
