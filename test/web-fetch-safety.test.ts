@@ -5,6 +5,7 @@
  * permission rules over URLs (redirects included), and a page's planted instructions fenced.
  */
 import type { LookupAddress } from 'node:dns';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { NetworkPolicy } from '../src/net/policy.js';
 import { createWebFetchTool, MAX_PAGE_BYTES } from '../src/tools/web-fetch.js';
@@ -38,6 +39,11 @@ beforeAll(async () => {
     };
     pump();
   });
+  const article = '<!doctype html><title>Packed</title><article><p>Compressed pages read the same as plain ones, in every encoding a server picks.</p></article>';
+  site.route('/gzip', send(gzipSync(article), { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip' }));
+  site.route('/br', send(brotliCompressSync(article), { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'br' }));
+  // 64 MB of text that travels as some 64 KB: the cap counts what it unpacks to.
+  site.route('/bomb', send(gzipSync(Buffer.alloc(64 * 1024 * 1024, 'z')), { 'content-type': 'text/plain', 'content-encoding': 'gzip' }));
   site.route('/hang', () => { /* never answers */ });
   site.route('/hang-body', (_q, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.write('<title>Slow</title>'); });
   site.route('/secret-area/x', send('<title>Denied</title>'));
@@ -128,6 +134,13 @@ describe('schemes, size and time', () => {
     expect(r.metadata?.bytes).toBe(MAX_PAGE_BYTES);
     expect(r.metadata?.cut).toBe(true);
     expect(r.output).toContain('The page is larger than 5 MB; only its first 5 MB were read.');
+  });
+
+  it('unpacks gzip and brotli, and stops a compressed bomb at the cap', async () => {
+    const tool = createWebFetchTool({ policy: { allowPrivate: true } });
+    for (const p of ['/gzip', '/br']) expect((await call(tool, { url: site.url(p) }, webCtx())).output).toContain('Compressed pages read the same');
+    const bomb = await call(tool, { url: site.url('/bomb') }, webCtx());
+    expect(bomb.metadata).toMatchObject({ bytes: MAX_PAGE_BYTES, cut: true });
   });
 
   it('gives up on a server that never answers, or stops sending', async () => {
