@@ -5,6 +5,12 @@
  * permission rules over URLs (redirects included), and a page's planted instructions fenced.
  */
 import type { LookupAddress } from 'node:dns';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { NetworkPolicy } from '../src/net/policy.js';
@@ -158,6 +164,26 @@ describe('schemes, size and time', () => {
     const t0 = Date.now();
     expect(await failure(tool, { url: site.url('/hang') }, webCtx({ signal: stop.signal }))).toMatch(/^Stopped reading/);
     expect(Date.now() - t0).toBeLessThan(3_000);
+  });
+});
+
+describe('https', () => {
+  it('connects over TLS through the policy and refuses a certificate nobody vouches for', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'zhixing-tls-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
+    let hits = 0;
+    const tls = createHttpsServer({ key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem')) }, (_q, res) => { hits++; res.end('<title>TLS</title>'); });
+    await new Promise<void>((r) => tls.listen(0, '127.0.0.1', r));
+    const port = (tls.address() as AddressInfo).port;
+    try {
+      const open = createWebFetchTool({ policy: { allowPrivate: true } });
+      expect(await failure(open, { url: `https://127.0.0.1:${port}/` }, webCtx())).toMatch(/Could not fetch https:\/\/127\.0\.0\.1:\d+\/: (DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED)/);
+      expect(await failure(closed(), { url: `https://[::ffff:7f00:1]:${port}/` }, webCtx())).toMatch(/Refused to connect/);
+      expect(hits).toBe(0);
+    } finally {
+      tls.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
