@@ -198,6 +198,18 @@ describe('permission rules and untrusted text', () => {
     expect(site.seen).toEqual(['/page']);
   });
 
+  it('matches one spelling of a URL, so odd spellings do not slip past a deny', async () => {
+    const names = { 'site.test': '127.0.0.1' } as Record<string, string>;
+    const policy: NetworkPolicy = { allowPrivate: false, lookup: async (h) => [{ address: names[h.replace(/\.$/, '')] ?? '192.0.2.1', family: 4 }], allowAddress: (_a, port) => port === site.port };
+    const ctx = webCtx({ rules: { web_fetch: { 'http://site.test:*/secret-area/*': 'deny' } } });
+    const t = createWebFetchTool({ policy });
+    for (const spelling of [`http://SITE.test:${site.port}/secret-area/x`, `http://site.test.:${site.port}/secret-area/x`, `http://site.test:${site.port}/%73ecret-area/x`, `http://site.test:${site.port}/a/../secret-area/x`]) {
+      expect(await failure(t, { url: spelling }, ctx), spelling).toMatch(/refused by the permission settings/);
+    }
+    expect(await failure(t, { url: `http://user:pw@site.test:${site.port}/page` }, ctx)).toMatch(/user name or password/);
+    expect(site.seen).toEqual([]);
+  });
+
   it('checks the rules again on a redirect', async () => {
     const ctx = webCtx({ rules: { web_fetch: { 'http://127.0.0.1:*/secret-area/*': 'deny' } } });
     expect(await failure(tool(), { url: site.url('/to-denied') }, ctx)).toMatch(/Opening http:\/\/127\.0\.0\.1:\d+\/secret-area\/x was refused/);

@@ -92,9 +92,29 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool {
   });
 }
 
+/**
+ * The URL as the rules see it: one spelling per page, so that a deny on `https://example.com/private/*`
+ * is not slipped past with `https://example.com./private/x` (a trailing dot) or `/%70rivate/x`
+ * (percent-encoded letters the server decodes anyway). The host is already lower case and punycode,
+ * and a default port is already dropped, by the URL parser.
+ */
+export function urlForRules(url: URL): string {
+  const u = new URL(url.href);
+  if (u.hostname.endsWith('.')) u.hostname = u.hostname.replace(/\.+$/, '');
+  u.pathname = u.pathname.replace(/%([0-9a-f]{2})/gi, (m, hex: string) => {
+    const c = String.fromCharCode(parseInt(hex, 16));
+    return /[A-Za-z0-9\-._~]/.test(c) ? c : m.toUpperCase();
+  });
+  return u.href;
+}
+
 /** Asks the rules about one URL (the first, or a redirect's target); a refusal says who refused. */
 async function askFor(ctx: ToolContext, url: URL): Promise<void> {
-  const decision = await ctx.ask({ action: 'web.fetch', target: url.href, insideSandbox: true });
+  if (url.username || url.password) {
+    throw new ToolError(say(ctx.lang, '网址里不能带用户名或密码。', 'URLs with a user name or password in them cannot be opened.'));
+  }
+  const target = urlForRules(url);
+  const decision = await ctx.ask({ action: 'web.fetch', target, insideSandbox: true, ...(target !== url.href ? { aliases: [url.href] } : {}) });
   if (decision === 'allow') return;
   const r = ctx.refusal?.();
   const shown = url.href.slice(0, 300);
