@@ -63,5 +63,11 @@ it('shows the fetched page title, linked to the final URL, and its links, folded
   expect(hrefs.every((h) => h?.startsWith('http://127.0.0.1:'))).toBe(true);
   expect(await card.locator('img').count()).toBe(0);
   await page.screenshot({ path: join(SCREENSHOTS, 'web-fetch-card-links.png') });
+
+  // The card's data is stored with the call: the history shows the same card after a reload.
+  await page.reload();
+  const again = page.locator('.tool-card[data-tool="web_fetch"] [data-web-page] .web-page-title');
+  await again.waitFor({ timeout: 15_000 });
+  expect(await again.getAttribute('href')).toBe(s.url('/trains.html'));
   await expectNoErrors();
 });
