@@ -28,6 +28,7 @@ describe('the built-in tools', () => {
       shell: { destructive: true, openWorld: true },
       skill: { readOnly: true },
       web_search: { readOnly: true, openWorld: true },
+      web_fetch: { readOnly: true, openWorld: true },
     });
   });
 });

@@ -1,4 +1,5 @@
 import type { Config } from '../config/config.js';
+import type { NetworkPolicy } from '../net/policy.js';
 import type { MemoryService } from '../memory/types.js';
 import type { SandboxInfo } from '../shell/sandbox.js';
 import type { SkillCatalog } from '../skills/catalog.js';
@@ -15,6 +16,7 @@ import { createTodoTools } from './todos.js';
 import type { Tool } from './tool.js';
 import { createWeatherTool } from './weather.js';
 import { createWebSearchTool } from './web-search.js';
+import { createWebFetchTool } from './web-fetch.js';
 
 export interface BuiltinDeps {
   config: Config;
@@ -31,6 +33,8 @@ export interface BuiltinDeps {
   skills: SkillCatalog;
   /** Long-term memory, for memory_save and memory_search; absent, they are not offered. */
   memory?: MemoryService;
+  /** Where the open-web tools may connect; default: public addresses, or any with config.web.allowPrivateNetwork. Tests inject a lookup. */
+  networkPolicy?: NetworkPolicy;
 }
 
 /** Every built-in tool, in the order the model sees them. */
@@ -48,6 +52,7 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
       home: config.home, dbPath: config.dbPath, network: config.shell.network, env: config.shell.env, sandbox: deps.sandbox, maskPrograms: deps.maskPrograms, shown: deps.shown, knownScripts: deps.knownScripts,
     }),
     createSkillTool(deps.skills),
+    createWebFetchTool({ policy: deps.networkPolicy ?? { allowPrivate: config.web.allowPrivateNetwork } }),
     createWebSearchTool({ search: config.web.search }),
     ...(deps.memory ? createMemoryTools({ memory: deps.memory, sessionTitle: (id) => deps.store.sessions.get(id)?.title }) : []),
   ];

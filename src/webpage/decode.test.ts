@@ -1,0 +1,54 @@
+import iconv from 'iconv-lite';
+import { describe, expect, it } from 'vitest';
+import { canonicalCharset, decodePage, headerCharset, metaCharset } from './decode.js';
+
+const TRAD = '知行合一是明代思想家王陽明提出的哲學理論，認為認識事物的道理與實行其事是密不可分的。他說：「知是行之始，行是知之成。」後世學者多有討論，影響遍及東亞各國的學術與教育。';
+const KO = '지행합일은 명나라의 사상가 왕양명이 제창한 철학 이론으로, 앎과 행함은 분리될 수 없다는 주장이다. 이 사상은 조선의 학자들에게도 큰 영향을 주었으며 오늘날까지 교육과 윤리 논의에서 자주 인용된다.';
+const page = (body: string, head = '') => `<!doctype html><html><head>${head}<title>t</title></head><body><p>${body}</p></body></html>`;
+
+describe('decodePage', () => {
+  it('detects Big5 and EUC-KR pages that declare nothing', async () => {
+    const big5 = await decodePage(iconv.encode(page(TRAD.repeat(3)), 'big5'), 'text/html');
+    expect(big5.charset).toBe('big5');
+    expect(big5.source).toBe('detected');
+    expect(big5.text).toContain(TRAD);
+    const ko = await decodePage(iconv.encode(page(KO.repeat(3)), 'euc-kr'), 'text/html');
+    expect(ko.charset).toBe('euc-kr');
+    expect(ko.text).toContain(KO);
+  });
+
+  it('believes the header over the meta tag, and valid UTF-8 over either', async () => {
+    const gbk = iconv.encode(page('中文内容', '<meta charset="big5">'), 'gbk');
+    expect((await decodePage(gbk, 'text/html; charset=gbk')).text).toContain('中文内容');
+    const utf8 = Buffer.from(page('中文内容', '<meta charset="gb2312">'));
+    const d = await decodePage(utf8, 'text/html; charset=gb2312');
+    expect(d).toMatchObject({ charset: 'utf-8', source: 'utf-8', declared: 'gb2312' });
+    expect(d.text).toContain('中文内容');
+  });
+
+  it('reads a byte-order mark first', async () => {
+    const d = await decodePage(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('é')]), 'text/html; charset=iso-8859-1');
+    expect(d).toMatchObject({ text: 'é', source: 'bom' });
+  });
+
+  it('keeps a UTF-8 page cut inside a character as UTF-8', async () => {
+    const bytes = Buffer.from('知行合一');
+    expect((await decodePage(bytes.subarray(0, bytes.length - 1))).charset).toBe('utf-8');
+  });
+
+  it('reads Latin-1 labels as windows-1252', async () => {
+    expect((await decodePage(Buffer.from([0x93, 0x68, 0x69, 0x94]), 'text/plain; charset=ISO-8859-1')).text).toBe('\u201chi\u201d');
+  });
+});
+
+describe('charset declarations', () => {
+  it('finds them in headers and meta tags', () => {
+    expect(headerCharset('text/html; charset="GBK"')).toBe('gbk');
+    expect(headerCharset('text/html')).toBeUndefined();
+    expect(metaCharset(Buffer.from('<head><meta http-equiv="Content-Type" content="text/html; charset=gb2312"></head>'))).toBe('gb2312');
+    expect(metaCharset(Buffer.from("<meta charset='Shift_JIS'>"))).toBe('shift_jis');
+    expect(metaCharset(Buffer.from('<meta name="description" content="no charset here">'))).toBeUndefined();
+    expect(canonicalCharset('GB2312')).toBe('gb18030');
+    expect(canonicalCharset('x-sjis')).toBe('shift_jis');
+  });
+});
