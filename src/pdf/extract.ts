@@ -52,25 +52,28 @@ export function pdfjsFiles(): { module: string; cMapUrl: string; standardFontDat
 
 // Runs inside the worker (CommonJS, given as source text so that it works the same from src/, dist/
 // and the bundle). isEvalSupported: false closes CVE-2024-4367 (font code compiled with eval);
-// fonts are never installed or looked up on the system: only the text is wanted.
+// fonts are never installed or looked up on the system: only the text is wanted. One document at a
+// time; the worker stays for the next one, so pdf.js is loaded once per process, not once per call.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const fail = (e) => parentPort.postMessage({ type: 'error', name: (e && e.name) || 'Error', message: String((e && e.message) || e) });
-(async () => {
-  const pdfjs = await import(workerData.module);
-  const doc = await pdfjs.getDocument({
-    data: workerData.data, cMapUrl: workerData.cMapUrl, cMapPacked: true, standardFontDataUrl: workerData.standardFontDataUrl,
-    isEvalSupported: false, disableFontFace: true, useSystemFonts: false, useWorkerFetch: false, verbosity: 0,
-  }).promise;
-  let title;
+let pdfjs;
+let doc;
+parentPort.on('message', async (msg) => {
   try {
-    const meta = await doc.getMetadata();
-    title = (meta.metadata && meta.metadata.get('dc:title')) || (meta.info && meta.info.Title);
-  } catch {}
-  parentPort.postMessage({ type: 'info', pageCount: doc.numPages, title: typeof title === 'string' ? title : undefined });
-  parentPort.on('message', async (msg) => {
-    try {
-      if (msg.type === 'done') { await doc.destroy(); parentPort.close(); return; }
+    if (msg.type === 'open') {
+      pdfjs = pdfjs || await import(workerData.module);
+      doc = await pdfjs.getDocument({
+        data: msg.data, cMapUrl: workerData.cMapUrl, cMapPacked: true, standardFontDataUrl: workerData.standardFontDataUrl,
+        isEvalSupported: false, disableFontFace: true, useSystemFonts: false, useWorkerFetch: false, verbosity: 0,
+      }).promise;
+      let title;
+      try {
+        const meta = await doc.getMetadata();
+        title = (meta.metadata && meta.metadata.get('dc:title')) || (meta.info && meta.info.Title);
+      } catch {}
+      parentPort.postMessage({ type: 'info', pageCount: doc.numPages, title: typeof title === 'string' ? title : undefined });
+    } else if (msg.type === 'page') {
       const page = await doc.getPage(msg.page);
       const [x0, y0, x1, y1] = page.view;
       const content = await page.getTextContent();
@@ -82,61 +85,113 @@ const fail = (e) => parentPort.postMessage({ type: 'error', name: (e && e.name) 
       }
       page.cleanup();
       parentPort.postMessage({ type: 'page', page: msg.page, width: x1 - x0, height: y1 - y0, items });
-    } catch (e) { fail(e); }
-  });
-})().catch(fail);
+    } else if (msg.type === 'close') {
+      const d = doc;
+      doc = undefined;
+      if (d) await d.destroy();
+      parentPort.postMessage({ type: 'closed' });
+    }
+  } catch (e) { fail(e); }
+});
 `;
 
 type FromWorker =
   | { type: 'info'; pageCount: number; title?: string }
   | { type: 'page'; page: number; width: number; height: number; items: PageText['items'] }
+  | { type: 'closed' }
   | { type: 'error'; name: string; message: string };
 
-/** Reads the chosen pages of `data`; resolves with the document's info once every page wanted has arrived. */
-export function extractPdf(opts: ExtractOptions): Promise<PdfInfo> {
-  const files = pdfjsFiles();
-  // The worker gets its own copy: pdf.js detaches the buffer it is given.
-  const data = new Uint8Array(opts.data);
-  return new Promise<PdfInfo>((resolve, reject) => {
+/** An idle reader worker is ended after this long: it holds pdf.js (some tens of MB) only while documents keep coming. */
+const IDLE_MS = 30_000;
+
+export interface PdfReader {
+  /** Reads the chosen pages of `data`; resolves with the document's info once every page wanted has arrived. */
+  read(opts: ExtractOptions): Promise<PdfInfo>;
+  /** Ends the idle worker, if any. */
+  close(): Promise<void>;
+}
+
+/**
+ * A reader that keeps one worker between documents. A document that fails, overruns its time or
+ * memory, or is stopped takes its worker down with it; the next one starts a fresh worker. Calls that
+ * overlap get a worker of their own.
+ */
+export function createPdfReader(options: { timeoutMs?: number; heapLimitMb?: number } = {}): PdfReader {
+  let idle: { worker: Worker; timer: NodeJS.Timeout } | undefined;
+
+  const spawn = (): Worker => {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { ...files, data },
-      transferList: [data.buffer],
-      resourceLimits: { maxOldGenerationSizeMb: opts.heapLimitMb ?? PDF_HEAP_LIMIT_MB, maxYoungGenerationSizeMb: 64 },
+      workerData: pdfjsFiles(),
+      resourceLimits: { maxOldGenerationSizeMb: options.heapLimitMb ?? PDF_HEAP_LIMIT_MB, maxYoungGenerationSizeMb: 64 },
       stdout: true,
       stderr: true,
     });
+    // An idle worker never keeps a one-shot CLI alive.
+    worker.unref();
+    return worker;
+  };
+  const take = (): Worker => {
+    if (!idle) return spawn();
+    clearTimeout(idle.timer);
+    const { worker } = idle;
+    idle = undefined;
+    return worker;
+  };
+  const park = (worker: Worker) => {
+    if (idle) return void worker.terminate();
+    idle = { worker, timer: setTimeout(() => { if (idle?.worker === worker) idle = undefined; void worker.terminate(); }, IDLE_MS).unref() };
+  };
+
+  return {
+    read: (opts) => readWith(take(), opts, options.timeoutMs ?? PDF_TIME_LIMIT_MS, park),
+    async close() {
+      if (!idle) return;
+      clearTimeout(idle.timer);
+      const { worker } = idle;
+      idle = undefined;
+      await worker.terminate();
+    },
+  };
+}
+
+function readWith(worker: Worker, opts: ExtractOptions, timeoutMs: number, park: (w: Worker) => void): Promise<PdfInfo> {
+  // The worker gets its own copy: pdf.js detaches the buffer it is given.
+  const data = new Uint8Array(opts.data);
+  return new Promise<PdfInfo>((resolve, reject) => {
     let info: PdfInfo | undefined;
     let queue: number[] = [];
     let settled = false;
-    const finish = (err?: PdfError) => {
-      if (settled) return;
+    const detach = () => {
       settled = true;
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
-      if (err) {
-        void worker.terminate();
-        reject(err);
-      } else {
-        worker.postMessage({ type: 'done' });
-        // pdf.js's cleanup is not needed for the answer; the worker is ended if it lingers.
-        setTimeout(() => void worker.terminate(), 1_000).unref();
-        resolve(info!);
-      }
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
     };
-    const timer = setTimeout(() => finish(new PdfError('timeout', 'time limit')), opts.timeoutMs ?? PDF_TIME_LIMIT_MS);
-    const onAbort = () => finish(new PdfError('aborted', 'aborted'));
-    if (opts.signal?.aborted) return onAbort();
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    const fail = (err: unknown) => {
+      if (settled) return;
+      detach();
+      void worker.terminate();
+      reject(err);
+    };
+    const onAbort = () => fail(new PdfError('aborted', 'aborted'));
+    const timer = setTimeout(() => fail(new PdfError('timeout', 'time limit')), timeoutMs);
     const next = () => {
       const n = queue.shift();
-      if (n === undefined) finish();
+      if (n === undefined) worker.postMessage({ type: 'close' });
       else worker.postMessage({ type: 'page', page: n });
     };
-    worker.on('message', (msg: FromWorker) => {
+    const onMessage = (msg: FromWorker) => {
       if (settled) return;
       try {
-        if (msg.type === 'error') return finish(workerFailure(msg.name, msg.message));
+        if (msg.type === 'error') return fail(workerFailure(msg.name, msg.message));
+        if (msg.type === 'closed') {
+          detach();
+          park(worker);
+          return resolve(info!);
+        }
         if (msg.type === 'info') {
           info = { pageCount: msg.pageCount, ...(msg.title?.trim() ? { title: msg.title.trim() } : {}) };
           queue = opts.choosePages(info);
@@ -145,17 +200,18 @@ export function extractPdf(opts: ExtractOptions): Promise<PdfInfo> {
         if (!opts.onPage(msg.page, { width: msg.width, height: msg.height, items: msg.items })) queue = [];
         next();
       } catch (err) {
-        settled = true;
-        clearTimeout(timer);
-        opts.signal?.removeEventListener('abort', onAbort);
-        void worker.terminate();
-        reject(err);
+        fail(err);
       }
-    });
-    worker.on('error', (err: NodeJS.ErrnoException) => {
-      finish(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new PdfError('memory', err.message) : new PdfError('failed', err.message));
-    });
-    worker.on('exit', () => finish(new PdfError('failed', 'the PDF reader stopped unexpectedly')));
+    };
+    const onError = (err: NodeJS.ErrnoException) =>
+      fail(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new PdfError('memory', err.message) : new PdfError('failed', err.message));
+    const onExit = () => fail(new PdfError('failed', 'the PDF reader stopped unexpectedly'));
+    if (opts.signal?.aborted) return onAbort();
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    worker.postMessage({ type: 'open', data }, [data.buffer]);
   });
 }
 

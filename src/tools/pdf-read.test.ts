@@ -6,7 +6,9 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pdfReadTool } from './pdf-read.js';
+import { createPdfReadTool } from './pdf-read.js';
+
+const pdfReadTool = createPdfReadTool();
 import { outputText } from './tool.js';
 import { asked, ctx, fails, run, useWorkspace, ws } from '../../test/support/file-tools.js';
 import { makePdf } from '../../test/support/pdf-writer.js';

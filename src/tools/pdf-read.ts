@@ -3,7 +3,8 @@ import { open, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { say, type Lang } from '../i18n.js';
 import { checkPath, formatBytes, notFoundMessage } from './sandbox.js';
-import { ToolError, defineTool } from './tool.js';
+import { ToolError, defineTool, type Tool } from './tool.js';
+import type { PdfReader } from '../pdf/extract.js';
 import { untrusted } from './untrusted.js';
 import { formatPages, PageSpecError, parsePageSpec } from '../pdf/page-spec.js';
 
@@ -23,90 +24,98 @@ export const PdfReadParams = z.object({
 });
 export type PdfReadParams = z.infer<typeof PdfReadParams>;
 
-export const pdfReadTool = defineTool({
-  name: 'pdf_read',
-  annotations: { readOnly: true },
-  timeoutMs: 90_000,
-  description:
-    'Read the text of a PDF in the workspace, page by page, in reading order: two-column layouts are read column by column ' +
-    'and tables come back as Markdown tables. Gives the title and page count. ' +
-    `Up to ${formatBytes(MAX_OUTPUT_CHARS)} characters per call: use pages (e.g. "1-3,5") for the rest of a long document. ` +
-    'Scanned PDFs without a text layer cannot be read (no OCR), nor password-protected ones.',
-  parameters: PdfReadParams,
-  async execute(args, ctx) {
-    const located = await checkPath(ctx, 'file.read', args.path);
-    const { lang } = ctx;
-    const shown = located.display;
-    const bytes = await readPdfBytes(located.target, shown, lang, () => notFoundMessage(lang, located));
-    ctx.progress(say(lang, `正在读取 ${shown}…`, `Reading ${shown}…`));
+/**
+ * pdf_read. The tool keeps its own reader, whose worker (with pdf.js loaded) waits a little between
+ * documents: the second PDF of a conversation does not pay for loading pdf.js again.
+ */
+export function createPdfReadTool(): Tool {
+  let reader: PdfReader | undefined;
+  return defineTool({
+    name: 'pdf_read',
+    annotations: { readOnly: true },
+    timeoutMs: 90_000,
+    description:
+      'Read the text of a PDF in the workspace, page by page, in reading order: two-column layouts are read column by column ' +
+      'and tables come back as Markdown tables. Gives the title and page count. ' +
+      `Up to ${formatBytes(MAX_OUTPUT_CHARS)} characters per call: use pages (e.g. "1-3,5") for the rest of a long document. ` +
+      'Scanned PDFs without a text layer cannot be read (no OCR), nor password-protected ones.',
+    parameters: PdfReadParams,
+    async execute(args, ctx) {
+      const located = await checkPath(ctx, 'file.read', args.path);
+      const { lang } = ctx;
+      const shown = located.display;
+      const bytes = await readPdfBytes(located.target, shown, lang, () => notFoundMessage(lang, located));
+      ctx.progress(say(lang, `正在读取 ${shown}…`, `Reading ${shown}…`));
 
-    const { extractPdf, PdfError } = await import('../pdf/extract.js');
-    const { pageMarkdown } = await import('../pdf/layout.js');
-    const sections: string[] = [];
-    const read: number[] = [];
-    let wanted: number[] = [];
-    let chars = 0;
-    let empty = 0;
-    let firstLine = '';
-    let info;
-    try {
-      info = await extractPdf({
-        data: bytes,
-        signal: ctx.signal,
-        choosePages: (i) => (wanted = parsePageSpec(args.pages, i.pageCount, lang)),
-        onPage: (n, page) => {
-          let text = pageMarkdown(page);
-          if (text === '') {
-            empty++;
-            text = say(lang, '（本页没有文字层：可能是扫描的图片。）', '(No text layer on this page: perhaps a scanned image.)');
-          } else if (!firstLine) {
-            // The first line with words: not a page number or a table row.
-            firstLine = text.split('\n').find((l) => !l.startsWith('|') && (l.match(/\p{L}/gu)?.length ?? 0) >= 2)?.trim() ?? '';
-          }
-          const room = MAX_OUTPUT_CHARS - chars;
-          if (text.length > room) text = `${text.slice(0, Math.max(0, room))}\n…`;
-          sections.push(`## ${say(lang, `第 ${n} 页`, `Page ${n}`)}\n\n${text}`);
-          chars += text.length;
-          read.push(n);
-          return chars < MAX_OUTPUT_CHARS;
-        },
-      });
-    } catch (err) {
-      if (err instanceof PageSpecError) throw new ToolError(err.message);
-      if (err instanceof PdfError) throw new ToolError(failureMessage(lang, shown, err.reason, err.message));
-      throw err;
-    }
+      const { createPdfReader, PdfError } = await import('../pdf/extract.js');
+      reader ??= createPdfReader();
+      const { pageMarkdown } = await import('../pdf/layout.js');
+      const sections: string[] = [];
+      const read: number[] = [];
+      let wanted: number[] = [];
+      let chars = 0;
+      let empty = 0;
+      let firstLine = '';
+      let info;
+      try {
+        info = await reader.read({
+          data: bytes,
+          signal: ctx.signal,
+          choosePages: (i) => (wanted = parsePageSpec(args.pages, i.pageCount, lang)),
+          onPage: (n, page) => {
+            let text = pageMarkdown(page);
+            if (text === '') {
+              empty++;
+              text = say(lang, '（本页没有文字层：可能是扫描的图片。）', '(No text layer on this page: perhaps a scanned image.)');
+            } else if (!firstLine) {
+              // The first line with words: not a page number or a table row.
+              firstLine = text.split('\n').find((l) => !l.startsWith('|') && (l.match(/\p{L}/gu)?.length ?? 0) >= 2)?.trim() ?? '';
+            }
+            const room = MAX_OUTPUT_CHARS - chars;
+            if (text.length > room) text = `${text.slice(0, Math.max(0, room))}\n…`;
+            sections.push(`## ${say(lang, `第 ${n} 页`, `Page ${n}`)}\n\n${text}`);
+            chars += text.length;
+            read.push(n);
+            return chars < MAX_OUTPUT_CHARS;
+          },
+        });
+      } catch (err) {
+        if (err instanceof PageSpecError) throw new ToolError(err.message);
+        if (err instanceof PdfError) throw new ToolError(failureMessage(lang, shown, err.reason, err.message));
+        throw err;
+      }
 
-    const pageCount = info.pageCount;
-    const title = (info.title ?? firstLine).replace(/\s+/g, ' ').slice(0, MAX_TITLE_CHARS);
-    const metadata = { path: shown, title, pageCount, pages: formatPages(read), chars };
-    const card = { title: `${shown} · ${say(lang, `${pageCount} 页`, `${pageCount} page${pageCount === 1 ? '' : 's'}`)}`, metadata };
-    if (read.length > 0 && empty === read.length) {
-      return {
-        output: say(
+      const pageCount = info.pageCount;
+      const title = (info.title ?? firstLine).replace(/\s+/g, ' ').slice(0, MAX_TITLE_CHARS);
+      const metadata = { path: shown, title, pageCount, pages: formatPages(read), chars };
+      const card = { title: `${shown} · ${say(lang, `${pageCount} 页`, `${pageCount} page${pageCount === 1 ? '' : 's'}`)}`, metadata };
+      if (read.length > 0 && empty === read.length) {
+        return {
+          output: say(
+            lang,
+            `${shown}（共 ${pageCount} 页）所读的页（${formatPages(read)}）没有文字层：它多半是扫描件，页面只是图片。这里没有文字识别（OCR），所以读不出其中的文字。`,
+            `${shown} (${pageCount} page${pageCount === 1 ? '' : 's'}) has no text layer on the pages read (${formatPages(read)}): it is most likely scanned, its pages only images. OCR is not available here, so its text cannot be read.`,
+          ),
+          ...card,
+        };
+      }
+      const header = [
+        title ? `# ${title}` : '',
+        say(lang, `共 ${pageCount} 页，本次读了：${formatPages(read)}`, `${pageCount} page${pageCount === 1 ? '' : 's'}; read: ${formatPages(read)}`),
+      ].filter(Boolean).join('\n');
+      let output = untrusted(shown, `${header}\n\n${sections.join('\n\n')}`, 'PDF document');
+      const rest = wanted.filter((n) => !read.includes(n));
+      if (rest.length > 0) {
+        output += '\n' + say(
           lang,
-          `${shown}（共 ${pageCount} 页）所读的页（${formatPages(read)}）没有文字层：它多半是扫描件，页面只是图片。这里没有文字识别（OCR），所以读不出其中的文字。`,
-          `${shown} (${pageCount} page${pageCount === 1 ? '' : 's'}) has no text layer on the pages read (${formatPages(read)}): it is most likely scanned, its pages only images. OCR is not available here, so its text cannot be read.`,
-        ),
-        ...card,
-      };
-    }
-    const header = [
-      title ? `# ${title}` : '',
-      say(lang, `共 ${pageCount} 页，本次读了：${formatPages(read)}`, `${pageCount} page${pageCount === 1 ? '' : 's'}; read: ${formatPages(read)}`),
-    ].filter(Boolean).join('\n');
-    let output = untrusted(shown, `${header}\n\n${sections.join('\n\n')}`, 'PDF document');
-    const rest = wanted.filter((n) => !read.includes(n));
-    if (rest.length > 0) {
-      output += '\n' + say(
-        lang,
-        `（已达到每次 ${formatBytes(MAX_OUTPUT_CHARS)} 个字符的上限，第 ${formatPages(rest)} 页未读。要继续，请用 pages: "${formatPages(rest).replace(/ /g, '')}" 再调用 pdf_read。）`,
-        `(Stopped at the ${formatBytes(MAX_OUTPUT_CHARS)}-character limit; pages ${formatPages(rest)} were not read. To go on, call pdf_read with pages: "${formatPages(rest).replace(/ /g, '')}".)`,
-      );
-    }
-    return { output, ...card };
-  },
-});
+          `（已达到每次 ${formatBytes(MAX_OUTPUT_CHARS)} 个字符的上限，第 ${formatPages(rest)} 页未读。要继续，请用 pages: "${formatPages(rest).replace(/ /g, '')}" 再调用 pdf_read。）`,
+          `(Stopped at the ${formatBytes(MAX_OUTPUT_CHARS)}-character limit; pages ${formatPages(rest)} were not read. To go on, call pdf_read with pages: "${formatPages(rest).replace(/ /g, '')}".)`,
+        );
+      }
+      return { output, ...card };
+    },
+  });
+}
 
 /** The file's bytes, after the checks that need no parser: a regular file, not empty, not huge, a PDF header. */
 async function readPdfBytes(target: string, shown: string, lang: Lang, notFound: () => Promise<string>): Promise<Uint8Array> {
