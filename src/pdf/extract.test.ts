@@ -43,3 +43,13 @@ describe('the PDF reader worker', () => {
     await reader.close();
   });
 });
+
+describe('the PDF reader worker under a memory limit', () => {
+  it('reports a document that needs more memory than allowed, and the process carries on', async () => {
+    const tight = createPdfReader({ heapLimitMb: 2 });
+    const err = await tight.read({ data: fixture('issue14297.pdf'), choosePages: (i) => [i.pageCount], onPage: () => true }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PdfError);
+    expect((err as PdfError).reason).toBe('memory');
+    await tight.close();
+  });
+});

@@ -75,16 +75,17 @@ parentPort.on('message', async (msg) => {
       parentPort.postMessage({ type: 'info', pageCount: doc.numPages, title: typeof title === 'string' ? title : undefined });
     } else if (msg.type === 'page') {
       const page = await doc.getPage(msg.page);
-      const [x0, y0, x1, y1] = page.view;
+      // Positions as the page is shown (its crop box and /Rotate applied), turned back to y-up.
+      const view = page.getViewport({ scale: 1 });
       const content = await page.getTextContent();
       const items = [];
       for (const i of content.items) {
         if (!i.str) continue;
-        const t = i.transform;
-        items.push({ str: i.str, x: t[4] - x0, y: t[5] - y0, w: i.width, h: Math.hypot(t[2], t[3]) || i.height });
+        const t = pdfjs.Util.transform(view.transform, i.transform);
+        items.push({ str: i.str, x: t[4], y: view.height - t[5], w: i.width, h: Math.hypot(t[2], t[3]) || i.height });
       }
       page.cleanup();
-      parentPort.postMessage({ type: 'page', page: msg.page, width: x1 - x0, height: y1 - y0, items });
+      parentPort.postMessage({ type: 'page', page: msg.page, width: view.width, height: view.height, items });
     } else if (msg.type === 'close') {
       const d = doc;
       doc = undefined;
