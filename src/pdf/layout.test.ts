@@ -49,3 +49,21 @@ describe('page layout', () => {
     expect(md).toContain('| Revenue line 3 | 3,000 | 4,500 |');
   });
 });
+
+describe('wrapped table labels', () => {
+  it('join the numbers printed between the two lines of their label', () => {
+    const items: TextItem[] = [
+      at('Dividends', 72, 700, 7), at('(85,871)', 300, 700, 7), at('(7,826)', 400, 700, 7),
+      at('Adjusted balance at', 72, 690, 7), at('175,820', 300, 686, 7), at('202,834', 400, 686, 7), at('beginning of year', 72, 682, 7),
+      at('Transactions with non-', 72, 670, 7), at('842', 300, 666, 7), at('(1,048)', 400, 666, 7), at('controlling interests', 72, 662, 7),
+      at('Balance at end of year', 72, 652, 7), at('175,820', 300, 652, 7), at('202,832', 400, 652, 7),
+    ];
+    expect(pageMarkdown({ width: 612, height: 792, items })).toBe([
+      '| Dividends | (85,871) | (7,826) |',
+      '| --- | --- | --- |',
+      '| Adjusted balance at beginning of year | 175,820 | 202,834 |',
+      '| Transactions with non-controlling interests | 842 | (1,048) |',
+      '| Balance at end of year | 175,820 | 202,832 |',
+    ].join('\n'));
+  });
+});

@@ -136,8 +136,12 @@ function renderFlow(lines: Line[]): string {
   while (i < lines.length) {
     const end = tableEnd(lines, segs, i);
     if (end !== undefined) {
-      const table = renderTable(segs.slice(i, end + 1));
+      // A label wrapped over two lines has its numbers set between them: its first line comes along.
+      const start = i > 0 && segs[i - 1].length === 1 && out.at(-1) === segs[i - 1][0].text && segs[i][0].x0 > segs[i - 1][0].x1
+        && lines[i - 1].y - lines[i].y <= 2 * Math.max(lines[i].h, lines[i - 1].h) ? i - 1 : i;
+      const table = renderTable(segs.slice(start, end + 1));
       if (table) {
+        if (start < i) out.pop();
         if (out.length && out.at(-1) !== '') out.push('');
         out.push(...table, '');
         i = end + 1;
@@ -198,9 +202,39 @@ function renderTable(rows: Segment[][]): string[] | undefined {
     }
     return cellsOfRow;
   });
+  mergeWrappedLabels(cells);
   const filled = (c: number) => cells.map((r) => r[c]).filter((t) => t !== '');
   const mean = (texts: string[]) => texts.reduce((n, t) => n + t.length, 0) / Math.max(1, texts.length);
   if (columns.every((_, c) => mean(filled(c)) > PROSE_CELL_CHARS)) return undefined;
   const md = (r: string[]) => `| ${r.map((c) => c.replace(/\\/g, '\\\\').replace(/\|/g, '\\|')).join(' | ')} |`;
   return [md(cells[0]), md(columns.map(() => '---')), ...cells.slice(1).map(md)];
+}
+
+/**
+ * Rows whose numbers sit between two lines of their label (printed vertically centred) become one
+ * row: `Adjusted balance at` / `| | 175,820 | …` / `beginning of year` → `Adjusted balance at beginning of year | 175,820 | …`.
+ */
+function mergeWrappedLabels(rows: string[][]): void {
+  const labelOnly = (r: string[] | undefined) => r !== undefined && r[0] !== '' && r.slice(1).every((c) => c === '');
+  const join = (a: string, b: string) => (a.endsWith('-') ? `${a}${b}` : `${a} ${b}`);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r];
+    if (row[0] !== '' || row.slice(1).every((c) => c === '')) continue;
+    const above = labelOnly(rows[r - 1]);
+    const below = labelOnly(rows[r + 1]);
+    if (!above && !below) continue;
+    if (above && below) {
+      row[0] = join(rows[r - 1][0], rows[r + 1][0]);
+      rows.splice(r + 1, 1);
+      rows.splice(r - 1, 1);
+      r--;
+    } else if (above) {
+      row[0] = rows[r - 1][0];
+      rows.splice(r - 1, 1);
+      r--;
+    } else {
+      row[0] = rows[r + 1][0];
+      rows.splice(r + 1, 1);
+    }
+  }
 }
