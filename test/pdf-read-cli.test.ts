@@ -91,4 +91,19 @@ describe('pdf_read through the CLI', () => {
     const system = (model.requests.at(-1)!.body.messages as Array<{ role: string; content: string }>)[0]!;
     expect(system.content).toContain('<untrusted-content>');
   });
+
+  it('offline, the planner reads a PDF with pdf_read, the pages asked for', async () => {
+    const r = await runCli(['--json', '--new', '--offline', '读一下 annual-report.pdf 第 1 页'], { ZHIXING_HOME: home, ZHIXING_LANG: 'zh' }, { timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as Out & { reply: string };
+    expect(out.actions.map((a) => [a.tool, a.input, a.ok])).toEqual([['pdf_read', { path: 'annual-report.pdf', pages: '1' }, true]]);
+    expect(out.reply).toMatch(/^annual-report.pdf 的内容：\n\n# Consolidated Statement of Comprehensive Income\n共 1 页，本次读了：1/);
+    expect(out.reply).toMatch(/^\| Balance at beginning of year \| ¥ 175,820 \| ¥ 202,834 \|/m);
+    expect(out.reply).not.toContain('untrusted-content');
+
+    const missing = await runCli(['--json', '--new', '--offline', 'read report-2020.pdf'], { ZHIXING_HOME: home }, { timeoutMs: 60_000 });
+    const failed = JSON.parse(missing.stdout) as Out & { reply: string };
+    expect(failed.actions.map((a) => [a.tool, a.ok])).toEqual([['pdf_read', false]]);
+    expect(failed.reply).toContain("Sorry, I couldn't read the PDF: report-2020.pdf was not found: there is no such file or folder.\nThe workspace is at ");
+  });
 });
