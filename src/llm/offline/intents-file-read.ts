@@ -59,8 +59,6 @@ const fileRead: Intent = {
       // 「读一下 readme」: a bare name is looked for among the files, then read.
       if (!looksLikeFile(path) && BY_NAME_VERB.test(m.groups?.verb ?? '') && isName(path)) return findFile(path);
       if (!looksLikeFile(path) && !named) continue;
-      // A PDF is read with pdf_read, the pages asked for with it: 「读一下 report.pdf 第 2-3 页」.
-      if (/\.pdf$/i.test(path)) return call('pdf_read', { path, ...pagesAsked(u.norm) });
       // 「把 a.txt 和 b.txt 都读一下」: each file named with it.
       const also = filesWith(u, path).map((p): PlannedCall => ({ name: 'file_read', args: { path: p } }));
       return also.length ? { kind: 'call', call: { name: 'file_read', args: { path } }, also } : call('file_read', { path });
@@ -70,14 +68,6 @@ const fileRead: Intent = {
     return name && isName(name) ? findFile(name) : null;
   },
 };
-
-/** 「第 2-3 页」「第5页」 "page 4", "pages 1-3": the pages of a PDF someone asks for. */
-const PAGES_ZH = /第\s*(\d+)\s*(?:(?:-|–|~|～|到|至)\s*(?:第\s*)?(\d+)\s*)?页/;
-const PAGES_EN = /\bpages?\s+(\d+)(?:\s*(?:-|–|to)\s*(\d+))?/i;
-function pagesAsked(text: string): { pages?: string } {
-  const m = PAGES_ZH.exec(text) ?? PAGES_EN.exec(text);
-  return m ? { pages: m[2] ? `${m[1]}-${m[2]}` : m[1] } : {};
-}
 
 /** Verbs after which a bare word names a file: 「读一下 readme」 "open notes". */
 const BY_NAME_VERB = /^(?:读取|读读|读|打开|cat|read|open(?:\s+up)?)$/i;

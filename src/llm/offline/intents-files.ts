@@ -172,8 +172,6 @@ export const FILE_RULES: ToolRules = {
   // A file or folder not found: where the workspace is, so the user can look for it themselves.
   file_read: (lang, _args, why, path, reason, { workspace }) =>
     say(lang, `抱歉，没能读取${path && ` ${path}`}：${why}`, `Sorry, I couldn't read ${path || 'the file'}: ${why}`) + (NOT_FOUND.test(reason) ? whereLine(lang, workspace) : ''),
-  pdf_read: (lang, _args, why, path, reason, { workspace }) =>
-    say(lang, `抱歉，没能读取${path && ` ${path}`}：${why}`, `Sorry, I couldn't read ${path || 'the PDF'}: ${why}`) + (NOT_FOUND.test(reason) ? whereLine(lang, workspace) : ''),
   file_list: (lang, _args, why, _path, reason, { workspace }) =>
     say(lang, `抱歉，没能列出文件：${why}`, `Sorry, I couldn't list the files: ${why}`) + (NOT_FOUND.test(reason) ? whereLine(lang, workspace) : ''),
   },
@@ -188,11 +186,6 @@ export const FILE_RULES: ToolRules = {
     file_list: (lang, { args }, output, { workspace }) => (isRoot(args.path) || EMPTY_FOLDER.test(output) ? output + whereLine(lang, workspace) : output),
     // file_read returns the bare text (or a sentence when the file is empty): say whose text it is,
     // fenced, so a terminal that renders Markdown shows the file as it is (「# TODO」, a*b*c).
-    // The PDF's text is Markdown already (headings, tables): said as it is, without the fence the model reads it in.
-    pdf_read: (lang, { args }, output) => {
-      const text = output.replace(/^<untrusted-content[^>]*>\n/, '').replace(/\n<\/untrusted-content>(?=\n|$)/, '');
-      return text === output ? output : say(lang, `${str(args.path)} 的内容：\n\n${text}`, `Contents of ${str(args.path)}:\n\n${text}`);
-    },
     file_read: (lang, { args }, output) =>
       /是空文件。$|is empty\.$/.test(output) ? output : say(lang, `${str(args.path)} 的内容：\n${fenced(output)}`, `Contents of ${str(args.path)}:\n${fenced(output)}`),
   },

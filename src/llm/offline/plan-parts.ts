@@ -20,7 +20,7 @@ const FILE_END = /末尾|结尾|最后面|最后|后面|尾部/;
 const THAT_PLACE = /^(?:那边|那里|那儿|当地|该地|这个城市|那个城市|there|that city|the city)$/i;
 const THERE = /那边|那里|那儿|当地|\bthere\b|\blocal\b/i;
 /** Tools that only read, where asking twice in one message means asking once. */
-const READ_ONLY = new Set(['calculator', 'current_time', 'weather', 'todo_list', 'file_list', 'file_read', 'pdf_read']);
+const READ_ONLY = new Set(['calculator', 'current_time', 'weather', 'todo_list', 'file_list', 'file_read']);
 /** Between places named together: 「上海和北京」「北京、上海」 "Paris and London". */
 const PLACE_JOIN = /\s*(?:和|与|跟|及|以及|还有|、|,|，|&|\band\b)\s*/i;
 

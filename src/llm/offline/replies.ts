@@ -22,7 +22,6 @@ const CAPABILITIES: ReadonlyArray<{ tools: string[]; zh: string; en: string }> =
     zh: '工作区文件：「把 hello 写到 notes/a.txt」「读一下 notes/a.txt」「有哪些文件」',
     en: 'workspace files: "write hello to notes/a.txt", "read notes/a.txt", "list files"',
   },
-  { tools: ['pdf_read'], zh: '工作区里的 PDF：「读一下 report.pdf 第 1-3 页」', en: 'PDFs in the workspace: "read report.pdf pages 1-3"' },
   { tools: ['weather'], zh: '天气：「北京天气怎么样」', en: 'weather: "what\'s the weather in Paris"' },
   { tools: ['shell'], zh: '在工作区运行命令（按权限规则）：「运行 `ls -la`」', en: 'commands in the workspace, within the permission rules: "run `ls -la`"' },
 ];
@@ -38,7 +37,6 @@ const TOOL_LABELS: Record<string, [zh: string, en: string]> = {
   file_read: ['文件读取', 'reading files'],
   file_write: ['文件写入', 'writing files'],
   file_list: ['文件列表', 'listing files'],
-  pdf_read: ['PDF 读取', 'reading PDFs'],
   weather: ['天气查询', 'weather lookup'],
   shell: ['命令行', 'the shell'],
 };
