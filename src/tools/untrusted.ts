@@ -28,3 +28,8 @@ export const UNTRUSTED_PROMPT_LINE =
 
 /** Tools whose results are fenced with `untrusted`. */
 export const UNTRUSTED_TOOLS = new Set(['web_fetch', 'web_search', 'pdf_read', 'browser_navigate', 'browser_snapshot', 'browser_click', 'browser_type']);
+
+/** The text inside the fences of `output`, for a reader who is a person (the offline planner's reply). */
+export function unfenced(output: string): string {
+  return output.replace(/<untrusted-content\b[^>\n]*>\n?/g, '').replace(/\n?<\/untrusted-content>/g, '');
+}

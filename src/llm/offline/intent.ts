@@ -110,10 +110,16 @@ export const PRIORITY = {
   todoDone: 92,
   /** After done and delete: 「看看完成的待办」 lists, but only once no change was asked for. */
   todoList: 91,
+  /** A web address in the message is what it is about: 「打开 https://…」 is no file named https. */
+  webFetch: 85,
+  /** Before the plain read: 「读一下 report.pdf」 reads the document's text, not its bytes. */
+  pdfRead: 81,
   fileRead: 80,
   name: 70,
   /** After the name: 「你还记得我叫什么吗」 asks for the name. Before out-of-scope and weather: 「我喜欢什么天气」 asks the memory. */
   memoryRecall: 69,
+  /** Before out-of-scope: 「搜索 …」 is a search once web_search is there. */
+  webSearch: 66,
   /** Before weather and time: 「把这段话翻译成英文：今天天气很好」 asks for a translation. */
   outOfScope: 65,
   /** Before time: 「现在天气怎么样」 is about weather. */

@@ -19,9 +19,10 @@ import { commandIn, SHELL_RULES } from './intents-shell.js';
 import { TIME_RULES } from './intents-time.js';
 import { TODO_RULES } from './intents-todo.js';
 import { WEATHER_RULES } from './intents-weather.js';
+import { WEB_RULES } from './intents-web.js';
 
 /** One module per tool (or group of tools): its rules, and how its results and failures are said. */
-export const RULES: readonly ToolRules[] = [SHELL_RULES, FILE_RULES, TODO_RULES, WEATHER_RULES, TIME_RULES, CALCULATOR_RULES, MEMORY_RULES];
+export const RULES: readonly ToolRules[] = [SHELL_RULES, FILE_RULES, TODO_RULES, WEATHER_RULES, TIME_RULES, CALCULATOR_RULES, MEMORY_RULES, WEB_RULES];
 
 /** Every rule, highest priority first (a stable sort: equal priorities keep the order listed). */
 export const INTENTS: readonly Intent[] = [

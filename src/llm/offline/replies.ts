@@ -23,6 +23,9 @@ const CAPABILITIES: ReadonlyArray<{ tools: string[]; zh: string; en: string }> =
     en: 'workspace files: "write hello to notes/a.txt", "read notes/a.txt", "list files"',
   },
   { tools: ['weather'], zh: '天气：「北京天气怎么样」', en: 'weather: "what\'s the weather in Paris"' },
+  { tools: ['web_fetch'], zh: '读网页：「打开 https://example.com」', en: 'web pages: "open https://example.com"' },
+  { tools: ['web_search'], zh: '网上搜索（需配置搜索服务）：「搜索 知行合一」', en: 'web search (once a search service is set up): "search for Wang Yangming"' },
+  { tools: ['pdf_read'], zh: '读 PDF：「读一下 report.pdf 第 2 页」', en: 'PDFs: "read report.pdf page 2"' },
   { tools: ['shell'], zh: '在工作区运行命令（按权限规则）：「运行 `ls -la`」', en: 'commands in the workspace, within the permission rules: "run `ls -la`"' },
 ];
 
@@ -38,6 +41,9 @@ const TOOL_LABELS: Record<string, [zh: string, en: string]> = {
   file_write: ['文件写入', 'writing files'],
   file_list: ['文件列表', 'listing files'],
   weather: ['天气查询', 'weather lookup'],
+  web_fetch: ['网页读取', 'reading web pages'],
+  web_search: ['网上搜索', 'web search'],
+  pdf_read: ['PDF 读取', 'reading PDFs'],
   shell: ['命令行', 'the shell'],
 };
 
