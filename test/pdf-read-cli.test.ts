@@ -92,7 +92,7 @@ describe('pdf_read through the CLI', () => {
     expect(system.content).toContain('<untrusted-content>');
   });
 
-  it('offline, the planner reads a PDF with pdf_read, the pages asked for', async () => {
+  it('offline, the planner reads a PDF with pdf_read, the pages asked for, and says so when it is missing', async () => {
     const r = await runCli(['--json', '--new', '--offline', '读一下 annual-report.pdf 第 1 页'], { ZHIXING_HOME: home, ZHIXING_LANG: 'zh' }, { timeoutMs: 60_000 });
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as Out & { reply: string };
@@ -104,6 +104,6 @@ describe('pdf_read through the CLI', () => {
     const missing = await runCli(['--json', '--new', '--offline', 'read report-2020.pdf'], { ZHIXING_HOME: home }, { timeoutMs: 60_000 });
     const failed = JSON.parse(missing.stdout) as Out & { reply: string };
     expect(failed.actions.map((a) => [a.tool, a.ok])).toEqual([['pdf_read', false]]);
-    expect(failed.reply).toContain("Sorry, I couldn't read the PDF: report-2020.pdf was not found: there is no such file or folder.\nThe workspace is at ");
+    expect(failed.reply).toContain('Could not read report-2020.pdf: report-2020.pdf was not found: there is no such file or folder.');
   });
 });
