@@ -59,6 +59,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const fail = (e) => parentPort.postMessage({ type: 'error', name: (e && e.name) || 'Error', message: String((e && e.message) || e) });
 let pdfjs;
 let doc;
+let stopped = false;
 parentPort.on('message', async (msg) => {
   try {
     if (msg.type === 'open') {
@@ -73,19 +74,28 @@ parentPort.on('message', async (msg) => {
         title = (meta.metadata && meta.metadata.get('dc:title')) || (meta.info && meta.info.Title);
       } catch {}
       parentPort.postMessage({ type: 'info', pageCount: doc.numPages, title: typeof title === 'string' ? title : undefined });
-    } else if (msg.type === 'page') {
-      const page = await doc.getPage(msg.page);
-      // Positions as the page is shown (its crop box and /Rotate applied), turned back to y-up.
-      const view = page.getViewport({ scale: 1 });
-      const content = await page.getTextContent();
-      const items = [];
-      for (const i of content.items) {
-        if (!i.str) continue;
-        const t = pdfjs.Util.transform(view.transform, i.transform);
-        items.push({ str: i.str, x: t[4], y: view.height - t[5], w: i.width, h: Math.hypot(t[2], t[3]) || i.height });
+    } else if (msg.type === 'pages') {
+      // All pages asked for in one message, each sent back as it is done: no round trip per page.
+      // A 'stop' arriving between pages (enough text already) ends the loop.
+      stopped = false;
+      for (const n of msg.pages) {
+        if (stopped) break;
+        const page = await doc.getPage(n);
+        // Positions as the page is shown (its crop box and /Rotate applied), turned back to y-up.
+        const view = page.getViewport({ scale: 1 });
+        const content = await page.getTextContent();
+        const items = [];
+        for (const i of content.items) {
+          if (!i.str) continue;
+          const t = pdfjs.Util.transform(view.transform, i.transform);
+          items.push({ str: i.str, x: t[4], y: view.height - t[5], w: i.width, h: Math.hypot(t[2], t[3]) || i.height });
+        }
+        page.cleanup();
+        parentPort.postMessage({ type: 'page', page: n, width: view.width, height: view.height, items });
       }
-      page.cleanup();
-      parentPort.postMessage({ type: 'page', page: msg.page, width: view.width, height: view.height, items });
+      parentPort.postMessage({ type: 'pages-done' });
+    } else if (msg.type === 'stop') {
+      stopped = true;
     } else if (msg.type === 'close') {
       const d = doc;
       doc = undefined;
@@ -99,6 +109,7 @@ parentPort.on('message', async (msg) => {
 type FromWorker =
   | { type: 'info'; pageCount: number; title?: string }
   | { type: 'page'; page: number; width: number; height: number; items: PageText['items'] }
+  | { type: 'pages-done' }
   | { type: 'closed' }
   | { type: 'error'; name: string; message: string };
 
@@ -161,7 +172,7 @@ function readWith(worker: Worker, opts: ExtractOptions, timeoutMs: number, park:
   const data = new Uint8Array(opts.data);
   return new Promise<PdfInfo>((resolve, reject) => {
     let info: PdfInfo | undefined;
-    let queue: number[] = [];
+    let wanted = true;
     let settled = false;
     const detach = () => {
       settled = true;
@@ -179,27 +190,26 @@ function readWith(worker: Worker, opts: ExtractOptions, timeoutMs: number, park:
     };
     const onAbort = () => fail(new PdfError('aborted', 'aborted'));
     const timer = setTimeout(() => fail(new PdfError('timeout', 'time limit')), timeoutMs);
-    const next = () => {
-      const n = queue.shift();
-      if (n === undefined) worker.postMessage({ type: 'close' });
-      else worker.postMessage({ type: 'page', page: n });
-    };
     const onMessage = (msg: FromWorker) => {
       if (settled) return;
       try {
         if (msg.type === 'error') return fail(workerFailure(msg.name, msg.message));
-        if (msg.type === 'closed') {
-          detach();
-          park(worker);
-          return resolve(info!);
-        }
         if (msg.type === 'info') {
           info = { pageCount: msg.pageCount, ...(msg.title?.trim() ? { title: msg.title.trim() } : {}) };
-          queue = opts.choosePages(info);
-          return next();
+          return worker.postMessage({ type: 'pages', pages: opts.choosePages(info) });
         }
-        if (!opts.onPage(msg.page, { width: msg.width, height: msg.height, items: msg.items })) queue = [];
-        next();
+        if (msg.type === 'page') {
+          // Pages already on their way after a stop are dropped.
+          if (wanted && !opts.onPage(msg.page, { width: msg.width, height: msg.height, items: msg.items })) {
+            wanted = false;
+            worker.postMessage({ type: 'stop' });
+          }
+          return;
+        }
+        if (msg.type === 'pages-done') return worker.postMessage({ type: 'close' });
+        detach();
+        park(worker);
+        resolve(info!);
       } catch (err) {
         fail(err);
       }

@@ -28,6 +28,8 @@ export interface Line {
   x0: number;
   x1: number;
   items: TextItem[];
+  /** segmentsOf's result, kept: column, table and text passes all ask for it. */
+  segments?: Segment[];
 }
 
 /** Items whose baselines differ by less than this share a line (a fraction of the font size): sub- and superscripts stay on it. */
@@ -78,6 +80,11 @@ function joiner(prev: TextItem, next: TextItem, prevEnd: number): string {
 
 /** Splits a line at wide gaps, each part's text joined with spaces as printed. */
 export function segmentsOf(line: Line): Segment[] {
+  line.segments ??= splitSegments(line);
+  return line.segments;
+}
+
+function splitSegments(line: Line): Segment[] {
   const out: Segment[] = [];
   let seg: Segment | undefined;
   let prev: TextItem | undefined;
