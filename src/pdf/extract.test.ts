@@ -44,6 +44,25 @@ describe('the PDF reader worker', () => {
   });
 });
 
+describe('the PDF reader worker, stopped', () => {
+  it('ends the read when the signal fires between pages', async () => {
+    const reader = createPdfReader();
+    const abort = new AbortController();
+    const seen: number[] = [];
+    const data = fixture('tracemonkey_a11y.pdf');
+    const err = await reader.read({
+      data, signal: abort.signal, choosePages: () => [1, 1, 1, 1, 1, 1, 1, 1],
+      onPage: (n) => { seen.push(n); abort.abort(); return true; },
+    }).catch((e: unknown) => e);
+    expect((err as PdfError).reason).toBe('aborted');
+    expect(seen).toEqual([1]);
+    // The stopped worker is gone; the reader starts a fresh one for the next document.
+    const info = await reader.read({ data, choosePages: () => [1], onPage: () => true });
+    expect(info.pageCount).toBe(1);
+    await reader.close();
+  });
+});
+
 describe('the PDF reader worker under a memory limit', () => {
   it('reports a document that needs more memory than allowed, and the process carries on', async () => {
     const tight = createPdfReader({ heapLimitMb: 2 });
