@@ -101,6 +101,13 @@ describe('pdf_read pages and limits', () => {
     expect(zh).toContain('## 第 2 页');
   });
 
+  it('takes the first line as the title when the document\'s own is an editor\'s placeholder', async () => {
+    await writeFile(path.join(ws, 'draft.pdf'), makePdf([['Budget for 2025', 'Costs rose.']], { title: 'Microsoft Word - draft3.docx' }));
+    const result = await pdfReadTool.execute({ path: 'draft.pdf' }, ctx());
+    expect(outputText(result)).toContain('# Budget for 2025\n1 page; read: 1');
+    expect(typeof result === 'object' && result.metadata?.title).toBe('Budget for 2025');
+  });
+
   it('refuses a page range past the end or malformed, naming the page count', async () => {
     await writeFile(path.join(ws, 'six.pdf'), makePdf(pages));
     expect(await fails(pdfReadTool, { path: 'six.pdf', pages: '5-9' })).toBe(

@@ -16,6 +16,8 @@ const MAX_PDF_BYTES = 100_000_000;
 const HEADER_SCAN_BYTES = 1_024;
 /** The longest title shown; some documents put a paragraph there. */
 const MAX_TITLE_CHARS = 200;
+/** Titles that editors write on their own ("Microsoft Word - draft.docx", "untitled"): the first line says more. */
+const PLACEHOLDER_TITLE = /^(?:microsoft (?:word|powerpoint|excel) - |untitled\b|无标题|document\d*$)|\.(?:docx?|pptx?|xlsx?|odt|rtf|txt|tex|dvi|pdf)$/i;
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 export const PdfReadParams = z.object({
@@ -86,7 +88,7 @@ export function createPdfReadTool(): Tool {
       }
 
       const pageCount = info.pageCount;
-      const title = (info.title ?? firstLine).replace(/\s+/g, ' ').slice(0, MAX_TITLE_CHARS);
+      const title = (info.title && !PLACEHOLDER_TITLE.test(info.title) ? info.title : firstLine).replace(/\s+/g, ' ').slice(0, MAX_TITLE_CHARS);
       const metadata = { path: shown, title, pageCount, pages: formatPages(read), chars };
       const card = { title: `${shown} · ${say(lang, `${pageCount} 页`, `${pageCount} page${pageCount === 1 ? '' : 's'}`)}`, metadata };
       if (read.length > 0 && empty === read.length) {
