@@ -139,6 +139,9 @@ export function createPdfReader(options: { timeoutMs?: number; heapLimitMb?: num
       stdout: true,
       stderr: true,
     });
+    // pdf.js's own console lines are not the user's business; read and dropped so they never pile up.
+    worker.stdout.resume();
+    worker.stderr.resume();
     // An idle worker never keeps a one-shot CLI alive.
     worker.unref();
     return worker;
