@@ -93,8 +93,11 @@ describe('pdf_read through the CLI', () => {
   });
 
   it('offline, the planner reads a PDF with pdf_read, the pages asked for, and says so when it is missing', async () => {
+    const started = Date.now();
     const r = await runCli(['--json', '--new', '--offline', '读一下 annual-report.pdf 第 1 页'], { ZHIXING_HOME: home, ZHIXING_LANG: 'zh' }, { timeoutMs: 60_000 });
     expect(r.code, r.stderr).toBe(0);
+    // The reader's worker waits 30 s for another document, but never keeps a one-shot run alive.
+    expect(Date.now() - started).toBeLessThan(20_000);
     const out = JSON.parse(r.stdout) as Out & { reply: string };
     expect(out.actions.map((a) => [a.tool, a.input, a.ok])).toEqual([['pdf_read', { path: 'annual-report.pdf', pages: '1' }, true]]);
     expect(out.reply).toMatch(/^annual-report.pdf 的内容：\n\n# Consolidated Statement of Comprehensive Income\n共 1 页，本次读了：1/);

@@ -56,6 +56,9 @@ export function pdfjsFiles(): { module: string; cMapUrl: string; standardFontDat
 // time; the worker stays for the next one, so pdf.js is loaded once per process, not once per call.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+// pdf.js's console lines are not the user's business, and an unread stdout would pile them up:
+// reading it instead would keep a one-shot CLI alive while the worker idles.
+for (const k of ['log', 'info', 'warn', 'error', 'debug']) console[k] = () => {};
 const fail = (e) => parentPort.postMessage({ type: 'error', name: (e && e.name) || 'Error', message: String((e && e.message) || e) });
 let pdfjs;
 let doc;
@@ -139,9 +142,6 @@ export function createPdfReader(options: { timeoutMs?: number; heapLimitMb?: num
       stdout: true,
       stderr: true,
     });
-    // pdf.js's own console lines are not the user's business; read and dropped so they never pile up.
-    worker.stdout.resume();
-    worker.stderr.resume();
     // An idle worker never keeps a one-shot CLI alive.
     worker.unref();
     return worker;
