@@ -7,6 +7,7 @@ describe('page specs', () => {
     expect(parsePageSpec(' 5, 1 - 2 ,5', 10, 'en')).toEqual([1, 2, 5]);
     expect(parsePageSpec('8-', 10, 'en')).toEqual([8, 9, 10]);
     expect(parsePageSpec('2，4', 10, 'zh')).toEqual([2, 4]);
+    expect(parsePageSpec('１－３，５', 10, 'zh')).toEqual([1, 2, 3, 5]);
     expect(parsePageSpec(undefined, 3, 'en')).toEqual([1, 2, 3]);
     expect(parsePageSpec('', 2, 'en')).toEqual([1, 2]);
   });

@@ -22,7 +22,9 @@ export function parsePageSpec(spec: string | undefined, pageCount: number, lang:
   ));
   if (spec.length > MAX_SPEC_CHARS) throw bad('太长了', 'the list is too long');
   const pages = new Set<number>();
-  for (const raw of spec.split(/[,，、;]/)) {
+  // Full-width digits and dashes, as Chinese and Japanese keyboards type them: １-３.
+  const plain = spec.replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)).replace(/[－—]/g, '-');
+  for (const raw of plain.split(/[,，、;]/)) {
     const part = raw.trim();
     if (part === '') continue;
     const m = /^(\d+)\s*(?:[-–~～]\s*(\d*))?$/.exec(part);
