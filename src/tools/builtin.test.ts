@@ -24,6 +24,7 @@ describe('the built-in tools', () => {
       file_read: { readOnly: true },
       file_write: { destructive: true, idempotent: true },
       file_list: { readOnly: true },
+      pdf_read: { readOnly: true },
       weather: { readOnly: true, openWorld: true },
       shell: { destructive: true, openWorld: true },
       skill: { readOnly: true },

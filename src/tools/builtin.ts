@@ -9,6 +9,7 @@ import { createCurrentTimeTool } from './current-time.js';
 import { fileListTool } from './file-list.js';
 import { fileReadTool } from './file-read.js';
 import { fileWriteTool } from './file-write.js';
+import { createPdfReadTool } from './pdf-read.js';
 import { createMemoryTools } from './memory.js';
 import { createShellTool } from './shell.js';
 import { createSkillTool } from './skill.js';
@@ -47,6 +48,7 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
     fileReadTool,
     fileWriteTool,
     fileListTool,
+    createPdfReadTool(),
     createWeatherTool({ geocodingUrl: config.geocodingUrl, forecastUrl: config.weatherUrl }),
     createShellTool({
       home: config.home, dbPath: config.dbPath, network: config.shell.network, env: config.shell.env, sandbox: deps.sandbox, maskPrograms: deps.maskPrograms, shown: deps.shown, knownScripts: deps.knownScripts,

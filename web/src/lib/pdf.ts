@@ -35,3 +35,35 @@ export async function renderPdf(bytes: ArrayBuffer, into: HTMLElement, maxPages:
   into.dataset.pages = String(doc.numPages);
   return doc.numPages;
 }
+
+/**
+ * Small pictures of the given pages (1-based), each `width` CSS pixels wide: what a pdf_read card shows
+ * of the pages it read. Pages the document does not have are skipped.
+ */
+export async function renderThumbnails(bytes: ArrayBuffer, pages: number[], into: HTMLElement, width: number): Promise<number> {
+  const doc = await getDocument({
+    data: new Uint8Array(bytes),
+    isEvalSupported: false,
+    cMapUrl: `/assets/pdfjs-${version}/cmaps/`,
+    cMapPacked: true,
+    standardFontDataUrl: `/assets/pdfjs-${version}/standard_fonts/`,
+  }).promise;
+  try {
+    for (const n of pages.filter((p) => p >= 1 && p <= doc.numPages)) {
+      const page = await doc.getPage(n);
+      const base = page.getViewport({ scale: 1 });
+      const viewport = page.getViewport({ scale: (width / base.width) * (window.devicePixelRatio || 1) });
+      const canvas = document.createElement('canvas');
+      canvas.width = Math.floor(viewport.width);
+      canvas.height = Math.floor(viewport.height);
+      canvas.style.width = `${width}px`;
+      canvas.className = 'pdf-thumb';
+      canvas.dataset.page = String(n);
+      into.appendChild(canvas);
+      await page.render({ canvas, viewport, annotationMode: AnnotationMode.ENABLE_FORMS }).promise;
+    }
+    return doc.numPages;
+  } finally {
+    await doc.destroy();
+  }
+}
