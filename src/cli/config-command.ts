@@ -67,6 +67,10 @@ function rows(config: Config): Row[] {
     { name: 'ZHIXING_SEARCH_PROVIDER', value: config.web.search?.provider ?? null, origin: o('ZHIXING_SEARCH_PROVIDER') },
     { name: 'ZHIXING_SEARCH_URL', value: config.web.search ? safeUrl(config.web.search.url) : null, origin: o('ZHIXING_SEARCH_URL') },
     { name: 'ZHIXING_SEARCH_API_KEY', value: config.web.search?.apiKey ? '(set)' : null, origin: o('ZHIXING_SEARCH_API_KEY') },
+    // What web_fetch and the browser may reach, and which browser the browser tools drive.
+    { name: 'ZHIXING_ALLOW_PRIVATE_NETWORK', value: config.web.allowPrivateNetwork ? 1 : 0, origin: o('ZHIXING_ALLOW_PRIVATE_NETWORK') },
+    { name: 'ZHIXING_CHROMIUM_PATH', value: config.web.chromiumPath ?? null, origin: o('ZHIXING_CHROMIUM_PATH') },
+    { name: 'ZHIXING_BROWSER_CDP_URL', value: config.web.browserCdpUrl ? safeUrl(config.web.browserCdpUrl) : null, origin: o('ZHIXING_BROWSER_CDP_URL') },
     { name: 'ZHIXING_SHELL_NETWORK', value: config.shell.network ? 1 : 0, origin: o('ZHIXING_SHELL_NETWORK') },
     // The server's token is never shown, not even masked: a part of it is a part of a password.
     { name: 'ZHIXING_TOKEN', value: config.token ? '(set)' : null, origin: o('ZHIXING_TOKEN') },
