@@ -12,7 +12,9 @@ await build({
   platform: 'node',
   // Native code stays a package. The provider SDK is bundled too, in the chunk loaded only when a
   // model is configured: as a package it is some 200 small modules, ~70 ms of a one-shot's start.
-  external: ['better-sqlite3', /^node:/],
+  // playwright-core stays a package too: it reads its own files at run time (its protocol, the
+  // scripts it injects into pages), which a bundle would not carry along; it loads only at the first browser call.
+  external: ['better-sqlite3', 'playwright-core', /^playwright-core\//, /^node:/],
   // JSDoc is dropped: a `{import('…')}` type in a library's comment would keep its chunk out of the
   // compile cache (bin/compile-cache.js skips files that may import()), and it is bytes to parse.
   output: {

@@ -1,8 +1,10 @@
+import type { BrowserManager } from '../browser/manager.js';
 import type { Config } from '../config/config.js';
 import type { MemoryService } from '../memory/types.js';
 import type { SandboxInfo } from '../shell/sandbox.js';
 import type { SkillCatalog } from '../skills/catalog.js';
 import type { Store } from '../store/store.js';
+import { createBrowserTools } from './browser.js';
 import { calculatorTool } from './calculator.js';
 import { createCurrentTimeTool } from './current-time.js';
 import { fileListTool } from './file-list.js';
@@ -30,6 +32,8 @@ export interface BuiltinDeps {
   skills: SkillCatalog;
   /** Long-term memory, for memory_save and memory_search; absent, they are not offered. */
   memory?: MemoryService;
+  /** The browser the browser_* tools drive (started on their first call); absent, they are not offered. */
+  browser?: BrowserManager;
 }
 
 /** Every built-in tool, in the order the model sees them. */
@@ -48,5 +52,6 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
     }),
     createSkillTool(deps.skills),
     ...(deps.memory ? createMemoryTools({ memory: deps.memory, sessionTitle: (id) => deps.store.sessions.get(id)?.title }) : []),
+    ...(deps.browser ? createBrowserTools(deps.browser) : []),
   ];
 }
