@@ -40,13 +40,13 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 const listen = (server: Server) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 
-/** The page that tries to reach the private site: fetch() to each spelling, an image, and a redirect. */
+/** The page that tries to reach the private site: fetch() to each URL, and an image from the first. */
 function probePage(targets: string[]): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>Probe</title></head><body><h1>Probe</h1><ul id="out"></ul>
-<img src="${targets[0]}img.png" alt="private image">
+<img src="${targets[0]}" alt="private image">
 <script>
 const targets = ${JSON.stringify(targets)};
-Promise.all(targets.map((t) => fetch(t + 'secret').then((r) => r.text().then((x) => 'read ' + t + ': ' + x), () => 'blocked ' + t))).then((lines) => {
+Promise.all(targets.map((t) => fetch(t).then((r) => r.text().then((x) => 'read ' + t + ': ' + x), () => 'blocked ' + t))).then((lines) => {
   for (const line of lines) { const li = document.createElement('li'); li.textContent = line; document.getElementById('out').append(li); }
   document.title = 'Probe done';
 });
@@ -57,7 +57,7 @@ export async function startSites(): Promise<Sites> {
   const publicHits: Hit[] = [];
   const privateHits: Hit[] = [];
   let privatePort = 0;
-  let rebindCalls = 0;
+  const lookups = new Map<string, number>();
   const pub = createServer(async (req, res) => {
     const body = await readBody(req);
     publicHits.push({ method: req.method ?? '', path: req.url ?? '', body });
@@ -72,7 +72,10 @@ export async function startSites(): Promise<Sites> {
     if (url.pathname === '/redirect') return res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
     if (url.pathname === '/probe') {
       const spellings = (url.searchParams.get('hosts') ?? '127.0.0.1').split(',');
-      return html(200, probePage(spellings.map((h) => `http://${h}:${privatePort}/`)));
+      const secret = `http://127.0.0.1:${privatePort}/secret`;
+      // Past the first URL check, a redirect of the public site's own: only the connection shows where it goes.
+      const redirected = `http://public.test:${publicPort}/redirect?to=${encodeURIComponent(secret)}`;
+      return html(200, probePage([...spellings.map((h) => `http://${h}:${privatePort}/secret`), redirected]));
     }
     html(404, 'not found');
   });
@@ -87,8 +90,13 @@ export async function startSites(): Promise<Sites> {
     allowPrivate: false,
     lookup: async (hostname) => {
       if (hostname === 'public.test' || hostname === 'private.test' || hostname === 'localhost') return answer('127.0.0.1');
-      // A name that answers a public address when checked, then this machine's when connected to.
-      if (hostname === 'rebind.test') return answer(++rebindCalls <= 2 ? '93.184.215.14' : '127.0.0.1');
+      // rebind-N.test answers a public address to its first N lookups (the checks), then this machine's (the connection).
+      const rebind = /^rebind-(\d)\.test$/.exec(hostname);
+      if (rebind) {
+        const n = (lookups.get(hostname) ?? 0) + 1;
+        lookups.set(hostname, n);
+        return answer(n <= Number(rebind[1]) ? '93.184.215.14' : '127.0.0.1');
+      }
       throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
     },
     allowAddress: (address, port) => address === '127.0.0.1' && port === publicPort,
