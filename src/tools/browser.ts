@@ -54,7 +54,8 @@ function normalizeUrl(raw: string): string {
 }
 
 async function askOrRefuse(ctx: ToolContext, action: string, target: string, what: string): Promise<void> {
-  const decision = await ctx.ask({ action, target, insideSandbox: false });
+  // The browser touches no file: the workspace's bounds do not apply, the rules alone decide.
+  const decision = await ctx.ask({ action, target, insideSandbox: true });
   if (decision !== 'allow') throw new ToolError(browserRefusedText(ctx.lang, what, ctx.refusal?.()));
 }
 
