@@ -6,9 +6,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Lang } from '../i18n.js';
 import type { NetworkPolicy } from '../net/policy.js';
-import { guardContext } from './guard.js';
 import { BrowserUnavailable, openBrowser, type BrowserSource } from './launch.js';
-import { startPolicyProxy, type PolicyProxy, type Refusal } from './proxy.js';
+import type { PolicyProxy, Refusal } from './proxy.js';
 
 /** A session's context closes after this long without a browser tool call. */
 export const BROWSER_IDLE_MS = 10 * 60_000;
@@ -80,6 +79,8 @@ export function createBrowserManager(options: BrowserManagerOptions): BrowserMan
 
   async function openEntry(lang: Lang): Promise<Entry> {
     const { browser: b } = await browser(lang);
+    // Loaded with the first context, not at every start: the policy's address parser, the proxy's HTTP server.
+    const [{ guardContext }, { startPolicyProxy }] = await Promise.all([import('./guard.js'), import('./proxy.js')]);
     const refusals: Refusal[] = [];
     const onRefused = (r: Refusal) => {
       refusals.push(r);

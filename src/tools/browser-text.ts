@@ -1,6 +1,6 @@
 /** What the browser tools say, in the turn's language. */
 import { say, type Lang } from '../i18n.js';
-import { NetworkPolicyError } from '../net/policy.js';
+import type { NetworkPolicyError } from '../net/policy.js';
 import type { Refusal } from '../browser/proxy.js';
 import type { PermissionRefusal } from './tool.js';
 
@@ -9,7 +9,7 @@ const OPT_IN_ZH = '网页工具只能访问公网地址；如需访问本机和�
 /** A refusal by the network policy, for the model and the user. */
 export function policyText(lang: Lang, err: NetworkPolicyError | Refusal, url: string): string {
   if (lang === 'en') return err.message;
-  const reason = err instanceof NetworkPolicyError ? err.reason : 'address';
+  const reason = 'reason' in err ? err.reason : 'address';
   if (reason === 'scheme') {
     let scheme = '';
     try {

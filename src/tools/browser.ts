@@ -9,10 +9,9 @@ import type { Page } from 'playwright-core';
 import { ACTION_TIMEOUT_MS, locate, NAVIGATION_TIMEOUT_MS, settleAfter, targetName, type ElementTarget } from '../browser/actions.js';
 import { BrowserUnavailable, firstLine } from '../browser/launch.js';
 import type { BrowserManager, BrowserTabs } from '../browser/manager.js';
-import { REFUSED_HEADER } from '../browser/proxy.js';
 import { viewPage, viewText } from '../browser/snapshot.js';
 import { say, type Lang } from '../i18n.js';
-import { checkUrl, checkUrlResolved, NetworkPolicyError } from '../net/policy.js';
+import type { NetworkPolicyError } from '../net/policy.js';
 import { blockedNote, browserRefusedText, noPageText, policyText } from './browser-text.js';
 import { defineTool, ToolError, type Tool, type ToolContext, type ToolOutput } from './tool.js';
 import { untrusted } from './untrusted.js';
@@ -65,7 +64,8 @@ async function pageResult(page: Page, tabs: BrowserTabs, since: number, lang: La
   const note = blockedNote(lang, tabs.refusals.slice(since)) + extra;
   return {
     output: `${note}${untrusted(view.url, viewText(view, lang), 'browser page')}`,
-    title: view.title ? `${view.title} — ${view.url}` : view.url,
+    // The card shows the title in its head and the URL as a link below it.
+    title: view.title || view.url,
     metadata: { url: view.url, title: view.title, tabs: tabs.pages.length },
   };
 }
@@ -78,6 +78,7 @@ function failed(lang: Lang, what: string, err: unknown): ToolError {
 }
 
 async function open(page: Page, url: URL, tabs: BrowserTabs, lang: Lang): Promise<void> {
+  const { REFUSED_HEADER } = await import('../browser/proxy.js');
   const before = tabs.refusals.length;
   let response;
   try {
@@ -111,12 +112,14 @@ export function createBrowserTools(manager: BrowserManager): Tool[] {
     async execute(args, ctx) {
       const { lang } = ctx;
       if (args.url !== undefined) {
+        // The policy's address parser loads at the first navigation, not at every start.
+        const { checkUrl, checkUrlResolved, NetworkPolicyError } = await import('../net/policy.js');
         const raw = normalizeUrl(args.url);
         let url: URL;
         try {
           url = checkUrl(raw, policy);
         } catch (err) {
-          if (err instanceof NetworkPolicyError) throw new ToolError(policyText(lang, err, raw));
+          if (err instanceof NetworkPolicyError) throw new ToolError(policyText(lang, err as NetworkPolicyError, raw));
           throw err;
         }
         await askOrRefuse(ctx, 'browser.navigate', url.href, url.href);
@@ -244,7 +247,7 @@ export function createBrowserTools(manager: BrowserManager): Tool[] {
         const size = page.viewportSize();
         return {
           output: say(lang, `已截图并显示给用户：${url}（${size?.width}×${size?.height}）。`, `Took a screenshot of ${url} (${size?.width}×${size?.height}) and showed it to the user.`),
-          title: title ? `${title} — ${url}` : url,
+          title: title || url,
           metadata: { url, title, width: size?.width, height: size?.height },
           attachments: [{ name: 'screenshot.png', mimeType: 'image/png', data: png.toString('base64') }],
         };

@@ -66,7 +66,7 @@ describe('browsing', () => {
     const opened = await call('browser_navigate', { url: pub('/form') });
     expect(opened.output).toMatch(/^<untrusted-content kind="browser page" source="http:\/\/public\.test:\d+\/form">/);
     expect(opened.output).toContain('Title: Sign-up');
-    expect(opened.title).toBe(`Sign-up — ${pub('/form')}`);
+    expect(opened.title).toBe('Sign-up');
     expect(opened.metadata).toMatchObject({ url: pub('/form'), title: 'Sign-up' });
     const snap = (await call('browser_snapshot', {})).output;
     expect(snap).toMatch(/- heading "Sign up" \[level=1\] \[ref=e\d+\]/);
