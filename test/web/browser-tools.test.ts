@@ -27,14 +27,14 @@ afterAll(async () => {
 });
 
 const asks: Array<{ action: string; target: string }> = [];
-function ctx(sessionId: string): ToolContext {
+function ctx(sessionId: string, lang: 'en' | 'zh' = 'en'): ToolContext {
   return {
     sessionId,
     turnId: 'turn_1',
     callId: 'call_1',
     workspace: '/nonexistent',
     signal: new AbortController().signal,
-    lang: 'en',
+    lang,
     ask: async (r) => (asks.push({ action: r.action, target: r.target }), 'allow'),
     progress: () => {},
   };
@@ -145,6 +145,9 @@ describe('the network policy in the browser', () => {
     for (const url of ['file:///etc/passwd', 'chrome://settings', 'data:text/html,<h1>hi</h1>', 'javascript:alert(1)', 'view-source:http://public.test/']) {
       expect(await refusal('browser_navigate', { url }), url).toMatch(/Only http and https URLs can be opened/);
     }
+    // In the user's language, still naming the setting.
+    const zh = await tools.get('browser_navigate')!.execute({ url: `http://127.1:${sites.privatePort}/secret` }, ctx('ses_zh', 'zh')).then(() => '', (e: Error) => e.message);
+    expect(zh).toBe(`拒绝访问 http://127.1:${sites.privatePort}/secret：它不是公网地址（127.0.0.1: it is a loopback address (this machine)）。网页工具只能访问公网地址；如需访问本机和内网，请设置 ZHIXING_ALLOW_PRIVATE_NETWORK=1。`);
     expect(sites.privateHits).toEqual([]);
   });
 
