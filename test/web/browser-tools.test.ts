@@ -146,7 +146,7 @@ describe('the network policy in the browser', () => {
       expect(await refusal('browser_navigate', { url }), url).toMatch(/Only http and https URLs can be opened/);
     }
     // In the user's language, still naming the setting.
-    const zh = await tools.get('browser_navigate')!.execute({ url: `http://127.1:${sites.privatePort}/secret` }, ctx('ses_zh', 'zh')).then(() => '', (e: Error) => e.message);
+    const zh = await Promise.resolve(tools.get('browser_navigate')!.execute({ url: `http://127.1:${sites.privatePort}/secret` }, ctx('ses_zh', 'zh'))).then(() => '', (e: Error) => e.message);
     expect(zh).toBe(`拒绝访问 http://127.1:${sites.privatePort}/secret：它不是公网地址（127.0.0.1: it is a loopback address (this machine)）。网页工具只能访问公网地址；如需访问本机和内网，请设置 ZHIXING_ALLOW_PRIVATE_NETWORK=1。`);
     expect(sites.privateHits).toEqual([]);
   });
