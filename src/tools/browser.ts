@@ -139,9 +139,12 @@ export function createBrowserTools(manager: BrowserManager): Tool[] {
         });
       }
       const action = args.action!;
+      // Without a context yet, asked before Chromium starts: a refused call costs nothing.
+      const fresh = !manager.has(ctx.sessionId);
+      if (fresh) await askOrRefuse(ctx, 'browser.navigate', `${action} about:blank`, `${action} (about:blank)`);
       return manager.use(ctx.sessionId, lang, async (tabs) => {
         const here = tabs.pages.length ? (await tabs.current()).url() : 'about:blank';
-        await askOrRefuse(ctx, 'browser.navigate', `${action} ${here}`, `${action} (${here})`);
+        if (!fresh) await askOrRefuse(ctx, 'browser.navigate', `${action} ${here}`, `${action} (${here})`);
         const since = tabs.refusals.length;
         if (action === 'new_tab') return pageResult(await tabs.newTab(), tabs, since, lang);
         if (action === 'close_tab') {
