@@ -25,24 +25,24 @@ const MAX_SELECTOR_CHARS = 1_000;
 
 
 const Element = {
-  ref: z.string().max(40).optional().describe('An element ref from the latest browser_snapshot, e.g. "e12".'),
-  selector: z.string().max(MAX_SELECTOR_CHARS).optional().describe('A CSS selector, e.g. "#name" or "form button[type=submit]"; used when no ref is given.'),
+  ref: z.string().max(40).optional().describe('Element ref from the latest snapshot, e.g. e12.'),
+  selector: z.string().max(MAX_SELECTOR_CHARS).optional().describe('CSS selector, instead of ref.'),
 };
 const oneTarget = (v: ElementTarget) => (v.ref === undefined) !== (v.selector === undefined);
 const ONE_TARGET = { message: 'Give either ref (from browser_snapshot) or selector (CSS), not both.' };
 
 const NavigateArgs = z
   .object({
-    url: z.string().max(MAX_URL_CHARS).optional().describe('The http or https URL to open in the current tab.'),
-    action: z.enum(['back', 'forward', 'reload', 'new_tab', 'close_tab']).optional().describe('Instead of a URL: go back, forward, reload, open a new tab, or close the current tab.'),
+    url: z.string().max(MAX_URL_CHARS).optional().describe('http(s) URL to open in the current tab.'),
+    action: z.enum(['back', 'forward', 'reload', 'new_tab', 'close_tab']).optional().describe('Instead of url.'),
   })
   .refine((v) => (v.url === undefined) !== (v.action === undefined), { message: 'Give either url or action, not both.' });
 const ClickArgs = z.object(Element).refine(oneTarget, ONE_TARGET);
 const TypeArgs = z
   .object({
     ...Element,
-    text: z.string().max(MAX_TYPED_CHARS).describe('The text to put in the field (it replaces what the field held).'),
-    submit: z.boolean().optional().describe('Press Enter afterwards, e.g. to submit the form.'),
+    text: z.string().max(MAX_TYPED_CHARS).describe('Text to type; replaces what the field held.'),
+    submit: z.boolean().optional().describe('Press Enter after, e.g. to submit a form.'),
   })
   .refine(oneTarget, ONE_TARGET);
 
@@ -103,9 +103,8 @@ export function createBrowserTools(manager: BrowserManager): Tool[] {
   const navigate = defineTool({
     name: 'browser_navigate',
     description:
-      'Opens a URL in a real browser (Chromium), or goes back, forward, reloads, opens a new tab or closes the current one. ' +
-      'Returns the page title, URL and an accessibility snapshot with element refs for browser_click and browser_type. ' +
-      'Use it for pages that need JavaScript, forms or clicks; for reading a page, web_fetch is cheaper.',
+      'Opens a URL in a real browser, or goes back/forward, reloads, opens or closes a tab. Returns the page title, URL and ' +
+      'an accessibility snapshot with element refs. For pages needing JavaScript, forms or clicks; to just read a page, web_fetch is cheaper.',
     parameters: NavigateArgs,
     timeoutMs: NAVIGATE_TIMEOUT_MS,
     annotations: { openWorld: true },
@@ -167,8 +166,7 @@ export function createBrowserTools(manager: BrowserManager): Tool[] {
   const snapshot = defineTool({
     name: 'browser_snapshot',
     description:
-      "The current browser tab as an accessibility tree: roles, names and text, with a ref such as [ref=e12] on each element. " +
-      'Pass a ref to browser_click or browser_type. Refs are valid until the next snapshot.',
+      'The current tab as an accessibility tree with element refs ([ref=e12]) for browser_click and browser_type; refs last until the next snapshot.',
     parameters: z.object({}),
     timeoutMs: ACT_TIMEOUT_MS,
     annotations: { readOnly: true, openWorld: true },
@@ -214,7 +212,7 @@ export function createBrowserTools(manager: BrowserManager): Tool[] {
 
   const click = defineTool({
     name: 'browser_click',
-    description: 'Clicks an element of the current browser tab, by ref from browser_snapshot or by CSS selector. Returns the page afterwards.',
+    description: 'Clicks an element of the current tab by ref or CSS selector; returns the page after.',
     parameters: ClickArgs,
     timeoutMs: ACT_TIMEOUT_MS,
     annotations: { openWorld: true },
@@ -224,8 +222,7 @@ export function createBrowserTools(manager: BrowserManager): Tool[] {
   const type = defineTool({
     name: 'browser_type',
     description:
-      'Types text into a field of the current browser tab (replacing its content), by ref from browser_snapshot or by CSS selector; ' +
-      'submit: true presses Enter afterwards. Returns the page afterwards.',
+      'Types into a field of the current tab by ref or CSS selector; returns the page after.',
     parameters: TypeArgs,
     timeoutMs: ACT_TIMEOUT_MS,
     annotations: { openWorld: true },
@@ -234,7 +231,7 @@ export function createBrowserTools(manager: BrowserManager): Tool[] {
 
   const screenshot = defineTool({
     name: 'browser_screenshot',
-    description: 'Takes a screenshot of the current browser tab and shows it to the user (you do not see the image). Use it when the user wants to see the page.',
+    description: 'Screenshots the current tab for the user to see (you do not see it).',
     parameters: z.object({}),
     timeoutMs: ACT_TIMEOUT_MS,
     annotations: { readOnly: true, openWorld: true },
