@@ -202,8 +202,9 @@ export function createBrowserTools(manager: BrowserManager): Tool[] {
           if (args.submit) await locator.press('Enter', { timeout: ACTION_TIMEOUT_MS });
         }
       });
-      // A click may open a new tab: the result is the tab now in use.
+      // A click may open a new tab: the result is the tab now in use, once it has loaded.
       const shown = await tabs.current();
+      if (shown !== page) await shown.waitForLoadState('load', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => {});
       return pageResult(shown, tabs, since, lang, note ? `${note}\n` : '');
     }).catch((err) => {
       throw failed(lang, name, err);

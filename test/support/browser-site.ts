@@ -11,7 +11,7 @@ import type { NetworkPolicy } from '../../src/net/policy.js';
 export const FORM_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-up</title></head><body>
 <h1>Sign up</h1><form method="post" action="/submit"><label>Name <input id="name" name="name"></label>
 <label>City <input id="city" name="city"></label><button type="submit">Send</button></form>
-<p><a href="/second">Second page</a></p></body></html>`;
+<p><a href="/second">Second page</a> <a href="/second" target="_blank">In a new tab</a></p></body></html>`;
 
 export interface Hit {
   method: string;

@@ -100,7 +100,7 @@ describe('browsing', () => {
   it('goes back and forward, opens and closes tabs', async () => {
     const s = 'ses_tabs';
     await call('browser_navigate', { url: pub('/form') }, s);
-    const second = await call('browser_click', { selector: 'a' }, s);
+    const second = await call('browser_click', { selector: 'a:not([target])' }, s);
     expect(second.metadata).toMatchObject({ url: pub('/second'), title: 'Second' });
     expect((await call('browser_navigate', { action: 'back' }, s)).metadata).toMatchObject({ url: pub('/form') });
     expect((await call('browser_navigate', { action: 'forward' }, s)).metadata).toMatchObject({ url: pub('/second') });
@@ -112,6 +112,11 @@ describe('browsing', () => {
     const closed = await call('browser_navigate', { action: 'close_tab' }, s);
     expect(closed.metadata).toMatchObject({ url: pub('/second'), tabs: 1 });
     expect(closed.output).toMatch(/^Closed the tab; 1 left\./);
+    // A link that opens a new tab: the tools follow it there.
+    await call('browser_navigate', { url: pub('/form') }, s);
+    const opened = await call('browser_click', { selector: 'a[target=_blank]' }, s);
+    expect(opened.metadata).toMatchObject({ url: pub('/second'), title: 'Second', tabs: 2 });
+    expect(opened.output).toContain('The second page');
   });
 
   it('takes a screenshot as a PNG attachment for the user, never as text for the model', async () => {
