@@ -4,13 +4,11 @@
  * headless. Playwright's own browser downloads are never used: they need the internet and a
  * download step, and a plain Linux box has Chromium from its packages.
  *
- * playwright-core is imported here, lazily, at the first browser tool call: a CLI start never pays for it.
+ * Starting it is open.ts's, loaded at the first browser tool call: a CLI start never pays for playwright-core.
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { say, type Lang } from '../i18n.js';
-import { isSecretVariable } from '../shell/env.js';
 
 /** Names Chromium and Chrome are installed under on Linux and macOS package managers. */
 export const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
@@ -31,8 +29,6 @@ export const CHROMIUM_FLAGS = [
   '--disable-sync',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
-
-const LAUNCH_TIMEOUT_MS = 30_000;
 
 export interface BrowserSource {
   /** ZHIXING_CHROMIUM_PATH. */
@@ -86,52 +82,6 @@ export function findChromium(source: Pick<BrowserSource, 'chromiumPath' | 'searc
       `No Chromium found (looked for ${CHROMIUM_NAMES.join(', ')} on PATH). Install it (Debian/Ubuntu: sudo apt-get install chromium), or set ZHIXING_CHROMIUM_PATH to a Chromium or Chrome program, or attach to your running Chrome with ZHIXING_BROWSER_CDP_URL (start Chrome with --remote-debugging-port=9222, then set it to http://127.0.0.1:9222).`,
     ),
   );
-}
-
-/** The environment without keys and tokens: nothing a page could reach, but no reason to hand them over. */
-function browserEnv(env: Record<string, string | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (value !== undefined && !isSecretVariable(name, value)) out[name] = value;
-  return out;
-}
-
-/** Starts the system Chromium, or attaches to the user's Chrome over CDP. */
-export async function openBrowser(source: BrowserSource, lang: Lang): Promise<{ browser: Browser; attached: boolean }> {
-  const { chromium } = await import('playwright-core');
-  if (source.cdpUrl) {
-    try {
-      return { browser: await chromium.connectOverCDP(source.cdpUrl, { timeout: LAUNCH_TIMEOUT_MS }), attached: true };
-    } catch (err) {
-      throw new BrowserUnavailable(
-        say(
-          lang,
-          `无法连接 ZHIXING_BROWSER_CDP_URL（${source.cdpUrl}）上的 Chrome：${firstLine(err)}。请确认 Chrome 以 --remote-debugging-port 启动并且地址正确。`,
-          `Could not attach to the Chrome at ZHIXING_BROWSER_CDP_URL (${source.cdpUrl}): ${firstLine(err)}. Check that Chrome runs with --remote-debugging-port and that the address is right.`,
-        ),
-      );
-    }
-  }
-  const executablePath = findChromium(source, lang);
-  try {
-    const browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: CHROMIUM_FLAGS,
-      env: browserEnv(source.env),
-      timeout: LAUNCH_TIMEOUT_MS,
-      // The hosts handle signals themselves (a one-shot's Ctrl-C, serve's shutdown); Playwright's
-      // handlers would keep a SIGTERM from ending the process. Chromium still goes on exit, and
-      // quits by itself when its pipe to us closes.
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-    });
-    return { browser, attached: false };
-  } catch (err) {
-    throw new BrowserUnavailable(
-      say(lang, `Chromium（${executablePath}）启动失败：${firstLine(err)}`, `Chromium (${executablePath}) did not start: ${firstLine(err)}`),
-    );
-  }
 }
 
 /** Playwright's errors carry a call log after the first line: the first line is the reason. */

@@ -6,7 +6,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Lang } from '../i18n.js';
 import type { NetworkPolicy } from '../net/policy.js';
-import { BrowserUnavailable, openBrowser, type BrowserSource } from './launch.js';
+import { BrowserUnavailable, type BrowserSource } from './launch.js';
 import type { PolicyProxy, Refusal } from './proxy.js';
 
 /** A session's context closes after this long without a browser tool call. */
@@ -62,7 +62,8 @@ export function createBrowserManager(options: BrowserManagerOptions): BrowserMan
 
   const browser = (lang: Lang) => {
     if (!opening) {
-      const started = openBrowser(options.source, lang);
+      // open.ts holds the import of playwright-core: loaded now, never at start.
+      const started = import('./open.js').then(({ openBrowser }) => openBrowser(options.source, lang));
       opening = started;
       started.then(
         ({ browser: b }) => b.on('disconnected', () => {
