@@ -158,7 +158,7 @@ describe('the network policy in the browser', () => {
 
   it("refuses a page's own requests to private addresses: fetch() in every spelling and an image", async () => {
     // rebind-1.test passes the route's check and turns private when the proxy connects.
-    const hosts = ['127.0.0.1', '127.1', '2130706433', '0x7f000001', '0177.0.0.1', '[::ffff:127.0.0.1]', '[::1]', 'localhost', 'private.test', 'rebind-1.test'];
+    const hosts = ['127.0.0.1', '127.1', '2130706433', '0x7f000001', '0177.0.0.1', '[::ffff:127.0.0.1]', '[::1]', 'localhost', '169.254.169.254', 'private.test', 'rebind-1.test'];
     const opened = await call('browser_navigate', { url: pub(`/probe?hosts=${hosts.join(',')}`) }, 'ses_probe');
     expect(opened.output).toMatch(/^The network policy blocked \d+ request\(s\) of the page .*ZHIXING_ALLOW_PRIVATE_NETWORK=1/);
     await expect.poll(async () => (await call('browser_snapshot', {}, 'ses_probe')).output, { timeout: 15_000 }).toContain('Title: Probe done');
