@@ -62,7 +62,10 @@ it('fills a form by selector, submits it and takes a screenshot in one run, then
   const before = model.requests.length;
   let lastRequestAt = 0;
   // When the model was last asked: what is left after it is writing the answer and closing Chromium.
-  const watch = setInterval(() => model.requests.length === before + 5 && !lastRequestAt && (lastRequestAt = Date.now()), 20);
+  let seen = before;
+  const watch = setInterval(() => {
+    if (model.requests.length > seen) [seen, lastRequestAt] = [model.requests.length, Date.now()];
+  }, 20);
   const r = await runCli(['--json', '--new', 'Fill in the sign-up form'], env(home({ permissions: { 'browser_*': 'allow' } }), { ZHIXING_ALLOW_PRIVATE_NETWORK: '1' }), { timeoutMs: 90_000 });
   const exitedAt = Date.now();
   clearInterval(watch);
