@@ -40,15 +40,18 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 const listen = (server: Server) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 
-/** The page that tries to reach the private site: fetch() to each URL, and an image from the first. */
-function probePage(targets: string[]): string {
+/** The page that tries to reach the private site: fetch() to each URL, an image from the first, and a WebSocket. */
+function probePage(targets: string[], socket: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>Probe</title></head><body><h1>Probe</h1><ul id="out"></ul>
 <img src="${targets[0]}" alt="private image">
 <script>
 const targets = ${JSON.stringify(targets)};
 Promise.all(targets.map((t) => fetch(t).then((r) => r.text().then((x) => 'read ' + t + ': ' + x), () => 'blocked ' + t))).then((lines) => {
   for (const line of lines) { const li = document.createElement('li'); li.textContent = line; document.getElementById('out').append(li); }
-  document.title = 'Probe done';
+  const ws = new WebSocket(${JSON.stringify(socket)});
+  const said = (what) => () => { if (document.title === 'Probe done') return; const li = document.createElement('li'); li.textContent = 'socket ' + what; document.getElementById('out').append(li); document.title = 'Probe done'; };
+  ws.onopen = said('open');
+  ws.onerror = said('failed');
 });
 </script></body></html>`;
 }
@@ -75,13 +78,18 @@ export async function startSites(): Promise<Sites> {
       const secret = `http://127.0.0.1:${privatePort}/secret`;
       // Past the first URL check, a redirect of the public site's own: only the connection shows where it goes.
       const redirected = `http://public.test:${publicPort}/redirect?to=${encodeURIComponent(secret)}`;
-      return html(200, probePage([...spellings.map((h) => `http://${h}:${privatePort}/secret`), redirected]));
+      return html(200, probePage([...spellings.map((h) => `http://${h}:${privatePort}/secret`), redirected], `ws://${spellings[0]}:${privatePort}/socket`));
     }
     html(404, 'not found');
   });
   const priv = createServer(async (req, res) => {
     privateHits.push({ method: req.method ?? '', path: req.url ?? '', body: await readBody(req) });
     res.writeHead(200, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' }).end('private data');
+  });
+  // A WebSocket passes no route: only the proxy stands between a page and this.
+  priv.on('upgrade', (req, socket) => {
+    privateHits.push({ method: 'UPGRADE', path: req.url ?? '', body: '' });
+    socket.destroy();
   });
   const publicPort = await listen(pub);
   privatePort = await listen(priv);

@@ -166,6 +166,7 @@ describe('the network policy in the browser', () => {
     // Each spelling, and a redirect of the public site's to the private one.
     expect(snap.match(/blocked http/g)).toHaveLength(hosts.length + 1);
     expect(snap).not.toContain('private data');
+    expect(snap).toContain('socket failed');
     expect(sites.privateHits).toEqual([]);
   });
 
@@ -181,10 +182,15 @@ describe('the network policy in the browser', () => {
   it('reaches private addresses with the opt-in', async () => {
     const open = createBrowserManager({ source: { chromiumPath: CHROMIUM_PATH, searchPath: '', env: {} }, policy: { allowPrivate: true } });
     try {
-      const [navigate] = createBrowserTools(open);
+      const [navigate, snapshot] = createBrowserTools(open);
       const out = await navigate!.execute({ url: `http://127.1:${sites.privatePort}/` }, ctx('ses_open'));
       expect((out as ToolOutput).output).toContain('private data');
       expect(sites.privateHits.map((h) => h.path)).toContain('/');
+      // The probe page reaches the private site too: its fetch() and its WebSocket (what the refusals above are measured against).
+      await navigate!.execute({ url: `http://127.0.0.1:${sites.publicPort}/probe?hosts=127.0.0.1` }, ctx('ses_open'));
+      await expect.poll(async () => ((await snapshot!.execute({}, ctx('ses_open'))) as ToolOutput).output, { timeout: 15_000 }).toContain('Title: Probe done');
+      expect(((await snapshot!.execute({}, ctx('ses_open'))) as ToolOutput).output).toContain(`read http://127.0.0.1:${sites.privatePort}/secret: private data`);
+      expect(sites.privateHits.map((h) => `${h.method} ${h.path}`)).toContain('UPGRADE /socket');
     } finally {
       await open.close();
       sites.privateHits.length = 0;
