@@ -15,7 +15,7 @@ export async function guardContext(context: BrowserContext, policy: NetworkPolic
       await checkUrlResolved(url, policy);
     } catch (err) {
       const unresolved = err instanceof NetworkPolicyError && err.reason === 'resolve';
-      if (!unresolved) onRefused({ url, message: err instanceof Error ? err.message : String(err) });
+      if (!unresolved) onRefused({ url, message: err instanceof Error ? err.message : String(err), subresource: !route.request().isNavigationRequest() });
       await route.abort(unresolved ? 'namenotresolved' : 'blockedbyclient').catch(() => {});
       return;
     }

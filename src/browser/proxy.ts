@@ -26,6 +26,8 @@ const HOP_RESPONSE_HEADERS = new Set(['connection', 'keep-alive', 'proxy-connect
 export interface Refusal {
   url: string;
   message: string;
+  /** Known to be a page's own request (an image, a fetch), not a navigation: the route can tell, the proxy cannot. */
+  subresource?: boolean;
 }
 
 export interface PolicyProxy {

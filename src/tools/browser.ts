@@ -85,7 +85,7 @@ async function open(page: Page, url: URL, tabs: BrowserTabs, lang: Lang): Promis
     response = await page.goto(url.href, { waitUntil: 'load', timeout: NAVIGATION_TIMEOUT_MS });
   } catch (err) {
     // The proxy or the route refused a hop (a redirect to a private address): say that, not net::ERR_….
-    const refusal = tabs.refusals.slice(before)[0];
+    const refusal = tabs.refusals.slice(before).find((r) => !r.subresource);
     if (refusal) throw new ToolError(policyText(lang, refusal, refusal.url));
     throw failed(lang, say(lang, `打开 ${url.href} `, `Opening ${url.href}`), err);
   }
