@@ -12,9 +12,10 @@ await build({
   platform: 'node',
   // Native code stays a package. The provider SDK is bundled too, in the chunk loaded only when a
   // model is configured: as a package it is some 200 small modules, ~70 ms of a one-shot's start.
-  // jsdom reads its own files at run time (stylesheets, a worker), so it stays a package too; it
-  // is loaded only when web_fetch reads a page.
-  external: ['better-sqlite3', 'jsdom', /^node:/],
+  // jsdom and playwright-core read their own files at run time (jsdom its stylesheets and a worker,
+  // playwright-core its protocol and the scripts it injects into pages), which a bundle would not
+  // carry along: they stay packages, loaded only when web_fetch reads a page or the browser starts.
+  external: ['better-sqlite3', 'jsdom', 'playwright-core', /^playwright-core\//, /^node:/],
   // JSDoc is dropped: a `{import('…')}` type in a library's comment would keep its chunk out of the
   // compile cache (bin/compile-cache.js skips files that may import()), and it is bytes to parse.
   output: {

@@ -30,6 +30,7 @@ import { createMemoryService } from './memory/service.js';
 import { createEmbeddingsClient } from './llm/embeddings-client.js';
 import { createPreferences } from './memory/preferences.js';
 import type { MemoryService, PreferencesService } from './memory/types.js';
+import { createBrowserManager, type BrowserManager } from './browser/manager.js';
 
 /** The home and workspace Zhixing makes are the user's alone: they hold the key, the history, their files. */
 const PRIVATE_FOLDER_MODE = 0o700;
@@ -57,7 +58,9 @@ export interface App {
   permission: Pick<PermissionService, 'askFor' | 'reply' | 'refuseUnanswered' | 'pending' | 'rules' | 'effective' | 'setRules' | 'remembered' | 'forget'>;
   /** What containment shell commands run in here, found by trying it on first use. */
   sandbox(): Promise<SandboxInfo>;
-  /** Closes the store and stops the MCP servers it started (without waiting for them to exit). */
+  /** The browser the browser_* tools drive: started on their first call, a context per session. */
+  browser: BrowserManager;
+  /** Closes the store, stops the MCP servers it started and the browser (without waiting for them to exit). */
   close(): void;
 }
 
@@ -136,10 +139,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // Not during start-up itself: a one-shot call is usually done before this fires.
     embedOnStartAfterMs: EMBED_ON_START_AFTER_MS,
   });
+  // Nothing is started here: Chromium (or the attachment to the user's Chrome) waits for the first browser call.
+  const browser = createBrowserManager({
+    source: { chromiumPath: config.web.chromiumPath, cdpUrl: config.web.browserCdpUrl, searchPath: config.shell.env.PATH || DEFAULT_PATH, env: config.shell.env },
+    policy: { allowPrivate: config.web.allowPrivateNetwork },
+  });
   const tools = createToolRegistry(builtinTools({
     config,
     store,
     memory,
+    browser,
     sandbox,
     skills,
     // Read at each command (the service exists by then): rules edited while running apply at once.
@@ -200,6 +209,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     detectLang,
     undo,
   });
+  // A deleted session's pages, cookies and tabs go with it.
+  bus.on('session.deleted', (e) => void browser.closeSession(e.sessionId));
   return {
     config,
     workspace,
@@ -215,10 +226,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     events: { since: events.since, lastSeq: events.lastSeq, resumePoint: events.resumePoint },
     permission,
     sandbox,
+    browser,
     close() {
       sessions.close();
       memory.close();
       void mcp.close();
+      // Not awaited, as MCP: the process ends once Chromium has quit (a one-shot run waits for nothing else).
+      void browser.close();
       store.close();
     },
   };

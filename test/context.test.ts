@@ -82,7 +82,8 @@ function expectWholeToolChains(messages: Array<{ role: string; tool_call_id?: st
 
 describe('compaction with a model', () => {
   it('summarises older messages with one tool-less request, keeps every stored message, and sends the summary and the newest whole exchanges', async () => {
-    const { app, server, events, session } = await setup({ ZHIXING_CONTEXT_WINDOW: '6000' });
+    // Every request carries the built-in tools' schemas too: the window leaves room for them and 30 exchanges' worth.
+    const { app, server, events, session } = await setup({ ZHIXING_CONTEXT_WINDOW: '7000' });
     fillHistory(app, session.id, 30);
     const before = rows(app, session.id);
     server.enqueue(textReply('## Goal\n- read the notes\n## Facts learned\n- every note says hello'), textReply('Done.'));
@@ -102,7 +103,7 @@ describe('compaction with a model', () => {
     expect(sent.at(-1)).toEqual({ role: 'user', content: 'What did the notes say?' });
     for (const n of summarised) expect(sent.some((m: { content: string }) => m.content === `Question ${n}: please read notes-${n}.md`)).toBe(false);
     expectWholeToolChains(sent);
-    expect(requestTokens(turnRequest!)).toBeLessThanOrEqual(6000);
+    expect(requestTokens(turnRequest!)).toBeLessThanOrEqual(7000);
 
     // Every stored message is still there, plus the new question, the summary's message and the reply.
     const history = app.sessions.history(session.id);
@@ -191,7 +192,8 @@ describe('compaction with a model', () => {
 
 describe('the context before every step', () => {
   it('keeps a long turn whose tool outputs would overflow under the window, pruning the oldest steps first', async () => {
-    const window = 8000;
+    // Room for the built-in tools' schemas, the question and the newest result whole.
+    const window = 9000;
     const { app, server, session, workspace } = await setup({ ZHIXING_CONTEXT_WINDOW: String(window), ZHIXING_MAX_STEPS: '10' });
     const files = Array.from({ length: 6 }, (_, i) => `big-${i}.txt`);
     for (const [i, f] of files.entries()) writeFileSync(join(workspace, f), `${i} the quick brown fox jumps over the lazy dog\n`.repeat(260));

@@ -1,9 +1,11 @@
+import type { BrowserManager } from '../browser/manager.js';
 import type { Config } from '../config/config.js';
 import type { NetworkPolicy } from '../net/policy.js';
 import type { MemoryService } from '../memory/types.js';
 import type { SandboxInfo } from '../shell/sandbox.js';
 import type { SkillCatalog } from '../skills/catalog.js';
 import type { Store } from '../store/store.js';
+import { createBrowserTools } from './browser.js';
 import { calculatorTool } from './calculator.js';
 import { createCurrentTimeTool } from './current-time.js';
 import { fileListTool } from './file-list.js';
@@ -36,6 +38,8 @@ export interface BuiltinDeps {
   memory?: MemoryService;
   /** Where the open-web tools may connect; default: public addresses, or any with config.web.allowPrivateNetwork. Tests inject a lookup. */
   networkPolicy?: NetworkPolicy;
+  /** The browser the browser_* tools drive (started on their first call); absent, they are not offered. */
+  browser?: BrowserManager;
 }
 
 /** Every built-in tool, in the order the model sees them. */
@@ -57,5 +61,6 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
     createWebFetchTool({ policy: deps.networkPolicy ?? { allowPrivate: config.web.allowPrivateNetwork } }),
     createWebSearchTool({ search: config.web.search }),
     ...(deps.memory ? createMemoryTools({ memory: deps.memory, sessionTitle: (id) => deps.store.sessions.get(id)?.title }) : []),
+    ...(deps.browser ? createBrowserTools(deps.browser) : []),
   ];
 }
