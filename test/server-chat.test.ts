@@ -20,7 +20,7 @@ data: {"type":"step.start","sessionId":"ses_ID","turnId":"trn_ID","messageId":"m
 
 id: 4
 event: step.end
-data: {"type":"step.end","sessionId":"ses_ID","turnId":"trn_ID","messageId":"msg_ID","calls":1,"usage":{"promptTokens":156,"completionTokens":9,"totalTokens":165},"seq":4}
+data: {"type":"step.end","sessionId":"ses_ID","turnId":"trn_ID","messageId":"msg_ID","calls":1,"usage":{"promptTokens":230,"completionTokens":9,"totalTokens":239},"seq":4}
 
 id: 5
 event: tool.start
@@ -40,7 +40,7 @@ data: {"type":"text.delta","sessionId":"ses_ID","turnId":"trn_ID","messageId":"m
 
 id: 9
 event: step.end
-data: {"type":"step.end","sessionId":"ses_ID","turnId":"trn_ID","messageId":"msg_ID","calls":0,"usage":{"promptTokens":166,"completionTokens":3,"totalTokens":169},"seq":9}
+data: {"type":"step.end","sessionId":"ses_ID","turnId":"trn_ID","messageId":"msg_ID","calls":0,"usage":{"promptTokens":240,"completionTokens":3,"totalTokens":243},"seq":9}
 
 id: 10
 event: turn.end
