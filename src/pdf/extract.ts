@@ -96,14 +96,14 @@ parentPort.on('message', async (msg) => {
         page.cleanup();
         parentPort.postMessage({ type: 'page', page: n, width: view.width, height: view.height, items });
       }
-      parentPort.postMessage({ type: 'pages-done' });
-    } else if (msg.type === 'stop') {
-      stopped = true;
-    } else if (msg.type === 'close') {
+      // The document is let go here, not on a message of its own: the caller has all it needs, and a
+      // round trip more would be a good part of what reading a short PDF costs.
       const d = doc;
       doc = undefined;
-      if (d) await d.destroy();
-      parentPort.postMessage({ type: 'closed' });
+      parentPort.postMessage({ type: 'pages-done' });
+      if (d) await d.destroy().catch(() => {});
+    } else if (msg.type === 'stop') {
+      stopped = true;
     }
   } catch (e) { fail(e); }
 });
@@ -113,7 +113,6 @@ type FromWorker =
   | { type: 'info'; pageCount: number; title?: string }
   | { type: 'page'; page: number; width: number; height: number; items: PageText['items'] }
   | { type: 'pages-done' }
-  | { type: 'closed' }
   | { type: 'error'; name: string; message: string };
 
 /** An idle reader worker is ended after this long: it holds pdf.js (some tens of MB) only while documents keep coming. */
@@ -209,7 +208,7 @@ function readWith(worker: Worker, opts: ExtractOptions, timeoutMs: number, park:
           }
           return;
         }
-        if (msg.type === 'pages-done') return worker.postMessage({ type: 'close' });
+        // pages-done: the worker lets the document go on its own and is ready for the next one.
         detach();
         park(worker);
         resolve(info!);
