@@ -76,7 +76,7 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool {
         });
         ctx.progress(say(lang, `已连接 ${fetched.url.host}，正在读取…`, `Connected to ${fetched.url.host}, reading…`));
         const { readPage } = await import('../webpage/read-page.js');
-        const page = await readPage(fetched.response, fetched.url, { maxBytes: deps.maxBytes ?? MAX_PAGE_BYTES, lang });
+        const page = await readPage(fetched.response, fetched.url, { maxBytes: deps.maxBytes ?? MAX_PAGE_BYTES, lang, signal: ctx.signal });
         return present(page, { offset, windowChars: deps.windowChars ?? WINDOW_CHARS, lang, ms: performance.now() - started });
       } catch (err) {
         if (err instanceof ToolError) throw err;

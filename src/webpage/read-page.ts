@@ -7,6 +7,7 @@ import { say, type Lang } from '../i18n.js';
 import { ToolError } from '../tools/tool.js';
 import { kindFromType, readCapped, sniffKind } from './body.js';
 import { decodePage } from './decode.js';
+import type { Degraded } from './extract-bounded.js';
 import type { PageLink } from './extract.js';
 
 export interface ReadPage {
@@ -30,6 +31,8 @@ export interface ReadPage {
 export interface ReadOptions {
   maxBytes: number;
   lang: Lang;
+  /** Stops the reading of the page into Markdown too, not only its download. */
+  signal?: AbortSignal;
 }
 
 export async function readPage(response: Response, url: URL, o: ReadOptions): Promise<ReadPage> {
@@ -52,16 +55,23 @@ export async function readPage(response: Response, url: URL, o: ReadOptions): Pr
     const name = decodeURIComponent(url.pathname.split('/').pop() || url.host);
     return { ...base, title: name, body: decoded.text.replace(/\r\n?/g, '\n'), links: [] };
   }
-  const { extractPage } = await import('./extract.js');
-  const page = await extractPage(decoded.text, url.href);
+  const { extractBounded } = await import('./extract-bounded.js');
+  const page = await extractBounded(decoded.text, url.href, { signal: o.signal });
   return {
     ...base,
     title: page.title,
     ...(page.byline ? { byline: page.byline } : {}),
     ...(page.siteName ? { siteName: page.siteName } : {}),
-    body: page.markdown,
+    body: page.degraded ? `${degradedNote(o.lang, page.degraded)}\n\n${page.markdown}` : page.markdown,
     links: page.links,
   };
+}
+
+/** Said before a page read as plain text, so that the model knows why it has no headings or links. */
+function degradedNote(lang: Lang, why: Degraded): string {
+  if (why === 'time') return say(lang, '（这个网页太复杂，20 秒内无法整理成文章，下面是它的纯文本。）', '(This page is too complex to read as an article within 20 s; here is its plain text.)');
+  if (why === 'memory') return say(lang, '（这个网页太大，无法整理成文章，下面是它的纯文本。）', '(This page is too large to read as an article; here is its plain text.)');
+  return say(lang, '（这个网页无法整理成文章，下面是它的纯文本。）', '(This page could not be read as an article; here is its plain text.)');
 }
 
 function notAPage(lang: Lang, url: URL, kind: 'pdf' | 'binary', contentType: string, length: string | null): ToolError {
