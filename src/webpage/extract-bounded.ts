@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ExtractedPage } from './extract.js';
+import { extractPage, type ExtractedPage } from './extract.js';
 import type { ExtractReply } from './extract-worker.js';
 import { plainText } from './plain-text.js';
 
@@ -82,7 +82,6 @@ function degradedPage(html: string, url: string, why: Degraded): BoundedPage {
 export async function extractBounded(html: string, url: string, o: BoundedOptions = {}): Promise<BoundedPage> {
   const file = workerFile();
   if (!file) {
-    const { extractPage } = await import('./extract.js');
     return extractPage(html, url).catch(() => degradedPage(html, url, 'failed'));
   }
   const worker = take(file, o.heapLimitMb ?? EXTRACT_HEAP_LIMIT_MB);
