@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { say, type Lang } from '../i18n.js';
+import { deadline } from '../net/deadline.js';
 import type { NetworkPolicy } from '../net/policy.js';
 import type { ReadPage } from '../webpage/read-page.js';
 import { defineTool, ToolError, type Tool, type ToolContext } from './tool.js';
@@ -61,7 +62,8 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool {
       await askFor(ctx, url);
 
       const timeoutMs = deps.timeoutMs ?? FETCH_TIMEOUT_MS;
-      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
+      const limit = deadline(ctx.signal, timeoutMs);
+      const { signal } = limit;
       const dispatcher = policyDispatcher(deps.policy);
       try {
         const fetched = await policyFetch(url, {
@@ -81,11 +83,12 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool {
       } catch (err) {
         if (err instanceof ToolError) throw err;
         if (ctx.signal.aborted) throw new ToolError(say(lang, `已停止读取 ${url.href}。`, `Stopped reading ${url.href}.`));
-        if (signal.aborted) {
+        if (limit.timedOut()) {
           throw new ToolError(say(lang, `${url.host} 在 ${timeoutMs / 1000} 秒内没有完成响应，已放弃。`, `${url.host} did not finish answering within ${timeoutMs / 1000} s; gave up.`));
         }
         throw new ToolError(say(lang, `无法读取 ${url.href}：${reason(err)}`, `Could not fetch ${url.href}: ${reason(err)}`));
       } finally {
+        limit.clear();
         void dispatcher.destroy().catch(() => {});
       }
     },

@@ -4,6 +4,7 @@
  */
 import type { SearchSettings } from '../config/web-settings.js';
 import { say, type Lang } from '../i18n.js';
+import { deadline } from '../net/deadline.js';
 import { parseResults, searchRequest, type SearchResult } from './web-search-providers.js';
 import { DEFAULT_COUNT, MAX_RESPONSE_BYTES } from './web-search-limits.js';
 import { ToolError, type ToolContext, type ToolOutput } from './tool.js';
@@ -76,8 +77,8 @@ type Failure = 'key' | 'rate' | 'timeout' | 'network' | 'shape' | 'not-json' | '
  * header would go along to wherever the redirect points.
  */
 async function getJson(url: URL, init: RequestInit, req: JsonRequest): Promise<unknown> {
-  const timeout = AbortSignal.timeout(req.timeoutMs);
-  const signal = AbortSignal.any([req.ctxSignal, timeout]);
+  const limit = deadline(req.ctxSignal, req.timeoutMs);
+  const { signal } = limit;
   const { lang, settings } = req;
   try {
     const res = await req.fetchFn(url, { ...init, signal, redirect: settings.apiKey ? 'manual' : 'follow' });
@@ -100,8 +101,10 @@ async function getJson(url: URL, init: RequestInit, req: JsonRequest): Promise<u
   } catch (err) {
     if (err instanceof ToolError) throw err;
     if (req.ctxSignal.aborted) throw new ToolError(say(lang, '搜索已取消。', 'The search was cancelled.'));
-    if (timeout.aborted) throw fail(lang, settings, 'timeout', String(Number((req.timeoutMs / 1000).toFixed(1))));
+    if (limit.timedOut()) throw fail(lang, settings, 'timeout', String(Number((req.timeoutMs / 1000).toFixed(1))));
     throw fail(lang, settings, 'network');
+  } finally {
+    limit.clear();
   }
 }
 
