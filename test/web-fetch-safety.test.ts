@@ -232,6 +232,11 @@ describe('permission rules and untrusted text', () => {
       expect(await failure(t, { url: spelling }, ctx), spelling).toMatch(/refused by the permission settings/);
     }
     expect(await failure(t, { url: `http://user:pw@site.test:${site.port}/page` }, ctx)).toMatch(/user name or password/);
+    // With the port written out no `*` can swallow a slash: doubled slashes must still meet the deny.
+    const exact = webCtx({ rules: { web_fetch: { [`http://site.test:${site.port}/secret-area/*`]: 'deny' } } });
+    for (const spelling of [`http://site.test:${site.port}//secret-area/x`, `http://site.test:${site.port}///secret-area//x`]) {
+      expect(await failure(t, { url: spelling }, exact), spelling).toMatch(/refused by the permission settings/);
+    }
     expect(site.seen).toEqual([]);
   });
 

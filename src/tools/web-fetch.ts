@@ -97,17 +97,21 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool {
 
 /**
  * The URL as the rules see it: one spelling per page, so that a deny on `https://example.com/private/*`
- * is not slipped past with `https://example.com./private/x` (a trailing dot) or `/%70rivate/x`
- * (percent-encoded letters the server decodes anyway). The host is already lower case and punycode,
- * and a default port is already dropped, by the URL parser.
+ * is not slipped past with `https://example.com./private/x` (a trailing dot), `/%70rivate/x`
+ * (percent-encoded letters the server decodes anyway) or `//private/x` (doubled slashes). The host
+ * is already lower case and punycode, and a default port is already dropped, by the URL parser.
  */
 export function urlForRules(url: URL): string {
   const u = new URL(url.href);
   if (u.hostname.endsWith('.')) u.hostname = u.hostname.replace(/\.+$/, '');
-  u.pathname = u.pathname.replace(/%([0-9a-f]{2})/gi, (m, hex: string) => {
-    const c = String.fromCharCode(parseInt(hex, 16));
-    return /[A-Za-z0-9\-._~]/.test(c) ? c : m.toUpperCase();
-  });
+  // Repeated slashes collapse too: most servers read `//private/x` as `/private/x`. Only the rules'
+  // spelling changes; the request goes out as written, since some sites do tell the two apart.
+  u.pathname = u.pathname
+    .replace(/%([0-9a-f]{2})/gi, (m, hex: string) => {
+      const c = String.fromCharCode(parseInt(hex, 16));
+      return /[A-Za-z0-9\-._~]/.test(c) ? c : m.toUpperCase();
+    })
+    .replace(/\/{2,}/g, '/');
   return u.href;
 }
 
