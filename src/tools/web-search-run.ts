@@ -50,11 +50,11 @@ export function formatResults(results: SearchResult[]): string {
 export function setupMessage(lang: Lang): string {
   return say(
     lang,
-    '还没有配置网络搜索服务。请告诉用户设置其中一种（写进环境变量或 ~/.zhixing/.env）：\n' +
+    '还没有配置网络搜索服务。可以设置以下任意一种（写进环境变量或 ~/.zhixing/.env）：\n' +
       '- 自建的 SearXNG：ZHIXING_SEARCH_URL=http://127.0.0.1:8080（需在 settings.yml 的 search.formats 里启用 json）\n' +
       '- 或者带密钥的服务：ZHIXING_SEARCH_PROVIDER=brave、tavily 或 bing，再加 ZHIXING_SEARCH_API_KEY=你的密钥\n' +
       '设置后重新启动知行。',
-    'No web search service is set up. Tell the user to set one (in the environment or ~/.zhixing/.env):\n' +
+    'No web search service is set up. To set one up (in the environment or ~/.zhixing/.env), use either:\n' +
       '- a SearXNG instance: ZHIXING_SEARCH_URL=http://127.0.0.1:8080 (with json enabled under search.formats in its settings.yml)\n' +
       '- or a service with a key: ZHIXING_SEARCH_PROVIDER=brave, tavily or bing, plus ZHIXING_SEARCH_API_KEY=<the key>\n' +
       'Then start Zhixing again.',
