@@ -103,6 +103,33 @@ describe('the agent loop', () => {
     expect(r.actions[3]!.output).toContain('after the looks');
   });
 
+  it('runs many network-style calls of one step at once without a listener-leak warning on the turn signal', async () => {
+    const calls = Array.from({ length: 16 }, (_, n) => ({ id: `w${n}`, name: 'look_net', args: { n } }));
+    const { app, session } = await setup([{ calls }, { text: 'ok' }]);
+    // Like web_fetch and web_search: each call listens on the turn's signal while it waits.
+    app.tools.register(defineTool({
+      name: 'look_net', description: 'network read', annotations: { readOnly: true }, parameters: z.object({ n: z.number() }),
+      execute: async (_args, ctx) => {
+        const onAbort = () => {};
+        ctx.signal.addEventListener('abort', onAbort);
+        await new Promise((r) => setTimeout(r, 30));
+        ctx.signal.removeEventListener('abort', onAbort);
+        return 'seen';
+      },
+    }));
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const r = await app.sessions.send(session.id, 'look at sixteen pages');
+      expect(r.actions.map((a) => a.output)).toEqual(Array(16).fill('seen'));
+      await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+  });
+
   it('stops at the step limit with an honest reply', async () => {
     const steps = Array.from({ length: 10 }, (_, i) => ({ calls: [{ name: 'calculator', args: { expression: `${i}+1` } }] }));
     const { app, session } = await setup(steps, { ZHIXING_MAX_STEPS: '3' });

@@ -10,6 +10,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -51,6 +53,12 @@ beforeAll(async () => {
   // 64 MB of text that travels as some 64 KB: the cap counts what it unpacks to.
   site.route('/bomb', send(gzipSync(Buffer.alloc(64 * 1024 * 1024, 'z')), { 'content-type': 'text/plain', 'content-encoding': 'gzip' }));
   site.route('/hang', () => { /* never answers */ });
+  site.route('/drip', (_q, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.write('<html><title>Drip</title><body>');
+    const t = setInterval(() => res.write('<p>more</p>'), 50);
+    res.on('close', () => clearInterval(t));
+  });
   site.route('/hang-body', (_q, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.write('<title>Slow</title>'); });
   site.route('/secret-area/x', send('<title>Denied</title>'));
   site.route('/to-denied', (_q, res) => { res.writeHead(302, { location: '/secret-area/x' }); res.end(); });
@@ -157,6 +165,23 @@ describe('schemes, size and time', () => {
     expect(Date.now() - t0).toBeLessThan(5_000);
   });
 
+  it('keeps its time limit through garbage collection, on a server that drips bytes forever', async () => {
+    // A timeout signal only combined into another one can be collected on Node 20 and never fire;
+    // collecting garbage all through the call shows the limit is held.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const collecting = setInterval(() => gc(), 20);
+    const tool = createWebFetchTool({ policy: { allowPrivate: true }, timeoutMs: 300 });
+    const t0 = Date.now();
+    try {
+      const guard = new Promise<string>((resolve) => setTimeout(() => resolve('still running after 4 s'), 4_000).unref());
+      expect(await Promise.race([failure(tool, { url: site.url('/drip') }, webCtx()), guard])).toMatch(/did not finish answering within 0\.3 s/);
+    } finally {
+      clearInterval(collecting);
+    }
+    expect(Date.now() - t0).toBeLessThan(4_000);
+  });
+
   it('stops when the turn is stopped', async () => {
     const tool = createWebFetchTool({ policy: { allowPrivate: true } });
     const stop = new AbortController();
@@ -207,6 +232,11 @@ describe('permission rules and untrusted text', () => {
       expect(await failure(t, { url: spelling }, ctx), spelling).toMatch(/refused by the permission settings/);
     }
     expect(await failure(t, { url: `http://user:pw@site.test:${site.port}/page` }, ctx)).toMatch(/user name or password/);
+    // With the port written out no `*` can swallow a slash: doubled slashes must still meet the deny.
+    const exact = webCtx({ rules: { web_fetch: { [`http://site.test:${site.port}/secret-area/*`]: 'deny' } } });
+    for (const spelling of [`http://site.test:${site.port}//secret-area/x`, `http://site.test:${site.port}///secret-area//x`]) {
+      expect(await failure(t, { url: spelling }, exact), spelling).toMatch(/refused by the permission settings/);
+    }
     expect(site.seen).toEqual([]);
   });
 

@@ -2,6 +2,7 @@ import type { Bus } from '../bus/bus.js';
 import type { Lang } from '../i18n.js';
 import type { ChatMessage, Llm, ToolSpec } from '../llm/types.js';
 import type { MemoryHit } from '../memory/types.js';
+import { deadline } from '../net/deadline.js';
 import type { Store } from '../store/store.js';
 import { COMPACT_AT, KEEP_AFTER_COMPACTION, requestBudget, type Budget } from './context-budget.js';
 import { fitRequest, type FitResult } from './context-fit.js';
@@ -89,7 +90,8 @@ export function createContextService(deps: ContextDeps): ContextService {
 
   async function recall(input: TurnContextInput, units: Unit[], budget: Budget): Promise<MemoryHit[]> {
     if (!deps.recall) return [];
-    const signal = AbortSignal.any([input.signal, AbortSignal.timeout(RECALL_TIMEOUT_MS)]);
+    const limit = deadline(input.signal, RECALL_TIMEOUT_MS);
+    const { signal } = limit;
     try {
       const hits = await Promise.race([
         deps.recall({ sessionId: input.sessionId, text: recallQuery(units), maxTokens: budget.recall, signal }),
@@ -99,6 +101,8 @@ export function createContextService(deps: ContextDeps): ContextService {
     } catch {
       // Without memories the turn still answers; the memory service reports its own trouble.
       return [];
+    } finally {
+      limit.clear();
     }
   }
 

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { ActionRecord, Bus } from '../bus/bus.js';
 import type { Llm, LlmRequest, ToolCall, ChatMessage, Usage } from '../llm/types.js';
 import type { Store } from '../store/store.js';
@@ -34,6 +35,9 @@ export interface TurnDeps {
    */
   context?: ContextService;
 }
+
+/** Listeners the turn's signal may hold before Node warns of a leak: far above any step's calls. */
+const TURN_SIGNAL_LISTENERS = 1_000;
 
 /** The window a turn without a context service fits its requests to. */
 const BARE_TURN_WINDOW = 32_000;
@@ -97,6 +101,9 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
   const deadline = opts.deadlineMs ? createTurnDeadline({ bus, sessionId, turnId, ms: opts.deadlineMs, now }) : undefined;
   const outer = opts.signal ?? new AbortController().signal;
   const signal = deadline ? AbortSignal.any([outer, deadline.signal]) : outer;
+  // Every call of a step listens on this signal (web tools, permission asks, time limits), and a step
+  // may run many read-only calls at once: past Node's default of 10 it would print a leak warning.
+  setMaxListeners(TURN_SIGNAL_LISTENERS, signal);
   const usage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   const actions: ActionRecord[] = [];
   const guard = createRepeatGuard();

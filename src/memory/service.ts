@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { estimateTokens } from '../llm/tokens.js';
+import { deadline } from '../net/deadline.js';
 import type { MemoriesRepo, StoredMemory } from '../store/memories-repo.js';
 import type { MemoryVectorsRepo } from '../store/memory-vectors-repo.js';
 import { createEmbedWorker, type EmbedWorker } from './embed-worker.js';
@@ -98,9 +99,9 @@ export function createMemoryService(deps: MemoryDeps): MemoryService & { embeddi
     const cached = queryCache.get(text);
     if (cached) return cached;
     if (Date.now() - failedAt < SKIP_AFTER_FAILURE_MS) return undefined;
-    const timeout = AbortSignal.timeout(QUERY_EMBED_TIMEOUT_MS);
+    const limit = deadline(signal, QUERY_EMBED_TIMEOUT_MS);
     try {
-      const [v] = await embedder.embed([text], signal ? AbortSignal.any([signal, timeout]) : timeout);
+      const [v] = await embedder.embed([text], limit.signal);
       if (!v) return undefined;
       if (queryCache.size >= QUERY_CACHE_SIZE) queryCache.delete(queryCache.keys().next().value!);
       queryCache.set(text, v);
@@ -113,6 +114,8 @@ export function createMemoryService(deps: MemoryDeps): MemoryService & { embeddi
       failedAt = Date.now();
       worker.report(err instanceof Error ? err.message : String(err));
       return undefined;
+    } finally {
+      limit.clear();
     }
   }
 

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { say, type Lang } from '../i18n.js';
+import { deadline } from '../net/deadline.js';
 import type { NetworkPolicy } from '../net/policy.js';
 import type { ReadPage } from '../webpage/read-page.js';
 import { defineTool, ToolError, type Tool, type ToolContext } from './tool.js';
@@ -61,7 +62,8 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool {
       await askFor(ctx, url);
 
       const timeoutMs = deps.timeoutMs ?? FETCH_TIMEOUT_MS;
-      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
+      const limit = deadline(ctx.signal, timeoutMs);
+      const { signal } = limit;
       const dispatcher = policyDispatcher(deps.policy);
       try {
         const fetched = await policyFetch(url, {
@@ -81,11 +83,12 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool {
       } catch (err) {
         if (err instanceof ToolError) throw err;
         if (ctx.signal.aborted) throw new ToolError(say(lang, `已停止读取 ${url.href}。`, `Stopped reading ${url.href}.`));
-        if (signal.aborted) {
+        if (limit.timedOut()) {
           throw new ToolError(say(lang, `${url.host} 在 ${timeoutMs / 1000} 秒内没有完成响应，已放弃。`, `${url.host} did not finish answering within ${timeoutMs / 1000} s; gave up.`));
         }
         throw new ToolError(say(lang, `无法读取 ${url.href}：${reason(err)}`, `Could not fetch ${url.href}: ${reason(err)}`));
       } finally {
+        limit.clear();
         void dispatcher.destroy().catch(() => {});
       }
     },
@@ -94,17 +97,21 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool {
 
 /**
  * The URL as the rules see it: one spelling per page, so that a deny on `https://example.com/private/*`
- * is not slipped past with `https://example.com./private/x` (a trailing dot) or `/%70rivate/x`
- * (percent-encoded letters the server decodes anyway). The host is already lower case and punycode,
- * and a default port is already dropped, by the URL parser.
+ * is not slipped past with `https://example.com./private/x` (a trailing dot), `/%70rivate/x`
+ * (percent-encoded letters the server decodes anyway) or `//private/x` (doubled slashes). The host
+ * is already lower case and punycode, and a default port is already dropped, by the URL parser.
  */
 export function urlForRules(url: URL): string {
   const u = new URL(url.href);
   if (u.hostname.endsWith('.')) u.hostname = u.hostname.replace(/\.+$/, '');
-  u.pathname = u.pathname.replace(/%([0-9a-f]{2})/gi, (m, hex: string) => {
-    const c = String.fromCharCode(parseInt(hex, 16));
-    return /[A-Za-z0-9\-._~]/.test(c) ? c : m.toUpperCase();
-  });
+  // Repeated slashes collapse too: most servers read `//private/x` as `/private/x`. Only the rules'
+  // spelling changes; the request goes out as written, since some sites do tell the two apart.
+  u.pathname = u.pathname
+    .replace(/%([0-9a-f]{2})/gi, (m, hex: string) => {
+      const c = String.fromCharCode(parseInt(hex, 16));
+      return /[A-Za-z0-9\-._~]/.test(c) ? c : m.toUpperCase();
+    })
+    .replace(/\/{2,}/g, '/');
   return u.href;
 }
 

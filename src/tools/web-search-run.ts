@@ -4,6 +4,7 @@
  */
 import type { SearchSettings } from '../config/web-settings.js';
 import { say, type Lang } from '../i18n.js';
+import { deadline } from '../net/deadline.js';
 import { parseResults, searchRequest, type SearchResult } from './web-search-providers.js';
 import { DEFAULT_COUNT, MAX_RESPONSE_BYTES } from './web-search-limits.js';
 import { ToolError, type ToolContext, type ToolOutput } from './tool.js';
@@ -49,11 +50,11 @@ export function formatResults(results: SearchResult[]): string {
 export function setupMessage(lang: Lang): string {
   return say(
     lang,
-    '还没有配置网络搜索服务。请告诉用户设置其中一种（写进环境变量或 ~/.zhixing/.env）：\n' +
+    '还没有配置网络搜索服务。可以设置以下任意一种（写进环境变量或 ~/.zhixing/.env）：\n' +
       '- 自建的 SearXNG：ZHIXING_SEARCH_URL=http://127.0.0.1:8080（需在 settings.yml 的 search.formats 里启用 json）\n' +
       '- 或者带密钥的服务：ZHIXING_SEARCH_PROVIDER=brave、tavily 或 bing，再加 ZHIXING_SEARCH_API_KEY=你的密钥\n' +
       '设置后重新启动知行。',
-    'No web search service is set up. Tell the user to set one (in the environment or ~/.zhixing/.env):\n' +
+    'No web search service is set up. To set one up (in the environment or ~/.zhixing/.env), use either:\n' +
       '- a SearXNG instance: ZHIXING_SEARCH_URL=http://127.0.0.1:8080 (with json enabled under search.formats in its settings.yml)\n' +
       '- or a service with a key: ZHIXING_SEARCH_PROVIDER=brave, tavily or bing, plus ZHIXING_SEARCH_API_KEY=<the key>\n' +
       'Then start Zhixing again.',
@@ -76,8 +77,8 @@ type Failure = 'key' | 'rate' | 'timeout' | 'network' | 'shape' | 'not-json' | '
  * header would go along to wherever the redirect points.
  */
 async function getJson(url: URL, init: RequestInit, req: JsonRequest): Promise<unknown> {
-  const timeout = AbortSignal.timeout(req.timeoutMs);
-  const signal = AbortSignal.any([req.ctxSignal, timeout]);
+  const limit = deadline(req.ctxSignal, req.timeoutMs);
+  const { signal } = limit;
   const { lang, settings } = req;
   try {
     const res = await req.fetchFn(url, { ...init, signal, redirect: settings.apiKey ? 'manual' : 'follow' });
@@ -100,8 +101,10 @@ async function getJson(url: URL, init: RequestInit, req: JsonRequest): Promise<u
   } catch (err) {
     if (err instanceof ToolError) throw err;
     if (req.ctxSignal.aborted) throw new ToolError(say(lang, '搜索已取消。', 'The search was cancelled.'));
-    if (timeout.aborted) throw fail(lang, settings, 'timeout', String(Number((req.timeoutMs / 1000).toFixed(1))));
+    if (limit.timedOut()) throw fail(lang, settings, 'timeout', String(Number((req.timeoutMs / 1000).toFixed(1))));
     throw fail(lang, settings, 'network');
+  } finally {
+    limit.clear();
   }
 }
 

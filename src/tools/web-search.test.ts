@@ -119,10 +119,15 @@ describe('web_search without a service, and when the service fails', () => {
   it('tells how to set one up, in the user\'s language', async () => {
     const en = await failure(undefined, { query: 'x' });
     expect(en).toContain('No web search service is set up');
+    // The offline planner shows this to the user as it is: it speaks to no one in the third person.
+    expect(en).toContain('To set one up (in the environment or ~/.zhixing/.env)');
+    expect(en).not.toMatch(/tell the user/i);
     expect(en).toContain('ZHIXING_SEARCH_URL=http://127.0.0.1:8080');
     expect(en).toContain('ZHIXING_SEARCH_PROVIDER=brave, tavily or bing, plus ZHIXING_SEARCH_API_KEY');
     const zh = await failure(undefined, { query: 'x' }, ctx('zh'));
     expect(zh).toContain('还没有配置网络搜索服务');
+    expect(zh).toContain('可以设置以下任意一种');
+    expect(zh).not.toContain('告诉用户');
     expect(zh).toContain('ZHIXING_SEARCH_URL');
     expect(srv.seen).toEqual([]);
   });

@@ -26,6 +26,44 @@ describe('decodePage', () => {
     expect(d.text).toContain('中文内容');
   });
 
+  it('detects a page that claims UTF-8 but is GBK, by header or by meta', async () => {
+    const body = '今天北京天气晴朗，气温二十度。知行合一。';
+    const byHeader = await decodePage(iconv.encode(page(body), 'gbk'), 'text/html; charset=utf-8');
+    expect(byHeader).toMatchObject({ charset: 'gb18030', source: 'detected', declared: 'utf-8' });
+    expect(byHeader.text).toContain(body);
+    const byMeta = await decodePage(iconv.encode(page(body, '<meta charset="utf-8">'), 'gbk'), 'text/html');
+    expect(byMeta).toMatchObject({ charset: 'gb18030', source: 'detected', declared: 'utf-8' });
+    expect(byMeta.text).toContain(body);
+    // Declared UTF-8 over plain ASCII stays as declared.
+    expect(await decodePage(Buffer.from(page('plain', '<meta charset="utf-8">')), 'text/html')).toMatchObject({ charset: 'utf-8', source: 'meta' });
+  });
+
+  it('reads short CJK pages that declare nothing in their own charset, not as Latin-1', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['gbk', 'gb18030', '<html><title>你好</title><p>知行合一</p></html>'],
+      ['gbk', 'gb18030', '<html><title>新闻</title><p>今天北京天气晴朗，气温二十度。</p></html>'],
+      ['big5', 'big5', '<html><title>新聞</title><p>今天臺北天氣晴朗，氣溫二十度。</p></html>'],
+      ['shift_jis', 'shift_jis', '<html><title>ニュース</title><p>今日の東京は晴れです。気温は二十度です。</p></html>'],
+      ['euc-kr', 'euc-kr', '<html><title>뉴스</title><p>오늘 서울은 맑고 기온은 이십 도입니다.</p></html>'],
+    ];
+    for (const [enc, charset, text] of cases) {
+      const d = await decodePage(iconv.encode(text, enc), 'text/html');
+      expect([d.charset, d.text], text).toEqual([charset, text]);
+    }
+    // Latin text still reads as Latin.
+    const latin = '<html><title>Café</title><p>Él está en la estación. Ça va très bien, merci. Größe</p></html>';
+    expect((await decodePage(iconv.encode(latin, 'windows-1252'), 'text/html')).text).toBe(latin);
+  });
+
+  it('reads Big5 bytes labelled GBK as Big5, and traditional characters really in GBK as GBK', async () => {
+    const d = await decodePage(iconv.encode(page(TRAD.repeat(2), '<meta charset="gbk">'), 'big5'), 'text/html');
+    expect(d).toMatchObject({ charset: 'big5', declared: 'gbk' });
+    expect(d.text).toContain(TRAD);
+    const gbk = await decodePage(iconv.encode(page(TRAD.repeat(2), '<meta charset="gbk">'), 'gbk'), 'text/html');
+    expect(gbk).toMatchObject({ charset: 'gb18030', source: 'meta' });
+    expect(gbk.text).toContain(TRAD);
+  });
+
   it('reads a byte-order mark first', async () => {
     const d = await decodePage(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('é')]), 'text/html; charset=iso-8859-1');
     expect(d).toMatchObject({ text: 'é', source: 'bom' });

@@ -3,7 +3,9 @@
  * own `<meta charset>` / `http-equiv`, else from detection over the legacy CJK encodings
  * (GBK/GB18030, Big5, Shift_JIS, EUC-KR). Bytes that are valid UTF-8 (and not plain ASCII) are read
  * as UTF-8 whatever a declaration claims: a GBK text is practically never valid UTF-8, while pages
- * that declare gb2312 and send UTF-8 are common (the mismatch Chinese users see as mojibake).
+ * that declare gb2312 and send UTF-8 are common (the mismatch Chinese users see as mojibake). The
+ * other way round too: a page that claims UTF-8 but is not valid UTF-8 goes to detection, and one whose
+ * declared legacy charset reads with invalid sequences gives way to a charset that reads it cleanly.
  *
  * iconv-lite and chardet are loaded only when a page needs them.
  */
@@ -84,14 +86,47 @@ async function decodeAs(bytes: Uint8Array, charset: string): Promise<string | un
   return iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), charset);
 }
 
+/**
+ * chardet's verdict, checked: a Latin guess (or a CJK one that reads with invalid sequences) gives
+ * way to a CJK encoding the bytes read cleanly in, since chardet mistakes short CJK pages for Latin.
+ */
 async function detect(bytes: Uint8Array): Promise<string | undefined> {
   const chardet = (await import('chardet')).default;
   const sample = bytes.subarray(0, DETECT_BYTES);
+  let picked: string | undefined;
   for (const match of chardet.analyse(sample)) {
     const name = canonicalCharset(match.name);
-    if (DETECTABLE.has(name) || DETECTABLE.has(match.name.toLowerCase())) return name;
+    if (DETECTABLE.has(name) || DETECTABLE.has(match.name.toLowerCase())) {
+      picked = name;
+      break;
+    }
   }
-  return undefined;
+  if (picked && CJK.has(picked) && isClean(await decodeAs(sample, picked))) return picked;
+  const { guessCjk } = await import('./cjk-guess.js');
+  return (await guessCjk(sample, (charset) => decodeAs(sample, charset))) ?? picked;
+}
+
+const CJK = new Set(['gb18030', 'big5', 'shift_jis', 'euc-jp', 'euc-kr', 'iso-2022-jp']);
+
+/** No replacement character, save one for a character cut at the very end. */
+function isClean(text: string | undefined): boolean {
+  return text !== undefined && !text.replace(/\uFFFD$/, '').includes('\uFFFD');
+}
+
+/**
+ * GBK reads Big5 bytes without a single invalid sequence, as rare characters: a page labelled GBK
+ * whose characters mostly lie outside GB2312 (where nearly all Chinese text is) is worth detecting.
+ */
+async function offGb2312(bytes: Uint8Array, charset: string): Promise<boolean> {
+  if (charset !== 'gb18030') return false;
+  const { gb2312Share, GB2312_SHARE } = await import('./cjk-guess.js');
+  return gb2312Share(bytes.subarray(0, DETECT_BYTES)) < GB2312_SHARE;
+}
+
+/** Whether any byte is outside ASCII. */
+function hasHighBytes(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) return true;
+  return false;
 }
 
 /** Decodes a page's bytes, choosing the charset as the module comment says. */
@@ -107,7 +142,15 @@ export async function decodePage(bytes: Uint8Array, contentType?: string | null)
   if (declared) {
     const charset = canonicalCharset(declared);
     if (charset !== 'utf-8' && utf8) return { text: new TextDecoder('utf-8').decode(bytes), charset: 'utf-8', source: 'utf-8', declared };
-    const text = await decodeAs(bytes, charset);
+    // A page that claims UTF-8 and is not (a GBK page under a template's <meta charset="utf-8">) is detected.
+    const falseUtf8 = charset === 'utf-8' && !utf8 && hasHighBytes(bytes);
+    const text = falseUtf8 ? undefined : await decodeAs(bytes, charset);
+    if (text !== undefined && charset !== 'utf-8' && (!isClean(text) || (await offGb2312(bytes, charset)))) {
+      // The declared legacy charset does not fit the bytes: another that reads them cleanly wins.
+      const other = await detect(bytes);
+      const better = other && other !== charset ? await decodeAs(bytes, other) : undefined;
+      if (better !== undefined && isClean(better)) return { text: better, charset: other!, source: 'detected', declared };
+    }
     if (text !== undefined) return { text, charset, source: fromHeader ? 'header' : 'meta' };
   }
   if (utf8) return { text: new TextDecoder('utf-8').decode(bytes), charset: 'utf-8', source: 'utf-8', ...(declared ? { declared } : {}) };
