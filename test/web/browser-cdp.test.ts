@@ -39,7 +39,8 @@ beforeAll(async () => {
 afterAll(async () => {
   chrome?.kill('SIGKILL');
   await sites?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  // Chromium's children may still be writing the profile a moment after the kill.
+  if (profile) rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 });
 
 const ctx = (sessionId: string): ToolContext => ({
