@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BrowserUnavailable, findChromium } from './launch.js';
+import { BrowserUnavailable, CHROMIUM_FLAGS, findChromium, sandboxChoice } from './launch.js';
 
 const root = mkdtempSync(join(tmpdir(), 'zhixing-find-chromium-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -40,5 +40,25 @@ describe('findChromium', () => {
     expect(() => findChromium({ searchPath: join(root, 'a') }, 'en')).toThrow(BrowserUnavailable);
     expect(() => findChromium({ searchPath: join(root, 'a') }, 'en')).toThrow(/No Chromium found .*apt-get install chromium.*ZHIXING_CHROMIUM_PATH.*ZHIXING_BROWSER_CDP_URL/);
     expect(() => findChromium({ searchPath: '' }, 'zh')).toThrow(/没有找到 Chromium.*apt-get install chromium.*ZHIXING_CHROMIUM_PATH/);
+  });
+});
+
+describe('sandboxChoice', () => {
+  it('runs Chromium in its sandbox when not root, with no --no-sandbox anywhere', () => {
+    expect(CHROMIUM_FLAGS).not.toContain('--no-sandbox');
+    for (const uid of [1000, 501, undefined]) {
+      const choice = sandboxChoice(uid, false);
+      expect(choice).toEqual({ chromiumSandbox: true, args: CHROMIUM_FLAGS });
+      expect(choice.args).not.toContain('--no-sandbox');
+    }
+  });
+
+  it('goes without the sandbox only after a sandboxed start failed, and says why', () => {
+    expect(sandboxChoice(1000, true)).toEqual({ chromiumSandbox: false, args: [...CHROMIUM_FLAGS, '--no-sandbox'], unsandboxed: 'failed' });
+  });
+
+  it('as root keeps --no-sandbox: Chromium refuses to sandbox itself as root', () => {
+    expect(sandboxChoice(0, false)).toEqual({ chromiumSandbox: false, args: [...CHROMIUM_FLAGS, '--no-sandbox'], unsandboxed: 'root' });
+    expect(sandboxChoice(0, true).args).toContain('--no-sandbox');
   });
 });

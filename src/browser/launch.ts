@@ -16,11 +16,10 @@ export const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 
 /**
  * TESTING.md's flags: headless, no GPU, no QUIC (UDP would go around the policy proxy), and none of
  * Chromium's own calls home. WebRTC may only use proxied UDP, which is none: a page cannot reach
- * the local network through it either.
+ * the local network through it either. Whether the sandbox is on is `sandboxChoice`'s.
  */
 export const CHROMIUM_FLAGS = [
   '--headless',
-  '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
   '--no-first-run',
@@ -29,6 +28,27 @@ export const CHROMIUM_FLAGS = [
   '--disable-sync',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
+
+/** How Chromium is started as to its own sandbox, and why. */
+export interface SandboxChoice {
+  /** Playwright's `chromiumSandbox`: when false it adds --no-sandbox itself. */
+  chromiumSandbox: boolean;
+  args: string[];
+  /** 'root': Chromium refuses to sandbox itself as root; 'failed': a sandboxed start failed here. */
+  unsandboxed?: 'root' | 'failed';
+}
+
+/**
+ * Pages run in Chromium's sandbox whenever it can: a renderer exploited by a hostile page is then
+ * still shut in. As root Chromium will not start sandboxed at all, and some systems have neither
+ * user namespaces nor the setuid helper: then, and only then, it runs without (`sandboxFailed` is
+ * set after a sandboxed start failed once).
+ */
+export function sandboxChoice(uid: number | undefined, sandboxFailed: boolean): SandboxChoice {
+  if (uid === 0) return { chromiumSandbox: false, args: [...CHROMIUM_FLAGS, '--no-sandbox'], unsandboxed: 'root' };
+  if (sandboxFailed) return { chromiumSandbox: false, args: [...CHROMIUM_FLAGS, '--no-sandbox'], unsandboxed: 'failed' };
+  return { chromiumSandbox: true, args: [...CHROMIUM_FLAGS] };
+}
 
 export interface BrowserSource {
   /** ZHIXING_CHROMIUM_PATH. */

@@ -6,7 +6,7 @@
 import type { Browser } from 'playwright-core';
 import { say, type Lang } from '../i18n.js';
 import { isSecretVariable } from '../shell/env.js';
-import { BrowserUnavailable, CHROMIUM_FLAGS, findChromium, firstLine, type BrowserSource } from './launch.js';
+import { BrowserUnavailable, findChromium, firstLine, sandboxChoice, type BrowserSource } from './launch.js';
 
 const LAUNCH_TIMEOUT_MS = 30_000;
 
@@ -17,8 +17,18 @@ function browserEnv(env: Record<string, string | undefined>): Record<string, str
   return out;
 }
 
-/** Starts the system Chromium, or attaches to the user's Chrome over CDP. */
-export async function openBrowser(source: BrowserSource, lang: Lang): Promise<{ browser: Browser; attached: boolean }> {
+const warn = (message: string) => process.stderr.write(`${message}\n`);
+
+/**
+ * Starts the system Chromium, or attaches to the user's Chrome over CDP. Chromium is started inside
+ * its sandbox when it can be; `notice` is told when it had to run without.
+ */
+export async function openBrowser(
+  source: BrowserSource,
+  lang: Lang,
+  notice: (message: string) => void = warn,
+  uid: number | undefined = process.getuid?.(),
+): Promise<{ browser: Browser; attached: boolean }> {
   const { chromium } = await import('playwright-core');
   if (source.cdpUrl) {
     try {
@@ -34,11 +44,13 @@ export async function openBrowser(source: BrowserSource, lang: Lang): Promise<{ 
     }
   }
   const executablePath = findChromium(source, lang);
-  try {
-    const browser = await chromium.launch({
+  const start = (sandboxFailed: boolean) => {
+    const { chromiumSandbox, args } = sandboxChoice(uid, sandboxFailed);
+    return chromium.launch({
       executablePath,
       headless: true,
-      args: CHROMIUM_FLAGS,
+      chromiumSandbox,
+      args,
       env: browserEnv(source.env),
       timeout: LAUNCH_TIMEOUT_MS,
       // The hosts handle signals themselves (a one-shot's Ctrl-C, serve's shutdown); Playwright's
@@ -48,7 +60,22 @@ export async function openBrowser(source: BrowserSource, lang: Lang): Promise<{ 
       handleSIGTERM: false,
       handleSIGHUP: false,
     });
-    return { browser, attached: false };
+  };
+  try {
+    if (sandboxChoice(uid, false).chromiumSandbox) {
+      try {
+        return { browser: await start(false), attached: false };
+      } catch (err) {
+        // No user namespaces and no setuid helper here: a browser without its sandbox is still
+        // behind the network policy, and better than none; the user is told.
+        notice(say(
+          lang,
+          `Chromium 无法在沙箱中启动（${firstLine(err)}），改为不带沙箱运行。`,
+          `Chromium could not start inside its sandbox (${firstLine(err)}); running it without the sandbox.`,
+        ));
+      }
+    }
+    return { browser: await start(true), attached: false };
   } catch (err) {
     throw new BrowserUnavailable(
       say(lang, `Chromium（${executablePath}）启动失败：${firstLine(err)}`, `Chromium (${executablePath}) did not start: ${firstLine(err)}`),

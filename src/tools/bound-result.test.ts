@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Lang } from '../i18n.js';
 import { MAX_ATTACHMENT_BYTES, MAX_METADATA_BYTES } from './bound-result.js';
-import { createToolRegistry } from './registry.js';
+import { createToolRegistry, TOOL_OUTPUT_LIMIT } from './registry.js';
+import { untrusted } from './untrusted.js';
 import { defineTool, type ToolContext } from './tool.js';
 
 let base: string;
@@ -146,6 +147,20 @@ describe('what a tool returns', () => {
     expect(notes).toHaveLength(2);
     expect(notes[0]).toMatch(/^\(Not attached: secret\.txt: .*outside/);
     expect(notes[1]).toBe('(Not attached: charts: it is not a file in the workspace.)');
+  });
+
+  it('cuts a long output, keeping the closing fence of outside content and the note after it', async () => {
+    const fenced = `${untrusted('https://example.com/', 'x'.repeat(50_000))}\n(Read on with start: 50000.)`;
+    const r = await run(fenced);
+    expect(r.output.length).toBeLessThan(TOOL_OUTPUT_LIMIT + 100);
+    expect(r.output).toMatch(/^<untrusted-content kind="web page" source="https:\/\/example.com\/">\nx+\n… \[\d+ more characters cut\]\n<\/untrusted-content>\n\(Read on with start: 50000\.\)$/);
+    const cut = Number(/\[(\d+) more/.exec(r.output)![1]);
+    expect(r.output.length - `\n… [${cut} more characters cut]\n`.length + cut).toBe(fenced.length);
+    // Unfenced text is cut at the limit as before, and fences already closed before the cut stay as they are.
+    const plain = await run('y'.repeat(40_000));
+    expect(plain.output).toBe(`${'y'.repeat(TOOL_OUTPUT_LIMIT)}\n… [10000 more characters cut]`);
+    const closedEarly = `${untrusted('a', 'short')}\n${'z'.repeat(40_000)}`;
+    expect((await run(closedEarly)).output).toBe(`${closedEarly.slice(0, TOOL_OUTPUT_LIMIT)}\n… [${closedEarly.length - TOOL_OUTPUT_LIMIT} more characters cut]`);
   });
 
   it('fails a call whose result has no output text', async () => {

@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { ACTION_TIMEOUT_MS, locate, NAVIGATION_TIMEOUT_MS, settleAfter, targetName, type ElementTarget } from '../browser/actions.js';
 import { BrowserUnavailable, firstLine } from '../browser/launch.js';
 import type { BrowserManager, BrowserTabs } from '../browser/manager.js';
+import { saveScreenshot } from '../browser/screenshot-file.js';
 import { viewPage, viewText } from '../browser/snapshot.js';
 import { say, type Lang } from '../i18n.js';
 import type { NetworkPolicyError } from '../net/policy.js';
@@ -232,10 +233,14 @@ export function createBrowserTools(manager: BrowserManager): Tool[] {
 
   const screenshot = defineTool({
     name: 'browser_screenshot',
-    description: 'Screenshots the current tab for the user to see (you do not see it).',
+    description:
+      'Screenshots the current tab and saves it for the user as a PNG in the workspace (screenshots/…); ' +
+      'you do not see it: tell the user where it is.',
     parameters: z.object({}),
     timeoutMs: ACT_TIMEOUT_MS,
-    annotations: { readOnly: true, openWorld: true },
+    annotations: { openWorld: true },
+    // It adds a file to the workspace: the turn keeps a snapshot, so undo takes it away like any other.
+    changesWorkspace: true,
     async execute(_args, ctx) {
       const { lang } = ctx;
       if (!manager.has(ctx.sessionId)) throw new ToolError(noPageText(lang));
@@ -246,10 +251,25 @@ export function createBrowserTools(manager: BrowserManager): Tool[] {
         const png = await page.screenshot({ type: 'png', timeout: ACTION_TIMEOUT_MS });
         const title = await page.title().catch(() => '');
         const size = page.viewportSize();
+        const shown = `${size?.width}×${size?.height}`;
+        const card = { title: title || url, metadata: { url, title, width: size?.width, height: size?.height } };
+        // A file the user can open whatever they use: the terminal shows no picture, the web app's card shows this file.
+        const saved = await saveScreenshot(ctx.workspace, png).catch((err: Error) => err);
+        if (typeof saved === 'string') {
+          return {
+            output: say(lang, `已为用户保存 ${url} 的截图（${shown}）：${saved}`, `Saved a screenshot of ${url} (${shown}) for the user: ${saved}`),
+            ...card,
+            metadata: { ...card.metadata, path: saved },
+            attachments: [{ name: 'screenshot.png', mimeType: 'image/png', path: saved }],
+          };
+        }
         return {
-          output: say(lang, `已截图并显示给用户：${url}（${size?.width}×${size?.height}）。`, `Took a screenshot of ${url} (${size?.width}×${size?.height}) and showed it to the user.`),
-          title: title || url,
-          metadata: { url, title, width: size?.width, height: size?.height },
+          output: say(
+            lang,
+            `已截取 ${url} 的截图（${shown}），但没能存成文件（${firstLine(saved)}）：只有网页版里这次调用的卡片上能看到它。`,
+            `Took a screenshot of ${url} (${shown}) but could not save it as a file (${firstLine(saved)}): the user can see it only on this call's card in the web app.`,
+          ),
+          ...card,
           attachments: [{ name: 'screenshot.png', mimeType: 'image/png', data: png.toString('base64') }],
         };
       }).catch((err) => {

@@ -6,7 +6,8 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createPdfReadTool } from './pdf-read.js';
+import { createPdfReadTool, MAX_OUTPUT_CHARS } from './pdf-read.js';
+import { createToolRegistry, TOOL_OUTPUT_LIMIT } from './registry.js';
 
 const pdfReadTool = createPdfReadTool();
 import { outputText } from './tool.js';
@@ -127,8 +128,39 @@ describe('pdf_read pages and limits', () => {
     const read = out.match(/^## Page \d+$/gm)!.length;
     expect(read).toBeGreaterThan(5);
     expect(read).toBeLessThan(30);
-    expect(out).toContain(`(Stopped at the 40,000-character limit; pages ${read + 1}-30 were not read. To go on, call pdf_read with pages: "${read + 1}-30".)`);
-    expect(out.length).toBeLessThan(42_000);
+    expect(out).toContain(`(Stopped at the 28,000-character limit; pages ${read + 1}-30 were not read. To go on, call pdf_read with pages: "${read + 1}-30".)`);
+    expect(out.length).toBeLessThanOrEqual(MAX_OUTPUT_CHARS);
+  });
+
+  it('counts headings, fence and notes in the cap, so the registry never cuts the read-on note or the fence', async () => {
+    expect(MAX_OUTPUT_CHARS).toBeLessThan(TOOL_OUTPUT_LIMIT - 1_000);
+    // Short pages: the headings weigh as much as the text.
+    const many = Array.from({ length: 2_500 }, (_, i) => [`Page ${i + 1} hello`]);
+    await writeFile(path.join(ws, 'many.pdf'), makePdf(many));
+    const result = await createToolRegistry([pdfReadTool]).run({ id: 'c1', name: 'pdf_read', arguments: '{"path":"many.pdf"}' }, ctx());
+    const out = result.output;
+    expect(result.ok).toBe(true);
+    expect(out).not.toContain('characters cut');
+    const headings = out.match(/^## Page (\d+)$/gm)!.map((h) => Number(h.slice(8)));
+    const last = headings[headings.length - 1];
+    expect(headings).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+    expect(out).toContain(`Page ${last} hello`);
+    expect(out).toContain(`2500 pages; read: 1-${last}\n`);
+    expect(out).toMatch(new RegExp(`\\n</untrusted-content>\\n\\(Stopped at the 28,000-character limit; pages ${last + 1}-2500 were not read\\. To go on, call pdf_read with pages: "${last + 1}-2500"\\.\\)$`));
+    expect(out.length).toBeLessThanOrEqual(MAX_OUTPUT_CHARS);
+    expect(result.metadata).toMatchObject({ pages: `1-${last}` });
+    // Reading on from there starts at the first page left out.
+    const next = outputText(await pdfReadTool.execute({ path: 'many.pdf', pages: `${last + 1}-2500` }, ctx()));
+    expect(next.match(/^## Page \d+$/m)![0]).toBe(`## Page ${last + 1}`);
+  });
+
+  it('cuts a first page too long on its own and says so', async () => {
+    const lines = Array.from({ length: 1_200 }, (_, l) => `Line ${l + 1} ${'words and more words '.repeat(2)}`);
+    await writeFile(path.join(ws, 'huge-page.pdf'), makePdf([lines.slice(0, 40), lines], { height: 20_000 }));
+    const out = await run(pdfReadTool, { path: 'huge-page.pdf', pages: '2' });
+    expect(out).toContain('2 pages; read: 2\n');
+    expect(out).toContain('</untrusted-content>\n(Page 2 alone is over the 28,000-character limit per call; only its beginning is given.)');
+    expect(out.length).toBeLessThanOrEqual(MAX_OUTPUT_CHARS);
   });
 });
 

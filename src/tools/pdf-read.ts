@@ -8,8 +8,18 @@ import type { PdfReader } from '../pdf/extract.js';
 import { untrusted } from './untrusted.js';
 import { formatPages, PageSpecError, parsePageSpec } from '../pdf/page-spec.js';
 
-/** The model's context takes this much of a document per call; later pages come with `pages`. */
-const MAX_OUTPUT_CHARS = 40_000;
+/**
+ * The whole output of one call, fence, headings and notes included: the model's context takes this
+ * much of a document per call; later pages come with `pages`. Kept under the registry's own cut
+ * (TOOL_OUTPUT_LIMIT) so the note saying where to read on and the closing fence always arrive.
+ */
+export const MAX_OUTPUT_CHARS = 28_000;
+/**
+ * Room kept for what surrounds the pages while they are read: the fence (its source is at most 500
+ * characters), the title (200), the header's list of pages and the read-on note. Page specs are at
+ * most 200 characters, so these lists stay short; the final check below trims pages if they do not.
+ */
+const FRAME_RESERVE_CHARS = 2_000;
 /** Larger files are refused before parsing: far past any document someone asks an assistant to read. */
 const MAX_PDF_BYTES = 100_000_000;
 /** A PDF's header may follow some junk; pdf.js looks this far, and so does the check here. */
@@ -56,6 +66,8 @@ export function createPdfReadTool(): Tool {
       const read: number[] = [];
       let wanted: number[] = [];
       let chars = 0;
+      let used = 0;
+      let cutShort: number | undefined;
       let empty = 0;
       let firstLine = '';
       let info;
@@ -66,19 +78,29 @@ export function createPdfReadTool(): Tool {
           choosePages: (i) => (wanted = parsePageSpec(args.pages, i.pageCount, lang)),
           onPage: (n, page) => {
             let text = pageMarkdown(page);
-            if (text === '') {
-              empty++;
+            const blank = text === '';
+            if (blank) {
               text = say(lang, '（本页没有文字层：可能是扫描的图片。）', '(No text layer on this page: perhaps a scanned image.)');
             } else if (!firstLine) {
               // The first line with words: not a page number or a table row.
               firstLine = text.split('\n').find((l) => !l.startsWith('|') && (l.match(/\p{L}/gu)?.length ?? 0) >= 2)?.trim() ?? '';
             }
-            const room = MAX_OUTPUT_CHARS - chars;
-            if (text.length > room) text = `${text.slice(0, Math.max(0, room))}\n…`;
-            sections.push(`## ${say(lang, `第 ${n} 页`, `Page ${n}`)}\n\n${text}`);
+            // Whole pages only, headings counted, so "read" in the header and the read-on note are exact;
+            // only a first page too long on its own is cut, and says so.
+            const heading = `## ${say(lang, `第 ${n} 页`, `Page ${n}`)}\n\n`;
+            const gap = sections.length > 0 ? 2 : 0;
+            const room = MAX_OUTPUT_CHARS - FRAME_RESERVE_CHARS - used - gap - heading.length;
+            if (text.length > room) {
+              if (sections.length > 0) return false;
+              text = `${text.slice(0, Math.max(0, room - 2))}\n…`;
+              cutShort = n;
+            }
+            sections.push(`${heading}${text}`);
+            used += gap + heading.length + text.length;
             chars += text.length;
             read.push(n);
-            return chars < MAX_OUTPUT_CHARS;
+            if (blank) empty++;
+            return cutShort === undefined;
           },
         });
       } catch (err) {
@@ -101,22 +123,44 @@ export function createPdfReadTool(): Tool {
           ...card,
         };
       }
-      const header = [
-        title ? `# ${title}` : '',
-        say(lang, `共 ${pageCount} 页，本次读了：${formatPages(read)}`, `${pageCount} page${pageCount === 1 ? '' : 's'}; read: ${formatPages(read)}`),
-      ].filter(Boolean).join('\n');
-      let output = untrusted(shown, `${header}\n\n${sections.join('\n\n')}`, 'PDF document');
-      const rest = wanted.filter((n) => !read.includes(n));
-      if (rest.length > 0) {
-        output += '\n' + say(
-          lang,
-          `（已达到每次 ${formatBytes(MAX_OUTPUT_CHARS)} 个字符的上限，第 ${formatPages(rest)} 页未读。要继续，请用 pages: "${formatPages(rest).replace(/ /g, '')}" 再调用 pdf_read。）`,
-          `(Stopped at the ${formatBytes(MAX_OUTPUT_CHARS)}-character limit; pages ${formatPages(rest)} were not read. To go on, call pdf_read with pages: "${formatPages(rest).replace(/ /g, '')}".)`,
-        );
+      let output = assemble(lang, shown, title, pageCount, sections, read, wanted, cutShort);
+      // The reserve covers the frame in practice; should it not, whole pages go until the output fits.
+      while (output.length > MAX_OUTPUT_CHARS && sections.length > 1) {
+        const dropped = sections.pop()!;
+        read.pop();
+        chars -= dropped.length - dropped.indexOf('\n\n') - 2;
+        output = assemble(lang, shown, title, pageCount, sections, read, wanted, cutShort);
       }
+      metadata.pages = formatPages(read);
+      metadata.chars = chars;
       return { output, ...card };
     },
   });
+}
+
+/** The fenced pages with their header, and after the fence, which pages are left and how to read them. */
+function assemble(lang: Lang, shown: string, title: string, pageCount: number, sections: string[], read: number[], wanted: number[], cutShort: number | undefined): string {
+  const header = [
+    title ? `# ${title}` : '',
+    say(lang, `共 ${pageCount} 页，本次读了：${formatPages(read)}`, `${pageCount} page${pageCount === 1 ? '' : 's'}; read: ${formatPages(read)}`),
+  ].filter(Boolean).join('\n');
+  let output = untrusted(shown, `${header}\n\n${sections.join('\n\n')}`, 'PDF document');
+  const limit = formatBytes(MAX_OUTPUT_CHARS);
+  if (cutShort !== undefined) {
+    output += '\n' + say(lang, `（第 ${cutShort} 页本身超过了每次 ${limit} 个字符的上限，只给出了开头部分。）`,
+      `(Page ${cutShort} alone is over the ${limit}-character limit per call; only its beginning is given.)`);
+  }
+  const done = new Set(read);
+  const rest = wanted.filter((n) => !done.has(n));
+  if (rest.length > 0) {
+    const spec = formatPages(rest).replace(/ /g, '');
+    output += '\n' + say(
+      lang,
+      `（已达到每次 ${limit} 个字符的上限，第 ${formatPages(rest)} 页未读。要继续，请用 pages: "${spec}" 再调用 pdf_read。）`,
+      `(Stopped at the ${limit}-character limit; pages ${formatPages(rest)} were not read. To go on, call pdf_read with pages: "${spec}".)`,
+    );
+  }
+  return output;
 }
 
 /** The file's bytes, after the checks that need no parser: a regular file, not empty, not huge, a PDF header. */

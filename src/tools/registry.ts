@@ -1,10 +1,14 @@
 import type { ToolCall, ToolSpec } from '../llm/types.js';
 import { say } from '../i18n.js';
 import { boundResult, type BoundAttachment } from './bound-result.js';
+import { UNTRUSTED_CLOSE } from './untrusted.js';
 import { ToolError, type Tool, type ToolContext, type ToolOutput, type ToolSource } from './tool.js';
 
 /** Past this a tool's output is cut, so one noisy call cannot flood the model's context. */
-const MAX_OUTPUT_CHARS = 30_000;
+export const TOOL_OUTPUT_LIMIT = 30_000;
+const MAX_OUTPUT_CHARS = TOOL_OUTPUT_LIMIT;
+/** When a cut falls inside fenced content, this much from the last closing fence on is kept after it. */
+const MAX_KEPT_TAIL_CHARS = 2_000;
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** The arguments a tool takes unless it says otherwise: no typed field needs more. */
 const DEFAULT_MAX_INPUT_CHARS = 20_000;
@@ -68,10 +72,23 @@ export interface PreparedCall {
 
 export { formatZodError } from './tool.js';
 
-function truncate(text: string): string {
+/**
+ * Cuts an output over the limit. A cut inside fenced outside content would leave the fence open, so
+ * everything after it would read as more content (and a planted "</untrusted-content>" could not be
+ * told from the real one): the last closing fence and what follows it (a short note) are kept.
+ */
+export function truncate(text: string): string {
   if (text.length <= MAX_OUTPUT_CHARS) return text;
-  const cut = text.length - MAX_OUTPUT_CHARS;
-  return `${text.slice(0, MAX_OUTPUT_CHARS)}\n… [${cut} more characters cut]`;
+  const close = text.lastIndexOf(UNTRUSTED_CLOSE);
+  const fenced = close >= 0 && text.lastIndexOf('<untrusted-content', close) >= 0;
+  if (!fenced || close + UNTRUSTED_CLOSE.length <= MAX_OUTPUT_CHARS) {
+    return `${text.slice(0, MAX_OUTPUT_CHARS)}\n… [${text.length - MAX_OUTPUT_CHARS} more characters cut]`;
+  }
+  let tail = text.slice(close);
+  if (tail.length > MAX_KEPT_TAIL_CHARS) tail = `${tail.slice(0, MAX_KEPT_TAIL_CHARS)}\n…`;
+  const head = MAX_OUTPUT_CHARS - tail.length;
+  const cut = text.length - head - tail.length;
+  return `${text.slice(0, head)}\n… [${cut} more characters cut]\n${tail}`;
 }
 
 /** A call's arguments as JSON; empty text counts as `{}` (some providers send nothing for no arguments). */

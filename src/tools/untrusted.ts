@@ -6,7 +6,8 @@
  */
 
 const OPEN = '<untrusted-content';
-const CLOSE = '</untrusted-content>';
+export const UNTRUSTED_CLOSE = '</untrusted-content>';
+const CLOSE = UNTRUSTED_CLOSE;
 
 /** Attribute text without quotes or line breaks, short enough to read. */
 function attr(value: string): string {

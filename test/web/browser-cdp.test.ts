@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CHROMIUM_FLAGS } from '../../src/browser/launch.js';
+import { sandboxChoice } from '../../src/browser/launch.js';
 import { createBrowserManager } from '../../src/browser/manager.js';
 import { createBrowserTools } from '../../src/tools/browser.js';
 import type { ToolContext, ToolOutput } from '../../src/tools/tool.js';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   sites = await startSites();
   profile = mkdtempSync(path.join(tmpdir(), 'zhixing-cdp-'));
   // The user's Chrome, started as its documentation says: a debugging port, its own profile, a tab open.
-  chrome = spawn(CHROMIUM_PATH, [...CHROMIUM_FLAGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  chrome = spawn(CHROMIUM_PATH, [...sandboxChoice(process.getuid?.(), false).args, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
   const ws = await new Promise<string>((resolve, reject) => {
     let err = '';
     chrome.stderr!.setEncoding('utf8').on('data', (d: string) => {
@@ -39,7 +39,8 @@ beforeAll(async () => {
 afterAll(async () => {
   chrome?.kill('SIGKILL');
   await sites?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  // Chromium's children may still be writing the profile a moment after the kill.
+  if (profile) rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 });
 
 const ctx = (sessionId: string): ToolContext => ({

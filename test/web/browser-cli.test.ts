@@ -4,7 +4,7 @@
  * exits as soon as it is done (Chromium does not keep it alive). Without a rule, nobody can approve
  * a browser call in a run without a terminal: it is refused before any page is opened.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -66,14 +66,19 @@ it('fills a form by selector, submits it and takes a screenshot in one run, then
   const watch = setInterval(() => {
     if (model.requests.length > seen) [seen, lastRequestAt] = [model.requests.length, Date.now()];
   }, 20);
-  const r = await runCli(['--json', '--new', 'Fill in the sign-up form'], env(home({ permissions: { 'browser_*': 'allow' } }), { ZHIXING_ALLOW_PRIVATE_NETWORK: '1' }), { timeoutMs: 90_000 });
+  const dir = home({ permissions: { 'browser_*': 'allow' } });
+  const r = await runCli(['--json', '--new', 'Fill in the sign-up form'], env(dir, { ZHIXING_ALLOW_PRIVATE_NETWORK: '1' }), { timeoutMs: 90_000 });
   const exitedAt = Date.now();
   clearInterval(watch);
   expect(r.code, r.stderr).toBe(0);
   const out = JSON.parse(r.stdout) as { reply: string; actions: Action[] };
   expect(out.actions.map((a) => [a.tool, a.ok])).toEqual([['browser_navigate', true], ['browser_type', true], ['browser_type', true], ['browser_screenshot', true]]);
   expect(out.actions[2]!.output).toContain('Thanks, Wang Xiaoming from Chengdu');
-  expect(out.actions[3]!.output).toMatch(/^Took a screenshot of http:\/\/127\.0\.0\.1:\d+\/submit \(1280×720\) and showed it to the user\.$/);
+  // The terminal shows no picture: the screenshot is a file in the workspace, and the output says which.
+  const saved = /^Saved a screenshot of http:\/\/127\.0\.0\.1:\d+\/submit \(1280×720\) for the user: (screenshots\/[\w-]+\.png)$/.exec(out.actions[3]!.output);
+  expect(saved, out.actions[3]!.output).not.toBeNull();
+  const png = readFileSync(path.join(dir, 'workspace', saved![1]!));
+  expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1280, 720]);
   expect(out.reply).toBe('The form is sent.');
   const submitted = sites.publicHits.filter((h) => h.path === '/submit');
   expect(submitted.map((h) => Object.fromEntries(new URLSearchParams(h.body)))).toEqual([{ name: 'Wang Xiaoming', city: 'Chengdu' }]);

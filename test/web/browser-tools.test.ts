@@ -3,7 +3,9 @@
  * by snapshot ref and by CSS selector, tabs and history, a screenshot for the user, and the network
  * policy holding for navigations, a page's own requests, redirects and a name that changes its answer.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrowserManager, type BrowserManager } from '../../src/browser/manager.js';
 import { createBrowserTools } from '../../src/tools/browser.js';
@@ -14,16 +16,19 @@ import { CHROMIUM_PATH } from '../support/browser.js';
 let sites: Sites;
 let manager: BrowserManager;
 let tools: Map<string, Tool>;
+let workspace = '/nonexistent';
 
 beforeAll(async () => {
   expect(existsSync(CHROMIUM_PATH), `no Chromium at ${CHROMIUM_PATH}: apt-get install chromium`).toBe(true);
   sites = await startSites();
+  workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'zhixing-browser-ws-')));
   manager = createBrowserManager({ source: { chromiumPath: CHROMIUM_PATH, searchPath: '', env: { PATH: process.env.PATH } }, policy: sites.policy });
   tools = new Map(createBrowserTools(manager).map((t) => [t.name, t]));
 });
 afterAll(async () => {
   await manager?.close();
   await sites?.close();
+  if (workspace !== '/nonexistent') rmSync(workspace, { recursive: true, force: true });
 });
 
 const asks: Array<{ action: string; target: string }> = [];
@@ -32,7 +37,7 @@ function ctx(sessionId: string, lang: 'en' | 'zh' = 'en'): ToolContext {
     sessionId,
     turnId: 'turn_1',
     callId: 'call_1',
-    workspace: '/nonexistent',
+    workspace,
     signal: new AbortController().signal,
     lang,
     ask: async (r) => (asks.push({ action: r.action, target: r.target }), 'allow'),
@@ -41,11 +46,11 @@ function ctx(sessionId: string, lang: 'en' | 'zh' = 'en'): ToolContext {
 }
 
 /** Calls a tool as the registry would: arguments checked by its schema first. */
-async function call(name: string, args: object, session = 'ses_form'): Promise<ToolOutput> {
+async function call(name: string, args: object, session = 'ses_form', lang: 'en' | 'zh' = 'en'): Promise<ToolOutput> {
   const tool = tools.get(name)!;
   const checked = tool.check(args);
   if (!checked.ok) throw new ToolError(checked.message);
-  const out = await tool.execute(checked.value as never, ctx(session));
+  const out = await tool.execute(checked.value as never, ctx(session, lang));
   return typeof out === 'string' ? { output: out } : out;
 }
 async function refusal(name: string, args: object, session = 'ses_refused'): Promise<string> {
@@ -119,18 +124,44 @@ describe('browsing', () => {
     expect(opened.output).toContain('The second page');
   });
 
-  it('takes a screenshot as a PNG attachment for the user, never as text for the model', async () => {
+  it('saves a screenshot as a PNG in the workspace for the user, says where, and never gives the model its bytes', async () => {
     await call('browser_navigate', { url: pub('/form') }, 'ses_shot');
     const shot = await call('browser_screenshot', {}, 'ses_shot');
-    expect(shot.output).toBe(`Took a screenshot of ${pub('/form')} (1280×720) and showed it to the user.`);
-    expect(shot.attachments).toHaveLength(1);
-    const a = shot.attachments![0]! as { name: string; mimeType: string; data: string };
-    expect([a.name, a.mimeType]).toEqual(['screenshot.png', 'image/png']);
-    const png = Buffer.from(a.data, 'base64');
+    const m = /^Saved a screenshot of (\S+) \(1280×720\) for the user: (screenshots\/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z\.png)$/.exec(shot.output);
+    expect(m, shot.output).not.toBeNull();
+    expect(m![1]).toBe(pub('/form'));
+    const saved = m![2]!;
+    expect(shot.attachments).toEqual([{ name: 'screenshot.png', mimeType: 'image/png', path: saved }]);
+    expect(shot.metadata).toMatchObject({ url: pub('/form'), width: 1280, height: 720, path: saved });
+    const png = readFileSync(path.join(workspace, saved));
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1280, 720]);
     expect(png.length).toBeGreaterThan(2_000);
     expect(shot.output).not.toContain('iVBOR');
+    // A second one in the same millisecond or later never overwrites the first.
+    const again = await call('browser_screenshot', {}, 'ses_shot', 'zh');
+    expect(again.output).toMatch(/^已为用户保存 \S+ 的截图（1280×720）：screenshots\/\S+\.png$/);
+    expect(again.output).not.toContain(saved);
+    expect(tools.get('browser_screenshot')!.changesWorkspace).toBe(true);
+  });
+
+  it('does not write through a screenshots folder planted as a link, and says the picture is only on the card', async () => {
+    const other = realpathSync(mkdtempSync(path.join(tmpdir(), 'zhixing-outside-')));
+    const own = workspace;
+    workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'zhixing-browser-ws2-')));
+    try {
+      symlinkSync(other, path.join(workspace, 'screenshots'));
+      await call('browser_navigate', { url: pub('/form') }, 'ses_link');
+      const shot = await call('browser_screenshot', {}, 'ses_link');
+      expect(shot.output).toBe(`Took a screenshot of ${pub('/form')} (1280×720) but could not save it as a file (screenshots in the workspace is not a folder): the user can see it only on this call's card in the web app.`);
+      const a = shot.attachments![0]! as { name: string; mimeType: string; data: string };
+      expect([a.name, a.mimeType, Buffer.from(a.data, 'base64').readUInt32BE(16)]).toEqual(['screenshot.png', 'image/png', 1280]);
+      expect(readdirSync(other)).toEqual([]);
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+      rmSync(other, { recursive: true, force: true });
+      workspace = own;
+    }
   });
 
   it('says to navigate first when no page is open', async () => {
