@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { idleWorkers } from '../idle-worker.js';
 import type { PageText } from './layout.js';
 
 /** How long one document may take, start to end. */
@@ -131,41 +132,20 @@ export interface PdfReader {
  * overlap get a worker of their own.
  */
 export function createPdfReader(options: { timeoutMs?: number; heapLimitMb?: number } = {}): PdfReader {
-  let idle: { worker: Worker; timer: NodeJS.Timeout } | undefined;
-
-  const spawn = (): Worker => {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: pdfjsFiles(),
-      resourceLimits: { maxOldGenerationSizeMb: options.heapLimitMb ?? PDF_HEAP_LIMIT_MB, maxYoungGenerationSizeMb: 64 },
-      stdout: true,
-      stderr: true,
-    });
-    // An idle worker never keeps a one-shot CLI alive.
-    worker.unref();
-    return worker;
-  };
-  const take = (): Worker => {
-    if (!idle) return spawn();
-    clearTimeout(idle.timer);
-    const { worker } = idle;
-    idle = undefined;
-    return worker;
-  };
-  const park = (worker: Worker) => {
-    if (idle) return void worker.terminate();
-    idle = { worker, timer: setTimeout(() => { if (idle?.worker === worker) idle = undefined; void worker.terminate(); }, IDLE_MS).unref() };
-  };
-
+  const workers = idleWorkers(
+    () =>
+      new Worker(WORKER_SOURCE, {
+        eval: true,
+        workerData: pdfjsFiles(),
+        resourceLimits: { maxOldGenerationSizeMb: options.heapLimitMb ?? PDF_HEAP_LIMIT_MB, maxYoungGenerationSizeMb: 64 },
+        stdout: true,
+        stderr: true,
+      }),
+    IDLE_MS,
+  );
   return {
-    read: (opts) => readWith(take(), opts, options.timeoutMs ?? PDF_TIME_LIMIT_MS, park),
-    async close() {
-      if (!idle) return;
-      clearTimeout(idle.timer);
-      const { worker } = idle;
-      idle = undefined;
-      await worker.terminate();
-    },
+    read: (opts) => readWith(workers.take(), opts, options.timeoutMs ?? PDF_TIME_LIMIT_MS, (w) => workers.park(w)),
+    close: () => workers.close(),
   };
 }
 

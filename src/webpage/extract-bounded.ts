@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { idleWorkers, type IdleWorkers } from '../idle-worker.js';
 import { extractPage, type ExtractedPage } from './extract.js';
 import type { ExtractReply } from './extract-worker.js';
 import { plainText } from './plain-text.js';
@@ -48,26 +49,8 @@ function workerFile(): string | undefined {
   return undefined;
 }
 
-let idle: { worker: Worker; timer: NodeJS.Timeout } | undefined;
+let workers: IdleWorkers | undefined;
 let nextId = 1;
-
-function take(file: string, heapLimitMb: number): Worker {
-  if (idle) {
-    clearTimeout(idle.timer);
-    const { worker } = idle;
-    idle = undefined;
-    return worker;
-  }
-  const worker = new Worker(file, { resourceLimits: { maxOldGenerationSizeMb: heapLimitMb, maxYoungGenerationSizeMb: 64 }, stdout: true, stderr: true });
-  // An idle worker never keeps a one-shot CLI alive.
-  worker.unref();
-  return worker;
-}
-
-function park(worker: Worker): void {
-  if (idle) return void worker.terminate();
-  idle = { worker, timer: setTimeout(() => { if (idle?.worker === worker) idle = undefined; void worker.terminate(); }, IDLE_MS).unref() };
-}
 
 /** The page as plain text, said to be so. */
 function degradedPage(html: string, url: string, why: Degraded): BoundedPage {
@@ -84,14 +67,16 @@ export async function extractBounded(html: string, url: string, o: BoundedOption
   if (!file) {
     return extractPage(html, url).catch(() => degradedPage(html, url, 'failed'));
   }
-  const worker = take(file, o.heapLimitMb ?? EXTRACT_HEAP_LIMIT_MB);
+  const heapMb = o.heapLimitMb ?? EXTRACT_HEAP_LIMIT_MB;
+  workers ??= idleWorkers(() => new Worker(file, { resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 64 }, stdout: true, stderr: true }), IDLE_MS);
+  const worker = workers.take();
   const id = nextId++;
   return new Promise<BoundedPage>((resolve, reject) => {
     const done = (end: () => void, keep: boolean) => {
       clearTimeout(timer);
       o.signal?.removeEventListener('abort', onAbort);
       worker.off('message', onMessage).off('error', onError).off('exit', onExit);
-      if (keep) park(worker);
+      if (keep) workers!.park(worker);
       else void worker.terminate();
       end();
     };

@@ -1,0 +1,48 @@
+/**
+ * One worker thread kept between jobs: the next job takes it instead of starting a thread and loading
+ * its libraries again, and it is ended after `idleMs` without work. Workers are unref'd, so one waiting
+ * never keeps a one-shot CLI alive. Jobs that overlap get a fresh worker each; a job that fails, times
+ * out or is stopped ends its worker instead of giving it back.
+ */
+import type { Worker } from 'node:worker_threads';
+
+export interface IdleWorkers {
+  /** The waiting worker, or a new one. */
+  take(): Worker;
+  /** Gives a worker that finished its job back for the next one (or ends it when one already waits). */
+  park(worker: Worker): void;
+  /** Ends the waiting worker, if any. */
+  close(): Promise<void>;
+}
+
+export function idleWorkers(spawn: () => Worker, idleMs: number): IdleWorkers {
+  let idle: { worker: Worker; timer: NodeJS.Timeout } | undefined;
+  const takeIdle = (): Worker | undefined => {
+    if (!idle) return undefined;
+    clearTimeout(idle.timer);
+    const { worker } = idle;
+    idle = undefined;
+    return worker;
+  };
+  return {
+    take() {
+      const waiting = takeIdle();
+      if (waiting) return waiting;
+      const worker = spawn();
+      worker.unref();
+      return worker;
+    },
+    park(worker) {
+      if (idle) return void worker.terminate();
+      const timer = setTimeout(() => {
+        if (idle?.worker === worker) idle = undefined;
+        void worker.terminate();
+      }, idleMs).unref();
+      idle = { worker, timer };
+    },
+    async close() {
+      const waiting = takeIdle();
+      if (waiting) await waiting.terminate();
+    },
+  };
+}
