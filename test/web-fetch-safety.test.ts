@@ -100,7 +100,7 @@ describe('addresses', () => {
   });
 
   it('says it in Chinese too', async () => {
-    expect(await failure(closed(), { url: `http://127.1:${site.port}/page` }, webCtx({ lang: 'zh' }))).toMatch(/^无法打开 .*ZHIXING_ALLOW_PRIVATE_NETWORK/);
+    expect(await failure(closed(), { url: `http://127.1:${site.port}/page` }, webCtx({ lang: 'zh' }))).toMatch(/^拒绝访问 http:\/\/127\.1:\d+\/page：它不是公网地址（.*）。网页工具只能访问公网地址；如需访问本机和内网，请设置 ZHIXING_ALLOW_PRIVATE_NETWORK=1。$/);
   });
 
   it('lets loopback through with the opt-in', async () => {

@@ -20,6 +20,7 @@ export function policyText(lang: Lang, err: NetworkPolicyError | Refusal, url: s
     return `只能打开 http 和 https 网址，不能打开 ${scheme}。`;
   }
   if (reason === 'resolve') return `找不到 ${url} 的服务器。`;
+  if (reason === 'redirects') return `${url} 的重定向无法继续（${err.message}）。`;
   // The policy says which range in English (`127.0.0.1: it is a loopback address`): kept as the detail.
   const detail = err.message.replace(/^Refused to connect to /, '').replace(/\. Web tools reach[\s\S]*$/, '');
   return `拒绝访问 ${url}：它不是公网地址（${detail}）。${OPT_IN_ZH}`;

@@ -7,9 +7,10 @@
 import { z } from 'zod';
 import { say, type Lang } from '../i18n.js';
 import { deadline } from '../net/deadline.js';
-import type { NetworkPolicy } from '../net/policy.js';
+import type { NetworkPolicy, NetworkPolicyError } from '../net/policy.js';
 import type { ReadPage } from '../webpage/read-page.js';
 import { defineTool, ToolError, type Tool, type ToolContext } from './tool.js';
+import { policyText } from './browser-text.js';
 import { untrusted } from './untrusted.js';
 
 /** Past this a page is cut: the first 5 MB of any article hold the article. */
@@ -134,7 +135,8 @@ async function askFor(ctx: ToolContext, url: URL): Promise<void> {
 }
 
 function refusal(lang: Lang, input: string, err: Error): ToolError {
-  // The policy's own sentence names the setting that lifts it; the Chinese one leads with what happened.
+  // The policy's own sentence names the setting that lifts it; in Chinese, the same said in Chinese.
+  if (err.name === 'NetworkPolicyError') return new ToolError(policyText(lang, err as NetworkPolicyError, input.slice(0, 300)));
   return new ToolError(say(lang, `无法打开 ${input.slice(0, 300)}：${err.message}`, err.message));
 }
 
