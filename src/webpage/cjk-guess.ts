@@ -16,6 +16,14 @@ const KANA_SHARE = 0.2;
 const HANGUL_SHARE = 0.85;
 /** Chinese GBK text is nearly all inside GB2312 (both bytes ≥ 0xA1); Big5 bytes often are not. */
 export const GB2312_SHARE = 0.8;
+/**
+ * Latin-1 text read as Big5 or GBK gives single ideographs wedged inside Latin words (`Grüße` →
+ * `Gr晧e`): an accented letter and the ASCII letter after it make a valid pair. Real CJK text runs in
+ * characters of its own; past this share of wedged characters a reading is taken for misread Latin.
+ */
+const WEDGED_SHARE = 0.2;
+/** Big5 proper (not the HKSCS extension iconv also reads): lead 0xA1–0xF9, trail 0x40–0x7E or 0xA1–0xFE. */
+const BIG5_SHARE = 0.95;
 
 type Decode = (charset: string) => Promise<string | undefined>;
 
@@ -28,14 +36,14 @@ export async function guessCjk(bytes: Uint8Array, decode: Decode): Promise<strin
   }
   const ok = (c: string) => {
     const s = readings.get(c);
-    return s !== undefined && s.total > 0 && s.cjk / s.total >= MOSTLY_CJK ? s : undefined;
+    return s !== undefined && s.total > 0 && s.cjk / s.total >= MOSTLY_CJK && s.wedged / s.total < WEDGED_SHARE ? s : undefined;
   };
   const sjis = ok('shift_jis');
   if (sjis && sjis.kana / sjis.total >= KANA_SHARE) return 'shift_jis';
   const kr = ok('euc-kr');
   if (kr && kr.hangul / kr.total >= HANGUL_SHARE) return 'euc-kr';
   if (ok('gb18030') && gb2312Share(bytes) >= GB2312_SHARE) return 'gb18030';
-  if (ok('big5')) return 'big5';
+  if (ok('big5') && big5Share(bytes) >= BIG5_SHARE) return 'big5';
   return undefined;
 }
 
@@ -44,14 +52,19 @@ interface Shares {
   cjk: number;
   kana: number;
   hangul: number;
+  /** Non-ASCII characters with an ASCII letter on both sides. */
+  wedged: number;
 }
 
 function shares(text: string): Shares {
-  const s: Shares = { total: 0, cjk: 0, kana: 0, hangul: 0 };
-  for (const ch of text) {
-    const c = ch.codePointAt(0)!;
+  const s: Shares = { total: 0, cjk: 0, kana: 0, hangul: 0, wedged: 0 };
+  const chars = [...text];
+  const letter = (ch: string | undefined) => ch !== undefined && /^[A-Za-z]$/.test(ch);
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i]!.codePointAt(0)!;
     if (c < 0x80) continue;
     s.total++;
+    if (letter(chars[i - 1]) && letter(chars[i + 1])) s.wedged++;
     const kana = c >= 0x3040 && c <= 0x30ff;
     const hangul = c >= 0xac00 && c <= 0xd7a3;
     const han = (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0x20000 && c <= 0x2ffff);
@@ -74,6 +87,22 @@ export function gb2312Share(bytes: Uint8Array): number {
     if (t === undefined) break;
     pairs++;
     if (b >= 0xa1 && b <= 0xf7 && t >= 0xa1 && t <= 0xfe) inside++;
+    i++;
+  }
+  return pairs === 0 ? 0 : inside / pairs;
+}
+
+/** Of the byte pairs a Big5 reading makes, the share inside Big5 proper. */
+function big5Share(bytes: Uint8Array): number {
+  let pairs = 0;
+  let inside = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b < 0x80) continue;
+    const t = bytes[i + 1];
+    if (t === undefined) break;
+    pairs++;
+    if (b >= 0xa1 && b <= 0xf9 && ((t >= 0x40 && t <= 0x7e) || (t >= 0xa1 && t <= 0xfe))) inside++;
     i++;
   }
   return pairs === 0 ? 0 : inside / pairs;

@@ -55,6 +55,24 @@ describe('decodePage', () => {
     expect((await decodePage(iconv.encode(latin, 'windows-1252'), 'text/html')).text).toBe(latin);
   });
 
+  it('reads German, French and Spanish pages as Latin, declared nothing or falsely UTF-8, short or long', async () => {
+    const samples = [
+      '<p>Grüße aus München, schöne Straße</p>',
+      '<p>Señor Muñoz, años</p>',
+      '<p>Réseau élégant</p>',
+      `<p>${'Die Bundesregierung hat am Mittwoch über die künftige Förderung der Städte beraten; Müller äußerte sich skeptisch. '.repeat(40)}</p>`,
+    ];
+    for (const text of samples) {
+      const bytes = iconv.encode(`<!doctype html><html><body>${text}</body></html>`, 'windows-1252');
+      for (const header of ['text/html', 'text/html; charset=UTF-8']) {
+        const d = await decodePage(bytes, header);
+        expect(d.text, `${text.slice(0, 40)} as ${header}`).toContain(text);
+      }
+      const meta = iconv.encode(`<!doctype html><html><head><meta charset="utf-8"></head><body>${text}</body></html>`, 'windows-1252');
+      expect((await decodePage(meta, 'text/html')).text).toContain(text);
+    }
+  });
+
   it('reads Big5 bytes labelled GBK as Big5, and traditional characters really in GBK as GBK', async () => {
     const d = await decodePage(iconv.encode(page(TRAD.repeat(2), '<meta charset="gbk">'), 'big5'), 'text/html');
     expect(d).toMatchObject({ charset: 'big5', declared: 'gbk' });
