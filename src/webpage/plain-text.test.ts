@@ -10,6 +10,9 @@ describe('plainText', () => {
     expect(plainText('<p>&bogus; &#xD800; &#1114112;</p>').text).toBe('&bogus; &#xD800; &#1114112;');
     const t0 = performance.now();
     plainText('<div>'.repeat(200_000) + 'x' + '<p>'.repeat(200_000));
+    plainText(`<p>a</p>${'<'.repeat(300_000)}`);
+    plainText('<head>'.repeat(100_000));
     expect(performance.now() - t0).toBeLessThan(2_000);
+    expect(plainText('<p>a</p><b c').text).toBe('a\n<b c');
   });
 });

@@ -16,16 +16,47 @@ function decodeEntities(text: string): string {
   });
 }
 
+const BLOCK_END = /^(?:br|hr|\/(?:p|div|li|tr|h[1-6]|blockquote|pre|section|article|table|ul|ol|dl|dt|dd|header|footer))\b/i;
+
+/**
+ * The text between tags, a block's end or a line break made a new line. One pass with indexOf: a
+ * page of `<` with no `>` after them costs its length, not its length squared.
+ */
+function textOf(html: string): string {
+  const out: string[] = [];
+  let at = 0;
+  while (at < html.length) {
+    const open = html.indexOf('<', at);
+    if (open < 0) {
+      out.push(html.slice(at));
+      break;
+    }
+    out.push(html.slice(at, open));
+    const close = html.indexOf('>', open + 1);
+    // A `<` never closed: the rest is text, as a browser would show it.
+    if (close < 0) {
+      out.push(html.slice(open));
+      break;
+    }
+    if (BLOCK_END.test(html.slice(open + 1, Math.min(close, open + 12)))) out.push('\n');
+    at = close + 1;
+  }
+  return out.join('');
+}
+
 /** The page's title and its text, one block element a line. */
 export function plainText(html: string): { title?: string; text: string } {
   const bare = stripInert(html);
-  const title = /<title\b[^>]*>([^<]*)<\/title>/i.exec(bare)?.[1];
-  const text = decodeEntities(
-    bare
-      .replace(/<head\b[\s\S]*?<\/head>/i, '')
-      .replace(/<(?:br|hr)\b[^>]*>|<\/(?:p|div|li|tr|h[1-6]|blockquote|pre|section|article|table|ul|ol|dl|dt|dd|header|footer)\s*>/gi, '\n')
-      .replace(/<[^>]*>/g, ''),
-  )
+  const lower = bare.slice(0, 200_000).toLowerCase();
+  // The head holds the title and nothing to read; found once, not searched for at every `<head`.
+  const headStart = lower.indexOf('<head');
+  const headEnd = headStart < 0 ? -1 : lower.indexOf('</head>', headStart);
+  const titleStart = lower.indexOf('<title');
+  const titleOpen = titleStart < 0 ? -1 : lower.indexOf('>', titleStart);
+  const titleEnd = titleOpen < 0 ? -1 : lower.indexOf('</title', titleOpen);
+  const title = titleEnd < 0 ? undefined : bare.slice(titleOpen + 1, titleEnd);
+  const body = headEnd < 0 ? bare : bare.slice(0, headStart) + bare.slice(headEnd + '</head>'.length);
+  const text = decodeEntities(textOf(body))
     .replace(/[ \t\f\v\u00a0]+/g, ' ')
     .replace(/ *\n[ \n]*/g, '\n')
     .trim();
