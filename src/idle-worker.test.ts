@@ -37,6 +37,23 @@ describe('idleWorkers', () => {
     expect(workers.take()).not.toBe(a);
   });
 
+  it('lets a waiting worker that fails late go, without an uncaught error, and hands out a live one', async () => {
+    const late = () => {
+      const w = new Worker('const { parentPort } = require("node:worker_threads"); parentPort.on("message", () => setTimeout(() => { throw new Error("late"); }, 20));', { eval: true });
+      spawned.push(w);
+      return w;
+    };
+    const workers = idleWorkers(late, 10_000);
+    const a = workers.take();
+    const gone = exited(a);
+    a.postMessage('go');
+    workers.park(a);
+    await gone;
+    const b = workers.take();
+    expect(b).not.toBe(a);
+    expect(b.threadId).not.toBe(-1);
+  });
+
   it('closes the waiting worker', async () => {
     const workers = idleWorkers(spawn, 10_000);
     const a = workers.take();

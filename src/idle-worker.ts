@@ -16,13 +16,15 @@ export interface IdleWorkers {
 }
 
 export function idleWorkers(spawn: () => Worker, idleMs: number): IdleWorkers {
-  let idle: { worker: Worker; timer: NodeJS.Timeout } | undefined;
+  let idle: { worker: Worker; timer: NodeJS.Timeout; gone: () => void } | undefined;
   const takeIdle = (): Worker | undefined => {
     if (!idle) return undefined;
-    clearTimeout(idle.timer);
-    const { worker } = idle;
+    const { worker, timer, gone } = idle;
     idle = undefined;
-    return worker;
+    clearTimeout(timer);
+    worker.off('error', gone).off('exit', gone);
+    // A worker that ended while it waited (threadId -1) would take messages and never answer.
+    return worker.threadId === -1 ? undefined : worker;
   };
   return {
     take() {
@@ -33,12 +35,16 @@ export function idleWorkers(spawn: () => Worker, idleMs: number): IdleWorkers {
       return worker;
     },
     park(worker) {
-      if (idle) return void worker.terminate();
-      const timer = setTimeout(() => {
-        if (idle?.worker === worker) idle = undefined;
+      if (idle || worker.threadId === -1) return void worker.terminate();
+      // While it waits, nobody else listens: a late error in it must not become the process's
+      // uncaught exception, and a worker that ended is not handed out again.
+      const gone = () => {
+        if (idle?.worker === worker) takeIdle();
         void worker.terminate();
-      }, idleMs).unref();
-      idle = { worker, timer };
+      };
+      const timer = setTimeout(gone, idleMs).unref();
+      worker.on('error', gone).once('exit', gone);
+      idle = { worker, timer, gone };
     },
     async close() {
       const waiting = takeIdle();
