@@ -76,34 +76,28 @@ function shares(text: string): Shares {
   return s;
 }
 
-/** Of the byte pairs a GBK reading makes, the share inside GB2312 (lead 0xA1–0xF7, trail 0xA1–0xFE). */
-export function gb2312Share(bytes: Uint8Array): number {
+/**
+ * Of the byte pairs a double-byte reading makes (a byte ≥ 0x80 and the one after it), the share
+ * `inside` accepts.
+ */
+function pairShare(bytes: Uint8Array, inside: (lead: number, trail: number) => boolean): number {
   let pairs = 0;
-  let inside = 0;
+  let kept = 0;
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i]!;
     if (b < 0x80) continue;
     const t = bytes[i + 1];
     if (t === undefined) break;
     pairs++;
-    if (b >= 0xa1 && b <= 0xf7 && t >= 0xa1 && t <= 0xfe) inside++;
+    if (inside(b, t)) kept++;
     i++;
   }
-  return pairs === 0 ? 0 : inside / pairs;
+  return pairs === 0 ? 0 : kept / pairs;
 }
 
-/** Of the byte pairs a Big5 reading makes, the share inside Big5 proper. */
-function big5Share(bytes: Uint8Array): number {
-  let pairs = 0;
-  let inside = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    if (b < 0x80) continue;
-    const t = bytes[i + 1];
-    if (t === undefined) break;
-    pairs++;
-    if (b >= 0xa1 && b <= 0xf9 && ((t >= 0x40 && t <= 0x7e) || (t >= 0xa1 && t <= 0xfe))) inside++;
-    i++;
-  }
-  return pairs === 0 ? 0 : inside / pairs;
-}
+/** Of the byte pairs a GBK reading makes, the share inside GB2312 (lead 0xA1–0xF7, trail 0xA1–0xFE). */
+export const gb2312Share = (bytes: Uint8Array): number => pairShare(bytes, (b, t) => b >= 0xa1 && b <= 0xf7 && t >= 0xa1 && t <= 0xfe);
+
+/** Of the byte pairs a Big5 reading makes, the share inside Big5 proper (not the HKSCS extension). */
+const big5Share = (bytes: Uint8Array): number =>
+  pairShare(bytes, (b, t) => b >= 0xa1 && b <= 0xf9 && ((t >= 0x40 && t <= 0x7e) || (t >= 0xa1 && t <= 0xfe)));

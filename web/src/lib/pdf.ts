@@ -7,8 +7,9 @@ import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
 
-export async function renderPdf(bytes: ArrayBuffer, into: HTMLElement, maxPages: number): Promise<number> {
-  const doc = await getDocument({
+/** The document, with font code never evaluated and the CMaps and standard fonts from our own assets. */
+function openPdf(bytes: ArrayBuffer) {
+  return getDocument({
     data: new Uint8Array(bytes),
     isEvalSupported: false,
     // Copied there by web/vite.config.ts: for fonts the PDF names but does not hold.
@@ -16,6 +17,10 @@ export async function renderPdf(bytes: ArrayBuffer, into: HTMLElement, maxPages:
     cMapPacked: true,
     standardFontDataUrl: `/assets/pdfjs-${version}/standard_fonts/`,
   }).promise;
+}
+
+export async function renderPdf(bytes: ArrayBuffer, into: HTMLElement, maxPages: number): Promise<number> {
+  const doc = await openPdf(bytes);
   const count = Math.min(doc.numPages, maxPages);
   const width = Math.max(into.clientWidth, 300);
   for (let n = 1; n <= count; n++) {
@@ -41,13 +46,7 @@ export async function renderPdf(bytes: ArrayBuffer, into: HTMLElement, maxPages:
  * of the pages it read. Pages the document does not have are skipped.
  */
 export async function renderThumbnails(bytes: ArrayBuffer, pages: number[], into: HTMLElement, width: number): Promise<number> {
-  const doc = await getDocument({
-    data: new Uint8Array(bytes),
-    isEvalSupported: false,
-    cMapUrl: `/assets/pdfjs-${version}/cmaps/`,
-    cMapPacked: true,
-    standardFontDataUrl: `/assets/pdfjs-${version}/standard_fonts/`,
-  }).promise;
+  const doc = await openPdf(bytes);
   try {
     for (const n of pages.filter((p) => p >= 1 && p <= doc.numPages)) {
       const page = await doc.getPage(n);
