@@ -148,8 +148,10 @@ async function writeAtomically(
   { lang, shown, guard, signal, unstoppable }: WriteOptions,
 ): Promise<void> {
   const temp = path.join(dir, tempFileName());
+  let made = false;
   try {
     const handle = await open(temp, 'wx');
+    made = true;
     try {
       // The folder may have been swapped between the check above and this open.
       await guard(temp);
@@ -166,7 +168,8 @@ async function writeAtomically(
     unstoppable();
     await rename(temp, target);
   } catch (err) {
-    await rm(temp, { force: true }).catch(() => {});
+    // Only the temp this call made: a file already by that name (the open's EEXIST) is not ours.
+    if (made) await rm(temp, { force: true }).catch(() => {});
     if (err instanceof ToolError) throw err;
     if ((err as Error | undefined)?.name === 'AbortError') throw new ToolError(cancelled(lang, shown));
     throw new ToolError(failure(lang, shown, err));
