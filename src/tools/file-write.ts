@@ -3,7 +3,7 @@ import { chmod, lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { assertStillInside, checkPath, formatBytes } from './sandbox.js';
-import { removeStaleTemps, tempFileName } from './temp-files.js';
+import { isTempName, removeStaleTemps, tempFileName } from './temp-files.js';
 import { say, type Lang } from '../i18n.js';
 import { ToolError, defineTool } from './tool.js';
 
@@ -38,6 +38,15 @@ export const fileWriteTool = defineTool({
       ));
     }
 
+    // A file by the name of Zhixing's own temps would be hidden from listings and later swept away.
+    const name = path.basename(args.path);
+    if (isTempName(name)) {
+      throw new ToolError(say(
+        lang,
+        `“${name}”是知行自己的临时文件的名称形式，这类文件会被隐藏并清理。请换一个名称。没有写入任何内容。`,
+        `"${name}" is the form of Zhixing's own temp files, which are hidden and cleaned away. Pick another name. Nothing was written.`,
+      ));
+    }
     const located = await checkPath(ctx, 'file.write', args.path, { forWrite: true });
     const shown = located.display;
     const existing = await lstat(located.target).catch(() => undefined);

@@ -142,6 +142,13 @@ describe('temp files left by a crash', () => {
     expect(await run(fileListTool, { path: 'notes' })).toContain('.report.20250101.tmp (4 B)');
     for (const name of users) expect(await readFile(path.join(ws, 'notes', name), 'utf8')).toBe('mine');
   });
+
+  it('file_write refuses a name in the form of Zhixing\'s own temps, which would be hidden and swept', async () => {
+    expect(await fails(fileWriteTool, { path: 'notes/.zhixing-1-0123456789ab.tmp', content: 'x' })).toBe(
+      '".zhixing-1-0123456789ab.tmp" is the form of Zhixing\'s own temp files, which are hidden and cleaned away. Pick another name. Nothing was written.',
+    );
+    expect(await tree(ws)).toEqual([]);
+  });
 });
 
 describe('long names', () => {
