@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -257,5 +257,16 @@ describe('GET /api/files', () => {
     expect((await request(t.port, `/api/files${q('missing')}`)).status).toBe(404);
     expect((await request(t.port, `/api/files${q('b.txt')}`)).status).toBe(400);
     expect((await request(t.port, `/api/files${q('..')}`)).status).toBe(403);
+  });
+
+  it('lists and keeps a user\'s file named like an old temp file, through uploads to its folder', async () => {
+    t = await startTestServer();
+    const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    writeFileSync(join(ws(), '.report.20250101.tmp'), 'mine');
+    utimesSync(join(ws(), '.report.20250101.tmp'), old, old);
+    expect((await upload(t.port, 'b.txt', Buffer.from('bb'))).status).toBe(201);
+    const names = (await request(t.port, '/api/files')).json().entries.map((e: { name: string }) => e.name);
+    expect(names).toEqual(['.report.20250101.tmp', 'b.txt']);
+    expect(readFileSync(join(ws(), '.report.20250101.tmp'), 'utf8')).toBe('mine');
   });
 });

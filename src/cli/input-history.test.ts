@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, lstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -30,6 +30,20 @@ describe('the input history file', () => {
     for (const e of ['a', 'a', '  ', 'b', 'a']) h.add(e);
     expect(h.entries()).toEqual(['a', 'b', 'a']);
     expect(openInputHistory({ path }).entries()).toEqual(['a', 'b', 'a']);
+  });
+
+  it('a rewrite never writes through, nor removes, a file already at a temp name', () => {
+    const path = historyPath();
+    // What the rewrite's temp was once named: here a link to a file of the user's, and a file of the user's.
+    const victim = join(path, '..', 'notes.txt');
+    writeFileSync(victim, 'my notes');
+    symlinkSync(victim, `${path}.${process.pid}.tmp`);
+    const h = openInputHistory({ path, maxEntries: 10 });
+    for (let i = 1; i <= 25; i++) h.add(`entry ${i}`);
+    expect(h.entries()).toHaveLength(10);
+    expect(readFileSync(victim, 'utf8')).toBe('my notes');
+    expect(readlinkSync(`${path}.${process.pid}.tmp`)).toBe(victim);
+    expect(lstatSync(path).isFile()).toBe(true);
   });
 
   it('keeps the newest entries only, rewriting the file when it has grown to twice that', () => {

@@ -10,6 +10,7 @@
  * another REPL appends to the old file meanwhile are carried over (in that race they may land after
  * a newer entry of their own REPL: kept, slightly out of order).
  */
+import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync, fchmodSync } from 'node:fs';
 
 export const DEFAULT_MAX_ENTRIES = 1_000;
@@ -135,26 +136,33 @@ export function openInputHistory(options: InputHistoryOptions): InputHistory {
   /** Rewrites the file to its newest `max` entries. */
   function compact() {
     const fd = openSync(path, 'r');
-    const temp = `${path}.${process.pid}.tmp`;
+    const temp = `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+    // Made exclusively ('wx': never through a link, never over a file already there), and removed on
+    // failure only when made here: a name already taken is someone else's file.
+    let made = false;
     try {
       const seen = fstatSync(fd).size;
       const kept = parseHistory(readRange(fd, 0, seen)).slice(-max);
-      const out = openSync(temp, 'w', FILE_MODE);
+      const out = openSync(temp, 'wx', FILE_MODE);
+      made = true;
       try {
         writeSync(out, kept.map(line).join(''));
       } finally {
         closeSync(out);
       }
       renameSync(temp, path);
+      made = false;
       lines = kept.length;
       // What another REPL appended to the old file since it was read goes on in the new one.
       const grown = fstatSync(fd).size;
       if (grown > seen) for (const e of parseHistory(readRange(fd, seen, grown))) append(e);
     } catch (err) {
-      try {
-        unlinkSync(temp);
-      } catch {
-        /* never made */
+      if (made) {
+        try {
+          unlinkSync(temp);
+        } catch {
+          /* already gone */
+        }
       }
       throw err;
     } finally {

@@ -55,7 +55,10 @@ export async function runServe(cmd: ServeCommand, io: ServeIo): Promise<number> 
   try {
     app = await createApp(config, { warn: (line) => io.stderr(`zhixing: ${plainText(line)}\n`) });
   } catch (err) {
-    return io.stderr(`zhixing: ${plainText(err instanceof Error ? err.message : String(err))}\n`), 1;
+    // A damaged, full or read-only database: the server does not start, and says why in the user's language.
+    const zh = (config.lang ?? config.uiLang) === 'zh' ? (err as { zh?: unknown }).zh : undefined;
+    const text = typeof zh === 'string' ? zh : err instanceof Error ? err.message : String(err);
+    return io.stderr(`zhixing: ${plainText(text)}\n`), 1;
   }
   let server;
   try {

@@ -121,8 +121,10 @@ export async function saveUpload(options: { workspace: string; userPath: string;
   try {
     await inSandbox(() => makeFolders(dir, guard));
     await removeStaleTemps(dir);
-    temp = path.join(dir, tempFileName());
-    const handle = await open(temp, 'wx');
+    const fresh = path.join(dir, tempFileName());
+    const handle = await open(fresh, 'wx');
+    // Named as ours to remove only once made: a file already by that name (EEXIST) is not ours.
+    temp = fresh;
     let size = 0;
     try {
       await inSandbox(() => guard(temp!));

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { accessSync, chmodSync, closeSync, constants, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { checkExistingDb } from './db-check.js';
 import { MIGRATIONS } from './migrations.js';
 import { isStorageFailure, toStoreError } from './store-error.js';
 
@@ -12,7 +13,8 @@ const PRIVATE_DIR_MODE = 0o700;
 const PRIVATE_FILE_MODE = 0o600;
 
 /**
- * Opens the database in WAL mode with foreign keys on and brings the schema up to date.
+ * Opens the database in WAL mode with foreign keys on and brings the schema up to date. An existing
+ * file is checked first, and a damaged one is refused untouched (a StoreError 'damaged').
  * Migrations are numbered; `user_version` records the last one applied, each in its own transaction.
  */
 export function openDb(path: string): Db {
@@ -63,6 +65,10 @@ function openPrepared(path: string): Db {
   for (let attempt = 0; ; attempt++) {
     let db: Db | undefined;
     try {
+      // Before the read-write open: switching to WAL, migrating and even closing (a checkpoint) write
+      // to the file, and a damaged file must keep its bytes for whatever can be recovered from it.
+      const damaged = checkExistingDb(path);
+      if (damaged) throw damaged;
       db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
       return prepare(db);
     } catch (err) {

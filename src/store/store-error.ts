@@ -3,7 +3,7 @@
  * "EROFS"; the user needs "the disk is full" and what to do about it. Hosts switch on `code`.
  */
 import { statfsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 export type StoreErrorCode = 'disk_full' | 'read_only' | 'busy' | 'damaged' | 'io';
 
@@ -48,11 +48,38 @@ export function toStoreError(err: unknown, where: string): StoreError {
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
     return new StoreError('busy', `Could not save to ${where}: another program kept the database locked too long. Try again.`, `无法保存到 ${where}：另一个程序锁住数据库太久了。请再试一次。`);
   }
-  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') {
-    return new StoreError('damaged', `${where} is damaged or is not a Zhixing database. Move it aside to start afresh.`, `${where} 已损坏，或者不是知行的数据库。把它移到别处即可重新开始。`);
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
+    return damagedError(where, err instanceof Error ? err.message : code, { untouched: false });
   }
   const detail = err instanceof Error ? err.message : String(err);
   return new StoreError('io', `Could not save to ${where} (${code || detail}). Check the disk and try again.`, `无法保存到 ${where}（${code || detail}）。请检查磁盘后再试。`);
+}
+
+/**
+ * The database at `path` is damaged (`detail`: SQLite's words): what is wrong, and how to get back what
+ * can be read. `untouched`: found before anything was written, so nothing was; otherwise it was found
+ * while running and what was being saved was not. `copy`: a copy of the file as it was found.
+ */
+export function damagedError(path: string, detail: string, options: { untouched: boolean; copy?: string }): StoreError {
+  const { untouched, copy } = options;
+  const source = copy ?? path;
+  const dump = join(dirname(path), 'zhixing-recovered.sql');
+  const en = [
+    `The database at ${path} is damaged (${detail}).`,
+    untouched ? 'Nothing was written to it.' : 'What was being saved was not saved.',
+    copy ? `A copy of it as it was is at ${copy}.` : `Stop Zhixing and keep a copy first: cp ${path} ${path}.bak`,
+    `To export what can still be read: sqlite3 ${source} .recover > ${dump}`,
+    `To start afresh, move ${basename(path)} and its -wal and -shm files out of ${dirname(path)}.`,
+  ];
+  const zh = [
+    `${path} 处的数据库已损坏（${detail}）。`,
+    untouched ? '没有向它写入任何内容。' : '正在保存的内容没有保存下来。',
+    copy ? `它原样的副本在 ${copy}。` : `请先停止知行并备份一份：cp ${path} ${path}.bak`,
+    `导出仍能读取的内容：sqlite3 ${source} .recover > ${dump}`,
+    `要重新开始，请把 ${basename(path)} 以及它的 -wal、-shm 文件移出 ${dirname(path)}。`,
+  ];
+  // Spaces in the Chinese too: a command must not run into the sentence after it.
+  return new StoreError('damaged', en.join(' '), zh.join(' '));
 }
 
 /**

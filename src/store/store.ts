@@ -1,5 +1,5 @@
 import { openDb, type Db } from './db.js';
-import { isStorageFailure, toStoreError } from './store-error.js';
+import { isStorageFailure, toStoreError, type StoreError } from './store-error.js';
 import { createIdGenerator } from './ids.js';
 import { createEventsRepo, type EventsRepo } from './events-repo.js';
 import { createLocksRepo, type LocksRepo } from './locks-repo.js';
@@ -55,8 +55,21 @@ export interface Store {
 
 export function createStore(path: string): Store {
   const db: Db = openDb(path);
+  /**
+   * Set once SQLite finds the file damaged while running: from then on nothing is read from or written
+   * to it, so a damaged file is never written into, and every caller hears the same plain sentence.
+   */
+  let damaged: StoreError | undefined;
   // What the disk says (SQLITE_FULL, EROFS…) becomes a sentence the user can act on.
-  const plain = (err: unknown) => (isStorageFailure(err) ? toStoreError(err, path) : err);
+  const plain = (err: unknown) => {
+    if (!isStorageFailure(err)) return err;
+    const failure = toStoreError(err, path);
+    if (failure.code === 'damaged') damaged ??= failure;
+    return failure;
+  };
+  const refuseIfDamaged = () => {
+    if (damaged) throw damaged;
+  };
   // Prepared once: better-sqlite3's db.transaction(fn) would build a new wrapper on every call.
   const begin = db.prepare('BEGIN');
   const commit = db.prepare('COMMIT');
@@ -69,6 +82,7 @@ export function createStore(path: string): Store {
 
   function transaction<T>(fn: () => T): T {
     if (db.inTransaction) return fn();
+    refuseIfDamaged();
     try {
       begin.run();
       const result = fn();
@@ -94,6 +108,7 @@ export function createStore(path: string): Store {
    */
   function commitAll(batch: typeof queued): boolean {
     try {
+      refuseIfDamaged();
       begin.run();
     } catch (err) {
       for (const { onError } of batch) onError(plain(err));
@@ -139,12 +154,13 @@ export function createStore(path: string): Store {
     }
   }
 
-  /** The repository with storage failures thrown as StoreErrors, for writes made outside a turn's queue. */
+  /** The repository with storage failures thrown as StoreErrors, for reads and for writes made outside a turn's queue. */
   function guarded<R extends object>(repo: R): R {
     const out = {} as R;
     for (const [key, fn] of Object.entries(repo) as Array<[keyof R, (...args: unknown[]) => unknown]>) {
       out[key] = ((...args: unknown[]) => {
         try {
+          refuseIfDamaged();
           return fn(...args);
         } catch (err) {
           throw plain(err);
@@ -166,23 +182,24 @@ export function createStore(path: string): Store {
   const messages = createMessagesRepo(db);
   const events = createEventsRepo(db);
   return {
-    sessions: createSessionsRepo(db),
+    // Every repository says a storage failure (a damaged file above all) as a StoreError, never as SQLite's bare words.
+    sessions: guarded(createSessionsRepo(db)),
     // Reads see every write queued before them.
-    messages: {
+    messages: guarded({
       ...messages,
       list: (sessionId) => (flush(), messages.list(sessionId)),
       listRecent: (sessionId, options) => (flush(), messages.listRecent(sessionId, options)),
       attachment: (partId, index) => (flush(), messages.attachment(partId, index)),
       partInSession: (sessionId, partId) => (flush(), messages.partInSession(sessionId, partId)),
-    },
-    turns: createTurnsRepo(db),
-    todos: createTodosRepo(db),
-    prefs: createPrefsRepo(db),
+    }),
+    turns: guarded(createTurnsRepo(db)),
+    todos: guarded(createTodosRepo(db)),
+    prefs: guarded(createPrefsRepo(db)),
     // A memory names its session, which may still sit in the queue.
     memories: guarded(flushedFirst(createMemoriesRepo(db))),
     memoryVectors: guarded(flushedFirst(createMemoryVectorsRepo(db))),
     locks: guarded(createLocksRepo(db)),
-    events: { ...events, since: (sessionId, seq, limit) => (flush(), events.since(sessionId, seq, limit)) },
+    events: guarded({ ...events, since: (sessionId, seq, limit) => (flush(), events.since(sessionId, seq, limit)) }),
     permissionDecisions: guarded(createPermissionDecisionsRepo(db)),
     // Turns queue their rows: a snapshot's reads see them (and its writes fail as StoreErrors).
     snapshots: guarded(flushedFirst(createSnapshotsRepo(db))),

@@ -3,7 +3,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { checkPath, formatSize, notFoundMessage } from './sandbox.js';
-import { isTempName, removeStaleTemps } from './temp-files.js';
+import { isTempName } from './temp-files.js';
 import { say, type Lang } from '../i18n.js';
 import { ToolError, defineTool } from './tool.js';
 
@@ -45,8 +45,8 @@ export const fileListTool = defineTool({
       throw new ToolError(say(lang, `无法列出 ${shown}（${code}）。`, `Cannot list ${shown} (${code}).`));
     }
 
-    // Listing is when leftovers of killed writes are seen (and hidden), so it clears them too.
-    if (located.inside) await removeStaleTemps(located.target, entries.map((e) => e.name));
+    // Only Zhixing's own temps of writes in flight are hidden; a listing reads and never deletes
+    // (the next write to this folder clears the leftovers of killed writes).
     const visible = entries
       .filter((e) => !isTempName(e.name))
       .sort((a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

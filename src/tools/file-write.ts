@@ -3,7 +3,7 @@ import { chmod, lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { assertStillInside, checkPath, formatBytes } from './sandbox.js';
-import { removeStaleTemps, tempFileName } from './temp-files.js';
+import { isTempName, removeStaleTemps, tempFileName } from './temp-files.js';
 import { say, type Lang } from '../i18n.js';
 import { ToolError, defineTool } from './tool.js';
 
@@ -38,6 +38,15 @@ export const fileWriteTool = defineTool({
       ));
     }
 
+    // A file by the name of Zhixing's own temps would be hidden from listings and later swept away.
+    const name = path.basename(args.path);
+    if (isTempName(name)) {
+      throw new ToolError(say(
+        lang,
+        `“${name}”是知行自己的临时文件的名称形式，这类文件会被隐藏并清理。请换一个名称。没有写入任何内容。`,
+        `"${name}" is the form of Zhixing's own temp files, which are hidden and cleaned away. Pick another name. Nothing was written.`,
+      ));
+    }
     const located = await checkPath(ctx, 'file.write', args.path, { forWrite: true });
     const shown = located.display;
     const existing = await lstat(located.target).catch(() => undefined);
@@ -148,8 +157,10 @@ async function writeAtomically(
   { lang, shown, guard, signal, unstoppable }: WriteOptions,
 ): Promise<void> {
   const temp = path.join(dir, tempFileName());
+  let made = false;
   try {
     const handle = await open(temp, 'wx');
+    made = true;
     try {
       // The folder may have been swapped between the check above and this open.
       await guard(temp);
@@ -166,7 +177,8 @@ async function writeAtomically(
     unstoppable();
     await rename(temp, target);
   } catch (err) {
-    await rm(temp, { force: true }).catch(() => {});
+    // Only the temp this call made: a file already by that name (the open's EEXIST) is not ours.
+    if (made) await rm(temp, { force: true }).catch(() => {});
     if (err instanceof ToolError) throw err;
     if ((err as Error | undefined)?.name === 'AbortError') throw new ToolError(cancelled(lang, shown));
     throw new ToolError(failure(lang, shown, err));

@@ -90,7 +90,7 @@ describe('file_write stopped by its signal', () => {
 describe('temp files left by a crash', () => {
   const HOUR_MS = 60 * 60 * 1000;
 
-  it('a later write or listing removes those whose writer is gone or that are over an hour old, never a live writer\'s', async () => {
+  it('a later write to the folder removes those whose writer is gone or that are over an hour old, never a live writer\'s', async () => {
     // A writer that was killed: its process has exited, so its pid is gone.
     const dead = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
     await once(dead, 'exit');
@@ -102,30 +102,52 @@ describe('temp files left by a crash', () => {
         live: `.zhixing-${live.pid}-0123456789ab.tmp`,
         // A live pid on a temp over an hour old: the pid was reused after the writer died.
         reused: `.zhixing-${live.pid}-ba9876543210.tmp`,
-        // Temps named the earlier way carry no pid, so only their age tells.
-        oldStale: '.a.txt.0123456789ab.tmp',
-        oldFresh: '.a.txt.fedcba987654.tmp',
       };
       const twoHoursAgo = new Date(Date.now() - 2 * HOUR_MS);
       for (const dir of ['notes', 'logs']) {
         await mkdir(path.join(ws, dir));
         for (const name of Object.values(temps)) await writeFile(path.join(ws, dir, name), 'partial');
-        for (const name of [temps.reused, temps.oldStale]) await utimes(path.join(ws, dir, name), twoHoursAgo, twoHoursAgo);
+        await utimes(path.join(ws, dir, temps.reused), twoHoursAgo, twoHoursAgo);
       }
-      const kept = [temps.live, temps.oldFresh].sort();
 
       expect(await run(fileWriteTool, { path: 'notes/a.txt', content: 'hello' })).toBe('Wrote 5 bytes to notes/a.txt');
-      expect((await readdir(path.join(ws, 'notes'))).sort()).toEqual([...kept, 'a.txt'].sort());
+      expect((await readdir(path.join(ws, 'notes'))).sort()).toEqual([temps.live, 'a.txt'].sort());
       // Only the folder written to is swept.
-      expect(await readdir(path.join(ws, 'logs'))).toHaveLength(5);
+      expect(await readdir(path.join(ws, 'logs'))).toHaveLength(3);
       expect(await run(fileListTool, { path: 'notes' })).toBe('notes/ has 1 entry:\na.txt (5 B)');
 
+      // A listing hides Zhixing's own temps, and deletes nothing: it only reads.
       expect(await run(fileListTool, { path: 'logs' })).toBe('logs/ is an empty folder.');
-      expect((await readdir(path.join(ws, 'logs'))).sort()).toEqual(kept);
+      expect(await readdir(path.join(ws, 'logs'))).toHaveLength(3);
       expect(await run(fileListTool, {})).toBe('The workspace root has 2 entries:\nlogs/\nnotes/');
     } finally {
       live.kill('SIGKILL');
     }
+  });
+
+  it('a user\'s file named like an old temp file survives listings and writes, and is listed', async () => {
+    // The earlier temp form `.<name>.<hex>.tmp` is a name a user may choose: a dated report, a backup.
+    const users = ['.report.20250101.tmp', '.a.txt.0123456789ab.tmp', '.zhixing-notes.tmp', '.zhixing-1-0123456789ab.tmp.bak'];
+    const twoHoursAgo = new Date(Date.now() - 2 * HOUR_MS);
+    await mkdir(path.join(ws, 'notes'));
+    for (const name of users) {
+      await writeFile(path.join(ws, 'notes', name), 'mine');
+      await utimes(path.join(ws, 'notes', name), twoHoursAgo, twoHoursAgo);
+    }
+
+    expect(await run(fileListTool, { path: 'notes' })).toBe(
+      `notes/ has 4 entries:\n${[...users].sort().map((n) => `${n} (4 B)`).join('\n')}`,
+    );
+    expect(await run(fileWriteTool, { path: 'notes/a.txt', content: 'hello' })).toBe('Wrote 5 bytes to notes/a.txt');
+    expect(await run(fileListTool, { path: 'notes' })).toContain('.report.20250101.tmp (4 B)');
+    for (const name of users) expect(await readFile(path.join(ws, 'notes', name), 'utf8')).toBe('mine');
+  });
+
+  it('file_write refuses a name in the form of Zhixing\'s own temps, which would be hidden and swept', async () => {
+    expect(await fails(fileWriteTool, { path: 'notes/.zhixing-1-0123456789ab.tmp', content: 'x' })).toBe(
+      '".zhixing-1-0123456789ab.tmp" is the form of Zhixing\'s own temp files, which are hidden and cleaned away. Pick another name. Nothing was written.',
+    );
+    expect(await tree(ws)).toEqual([]);
   });
 });
 

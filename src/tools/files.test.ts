@@ -316,12 +316,12 @@ describe('file_write limits', () => {
 });
 
 describe('file_list', () => {
-  it('lists folders first with "/", then files with sizes, hiding temp files', async () => {
+  it('lists folders first with "/", then files with sizes, hiding only Zhixing\'s own temp files', async () => {
     await mkdir(path.join(ws, 'notes'));
     await mkdir(path.join(ws, 'archive'));
     await writeFile(path.join(ws, 'b.txt'), 'hello');
     await writeFile(path.join(ws, 'a.csv'), 'x'.repeat(1536));
-    await writeFile(path.join(ws, '.b.txt.0123456789ab.tmp'), 'partial');
+    await writeFile(path.join(ws, `.zhixing-${process.pid}-0123456789ab.tmp`), 'partial');
     await symlink(path.join(ws, 'b.txt'), path.join(ws, 'c-link'));
     expect(await run(fileListTool, {})).toBe(
       'The workspace root has 5 entries:\narchive/\nnotes/\na.csv (1.5 KB)\nb.txt (5 B)\nc-link (link)',

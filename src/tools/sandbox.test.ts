@@ -238,7 +238,7 @@ describe('notFoundMessage', () => {
 
 describe('similarNames', () => {
   it('finds typos, case differences and other extensions, and skips temp files', async () => {
-    for (const n of ['notes.txt', 'README.md', 'report.csv', 'zzz.bin', '.notes.txt.0123456789ab.tmp']) await writeFile(path.join(ws, n), '');
+    for (const n of ['notes.txt', 'README.md', 'report.csv', 'zzz.bin', `.zhixing-${process.pid}-0123456789ab.tmp`]) await writeFile(path.join(ws, n), '');
     expect(await similarNames(ws, 'note.txt')).toEqual(['notes.txt']);
     expect(await similarNames(ws, 'readme.md')).toEqual(['README.md']);
     expect(await similarNames(ws, 'report.xlsx')).toEqual(['report.csv']);

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 
 const PRIVATE_FOLDER_MODE = 0o700;
 const PRIVATE_FILE_MODE = 0o600;
 const HASH = /^[0-9a-f]{64}$/;
+/** What `write` names its temp files; nothing else in the folder is taken for a leftover of its own. */
+const TEMP_NAME = /^\.tmp-[0-9a-f]{12}$/;
 
 /** File contents by their sha256, under the snapshots folder: one copy however many snapshots hold it. */
 export interface BlobFiles {
@@ -28,11 +30,14 @@ export function createBlobFiles(dir: string): BlobFiles {
       const folder = join(dir, hash.slice(0, 2));
       mkdirSync(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
       const tmp = join(folder, `.tmp-${randomBytes(6).toString('hex')}`);
+      let made = false;
       try {
         writeFileSync(tmp, data, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+        made = true;
         renameSync(tmp, path);
       } catch (err) {
-        rmSync(tmp, { force: true });
+        // Only the temp this call made: a name already taken (EEXIST) is another's file.
+        if (made) rmSync(tmp, { force: true });
         throw err;
       }
     },
@@ -57,7 +62,9 @@ export function createBlobFiles(dir: string): BlobFiles {
         for (const name of readdirSync(join(dir, folder))) {
           const path = join(dir, folder, name);
           try {
-            if (statSync(path).mtimeMs < olderThanMs) out.push(name.startsWith('.tmp-') ? path : folder + name);
+            // Only blobs and this module's own temps: anything else that found its way here is not ours.
+            const entry = HASH.test(folder + name) ? folder + name : TEMP_NAME.test(name) ? path : undefined;
+            if (entry && statSync(path).mtimeMs < olderThanMs) out.push(entry);
           } catch {
             // Removed meanwhile.
           }
@@ -68,8 +75,8 @@ export function createBlobFiles(dir: string): BlobFiles {
   };
 }
 
-/** Removes what `files` listed: a hash is a blob, anything else a leftover path. */
+/** Removes what `files` listed: a hash is a blob, a full path a leftover temp; anything else is left alone. */
 export function removeBlobFile(blobs: BlobFiles, entry: string): void {
   if (HASH.test(entry)) blobs.remove(entry);
-  else rmSync(entry, { force: true });
+  else if (isAbsolute(entry) && TEMP_NAME.test(basename(entry))) rmSync(entry, { force: true });
 }

@@ -59,11 +59,14 @@ function parentInside(root: string, abs: string): boolean {
 /** Replaces `abs` in one rename, so a crash leaves the old file or the new one, never half of either. */
 function replaceAtomically(abs: string, make: (tmp: string) => void): void {
   const tmp = join(dirname(abs), `.zhixing-undo-${randomBytes(6).toString('hex')}`);
+  let made = false;
   try {
     make(tmp);
+    made = true;
     renameSync(tmp, abs);
   } catch (err) {
-    rmSync(tmp, { force: true });
+    // `make` creates exclusively: when it failed, a file by that name (if any) is not ours to remove.
+    if (made) rmSync(tmp, { force: true });
     throw err;
   }
 }
