@@ -5,7 +5,9 @@ import type { Store } from '../store/store.js';
 import { StoreError } from '../store/store-error.js';
 import type { PreparedCall, ToolRegistry, ToolResult } from '../tools/registry.js';
 import { say, type Lang } from '../i18n.js';
-import type { PermissionRecord, ToolContext } from '../tools/tool.js';
+import type { PermissionRecord, PermissionRequest, ToolContext } from '../tools/tool.js';
+import { bringsOutsideText } from '../tools/untrusted.js';
+import { createTurnTrust, type TurnTrust } from '../permission/turn-trust.js';
 import { createContextService, type ContextService } from './context-service.js';
 import { createTurnWriter, type ToolPartHandle } from './turn-writer.js';
 import { readStep, type StepCut, type StepLimits } from './read-step.js';
@@ -109,6 +111,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
   const guard = createRepeatGuard();
   let snapshot: 'none' | 'taken' | 'closed' = 'none';
 
+  const trust = trustOf(store, opts);
   const writer = createTurnWriter({ store, sessionId, turnId, mode: llm.mode, model: llm.model, now });
   const { messageId: userMessageId } = writer.begin(opts.text);
   bus.emit({ type: 'turn.start', sessionId, turnId, messageId: userMessageId, text: opts.text });
@@ -267,6 +270,15 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
 
     if (!skip) await snapshotBefore(call.name);
     const permissions = skip ? undefined : deps.askFor({ tool: call.name, callId: call.id, sessionId, turnId, signal });
+    /** Why the trust record made this call's requests ask: said to the model if the call was refused. */
+    const lifted: string[] = [];
+    const ask: ToolContext['ask'] = (request) => {
+      const why = trust.review(request);
+      if (!why) return permissions!.ask(request);
+      lifted.push(why);
+      const lift: PermissionRequest = { ...request, mustAsk: request.mustAsk ? `${request.mustAsk} ${why}` : why };
+      return permissions!.ask(lift);
+    };
     const result: ToolResult =
       skip
         ? {
@@ -285,11 +297,17 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
             workspace: opts.workspace,
             signal,
             lang: opts.lang,
-            ask: permissions!.ask,
+            ask,
             refusal: permissions!.refusal,
             progress: (message) => bus.emit({ type: 'tool.progress', ...where, message }),
+            trust,
           });
     const records = permissions?.records?.() ?? [];
+    if (!skip) observe(trust, call.name, tools.get(call.name)?.source, result, records);
+    if (!result.ok && lifted.length > 0 && records.some((r) => r.decision === 'deny' && r.reason !== undefined)) {
+      // The tool says it was refused; the model (and, offline, the user) should also hear why it had to ask.
+      result.output = `${result.output}\n${lifted.at(-1)}`;
+    }
     const action: ActionRecord = {
       callId: call.id, tool: call.name, input: result.input, ok: result.ok, output: result.output, ms: result.ms, ...cardOf(result),
       ...(records.length > 0 && { permission: records }),
@@ -298,6 +316,32 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     bus.emit({ type: 'tool.end', ...where, ...action, input: inputPreview(action.input) });
     return action;
   }
+}
+
+/** The turn's trust record: the user's words of the session, and outside text already in its history. */
+function trustOf(store: Store, opts: TurnOptions): TurnTrust {
+  const earlier = store.messages
+    .toolsCalled(opts.sessionId)
+    .filter((tool) => bringsOutsideText(tool))
+    .map((tool) => ({ tool, from: say(opts.lang, '本会话之前', 'earlier in this conversation') }));
+  return createTurnTrust({ lang: opts.lang, turnText: opts.text, earlierTexts: store.messages.userTexts(opts.sessionId), earlier });
+}
+
+/** What a finished call tells the trust record: outside text that came in, a search's result links. */
+function observe(trust: TurnTrust, tool: string, source: string | undefined, result: ToolResult, records: PermissionRecord[]): void {
+  if (!bringsOutsideText(tool, source)) return;
+  // Refused before it read anything: nothing came in. An error of a tool that did read may quote what it read.
+  if (!result.ok && records.some((r) => r.decision === 'deny')) return;
+  const input = (result.input ?? {}) as Record<string, unknown>;
+  const from = [input.url, input.path, input.query, input.command].find((v) => typeof v === 'string') as string | undefined;
+  trust.entered({ tool, ...(from !== undefined && { from }) });
+  if (!result.ok || tool !== 'web_search') return;
+  const results = result.metadata?.results;
+  // The card's metadata is dropped past its size cap; the result lines (`   https://…`) say the same links.
+  const links = Array.isArray(results)
+    ? results.map((r: { url?: unknown } | null) => r?.url).filter((u): u is string => typeof u === 'string')
+    : [...result.output.matchAll(/^ {3}(https?:\/\/\S+)$/gm)].map((m) => m[1]!);
+  trust.searchResults(links);
 }
 
 /** What a call's card shows, for the events and the turn's record: attachments named and sized, without their bytes. */
