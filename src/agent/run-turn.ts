@@ -330,8 +330,9 @@ function trustOf(store: Store, opts: TurnOptions): TurnTrust {
 /** What a finished call tells the trust record: outside text that came in, a search's result links. */
 function observe(trust: TurnTrust, tool: string, source: string | undefined, result: ToolResult, records: PermissionRecord[]): void {
   if (!bringsOutsideText(tool, source)) return;
-  // Refused before it read anything: nothing came in. An error of a tool that did read may quote what it read.
-  if (!result.ok && records.some((r) => r.decision === 'deny')) return;
+  // A failed call brought nothing in when it was refused, or when its error is our own words (a fetch that
+  // failed, a policy refusal); an MCP server's error and a stopped command's output are someone else's.
+  if (!result.ok && (records.some((r) => r.decision === 'deny') || !(tool === 'shell' || source?.startsWith('mcp:')))) return;
   const input = (result.input ?? {}) as Record<string, unknown>;
   const from = [input.url, input.path, input.query, input.command].find((v) => typeof v === 'string') as string | undefined;
   trust.entered({ tool, ...(from !== undefined && { from }) });
