@@ -6,8 +6,7 @@ import { StoreError } from '../store/store-error.js';
 import type { PreparedCall, ToolRegistry, ToolResult } from '../tools/registry.js';
 import { say, type Lang } from '../i18n.js';
 import type { PermissionRecord, PermissionRequest, ToolContext } from '../tools/tool.js';
-import { bringsOutsideText } from '../tools/untrusted.js';
-import { createTurnTrust, type TurnTrust } from '../permission/turn-trust.js';
+import { observe, trustOf } from './turn-trust-feed.js';
 import { createContextService, type ContextService } from './context-service.js';
 import { createTurnWriter, type ToolPartHandle } from './turn-writer.js';
 import { readStep, type StepCut, type StepLimits } from './read-step.js';
@@ -316,33 +315,6 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     bus.emit({ type: 'tool.end', ...where, ...action, input: inputPreview(action.input) });
     return action;
   }
-}
-
-/** The turn's trust record: the user's words of the session, and outside text already in its history. */
-function trustOf(store: Store, opts: TurnOptions): TurnTrust {
-  const earlier = store.messages
-    .toolsCalled(opts.sessionId)
-    .filter((tool) => bringsOutsideText(tool))
-    .map((tool) => ({ tool, from: say(opts.lang, '本会话之前', 'earlier in this conversation') }));
-  return createTurnTrust({ lang: opts.lang, turnText: opts.text, earlierTexts: store.messages.userTexts(opts.sessionId), earlier });
-}
-
-/** What a finished call tells the trust record: outside text that came in, a search's result links. */
-function observe(trust: TurnTrust, tool: string, source: string | undefined, result: ToolResult, records: PermissionRecord[]): void {
-  if (!bringsOutsideText(tool, source)) return;
-  // A failed call brought nothing in when it was refused, or when its error is our own words (a fetch that
-  // failed, a policy refusal); an MCP server's error and a stopped command's output are someone else's.
-  if (!result.ok && (records.some((r) => r.decision === 'deny') || !(tool === 'shell' || source?.startsWith('mcp:')))) return;
-  const input = (result.input ?? {}) as Record<string, unknown>;
-  const from = [input.url, input.path, input.query, input.command].find((v) => typeof v === 'string') as string | undefined;
-  trust.entered({ tool, ...(from !== undefined && { from }) });
-  if (!result.ok || tool !== 'web_search') return;
-  const results = result.metadata?.results;
-  // The card's metadata is dropped past its size cap; the result lines (`   https://…`) say the same links.
-  const links = Array.isArray(results)
-    ? results.map((r: { url?: unknown } | null) => r?.url).filter((u): u is string => typeof u === 'string')
-    : [...result.output.matchAll(/^ {3}(https?:\/\/\S+)$/gm)].map((m) => m[1]!);
-  trust.searchResults(links);
 }
 
 /** What a call's card shows, for the events and the turn's record: attachments named and sized, without their bytes. */
