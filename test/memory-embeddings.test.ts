@@ -231,7 +231,7 @@ describe('the memory tools in a model turn', () => {
       toolCallsReply([{ id: 'c2', name: 'memory_search', args: { query: 'what am I allergic to?', scope: 'all' } }]),
       textReply('You are allergic to peanuts.'),
     );
-    const r = await app.sessions.send(session.id, 'Remember that I am allergic to peanuts, then check what you know');
+    const r = await app.sessions.send(session.id, 'Remember that I am allergic to peanuts, then check what you know from all my chats');
     expect(r.reply).toBe('You are allergic to peanuts.');
     expect(r.actions.map((x) => [x.tool, x.ok])).toEqual([['memory_save', true], ['memory_search', true]]);
     expect(r.actions[0]!.output).toBe('Remembered [fact] The user is allergic to peanuts (tags: health)');

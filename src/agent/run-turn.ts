@@ -5,7 +5,8 @@ import type { Store } from '../store/store.js';
 import { StoreError } from '../store/store-error.js';
 import type { PreparedCall, ToolRegistry, ToolResult } from '../tools/registry.js';
 import { say, type Lang } from '../i18n.js';
-import type { PermissionRecord, ToolContext } from '../tools/tool.js';
+import type { PermissionRecord, PermissionRequest, ToolContext } from '../tools/tool.js';
+import { observe, trustOf } from './turn-trust-feed.js';
 import { createContextService, type ContextService } from './context-service.js';
 import { createTurnWriter, type ToolPartHandle } from './turn-writer.js';
 import { readStep, type StepCut, type StepLimits } from './read-step.js';
@@ -109,6 +110,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
   const guard = createRepeatGuard();
   let snapshot: 'none' | 'taken' | 'closed' = 'none';
 
+  const trust = trustOf(store, opts);
   const writer = createTurnWriter({ store, sessionId, turnId, mode: llm.mode, model: llm.model, now });
   const { messageId: userMessageId } = writer.begin(opts.text);
   bus.emit({ type: 'turn.start', sessionId, turnId, messageId: userMessageId, text: opts.text });
@@ -267,6 +269,15 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
 
     if (!skip) await snapshotBefore(call.name);
     const permissions = skip ? undefined : deps.askFor({ tool: call.name, callId: call.id, sessionId, turnId, signal });
+    /** Why the trust record made this call's requests ask: said to the model if the call was refused. */
+    const lifted: string[] = [];
+    const ask: ToolContext['ask'] = (request) => {
+      const why = trust.review(request);
+      if (!why) return permissions!.ask(request);
+      lifted.push(why);
+      const lift: PermissionRequest = { ...request, mustAsk: request.mustAsk ? `${request.mustAsk} ${why}` : why };
+      return permissions!.ask(lift);
+    };
     const result: ToolResult =
       skip
         ? {
@@ -285,11 +296,17 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
             workspace: opts.workspace,
             signal,
             lang: opts.lang,
-            ask: permissions!.ask,
+            ask,
             refusal: permissions!.refusal,
             progress: (message) => bus.emit({ type: 'tool.progress', ...where, message }),
+            trust,
           });
     const records = permissions?.records?.() ?? [];
+    if (!skip) observe(trust, call.name, tools.get(call.name)?.source, result, records);
+    if (!result.ok && lifted.length > 0 && records.some((r) => r.decision === 'deny' && r.reason !== undefined)) {
+      // The tool says it was refused; the model (and, offline, the user) should also hear why it had to ask.
+      result.output = `${result.output}\n${lifted.at(-1)}`;
+    }
     const action: ActionRecord = {
       callId: call.id, tool: call.name, input: result.input, ok: result.ok, output: result.output, ms: result.ms, ...cardOf(result),
       ...(records.length > 0 && { permission: records }),

@@ -27,6 +27,12 @@ describe('the trace says how a call was let through or refused', () => {
     expect(permissionNote([rec({ by: 'user' })], undefined, 'zh')).toBe('你允许了');
   });
 
+  it('says why a refused ask had to ask, when the rules alone would have allowed it', () => {
+    const why = 'Outside content entered this turn (web_fetch (https://a.example/)) and may hold instructions; a person must approve it.';
+    expect(permissionNote([rec({ action: 'web.fetch', by: 'no-host', decision: 'deny', reason: why })], undefined, 'en'))
+      .toBe(`nobody to ask, refused (--yes approves) · ${why}`);
+  });
+
   it('says a write replaced a file that was there, once per line', () => {
     const records = [rec({ rule: 'file_write' }), rec({ rule: 'file_write' }), rec({ action: 'file.read' })];
     expect(permissionNote(records, { created: false }, 'en')).toBe('allowed by rule file_write · overwrote an existing file');

@@ -57,6 +57,9 @@ export function permissionNote(records: PermissionRecord[] | undefined, metadata
   const list = records ?? [];
   const refused = list.filter((r) => r.decision === 'deny');
   const words = (refused.length ? refused : list).map((r) => decisionText(r, lang)).filter(Boolean);
+  // Why an ask the rules alone would have allowed had to ask (outside content in the turn, no sandbox): the refusal's cause.
+  const why = refused.find((r) => (r.by === 'no-host' || r.by === 'user') && r.reason)?.reason;
+  if (why) words.push(plainText(why));
   // A file write says `created: false` when the file was there before: worth saying it was overwritten.
   if (!refused.length && metadata?.created === false) words.push(say(lang, '覆盖了已有文件', 'overwrote an existing file'));
   return [...new Set(words)].join(' · ');

@@ -84,6 +84,10 @@ export interface MessagesRepo {
   updateToolPart(id: string, u: { state: ToolState; output?: string; ms?: number; now: number } & ToolCard & { attachments?: StoredAttachment[] }): void;
   /** Tool parts come with their attachments summarised, without the bytes: `attachment` fetches one whole. */
   list(sessionId: string): Message[];
+  /** The text the user wrote in a session, oldest first (what they named counts as chosen by them). */
+  userTexts(sessionId: string): string[];
+  /** The tools a session has called, each once. */
+  toolsCalled(sessionId: string): string[];
   /** One attachment of a tool part, with its bytes; `index` counts from 0 in the listed order. */
   attachment(partId: string, index: number): StoredAttachment | undefined;
   /** True when the part belongs to a message of that session. */
@@ -198,6 +202,10 @@ export function createMessagesRepo(db: Db): MessagesRepo {
   const parts = db.prepare(`SELECT p.id, p.message_id, p.type, p.text, p.call_id, p.tool, p.input, p.output, p.state, p.ms, p.title, p.metadata,
     CASE WHEN p.attachments IS NULL THEN NULL ELSE (SELECT json_group_array(json_remove(value, '$.data')) FROM json_each(p.attachments)) END AS attachments
     FROM messages m JOIN parts p ON p.message_id = m.id WHERE m.session_id = ? ORDER BY p.rowid`);
+  const userTextsOf = db.prepare(`SELECT p.text FROM messages m JOIN parts p ON p.message_id = m.id
+    WHERE m.session_id = ? AND m.role = 'user' AND p.type = 'text' ORDER BY p.rowid`).pluck();
+  const toolsOf = db.prepare(`SELECT DISTINCT p.tool FROM messages m JOIN parts p ON p.message_id = m.id
+    WHERE m.session_id = ? AND p.type = 'tool'`).pluck();
   const partOf = db.prepare('SELECT 1 FROM parts p JOIN messages m ON m.id = p.message_id WHERE p.id = ? AND m.session_id = ?').pluck();
   const attachmentAt = db.prepare('SELECT a.value FROM parts p, json_each(p.attachments) a WHERE p.id = ? AND a.key = ?').pluck();
   const grow = db.prepare('UPDATE messages SET size = size + ? WHERE id = ?');
@@ -239,6 +247,8 @@ export function createMessagesRepo(db: Db): MessagesRepo {
       for (const r of parts.all(sessionId) as PartRow[]) byMessage.get(r.message_id)?.parts.push(toPart(r));
       return [...byMessage.values()];
     },
+    userTexts: (sessionId) => userTextsOf.all(sessionId) as string[],
+    toolsCalled: (sessionId) => toolsOf.all(sessionId) as string[],
     attachment(partId, index) {
       const raw = attachmentAt.get(partId, index) as string | undefined;
       return raw === undefined ? undefined : (JSON.parse(raw) as StoredAttachment);

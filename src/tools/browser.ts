@@ -14,7 +14,7 @@ import { viewPage, viewText } from '../browser/snapshot.js';
 import { say, type Lang } from '../i18n.js';
 import type { NetworkPolicyError } from '../net/policy.js';
 import { blockedNote, browserRefusedText, noPageText, policyText } from './browser-text.js';
-import { defineTool, ToolError, type Tool, type ToolContext, type ToolOutput } from './tool.js';
+import { defineTool, ToolError, type PermissionRequest, type Tool, type ToolContext, type ToolOutput } from './tool.js';
 import { untrusted } from './untrusted.js';
 
 /** The first call starts Chromium (a second or more on a busy machine) before the page loads. */
@@ -53,9 +53,9 @@ function normalizeUrl(raw: string): string {
   return /^[a-z][a-z0-9+.-]*:/i.test(text) ? text : `https://${text}`;
 }
 
-async function askOrRefuse(ctx: ToolContext, action: string, target: string, what: string): Promise<void> {
+async function askOrRefuse(ctx: ToolContext, action: string, target: string, what: string, sendsTo?: PermissionRequest['sendsTo']): Promise<void> {
   // The browser touches no file: the workspace's bounds do not apply, the rules alone decide.
-  const decision = await ctx.ask({ action, target, insideSandbox: true });
+  const decision = await ctx.ask({ action, target, insideSandbox: true, ...(sendsTo && { sendsTo }) });
   if (decision !== 'allow') throw new ToolError(browserRefusedText(ctx.lang, what, ctx.refusal?.()));
 }
 
@@ -122,7 +122,7 @@ export function createBrowserTools(manager: BrowserManager): Tool[] {
           if (err instanceof NetworkPolicyError) throw new ToolError(policyText(lang, err as NetworkPolicyError, raw));
           throw err;
         }
-        await askOrRefuse(ctx, 'browser.navigate', url.href, url.href);
+        await askOrRefuse(ctx, 'browser.navigate', url.href, url.href, { kind: 'url', url: url.href });
         try {
           await checkUrlResolved(url, policy);
         } catch (err) {
@@ -193,7 +193,8 @@ export function createBrowserTools(manager: BrowserManager): Tool[] {
     return manager.use(ctx.sessionId, lang, async (tabs) => {
       const page = await tabs.current();
       const element = targetName(args);
-      await askOrRefuse(ctx, `browser.${kind}`, `${page.url()} ${element}`, `${kind} ${element} @ ${page.url()}`);
+      // What is typed, and which element is clicked, goes to the page's site: the model chose it.
+      await askOrRefuse(ctx, `browser.${kind}`, `${page.url()} ${element}`, `${kind} ${element} @ ${page.url()}`, { kind: 'page', url: page.url() });
       const { locator, note } = await locate(page, args, lang);
       const since = tabs.refusals.length;
       await settleAfter(page, async () => {

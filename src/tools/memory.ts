@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { say, type Lang } from '../i18n.js';
 import { MAX_MEMORY_CHARS, MAX_TAG_CHARS, MAX_TAGS, MemoryError } from '../memory/service.js';
-import { MEMORY_KINDS, type Memory, type MemoryKind, type MemoryService } from '../memory/types.js';
-import { defineTool, ToolError, type Tool } from './tool.js';
+import { MEMORY_KINDS, type Memory, type MemoryKind, type MemoryScope, type MemoryService } from '../memory/types.js';
+import { defineTool, ToolError, type Tool, type ToolContext } from './tool.js';
 
 /** A question is a sentence or a few keywords; more is a document, not a search. */
 const MAX_QUERY_CHARS = 500;
@@ -26,6 +26,34 @@ function line(m: Memory, lang: Lang): string {
 function refused(err: unknown, lang: Lang): never {
   if (err instanceof MemoryError) throw new ToolError(say(lang, `没能保存这条记忆：${err.message}`, `Could not save the memory: ${err.message}`));
   throw err;
+}
+
+/**
+ * Memories of other conversations are the user's private data, and a page the model read may ask it
+ * to gather them: they are searched only when the user's own message of this turn asks for them, or a
+ * person approves. Otherwise the search keeps to this conversation.
+ */
+async function widen(query: string, ctx: ToolContext): Promise<MemoryScope> {
+  if (ctx.trust?.crossSessionAsked()) return 'all';
+  const decision = await ctx.ask({
+    action: 'memory.search_all',
+    target: `all: ${query}`,
+    insideSandbox: true,
+    mustAsk: say(ctx.lang,
+      '要查找所有会话的记忆（你的私人数据），但你这一轮的话里没有要求查其他会话。',
+      'This searches the memories of every conversation (your private data), and your message this turn did not ask for other conversations.'),
+  });
+  return decision === 'allow' ? 'all' : 'session';
+}
+
+function narrowedText(ctx: ToolContext): string {
+  const why = ctx.refusal?.();
+  const who = why === 'unanswered'
+    ? say(ctx.lang, '没有人可以批准（没有终端）', 'nobody was there to approve it (no terminal)')
+    : why === 'declined' ? say(ctx.lang, '用户拒绝了', 'the user declined') : say(ctx.lang, '没有获得批准', 'it was not approved');
+  return say(ctx.lang,
+    `[只查了本会话：用户这一轮没有要求查其他会话，查所有会话需要用户批准，而${who}。]`,
+    `[Searched this conversation only: the user did not ask this turn for other conversations, searching all of them needs their approval, and ${who}.]`);
 }
 
 /** memory_save and memory_search over the memory service; the calling session is the memory's. */
@@ -63,11 +91,14 @@ export function createMemoryTools(deps: MemoryToolsDeps): Tool[] {
       query: z.string().min(1).max(MAX_QUERY_CHARS).describe('A question or keywords, in any language.'),
       scope: z.enum(['session', 'all']).optional().describe('"session" (default): this conversation only. "all": every conversation, only when the user asks for it.'),
     }),
-    async execute({ query, scope = 'session' }, ctx) {
+    async execute({ query, scope: wanted = 'session' }, ctx) {
+      const scope = wanted === 'all' ? await widen(query, ctx) : 'session';
+      // Asked for every conversation and not given it: the result says so, and why.
+      const narrowed = wanted === 'all' && scope === 'session' ? `\n${narrowedText(ctx)}` : '';
       const hits = await memory.search({ query, sessionId: ctx.sessionId, scope, limit: SEARCH_HITS, signal: ctx.signal });
       if (hits.length === 0) {
         const hint = scope === 'session' ? say(ctx.lang, '（只查了本会话的记忆。）', ' (Only this conversation\'s memories were searched.)') : '';
-        return { output: say(ctx.lang, `没有找到与「${query}」相关的记忆。${hint}`, `No memories match "${query}".${hint}`), title: query, metadata: { hits: 0 } };
+        return { output: say(ctx.lang, `没有找到与「${query}」相关的记忆。${hint}`, `No memories match "${query}".${hint}`) + narrowed, title: query, metadata: { hits: 0, scope } };
       }
       const where = (sessionId: string) => {
         if (scope !== 'all') return '';
@@ -77,7 +108,7 @@ export function createMemoryTools(deps: MemoryToolsDeps): Tool[] {
       };
       const lines = hits.map((h, i) => `${i + 1}. ${line(h, ctx.lang)}${where(h.sessionId)}`);
       const head = say(ctx.lang, `找到 ${hits.length} 条相关记忆${scope === 'all' ? '（所有会话）' : ''}：`, `${hits.length} matching memor${hits.length === 1 ? 'y' : 'ies'}${scope === 'all' ? ' (all sessions)' : ''}:`);
-      return { output: [head, ...lines].join('\n'), title: query, metadata: { hits: hits.length, scope } };
+      return { output: [head, ...lines].join('\n') + narrowed, title: query, metadata: { hits: hits.length, scope } };
     },
   });
 

@@ -11,6 +11,7 @@ import {
   catastropheText, cutNote, noSandboxReason, outputBody, refusedText, sandboxSentence, shownCommand, startFailedText,
   statusLine, stoppedText,
 } from './shell-text.js';
+import { say } from '../i18n.js';
 import { ToolError, defineTool, type Tool } from './tool.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -114,6 +115,8 @@ export function createShellTool(deps: ShellToolDeps): Tool {
         insideSandbox: true,
         parts: analysis.ok ? analysis.parts : [{ text: args.command, opaque: analysis.reason }],
         ...(info.ok ? {} : { mustAsk: noSandboxReason(lang, info) }),
+        // On the network a command can send anything anywhere; off it, nothing leaves the machine.
+        ...(deps.network ? { sendsTo: { kind: 'anywhere' as const, what: say(lang, 'shell 命令', 'a shell command') } } : {}),
       });
       if (decision !== 'allow') throw new ToolError(refusedText(lang, args.command, ctx.refusal?.()));
       // Asking may have taken a while: a stop in the meantime means it never starts.

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Lang } from '../i18n.js';
 import type { ToolSpec } from '../llm/types.js';
+import type { Egress, TurnTrust } from '../permission/turn-trust.js';
 
 /** Longer file names and MIME types than this are not names but data. */
 const MAX_ATTACHMENT_NAME_CHARS = 255;
@@ -25,6 +26,12 @@ export interface PermissionRequest {
   aliases?: string[];
   /** Set when this call must ask whatever the rules allow, and why (e.g. no sandbox for the shell). */
   mustAsk?: string;
+  /**
+   * Where the action could carry data: a URL it opens, a page it types into, or anywhere (a shell on
+   * the network, an open-world MCP tool). Once outside content entered the turn, the turn's trust
+   * record makes such a request ask unless the user chose the destination (see `TurnTrust`).
+   */
+  sendsTo?: Egress;
   /** Who asks: the tool, its call, session and turn. Filled in by the turn running the tool, never by the tool. */
   tool?: string;
   callId?: string;
@@ -98,6 +105,11 @@ export interface ToolContext {
   refusal?(): PermissionRefusal | undefined;
   /** A line of progress for long work, shown to the user while the tool runs. */
   progress(message: string): void;
+  /**
+   * The turn's trust record: what outside content entered it, and what the user asked in their own
+   * words. Absent outside a model turn (a call from an MCP client): then nothing counts as asked by the user.
+   */
+  trust?: TurnTrust;
   /**
    * Says the call has reached the point where it takes effect (a rename, a commit) and cannot be
    * stopped any more: a stop or timeout from now on waits for it to finish and reports what it did.

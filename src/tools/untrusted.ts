@@ -30,6 +30,17 @@ export const UNTRUSTED_PROMPT_LINE =
 /** Tools whose results are fenced with `untrusted`. */
 export const UNTRUSTED_TOOLS = new Set(['web_fetch', 'web_search', 'pdf_read', 'browser_navigate', 'browser_snapshot', 'browser_click', 'browser_type']);
 
+/**
+ * Tools whose output is outside text for the turn's trust record: the fenced ones, a shell's output
+ * (a download, a page's source), a file (nobody can tell who wrote it) and any MCP server's answer.
+ */
+const OUTSIDE_TEXT_TOOLS = new Set([...UNTRUSTED_TOOLS, 'shell', 'file_read']);
+
+/** Whether what `tool` returns may hold someone else's instructions. MCP tools are `<server>__<tool>`. */
+export function bringsOutsideText(tool: string, source = 'builtin'): boolean {
+  return OUTSIDE_TEXT_TOOLS.has(tool) || source.startsWith('mcp:') || tool.includes('__');
+}
+
 /** The text inside the fences of `output`, for a reader who is a person (the offline planner's reply). */
 export function unfenced(output: string): string {
   return output.replace(/<untrusted-content\b[^>\n]*>\n?/g, '').replace(/\n?<\/untrusted-content>/g, '');

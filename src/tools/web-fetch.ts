@@ -61,6 +61,8 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool {
         throw refusal(lang, input, err as Error);
       }
       await askFor(ctx, url);
+      // Each hop is asked as a redirect from the one before: the server chose it, not the model.
+      let hop = url;
 
       const timeoutMs = deps.timeoutMs ?? FETCH_TIMEOUT_MS;
       const limit = deadline(ctx.signal, timeoutMs);
@@ -72,7 +74,10 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool {
           dispatcher,
           signal,
           headers: { 'user-agent': USER_AGENT, accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.8', 'accept-language': lang === 'zh' ? 'zh-CN,zh;q=0.9,en;q=0.8' : 'en;q=0.9,*;q=0.5' },
-          beforeRedirect: (next) => askFor(ctx, next),
+          beforeRedirect: async (next) => {
+            await askFor(ctx, next, hop);
+            hop = next;
+          },
         }).catch((err: Error) => {
           if (err instanceof NetworkPolicyError) throw refusal(lang, input, err);
           throw err;
@@ -117,12 +122,18 @@ export function urlForRules(url: URL): string {
 }
 
 /** Asks the rules about one URL (the first, or a redirect's target); a refusal says who refused. */
-async function askFor(ctx: ToolContext, url: URL): Promise<void> {
+async function askFor(ctx: ToolContext, url: URL, redirectFrom?: URL): Promise<void> {
   if (url.username || url.password) {
     throw new ToolError(say(ctx.lang, '网址里不能带用户名或密码。', 'URLs with a user name or password in them cannot be opened.'));
   }
   const target = urlForRules(url);
-  const decision = await ctx.ask({ action: 'web.fetch', target, insideSandbox: true, ...(target !== url.href ? { aliases: [url.href] } : {}) });
+  const decision = await ctx.ask({
+    action: 'web.fetch',
+    target,
+    insideSandbox: true,
+    ...(target !== url.href ? { aliases: [url.href] } : {}),
+    sendsTo: { kind: 'url', url: url.href, ...(redirectFrom && { redirectFrom: redirectFrom.href }) },
+  });
   if (decision === 'allow') return;
   const r = ctx.refusal?.();
   const shown = url.href.slice(0, 300);

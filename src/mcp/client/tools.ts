@@ -140,7 +140,14 @@ export function serverTools(server: string, listed: McpTool[], connection: Serve
       maxInputChars: MAX_MCP_INPUT_CHARS,
       async execute(args, ctx) {
         const target = [name, summary(args)].filter(Boolean).join(' ');
-        const decision = await ctx.ask({ action: 'mcp.call', target, insideSandbox: true });
+        // A tool that reaches the outside world (the server says so, or does not say it does not) can carry data there.
+        const outward = annotations.openWorld !== false;
+        const decision = await ctx.ask({
+          action: 'mcp.call',
+          target,
+          insideSandbox: true,
+          ...(outward && { sendsTo: { kind: 'anywhere' as const, what: say(ctx.lang, `MCP 工具 ${name}`, `the MCP tool ${name}`) } }),
+        });
         if (decision !== 'allow') throw new ToolError(refusedText(ctx, name));
         const progress = throttled((line) => ctx.progress(line));
         try {

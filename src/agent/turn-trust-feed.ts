@@ -1,0 +1,42 @@
+/**
+ * What a turn tells its trust record (see permission/turn-trust.ts): the user's words and the outside
+ * text already in the conversation when it starts, and what each finished call brought in.
+ */
+import { say } from '../i18n.js';
+import { createTurnTrust, type TurnTrust } from '../permission/turn-trust.js';
+import type { ToolResult } from '../tools/registry.js';
+import type { PermissionRecord } from '../tools/tool.js';
+import { bringsOutsideText } from '../tools/untrusted.js';
+import type { Store } from '../store/store.js';
+import type { TurnOptions } from './run-turn.js';
+
+/** The turn's trust record: the user's words of the session, and outside text already in its history. */
+export function trustOf(store: Store, opts: Pick<TurnOptions, 'sessionId' | 'text' | 'lang'>): TurnTrust {
+  const earlier = store.messages
+    .toolsCalled(opts.sessionId)
+    .filter((tool) => bringsOutsideText(tool))
+    .map((tool) => ({ tool, from: say(opts.lang, '本会话之前', 'earlier in this conversation') }));
+  return createTurnTrust({ lang: opts.lang, turnText: opts.text, earlierTexts: store.messages.userTexts(opts.sessionId), earlier });
+}
+
+/** What a finished call tells the trust record: outside text that came in, a search's result links. */
+export function observe(trust: TurnTrust, tool: string, source: string | undefined, result: ToolResult, records: PermissionRecord[]): void {
+  // Other conversations' memories were written there, perhaps by a model steered by what it read: outside text here.
+  if (tool === 'memory_search' && result.ok && result.metadata?.scope === 'all' && Number(result.metadata.hits) > 0) {
+    trust.entered({ tool, from: 'scope: all' });
+  }
+  if (!bringsOutsideText(tool, source)) return;
+  // A failed call brought nothing in when it was refused, or when its error is our own words (a fetch that
+  // failed, a policy refusal); an MCP server's error and a stopped command's output are someone else's.
+  if (!result.ok && (records.some((r) => r.decision === 'deny') || !(tool === 'shell' || source?.startsWith('mcp:')))) return;
+  const input = (result.input ?? {}) as Record<string, unknown>;
+  const from = [input.url, input.path, input.query, input.command].find((v) => typeof v === 'string') as string | undefined;
+  trust.entered({ tool, ...(from !== undefined && { from }) });
+  if (!result.ok || tool !== 'web_search') return;
+  const results = result.metadata?.results;
+  // The card's metadata is dropped past its size cap; the result lines (`   https://…`) say the same links.
+  const links = Array.isArray(results)
+    ? results.map((r: { url?: unknown } | null) => r?.url).filter((u): u is string => typeof u === 'string')
+    : [...result.output.matchAll(/^ {3}(https?:\/\/\S+)$/gm)].map((m) => m[1]!);
+  trust.searchResults(links);
+}
