@@ -275,7 +275,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
       const why = trust.review(request);
       if (!why) return permissions!.ask(request);
       lifted.push(why);
-      const lift: PermissionRequest = { ...request, mustAsk: request.mustAsk ? `${request.mustAsk} ${why}` : why };
+      const lift: PermissionRequest = { ...request, mustAsk: request.mustAsk ? `${request.mustAsk} ${why}` : why, personOnly: true };
       return permissions!.ask(lift);
     };
     const result: ToolResult =

@@ -186,6 +186,17 @@ describe('the permission service under rules over what calls touch', () => {
     expect(open.events.map((e) => e.type)).toEqual(['permission.asked', 'permission.replied']);
   });
 
+  it('--yes does not approve a person-only request, even where the rules allow it', async () => {
+    // The turn's trust record lifts a call that could carry data out after outside text came in.
+    const { service, events } = setup({ rules: { file_write: 'allow' }, autoApprove: true });
+    const why = 'outside content entered this turn';
+    const refused = await service.ask(write(undefined, { mustAsk: why, personOnly: true }), { signal: live() });
+    expect(refused).toMatchObject({ decision: 'deny', refusal: 'needs-person', record: { by: 'yes', reason: `only a person may approve this: ${why}` } });
+    expect(events).toEqual([]);
+    // Without personOnly the same must-ask is an ordinary ask, which --yes approves.
+    expect(await service.ask(write(undefined, { mustAsk: why }), { signal: live() })).toMatchObject({ decision: 'allow', record: { by: 'yes' } });
+  });
+
   it('a person may still approve what --yes may not', async () => {
     const { service } = setup({ rules: curlDenied });
     const answer = service.ask(shell('sh x.sh', [{ text: 'sh x.sh', opaque: 'a script' }]), { signal: live() });

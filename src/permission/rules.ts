@@ -152,7 +152,7 @@ function decidePart(rules: CompiledRule[], defaults: CompiledRule[], part: Targe
  * A command line (`request.parts`) is decided part by part: deny if any part is denied, else ask if any
  * asks, else allow. `mustAsk` lifts an allow to an ask. Pure: the sandbox and the asking are the service's.
  */
-export function evaluate(rules: PermissionRules, tool: string, request: Pick<PermissionRequest, 'target' | 'parts' | 'mustAsk' | 'aliases'>, options: EvaluateOptions = {}): Verdict {
+export function evaluate(rules: PermissionRules, tool: string, request: Pick<PermissionRequest, 'target' | 'parts' | 'mustAsk' | 'aliases' | 'personOnly'>, options: EvaluateOptions = {}): Verdict {
   const compiled = rulesFor(rules, tool);
   const defaults = rulesFor(DEFAULT_PERMISSIONS, tool);
   const hasDeny = compiled.some((r) => r.decision === 'deny');
@@ -178,8 +178,10 @@ export function evaluate(rules: PermissionRules, tool: string, request: Pick<Per
     // The rules cannot waive a must-ask; an "always" for exactly this whole request can.
     if (options.remembered?.(request.target)) return { ...verdict, remembered: true };
     const { remembered: _r, ...rest } = verdict;
-    return { ...rest, decision: 'ask', reason: request.mustAsk };
+    verdict = { ...rest, decision: 'ask', reason: request.mustAsk };
   }
+  // --yes may not answer it: a person must (see PermissionRequest.personOnly).
+  if (verdict.decision === 'ask' && request.personOnly) return { ...verdict, needsPerson: true, reason: verdict.reason ?? request.mustAsk };
   return verdict;
 }
 

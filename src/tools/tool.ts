@@ -27,6 +27,12 @@ export interface PermissionRequest {
   /** Set when this call must ask whatever the rules allow, and why (e.g. no sandbox for the shell). */
   mustAsk?: string;
   /**
+   * Only a person may approve this request when it asks: `--yes` does not, and without a terminal it is
+   * refused. Set by the turn's trust record, since a model steered by outside text could otherwise use
+   * a pre-approved run to carry data out.
+   */
+  personOnly?: boolean;
+  /**
    * Where the action could carry data: a URL it opens, a page it types into, or anywhere (a shell on
    * the network, an open-world MCP tool). Once outside content entered the turn, the turn's trust
    * record makes such a request ask unless the user chose the destination (see `TurnTrust`).
