@@ -102,6 +102,9 @@ export function bwrapArgs(o: ContainOptions, userNet?: UserNetBinding): string[]
   const secrets = [...o.protectedFiles.map(existing), ...secretPaths(userHome)]
     .filter((h): h is HiddenPath => h !== undefined && isShown(h.path) && !within(workspace, h.path));
   for (const s of unique(secrets)) args.push(...cover(s));
+  // The empty root itself read-only: a file "written" beside the workspace (a config.json that is not
+  // there) would vanish with the sandbox and only mislead. The home, /tmp and the workspace are mounts of their own.
+  args.push('--remount-ro', '/');
   args.push(
     '--chdir', workspace,
     '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',

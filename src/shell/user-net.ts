@@ -1,5 +1,5 @@
-import { execFile, type ChildProcess } from 'node:child_process';
-import { readFileSync, readlinkSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync, readlinkSync } from 'node:fs';
 import os from 'node:os';
 import { findProgram } from './find-program.js';
 
@@ -98,14 +98,22 @@ export function hostAddresses(): string[] {
   return Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address.split('%')[0]!));
 }
 
-function run(file: string, args: string[], input?: string): Promise<string> {
+function run(file: string, args: string[], input?: string, fds: number[] = []): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile(file, args, { timeout: SETUP_TIMEOUT_MS, env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' } }, (err, stdout, stderr) => {
-      if (!err) return resolve(String(stdout));
-      const said = String(stderr).split('\n').filter((l) => l && !l.startsWith('Failed to send')).join(' ').trim();
-      reject(new Error(`${file.split('/').pop()}: ${(said || err.message).slice(0, MAX_REASON_CHARS)}`));
+    const child = spawn(file, args, { env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' }, stdio: ['pipe', 'pipe', 'pipe', ...fds] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += String(d)));
+    child.stderr!.on('data', (d: Buffer) => (stderr += String(d)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), SETUP_TIMEOUT_MS);
+    child.on('error', (err) => (clearTimeout(timer), reject(err)));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) return resolve(stdout);
+      const said = stderr.split('\n').filter((l) => l && !l.startsWith('Failed to send')).join(' ').trim();
+      reject(new Error(`${file.split('/').pop()}: ${(said || `ended with ${code ?? 'a signal'}`).slice(0, MAX_REASON_CHARS)}`));
     });
-    if (input !== undefined) child.stdin?.end(input);
+    child.stdin!.end(input ?? '');
   });
 }
 
@@ -153,10 +161,21 @@ export async function attachUserNet(child: ChildProcess, infoFd: number, blockFd
   await run(o.tools.nsenter, [...enter, o.tools.ip, '-batch', '-'], lines(prohibitedRoutes([], hostAddresses())));
   // pasta as root would drop to nobody, who cannot enter the sandbox's namespaces: it keeps the caller's uid then.
   const asRoot = process.getuid?.() === 0 ? ['--runas', '0'] : [];
-  await run(o.tools.pasta, [
-    ...asRoot, '--config-net', '--quiet', '--no-map-gw', '-t', 'none', '-u', 'none', '-T', 'none', '-U', 'none',
-    '--dns-forward', DNS_FORWARD_ADDRESS, '--pid', o.pidFile, String(pid),
-  ]);
+  // Opened here and handed over (descriptors 3 and 4): pasta gives up the right to open another
+  // process's namespaces before it gets to them, and bubblewrap's child may not be open to it anyway.
+  const netns = openSync(`/proc/${pid}/ns/net`, 'r');
+  const userns = ownUserNs ? undefined : openSync(`/proc/${pid}/ns/user`, 'r');
+  try {
+    await run(o.tools.pasta, [
+      ...asRoot, '--config-net', '--quiet', '--no-map-gw', '-t', 'none', '-u', 'none', '-T', 'none', '-U', 'none',
+      '--dns-forward', DNS_FORWARD_ADDRESS, '--pid', o.pidFile, '--netns', '/proc/self/fd/3',
+      // A user namespace cannot be entered by who is in it already: then the network namespace alone.
+      ...(userns === undefined ? ['--netns-only'] : ['--userns', '/proc/self/fd/4']),
+    ], undefined, userns === undefined ? [netns] : [netns, userns]);
+  } finally {
+    closeSync(netns);
+    if (userns !== undefined) closeSync(userns);
+  }
   // pasta has gone to the background once the namespace is set up; its pid is in the file.
   const pastaPid = Number(readFileSync(o.pidFile, 'utf8').trim());
   const attached: Attached = {
