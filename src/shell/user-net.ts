@@ -113,6 +113,8 @@ function run(file: string, args: string[], input?: string, fds: number[] = []): 
       const said = stderr.split('\n').filter((l) => l && !l.startsWith('Failed to send')).join(' ').trim();
       reject(new Error(`${file.split('/').pop()}: ${(said || `ended with ${code ?? 'a signal'}`).slice(0, MAX_REASON_CHARS)}`));
     });
+    // A program that ends without reading what it was given is answered by its exit code, not by EPIPE.
+    child.stdin!.on('error', () => {});
     child.stdin!.end(input ?? '');
   });
 }
@@ -199,6 +201,8 @@ export async function attachUserNet(child: ChildProcess, infoFd: number, blockFd
     throw err;
   }
   const block = child.stdio[blockFd] as NodeJS.WritableStream;
+  // bubblewrap gone meanwhile (stopped, timed out) is said by its own exit, not by EPIPE here.
+  block.on('error', () => {});
   block.end('1');
   return attached;
 }
