@@ -26,7 +26,7 @@ export interface SandboxInfo {
   /**
    * The network commands get (absent: off). `off`: none (the setting is off, or user-mode networking is missing, see
    * `networkReason`); `user-mode`: the internet through pasta, nothing local; `host`: the machine's own
-   * network, loopback denied (macOS, where there is no user-mode network to give).
+   * network (macOS, where there is no user-mode network to give, loopback denied; or no sandbox at all).
    */
   network?: NetworkKind;
   /** Why the network is off although the setting asked for it. */
@@ -70,20 +70,21 @@ export async function detectSandbox(o: DetectOptions): Promise<SandboxInfo> {
       !tools ? { network: 'off' }
         : 'missing' in tools ? { network: 'off', networkReason: `the network is on in the settings, but ${tools.missing} is not installed, so commands get none` }
           : { network: 'user-mode', userNet: tools };
-    if (!program) return { kind: 'none', ok: false, reason: 'bubblewrap (bwrap) is not installed', ...net };
+    // Without a sandbox a command runs on the machine itself, its network and all (and each one asks first).
+    if (!program) return { kind: 'none', ok: false, reason: 'bubblewrap (bwrap) is not installed', network: 'host' };
     const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-pid', '--unshare-ipc',
       '--unshare-uts', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--unshare-net', '--', 'true'];
     const failed = await trial(program, args);
-    return failed ? { kind: 'bwrap', ok: false, reason: `bwrap does not work here: ${failed}`, program, ...net } : { kind: 'bwrap', ok: true, program, ...net };
+    return failed ? { kind: 'bwrap', ok: false, reason: `bwrap does not work here: ${failed}`, program, network: 'host' } : { kind: 'bwrap', ok: true, program, ...net };
   }
   if (platform === 'darwin') {
     const program = findProgram('sandbox-exec', '/usr/bin');
     const network: NetworkKind = o.network ? 'host' : 'off';
-    if (!program) return { kind: 'none', ok: false, reason: 'sandbox-exec is not available', network };
+    if (!program) return { kind: 'none', ok: false, reason: 'sandbox-exec is not available', network: 'host' };
     const failed = await trial(program, ['-p', '(version 1)(allow default)', '/usr/bin/true']);
-    return failed ? { kind: 'sandbox-exec', ok: false, reason: `sandbox-exec does not work here: ${failed}`, program, network } : { kind: 'sandbox-exec', ok: true, program, network };
+    return failed ? { kind: 'sandbox-exec', ok: false, reason: `sandbox-exec does not work here: ${failed}`, program, network: 'host' } : { kind: 'sandbox-exec', ok: true, program, network };
   }
-  return { kind: 'none', ok: false, reason: `no sandbox is supported on ${platform}`, network: o.network ? 'host' : 'off' };
+  return { kind: 'none', ok: false, reason: `no sandbox is supported on ${platform}`, network: 'host' };
 }
 
 /** The first trial's answer, for the life of whoever holds it: the machine does not change under a running process. */

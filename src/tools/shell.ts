@@ -92,7 +92,7 @@ export function createShellTool(deps: ShellToolDeps): Tool {
     // A command may be up to 20,000 characters; JSON escapes can double that.
     maxInputChars: MAX_COMMAND_CHARS * 2 + 1_000,
     description:
-      'Run a shell command line (bash) in the workspace, which is its working folder and its HOME. ' +
+      'Run a shell command line (bash) in the workspace, which is its working folder. ' +
       `${sandboxSentence(platform, deps.network)} ` +
       'There is no interactive input: standard input is empty, so use non-interactive flags (-y, --yes, --no-pager). ' +
       'Returns the exit code, then standard output and error together. Output past about 28 KB is cut in the middle; ' +
