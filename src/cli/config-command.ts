@@ -144,7 +144,7 @@ export function runConfigShow(config: Config, json: boolean, io: CliIo, lang: La
 /** Which network shell commands get, in words: none, user-mode with nothing local, or the host's. */
 export function shellNetworkText(info: SandboxInfo, lang: Lang): string {
   if (info.network === 'user-mode') return say(lang, '用户态网络（pasta），无法访问本机和局域网地址', 'user-mode (pasta), no local addresses');
-  if (info.network === 'host') return say(lang, '本机网络（macOS：仅屏蔽回环地址）', 'host (macOS: loopback denied, the local network is not)');
+  if (info.network === 'host') return say(lang, '本机网络（包括本机和局域网地址）', 'host (this machine\'s own network, local addresses included)');
   if (info.networkReason) return say(lang, `关闭：设置里开启了网络，但没有安装 pasta（apt-get install passt），所以命令没有网络`, `off: ${info.networkReason} (apt-get install passt)`);
   return say(lang, '关闭', 'off');
 }

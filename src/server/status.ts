@@ -32,7 +32,7 @@ export const Status = z
         reason: z.string().optional().describe('Why no sandbox works, e.g. "bubblewrap (bwrap) is not installed".'),
         network: z
           .enum(['off', 'user-mode', 'host'])
-          .describe('The network commands get. `off`: none; `user-mode`: the internet through pasta, no local address (loopback, private ranges, this machine) reachable; `host`: the machine\'s own network (macOS).'),
+          .describe('The network commands get. `off`: none; `user-mode`: the internet through pasta, no local address (loopback, private ranges, this machine) reachable; `host`: the machine\'s own network, local addresses included (macOS, or no sandbox).'),
         networkReason: z.string().optional().describe('Why the network is off although the settings turn it on (e.g. pasta is not installed).'),
       })
       .describe('What shell commands run in.'),

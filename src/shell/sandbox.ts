@@ -26,7 +26,7 @@ export interface SandboxInfo {
   /**
    * The network commands get (absent: off). `off`: none (the setting is off, or user-mode networking is missing, see
    * `networkReason`); `user-mode`: the internet through pasta, nothing local; `host`: the machine's own
-   * network (macOS, where there is no user-mode network to give, loopback denied; or no sandbox at all).
+   * network, local addresses included (macOS, where there is no user-mode network to give; or no sandbox at all).
    */
   network?: NetworkKind;
   /** Why the network is off although the setting asked for it. */
