@@ -153,8 +153,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     skills,
     // Read at each command (the service exists by then): rules edited while running apply at once.
     maskPrograms: () => maskedUnder(permission.effective(), (key) => matchGlob(key, 'shell')),
-    // Skills' scripts run through the shell and import this installation's packages.
-    shown: [dirname(shippedSkillsDir()), config.projectSkillsDir],
+    // Skills' scripts run through the shell and import this installation's packages: those, not the
+    // installation whole (run from a checkout, it is the start folder, ./.env and all).
+    shown: [shippedSkillsDir(), join(dirname(shippedSkillsDir()), 'node_modules'), join(dirname(shippedSkillsDir()), 'package.json'), config.projectSkillsDir],
+    // The folder Zhixing was started in (the project skills' folder is <start>/.zhixing/skills).
+    private: [dirname(dirname(config.projectSkillsDir))],
     // Their scripts are known code: a rule may allow them (a project's skills, from a cloned folder, are not).
     knownScripts: [shippedSkillsDir(), config.userSkillsDir],
   }), { defaultTimeoutMs: config.toolTimeoutMs, scrub });

@@ -57,11 +57,15 @@ describe('the shell through ./bin/zhixing', () => {
     );
     expect(bare.stdout).toMatch(/\nZHIXING_SHELL_NETWORK +0 +default\n/);
     const json = JSON.parse((await runCli(['config', '--json'], { ZHIXING_HOME: h.home, PATH: '/nonexistent' })).stdout);
-    expect(json.sandbox).toEqual({ kind: 'none', ok: false, reason: 'bubblewrap (bwrap) is not installed' });
+    // Without a sandbox a command runs on the machine itself: its network is the host's, and said so.
+    expect(json.sandbox).toEqual({ kind: 'none', ok: false, reason: 'bubblewrap (bwrap) is not installed', network: 'host' });
     if (!HAVE_BWRAP) return;
     const contained = await runCli(['config'], { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en' });
     expect(contained.stdout).not.toContain('sandbox');
-    expect(JSON.parse((await runCli(['config', '--json'], { ZHIXING_HOME: h.home })).stdout).sandbox).toEqual({ kind: 'bwrap', ok: true });
+    expect(contained.stdout).toMatch(/\nshell network +off\n/);
+    expect(JSON.parse((await runCli(['config', '--json'], { ZHIXING_HOME: h.home })).stdout).sandbox).toEqual({ kind: 'bwrap', ok: true, network: 'off' });
+    const networked = await runCli(['config'], { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en', ZHIXING_SHELL_NETWORK: '1' });
+    expect(networked.stdout).toMatch(/\nshell network +user-mode \(pasta\), no local addresses\n/);
   });
 
   it('the REPL says once, at the start, that there is no sandbox', async () => {

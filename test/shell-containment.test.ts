@@ -43,12 +43,13 @@ describe.skipIf(!HAVE_BWRAP)('shell commands in bubblewrap', () => {
   });
 
   it('can write the workspace and nothing outside it', async () => {
-    const r = await run(`echo made > made.txt && cat made.txt; echo > ~/in-home.txt; touch /etc/zhixing-x; echo x > ${os.homedir()}/zhixing-x; echo x > ${fx.base}/outside.txt; echo x > ${fx.userHome}/notes.txt`);
+    const r = await run(`echo made > made.txt && cat made.txt; echo home > ~/in-home.txt && cat ~/in-home.txt; touch /etc/zhixing-x; echo x > ${os.homedir()}/zhixing-x; echo x > ${fx.base}/outside.txt; echo x > ${fx.userHome}/notes.txt`);
     expect(r.ok).toBe(true);
     expect(readFileSync(path.join(fx.workspace, 'made.txt'), 'utf8')).toBe('made\n');
-    // HOME is the workspace: a program's dotfiles land there.
-    expect(existsSync(path.join(fx.workspace, 'in-home.txt'))).toBe(true);
-    expect(r.output.match(/Read-only file system/g)).toHaveLength(4);
+    // HOME is an empty folder of the command's own, at the user's home's path: writable, and gone afterwards.
+    expect(r.output).toContain('home\n');
+    expect(existsSync(path.join(fx.userHome, 'in-home.txt'))).toBe(false);
+    expect(r.output.match(/Read-only file system/g)).toHaveLength(3);
     expect(existsSync('/etc/zhixing-x')).toBe(false);
     expect(existsSync(path.join(os.homedir(), 'zhixing-x'))).toBe(false);
     expect(existsSync(path.join(fx.base, 'outside.txt'))).toBe(false);
@@ -82,14 +83,14 @@ describe.skipIf(!HAVE_BWRAP)('shell commands in bubblewrap', () => {
     expect(readFileSync(files[1]!, 'utf8')).toBe(ENV_TEXT);
   });
 
-  it('shows skills read-only, and hides the user\'s keys while the rest of their home stays readable', async () => {
+  it('shows skills read-only, and none of the user\'s home: keys and ordinary files alike', async () => {
     const u = fx.userHome;
     const r = await run(`bash ${fx.home}/skills/hello/run.sh; touch ${fx.home}/skills/new; cat ${u}/.ssh/id_ed25519 ${u}/.aws/credentials ${u}/.netrc; ls -A ${u}/.ssh; cat ${u}/notes.txt`);
     expect(r.output).toContain('hello from a skill\n');
     expect(r.output).toMatch(/touch: cannot touch .*skills\/new': Read-only file system/);
     expect(r.output).not.toContain(SSH_KEY);
     expect(r.output).not.toContain('fixture-secret');
-    expect(r.output).toContain('an ordinary file');
+    expect(r.output).not.toContain('an ordinary file');
   });
 
   it('passes no key, token or password into the environment, by name or by value', async () => {
@@ -99,37 +100,34 @@ describe.skipIf(!HAVE_BWRAP)('shell commands in bubblewrap', () => {
     };
     const r = await run('env', { env });
     expect(r.output).toContain('HARMLESS_SETTING=kept');
-    expect(r.output).toContain(`HOME=${fx.workspace}`);
+    expect(r.output).toContain(`HOME=${fx.userHome}\n`);
     expect(r.output).not.toMatch(/^[A-Z_]*(_KEY|_TOKEN|PASSWORD[A-Z_]*)=/m);
     expect(r.output).not.toMatch(/parent-|sk-parent/);
   });
 
-  it('reaches a local server with the network on, and nothing with it off', async () => {
+  it('reaches no local server, with the network on or off', async () => {
     const get = (p: string) => `exec 3<>/dev/tcp/127.0.0.1/${canary.port} && printf 'GET ${p} HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`;
     const on = await run(get('/network-on'), { network: true });
-    expect(on.output).toContain('canary');
+    expect(on.output).toMatch(/^Exit code 1: the command failed/);
     const off = await run(get('/network-off'), { network: false, sandbox: async () => sandboxOffline });
     expect(off.output).toMatch(/^Exit code 1: the command failed/);
-    expect(canary.hits).toContain('/network-on');
-    expect(canary.hits).not.toContain('/network-off');
+    expect(canary.hits).toEqual([]);
   });
 
   const curl = findProgram('curl', process.env.PATH ?? '');
   it.skipIf(!curl)('a masked program runs under no spelling, not even from a script', async () => {
-    const url = `${canary.url}/masked`;
-    const control = await run(`curl -s ${canary.url}/control`);
-    expect(control.output).toContain('canary');
+    // No local server is reachable any more: what curl says of itself shows whether it ran.
+    const control = await run('curl --version');
+    expect(control.output).toContain('libcurl');
     const spellings = [
-      `curl -s ${url}`, `${curl} -s ${url}`, `command curl -s ${url}`, `env curl -s ${url}`, `$(echo cu)rl -s ${url}`,
-      `/usr/bin/../bin/curl -s ${url}`, `cp ${curl} ./c && ./c -s ${url}`,
-      `python3 -c "import subprocess; subprocess.run(['curl', '-s', '${url}'])"`,
+      'curl --version', `${curl} --version`, 'command curl --version', 'env curl --version', '$(echo cu)rl --version',
+      '/usr/bin/../bin/curl --version', `cp ${curl} ./c && ./c --version`,
+      `python3 -c "import subprocess; subprocess.run(['curl', '--version'])"`,
     ];
     // Even were every spelling allowed by the rules (a parser that missed them), the sandbox has no curl to run.
     const maskPrograms = programsDeniedOutright({ 'curl *': 'deny', '*': 'allow' });
     expect(maskPrograms).toEqual(['curl']);
-    for (const command of spellings) await run(command, { maskPrograms: () => maskPrograms });
-    expect(canary.hits).toContain('/control');
-    expect(canary.hits).not.toContain('/masked');
+    for (const command of spellings) expect((await run(command, { maskPrograms: () => maskPrograms })).output).not.toContain('libcurl');
   });
 
   it('on timeout ends the command and what it started in the background', async () => {

@@ -100,7 +100,10 @@ export function runConfigShow(config: Config, json: boolean, io: CliIo, lang: La
   const all = rows(config);
   if (json) {
     const settings = Object.fromEntries(all.filter((r) => r.name !== 'mode').map((r) => [r.name, { value: r.value, ...r.origin }]));
-    const contained = sandbox && { kind: sandbox.kind, ok: sandbox.ok, ...(sandbox.reason ? { reason: sandbox.reason } : {}) };
+    const contained = sandbox && {
+      kind: sandbox.kind, ok: sandbox.ok, ...(sandbox.reason ? { reason: sandbox.reason } : {}),
+      network: sandbox.network ?? 'off', ...(sandbox.networkReason ? { networkReason: sandbox.networkReason } : {}),
+    };
     const memory = embeddings && { search: embeddings.kind === 'none' ? 'lexical' : 'hybrid', ...(config.embedding ? { model: config.embedding.model } : {}) };
     io.stdout(jsonLine({ mode: config.mode, settings, permissions: config.permissions, ...(memory ? { memory } : {}), ...(contained ? { sandbox: contained } : {}), warnings: config.warnings }));
     return 0;
@@ -132,9 +135,18 @@ export function runConfigShow(config: Config, json: boolean, io: CliIo, lang: La
     io.stdout(`${(i === 0 ? 'mcp' : '').padEnd(nameWidth)}  ${s.name.padEnd(serverWidth)}  ${plainText(runs).replace(/\s*\n\s*/g, ' ')}${off}\n`);
   });
   if (servers.length) io.stdout(`${''.padEnd(nameWidth)}  ${io.style.dim(say(lang, 'zhixing mcp list 会连接它们并显示状态', 'zhixing mcp list connects them and shows their state'))}\n`);
+  if (sandbox) io.stdout(`${'shell network'.padEnd(nameWidth)}  ${plainText(shellNetworkText(sandbox, lang))}\n`);
   // Said only when it matters: with a working sandbox there is nothing for the user to do.
   if (sandbox && !sandbox.ok) io.stdout(`${'sandbox'.padEnd(nameWidth)}  ${plainText(noSandboxText(sandbox, lang))}\n`);
   return 0;
+}
+
+/** Which network shell commands get, in words: none, user-mode with nothing local, or the host's. */
+export function shellNetworkText(info: SandboxInfo, lang: Lang): string {
+  if (info.network === 'user-mode') return say(lang, '用户态网络（pasta），无法访问本机和局域网地址', 'user-mode (pasta), no local addresses');
+  if (info.network === 'host') return say(lang, '本机网络（包括本机和局域网地址）', 'host (this machine\'s own network, local addresses included)');
+  if (info.networkReason) return say(lang, `关闭：设置里开启了网络，但没有安装 pasta（apt-get install passt），所以命令没有网络`, `off: ${info.networkReason} (apt-get install passt)`);
+  return say(lang, '关闭', 'off');
 }
 
 /** How memories are searched: by words only, or also by meaning through an embedding model. */

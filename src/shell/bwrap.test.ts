@@ -7,16 +7,15 @@ import { bwrapArgs, type ContainOptions } from './bwrap.js';
 let base: string;
 let o: ContainOptions;
 beforeEach(() => {
-  // Not under /tmp: the sandbox covers /tmp whole, so nothing in it would need covering on its own.
   base = realpathSync(mkdtempSync(path.join(existsSync('/var/tmp') ? '/var/tmp' : os.tmpdir(), 'zhixing-bwrap-')));
-  const home = path.join(base, 'home');
+  const home = path.join(base, 'user', '.zhixing');
   mkdirSync(path.join(home, 'workspace'), { recursive: true });
   mkdirSync(path.join(base, 'user', '.ssh'), { recursive: true });
-  writeFileSync(path.join(base, 'user', '.netrc'), 'x');
+  writeFileSync(path.join(base, 'user', '.bashrc'), 'export OPENAI_API_KEY=sk-x\n');
   writeFileSync(path.join(home, 'config.json'), '{}');
   o = {
     workspace: path.join(home, 'workspace'), home, protectedFiles: [path.join(home, 'config.json')], userHome: path.join(base, 'user'),
-    network: true, maskPrograms: [], searchPath: '/usr/bin:/bin', shell: '/bin/bash',
+    network: false, maskPrograms: [], searchPath: '/usr/bin:/bin', shell: '/bin/bash',
   };
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
@@ -26,7 +25,8 @@ function steps(args: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const flag = args[i]!;
-    const arity = ['--ro-bind', '--bind'].includes(flag) ? 2 : ['--tmpfs', '--remount-ro', '--chdir', '--dev', '--proc', '--cap-drop'].includes(flag) ? 1 : 0;
+    const arity = ['--ro-bind', '--bind', '--symlink'].includes(flag) ? 2
+      : ['--tmpfs', '--remount-ro', '--chdir', '--dev', '--proc', '--cap-drop', '--info-fd', '--block-fd'].includes(flag) ? 1 : 0;
     out.push([flag, ...args.slice(i + 1, i + 1 + arity)].join(' ').replaceAll(base, '$B'));
     i += arity;
   }
@@ -34,70 +34,64 @@ function steps(args: string[]): string[] {
 }
 
 describe('the bubblewrap policy', () => {
-  it('is the system read-only, private /dev /proc /tmp, the home hidden, the workspace writable, secrets covered last', () => {
-    // The daemons' sockets that exist on this machine (/run/dbus…) are covered too; left out here.
-    expect(steps(bwrapArgs(o)).filter((x) => !/ \/(var\/)?run\//.test(x))).toEqual([
-      '--ro-bind / /', '--dev /dev', '--proc /proc', '--tmpfs /tmp',
-      '--tmpfs $B/home',
-      '--bind $B/home/workspace $B/home/workspace',
-      '--tmpfs $B/user/.ssh', '--ro-bind /dev/null $B/user/.netrc',
-      '--remount-ro $B/home', '--remount-ro $B/user/.ssh',
-      '--chdir $B/home/workspace',
-      '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--die-with-parent', '--new-session', '--cap-drop ALL',
-    ]);
+  it('starts from an empty root: the system read-only, an empty home, the workspace writable, nothing else of the user\'s', () => {
+    const s = steps(bwrapArgs(o));
+    expect(s).not.toContain('--ro-bind / /');
+    expect(s).toContain('--ro-bind /usr /usr');
+    expect(s).toContain('--ro-bind /etc /etc');
+    expect(s.indexOf('--tmpfs $B/user')).toBeGreaterThan(s.indexOf('--tmpfs /tmp'));
+    expect(s.indexOf('--bind $B/user/.zhixing/workspace $B/user/.zhixing/workspace')).toBeGreaterThan(s.indexOf('--tmpfs $B/user'));
+    // Nothing of the user's home or Zhixing's is bound: not the folder, not a file in it.
+    expect(s.filter((x) => /^--(ro-)?bind \$B/.test(x))).toEqual(['--bind $B/user/.zhixing/workspace $B/user/.zhixing/workspace']);
+    expect(s).toContain('--remount-ro /');
+    expect(s.slice(-8)).toEqual(['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--unshare-net', '--die-with-parent', '--new-session', '--cap-drop ALL']);
   });
 
-  it('shows skills read-only, through a link too, and cuts the network when asked', () => {
+  it('covers what /etc holds of secrets', () => {
+    const s = steps(bwrapArgs(o));
+    if (existsSync('/etc/shadow')) expect(s).toContain('--ro-bind /dev/null /etc/shadow');
+    if (existsSync('/etc/ssh')) expect(s).toContain('--tmpfs /etc/ssh');
+  });
+
+  it('shows skills read-only, through a link too; with user-mode network, a resolv.conf and the hand-over descriptors', () => {
     mkdirSync(path.join(base, 'my-skills'));
     symlinkSync(path.join(base, 'my-skills'), path.join(o.home, 'skills'));
-    const s = steps(bwrapArgs({ ...o, network: false }));
-    expect(s).toContain('--ro-bind $B/my-skills $B/home/skills');
-    expect(s.indexOf('--ro-bind $B/my-skills $B/home/skills')).toBeLessThan(s.indexOf('--bind $B/home/workspace $B/home/workspace'));
-    expect(s.at(-1)).toBe('--unshare-net');
+    writeFileSync(path.join(base, 'resolv.conf'), 'nameserver 203.0.113.53\n');
+    const s = steps(bwrapArgs({ ...o, network: true }, { resolvConf: path.join(base, 'resolv.conf') }));
+    expect(s).toContain('--ro-bind $B/my-skills $B/user/.zhixing/skills');
+    expect(s).toContain('--ro-bind $B/resolv.conf /etc/resolv.conf');
+    expect(s.slice(-2)).toEqual(['--info-fd 3', '--block-fd 4']);
   });
 
-  it('shows an installation or project folder that lies in /tmp read-only, but nothing of the home that way', () => {
-    const inTmp = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'zhixing-install-')));
-    try {
-      const s = steps(bwrapArgs({ ...o, shown: [inTmp, path.join(o.home, 'skills'), path.join(base, 'elsewhere'), '/usr'] }));
-      expect(s).toContain(`--ro-bind ${inTmp} ${inTmp}`);
-      // After the private /tmp it would be hidden by, before the home is covered.
-      expect(s.indexOf(`--ro-bind ${inTmp} ${inTmp}`)).toBeGreaterThan(s.indexOf('--tmpfs /tmp'));
-      expect(s.indexOf(`--ro-bind ${inTmp} ${inTmp}`)).toBeLessThan(s.indexOf('--tmpfs $B/home'));
-      // Folders outside /tmp are seen through the read-only root already; nothing missing is bound.
-      expect(s.filter((x) => x.startsWith('--ro-bind') && x !== '--ro-bind / /' && !x.includes('/dev/null'))).toEqual([`--ro-bind ${inTmp} ${inTmp}`]);
-    } finally {
-      rmSync(inTmp, { recursive: true, force: true });
-    }
+  it('shows a given folder at its path and its real one, but never one that holds the home or a private folder', () => {
+    mkdirSync(path.join(base, 'install', 'node_modules'), { recursive: true });
+    symlinkSync(path.join(base, 'install', 'node_modules'), path.join(base, 'nm-link'));
+    mkdirSync(path.join(base, 'start'));
+    const s = steps(bwrapArgs({ ...o, shown: [path.join(base, 'nm-link'), base, path.join(base, 'start', '..')], private: [path.join(base, 'start')] }));
+    expect(s).toContain('--ro-bind $B/install/node_modules $B/install/node_modules');
+    expect(s).toContain('--ro-bind $B/install/node_modules $B/nm-link');
+    expect(s).not.toContain('--ro-bind $B $B');
   });
 
-  it('covers the agent\'s files one by one when the home cannot be covered whole', () => {
-    const s = steps(bwrapArgs({ ...o, home: '/' }));
-    expect(s).not.toContain('--tmpfs /');
-    expect(s).toContain('--ro-bind /dev/null $B/home/config.json');
-  });
-
-  it('lets a workspace inside a secret folder show through it, and hides a secret inside the workspace', () => {
-    const inSsh = path.join(base, 'user', '.ssh', 'ws');
-    mkdirSync(inSsh);
-    const s = steps(bwrapArgs({ ...o, workspace: inSsh }));
-    expect(s.indexOf('--tmpfs $B/user/.ssh')).toBeLessThan(s.indexOf('--bind $B/user/.ssh/ws $B/user/.ssh/ws'));
-    const s2 = steps(bwrapArgs({ ...o, workspace: path.join(base, 'user') }));
-    expect(s2.indexOf('--bind $B/user $B/user')).toBeLessThan(s2.indexOf('--tmpfs $B/user/.ssh'));
-  });
-
-  it('covers the daemons\' sockets and the user\'s runtime folder', () => {
-    const s = steps(bwrapArgs(o));
-    if (existsSync('/run/user')) expect(s).toContain('--tmpfs /run/user');
-    if (existsSync('/run/dbus')) expect(s).toContain('--tmpfs /run/dbus');
+  it('shows the installation of a program on PATH outside the system, never the home holding it, and covers keys inside', () => {
+    const cargo = path.join(base, 'user', '.cargo');
+    mkdirSync(path.join(cargo, 'bin'), { recursive: true });
+    writeFileSync(path.join(cargo, 'credentials.toml'), 'token = "x"\n');
+    mkdirSync(path.join(base, 'user', 'bin'));
+    const s = steps(bwrapArgs({ ...o, searchPath: `${cargo}/bin:${base}/user/bin:/usr/bin` }));
+    expect(s).toContain('--ro-bind $B/user/.cargo $B/user/.cargo');
+    expect(s).toContain('--ro-bind /dev/null $B/user/.cargo/credentials.toml');
+    // ~/bin's folder above is the home itself: ~/bin alone is shown, never the home.
+    expect(s).toContain('--ro-bind $B/user/bin $B/user/bin');
+    expect(s).not.toContain('--ro-bind $B/user $B/user');
   });
 
   it('masks every copy of a denied program, at its real path, but never the shell itself', () => {
-    mkdirSync(path.join(base, 'bin'));
-    writeFileSync(path.join(base, 'bin', 'fetch'), '#!/bin/sh\n', { mode: 0o755 });
-    symlinkSync(path.join(base, 'bin', 'fetch'), path.join(base, 'bin', 'fetch-link'));
-    const s = steps(bwrapArgs({ ...o, maskPrograms: ['fetch', 'fetch-link', 'bash'], searchPath: `${base}/bin:/usr/bin:/bin` }));
-    expect(s.filter((x) => x.includes('/dev/null') && x.includes('fetch'))).toEqual(['--ro-bind /dev/null $B/bin/fetch']);
-    expect(s.some((x) => x.endsWith('/bash'))).toBe(false);
+    mkdirSync(path.join(base, 'tools', 'bin'), { recursive: true });
+    writeFileSync(path.join(base, 'tools', 'bin', 'fetch'), '#!/bin/sh\n', { mode: 0o755 });
+    symlinkSync(path.join(base, 'tools', 'bin', 'fetch'), path.join(base, 'tools', 'bin', 'fetch-link'));
+    const s = steps(bwrapArgs({ ...o, maskPrograms: ['fetch', 'fetch-link', 'bash'], searchPath: `${base}/tools/bin:/usr/bin:/bin` }));
+    expect(s.filter((x) => x.includes('/dev/null') && x.includes('fetch'))).toEqual(['--ro-bind /dev/null $B/tools/bin/fetch']);
+    expect(s.some((x) => x.startsWith('--ro-bind /dev/null') && x.endsWith('/bash'))).toBe(false);
   });
 });

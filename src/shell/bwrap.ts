@@ -1,15 +1,20 @@
 import path from 'node:path';
 import { existing, programPaths, secretPaths, within, type HiddenPath } from './hidden.js';
+import { ETC_SECRETS, programInstalls, systemEntries } from './root-view.js';
+
+/** The descriptors bubblewrap reports the sandbox's pid on, and waits on before it runs the command (user-mode network). */
+export const INFO_FD = 3;
+export const BLOCK_FD = 4;
 
 /** What a contained command may and may not reach. */
 export interface ContainOptions {
-  /** The session's workspace: the one folder the command may write (besides its private /tmp). */
+  /** The session's workspace: the one folder the command may write (besides its private /tmp and its fresh home). */
   workspace: string;
-  /** `$ZHIXING_HOME`: hidden whole (config.json, .env, the database), its `skills/` shown read-only. */
+  /** `$ZHIXING_HOME`: absent (config.json, .env, the database), but for its `skills/`, shown read-only. */
   home: string;
-  /** The agent's own files (config.json, .env, the database): covered one by one where the home is not covered whole. */
+  /** The agent's own files (config.json, .env, the database): covered wherever something shown would show them. */
   protectedFiles: string[];
-  /** The user's home folder, whose credentials (`~/.ssh`, `~/.aws`…) are hidden. */
+  /** The user's home folder: replaced by an empty one, which is the command's HOME. */
   userHome: string;
   /** Off: the command gets a network of its own with nothing but loopback in it. */
   network: boolean;
@@ -18,72 +23,93 @@ export interface ContainOptions {
    * path is covered, so no spelling, script or `subprocess` call can start one.
    */
   maskPrograms: string[];
-  /** PATH as the command sees it. */
+  /** PATH as the command sees it: the installations of its programs are shown read-only. */
   searchPath: string;
   /** The shell that runs the command: never masked, or nothing would run at all. */
   shell: string;
   /**
-   * Folders commands must be able to read though they lie where the sandbox covers (a private /tmp):
-   * the installation, whose skills' scripts import its packages, and a project's skills. Never
-   * anything inside `$ZHIXING_HOME`, which stays covered.
+   * Folders commands must be able to read: the installation's skills and packages, a project's skills.
+   * Shown read-only at the path given and at their real path. Never anything of `$ZHIXING_HOME` but its skills.
    */
   shown?: string[];
+  /** Folders nothing shown may hold (the folder Zhixing was started in, with its ./.env). */
+  private?: string[];
+}
+
+/** Set when the command's network is user-mode: its name server, and how bubblewrap hands over the sandbox. */
+export interface UserNetBinding {
+  /** A resolv.conf naming the forwarder the network offers, shown at /etc/resolv.conf. */
+  resolvConf: string;
 }
 
 /** The bind of `/dev/null` over a file, or of an empty tmpfs over a folder: what hides it inside the sandbox. */
 function cover(h: HiddenPath): string[] {
-  return h.dir ? ['--tmpfs', h.path] : ['--ro-bind', '/dev/null', h.path];
+  return h.dir ? ['--tmpfs', h.path, '--remount-ro', h.path] : ['--ro-bind', '/dev/null', h.path];
 }
 
 /**
- * Made read-only once everything inside is bound: an empty folder that takes writes which then vanish
- * would only mislead (a config.json "saved" that never was).
+ * bubblewrap's options for one command. The sandbox starts from an empty root and is given only what
+ * a command needs, so nothing is there to read that was not meant to be: the system folders and the
+ * program installations read-only, a private /dev, /proc and /tmp, an empty home, the skills
+ * read-only, the workspace writable; then whatever secret a shown folder holds, covered last, so no
+ * bind before can bring it back into view.
  */
-function sealCovers(args: string[]): string[] {
-  const covers = args.flatMap((a, i) => (a === '--tmpfs' && args[i + 1] !== '/tmp' ? [args[i + 1]!] : []));
-  return covers.flatMap((c) => ['--remount-ro', c]);
-}
-
-/**
- * bubblewrap's options for one command. Mounts stack in the order given, so the order is the policy:
- * the whole system read-only; a private /dev, /proc and /tmp; the home covered by an empty tmpfs;
- * skills shown again read-only; the workspace bound writable; then the secrets and the masked
- * programs covered last, so that no bind before them can bring them back into view.
- */
-export function bwrapArgs(o: ContainOptions): string[] {
+export function bwrapArgs(o: ContainOptions, userNet?: UserNetBinding): string[] {
   const workspace = existing(o.workspace)?.path ?? path.resolve(o.workspace);
-  const home = existing(o.home)?.path;
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  // Folders already covered whole: nothing inside them needs covering again.
-  const covered: string[] = ['/tmp'];
-  // Before the home is covered, so a shown folder that holds the home cannot bring it back into view.
-  for (const f of (o.shown ?? []).map(existing)) {
-    if (f?.dir && within(f.path, '/tmp') && !(home && within(f.path, home))) args.push('--ro-bind', f.path, f.path);
+  const userHome = path.resolve(o.userHome);
+  const zhixingHome = existing(o.home)?.path ?? path.resolve(o.home);
+  const args: string[] = [];
+  const shown: string[] = [];
+  const show = (from: string, at: string) => {
+    args.push('--ro-bind', from, at);
+    shown.push(at);
+  };
+  for (const e of systemEntries()) {
+    if (e.kind === 'link') args.push('--symlink', e.target, e.path);
+    else show(e.path, e.path);
   }
-  // A home at the root would cover the whole system; config.json and the rest are then covered one by one below.
-  if (home && home !== path.parse(home).root) {
-    args.push('--tmpfs', home);
-    covered.push(home);
-    const skills = existing(path.join(home, 'skills'));
-    // Where skills is a link to the user's own folder, the link went with the home: the folder is bound in its place.
-    if (skills?.dir) args.push('--ro-bind', skills.path, path.join(home, 'skills'));
+  for (const s of ETC_SECRETS.map(existing)) if (s && within(s.path, '/etc')) args.push(...cover(s));
+  if (userNet) args.push('--ro-bind', userNet.resolvConf, '/etc/resolv.conf');
+  args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
+  // An empty home at the user's own path: what programs look for there (~/.bashrc, ~/.gitconfig, keys) is simply not there.
+  if (userHome !== path.parse(userHome).root) args.push('--tmpfs', userHome);
+  const forbidden = [userHome, zhixingHome, ...(o.private ?? []).map((p) => existing(p)?.path ?? path.resolve(p))];
+  for (const given of o.shown ?? []) {
+    const real = existing(given);
+    if (!real) continue;
+    // Never Zhixing's home, nor a folder that holds it or a private one.
+    if (forbidden.some((f) => within(f, real.path)) || within(real.path, zhixingHome)) continue;
+    show(real.path, real.path);
+    const at = path.resolve(given);
+    if (at !== real.path) show(real.path, at);
   }
-  const isCovered = (p: string) => covered.some((c) => within(p, c));
-  for (const file of o.protectedFiles.map(existing)) if (file && !isCovered(file.path)) args.push(...cover(file));
-  const secrets = secretPaths(o.userHome).filter((s) => !isCovered(s.path));
-  // A secret folder that holds the workspace is covered before the workspace is bound, so the
-  // workspace shows through it; every other secret after, so a workspace that holds it cannot show it.
-  for (const s of secrets.filter((s) => within(workspace, s.path))) args.push(...cover(s));
+  for (const install of programInstalls({ searchPath: o.searchPath, shown: [...shown], forbidden })) show(install, install);
+  // Where skills is a link to the user's own folder, the folder is shown at both paths, so scripts find each other either way.
+  const skills = existing(path.join(zhixingHome, 'skills'));
+  if (skills?.dir) {
+    show(skills.path, path.join(zhixingHome, 'skills'));
+    if (skills.path !== path.join(zhixingHome, 'skills')) show(skills.path, skills.path);
+  }
   args.push('--bind', workspace, workspace);
-  for (const s of secrets.filter((s) => !within(workspace, s.path))) args.push(...cover(s));
+  shown.push(workspace);
+  const isShown = (p: string) => shown.some((s) => within(p, s));
   const shell = existing(o.shell)?.path;
   for (const program of programPaths(o.maskPrograms, o.searchPath)) {
-    if (program !== shell && !isCovered(program)) args.push('--ro-bind', '/dev/null', program);
+    if (program !== shell && isShown(program)) args.push('--ro-bind', '/dev/null', program);
   }
-  args.push(...sealCovers(args));
+  // Defence in depth: a key that a shown folder happens to hold (`~/.cargo/credentials.toml` in cargo's
+  // installation) is covered all the same; a secret folder that holds the workspace is left, or the workspace would go.
+  const secrets = [...o.protectedFiles.map(existing), ...secretPaths(userHome)]
+    .filter((h): h is HiddenPath => h !== undefined && isShown(h.path) && !within(workspace, h.path));
+  for (const s of unique(secrets)) args.push(...cover(s));
+  // The empty root itself read-only: a file "written" beside the workspace (a config.json that is not
+  // there) would vanish with the sandbox and only mislead. The home, /tmp and the workspace are mounts of their own.
+  args.push('--remount-ro', '/');
   args.push(
     '--chdir', workspace,
     '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
+    // Always a network namespace of its own: empty when the network is off, given a user-mode network when on.
+    '--unshare-net',
     // The namespace dies with bubblewrap, and with it every process the command left behind.
     '--die-with-parent',
     // No controlling terminal: nothing can push keystrokes into the user's (TIOCSTI).
@@ -91,6 +117,11 @@ export function bwrapArgs(o: ContainOptions): string[] {
     // Run as root, the command would keep every capability and could unmount what hides the home.
     '--cap-drop', 'ALL',
   );
-  if (!o.network) args.push('--unshare-net');
+  if (userNet) args.push('--info-fd', String(INFO_FD), '--block-fd', String(BLOCK_FD));
   return args;
+}
+
+function unique(list: HiddenPath[]): HiddenPath[] {
+  const seen = new Set<string>();
+  return list.filter((h) => !seen.has(h.path) && seen.add(h.path));
 }

@@ -31,6 +31,11 @@ const PASSWORD_FIELD = /(?:^|[?&;\s])(?:password|passwd|pwd)=/i;
 const KEY_SHAPED_VALUE =
   /\b(?:sk-[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|hf_[A-Za-z0-9]{20,}|AIza[0-9A-Za-z_-]{30,}|eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.)/;
 
+/** Who commits made by a command are from, unless the environment says. */
+const GIT_IDENTITY = {
+  GIT_AUTHOR_NAME: 'Zhixing', GIT_AUTHOR_EMAIL: 'zhixing@localhost', GIT_COMMITTER_NAME: 'Zhixing', GIT_COMMITTER_EMAIL: 'zhixing@localhost',
+};
+
 /** A PATH for a parent that has none: where programs live on Linux and macOS. */
 export const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
@@ -49,8 +54,13 @@ export function isSecretVariable(name: string, value: string): boolean {
 }
 
 export interface ShellEnvOptions {
-  /** The folder the command works in: also its HOME, so programs write their dotfiles there, not in the user's home. */
+  /** The folder the command works in. */
   workspace: string;
+  /**
+   * The command's HOME: under bubblewrap an empty folder of its own at the user's home's path; the
+   * workspace elsewhere, so programs write their dotfiles there, not in the user's home.
+   */
+  home?: string;
   /** The temporary folder inside the sandbox (`/tmp`, private to the command under bubblewrap). */
   tmpdir: string;
 }
@@ -59,16 +69,18 @@ export interface ShellEnvOptions {
  * The environment for one command: `parent` without its secrets, and settings that suit a command
  * nobody watches: no pager, no colours, no terminal to prompt on.
  */
-export function shellEnv(parent: Record<string, string | undefined>, { workspace, tmpdir }: ShellEnvOptions): Record<string, string> {
+export function shellEnv(parent: Record<string, string | undefined>, { workspace, tmpdir, home }: ShellEnvOptions): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(parent)) {
     if (value === undefined || isSecretVariable(name, value)) continue;
     env[name] = value;
   }
   return {
+    // git commits in the workspace need a name; never the user's own, which lives in the ~/.gitconfig the sandbox does not show.
+    ...GIT_IDENTITY,
     ...env,
     PATH: env.PATH || DEFAULT_PATH,
-    HOME: workspace,
+    HOME: home ?? workspace,
     PWD: workspace,
     TMPDIR: tmpdir,
     PAGER: 'cat',

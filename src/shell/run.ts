@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createOutputBuffer } from './output-buffer.js';
 
 /** After SIGTERM, how long a command has to end before SIGKILL. */
@@ -27,6 +27,10 @@ export interface RunCommandOptions {
   shell: string;
   /** The sandbox program and its arguments, put before the shell; empty to run uncontained. */
   prefix?: string[];
+  /** Pipes the sandbox program gets beyond standard output and error (descriptors 3, 4…). */
+  pipes?: number;
+  /** Called once the sandbox program runs, before the command may start; a rejection ends it unstarted. */
+  attach?(child: ChildProcess): Promise<void>;
   timeoutMs: number;
   signal?: AbortSignal;
   /** The latest line of output, now and then, while the command runs. */
@@ -67,8 +71,10 @@ export function runCommand(o: RunCommandOptions): Promise<CommandResult> {
 
   const argv = [...(o.prefix ?? []), o.shell, '-c', JOIN_STDERR, 'bash', o.command];
   return new Promise((resolve) => {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const extra = Array.from({ length: o.pipes ?? 0 }, () => 'pipe' as const);
+    const child = spawn(argv[0]!, argv.slice(1), { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe', ...extra] });
     let stopped: CommandResult['stopped'];
+    let setupFailed: string | undefined;
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
     /** False when the group is gone already. */
@@ -101,21 +107,31 @@ export function runCommand(o: RunCommandOptions): Promise<CommandResult> {
       resolve(result);
     };
 
-    child.stdout.on('data', (d: Buffer) => buffer.push(d));
+    child.stdout!.on('data', (d: Buffer) => buffer.push(d));
     // Only the wrapper and the sandbox itself can write here (the command's errors go to stdout): said as output all the same.
-    child.stderr.on('data', (d: Buffer) => buffer.push(d));
+    child.stderr!.on('data', (d: Buffer) => buffer.push(d));
     child.on('error', (err) => finish(done({ exitCode: null, signal: null, startError: err.message })));
     child.on('exit', () => {
       // What the command left in the background ends with it; its pipes then close.
       terminate();
+      for (const pipe of child.stdio.slice(3)) pipe?.destroy();
       const drain = setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
+        child.stdout!.destroy();
+        child.stderr!.destroy();
       }, DRAIN_MS);
       drain.unref();
       timers.push(drain);
     });
-    child.on('close', (code, signal) => finish(done({ exitCode: code, signal, ...(stopped ? { stopped } : {}) })));
+    child.on('close', (code, signal) => {
+      if (setupFailed) return finish(done({ exitCode: null, signal: null, startError: setupFailed }));
+      finish(done({ exitCode: code, signal, ...(stopped ? { stopped } : {}) }));
+    });
+    if (o.attach && child.pid !== undefined) {
+      o.attach(child).catch((err: unknown) => {
+        setupFailed = err instanceof Error ? err.message : String(err);
+        terminate();
+      });
+    }
 
     timers.push(setTimeout(() => stop('timeout'), o.timeoutMs));
     o.signal?.addEventListener('abort', onAbort, { once: true });

@@ -30,6 +30,8 @@ export interface BuiltinDeps {
   maskPrograms?: () => string[];
   /** Folders shell commands must be able to read wherever they lie: the installation, a project's skills. */
   shown?: string[];
+  /** Folders nothing shown to commands may hold: see ShellToolDeps.private. */
+  private?: string[];
   /** Folders whose scripts count as known code for the rules: the shipped and the user's own skills. */
   knownScripts?: string[];
   /** The skills the `skill` tool loads. */
@@ -55,7 +57,7 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
     createPdfReadTool(),
     createWeatherTool({ geocodingUrl: config.geocodingUrl, forecastUrl: config.weatherUrl }),
     createShellTool({
-      home: config.home, dbPath: config.dbPath, network: config.shell.network, env: config.shell.env, sandbox: deps.sandbox, maskPrograms: deps.maskPrograms, shown: deps.shown, knownScripts: deps.knownScripts,
+      home: config.home, dbPath: config.dbPath, network: config.shell.network, env: config.shell.env, sandbox: deps.sandbox, maskPrograms: deps.maskPrograms, shown: deps.shown, private: deps.private, knownScripts: deps.knownScripts,
     }),
     createSkillTool(deps.skills),
     createWebFetchTool({ policy: deps.networkPolicy ?? { allowPrivate: config.web.allowPrivateNetwork } }),

@@ -21,8 +21,9 @@ const seconds = (ms: number) => (ms < 10_000 ? (ms / 1000).toFixed(1) : String(M
 export function sandboxSentence(platform: NodeJS.Platform, network: boolean): string {
   const which = platform === 'darwin' ? 'a sandbox-exec (Seatbelt) sandbox' : 'a bubblewrap sandbox';
   return (
-    `It runs in ${which}: the file system is read-only except the workspace and a private /tmp, and the ` +
-    `assistant's own settings and database cannot be seen. ${network ? 'The network is available.' : 'There is no network access.'} ` +
+    `It runs in ${which}: the file system is read-only except the workspace, a private /tmp and an empty HOME of its own; ` +
+    `the user's files outside the workspace and the assistant's own settings and database cannot be seen. ` +
+    `${network ? 'The internet is reachable; local and private network addresses are not.' : 'There is no network access.'} ` +
     'Where no sandbox works the user is asked before every command, and the result says it ran without one.'
   );
 }

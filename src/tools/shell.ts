@@ -57,8 +57,10 @@ export interface ShellToolDeps {
   knownScripts?: string[];
   /** Folders commands must read wherever they lie (the installation, a project's skills): see ContainOptions.shown. */
   shown?: string[];
-  /** The user's home folder, whose credentials are hidden; the system's idea of it by default. */
+  /** The user's home folder: an empty one in its place inside the sandbox; the system's idea of it by default. */
   userHome?: string;
+  /** Folders nothing shown to commands may hold: the folder Zhixing was started in, with its ./.env. */
+  private?: string[];
   platform?: NodeJS.Platform;
 }
 
@@ -91,7 +93,7 @@ export function createShellTool(deps: ShellToolDeps): Tool {
     // A command may be up to 20,000 characters; JSON escapes can double that.
     maxInputChars: MAX_COMMAND_CHARS * 2 + 1_000,
     description:
-      'Run a shell command line (bash) in the workspace, which is its working folder and its HOME. ' +
+      'Run a shell command line (bash) in the workspace, which is its working folder. ' +
       `${sandboxSentence(platform, deps.network)} ` +
       'There is no interactive input: standard input is empty, so use non-interactive flags (-y, --yes, --no-pager). ' +
       'Returns the exit code, then standard output and error together. Output past about 28 KB is cut in the middle; ' +
@@ -102,7 +104,9 @@ export function createShellTool(deps: ShellToolDeps): Tool {
     async execute(args, ctx) {
       const { lang } = ctx;
       const info = await deps.sandbox();
-      const env = shellEnv(deps.env, { workspace: ctx.workspace, tmpdir: '/tmp' });
+      const userHome = deps.userHome ?? os.homedir();
+      // Under bubblewrap the user's home is an empty folder of the command's own; elsewhere the workspace stands in for it.
+      const env = shellEnv(deps.env, { workspace: ctx.workspace, tmpdir: '/tmp', home: info.ok && info.kind === 'bwrap' ? userHome : ctx.workspace });
       const files = protectedFiles(deps.home, deps.dbPath);
       // A parser that fails is a line that could not be read: it asks, as any unreadable line does.
       const analysis: CommandAnalysis = await analyze(args.command, { cwd: ctx.workspace, path: env.PATH!, protectedPaths: [...files, deps.home].flatMap(withRealPath), writable: [ctx.workspace], knownScripts: deps.knownScripts ?? [] })
@@ -128,12 +132,13 @@ export function createShellTool(deps: ShellToolDeps): Tool {
         workspace: ctx.workspace,
         home: deps.home,
         protectedFiles: files,
-        userHome: deps.userHome ?? os.homedir(),
+        userHome,
         network: deps.network,
         maskPrograms: deps.maskPrograms?.() ?? [],
         searchPath: env.PATH!,
         shell,
         shown: deps.shown ?? [],
+        private: deps.private ?? [],
       });
       let result;
       try {
@@ -143,6 +148,8 @@ export function createShellTool(deps: ShellToolDeps): Tool {
           env: { ...env, TMPDIR: launch.tmpdir },
           shell,
           prefix: launch.prefix,
+          pipes: launch.pipes,
+          attach: launch.attach,
           timeoutMs,
           signal: ctx.signal,
           onProgress: (line) => ctx.progress(line),
