@@ -170,13 +170,22 @@ describe('bodies and headers', () => {
     expect(r.json().error.message).toBe('There is no route PUT /api/sessions. See /docs.');
   });
 
-  it('caps open event streams with a plain 503, and other requests still go', async () => {
+  it('caps open event streams: the oldest follower of /api/events makes room, so a flood of them locks nobody out', async () => {
     t = await startTestServer({ maxStreams: 3 });
     const open = await Promise.all([1, 2, 3].map(() => openStream(t!.port, '/api/events')));
+    const newcomer = await openStream(t.port, '/api/events');
+    expect(newcomer.status).toBe(200);
+    // The stream open longest was ended by the server to make room; the others stay.
+    await open[0]!.ended();
+    expect((await request(t.port, '/api/health')).status).toBe(200);
+    open.forEach((s) => s.leave());
+    newcomer.leave();
+    await t.close();
+    // With no follower to end, a stream past the cap is refused with a plain 503, and other requests still go.
+    t = await startTestServer({ maxStreams: 0 });
     const refused = await request(t.port, '/api/events');
     expect(refused.status).toBe(503);
     expect(refused.json().error.code).toBe('too_many_streams');
     expect((await request(t.port, '/api/health')).status).toBe(200);
-    open.forEach((s) => s.leave());
   });
 });

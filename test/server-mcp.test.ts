@@ -69,7 +69,7 @@ describe('/api/mcp', () => {
 
   it('POST adds a server to config.json in Claude Desktop\'s shape and answers 201 with the whole command line', async () => {
     const s = (running = await startTestServer({ config: { maxSteps: 9 } }));
-    const r = await request(s.port, '/api/mcp', { body: { name: 'everything', command: EVERYTHING, args: ['stdio', '--flag with space'], cwd: s.home, timeout_ms: 5000 } });
+    const r = await request(s.port, '/api/mcp', { body: { name: 'everything', command: EVERYTHING, args: ['stdio', '--flag with space'], cwd: s.home, timeout_ms: 5000, max_total_ms: 90_000 } });
     expect(r.status).toBe(201);
     expect(r.json()).toMatchObject({ name: 'everything', transport: 'stdio', timeoutMs: 5000 });
     // The whole command line, each word quoted as a shell would need it.
@@ -77,7 +77,7 @@ describe('/api/mcp', () => {
     expect(LIVE).toContain(r.json().state);
     const saved = configOf(s);
     expect(saved.maxSteps).toBe(9);
-    expect(saved.mcpServers).toEqual({ everything: { command: EVERYTHING, args: ['stdio', '--flag with space'], cwd: s.home, timeout_ms: 5000 } });
+    expect(saved.mcpServers).toEqual({ everything: { command: EVERYTHING, args: ['stdio', '--flag with space'], cwd: s.home, timeout_ms: 5000, max_total_ms: 90_000 } });
     const warnings: string[] = [];
     expect(readMcpServers(saved.mcpServers, 'config.json', warnings)).toMatchObject([{ name: 'everything', command: EVERYTHING, args: ['stdio', '--flag with space'], timeoutMs: 5000 }]);
     expect(warnings).toEqual([]);
@@ -120,6 +120,7 @@ describe('/api/mcp', () => {
       [{ name: 'x', url: 'http://h/mcp', headers: { 'Bad Header': 'v' } }, /headers/],
       [{ name: 'x', url: 'http://h/mcp', transport: 'stdio' }, /transport/],
       [{ name: 'x', command: 'a', timeout_ms: 0 }, /timeout_ms/],
+      [{ name: 'x', command: 'a', max_total_ms: 3_600_001 }, /max_total_ms/],
       [{ name: 'x', command: 'a', headers: { A: 'b' } }, /headers|body/],
     ];
     for (const [body, field] of bad) {

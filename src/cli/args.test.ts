@@ -69,6 +69,8 @@ describe('parseCommand', () => {
       action: 'add', transport: 'http', url: 'http://127.0.0.1:3001/mcp', headers: { Authorization: 'Bearer t' },
     });
     expect(parseCommand(['mcp', 'remove', 'everything'])).toEqual({ kind: 'mcp', action: 'remove', name: 'everything' });
+    expect(parseCommand(['mcp', 'add', '--timeout', '5000', '--max-total', '120000', 'slow', '--', 'srv'])).toMatchObject({ action: 'add', timeoutMs: 5000, maxTotalMs: 120_000 });
+    expect(parseCommand(['mcp', 'add', '--max-total', '0', 'slow', '--', 'srv'])).toMatchObject({ kind: 'usage-error', message: '--max-total is milliseconds, from 1 to 3600000.' });
     expect(parseCommand(['mcp', 'add', 'a1', 'node', 'server.js'])).toMatchObject({ kind: 'usage-error', message: expect.stringMatching(/^Put -- before/) });
     expect(parseCommand(['mcp', 'add', 'a1', 'node', '-e', '1'])).toMatchObject({ kind: 'usage-error', message: expect.stringMatching(/^Put -- before the server's command.*zhixing mcp add a1 -- node/) });
     for (const bad of [['mcp'], ['mcp', 'frob'], ['mcp', 'add', 'bad name', '--', 'x'], ['mcp', 'add', 'a__b', '--', 'x'], ['mcp', 'add', 'ev_', '--', 'x'], ['mcp', 'add', 'x'], ['mcp', 'add', '-t', 'http', 'x', 'file:///etc'], ['mcp', 'add', '-t', 'ftp', 'x', 'u'], ['mcp', 'add', '-e', 'noequals', 'x', '--', 'c'], ['mcp', 'remove'], ['mcp', 'list', 'extra']]) {

@@ -20,6 +20,8 @@ export type McpCommand =
       env: Record<string, string>;
       headers: Record<string, string>;
       timeoutMs?: number;
+      /** `--max-total MS`: a call's whole limit, whatever progress the server reports. */
+      maxTotalMs?: number;
     }
   | { kind: 'mcp'; action: 'list'; json: boolean }
   | { kind: 'mcp'; action: 'remove' | 'enable' | 'disable'; name: string };
@@ -61,7 +63,7 @@ export function parseMcp(argv: string[]): Command {
   const commandLine = dash === -1 ? [] : rest.slice(dash + 1);
   const options = {
     serve: { yes: { type: 'boolean', short: 'y' }, offline: { type: 'boolean' } },
-    add: { transport: { type: 'string', short: 't' }, env: { type: 'string', short: 'e', multiple: true }, header: { type: 'string', short: 'H', multiple: true }, timeout: { type: 'string' } },
+    add: { transport: { type: 'string', short: 't' }, env: { type: 'string', short: 'e', multiple: true }, header: { type: 'string', short: 'H', multiple: true }, timeout: { type: 'string' }, 'max-total': { type: 'string' } },
     list: { json: { type: 'boolean' } },
     remove: {},
     enable: {},
@@ -104,11 +106,17 @@ export function parseMcp(argv: string[]): Command {
     timeoutMs = Number(v.timeout);
     if (!/^\d+$/.test(String(v.timeout)) || timeoutMs < 1 || timeoutMs > 3_600_000) return usage('--timeout is milliseconds, from 1 to 3600000.', '--timeout 是毫秒数，1 到 3600000。');
   }
+  let maxTotalMs: number | undefined;
+  if (v['max-total'] !== undefined) {
+    maxTotalMs = Number(v['max-total']);
+    if (!/^\d+$/.test(String(v['max-total'])) || maxTotalMs < 1 || maxTotalMs > 3_600_000) return usage('--max-total is milliseconds, from 1 to 3600000.', '--max-total 是毫秒数，1 到 3600000。');
+  }
+  const limits = { timeoutMs, ...(maxTotalMs !== undefined ? { maxTotalMs } : {}) };
   if (transport === 'stdio') {
     const [command, ...args] = commandLine.length ? commandLine : words.slice(1);
     if (!command) return usage(`Give the command that starts the server: zhixing mcp add ${name} -- npx -y @modelcontextprotocol/server-everything`, `请给出启动服务器的命令：zhixing mcp add ${name} -- npx -y @modelcontextprotocol/server-everything`);
     if (commandLine.length && words.length > 1) return usage('Put the whole command after --.', '请把完整的命令放在 -- 之后。');
-    return { kind: 'mcp', action, name, transport, command, args, env, headers, timeoutMs };
+    return { kind: 'mcp', action, name, transport, command, args, env, headers, ...limits };
   }
   const url = words[1];
   if (!url || words.length > 2 || commandLine.length) return forgotDashes ? dashesHint : usage(`Give the server's URL: zhixing mcp add --transport ${transport} ${name} http://127.0.0.1:3001/mcp`, `请给出服务器的 URL：zhixing mcp add --transport ${transport} ${name} http://127.0.0.1:3001/mcp`);
@@ -119,5 +127,5 @@ export function parseMcp(argv: string[]): Command {
     parsedUrl = undefined;
   }
   if (!parsedUrl || !['http:', 'https:'].includes(parsedUrl.protocol)) return forgotDashes ? dashesHint : usage(`"${url.slice(0, 80)}" is not an http(s) URL.`, `「${url.slice(0, 80)}」不是 http(s) 网址。`);
-  return { kind: 'mcp', action, name, transport, args: [], url, env, headers, timeoutMs };
+  return { kind: 'mcp', action, name, transport, args: [], url, env, headers, ...limits };
 }

@@ -76,6 +76,7 @@ async function add(config: Config, cmd: Extract<McpCommand, { action: 'add' }>, 
     headers: cmd.headers,
     enabled: true,
     timeoutMs: cmd.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS,
+    ...(cmd.maxTotalMs !== undefined ? { maxTotalMs: cmd.maxTotalMs } : {}),
   };
   updateConfigKey(path, 'mcpServers', (current) => {
     const entries = entriesOf(current);

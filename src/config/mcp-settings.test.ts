@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readMcpServers, toServerEntry, DEFAULT_MCP_TIMEOUT_MS } from './mcp-settings.js';
+import { readMcpServers, toServerEntry, totalLimitMs, DEFAULT_MCP_MAX_TOTAL_MS, DEFAULT_MCP_TIMEOUT_MS } from './mcp-settings.js';
 
 describe('mcpServers in config.json', () => {
   it('reads Claude Desktop\'s shape, HTTP servers, and what is off', () => {
@@ -40,6 +40,17 @@ describe('mcpServers in config.json', () => {
     const [s] = readMcpServers({ a: { command: 'x', args: [], enabled: true, timeout_ms: DEFAULT_MCP_TIMEOUT_MS } }, '/c', []);
     expect(toServerEntry(s!)).toEqual({ command: 'x' });
     expect(toServerEntry({ ...s!, enabled: false, timeoutMs: 9 })).toEqual({ command: 'x', enabled: false, timeout_ms: 9 });
+  });
+
+  it('bounds a call\'s whole time: max_total_ms when set, else five minutes or timeout_ms when that is longer', () => {
+    const warnings: string[] = [];
+    const [plain, set, slow] = readMcpServers({ plain: { command: 'x' }, set: { command: 'x', max_total_ms: 1_500 }, slow: { command: 'x', timeout_ms: 600_000 } }, '/c', warnings);
+    expect(warnings).toEqual([]);
+    expect([plain, set, slow].map((s) => totalLimitMs(s!))).toEqual([DEFAULT_MCP_MAX_TOTAL_MS, 1_500, 600_000]);
+    expect(toServerEntry(set!)).toEqual({ command: 'x', max_total_ms: 1_500 });
+    expect(toServerEntry(plain!)).toEqual({ command: 'x' });
+    expect(readMcpServers({ bad: { command: 'x', max_total_ms: 0 } }, '/c', warnings)).toEqual([]);
+    expect(warnings[0]).toMatch(/max_total_ms/);
   });
 });
 

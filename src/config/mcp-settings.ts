@@ -4,6 +4,14 @@ import { z } from 'zod';
 /** A server's calls give up after this unless it sets `timeout_ms`; progress from the server restarts the clock. */
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
 /**
+ * A call's whole time at most, whatever progress the server sends, unless it sets `max_total_ms`:
+ * progress restarts the `timeout_ms` clock, so a server reporting progress forever would otherwise
+ * hold a turn until the turn's own limit. Never less than the server's `timeout_ms`.
+ */
+export const DEFAULT_MCP_MAX_TOTAL_MS = 5 * 60_000;
+/** The longest either limit may be set to. */
+export const MAX_MCP_LIMIT_MS = 3_600_000;
+/**
  * Server names are how its tools are called (`<name>__<tool>`) and how rules trust it (`"<name>__*": "allow"`).
  * No `__` and no `_` at the end: then the first `__` of a tool's name always ends its server's name, so
  * no server (`a__b`, `ev_`) can make tool names another server's rule (`a__*`, `ev__*`) matches.
@@ -17,7 +25,7 @@ export const MCP_SERVER_NAME_RULE = {
 
 /**
  * One entry of `mcpServers` in config.json: Claude Desktop's shape (`command`, `args`, `env`, `cwd`),
- * or `url` and `headers` for a server over HTTP, plus `enabled` and `timeout_ms`.
+ * or `url` and `headers` for a server over HTTP, plus `enabled`, `timeout_ms` and `max_total_ms`.
  */
 export const McpServerEntry = z
   .object({
@@ -35,7 +43,8 @@ export const McpServerEntry = z
     headers: z.record(z.string(), z.string()).optional(),
     enabled: z.boolean().optional(),
     disabled: z.boolean().optional(),
-    timeout_ms: z.number().int().positive().max(3_600_000).optional(),
+    timeout_ms: z.number().int().positive().max(MAX_MCP_LIMIT_MS).optional(),
+    max_total_ms: z.number().int().positive().max(MAX_MCP_LIMIT_MS).optional(),
   })
   .passthrough()
   .refine((e) => (e.command === undefined) !== (e.url === undefined), { message: 'needs either "command" (a program to start) or "url" (a server over HTTP), not both' });
@@ -54,8 +63,14 @@ export interface McpServerSettings {
   url?: string;
   headers: Record<string, string>;
   enabled: boolean;
+  /** One call's limit without an answer; each progress notification restarts it. */
   timeoutMs: number;
+  /** One call's whole limit, progress or not (`max_total_ms`); absent: see `totalLimitMs`. */
+  maxTotalMs?: number;
 }
+
+/** How long one call to this server may take in all, whatever progress it reports. */
+export const totalLimitMs = (s: Pick<McpServerSettings, 'timeoutMs' | 'maxTotalMs'>): number => s.maxTotalMs ?? Math.max(DEFAULT_MCP_MAX_TOTAL_MS, s.timeoutMs);
 
 /** The settings an entry stands for. The entry must have passed `McpServerEntry`. */
 export function toServerSettings(name: string, entry: McpServerEntry): McpServerSettings {
@@ -72,6 +87,7 @@ export function toServerSettings(name: string, entry: McpServerEntry): McpServer
     // Claude Code writes `disabled`, Zhixing `enabled`; either turns a server off.
     enabled: entry.enabled !== false && entry.disabled !== true,
     timeoutMs: entry.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS,
+    ...(entry.max_total_ms !== undefined ? { maxTotalMs: entry.max_total_ms } : {}),
   };
 }
 
@@ -90,6 +106,7 @@ export function toServerEntry(s: McpServerSettings): McpServerEntry {
   }
   if (!s.enabled) entry.enabled = false;
   if (s.timeoutMs !== DEFAULT_MCP_TIMEOUT_MS) entry.timeout_ms = s.timeoutMs;
+  if (s.maxTotalMs !== undefined) entry.max_total_ms = s.maxTotalMs;
   return entry as McpServerEntry;
 }
 

@@ -166,7 +166,10 @@ export async function createServer(options: ServerOptions): Promise<ZhixingServe
     if (refused) return sendError(res, refused, SECURITY_HEADERS);
     if (req.method === 'GET' && req.url === '/api/health') return health(res);
     for (const [name, value] of SECURITY_ENTRIES) res.setHeader(name, value);
-    if (!page && sse.size >= maxStreams && wantsStream(req)) {
+    // A full house makes room by ending the oldest follower of /api/events, never a chat's stream: a
+    // follower only listens, and a browser's EventSource comes back on its own. A flood of idle
+    // followers then costs churn among them, not a web app locked out.
+    if (!page && sse.size >= maxStreams && wantsStream(req) && !feed.dropOldest()) {
       return sendError(res, new ApiError(503, 'too_many_streams', `${sse.size} event streams are open, the most this server keeps. Close some and try again.`), SECURITY_HEADERS);
     }
     if (req.method === 'GET' && req.url === '/api/events') return feed.open(res);

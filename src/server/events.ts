@@ -16,6 +16,8 @@ export interface EventFeed {
   /** Opens a server-wide event stream on `res`. */
   open(res: ServerResponse): void;
   readonly size: number;
+  /** Ends the longest-open server-wide stream, to make room for another stream; false when there is none. */
+  dropOldest(): boolean;
   /** Tells every client a server is gone (the manager's changes cover the rest). */
   mcpRemoved(server: McpServerView): void;
   stop(): void;
@@ -69,6 +71,13 @@ export function createEventFeed({
     },
     get size() {
       return listeners.size;
+    },
+    dropOldest() {
+      // A Set keeps the order streams were added in: the first is the one open longest.
+      const oldest = listeners.values().next().value;
+      if (!oldest) return false;
+      oldest.close();
+      return true;
     },
     stop() {
       off();

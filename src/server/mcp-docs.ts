@@ -21,9 +21,10 @@ export function mcpDocs() {
       200: { description: 'The JSON-RPC response, as an event stream or JSON.', events: true },
       202: { description: 'A notification or response was taken.' },
       400: { description: 'Not JSON-RPC, or no session and not an initialize.' },
-      404: { description: 'No such session (it ended or expired): initialize again.' },
+      404: { description: 'No such session (it ended, expired or gave way to a newer one): initialize again.' },
       413: { description: 'The body is over 1 MiB.' },
-      503: { description: 'Too many MCP sessions are open.' },
+      429: { description: 'An initialize from a client that holds 16 sessions, every one answering a request now.' },
+      503: { description: 'An initialize while all 64 sessions are answering a request (an idle one would have given way).' },
     },
   });
   documentOnly(api, {
@@ -38,7 +39,7 @@ export function mcpDocs() {
     path: '/mcp',
     tag: 'mcp',
     summary: 'End an MCP session',
-    description: `${ABOUT} Ends the session named by \`Mcp-Session-Id\`; sessions idle for 30 minutes end by themselves.`,
+    description: `${ABOUT} Ends the session named by \`Mcp-Session-Id\`; sessions with no request and no stream for 5 minutes end by themselves.`,
     responses: { 200: { description: 'Ended.' }, 400: { description: 'No Mcp-Session-Id.' }, 404: { description: 'No such session.' } },
   });
   return api;

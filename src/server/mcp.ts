@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { McpServer, mcpPublicView } from '../bus/events.js';
 import { withoutServerRules } from '../permission/rule-edits.js';
-import { DEFAULT_MCP_TIMEOUT_MS, MCP_SERVER_NAME, MCP_SERVER_NAME_RULE, type McpServerSettings } from '../config/mcp-settings.js';
+import { DEFAULT_MCP_MAX_TOTAL_MS, DEFAULT_MCP_TIMEOUT_MS, MAX_MCP_LIMIT_MS, MCP_SERVER_NAME, MCP_SERVER_NAME_RULE, type McpServerSettings } from '../config/mcp-settings.js';
 import type { McpManager, McpServerView } from '../mcp/types.js';
 import type { ServerDeps } from './deps.js';
 import { ApiError } from './errors.js';
@@ -33,7 +33,14 @@ const pairsOf = (key: RegExp, what: string) =>
 const Common = {
   name: Name,
   enabled: z.boolean().optional().describe('False saves it turned off (default true).'),
-  timeout_ms: z.number().int().min(1).max(3_600_000).optional().describe(`How long one call may take, reset by progress (default ${DEFAULT_MCP_TIMEOUT_MS}).`),
+  timeout_ms: z.number().int().min(1).max(MAX_MCP_LIMIT_MS).optional().describe(`How long one call may go without an answer, restarted by each progress notification (default ${DEFAULT_MCP_TIMEOUT_MS}).`),
+  max_total_ms: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_MCP_LIMIT_MS)
+    .optional()
+    .describe(`How long one call may take in all, whatever progress the server reports (default ${DEFAULT_MCP_MAX_TOTAL_MS}, or timeout_ms when that is longer).`),
   replace: z.boolean().optional().describe('Replace a server of this name; without it an existing name is a 409.'),
 };
 
@@ -83,7 +90,12 @@ const NameParam = z.object({ name: z.string().min(1).max(64) });
 
 /** The settings a request body stands for. */
 export function settingsOf(body: NewMcpServer): McpServerSettings {
-  const base = { name: body.name, enabled: body.enabled ?? true, timeoutMs: body.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS };
+  const base = {
+    name: body.name,
+    enabled: body.enabled ?? true,
+    timeoutMs: body.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS,
+    ...(body.max_total_ms !== undefined ? { maxTotalMs: body.max_total_ms } : {}),
+  };
   if (body.command !== undefined) {
     return { ...base, transport: 'stdio', command: body.command, args: body.args ?? [], env: body.env ?? {}, cwd: body.cwd, headers: {} };
   }

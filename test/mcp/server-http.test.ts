@@ -1,4 +1,4 @@
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -148,30 +148,90 @@ describe('MCP sessions over HTTP: a cap and idle expiry', () => {
     h.cleanup();
   });
 
-  it('refuses a session past the cap with 503, and takes new ones once idle ones expired', async () => {
+  it('ends the least recently used idle session to make room, and takes new ones once idle ones expired', async () => {
     const port = Number(new URL(url).port);
     // Sessions opened and left: no request since, no stream open.
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 4; i++) {
       const r = await request(port, '/mcp', { headers: MCP_HEADERS, body: INIT });
       expect(r.status).toBe(200);
       ids.push(String(r.headers['mcp-session-id']));
     }
+    // Three at most: the fourth took the place of the first, whose id is now unknown.
     expect(mcp.size).toBe(3);
-    const refused = await request(port, '/mcp', { headers: MCP_HEADERS, body: INIT });
-    expect(refused.status).toBe(503);
-    expect(refused.json().error.message).toContain('3 MCP sessions are open');
+    const first = await request(port, '/mcp', { headers: { ...MCP_HEADERS, 'mcp-session-id': ids[0]!, 'mcp-protocol-version': '2025-06-18' }, body: { jsonrpc: '2.0', id: 3, method: 'tools/list' } });
+    expect(first.status).toBe(404);
     // Idle past 1.5 s: the next initialize sweeps them out first.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const late = await httpClient(url);
     expect(mcp.size).toBe(1);
     expect(textOf(await late.client.callTool({ name: 'calculator', arguments: { expression: '2*21' } }))).toBe('42');
     // An expired session's client is told so (404), as the protocol says: it must start again.
-    const gone = await request(port, '/mcp', { headers: { ...MCP_HEADERS, 'mcp-session-id': ids[0]!, 'mcp-protocol-version': '2025-06-18' }, body: { jsonrpc: '2.0', id: 3, method: 'tools/list' } });
+    const gone = await request(port, '/mcp', { headers: { ...MCP_HEADERS, 'mcp-session-id': ids[1]!, 'mcp-protocol-version': '2025-06-18' }, body: { jsonrpc: '2.0', id: 3, method: 'tools/list' } });
     expect(gone.status).toBe(404);
     // A client with its stream open is in use, however long it stays quiet.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(textOf(await late.client.callTool({ name: 'calculator', arguments: { expression: '2*2' } }))).toBe('4');
     await late.client.close();
+  });
+});
+
+describe('MCP sessions over HTTP: sessions answering a request are never ended to make room', () => {
+  let app: App;
+  let server: Server;
+  let mcp: McpHttp;
+  let port: number;
+  const h = tempHome({ ZHIXING_OFFLINE: '1' });
+  beforeAll(async () => {
+    app = await createApp(h.config);
+    mcp = createMcpHttp({ app, version: '0.0.0', log: () => {}, maxSessions: 3, maxPerClient: 2, maxBodyBytes: 1_048_576 });
+    server = createHttpServer((req, res) => void mcp.handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await mcp.close();
+    server.closeAllConnections();
+    server.close();
+    app.close();
+    h.cleanup();
+  });
+
+  const init = (name: string) => request(port, '/mcp', { headers: MCP_HEADERS, body: { ...INIT, params: { ...INIT.params, clientInfo: { name, version: '1' } } } });
+  /** A request to the session that stays unanswered (its body never ends) until `end()`; resolves once the server is answering it. */
+  const hold = (id: string) =>
+    new Promise<{ end(): Promise<void> }>((resolve) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent: false, headers: { ...MCP_HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' } });
+      req.on('error', () => {});
+      // The server's own listener (registered first) has handed it to MCP by the time this one runs.
+      const seen = (incoming: IncomingMessage, res: ServerResponse) => {
+        if (incoming.headers['mcp-session-id'] !== id) return;
+        server.off('request', seen);
+        resolve({ end: () => new Promise<void>((done) => (res.once('close', () => done()), req.destroy())) });
+      };
+      server.on('request', seen);
+      req.write('{"jsonrpc":"2.0",');
+    });
+
+  it('refuses a client past its cap only while its sessions are busy (429), and anyone while all are (503)', async () => {
+    const a1 = String((await init('a')).headers['mcp-session-id']);
+    const a2 = String((await init('a')).headers['mcp-session-id']);
+    const busyA1 = await hold(a1);
+    const busyA2 = await hold(a2);
+    const full = await init('a');
+    expect(full.status).toBe(429);
+    expect(full.json().error.message).toContain('This client has 2 MCP sessions');
+    const b1 = String((await init('b')).headers['mcp-session-id']);
+    const busyB1 = await hold(b1);
+    const none = await init('c');
+    expect(none.status).toBe(503);
+    expect(none.json().error.message).toContain('all answering a request now');
+    // The busy ones were kept: none was ended under them.
+    expect(mcp.size).toBe(3);
+    // Once one request is over, its session is idle and makes room.
+    await busyB1.end();
+    expect((await init('c')).status).toBe(200);
+    await busyA1.end();
+    await busyA2.end();
   });
 });

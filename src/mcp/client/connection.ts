@@ -1,12 +1,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, ToolListChangedNotificationSchema, ToolSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { McpServerSettings } from '../../config/mcp-settings.js';
+import { totalLimitMs, type McpServerSettings } from '../../config/mcp-settings.js';
 import type { McpServerState } from '../types.js';
 import { backoffMs, type RetryPolicy } from './backoff.js';
 import { isConnectionLost, isHopeless, isTimeout, reasonOf as plainReason, redactor } from './errors.js';
 import { cleanText } from './names.js';
-import { scoped } from './signals.js';
+import { bounded, scoped } from './signals.js';
 import { createStderrTail } from './stderr.js';
 import { openConnection, type ClientInfo, type Live } from './transport.js';
 
@@ -70,7 +70,8 @@ export interface ServerConnection {
   settled(): Promise<void>;
   /**
    * Calls a tool. Waits for a connection that is being made (within the server's timeout); when the
-   * connection the call went out on turns out dead, reconnects and tries the call once more.
+   * connection the call went out on turns out dead, reconnects and tries the call once more. The whole
+   * of it ends at the server's total limit (`TotalTimeoutError`), whatever progress it reports.
    */
   call(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult>;
   /** Disconnects and stops the server; its state becomes `disabled`. Bounded. */
@@ -84,6 +85,14 @@ export class TooLargeError extends Error {
 
 /** The SDK's bound on one message from a local server (its read buffer); a longer one resets the connection. */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+/** A call went on past its whole limit (`max_total_ms`), however much progress the server reported; it was cancelled. */
+export class TotalTimeoutError extends Error {
+  override name = 'TotalTimeoutError';
+  constructor(readonly limitMs: number) {
+    super(`the call went on past its total limit of ${limitMs / 1000} s`);
+  }
+}
 
 /** A call could not reach the server: failed, stopped, or still connecting when its time ran out. */
 export class UnavailableError extends Error {
@@ -320,6 +329,31 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
     return result;
   }
 
+  /**
+   * A call, waiting (within the server's timeout) for a connection being made; when the connection
+   * it went out on turns out dead, reconnects and tries once more.
+   */
+  async function callWithin(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    // The usual case answers without a wait: a live connection is used as it is.
+    const first = live ?? (await connection(settings.timeoutMs, options.signal));
+    try {
+      return await callOn(first, name, args, options);
+    } catch (err) {
+      if (options.signal.aborted || !isConnectionLost(err)) throw err;
+      // An answer too large to read ends the connection; asking again would only get it again.
+      if (overflowed === first.client) throw new TooLargeError(`over ${MAX_MESSAGE_BYTES / 1024 / 1024} MB`);
+      // The connection this call used is dead (an idle session the server forgot, a process that
+      // died unseen): reconnect, and try the call once more.
+      if (live === first) {
+        live = undefined;
+        void first.close();
+        heal(reasonOf(err));
+      }
+      const second = await connection(settings.timeoutMs, options.signal);
+      return callOn(second, name, args, options);
+    }
+  }
+
   /** Ends the connection and any connect in progress, without a state of its own; bounded. */
   async function teardown() {
     cancel.abort();
@@ -359,23 +393,17 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
       await loop;
     },
     async call(name, args, options) {
-      // The usual case answers without a wait: a live connection is used as it is.
-      const first = live ?? (await connection(settings.timeoutMs, options.signal));
+      // The whole call, waits and the one retry included, ends at its total limit: progress
+      // restarts only the per-answer clock. Ending it by our own signal (not the SDK's
+      // maxTotalTimeout, checked only when progress comes) is on time and tells the server to cancel.
+      const limitMs = totalLimitMs(settings);
+      let late = false;
+      const lateness = () => ((late = true), new TotalTimeoutError(limitMs));
       try {
-        return await callOn(first, name, args, options);
+        return await bounded(options.signal, limitMs, lateness, (signal) => callWithin(name, args, { ...options, signal }));
       } catch (err) {
-        if (options.signal.aborted || !isConnectionLost(err)) throw err;
-        // An answer too large to read ends the connection; asking again would only get it again.
-        if (overflowed === first.client) throw new TooLargeError(`over ${MAX_MESSAGE_BYTES / 1024 / 1024} MB`);
-        // The connection this call used is dead (an idle session the server forgot, a process that
-        // died unseen): reconnect, and try the call once more.
-        if (live === first) {
-          live = undefined;
-          void first.close();
-          heal(reasonOf(err));
-        }
-        const second = await connection(settings.timeoutMs, options.signal);
-        return callOn(second, name, args, options);
+        if (late && !options.signal.aborted) throw new TotalTimeoutError(limitMs);
+        throw err;
       }
     },
     async stop() {

@@ -6,7 +6,7 @@ import { ToolError, type Tool, type ToolAnnotations, type ToolContext } from '..
 import { isTimeout, reasonOf } from './errors.js';
 import { cleanText, uniqueToolNames, untrustedDescription } from './names.js';
 import { toToolOutput } from './results.js';
-import { TooLargeError, UnavailableError, type ServerConnection } from './connection.js';
+import { TooLargeError, TotalTimeoutError, UnavailableError, type ServerConnection } from './connection.js';
 
 /** The tools one server may add: more would flood the model's context with descriptions. */
 export const MAX_TOOLS_PER_SERVER = 100;
@@ -20,9 +20,9 @@ const MAX_MCP_INPUT_CHARS = 1_000_000;
 /** How much of a call's arguments the permission ask shows after the tool's name. */
 const ASK_SUMMARY_CHARS = 120;
 /**
- * The registry's own clock for an MCP call. The call's real limit is the server's `timeout_ms`,
- * counted again from each progress notification, which the registry's clock cannot see: it only
- * stops a call that has gone on making progress for this long.
+ * The registry's own clock for an MCP call, a backstop only. The call's real limits are the server's:
+ * `timeout_ms` without an answer (counted again from each progress notification, which the
+ * registry's clock cannot see) and `max_total_ms` in all, whatever the progress.
  */
 export const MCP_CALL_CEILING_MS = 60 * 60_000;
 
@@ -61,11 +61,22 @@ function refusedText(ctx: ToolContext, name: string): string {
 function failureText(ctx: ToolContext, server: string, name: string, err: unknown, timeoutMs: number): string {
   if (err instanceof UnavailableError) return say(ctx.lang, `MCP 服务器 ${server} 不可用（${err.message}），${name} 没有调用。`, `The MCP server "${server}" is not available (${err.message}); ${name} was not called.`);
   if (err instanceof TooLargeError) return say(ctx.lang, `MCP 服务器 ${server} 对 ${name} 的回答超过 10 MB，已丢弃，连接已重置；没有重试。`, `The MCP server "${server}" sent an answer to ${name} ${err.message}; it was dropped and the connection reset, and the call was not repeated.`);
+  if (err instanceof TotalTimeoutError) {
+    const s = err.limitMs / 1000;
+    return say(
+      ctx.lang,
+      `MCP 服务器 ${server} 的 ${name} 调用超过了总时限 ${s} 秒（进度通知不会延长总时限），已取消。可以在 config.json 里为它设置 max_total_ms。`,
+      `The call to ${name} on the MCP server "${server}" went past its total limit of ${s} s (progress notifications do not extend it) and was cancelled. Its max_total_ms in config.json sets the limit.`,
+    );
+  }
   if (isTimeout(err)) return say(ctx.lang, `MCP 服务器 ${server} 在 ${timeoutMs / 1000} 秒内没有回答 ${name}（也没有进度），已放弃。`, `The MCP server "${server}" did not answer ${name} within ${timeoutMs / 1000} s (and sent no progress); the call was given up.`);
   if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) return say(ctx.lang, `MCP 服务器 ${server} 拒绝了 ${name} 的调用：${reasonOf(err)}`, `The MCP server "${server}" refused the call to ${name}: ${reasonOf(err)}`);
   return say(ctx.lang, `调用 MCP 服务器 ${server} 的 ${name} 失败：${reasonOf(err)}`, `The call to ${name} on the MCP server "${server}" failed: ${reasonOf(err)}`);
 }
 
+/** A progress message is shown this long at most; only its first PROGRESS_SCAN_CHARS are even looked at. */
+const PROGRESS_CHARS = 200;
+const PROGRESS_SCAN_CHARS = 4 * PROGRESS_CHARS;
 /** A call's progress is shown at most this often: a server flooding notifications must not flood the events and the store. */
 export const PROGRESS_EVERY_MS = 250;
 
@@ -75,6 +86,8 @@ export const PROGRESS_EVERY_MS = 250;
  */
 function throttled(show: (line: string) => void): { push(line: string): void; stop(): void } {
   let last = 0;
+  // A server may go on reporting after the answer (the SDK keeps a task's progress handler): nothing is shown then.
+  let stopped = false;
   let waiting: string | undefined;
   let timer: NodeJS.Timeout | undefined;
   const flush = () => {
@@ -86,12 +99,14 @@ function throttled(show: (line: string) => void): { push(line: string): void; st
   };
   return {
     push(line) {
+      if (stopped) return;
       waiting = line;
       const due = last + PROGRESS_EVERY_MS - performance.now();
       if (due <= 0 && !timer) flush();
       else timer ??= setTimeout(flush, Math.max(0, due));
     },
     stop() {
+      stopped = true;
       clearTimeout(timer);
       waiting = undefined;
     },
@@ -101,7 +116,8 @@ function throttled(show: (line: string) => void): { push(line: string): void; st
 /** The progress a server sent, as one line: `3/10 message`. */
 export function progressLine(progress: number, total: number | undefined, message: string | undefined): string {
   const count = total !== undefined ? `${progress}/${total}` : `${progress}`;
-  const text = message ? cleanText(message, 200) : '';
+  // Cut before cleaning: a flood of megabyte messages must not cost a full pass over each.
+  const text = typeof message === 'string' ? cleanText(message.slice(0, PROGRESS_SCAN_CHARS), PROGRESS_CHARS) : '';
   return text ? `${count} ${text}` : count;
 }
 

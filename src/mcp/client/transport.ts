@@ -4,10 +4,13 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerSettings } from '../../config/mcp-settings.js';
+import { boundedFetch } from './bounded-fetch.js';
 import { descendants, signalAll } from './process-tree.js';
 import { scoped } from './signals.js';
 import type { StderrTail } from './stderr.js';
 
+/** One message from a server over HTTP at most, as the SDK's read buffer bounds one from a local server. */
+const MAX_HTTP_MESSAGE_BYTES = 10 * 1024 * 1024;
 /** How long a stopping server has to exit after its stdin closes, then after SIGTERM, before SIGKILL. */
 const EXIT_GRACE_MS = 500;
 
@@ -115,7 +118,7 @@ async function openStdio(options: OpenOptions): Promise<Live> {
   return { client, transport: 'stdio', pid, close: () => close(client, EXIT_GRACE_MS) };
 }
 
-const headersFor = (settings: McpServerSettings) => ({ requestInit: { headers: settings.headers } });
+const headersFor = (settings: McpServerSettings) => ({ requestInit: { headers: settings.headers }, fetch: boundedFetch(MAX_HTTP_MESSAGE_BYTES) });
 
 /** A Streamable HTTP endpoint answers an initialize POST; an older SSE-only server answers 4xx (404, 405). */
 const speaksOnlySse = (err: unknown) => err instanceof StreamableHTTPError && typeof err.code === 'number' && err.code >= 400 && err.code < 500 && err.code !== 401 && err.code !== 403;

@@ -1,22 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { buildMcpServer, type BuiltMcpServer, type McpServerApp } from './build-server.js';
 
-/** Open MCP sessions at most: each holds a Server and its transport. Past it a new client gets 503 until one ends or expires. */
+/** Open MCP sessions at most: each holds a Server and its transport. */
 const DEFAULT_MAX_SESSIONS = 64;
+/** Sessions one client may hold: a client that leaks sessions churns its own, not everybody's. */
+const DEFAULT_MAX_PER_CLIENT = 16;
 /** A session with no request and no open stream for this long is ended; its client starts a new one on the 404. */
-const DEFAULT_IDLE_MS = 30 * 60_000;
+const DEFAULT_IDLE_MS = 5 * 60_000;
 /** How long a closed session's running calls have to stop: a tool gets 10 s after a stop. */
 const SETTLE_MS = 12_000;
 /** How often idle sessions are looked for. */
 const SWEEP_MS = 60_000;
+/** How much of the name a client gives in `initialize` tells it apart. */
+const CLIENT_NAME_CHARS = 100;
+/** A client refused for want of room is asked to come back after this many seconds. */
+const RETRY_AFTER_S = 5;
 
 export interface McpHttpOptions {
   app: McpServerApp;
   version: string;
   log: (line: string) => void;
   maxSessions?: number;
+  maxPerClient?: number;
   idleMs?: number;
   /** The most a POST body may hold, in bytes. */
   maxBodyBytes: number;
@@ -34,9 +42,48 @@ export interface McpHttp {
 interface McpSession {
   transport: StreamableHTTPServerTransport;
   built: BuiltMcpServer;
-  /** Requests and streams open now: a session in use is never idle. */
-  open: number;
+  /** Who opened it (see `clientOf`). */
+  client: string;
+  /** POSTs and DELETEs being answered: a session with one is never ended to make room. */
+  busy: number;
+  /** Its GET stream, open or not: a quiet client listening is not idle for expiry, but may make room. */
+  streams: number;
   lastUsed: number;
+}
+
+const LOOPBACK = /^(?:127\.|::1$|::ffff:127\.)/;
+
+/**
+ * Who a new session belongs to, for the per-client cap: the address it comes from and the name it
+ * gives in `initialize`. On loopback every address is one (all programs on this machine share it,
+ * and a program may pick any 127.x source), so the name is what tells Claude Desktop from a
+ * leaking script. A name can be lied about; a client that lies only churns sessions, it cannot lock
+ * anyone out: making room ends an idle session of whoever holds most, and the client of an ended
+ * session is told 404 and starts a new one, as the protocol says.
+ */
+function clientOf(req: IncomingMessage, name: string): string {
+  const address = req.socket.remoteAddress ?? '';
+  return `${LOOPBACK.test(address) ? 'loopback' : address} ${name.slice(0, CLIENT_NAME_CHARS)}`;
+}
+
+/** The body of a POST, up to `limit` bytes; undefined when it is longer. */
+function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData);
+        req.pause();
+        return resolve(undefined);
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', reject);
+  });
 }
 
 /** A JSON-RPC error as the Streamable HTTP transport answers one outside any request. */
@@ -48,13 +95,22 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
 
 /**
  * MCP over Streamable HTTP, stateful: `initialize` opens a session (its id in `Mcp-Session-Id`), each
- * with a server of its own; DELETE ends it; sessions idle too long are ended, and there are at most
- * `maxSessions`. The caller has run the guards (Host, Origin, token, body size) before this.
+ * with a server of its own; DELETE ends it. Sessions are bounded two ways, and neither locks a client
+ * out for long: at most `maxPerClient` for one client (past it, that client's least recently used
+ * idle session is ended) and `maxSessions` in all (past it, the least recently used idle session of
+ * the client holding most is ended). Idle means no request being answered; a session whose every
+ * slot is busy is never ended, and only then is a new one refused (429 for the client, 503 in all).
+ * A session with no request and no stream for `idleMs` expires. An ended session's id gets 404, so
+ * its client initializes again. The caller has run the guards (Host, Origin, token, body size).
  */
 export function createMcpHttp(options: McpHttpOptions): McpHttp {
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const maxPerClient = options.maxPerClient ?? DEFAULT_MAX_PER_CLIENT;
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
   const sessions = new Map<string, McpSession>();
+  /** Sessions being opened (room made, not yet registered), in all and by client: a burst cannot overshoot the caps. */
+  const opening = new Map<string, number>();
+  let openingAll = 0;
 
   const end = async (id: string) => {
     const s = sessions.get(id);
@@ -66,41 +122,107 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
   };
   const sweep = () => {
     const now = Date.now();
-    for (const [id, s] of sessions) if (s.open === 0 && now - s.lastUsed > idleMs) void end(id);
+    for (const [id, s] of sessions) if (s.busy === 0 && s.streams === 0 && now - s.lastUsed > idleMs) void end(id);
   };
   const sweeper = setInterval(sweep, Math.min(SWEEP_MS, idleMs));
   sweeper.unref();
 
-  /** Counts the request as the session's while it is answered (an SSE stream stays open for long). */
-  const use = (s: McpSession, res: ServerResponse) => {
-    s.open++;
+  /** Counts the request as the session's while it is answered (a call's SSE answer stays open for long). */
+  const use = (s: McpSession, req: IncomingMessage, res: ServerResponse) => {
+    const kind = req.method === 'GET' ? 'streams' : 'busy';
+    s[kind]++;
     s.lastUsed = Date.now();
     res.once('close', () => {
-      s.open--;
+      s[kind]--;
       s.lastUsed = Date.now();
     });
   };
 
+  const held = (client: string) => {
+    let n = opening.get(client) ?? 0;
+    for (const s of sessions.values()) if (s.client === client) n++;
+    return n;
+  };
+  /** Of `entries`, the idle session of the client holding most, the least recently used among its. */
+  const victim = (entries: Array<[string, McpSession]>): string | undefined => {
+    const counts = new Map<string, number>();
+    for (const [, s] of sessions) counts.set(s.client, (counts.get(s.client) ?? 0) + 1);
+    let best: [string, McpSession] | undefined;
+    for (const entry of entries) {
+      const s = entry[1];
+      if (s.busy > 0) continue;
+      if (!best) best = entry;
+      else {
+        const more = (counts.get(s.client) ?? 0) - (counts.get(best[1].client) ?? 0);
+        if (more > 0 || (more === 0 && s.lastUsed < best[1].lastUsed)) best = entry;
+      }
+    }
+    return best?.[0];
+  };
+  /** Makes room for one more session of `client`, ending idle ones; a refusal's status and sentence when it cannot. */
+  const makeRoom = (client: string): [number, string] | undefined => {
+    if (held(client) >= maxPerClient) {
+      const id = victim([...sessions].filter(([, s]) => s.client === client));
+      if (!id) return [429, `This client has ${maxPerClient} MCP sessions, all answering a request now, the most one client keeps. End one (DELETE /mcp with its Mcp-Session-Id) or wait for a call to finish.`];
+      void end(id);
+    }
+    if (sessions.size + openingAll >= maxSessions) {
+      const id = victim([...sessions]);
+      if (!id) return [503, `${sessions.size} MCP sessions are open and all answering a request now, the most this server keeps. Try again when a call has finished.`];
+      void end(id);
+    }
+    return undefined;
+  };
+
   async function open(req: IncomingMessage, res: ServerResponse): Promise<void> {
     sweep();
-    if (sessions.size >= maxSessions) {
-      return rpcError(res, 503, -32000, `${sessions.size} MCP sessions are open, the most this server keeps. End one (DELETE /mcp with its Mcp-Session-Id) or try again later.`, { 'retry-after': '60' });
+    // Read here, not by the transport: who the client says it is decides whose session makes room.
+    const text = await readBody(req, options.maxBodyBytes);
+    if (text === undefined) return rpcError(res, 413, -32000, `Payload too large: the body is over ${options.maxBodyBytes} bytes.`, { connection: 'close' });
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return rpcError(res, 400, -32700, 'Parse error: Invalid JSON');
     }
+    const name = isInitializeRequest(body) ? String(body.params.clientInfo.name) : undefined;
+    const initialize = name !== undefined;
+    const client = initialize ? clientOf(req, name) : '';
+    if (initialize) {
+      const refused = makeRoom(client);
+      if (refused) return rpcError(res, refused[0], -32000, refused[1], { 'retry-after': String(RETRY_AFTER_S) });
+      opening.set(client, (opening.get(client) ?? 0) + 1);
+      openingAll++;
+    }
+    let reserved = initialize;
+    const release = () => {
+      if (!reserved) return;
+      reserved = false;
+      openingAll--;
+      const n = (opening.get(client) ?? 1) - 1;
+      if (n > 0) opening.set(client, n);
+      else opening.delete(client);
+    };
     const built = buildMcpServer({ app: options.app, version: options.version, log: options.log });
     let session: McpSession | undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: options.maxBodyBytes,
       onsessioninitialized: (id) => {
-        session = { transport, built, open: 0, lastUsed: Date.now() };
+        release();
+        session = { transport, built, client, busy: 0, streams: 0, lastUsed: Date.now() };
         sessions.set(id, session);
-        use(session, res);
+        use(session, req, res);
       },
       onsessionclosed: (id) => void end(id),
     });
     transport.onerror = (err) => options.log(`zhixing: MCP: ${err.message}`);
-    await built.server.connect(transport);
-    await transport.handleRequest(req, res);
+    try {
+      await built.server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      release();
+    }
     // Not an initialize (or a broken one): the transport said so, and nothing is kept.
     if (!session) {
       built.dispose();
@@ -122,7 +244,7 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
       }
       const s = sessions.get(id);
       if (!s) return rpcError(res, 404, -32001, 'Session not found');
-      use(s, res);
+      use(s, req, res);
       await s.transport.handleRequest(req, res);
     },
     async close() {

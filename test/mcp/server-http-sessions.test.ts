@@ -1,0 +1,69 @@
+/** Idle /mcp sessions, however many, lock no MCP client out of `zhixing serve`. */
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { request, startTestServer, type TestServer } from '../support/http.js';
+import { httpClient, textOf } from '../support/mcp-peer.js';
+
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+
+const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+/** More than the 64 sessions the server keeps. */
+const FLOOD = 80;
+
+const initialize = (name: string) => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name, version: '1' } },
+});
+
+describe('/mcp on zhixing serve under a flood of idle sessions', () => {
+  let t: TestServer;
+  beforeEach(async () => {
+    t = await startTestServer();
+  });
+  afterEach(() => t?.close());
+
+  /** Opens a session as a raw client that never uses it again; its id. */
+  const leave = async (name: string) => {
+    const r = await request(t.port, '/mcp', { headers: MCP_HEADERS, body: initialize(name) });
+    expect(r.status).toBe(200);
+    return String(r.headers['mcp-session-id']);
+  };
+  const list = (id: string) =>
+    request(t.port, '/mcp', { headers: { ...MCP_HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' }, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
+
+  it('lets a client that leaks sessions churn only its own: the owner\'s client and a newcomer go on working', async () => {
+    const owner = await httpClient(`${t.url}/mcp`);
+    expect(textOf(await owner.client.callTool({ name: 'calculator', arguments: { expression: '6*7' } }))).toBe('42');
+    const ids: string[] = [];
+    for (let i = 0; i < FLOOD; i++) ids.push(await leave('leaky-script'));
+    expect(textOf(await owner.client.callTool({ name: 'calculator', arguments: { expression: '2+2' } }))).toBe('4');
+    const newcomer = await httpClient(`${t.url}/mcp`);
+    expect(textOf(await newcomer.client.callTool({ name: 'calculator', arguments: { expression: '3*3' } }))).toBe('9');
+    // The leaking client keeps its 16 most recent sessions; its older ones were ended and say so.
+    expect((await list(ids[0]!)).status).toBe(404);
+    expect((await list(ids[FLOOD - 17]!)).status).toBe(404);
+    expect((await list(ids[FLOOD - 16]!)).status).toBe(200);
+    expect((await list(ids[FLOOD - 1]!)).status).toBe(200);
+    await owner.client.close();
+    await newcomer.client.close();
+  });
+
+  it('makes room under ever new names by ending the least recently used idle session: its client is told 404, starts again and works', async () => {
+    const owner = await httpClient(`${t.url}/mcp`);
+    expect(textOf(await owner.client.callTool({ name: 'calculator', arguments: { expression: '1+1' } }))).toBe('2');
+    for (let i = 0; i < FLOOD; i++) await leave(`flood-${i}`);
+    const newcomer = await httpClient(`${t.url}/mcp`);
+    expect(textOf(await newcomer.client.callTool({ name: 'calculator', arguments: { expression: '5*5' } }))).toBe('25');
+    // The owner's session was the least recently used idle one: ended, and the protocol's 404 says so.
+    const lost = await owner.client.callTool({ name: 'calculator', arguments: { expression: '2*3' } }).catch((err: unknown) => err);
+    expect(lost).toBeInstanceOf(StreamableHTTPError);
+    expect((lost as StreamableHTTPError).code).toBe(404);
+    await owner.client.close();
+    const again = await httpClient(`${t.url}/mcp`);
+    expect(textOf(await again.client.callTool({ name: 'calculator', arguments: { expression: '2*3' } }))).toBe('6');
+    await again.client.close();
+    await newcomer.client.close();
+  });
+});
