@@ -91,7 +91,7 @@ describe('the registry by source', () => {
 
 describe('a schema from a hostile server', () => {
   /** Runs `work` while watching the event loop: the longest it was held, in ms. */
-  async function loopHeld<T>(work: () => Promise<T>): Promise<{ result: T; maxMs: number }> {
+  async function loopHeld<T>(work: () => T | Promise<T>): Promise<{ result: T; maxMs: number }> {
     const histogram = monitorEventLoopDelay({ resolution: 10 });
     histogram.enable();
     try {

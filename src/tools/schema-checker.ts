@@ -9,7 +9,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { ErrorObject } from 'ajv';
-import { idleWorkers, type IdleWorkers } from '../idle-worker.js';
+import { workerJobs } from '../worker-jobs.js';
 import { linearPattern } from './linear-pattern.js';
 
 /** A real schema checks in milliseconds; this leaves room for starting the thread on a busy machine. */
@@ -74,14 +74,14 @@ parentPort.on('message', ({ id, schema, value }) => {
   let reply;
   try {
     const validate = compile(schema);
-    if (!validate) reply = { id, verdict: { kind: 'uncompilable' } };
-    else if (validate(value)) reply = { id, verdict: { kind: 'valid' } };
+    if (!validate) reply = { id, reply: { kind: 'uncompilable' } };
+    else if (validate(value)) reply = { id, reply: { kind: 'valid' } };
     else {
       const errors = validate.errors || [];
-      reply = { id, verdict: { kind: 'invalid', errors: errors.slice(0, ${MAX_SCHEMA_ERRORS}).map((e) => ({ instancePath: e.instancePath, keyword: e.keyword, params: e.params, message: e.message })), total: errors.length } };
+      reply = { id, reply: { kind: 'invalid', errors: errors.slice(0, ${MAX_SCHEMA_ERRORS}).map((e) => ({ instancePath: e.instancePath, keyword: e.keyword, params: e.params, message: e.message })), total: errors.length } };
     }
   } catch (e) {
-    reply = { id, verdict: { kind: 'unchecked', why: 'failed' } };
+    reply = { id, reply: { kind: 'unchecked', why: 'failed' } };
   }
   parentPort.postMessage(reply);
 });
@@ -97,60 +97,18 @@ function modulePaths(): { ajv: string; ajv2020: string; re2js: string } {
  * its worker down with it (the next check starts a fresh one); at most MAX_RUNNING run at once.
  */
 export function createSchemaChecker(options: SchemaCheckerOptions = {}): SchemaChecker {
-  const timeoutMs = options.timeoutMs ?? SCHEMA_CHECK_TIME_LIMIT_MS;
   const heapMb = options.heapLimitMb ?? SCHEMA_CHECK_HEAP_LIMIT_MB;
-  let workers: IdleWorkers | undefined;
-  let nextId = 1;
-  let running = 0;
-  const waiting: (() => void)[] = [];
-
-  const runOne = (schema: string, value: unknown): Promise<SchemaVerdict> => {
-    workers ??= idleWorkers(
-      () => new Worker(WORKER_SOURCE, { eval: true, workerData: modulePaths(), resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 32 }, stdout: true, stderr: true }),
-      IDLE_MS,
-    );
-    const pool = workers;
-    const worker = pool.take();
-    const id = nextId++;
-    return new Promise<SchemaVerdict>((resolve) => {
-      const done = (verdict: SchemaVerdict, keep: boolean) => {
-        clearTimeout(timer);
-        worker.off('message', onMessage).off('error', onError).off('exit', onExit);
-        if (keep) pool.park(worker);
-        else void worker.terminate();
-        resolve(verdict);
-      };
-      const onMessage = (reply: { id: number; verdict: SchemaVerdict }) => {
-        if (reply.id === id) done(reply.verdict, true);
-      };
-      const onError = (err: NodeJS.ErrnoException) => done({ kind: 'unchecked', why: err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'failed' }, false);
-      const onExit = () => done({ kind: 'unchecked', why: 'failed' }, false);
-      const timer = setTimeout(() => done({ kind: 'unchecked', why: 'time' }, false), timeoutMs);
-      worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-      try {
-        worker.postMessage({ id, schema, value });
-      } catch {
-        // A value that cannot be cloned cannot come from parsed JSON; refuse it all the same.
-        done({ kind: 'unchecked', why: 'failed' }, true);
-      }
-    });
-  };
-
+  const jobs = workerJobs<{ schema: string; value: unknown }, SchemaVerdict>({
+    spawn: () => new Worker(WORKER_SOURCE, { eval: true, workerData: modulePaths(), resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 32 }, stdout: true, stderr: true }),
+    idleMs: IDLE_MS,
+    timeoutMs: options.timeoutMs ?? SCHEMA_CHECK_TIME_LIMIT_MS,
+    maxRunning: MAX_RUNNING,
+  });
   return {
     async check(schema, value) {
-      // A finished check hands its place straight to the next in line.
-      if (running >= MAX_RUNNING) await new Promise<void>((go) => waiting.push(go));
-      else running++;
-      try {
-        return await runOne(schema, value);
-      } finally {
-        const next = waiting.shift();
-        if (next) next();
-        else running--;
-      }
+      const result = await jobs.run({ schema, value });
+      return result.ok ? result.reply : { kind: 'unchecked', why: result.why };
     },
-    async close() {
-      await workers?.close();
-    },
+    close: () => jobs.close(),
   };
 }
