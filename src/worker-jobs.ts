@@ -5,8 +5,31 @@
  * its worker takes that worker down, and the next job starts a fresh one. At most `maxRunning` jobs
  * run at once; the rest wait their turn, so a step of many calls does not start a thread for each.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { idleWorkers, type IdleWorkers } from './idle-worker.js';
+
+/**
+ * A built worker script, `relative` to dist/ (`shell/analyze-worker.js`), seen from the module at
+ * `moduleUrl`; undefined when running from the TypeScript sources (tests), which a worker cannot load.
+ */
+export function builtWorkerFile(moduleUrl: string, relative: string): string | undefined {
+  const here = fileURLToPath(moduleUrl);
+  if (here.endsWith('.ts')) return undefined;
+  // From dist/<folder>/ or from the bundle in dist/bundle/.
+  for (let dir = path.dirname(here), i = 0; i < 4; dir = path.dirname(dir), i++) {
+    const candidate = path.join(dir, relative);
+    if (existsSync(candidate)) return candidate;
+    const pkg = path.join(dir, 'package.json');
+    if (existsSync(pkg) && /"name":\s*"zhixing"/.test(readFileSync(pkg, 'utf8'))) {
+      const built = path.join(dir, 'dist', relative);
+      return existsSync(built) ? built : undefined;
+    }
+  }
+  return undefined;
+}
 
 /** A job's answer, or why there is none. */
 export type JobResult<R> = { ok: true; reply: R } | { ok: false; why: 'time' | 'memory' | 'failed' };
