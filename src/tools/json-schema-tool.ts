@@ -13,14 +13,20 @@ export interface JsonSchemaToolDefinition {
   annotations?: ToolAnnotations;
   changesWorkspace?: boolean;
   maxInputChars?: number;
-  /** Where the arguments are checked; by default one checker thread shared by every such tool. */
+  /** Where the arguments are checked; by default one checker per source (per MCP server). */
   checker?: SchemaChecker;
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput | string> | ToolOutput | string;
 }
 
-// Made on first use: a run with no MCP server never starts the thread. Its worker is unref'd and
-// ends itself when idle, so nothing has to close it.
-let sharedChecker: SchemaChecker | undefined;
+// One checker per source, made on first use: a server whose schema is slow to check only makes its
+// own calls wait, never another server's. A run with no MCP server never starts a thread; the
+// workers are unref'd and end themselves when idle, so nothing has to close them.
+const checkers = new Map<ToolSource, SchemaChecker>();
+const checkerFor = (source: ToolSource): SchemaChecker => {
+  let checker = checkers.get(source);
+  if (!checker) checkers.set(source, (checker = createSchemaChecker()));
+  return checker;
+};
 
 function describe(errors: ErrorObject[], total: number): string {
   if (!errors.length) return 'the arguments do not match the schema';
@@ -66,7 +72,7 @@ export function defineJsonSchemaTool(def: JsonSchemaToolDefinition): Tool {
     spec,
     async check(value: unknown): Promise<ArgsCheck> {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, message: 'the arguments must be a JSON object' };
-      const checker = def.checker ?? (sharedChecker ??= createSchemaChecker());
+      const checker = def.checker ?? checkerFor(def.source);
       const verdict = await checker.check(schemaText, value);
       switch (verdict.kind) {
         case 'valid':
