@@ -364,7 +364,7 @@ describe('file_list', () => {
 
   it('gives each call a card: the path as the title, the path and size as metadata', async () => {
     const card = async (tool: Tool, input: unknown) => {
-      const args = tool.check(input);
+      const args = await tool.check(input);
       if (!args.ok) throw new Error(args.message);
       const r = await tool.execute(args.value, ctx());
       return typeof r === 'string' ? r : { title: r.title, metadata: r.metadata };

@@ -1,5 +1,5 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv';
+import { createSchemaChecker, MAX_SCHEMA_ERRORS, SCHEMA_CHECK_TIME_LIMIT_MS, type SchemaChecker } from './schema-checker.js';
 import type { ArgsCheck, Tool, ToolAnnotations, ToolContext, ToolOutput, ToolSource } from './tool.js';
 
 /** A tool whose parameters are a JSON Schema as it came (an MCP server's `inputSchema`). */
@@ -13,34 +13,29 @@ export interface JsonSchemaToolDefinition {
   annotations?: ToolAnnotations;
   changesWorkspace?: boolean;
   maxInputChars?: number;
+  /** Where the arguments are checked; by default one checker per source (per MCP server). */
+  checker?: SchemaChecker;
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput | string> | ToolOutput | string;
 }
 
-/** How many of a schema's complaints are told: the first few are what a model can act on. */
-const MAX_ERRORS_SHOWN = 5;
+// One checker per source, made on first use: a server whose schema is slow to check only makes its
+// own calls wait, never another server's. A run with no MCP server never starts a thread; the
+// workers are unref'd and end themselves when idle, so nothing has to close them.
+const checkers = new Map<ToolSource, SchemaChecker>();
+const checkerFor = (source: ToolSource): SchemaChecker => {
+  let checker = checkers.get(source);
+  if (!checker) checkers.set(source, (checker = createSchemaChecker()));
+  return checker;
+};
 
-// One validator per dialect, made on first use: a run with no MCP server never loads them.
-// `addUsedSchema: false` keeps two servers' schemas that share an `$id` from clashing;
-// `strict: false` accepts the keywords and formats servers add that the dialect does not know.
-let draft07: Ajv | undefined;
-let draft2020: Ajv2020 | undefined;
-const options = { strict: false, allErrors: true, addUsedSchema: false, validateFormats: false } as const;
-
-/** MCP's schemas are 2020-12 unless they say otherwise; older servers' draft-07 is read as draft-07. */
-function validatorFor(schema: Record<string, unknown>): Ajv | Ajv2020 {
-  const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-  if (/draft-0[4-7]/.test(dialect)) return (draft07 ??= new Ajv(options));
-  return (draft2020 ??= new Ajv2020(options));
-}
-
-function describe(errors: ErrorObject[] | null | undefined): string {
-  if (!errors?.length) return 'the arguments do not match the schema';
-  const lines = errors.slice(0, MAX_ERRORS_SHOWN).map((e) => {
+function describe(errors: ErrorObject[], total: number): string {
+  if (!errors.length) return 'the arguments do not match the schema';
+  const lines = errors.slice(0, MAX_SCHEMA_ERRORS).map((e) => {
     const where = e.instancePath ? e.instancePath.slice(1).replaceAll('/', '.') : '';
     const extra = e.keyword === 'required' ? '' : e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : '';
     return `${where ? `${where}: ` : ''}${e.message ?? e.keyword}${extra}`;
   });
-  const more = errors.length > MAX_ERRORS_SHOWN ? `; … ${errors.length - MAX_ERRORS_SHOWN} more` : '';
+  const more = total > lines.length ? `; … ${total - lines.length} more` : '';
   return `${lines.join('; ')}${more}`;
 }
 
@@ -50,22 +45,21 @@ function modelSchema(schema: Record<string, unknown>): Record<string, unknown> {
   return { ...rest, type: 'object', properties: rest.properties ?? {} };
 }
 
+/** Why arguments went unchecked, for the model: it may send simpler arguments, or not call the tool. */
+const UNCHECKED: Record<'time' | 'memory' | 'failed', string> = {
+  time: `the server's schema took more than ${SCHEMA_CHECK_TIME_LIMIT_MS / 1000} s to check these arguments, so the call was not made; send simpler arguments or do without this tool`,
+  memory: "checking these arguments against the server's schema needed too much memory, so the call was not made; send simpler arguments or do without this tool",
+  failed: "the arguments could not be checked against the server's schema, so the call was not made",
+};
+
 /**
- * A tool described by JSON Schema, validated by ajv. The validator is compiled once, at the first
- * call; a schema ajv cannot compile leaves the arguments to the tool's owner to judge (the server
- * checks them again anyway), rather than making the tool unusable.
+ * A tool described by JSON Schema, validated by ajv off the main thread (schema-checker.ts). The
+ * validator is compiled once per schema; a schema ajv cannot compile leaves the arguments to the
+ * tool's owner to judge (the server checks them again anyway), rather than making the tool unusable.
+ * A check that cannot finish within its limits refuses the call: the arguments were never checked.
  */
 export function defineJsonSchemaTool(def: JsonSchemaToolDefinition): Tool {
-  let validate: ValidateFunction | null | undefined;
-  const compiled = (): ValidateFunction | null => {
-    if (validate !== undefined) return validate;
-    try {
-      validate = validatorFor(def.inputSchema).compile(def.inputSchema);
-    } catch {
-      validate = null;
-    }
-    return validate;
-  };
+  const schemaText = JSON.stringify(def.inputSchema);
   const spec = { name: def.name, description: def.description, parameters: modelSchema(def.inputSchema) };
   return {
     name: def.name,
@@ -76,11 +70,19 @@ export function defineJsonSchemaTool(def: JsonSchemaToolDefinition): Tool {
     changesWorkspace: def.changesWorkspace,
     maxInputChars: def.maxInputChars,
     spec,
-    check(value: unknown): ArgsCheck {
+    async check(value: unknown): Promise<ArgsCheck> {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, message: 'the arguments must be a JSON object' };
-      const fn = compiled();
-      if (!fn || fn(value)) return { ok: true, value };
-      return { ok: false, message: describe(fn.errors) };
+      const checker = def.checker ?? checkerFor(def.source);
+      const verdict = await checker.check(schemaText, value);
+      switch (verdict.kind) {
+        case 'valid':
+        case 'uncompilable':
+          return { ok: true, value };
+        case 'invalid':
+          return { ok: false, message: describe(verdict.errors, verdict.total) };
+        case 'unchecked':
+          return { ok: false, message: UNCHECKED[verdict.why] };
+      }
     },
     execute: (args, ctx) => def.execute(args as Record<string, unknown>, ctx),
   };

@@ -370,7 +370,7 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
             `there is no tool named "${call.name}". Available tools: ${[...byName.keys()].join(', ')}.`),
         );
       }
-      const args = tool.check(parsed.value);
+      const args = await tool.check(parsed.value);
       if (!args.ok) {
         return fail(
           parsed.value,

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { CONFIG_FILE, ENV_FILE } from '../config/paths.js';
+import { createBoundedAnalyzer } from '../shell/analyze-bounded.js';
 import type { AnalyzeOptions, CommandAnalysis } from '../shell/analyze.js';
 import { shellEnv } from '../shell/env.js';
 import { runCommand } from '../shell/run.js';
@@ -64,8 +65,6 @@ export interface ShellToolDeps {
   platform?: NodeJS.Platform;
 }
 
-/** The parser is loaded when the first command is read, not when the assistant starts. */
-const defaultAnalyze: Analyze = async (command, options) => (await import('../shell/analyze.js')).analyzeCommand(command, options);
 
 /** A path as given and, when it exists through a link (macOS's /tmp), as it really is: commands see the real one. */
 function withRealPath(p: string): string[] {
@@ -83,7 +82,9 @@ export function protectedFiles(home: string, dbPath: string): string[] {
 }
 
 export function createShellTool(deps: ShellToolDeps): Tool {
-  const analyze = deps.analyze ?? defaultAnalyze;
+  // Read on a worker thread with a deadline: a line built to be slow to parse must not hold the
+  // thread that serves every session. The parser is loaded when the first command is read.
+  const analyze = deps.analyze ?? createBoundedAnalyzer();
   const platform = deps.platform ?? process.platform;
   return defineTool({
     name: 'shell',

@@ -211,8 +211,11 @@ export interface Tool extends Omit<ToolDefinition, 'parameters'> {
   parameters?: z.ZodType;
   spec: ToolSpec;
   source: ToolSource;
-  /** Validates parsed arguments against the tool's schema, once per call, before `execute`. */
-  check(value: unknown): ArgsCheck;
+  /**
+   * Validates parsed arguments against the tool's schema, once per call, before `execute`. A schema
+   * from outside (an MCP server's) is checked off the main thread, hence the promise.
+   */
+  check(value: unknown): ArgsCheck | Promise<ArgsCheck>;
 }
 
 /** Zod's issues as one line a model can act on: `path: message; …`. */
@@ -226,7 +229,7 @@ export function formatZodError(error: z.ZodError): string {
  * One definition serves the model, MCP, the UI and tests: the JSON Schema is generated
  * from the zod schema, never written twice.
  */
-export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
+export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Omit<Tool, 'check'> & { check(value: unknown): ArgsCheck } {
   let parameters: Record<string, unknown> | undefined;
   return {
     ...(def as unknown as ToolDefinition),

@@ -44,7 +44,7 @@ export function ctx(lang: Lang = 'en', policy: Policy = defaultPolicy): ToolCont
 
 /** Runs a tool the way the registry does: parse the raw input, then execute. */
 export async function run(tool: Tool, input: unknown, c: ToolContext = ctx()): Promise<string> {
-  const args = tool.check(input);
+  const args = await tool.check(input);
   if (!args.ok) throw new Error(args.message);
   return outputText(await tool.execute(args.value, c));
 }

@@ -75,7 +75,7 @@ export function webCtx(options: { lang?: Lang; rules?: PermissionRules; signal?:
 
 /** Runs a tool as the registry does: check the arguments, then execute; the full result. */
 export async function call(tool: Tool, input: unknown, ctx: ToolContext): Promise<ToolOutput> {
-  const args = tool.check(input);
+  const args = await tool.check(input);
   if (!args.ok) throw new Error(args.message);
   const r = await tool.execute(args.value, ctx);
   return typeof r === 'string' ? { output: r } : r;

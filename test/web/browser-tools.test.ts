@@ -48,7 +48,7 @@ function ctx(sessionId: string, lang: 'en' | 'zh' = 'en'): ToolContext {
 /** Calls a tool as the registry would: arguments checked by its schema first. */
 async function call(name: string, args: object, session = 'ses_form', lang: 'en' | 'zh' = 'en'): Promise<ToolOutput> {
   const tool = tools.get(name)!;
-  const checked = tool.check(args);
+  const checked = await tool.check(args);
   if (!checked.ok) throw new ToolError(checked.message);
   const out = await tool.execute(checked.value as never, ctx(session, lang));
   return typeof out === 'string' ? { output: out } : out;

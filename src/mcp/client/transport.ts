@@ -3,6 +3,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { McpServerSettings } from '../../config/mcp-settings.js';
 import { boundedFetch } from './bounded-fetch.js';
 import { descendants, signalAll } from './process-tree.js';
@@ -72,9 +73,21 @@ async function stopProcess(transport: StdioClientTransport, pid: number | undefi
   }
 }
 
+/**
+ * The SDK would check a tool's structured output against the server's `outputSchema` with ajv on
+ * this thread (after `listTools`, which connection.ts does not use). The server sends both, so one
+ * backtracking `pattern` would hold the thread that serves every session; the output is untrusted
+ * text to us whatever it matches, so that check is never made.
+ */
+const OUTPUT_UNCHECKED: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
+  },
+};
+
 /** Runs the handshake; on failure `cleanup` ends whatever was started before the error goes on. */
 async function connectClient(transport: Transport, options: OpenOptions, cleanup: (client: Client) => Promise<void>): Promise<Client> {
-  const client = new Client(options.clientInfo, { capabilities: {} });
+  const client = new Client(options.clientInfo, { capabilities: {}, jsonSchemaValidator: OUTPUT_UNCHECKED });
   options.prepare(client);
   try {
     await scoped(options.signal, (signal) => client.connect(transport, { timeout: options.timeoutMs, signal }));
