@@ -1,3 +1,4 @@
+import { GIT_EXECUTES } from './git-config.js';
 import type { Word } from './words.js';
 import type { Unwrapped } from './wrappers.js';
 
@@ -5,7 +6,8 @@ import type { Unwrapped } from './wrappers.js';
 // awk's system(), git's settings, sed's `e`, and the project files make and npm follow.
 
 export function awk(args: Word[]): Unwrapped | undefined {
-  if (args.some((a) => a.value === '-f' || a.value.startsWith('--file') || /^-[a-zA-Z]*f$/.test(a.value))) {
+  // -f/-E/-i take the program from files; gawk's -l loads a shared library.
+  if (args.some((a) => /^--(?:file|exec|include|load)/.test(a.value) || /^-[a-zA-Z]*[fEil]$/.test(a.value))) {
     return { opaque: 'awk runs a program from a file, which cannot be read from the command line' };
   }
   const i = firstOperand(args, 'vFW');
@@ -16,8 +18,8 @@ export function awk(args: Word[]): Unwrapped | undefined {
 }
 
 
-/** Settings under which git runs a program of the user's choosing. */
-const GIT_RUNS = /^(?:core\.(?:pager|editor|sshcommand|fsmonitor|hookspath|askpass|gitproxy)|pager\..*|alias\..*|diff\..*\.(?:textconv|command)|diff\.external|merge\..*\.driver|filter\..*|credential\..*helper|sequence\.editor|gpg\.program|gpg\..*\.program|uploadpack\.packobjectshook|include\.path|includeif\..*)$/i;
+/** Settings under which git runs a program of the user's choosing (see git-config.ts). */
+const GIT_RUNS = GIT_EXECUTES;
 
 export function git(args: Word[]): Unwrapped | undefined {
   for (let i = 0; i < args.length; i++) {

@@ -96,7 +96,40 @@ const SIMPLE: Record<string, OptionSpec> = {
   nsenter: { short: 'tSGrw', long: ['target', 'setuid', 'setgid', 'root', 'wd'] },
   'xvfb-run': { short: 'nsfep', long: ['server-num', 'server-args', 'auth-file', 'error-file'] },
   'systemd-run': { short: 'pEMHu', long: ['unit', 'property', 'setenv', 'machine', 'host', 'uid', 'gid', 'working-directory', 'description'] },
+  // setarch under its per-architecture names: flags only, then the command.
+  linux32: {},
+  linux64: {},
+  i386: {},
+  x86_64: {},
+  prlimit: { short: 'p', long: ['pid'] },
 };
+
+/** The dynamic loader run as a program (`ld.so`, `/lib64/ld-linux-x86-64.so.2`): it runs the program it is given. */
+const LOADER = /^ld(?:-linux[\w.-]*|-musl[\w.-]*|64)?\.so(?:\.\d+)*$/;
+
+/**
+ * Programs `unwrap` reads through completely: what they run comes out as parts (or they are opaque).
+ * Others in RUNS_BY_ARGUMENTS (pagers, ssh, make, npm, …) are only half read: they count as unknown.
+ */
+const READ_THROUGH = new Set([
+  'eval', 'command', 'xargs', 'timeout', 'chrt', 'taskset', 'flock', 'su', 'runuser', 'script', 'watch', 'parallel', 'find', 'busybox',
+  'toybox', 'chroot', 'source', '.', 'awk', 'gawk', 'mawk', 'nawk', 'busybox-awk', 'coproc', 'faketime', 'hyperfine', 'at', 'batch',
+  'crontab', 'screen', 'tmux', 'dtach', 'byobu', 'alias', 'trap', 'hash', 'enable', 'shopt', 'sed', 'gsed', 'tar', 'gtar', 'bsdtar',
+  'zip', 'rsync', 'setarch',
+]);
+
+/** An operand naming another machine (`host:path`, `rsync://…`): reached through ssh, whose settings run commands. */
+const REMOTE_OPERAND = /^(?:[^/-][^/]*:|rsync:\/\/)/;
+
+/**
+ * True when `unwrap` reads everything `name args…` runs: a known wrapper, read through. False for a
+ * program that runs others in ways it does not read (its settings, another machine, a project file).
+ */
+export function knownWrapper(name: string, args: Word[]): boolean {
+  if (/^(?:rsync|tar|gtar|bsdtar)$/.test(name) && args.some((a) => REMOTE_OPERAND.test(a.value)) && !args.some((a) => a.value === '--force-local')) return false;
+  if (name === 'perf') return /^(?:stat|record|trace)$/.test(args[0]?.value ?? '');
+  return name in SIMPLE || READ_THROUGH.has(name) || LOADER.test(name);
+}
 
 /** Programs that run others through their arguments (beyond SIMPLE, the shells and the interpreters). */
 const RUNS_BY_ARGUMENTS = new Set([
@@ -123,7 +156,18 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
   const interpreter = interpreterReason(name, args.map((a) => a.value));
   if (interpreter) return { opaque: interpreter };
   if (name in SIMPLE) return simple(name, args);
+  if (LOADER.test(name)) {
+    // `--preload`, `--audit` and `--library-path` load code of the command's choosing into what it runs.
+    if (args.some((a) => /^--(?:preload|audit|library-path)/.test(a.value))) return { opaque: `${name} loads libraries of the command's choosing` };
+    return rest(args, afterOptions(args, { long: ['argv0', 'glibc-hwcaps-prepend', 'glibc-hwcaps-mask'] }));
+  }
   switch (name) {
+    case 'setarch': {
+      // `setarch ARCH [flags] CMD`: the architecture, then flags, then what runs (a shell when nothing does).
+      if (!args.length || args[0]!.value.startsWith('-')) return {};
+      const i = afterOptions(args, {}, 1);
+      return i >= args.length ? { opaque: 'setarch starts a shell that reads commands from its input' } : rest(args, i);
+    }
     case 'eval':
       return args.length ? { scripts: [joined(args)] } : {};
     case 'command': {
@@ -211,8 +255,7 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
       return rest(args, afterOptions(args, { short: 'eopCGcFjmrt', long: ['event', 'output', 'cpu', 'cgroup', 'pid', 'tid', 'repeat'] }, 1));
     }
     case 'hyperfine':
-      // Each command it times is a shell string.
-      return { scripts: args.filter((a, i) => !a.value.startsWith('-') && !/^-[a-zA-Z]$|^--(?:prepare|setup|cleanup|conclude|runs|warmup|export-\w+|parameter-\w+|shell|command-name|min-runs|max-runs)$/.test(args[i - 1]?.value ?? '')) };
+      return hyperfine(args);
     case 'at':
     case 'batch':
     case 'crontab':
@@ -239,7 +282,8 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
     case 'tar':
     case 'gtar':
     case 'bsdtar':
-      return args.some((a) => /^--(?:to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command)|^-[a-zA-Z]*I/.test(a.value))
+      // Old-style letters without a dash (`tar xIf …`) count as options too; -F is --info-script.
+      return args.some((a, i) => /^--(?:to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command|rmt-command)|^-[a-zA-Z]*[IF]/.test(a.value) || (i === 0 && /^[a-zA-Z]*[IF][a-zA-Z]*$/.test(a.value)))
         ? { opaque: 'tar runs a program given on the command line' }
         : undefined;
     case 'rsync':
@@ -318,6 +362,21 @@ function parallel(args: Word[]): Unwrapped {
   if (i < 0 || i >= before.length) return { opaque: 'parallel reads the commands it runs from its input' };
   // parallel hands the command to a shell, with the arguments filled in at run time.
   return { scripts: [joined(before.slice(i))], runs: [{ argv: before.slice(i), argsUnknown: true }] };
+}
+
+/** Each command hyperfine times, prepares, sets up or cleans up with is a shell string. */
+function hyperfine(args: Word[]): Unwrapped {
+  if (args.some((a) => /^(?:-S|--shell)/.test(a.value))) return { opaque: 'hyperfine --shell runs the commands with a program of the command\'s choosing' };
+  const scripts: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const attached = /^--(?:prepare|setup|cleanup|conclude)=(.*)$/s.exec(a.value);
+    if (attached) scripts.push({ ...a, value: attached[1]! });
+    else if (/^(?:-p|-s|-c|--prepare|--setup|--cleanup|--conclude)$/.test(a.value)) args[i + 1] && scripts.push(args[++i]!);
+    else if (/^-[a-zA-Z]$|^--(?:runs|warmup|export-\w+|parameter-\w+|command-name|min-runs|max-runs|style|time-unit|output|input|sort|ignore-failure)$/.test(a.value)) i++;
+    else if (!a.value.startsWith('-')) scripts.push(a);
+  }
+  return { scripts };
 }
 
 function find(args: Word[]): Unwrapped {
