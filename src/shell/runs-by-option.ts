@@ -24,11 +24,13 @@ const GIT_RUNS = GIT_EXECUTES;
 export function git(args: Word[]): Unwrapped | undefined {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    const setting = a.value === '-c' ? args[i + 1] : a.value.startsWith('--config-env') ? a : undefined;
+    // `-c KEY=VALUE`, `--config-env=KEY=ENVVAR`, `--config-env KEY=ENVVAR`: the key is what runs or not.
+    const setting = a.value === '-c' || a.value === '--config-env' ? args[i + 1] : a.value.startsWith('--config-env=') ? { ...a, value: a.value.slice('--config-env='.length) } : undefined;
     if (!setting) continue;
     if (setting.dynamic) return { opaque: 'a git setting is made at run time' };
     const [key = '', ...value] = setting.value.split('=');
-    if (value.join('=').includes('!') || GIT_RUNS.test(key.replace(/^--config-env=?/, ''))) return { opaque: `git -c ${key} runs a program of the command's choosing` };
+    // A value from the environment (--config-env) cannot be read here at all.
+    if (value.join('=').includes('!') || GIT_RUNS.test(key)) return { opaque: `git -c ${key} runs a program of the command's choosing` };
   }
   // `git config alias.x '!…'` (or a pager, an editor…) sets up a program for a later git to run.
   const config = args.findIndex((a) => a.value === 'config');
