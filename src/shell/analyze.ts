@@ -22,8 +22,8 @@ const MAX_COMMAND_CHARS = 100_000;
 const SHOWN_CHARS = 40;
 /** Redirection operators that write to their destination. */
 const WRITES = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&']);
-/** Programs that run the applet their link is named after. */
-const MULTI_CALL = new Set(['busybox', 'toybox']);
+/** Programs that run the applet their link is named after (setarch's links name an architecture: linux64 → setarch). */
+const MULTI_CALL = new Set(['busybox', 'toybox', 'setarch']);
 
 /** A command line read before it runs: every part it would run, or why it could not be read. */
 export type CommandAnalysis =

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -79,6 +79,20 @@ describe.each(RULE_SETS)('closed world, with %s', (_name, rules) => {
     const v = await decide(rules, command);
     expect(v.needsPerson).toBeUndefined();
     expect(v.decision).toBe('*' in (rules.shell as object) ? 'allow' : 'ask');
+  });
+});
+
+describe.skipIf(!existsSync('/usr/bin/setarch'))('the machine\'s own launchers, found in PATH as they are installed', () => {
+  const rules: PermissionRules = { shell: { ...DENIES, '*': 'allow' } };
+  const real: AnalyzeOptions = { cwd: clean, path: '/usr/bin:/bin' };
+  // linux64 is a link to setarch, which takes the architecture from the name it was run by.
+  it.each(['linux64 rm -rf important', 'linux32 git push', 'setarch x86_64 rm -rf important', 'prlimit rm -rf important', 'setpriv rm -rf important',
+    'chrt -o 0 rm -rf important', 'taskset 1 git push', 'ld.so /usr/bin/rm -rf important'])('%s', async (command) => {
+    const v = await decide(rules, command, real);
+    if (v.decision !== 'deny') expect(v).toMatchObject({ decision: 'ask', needsPerson: true });
+  });
+  it('linux64 is read through to the rm it runs', async () => {
+    expect(await decide(rules, 'linux64 rm -rf important', real)).toMatchObject({ decision: 'deny', rule: 'shell › rm -rf *' });
   });
 });
 
