@@ -65,6 +65,13 @@ const LEAKS = [
   'x="a[\\$(rm -rf important)]"; echo $((x))', 'x="a[\\$(rm -rf important)]"; (( x ))', 'x="a[\\$(rm -rf important)]"; [[ $x -eq 1 ]]',
   "x='$(rm -rf important)'; echo ${x@P}", 'x="a[\\$(rm -rf important)]"; echo ${!x}', 'echo ${a[x]}', 'let y=x', 'declare -i y=x',
   "printf -v 'a[$(rm -rf important)]' x", "read 'a[$(rm -rf important)]' < f", "test -v 'a[$(rm -rf important)]'",
+  'echo ${s:i}', 'a=([x]=1)', '[[ -v a[x] ]]', 'declare -n r=x; r=1',
+  // A function passed in the environment replaces a program in the shell it starts.
+  "env 'BASH_FUNC_ls%%=() { rm -rf important; }' bash -c ls",
+  // A wrapper's option nobody listed may take the next word, so the program after it is the one that runs.
+  'sudo --login-class ls rm -rf important', 'nice --unknown ls git push',
+  // CDPATH sends cd somewhere the line does not say: git's settings there are not the ones checked.
+  'CDPATH=/tmp/elsewhere; cd sub && git status',
 ];
 
 describe.each(RULE_SETS)('closed world, with %s', (_name, rules) => {

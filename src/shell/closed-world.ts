@@ -141,15 +141,25 @@ export function arithmeticReason(node: Node): string | undefined {
     case 'c_style_for_statement':
       return why;
     case 'test_command':
+      // `-v a[x]` evaluates the subscript as well.
+      if (node.text.startsWith('[[') && /\s-v\s/.test(node.text)) return why;
       return node.text.startsWith('[[') && /\s-(?:eq|ne|lt|le|gt|ge)\s/.test(node.text) && hasArithmeticTest(node) ? why : undefined;
+    case 'array':
+      // `a=([x]=1)`: an index that is not a number is evaluated.
+      return node.namedChildren.some((c) => c && /^\[(?!\d+\])/.test(c.text)) ? why : undefined;
     case 'subscript': {
       const index = node.childForFieldName('index');
       return index && !/^(?:\d+|@|\*)$/.test(index.text) ? why : undefined;
     }
-    case 'expansion':
-      return /^\$\{!\w+\}$/.test(node.text) || /@P\}$/.test(node.text) ? 'bash expands a variable\'s text again here, which can run commands in it' : undefined;
+    case 'expansion': {
+      if (/^\$\{!\w+\}$/.test(node.text) || /@P\}$/.test(node.text)) return 'bash expands a variable\'s text again here, which can run commands in it';
+      // `${x:off:len}`: offset and length are arithmetic (`:-`, `:=`, `:?`, `:+` are not).
+      const slice = /^\$\{\w+(?:\[[^\]]*\])?:(?![-=?+])(.*)\}$/s.exec(node.text);
+      return slice && !/^\s*-?\d+\s*(?::\s*-?\d+\s*)?$/.test(slice[1]!) ? why : undefined;
+    }
     case 'declaration_command':
-      return node.children.some((c) => c?.type === 'word' && /^-[a-zA-Z]*i/.test(c.text)) ? why : undefined;
+      // -i evaluates what is assigned; -n makes a name a reference, and assigning through `a[…]` evaluates it.
+      return node.children.some((c) => c?.type === 'word' && /^-[a-zA-Z]*[in]/.test(c.text)) ? why : undefined;
     default:
       return undefined;
   }

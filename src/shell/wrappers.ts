@@ -20,6 +20,8 @@ interface OptionSpec {
   assignments?: boolean;
   /** Treat `-N` (a number) as an option (nice -10). */
   numeric?: boolean;
+  /** Read every option not listed as taking the next word: the other way an unknown option may go. */
+  greedy?: boolean;
 }
 
 /**
@@ -40,7 +42,7 @@ function afterOptions(args: Word[], spec: OptionSpec, start = 0): number {
     }
     if (a.startsWith('--') && a.length > 2) {
       const name = a.slice(2).split('=')[0]!;
-      i += !a.includes('=') && spec.long?.includes(name) ? 2 : 1;
+      i += !a.includes('=') && (spec.long?.includes(name) || spec.greedy) ? 2 : 1;
       continue;
     }
     if (spec.numeric && /^-\d+$/.test(a)) {
@@ -48,7 +50,7 @@ function afterOptions(args: Word[], spec: OptionSpec, start = 0): number {
       continue;
     }
     if (a.startsWith('-') && a.length > 1) {
-      let takesNext = false;
+      let takesNext = spec.greedy === true;
       for (let k = 1; k < a.length; k++) {
         if (spec.short?.includes(a[k]!)) {
           takesNext = k === a.length - 1;
@@ -306,7 +308,14 @@ function joined(words: Word[]): Word {
 }
 
 function simple(name: string, args: Word[]): Unwrapped {
-  const spec = SIMPLE[name]!;
+  const read = simpleOnce(name, args, SIMPLE[name]!);
+  // An option nobody listed may take the next word as its value (`sudo --x ls rm …` runs rm): both readings are parts.
+  const other = simpleOnce(name, args, { ...SIMPLE[name]!, greedy: true });
+  const more = (other.runs ?? []).filter((r) => !read.runs?.some((k) => k.argv.length === r.argv.length));
+  return more.length && !read.opaque ? { ...read, runs: [...(read.runs ?? []), ...more] } : read;
+}
+
+function simpleOnce(name: string, args: Word[], spec: OptionSpec): Unwrapped {
   const i = afterOptions(args, spec);
   if (name === 'env' || name === 'sudo') {
     const assigned = args.slice(0, Math.max(i, 0)).find((a) => RUNS_SOMETHING.test(a.value.split('=')[0]!));
