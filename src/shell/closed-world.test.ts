@@ -55,7 +55,7 @@ const LEAKS = [
   "git clone 'ext::sh -c rm% -rf% important' x", 'git fetch origin', 'git pull', 'git remote update', 'git submodule update --init',
   'git commit -m x', 'git merge x', 'git checkout x', 'git rebase main', 'git am p.patch', 'git --exec-path=. status', 'git --config-env=core.pager=P log',
   'GIT_SSH_COMMAND="rm -rf important" git fetch', 'GIT_CONFIG_GLOBAL=x git status', 'HOME=/tmp/h git status', 'git $SUB', 'git archive --remote=origin HEAD',
-  'git help push', 'git grep -O x', 'git log --show-signature',
+  'git help push', 'git status --help', 'git grep -O x', 'git log --show-signature',
   // Programs that run their project's files or their settings.
   'npm run clean', 'npm test', 'npm install', 'npm view x', 'npx x', 'yarn', 'pnpm install', 'make clean', 'make', 'pip install .',
   'python3 -m pip install .', 'cargo build', 'less README', 'man ls', 'ssh host', 'scp a host:b', 'vim x', 'wget x', 'rsync -a host:x .',
@@ -163,6 +163,7 @@ describe('git understood only while its settings run nothing', () => {
       'cp /tmp/evil .git/config; git status',
       'git log --format=%B -1 --output=.git/config && git status',
       'sort -o .git/config x && git diff',
+      'git config --rename-section foo core && git status',
     ]) expect(await decide(rules, command), command).toMatchObject({ decision: 'ask', needsPerson: true });
     // Writing nowhere, or only to the null device, changes nothing.
     expect(await decide(rules, 'git status 2>/dev/null | grep x >&2')).toMatchObject({ decision: 'allow' });

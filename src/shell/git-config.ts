@@ -81,6 +81,7 @@ export function readGitWords(args: Word[]): GitReading {
   // The read-only ones with a way to start a program or an editor of their own.
   if (sub === 'grep' && has(/^(?:-O|--open-files-in-pager)/)) return { unread: 'git grep -O opens files with a program of the command\'s choosing' };
   if (has(/^--show-signature$/)) return { unread: 'git --show-signature runs the signature program git is configured with' };
+  if (has(/^--help$/)) return { unread: 'git --help opens the manual with a viewer git\'s settings may name' };
   if (sub === 'config' && has(/^(?:-e|--edit)$/)) return { unread: 'git config --edit runs an editor' };
   if (sub === 'branch' && has(/^--edit-description$/)) return { unread: 'git branch --edit-description runs an editor' };
   if (sub === 'tag' && rest.some((a) => !/^(?:-l|--list|-n\d*|--sort=.*|--format=.*|--contains|--merged|--no-merged|--points-at|--column|--no-column)$/.test(a))) {
@@ -89,7 +90,8 @@ export function readGitWords(args: Word[]): GitReading {
   if (sub === 'remote' && rest.some((a) => !/^(?:-v|--verbose|get-url|--push|--all)$/.test(a)) && rest[0] !== 'get-url') {
     return { unread: 'git remote may reach the remote through a program git is configured with' };
   }
-  return { folders, ...(gitDir ? { gitDir } : {}), writes: has(/^--output(?:=|$)/) };
+  // git config writes settings (`--rename-section foo core` can make a harmless key an executing one).
+  return { folders, ...(gitDir ? { gitDir } : {}), writes: sub === 'config' || has(/^--output(?:=|$)/) };
 }
 
 /** The key names one config file sets (`section.sub.key`, lower-cased but for the subsection), or undefined when it cannot be read. */
