@@ -143,7 +143,10 @@ function decidePart(rules: CompiledRule[], defaults: CompiledRule[], part: Targe
     // An "always" is the user's word on exactly this text; only a deny outranks it.
     if (options.remembered?.(part.text)) return { ...base, decision: 'allow', remembered: true };
   }
-  if (opaque && (decision === 'ask' || !rule || rule.toolLevel || rule.pattern.broad)) {
+  // For a part that is only unread (`git p`, an alias), an allow naming just the program (`git *`) is broad
+  // too: it was written for git's own subcommands, not for whatever a setting makes of one.
+  const programOnly = !part.opaque && rule !== undefined && !rule.pattern.prefix.trim().includes(' ');
+  if (opaque && (decision === 'ask' || !rule || rule.toolLevel || rule.pattern.broad || programOnly)) {
     // What it runs cannot be read, so it could be running what a deny names: a person must look at it.
     return { ...base, decision: 'ask', ...(hasDeny ? { needsPerson: true } : {}) };
   }

@@ -170,6 +170,19 @@ describe('git understood only while its settings run nothing', () => {
   });
 });
 
+describe('{"git push*": "deny", "git *": "allow"}: git, but not push', () => {
+  const rules: PermissionRules = { shell: { 'git push*': 'deny', 'git *': 'allow' } };
+  it.each(['git p', 'git pu origin', 'git commit -m x', 'git ls-remote --upload-pack=x origin'])('an allow naming only git does not cover %s', async (command) => {
+    expect(await decide(rules, command)).toMatchObject({ decision: 'ask', needsPerson: true });
+  });
+  it.each(['git status', 'git log --oneline'])('it still covers %s', async (command) => {
+    expect((await decide(rules, command)).decision).toBe('allow');
+  });
+  it('an allow naming the subcommand is the user\'s word on it', async () => {
+    expect((await decide({ shell: { 'git push*': 'deny', 'git commit*': 'allow' } }, 'git commit -m x')).decision).toBe('allow');
+  });
+});
+
 describe('without a deny among the rules, nothing asks more than before', () => {
   it.each([
     ['linux64 ls', 'allow'], ['some-new-tool x', 'allow'], ['git push', 'allow'], ['git commit -m x', 'allow'], ['make', 'ask'],
