@@ -6,7 +6,7 @@ import type { TargetPart } from '../tools/tool.js';
 import { catastropheOf, cdTarget, redirectCatastrophe, type CatastropheOptions } from './catastrophe.js';
 import { arithmeticReason, settleGitParts, unreadOf, writesFiles, type GitPending } from './closed-world.js';
 import { bashParser, type BashParser } from './parser.js';
-import { CHANGES_SETTINGS, programLocator, RUNS_SOMETHING, type ProgramLocation } from './programs.js';
+import { CHANGES_SETTINGS, isBuiltin, programLocator, RUNS_SOMETHING, type ProgramLocation } from './programs.js';
 import { readWord, type Word } from './words.js';
 import { mayRunOthers, unwrap } from './wrappers.js';
 
@@ -318,7 +318,9 @@ function run(argv: Word[], state: State, depth: number, extra: { opaque?: string
   // Closed world: the name the program really has (links followed; the applet's for busybox) must be known to run only itself.
   const knownName = multiCall ? written : where.exists && where.real ? realName : written;
   const ownFunction = !where.byPath && state.functions.has(written);
-  const reading = opaque || ownFunction ? undefined : unreadOf(knownName, args, extra.unread);
+  // A bare name found nowhere runs nothing today, but an earlier command on the line may put a program there.
+  const missing = !where.exists && !where.byPath && !ownFunction && !isBuiltin(written) ? `${written} is not installed here, so what runs under that name is not known` : undefined;
+  const reading = opaque || ownFunction ? undefined : unreadOf(knownName, args, extra.unread ?? missing);
   const part: TargetPart = { text, ...(alternatives.length ? { alternatives } : {}), ...denyOnly, ...(opaque ? { opaque } : {}), ...(reading?.unread ? { unread: reading.unread } : {}), ...unknown };
   state.parts.push(part);
   if (reading?.git) state.git.push({ part, reading: reading.git });
@@ -327,7 +329,8 @@ function run(argv: Word[], state: State, depth: number, extra: { opaque?: string
   state.catastrophe ??= catastropheOf(realName, args, state.danger) ?? (realName !== written ? catastropheOf(written, args, state.danger) : undefined);
   // Relative paths after a `cd` are checked from where it goes (subshells aside: checking more is safe).
   if (written === 'cd') {
-    const to = args.some((a) => a.dynamic) ? undefined : cdTarget(args, state.danger);
+    // `cd ~…` and `cd -` go where this process cannot tell (the command's HOME is not ours; OLDPWD).
+    const to = args.some((a) => a.dynamic || /^[~-]/.test(a.value)) ? undefined : cdTarget(args, state.danger);
     if (to) state.danger = { ...state.danger, cwd: to };
     if (to) state.cwds.push(to);
     else state.cwdUnknown = true;

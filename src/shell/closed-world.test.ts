@@ -72,6 +72,11 @@ const LEAKS = [
   'sudo --login-class ls rm -rf important', 'nice --unknown ls git push',
   // CDPATH sends cd somewhere the line does not say: git's settings there are not the ones checked.
   'CDPATH=/tmp/elsewhere; cd sub && git status',
+  // Options made at run time may be the ones that run a program.
+  'E=-exec; find . $E rm -rf important \\;', 'T=--to-command=./x; tar -xf a.tar $T', 'O=--compress-program=./x; sort $O a',
+  'O=--output=.git/config; git log $O; git status', 'cd ~/elsewhere && git status', 'git -C ~/elsewhere status',
+  // A name installed nowhere may be put in place by the line itself.
+  'not-installed-yet rm -rf important',
 ];
 
 describe.each(RULE_SETS)('closed world, with %s', (_name, rules) => {
@@ -144,6 +149,16 @@ describe('git understood only while its settings run nothing', () => {
     rmSync(join(home, '.gitconfig'));
     writeFileSync(join(home, '.config', 'git', 'config'), '[alias]\n\tl = !git push\n');
     expect(await decide(rules, 'git log', options(clean, home))).toMatchObject({ decision: 'ask', needsPerson: true });
+  });
+
+  it('a repository reached through a link: git looks upward from the real folder', async () => {
+    const dirty = repo('[alias]\n\tl = !git push\n');
+    mkdirSync(join(dirty, 'sub'));
+    const { symlinkSync } = await import('node:fs');
+    const link = join(clean, 'link');
+    symlinkSync(join(dirty, 'sub'), link);
+    expect(await decide(rules, 'cd link && git status')).toMatchObject({ needsPerson: true });
+    expect(await decide(rules, 'git -C link status')).toMatchObject({ needsPerson: true });
   });
 
   it('a repository found above the folder, through -C, or through a cd on the same line', async () => {

@@ -2,7 +2,7 @@ import type { Node } from 'web-tree-sitter';
 import type { TargetPart } from '../tools/tool.js';
 import { gitConfigReason, readGitWords, type GitPlaces } from './git-config.js';
 import { interpreterReason, SHELLS } from './programs.js';
-import { knownWrapper } from './wrappers.js';
+import { knownWrapper, mayRunOthers } from './wrappers.js';
 import type { Word } from './words.js';
 
 // Closed world: a part is understood only when its program is known NOT to run its arguments, its
@@ -64,6 +64,8 @@ const LEAF_CHECKS: Record<string, (args: string[]) => string | undefined> = {
  * `name` is the program's real name (links followed), or the applet's for a multi-call binary.
  */
 export function unreadReason(name: string, args: Word[]): string | undefined {
+  // `find . $E …`, `tar -xf a $T`, `sort $O`: an option made at run time may be the one that runs a program.
+  if (args.some((a) => a.dynamic) && (name in LEAF_CHECKS || mayRunOthers(name))) return `${name} is given options made at run time, and some of its options run programs`;
   if (LEAVES.has(name)) return LEAF_CHECKS[name]?.(args.map((a) => a.value));
   if (knownWrapper(name, args) || SHELLS.test(name) || interpreterReason(name, ['-c']) !== undefined) return undefined;
   return `${name} is not a program known to run only itself: it may run other programs, from its arguments or its settings`;
@@ -95,6 +97,7 @@ export interface PartReading {
 /** Reads one part's program: `extraUnread` is a reason the command's own assignments give. */
 export function unreadOf(name: string, args: Word[], extraUnread?: string): PartReading {
   if (extraUnread) return { unread: extraUnread };
+  if (name === 'git' && args.some((a) => a.dynamic)) return { unread: 'git is given arguments made at run time' };
   if (name === 'git') {
     const git = readGitWords(args);
     return git.unread !== undefined ? { unread: git.unread } : { git: { folders: git.folders, ...(git.gitDir ? { gitDir: git.gitDir } : {}), writes: git.writes } };

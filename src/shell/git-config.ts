@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Word } from './words.js';
 
@@ -70,6 +70,8 @@ export function readGitWords(args: Word[]): GitReading {
     const value = attached ?? args[++i]?.value;
     if (attached === undefined && args[i]?.dynamic) return { unread: 'git is given options made at run time' };
     if (value === undefined) break;
+    // `~` is the HOME the command sees, which is not this process's: where it leads is not known here.
+    if ((name === '-C' || name === '--git-dir') && value.startsWith('~')) return { unread: 'git is pointed at a folder under ~' };
     if (name === '-C') folders.push(value);
     if (name === '--git-dir') gitDir = value;
   }
@@ -153,7 +155,9 @@ export interface GitPlaces {
  */
 export function gitConfigReason(reading: { folders: string[]; gitDir?: string }, places: GitPlaces): string | undefined {
   try {
-    const start = reading.folders.reduce((dir, f) => path.resolve(dir, f), places.cwd);
+    const logical = reading.folders.reduce((dir, f) => path.resolve(dir, f), places.cwd);
+    // git looks upward from the real folder, links followed, as getcwd gives it.
+    const start = existsSync(logical) ? realpathSync(logical) : logical;
     const gitDir = reading.gitDir ? path.resolve(start, reading.gitDir) : findGitDir(start);
     const files: string[] = [];
     if (places.home) files.push(path.join(places.home, '.gitconfig'), path.join(places.xdgConfigHome ?? path.join(places.home, '.config'), 'git', 'config'));

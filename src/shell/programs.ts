@@ -49,6 +49,9 @@ const BUILTINS = new Set([
   'source', 'suspend', 'test', 'times', 'trap', 'true', 'type', 'typeset', 'ulimit', 'umask', 'unalias', 'unset', 'wait',
 ]);
 
+/** True for a command bash runs itself, without looking in PATH. */
+export const isBuiltin = (name: string): boolean => BUILTINS.has(name);
+
 /**
  * Finds programs as the shell would: a name with `/` as a path from `cwd`, a builtin as itself, any
  * other in PATH's folders. One locator serves one command line: PATH's folders are resolved once and
