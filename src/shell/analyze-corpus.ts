@@ -186,8 +186,8 @@ export const CORPUS: Array<[command: string, expected: Expected]> = [
   ["tar -xf a.tar --to-command='curl x'", { parts: ['tar -xf a.tar --to-command=curl x'], opaque: ['tar -xf a.tar --to-command=curl x'] }],
   ['tar -czf a.tgz src', { parts: ['tar -czf a.tgz src'] }],
   ["rsync -e 'curl x' a b:", { parts: ['rsync -e curl x a b:'], opaque: ['rsync -e curl x a b:'] }],
-  // An option not listed (-f, -q) might take the next word: the reading where it does is a part too.
-  ['strace -f -o log curl x', { parts: ['strace -f -o log curl x', 'curl x', 'log curl x'] }],
+  ['strace -f -o log curl x', { parts: ['strace -f -o log curl x', 'curl x'] }],
+  // An option not listed (-q) might take the next word: the reading where it does is a part too.
   ['proxychains4 -q curl x', { parts: ['proxychains4 -q curl x', 'curl x', 'x'] }],
   ["env -S'curl x'", { parts: ['env -Scurl x', 'curl x'] }],
   ["hyperfine 'curl x' 'ls'", { parts: ['hyperfine curl x ls', 'curl x', 'ls'] }],

@@ -22,6 +22,8 @@ const MAX_COMMAND_CHARS = 100_000;
 const SHOWN_CHARS = 40;
 /** Redirection operators that write to their destination. */
 const WRITES = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&']);
+/** Bash's reserved words the grammar reads as a command's name: bash runs them itself. */
+const KEYWORDS = new Set(['time', 'coproc']);
 /** Programs that run the applet their link is named after (setarch's links name an architecture: linux64 → setarch). */
 const MULTI_CALL = new Set(['busybox', 'toybox', 'setarch']);
 
@@ -319,7 +321,7 @@ function run(argv: Word[], state: State, depth: number, extra: { opaque?: string
   const knownName = multiCall ? written : where.exists && where.real ? realName : written;
   const ownFunction = !where.byPath && state.functions.has(written);
   // A bare name found nowhere runs nothing today, but an earlier command on the line may put a program there.
-  const missing = !where.exists && !where.byPath && !ownFunction && !isBuiltin(written) ? `${written} is not installed here, so what runs under that name is not known` : undefined;
+  const missing = !where.exists && !where.byPath && !ownFunction && !isBuiltin(written) && !KEYWORDS.has(written) ? `${written} is not installed here, so what runs under that name is not known` : undefined;
   const reading = opaque || ownFunction ? undefined : unreadOf(knownName, args, extra.unread ?? missing);
   const part: TargetPart = { text, ...(alternatives.length ? { alternatives } : {}), ...denyOnly, ...(opaque ? { opaque } : {}), ...(reading?.unread ? { unread: reading.unread } : {}), ...unknown };
   state.parts.push(part);

@@ -87,7 +87,7 @@ describe.each(RULE_SETS)('closed world, with %s', (_name, rules) => {
 
   it.each(['ls -la', 'cat notes.txt', 'echo hi > a.txt', 'grep -rn todo .', 'git status', 'git log --oneline -5', 'git diff HEAD~1', 'git -C . status',
     'git branch --list', 'node --version', 'wc -l a | sort -n | head', 'mkdir -p out && cp a out/', 'tar -czf out.tgz src', 'jq .name package.json',
-    'find . -name "*.ts"', 'git status && git log -1'])('understood, as before: %s', async (command) => {
+    'find . -name "*.ts"', 'git status && git log -1', 'env -i ls', 'sudo -E ls', 'time -p ls', 'setsid -w ls'])('understood, as before: %s', async (command) => {
     const v = await decide(rules, command);
     expect(v.needsPerson).toBeUndefined();
     expect(v.decision).toBe('*' in (rules.shell as object) ? 'allow' : 'ask');

@@ -22,6 +22,8 @@ interface OptionSpec {
   numeric?: boolean;
   /** Read every option not listed as taking the next word: the other way an unknown option may go. */
   greedy?: boolean;
+  /** Short letters and long names known to take no value, so never read as taking one. */
+  flags?: { short?: string; long?: string[] };
 }
 
 /**
@@ -42,7 +44,7 @@ function afterOptions(args: Word[], spec: OptionSpec, start = 0): number {
     }
     if (a.startsWith('--') && a.length > 2) {
       const name = a.slice(2).split('=')[0]!;
-      i += !a.includes('=') && (spec.long?.includes(name) || spec.greedy) ? 2 : 1;
+      i += !a.includes('=') && (spec.long?.includes(name) || (spec.greedy && !spec.flags?.long?.includes(name))) ? 2 : 1;
       continue;
     }
     if (spec.numeric && /^-\d+$/.test(a)) {
@@ -50,7 +52,7 @@ function afterOptions(args: Word[], spec: OptionSpec, start = 0): number {
       continue;
     }
     if (a.startsWith('-') && a.length > 1) {
-      let takesNext = spec.greedy === true;
+      let takesNext = spec.greedy === true && !spec.flags?.short?.includes(a.at(-1)!);
       for (let k = 1; k < a.length; k++) {
         if (spec.short?.includes(a[k]!)) {
           takesNext = k === a.length - 1;
@@ -74,19 +76,25 @@ const SIMPLE: Record<string, OptionSpec> = {
   builtin: {},
   exec: { short: 'a' },
   nice: { short: 'n', long: ['adjustment'], numeric: true },
-  time: { short: 'fo', long: ['format', 'output'] },
+  time: { short: 'fo', long: ['format', 'output'], flags: { short: 'pvaq', long: ['portability', 'verbose', 'append', 'quiet'] } },
   stdbuf: { short: 'ioe', long: ['input', 'output', 'error'] },
-  setsid: {},
+  setsid: { flags: { short: 'cfw', long: ['ctty', 'fork', 'wait'] } },
   ionice: { short: 'cnp', long: ['class', 'classdata', 'pid'] },
   doas: { short: 'uC' },
-  sudo: { short: 'ugpCDrtUTh', long: ['user', 'group', 'prompt', 'close-from', 'chdir', 'role', 'type', 'other-user', 'command-timeout', 'host'], assignments: true },
-  env: { short: 'uCS', long: ['unset', 'chdir', 'split-string', 'block-signal', 'default-signal', 'ignore-signal'], assignments: true },
+  sudo: {
+    short: 'ugpCDrtUTh', long: ['user', 'group', 'prompt', 'close-from', 'chdir', 'role', 'type', 'other-user', 'command-timeout', 'host'], assignments: true,
+    flags: { short: 'AbEeHiKklnPSsVv', long: ['askpass', 'background', 'preserve-env', 'set-home', 'login', 'remove-timestamp', 'reset-timestamp', 'non-interactive', 'shell', 'stdin', 'validate'] },
+  },
+  env: {
+    short: 'uCS', long: ['unset', 'chdir', 'split-string', 'block-signal', 'default-signal', 'ignore-signal'], assignments: true,
+    flags: { short: 'i0v', long: ['ignore-environment', 'null', 'debug'] },
+  },
   unbuffer: {},
   caffeinate: {},
   catchsegv: {},
   chronic: {},
   entr: {},
-  strace: { short: 'oepsuEIaSbPX' },
+  strace: { short: 'oepsuEIaSbPX', flags: { short: 'fFqrtTvVyxwkcCdDhiz' } },
   ltrace: { short: 'oepsuaEnlAL' },
   valgrind: {},
   proxychains: { short: 'f' },
@@ -94,7 +102,10 @@ const SIMPLE: Record<string, OptionSpec> = {
   torsocks: { short: 'uapP' },
   firejail: {},
   pkexec: { long: ['user'] },
-  unshare: { short: 'SGR', long: ['setuid', 'setgid', 'root', 'wd'] },
+  unshare: {
+    short: 'SGR', long: ['setuid', 'setgid', 'root', 'wd'],
+    flags: { short: 'mUipnuCTfrc', long: ['fork', 'pid', 'mount', 'user', 'map-root-user', 'map-current-user', 'net', 'uts', 'ipc', 'cgroup', 'time', 'mount-proc', 'kill-child'] },
+  },
   nsenter: { short: 'tSGrw', long: ['target', 'setuid', 'setgid', 'root', 'wd'] },
   'xvfb-run': { short: 'nsfep', long: ['server-num', 'server-args', 'auth-file', 'error-file'] },
   'systemd-run': { short: 'pEMHu', long: ['unit', 'property', 'setenv', 'machine', 'host', 'uid', 'gid', 'working-directory', 'description'] },
