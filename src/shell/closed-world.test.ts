@@ -77,6 +77,8 @@ const LEAKS = [
   'O=--output=.git/config; git log $O; git status', 'cd ~/elsewhere && git status', 'git -C ~/elsewhere status',
   // A name installed nowhere may be put in place by the line itself.
   'not-installed-yet rm -rf important',
+  // Wrappers that follow settings files a command can write, or pipe into a command.
+  'valgrind ls', 'parallel ls ::: a', "strace -o '|rm -rf important' ls", 'systemd-run ls',
 ];
 
 describe.each(RULE_SETS)('closed world, with %s', (_name, rules) => {

@@ -21,7 +21,7 @@ const LEAVES = new Set([
   // Reading and writing files and folders.
   'ls', 'dir', 'vdir', 'tree', 'cat', 'tac', 'head', 'tail', 'wc', 'cut', 'tr', 'uniq', 'paste', 'join', 'comm', 'nl', 'fold', 'fmt',
   'expand', 'unexpand', 'rev', 'column', 'tee', 'mkdir', 'rmdir', 'cp', 'mv', 'rm', 'ln', 'touch', 'chmod', 'chown', 'chgrp', 'truncate',
-  'mktemp', 'dd', 'shred', 'stat', 'file', 'du', 'df', 'basename', 'dirname', 'realpath', 'readlink', 'pwd', 'sync', 'iconv',
+  'mktemp', 'dd', 'shred', 'stat', 'file', 'du', 'df', 'basename', 'dirname', 'realpath', 'readlink', 'pwd', 'sync',
   'sort', 'split', 'csplit', 'shuf', 'install',
   // Text, numbers and time.
   'echo', 'printf', 'true', 'false', 'test', '[', 'yes', 'seq', 'sleep', 'expr', 'factor', 'numfmt', 'tsort', 'date', 'cal',

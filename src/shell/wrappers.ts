@@ -131,6 +131,13 @@ const READ_THROUGH = new Set([
   'zip', 'rsync', 'setarch',
 ]);
 
+/**
+ * Wrappers that also follow settings a command can write (valgrind's ./.valgrindrc and --db-command,
+ * parallel's ~/.parallel/config and its --ssh, firejail's profiles) or reach beyond the sandbox
+ * (systemd-run, pkexec): what they run is read, but not all of it.
+ */
+const FOLLOW_SETTINGS = new Set(['valgrind', 'parallel', 'firejail', 'systemd-run', 'pkexec']);
+
 /** An operand naming another machine (`host:path`, `rsync://…`): reached through ssh, whose settings run commands. */
 const REMOTE_OPERAND = /^(?:[^/-][^/]*:|rsync:\/\/)/;
 
@@ -139,6 +146,9 @@ const REMOTE_OPERAND = /^(?:[^/-][^/]*:|rsync:\/\/)/;
  * program that runs others in ways it does not read (its settings, another machine, a project file).
  */
 export function knownWrapper(name: string, args: Word[]): boolean {
+  if (FOLLOW_SETTINGS.has(name)) return false;
+  // `strace -o '|cmd'` pipes its trace into a command.
+  if (name === 'strace' && args.some((a, i) => /^-o[|!]/.test(a.value) || (args[i - 1]?.value === '-o' && /^[|!]/.test(a.value)))) return false;
   if (/^(?:rsync|tar|gtar|bsdtar)$/.test(name) && args.some((a) => REMOTE_OPERAND.test(a.value)) && !args.some((a) => a.value === '--force-local')) return false;
   if (name === 'perf') return /^(?:stat|record|trace)$/.test(args[0]?.value ?? '');
   return name in SIMPLE || READ_THROUGH.has(name) || LOADER.test(name);
