@@ -322,7 +322,7 @@ function run(argv: Word[], state: State, depth: number, extra: { opaque?: string
   const ownFunction = !where.byPath && state.functions.has(written);
   // A bare name found nowhere runs nothing today, but an earlier command on the line may put a program there.
   const missing = !where.exists && !where.byPath && !ownFunction && !isBuiltin(written) && !KEYWORDS.has(written) ? `${written} is not installed here, so what runs under that name is not known` : undefined;
-  const reading = opaque || ownFunction ? undefined : unreadOf(knownName, args, extra.unread ?? missing);
+  const reading = opaque || ownFunction ? undefined : unreadOf(knownName, args, extra.unread ?? missing ?? unwrapped?.unread);
   const part: TargetPart = { text, ...(alternatives.length ? { alternatives } : {}), ...denyOnly, ...(opaque ? { opaque } : {}), ...(reading?.unread ? { unread: reading.unread } : {}), ...unknown };
   state.parts.push(part);
   if (reading?.git) state.git.push({ part, reading: reading.git });

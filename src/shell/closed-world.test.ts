@@ -77,6 +77,9 @@ const LEAKS = [
   'O=--output=.git/config; git log $O; git status', 'cd ~/elsewhere && git status', 'git -C ~/elsewhere status',
   // A name installed nowhere may be put in place by the line itself.
   'not-installed-yet rm -rf important',
+  // git run elsewhere, or told to read other settings, by a wrapper.
+  'env GIT_DIR=/tmp/elsewhere/.git git status', 'env -C /tmp/elsewhere git status', 'sudo -D /tmp/elsewhere git status',
+  'find . -name x -execdir git status \\;', 'unshare --wd=/tmp/elsewhere git status',
   // Wrappers that follow settings files a command can write, or pipe into a command.
   'valgrind ls', 'parallel ls ::: a', "strace -o '|rm -rf important' ls", 'systemd-run ls',
 ];

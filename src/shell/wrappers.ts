@@ -1,4 +1,4 @@
-import { interpreterReason, RUNS_SOMETHING, SHELLS } from './programs.js';
+import { CHANGES_SETTINGS, interpreterReason, RUNS_SOMETHING, SHELLS } from './programs.js';
 import { awk, git, projectScripts, sed } from './runs-by-option.js';
 import type { Word } from './words.js';
 
@@ -10,6 +10,11 @@ export interface Unwrapped {
   scripts?: Word[];
   /** Set when what it runs cannot be read, saying why. */
   opaque?: string;
+  /**
+   * Set when what it runs is read, but not where or with which settings (`env -C dir`, `env GIT_DIR=…`):
+   * unread in the closed world's sense (see closed-world.ts).
+   */
+  unread?: string;
 }
 
 /** Options of a wrapper: which short letters and long names take a value. */
@@ -330,6 +335,7 @@ function joined(words: Word[]): Word {
 
 function simple(name: string, args: Word[]): Unwrapped {
   const read = simpleOnce(name, args, SIMPLE[name]!);
+  if ((name === 'nsenter' || name === 'unshare') && args.some((a) => /^(?:-w|--wd)/.test(a.value))) read.unread = `${name} runs the command in another folder, whose settings are not the ones checked`;
   // An option nobody listed may take the next word as its value (`sudo --x ls rm …` runs rm): both readings are parts.
   const other = simpleOnce(name, args, { ...SIMPLE[name]!, greedy: true });
   const more = (other.runs ?? []).filter((r) => !read.runs?.some((k) => k.argv.length === r.argv.length));
@@ -347,8 +353,11 @@ function simpleOnce(name: string, args: Word[], spec: OptionSpec): Unwrapped {
       return m?.[1] ? { ...w, value: m[1] } : args[split + 1];
     };
     const splitWord = name === 'env' && split >= 0 ? splitText(args[split]!) : undefined;
-    const base = splitWord ? { scripts: [splitWord] } : rest(args, i);
+    const base: Unwrapped = splitWord ? { scripts: [splitWord] } : rest(args, i);
     if (assigned) return { ...base, opaque: `it sets ${assigned.value.split('=')[0]}, which changes what runs` };
+    const settings = args.slice(0, Math.max(i, 0)).find((a) => CHANGES_SETTINGS.test(a.value.split('=')[0]!));
+    if (settings) return { ...base, unread: `it sets ${settings.value.split('=')[0]}, which changes the settings what it runs reads` };
+    if (args.slice(0, Math.max(i, 0)).some((a) => /^-[a-zA-Z]*[CD]|^--chdir/.test(a.value))) return { ...base, unread: `${name} runs the command in another folder, whose settings are not the ones checked` };
     // `sudo -s` / `-i` with nothing after them start a shell.
     if (name === 'sudo' && i >= args.length && args.some((a) => /^-[a-zA-Z]*[si]/.test(a.value))) return { opaque: 'sudo starts a shell that reads commands from its input' };
     return base;
@@ -418,6 +427,8 @@ function find(args: Word[]): Unwrapped {
     if (end > i + 1) runs.push({ argv: args.slice(i + 1, end) });
     i = end;
   }
-  return runs.length ? { runs } : {};
+  // -execdir runs in each match's folder: git there reads settings that are not the ones checked.
+  const elsewhere = args.some((a) => /^-(?:execdir|okdir)$/.test(a.value)) ? { unread: 'find -execdir runs commands in other folders, whose settings are not the ones checked' } : {};
+  return runs.length ? { runs, ...elsewhere } : {};
 }
 
