@@ -134,13 +134,19 @@ function decidePart(rules: CompiledRule[], defaults: CompiledRule[], part: Targe
   // Spellings that may only refuse (`git -C . push` read as `git push`): a deny over them stands, an allow does not.
   const refusing = part.denyOnly?.length ? decide(rules.filter((r) => r.decision === 'deny'), part.denyOnly, part.argsUnknown === true, []) : undefined;
   const { decision, rule } = refusing?.decision === 'deny' ? refusing : found;
-  const base = { text: part.text, ...(rule ? { rule: ruleName(rule) } : {}), ...(part.opaque ? { opaque: part.opaque } : {}) };
+  // Closed world: with a deny among the rules, a program not known to run only itself could be
+  // running what the deny names, so it counts as opaque; without one there is nothing it could hide.
+  const opaque = part.opaque ?? (hasDeny ? part.unread : undefined);
+  const base = { text: part.text, ...(rule ? { rule: ruleName(rule) } : {}), ...(opaque ? { opaque } : {}) };
   if (decision === 'deny') return { ...base, decision };
-  if (decision === 'ask' || part.opaque) {
+  if (decision === 'ask' || opaque) {
     // An "always" is the user's word on exactly this text; only a deny outranks it.
     if (options.remembered?.(part.text)) return { ...base, decision: 'allow', remembered: true };
   }
-  if (part.opaque && (decision === 'ask' || !rule || rule.toolLevel || rule.pattern.broad)) {
+  // For a part that is only unread (`git p`, an alias), an allow naming just the program (`git *`) is broad
+  // too: it was written for git's own subcommands, not for whatever a setting makes of one.
+  const programOnly = !part.opaque && rule !== undefined && !rule.pattern.prefix.trim().includes(' ');
+  if (opaque && (decision === 'ask' || !rule || rule.toolLevel || rule.pattern.broad || programOnly)) {
     // What it runs cannot be read, so it could be running what a deny names: a person must look at it.
     return { ...base, decision: 'ask', ...(hasDeny ? { needsPerson: true } : {}) };
   }

@@ -42,7 +42,8 @@ export const CORPUS: Array<[command: string, expected: Expected]> = [
   ['coproc curl x', { parts: ['coproc curl x', 'curl x', 'x'] }],
   ['coproc N { curl x; }', { parts: ['coproc N { curl x', 'N curl x', 'curl x', '}'] }],
   ['[[ -n $(curl x) ]]', { parts: ['curl x'] }],
-  ['(( n = $(curl x) ))', { parts: ['curl x'] }],
+  // Arithmetic over a substitution's output evaluates it (`a[$(…)]` in it runs): a part of its own, unread.
+  ['(( n = $(curl x) ))', { parts: ['(( n = $(curl x) ))', 'curl x'] }],
   // Substitutions.
   ['echo $(curl x)', { parts: ['echo $(curl x)', 'curl x'], argsUnknown: ['echo $(curl x)'] }],
   ['echo `curl x`', { parts: ['echo `curl x`', 'curl x'], argsUnknown: ['echo `curl x`'] }],
@@ -56,7 +57,7 @@ export const CORPUS: Array<[command: string, expected: Expected]> = [
   ['cat <<EOF\n$(curl x)\nEOF', { parts: ['cat', 'curl x'] }],
   ["cat <<'EOF'\n$(curl x)\nEOF", { parts: ['cat'] }],
   ['ls > "$(curl x)"', { parts: ['ls', 'curl x'] }],
-  ['echo $((1 + $(curl x)))', { parts: ['echo $((1 + $(curl x)))', 'curl x'], argsUnknown: ['echo $((1 + $(curl x)))'] }],
+  ['echo $((1 + $(curl x)))', { parts: ['echo $((1 + $(curl x)))', '$((1 + $(curl x)))', 'curl x'], argsUnknown: ['echo $((1 + $(curl x)))'] }],
   // Quoting and escapes: the name bash runs.
   ['c"u"rl x', { parts: ['curl x'] }],
   ["'curl' x", { parts: ['curl x'] }],
@@ -186,7 +187,8 @@ export const CORPUS: Array<[command: string, expected: Expected]> = [
   ['tar -czf a.tgz src', { parts: ['tar -czf a.tgz src'] }],
   ["rsync -e 'curl x' a b:", { parts: ['rsync -e curl x a b:'], opaque: ['rsync -e curl x a b:'] }],
   ['strace -f -o log curl x', { parts: ['strace -f -o log curl x', 'curl x'] }],
-  ['proxychains4 -q curl x', { parts: ['proxychains4 -q curl x', 'curl x'] }],
+  // An option not listed (-q) might take the next word: the reading where it does is a part too.
+  ['proxychains4 -q curl x', { parts: ['proxychains4 -q curl x', 'curl x', 'x'] }],
   ["env -S'curl x'", { parts: ['env -Scurl x', 'curl x'] }],
   ["hyperfine 'curl x' 'ls'", { parts: ['hyperfine curl x ls', 'curl x', 'ls'] }],
   ["tmux new-session -d 'curl x'", { parts: ['tmux new-session -d curl x'], opaque: ['tmux new-session -d curl x'] }],

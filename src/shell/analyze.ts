@@ -4,8 +4,9 @@ import path from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import type { TargetPart } from '../tools/tool.js';
 import { catastropheOf, cdTarget, redirectCatastrophe, type CatastropheOptions } from './catastrophe.js';
+import { arithmeticReason, settleGitParts, unreadOf, writesFiles, type GitPending } from './closed-world.js';
 import { bashParser, type BashParser } from './parser.js';
-import { programLocator, RUNS_SOMETHING, type ProgramLocation } from './programs.js';
+import { CHANGES_SETTINGS, isBuiltin, programLocator, RUNS_SOMETHING, type ProgramLocation } from './programs.js';
 import { readWord, type Word } from './words.js';
 import { mayRunOthers, unwrap } from './wrappers.js';
 
@@ -21,8 +22,10 @@ const MAX_COMMAND_CHARS = 100_000;
 const SHOWN_CHARS = 40;
 /** Redirection operators that write to their destination. */
 const WRITES = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&']);
-/** Programs that run the applet their link is named after. */
-const MULTI_CALL = new Set(['busybox', 'toybox']);
+/** Bash's reserved words the grammar reads as a command's name: bash runs them itself. */
+const KEYWORDS = new Set(['time', 'coproc']);
+/** Programs that run the applet their link is named after (setarch's links name an architecture: linux64 → setarch). */
+const MULTI_CALL = new Set(['busybox', 'toybox', 'setarch']);
 
 /** A command line read before it runs: every part it would run, or why it could not be read. */
 export type CommandAnalysis =
@@ -48,6 +51,10 @@ export interface AnalyzeOptions {
    * there is read as that script's own run, not as code that cannot be read.
    */
   knownScripts?: string[];
+  /** HOME as the command will see it: where git finds its "global" settings. */
+  home?: string;
+  /** XDG_CONFIG_HOME as the command will see it, when set. */
+  xdgConfigHome?: string;
 }
 
 interface State {
@@ -58,6 +65,16 @@ interface State {
   parts: TargetPart[];
   catastrophe?: string;
   failure?: string;
+  /** Functions the line defines: calling one runs its body, which is read where it is defined. */
+  functions: Set<string>;
+  /** Every folder the line may run in (its start, each `cd`): git's settings are checked in all of them. */
+  cwds: string[];
+  /** A `cd` went where the line cannot say before it runs. */
+  cwdUnknown?: boolean;
+  /** Something on the line may write a file (a redirection, a program not known to only read). */
+  mayWrite?: boolean;
+  /** git parts understood so far, waiting for their settings to be checked once the whole line is read. */
+  git: GitPending[];
 }
 
 /**
@@ -74,6 +91,9 @@ export async function analyzeCommand(command: string, options: AnalyzeOptions): 
     danger: { cwd: options.cwd, protectedPaths: (options.protectedPaths ?? []).map((p) => path.resolve(options.cwd, p)), writable: (options.writable ?? []).map((p) => path.resolve(options.cwd, p)), home: homedir() },
     locate: programLocator(options.cwd, options.path),
     parts: [],
+    functions: new Set(),
+    cwds: [options.cwd],
+    git: [],
   };
   try {
     readLine(command, state, 0);
@@ -83,6 +103,7 @@ export async function analyzeCommand(command: string, options: AnalyzeOptions): 
     throw err;
   }
   if (state.failure) return { ok: false, reason: state.failure };
+  settleGitParts(state.git, { cwds: state.cwds, cwdUnknown: state.cwdUnknown, mayWrite: state.mayWrite, home: options.home, xdgConfigHome: options.xdgConfigHome });
   const seen = new Set<string>();
   const parts = state.parts.filter((p) => {
     const key = JSON.stringify(p);
@@ -143,6 +164,9 @@ function visit(node: Node, state: State, depth: number): void {
       if (!node.children.some((c) => c?.type === 'heredoc_end')) state.failure = 'a here-document has no end';
       break;
   }
+  // Arithmetic over a variable evaluates the variable's text, and `a[$(…)]` in it runs: unread.
+  const arithmetic = arithmeticReason(node);
+  if (arithmetic) state.parts.push({ text: node.text, unread: arithmetic });
   for (const child of named(node)) visit(child, state, depth);
 }
 
@@ -154,6 +178,9 @@ function assignment(node: Node, state: State): void {
   if (node.parent?.type === 'command') return;
   const risky = names.find((n) => RUNS_SOMETHING.test(n));
   if (risky) state.parts.push({ text: node.text, opaque: `it sets ${risky}, which changes what later commands run` });
+  const settings = names.find((n) => CHANGES_SETTINGS.test(n));
+  if (settings && !risky) state.parts.push({ text: node.text, unread: `it sets ${settings}, which changes the settings later commands read` });
+  // `set -a` / `declare -x` export what follows: names are checked above either way.
 }
 
 function redirect(node: Node, state: State): void {
@@ -161,6 +188,7 @@ function redirect(node: Node, state: State): void {
   const destination = node.childForFieldName('destination');
   if (!destination || !WRITES.has(op)) return;
   const word = readWord(destination);
+  if (!/^(?:\d+|-|\/dev\/(?:null|stdout|stderr|fd\/\d+))$/.test(word.value)) state.mayWrite = true;
   state.catastrophe ??= redirectCatastrophe(word, state.danger);
 }
 
@@ -168,6 +196,7 @@ function forkBomb(node: Node, state: State): void {
   const name = node.childForFieldName('name')?.text;
   const body = node.childForFieldName('body');
   if (!name || !body) return;
+  state.functions.add(name);
   const calls: string[] = [];
   const collect = (n: Node) => {
     if (n.type === 'command') calls.push(n.childForFieldName('name')?.text ?? '');
@@ -181,11 +210,12 @@ function command(node: Node, state: State, depth: number): void {
   const nameNode = node.childForFieldName('name');
   if (!nameNode) return;
   const argv = joinContinued([nameNode, ...node.childrenForFieldName('argument').filter((c): c is Node => c !== null)]);
-  const risky = named(node)
+  const names = named(node)
     .filter((c) => c.type === 'variable_assignment')
-    .map((c) => c.childForFieldName('name')?.text ?? '')
-    .find((n) => RUNS_SOMETHING.test(n));
-  run(argv, state, depth, { opaque: risky ? `it sets ${risky}, which changes what runs` : undefined });
+    .map((c) => c.childForFieldName('name')?.text ?? '');
+  const risky = names.find((n) => RUNS_SOMETHING.test(n));
+  const settings = names.find((n) => CHANGES_SETTINGS.test(n));
+  run(argv, state, depth, { opaque: risky ? `it sets ${risky}, which changes what runs` : undefined, unread: settings ? `it sets ${settings}, which changes the settings it reads` : undefined });
 }
 
 /**
@@ -243,7 +273,7 @@ function gitSubcommand(args: Word[]): Word[] {
 }
 
 /** One command as an argument list: its part, what would refuse it outright, and what it runs in turn. */
-function run(argv: Word[], state: State, depth: number, extra: { opaque?: string; argsUnknown?: boolean; wraps?: number } = {}): void {
+function run(argv: Word[], state: State, depth: number, extra: { opaque?: string; unread?: string; argsUnknown?: boolean; wraps?: number } = {}): void {
   if (state.failure || argv.length === 0) return;
   if ((extra.wraps ?? 0) > MAX_WRAPS) {
     state.failure = `commands are wrapped in more than ${MAX_WRAPS} others`;
@@ -287,14 +317,27 @@ function run(argv: Word[], state: State, depth: number, extra: { opaque?: string
     (extra.argsUnknown && (mayRunOthers(realName) || mayRunOthers(written)) ? `${written} is given arguments at run time, and with them it may run any program` : undefined) ??
     (knownScript(realName, args, state) ? undefined : unwrapped?.opaque) ??
     (dynamicScript ? `the command line it runs (${dynamicScript.raw}) is made at run time` : undefined);
-  state.parts.push({ text, ...(alternatives.length ? { alternatives } : {}), ...denyOnly, ...(opaque ? { opaque } : {}), ...unknown });
+  // Closed world: the name the program really has (links followed; the applet's for busybox) must be known to run only itself.
+  const knownName = multiCall ? written : where.exists && where.real ? realName : written;
+  const ownFunction = !where.byPath && state.functions.has(written);
+  // A bare name found nowhere runs nothing today, but an earlier command on the line may put a program there.
+  const missing = !where.exists && !where.byPath && !ownFunction && !isBuiltin(written) && !KEYWORDS.has(written) ? `${written} is not installed here, so what runs under that name is not known` : undefined;
+  const reading = opaque || ownFunction ? undefined : unreadOf(knownName, args, extra.unread ?? missing ?? unwrapped?.unread);
+  const part: TargetPart = { text, ...(alternatives.length ? { alternatives } : {}), ...denyOnly, ...(opaque ? { opaque } : {}), ...(reading?.unread ? { unread: reading.unread } : {}), ...unknown };
+  state.parts.push(part);
+  if (reading?.git) state.git.push({ part, reading: reading.git });
+  if (!ownFunction && writesFiles(knownName, reading)) state.mayWrite = true;
 
   state.catastrophe ??= catastropheOf(realName, args, state.danger) ?? (realName !== written ? catastropheOf(written, args, state.danger) : undefined);
   // Relative paths after a `cd` are checked from where it goes (subshells aside: checking more is safe).
   if (written === 'cd') {
-    const to = cdTarget(args, state.danger);
+    // `cd ~…` and `cd -` go where this process cannot tell (the command's HOME is not ours; OLDPWD).
+    const to = args.some((a) => a.dynamic || /^[~-]/.test(a.value)) ? undefined : cdTarget(args, state.danger);
     if (to) state.danger = { ...state.danger, cwd: to };
+    if (to) state.cwds.push(to);
+    else state.cwdUnknown = true;
   }
+  if (written === 'pushd' || written === 'popd') state.cwdUnknown = true;
   for (const inner of unwrapped?.runs ?? []) run(inner.argv, state, depth, { argsUnknown: inner.argsUnknown || extra.argsUnknown, wraps: (extra.wraps ?? 0) + 1 });
   for (const script of unwrapped?.scripts ?? []) if (!script.dynamic) readLine(script.value, state, depth + 1);
 }

@@ -49,6 +49,9 @@ const BUILTINS = new Set([
   'source', 'suspend', 'test', 'times', 'trap', 'true', 'type', 'typeset', 'ulimit', 'umask', 'unalias', 'unset', 'wait',
 ]);
 
+/** True for a command bash runs itself, without looking in PATH. */
+export const isBuiltin = (name: string): boolean => BUILTINS.has(name);
+
 /**
  * Finds programs as the shell would: a name with `/` as a path from `cwd`, a builtin as itself, any
  * other in PATH's folders. One locator serves one command line: PATH's folders are resolved once and
@@ -109,4 +112,10 @@ export function interpreterReason(name: string, args: string[]): string | undefi
 export const SHELLS = /^(?:sh|bash|dash|zsh|ksh|mksh|ash|yash|fish|rbash|busybox-sh)$/;
 
 /** Variables that make a program run something else, or find other programs: set on a command, what runs cannot be read. */
-export const RUNS_SOMETHING = /^(?:PATH|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|BASH_ENV|ENV|PAGER|GIT_PAGER|MANPAGER|SYSTEMD_PAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_SSH|GIT_SSH_COMMAND|GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|GIT_EXEC_PATH|GIT_CONFIG_\w*|GIT_PROXY_COMMAND|PROMPT_COMMAND|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|BROWSER|SHELL|IFS|SHELLOPTS|BASHOPTS|PS4|LESSOPEN|LESSCLOSE)$/;
+export const RUNS_SOMETHING = /^(?:PATH|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|BASH_ENV|ENV|PAGER|GIT_PAGER|MANPAGER|SYSTEMD_PAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_SSH|GIT_SSH_COMMAND|GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|GIT_EXEC_PATH|GIT_CONFIG_\w*|GIT_PROXY_COMMAND|PROMPT_COMMAND|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|BROWSER|SHELL|IFS|SHELLOPTS|BASHOPTS|PS4|LESSOPEN|LESSCLOSE|LD_\w+|GCONV_PATH|TAR_OPTIONS|ZIPOPT|ZIP|UNZIP|UNZIPOPT|RSYNC_RSH|RSYNC_CONNECT_PROG|OPENSSL_CONF|OPENSSL_ENGINES|OPENSSL_MODULES|PARALLEL_SHELL|PARALLEL|BASH_FUNC_.*)$/;
+
+/**
+ * Variables that say where programs find their settings (git's config, HOME's dotfiles): set on a
+ * command, the settings it reads are not the ones checked, so what it runs is not known (see closed-world.ts).
+ */
+export const CHANGES_SETTINGS = /^(?:GIT_\w+|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|CURL_HOME|MANOPT|MANPATH|LESS\w*|WGETRC|SSH_\w+|CDPATH)$/;

@@ -1,3 +1,4 @@
+import { GIT_EXECUTES } from './git-config.js';
 import type { Word } from './words.js';
 import type { Unwrapped } from './wrappers.js';
 
@@ -5,7 +6,8 @@ import type { Unwrapped } from './wrappers.js';
 // awk's system(), git's settings, sed's `e`, and the project files make and npm follow.
 
 export function awk(args: Word[]): Unwrapped | undefined {
-  if (args.some((a) => a.value === '-f' || a.value.startsWith('--file') || /^-[a-zA-Z]*f$/.test(a.value))) {
+  // -f/-E/-i take the program from files; gawk's -l loads a shared library.
+  if (args.some((a) => /^--(?:file|exec|include|load)/.test(a.value) || /^-[a-zA-Z]*[fEil]$/.test(a.value))) {
     return { opaque: 'awk runs a program from a file, which cannot be read from the command line' };
   }
   const i = firstOperand(args, 'vFW');
@@ -16,17 +18,19 @@ export function awk(args: Word[]): Unwrapped | undefined {
 }
 
 
-/** Settings under which git runs a program of the user's choosing. */
-const GIT_RUNS = /^(?:core\.(?:pager|editor|sshcommand|fsmonitor|hookspath|askpass|gitproxy)|pager\..*|alias\..*|diff\..*\.(?:textconv|command)|diff\.external|merge\..*\.driver|filter\..*|credential\..*helper|sequence\.editor|gpg\.program|gpg\..*\.program|uploadpack\.packobjectshook|include\.path|includeif\..*)$/i;
+/** Settings under which git runs a program of the user's choosing (see git-config.ts). */
+const GIT_RUNS = GIT_EXECUTES;
 
 export function git(args: Word[]): Unwrapped | undefined {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    const setting = a.value === '-c' ? args[i + 1] : a.value.startsWith('--config-env') ? a : undefined;
+    // `-c KEY=VALUE`, `--config-env=KEY=ENVVAR`, `--config-env KEY=ENVVAR`: the key is what runs or not.
+    const setting = a.value === '-c' || a.value === '--config-env' ? args[i + 1] : a.value.startsWith('--config-env=') ? { ...a, value: a.value.slice('--config-env='.length) } : undefined;
     if (!setting) continue;
     if (setting.dynamic) return { opaque: 'a git setting is made at run time' };
     const [key = '', ...value] = setting.value.split('=');
-    if (value.join('=').includes('!') || GIT_RUNS.test(key.replace(/^--config-env=?/, ''))) return { opaque: `git -c ${key} runs a program of the command's choosing` };
+    // A value from the environment (--config-env) cannot be read here at all.
+    if (value.join('=').includes('!') || GIT_RUNS.test(key)) return { opaque: `git -c ${key} runs a program of the command's choosing` };
   }
   // `git config alias.x '!…'` (or a pager, an editor…) sets up a program for a later git to run.
   const config = args.findIndex((a) => a.value === 'config');

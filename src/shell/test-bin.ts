@@ -7,7 +7,7 @@ const PROGRAMS = [
   'curl', 'wget', 'ls', 'cat', 'grep', 'wc', 'mkdir', 'touch', 'echo', 'git', 'rm', 'cp', 'mv', 'python3', 'node', 'perl', 'ruby',
   'sh', 'bash', 'dash', 'env', 'xargs', 'timeout', 'nice', 'nohup', 'sudo', 'find', 'busybox', 'stdbuf', 'setsid', 'flock',
   'ionice', 'chrt', 'taskset', 'watch', 'parallel', 'script', 'su', 'awk', 'sed', 'tee', 'chmod', 'chown', 'dd', 'mkfs.ext4',
-  'true', 'false', 'head', 'sort', 'npm', 'shutdown', 'reboot', 'truncate', 'doas', 'ssh', 'tar', 'jq', 'printf', 'test', 'sleep', 'date', 'ln',
+  'true', 'false', 'head', 'sort', 'npm', 'shutdown', 'reboot', 'truncate', 'doas', 'ssh', 'tar', 'jq', 'printf', 'test', 'sleep', 'date', 'ln', 'rmdir', 'strace', 'valgrind',
 ];
 
 /** A workspace and a PATH folder of stand-in programs, with links in the workspace to some of them. */

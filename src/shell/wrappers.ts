@@ -1,4 +1,4 @@
-import { interpreterReason, RUNS_SOMETHING, SHELLS } from './programs.js';
+import { CHANGES_SETTINGS, interpreterReason, RUNS_SOMETHING, SHELLS } from './programs.js';
 import { awk, git, projectScripts, sed } from './runs-by-option.js';
 import type { Word } from './words.js';
 
@@ -10,6 +10,11 @@ export interface Unwrapped {
   scripts?: Word[];
   /** Set when what it runs cannot be read, saying why. */
   opaque?: string;
+  /**
+   * Set when what it runs is read, but not where or with which settings (`env -C dir`, `env GIT_DIR=…`):
+   * unread in the closed world's sense (see closed-world.ts).
+   */
+  unread?: string;
 }
 
 /** Options of a wrapper: which short letters and long names take a value. */
@@ -20,6 +25,10 @@ interface OptionSpec {
   assignments?: boolean;
   /** Treat `-N` (a number) as an option (nice -10). */
   numeric?: boolean;
+  /** Read every option not listed as taking the next word: the other way an unknown option may go. */
+  greedy?: boolean;
+  /** Short letters and long names known to take no value, so never read as taking one. */
+  flags?: { short?: string; long?: string[] };
 }
 
 /**
@@ -40,7 +49,7 @@ function afterOptions(args: Word[], spec: OptionSpec, start = 0): number {
     }
     if (a.startsWith('--') && a.length > 2) {
       const name = a.slice(2).split('=')[0]!;
-      i += !a.includes('=') && spec.long?.includes(name) ? 2 : 1;
+      i += !a.includes('=') && (spec.long?.includes(name) || (spec.greedy && !spec.flags?.long?.includes(name))) ? 2 : 1;
       continue;
     }
     if (spec.numeric && /^-\d+$/.test(a)) {
@@ -48,7 +57,7 @@ function afterOptions(args: Word[], spec: OptionSpec, start = 0): number {
       continue;
     }
     if (a.startsWith('-') && a.length > 1) {
-      let takesNext = false;
+      let takesNext = spec.greedy === true && !spec.flags?.short?.includes(a.at(-1)!);
       for (let k = 1; k < a.length; k++) {
         if (spec.short?.includes(a[k]!)) {
           takesNext = k === a.length - 1;
@@ -72,19 +81,25 @@ const SIMPLE: Record<string, OptionSpec> = {
   builtin: {},
   exec: { short: 'a' },
   nice: { short: 'n', long: ['adjustment'], numeric: true },
-  time: { short: 'fo', long: ['format', 'output'] },
+  time: { short: 'fo', long: ['format', 'output'], flags: { short: 'pvaq', long: ['portability', 'verbose', 'append', 'quiet'] } },
   stdbuf: { short: 'ioe', long: ['input', 'output', 'error'] },
-  setsid: {},
+  setsid: { flags: { short: 'cfw', long: ['ctty', 'fork', 'wait'] } },
   ionice: { short: 'cnp', long: ['class', 'classdata', 'pid'] },
   doas: { short: 'uC' },
-  sudo: { short: 'ugpCDrtUTh', long: ['user', 'group', 'prompt', 'close-from', 'chdir', 'role', 'type', 'other-user', 'command-timeout', 'host'], assignments: true },
-  env: { short: 'uCS', long: ['unset', 'chdir', 'split-string', 'block-signal', 'default-signal', 'ignore-signal'], assignments: true },
+  sudo: {
+    short: 'ugpCDrtUTh', long: ['user', 'group', 'prompt', 'close-from', 'chdir', 'role', 'type', 'other-user', 'command-timeout', 'host'], assignments: true,
+    flags: { short: 'AbEeHiKklnPSsVv', long: ['askpass', 'background', 'preserve-env', 'set-home', 'login', 'remove-timestamp', 'reset-timestamp', 'non-interactive', 'shell', 'stdin', 'validate'] },
+  },
+  env: {
+    short: 'uCS', long: ['unset', 'chdir', 'split-string', 'block-signal', 'default-signal', 'ignore-signal'], assignments: true,
+    flags: { short: 'i0v', long: ['ignore-environment', 'null', 'debug'] },
+  },
   unbuffer: {},
   caffeinate: {},
   catchsegv: {},
   chronic: {},
   entr: {},
-  strace: { short: 'oepsuEIaSbPX' },
+  strace: { short: 'oepsuEIaSbPX', flags: { short: 'fFqrtTvVyxwkcCdDhiz' } },
   ltrace: { short: 'oepsuaEnlAL' },
   valgrind: {},
   proxychains: { short: 'f' },
@@ -92,11 +107,57 @@ const SIMPLE: Record<string, OptionSpec> = {
   torsocks: { short: 'uapP' },
   firejail: {},
   pkexec: { long: ['user'] },
-  unshare: { short: 'SGR', long: ['setuid', 'setgid', 'root', 'wd'] },
+  unshare: {
+    short: 'SGR', long: ['setuid', 'setgid', 'root', 'wd'],
+    flags: { short: 'mUipnuCTfrc', long: ['fork', 'pid', 'mount', 'user', 'map-root-user', 'map-current-user', 'net', 'uts', 'ipc', 'cgroup', 'time', 'mount-proc', 'kill-child'] },
+  },
   nsenter: { short: 'tSGrw', long: ['target', 'setuid', 'setgid', 'root', 'wd'] },
   'xvfb-run': { short: 'nsfep', long: ['server-num', 'server-args', 'auth-file', 'error-file'] },
   'systemd-run': { short: 'pEMHu', long: ['unit', 'property', 'setenv', 'machine', 'host', 'uid', 'gid', 'working-directory', 'description'] },
+  // setarch under its per-architecture names: flags only, then the command.
+  linux32: {},
+  linux64: {},
+  i386: {},
+  x86_64: {},
+  prlimit: { short: 'p', long: ['pid'] },
 };
+
+/** The dynamic loader run as a program (`ld.so`, `/lib64/ld-linux-x86-64.so.2`): it runs the program it is given. */
+const LOADER = /^ld(?:-linux[\w.-]*|-musl[\w.-]*|64)?\.so(?:\.\d+)*$/;
+
+/**
+ * Programs `unwrap` reads through completely: what they run comes out as parts (or they are opaque).
+ * Others in RUNS_BY_ARGUMENTS (pagers, ssh, make, npm, …) are only half read: they count as unknown.
+ */
+const READ_THROUGH = new Set([
+  'eval', 'command', 'xargs', 'timeout', 'chrt', 'taskset', 'flock', 'su', 'runuser', 'script', 'watch', 'parallel', 'find', 'busybox',
+  'toybox', 'chroot', 'source', '.', 'awk', 'gawk', 'mawk', 'nawk', 'busybox-awk', 'coproc', 'faketime', 'hyperfine', 'at', 'batch',
+  'crontab', 'screen', 'tmux', 'dtach', 'byobu', 'alias', 'trap', 'hash', 'enable', 'shopt', 'sed', 'gsed', 'tar', 'gtar', 'bsdtar',
+  'zip', 'rsync', 'setarch',
+]);
+
+/**
+ * Wrappers that also follow settings a command can write (valgrind's ./.valgrindrc and --db-command,
+ * parallel's ~/.parallel/config and its --ssh, firejail's profiles) or reach beyond the sandbox
+ * (systemd-run, pkexec): what they run is read, but not all of it.
+ */
+const FOLLOW_SETTINGS = new Set(['valgrind', 'parallel', 'firejail', 'systemd-run', 'pkexec']);
+
+/** An operand naming another machine (`host:path`, `rsync://…`): reached through ssh, whose settings run commands. */
+const REMOTE_OPERAND = /^(?:[^/-][^/]*:|rsync:\/\/)/;
+
+/**
+ * True when `unwrap` reads everything `name args…` runs: a known wrapper, read through. False for a
+ * program that runs others in ways it does not read (its settings, another machine, a project file).
+ */
+export function knownWrapper(name: string, args: Word[]): boolean {
+  if (FOLLOW_SETTINGS.has(name)) return false;
+  // `strace -o '|cmd'` pipes its trace into a command.
+  if (name === 'strace' && args.some((a, i) => /^-o[|!]/.test(a.value) || (args[i - 1]?.value === '-o' && /^[|!]/.test(a.value)))) return false;
+  if (/^(?:rsync|tar|gtar|bsdtar)$/.test(name) && args.some((a) => REMOTE_OPERAND.test(a.value)) && !args.some((a) => a.value === '--force-local')) return false;
+  if (name === 'perf') return /^(?:stat|record|trace)$/.test(args[0]?.value ?? '');
+  return name in SIMPLE || READ_THROUGH.has(name) || LOADER.test(name);
+}
 
 /** Programs that run others through their arguments (beyond SIMPLE, the shells and the interpreters). */
 const RUNS_BY_ARGUMENTS = new Set([
@@ -123,7 +184,18 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
   const interpreter = interpreterReason(name, args.map((a) => a.value));
   if (interpreter) return { opaque: interpreter };
   if (name in SIMPLE) return simple(name, args);
+  if (LOADER.test(name)) {
+    // `--preload`, `--audit` and `--library-path` load code of the command's choosing into what it runs.
+    if (args.some((a) => /^--(?:preload|audit|library-path)/.test(a.value))) return { opaque: `${name} loads libraries of the command's choosing` };
+    return rest(args, afterOptions(args, { long: ['argv0', 'glibc-hwcaps-prepend', 'glibc-hwcaps-mask'] }));
+  }
   switch (name) {
+    case 'setarch': {
+      // `setarch ARCH [flags] CMD`: the architecture, then flags, then what runs (a shell when nothing does).
+      if (!args.length || args[0]!.value.startsWith('-')) return {};
+      const i = afterOptions(args, {}, 1);
+      return i >= args.length ? { opaque: 'setarch starts a shell that reads commands from its input' } : rest(args, i);
+    }
     case 'eval':
       return args.length ? { scripts: [joined(args)] } : {};
     case 'command': {
@@ -211,8 +283,7 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
       return rest(args, afterOptions(args, { short: 'eopCGcFjmrt', long: ['event', 'output', 'cpu', 'cgroup', 'pid', 'tid', 'repeat'] }, 1));
     }
     case 'hyperfine':
-      // Each command it times is a shell string.
-      return { scripts: args.filter((a, i) => !a.value.startsWith('-') && !/^-[a-zA-Z]$|^--(?:prepare|setup|cleanup|conclude|runs|warmup|export-\w+|parameter-\w+|shell|command-name|min-runs|max-runs)$/.test(args[i - 1]?.value ?? '')) };
+      return hyperfine(args);
     case 'at':
     case 'batch':
     case 'crontab':
@@ -239,7 +310,8 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
     case 'tar':
     case 'gtar':
     case 'bsdtar':
-      return args.some((a) => /^--(?:to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command)|^-[a-zA-Z]*I/.test(a.value))
+      // Old-style letters without a dash (`tar xIf …`) count as options too; -F is --info-script.
+      return args.some((a, i) => /^--(?:to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command|rmt-command)|^-[a-zA-Z]*[IF]/.test(a.value) || (i === 0 && /^[a-zA-Z]*[IF][a-zA-Z]*$/.test(a.value)))
         ? { opaque: 'tar runs a program given on the command line' }
         : undefined;
     case 'rsync':
@@ -262,7 +334,15 @@ function joined(words: Word[]): Word {
 }
 
 function simple(name: string, args: Word[]): Unwrapped {
-  const spec = SIMPLE[name]!;
+  const read = simpleOnce(name, args, SIMPLE[name]!);
+  if ((name === 'nsenter' || name === 'unshare') && args.some((a) => /^(?:-w|--wd)/.test(a.value))) read.unread = `${name} runs the command in another folder, whose settings are not the ones checked`;
+  // An option nobody listed may take the next word as its value (`sudo --x ls rm …` runs rm): both readings are parts.
+  const other = simpleOnce(name, args, { ...SIMPLE[name]!, greedy: true });
+  const more = (other.runs ?? []).filter((r) => !read.runs?.some((k) => k.argv.length === r.argv.length));
+  return more.length && !read.opaque ? { ...read, runs: [...(read.runs ?? []), ...more] } : read;
+}
+
+function simpleOnce(name: string, args: Word[], spec: OptionSpec): Unwrapped {
   const i = afterOptions(args, spec);
   if (name === 'env' || name === 'sudo') {
     const assigned = args.slice(0, Math.max(i, 0)).find((a) => RUNS_SOMETHING.test(a.value.split('=')[0]!));
@@ -273,8 +353,11 @@ function simple(name: string, args: Word[]): Unwrapped {
       return m?.[1] ? { ...w, value: m[1] } : args[split + 1];
     };
     const splitWord = name === 'env' && split >= 0 ? splitText(args[split]!) : undefined;
-    const base = splitWord ? { scripts: [splitWord] } : rest(args, i);
+    const base: Unwrapped = splitWord ? { scripts: [splitWord] } : rest(args, i);
     if (assigned) return { ...base, opaque: `it sets ${assigned.value.split('=')[0]}, which changes what runs` };
+    const settings = args.slice(0, Math.max(i, 0)).find((a) => CHANGES_SETTINGS.test(a.value.split('=')[0]!));
+    if (settings) return { ...base, unread: `it sets ${settings.value.split('=')[0]}, which changes the settings what it runs reads` };
+    if (args.slice(0, Math.max(i, 0)).some((a) => /^-[a-zA-Z]*[CD]|^--chdir/.test(a.value))) return { ...base, unread: `${name} runs the command in another folder, whose settings are not the ones checked` };
     // `sudo -s` / `-i` with nothing after them start a shell.
     if (name === 'sudo' && i >= args.length && args.some((a) => /^-[a-zA-Z]*[si]/.test(a.value))) return { opaque: 'sudo starts a shell that reads commands from its input' };
     return base;
@@ -320,6 +403,21 @@ function parallel(args: Word[]): Unwrapped {
   return { scripts: [joined(before.slice(i))], runs: [{ argv: before.slice(i), argsUnknown: true }] };
 }
 
+/** Each command hyperfine times, prepares, sets up or cleans up with is a shell string. */
+function hyperfine(args: Word[]): Unwrapped {
+  if (args.some((a) => /^(?:-S|--shell)/.test(a.value))) return { opaque: 'hyperfine --shell runs the commands with a program of the command\'s choosing' };
+  const scripts: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const attached = /^--(?:prepare|setup|cleanup|conclude)=(.*)$/s.exec(a.value);
+    if (attached) scripts.push({ ...a, value: attached[1]! });
+    else if (/^(?:-p|-s|-c|--prepare|--setup|--cleanup|--conclude)$/.test(a.value)) args[i + 1] && scripts.push(args[++i]!);
+    else if (/^-[a-zA-Z]$|^--(?:runs|warmup|export-\w+|parameter-\w+|command-name|min-runs|max-runs|style|time-unit|output|input|sort|ignore-failure)$/.test(a.value)) i++;
+    else if (!a.value.startsWith('-')) scripts.push(a);
+  }
+  return { scripts };
+}
+
 function find(args: Word[]): Unwrapped {
   const runs: Unwrapped['runs'] = [];
   for (let i = 0; i < args.length; i++) {
@@ -329,6 +427,8 @@ function find(args: Word[]): Unwrapped {
     if (end > i + 1) runs.push({ argv: args.slice(i + 1, end) });
     i = end;
   }
-  return runs.length ? { runs } : {};
+  // -execdir runs in each match's folder: git there reads settings that are not the ones checked.
+  const elsewhere = args.some((a) => /^-(?:execdir|okdir)$/.test(a.value)) ? { unread: 'find -execdir runs commands in other folders, whose settings are not the ones checked' } : {};
+  return runs.length ? { runs, ...elsewhere } : {};
 }
 

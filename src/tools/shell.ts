@@ -110,7 +110,7 @@ export function createShellTool(deps: ShellToolDeps): Tool {
       const env = shellEnv(deps.env, { workspace: ctx.workspace, tmpdir: '/tmp', home: info.ok && info.kind === 'bwrap' ? userHome : ctx.workspace });
       const files = protectedFiles(deps.home, deps.dbPath);
       // A parser that fails is a line that could not be read: it asks, as any unreadable line does.
-      const analysis: CommandAnalysis = await analyze(args.command, { cwd: ctx.workspace, path: env.PATH!, protectedPaths: [...files, deps.home].flatMap(withRealPath), writable: [ctx.workspace], knownScripts: deps.knownScripts ?? [] })
+      const analysis: CommandAnalysis = await analyze(args.command, { cwd: ctx.workspace, path: env.PATH!, protectedPaths: [...files, deps.home].flatMap(withRealPath), writable: [ctx.workspace], knownScripts: deps.knownScripts ?? [], home: env.HOME, ...(env.XDG_CONFIG_HOME ? { xdgConfigHome: env.XDG_CONFIG_HOME } : {}) })
         .catch((err: unknown) => ({ ok: false, reason: `the command line could not be read (${err instanceof Error ? err.message : String(err)})` }));
       // Refused in every mode, before anyone is asked: no answer makes these right.
       if (analysis.ok && analysis.catastrophe) throw new ToolError(catastropheText(lang, args.command, analysis.catastrophe));

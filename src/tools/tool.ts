@@ -59,6 +59,12 @@ export interface TargetPart {
    */
   opaque?: string;
   /**
+   * Set when the program is not known to run only itself (a launcher nobody listed, git with settings
+   * or hooks that run programs, a build tool), saying why: under rules with a deny it is decided as
+   * opaque, by a person; under rules without one, as any part.
+   */
+  unread?: string;
+  /**
    * The program is known but its arguments come at run time (`xargs curl`): a deny that could match
    * some arguments denies it, an allow only when it allows any arguments.
    */

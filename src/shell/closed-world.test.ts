@@ -1,0 +1,221 @@
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { evaluate, withDefaults, type PermissionRules } from '../permission/rules.js';
+import { analyzeCommand, partsForRules, type AnalyzeOptions } from './analyze.js';
+import { testBin } from './test-bin.js';
+
+const t = testBin();
+const roots: string[] = [];
+afterAll(() => {
+  t.cleanup();
+  roots.forEach((r) => rmSync(r, { recursive: true, force: true }));
+});
+
+/** A folder with a git repository whose .git/config holds `config` (and a hook, when named). */
+function repo(config = '', hook?: string): string {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'zhixing-git-')));
+  roots.push(root);
+  mkdirSync(join(root, '.git', 'hooks'), { recursive: true });
+  writeFileSync(join(root, '.git', 'hooks', 'pre-commit.sample'), '#!/bin/sh\n');
+  writeFileSync(join(root, '.git', 'config'), `[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n[remote "origin"]\n\turl = https://example.com/r.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n${config}`);
+  if (hook) writeFileSync(join(root, '.git', 'hooks', hook), '#!/bin/sh\ngit push\n');
+  return root;
+}
+
+const clean = repo();
+const options = (cwd = clean, home = cwd): AnalyzeOptions => ({ cwd, path: t.bin, home });
+
+async function decide(rules: PermissionRules, command: string, opts = options()) {
+  const parts = partsForRules(command, await analyzeCommand(command, opts));
+  return evaluate(withDefaults(rules), 'shell', { target: command, parts });
+}
+
+const DENIES = { 'git push*': 'deny', 'rm -rf *': 'deny' } as const;
+const RULE_SETS: Array<[string, PermissionRules]> = [
+  ['the denies alone', { shell: { ...DENIES } }],
+  ['the denies and "*": "allow"', { shell: { ...DENIES, '*': 'allow' } }],
+];
+
+/** Launchers, configuration that runs programs, and build tools: each a way past an argument-level deny. */
+const LEAKS = [
+  // Launchers the analyser did not know.
+  'linux64 rm -rf important', 'linux32 rm -rf important', 'setarch x86_64 rm -rf important', 'setarch x86_64 -R rm -rf important',
+  'prlimit --nofile=100 rm -rf important', 'prlimit rm -rf important', 'ld.so /usr/bin/rm -rf important',
+  '/lib64/ld-linux-x86-64.so.2 /usr/bin/rm -rf important', 'linux64 git push', 'timeout 5 linux64 rm -rf important', 'nice linux64 git push',
+  'some-new-launcher rm -rf important', 'i386 git push origin main',
+  // Known wrappers, read through.
+  'chrt -f 1 rm -rf important', 'taskset -c 0 rm -rf important', 'unshare -r rm -rf important', 'unshare --propagation slave rm -rf important',
+  'nsenter -t 1 -m rm -rf important', 'flock /tmp/l rm -rf important', 'watch rm -rf important', "script -qc 'rm -rf important' /dev/null",
+  'busybox rm -rf important', 'hyperfine --prepare "rm -rf important" ls', 'hyperfine --cleanup="git push" ls',
+  // git's configuration and transports.
+  'git p', 'git pu origin', "git -c alias.x='!git push' x", "git -c alias.x='!rm -rf important' x", 'git -c core.sshCommand="rm -rf important" fetch',
+  'git ls-remote --upload-pack="rm -rf important" origin', 'git fetch --upload-pack="rm -rf important" origin', 'git send-pack origin main',
+  "git clone 'ext::sh -c rm% -rf% important' x", 'git fetch origin', 'git pull', 'git remote update', 'git submodule update --init',
+  'git commit -m x', 'git merge x', 'git checkout x', 'git rebase main', 'git am p.patch', 'git --exec-path=. status', 'git --config-env=core.pager=P log',
+  'GIT_SSH_COMMAND="rm -rf important" git fetch', 'GIT_CONFIG_GLOBAL=x git status', 'HOME=/tmp/h git status', 'git $SUB', 'git archive --remote=origin HEAD',
+  'git help push', 'git status --help', 'git grep -O x', 'git log --show-signature',
+  // Programs that run their project's files or their settings.
+  'npm run clean', 'npm test', 'npm install', 'npm view x', 'npx x', 'yarn', 'pnpm install', 'make clean', 'make', 'pip install .',
+  'python3 -m pip install .', 'cargo build', 'less README', 'man ls', 'ssh host', 'scp a host:b', 'vim x', 'wget x', 'rsync -a host:x .',
+  'awk -f prog.awk', "awk -l ext 'BEGIN{}'", "tar -xf a.tar -F 'rm -rf important'", "tar xIf 'rm -rf important' a.tar", 'perf script',
+  'sort --compress-program=./x a', "split --filter='rm -rf important' a", 'mapfile -C "rm -rf important" -c 1 a < f',
+  // bash evaluating a variable's text, where a subscript runs its command.
+  'x="a[\\$(rm -rf important)]"; echo $((x))', 'x="a[\\$(rm -rf important)]"; (( x ))', 'x="a[\\$(rm -rf important)]"; [[ $x -eq 1 ]]',
+  "x='$(rm -rf important)'; echo ${x@P}", 'x="a[\\$(rm -rf important)]"; echo ${!x}', 'echo ${a[x]}', 'let y=x', 'declare -i y=x',
+  "printf -v 'a[$(rm -rf important)]' x", "read 'a[$(rm -rf important)]' < f", "test -v 'a[$(rm -rf important)]'",
+  'echo ${s:i}', 'a=([x]=1)', '[[ -v a[x] ]]', 'declare -n r=x; r=1',
+  // A function passed in the environment replaces a program in the shell it starts.
+  "env 'BASH_FUNC_ls%%=() { rm -rf important; }' bash -c ls",
+  // A wrapper's option nobody listed may take the next word, so the program after it is the one that runs.
+  'sudo --login-class ls rm -rf important', 'nice --unknown ls git push',
+  // CDPATH sends cd somewhere the line does not say: git's settings there are not the ones checked.
+  'CDPATH=/tmp/elsewhere; cd sub && git status',
+  // Options made at run time may be the ones that run a program.
+  'E=-exec; find . $E rm -rf important \\;', 'T=--to-command=./x; tar -xf a.tar $T', 'O=--compress-program=./x; sort $O a',
+  'O=--output=.git/config; git log $O; git status', 'cd ~/elsewhere && git status', 'git -C ~/elsewhere status',
+  // A name installed nowhere may be put in place by the line itself.
+  'not-installed-yet rm -rf important',
+  // git run elsewhere, or told to read other settings, by a wrapper.
+  'env GIT_DIR=/tmp/elsewhere/.git git status', 'env -C /tmp/elsewhere git status', 'sudo -D /tmp/elsewhere git status',
+  'find . -name x -execdir git status \\;', 'unshare --wd=/tmp/elsewhere git status',
+  // Wrappers that follow settings files a command can write, or pipe into a command.
+  'valgrind ls', 'parallel ls ::: a', "strace -o '|rm -rf important' ls", 'systemd-run ls',
+];
+
+describe.each(RULE_SETS)('closed world, with %s', (_name, rules) => {
+  it.each(LEAKS)('is denied or asked of a person, never allowed or left to --yes: %s', async (command) => {
+    const v = await decide(rules, command);
+    if (v.decision !== 'deny') expect(v).toMatchObject({ decision: 'ask', needsPerson: true });
+  });
+
+  it.each(['ls -la', 'cat notes.txt', 'echo hi > a.txt', 'grep -rn todo .', 'git status', 'git log --oneline -5', 'git diff HEAD~1', 'git -C . status',
+    'git branch --list', 'node --version', 'wc -l a | sort -n | head', 'mkdir -p out && cp a out/', 'tar -czf out.tgz src', 'jq .name package.json',
+    'find . -name "*.ts"', 'git status && git log -1', 'env -i ls', 'sudo -E ls', 'time -p ls', 'setsid -w ls'])('understood, as before: %s', async (command) => {
+    const v = await decide(rules, command);
+    expect(v.needsPerson).toBeUndefined();
+    expect(v.decision).toBe('*' in (rules.shell as object) ? 'allow' : 'ask');
+  });
+});
+
+describe.skipIf(!existsSync('/usr/bin/setarch'))('the machine\'s own launchers, found in PATH as they are installed', () => {
+  const rules: PermissionRules = { shell: { ...DENIES, '*': 'allow' } };
+  const real: AnalyzeOptions = { cwd: clean, path: '/usr/bin:/bin' };
+  // linux64 is a link to setarch, which takes the architecture from the name it was run by.
+  it.each(['linux64 rm -rf important', 'linux32 git push', 'setarch x86_64 rm -rf important', 'prlimit rm -rf important', 'setpriv rm -rf important',
+    'chrt -o 0 rm -rf important', 'taskset 1 git push', 'ld.so /usr/bin/rm -rf important'])('%s', async (command) => {
+    const v = await decide(rules, command, real);
+    if (v.decision !== 'deny') expect(v).toMatchObject({ decision: 'ask', needsPerson: true });
+  });
+  it('linux64 is read through to the rm it runs', async () => {
+    expect(await decide(rules, 'linux64 rm -rf important', real)).toMatchObject({ decision: 'deny', rule: 'shell › rm -rf *' });
+  });
+});
+
+describe('git understood only while its settings run nothing', () => {
+  const rules: PermissionRules = { shell: { ...DENIES, '*': 'allow' } };
+  it.each([
+    ['an alias', '[alias]\n\tst = !git push\n', /alias\.st/],
+    ['fsmonitor', '[core]\n\tfsmonitor = git push\n', /core\.fsmonitor/],
+    ['a pager', '[core]\n\tpager = rm -rf important\n', /core\.pager/],
+    ['a per-command pager', '[pager]\n\tlog = rm -rf important\n', /pager\.log/],
+    ['a diff driver', '[diff "x"]\n\ttextconv = rm -rf important\n', /diff\.x\.textconv/],
+    ['an external diff', '[diff]\n\texternal = rm -rf important\n', /diff\.external/],
+    ['a filter', '[filter "lfs"]\n\tclean = rm -rf important\n', /filter\.lfs\.clean/],
+    ['a hooks folder', '[core]\n\thooksPath = h\n', /core\.hookspath/],
+    ['an include', '[include]\n\tpath = ../x\n', /include\.path/],
+    ['a hook in the old spelling', '[core "x"]\n\tsshCommand = git push\n', /sshcommand/],
+  ])('%s in .git/config makes git status, log and diff ask a person', async (_what, config, key) => {
+    const dir = repo(config);
+    for (const command of ['git status', 'git log', 'git diff', 'git -C . show']) {
+      const v = await decide(rules, command, options(dir));
+      expect(v, command).toMatchObject({ decision: 'ask', needsPerson: true, reason: expect.stringMatching(key) });
+    }
+  });
+
+  it('a hook in .git/hooks (git status may write the index, which runs post-index-change)', async () => {
+    const dir = repo('', 'post-index-change');
+    expect(await decide(rules, 'git status', options(dir))).toMatchObject({ decision: 'ask', needsPerson: true, reason: expect.stringMatching(/hook/) });
+  });
+
+  it('submodules, whose own settings git follows', async () => {
+    const dir = repo();
+    mkdirSync(join(dir, '.git', 'modules', 'sub'), { recursive: true });
+    expect(await decide(rules, 'git status', options(dir))).toMatchObject({ decision: 'ask', needsPerson: true });
+  });
+
+  it('the "global" settings in the HOME the command sees (its workspace)', async () => {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'zhixing-home-')));
+    roots.push(home);
+    writeFileSync(join(home, '.gitconfig'), '[core]\n\tpager = git push\n');
+    expect(await decide(rules, 'git log', options(clean, home))).toMatchObject({ decision: 'ask', needsPerson: true, reason: expect.stringMatching(/\.gitconfig/) });
+    mkdirSync(join(home, '.config', 'git'), { recursive: true });
+    rmSync(join(home, '.gitconfig'));
+    writeFileSync(join(home, '.config', 'git', 'config'), '[alias]\n\tl = !git push\n');
+    expect(await decide(rules, 'git log', options(clean, home))).toMatchObject({ decision: 'ask', needsPerson: true });
+  });
+
+  it('a repository reached through a link: git looks upward from the real folder', async () => {
+    const dirty = repo('[alias]\n\tl = !git push\n');
+    mkdirSync(join(dirty, 'sub'));
+    const { symlinkSync } = await import('node:fs');
+    const link = join(clean, 'link');
+    symlinkSync(join(dirty, 'sub'), link);
+    expect(await decide(rules, 'cd link && git status')).toMatchObject({ needsPerson: true });
+    expect(await decide(rules, 'git -C link status')).toMatchObject({ needsPerson: true });
+  });
+
+  it('a repository found above the folder, through -C, or through a cd on the same line', async () => {
+    const dirty = repo('[alias]\n\tl = !git push\n');
+    mkdirSync(join(dirty, 'src'));
+    expect(await decide(rules, 'git status', options(join(dirty, 'src')))).toMatchObject({ needsPerson: true });
+    expect(await decide(rules, `git -C ${dirty} status`)).toMatchObject({ needsPerson: true });
+    expect(await decide(rules, `cd ${dirty} && git status`)).toMatchObject({ needsPerson: true });
+    // A cd inside a subshell does not move the git after it: every folder the line visits is checked.
+    expect(await decide(rules, `(cd ${clean}); git status`, options(dirty))).toMatchObject({ needsPerson: true });
+    expect(await decide(rules, 'cd "$D" && git status')).toMatchObject({ needsPerson: true });
+  });
+
+  it('a line that may write git\'s settings before git reads them', async () => {
+    for (const command of [
+      "printf '[core]\\n\\tfsmonitor = git push\\n' >> .git/config && git status",
+      'cp /tmp/evil .git/config; git status',
+      'git log --format=%B -1 --output=.git/config && git status',
+      'sort -o .git/config x && git diff',
+      'git config --rename-section foo core && git status',
+    ]) expect(await decide(rules, command), command).toMatchObject({ decision: 'ask', needsPerson: true });
+    // Writing nowhere, or only to the null device, changes nothing.
+    expect(await decide(rules, 'git status 2>/dev/null | grep x >&2')).toMatchObject({ decision: 'allow' });
+  });
+});
+
+describe('{"git push*": "deny", "git *": "allow"}: git, but not push', () => {
+  const rules: PermissionRules = { shell: { 'git push*': 'deny', 'git *': 'allow' } };
+  it.each(['git p', 'git pu origin', 'git commit -m x', 'git ls-remote --upload-pack=x origin'])('an allow naming only git does not cover %s', async (command) => {
+    expect(await decide(rules, command)).toMatchObject({ decision: 'ask', needsPerson: true });
+  });
+  it.each(['git status', 'git log --oneline'])('it still covers %s', async (command) => {
+    expect((await decide(rules, command)).decision).toBe('allow');
+  });
+  it('an allow naming the subcommand is the user\'s word on it', async () => {
+    expect((await decide({ shell: { 'git push*': 'deny', 'git commit*': 'allow' } }, 'git commit -m x')).decision).toBe('allow');
+  });
+});
+
+describe('without a deny among the rules, nothing asks more than before', () => {
+  it.each([
+    ['linux64 ls', 'allow'], ['some-new-tool x', 'allow'], ['git push', 'allow'], ['git commit -m x', 'allow'], ['make', 'ask'],
+    ['python3 script.py', 'ask'], ['ls', 'allow'], ['git status', 'allow'],
+  ] as const)('{"shell": {"*": "allow"}}: %s → %s', async (command, decision) => {
+    const v = await decide({ shell: { '*': 'allow' } }, command, options(repo('[alias]\n\tst = !git push\n')));
+    expect(v.decision).toBe(decision);
+    expect(v.needsPerson).toBeUndefined();
+  });
+
+  it.each(['ls', 'cat x', 'git status', 'linux64 ls', 'some-new-tool x'])('the default rules: %s asks, and --yes may answer', async (command) => {
+    const v = await decide({}, command);
+    expect(v).toMatchObject({ decision: 'ask' });
+    expect(v.needsPerson).toBeUndefined();
+  });
+});

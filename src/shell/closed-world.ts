@@ -1,0 +1,177 @@
+import type { Node } from 'web-tree-sitter';
+import type { TargetPart } from '../tools/tool.js';
+import { gitConfigReason, readGitWords, type GitPlaces } from './git-config.js';
+import { interpreterReason, SHELLS } from './programs.js';
+import { knownWrapper, mayRunOthers } from './wrappers.js';
+import type { Word } from './words.js';
+
+// Closed world: a part is understood only when its program is known NOT to run its arguments, its
+// input or its configuration as code. Anything else (a program nobody listed, `linux64`, `prlimit`,
+// `ld.so`, a pager, a build tool) may be a launcher, and what it launches cannot be read: the part is
+// "unread". Under rules with a deny an unread part is decided like an opaque one, by a person (never by
+// --yes, never by a broad allow); under rules without a deny it is decided as any part (so everyday use
+// does not ask more than it did). Known wrappers are not here: they are read through (wrappers.ts).
+
+/**
+ * Programs that run nothing but themselves, whatever their arguments and settings, or with the
+ * options that would run something checked in LEAF_CHECKS. Chosen one by one: a program gets on this
+ * list by being read, not by looking harmless.
+ */
+const LEAVES = new Set([
+  // Reading and writing files and folders.
+  'ls', 'dir', 'vdir', 'tree', 'cat', 'tac', 'head', 'tail', 'wc', 'cut', 'tr', 'uniq', 'paste', 'join', 'comm', 'nl', 'fold', 'fmt',
+  'expand', 'unexpand', 'rev', 'column', 'tee', 'mkdir', 'rmdir', 'cp', 'mv', 'rm', 'ln', 'touch', 'chmod', 'chown', 'chgrp', 'truncate',
+  'mktemp', 'dd', 'shred', 'stat', 'file', 'du', 'df', 'basename', 'dirname', 'realpath', 'readlink', 'pwd', 'sync',
+  'sort', 'split', 'csplit', 'shuf', 'install',
+  // Text, numbers and time.
+  'echo', 'printf', 'true', 'false', 'test', '[', 'yes', 'seq', 'sleep', 'expr', 'factor', 'numfmt', 'tsort', 'date', 'cal',
+  'grep', 'egrep', 'fgrep', 'diff', 'cmp', 'jq', 'od', 'xxd', 'hexdump', 'base64', 'base32', 'basenc',
+  'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum',
+  // Archives: tar and zip are read for the options that run a program (wrappers.ts).
+  'gzip', 'gunzip', 'zcat', 'bzip2', 'bunzip2', 'bzcat', 'xz', 'unxz', 'xzcat', 'lzma', 'unlzma', 'zstd', 'unzstd', 'zstdcat', 'unzip',
+  // About the machine and its processes.
+  'whoami', 'id', 'groups', 'uname', 'hostname', 'nproc', 'uptime', 'printenv', 'tty', 'locale', 'arch', 'free', 'ps', 'pgrep', 'kill',
+  'which', 'which.debianutils', 'whereis',
+  // Fetches a URL: runs nothing it is given (a deny on it is matched as for any program).
+  'curl',
+  // Bash's own commands that run nothing (eval, source, trap, … are read as wrappers).
+  ':', 'bg', 'break', 'caller', 'cd', 'continue', 'dirs', 'disown', 'exit', 'fg', 'getopts', 'help', 'history', 'jobs', 'logout',
+  'popd', 'pushd', 'read', 'return', 'set', 'shift', 'suspend', 'times', 'type', 'ulimit', 'umask', 'unalias', 'unset', 'wait',
+  'mapfile', 'readarray', 'local', 'declare', 'typeset', 'export', 'readonly',
+]);
+
+/** An array element's name (`a[$(…)]`) is evaluated as arithmetic, which runs the substitutions in it. */
+const SUBSCRIPT = /\[/;
+const after = (args: string[], option: RegExp) => args.some((a, i) => i > 0 && option.test(args[i - 1]!) && SUBSCRIPT.test(a));
+
+/** Listed programs' ways of running something after all: with one of them, the part is unread. */
+const LEAF_CHECKS: Record<string, (args: string[]) => string | undefined> = {
+  sort: (a) => (a.some((x) => x.startsWith('--compress-program')) ? 'sort --compress-program runs a program of the command\'s choosing' : undefined),
+  split: (a) => (a.some((x) => x.startsWith('--filter')) ? 'split --filter runs a command of the command\'s choosing' : undefined),
+  install: (a) => (a.some((x) => x.startsWith('--strip-program')) ? 'install --strip-program runs a program of the command\'s choosing' : undefined),
+  mapfile: (a) => (a.some((x) => /^-[a-zA-Z]*C/.test(x)) ? 'mapfile -C runs a command for each line' : undefined),
+  readarray: (a) => (a.some((x) => /^-[a-zA-Z]*C/.test(x)) ? 'readarray -C runs a command for each line' : undefined),
+  read: (a) => (a.some((x, i) => !x.startsWith('-') && !/^-[adinNptu]$/.test(a[i - 1] ?? '') && SUBSCRIPT.test(x)) ? 'read into an array element evaluates its subscript, which can run commands' : undefined),
+  printf: (a) => (after(a, /^-v$/) ? 'printf -v into an array element evaluates its subscript, which can run commands' : undefined),
+  test: (a) => (after(a, /^-v$/) ? 'test -v on an array element evaluates its subscript, which can run commands' : undefined),
+  '[': (a) => (after(a, /^-v$/) ? '[ -v on an array element evaluates its subscript, which can run commands' : undefined),
+  unset: (a) => (a.some((x) => SUBSCRIPT.test(x)) ? 'unset of an array element evaluates its subscript, which can run commands' : undefined),
+};
+
+/**
+ * Why `name args…` is not known to run only itself, or undefined when it is: a listed leaf, a known
+ * wrapper (read through elsewhere), a shell or an interpreter (whose code is opaque elsewhere).
+ * `name` is the program's real name (links followed), or the applet's for a multi-call binary.
+ */
+export function unreadReason(name: string, args: Word[]): string | undefined {
+  // `find . $E …`, `tar -xf a $T`, `sort $O`: an option made at run time may be the one that runs a program.
+  if (args.some((a) => a.dynamic) && (name in LEAF_CHECKS || mayRunOthers(name))) return `${name} is given options made at run time, and some of its options run programs`;
+  if (LEAVES.has(name)) return LEAF_CHECKS[name]?.(args.map((a) => a.value));
+  if (knownWrapper(name, args) || SHELLS.test(name) || interpreterReason(name, ['-c']) !== undefined) return undefined;
+  return `${name} is not a program known to run only itself: it may run other programs, from its arguments or its settings`;
+}
+
+/**
+ * Programs that may run on a line without writing any file: with only these (and no redirection to a
+ * file), git's settings cannot change between being checked and git reading them.
+ */
+const READS_ONLY = new Set([
+  'ls', 'tree', 'cat', 'tac', 'head', 'tail', 'wc', 'cut', 'tr', 'nl', 'fold', 'rev', 'column', 'echo', 'printf', 'true', 'false', 'test',
+  '[', 'seq', 'sleep', 'expr', 'date', 'grep', 'egrep', 'fgrep', 'diff', 'cmp', 'jq', 'od', 'xxd', 'base64', 'stat', 'file', 'du', 'df',
+  'basename', 'dirname', 'realpath', 'readlink', 'pwd', 'whoami', 'id', 'uname', 'which', 'type', 'cd', ':', 'wait',
+  'command', 'builtin', 'nice', 'timeout', 'nohup', 'time', 'stdbuf', 'env', 'xargs',
+]);
+
+/** A git part whose words are understood: its settings are checked once the whole line is read. */
+export interface GitPending {
+  part: TargetPart;
+  reading: { folders: string[]; gitDir?: string; writes: boolean };
+}
+
+/** How a part's program reads under the closed world: why it is unread, or the git reading to settle later. */
+export interface PartReading {
+  unread?: string;
+  git?: GitPending['reading'];
+}
+
+/** Reads one part's program: `extraUnread` is a reason the command's own assignments give. */
+export function unreadOf(name: string, args: Word[], extraUnread?: string): PartReading {
+  if (extraUnread) return { unread: extraUnread };
+  if (name === 'git' && args.some((a) => a.dynamic)) return { unread: 'git is given arguments made at run time' };
+  if (name === 'git') {
+    const git = readGitWords(args);
+    return git.unread !== undefined ? { unread: git.unread } : { git: { folders: git.folders, ...(git.gitDir ? { gitDir: git.gitDir } : {}), writes: git.writes } };
+  }
+  if (name === 'let' && args.some((a) => /[A-Za-z_$`]/.test(a.value))) return { unread: 'let evaluates variables as arithmetic, which can run commands' };
+  const unread = unreadReason(name, args);
+  return unread ? { unread } : {};
+}
+
+/** Whether a part may write a file (git's settings among them). */
+export function writesFiles(name: string, reading: PartReading | undefined): boolean {
+  if (reading?.git) return reading.git.writes;
+  return name !== 'git' && !READS_ONLY.has(name);
+}
+
+/** Marks each understood git part unread when its settings could run a program, or could change before git reads them. */
+export function settleGitParts(pending: GitPending[], line: Omit<GitPlaces, 'cwd'> & { cwds: string[]; cwdUnknown?: boolean; mayWrite?: boolean }): void {
+  for (const { part, reading } of pending) {
+    const reason = line.cwdUnknown
+      ? 'the folder git runs in is not known before the line runs, so neither are the settings it reads'
+      : line.mayWrite
+        ? 'the same command line may change git\'s settings before git reads them'
+        : line.cwds.map((cwd) => gitConfigReason(reading, { cwd, home: line.home, xdgConfigHome: line.xdgConfigHome })).find((r) => r !== undefined);
+    if (reason) part.unread = reason;
+  }
+}
+
+const ARITHMETIC_TESTS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
+/** Nothing in it is evaluated but numbers and operators. */
+const literalArithmetic = (node: Node): boolean => node.namedChildren.every((c) => !c || c.type === 'number' || (/^(?:binary|unary|parenthesized)_expression$/.test(c.type) && literalArithmetic(c)));
+
+/**
+ * Why bash would evaluate text from a variable or a substitution as arithmetic here (`$((x))`,
+ * `(( n = $(…) ))`, `for ((…))`, `[[ $a -eq 1 ]]`, `${a[i]}`, `${!name}`, `${x@P}`), where a value like
+ * `a[$(rm -rf ~)]` runs its substitution. Undefined when the node is no such place.
+ */
+export function arithmeticReason(node: Node): string | undefined {
+  const why = 'bash evaluates a variable\'s or a substitution\'s text here, and a subscript in it can run commands';
+  switch (node.type) {
+    case 'arithmetic_expansion':
+      return literalArithmetic(node) ? undefined : why;
+    case 'compound_statement':
+      return node.text.startsWith('((') && !literalArithmetic(node) ? why : undefined;
+    case 'c_style_for_statement':
+      return why;
+    case 'test_command':
+      // `-v a[x]` evaluates the subscript as well.
+      if (node.text.startsWith('[[') && /\s-v\s/.test(node.text)) return why;
+      return node.text.startsWith('[[') && /\s-(?:eq|ne|lt|le|gt|ge)\s/.test(node.text) && hasArithmeticTest(node) ? why : undefined;
+    case 'array':
+      // `a=([x]=1)`: an index that is not a number is evaluated.
+      return node.namedChildren.some((c) => c && /^\[(?!\d+\])/.test(c.text)) ? why : undefined;
+    case 'subscript': {
+      const index = node.childForFieldName('index');
+      return index && !/^(?:\d+|@|\*)$/.test(index.text) ? why : undefined;
+    }
+    case 'expansion': {
+      if (/^\$\{!\w+\}$/.test(node.text) || /@P\}$/.test(node.text)) return 'bash expands a variable\'s text again here, which can run commands in it';
+      // `${x:off:len}`: offset and length are arithmetic (`:-`, `:=`, `:?`, `:+` are not).
+      const slice = /^\$\{\w+(?:\[[^\]]*\])?:(?![-=?+])(.*)\}$/s.exec(node.text);
+      return slice && !/^\s*-?\d+\s*(?::\s*-?\d+\s*)?$/.test(slice[1]!) ? why : undefined;
+    }
+    case 'declaration_command':
+      // -i evaluates what is assigned; -n makes a name a reference, and assigning through `a[…]` evaluates it.
+      return node.children.some((c) => c?.type === 'word' && /^-[a-zA-Z]*[in]/.test(c.text)) ? why : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function hasArithmeticTest(node: Node): boolean {
+  if (node.type === 'binary_expression') {
+    const op = node.childForFieldName('operator')?.text ?? '';
+    if (ARITHMETIC_TESTS.has(op)) return [node.childForFieldName('left'), node.childForFieldName('right')].some((c) => c && c.type !== 'number');
+  }
+  return node.namedChildren.some((c) => c !== null && hasArithmeticTest(c));
+}

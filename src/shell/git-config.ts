@@ -1,0 +1,189 @@
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Word } from './words.js';
+
+// git runs programs its configuration names (aliases, pagers, diff and filter drivers, fsmonitor,
+// hooks, ssh commands, remote helpers), and that configuration lives in files a command can write:
+// the repository's .git/ and, since a command's HOME is its workspace, the "global" ~/.gitconfig too.
+// So a git command line says nothing about what git will run. The rule here, closed-world:
+//   a git part is understood only when its subcommand is one of a short list of read-only builtins
+//   (READ_ONLY below: no hooks but the index one, no transport, no editor), no option on the line
+//   points git at a program, and every config file git would read holds no key that executes and no
+//   include, the hooks folder holds no hook, and there are no submodules (each has a config of its own).
+// Everything else (commit, push, fetch, clone, checkout, merge, an alias, …) is unread: the rules
+// decide it as opaque when they hold a deny, and as today when they do not.
+
+/** Config files longer than this are not read through: a real one is a few KB. */
+const MAX_CONFIG_BYTES = 1_000_000;
+
+/**
+ * Keys under which git runs a program, or reads more configuration, or reaches a remote through a
+ * program: by section (alias, pager, filter, include…) and by how such keys are named (…command,
+ * …program, …driver, …helper, …editor, …textconv, …hookspath, …sshcommand, …). Broader than git's own
+ * list on purpose: a key that looks like it executes counts as executing.
+ */
+export const GIT_EXECUTES = new RegExp(
+  '^(?:alias|pager|filter|include|includeif|difftool|mergetool|guitool|browser|man|web|sendemail|instaweb|credential|protocol|gpg|tar|submodule|hook|fsmonitor|uploadpack|receive|trace2)\\.' +
+    '|^core\\.(?:pager|editor|sshcommand|fsmonitor|hookspath|askpass|gitproxy|alternaterefscommand)$' +
+    '|^remote\\..*\\.(?:uploadpack|receivepack|vcs|proxy)$' +
+    '|^(?:diff\\.external|log\\.showsignature|sequence\\.editor|interactive\\.difffilter|ssh\\.variant)$' +
+    '|(?:command|cmd|program|driver|helper|editor|textconv|hookspath|sshcommand|askpass|proxy|browser|viewer|path)$',
+  'i',
+);
+
+/** git's subcommands that only read the repository and run nothing the configuration does not name. */
+const READ_ONLY = new Set([
+  'status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'ls-tree', 'cat-file', 'describe', 'shortlog', 'blame', 'annotate',
+  'rev-list', 'show-ref', 'for-each-ref', 'merge-base', 'name-rev', 'reflog', 'grep', 'whatchanged', 'check-ignore', 'check-attr',
+  'count-objects', 'diff-files', 'diff-index', 'diff-tree', 'branch', 'tag', 'remote', 'config', 'var', 'version',
+]);
+
+/** git's options before the subcommand that take a value of their own. */
+const GLOBAL_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix', '--list-cmds', '--attr-source']);
+/** git's options before the subcommand that change nothing about what runs. */
+const GLOBAL_FLAGS = new Set(['--no-pager', '-P', '--bare', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--no-replace-objects', '--no-optional-locks', '--no-advice', '--no-lazy-fetch', '--version', '--exec-path']);
+
+/** What the command line itself says about a git part, before any file is read. */
+export type GitReading =
+  | { unread: string }
+  | { unread?: undefined; folders: string[]; gitDir?: string; writes: boolean };
+
+const unreadSub = (sub: string) => `git ${sub} may run hooks, aliases or programs named in git's settings, which cannot be read from the command line`;
+
+/**
+ * Reads a git part's words (`git` itself left out): unread, or the folders to look for its repository
+ * in (`-C` applied) and whether it writes a file (`--output`), for `gitConfigReason` to check.
+ */
+export function readGitWords(args: Word[]): GitReading {
+  const folders: string[] = [];
+  let gitDir: string | undefined;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const w = args[i]!;
+    if (w.dynamic) return { unread: 'git is given options made at run time' };
+    const a = w.value;
+    if (!a.startsWith('-')) break;
+    const [name, attached] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    if (name === '--exec-path' && attached !== undefined) return { unread: 'git --exec-path= runs its subcommands from a folder of the command\'s choosing' };
+    if (GLOBAL_FLAGS.has(a)) continue;
+    if (!GLOBAL_WITH_VALUE.has(name)) return { unread: `git ${a} is not an option known to run nothing else` };
+    const value = attached ?? args[++i]?.value;
+    if (attached === undefined && args[i]?.dynamic) return { unread: 'git is given options made at run time' };
+    if (value === undefined) break;
+    // `~` is the HOME the command sees, which is not this process's: where it leads is not known here.
+    if ((name === '-C' || name === '--git-dir') && value.startsWith('~')) return { unread: 'git is pointed at a folder under ~' };
+    if (name === '-C') folders.push(value);
+    if (name === '--git-dir') gitDir = value;
+  }
+  const sub = args[i]?.value;
+  if (sub === undefined) return { folders, ...(gitDir ? { gitDir } : {}), writes: false };
+  if (!READ_ONLY.has(sub)) return { unread: unreadSub(sub) };
+  const rest = args.slice(i + 1).map((w) => w.value);
+  const has = (re: RegExp) => rest.some((a) => re.test(a));
+  // The read-only ones with a way to start a program or an editor of their own.
+  if (sub === 'grep' && has(/^(?:-O|--open-files-in-pager)/)) return { unread: 'git grep -O opens files with a program of the command\'s choosing' };
+  if (has(/^--show-signature$/)) return { unread: 'git --show-signature runs the signature program git is configured with' };
+  if (has(/^--help$/)) return { unread: 'git --help opens the manual with a viewer git\'s settings may name' };
+  if (sub === 'config' && has(/^(?:-e|--edit)$/)) return { unread: 'git config --edit runs an editor' };
+  if (sub === 'branch' && has(/^--edit-description$/)) return { unread: 'git branch --edit-description runs an editor' };
+  if (sub === 'tag' && rest.some((a) => !/^(?:-l|--list|-n\d*|--sort=.*|--format=.*|--contains|--merged|--no-merged|--points-at|--column|--no-column)$/.test(a))) {
+    return { unread: 'git tag may make a tag, which runs an editor, a signing program or hooks' };
+  }
+  if (sub === 'remote' && rest.some((a) => !/^(?:-v|--verbose|get-url|--push|--all)$/.test(a)) && rest[0] !== 'get-url') {
+    return { unread: 'git remote may reach the remote through a program git is configured with' };
+  }
+  // git config writes settings (`--rename-section foo core` can make a harmless key an executing one).
+  return { folders, ...(gitDir ? { gitDir } : {}), writes: sub === 'config' || has(/^--output(?:=|$)/) };
+}
+
+/** The key names one config file sets (`section.sub.key`, lower-cased but for the subsection), or undefined when it cannot be read. */
+export function configKeys(text: string): string[] {
+  const keys: string[] = [];
+  let section = '';
+  // Continuation lines (a backslash at the end) belong to the key before them.
+  const lines = text.replace(/\\\r?\n/g, ' ').split(/\r?\n/);
+  for (const raw of lines) {
+    let line = raw.trim();
+    const header = /^\[\s*([^\]\s"]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]/.exec(line);
+    if (header) {
+      const name = header[1]!.toLowerCase();
+      section = header[2] !== undefined ? `${name}.${header[2]}` : name;
+      line = line.slice(header[0].length).trim();
+      if (!line) continue;
+    }
+    if (!line || line.startsWith('#') || line.startsWith(';')) continue;
+    const key = /^([A-Za-z][A-Za-z0-9-]*)/.exec(line)?.[1];
+    // A line that is neither a header nor a key is something git may read differently: it counts as executing.
+    keys.push(key ? `${section}.${key.toLowerCase()}` : `unreadable.line`);
+  }
+  return keys;
+}
+
+/** The folder holding `.git` above `start` (itself included), and the git folder it names. */
+function findGitDir(start: string): string | undefined {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    const dotGit = path.join(dir, '.git');
+    const stat = statSync(dotGit, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) return dotGit;
+    if (stat?.isFile()) {
+      const to = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+      return to ? path.resolve(dir, to) : dotGit;
+    }
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+function readSmall(file: string): string | undefined {
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (!stat) return undefined;
+  if (!stat.isFile() || stat.size > MAX_CONFIG_BYTES) return '[unreadable]\n?';
+  return readFileSync(file, 'utf8');
+}
+
+export interface GitPlaces {
+  /** The folder git starts in, before `-C`. */
+  cwd: string;
+  /** HOME as the command sees it: its ~/.gitconfig is read by git as the global config. */
+  home?: string;
+  /** XDG_CONFIG_HOME as the command sees it (default ~/.config). */
+  xdgConfigHome?: string;
+}
+
+/**
+ * Why the configuration git would read from here could make it run a program: a key that executes,
+ * an include, a hook, a submodule. Undefined when none is there (or no repository is).
+ */
+export function gitConfigReason(reading: { folders: string[]; gitDir?: string }, places: GitPlaces): string | undefined {
+  try {
+    const logical = reading.folders.reduce((dir, f) => path.resolve(dir, f), places.cwd);
+    // git looks upward from the real folder, links followed, as getcwd gives it.
+    const start = existsSync(logical) ? realpathSync(logical) : logical;
+    const gitDir = reading.gitDir ? path.resolve(start, reading.gitDir) : findGitDir(start);
+    const files: string[] = [];
+    if (places.home) files.push(path.join(places.home, '.gitconfig'), path.join(places.xdgConfigHome ?? path.join(places.home, '.config'), 'git', 'config'));
+    let common: string | undefined;
+    if (gitDir) {
+      const commonFile = readSmall(path.join(gitDir, 'commondir'));
+      common = commonFile ? path.resolve(gitDir, commonFile.trim()) : gitDir;
+      files.push(path.join(common, 'config'), path.join(gitDir, 'config'), path.join(gitDir, 'config.worktree'));
+    }
+    for (const file of new Set(files)) {
+      const text = readSmall(file);
+      if (text === undefined) continue;
+      const key = configKeys(text).find((k) => GIT_EXECUTES.test(k) || k === 'unreadable.line');
+      if (key) return `git's settings in ${file} set ${key}, which can run a program`;
+      if (/=\s*"?!/.test(text)) return `git's settings in ${file} hold a value starting with "!", which runs as a command`;
+    }
+    if (!gitDir || !common) return undefined;
+    for (const dir of new Set([path.join(common, 'hooks'), path.join(gitDir, 'hooks')])) {
+      const hook = existsSync(dir) ? readdirSync(dir).find((f) => !f.endsWith('.sample')) : undefined;
+      if (hook) return `the repository has a hook (${path.join(dir, hook)}), which git may run`;
+    }
+    if (existsSync(path.join(common, 'modules')) || existsSync(path.join(path.dirname(common), '.gitmodules'))) {
+      return 'the repository has submodules, whose own settings git may follow';
+    }
+    return undefined;
+  } catch (err) {
+    return `git's settings could not be read (${err instanceof Error ? err.message : String(err)})`;
+  }
+}
