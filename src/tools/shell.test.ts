@@ -50,17 +50,19 @@ describe('the shell tool', () => {
     expect(asked).toEqual([{
       action: 'shell.run', target: 'echo hi | tee out.txt', insideSandbox: true, parts,
       mustAsk: 'no sandbox: bubblewrap (bwrap) is not installed; the command would run uncontained',
+      // The fixture's commands may use the network: once outside text is in the turn, that asks.
+      sendsTo: { kind: 'anywhere', what: 'a shell command' },
     }]);
     expect(r).toMatchObject({ ok: true, title: 'echo hi | tee out.txt', metadata: { exitCode: 0, cut: false, sandbox: 'none' } });
     expect(r.output).toMatch(/^Exit code 0 \(\d+\.\d s\) \(ran without a sandbox\)\nhi\n$/);
   });
 
-  it('sends a line it could not read as one opaque part, and asks no must-ask with a working sandbox', async () => {
+  it('sends a line it could not read as one opaque part for a person only, and asks no must-ask with a working sandbox', async () => {
     const ok: SandboxInfo = { kind: 'bwrap', ok: true, program: '/usr/bin/bwrap' };
     const analyze = fakeAnalyze({ ok: false, reason: 'unbalanced quote' }).analyze;
     const tool = shellRunner(fx, { analyze, sandbox: async () => ok });
     await tool({ command: 'echo "unclosed' }, shellCtx(fx.workspace, asked, () => 'deny'));
-    expect(asked).toEqual([{ action: 'shell.run', target: 'echo "unclosed', insideSandbox: true, parts: [{ text: 'echo "unclosed', opaque: 'unbalanced quote' }] }]);
+    expect(asked).toEqual([{ action: 'shell.run', target: 'echo "unclosed', insideSandbox: true, parts: [{ text: 'echo "unclosed', opaque: 'unbalanced quote' }], personOnly: true, sendsTo: { kind: 'anywhere', what: 'a shell command' } }]);
   });
 
   it('takes a line the analyser failed on as one it could not read', async () => {

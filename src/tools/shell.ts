@@ -120,6 +120,9 @@ export function createShellTool(deps: ShellToolDeps): Tool {
         insideSandbox: true,
         parts: analysis.ok ? analysis.parts : [{ text: args.command, opaque: analysis.reason }],
         ...(info.ok ? {} : { mustAsk: noSandboxReason(lang, info) }),
+        // A line not read at all (it does not parse, is too long, or took too long to read) was not even
+        // checked for what is refused in every mode: only a person may let it run, never --yes.
+        ...(analysis.ok ? {} : { personOnly: true }),
         // On the network a command can send anything anywhere; off it, nothing leaves the machine.
         ...(deps.network ? { sendsTo: { kind: 'anywhere' as const, what: say(lang, 'shell 命令', 'a shell command') } } : {}),
       });
