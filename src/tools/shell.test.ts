@@ -65,6 +65,16 @@ describe('the shell tool', () => {
     expect(asked).toEqual([{ action: 'shell.run', target: 'echo "unclosed', insideSandbox: true, parts: [{ text: 'echo "unclosed', opaque: 'unbalanced quote' }], personOnly: true, sendsTo: { kind: 'anywhere', what: 'a shell command' } }]);
   });
 
+  it("has git's settings checked where the command's git reads them: the workspace standing in for the home, never the user's own home under bubblewrap", async () => {
+    const bwrap: SandboxInfo = { kind: 'bwrap', ok: true, program: '/usr/bin/bwrap' };
+    const sandboxed = fakeAnalyze({ ok: true, parts: [{ text: 'git status' }] });
+    await shellRunner(fx, { analyze: sandboxed.analyze, sandbox: async () => bwrap })({ command: 'git status' }, shellCtx(fx.workspace, asked, () => 'deny'));
+    expect(sandboxed.seen[0]!.options.home).toBeUndefined();
+    const bare = fakeAnalyze({ ok: true, parts: [{ text: 'git status' }] });
+    await shellRunner(fx, { analyze: bare.analyze, sandbox: async () => NONE })({ command: 'git status' }, shellCtx(fx.workspace, asked, () => 'deny'));
+    expect(bare.seen[0]!.options.home).toBe(fx.workspace);
+  });
+
   it('takes a line the analyser failed on as one it could not read', async () => {
     const analyze = async () => {
       throw new Error('grammar not loaded');

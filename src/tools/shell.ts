@@ -109,8 +109,10 @@ export function createShellTool(deps: ShellToolDeps): Tool {
       // Under bubblewrap the user's home is an empty folder of the command's own; elsewhere the workspace stands in for it.
       const env = shellEnv(deps.env, { workspace: ctx.workspace, tmpdir: '/tmp', home: info.ok && info.kind === 'bwrap' ? userHome : ctx.workspace });
       const files = protectedFiles(deps.home, deps.dbPath);
+      // Under bubblewrap the command's home starts empty: the user's own ~/.gitconfig is not what its git reads.
+      const emptyHome = info.ok && info.kind === 'bwrap';
       // A parser that fails is a line that could not be read: it asks, as any unreadable line does.
-      const analysis: CommandAnalysis = await analyze(args.command, { cwd: ctx.workspace, path: env.PATH!, protectedPaths: [...files, deps.home].flatMap(withRealPath), writable: [ctx.workspace], knownScripts: deps.knownScripts ?? [], home: env.HOME, ...(env.XDG_CONFIG_HOME ? { xdgConfigHome: env.XDG_CONFIG_HOME } : {}) })
+      const analysis: CommandAnalysis = await analyze(args.command, { cwd: ctx.workspace, path: env.PATH!, protectedPaths: [...files, deps.home].flatMap(withRealPath), writable: [ctx.workspace], knownScripts: deps.knownScripts ?? [], ...gitHomeFor(env, emptyHome) })
         .catch((err: unknown) => ({ ok: false, reason: `the command line could not be read (${err instanceof Error ? err.message : String(err)})` }));
       // Refused in every mode, before anyone is asked: no answer makes these right.
       if (analysis.ok && analysis.catastrophe) throw new ToolError(catastropheText(lang, args.command, analysis.catastrophe));
@@ -171,4 +173,14 @@ export function createShellTool(deps: ShellToolDeps): Tool {
       };
     },
   });
+}
+
+/**
+ * Where the command's git finds per-user settings, for the analyser to check: none when its home is
+ * the sandbox's fresh empty one (a line that writes there first is caught as a write on the line),
+ * else the home and XDG folder it is given (the workspace, when it stands in for the home).
+ */
+function gitHomeFor(env: NodeJS.ProcessEnv, emptyHome: boolean): { home?: string; xdgConfigHome?: string } {
+  if (emptyHome) return {};
+  return { ...(env.HOME ? { home: env.HOME } : {}), ...(env.XDG_CONFIG_HOME ? { xdgConfigHome: env.XDG_CONFIG_HOME } : {}) };
 }
