@@ -83,7 +83,8 @@ export function bwrapArgs(o: ContainOptions, userNet?: UserNetBinding): string[]
     const at = path.resolve(given);
     if (at !== real.path) show(real.path, at);
   }
-  for (const install of programInstalls({ searchPath: o.searchPath, shown: [...shown], forbidden })) show(install, install);
+  const installs = programInstalls({ searchPath: o.searchPath, shown: [...shown], forbidden });
+  for (const install of installs) show(install, install);
   // Where skills is a link to the user's own folder, the folder is shown at both paths, so scripts find each other either way.
   const skills = existing(path.join(zhixingHome, 'skills'));
   if (skills?.dir) {
@@ -99,7 +100,7 @@ export function bwrapArgs(o: ContainOptions, userNet?: UserNetBinding): string[]
   }
   // Defence in depth: a key that a shown folder happens to hold (`~/.cargo/credentials.toml` in cargo's
   // installation) is covered all the same; a secret folder that holds the workspace is left, or the workspace would go.
-  const secrets = [...o.protectedFiles.map(existing), ...secretPaths(userHome)]
+  const secrets = [...o.protectedFiles.map(existing), ...secretPaths(userHome), ...installs.flatMap(installSecrets)]
     .filter((h): h is HiddenPath => h !== undefined && isShown(h.path) && !within(workspace, h.path));
   for (const s of unique(secrets)) args.push(...cover(s));
   // The empty root itself read-only: a file "written" beside the workspace (a config.json that is not
@@ -119,6 +120,18 @@ export function bwrapArgs(o: ContainOptions, userNet?: UserNetBinding): string[]
   );
   if (userNet) args.push('--info-fd', String(INFO_FD), '--block-fd', String(BLOCK_FD));
   return args;
+}
+
+/**
+ * Settings files inside a program's installation that may hold a registry token: npm's global
+ * `etc/npmrc` (`_authToken`), and cargo's `config.toml` in `~/.cargo` (`[registry] token`).
+ */
+const INSTALL_SECRETS = ['etc/npmrc', '.npmrc'];
+const CARGO_SECRETS = ['config.toml', 'config'];
+
+function installSecrets(install: string): HiddenPath[] {
+  const names = path.basename(install) === '.cargo' ? [...INSTALL_SECRETS, ...CARGO_SECRETS] : INSTALL_SECRETS;
+  return names.map((n) => existing(path.join(install, n))).filter((h): h is HiddenPath => h !== undefined);
 }
 
 function unique(list: HiddenPath[]): HiddenPath[] {

@@ -22,6 +22,12 @@ const SECRETS: Record<string, string> = {
   ODBC_CONN: 'Driver=x;Server=y;PWD=odbc-password-value',
   SOME_SETTING: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
   my_lowercase_token: 'lowercase-token-value',
+  BW_SESSION: 'bitwarden-session-value',
+  OP_SESSION_myteam: 'onepassword-session-value',
+  SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T0/B0/xyz',
+  DISCORD_WEBHOOK: 'https://discord.com/api/webhooks/1/abc',
+  SENTRY_DSN_KEYLESS: 'https://0123456789abcdef@o1.ingest.sentry.io/1',
+  GH_PAT: 'personal-access-token-value',
 };
 
 const HARMLESS: Record<string, string> = {

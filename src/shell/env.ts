@@ -8,6 +8,8 @@
 const SECRET_WORDS = new Set([
   'KEY', 'KEYS', 'APIKEY', 'TOKEN', 'TOKENS', 'SECRET', 'SECRETS', 'PASSWORD', 'PASSWORDS', 'PASSWD', 'PASS', 'PASSPHRASE',
   'CREDENTIAL', 'CREDENTIALS', 'CREDS', 'AUTH', 'AUTHTOKEN', 'COOKIE', 'COOKIES', 'PRIVATE', 'SIGNATURE', 'SALT',
+  // A webhook's URL is its key; a DSN (Sentry's and the like) carries one; a PAT is a personal access token.
+  'WEBHOOK', 'WEBHOOKS', 'DSN', 'PAT',
 ]);
 /** Fragments that mark a secret wherever they sit in the name (`ACCESSTOKEN`, `DB_PASSWORD_FILE`). */
 const SECRET_FRAGMENTS = /SECRET|PASSWORD|PASSWD|CREDENTIAL|TOKEN|APIKEY|API_KEY|PRIVATE_KEY|AUTH_KEY|ACCESS_KEY/i;
@@ -15,7 +17,7 @@ const SECRET_FRAGMENTS = /SECRET|PASSWORD|PASSWD|CREDENTIAL|TOKEN|APIKEY|API_KEY
  * Whole families dropped by prefix: cloud and model-provider settings travel with their keys, and
  * Zhixing's own settings say where its key goes.
  */
-const SECRET_PREFIXES = /^(AWS_|AZURE_|GOOGLE_APPLICATION_CREDENTIALS|GCLOUD_|CLOUDSDK_AUTH|OPENAI_|ANTHROPIC_|ZHIXING_|VAULT_|NPM_TOKEN|GITHUB_TOKEN|GH_TOKEN|GITLAB_TOKEN|HF_TOKEN|HUGGING_FACE_HUB_TOKEN)/i;
+const SECRET_PREFIXES = /^(AWS_|AZURE_|GOOGLE_APPLICATION_CREDENTIALS|GCLOUD_|CLOUDSDK_AUTH|OPENAI_|ANTHROPIC_|ZHIXING_|VAULT_|NPM_TOKEN|GITHUB_TOKEN|GH_TOKEN|GH_PAT|GITLAB_TOKEN|HF_TOKEN|HUGGING_FACE_HUB_TOKEN|BW_SESSION|OP_SESSION_|OP_SERVICE_ACCOUNT|SENTRY_DSN)/i;
 /** Agent sockets let a command use the user's SSH and GPG keys without reading them. */
 const AGENT_NAMES = new Set(['SSH_AUTH_SOCK', 'SSH_AGENT_PID', 'GPG_AGENT_INFO', 'GNUPGHOME', 'KRB5CCNAME']);
 /** Of Zhixing's own settings, the ones that say nothing secret and that a script may want. */
