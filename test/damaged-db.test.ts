@@ -92,4 +92,37 @@ describe('a damaged database', () => {
     expect(r.stderr).toContain(`The database at ${db} is damaged (file is not a database). Nothing was written to it.`);
     expect(sha(db)).toBe(before);
   });
+
+  it('found while serve runs: every request says so, a copy is kept, and stopping writes nothing into the file', async () => {
+    const h = home();
+    const db = join(h.home, 'zhixing.db');
+    const store = createStore(db);
+    for (let i = 0; i < 200; i++) store.sessions.create(`s_${i}`, `旧会话 ${i} ${'长'.repeat(200)}`, i);
+    store.close();
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { cwd: h.home, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...h.env, ZHIXING_LANG: 'en' } });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const api = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        out += d;
+        const m = /serving on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      child.on('close', (code) => reject(new Error(`serve exited ${code}`)));
+    });
+    // Every page after the header torn, as a failing disk might.
+    const size = readFileSync(db).length;
+    overwrite(4096, Buffer.alloc(Math.max(size - 4096, 4096), 0xee))(db);
+    let answer = '';
+    for (let i = 0; i < 20 && !/damaged/.test(answer); i++) answer = await (await fetch(`${api}/api/sessions?limit=200&offset=${i}`)).text();
+    expect(answer).toMatch(/The database at .*zhixing\.db is damaged/);
+    expect(answer).toMatch(/A copy of it as it was is at .*zhixing\.db\.damaged-/);
+    const walBefore = (() => { try { return sha(`${db}-wal`); } catch { return 'none'; } })();
+    const before = sha(db);
+    child.kill('SIGTERM');
+    await exited;
+    expect(sha(db)).toBe(before);
+    expect((() => { try { return sha(`${db}-wal`); } catch { return 'none'; } })()).toBe(walBefore);
+    expect(readdirSync(h.home).filter((n) => /^zhixing\.db\.damaged-\d{8}T\d{6}Z$/.test(n))).toHaveLength(1);
+  });
 });

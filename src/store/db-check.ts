@@ -75,7 +75,7 @@ function describe(text: string): string {
  * One copy per state of the file: a start that finds an earlier copy of the same size and time does
  * not make another. Returns the copy's path, or undefined when none could be made (a full disk).
  */
-function keepCopy(path: string): string | undefined {
+export function keepCopy(path: string): string | undefined {
   try {
     const info = statSync(path);
     const earlier = findEarlierCopy(path, info.size, info.mtimeMs);

@@ -32,7 +32,7 @@ export function isStorageFailure(err: unknown): boolean {
 }
 
 /** Maps a storage failure to a StoreError that says what happened to `where` and what to do. */
-export function toStoreError(err: unknown, where: string): StoreError {
+export function toStoreError(err: unknown, where: string, options: { damagedCopy?: (path: string) => string | undefined } = {}): StoreError {
   if (err instanceof StoreError) return err;
   const code = sqliteCode(err);
   if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT' || (code.startsWith('SQLITE_IOERR') && diskIsFull(where))) {
@@ -49,7 +49,8 @@ export function toStoreError(err: unknown, where: string): StoreError {
     return new StoreError('busy', `Could not save to ${where}: another program kept the database locked too long. Try again.`, `无法保存到 ${where}：另一个程序锁住数据库太久了。请再试一次。`);
   }
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
-    return damagedError(where, err instanceof Error ? err.message : code, { untouched: false });
+    const copy = options.damagedCopy?.(where);
+    return damagedError(where, err instanceof Error ? err.message : code, { untouched: false, ...(copy ? { copy } : {}) });
   }
   const detail = err instanceof Error ? err.message : String(err);
   return new StoreError('io', `Could not save to ${where} (${code || detail}). Check the disk and try again.`, `无法保存到 ${where}（${code || detail}）。请检查磁盘后再试。`);

@@ -1,5 +1,6 @@
 import { openDb, type Db } from './db.js';
 import { isStorageFailure, toStoreError, type StoreError } from './store-error.js';
+import { keepCopy } from './db-check.js';
 import { createIdGenerator } from './ids.js';
 import { createEventsRepo, type EventsRepo } from './events-repo.js';
 import { createLocksRepo, type LocksRepo } from './locks-repo.js';
@@ -63,8 +64,10 @@ export function createStore(path: string): Store {
   // What the disk says (SQLITE_FULL, EROFS…) becomes a sentence the user can act on.
   const plain = (err: unknown) => {
     if (!isStorageFailure(err)) return err;
-    const failure = toStoreError(err, path);
-    if (failure.code === 'damaged') damaged ??= failure;
+    if (damaged) return damaged;
+    // Damage found while running: a copy of the file and its WAL as they are now, before anything else.
+    const failure = toStoreError(err, path, { damagedCopy: keepCopy });
+    if (failure.code === 'damaged') damaged = failure;
     return failure;
   };
   const refuseIfDamaged = () => {
@@ -220,7 +223,11 @@ export function createStore(path: string): Store {
       try {
         flush();
       } finally {
-        db.close();
+        // Closing checkpoints the WAL into the main file, and so does better-sqlite3's own clean-up when
+        // Node ends of itself: a damaged file is left as it is, WAL and all, and the process ends through
+        // process.exit (which runs no such clean-up) once it has nothing left to do.
+        if (!damaged) db.close();
+        else process.once('beforeExit', () => process.exit(process.exitCode ?? 1));
       }
     },
   };
