@@ -126,9 +126,13 @@ describe('a database found damaged while running', () => {
     }
     expect(err).toBeInstanceOf(StoreError);
     expect((err as StoreError).code).toBe('damaged');
+    // A copy as it was is kept the moment the damage is found.
+    const copy = readdirSync(dir).find((n) => /^zhixing\.db\.damaged-\d{8}T\d{6}Z$/.test(n));
+    expect(copy).toBeDefined();
+    const copyPath = join(dir, copy!);
     expect((err as StoreError).message).toBe(
       `The database at ${path} is damaged (database disk image is malformed). What was being saved was not saved. ` +
-        `Stop Zhixing and keep a copy first: cp ${path} ${path}.bak To export what can still be read: sqlite3 ${path} .recover > ${join(dir, 'zhixing-recovered.sql')} ` +
+        `A copy of it as it was is at ${copyPath}. To export what can still be read: sqlite3 ${copyPath} .recover > ${join(dir, 'zhixing-recovered.sql')} ` +
         `To start afresh, move zhixing.db and its -wal and -shm files out of ${dir}.`,
     );
     // A write that would have worked on a sound page is refused all the same.
