@@ -110,7 +110,7 @@ describe('zhixing config', () => {
       'permissions shell › git status* allow',
       'shell › curl * deny',
       'file_write ask',
-      '',
+      'shell network off',
     ]);
     expect(r.stderr).toContain('Ignored "permissions.web_fetch"');
     const json = JSON.parse((await runCli(['config', '--json'], { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en' })).stdout);

@@ -112,7 +112,8 @@ describe('compaction with a model', () => {
     expect(summary).toMatchObject({ type: 'summary', text: expect.stringContaining('every note says hello'), covers: { model: 'test-model' } });
     const compacted = events.find((e) => e.type === 'context.compacted');
     expect(compacted).toMatchObject({ sessionId: session.id, turnId: r.turnId, partId: summary!.id });
-    expect((compacted as { messages: number }).messages).toBeGreaterThan(30);
+    // Several exchanges of four messages each: how many depends on how much room the tools' schemas leave.
+    expect((compacted as { messages: number }).messages).toBeGreaterThanOrEqual(20);
 
     // The next turn starts from the summary: no new summary, and nothing from before it comes back.
     server.enqueue(textReply('Still hello.'));

@@ -56,7 +56,7 @@ describe('sessions, status, preferences and permissions', () => {
       mcp: [],
       sessions: { running: [], limit: 10 },
       // What a trial run finds here: bubblewrap where it works (CI installs it), else why not.
-      sandbox: HAVE_BWRAP ? { kind: 'bwrap', ok: true } : { kind: expect.any(String), ok: false, reason: expect.any(String) },
+      sandbox: HAVE_BWRAP ? { kind: 'bwrap', ok: true, network: 'off' } : { kind: expect.any(String), ok: false, reason: expect.any(String), network: 'off' },
       memory: { count: 0, embeddings: { kind: 'none' } },
       search: null,
     });
@@ -65,7 +65,7 @@ describe('sessions, status, preferences and permissions', () => {
 
   it('says plainly when shell commands have no sandbox to run in', async () => {
     t = await startTestServer({ env: { PATH: '/nonexistent' } });
-    expect((await request(t.port, '/api/status')).json().sandbox).toEqual({ kind: 'none', ok: false, reason: 'bubblewrap (bwrap) is not installed' });
+    expect((await request(t.port, '/api/status')).json().sandbox).toEqual({ kind: 'none', ok: false, reason: 'bubblewrap (bwrap) is not installed', network: 'host' });
   });
 
   it('validates a permission answer, and 404s an ask that does not exist', async () => {

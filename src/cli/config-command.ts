@@ -145,7 +145,7 @@ export function runConfigShow(config: Config, json: boolean, io: CliIo, lang: La
 export function shellNetworkText(info: SandboxInfo, lang: Lang): string {
   if (info.network === 'user-mode') return say(lang, '用户态网络（pasta），无法访问本机和局域网地址', 'user-mode (pasta), no local addresses');
   if (info.network === 'host') return say(lang, '本机网络（包括本机和局域网地址）', 'host (this machine\'s own network, local addresses included)');
-  if (info.networkReason) return say(lang, `关闭：设置里开启了网络，但没有安装 pasta（apt-get install passt），所以命令没有网络`, `off: ${info.networkReason} (apt-get install passt)`);
+  if (info.networkReason) return say(lang, `关闭：设置里开启了网络，但用户态网络无法启用（${info.networkReason}；apt-get install passt）`, `off: ${info.networkReason} (apt-get install passt)`);
   return say(lang, '关闭', 'off');
 }
 
