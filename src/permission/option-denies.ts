@@ -39,14 +39,14 @@ interface Reading {
 /** Words made at run time, which a part whose arguments are unknown may hold (`$F`, `` `x` ``). */
 const MADE_AT_RUN_TIME = /[$`]/;
 
-/** The program key a command's words name, and how many words it takes: `rm` (1), `git push` (2). */
-function programOf(words: string[]): { key: string; length: number } | undefined {
+/** A program's options by its key; own entries only, as a word like `constructor` comes from a model. */
+const optionsOf = (key: string): ProgramOptions | undefined => (Object.hasOwn(PROGRAM_OPTIONS, key) ? PROGRAM_OPTIONS[key] : undefined);
+
+/** The program a command's words name, and how many words it takes: `rm` (1), `git push` (2). */
+function programOf(words: string[]): { spec: ProgramOptions; length: number } | undefined {
   const name = words[0]?.split('/').pop() ?? '';
-  if (name === 'git') {
-    const key = `git ${words[1] ?? ''}`;
-    return PROGRAM_OPTIONS[key] ? { key, length: 2 } : undefined;
-  }
-  return PROGRAM_OPTIONS[name] ? { key: name, length: 1 } : undefined;
+  const spec = name === 'git' ? optionsOf(`git ${words[1] ?? ''}`) : optionsOf(name);
+  return spec ? { spec, length: name === 'git' ? 2 : 1 } : undefined;
 }
 
 /**
@@ -55,8 +55,7 @@ function programOf(words: string[]): { key: string; length: number } | undefined
  * as all its candidates can only make a deny hold more). A name the program does not know is kept as written.
  */
 function longKeys(spec: ProgramOptions, name: string): Array<{ key: string; arg: string }> {
-  const exact = spec.long[name];
-  if (exact) return [exact];
+  if (Object.hasOwn(spec.long, name)) return [spec.long[name]!];
   // git reads `--no-x` as the negation of x: no negation forces or recurses, so it stays as written.
   const candidates = name.startsWith('no-') ? [] : Object.entries(spec.long).filter(([full]) => full.startsWith(name)).map(([, o]) => o);
   return candidates.length ? candidates : [{ key: `--${name}`, arg: 'none' }];
@@ -89,7 +88,7 @@ function readWord(spec: ProgramOptions, word: string, r: Reading): void {
         r.operands.push(`-${letters.slice(i).join('')}`);
         return;
       }
-      const key = spec.short[c] ?? c;
+      const key = Object.hasOwn(spec.short, c) ? spec.short[c]! : c;
       if (!spec.shortWithValue.includes(c)) {
         r.options.add(key);
         continue;
@@ -135,7 +134,7 @@ export function compileOptionDeny(pattern: string): OptionDeny | undefined {
   const literal = (firstWild < 0 ? words : words.slice(0, firstWild)).map(unescape);
   const program = programOf(literal);
   if (!program || literal.length < program.length) return undefined;
-  const spec = PROGRAM_OPTIONS[program.key]!;
+  const { spec } = program;
   const reading = read(spec, literal.slice(program.length));
   let rest = firstWild < 0 ? undefined : words.slice(firstWild).join(' ');
   // `--force*` or `-rf*` last: options that start so, and then anything.

@@ -264,6 +264,14 @@ describe('evaluate: a deny over a program\'s options holds against their other s
     expect(line({ shell: { 'git push --force*': 'ask', '*': 'allow' } }, 'git push -f origin')).toMatchObject({ decision: 'allow', rule: 'shell › *' });
   });
 
+  it('reads names like constructor or __proto__ as any other name, in a rule or a command', () => {
+    const rules: PermissionRules = { shell: { 'constructor -x *': 'deny', 'git __proto__ -x': 'deny', 'rm -rf *': 'deny', '*': 'allow' } };
+    expect(line(rules, 'constructor -x a').decision).toBe('deny');
+    expect(line(rules, 'constructor -y a').decision).toBe('allow');
+    expect(line(rules, 'rm --constructor --__proto__ -r x').decision).toBe('allow');
+    expect(line(rules, 'rm --constructor --__proto__ -r -f x').decision).toBe('deny');
+  });
+
   it('is for command lines only: a path rule is matched as written', () => {
     expect(evaluate(withDefaults({ file_write: { 'rm -rf *': 'deny' } }), 'file_write', { target: 'rm -r -f x' }).decision).toBe('allow');
   });
