@@ -38,6 +38,11 @@ interface Reading {
 
 /** Words made at run time, which a part whose arguments are unknown may hold (`$F`, `` `x` ``). */
 const MADE_AT_RUN_TIME = /[$`]/;
+/**
+ * A word led by a wildcard, which may expand to a file named like options (`-f`, `-rf`). With a `.` or
+ * `/` in it every name it expands to is a bad option word (`-f.log`), which the program refuses.
+ */
+const MAY_BE_OPTIONS = /^[*?[][^./]*$/;
 
 /** A program's options by its key; own entries only, as a word like `constructor` comes from a model. */
 const optionsOf = (key: string): ProgramOptions | undefined => (Object.hasOwn(PROGRAM_OPTIONS, key) ? PROGRAM_OPTIONS[key] : undefined);
@@ -158,11 +163,13 @@ export function compileOptionDeny(pattern: string): OptionDeny | undefined {
       const words = text.split(' ');
       if (programWords.some((w, i) => words[i] !== w)) return false;
       const args = words.slice(program.length);
-      // What is known is the words before the first one made at run time; the rest could be anything.
-      const cut = argsUnknown ? args.findIndex((w) => MADE_AT_RUN_TIME.test(w)) : -1;
+      // What is known is the words before the first one made at run time, or one a wildcard may
+      // expand to options (`touch ./-f; rm -r *` is `rm -r -f …`); the rest could be anything.
+      const dashes = args.indexOf('--');
+      const cut = args.findIndex((w, i) => (argsUnknown && MADE_AT_RUN_TIME.test(w)) || ((dashes < 0 || i < dashes) && MAY_BE_OPTIONS.test(w)));
       const known = read(spec, cut >= 0 ? args.slice(0, cut) : args);
       // Unknown words before `--` may hold any option and operand; after it, operands only.
-      if (argsUnknown) return !known.ended || hasAll(known.options);
+      if (cut >= 0 || argsUnknown) return !known.ended || hasAll(known.options);
       return hasAll(known.options) && operandGlob.test(known.operands.join(' '));
     },
   };

@@ -254,6 +254,12 @@ describe('evaluate: a deny over a program\'s options holds against their other s
     expect(evaluate(rules, 'shell', part('rm -r -- $F')).decision).toBe('allow');
   });
 
+  it('a word led by a wildcard may expand to a file named -f: before -- it may hold the missing options', () => {
+    // `rm *` too: a file named -rf makes it rm -rf. `./*` never expands to an option.
+    for (const text of ['rm -r *', 'rm -r ? x', 'rm -r [-]f x', 'rm -R * -v', 'rm *']) expect(line(rmDenied, text).decision, text).toBe('deny');
+    for (const text of ['rm -r -- *', 'rm -r ./*', 'rm *.log', 'rm -r */x']) expect(line(rmDenied, text).decision, text).not.toBe('deny');
+  });
+
   it('allows and asks keep their literal meaning: they never get broader', () => {
     const rules: PermissionRules = { shell: { 'rm -rf *': 'allow', 'git push --force*': 'ask', 'cp -t /secret *': 'allow' } };
     expect(line(rules, 'rm -rf x')).toMatchObject({ decision: 'allow', rule: 'shell › rm -rf *' });
