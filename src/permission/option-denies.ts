@@ -81,7 +81,9 @@ function readWord(spec: ProgramOptions, word: string, r: Reading): void {
     const eq = word.indexOf('=');
     const name = eq >= 0 ? word.slice(2, eq) : word.slice(2);
     for (const { key, arg } of longKeys(spec, name)) {
-      if (eq >= 0 && arg !== 'none') r.options.add(`${key}=${word.slice(eq + 1)}`);
+      // An optional value refines the option (`--backup=numbered` is still -b): both count.
+      if (eq >= 0 && arg === 'optional') r.options.add(key).add(`${key}=${word.slice(eq + 1)}`);
+      else if (eq >= 0 && arg !== 'none') r.options.add(`${key}=${word.slice(eq + 1)}`);
       else if (arg === 'required') r.wantsValue = key;
       else r.options.add(key);
     }

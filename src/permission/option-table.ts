@@ -109,8 +109,10 @@ const GIT_PUSH: ProgramOptions = {
   refOptions: [{ prefix: '+', key: 'f' }, { prefix: ':', key: 'd' }],
   long: {
     ...longOnly('none', 'all', 'branches', 'mirror', 'tags', 'porcelain', 'force-if-includes', 'thin', 'follow-tags', 'atomic', 'progress', 'prune', 'no-verify', 'verify'),
-    ...longOnly('optional', 'force-with-lease', 'signed'),
+    ...longOnly('optional', 'signed'),
     ...longOnly('required', 'repo', 'receive-pack', 'exec', 'recurse-submodules'),
+    // A force with a lease still overwrites the remote's history: a deny of -f holds against it.
+    'force-with-lease': maybe('f'),
     delete: flag('d'), 'dry-run': flag('n'), force: flag('f'), 'set-upstream': flag('u'), 'push-option': value('o'),
     quiet: flag('q'), verbose: flag('v'), ipv4: flag('4'), ipv6: flag('6'),
   },

@@ -232,6 +232,9 @@ describe('evaluate: a deny over a program\'s options holds against their other s
       expect(line(rules, text), text).toMatchObject({ decision: 'deny' });
     }
     for (const text of ['git push origin main', 'git push -u origin main', 'git push --follow-tags origin', 'git clean -fd', 'git clean -n -dx']) expect(line(rules, text).decision, text).toBe('allow');
+    // A force with a lease is a force: a deny of -f holds against it, with or without its value.
+    const minusF: PermissionRules = { shell: { 'git push -f *': 'deny', '*': 'allow' } };
+    for (const text of ['git push --force-with-lease origin', 'git push --force-with-lease=main origin main', 'git push --force origin']) expect(line(minusF, text).decision, text).toBe('deny');
     // git's own options before the subcommand are read past (the analyser's deny-only spelling).
     const v = evaluate(withDefaults(rules), 'shell', { target: 'x', parts: [{ text: 'git -C . push -f', denyOnly: ['git push -f'] }] });
     expect(v.decision).toBe('deny');
