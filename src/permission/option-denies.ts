@@ -72,8 +72,8 @@ function readWord(spec: ProgramOptions, word: string, r: Reading): void {
     r.options.add(`${r.wantsValue}=${word}`);
     r.wantsValue = undefined;
   } else if (r.ended || word === '-' || !word.startsWith('-')) {
-    // git push's first operand is the remote; a `+ref` or `:ref` after it is a force or a delete.
-    if (r.operands.length > 0) for (const { prefix, key } of spec.refOptions ?? []) if (word.startsWith(prefix)) r.options.add(key);
+    // git push's `+ref` and `:ref` are a force and a delete; any operand counts, as with `--repo=X` the refs come first.
+    for (const { prefix, key } of spec.refOptions ?? []) if (word.startsWith(prefix)) r.options.add(key);
     r.operands.push(word);
   } else if (word === '--') {
     r.ended = true;

@@ -27,10 +27,7 @@ export interface ProgramOptions {
    * from the letter on, is that operand.
    */
   operandLetters?: string;
-  /**
-   * Operands after the first (git push's remote) that act as an option: `+main` forces that ref as
-   * `--force` does, `:main` deletes it as `--delete` does.
-   */
+  /** Operands that act as an option: git push's `+main` forces that ref as `--force` does, `:main` deletes it as `--delete` does. */
   refOptions?: Array<{ prefix: string; key: string }>;
 }
 

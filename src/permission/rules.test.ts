@@ -228,7 +228,7 @@ describe('evaluate: a deny over a program\'s options holds against their other s
 
   it('git push: -f, --force, --for, -fu, a +ref, and a last --force* naming --force-with-lease as well', () => {
     const rules: PermissionRules = { shell: { 'git push --force*': 'deny', 'git push -d *': 'deny', 'git clean -fdx*': 'deny', '*': 'allow' } };
-    for (const text of ['git push -f origin main', 'git push origin main -f', 'git push --forc origin', 'git push -fu origin main', 'git push origin +main', 'git push --force-with-lease origin', 'git push --force-w=main origin', 'git push origin :old', 'git push --del origin old', 'git clean -x -d -f', 'git clean -fxd', 'git clean --force -dx']) {
+    for (const text of ['git push -f origin main', 'git push origin main -f', 'git push --forc origin', 'git push -fu origin main', 'git push origin +main', 'git push --repo=origin +main', 'git push --force-with-lease origin', 'git push --force-w=main origin', 'git push origin :old', 'git push --del origin old', 'git clean -x -d -f', 'git clean -fxd', 'git clean --force -dx']) {
       expect(line(rules, text), text).toMatchObject({ decision: 'deny' });
     }
     for (const text of ['git push origin main', 'git push -u origin main', 'git push --follow-tags origin', 'git clean -fd', 'git clean -n -dx']) expect(line(rules, text).decision, text).toBe('allow');
