@@ -39,10 +39,11 @@ interface Reading {
 /** Words made at run time, which a part whose arguments are unknown may hold (`$F`, `` `x` ``). */
 const MADE_AT_RUN_TIME = /[$`]/;
 /**
- * A word led by a wildcard, which may expand to a file named like options (`-f`, `-rf`). With a `.` or
- * `/` in it every name it expands to is a bad option word (`-f.log`), which the program refuses.
+ * A word with a wildcard, led by it or by `-` (`*`, `-?`), which may expand to a file named like
+ * options (`-f`, `-rf`). With a `.` or `/` in it every name it expands to is a bad option word
+ * (`-f.log`), which the program refuses.
  */
-const MAY_BE_OPTIONS = /^[*?[][^./]*$/;
+const mayBeOptions = (word: string) => /^[-*?[]/.test(word) && /[*?[]/.test(word) && !/[./]/.test(word);
 
 /** A program's options by its key; own entries only, as a word like `constructor` comes from a model. */
 const optionsOf = (key: string): ProgramOptions | undefined => (Object.hasOwn(PROGRAM_OPTIONS, key) ? PROGRAM_OPTIONS[key] : undefined);
@@ -168,7 +169,7 @@ export function compileOptionDeny(pattern: string): OptionDeny | undefined {
       // What is known is the words before the first one made at run time, or one a wildcard may
       // expand to options (`touch ./-f; rm -r *` is `rm -r -f …`); the rest could be anything.
       const dashes = args.indexOf('--');
-      const cut = args.findIndex((w, i) => (argsUnknown && MADE_AT_RUN_TIME.test(w)) || ((dashes < 0 || i < dashes) && MAY_BE_OPTIONS.test(w)));
+      const cut = args.findIndex((w, i) => (argsUnknown && MADE_AT_RUN_TIME.test(w)) || ((dashes < 0 || i < dashes) && mayBeOptions(w)));
       const known = read(spec, cut >= 0 ? args.slice(0, cut) : args);
       // Unknown words before `--` may hold any option and operand; after it, operands only.
       if (cut >= 0 || argsUnknown) return !known.ended || hasAll(known.options);

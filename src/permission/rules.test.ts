@@ -259,7 +259,7 @@ describe('evaluate: a deny over a program\'s options holds against their other s
 
   it('a word led by a wildcard may expand to a file named -f: before -- it may hold the missing options', () => {
     // `rm *` too: a file named -rf makes it rm -rf. `./*` never expands to an option.
-    for (const text of ['rm -r *', 'rm -r ? x', 'rm -r [-]f x', 'rm -R * -v', 'rm *']) expect(line(rmDenied, text).decision, text).toBe('deny');
+    for (const text of ['rm -r *', 'rm -r ? x', 'rm -r [-]f x', 'rm -R * -v', 'rm *', 'rm -r -? x', 'rm --rec* -f x']) expect(line(rmDenied, text).decision, text).toBe('deny');
     for (const text of ['rm -r -- *', 'rm -r ./*', 'rm *.log', 'rm -r */x']) expect(line(rmDenied, text).decision, text).not.toBe('deny');
   });
 
