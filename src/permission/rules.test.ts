@@ -193,3 +193,102 @@ describe('a glob that would make a regular expression backtrack for ever', () =>
     expect(matchGlob('汉?', '汉😀')).toBe(true);
   });
 });
+
+describe('evaluate: a deny over a program\'s options holds against their other spellings', () => {
+  const line = (rules: PermissionRules, ...texts: string[]) => evaluate(withDefaults(rules), 'shell', { target: texts.join(' ; '), parts: texts.map((text) => ({ text })) });
+  const rmDenied: PermissionRules = { shell: { 'rm -rf *': 'deny', '*': 'allow' } };
+
+  it('rm -rf * stops split, reordered, aliased, long, abbreviated and permuted spellings of -r -f', () => {
+    for (const text of ['rm -r -f t1', 'rm -fr t1', 'rm -Rf t1', 'rm --recursive --force t1', 'rm -rfv t1', 'rm -v -rf t1', 'rm t1 -rf', 'rm --rec --for t1', 'rm -f --recursive t1', 'rm -rf -- t1', 'rm -r t1 -f', 'rm --force -R', 'rm -i -rf t1']) {
+      expect(line(rmDenied, text), text).toMatchObject({ decision: 'deny', rule: 'shell › rm -rf *' });
+    }
+    // By its path too (the analyser spells it both ways).
+    expect(evaluate(withDefaults(rmDenied), 'shell', { target: 'x', parts: [{ text: '/usr/bin/rm -r -f t1', alternatives: ['rm -r -f t1'] }] }).decision).toBe('deny');
+  });
+
+  it('but not a command without both options, nor one where they are operands after --, nor another program', () => {
+    for (const text of ['rm -r t1', 'rm -f t1', 'rm t1', 'rm -- -rf', 'rm -d -f t1', 'rmdir -rf t1', 'rmx -rf t1', 'echo rm -r -f t1']) {
+      expect(line(rmDenied, text), text).toMatchObject({ decision: 'allow' });
+    }
+  });
+
+  it('the rest of the pattern must match the operands, in order', () => {
+    const rules: PermissionRules = { shell: { 'rm -rf important': 'deny', 'rm -r /home/*': 'deny', 'cp -t /secret *': 'deny', '*': 'allow' } };
+    expect(line(rules, 'rm important -r -f').decision).toBe('deny');
+    expect(line(rules, 'rm --force --recursive important').decision).toBe('deny');
+    expect(line(rules, 'rm -rf notes').decision).toBe('allow');
+    expect(line(rules, 'rm -rf important notes').decision).toBe('allow');
+    expect(line(rules, 'rm /home/me -Rv').decision).toBe('deny');
+    expect(line(rules, 'rm -R /tmp/me').decision).toBe('allow');
+    // An option's value is the option's, not an operand: every way of giving it.
+    for (const text of ['cp --target-directory /secret a', 'cp --target-dir=/secret a b', 'cp -t/secret a', 'cp a -vt /secret']) expect(line(rules, text).decision, text).toBe('deny');
+    expect(line(rules, 'cp -t /public a').decision).toBe('allow');
+    expect(line(rules, 'cp -S /secret a b').decision).toBe('allow');
+  });
+
+  it('git push: -f, --force, --for, -fu, a +ref, and a last --force* naming --force-with-lease as well', () => {
+    const rules: PermissionRules = { shell: { 'git push --force*': 'deny', 'git push -d *': 'deny', 'git clean -fdx*': 'deny', '*': 'allow' } };
+    for (const text of ['git push -f origin main', 'git push origin main -f', 'git push --forc origin', 'git push -fu origin main', 'git push origin +main', 'git push --repo=origin +main', 'git push --force-with-lease origin', 'git push --force-w=main origin', 'git push origin :old', 'git push --del origin old', 'git clean -x -d -f', 'git clean -fxd', 'git clean --force -dx']) {
+      expect(line(rules, text), text).toMatchObject({ decision: 'deny' });
+    }
+    for (const text of ['git push origin main', 'git push -u origin main', 'git push --follow-tags origin', 'git clean -fd', 'git clean -n -dx']) expect(line(rules, text).decision, text).toBe('allow');
+    // A force with a lease is a force: a deny of -f holds against it, with or without its value.
+    const minusF: PermissionRules = { shell: { 'git push -f *': 'deny', '*': 'allow' } };
+    for (const text of ['git push --force-with-lease origin', 'git push --force-with-lease=main origin main', 'git push --force origin']) expect(line(minusF, text).decision, text).toBe('deny');
+    // git's own options before the subcommand are read past (the analyser's deny-only spelling).
+    const v = evaluate(withDefaults(rules), 'shell', { target: 'x', parts: [{ text: 'git -C . push -f', denyOnly: ['git push -f'] }] });
+    expect(v.decision).toBe('deny');
+  });
+
+  it('chmod and chown read -R as recursive, and chmod\'s -w as a mode, not an option', () => {
+    const rules: PermissionRules = { shell: { 'chmod -R *': 'deny', 'chown -R *': 'deny', '*': 'allow' } };
+    for (const text of ['chmod --recursive 777 x', 'chmod 777 x -vR', 'chmod --rec u+x x', 'chmod -Rw x', 'chown x:y -R d', 'chown --recursive x d']) expect(line(rules, text).decision, text).toBe('deny');
+    for (const text of ['chmod -r x', 'chmod -rwx x', 'chmod -v 644 x', 'chown -h x d']) expect(line(rules, text).decision, text).toBe('allow');
+  });
+
+  it('arguments made at run time may hold the missing options, unless -- came before them', () => {
+    const part = (text: string) => ({ target: text, parts: [{ text, argsUnknown: true }] });
+    const rules = withDefaults(rmDenied);
+    expect(evaluate(rules, 'shell', part('rm -r $F')).decision).toBe('deny');
+    expect(evaluate(rules, 'shell', part('rm -i $F')).decision).toBe('deny');
+    // xargs appends its input after the words it was given.
+    expect(evaluate(rules, 'shell', part('rm -R')).decision).toBe('deny');
+    expect(evaluate(rules, 'shell', part('rm -r -f -- $F')).decision).toBe('deny');
+    expect(evaluate(rules, 'shell', part('rm -r -- $F')).decision).toBe('allow');
+  });
+
+  it('a word led by a wildcard may expand to a file named -f: before -- it may hold the missing options', () => {
+    // `rm *` too: a file named -rf makes it rm -rf. `./*` never expands to an option.
+    for (const text of ['rm -r *', 'rm -r ? x', 'rm -r [-]f x', 'rm -R * -v', 'rm *', 'rm -r -? x', 'rm --rec* -f x']) expect(line(rmDenied, text).decision, text).toBe('deny');
+    for (const text of ['rm -r -- *', 'rm -r ./*', 'rm *.log', 'rm -r */x']) expect(line(rmDenied, text).decision, text).not.toBe('deny');
+  });
+
+  it('allows and asks keep their literal meaning: they never get broader', () => {
+    const rules: PermissionRules = { shell: { 'rm -rf *': 'allow', 'git push --force*': 'ask', 'cp -t /secret *': 'allow' } };
+    expect(line(rules, 'rm -rf x')).toMatchObject({ decision: 'allow', rule: 'shell › rm -rf *' });
+    // Another spelling of the same options is not what the allow names: the default decides (ask).
+    for (const text of ['rm -r -f x', 'rm -fr x', 'rm --recursive --force x', 'rm -r -f -i x', 'rm x -rf', 'cp --target-directory /secret a']) {
+      expect(line(rules, text), text).toMatchObject({ decision: 'ask', rule: 'shell' });
+    }
+    expect(line({ shell: { 'git push --force*': 'ask', '*': 'allow' } }, 'git push -f origin')).toMatchObject({ decision: 'allow', rule: 'shell › *' });
+  });
+
+  it('reads names like constructor or __proto__ as any other name, in a rule or a command', () => {
+    const rules: PermissionRules = { shell: { 'constructor -x *': 'deny', 'git __proto__ -x': 'deny', 'rm -rf *': 'deny', '*': 'allow' } };
+    expect(line(rules, 'constructor -x a').decision).toBe('deny');
+    expect(line(rules, 'constructor -y a').decision).toBe('allow');
+    expect(line(rules, 'rm --constructor --__proto__ -r x').decision).toBe('allow');
+    expect(line(rules, 'rm --constructor --__proto__ -r -f x').decision).toBe('deny');
+  });
+
+  it('is for command lines only: a path rule is matched as written', () => {
+    expect(evaluate(withDefaults({ file_write: { 'rm -rf *': 'deny' } }), 'file_write', { target: 'rm -r -f x' }).decision).toBe('allow');
+  });
+
+  it('a program not listed keeps the literal match only: its letters may take values', () => {
+    const rules: PermissionRules = { shell: { 'head -n 5 *': 'deny', 'tar -xf *': 'deny', '*': 'allow' } };
+    expect(line(rules, 'head -n 5 x').decision).toBe('deny');
+    expect(line(rules, 'head -n5 x').decision).toBe('allow');
+    expect(line(rules, 'tar -x -f a.tar').decision).toBe('allow');
+  });
+});

@@ -1,5 +1,6 @@
 import type { PermissionRequest, TargetPart } from '../tools/tool.js';
 import { compileGlob, isToolGlob, type Glob } from './glob.js';
+import { compileOptionDeny, type OptionDeny } from './option-denies.js';
 
 /** What a tool may do: run, ask the user first, or never run. */
 export type PermissionRule = 'allow' | 'ask' | 'deny';
@@ -68,6 +69,8 @@ interface CompiledRule {
   decision: PermissionRule;
   /** A plain `tool: decision`, which acts as the pattern `*`. */
   toolLevel: boolean;
+  /** For a deny over a listed program's options: the same options spelled any other way (see option-denies.ts). */
+  options?: OptionDeny;
 }
 
 /** The defaults with the user's keys laid over them. */
@@ -82,7 +85,12 @@ function rulesFor(rules: PermissionRules, tool: string): CompiledRule[] {
     const exactTool = !isToolGlob(toolKey);
     if (exactTool ? toolKey !== tool : !compileGlob(toolKey).test(tool)) continue;
     if (typeof value === 'string') out.push({ toolKey, exactTool, pattern: compileGlob('*'), decision: value, toolLevel: true });
-    else for (const [p, decision] of Object.entries(value)) out.push({ toolKey, exactTool, pattern: compileGlob(p), decision, toolLevel: false });
+    else {
+      for (const [p, decision] of Object.entries(value)) {
+        const options = decision === 'deny' ? compileOptionDeny(p) : undefined;
+        out.push({ toolKey, exactTool, pattern: compileGlob(p), decision, toolLevel: false, ...(options ? { options } : {}) });
+      }
+    }
   }
   return out;
 }
@@ -111,12 +119,15 @@ function coversUnknownArgs(rule: CompiledRule, text: string): boolean {
   return known.startsWith(rule.pattern.prefix) || rule.pattern.prefix.startsWith(known);
 }
 
-/** Decides one text and its other spellings: deny from any spelling wins, else the most specific rule. */
-function decide(rules: CompiledRule[], spellings: string[], argsUnknown: boolean, defaults: CompiledRule[] = []): { decision: PermissionRule; rule?: CompiledRule } {
+/**
+ * Decides one text and its other spellings: deny from any spelling wins, else the most specific rule.
+ * For a command (`command`), a deny over options also covers their other spellings; an allow never does.
+ */
+function decide(rules: CompiledRule[], spellings: string[], argsUnknown: boolean, defaults: CompiledRule[] = [], command = false): { decision: PermissionRule; rule?: CompiledRule } {
   let deny: CompiledRule | undefined;
   let best: CompiledRule | undefined;
   for (const rule of rules) {
-    const hit = spellings.some((s) => (argsUnknown ? coversUnknownArgs(rule, s) : rule.pattern.test(s)));
+    const hit = spellings.some((s) => (argsUnknown ? coversUnknownArgs(rule, s) : rule.pattern.test(s)) || (command && rule.options?.covers(s, argsUnknown) === true));
     if (!hit) continue;
     if (rule.decision === 'deny') {
       if (!deny || moreSpecific(rule, deny)) deny = rule;
@@ -125,14 +136,14 @@ function decide(rules: CompiledRule[], spellings: string[], argsUnknown: boolean
   if (deny) return { decision: 'deny', rule: deny };
   if (best) return { decision: best.decision, rule: best };
   // Nothing the user wrote matches (a shell map without "*"): the tool's default decides, not "allow".
-  return defaults.length ? decide(defaults, spellings, argsUnknown) : { decision: FALLBACK };
+  return defaults.length ? decide(defaults, spellings, argsUnknown, [], command) : { decision: FALLBACK };
 }
 
 function decidePart(rules: CompiledRule[], defaults: CompiledRule[], part: TargetPart, hasDeny: boolean, options: EvaluateOptions): PartVerdict {
   const spellings = [part.text, ...(part.alternatives ?? [])];
-  const found = decide(rules, spellings, part.argsUnknown === true, defaults);
+  const found = decide(rules, spellings, part.argsUnknown === true, defaults, true);
   // Spellings that may only refuse (`git -C . push` read as `git push`): a deny over them stands, an allow does not.
-  const refusing = part.denyOnly?.length ? decide(rules.filter((r) => r.decision === 'deny'), part.denyOnly, part.argsUnknown === true, []) : undefined;
+  const refusing = part.denyOnly?.length ? decide(rules.filter((r) => r.decision === 'deny'), part.denyOnly, part.argsUnknown === true, [], true) : undefined;
   const { decision, rule } = refusing?.decision === 'deny' ? refusing : found;
   // Closed world: with a deny among the rules, a program not known to run only itself could be
   // running what the deny names, so it counts as opaque; without one there is nothing it could hide.
