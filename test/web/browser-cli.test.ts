@@ -67,7 +67,7 @@ it('fills a form by selector, submits it and takes a screenshot in one run, then
     if (model.requests.length > seen) [seen, lastRequestAt] = [model.requests.length, Date.now()];
   }, 20);
   const dir = home({ permissions: { 'browser_*': 'allow' } });
-  const r = await runCli(['--json', '--new', 'Fill in the sign-up form'], env(dir, { ZHIXING_ALLOW_PRIVATE_NETWORK: '1' }), { timeoutMs: 90_000 });
+  const r = await runCli(['--json', '--new', `Fill in the sign-up form at ${form}: name Wang Xiaoming, city Chengdu`], env(dir, { ZHIXING_ALLOW_PRIVATE_NETWORK: '1' }), { timeoutMs: 90_000 });
   const exitedAt = Date.now();
   clearInterval(watch);
   expect(r.code, r.stderr).toBe(0);
