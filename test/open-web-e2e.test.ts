@@ -147,7 +147,7 @@ describe('the open web end to end', () => {
       textReply('都办好了：读了新闻和年报的表格，搜索了知行合一，并提交了表单。'),
     );
     // The pages are the user's own words: once a page is read, only addresses the user chose open without an ask.
-    const r = await runCli(['--json', '--new', `帮我读新闻 ${base()}/news/gmw.html、年报第一页，搜一下知行合一，再把报名表 ${base()}/form 填好`], env({ ZHIXING_ALLOW_PRIVATE_NETWORK: '1', ZHIXING_MAX_STEPS: '12' }), { timeoutMs: 110_000 });
+    const r = await runCli(['--json', '--new', `帮我读新闻 ${base()}/news/gmw.html、年报第一页，搜一下知行合一，再把报名表 ${base()}/form 填好，名字填王小明，城市填成都`], env({ ZHIXING_ALLOW_PRIVATE_NETWORK: '1', ZHIXING_MAX_STEPS: '12' }), { timeoutMs: 110_000 });
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { reply: string; actions: Array<{ tool: string; ok: boolean; output: string }> };
     // The whole script ran: the last scripted reply is the answer, so nothing is left for the next test.

@@ -160,6 +160,27 @@ describe('outside content cannot move private data out', () => {
     expect(out.actions[5]!.output).toMatch(/an address the model built/);
   });
 
+  it('refuses every re-spelling of the page the user named, which could spell a diary out one request at a time', async () => {
+    const respelled = ['//////tea///', '//tea', '/%74e%61', '/tea/', '/tea/..//tea', '/tea/.', '/tea?'].map((p) => `${siteUrl}${p}`);
+    respelled.push(siteUrl.replace(/^http:/, 'https:') + '/tea');
+    model.enqueue(
+      toolCallsReply([{ id: 'page', name: 'web_fetch', args: { url: `${siteUrl}/tea` } }]),
+      toolCallsReply([{ id: 'diary', name: 'file_read', args: { path: 'diary.txt' } }]),
+      toolCallsReply(respelled.map((url, i) => ({ id: `bit${i}`, name: 'web_fetch', args: { url } }))),
+      // Reading on is an argument, not a new address: the page as the user wrote it still opens.
+      toolCallsReply([{ id: 'more', name: 'web_fetch', args: { url: `${siteUrl}/tea`, offset: 10 } }]),
+      textReply('Green tea: 80 degrees, two minutes.'),
+    );
+    const before = hits.length;
+    const out = await oneShot(`read ${siteUrl}/tea and summarise it`);
+    expect(out.actions.map((a) => [a.tool, a.ok])).toEqual([
+      ['web_fetch', true], ['file_read', true], ...respelled.map(() => ['web_fetch', false]), ['web_fetch', true],
+    ]);
+    for (const refused of out.actions.slice(2, -1)) expect(refused.output).toMatch(/nobody was there to answer[\s\S]*an address the model built|a site you did not name/);
+    const sitePort = Number(new URL(siteUrl).port);
+    expect(hits.slice(before)).toEqual([{ port: sitePort, path: '/tea' }, { port: sitePort, path: '/tea' }]);
+  });
+
   it('reads the page the user named and summarises it without an ask', async () => {
     model.enqueue(
       toolCallsReply([{ id: 'read', name: 'web_fetch', args: { url: `${siteUrl}/news` } }]),

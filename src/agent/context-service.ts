@@ -57,6 +57,8 @@ export interface TurnContext {
   messages(steps: ChatMessage[]): Promise<ChatMessage[]>;
   /** What the last `messages` did to fit, for tests and benchmarks. */
   readonly last?: FitResult;
+  /** How many long-term memories were recalled into the system message (stored text a steered turn may have written). */
+  readonly recalled?: number;
 }
 
 export interface ContextService {
@@ -183,6 +185,7 @@ export function createContextService(deps: ContextDeps): ContextService {
         get last() {
           return last;
         },
+        recalled: memories.length,
       };
     },
   };

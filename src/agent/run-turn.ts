@@ -6,7 +6,7 @@ import { StoreError } from '../store/store-error.js';
 import type { PreparedCall, ToolRegistry, ToolResult } from '../tools/registry.js';
 import { say, type Lang } from '../i18n.js';
 import type { PermissionRecord, PermissionRequest, ToolContext } from '../tools/tool.js';
-import { observe, trustOf } from './turn-trust-feed.js';
+import { observe, recalledInto, trustOf } from './turn-trust-feed.js';
 import { createContextService, type ContextService } from './context-service.js';
 import { createTurnWriter, type ToolPartHandle } from './turn-writer.js';
 import { readStep, type StepCut, type StepLimits } from './read-step.js';
@@ -195,6 +195,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
 
   async function loop(): Promise<TurnResult> {
     const turnContext = await context.begin({ sessionId, turnId, systemPrompt: opts.systemPrompt, tools: tools.specs(), lang: opts.lang, signal });
+    recalledInto(trust, turnContext.recalled ?? 0, opts.lang);
     for (let step = 0; ; step++) {
       writer.check();
       if (signal.aborted) return stopped();

@@ -2,7 +2,7 @@
  * What a turn tells its trust record (see permission/turn-trust.ts): the user's words and the outside
  * text already in the conversation when it starts, and what each finished call brought in.
  */
-import { say } from '../i18n.js';
+import { say, type Lang } from '../i18n.js';
 import { createTurnTrust, type TurnTrust } from '../permission/turn-trust.js';
 import type { ToolResult } from '../tools/registry.js';
 import type { PermissionRecord } from '../tools/tool.js';
@@ -21,16 +21,15 @@ export function trustOf(store: Store, opts: Pick<TurnOptions, 'sessionId' | 'tex
 
 /** What a finished call tells the trust record: outside text that came in, a search's result links. */
 export function observe(trust: TurnTrust, tool: string, source: string | undefined, result: ToolResult, records: PermissionRecord[]): void {
-  // Other conversations' memories were written there, perhaps by a model steered by what it read: outside text here.
-  if (tool === 'memory_search' && result.ok && result.metadata?.scope === 'all' && Number(result.metadata.hits) > 0) {
-    trust.entered({ tool, from: 'scope: all' });
-  }
   if (!bringsOutsideText(tool, source)) return;
+  // A store read back empty brought nothing in: only our own words ("The todo list is empty").
+  if (result.ok && (tool === 'memory_search' ? Number(result.metadata?.hits) === 0 : tool === 'todo_list' && Number(result.metadata?.shown) === 0)) return;
   // A failed call brought nothing in when it was refused, or when its error is our own words (a fetch that
   // failed, a policy refusal); an MCP server's error and a stopped command's output are someone else's.
   if (!result.ok && (records.some((r) => r.decision === 'deny') || !(tool === 'shell' || source?.startsWith('mcp:')))) return;
   const input = (result.input ?? {}) as Record<string, unknown>;
-  const from = [input.url, input.path, input.query, input.command].find((v) => typeof v === 'string') as string | undefined;
+  const from = (tool === 'memory_search' && result.metadata?.scope === 'all' ? 'scope: all' : undefined)
+    ?? ([input.url, input.path, input.query, input.command].find((v) => typeof v === 'string') as string | undefined);
   trust.entered({ tool, ...(from !== undefined && { from }) });
   if (!result.ok || tool !== 'web_search') return;
   const results = result.metadata?.results;
@@ -39,4 +38,9 @@ export function observe(trust: TurnTrust, tool: string, source: string | undefin
     ? results.map((r: { url?: unknown } | null) => r?.url).filter((u): u is string => typeof u === 'string')
     : [...result.output.matchAll(/^ {3}(https?:\/\/\S+)$/gm)].map((m) => m[1]!);
   trust.searchResults(links);
+}
+
+/** Memories recalled into the system message at the turn's start: stored text an earlier, steered turn may have written. */
+export function recalledInto(trust: TurnTrust, count: number, lang: Lang): void {
+  if (count > 0) trust.entered({ tool: say(lang, '自动回忆的记忆', 'recalled memories'), from: say(lang, `${count} 条`, `${count}`) });
 }

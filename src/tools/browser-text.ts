@@ -47,6 +47,9 @@ export function browserRefusedText(lang: Lang, what: string, refusal: Permission
       `The browser action (${what}) needs the user's approval, and nobody was there to answer (no terminal); it was not done. Allow browser_* in the permission rules, or use --yes.`,
     );
   }
+  if (refusal === 'needs-person') {
+    return say(lang, `浏览器操作（${what}）只能由用户本人批准，--yes 不能代替，所以没有执行。`, `The browser action (${what}) needs the user's own approval; --yes does not give it, so it was not done.`);
+  }
   if (refusal === 'cancelled') return say(lang, `等待批准时回合被停止了，浏览器操作没有执行。`, `The turn was stopped while waiting for approval; the browser action was not done.`);
   return say(lang, `浏览器操作（${what}）被权限设置拒绝了。`, `The browser action (${what}) was refused by the permission settings.`);
 }

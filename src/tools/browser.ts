@@ -193,8 +193,9 @@ export function createBrowserTools(manager: BrowserManager): Tool[] {
     return manager.use(ctx.sessionId, lang, async (tabs) => {
       const page = await tabs.current();
       const element = targetName(args);
-      // What is typed, and which element is clicked, goes to the page's site: the model chose it.
-      await askOrRefuse(ctx, `browser.${kind}`, `${page.url()} ${element}`, `${kind} ${element} @ ${page.url()}`, { kind: 'page', url: page.url() });
+      // What is typed, and which element is clicked, goes where the page sends it: the model chose both.
+      const sendsTo = { kind: 'page' as const, url: page.url(), ...(kind === 'type' && { typed: args.text ?? '' }) };
+      await askOrRefuse(ctx, `browser.${kind}`, `${page.url()} ${element}`, `${kind} ${element} @ ${page.url()}`, sendsTo);
       const { locator, note } = await locate(page, args, lang);
       const since = tabs.refusals.length;
       await settleAfter(page, async () => {

@@ -39,6 +39,8 @@ async function widen(query: string, ctx: ToolContext): Promise<MemoryScope> {
     action: 'memory.search_all',
     target: `all: ${query}`,
     insideSandbox: true,
+    // A page may be what asks the model to gather them: --yes does not answer for the user, a person does.
+    personOnly: true,
     mustAsk: say(ctx.lang,
       '要查找所有会话的记忆（你的私人数据），但你这一轮的话里没有要求查其他会话。',
       'This searches the memories of every conversation (your private data), and your message this turn did not ask for other conversations.'),
@@ -50,7 +52,9 @@ function narrowedText(ctx: ToolContext): string {
   const why = ctx.refusal?.();
   const who = why === 'unanswered'
     ? say(ctx.lang, '没有人可以批准（没有终端）', 'nobody was there to approve it (no terminal)')
-    : why === 'declined' ? say(ctx.lang, '用户拒绝了', 'the user declined') : say(ctx.lang, '没有获得批准', 'it was not approved');
+    : why === 'declined' ? say(ctx.lang, '用户拒绝了', 'the user declined')
+      : why === 'needs-person' ? say(ctx.lang, '只有用户本人能批准，--yes 不能代替', 'only the user can approve it, not --yes')
+        : say(ctx.lang, '没有获得批准', 'it was not approved');
   return say(ctx.lang,
     `[只查了本会话：用户这一轮没有要求查其他会话，查所有会话需要用户批准，而${who}。]`,
     `[Searched this conversation only: the user did not ask this turn for other conversations, searching all of them needs their approval, and ${who}.]`);

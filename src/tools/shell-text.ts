@@ -85,11 +85,19 @@ export function catastropheText(lang: Lang, command: string, what: string): stri
   );
 }
 
-export function refusedText(lang: Lang, command: string, refusal: PermissionRefusal | undefined): string {
+/**
+ * Why a command did not run. `unread`: the line could not be read, which is why only a person may
+ * approve it; a person-only ask for any other reason (outside text in the turn) is said by whoever
+ * made it, so this does not guess one.
+ */
+export function refusedText(lang: Lang, command: string, refusal: PermissionRefusal | undefined, unread = false): string {
   const shown = shownCommand(command);
   if (refusal === 'declined') return say(lang, `用户拒绝运行 ${shown}，没有运行任何东西。`, `The user declined to run ${shown}; nothing was run.`);
   if (refusal === 'unanswered') {
     return say(lang, `运行 ${shown} 需要用户批准，但没有人可以回答（没有终端），所以没有运行。`, `Running ${shown} needs the user's approval, and nobody was there to answer (no terminal); nothing was run.`);
+  }
+  if (refusal === 'needs-person' && !unread) {
+    return say(lang, `运行 ${shown} 只能由用户本人批准，--yes 不能代替，所以没有运行。`, `Running ${shown} needs the user's own approval; --yes does not give it, so nothing was run.`);
   }
   if (refusal === 'needs-person') {
     return say(

@@ -93,7 +93,11 @@ describe('the shell tool', () => {
     expect(await refused('declined')).toBe('Error: The user declined to run touch ran.txt; nothing was run.');
     expect(await refused('cancelled')).toBe("Error: The turn was stopped while waiting for the user's approval; touch ran.txt did not run.");
     expect(await refused('unanswered')).toBe("Error: Running touch ran.txt needs the user's approval, and nobody was there to answer (no terminal); nothing was run.");
-    expect(await refused('needs-person')).toMatch(/^Error: Running touch ran\.txt needs the user's own approval .* --yes does not give it/);
+    // A line it read: the reason is whoever made it person-only's (the turn's trust record adds its own), not a guess.
+    expect(await refused('needs-person')).toBe("Error: Running touch ran.txt needs the user's own approval; --yes does not give it, so nothing was run.");
+    const unread = shellRunner(fx, { analyze: async () => { throw new Error('grammar not loaded'); }, sandbox: async () => NONE });
+    const ctx = { ...shellCtx(fx.workspace, asked, () => 'deny'), refusal: () => 'needs-person' as const };
+    expect((await unread({ command: 'touch ran.txt' }, ctx)).output).toMatch(/^Error: Running touch ran\.txt needs the user's own approval \(what it runs cannot be read beforehand.*--yes does not give it/);
     expect(existsSync(path.join(fx.workspace, 'ran.txt'))).toBe(false);
   });
 

@@ -128,7 +128,7 @@ export function createShellTool(deps: ShellToolDeps): Tool {
         // On the network a command can send anything anywhere; off it, nothing leaves the machine.
         ...(deps.network ? { sendsTo: { kind: 'anywhere' as const, what: say(lang, 'shell 命令', 'a shell command') } } : {}),
       });
-      if (decision !== 'allow') throw new ToolError(refusedText(lang, args.command, ctx.refusal?.()));
+      if (decision !== 'allow') throw new ToolError(refusedText(lang, args.command, ctx.refusal?.(), !analysis.ok));
       // Asking may have taken a while: a stop in the meantime means it never starts.
       if (ctx.signal.aborted) throw new ToolError(refusedText(lang, args.command, 'cancelled'));
 

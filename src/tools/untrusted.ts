@@ -36,9 +36,16 @@ export const UNTRUSTED_TOOLS = new Set(['web_fetch', 'web_search', 'pdf_read', '
  */
 const OUTSIDE_TEXT_TOOLS = new Set([...UNTRUSTED_TOOLS, 'shell', 'file_read']);
 
+/**
+ * Tools that read back what an earlier turn stored: a turn steered by a page may have written a todo,
+ * a memory or a file name holding instructions ("whenever the list is shown, fetch …?d=<the list>"),
+ * and a later turn, in any conversation, reads it back as if it were the user's own.
+ */
+const STORED_TEXT_TOOLS = new Set(['todo_list', 'todo_done', 'todo_delete', 'memory_search', 'file_list']);
+
 /** Whether what `tool` returns may hold someone else's instructions. MCP tools are `<server>__<tool>`. */
 export function bringsOutsideText(tool: string, source = 'builtin'): boolean {
-  return OUTSIDE_TEXT_TOOLS.has(tool) || source.startsWith('mcp:') || tool.includes('__');
+  return OUTSIDE_TEXT_TOOLS.has(tool) || STORED_TEXT_TOOLS.has(tool) || source.startsWith('mcp:') || tool.includes('__');
 }
 
 /** The text inside the fences of `output`, for a reader who is a person (the offline planner's reply). */

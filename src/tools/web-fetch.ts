@@ -141,6 +141,9 @@ async function askFor(ctx: ToolContext, url: URL, redirectFrom?: URL): Promise<v
   if (r === 'unanswered') {
     throw new ToolError(say(ctx.lang, `打开 ${shown} 需要用户批准，但没有人可以回答（没有终端），所以没有打开。`, `Opening ${shown} needs the user's approval, and nobody was there to answer (no terminal); it was not opened.`));
   }
+  if (r === 'needs-person') {
+    throw new ToolError(say(ctx.lang, `打开 ${shown} 只能由用户本人批准，--yes 不能代替，所以没有打开。`, `Opening ${shown} needs the user's own approval; --yes does not give it, so it was not opened.`));
+  }
   if (r === 'cancelled') throw new ToolError(say(ctx.lang, `等待用户批准时回合被停止了，没有打开 ${shown}。`, `The turn was stopped while waiting for the user's approval; ${shown} was not opened.`));
   throw new ToolError(say(ctx.lang, `打开 ${shown} 的请求被权限设置拒绝了。`, `Opening ${shown} was refused by the permission settings.`));
 }

@@ -63,8 +63,7 @@ it('shows the page on a navigation card and the screenshot on its card; deleting
     textReply('Here is the form, with your name filled in.'),
   );
   const { page, expectNoErrors } = await browser.openPage(`${server.url}/`, { locale: 'en-US' });
-  // The user names the page and what to type: after reading a page, typing anything else would ask them.
-  await page.locator('#composer').fill(`Open the sign-up form at ${form}, type my name Ann and show it to me`);
+  await page.locator('#composer').fill(`Open the sign-up form at ${form}, put Ann as the name and show it to me`);
   await page.locator('#composer').press('Enter');
   await page.locator('article.msg-assistant', { hasText: 'Here is the form, with your name filled in.' }).waitFor();
   await expectCards(page, form);

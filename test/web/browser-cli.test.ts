@@ -67,7 +67,6 @@ it('fills a form by selector, submits it and takes a screenshot in one run, then
     if (model.requests.length > seen) [seen, lastRequestAt] = [model.requests.length, Date.now()];
   }, 20);
   const dir = home({ permissions: { 'browser_*': 'allow' } });
-  // The user names the page and what to type: after reading a page, typing anything else would ask them.
   const r = await runCli(['--json', '--new', `Fill in the sign-up form at ${form}: name Wang Xiaoming, city Chengdu`], env(dir, { ZHIXING_ALLOW_PRIVATE_NETWORK: '1' }), { timeoutMs: 90_000 });
   const exitedAt = Date.now();
   clearInterval(watch);
