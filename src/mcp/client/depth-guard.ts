@@ -74,6 +74,26 @@ export function guardStdioReads(transport: object, onTooDeep: OnTooDeep): void {
   fields._readBuffer = createDepthCheckedReadBuffer(onTooDeep);
 }
 
+/** Byte order marks: UTF-8's, which the SDK's TextDecoder drops, and the same read as Latin-1 (ï»¿), which the parser drops. */
+const MARKS = [Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('\u00ef\u00bb\u00bf', 'utf8')];
+
+/**
+ * A stream's first bytes without the marks that open them, however many: what the parser would drop
+ * from its first line is dropped here, so the line this guard reads is the line the parser reads.
+ * Undecided while they could still be the start of a mark.
+ */
+function unmarked(bytes: Buffer): { bytes: Buffer; undecided: boolean } {
+  for (;;) {
+    const mark = MARKS.find((m) => bytes.length >= m.length && bytes.subarray(0, m.length).equals(m));
+    if (mark) {
+      bytes = bytes.subarray(mark.length);
+      continue;
+    }
+    const partly = MARKS.some((m) => bytes.length < m.length && m.subarray(0, bytes.length).equals(bytes));
+    return { bytes, undecided: partly };
+  }
+}
+
 /** Whether a line of an event stream is a `data` field (`data`, `data:…`); its value's start when it is. */
 function dataValueStart(line: Buffer): number {
   if (line.length < DATA.length || !line.subarray(0, DATA.length).equals(DATA)) return -1;
@@ -92,6 +112,8 @@ export function sseDepthGuard(onTooDeep: OnTooDeep): TransformStream<Uint8Array,
   let partial: Buffer[] = [];
   let lines: Buffer[] = [];
   let afterCr = false;
+  // The stream's first bytes, until no mark opens them (see `unmarked`).
+  let head: Buffer | undefined = Buffer.alloc(0);
   const endLine = () => {
     lines.push(partial.length === 1 ? partial[0]! : Buffer.concat(partial));
     partial = [];
@@ -113,32 +135,39 @@ export function sseDepthGuard(onTooDeep: OnTooDeep): TransformStream<Uint8Array,
     lines = [];
     if (out.length || ended) controller.enqueue(Buffer.concat([...out.flatMap((l) => [l, NEWLINE]), ...(ended ? [NEWLINE] : [])]));
   };
+  const readLines = (bytes: Buffer, controller: TransformStreamDefaultController<Uint8Array>) => {
+    let start = 0;
+    for (let i = 0; i < bytes.length; i++) {
+      const c = bytes[i];
+      if (c !== LF && c !== CR) continue;
+      const wasCr = afterCr;
+      afterCr = c === CR;
+      // The LF of a CR LF split between chunks (or not): the line already ended at the CR.
+      if (c === LF && wasCr && i === start && !partial.length) {
+        start = i + 1;
+        continue;
+      }
+      if (i > start) partial.push(bytes.subarray(start, i));
+      start = i + 1;
+      const blank = !partial.length;
+      if (blank) emit(controller, true);
+      else endLine();
+    }
+    if (start < bytes.length) {
+      partial.push(Buffer.from(bytes.subarray(start)));
+      afterCr = false;
+    }
+  };
   return new TransformStream({
     transform(chunk, controller) {
       const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
-      let start = 0;
-      for (let i = 0; i < bytes.length; i++) {
-        const c = bytes[i];
-        if (c !== LF && c !== CR) continue;
-        const wasCr = afterCr;
-        afterCr = c === CR;
-        // The LF of a CR LF split between chunks (or not): the line already ended at the CR.
-        if (c === LF && wasCr && i === start && !partial.length) {
-          start = i + 1;
-          continue;
-        }
-        if (i > start) partial.push(bytes.subarray(start, i));
-        start = i + 1;
-        const blank = !partial.length;
-        if (blank) emit(controller, true);
-        else endLine();
-      }
-      if (start < bytes.length) {
-        partial.push(Buffer.from(bytes.subarray(start)));
-        afterCr = false;
-      }
+      if (!head) return readLines(bytes, controller);
+      const left = unmarked(Buffer.concat([head, bytes]));
+      head = left.undecided ? left.bytes : undefined;
+      if (!head) readLines(left.bytes, controller);
     },
     flush(controller) {
+      if (head?.length) readLines(head, controller);
       if (partial.length) endLine();
       // An event the stream ended inside is not dispatched by the parser; its data is checked all the same.
       if (lines.length) emit(controller, false);
@@ -163,11 +192,10 @@ export function depthCheckedFetch(base: FetchLike, onTooDeep: OnTooDeep): FetchL
   return async (url, init) => {
     const response = await base(url, init);
     if (!response.ok || !response.body) return response;
-    const type = response.headers.get('content-type') ?? '';
-    if (type.includes('text/event-stream')) {
-      return new Response(response.body.pipeThrough(sseDepthGuard(onTooDeep)), { status: response.status, statusText: response.statusText, headers: response.headers });
-    }
-    if (type.includes('application/json')) return checkedJson(response, onTooDeep);
-    return response;
+    // As the SDK reads the type (its essence); anything but JSON is read as an event stream, which
+    // the SDK does with a GET's answer whatever its type says.
+    const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type === 'application/json') return checkedJson(response, onTooDeep);
+    return new Response(response.body.pipeThrough(sseDepthGuard(onTooDeep)), { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sseDepthGuard } from './depth-guard.js';
+import { depthCheckedFetch, sseDepthGuard } from './depth-guard.js';
 import { scanJsonDepth } from './json-depth.js';
 
 const scan = (text: string, max = 3) => scanJsonDepth(Buffer.from(text), max);
@@ -58,5 +58,31 @@ describe('sseDepthGuard', () => {
   it('checks an event the stream ends inside', async () => {
     const { out } = await through([`data: {"method":"x","params":${nest(600)}}`]);
     expect(out).toBe('');
+  });
+
+  it('reads the first line as the parser does, whatever byte order marks open the stream', async () => {
+    const deep = `data: {"method":"x","params":${nest(600)}}\n\n`;
+    for (const mark of [Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('\u00ef\u00bb\u00bf\ufeff')]) {
+      const told2: string[] = [];
+      const stream = new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(mark.subarray(0, 2));
+          c.enqueue(Buffer.concat([mark.subarray(2), Buffer.from(deep)]));
+          c.close();
+        },
+      }).pipeThrough(sseDepthGuard((line) => told2.push(line)));
+      expect(await new Response(stream).text()).toBe('\n');
+      expect(told2).toHaveLength(1);
+    }
+  });
+});
+
+describe('depthCheckedFetch', () => {
+  it('reads an answer of any type but JSON as an event stream, as the SDK does with a GET', async () => {
+    const told: string[] = [];
+    const base = async () => new Response(`data: {"method":"x","params":${nest(600)}}\n\n`, { headers: { 'content-type': 'text/plain' } });
+    const response = await depthCheckedFetch(base, (line) => told.push(line))('http://127.0.0.1/mcp');
+    expect(await response.text()).toBe('\n');
+    expect(told).toHaveLength(1);
   });
 });
