@@ -117,4 +117,18 @@ describe('/mcp on zhixing serve under a flood of idle sessions', () => {
       await owner.client.close();
     }
   });
+
+  it('refuses a message nested deeper than 512 levels before parsing it, on a new session and an open one', async () => {
+    const levels = 400_000;
+    const deep = `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    const id = await leave('deep-sender');
+    const init = JSON.stringify(initialize('deep-sender')).replace('"capabilities":{}', `"capabilities":{"x":${deep}}`);
+    const call = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"calculator","arguments":{"expression":${deep}}}}`;
+    for (const [body, session] of [[init, {}], [call, { 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' }]] as const) {
+      const r = await request(t.port, '/mcp', { headers: { ...MCP_HEADERS, ...session }, body });
+      expect(r.status).toBe(400);
+      expect(r.json().error.message).toBe('Parse error: the message nests deeper than 512 levels.');
+    }
+    expect((await list(id)).status).toBe(200);
+  });
 });

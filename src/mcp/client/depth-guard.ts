@@ -1,7 +1,7 @@
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_JSON_DEPTH, scanJsonDepth, standInFor } from './json-depth.js';
+import { MAX_JSON_DEPTH, scanJsonDepth, standInFor } from '../json-depth.js';
 
 const LF = 0x0a;
 const CR = 0x0d;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_JSON_DEPTH, scanJsonDepth } from '../json-depth.js';
 import { buildMcpServer, type BuiltMcpServer, type McpServerApp } from './build-server.js';
 
 /** Open MCP sessions at most: each holds a Server and its transport. */
@@ -76,8 +77,8 @@ function clientOf(req: IncomingMessage, name: string): string {
   return `${LOOPBACK.test(address) ? 'loopback' : address} ${name.slice(0, CLIENT_NAME_CHARS)}`;
 }
 
-/** A POST's body: its text, or why there is none (longer than allowed, too slow, or the client left). */
-type Body = { text: string } | { refused: 'too-large' | 'too-slow' | 'gone' };
+/** A POST's body: its bytes, or why there is none (longer than allowed, too slow, or the client left). */
+type Body = { bytes: Buffer } | { refused: 'too-large' | 'too-slow' | 'gone' };
 
 /** The body of a POST, up to `limit` bytes, if it arrives whole within `timeoutMs`. */
 function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Body> {
@@ -90,7 +91,7 @@ function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promi
       settled = true;
       clearTimeout(timer);
       req.off('data', onData);
-      if (!('text' in body)) req.pause();
+      if (!('bytes' in body)) req.pause();
       resolve(body);
     };
     const onData = (chunk: Buffer) => {
@@ -100,7 +101,7 @@ function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promi
     };
     const timer = setTimeout(() => done({ refused: 'too-slow' }), timeoutMs);
     req.on('data', onData);
-    req.once('end', () => done({ text: Buffer.concat(chunks).toString('utf8') }));
+    req.once('end', () => done({ bytes: Buffer.concat(chunks) }));
     req.once('error', () => done({ refused: 'gone' }));
     req.once('close', () => done({ refused: 'gone' }));
   });
@@ -116,13 +117,18 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
 /** Reads a POST's JSON body; answers the request itself (413, 408, 400) and gives undefined when it cannot. */
 async function bodyOf(req: IncomingMessage, res: ServerResponse, limit: number, timeoutMs: number): Promise<{ json: unknown } | undefined> {
   const body = await readBody(req, limit, timeoutMs);
-  if (!('text' in body)) {
+  if (!('bytes' in body)) {
     if (body.refused === 'too-large') rpcError(res, 413, -32000, `Payload too large: the body is over ${limit} bytes.`, { connection: 'close' });
     if (body.refused === 'too-slow') rpcError(res, 408, -32000, `Request timeout: the body did not arrive whole within ${timeoutMs / 1000} s.`, { connection: 'close' });
     return undefined;
   }
+  // Parsing a megabyte of `[` takes this thread, which serves everyone, a noticeable while; a count takes none.
+  if (scanJsonDepth(body.bytes).tooDeep) {
+    rpcError(res, 400, -32700, `Parse error: the message nests deeper than ${MAX_JSON_DEPTH} levels.`);
+    return undefined;
+  }
   try {
-    return { json: JSON.parse(body.text) };
+    return { json: JSON.parse(body.bytes.toString('utf8')) };
   } catch {
     rpcError(res, 400, -32700, 'Parse error: Invalid JSON');
     return undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { depthCheckedFetch, sseDepthGuard } from './depth-guard.js';
+import { depthCheckedFetch, sseDepthGuard } from './client/depth-guard.js';
 import { scanJsonDepth } from './json-depth.js';
 
 const scan = (text: string, max = 3) => scanJsonDepth(Buffer.from(text), max);
