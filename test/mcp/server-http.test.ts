@@ -7,8 +7,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ASK_CAPABILITY, AskRequestSchema, CALL_META } from '../../src/mcp/server/ask-protocol.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createApp, type App } from '../../src/app.js';
 import { createMcpHttp, type McpHttp } from '../../src/mcp/server/http.js';
+import { defineTool } from '../../src/tools/tool.js';
 import { request, startTestServer, type TestServer } from '../support/http.js';
 import { httpClient, textOf } from '../support/mcp-peer.js';
 import { servedToolsSuite } from '../support/mcp-served-tools.js';
@@ -133,14 +135,32 @@ describe('MCP sessions over HTTP: a cap and idle expiry', () => {
   let mcp: McpHttp;
   let url: string;
   const h = tempHome({ ZHIXING_OFFLINE: '1' });
+  /** Told when a `hold` call starts running, in order. */
+  const running: Array<() => void> = [];
+  /** Ends the `hold` calls still running. */
+  const releases: Array<() => void> = [];
   beforeAll(async () => {
     app = await createApp(h.config);
+    // A call that runs until it is let go: a session answering a whole request for as long as the test wants.
+    app.tools.register(
+      defineTool({
+        name: 'hold',
+        description: 'Runs until let go.',
+        parameters: z.object({}),
+        execute: () =>
+          new Promise<string>((resolve) => {
+            releases.push(() => resolve('let go'));
+            running.shift()?.();
+          }),
+      }),
+    );
     mcp = createMcpHttp({ app, version: '0.0.0', log: () => {}, maxSessions: 3, idleMs: 1_500, maxBodyBytes: 1_048_576 });
     server = createHttpServer((req, res) => void mcp.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
   });
   afterAll(async () => {
+    for (const release of releases) release();
     await mcp.close();
     server.closeAllConnections();
     server.close();
@@ -182,14 +202,32 @@ describe('MCP sessions over HTTP: sessions answering a request are never ended t
   let mcp: McpHttp;
   let port: number;
   const h = tempHome({ ZHIXING_OFFLINE: '1' });
+  /** Told when a `hold` call starts running, in order. */
+  const running: Array<() => void> = [];
+  /** Ends the `hold` calls still running. */
+  const releases: Array<() => void> = [];
   beforeAll(async () => {
     app = await createApp(h.config);
+    // A call that runs until it is let go: a session answering a whole request for as long as the test wants.
+    app.tools.register(
+      defineTool({
+        name: 'hold',
+        description: 'Runs until let go.',
+        parameters: z.object({}),
+        execute: () =>
+          new Promise<string>((resolve) => {
+            releases.push(() => resolve('let go'));
+            running.shift()?.();
+          }),
+      }),
+    );
     mcp = createMcpHttp({ app, version: '0.0.0', log: () => {}, maxSessions: 3, maxPerClient: 2, maxBodyBytes: 1_048_576 });
     server = createHttpServer((req, res) => void mcp.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
   });
   afterAll(async () => {
+    for (const release of releases) release();
     await mcp.close();
     server.closeAllConnections();
     server.close();
@@ -198,19 +236,20 @@ describe('MCP sessions over HTTP: sessions answering a request are never ended t
   });
 
   const init = (name: string) => request(port, '/mcp', { headers: MCP_HEADERS, body: { ...INIT, params: { ...INIT.params, clientInfo: { name, version: '1' } } } });
-  /** A request to the session that stays unanswered (its body never ends) until `end()`; resolves once the server is answering it. */
+  /** A whole `hold` call on the session, unanswered until `end()` hangs up; resolves once the call runs. */
   const hold = (id: string) =>
     new Promise<{ end(): Promise<void> }>((resolve) => {
       const req = httpRequest({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent: false, headers: { ...MCP_HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' } });
       req.on('error', () => {});
-      // The server's own listener (registered first) has handed it to MCP by the time this one runs.
+      let answer: ServerResponse | undefined;
       const seen = (incoming: IncomingMessage, res: ServerResponse) => {
         if (incoming.headers['mcp-session-id'] !== id) return;
         server.off('request', seen);
-        resolve({ end: () => new Promise<void>((done) => (res.once('close', () => done()), req.destroy())) });
+        answer = res;
       };
       server.on('request', seen);
-      req.write('{"jsonrpc":"2.0",');
+      running.push(() => resolve({ end: () => new Promise<void>((done) => (answer!.once('close', () => done()), req.destroy())) }));
+      req.end(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'hold', arguments: {} } }));
     });
 
   it('refuses a client past its cap only while its sessions are busy (429), and anyone while all are (503)', async () => {

@@ -6,6 +6,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { McpServerSettings } from '../../config/mcp-settings.js';
 import { boundedFetch } from './bounded-fetch.js';
+import { depthCheckedFetch, guardStdioReads } from './depth-guard.js';
 import { descendants, signalAll } from './process-tree.js';
 import { scoped } from './signals.js';
 import type { StderrTail } from './stderr.js';
@@ -110,6 +111,8 @@ async function openStdio(options: OpenOptions): Promise<Live> {
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk: Buffer) => options.stderr.write(chunk));
+  // Each line is checked for depth before the SDK parses it: deep nesting would hold this thread for seconds.
+  guardStdioReads(transport, tellStderr(options));
   // Kept from the spawn: the SDK forgets the process as soon as its own close begins (a failed
   // handshake starts one), and the process, with what it started, must still be stopped.
   let pid: number | undefined;
@@ -131,19 +134,25 @@ async function openStdio(options: OpenOptions): Promise<Live> {
   return { client, transport: 'stdio', pid, close: () => close(client, EXIT_GRACE_MS) };
 }
 
-const headersFor = (settings: McpServerSettings) => ({ requestInit: { headers: settings.headers }, fetch: boundedFetch(MAX_HTTP_MESSAGE_BYTES) });
+/** A message the client would not read is told in the server's stderr tail, where its state is explained. */
+const tellStderr = (options: OpenOptions) => (line: string) => options.stderr.write(`${line}\n`);
+
+const headersFor = (options: OpenOptions) => ({
+  requestInit: { headers: options.settings.headers },
+  fetch: depthCheckedFetch(boundedFetch(MAX_HTTP_MESSAGE_BYTES), tellStderr(options)),
+});
 
 /** A Streamable HTTP endpoint answers an initialize POST; an older SSE-only server answers 4xx (404, 405). */
 const speaksOnlySse = (err: unknown) => err instanceof StreamableHTTPError && typeof err.code === 'number' && err.code >= 400 && err.code < 500 && err.code !== 401 && err.code !== 403;
 
 async function openSse(options: OpenOptions): Promise<Live> {
-  const transport = new SSEClientTransport(new URL(options.settings.url!), headersFor(options.settings));
+  const transport = new SSEClientTransport(new URL(options.settings.url!), headersFor(options));
   const client = await connectClient(transport, options, closeClient);
   return { client, transport: 'sse', close: () => closeClient(client) };
 }
 
 async function openHttp(options: OpenOptions): Promise<Live> {
-  const transport = new StreamableHTTPClientTransport(new URL(options.settings.url!), headersFor(options.settings));
+  const transport = new StreamableHTTPClientTransport(new URL(options.settings.url!), headersFor(options));
   let client: Client;
   try {
     client = await connectClient(transport, options, closeClient);

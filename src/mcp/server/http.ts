@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_JSON_DEPTH, scanJsonDepth } from '../json-depth.js';
 import { buildMcpServer, type BuiltMcpServer, type McpServerApp } from './build-server.js';
 
 /** Open MCP sessions at most: each holds a Server and its transport. */
@@ -18,6 +19,11 @@ const SWEEP_MS = 60_000;
 const CLIENT_NAME_CHARS = 100;
 /** A client refused for want of room is asked to come back after this many seconds. */
 const RETRY_AFTER_S = 5;
+/**
+ * How long a POST's body has, from its headers, to arrive whole; then it is answered 408. A real
+ * client sends a message at once; one that trickles it only holds a socket, never a session.
+ */
+const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
 export interface McpHttpOptions {
   app: McpServerApp;
@@ -26,6 +32,7 @@ export interface McpHttpOptions {
   maxSessions?: number;
   maxPerClient?: number;
   idleMs?: number;
+  bodyTimeoutMs?: number;
   /** The most a POST body may hold, in bytes. */
   maxBodyBytes: number;
 }
@@ -44,7 +51,11 @@ interface McpSession {
   built: BuiltMcpServer;
   /** Who opened it (see `clientOf`). */
   client: string;
-  /** POSTs and DELETEs being answered: a session with one is never ended to make room. */
+  /**
+   * POSTs (once their body has arrived whole) and DELETEs being answered: a session with one is never
+   * ended to make room. A request still sending its body does not count, or one client trickling a
+   * byte now and then on each of 64 sessions would hold them all and lock every other client out.
+   */
   busy: number;
   /** Its GET stream, open or not: a quiet client listening is not idle for expiry, but may make room. */
   streams: number;
@@ -66,23 +77,33 @@ function clientOf(req: IncomingMessage, name: string): string {
   return `${LOOPBACK.test(address) ? 'loopback' : address} ${name.slice(0, CLIENT_NAME_CHARS)}`;
 }
 
-/** The body of a POST, up to `limit` bytes; undefined when it is longer. */
-function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
+/** A POST's body: its bytes, or why there is none (longer than allowed, too slow, or the client left). */
+type Body = { bytes: Buffer } | { refused: 'too-large' | 'too-slow' | 'gone' };
+
+/** The body of a POST, up to `limit` bytes, if it arrives whole within `timeoutMs`. */
+function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Body> {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let settled = false;
+    const done = (body: Body) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.off('data', onData);
+      if (!('bytes' in body)) req.pause();
+      resolve(body);
+    };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        req.off('data', onData);
-        req.pause();
-        return resolve(undefined);
-      }
+      if (size > limit) return done({ refused: 'too-large' });
       chunks.push(chunk);
     };
+    const timer = setTimeout(() => done({ refused: 'too-slow' }), timeoutMs);
     req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.once('error', reject);
+    req.once('end', () => done({ bytes: Buffer.concat(chunks) }));
+    req.once('error', () => done({ refused: 'gone' }));
+    req.once('close', () => done({ refused: 'gone' }));
   });
 }
 
@@ -93,12 +114,34 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
   res.end(body);
 }
 
+/** Reads a POST's JSON body; answers the request itself (413, 408, 400) and gives undefined when it cannot. */
+async function bodyOf(req: IncomingMessage, res: ServerResponse, limit: number, timeoutMs: number): Promise<{ json: unknown } | undefined> {
+  const body = await readBody(req, limit, timeoutMs);
+  if (!('bytes' in body)) {
+    if (body.refused === 'too-large') rpcError(res, 413, -32000, `Payload too large: the body is over ${limit} bytes.`, { connection: 'close' });
+    if (body.refused === 'too-slow') rpcError(res, 408, -32000, `Request timeout: the body did not arrive whole within ${timeoutMs / 1000} s.`, { connection: 'close' });
+    return undefined;
+  }
+  // Parsing a megabyte of `[` takes this thread, which serves everyone, a noticeable while; a count takes none.
+  if (scanJsonDepth(body.bytes).tooDeep) {
+    rpcError(res, 400, -32700, `Parse error: the message nests deeper than ${MAX_JSON_DEPTH} levels.`);
+    return undefined;
+  }
+  try {
+    return { json: JSON.parse(body.bytes.toString('utf8')) };
+  } catch {
+    rpcError(res, 400, -32700, 'Parse error: Invalid JSON');
+    return undefined;
+  }
+}
+
 /**
  * MCP over Streamable HTTP, stateful: `initialize` opens a session (its id in `Mcp-Session-Id`), each
  * with a server of its own; DELETE ends it. Sessions are bounded two ways, and neither locks a client
  * out for long: at most `maxPerClient` for one client (past it, that client's least recently used
  * idle session is ended) and `maxSessions` in all (past it, the least recently used idle session of
- * the client holding most is ended). Idle means no request being answered; a session whose every
+ * the client holding most is ended). Idle means no request being answered, and a request is only
+ * answered once its body has arrived whole (within `bodyTimeoutMs`, or 408): a session whose every
  * slot is busy is never ended, and only then is a new one refused (429 for the client, 503 in all).
  * A session with no request and no stream for `idleMs` expires. An ended session's id gets 404, so
  * its client initializes again. The caller has run the guards (Host, Origin, token, body size).
@@ -107,6 +150,7 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const maxPerClient = options.maxPerClient ?? DEFAULT_MAX_PER_CLIENT;
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const sessions = new Map<string, McpSession>();
   /** Sessions being opened (room made, not yet registered), in all and by client: a burst cannot overshoot the caps. */
   const opening = new Map<string, number>();
@@ -177,14 +221,9 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
   async function open(req: IncomingMessage, res: ServerResponse): Promise<void> {
     sweep();
     // Read here, not by the transport: who the client says it is decides whose session makes room.
-    const text = await readBody(req, options.maxBodyBytes);
-    if (text === undefined) return rpcError(res, 413, -32000, `Payload too large: the body is over ${options.maxBodyBytes} bytes.`, { connection: 'close' });
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return rpcError(res, 400, -32700, 'Parse error: Invalid JSON');
-    }
+    const read = await bodyOf(req, res, options.maxBodyBytes, bodyTimeoutMs);
+    if (!read) return;
+    const body = read.json;
     const name = isInitializeRequest(body) ? String(body.params.clientInfo.name) : undefined;
     const initialize = name !== undefined;
     const client = initialize ? clientOf(req, name) : '';
@@ -242,10 +281,15 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
         if (req.method === 'GET' || req.method === 'DELETE') return rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
         return rpcError(res, 405, -32000, 'Method not allowed.', { allow: 'GET, POST, DELETE' });
       }
+      if (!sessions.has(id)) return rpcError(res, 404, -32001, 'Session not found');
+      // A POST's body is read first, here: its session is busy only once there is a whole message to answer.
+      const read = req.method === 'POST' ? await bodyOf(req, res, options.maxBodyBytes, bodyTimeoutMs) : { json: undefined };
+      if (!read) return;
+      // Ended (to make room, or by expiry) while its body was still arriving: the protocol's 404 says start again.
       const s = sessions.get(id);
       if (!s) return rpcError(res, 404, -32001, 'Session not found');
       use(s, req, res);
-      await s.transport.handleRequest(req, res);
+      await s.transport.handleRequest(req, res, read.json);
     },
     async close() {
       clearInterval(sweeper);
