@@ -94,7 +94,7 @@ const LEAKS = [
  * else: a trap's body, PS4 under `set -x`, BASH_ENV for a later bash, PATH for a later name.
  */
 const STATE_WRITES = [
-  "trap -- 'git push -q origin main' EXIT", "trap -p -- 'rm -rf important' EXIT", "trap -- \"$C\" EXIT",
+  "trap -- 'git push -q origin main' EXIT", "trap -- -- 'rm -rf important' EXIT", "trap -- \"$C\" EXIT",
   "read PS4 <<< '$(rm -rf t3)'; set -x; true", "read -r x PS4 <<< 'a $(rm -rf t3)'; set -x; true", "read -a PS4 <<< '$(rm -rf t3)'; set -x; :",
   "read -ra PS4 <<< '$(rm -rf t3)'; set -x; :", "read $N <<< '$(rm -rf t3)'; set -x; :",
   "printf -v PS4 '%s' '$(rm -rf t4)'; set -x; :", "printf -vPS4 '%s' '$(rm -rf t4)'; set -x; :", "printf -v \"$N\" '%s' x",
@@ -106,6 +106,7 @@ const STATE_WRITES = [
   ': ${PATH=./b}; ls', 'echo "${PS4:=x}"', ': ${!N:=x}', 'mapfile PATH < f; ls', 'readarray -t PS4 < f; set -x; :', 'mapfile -t $N < f',
   'getopts a: PATH; ls', 'wait -p PATH; ls', 'unset PATH; ls', 'unset -v PATH; ls', 'unset $N; ls', 'set -k; bash -c true BASH_ENV=./e.sh',
   'set -o keyword; bash -c true BASH_ENV=./e.sh', 'set -$F; bash -c true BASH_ENV=./e.sh', 'shopt -s $O', 'read GIT_DIR < f; git status',
+  'BASH_CMDS[ls]=./b/ls; ls', "PS0='$(rm -rf x)'", 'export -n x "PATH=./b"; ls', 'declare -n r=PATH; r=./b; ls', 'wait "$p" PATH; ls',
 ]
 
 /** Options that run a program, reached through an abbreviated long option or a group of short ones. */

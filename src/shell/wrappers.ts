@@ -1,6 +1,7 @@
 import { CHANGES_SETTINGS, interpreterReason, RUNS_SOMETHING, SHELLS } from './programs.js';
 import { attachedValue, isAnyLongOption, isLongOption } from './options.js';
 import { awk, git, projectScripts, sed } from './runs-by-option.js';
+import { stateWrites } from './shell-state.js';
 import type { Word } from './words.js';
 
 /** What a program that runs other programs would run. */
@@ -190,6 +191,8 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
   const interpreter = interpreterReason(name, args.map((a) => a.value));
   if (interpreter) return { opaque: interpreter };
   if (name in SIMPLE) return simple(name, args);
+  const written = stateWrites(name, args);
+  if (written) return written;
   if (LOADER.test(name)) {
     // `--preload`, `--audit` and `--library-path` load code of the command's choosing into what it runs.
     if (args.some((a) => isAnyLongOption(a.value, ['preload', 'audit', 'library-path']))) return { opaque: `${name} loads libraries of the command's choosing` };
@@ -305,8 +308,12 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
     case 'alias':
       // An alias's value runs wherever its name is used later: read it as a command line now.
       return { scripts: args.filter((a) => a.value.includes('=')).map((a) => ({ ...a, value: a.value.slice(a.value.indexOf('=') + 1) })) };
-    case 'trap':
-      return args[0] && !args[0].value.startsWith('-') ? { scripts: [args[0]] } : undefined;
+    case 'trap': {
+      // `-p`/`-l` only print; otherwise the body is the first word after `--`, read wherever it stands.
+      if (args.some((a) => !a.dynamic && /^-[lpP]+$/.test(a.value))) return undefined;
+      const body = args[0]?.value === '--' && !args[0].dynamic ? args[1] : args[0];
+      return body && (body.dynamic || body.value !== '-') ? { scripts: [body] } : undefined;
+    }
     case 'hash':
       return args.some((a) => /^-[a-zA-Z]*p/.test(a.value)) ? { opaque: 'hash -p makes a name run another program' } : undefined;
     case 'enable':
