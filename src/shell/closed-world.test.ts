@@ -106,7 +106,7 @@ const STATE_WRITES = [
   ': ${PATH=./b}; ls', 'echo "${PS4:=x}"', ': ${!N:=x}', 'mapfile PATH < f; ls', 'readarray -t PS4 < f; set -x; :', 'mapfile -t $N < f',
   'getopts a: PATH; ls', 'wait -p PATH; ls', 'unset PATH; ls', 'unset -v PATH; ls', 'unset $N; ls', 'set -k; bash -c true BASH_ENV=./e.sh',
   'set -o keyword; bash -c true BASH_ENV=./e.sh', 'set -$F; bash -c true BASH_ENV=./e.sh', 'shopt -s $O', 'read GIT_DIR < f; git status',
-  'BASH_CMDS[ls]=./b/ls; ls', "PS0='$(rm -rf x)'", 'export -n x "PATH=./b"; ls', 'declare -n r=PATH; r=./b; ls', 'wait "$p" PATH; ls',
+  "trap -- 'git push' -p EXIT", 'export {PS4,X}=x; set -x; :', 'read {PA,}TH < f; ls', 'BASH_CMDS[ls]=./b/ls; ls', "PS0='$(rm -rf x)'", 'export -n x "PATH=./b"; ls', 'declare -n r=PATH; r=./b; ls', 'wait "$p" PATH; ls',
 ]
 
 /** Options that run a program, reached through an abbreviated long option or a group of short ones. */
@@ -120,7 +120,8 @@ const OPTION_FORMS = [
   "sed -ne '1e rm -rf x' notes.txt", "sed -n -e p -e '$e rm -rf x' notes.txt", "sed 'y/a/b/;1e rm -rf x' notes.txt", "sed '1{e rm -rf x\n}' notes.txt",
   "sed -s -n --posix 1e\\ rm notes.txt", "sed $'1e rm -rf x' notes.txt", "sed 'a\\\ntext\n1e x' notes.txt",
   "awk -e 'BEGIN{}' -e 'BEGIN{system(\"rm -rf x\")}'", "awk --sou='BEGIN{system(\"rm -rf x\")}'", 'awk --fi prog.awk', "awk --lo ext 'BEGIN{}'",
-  'zip -T --unzip-c=./x a.zip b', "man --pa='rm -rf x' ls", 'rsync --rsh=./x a b', "rsync --rs='rm -rf x' a b",
+  "awk '@include \"x.awk\"'", "awk 'BEGIN{f=\"sys\" \"tem\"; @f(\"rm -rf x\")}'", 'git log --show-sig', 'git grep --open-f x', 'git config --ed',
+  'git branch --edit-d', 'git log --out=.git/config; git status', 'zip -T --unzip-c=./x a.zip b', "man --pa='rm -rf x' ls", 'rsync --rsh=./x a b', "rsync --rs='rm -rf x' a b",
 ]
 
 describe.each(RULE_SETS)('closed world, with %s', (_name, rules) => {
@@ -145,7 +146,7 @@ describe.each(RULE_SETS)('closed world, with %s', (_name, rules) => {
     "sed -n 's/hello/world/p' a", "sed -i.bak -e 's/x/y/g' -e '/^$/d' a", "sed -E 's/(a|e)+/x/w out.txt' a", "sed '1~2d;$!N;/x/I,+2p;y/abc/xyz/' a",
     "sed -e '/start/,/end/{s/a/b/;p}' -e '3q' a", 'sort -k2 -n --check a', 'install --strip -m 644 a b', 'tar --checkpoint=10 -cf a.tar b',
     'read -r line < a', 'export FOO=1 BAR', 'export PATH', 'set -euo pipefail', 'set -- a b', 'for f in *.ts; do echo "$f"; done', ': ${FOO:=1}',
-    "printf -v x '%s' y", "trap 'echo bye' EXIT", 'trap - EXIT', 'f() { local x=1; echo $x; }; f', 'unset FOO', "awk -F: '{print $1}' a"])('understood, as before: %s', async (command) => {
+    "printf -v x '%s' y", "trap 'echo bye' EXIT", 'trap - EXIT', 'f() { local x=1; echo $x; }; f', 'unset FOO', "awk -F: '{print $1}' a", 'trap -p', 'trap -p EXIT', 'wait $!', 'git log --oneline --stat'])('understood, as before: %s', async (command) => {
     const v = await decide(rules, command);
     expect(v.needsPerson).toBeUndefined();
     expect(v.decision).toBe('*' in (rules.shell as object) ? 'allow' : 'ask');

@@ -23,7 +23,8 @@ export function awk(args: Word[]): Unwrapped | undefined {
   ];
   const programs = sources.length ? sources : [read.operands[0]];
   if (programs.some((p) => !p || p.dynamic)) return { opaque: 'awk\'s program is made at run time' };
-  if (programs.some((p) => /system|\||getline|@load|extension/.test(p!.value))) return { opaque: 'the awk program runs commands (system, a pipe or getline)' };
+  // Any `@` (gawk's @include and @load, and its indirect calls `@f(…)`, which may name system) counts too.
+  if (programs.some((p) => /system|\||getline|@|extension/.test(p!.value))) return { opaque: 'the awk program runs commands (system, a pipe, getline or an @ directive)' };
   return undefined;
 }
 

@@ -20,7 +20,8 @@ const MADE_AT_RUN_TIME: StateEffect = { opaque: 'a variable\'s name is made at r
 export function variableEffect(name: string | Word | undefined): StateEffect {
   if (name === undefined) return undefined;
   if (typeof name !== 'string') {
-    if (name.dynamic) return MADE_AT_RUN_TIME;
+    // `{PA,}TH` is brace-expanded into names, and `$N` is any name.
+    if (name.dynamic || name.glob) return MADE_AT_RUN_TIME;
     name = name.value;
   }
   const base = name.replace(/\[.*$/s, '');
@@ -99,7 +100,7 @@ function declared(name: string, args: Word[]): StateEffect {
   for (const w of args) {
     // `X="$v"` names X whatever its value; `$N=…` or `"$a"` may name any variable (or be any option).
     const named = /^([A-Za-z_]\w*)\+?=/.exec(w.raw);
-    if (w.dynamic && !named) return MADE_AT_RUN_TIME;
+    if ((w.dynamic && !named) || w.glob) return MADE_AT_RUN_TIME;
     if (w.dynamic) words.push({ ...w, value: `${named![1]}=`, dynamic: false });
     else if (/^[-+]./.test(w.value)) letters.push(...w.value.slice(1));
     else words.push(w);

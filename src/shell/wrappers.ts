@@ -310,7 +310,10 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
       return { scripts: args.filter((a) => a.value.includes('=')).map((a) => ({ ...a, value: a.value.slice(a.value.indexOf('=') + 1) })) };
     case 'trap': {
       // `-p`/`-l` only print; otherwise the body is the first word after `--`, read wherever it stands.
-      if (args.some((a) => !a.dynamic && /^-[lpP]+$/.test(a.value))) return undefined;
+      // Only words before the first that is not an option are options: `trap -- 'x' -p EXIT` sets EXIT's.
+      const end = args.findIndex((a) => a.dynamic || !/^-./.test(a.value) || a.value === '--');
+      const options = end < 0 ? args : args.slice(0, end);
+      if (options.some((a) => /^-[lpP]+$/.test(a.value))) return undefined;
       const body = args[0]?.value === '--' && !args[0].dynamic ? args[1] : args[0];
       return body && (body.dynamic || body.value !== '-') ? { scripts: [body] } : undefined;
     }
