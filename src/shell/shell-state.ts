@@ -71,7 +71,7 @@ export function stateWrites(name: string, args: Word[]): StateEffect {
     }
     case 'set': {
       const read = shortOptions(args, 'o', { plus: true });
-      if (read.dynamic) return { opaque: 'set is given options made at run time, and some of them change what later commands run' };
+      if (read.dynamic || read.letters.some((l) => l.value?.dynamic)) return { opaque: 'set is given options made at run time, and some of them change what later commands run' };
       // -k: every NAME=value argument of a later command goes into its environment (BASH_ENV=… for a bash).
       const keyword = read.letters.some((l) => l.letter === 'k' || (l.letter === 'o' && l.value?.value === 'keyword'));
       return keyword ? { opaque: 'set -k puts assignments written as arguments into the environment of the commands they follow' } : undefined;
