@@ -121,7 +121,7 @@ const OPTION_FORMS = [
   "sed -s -n --posix 1e\\ rm notes.txt", "sed $'1e rm -rf x' notes.txt", "sed 'a\\\ntext\n1e x' notes.txt",
   "awk -e 'BEGIN{}' -e 'BEGIN{system(\"rm -rf x\")}'", "awk --sou='BEGIN{system(\"rm -rf x\")}'", 'awk --fi prog.awk', "awk --lo ext 'BEGIN{}'",
   "awk '@include \"x.awk\"'", "awk 'BEGIN{f=\"sys\" \"tem\"; @f(\"rm -rf x\")}'", 'git log --show-sig', 'git grep --open-f x', 'git config --ed',
-  'git branch --edit-d', 'git log --out=.git/config; git status', 'zip -T --unzip-c=./x a.zip b', "man --pa='rm -rf x' ls", 'rsync --rsh=./x a b', "rsync --rs='rm -rf x' a b",
+  'git branch --edit-d', 'git log --out=.git/config; git status', 'zip -T --unzip-c=./x a.zip b', "zip -T -TT='rm -rf x' a.zip b", "man -aP 'rm -rf x' ls", "man --pa='rm -rf x' ls", 'rsync --rsh=./x a b', "rsync --rs='rm -rf x' a b",
 ]
 
 describe.each(RULE_SETS)('closed world, with %s', (_name, rules) => {

@@ -278,10 +278,11 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
       return git(args);
     case 'zip':
       // `-TT CMD` / `--unzip-command CMD` tests the archive with a command of the caller's choosing.
-      return args.some((a) => a.value === '-TT' || isLongOption(a.value, 'unzip-command')) ? { opaque: 'zip -TT runs a command of the caller\'s choosing' } : undefined;
+      return args.some((a) => a.value.startsWith('-TT') || isLongOption(a.value, 'unzip-command')) ? { opaque: 'zip -TT runs a command of the caller\'s choosing' } : undefined;
     case 'man':
       // The pager and the browser man opens pages with are commands.
-      return args.some((a) => /^-[PH]/.test(a.value) || isAnyLongOption(a.value, ['pager', 'html'])) ? { opaque: 'man -P/-H runs a pager or browser of the caller\'s choosing' } : undefined;
+      // Short options group (`-aP less`), as argp reads them.
+      return args.some((a) => /^-[a-zA-Z]*[PH]/.test(a.value) || isAnyLongOption(a.value, ['pager', 'html'])) ? { opaque: 'man -P/-H runs a pager or browser of the caller\'s choosing' } : undefined;
     case 'coproc': {
       // The grammar reads `coproc NAME { cmd; }` as plain words: drop the braces and try it with and without a NAME.
       const words = args.map((w) => ({ ...w, value: w.value.replace(/;$/, '') })).filter((w) => !['{', '}', '(', ')', ''].includes(w.value));
