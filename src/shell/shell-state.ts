@@ -98,10 +98,10 @@ function declared(name: string, args: Word[]): StateEffect {
   const letters: string[] = [];
   const words: Word[] = [];
   for (const w of args) {
-    // `X="$v"` names X whatever its value; `$N=…` or `"$a"` may name any variable (or be any option).
+    // `X="$v"` names X whatever its value; `$N=…`, `"$a"` or `{A,B}=…` may name any variable (or be any option).
     const named = /^([A-Za-z_]\w*)\+?=/.exec(w.raw);
-    if ((w.dynamic && !named) || w.glob) return MADE_AT_RUN_TIME;
-    if (w.dynamic) words.push({ ...w, value: `${named![1]}=`, dynamic: false });
+    if ((w.dynamic || w.glob) && !named) return MADE_AT_RUN_TIME;
+    if (w.dynamic || w.glob) words.push({ ...w, value: `${named![1]}=`, dynamic: false, glob: false });
     else if (/^[-+]./.test(w.value)) letters.push(...w.value.slice(1));
     else words.push(w);
   }
