@@ -106,7 +106,7 @@ const STATE_WRITES = [
   ': ${PATH=./b}; ls', 'echo "${PS4:=x}"', ': ${!N:=x}', 'mapfile PATH < f; ls', 'readarray -t PS4 < f; set -x; :', 'mapfile -t $N < f',
   'getopts a: PATH; ls', 'wait -p PATH; ls', 'unset PATH; ls', 'unset -v PATH; ls', 'unset $N; ls', 'set -k; bash -c true BASH_ENV=./e.sh',
   'set -o keyword; bash -c true BASH_ENV=./e.sh', 'set -$F; bash -c true BASH_ENV=./e.sh', 'set -o "$O"; bash -c true BASH_ENV=./e.sh', 'shopt -s $O', 'read GIT_DIR < f; git status',
-  "trap -- 'git push' -p EXIT", 'export {PS4,X}=x; set -x; :', 'read {PA,}TH < f; ls', 'BASH_CMDS[ls]=./b/ls; ls', "PS0='$(rm -rf x)'", 'export -n x "PATH=./b"; ls', 'declare -n r=PATH; r=./b; ls', 'wait "$p" PATH; ls',
+  "trap -- 'git push' -p EXIT", 'export {PS4,X}=x; set -x; :', 'read {PA,}TH < f; ls', 'BASH_CMDS[ls]=./b/ls; ls', 'exec {PATH}>/dev/null; ls -rf t', ': {PATH}>/dev/null; ls -rf t', 'cat {PATH}<notes.txt; ls', "PS0='$(rm -rf x)'", 'export -n x "PATH=./b"; ls', 'declare -n r=PATH; r=./b; ls', 'wait "$p" PATH; ls',
 ]
 
 /** Options that run a program, reached through an abbreviated long option or a group of short ones. */

@@ -121,7 +121,7 @@ function declared(name: string, args: Word[]): StateEffect {
 
 /**
  * The write a node of the syntax tree makes outside any command's own arguments: `X=…` on its own,
- * `declare`/`export`/`local` words, a `for`/`select` loop variable, `${X:=…}` / `${X=…}`.
+ * `declare`/`export`/`local` words, a `for`/`select` loop variable, `${X:=…}` / `${X=…}`, `{X}>file`.
  */
 export function nodeStateWrite(node: Node): StateEffect {
   const parent = node.parent?.type;
@@ -144,6 +144,10 @@ export function nodeStateWrite(node: Node): StateEffect {
       if (node.children.some((c) => c?.text === '!')) return MADE_AT_RUN_TIME;
       return variableEffect(node.namedChildren.find((c) => c?.type === 'variable_name' || c?.type === 'subscript')?.text);
     }
+    case 'redirected_statement':
+      // `{NAME}>file` opens a descriptor and writes its number to NAME (`exec {PATH}>/dev/null` makes PATH 11).
+      // The grammar reads `{NAME}` as the command's last word, so the text is searched (quoted text too: careful).
+      return worstEffect([...node.text.matchAll(/\{([A-Za-z_]\w*)\}(?=[<>])/g)].map((m) => variableEffect(m[1])));
     default:
       return undefined;
   }
