@@ -7,6 +7,7 @@ import { catastropheOf, cdTarget, redirectCatastrophe, type CatastropheOptions }
 import { arithmeticReason, settleGitParts, unreadOf, writesFiles, type GitPending } from './closed-world.js';
 import { bashParser, type BashParser } from './parser.js';
 import { CHANGES_SETTINGS, isBuiltin, programLocator, RUNS_SOMETHING, type ProgramLocation } from './programs.js';
+import { nodeStateWrite } from './shell-state.js';
 import { readWord, type Word } from './words.js';
 import { mayRunOthers, unwrap } from './wrappers.js';
 
@@ -156,31 +157,17 @@ function visit(node: Node, state: State, depth: number): void {
     case 'function_definition':
       forkBomb(node, state);
       break;
-    case 'variable_assignment':
-    case 'declaration_command':
-      assignment(node, state);
-      break;
     case 'heredoc_redirect':
       if (!node.children.some((c) => c?.type === 'heredoc_end')) state.failure = 'a here-document has no end';
       break;
   }
+  // Shell state that changes what later commands run, by whatever route it is written (shell-state.ts).
+  const write = nodeStateWrite(node);
+  if (write) state.parts.push({ text: node.text, ...write });
   // Arithmetic over a variable evaluates the variable's text, and `a[$(…)]` in it runs: unread.
   const arithmetic = arithmeticReason(node);
   if (arithmetic) state.parts.push({ text: node.text, unread: arithmetic });
   for (const child of named(node)) visit(child, state, depth);
-}
-
-/** `X=…` on its own sets X for every later command: one that changes what programs run cannot be read past. */
-function assignment(node: Node, state: State): void {
-  const name = node.type === 'variable_assignment' ? node.childForFieldName('name')?.text : undefined;
-  const names = name ? [name] : named(node).filter((c) => c.type === 'variable_assignment').map((c) => c.childForFieldName('name')?.text ?? '');
-  // Assignments written before a command's name are that command's, handled with it.
-  if (node.parent?.type === 'command') return;
-  const risky = names.find((n) => RUNS_SOMETHING.test(n));
-  if (risky) state.parts.push({ text: node.text, opaque: `it sets ${risky}, which changes what later commands run` });
-  const settings = names.find((n) => CHANGES_SETTINGS.test(n));
-  if (settings && !risky) state.parts.push({ text: node.text, unread: `it sets ${settings}, which changes the settings later commands read` });
-  // `set -a` / `declare -x` export what follows: names are checked above either way.
 }
 
 function redirect(node: Node, state: State): void {
@@ -210,9 +197,10 @@ function command(node: Node, state: State, depth: number): void {
   const nameNode = node.childForFieldName('name');
   if (!nameNode) return;
   const argv = joinContinued([nameNode, ...node.childrenForFieldName('argument').filter((c): c is Node => c !== null)]);
+  // `PATH[0]=…` sets PATH as well.
   const names = named(node)
     .filter((c) => c.type === 'variable_assignment')
-    .map((c) => c.childForFieldName('name')?.text ?? '');
+    .map((c) => (c.childForFieldName('name')?.text ?? '').replace(/\[.*$/s, ''));
   const risky = names.find((n) => RUNS_SOMETHING.test(n));
   const settings = names.find((n) => CHANGES_SETTINGS.test(n));
   run(argv, state, depth, { opaque: risky ? `it sets ${risky}, which changes what runs` : undefined, unread: settings ? `it sets ${settings}, which changes the settings it reads` : undefined });

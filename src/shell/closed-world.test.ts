@@ -24,8 +24,13 @@ function repo(config = '', hook?: string): string {
   return root;
 }
 
+/** Stand-ins for programs whose options run others, beside the shared test PATH: found, so their options are what is read. */
+const more = realpathSync(mkdtempSync(join(tmpdir(), 'zhixing-bin-')));
+roots.push(more);
+for (const name of ['yes', 'split', 'install', 'zip', 'man', 'rsync', 'gawk']) writeFileSync(join(more, name), '#!/bin/sh\n', { mode: 0o755 });
+
 const clean = repo();
-const options = (cwd = clean, home = cwd): AnalyzeOptions => ({ cwd, path: t.bin, home });
+const options = (cwd = clean, home = cwd): AnalyzeOptions => ({ cwd, path: `${t.bin}:${more}`, home });
 
 async function decide(rules: PermissionRules, command: string, opts = options()) {
   const parts = partsForRules(command, await analyzeCommand(command, opts));
@@ -84,15 +89,64 @@ const LEAKS = [
   'valgrind ls', 'parallel ls ::: a', "strace -o '|rm -rf important' ls", 'systemd-run ls',
 ];
 
+/**
+ * Shell state a harmless-looking command sets, by any route, that makes later commands run something
+ * else: a trap's body, PS4 under `set -x`, BASH_ENV for a later bash, PATH for a later name.
+ */
+const STATE_WRITES = [
+  "trap -- 'git push -q origin main' EXIT", "trap -- -- 'rm -rf important' EXIT", "trap -- \"$C\" EXIT",
+  "read PS4 <<< '$(rm -rf t3)'; set -x; true", "read -r x PS4 <<< 'a $(rm -rf t3)'; set -x; true", "read -a PS4 <<< '$(rm -rf t3)'; set -x; :",
+  "read -ra PS4 <<< '$(rm -rf t3)'; set -x; :", "read $N <<< '$(rm -rf t3)'; set -x; :",
+  "printf -v PS4 '%s' '$(rm -rf t4)'; set -x; :", "printf -vPS4 '%s' '$(rm -rf t4)'; set -x; :", "printf -v \"$N\" '%s' x",
+  "for PS4 in '$(rm -rf t5)'; do set -x; :; done", "select PS4 in '$(rm -rf t5)'; do set -x; :; done",
+  'export "PS4=\\$(rm -rf t6)"; set -x; :', "declare \"PATH=./b:/usr/bin:/bin\"; ls -rf t; cat notes.txt", 'readonly "BASH_ENV=./e.sh"',
+  'export $X=./e.sh; bash -c true', 'declare "$N"=x', 'local PATH', 'typeset \'IFS=/\'', 'PATH[0]=./b; ls', 'declare PATH[0]=./b; ls',
+  'command export "PATH=./b"; ls', 'builtin declare "PATH=./b"; ls', "eval 'export \"PATH=./b\"'; ls",
+  'read BASH_ENV <<< ./e.sh; export BASH_ENV; bash -c true', ': ${BASH_ENV:=./e.sh}; export BASH_ENV; bash -c true',
+  ': ${PATH=./b}; ls', 'echo "${PS4:=x}"', ': ${!N:=x}', 'mapfile PATH < f; ls', 'readarray -t PS4 < f; set -x; :', 'mapfile -t $N < f',
+  'getopts a: PATH; ls', 'wait -p PATH; ls', 'unset PATH; ls', 'unset -v PATH; ls', 'unset $N; ls', 'set -k; bash -c true BASH_ENV=./e.sh',
+  'set -o keyword; bash -c true BASH_ENV=./e.sh', 'set -$F; bash -c true BASH_ENV=./e.sh', 'set -o "$O"; bash -c true BASH_ENV=./e.sh', 'shopt -s $O', 'read GIT_DIR < f; git status',
+  "trap -- 'git push' -p EXIT", 'export {PS4,X}=x; set -x; :', 'read {PA,}TH < f; ls', 'BASH_CMDS[ls]=./b/ls; ls', 'exec {PATH}>/dev/null; ls -rf t', ': {PATH}>/dev/null; ls -rf t', 'cat {PATH}<notes.txt; ls', "PS0='$(rm -rf x)'", 'export -n x "PATH=./b"; ls', 'declare -n r=PATH; r=./b; ls', 'wait "$p" PATH; ls',
+]
+
+/** Options that run a program, reached through an abbreviated long option or a group of short ones. */
+const OPTION_FORMS = [
+  "yes 'rm -rf t8' | head -n 3000 | sort -S 1K --compress-prog=sh", 'sort --compress sh a', 'split --filt=sh c.txt', 'split --fi sh c.txt',
+  'install -s --strip-prog=./strip.sh notes.txt n2', "tar -cf x.tar --use-compress-prog='sh -c \"rm -rf t9\"' notes.txt",
+  "tar -cf y.tar --checkpoint=1 --checkpoint-act=exec='rm -rf t10' notes.txt", 'tar --to-comm=sh -xf a.tar', 'tar -xf a.tar --info=./x',
+  "sed --expr='1e rm -rf t11' notes.txt", "sed --e '1e rm -rf t11' notes.txt", 'sed -nf s.sed notes.txt', 'sed -fs.sed notes.txt', 'sed --fi=s.sed notes.txt',
+  "sed '1~1e rm -rf t13' notes.txt", "sed '1,+2e rm -rf x' notes.txt", "sed '0,/a/e rm -rf x' notes.txt", "sed '\\,a,e rm -rf x' notes.txt",
+  "sed '/a/I e rm -rf x' notes.txt", "sed 's/a/b/;e rm -rf x' notes.txt", "sed -n 's/a/rm -rf x/ep' notes.txt", "sed 's|a|b|ge' notes.txt",
+  "sed -ne '1e rm -rf x' notes.txt", "sed -n -e p -e '$e rm -rf x' notes.txt", "sed 'y/a/b/;1e rm -rf x' notes.txt", "sed '1{e rm -rf x\n}' notes.txt",
+  "sed -s -n --posix 1e\\ rm notes.txt", "sed $'1e rm -rf x' notes.txt", "sed 'a\\\ntext\n1e x' notes.txt",
+  "awk -e 'BEGIN{}' -e 'BEGIN{system(\"rm -rf x\")}'", "awk --sou='BEGIN{system(\"rm -rf x\")}'", 'awk --fi prog.awk', "awk --lo ext 'BEGIN{}'",
+  "awk '@include \"x.awk\"'", "awk 'BEGIN{f=\"sys\" \"tem\"; @f(\"rm -rf x\")}'", 'git log --show-sig', 'git grep --open-f x', 'git config --ed',
+  'git branch --edit-d', 'git log --out=.git/config; git status', 'zip -T --unzip-c=./x a.zip b', "zip -T -TT='rm -rf x' a.zip b", "man -aP 'rm -rf x' ls", "man --pa='rm -rf x' ls", 'rsync --rsh=./x a b', "rsync --rs='rm -rf x' a b",
+]
+
 describe.each(RULE_SETS)('closed world, with %s', (_name, rules) => {
   it.each(LEAKS)('is denied or asked of a person, never allowed or left to --yes: %s', async (command) => {
     const v = await decide(rules, command);
     if (v.decision !== 'deny') expect(v).toMatchObject({ decision: 'ask', needsPerson: true });
   });
 
+  it.each(STATE_WRITES)('shell state that makes later commands run something asks a person: %s', async (command) => {
+    const v = await decide(rules, command);
+    if (v.decision !== 'deny') expect(v).toMatchObject({ decision: 'ask', needsPerson: true });
+  });
+
+  it.each(OPTION_FORMS)('an option that runs a program, however it is spelled, asks a person: %s', async (command) => {
+    const v = await decide(rules, command);
+    if (v.decision !== 'deny') expect(v).toMatchObject({ decision: 'ask', needsPerson: true });
+  });
+
   it.each(['ls -la', 'cat notes.txt', 'echo hi > a.txt', 'grep -rn todo .', 'git status', 'git log --oneline -5', 'git diff HEAD~1', 'git -C . status',
     'git branch --list', 'node --version', 'wc -l a | sort -n | head', 'mkdir -p out && cp a out/', 'tar -czf out.tgz src', 'jq .name package.json',
-    'find . -name "*.ts"', 'git status && git log -1', 'env -i ls', 'sudo -E ls', 'time -p ls', 'setsid -w ls'])('understood, as before: %s', async (command) => {
+    'find . -name "*.ts"', 'git status && git log -1', 'env -i ls', 'sudo -E ls', 'time -p ls', 'setsid -w ls',
+    "sed -n 's/hello/world/p' a", "sed -i.bak -e 's/x/y/g' -e '/^$/d' a", "sed -E 's/(a|e)+/x/w out.txt' a", "sed '1~2d;$!N;/x/I,+2p;y/abc/xyz/' a",
+    "sed -e '/start/,/end/{s/a/b/;p}' -e '3q' a", 'sort -k2 -n --check a', 'install --strip -m 644 a b', 'tar --checkpoint=10 -cf a.tar b',
+    'read -r line < a', 'export FOO=1 BAR', 'export PATH', 'set -euo pipefail', 'set -- a b', 'for f in *.ts; do echo "$f"; done', ': ${FOO:=1}',
+    "printf -v x '%s' y", "trap 'echo bye' EXIT", 'trap - EXIT', 'f() { local x=1; echo $x; }; f', 'unset FOO', "awk -F: '{print $1}' a", 'trap -p', 'trap -p EXIT', 'wait $!', 'git log --oneline --stat'])('understood, as before: %s', async (command) => {
     const v = await decide(rules, command);
     expect(v.needsPerson).toBeUndefined();
     expect(v.decision).toBe('*' in (rules.shell as object) ? 'allow' : 'ask');

@@ -1,6 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { TargetPart } from '../tools/tool.js';
 import { gitConfigReason, readGitWords, type GitPlaces } from './git-config.js';
+import { isLongOption } from './options.js';
 import { interpreterReason, SHELLS } from './programs.js';
 import { knownWrapper, mayRunOthers } from './wrappers.js';
 import type { Word } from './words.js';
@@ -46,9 +47,9 @@ const after = (args: string[], option: RegExp) => args.some((a, i) => i > 0 && o
 
 /** Listed programs' ways of running something after all: with one of them, the part is unread. */
 const LEAF_CHECKS: Record<string, (args: string[]) => string | undefined> = {
-  sort: (a) => (a.some((x) => x.startsWith('--compress-program')) ? 'sort --compress-program runs a program of the command\'s choosing' : undefined),
-  split: (a) => (a.some((x) => x.startsWith('--filter')) ? 'split --filter runs a command of the command\'s choosing' : undefined),
-  install: (a) => (a.some((x) => x.startsWith('--strip-program')) ? 'install --strip-program runs a program of the command\'s choosing' : undefined),
+  sort: (a) => (a.some((x) => isLongOption(x, 'compress-program')) ? 'sort --compress-program runs a program of the command\'s choosing' : undefined),
+  split: (a) => (a.some((x) => isLongOption(x, 'filter')) ? 'split --filter runs a command of the command\'s choosing' : undefined),
+  install: (a) => (a.some((x) => isLongOption(x, 'strip-program', ['strip'])) ? 'install --strip-program runs a program of the command\'s choosing' : undefined),
   mapfile: (a) => (a.some((x) => /^-[a-zA-Z]*C/.test(x)) ? 'mapfile -C runs a command for each line' : undefined),
   readarray: (a) => (a.some((x) => /^-[a-zA-Z]*C/.test(x)) ? 'readarray -C runs a command for each line' : undefined),
   read: (a) => (a.some((x, i) => !x.startsWith('-') && !/^-[adinNptu]$/.test(a[i - 1] ?? '') && SUBSCRIPT.test(x)) ? 'read into an array element evaluates its subscript, which can run commands' : undefined),

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { isLongOption } from './options.js';
 import type { Word } from './words.js';
 
 // git runs programs its configuration names (aliases, pagers, diff and filter drivers, fsmonitor,
@@ -81,11 +82,13 @@ export function readGitWords(args: Word[]): GitReading {
   const rest = args.slice(i + 1).map((w) => w.value);
   const has = (re: RegExp) => rest.some((a) => re.test(a));
   // The read-only ones with a way to start a program or an editor of their own.
-  if (sub === 'grep' && has(/^(?:-O|--open-files-in-pager)/)) return { unread: 'git grep -O opens files with a program of the command\'s choosing' };
-  if (has(/^--show-signature$/)) return { unread: 'git --show-signature runs the signature program git is configured with' };
+  // git's subcommands take any unambiguous prefix of a long option (`--show-sig`), as getopt_long does.
+  const long = (name: string) => rest.some((a) => isLongOption(a, name));
+  if (sub === 'grep' && (has(/^-O/) || long('open-files-in-pager'))) return { unread: 'git grep -O opens files with a program of the command\'s choosing' };
+  if (long('show-signature')) return { unread: 'git --show-signature runs the signature program git is configured with' };
   if (has(/^--help$/)) return { unread: 'git --help opens the manual with a viewer git\'s settings may name' };
-  if (sub === 'config' && has(/^(?:-e|--edit)$/)) return { unread: 'git config --edit runs an editor' };
-  if (sub === 'branch' && has(/^--edit-description$/)) return { unread: 'git branch --edit-description runs an editor' };
+  if (sub === 'config' && (has(/^-e$/) || long('edit'))) return { unread: 'git config --edit runs an editor' };
+  if (sub === 'branch' && long('edit-description')) return { unread: 'git branch --edit-description runs an editor' };
   if (sub === 'tag' && rest.some((a) => !/^(?:-l|--list|-n\d*|--sort=.*|--format=.*|--contains|--merged|--no-merged|--points-at|--column|--no-column)$/.test(a))) {
     return { unread: 'git tag may make a tag, which runs an editor, a signing program or hooks' };
   }
@@ -93,7 +96,7 @@ export function readGitWords(args: Word[]): GitReading {
     return { unread: 'git remote may reach the remote through a program git is configured with' };
   }
   // git config writes settings (`--rename-section foo core` can make a harmless key an executing one).
-  return { folders, ...(gitDir ? { gitDir } : {}), writes: sub === 'config' || has(/^--output(?:=|$)/) };
+  return { folders, ...(gitDir ? { gitDir } : {}), writes: sub === 'config' || long('output') };
 }
 
 /** The key names one config file sets (`section.sub.key`, lower-cased but for the subsection), or undefined when it cannot be read. */

@@ -1,22 +1,32 @@
 import { GIT_EXECUTES } from './git-config.js';
+import { isAnyLongOption, isLongOption, shortOptions } from './options.js';
+import { sedScriptRuns } from './sed-script.js';
 import type { Word } from './words.js';
 import type { Unwrapped } from './wrappers.js';
 
 // Programs that are not wrappers but run commands through an option or their program text:
 // awk's system(), git's settings, sed's `e`, and the project files make and npm follow.
 
+/** What gawk reads program text from (`-e`/`--source` text; the others name files or libraries). */
+const AWK_FILES = ['file', 'exec', 'include', 'load'];
+
 export function awk(args: Word[]): Unwrapped | undefined {
-  // -f/-E/-i take the program from files; gawk's -l loads a shared library.
-  if (args.some((a) => /^--(?:file|exec|include|load)/.test(a.value) || /^-[a-zA-Z]*[fEil]$/.test(a.value))) {
+  const read = shortOptions(args, 'FfvWeEil', { optionalValue: 'dDLop', longWithValue: ['field-separator', 'assign', 'source', ...AWK_FILES] });
+  if (read.dynamic) return { opaque: 'awk\'s options or program are made at run time' };
+  // -f/-E/-i take the program from files; -l loads a shared library; -W names any long option.
+  if (read.letters.some((l) => 'fEilW'.includes(l.letter)) || read.long.some((l) => isAnyLongOption(l.word.value, AWK_FILES))) {
     return { opaque: 'awk runs a program from a file, which cannot be read from the command line' };
   }
-  const i = firstOperand(args, 'vFW');
-  const program = i >= 0 ? args[i] : undefined;
-  if (!program || program.dynamic) return { opaque: 'awk\'s program is made at run time' };
-  if (/system|\||getline|@load|extension/.test(program.value)) return { opaque: 'the awk program runs commands (system, a pipe or getline)' };
+  const sources = [
+    ...read.letters.filter((l) => l.letter === 'e').map((l) => l.value),
+    ...read.long.filter((l) => isLongOption(l.word.value, 'source')).map((l) => l.value),
+  ];
+  const programs = sources.length ? sources : [read.operands[0]];
+  if (programs.some((p) => !p || p.dynamic)) return { opaque: 'awk\'s program is made at run time' };
+  // Any `@` (gawk's @include and @load, and its indirect calls `@f(…)`, which may name system) counts too.
+  if (programs.some((p) => /system|\||getline|@|extension/.test(p!.value))) return { opaque: 'the awk program runs commands (system, a pipe, getline or an @ directive)' };
   return undefined;
 }
-
 
 /** Settings under which git runs a program of the user's choosing (see git-config.ts). */
 const GIT_RUNS = GIT_EXECUTES;
@@ -57,31 +67,16 @@ export function projectScripts(name: string, args: Word[]): Unwrapped | undefine
   return { opaque: `${name}${sub ? ` ${sub.value}` : ''} runs scripts from the project's package files` };
 }
 
-/** GNU sed runs commands with `e` and the `e` flag of `s`: such a script cannot be read as commands. */
+/** GNU sed runs commands with `e` and the `e` flag of `s` (sed-script.ts); options are read as getopt_long reads them. */
 export function sed(args: Word[]): Unwrapped | undefined {
-  const scripts: Word[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!.value;
-    if (a === '-e' || a === '--expression') scripts.push(args[++i] ?? args[i]!);
-    else if (a.startsWith('--expression=')) scripts.push({ ...args[i]!, value: a.slice('--expression='.length) });
-    else if (a === '-f' || a.startsWith('--file')) return { opaque: 'sed runs a script from a file' };
-  }
-  if (!scripts.length) {
-    const first = args.find((w) => !w.value.startsWith('-'));
-    if (first) scripts.push(first);
-  }
-  const runs = (t: string) => /(?:^|[;\n{}])\s*(?:[0-9$]+(?:,[0-9$]+)?|\/[^/]*\/)?\s*!?\s*e(?:\s|$|;)/.test(t) || /(?:^|[;\n{}\s])s(.).*?\1.*?\1[gpIiMm0-9w]*e/.test(t);
-  return scripts.some((w) => w.dynamic || runs(w.value)) ? { opaque: 'the sed script runs commands (e)' } : undefined;
-}
-
-/** The first word after awk's options (`-v x=1`, `-F:`), or undefined when an option is made at run time. */
-function firstOperand(args: Word[], valueLetters: string): number {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a.dynamic) return -1;
-    if (a.value === '--') return i + 1;
-    if (!a.value.startsWith('-') || a.value === '-') return i;
-    if (a.value.length === 2 && valueLetters.includes(a.value[1]!)) i++;
-  }
-  return args.length;
+  const read = shortOptions(args, 'efl', { optionalValue: 'i', permute: true, longWithValue: ['expression', 'file', 'line-length'] });
+  if (read.letters.some((l) => l.letter === 'f') || read.long.some((l) => isLongOption(l.word.value, 'file'))) return { opaque: 'sed runs a script from a file' };
+  const scripts = [
+    ...read.letters.filter((l) => l.letter === 'e').map((l) => l.value),
+    ...read.long.filter((l) => isLongOption(l.word.value, 'expression')).map((l) => l.value),
+  ];
+  if (!scripts.length) scripts.push(read.operands[0]);
+  if (scripts.some((w) => w?.dynamic || (w && sedScriptRuns(w.value)))) return { opaque: 'the sed script runs commands (e)' };
+  // Other words made at run time may be options (`-e …`, `-f …`): closed-world.ts counts them unread.
+  return undefined;
 }

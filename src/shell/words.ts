@@ -16,6 +16,9 @@ const DYNAMIC_NODES = new Set([
   'simple_expansion', 'expansion', 'command_substitution', 'process_substitution', 'arithmetic_expansion',
 ]);
 
+/** `{a,b}` and `{1..3}` become several words. */
+const BRACE_EXPANSION = /\{[^}]*(?:,|\.\.)[^}]*\}/;
+
 /** Escapes inside `$'…'`, as bash decodes them. */
 const ANSI_SIMPLE: Record<string, string> = {
   a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?',
@@ -64,8 +67,7 @@ function unquoted(text: string): { value: string; glob: boolean } {
     if (c === '*' || c === '?' || c === '[') glob = true;
     value += c;
   }
-  // `{a,b}` and `{1..3}` become several words.
-  if (/\{[^}]*(?:,|\.\.)[^}]*\}/.test(text)) glob = true;
+  if (BRACE_EXPANSION.test(text)) glob = true;
   return { value, glob };
 }
 
@@ -109,6 +111,9 @@ function wordOf(node: Node): { value: string; dynamic: boolean; glob: boolean } 
         dynamic ||= w.dynamic;
         glob ||= w.glob;
       }
+      // The grammar splits `{PA,}TH` into pieces none of which is a brace expansion alone: bash sees the whole.
+      const skeleton = node.children.map((c) => (c?.type === 'word' ? c.text : 'x')).join('');
+      if (BRACE_EXPANSION.test(skeleton)) glob = true;
       return { value, dynamic, glob };
     }
     case 'word':

@@ -1,5 +1,7 @@
 import { CHANGES_SETTINGS, interpreterReason, RUNS_SOMETHING, SHELLS } from './programs.js';
+import { attachedValue, isAnyLongOption, isLongOption } from './options.js';
 import { awk, git, projectScripts, sed } from './runs-by-option.js';
+import { stateWrites } from './shell-state.js';
 import type { Word } from './words.js';
 
 /** What a program that runs other programs would run. */
@@ -49,7 +51,9 @@ function afterOptions(args: Word[], spec: OptionSpec, start = 0): number {
     }
     if (a.startsWith('--') && a.length > 2) {
       const name = a.slice(2).split('=')[0]!;
-      i += !a.includes('=') && (spec.long?.includes(name) || (spec.greedy && !spec.flags?.long?.includes(name))) ? 2 : 1;
+      // getopt_long takes any prefix of a long option; a name that is itself a flag is that flag.
+      const flag = spec.flags?.long?.includes(name) === true;
+      i += !a.includes('=') && !flag && (isAnyLongOption(a, spec.long ?? []) || spec.greedy) ? 2 : 1;
       continue;
     }
     if (spec.numeric && /^-\d+$/.test(a)) {
@@ -122,6 +126,9 @@ const SIMPLE: Record<string, OptionSpec> = {
   prlimit: { short: 'p', long: ['pid'] },
 };
 
+/** tar's options that run a program of the command's choosing (`--checkpoint` alone is not one). */
+const TAR_RUNS = ['to-command', 'use-compress-program', 'checkpoint-action', 'info-script', 'new-volume-script', 'rsh-command', 'rmt-command'];
+
 /** The dynamic loader run as a program (`ld.so`, `/lib64/ld-linux-x86-64.so.2`): it runs the program it is given. */
 const LOADER = /^ld(?:-linux[\w.-]*|-musl[\w.-]*|64)?\.so(?:\.\d+)*$/;
 
@@ -184,9 +191,11 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
   const interpreter = interpreterReason(name, args.map((a) => a.value));
   if (interpreter) return { opaque: interpreter };
   if (name in SIMPLE) return simple(name, args);
+  const written = stateWrites(name, args);
+  if (written) return written;
   if (LOADER.test(name)) {
     // `--preload`, `--audit` and `--library-path` load code of the command's choosing into what it runs.
-    if (args.some((a) => /^--(?:preload|audit|library-path)/.test(a.value))) return { opaque: `${name} loads libraries of the command's choosing` };
+    if (args.some((a) => isAnyLongOption(a.value, ['preload', 'audit', 'library-path']))) return { opaque: `${name} loads libraries of the command's choosing` };
     return rest(args, afterOptions(args, { long: ['argv0', 'glibc-hwcaps-prepend', 'glibc-hwcaps-mask'] }));
   }
   switch (name) {
@@ -222,17 +231,20 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
     }
     case 'flock': {
       const i = afterOptions(args, { short: 'Ewc', long: ['conflict-exit-code', 'timeout', 'command'] });
-      const c = args.findIndex((a) => a.value === '-c' || a.value === '--command');
-      if (c >= 0) return args[c + 1] ? { scripts: [args[c + 1]!] } : {};
+      const c = args.findIndex((a) => a.value === '-c' || isLongOption(a.value, 'command'));
+      const attached = c >= 0 ? attachedValue(args[c]!) : undefined;
+      if (c >= 0) return attached ? { scripts: [attached] } : args[c + 1] ? { scripts: [args[c + 1]!] } : {};
       return i < 0 ? rest(args, i) : rest(args, i + 1);
     }
     case 'su':
     case 'runuser':
     case 'script': {
-      const c = args.findIndex((a) => /^-[a-zA-Z]*c$/.test(a.value) || a.value === '--command');
+      // su's --session-command runs its command as --command does.
+      const long = (w: Word) => isAnyLongOption(w.value, ['command', 'session-command']);
+      const c = args.findIndex((a) => /^-[a-zA-Z]*c$/.test(a.value) || (long(a) && !a.value.includes('=')));
       if (c >= 0 && args[c + 1]) return { scripts: [args[c + 1]!] };
-      const attached = args.find((a) => a.value.startsWith('--command='));
-      if (attached) return { scripts: [{ ...attached, value: attached.value.slice('--command='.length) }] };
+      const attached = args.find((a) => long(a) && a.value.includes('='));
+      if (attached) return { scripts: [attachedValue(attached)!] };
       return name === 'script' && args.every((a) => a.value.startsWith('-') || a === args.at(-1))
         ? { opaque: 'script starts a shell that reads commands from its input' }
         : { opaque: `${name} starts a shell that reads commands from its input` };
@@ -242,7 +254,7 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
       if (i < 0) return rest(args, i);
       if (i >= args.length) return {};
       // Without -x, watch hands its words to `sh -c`.
-      return args.some((a) => a.value === '-x' || a.value === '--exec') ? rest(args, i) : { scripts: [joined(args.slice(i))] };
+      return args.some((a) => a.value === '-x' || isLongOption(a.value, 'exec')) ? rest(args, i) : { scripts: [joined(args.slice(i))] };
     }
     case 'parallel':
       return parallel(args);
@@ -266,10 +278,11 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
       return git(args);
     case 'zip':
       // `-TT CMD` / `--unzip-command CMD` tests the archive with a command of the caller's choosing.
-      return args.some((a) => a.value === '-TT' || a.value.startsWith('--unzip-command')) ? { opaque: 'zip -TT runs a command of the caller\'s choosing' } : undefined;
+      return args.some((a) => a.value.startsWith('-TT') || isLongOption(a.value, 'unzip-command')) ? { opaque: 'zip -TT runs a command of the caller\'s choosing' } : undefined;
     case 'man':
       // The pager and the browser man opens pages with are commands.
-      return args.some((a) => /^-[PH]|^--(?:pager|html)/.test(a.value)) ? { opaque: 'man -P/-H runs a pager or browser of the caller\'s choosing' } : undefined;
+      // Short options group (`-aP less`), as argp reads them.
+      return args.some((a) => /^-[a-zA-Z]*[PH]/.test(a.value) || isAnyLongOption(a.value, ['pager', 'html'])) ? { opaque: 'man -P/-H runs a pager or browser of the caller\'s choosing' } : undefined;
     case 'coproc': {
       // The grammar reads `coproc NAME { cmd; }` as plain words: drop the braces and try it with and without a NAME.
       const words = args.map((w) => ({ ...w, value: w.value.replace(/;$/, '') })).filter((w) => !['{', '}', '(', ')', ''].includes(w.value));
@@ -296,8 +309,15 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
     case 'alias':
       // An alias's value runs wherever its name is used later: read it as a command line now.
       return { scripts: args.filter((a) => a.value.includes('=')).map((a) => ({ ...a, value: a.value.slice(a.value.indexOf('=') + 1) })) };
-    case 'trap':
-      return args[0] && !args[0].value.startsWith('-') ? { scripts: [args[0]] } : undefined;
+    case 'trap': {
+      // `-p`/`-l` only print; otherwise the body is the first word after `--`, read wherever it stands.
+      // Only words before the first that is not an option are options: `trap -- 'x' -p EXIT` sets EXIT's.
+      const end = args.findIndex((a) => a.dynamic || !/^-./.test(a.value) || a.value === '--');
+      const options = end < 0 ? args : args.slice(0, end);
+      if (options.some((a) => /^-[lpP]+$/.test(a.value))) return undefined;
+      const body = args[0]?.value === '--' && !args[0].dynamic ? args[1] : args[0];
+      return body && (body.dynamic || body.value !== '-') ? { scripts: [body] } : undefined;
+    }
     case 'hash':
       return args.some((a) => /^-[a-zA-Z]*p/.test(a.value)) ? { opaque: 'hash -p makes a name run another program' } : undefined;
     case 'enable':
@@ -311,11 +331,11 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
     case 'gtar':
     case 'bsdtar':
       // Old-style letters without a dash (`tar xIf …`) count as options too; -F is --info-script.
-      return args.some((a, i) => /^--(?:to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command|rmt-command)|^-[a-zA-Z]*[IF]/.test(a.value) || (i === 0 && /^[a-zA-Z]*[IF][a-zA-Z]*$/.test(a.value)))
+      return args.some((a, i) => isAnyLongOption(a.value, TAR_RUNS, ['checkpoint']) || /^-[a-zA-Z]*[IF]/.test(a.value) || (i === 0 && /^[a-zA-Z]*[IF][a-zA-Z]*$/.test(a.value)))
         ? { opaque: 'tar runs a program given on the command line' }
         : undefined;
     case 'rsync':
-      return args.some((a) => /^-[a-zA-Z]*e|^--rsh|^--rsync-path/.test(a.value)) ? { opaque: 'rsync runs a program given on the command line' } : undefined;
+      return args.some((a) => /^-[a-zA-Z]*e/.test(a.value) || isAnyLongOption(a.value, ['rsh', 'rsync-path'])) ? { opaque: 'rsync runs a program given on the command line' } : undefined;
     case 'ssh':
       return args.length > 1 ? { opaque: 'ssh runs a command on another machine' } : undefined;
     default:
@@ -347,9 +367,10 @@ function simpleOnce(name: string, args: Word[], spec: OptionSpec): Unwrapped {
   if (name === 'env' || name === 'sudo') {
     const assigned = args.slice(0, Math.max(i, 0)).find((a) => RUNS_SOMETHING.test(a.value.split('=')[0]!));
     // `-S STRING`, `-SSTRING`, `--split-string=STRING`: the string is split into a command and run.
-    const split = args.findIndex((a) => /^-[a-zA-Z]*S/.test(a.value) || a.value.startsWith('--split-string'));
+    const split = args.findIndex((a) => /^-[a-zA-Z]*S/.test(a.value) || isLongOption(a.value, 'split-string'));
     const splitText = (w: Word): Word | undefined => {
-      const m = /^(?:-[a-zA-Z]*S|--split-string=?)(.*)$/s.exec(w.value);
+      if (w.value.startsWith('--')) return attachedValue(w) ?? args[split + 1];
+      const m = /^-[a-zA-Z]*S(.*)$/s.exec(w.value);
       return m?.[1] ? { ...w, value: m[1] } : args[split + 1];
     };
     const splitWord = name === 'env' && split >= 0 ? splitText(args[split]!) : undefined;
@@ -357,7 +378,7 @@ function simpleOnce(name: string, args: Word[], spec: OptionSpec): Unwrapped {
     if (assigned) return { ...base, opaque: `it sets ${assigned.value.split('=')[0]}, which changes what runs` };
     const settings = args.slice(0, Math.max(i, 0)).find((a) => CHANGES_SETTINGS.test(a.value.split('=')[0]!));
     if (settings) return { ...base, unread: `it sets ${settings.value.split('=')[0]}, which changes the settings what it runs reads` };
-    if (args.slice(0, Math.max(i, 0)).some((a) => /^-[a-zA-Z]*[CD]|^--chdir/.test(a.value))) return { ...base, unread: `${name} runs the command in another folder, whose settings are not the ones checked` };
+    if (args.slice(0, Math.max(i, 0)).some((a) => /^-[a-zA-Z]*[CD]/.test(a.value) || isLongOption(a.value, 'chdir'))) return { ...base, unread: `${name} runs the command in another folder, whose settings are not the ones checked` };
     // `sudo -s` / `-i` with nothing after them start a shell.
     if (name === 'sudo' && i >= args.length && args.some((a) => /^-[a-zA-Z]*[si]/.test(a.value))) return { opaque: 'sudo starts a shell that reads commands from its input' };
     return base;
