@@ -113,7 +113,9 @@ describe('the Chinese page as GBK', () => {
 });
 
 describe('long pages, other types, errors', () => {
-  it('reads a long page in windows, each saying the offset to continue', async () => {
+  it('reads a long page in windows, each saying the offset to continue, from one request a turn', async () => {
+    const requests = () => site.seen.filter((p) => p === '/long').length;
+    const before = requests();
     const first = await call(tool, { url: site.url('/long') }, webCtx());
     const next = first.metadata?.nextOffset as number;
     expect(next).toBeGreaterThan(15_000);
@@ -135,6 +137,10 @@ describe('long pages, other types, errors', () => {
     const all = seen.join('\n');
     for (const i of [0, 150, 250, 399]) expect(all.split(`Paragraph ${i} `).length - 1).toBe(1);
     expect(await failure(tool, { url: site.url('/long'), offset: 10_000_000 }, webCtx())).toMatch(/past the end/);
+    // The turn's copy answered every window after the first: the site saw one request, and a
+    // fragment is the same page. How often a page is read says nothing to the site.
+    await call(tool, { url: `${site.url('/long')}#part-2`, offset: next }, webCtx());
+    expect(requests() - before).toBeLessThanOrEqual(1);
   });
 
   it('returns text and JSON as they are', async () => {

@@ -43,7 +43,18 @@ const MADE_AT_RUN_TIME = /[$`]/;
  * options (`-f`, `-rf`). With a `.` or `/` in it every name it expands to is a bad option word
  * (`-f.log`), which the program refuses.
  */
-const mayBeOptions = (word: string) => /^[-*?[]/.test(word) && /[*?[]/.test(word) && !/[./]/.test(word);
+const mayBeOptions = (word: string) => bracesMakeOptions(word) || (/^[-*?[]/.test(word) && /[*?[]/.test(word) && !/[./]/.test(word));
+/**
+ * A brace expansion that may make an option word: bash makes several words of `{-rf,t1}` or
+ * `-{r,f}`, and one led by `-` is an option. `{a,b}.log` makes only names.
+ */
+function bracesMakeOptions(word: string): boolean {
+  const open = word.indexOf('{');
+  if (open < 0 || !/\{[^{}]*(?:,|\.\.)[^{}]*\}/.test(word)) return false;
+  const before = word.slice(0, open);
+  if (before.startsWith('-')) return true;
+  return before === '' && /[{,]\s*-/.test(word);
+}
 
 /** A program's options by its key; own entries only, as a word like `constructor` comes from a model. */
 const optionsOf = (key: string): ProgramOptions | undefined => (Object.hasOwn(PROGRAM_OPTIONS, key) ? PROGRAM_OPTIONS[key] : undefined);

@@ -263,6 +263,11 @@ describe('evaluate: a deny over a program\'s options holds against their other s
     for (const text of ['rm -r -- *', 'rm -r ./*', 'rm *.log', 'rm -r */x']) expect(line(rmDenied, text).decision, text).not.toBe('deny');
   });
 
+  it('a brace expansion may make option words: {-rf,t1} is rm -rf t1', () => {
+    for (const text of ['rm {-rf,t1}', 'rm -r {-f,important}', 'rm -r {-f,-v} t1', 'rm {-r,-f,t1}', 'rm -r t1 {--force,x}', 'rm -r {-f,./x}']) expect(line(rmDenied, text).decision, text).toBe('deny');
+    for (const text of ['rm -r -- {a,b}', 'rm {a,b}.log']) expect(line(rmDenied, text).decision, text).not.toBe('deny');
+  });
+
   it('allows and asks keep their literal meaning: they never get broader', () => {
     const rules: PermissionRules = { shell: { 'rm -rf *': 'allow', 'git push --force*': 'ask', 'cp -t /secret *': 'allow' } };
     expect(line(rules, 'rm -rf x')).toMatchObject({ decision: 'allow', rule: 'shell › rm -rf *' });

@@ -32,15 +32,24 @@ describe('the turn trust record', () => {
   it('keeps the addresses the user wrote open exactly as written, and reading on from them', () => {
     const trust = createTurnTrust({ lang: 'en', turnText: 'read https://news.example.com/a/ and example.org/b, and 127.0.0.1:8080/x' });
     trust.entered(page);
-    expect(trust.review(fetchOf('https://news.example.com/a/'))).toBeUndefined();
-    // The fragment never leaves the machine.
     expect(trust.review(fetchOf('https://news.example.com/a/#top'))).toBeUndefined();
     // Typed without a scheme: https, as the browser takes it.
     expect(trust.review(fetchOf('https://example.org/b'))).toBeUndefined();
     expect(trust.review(fetchOf('https://127.0.0.1:8080/x'))).toBeUndefined();
-    // A redirect the server sends from a page that could go: its choice, not the model's.
+    // A redirect the server sends from a page that could go: its choice, not the model's; so is the next hop.
     expect(trust.review(fetchOf('https://www.news.example.com/a', 'https://news.example.com/a/'))).toBeUndefined();
-    expect(trust.review(fetchOf('https://www.news.example.com/a'))).toBeUndefined();
+    expect(trust.review(fetchOf('https://www.news.example.com/b', 'https://www.news.example.com/a'))).toBeUndefined();
+    // But a hop is no address of the user's: opened directly it asks, or a server could hand out
+    // fresh addresses for the model to choose among.
+    expect(trust.review(fetchOf('https://www.news.example.com/a'))).toMatch(/a site you did not name/);
+  });
+
+  it("opens a page of the user's once a turn after outside text: how often it is opened could spell data", () => {
+    const trust = createTurnTrust({ lang: 'en', turnText: 'read https://news.example.com/a' });
+    trust.entered(page);
+    expect(trust.review(fetchOf('https://news.example.com/a'))).toBeUndefined();
+    // The fragment never leaves the machine: it is the same page, opened again.
+    for (const again of ['https://news.example.com/a', 'https://news.example.com/a#top']) expect(trust.review(fetchOf(again)), again).toMatch(/again/);
   });
 
   it('asks for every other spelling of the page the user named: the server receives each as sent', () => {
@@ -53,8 +62,8 @@ describe('the turn trust record', () => {
       'http://127.0.0.1:8080/TEA', 'http://127.0.0.1:8080/tea?a',
     ];
     for (const url of respelled) expect(trust.review(fetchOf(url)), url).toMatch(/an address the model built|a site you did not name/);
-    // One spelling that passed does not open its look-alikes either.
-    expect(trust.review(fetchOf('http://127.0.0.1:8080/tea#x'))).toBeUndefined();
+    // One spelling that passed does not open its look-alikes either, nor itself a second time.
+    expect(trust.review(fetchOf('http://127.0.0.1:8080/tea#x'))).toMatch(/again/);
     expect(trust.review(fetchOf('http://127.0.0.1:8080/tea//'))).toBeDefined();
   });
 

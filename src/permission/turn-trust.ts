@@ -178,6 +178,17 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
   const named = new Set<string>();
   /** Addresses that may be sent, each exactly as it goes out (sentKey). */
   const known = new Set<string>();
+  /**
+   * Hops a server redirected to from a known address: they may be followed in that chain, but are
+   * never added to `known`, or a server could hand out fresh addresses for the model to pick among.
+   */
+  const redirected = new Set<string>();
+  /**
+   * Known addresses opened since outside text came in. A second opening in the same turn asks: how
+   * many times a page is opened would otherwise be a count the model can spell data with (web_fetch
+   * reads on from its own copy of the page and never opens it twice).
+   */
+  const opened = new Set<string>();
   const userTexts = [...(options.earlierTexts ?? []), options.turnText];
   for (const text of userTexts) {
     for (const url of addressesIn(text)) {
@@ -205,9 +216,18 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
     const key = sentKey(url);
     const from = redirectFrom === undefined ? undefined : parse(redirectFrom);
     // A redirect is the server's choice: from a page that could go, the next hop carries nothing new.
-    if (known.has(key) || (from && known.has(sentKey(from)))) {
-      known.add(key);
-      return undefined;
+    if (from) {
+      const fromKey = sentKey(from);
+      if (known.has(fromKey) || redirected.has(fromKey)) {
+        redirected.add(key);
+        return undefined;
+      }
+    } else if (known.has(key)) {
+      if (!opened.has(key)) {
+        opened.add(key);
+        return undefined;
+      }
+      return because(`再次打开 ${cut(url.href)}（同一轮里打开的次数本身也能携带数据）`, `opening ${cut(url.href)} again (how often a page is opened in one turn could itself spell data out),`);
     }
     const host = url.host;
     return named.has(hostKey(url))

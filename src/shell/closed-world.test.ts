@@ -121,7 +121,9 @@ const OPTION_FORMS = [
   "sed -s -n --posix 1e\\ rm notes.txt", "sed $'1e rm -rf x' notes.txt", "sed 'a\\\ntext\n1e x' notes.txt",
   "awk -e 'BEGIN{}' -e 'BEGIN{system(\"rm -rf x\")}'", "awk --sou='BEGIN{system(\"rm -rf x\")}'", 'awk --fi prog.awk', "awk --lo ext 'BEGIN{}'",
   "awk '@include \"x.awk\"'", "awk 'BEGIN{f=\"sys\" \"tem\"; @f(\"rm -rf x\")}'", 'git log --show-sig', 'git grep --open-f x', 'git config --ed',
-  'git branch --edit-d', 'git log --out=.git/config; git status', 'zip -T --unzip-c=./x a.zip b', "zip -T -TT='rm -rf x' a.zip b", "man -aP 'rm -rf x' ls", "man --pa='rm -rf x' ls", 'rsync --rsh=./x a b', "rsync --rs='rm -rf x' a b",
+  'git branch --edit-d', 'git log --out=.git/config; git status', 'git grep -iO"rm -rf t1" hello', 'git grep -nO x',
+  'echo t2 | xargs -l rm -rf', 'echo t2 | xargs -e rm -rf', 'echo t2 | xargs --eof rm -rf', 'echo t2 | xargs --max-lines rm -rf', 'echo t2 | xargs -rl rm -rf',
+  "echo 'rm -rf t2' > ~/.bashrc; bash -i -c true", 'sh -l -c true', 'bash --login -c true', 'bash --rcfile rc -i -c true', 'bash --init-file rc -c true', 'bash -ic true', 'zip -T --unzip-c=./x a.zip b', "zip -T -TT='rm -rf x' a.zip b", "man -aP 'rm -rf x' ls", "man --pa='rm -rf x' ls", 'rsync --rsh=./x a b', "rsync --rs='rm -rf x' a b",
 ]
 
 describe.each(RULE_SETS)('closed world, with %s', (_name, rules) => {
@@ -191,6 +193,20 @@ describe('git understood only while its settings run nothing', () => {
   it('a hook in .git/hooks (git status may write the index, which runs post-index-change)', async () => {
     const dir = repo('', 'post-index-change');
     expect(await decide(rules, 'git status', options(dir))).toMatchObject({ decision: 'ask', needsPerson: true, reason: expect.stringMatching(/hook/) });
+  });
+
+  it('a .git that is no repository: git looks further up, and so do the checks', async () => {
+    const dir = repo('[core]\n\tfsmonitor = rm -rf important\n');
+    mkdirSync(join(dir, 'sub', '.git'), { recursive: true });
+    expect(await decide(rules, 'git -C sub status', options(dir))).toMatchObject({ decision: 'ask', needsPerson: true, reason: expect.stringMatching(/fsmonitor/) });
+  });
+
+  it('a folder that looks like a bare repository is checked as one', async () => {
+    const dir = repo();
+    mkdirSync(join(dir, 'b'));
+    writeFileSync(join(dir, 'b', 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(join(dir, 'b', 'config'), '[diff]\n\texternal = rm -rf ../important\n');
+    expect(await decide(rules, 'git -C b diff', options(dir))).toMatchObject({ decision: 'ask', needsPerson: true, reason: expect.stringMatching(/diff\.external/) });
   });
 
   it('submodules, whose own settings git follows', async () => {

@@ -28,6 +28,14 @@ const SECRETS: Record<string, string> = {
   DISCORD_WEBHOOK: 'https://discord.com/api/webhooks/1/abc',
   SENTRY_DSN_KEYLESS: 'https://0123456789abcdef@o1.ingest.sentry.io/1',
   GH_PAT: 'personal-access-token-value',
+  TS_AUTHKEY: 'tskey-auth-value',
+  OTEL_EXPORTER_OTLP_HEADERS: 'x-honeycomb-team=abcdef',
+  SSHPASS: 'ssh-password-value',
+  HUAWEICLOUD_SDK_SK: 'huawei-secret-value',
+  QIANFAN_SK: 'qianfan-secret-value',
+  PAYMENT_CONFIG: 'sk_live_0123456789abcdef',
+  HONEYCOMB_WRITEKEY: 'honeycomb-write-key',
+  API_BEARER: 'bearer-value',
 };
 
 const HARMLESS: Record<string, string> = {

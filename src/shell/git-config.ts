@@ -84,7 +84,7 @@ export function readGitWords(args: Word[]): GitReading {
   // The read-only ones with a way to start a program or an editor of their own.
   // git's subcommands take any unambiguous prefix of a long option (`--show-sig`), as getopt_long does.
   const long = (name: string) => rest.some((a) => isLongOption(a, name));
-  if (sub === 'grep' && (has(/^-O/) || long('open-files-in-pager'))) return { unread: 'git grep -O opens files with a program of the command\'s choosing' };
+  if (sub === 'grep' && (has(/^-[a-zA-Z0-9]*O/) || long('open-files-in-pager'))) return { unread: 'git grep -O opens files with a program of the command\'s choosing' };
   if (long('show-signature')) return { unread: 'git --show-signature runs the signature program git is configured with' };
   if (has(/^--help$/)) return { unread: 'git --help opens the manual with a viewer git\'s settings may name' };
   if (sub === 'config' && (has(/^-e$/) || long('edit'))) return { unread: 'git config --edit runs an editor' };
@@ -122,18 +122,51 @@ export function configKeys(text: string): string[] {
   return keys;
 }
 
-/** The folder holding `.git` above `start` (itself included), and the git folder it names. */
-function findGitDir(start: string): string | undefined {
+/**
+ * Every git folder git might use from `start` up: each `.git` (a folder, or a file naming one), and
+ * each folder that has what a bare repository has (HEAD and config), nearest first.
+ */
+function gitDirCandidates(start: string): string[] {
+  const found: string[] = [];
   for (let dir = start; ; dir = path.dirname(dir)) {
     const dotGit = path.join(dir, '.git');
     const stat = statSync(dotGit, { throwIfNoEntry: false });
-    if (stat?.isDirectory()) return dotGit;
-    if (stat?.isFile()) {
+    if (stat?.isDirectory()) found.push(dotGit);
+    else if (stat?.isFile()) {
       const to = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
-      return to ? path.resolve(dir, to) : dotGit;
+      found.push(to ? path.resolve(dir, to) : dotGit);
     }
-    if (path.dirname(dir) === dir) return undefined;
+    if (existsSync(path.join(dir, 'HEAD')) && existsSync(path.join(dir, 'config'))) found.push(dir);
+    if (path.dirname(dir) === dir) return found;
   }
+}
+
+/** Why one config file could make git run a program, or undefined. */
+function fileReason(file: string): string | undefined {
+  const text = readSmall(file);
+  if (text === undefined) return undefined;
+  const key = configKeys(text).find((k) => GIT_EXECUTES.test(k) || k === 'unreadable.line');
+  if (key) return `git's settings in ${file} set ${key}, which can run a program`;
+  if (/=\s*"?!/.test(text)) return `git's settings in ${file} hold a value starting with "!", which runs as a command`;
+  return undefined;
+}
+
+/** Why one git folder's settings, hooks or submodules could make git run a program, or undefined. */
+function repoReason(gitDir: string): string | undefined {
+  const commonFile = readSmall(path.join(gitDir, 'commondir'));
+  const common = commonFile ? path.resolve(gitDir, commonFile.trim()) : gitDir;
+  for (const file of new Set([path.join(common, 'config'), path.join(gitDir, 'config'), path.join(gitDir, 'config.worktree')])) {
+    const why = fileReason(file);
+    if (why) return why;
+  }
+  for (const dir of new Set([path.join(common, 'hooks'), path.join(gitDir, 'hooks')])) {
+    const hook = existsSync(dir) && statSync(dir).isDirectory() ? readdirSync(dir).find((f) => !f.endsWith('.sample')) : undefined;
+    if (hook) return `the repository has a hook (${path.join(dir, hook)}), which git may run`;
+  }
+  if (existsSync(path.join(common, 'modules')) || existsSync(path.join(path.dirname(common), '.gitmodules'))) {
+    return 'the repository has submodules, whose own settings git may follow';
+  }
+  return undefined;
 }
 
 function readSmall(file: string): string | undefined {
@@ -161,29 +194,18 @@ export function gitConfigReason(reading: { folders: string[]; gitDir?: string },
     const logical = reading.folders.reduce((dir, f) => path.resolve(dir, f), places.cwd);
     // git looks upward from the real folder, links followed, as getcwd gives it.
     const start = existsSync(logical) ? realpathSync(logical) : logical;
-    const gitDir = reading.gitDir ? path.resolve(start, reading.gitDir) : findGitDir(start);
-    const files: string[] = [];
-    if (places.home) files.push(path.join(places.home, '.gitconfig'), path.join(places.xdgConfigHome ?? path.join(places.home, '.config'), 'git', 'config'));
-    let common: string | undefined;
-    if (gitDir) {
-      const commonFile = readSmall(path.join(gitDir, 'commondir'));
-      common = commonFile ? path.resolve(gitDir, commonFile.trim()) : gitDir;
-      files.push(path.join(common, 'config'), path.join(gitDir, 'config'), path.join(gitDir, 'config.worktree'));
+    // git skips a `.git` that is no repository and looks further up, and takes a folder that looks
+    // like a bare repository as one: every folder it might settle on is checked, not only the first.
+    const gitDirs = reading.gitDir ? [path.resolve(start, reading.gitDir)] : gitDirCandidates(start);
+    const homeFiles: string[] = [];
+    if (places.home) homeFiles.push(path.join(places.home, '.gitconfig'), path.join(places.xdgConfigHome ?? path.join(places.home, '.config'), 'git', 'config'));
+    for (const file of homeFiles) {
+      const why = fileReason(file);
+      if (why) return why;
     }
-    for (const file of new Set(files)) {
-      const text = readSmall(file);
-      if (text === undefined) continue;
-      const key = configKeys(text).find((k) => GIT_EXECUTES.test(k) || k === 'unreadable.line');
-      if (key) return `git's settings in ${file} set ${key}, which can run a program`;
-      if (/=\s*"?!/.test(text)) return `git's settings in ${file} hold a value starting with "!", which runs as a command`;
-    }
-    if (!gitDir || !common) return undefined;
-    for (const dir of new Set([path.join(common, 'hooks'), path.join(gitDir, 'hooks')])) {
-      const hook = existsSync(dir) ? readdirSync(dir).find((f) => !f.endsWith('.sample')) : undefined;
-      if (hook) return `the repository has a hook (${path.join(dir, hook)}), which git may run`;
-    }
-    if (existsSync(path.join(common, 'modules')) || existsSync(path.join(path.dirname(common), '.gitmodules'))) {
-      return 'the repository has submodules, whose own settings git may follow';
+    for (const gitDir of gitDirs) {
+      const why = repoReason(gitDir);
+      if (why) return why;
     }
     return undefined;
   } catch (err) {

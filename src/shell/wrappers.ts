@@ -390,6 +390,11 @@ function shell(name: string, args: Word[]): Unwrapped {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a.dynamic) return { opaque: `${name}'s arguments are made at run time` };
+    // An interactive or login shell first runs its startup files (~/.bashrc, ~/.profile, --rcfile's),
+    // which an earlier command may have written: what it runs cannot be read.
+    if (/^--(?:login|rcfile|init-file|rcf|ini|log)/.test(a.value) || /^-[a-zA-Z]*[il]/.test(a.value)) {
+      return { opaque: `${name} ${a.value} runs its startup files, whose commands cannot be read from the command line` };
+    }
     if (a.value === '--' || !a.value.startsWith('-') && !a.value.startsWith('+')) {
       const script = a.value === '--' ? args[i + 1] : a;
       return script ? { opaque: `${name} runs the script ${script.value}, whose commands cannot be read from the command line` } : stdin(name);
@@ -408,7 +413,9 @@ function shell(name: string, args: Word[]): Unwrapped {
 const stdin = (name: string): Unwrapped => ({ opaque: `${name} runs commands from its input, which cannot be read from the command line` });
 
 function xargs(args: Word[]): Unwrapped {
-  const i = afterOptions(args, { short: 'IiLlnPsdEea', long: ['replace', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'delimiter', 'eof', 'arg-file', 'process-slot-var'] });
+  // -i, -l and -e take their value attached or not at all (as do --replace, --max-lines and --eof
+  // without `=`): the word after them is the command.
+  const i = afterOptions(args, { short: 'ILnPsdEa', long: ['max-args', 'max-procs', 'max-chars', 'delimiter', 'arg-file', 'process-slot-var'] });
   if (i < 0) return rest(args, i);
   // With no command xargs runs echo.
   const argv = i < args.length ? args.slice(i) : [];

@@ -9,6 +9,8 @@ import { say, type Lang } from '../i18n.js';
 import { deadline } from '../net/deadline.js';
 import type { NetworkPolicy, NetworkPolicyError } from '../net/policy.js';
 import type { ReadPage } from '../webpage/read-page.js';
+
+type ReadPageResult = ReadPage;
 import { defineTool, ToolError, type Tool, type ToolContext } from './tool.js';
 import { policyText } from './browser-text.js';
 import { untrusted } from './untrusted.js';
@@ -22,6 +24,8 @@ const WINDOW_CHARS = 20_000;
 /** A window ends at a line break when one lies in its last fifth, so a paragraph is not cut mid-word. */
 const WINDOW_SNAP = 0.8;
 const MAX_URL_CHARS = 4_000;
+/** Pages a turn keeps to read on from (`offset`) without opening them again: a turn reads a few at most. */
+const PAGES_KEPT = 4;
 /** Some sites refuse clients that do not say who they are; this says it honestly. */
 const USER_AGENT = 'Mozilla/5.0 (compatible; Zhixing web_fetch; +https://github.com/zhixing)';
 
@@ -39,6 +43,17 @@ const WebFetchArgs = z.object({
 });
 
 export function createWebFetchTool(deps: WebFetchDeps): Tool {
+  /**
+   * The pages read in the running turn, by turn and address without its fragment. Reading on with
+   * `offset`, or reading a page again, takes the copy: the site sees one request per page a turn, so
+   * how often the model opens it says nothing, and a long page is not downloaded once per window.
+   */
+  const kept = new Map<string, ReadPageResult>();
+  const keep = (key: string, turnId: string, page: ReadPageResult) => {
+    for (const k of kept.keys()) if (!k.startsWith(`${turnId}\0`)) kept.delete(k);
+    kept.set(key, page);
+    while (kept.size > PAGES_KEPT) kept.delete(kept.keys().next().value!);
+  };
   return defineTool({
     name: 'web_fetch',
     annotations: { readOnly: true, openWorld: true },
@@ -60,6 +75,12 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool {
       } catch (err) {
         throw refusal(lang, input, err as Error);
       }
+      const keyUrl = new URL(url.href);
+      keyUrl.hash = '';
+      const key = `${ctx.turnId}\0${keyUrl.href}`;
+      const copy = kept.get(key);
+      // Nothing goes out: the copy read earlier in this turn answers.
+      if (copy) return present(copy, { offset, windowChars: deps.windowChars ?? WINDOW_CHARS, lang, ms: performance.now() - started });
       await askFor(ctx, url);
       // Each hop is asked as a redirect from the one before: the server chose it, not the model.
       let hop = url;
@@ -85,6 +106,7 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool {
         ctx.progress(say(lang, `已连接 ${fetched.url.host}，正在读取…`, `Connected to ${fetched.url.host}, reading…`));
         const { readPage } = await import('../webpage/read-page.js');
         const page = await readPage(fetched.response, fetched.url, { maxBytes: deps.maxBytes ?? MAX_PAGE_BYTES, lang, signal: ctx.signal });
+        keep(key, ctx.turnId, page);
         return present(page, { offset, windowChars: deps.windowChars ?? WINDOW_CHARS, lang, ms: performance.now() - started });
       } catch (err) {
         if (err instanceof ToolError) throw err;

@@ -20,6 +20,11 @@ export const EXTRACT_TIME_LIMIT_MS = 20_000;
 const EXTRACT_HEAP_LIMIT_MB = 768;
 /** An idle worker (jsdom loaded, tens of MB) is ended after this long. */
 const IDLE_MS = 30_000;
+/**
+ * Pages read at once; more wait their turn. A step may fetch 64 pages: a worker each would be 64
+ * threads loading jsdom on a small machine (and up to 64 × the heap limit), where two keep it busy.
+ */
+const MAX_RUNNING = 2;
 
 export interface BoundedOptions {
   signal?: AbortSignal;
@@ -51,6 +56,33 @@ function workerFile(): string | undefined {
 
 let workers: IdleWorkers | undefined;
 let nextId = 1;
+let running = 0;
+const waiting: Array<() => void> = [];
+
+/** Waits for one of the MAX_RUNNING places; the returned function gives it to the next in line. */
+async function place(signal?: AbortSignal): Promise<() => void> {
+  if (running < MAX_RUNNING) running++;
+  else {
+    await new Promise<void>((go, stop) => {
+      const onAbort = () => {
+        const i = waiting.indexOf(go);
+        if (i >= 0) waiting.splice(i, 1);
+        stop(signal?.reason ?? new Error('aborted'));
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      waiting.push(() => {
+        signal?.removeEventListener('abort', onAbort);
+        go();
+      });
+    });
+  }
+  return () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+}
 
 /** The page as plain text, said to be so. */
 function degradedPage(html: string, url: string, why: Degraded): BoundedPage {
@@ -67,6 +99,15 @@ export async function extractBounded(html: string, url: string, o: BoundedOption
   if (!file) {
     return extractPage(html, url).catch(() => degradedPage(html, url, 'failed'));
   }
+  const release = await place(o.signal);
+  try {
+    return await extractOnWorker(file, html, url, o);
+  } finally {
+    release();
+  }
+}
+
+function extractOnWorker(file: string, html: string, url: string, o: BoundedOptions): Promise<BoundedPage> {
   const heapMb = o.heapLimitMb ?? EXTRACT_HEAP_LIMIT_MB;
   workers ??= idleWorkers(() => new Worker(file, { resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 64 }, stdout: true, stderr: true }), IDLE_MS);
   const worker = workers.take();
