@@ -189,14 +189,17 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
    * reads on from its own copy of the page and never opens it twice).
    */
   const opened = new Set<string>();
-  const userTexts = [...(options.earlierTexts ?? []), options.turnText];
+  // Text quoted in a fence (what `cmd | zhixing "summarise"` sends, or a pasted log) is material, not
+  // the user's words: its addresses are not named, its words ask for nothing, and it is outside text.
+  const userTexts = [...(options.earlierTexts ?? []), options.turnText].map(withoutFences);
+  if (userTexts.at(-1) !== options.turnText) sources.push({ tool: say(lang, '消息里引用的文本', 'text quoted in your message') });
   for (const text of userTexts) {
     for (const url of addressesIn(text)) {
       named.add(hostKey(url));
       known.add(sentKey(url));
     }
   }
-  const asked = asksAcrossSessions(options.turnText);
+  const asked = asksAcrossSessions(userTexts.at(-1)!);
   /** Text the user wrote themselves: empty (clearing a field says nothing), or standing whole in one of their messages. */
   const userWrote = (typed: string) => typed === '' || userTexts.some((text) => standsIn(text, typed));
 
@@ -275,4 +278,12 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
     },
     crossSessionAsked: () => asked,
   };
+}
+
+/** A fenced block (``` or ~~~, three or more, to its closing fence or the end): quoted material. */
+const FENCED = /^(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^\1[ \t]*$|(?![\s\S]))/gm;
+
+/** The user's text without the fenced blocks quoted in it. */
+export function withoutFences(text: string): string {
+  return text.includes('```') || text.includes('~~~') ? text.replace(FENCED, '') : text;
 }
