@@ -128,7 +128,9 @@ export function createShellTool(deps: ShellToolDeps): Tool {
         // On the network a command can send anything anywhere; off it, nothing leaves the machine.
         ...(deps.network ? { sendsTo: { kind: 'anywhere' as const, what: say(lang, 'shell 命令', 'a shell command') } } : {}),
       });
-      if (decision !== 'allow') throw new ToolError(refusedText(lang, args.command, ctx.refusal?.(), !analysis.ok));
+      // Person-only because what it runs cannot be read (not because of outside text in the turn, which the turn says itself).
+      const unread = !analysis.ok || analysis.parts.some((p) => p.opaque !== undefined || p.unread !== undefined);
+      if (decision !== 'allow') throw new ToolError(refusedText(lang, args.command, ctx.refusal?.(), unread));
       // Asking may have taken a while: a stop in the meantime means it never starts.
       if (ctx.signal.aborted) throw new ToolError(refusedText(lang, args.command, 'cancelled'));
 
