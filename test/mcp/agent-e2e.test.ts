@@ -58,7 +58,8 @@ describe('MCP tools in a turn', () => {
     expect(r.actions.map((a) => [a.tool, a.ok])).toEqual([['everything__get-sum', true], ['everything__get-tiny-image', true]]);
     expect(r.actions[0]!.permission).toEqual([expect.objectContaining({ action: 'mcp.call', decision: 'allow', by: 'user', rule: '*__*' })]);
     const asked = events.filter((e) => e.type === 'permission.asked');
-    expect(asked.map((e) => (e as { target?: string }).target)).toEqual(['everything__get-sum {"a":19,"b":23}', 'everything__get-tiny-image']);
+    // The two calls run side by side (each one's arguments checked on a worker first): their asks come in either order.
+    expect(asked.map((e) => (e as { target?: string }).target).sort()).toEqual(['everything__get-sum {"a":19,"b":23}', 'everything__get-tiny-image']);
 
     // The result text is in the model's next request; the image bytes are in no request at all.
     const next = llm.requests[1]!.messages;
