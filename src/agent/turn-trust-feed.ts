@@ -3,7 +3,7 @@
  * text already in the conversation when it starts, and what each finished call brought in.
  */
 import { say, type Lang } from '../i18n.js';
-import { createTurnTrust, type TurnTrust } from '../permission/turn-trust.js';
+import { createTurnTrust, withoutFences, type TurnTrust } from '../permission/turn-trust.js';
 import type { ToolResult } from '../tools/registry.js';
 import type { PermissionRecord } from '../tools/tool.js';
 import { bringsOutsideText } from '../tools/untrusted.js';
@@ -16,7 +16,10 @@ export function trustOf(store: Store, opts: Pick<TurnOptions, 'sessionId' | 'tex
     .toolsCalled(opts.sessionId)
     .filter((tool) => bringsOutsideText(tool))
     .map((tool) => ({ tool, from: say(opts.lang, '本会话之前', 'earlier in this conversation') }));
-  return createTurnTrust({ lang: opts.lang, turnText: opts.text, earlierTexts: store.messages.userTexts(opts.sessionId), earlier });
+  const earlierTexts = store.messages.userTexts(opts.sessionId);
+  // Text quoted in a fence in an earlier message (piped in, pasted) is still in the model's context.
+  if (earlierTexts.some((t) => withoutFences(t) !== t)) earlier.push({ tool: say(opts.lang, '引用的文本', 'quoted text'), from: say(opts.lang, '本会话之前的消息', 'an earlier message of this conversation') });
+  return createTurnTrust({ lang: opts.lang, turnText: opts.text, earlierTexts, earlier });
 }
 
 /** What a finished call tells the trust record: outside text that came in, a search's result links. */

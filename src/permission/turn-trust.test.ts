@@ -34,6 +34,14 @@ describe('the turn trust record', () => {
     expect(own.review(fetchOf('https://news.example.com/a'))).toBeUndefined();
   });
 
+  it('never keeps a redirect hop followed before outside text came in as an address to open later', () => {
+    const trust = createTurnTrust({ lang: 'en', turnText: 'read http://127.0.0.1:8080/tea' });
+    expect(trust.review(fetchOf('http://127.0.0.1:8080/tea'))).toBeUndefined();
+    expect(trust.review(fetchOf('http://127.0.0.1:8080/n/0/1', 'http://127.0.0.1:8080/tea'))).toBeUndefined();
+    trust.entered(page);
+    expect(trust.review(fetchOf('http://127.0.0.1:8080/n/0/1'))).toMatch(/an address the model built/);
+  });
+
   it('says it in Chinese too', () => {
     const trust = createTurnTrust({ lang: 'zh', turnText: '总结一下 https://news.example.com/a' });
     trust.entered(page);

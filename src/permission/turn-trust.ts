@@ -256,7 +256,8 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
         // Before anything outside came in, the model has only the user's words to act on: the rules decide alone.
         if (sources.length === 0) {
           const url = parse(sendsTo.url);
-          if (url) known.add(sentKey(url));
+          // A hop the server chose is followed, never kept as an address the model may open later.
+          if (url) (sendsTo.redirectFrom === undefined ? known : redirected).add(sentKey(url));
           return undefined;
         }
         return reviewUrl(sendsTo.url, sendsTo.redirectFrom);

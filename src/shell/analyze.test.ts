@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { evaluate, withDefaults, type PermissionRules } from '../permission/rules.js';
 import { analyzeCommand, partsForRules, type AnalyzeOptions } from './analyze.js';
@@ -154,8 +158,13 @@ describe('speed', () => {
 
 describe('argument rules that a spelling must not slip past', () => {
   const rules = { shell: { 'git push*': 'deny', 'curl *127.0.0.1*': 'deny', '*': 'allow' } } as const;
+  // A small repository of its own: git's settings, hooks and nested repositories are checked in it.
+  const repoDir = realpathSync(mkdtempSync(join(tmpdir(), 'zhixing-analyze-git-')));
+  execFileSync('git', ['init', '-q', repoDir]);
+  for (const f of readdirSync(join(repoDir, '.git', 'hooks'))) if (!f.endsWith('.sample')) rmSync(join(repoDir, '.git', 'hooks', f));
+  afterAll(() => rmSync(repoDir, { recursive: true, force: true }));
   const decide = async (command: string) => {
-    const analysis = await analyzeCommand(command, { cwd: process.cwd(), path: process.env.PATH ?? '/usr/bin:/bin' });
+    const analysis = await analyzeCommand(command, { cwd: repoDir, path: process.env.PATH ?? '/usr/bin:/bin' });
     return evaluate(withDefaults(rules), 'shell', { target: command, parts: partsForRules(command, analysis) }).decision;
   };
   it.each([

@@ -201,6 +201,19 @@ describe('git understood only while its settings run nothing', () => {
     expect(await decide(rules, 'git -C sub status', options(dir))).toMatchObject({ decision: 'ask', needsPerson: true, reason: expect.stringMatching(/fsmonitor/) });
   });
 
+  it('a key hidden behind a comment that ends in a backslash is still seen (git does not continue comments)', async () => {
+    for (const config of ['[user]\n\t# note \\\n[core]\n\tfsmonitor = ./x.sh\n', '[user]\n\tname = a # c \\\n[core]\n\tfsmonitor = ./x.sh\n', '[core] ; c \\\n\tfsmonitor = ./x.sh\n']) {
+      const dir = repo(config);
+      expect(await decide(rules, 'git status', options(dir)), config).toMatchObject({ decision: 'ask', needsPerson: true, reason: expect.stringMatching(/fsmonitor/) });
+    }
+  });
+
+  it('a repository nested in the work tree (git status goes into it) counts as unread', async () => {
+    const dir = repo();
+    mkdirSync(join(dir, 't2', '.git'), { recursive: true });
+    expect(await decide(rules, 'git status', options(dir))).toMatchObject({ decision: 'ask', needsPerson: true, reason: expect.stringMatching(/nested/) });
+  });
+
   it('a folder that looks like a bare repository is checked as one', async () => {
     const dir = repo();
     mkdirSync(join(dir, 'b'));

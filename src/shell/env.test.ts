@@ -36,6 +36,13 @@ const SECRETS: Record<string, string> = {
   PAYMENT_CONFIG: 'sk_live_0123456789abcdef',
   HONEYCOMB_WRITEKEY: 'honeycomb-write-key',
   API_BEARER: 'bearer-value',
+  GRAFANA_SA: 'glsa_0123456789abcdefghijkl',
+  SSHKEY: 'ssh-key-value',
+  MY_PIN: '1234',
+  KUBECONFIG_DATA: 'kubeconfig-value',
+  MY_CONN_STR: 'Server=x;User=y',
+  MY_SESSION: 'session-value',
+  MY_SIG: 'signature-value',
 };
 
 const HARMLESS: Record<string, string> = {

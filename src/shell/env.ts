@@ -13,6 +13,8 @@ const SECRET_WORDS = new Set([
   // A secret key by its short name (HUAWEICLOUD_SDK_SK), auth and write keys, bearer values, headers
   // that carry them (OTEL_EXPORTER_OTLP_HEADERS), sshpass's password.
   'SK', 'AUTHKEY', 'WRITEKEY', 'BEARER', 'HEADERS', 'SSHPASS',
+  // PINs, signatures, SSH keys, sessions, connection strings, kubeconfigs carried in a variable.
+  'PIN', 'SIG', 'SSHKEY', 'SESSION', 'CONN', 'CONNECTION', 'KUBECONFIG', 'SA',
 ]);
 /** Fragments that mark a secret wherever they sit in the name (`ACCESSTOKEN`, `DB_PASSWORD_FILE`). */
 const SECRET_FRAGMENTS = /SECRET|PASSWORD|PASSWD|CREDENTIAL|TOKEN|APIKEY|API_KEY|PRIVATE_KEY|AUTH_KEY|ACCESS_KEY/i;
@@ -34,7 +36,7 @@ const PASSWORD_FIELD = /(?:^|[?&;\s])(?:password|passwd|pwd)=/i;
  * GitHub (`ghp_`, `github_pat_`…), GitLab, Slack, AWS access keys, Hugging Face, Google API keys, JWTs.
  */
 const KEY_SHAPED_VALUE =
-  /\b(?:sk-[A-Za-z0-9_-]{16,}|[rsp]k_(?:live|test)_[A-Za-z0-9]{10,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|hf_[A-Za-z0-9]{20,}|AIza[0-9A-Za-z_-]{30,}|eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.)/;
+  /\b(?:sk-[A-Za-z0-9_-]{16,}|[rsp]k_(?:live|test)_[A-Za-z0-9]{10,}|glsa_[A-Za-z0-9_]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|hf_[A-Za-z0-9]{20,}|AIza[0-9A-Za-z_-]{30,}|eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.)/;
 
 /** Who commits made by a command are from, unless the environment says. */
 const GIT_IDENTITY = {

@@ -101,10 +101,16 @@ export function readGitWords(args: Word[]): GitReading {
 
 /** The key names one config file sets (`section.sub.key`, lower-cased but for the subsection), or undefined when it cannot be read. */
 export function configKeys(text: string): string[] {
+  // A backslash at a line's end continues a value, but not a comment: rather than mirror git's reader
+  // exactly, the file is read both ways and every key either reading finds counts (a key hidden behind
+  // `# note \` is still seen). Lines only the second reading cannot place are continuations, not news.
+  return [...new Set([...keysOf(text.replace(/\\\r?\n/g, ' ')), ...keysOf(text).filter((k) => k !== 'unreadable.line')])];
+}
+
+function keysOf(text: string): string[] {
   const keys: string[] = [];
   let section = '';
-  // Continuation lines (a backslash at the end) belong to the key before them.
-  const lines = text.replace(/\\\r?\n/g, ' ').split(/\r?\n/);
+  const lines = text.split(/\r?\n/);
   for (const raw of lines) {
     let line = raw.trim();
     const header = /^\[\s*([^\]\s"]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]/.exec(line);
@@ -139,6 +145,34 @@ function gitDirCandidates(start: string): string[] {
     if (existsSync(path.join(dir, 'HEAD')) && existsSync(path.join(dir, 'config'))) found.push(dir);
     if (path.dirname(dir) === dir) return found;
   }
+}
+
+/** Entries of a work tree looked at for nested repositories before giving up and counting it as unread. */
+const MAX_TREE_ENTRIES = 20_000;
+
+/** Why a repository nested somewhere in the work tree at `root` could run a program, or undefined when none is. */
+function nestedRepoReason(root: string, own: string): string | undefined {
+  const pending = [root];
+  let seen = 0;
+  while (pending.length) {
+    const dir = pending.pop()!;
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (++seen > MAX_TREE_ENTRIES) return `the work tree has more than ${MAX_TREE_ENTRIES} entries to look through for repositories nested in it`;
+      const full = path.join(dir, e.name);
+      if (e.name === '.git') {
+        if (full !== own) return `a repository is nested in the work tree (${full}), and git may run with its settings`;
+        continue;
+      }
+      if (e.isDirectory()) pending.push(full);
+    }
+  }
+  return undefined;
 }
 
 /** Why one config file could make git run a program, or undefined. */
@@ -207,6 +241,10 @@ export function gitConfigReason(reading: { folders: string[]; gitDir?: string },
       const why = repoReason(gitDir);
       if (why) return why;
     }
+    // git status and diff go into a repository nested in the work tree (an index entry for it is
+    // enough, no .gitmodules needed), and run with its settings: any nested one counts as unread.
+    const top = gitDirs.find((d) => path.basename(d) === '.git');
+    if (top) return nestedRepoReason(path.dirname(top), top);
     return undefined;
   } catch (err) {
     return `git's settings could not be read (${err instanceof Error ? err.message : String(err)})`;

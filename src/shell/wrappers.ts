@@ -387,14 +387,13 @@ function simpleOnce(name: string, args: Word[], spec: OptionSpec): Unwrapped {
 }
 
 function shell(name: string, args: Word[]): Unwrapped {
+  // An interactive or login shell first runs its startup files (~/.bashrc, ~/.profile, --rcfile's),
+  // which an earlier command may have written: what it runs cannot be read, though its -c line still is.
+  const startupFlag = args.find((a) => /^--(?:login|rcfile|init-file|rcf|ini|log)/.test(a.value) || /^-[a-zA-Z]*[il]/.test(a.value));
+  const startup = startupFlag ? { opaque: `${name} ${startupFlag.value} runs its startup files, whose commands cannot be read from the command line` } : {};
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a.dynamic) return { opaque: `${name}'s arguments are made at run time` };
-    // An interactive or login shell first runs its startup files (~/.bashrc, ~/.profile, --rcfile's),
-    // which an earlier command may have written: what it runs cannot be read.
-    if (/^--(?:login|rcfile|init-file|rcf|ini|log)/.test(a.value) || /^-[a-zA-Z]*[il]/.test(a.value)) {
-      return { opaque: `${name} ${a.value} runs its startup files, whose commands cannot be read from the command line` };
-    }
     if (a.value === '--' || !a.value.startsWith('-') && !a.value.startsWith('+')) {
       const script = a.value === '--' ? args[i + 1] : a;
       return script ? { opaque: `${name} runs the script ${script.value}, whose commands cannot be read from the command line` } : stdin(name);
@@ -402,7 +401,7 @@ function shell(name: string, args: Word[]): Unwrapped {
     // -c anywhere in a group of short options (`-lc`, `-ec`): the next word is the command line.
     if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(a.value)) {
       const script = args[i + 1];
-      return script ? { scripts: [script] } : {};
+      return script ? { scripts: [script], ...startup } : startup;
     }
     if (a.value === '-o' || a.value === '+o' || a.value === '-O' || a.value === '+O' || a.value === '--rcfile' || a.value === '--init-file') i++;
     if (/^-[a-zA-Z]*s/.test(a.value)) return stdin(name);
