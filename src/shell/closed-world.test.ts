@@ -204,8 +204,28 @@ describe('git understood only while its settings run nothing', () => {
   it('a key hidden behind a comment that ends in a backslash is still seen (git does not continue comments)', async () => {
     for (const config of ['[user]\n\t# note \\\n[core]\n\tfsmonitor = ./x.sh\n', '[user]\n\tname = a # c \\\n[core]\n\tfsmonitor = ./x.sh\n', '[core] ; c \\\n\tfsmonitor = ./x.sh\n']) {
       const dir = repo(config);
-      expect(await decide(rules, 'git status', options(dir)), config).toMatchObject({ decision: 'ask', needsPerson: true, reason: expect.stringMatching(/fsmonitor/) });
+      expect(await decide(rules, 'git status', options(dir)), config).toMatchObject({ decision: 'ask', needsPerson: true });
     }
+  });
+
+  it('a file with a continued line is one git may read otherwise: a comment and a continued value together', async () => {
+    const dir = repo('[user]\n\t# c \\\n[core]\n\ta = v\\\n[x]\n\tfsmonitor = ./x.sh\n');
+    expect(await decide(rules, 'git status', options(dir))).toMatchObject({ decision: 'ask', needsPerson: true });
+  });
+
+  it('a .git file that is not a plain "gitdir: <path>" line, a --work-tree, or a renamed git folder with a nested repository', async () => {
+    const odd = repo();
+    const { renameSync } = await import('node:fs');
+    renameSync(join(odd, '.git'), join(odd, ' g'));
+    writeFileSync(join(odd, '.git'), 'gitdir:  g\n');
+    expect(await decide(rules, 'git status', options(odd))).toMatchObject({ decision: 'ask', needsPerson: true });
+
+    const moved = repo();
+    renameSync(join(moved, '.git'), join(moved, 'realgit'));
+    writeFileSync(join(moved, '.git'), 'gitdir: realgit\n');
+    mkdirSync(join(moved, 't2', '.git'), { recursive: true });
+    expect(await decide(rules, 'git status', options(moved))).toMatchObject({ decision: 'ask', needsPerson: true, reason: expect.stringMatching(/nested/) });
+    expect(await decide(rules, 'git --git-dir=realgit --work-tree=. status', options(moved))).toMatchObject({ decision: 'ask', needsPerson: true });
   });
 
   it('a repository nested in the work tree (git status goes into it) counts as unread', async () => {

@@ -25,7 +25,7 @@ const MAX_CONFIG_BYTES = 1_000_000;
  */
 export const GIT_EXECUTES = new RegExp(
   '^(?:alias|pager|filter|include|includeif|difftool|mergetool|guitool|browser|man|web|sendemail|instaweb|credential|protocol|gpg|tar|submodule|hook|fsmonitor|uploadpack|receive|trace2)\\.' +
-    '|^core\\.(?:pager|editor|sshcommand|fsmonitor|hookspath|askpass|gitproxy|alternaterefscommand)$' +
+    '|^core\\.(?:pager|editor|sshcommand|fsmonitor|hookspath|askpass|gitproxy|alternaterefscommand|worktree)$' +
     '|^remote\\..*\\.(?:uploadpack|receivepack|vcs|proxy)$' +
     '|^(?:diff\\.external|log\\.showsignature|sequence\\.editor|interactive\\.difffilter|ssh\\.variant)$' +
     '|(?:command|cmd|program|driver|helper|editor|textconv|hookspath|sshcommand|askpass|proxy|browser|viewer|path)$',
@@ -73,6 +73,7 @@ export function readGitWords(args: Word[]): GitReading {
     if (value === undefined) break;
     // `~` is the HOME the command sees, which is not this process's: where it leads is not known here.
     if ((name === '-C' || name === '--git-dir') && value.startsWith('~')) return { unread: 'git is pointed at a folder under ~' };
+    if (name === '--work-tree') return { unread: 'git --work-tree points git at a work tree whose nested repositories are not checked' };
     if (name === '-C') folders.push(value);
     if (name === '--git-dir') gitDir = value;
   }
@@ -101,6 +102,9 @@ export function readGitWords(args: Word[]): GitReading {
 
 /** The key names one config file sets (`section.sub.key`, lower-cased but for the subsection), or undefined when it cannot be read. */
 export function configKeys(text: string): string[] {
+  // A backslash at a line's end continues a value but not a comment, and quotes and CRs change where a
+  // value ends: rather than mirror git's reader, a file with any such line is one git may read otherwise.
+  if (/\\\r?\n|\\$|\r(?!\n)/.test(text)) return ['unreadable.line'];
   // A backslash at a line's end continues a value, but not a comment: rather than mirror git's reader
   // exactly, the file is read both ways and every key either reading finds counts (a key hidden behind
   // `# note \` is still seen). Lines only the second reading cannot place are continuations, not news.
@@ -139,8 +143,10 @@ function gitDirCandidates(start: string): string[] {
     const stat = statSync(dotGit, { throwIfNoEntry: false });
     if (stat?.isDirectory()) found.push(dotGit);
     else if (stat?.isFile()) {
-      const to = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
-      found.push(to ? path.resolve(dir, to) : dotGit);
+      // Exactly `gitdir: <path>` on one line, as git writes it; anything else git may read otherwise.
+      const to = /^gitdir: (\S(?:[^\r\n]*\S)?)\n?$/.exec(readFileSync(dotGit, 'utf8'))?.[1];
+      if (!to) throw new Error(`${dotGit} is not a plain "gitdir: <path>" line`);
+      found.push(path.resolve(dir, to));
     }
     if (existsSync(path.join(dir, 'HEAD')) && existsSync(path.join(dir, 'config'))) found.push(dir);
     if (path.dirname(dir) === dir) return found;
@@ -243,8 +249,16 @@ export function gitConfigReason(reading: { folders: string[]; gitDir?: string },
     }
     // git status and diff go into a repository nested in the work tree (an index entry for it is
     // enough, no .gitmodules needed), and run with its settings: any nested one counts as unread.
-    const top = gitDirs.find((d) => path.basename(d) === '.git');
-    if (top) return nestedRepoReason(path.dirname(top), top);
+    if (gitDirs.length === 0) return undefined;
+    // The work trees: the start folder, and every folder up from it that holds a `.git` entry.
+    for (let dir = start; ; dir = path.dirname(dir)) {
+      const own = path.join(dir, '.git');
+      if (dir === start || existsSync(own)) {
+        const why = nestedRepoReason(dir, own);
+        if (why) return why;
+      }
+      if (path.dirname(dir) === dir) break;
+    }
     return undefined;
   } catch (err) {
     return `git's settings could not be read (${err instanceof Error ? err.message : String(err)})`;
