@@ -167,7 +167,7 @@ describe('outside content cannot move private data out', () => {
       toolCallsReply([{ id: 'page', name: 'web_fetch', args: { url: `${siteUrl}/tea` } }]),
       toolCallsReply([{ id: 'diary', name: 'file_read', args: { path: 'diary.txt' } }]),
       toolCallsReply(respelled.map((url, i) => ({ id: `bit${i}`, name: 'web_fetch', args: { url } }))),
-      // Reading on is an argument, not a new address: the page as the user wrote it still opens.
+      // Reading on is an argument, not a new address: the page as the user wrote it still reads on.
       toolCallsReply([{ id: 'more', name: 'web_fetch', args: { url: `${siteUrl}/tea`, offset: 10 } }]),
       textReply('Green tea: 80 degrees, two minutes.'),
     );
@@ -178,7 +178,8 @@ describe('outside content cannot move private data out', () => {
     ]);
     for (const refused of out.actions.slice(2, -1)) expect(refused.output).toMatch(/nobody was there to answer[\s\S]*an address the model built|a site you did not name/);
     const sitePort = Number(new URL(siteUrl).port);
-    expect(hits.slice(before)).toEqual([{ port: sitePort, path: '/tea' }, { port: sitePort, path: '/tea' }]);
+    // One request: reading on comes from the turn's own copy of the page.
+    expect(hits.slice(before)).toEqual([{ port: sitePort, path: '/tea' }]);
   });
 
   it('reads the page the user named and summarises it without an ask', async () => {

@@ -37,10 +37,14 @@ beforeAll(async () => {
   cdpUrl = `http://${new URL(ws).host}`;
 });
 afterAll(async () => {
-  chrome?.kill('SIGKILL');
+  if (chrome && chrome.exitCode === null && chrome.signalCode === null) {
+    const exited = new Promise((resolve) => chrome!.once('exit', resolve));
+    chrome.kill('SIGKILL');
+    await exited;
+  }
   await sites?.close();
-  // Chromium's children may still be writing the profile a moment after the kill.
-  if (profile) rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  // Chromium's children may still be writing the profile a moment after the browser is gone.
+  if (profile) rmSync(profile, { recursive: true, force: true, maxRetries: 50, retryDelay: 200 });
 });
 
 const ctx = (sessionId: string): ToolContext => ({
