@@ -105,13 +105,6 @@ export function configKeys(text: string): string[] {
   // A backslash at a line's end continues a value but not a comment, and quotes and CRs change where a
   // value ends: rather than mirror git's reader, a file with any such line is one git may read otherwise.
   if (/\\\r?\n|\\$|\r(?!\n)/.test(text)) return ['unreadable.line'];
-  // A backslash at a line's end continues a value, but not a comment: rather than mirror git's reader
-  // exactly, the file is read both ways and every key either reading finds counts (a key hidden behind
-  // `# note \` is still seen). Lines only the second reading cannot place are continuations, not news.
-  return [...new Set([...keysOf(text.replace(/\\\r?\n/g, ' ')), ...keysOf(text).filter((k) => k !== 'unreadable.line')])];
-}
-
-function keysOf(text: string): string[] {
   const keys: string[] = [];
   let section = '';
   const lines = text.split(/\r?\n/);
