@@ -1,19 +1,37 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
+// Three tiers (TESTING in README): `npm run test:fast` runs only `unit`; `npm test` runs all three.
+const e2eTests = '**/*.e2e.test.ts';
 const browserTests = 'test/web/**/*.test.ts';
+// dist/ is built once, by the first tier that needs it (a second finds it current: scripts/build-stamp.mjs).
+const buildFirst = ['test/global-setup.ts'];
 
 export default defineConfig({
   test: {
-    // Builds dist/ once per run: the projects below do not inherit it, the root runs it.
-    globalSetup: ['test/global-setup.ts'],
     projects: [
       {
+        // Unit and in-process integration: no build, no spawned CLI, no browser. Mostly CPU: one
+        // worker per core.
         test: {
-          name: 'node',
+          name: 'unit',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, browserTests],
+          exclude: [...configDefaults.exclude, e2eTests, browserTests],
           testTimeout: 20_000,
           hookTimeout: 30_000,
+          maxWorkers: 2,
+        },
+      },
+      {
+        // The built program as a user runs it: ./bin/zhixing spawned, MCP peers, a terminal. These
+        // mostly wait on other processes, so more files run at once than there are cores.
+        test: {
+          name: 'e2e',
+          include: [e2eTests],
+          exclude: [...configDefaults.exclude, browserTests],
+          globalSetup: buildFirst,
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          maxWorkers: 3,
         },
       },
       {
@@ -21,11 +39,11 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: [browserTests],
+          globalSetup: buildFirst,
           // Starting Chromium and loading a page take seconds on a busy 2-core machine.
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // A Chromium is several processes: one browser file at a time, after the other tests, so
-          // pages are not starved into flaky timings and do not slow the rest.
+          // A Chromium is several processes: one browser file at a time, so pages are not starved.
           maxWorkers: 1,
           // A page's state is awaited, not assumed: on a busy machine a second is not always enough.
           expect: { poll: { timeout: 15_000 } },

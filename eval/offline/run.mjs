@@ -5,7 +5,7 @@
 //   node eval/offline/run.mjs [--json] [--only ID_OR_KIND[,…]] [FILE]
 //
 // Runs what is built in dist/ (`npm run eval:offline` builds it first). Always exits 0 when the set
-// ran: it is a measurement, not a gate (test/offline-heldout.test.ts is the gate).
+// ran: it is a measurement, not a gate (test/offline-heldout.e2e.test.ts is the gate).
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';

@@ -7,7 +7,7 @@ import { ROOT } from '../support/mcp.js';
 /**
  * `@modelcontextprotocol/conformance`'s client scenarios against our client
  * (scripts/mcp-conformance-client.mjs drives the manager, from dist/). Its runner needs Node 22, in a
- * folder of its own named by ZHIXING_CONFORMANCE_DIR (layout in conformance-server.test.ts); CI makes it.
+ * folder of its own named by ZHIXING_CONFORMANCE_DIR (layout in conformance-server.e2e.test.ts); CI makes it.
  */
 const DIR = process.env.ZHIXING_CONFORMANCE_DIR;
 const SCENARIOS = ['initialize', 'tools_call', 'sse-retry'];
