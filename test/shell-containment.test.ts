@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,6 +36,21 @@ afterAll(async () => {
 const blindReader = async (command: string) => ({ ok: true as const, parts: [{ text: command }] });
 const run = (command: string, deps: Parameters<typeof shellRunner>[1] = {}, timeout_ms?: number) =>
   shellRunner(fx, { sandbox: async () => sandbox, analyze: blindReader, ...deps })({ command, ...(timeout_ms ? { timeout_ms } : {}) });
+
+/** A TCP listener on `host` that counts the connections made to it. */
+async function connectionCanary(host: string): Promise<{ port: number; connections(): number; close(): Promise<void> }> {
+  let count = 0;
+  const server = createServer((socket) => {
+    count++;
+    socket.end('canary\n');
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return { port: (server.address() as AddressInfo).port, connections: () => count, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** This host's IPv6 link-local addresses, without their scope. */
+const linkLocals = () =>
+  Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).filter((i) => i.family === 'IPv6' && i.address.startsWith('fe80')).map((i) => i.address.split('%')[0]!));
 
 describe.skipIf(!HAVE_BWRAP)('shell commands in bubblewrap', () => {
   it('finds bubblewrap working here', () => {
@@ -121,6 +137,32 @@ describe.skipIf(!HAVE_BWRAP)('shell commands in bubblewrap', () => {
   });
 
   const curl = findProgram('curl', process.env.PATH ?? '');
+  it.skipIf(!curl)('reaches no local server past the routes either: a socket bound to an interface, a scoped link-local address', async () => {
+    // Listening on every address of the host, both families, counting connections: a request may
+    // arrive while its answer is lost on the way back, and arriving is the break.
+    const wide = await connectionCanary('::');
+    const narrow = await connectionCanary('127.0.0.1');
+    try {
+      // The sandbox's own interfaces, its loopback aside (no /sys there: ip says).
+      const links = `for n in $(ip -o link | awk -F': ' '$2 != "lo" { print $2 }'); do`;
+      const gets = [
+        // Bound to the namespace's interface, the kernel takes a walled-off address as on the link.
+        `${links} curl -s -m 5 --interface "$n" http://127.0.0.1:${wide.port}/bound; curl -s -m 5 --interface "$n" http://127.0.0.1:${narrow.port}/bound-v4; done`,
+        // The gateway's and the host's link-local addresses, with the interface as their scope.
+        `${links} for a in $(ip -6 route show default | sed -n 's/.*via \\([^ ]*\\).*/\\1/p') ${linkLocals().join(' ')}; do curl -s -m 5 -g "http://[$a%$n]:${wide.port}/scoped"; done; done`,
+      ];
+      for (const command of gets) {
+        const r = await run(command, { network: true });
+        expect(r.output).not.toContain('canary');
+      }
+      expect(wide.connections()).toBe(0);
+      expect(narrow.connections()).toBe(0);
+    } finally {
+      await wide.close();
+      await narrow.close();
+    }
+  });
+
   it.skipIf(!curl)('a masked program runs under no spelling, not even from a script', async () => {
     // No local server is reachable any more: what curl says of itself shows whether it ran.
     const control = await run('curl --version');

@@ -71,6 +71,15 @@ describe('the turn trust record', () => {
     for (const again of ['https://news.example.com/a', 'https://news.example.com/a#top']) expect(trust.review(fetchOf(again)), again).toMatch(/again/);
   });
 
+  it('asks for every reload, back or forward in the browser after outside text: a site could count the loads', () => {
+    const trust = createTurnTrust({ lang: 'en', turnText: 'open https://news.example.com/a in the browser' });
+    const reopen = { sendsTo: { kind: 'reopen' as const, url: 'https://news.example.com/a' } };
+    expect(trust.review(reopen)).toBeUndefined();
+    trust.entered({ tool: 'browser_navigate', from: 'https://news.example.com/a' });
+    expect(trust.review(reopen)).toMatch(/reloading or going back or forward from https:\/\/news\.example\.com\/a/);
+    expect(trust.review(reopen)).toMatch(/a person must approve/);
+  });
+
   it('asks for every other spelling of the page the user named: the server receives each as sent', () => {
     const trust = createTurnTrust({ lang: 'en', turnText: 'read http://127.0.0.1:8080/tea and summarise it' });
     trust.entered({ tool: 'web_fetch', from: 'http://127.0.0.1:8080/tea' });

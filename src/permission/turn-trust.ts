@@ -35,11 +35,13 @@ const MAX_SOURCE_CHARS = 120;
 /**
  * Where a request would send what it carries. `url`: a fetch or navigation, whose address the
  * model wrote (or a server redirected to: `redirectFrom`); `page`: clicking on the page at `url`, or
- * typing `typed` there; `anywhere`: a shell with the network on, an open-world MCP tool.
+ * typing `typed` there; `reopen`: loading a page again from the one at `url` (the browser's reload, back, forward);
+ * `anywhere`: a shell with the network on, an open-world MCP tool.
  */
 export type Egress =
   | { kind: 'url'; url: string; redirectFrom?: string }
   | { kind: 'page'; url: string; typed?: string }
+  | { kind: 'reopen'; url: string }
   | { kind: 'anywhere'; what: string };
 
 /** Outside text that entered the turn: the tool that brought it, and from where when known. */
@@ -263,6 +265,11 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
         return reviewUrl(sendsTo.url, sendsTo.redirectFrom);
       }
       if (sources.length === 0) return undefined;
+      // Each load is a request the site counts, whatever the address: loads spaced out can spell data.
+      if (sendsTo.kind === 'reopen') {
+        return because(`在 ${cut(sendsTo.url)} 上刷新、后退或前进（一轮里页面载入的次数本身也能携带数据）`,
+          `reloading or going back or forward from ${cut(sendsTo.url)} (how often pages are loaded in one turn could itself spell data out),`);
+      }
       if (sendsTo.kind === 'page') {
         const url = parse(sendsTo.url);
         const host = url?.host ?? cut(sendsTo.url);

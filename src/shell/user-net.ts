@@ -8,8 +8,10 @@ import { findProgram } from './find-program.js';
  * the sandbox's own network namespace. A command then reaches the internet through pasta's sockets,
  * and nothing local: not the host's loopback (no gateway mapping, no port forwarding either way),
  * not the private, shared or link-local ranges, not the host's own addresses nor the networks it
- * sits on — each is a `prohibit` route inside the namespace, set before the command starts and out
- * of its reach (it has no capabilities there).
+ * sits on — each is a `prohibit` route inside the namespace, and a packet filter drops whatever is
+ * sent to them past the routes (a socket bound to an interface, a link-local address with its scope:
+ * the kernel then takes the address as on the link, and pasta would connect to it from the host).
+ * Both are set before the command starts and are out of its reach (it has no capabilities there).
  */
 
 /** How long pasta and `ip` may take to set the network up before the command counts as not started. */
@@ -34,6 +36,7 @@ export interface UserNetTools {
   pasta: string;
   ip: string;
   nsenter: string;
+  nft: string;
 }
 
 const SYSTEM_DIRS = ['/usr/bin', '/usr/sbin', '/bin', '/sbin'];
@@ -46,7 +49,46 @@ export function findUserNetTools(searchPath: string): UserNetTools | { missing: 
   if (!ip) return { missing: 'ip (Debian package iproute2)' };
   const nsenter = findProgram('nsenter', searchPath, SYSTEM_DIRS);
   if (!nsenter) return { missing: 'nsenter (Debian package util-linux)' };
-  return { pasta, ip, nsenter };
+  const nft = findProgram('nft', searchPath, SYSTEM_DIRS);
+  if (!nft) return { missing: 'nft (Debian package nftables)' };
+  return { pasta, ip, nsenter, nft };
+}
+
+/** The filter's table: whatever leaves by an interface other than loopback for a walled-off address is refused. */
+const FILTER_TABLE = 'zhixing';
+
+/**
+ * The packet filter, for nft: the sandbox's own loopback stays its own, and a packet for any of
+ * `blocked` (addresses or CIDRs) that would leave the namespace is refused, whatever route or
+ * interface the socket chose.
+ */
+export function filterRuleset(blocked: string[]): string {
+  const v4 = blocked.filter((a) => !a.includes(':'));
+  const v6 = blocked.filter((a) => a.includes(':'));
+  const set = (name: string, type: string, items: string[]) =>
+    `  set ${name} { type ${type}; flags interval; auto-merge;${items.length ? ` elements = { ${items.join(', ')} };` : ''} }\n`;
+  return (
+    `table inet ${FILTER_TABLE} {\n` +
+    set('local4', 'ipv4_addr', v4) +
+    set('local6', 'ipv6_addr', v6) +
+    '  chain out {\n' +
+    '    type filter hook output priority 0; policy accept;\n' +
+    '    oifname "lo" accept\n' +
+    '    ip daddr @local4 reject\n' +
+    '    ip6 daddr @local6 reject\n' +
+    '  }\n' +
+    '}\n'
+  );
+}
+
+/** More addresses for the filter, once pasta has attached the networks it copies. */
+export function filterAdditions(blocked: string[]): string {
+  const v4 = blocked.filter((a) => !a.includes(':'));
+  const v6 = blocked.filter((a) => a.includes(':'));
+  return [
+    ...(v4.length ? [`add element inet ${FILTER_TABLE} local4 { ${v4.join(', ')} }\n`] : []),
+    ...(v6.length ? [`add element inet ${FILTER_TABLE} local6 { ${v6.join(', ')} }\n`] : []),
+  ].join('');
 }
 
 /**
@@ -160,7 +202,9 @@ export async function attachUserNet(child: ChildProcess, infoFd: number, blockFd
   const enter = ['--target', String(pid), '--net', ...(ownUserNs ? [] : ['--user', '--preserve-credentials'])];
   // Set before pasta starts: nothing local is reachable at any moment, however fast pasta is.
   const lines = (routes: string[]) => routes.map((r) => `route add prohibit ${r}\n`).join('');
-  await run(o.tools.nsenter, [...enter, o.tools.ip, '-batch', '-'], lines(prohibitedRoutes([], hostAddresses())));
+  const walled = prohibitedRoutes([], hostAddresses());
+  await run(o.tools.nsenter, [...enter, o.tools.ip, '-batch', '-'], lines(walled));
+  await run(o.tools.nsenter, [...enter, o.tools.nft, '-f', '-'], filterRuleset(walled));
   // pasta as root would drop to nobody, who cannot enter the sandbox's namespaces: it keeps the caller's uid then.
   const asRoot = process.getuid?.() === 0 ? ['--runas', '0'] : [];
   // Opened here and handed over (descriptors 3 and 4): pasta gives up the right to open another
@@ -196,6 +240,9 @@ export async function attachUserNet(child: ChildProcess, infoFd: number, blockFd
     const attachedNets = [...shown, ...shown6].filter((r) => r.dst !== 'default' && (r.type ?? 'unicast') === 'unicast').map((r) => r.dst);
     const more = prohibitedRoutes(attachedNets, []).filter((r) => !LOCAL_RANGES.includes(r));
     if (more.length) await run(o.tools.nsenter, [...enter, o.tools.ip, '-batch', '-'], lines(more));
+    // The filter takes the attached networks whole: it looks at where a packet goes, not at the route.
+    const additions = filterAdditions(attachedNets.filter((n) => !LOCAL_RANGES.includes(n)));
+    if (additions) await run(o.tools.nsenter, [...enter, o.tools.nft, '-f', '-'], additions);
   } catch (err) {
     attached.stop();
     throw err;

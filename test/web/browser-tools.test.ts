@@ -31,7 +31,7 @@ afterAll(async () => {
   if (workspace !== '/nonexistent') rmSync(workspace, { recursive: true, force: true });
 });
 
-const asks: Array<{ action: string; target: string }> = [];
+const asks: Array<{ action: string; target: string; sendsTo?: unknown }> = [];
 function ctx(sessionId: string, lang: 'en' | 'zh' = 'en'): ToolContext {
   return {
     sessionId,
@@ -40,7 +40,7 @@ function ctx(sessionId: string, lang: 'en' | 'zh' = 'en'): ToolContext {
     workspace,
     signal: new AbortController().signal,
     lang,
-    ask: async (r) => (asks.push({ action: r.action, target: r.target }), 'allow'),
+    ask: async (r) => (asks.push({ action: r.action, target: r.target, ...(r.sendsTo && { sendsTo: r.sendsTo }) }), 'allow'),
     progress: () => {},
   };
 }
@@ -84,7 +84,7 @@ describe('browsing', () => {
     expect(done.output).toContain('Thanks, Ann Lee from 成都');
     expect(sites.publicHits.filter((h) => h.path === '/submit').map((h) => Object.fromEntries(new URLSearchParams(h.body)))).toEqual([{ name: 'Ann Lee', city: '成都' }]);
     // Each call asked first: the URL for the navigation, the page and the element for the others.
-    expect(asks.slice(0, 3)).toEqual([
+    expect(asks.slice(0, 3).map(({ action, target }) => ({ action, target }))).toEqual([
       { action: 'browser.navigate', target: pub('/form') },
       { action: 'browser.read', target: pub('/form') },
       { action: 'browser.type', target: `${pub('/form')} [ref=${refOf(snap, 'textbox', 'Name')}]` },
@@ -117,6 +117,17 @@ describe('browsing', () => {
     const closed = await call('browser_navigate', { action: 'close_tab' }, s);
     expect(closed.metadata).toMatchObject({ url: pub('/second'), tabs: 1 });
     expect(closed.output).toMatch(/^Closed the tab; 1 left\./);
+    // Reload, back and forward load a page again: each tells the trust record, which asks once outside
+    // text came in (a site could count loads spaced out); opening and closing a tab load nothing.
+    const moves = asks.filter((a) => a.action === 'browser.navigate' && /^(back|forward|reload|new_tab|close_tab) /.test(a.target));
+    expect(moves.map((a) => [a.target.split(' ')[0], a.sendsTo])).toEqual([
+      ['back', { kind: 'reopen', url: pub('/second') }],
+      ['forward', { kind: 'reopen', url: pub('/form') }],
+      ['reload', { kind: 'reopen', url: pub('/second') }],
+      ['new_tab', undefined],
+      ['back', { kind: 'reopen', url: 'about:blank' }],
+      ['close_tab', undefined],
+    ]);
     // A link that opens a new tab: the tools follow it there.
     await call('browser_navigate', { url: pub('/form') }, s);
     const opened = await call('browser_click', { selector: 'a[target=_blank]' }, s);
