@@ -19,6 +19,8 @@ export default defineConfig({
           testTimeout: 20_000,
           hookTimeout: 30_000,
           maxWorkers: 2,
+          // Tiers with their own number of workers run one after the other, the quickest first.
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -32,6 +34,7 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 30_000,
           maxWorkers: 3,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -45,6 +48,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           // A Chromium is several processes: one browser file at a time, so pages are not starved.
           maxWorkers: 1,
+          sequence: { groupOrder: 2 },
           // A page's state is awaited, not assumed: on a busy machine a second is not always enough.
           expect: { poll: { timeout: 15_000 } },
         },

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import type { TargetPart } from '../tools/tool.js';
 import { catastropheOf, cdTarget, redirectCatastrophe, type CatastropheOptions } from './catastrophe.js';
-import { arithmeticReason, settleGitParts, unreadOf, writesFiles, type GitPending } from './closed-world.js';
+import { arithmeticReason, settleGitParts, settleSettingsReaders, unreadOf, writesFiles, type GitPending } from './closed-world.js';
 import { bashParser, type BashParser } from './parser.js';
 import { CHANGES_SETTINGS, isBuiltin, programLocator, RUNS_SOMETHING, type ProgramLocation } from './programs.js';
 import { nodeStateWrite } from './shell-state.js';
@@ -76,6 +76,8 @@ interface State {
   mayWrite?: boolean;
   /** git parts understood so far, waiting for their settings to be checked once the whole line is read. */
   git: GitPending[];
+  /** Parts whose program reads a settings file from the home folder (closed-world.ts). */
+  settingsReaders: TargetPart[];
 }
 
 /**
@@ -95,6 +97,7 @@ export async function analyzeCommand(command: string, options: AnalyzeOptions): 
     functions: new Set(),
     cwds: [options.cwd],
     git: [],
+    settingsReaders: [],
   };
   try {
     readLine(command, state, 0);
@@ -105,6 +108,7 @@ export async function analyzeCommand(command: string, options: AnalyzeOptions): 
   }
   if (state.failure) return { ok: false, reason: state.failure };
   settleGitParts(state.git, { cwds: state.cwds, cwdUnknown: state.cwdUnknown, mayWrite: state.mayWrite, home: options.home, xdgConfigHome: options.xdgConfigHome });
+  settleSettingsReaders(state.settingsReaders, state.mayWrite);
   const seen = new Set<string>();
   const parts = state.parts.filter((p) => {
     const key = JSON.stringify(p);
@@ -314,6 +318,7 @@ function run(argv: Word[], state: State, depth: number, extra: { opaque?: string
   const part: TargetPart = { text, ...(alternatives.length ? { alternatives } : {}), ...denyOnly, ...(opaque ? { opaque } : {}), ...(reading?.unread ? { unread: reading.unread } : {}), ...unknown };
   state.parts.push(part);
   if (reading?.git) state.git.push({ part, reading: reading.git });
+  if (reading?.readsSettings) state.settingsReaders.push(part);
   if (!ownFunction && writesFiles(knownName, reading)) state.mayWrite = true;
 
   state.catastrophe ??= catastropheOf(realName, args, state.danger) ?? (realName !== written ? catastropheOf(written, args, state.danger) : undefined);

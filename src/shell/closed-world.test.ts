@@ -87,6 +87,20 @@ const LEAKS = [
   'find . -name x -execdir git status \\;', 'unshare --wd=/tmp/elsewhere git status',
   // Wrappers that follow settings files a command can write, or pipe into a command.
   'valgrind ls', 'parallel ls ::: a', "strace -o '|rm -rf important' ls", 'systemd-run ls',
+  // Bash's own commands that run what they are given.
+  'jobs -x rm -rf important', 'jobs -lx git push',
+  // Values bash evaluates as arithmetic, where `a[$(…)]` runs: RANDOM, SRANDOM, OPTIND, HISTCMD by any route,
+  // slices of the positional parameters, integer declarations however quoted, elements named in quotes.
+  "x='a[$(rm -rf t2)]'; RANDOM=$x", 'OPTIND=$x', 'OPTIND=$x true', 'HISTCMD=$x', 'read OPTIND < p.txt', 'export SRANDOM=$(cat p.txt)',
+  'for SRANDOM in "$x"; do :; done', 'printf -v OPTIND %s "$x"', 'declare OPTIND=$x', ': ${OPTIND:=$x}', 'mapfile RANDOM < p.txt',
+  'set -- a b c; echo "${@:x}"', 'echo "${*:x}"', 'echo "${@:1:x}"', 'declare "-i" n; n=$x', "declare '-i' n; n=$x", 'declare -"i" n; n=$x',
+  'declare $o n; n=$x', "declare 'c[$(rm -rf t1)]=1'", "f(){ local 'c[$(rm -rf t1)]=1'; }; f", "export 'c[$(rm -rf t1)]=1'",
+  "readonly 'c[$(rm -rf t1)]=1'", "sleep 0.1 & wait -n -p 'a[$(rm -rf t1)]'", "getopts a 'q[$(rm -rf t1)]'", "read 'q[$(rm -rf t1)]' < p.txt",
+  // An OpenSSL engine is code curl loads; its options may come from a file, or from a settings file the line writes.
+  'curl -s --engine "$PWD/e.so" file:///etc/hostname', 'curl --eng /w/e.so x', 'curl -K cfg https://x', 'curl -sK cfg https://x',
+  'curl --config cfg https://x', "echo 'engine = /w/e.so' > ~/.curlrc; curl https://x", 'for i in 1 2; do curl -so ~/.curlrc https://x; done',
+  // Programs that write a file (git's settings) on a line where git then reads them.
+  'xxd -r -p h.txt .git/config; git status --short', 'tree -o .git/config; git status', 'file -C -m .git/x; git status',
 ];
 
 /**
@@ -148,7 +162,9 @@ describe.each(RULE_SETS)('closed world, with %s', (_name, rules) => {
     "sed -n 's/hello/world/p' a", "sed -i.bak -e 's/x/y/g' -e '/^$/d' a", "sed -E 's/(a|e)+/x/w out.txt' a", "sed '1~2d;$!N;/x/I,+2p;y/abc/xyz/' a",
     "sed -e '/start/,/end/{s/a/b/;p}' -e '3q' a", 'sort -k2 -n --check a', 'install --strip -m 644 a b', 'tar --checkpoint=10 -cf a.tar b',
     'read -r line < a', 'export FOO=1 BAR', 'export PATH', 'set -euo pipefail', 'set -- a b', 'for f in *.ts; do echo "$f"; done', ': ${FOO:=1}',
-    "printf -v x '%s' y", "trap 'echo bye' EXIT", 'trap - EXIT', 'f() { local x=1; echo $x; }; f', 'unset FOO', "awk -F: '{print $1}' a", 'trap -p', 'trap -p EXIT', 'wait $!', 'git log --oneline --stat'])('understood, as before: %s', async (command) => {
+    "printf -v x '%s' y", "trap 'echo bye' EXIT", 'trap - EXIT', 'f() { local x=1; echo $x; }; f', 'unset FOO', "awk -F: '{print $1}' a", 'trap -p', 'trap -p EXIT', 'wait $!', 'git log --oneline --stat',
+    'OPTIND=1', 'arr[0]=1', 'echo "${@:2}"', 'echo "${x:0:3}"', 'declare -r X=1', 'local -a a=(1 2)', 'curl -s https://example.com | jq .',
+    'curl -q -o page.html https://example.com', 'jobs -l'])('understood, as before: %s', async (command) => {
     const v = await decide(rules, command);
     expect(v.needsPerson).toBeUndefined();
     expect(v.decision).toBe('*' in (rules.shell as object) ? 'allow' : 'ask');
@@ -166,6 +182,16 @@ describe.skipIf(!existsSync('/usr/bin/setarch'))('the machine\'s own launchers, 
   });
   it('linux64 is read through to the rm it runs', async () => {
     expect(await decide(rules, 'linux64 rm -rf important', real)).toMatchObject({ decision: 'deny', rule: 'shell › rm -rf *' });
+  });
+});
+
+describe('programs that write a file, found as they are installed', () => {
+  const rules: PermissionRules = { shell: { ...DENIES, '*': 'allow' } };
+  const real: AnalyzeOptions = { cwd: clean, path: '/usr/bin:/bin', home: clean };
+  it.skipIf(!existsSync('/usr/bin/xxd'))('xxd writes its second operand: git on the same line may read what it wrote', async () => {
+    expect(await decide(rules, 'xxd -r -p h.txt .git/config; git status --short', real)).toMatchObject({ decision: 'ask', needsPerson: true });
+    // Alone it reads, and is understood.
+    expect(await decide(rules, 'xxd notes.txt | head', real)).toMatchObject({ decision: 'allow' });
   });
 });
 

@@ -1,10 +1,10 @@
 import type { Node } from 'web-tree-sitter';
 import type { TargetPart } from '../tools/tool.js';
 import { gitConfigReason, readGitWords, type GitPlaces } from './git-config.js';
-import { isLongOption } from './options.js';
-import { interpreterReason, SHELLS } from './programs.js';
+import { isAnyLongOption, isLongOption } from './options.js';
+import { ARITHMETIC_VARIABLES, interpreterReason, SHELLS } from './programs.js';
 import { knownWrapper, mayRunOthers } from './wrappers.js';
-import type { Word } from './words.js';
+import { readWord, type Word } from './words.js';
 
 // Closed world: a part is understood only when its program is known NOT to run its arguments, its
 // input or its configuration as code. Anything else (a program nobody listed, `linux64`, `prlimit`,
@@ -33,7 +33,8 @@ const LEAVES = new Set([
   // About the machine and its processes.
   'whoami', 'id', 'groups', 'uname', 'hostname', 'nproc', 'uptime', 'printenv', 'tty', 'locale', 'arch', 'free', 'ps', 'pgrep', 'kill',
   'which', 'which.debianutils', 'whereis',
-  // Fetches a URL: runs nothing it is given (a deny on it is matched as for any program).
+  // Fetches a URL: runs nothing it is given (a deny on it is matched as for any program), but an
+  // engine it loads is code, and its settings file may name one (LEAF_CHECKS, settleSettingsReaders).
   'curl',
   // Bash's own commands that run nothing (eval, source, trap, … are read as wrappers).
   ':', 'bg', 'break', 'caller', 'cd', 'continue', 'dirs', 'disown', 'exit', 'fg', 'getopts', 'help', 'history', 'jobs', 'logout',
@@ -57,7 +58,19 @@ const LEAF_CHECKS: Record<string, (args: string[]) => string | undefined> = {
   test: (a) => (after(a, /^-v$/) ? 'test -v on an array element evaluates its subscript, which can run commands' : undefined),
   '[': (a) => (after(a, /^-v$/) ? '[ -v on an array element evaluates its subscript, which can run commands' : undefined),
   unset: (a) => (a.some((x) => SUBSCRIPT.test(x)) ? 'unset of an array element evaluates its subscript, which can run commands' : undefined),
+  // `jobs -x CMD ARGS` runs CMD, its job specs replaced by process groups.
+  jobs: (a) => (a.some((x) => /^-[a-zA-Z]*x/.test(x)) ? 'jobs -x runs the command it is given' : undefined),
+  // An OpenSSL engine is a library curl loads, so code; -K/--config reads options (an engine among them) from a file.
+  curl: (a) => (a.some((x) => isAnyLongOption(x, ['engine', 'config']) || /^-[a-zA-Z0-9#:]*K/.test(x)) ? 'curl loads an engine (code) or reads its options from a file' : undefined),
 };
+
+/**
+ * Options with which curl writes a file (its settings file among them, for a later curl on the line).
+ * Short ones may be grouped (`-sSo`); long ones may be abbreviated.
+ */
+const CURL_WRITES_SHORT = /^-[a-zA-Z0-9#:]*[oODcJ]/;
+const CURL_WRITES_LONG = ['output', 'remote-name', 'remote-name-all', 'dump-header', 'cookie-jar', 'trace', 'trace-ascii', 'stderr', 'libcurl', 'etag-save', 'hsts', 'alt-svc', 'output-dir', 'create-dirs', 'remote-header-name'];
+const curlWrites = (args: string[]) => args.some((x) => CURL_WRITES_SHORT.test(x) || isAnyLongOption(x, CURL_WRITES_LONG));
 
 /**
  * Why `name args…` is not known to run only itself, or undefined when it is: a listed leaf, a known
@@ -77,10 +90,11 @@ export function unreadReason(name: string, args: Word[]): string | undefined {
  * file), git's settings cannot change between being checked and git reading them.
  */
 const READS_ONLY = new Set([
-  'ls', 'tree', 'cat', 'tac', 'head', 'tail', 'wc', 'cut', 'tr', 'nl', 'fold', 'rev', 'column', 'echo', 'printf', 'true', 'false', 'test',
-  '[', 'seq', 'sleep', 'expr', 'date', 'grep', 'egrep', 'fgrep', 'diff', 'cmp', 'jq', 'od', 'xxd', 'base64', 'stat', 'file', 'du', 'df',
+  // Not here, for the file each may write: tree -o, xxd's second operand, file -C, GNU time -o.
+  'ls', 'cat', 'tac', 'head', 'tail', 'wc', 'cut', 'tr', 'nl', 'fold', 'rev', 'column', 'echo', 'printf', 'true', 'false', 'test',
+  '[', 'seq', 'sleep', 'expr', 'date', 'grep', 'egrep', 'fgrep', 'diff', 'cmp', 'jq', 'od', 'base64', 'stat', 'du', 'df',
   'basename', 'dirname', 'realpath', 'readlink', 'pwd', 'whoami', 'id', 'uname', 'which', 'type', 'cd', ':', 'wait',
-  'command', 'builtin', 'nice', 'timeout', 'nohup', 'time', 'stdbuf', 'env', 'xargs',
+  'command', 'builtin', 'nice', 'timeout', 'nohup', 'stdbuf', 'env', 'xargs',
 ]);
 
 /** A git part whose words are understood: its settings are checked once the whole line is read. */
@@ -93,6 +107,8 @@ export interface GitPending {
 export interface PartReading {
   unread?: string;
   git?: GitPending['reading'];
+  /** It reads a settings file from the home folder (curl's .curlrc): settled once the line is read. */
+  readsSettings?: { writes: boolean };
 }
 
 /** Reads one part's program: `extraUnread` is a reason the command's own assignments give. */
@@ -105,13 +121,27 @@ export function unreadOf(name: string, args: Word[], extraUnread?: string): Part
   }
   if (name === 'let' && args.some((a) => /[A-Za-z_$`]/.test(a.value))) return { unread: 'let evaluates variables as arithmetic, which can run commands' };
   const unread = unreadReason(name, args);
-  return unread ? { unread } : {};
+  if (unread) return { unread };
+  // `-q` first: no settings file is read at all.
+  if (name === 'curl' && !/^(?:-q|--disable)$/.test(args[0]?.value ?? '')) return { readsSettings: { writes: curlWrites(args.map((a) => a.value)) } };
+  return {};
 }
 
 /** Whether a part may write a file (git's settings among them). */
 export function writesFiles(name: string, reading: PartReading | undefined): boolean {
   if (reading?.git) return reading.git.writes;
+  if (reading?.readsSettings) return reading.readsSettings.writes;
   return name !== 'git' && !READS_ONLY.has(name);
+}
+
+/**
+ * Marks each part that reads a settings file from the home folder unread when the line may write
+ * files: the sandbox's home starts empty for every command, so only the line itself could put one
+ * there (`echo 'engine = …' > ~/.curlrc; curl …`).
+ */
+export function settleSettingsReaders(parts: TargetPart[], mayWrite: boolean | undefined): void {
+  if (!mayWrite) return;
+  for (const part of parts) part.unread ??= 'the same command line may write the settings file it reads, and a setting there can load code';
 }
 
 /** Marks each understood git part unread when its settings could run a program, or could change before git reads them. */
@@ -157,13 +187,27 @@ export function arithmeticReason(node: Node): string | undefined {
     }
     case 'expansion': {
       if (/^\$\{!\w+\}$/.test(node.text) || /@P\}$/.test(node.text)) return 'bash expands a variable\'s text again here, which can run commands in it';
-      // `${x:off:len}`: offset and length are arithmetic (`:-`, `:=`, `:?`, `:+` are not).
-      const slice = /^\$\{\w+(?:\[[^\]]*\])?:(?![-=?+])(.*)\}$/s.exec(node.text);
+      // `${x:off:len}`, `${@:off}`, `${*:off}`: offset and length are arithmetic (`:-`, `:=`, `:?`, `:+` are not).
+      const slice = /^\$\{(?:\w+|[@*])(?:\[[^\]]*\])?:(?![-=?+])(.*)\}$/s.exec(node.text);
       return slice && !/^\s*-?\d+\s*(?::\s*-?\d+\s*)?$/.test(slice[1]!) ? why : undefined;
     }
     case 'declaration_command':
-      // -i evaluates what is assigned; -n makes a name a reference, and assigning through `a[…]` evaluates it.
-      return node.children.some((c) => c?.type === 'word' && /^-[a-zA-Z]*[in]/.test(c.text)) ? why : undefined;
+      // -i evaluates what is assigned; -n makes a name a reference, and assigning through `a[…]` evaluates
+      // it; a quoted `'a[$(…)]=1'` is an element whose subscript is evaluated. Quoted or made at run time
+      // (`"-i"`, `-"i"`, `$o`), a word may be any of them.
+      return node.namedChildren.some((c) => {
+        if (!c || c.type === 'variable_assignment' || c.type === 'variable_name') return false;
+        const w = readWord(c);
+        return w.dynamic || /^[-+][a-zA-Z]*[in]/.test(w.value) || /^[^=]*\[/.test(w.value);
+      })
+        ? why
+        : undefined;
+    case 'variable_assignment': {
+      // Bash evaluates what is written to RANDOM, SRANDOM, OPTIND or HISTCMD as arithmetic.
+      const name = node.childForFieldName('name')?.text.replace(/\[.*$/s, '') ?? '';
+      const value = node.childForFieldName('value')?.text ?? '';
+      return ARITHMETIC_VARIABLES.has(name) && !/^\d*$/.test(value) ? why : undefined;
+    }
     default:
       return undefined;
   }

@@ -114,6 +114,9 @@ export const SHELLS = /^(?:sh|bash|dash|zsh|ksh|mksh|ash|yash|fish|rbash|busybox
 /** Variables that make a program run something else, or find other programs: set on a command, what runs cannot be read. */
 export const RUNS_SOMETHING = /^(?:PATH|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|BASH_ENV|ENV|PAGER|GIT_PAGER|MANPAGER|SYSTEMD_PAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_SSH|GIT_SSH_COMMAND|GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|GIT_EXEC_PATH|GIT_CONFIG_\w*|GIT_PROXY_COMMAND|PROMPT_COMMAND|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|BROWSER|SHELL|IFS|SHELLOPTS|BASHOPTS|PS[0-4]|EXECIGNORE|BASH_LOADABLES_PATH|BASH_CMDS|BASH_ALIASES|LESSOPEN|LESSCLOSE|LD_\w+|GCONV_PATH|TAR_OPTIONS|ZIPOPT|ZIP|UNZIP|UNZIPOPT|RSYNC_RSH|RSYNC_CONNECT_PROG|OPENSSL_CONF|OPENSSL_ENGINES|OPENSSL_MODULES|PARALLEL_SHELL|PARALLEL|BASH_FUNC_.*)$/;
 
+/** Bash's variables whose every assigned value is evaluated as arithmetic, so `a[$(…)]` in it runs. */
+export const ARITHMETIC_VARIABLES = new Set(['RANDOM', 'SRANDOM', 'OPTIND', 'HISTCMD']);
+
 /**
  * Variables that say where programs find their settings (git's config, HOME's dotfiles): set on a
  * command, the settings it reads are not the ones checked, so what it runs is not known (see closed-world.ts).

@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { shortOptions } from './options.js';
-import { CHANGES_SETTINGS, RUNS_SOMETHING } from './programs.js';
+import { ARITHMETIC_VARIABLES, CHANGES_SETTINGS, RUNS_SOMETHING } from './programs.js';
 import { literalWord, readWord, type Word } from './words.js';
 
 // Shell state that makes later commands run something else: PATH for a later name, PS4 under `set -x`,
@@ -27,6 +27,11 @@ export function variableEffect(name: string | Word | undefined): StateEffect {
   const base = name.replace(/\[.*$/s, '');
   if (RUNS_SOMETHING.test(base)) return { opaque: `it sets ${base}, which changes what later commands run` };
   if (CHANGES_SETTINGS.test(base)) return { unread: `it sets ${base}, which changes the settings later commands read` };
+  // What is written there is evaluated as arithmetic, and `a[$(…)]` in it runs (a plain assignment of
+  // a number is let through by arithmeticReason, which sees the value).
+  if (ARITHMETIC_VARIABLES.has(base)) return { unread: `it sets ${base}, whose value bash evaluates as arithmetic, which can run commands` };
+  // An element's subscript is evaluated as arithmetic too, unless it is a number.
+  if (base !== name && !/^\[\d+\]$/.test(name.slice(base.length))) return { unread: `it writes ${name}, an array element whose subscript bash evaluates, which can run commands` };
   return undefined;
 }
 
@@ -126,9 +131,13 @@ function declared(name: string, args: Word[]): StateEffect {
 export function nodeStateWrite(node: Node): StateEffect {
   const parent = node.parent?.type;
   switch (node.type) {
-    case 'variable_assignment':
+    case 'variable_assignment': {
       // Assignments before a command's name are that command's; a declaration's words are read with it.
-      return parent === 'command' || parent === 'declaration_command' ? undefined : variableEffect(node.childForFieldName('name')?.text);
+      if (parent === 'command' || parent === 'declaration_command') return undefined;
+      // `a[i]=…` and `OPTIND=…` are read by arithmeticReason, which sees the subscript node and the value.
+      const base = node.childForFieldName('name')?.text.replace(/\[.*$/s, '');
+      return base === undefined || ARITHMETIC_VARIABLES.has(base) ? undefined : variableEffect(base);
+    }
     case 'declaration_command':
     case 'unset_command': {
       const keyword = node.child(0)?.text ?? '';
