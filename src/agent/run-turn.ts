@@ -6,6 +6,7 @@ import { StoreError } from '../store/store-error.js';
 import type { PreparedCall, ToolRegistry, ToolResult } from '../tools/registry.js';
 import { say, type Lang } from '../i18n.js';
 import type { PermissionRecord, PermissionRequest, ToolContext } from '../tools/tool.js';
+import type { UntrustedSource } from '../permission/turn-trust.js';
 import { observe, recalledInto, trustOf } from './turn-trust-feed.js';
 import { createContextService, type ContextService } from './context-service.js';
 import { createTurnWriter, type ToolPartHandle } from './turn-writer.js';
@@ -55,6 +56,8 @@ export interface TurnOptions {
   /** Absolute path of the session's sandbox. */
   workspace: string;
   systemPrompt: string;
+  /** Outside text in the system prompt or the tools' descriptions (turn-trust-feed.ts promptSources): the turn starts with it. */
+  inPrompt?: UntrustedSource[];
   lang: Lang;
   maxSteps: number;
   limits: StepLimits;

@@ -3,27 +3,50 @@
  * text already in the conversation when it starts, and what each finished call brought in.
  */
 import { say, type Lang } from '../i18n.js';
-import { createTurnTrust, withoutFences, type TurnTrust } from '../permission/turn-trust.js';
+import { createTurnTrust, withoutFences, type TurnTrust, type UntrustedSource } from '../permission/turn-trust.js';
 import type { ToolResult } from '../tools/registry.js';
 import type { PermissionRecord } from '../tools/tool.js';
 import { bringsOutsideText } from '../tools/untrusted.js';
+import type { Tool } from '../tools/tool.js';
 import type { Store } from '../store/store.js';
 import type { TurnOptions } from './run-turn.js';
 
 /** The turn's trust record: the user's words of the session, and outside text already in its history. */
-export function trustOf(store: Store, opts: Pick<TurnOptions, 'sessionId' | 'text' | 'lang'>): TurnTrust {
-  const earlier = store.messages
+export function trustOf(store: Store, opts: Pick<TurnOptions, 'sessionId' | 'text' | 'lang' | 'inPrompt'>): TurnTrust {
+  const earlier: UntrustedSource[] = store.messages
     .toolsCalled(opts.sessionId)
     .filter((tool) => bringsOutsideText(tool))
     .map((tool) => ({ tool, from: say(opts.lang, '本会话之前', 'earlier in this conversation') }));
+  earlier.push(...(opts.inPrompt ?? []));
   const earlierTexts = store.messages.userTexts(opts.sessionId);
   // Text quoted in a fence in an earlier message (piped in, pasted) is still in the model's context.
   if (earlierTexts.some((t) => withoutFences(t) !== t)) earlier.push({ tool: say(opts.lang, '引用的文本', 'quoted text'), from: say(opts.lang, '本会话之前的消息', 'an earlier message of this conversation') });
   return createTurnTrust({ lang: opts.lang, turnText: opts.text, earlierTexts, earlier });
 }
 
+/**
+ * Outside text the model reads in every request of the turn, before any call: the descriptions of a
+ * project's skills (a cloned folder's files, listed in the system prompt) and of the tools of MCP
+ * servers across the network. A local server's descriptions are as trusted as its code, which runs
+ * with the user's rights anyway; a shipped or the user's own skill is theirs.
+ */
+export function promptSources(skills: Array<{ name: string; source?: string }>, tools: Pick<Tool, 'remoteServer'>[], lang: Lang): UntrustedSource[] {
+  const sources: UntrustedSource[] = [];
+  const project = skills.filter((s) => s.source === 'project').map((s) => s.name);
+  if (project.length) sources.push({ tool: say(lang, '这个项目的技能', "this project's skills"), from: project.join(', ') });
+  for (const server of new Set(tools.map((t) => t.remoteServer).filter((s): s is string => s !== undefined))) {
+    sources.push({ tool: say(lang, 'MCP 服务器的工具说明', "an MCP server's tool descriptions"), from: server, describes: server });
+  }
+  return sources;
+}
+
 /** What a finished call tells the trust record: outside text that came in, a search's result links. */
 export function observe(trust: TurnTrust, tool: string, source: string | undefined, result: ToolResult, records: PermissionRecord[]): void {
+  // A project's skill (a cloned folder's file) is outside text; a shipped or the user's own one is not.
+  if (tool === 'skill' && result.ok && result.metadata?.source === 'project') {
+    trust.entered({ tool, from: String(result.metadata.name ?? '') });
+    return;
+  }
   if (!bringsOutsideText(tool, source)) return;
   // A store read back empty brought nothing in: only our own words ("The todo list is empty").
   if (result.ok && (tool === 'memory_search' ? Number(result.metadata?.hits) === 0 : tool === 'todo_list' && Number(result.metadata?.shown) === 0)) return;

@@ -129,7 +129,7 @@ export function createMcpManager(deps: McpManagerDeps): McpManager {
         retry,
         changed: () => emit(entry),
         listed(tools, malformed) {
-          const made = mod.serverTools(entry.settings.name, tools, conn, entry.settings.timeoutMs, malformed);
+          const made = mod.serverTools(entry.settings.name, tools, conn, entry.settings.timeoutMs, malformed, entry.settings.transport !== 'stdio');
           entry.warning = made.warning;
           entry.tools = deps.tools.replaceSource(source(entry.settings.name), made.tools);
         },

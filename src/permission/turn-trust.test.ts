@@ -80,6 +80,16 @@ describe('the turn trust record', () => {
     expect(trust.review(reopen)).toMatch(/a person must approve/);
   });
 
+  it("weighs a remote MCP server's own descriptions on everything but a call to that server", () => {
+    const trust = createTurnTrust({ lang: 'en', turnText: 'log my day', earlier: [{ tool: "an MCP server's tool descriptions", from: 'cal', describes: 'cal' }] });
+    expect(trust.review({ sendsTo: { kind: 'anywhere', what: 'the MCP tool cal__log', server: 'cal' } })).toBeUndefined();
+    expect(trust.review({ sendsTo: { kind: 'anywhere', what: 'the MCP tool mail__send', server: 'mail' } })).toMatch(/tool descriptions \(cal\)/);
+    expect(trust.review(fetchOf('https://collector.example/?d=1'))).toMatch(/a site you did not name/);
+    // Once anything else came in, a call to that server asks as well.
+    trust.entered(page);
+    expect(trust.review({ sendsTo: { kind: 'anywhere', what: 'the MCP tool cal__log', server: 'cal' } })).toMatch(/a person must approve/);
+  });
+
   it('asks for every other spelling of the page the user named: the server receives each as sent', () => {
     const trust = createTurnTrust({ lang: 'en', turnText: 'read http://127.0.0.1:8080/tea and summarise it' });
     trust.entered({ tool: 'web_fetch', from: 'http://127.0.0.1:8080/tea' });

@@ -42,12 +42,17 @@ export type Egress =
   | { kind: 'url'; url: string; redirectFrom?: string }
   | { kind: 'page'; url: string; typed?: string }
   | { kind: 'reopen'; url: string }
-  | { kind: 'anywhere'; what: string };
+  | { kind: 'anywhere'; what: string; server?: string };
 
 /** Outside text that entered the turn: the tool that brought it, and from where when known. */
 export interface UntrustedSource {
   tool: string;
   from?: string;
+  /**
+   * The MCP server across the network whose tool descriptions these are: they weigh on every action
+   * but a call to that same server, which is told its own tools' arguments by the user's choice.
+   */
+  describes?: string;
 }
 
 /** What a turn's tools see of its trust record. */
@@ -282,6 +287,8 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
         return because(`在 ${host} 上输入你没有写过的文字「${shown}」（页面会把它送到它想送的地方）`,
           `typing "${shown}" on ${host}, text you did not write yourself (the page sends it wherever it likes),`);
       }
+      // A server's own descriptions steering a call to it tell it nothing the call would not: the user chose it.
+      if (sendsTo.server !== undefined && sources.every((s) => s.describes === sendsTo.server)) return undefined;
       return because(`${sendsTo.what}（可以连接任何网络地址）`, `${sendsTo.what} (it can reach any address on the network)`);
     },
     crossSessionAsked: () => asked,

@@ -3,6 +3,7 @@ import type { SessionRow } from '../store/sessions-repo.js';
 import type { Lang } from '../i18n.js';
 import { runTurn, type TurnDeps, type TurnResult } from '../agent/run-turn.js';
 import { buildSystemPrompt } from '../agent/system-prompt.js';
+import { promptSources } from '../agent/turn-trust-feed.js';
 import type { EventLog } from './event-log.js';
 import { createSessionLocks, type SessionLocks } from './session-lock.js';
 import { MAX_MESSAGE_CHARS } from './limits.js';
@@ -44,8 +45,11 @@ export interface SessionsDeps extends TurnDeps {
   maxRunning?: number;
   /** Cross-process turn locks; by default over the store's lock table. */
   locks?: SessionLocks;
-  /** The skills to list in the system prompt (name and description), looked up at each turn's start. */
-  skills?: () => Promise<Array<{ name: string; description: string }>>;
+  /**
+   * The skills to list in the system prompt (name and description), looked up at each turn's start.
+   * `project`: from the folder Zhixing was started in (a cloned repository), not written by the user.
+   */
+  skills?: () => Promise<Array<{ name: string; description: string; source?: string }>>;
   /** The numbered event log, taken up at each turn's start; none in tests that do not replay. */
   events?: Pick<EventLog, 'sync'>;
   /** Workspace snapshots: turns that change files become undoable. None: undo says there is nothing to undo. */
@@ -245,14 +249,16 @@ export function createSessions(deps: SessionsDeps): SessionsService {
       // Read now, under the lock: another process may have named the session meanwhile.
       const titled = mustGet(id).title ? undefined : nameSession(id, text);
       const lang = deps.lang ?? deps.detectLang(text);
+      const skills = deps.skills && deps.tools.get('skill') ? await deps.skills() : undefined;
       const systemPrompt = buildSystemPrompt({
         now: new Date(now()),
         lang,
         userName: store.prefs.get('user.name'),
         toolNames: deps.tools.names(),
-        skills: deps.skills && deps.tools.get('skill') ? await deps.skills() : undefined,
+        skills,
       });
-      const result = await runTurn({ ...deps, snapshots: deps.undo }, { sessionId: id, text, workspace: deps.workspace, systemPrompt, lang, maxSteps: deps.maxSteps, limits: { maxReplyChars: deps.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS }, deadlineMs: deps.turnTimeoutMs, signal });
+      const inPrompt = promptSources(skills ?? [], deps.tools.list(), lang);
+      const result = await runTurn({ ...deps, snapshots: deps.undo }, { sessionId: id, text, workspace: deps.workspace, systemPrompt, inPrompt, lang, maxSteps: deps.maxSteps, limits: { maxReplyChars: deps.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS }, deadlineMs: deps.turnTimeoutMs, signal });
       if (titled) await Promise.race([titled, new Promise<void>((resolve) => setTimeout(resolve, TITLE_GRACE_MS).unref())]);
       bus.emit({ type: 'session.status', sessionId: id, status: result.stopReason === 'error' ? 'error' : 'idle' });
       return result;

@@ -13,6 +13,7 @@ export interface JsonSchemaToolDefinition {
   annotations?: ToolAnnotations;
   changesWorkspace?: boolean;
   maxInputChars?: number;
+  remoteServer?: string;
   /** Where the arguments are checked; by default one checker per source (per MCP server). */
   checker?: SchemaChecker;
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput | string> | ToolOutput | string;
@@ -69,6 +70,7 @@ export function defineJsonSchemaTool(def: JsonSchemaToolDefinition): Tool {
     annotations: def.annotations,
     changesWorkspace: def.changesWorkspace,
     maxInputChars: def.maxInputChars,
+    ...(def.remoteServer !== undefined && { remoteServer: def.remoteServer }),
     spec,
     async check(value: unknown): Promise<ArgsCheck> {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, message: 'the arguments must be a JSON object' };

@@ -195,6 +195,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   /** The call may create, change or delete files in the workspace: the turn keeps a snapshot to undo it. */
   changesWorkspace?: boolean;
   /**
+   * The MCP server across the network that wrote this tool's description and receives its calls
+   * (absent for built-in tools and local servers, whose code runs with the user's rights anyway).
+   */
+  remoteServer?: string;
+  /**
    * The longest arguments text (JSON, in characters) the tool accepts; longer calls are refused
    * before they are parsed. Default 20,000: enough for any field a person would type.
    */

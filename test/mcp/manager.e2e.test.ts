@@ -16,6 +16,8 @@ describe('MCP manager', () => {
       expect(h.saved.at(-1)).toEqual({ everything: { command: bin('mcp-server-everything'), args: ['stdio'], env: { SECRET_TOKEN: 'sk-do-not-show' }, timeout_ms: 30_000 } });
       const connected = await h.until('everything', (v) => v.state === 'connected');
       expect(h.tools.names()).toContain('everything__get-sum');
+      // A local server's descriptions are as trusted as its code, which runs with the user's rights.
+      expect(h.tools.get('everything__get-sum')?.remoteServer).toBeUndefined();
       // A view never holds env or header values.
       expect(JSON.stringify(h.manager.list())).not.toContain('sk-do-not-show');
       expect(JSON.stringify(h.changes)).not.toContain('sk-do-not-show');
@@ -98,6 +100,8 @@ describe('MCP over HTTP', () => {
       expect(JSON.stringify(view)).not.toContain('sk-hidden');
       expect(JSON.stringify(view)).not.toContain('token=abc');
       expect((await h.call('remote__get-sum', { a: 20, b: 22 })).output).toMatch(/42/);
+      // A server across the network: its descriptions are outside text for a turn, and it receives every call.
+      expect(h.tools.get('remote__get-sum')?.remoteServer).toBe('remote');
       const image = await h.call('remote__get-tiny-image');
       expect(image.attachments).toHaveLength(1);
       expect(image.output).not.toContain('iVBOR');

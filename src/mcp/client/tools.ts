@@ -125,7 +125,7 @@ export function progressLine(progress: number, total: number | undefined, messag
  * A server's tools as the registry holds them: `<server>__<tool>`, parameters as the server's JSON
  * Schema, its description labelled as the server's words, each call asking permission first.
  */
-export function serverTools(server: string, listed: McpTool[], connection: ServerConnection, timeoutMs: number, malformed: string[] = []): ServerTools {
+export function serverTools(server: string, listed: McpTool[], connection: ServerConnection, timeoutMs: number, malformed: string[] = [], remote = false): ServerTools {
   const problems: string[] = [];
   const total = listed.length + malformed.length;
   const oversized = listed.filter((t) => JSON.stringify(t.inputSchema ?? {}).length > MAX_SCHEMA_CHARS);
@@ -152,17 +152,19 @@ export function serverTools(server: string, listed: McpTool[], connection: Serve
       annotations,
       // Undo keeps a snapshot around calls that may change files; only a read-only tool is spared it.
       changesWorkspace: annotations.readOnly !== true,
+      ...(remote && { remoteServer: server }),
       timeoutMs: MCP_CALL_CEILING_MS,
       maxInputChars: MAX_MCP_INPUT_CHARS,
       async execute(args, ctx) {
         const target = [name, summary(args)].filter(Boolean).join(' ');
-        // A tool that reaches the outside world (the server says so, or does not say it does not) can carry data there.
-        const outward = annotations.openWorld !== false;
+        // A tool that reaches the outside world (the server says so, or does not say it does not) can carry data
+        // there; a server across the network receives every call's arguments, whatever it says of its tools.
+        const outward = remote || annotations.openWorld !== false;
         const decision = await ctx.ask({
           action: 'mcp.call',
           target,
           insideSandbox: true,
-          ...(outward && { sendsTo: { kind: 'anywhere' as const, what: say(ctx.lang, `MCP 工具 ${name}`, `the MCP tool ${name}`) } }),
+          ...(outward && { sendsTo: { kind: 'anywhere' as const, what: say(ctx.lang, `MCP 工具 ${name}`, `the MCP tool ${name}`), ...(remote && { server }) } }),
         });
         if (decision !== 'allow') throw new ToolError(refusedText(ctx, name));
         const progress = throttled((line) => ctx.progress(line));
