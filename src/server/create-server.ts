@@ -60,6 +60,8 @@ export interface ServerOptions {
   maxStreams?: number;
   /** The built web app (default: dist/web of this package). */
   webRoot?: string;
+  /** How long an /mcp POST's body has to arrive whole before a 408 (default 10 s). */
+  mcpBodyTimeoutMs?: number;
 }
 
 export interface ZhixingServer {
@@ -140,7 +142,7 @@ export async function createServer(options: ServerOptions): Promise<ZhixingServe
   const health = createHealthResponder(version);
   const web = createWebApp({ root: options.webRoot ?? defaultWebRoot() });
   // Zhixing's own tools for other agents, behind the same guards as the API.
-  const mcp = createMcpHttp({ app, version, log, maxBodyBytes: MAX_BODY_BYTES });
+  const mcp = createMcpHttp({ app, version, log, maxBodyBytes: MAX_BODY_BYTES, bodyTimeoutMs: options.mcpBodyTimeoutMs });
 
   const server = createHttpServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS });
   // Past this many open connections new ones are dropped at once, before they cost anything more:
