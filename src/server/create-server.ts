@@ -62,6 +62,8 @@ export interface ServerOptions {
   webRoot?: string;
   /** How long an /mcp POST's body has to arrive whole before a 408 (default 10 s). */
   mcpBodyTimeoutMs?: number;
+  /** How long the provider has to list its models for /api/models (default 5 s). */
+  modelListTimeoutMs?: number;
 }
 
 export interface ZhixingServer {
@@ -135,7 +137,7 @@ export async function createServer(options: ServerOptions): Promise<ZhixingServe
   const maxStreams = options.maxStreams ?? MAX_STREAMS;
   const turns = createTurnTracker();
   const feed = createEventFeed({ bus: app.bus, sse, pending: () => app.permission.pending(), mcp: app.mcp, mcpView: publicView });
-  const api = buildApi({ app, sse, turns, version, log }, feed);
+  const api = buildApi({ app, sse, turns, version, log, modelListTimeoutMs: options.modelListTimeoutMs }, feed);
   // The node-server adapter can swap in its own global Request/Response; the rest of the process
   // (the model client's fetch) keeps the platform's.
   const honoListener = getRequestListener(api.fetch, { overrideGlobalObjects: false });
