@@ -155,9 +155,9 @@ describe('the agent loop', () => {
   });
 
   it('aborts mid-stream and keeps what was said', async () => {
-    const { app, session } = await setup([{ text: 'Thinking about it', delayMs: 5_000 }]);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    // Stopped once the model has said its text and is still going.
+    const { app, session } = await setup([{ text: 'Thinking about it', delayMs: 5_000, onWait: () => controller.abort() }]);
     const r = await app.sessions.send(session.id, 'slow one', { signal: controller.signal });
     expect(r.stopReason).toBe('aborted');
     expect(r.reply).toContain('Stopped');
@@ -219,19 +219,24 @@ describe('sessions', () => {
     const t = tempHome();
     cleanups.push(t.cleanup);
     // Session A's model is slow; session B's step calls a slow tool.
+    // A is deleted once its model is mid-step and B's nap has begun.
+    let aWaiting!: () => void;
+    const aMidStep = new Promise<void>((resolve) => (aWaiting = resolve));
+    let bNapping!: () => void;
+    const bMidCall = new Promise<void>((resolve) => (bNapping = resolve));
     const llm = createScriptedLlm([
-      (req) => (req.messages.at(-1)?.content === 'a' ? { text: 'thinking', delayMs: 300 } : { calls: [{ id: 'b1', name: 'nap', args: {} }] }),
-      (req) => (req.messages.at(-1)?.content === 'a' ? { text: 'thinking', delayMs: 300 } : { calls: [{ id: 'b1', name: 'nap', args: {} }] }),
+      (req) => (req.messages.at(-1)?.content === 'a' ? { text: 'thinking', delayMs: 5_000, onWait: aWaiting } : { calls: [{ id: 'b1', name: 'nap', args: {} }] }),
+      (req) => (req.messages.at(-1)?.content === 'a' ? { text: 'thinking', delayMs: 5_000, onWait: aWaiting } : { calls: [{ id: 'b1', name: 'nap', args: {} }] }),
       { text: 'B done' },
     ]);
     const app = await createApp(t.config, { llm });
     cleanups.push(() => app.close());
-    app.tools.register(defineTool({ name: 'nap', description: 'naps', annotations: { readOnly: true }, parameters: z.object({}), execute: () => new Promise<string>((r) => setTimeout(() => r('rested'), 150)) }));
+    app.tools.register(defineTool({ name: 'nap', description: 'naps', annotations: { readOnly: true }, parameters: z.object({}), execute: () => new Promise<string>((r) => (bNapping(), setTimeout(() => r('rested'), 150))) }));
     const a = app.sessions.create();
     const b = app.sessions.create();
     const turnA = app.sessions.send(a.id, 'a');
     const turnB = app.sessions.send(b.id, 'b');
-    await new Promise((r) => setTimeout(r, 50));
+    await Promise.all([aMidStep, bMidCall]);
     await app.sessions.delete(a.id);
     expect((await turnA).stopReason).toBe('aborted');
     const rB = await turnB;

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createScriptedLlm } from './support/scripted-llm.js';
+import { createScriptedLlm, gate } from './support/scripted-llm.js';
 import { request, startTestServer, type TestServer } from './support/http.js';
 
 let t: TestServer | undefined;
@@ -47,11 +47,16 @@ describe('POST /api/sessions/:id/undo', () => {
   });
 
   it('answers 409 while a turn of the session runs', async () => {
-    t = await startTestServer({ llm: createScriptedLlm([{ text: 'slow', delayMs: 400 }]) });
+    // The model holds its step until the test lets it go.
+    const held = gate();
+    let waiting!: () => void;
+    const midTurn = new Promise<void>((resolve) => (waiting = resolve));
+    t = await startTestServer({ llm: createScriptedLlm([{ text: 'slow', until: held.until, onWait: waiting }]) });
     const id = (await request(t.port, '/api/sessions', { body: {} })).json().id;
     const chat = request(t.port, `/api/sessions/${id}/chat`, { body: { message: 'hi' } });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await midTurn;
     const r = await request(t.port, `/api/sessions/${id}/undo`, { method: 'POST' });
+    held.open();
     expect(r.status).toBe(409);
     expect(r.json().error.code).toBe('busy');
     await chat;

@@ -16,22 +16,41 @@ const cleanups: Array<() => void> = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Resolves once the signal has fired, and a turn of the event loop later, so whoever else heard it has acted. */
+const stopAsked = (signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const after = () => setImmediate(resolve);
+    if (signal.aborted) after();
+    else signal.addEventListener('abort', after, { once: true });
+  });
 
 async function setup(steps: ScriptedStep[]) {
   const t = tempHome({ ZHIXING_LANG: 'en' });
   const app = await createApp(t.config, { llm: createScriptedLlm(steps) });
   cleanups.push(() => app.close(), t.cleanup);
   const target = join(t.home, 'landed.txt');
-  // Ignores its signal, as a tool stuck in a system call would: the file lands 150 ms in, whatever happens.
+  // Each tool says when it is mid-call (for careful_write and stubborn_write: started; for
+  // committed_write: past its point of no return), so a test stops it then, not after a guessed time.
+  let midCall!: () => void;
+  const reached = new Promise<void>((resolve) => (midCall = resolve));
+  // Ignores its signal, as a tool stuck in a system call would: the file lands after the stop, whatever happens.
   app.tools.register(defineTool({
     name: 'stubborn_write', description: 'writes late', parameters: z.object({}), timeoutMs: 100,
-    execute: async () => (await sleep(150), writeFileSync(target, 'x'), 'Wrote landed.txt'),
+    execute: async (_args, ctx) => {
+      const stopped = stopAsked(ctx.signal);
+      midCall();
+      await stopped;
+      writeFileSync(target, 'x');
+      return 'Wrote landed.txt';
+    },
   }));
   // Honours its signal: stops before writing and says so.
   app.tools.register(defineTool({
     name: 'careful_write', description: 'writes late unless stopped', parameters: z.object({}),
     execute: async (_args, ctx) => {
-      await sleep(200);
+      const stopped = stopAsked(ctx.signal);
+      midCall();
+      await stopped;
       if (ctx.signal.aborted) throw new ToolError('Cancelled; nothing was written.');
       writeFileSync(target, 'x');
       return 'Wrote landed.txt';
@@ -41,23 +60,25 @@ async function setup(steps: ScriptedStep[]) {
   app.tools.register(defineTool({
     name: 'committed_write', description: 'commits slowly', parameters: z.object({}), timeoutMs: 50,
     execute: async (_args, ctx) => {
-      await sleep(20);
       if (ctx.signal.aborted) throw new ToolError('Cancelled; nothing was written.');
       ctx.unstoppable?.();
+      midCall();
+      await stopAsked(ctx.signal);
+      // Longer than the 50 ms grace a timeout gives this tool: the registry must wait on.
       await sleep(300);
       writeFileSync(target, 'x');
       return 'Wrote landed.txt';
     },
   }));
   app.tools.register(defineTool({ name: 'silent', description: 'never settles', parameters: z.object({}), timeoutMs: 50, execute: () => new Promise<string>(() => {}) }));
-  return { app, session: app.sessions.create(), target };
+  return { app, session: app.sessions.create(), target, reached };
 }
 
 describe('a stopped tool call is reported as what really happened', () => {
   it('Ctrl-C during a write that still lands: reported done, and the reply lists it under Done', async () => {
-    const { app, session, target } = await setup([{ calls: [{ name: 'stubborn_write', args: {} }] }]);
+    const { app, session, target, reached } = await setup([{ calls: [{ name: 'stubborn_write', args: {} }] }]);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 30);
+    void reached.then(() => controller.abort());
     const r = await app.sessions.send(session.id, 'write it', { signal: controller.signal });
     expect(r.stopReason).toBe('aborted');
     expect(existsSync(target)).toBe(true);
@@ -77,11 +98,11 @@ describe('a stopped tool call is reported as what really happened', () => {
   });
 
   it('Ctrl-C during a write that honours the stop: reported not done, and nothing is on disk', async () => {
-    const { app, session, target } = await setup([{ calls: [{ name: 'careful_write', args: {} }] }]);
+    const { app, session, target, reached } = await setup([{ calls: [{ name: 'careful_write', args: {} }] }]);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 30);
+    void reached.then(() => controller.abort());
     const r = await app.sessions.send(session.id, 'write it', { signal: controller.signal });
-    await sleep(300);
+    // The call's own "nothing was written" (checked below) means it has settled: no write can follow.
     expect(existsSync(target)).toBe(false);
     expect(r.actions[0]).toMatchObject({ ok: false });
     expect(r.actions[0]!.output).toBe('Error: It was told to stop. Cancelled; nothing was written.');
@@ -103,7 +124,7 @@ describe('a stopped tool call is reported as what really happened', () => {
 
     const again = await setup([{ calls: [{ name: 'committed_write', args: {} }] }]);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 40);
+    void again.reached.then(() => controller.abort());
     const r2 = await again.app.sessions.send(again.session.id, 'write it', { signal: controller.signal });
     expect(existsSync(again.target)).toBe(true);
     expect(r2.actions[0]).toMatchObject({ ok: true });

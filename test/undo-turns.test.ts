@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { createApp } from '../src/app.js';
 import type { BusEvent } from '../src/bus/bus.js';
 import { defineTool } from '../src/tools/tool.js';
-import { createScriptedLlm, type ScriptedStep } from './support/scripted-llm.js';
+import { createScriptedLlm, gate, type ScriptedStep } from './support/scripted-llm.js';
 import { tempHome } from './support/temp-home.js';
 
 const cleanups: Array<() => void> = [];
@@ -103,10 +103,14 @@ describe('undo of a turn that changed files behind the file tools', () => {
   });
 
   it('refuses while a turn of the session runs', async () => {
-    const { app, session } = await setup([{ ...shell([{ write: 'x.txt', content: 'x' }]), delayMs: 300 }, { text: 'ok' }]);
+    const held = gate();
+    let waiting!: () => void;
+    const midTurn = new Promise<void>((resolve) => (waiting = resolve));
+    const { app, session } = await setup([{ ...shell([{ write: 'x.txt', content: 'x' }]), until: held.until, onWait: waiting }, { text: 'ok' }]);
     const running = app.sessions.send(session, 'go');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await midTurn;
     await expect(app.sessions.undo(session)).rejects.toMatchObject({ code: 'busy', message: expect.stringMatching(/still running/) });
+    held.open();
     await running;
     expect((await app.sessions.undo(session)).removed).toEqual(['x.txt']);
   });

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setConfigKey, updateConfigKey } from './config-writer.js';
 
 const dirs: string[] = [];
@@ -55,8 +55,26 @@ describe('updateConfigKey', () => {
     writeFileSync(path, '{}');
     writeFileSync(`${path}.lock`, String(process.pid));
     const started = Date.now();
-    expect(() => updateConfigKey(path, 'x', () => 1)).toThrow(/is being changed by another process/);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(9_000);
+    expect(() => updateConfigKey(path, 'x', () => 1, { lockWaitMs: 300 })).toThrow(/is being changed by another process/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     expect(readFileSync(path, 'utf8')).toBe('{}');
-  }, 20_000);
+  });
+
+  it('waits 10 s for a live writer by default (on a clock that runs a second a reading)', () => {
+    const dir = home();
+    const path = join(dir, 'config.json');
+    writeFileSync(path, '{}');
+    writeFileSync(`${path}.lock`, String(process.pid));
+    let now = Date.now();
+    const started = now;
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => (now += 1_000));
+    try {
+      expect(() => updateConfigKey(path, 'x', () => 1)).toThrow(/is being changed by another process/);
+      expect(now - started).toBeGreaterThanOrEqual(10_000);
+      expect(now - started).toBeLessThan(20_000);
+    } finally {
+      clock.mockRestore();
+    }
+    expect(readFileSync(path, 'utf8')).toBe('{}');
+  });
 });

@@ -27,9 +27,9 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  * holds the holder's pid: a lock whose process is gone, or that is older than any write takes, is
  * taken over. Synchronous like the write it guards (a few ms), so callers stay synchronous.
  */
-function withLock<T>(path: string, write: () => T): T {
+function withLock<T>(path: string, write: () => T, lockWaitMs = LOCK_WAIT_MS): T {
   const lock = `${path}.lock`;
-  const deadline = Date.now() + LOCK_WAIT_MS;
+  const deadline = Date.now() + lockWaitMs;
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   for (;;) {
     try {
@@ -91,12 +91,17 @@ export function setConfigKey(path: string, key: string, value: unknown): void {
   updateConfigKey(path, key, () => value);
 }
 
+export interface ConfigWriteOptions {
+  /** How long to wait for another writer's lock before giving up; LOCK_WAIT_MS unless a test says otherwise. */
+  lockWaitMs?: number;
+}
+
 /**
  * Sets one top-level key of config.json to what `update` makes of its value now, read while holding
  * the file's lock: two processes changing the same key (two `zhixing mcp add` at once) both land.
  */
-export function updateConfigKey(path: string, key: string, update: (current: unknown) => unknown): void {
-  withLock(path, () => writeKey(path, key, update));
+export function updateConfigKey(path: string, key: string, update: (current: unknown) => unknown, options: ConfigWriteOptions = {}): void {
+  withLock(path, () => writeKey(path, key, update), options.lockWaitMs);
 }
 
 function writeKey(path: string, key: string, update: (current: unknown) => unknown): void {

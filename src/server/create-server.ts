@@ -60,6 +60,10 @@ export interface ServerOptions {
   maxStreams?: number;
   /** The built web app (default: dist/web of this package). */
   webRoot?: string;
+  /** How long an /mcp POST's body has to arrive whole before a 408 (default 10 s). */
+  mcpBodyTimeoutMs?: number;
+  /** How long the provider has to list its models for /api/models (default 5 s). */
+  modelListTimeoutMs?: number;
 }
 
 export interface ZhixingServer {
@@ -133,14 +137,14 @@ export async function createServer(options: ServerOptions): Promise<ZhixingServe
   const maxStreams = options.maxStreams ?? MAX_STREAMS;
   const turns = createTurnTracker();
   const feed = createEventFeed({ bus: app.bus, sse, pending: () => app.permission.pending(), mcp: app.mcp, mcpView: publicView });
-  const api = buildApi({ app, sse, turns, version, log }, feed);
+  const api = buildApi({ app, sse, turns, version, log, modelListTimeoutMs: options.modelListTimeoutMs }, feed);
   // The node-server adapter can swap in its own global Request/Response; the rest of the process
   // (the model client's fetch) keeps the platform's.
   const honoListener = getRequestListener(api.fetch, { overrideGlobalObjects: false });
   const health = createHealthResponder(version);
   const web = createWebApp({ root: options.webRoot ?? defaultWebRoot() });
   // Zhixing's own tools for other agents, behind the same guards as the API.
-  const mcp = createMcpHttp({ app, version, log, maxBodyBytes: MAX_BODY_BYTES });
+  const mcp = createMcpHttp({ app, version, log, maxBodyBytes: MAX_BODY_BYTES, bodyTimeoutMs: options.mcpBodyTimeoutMs });
 
   const server = createHttpServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS });
   // Past this many open connections new ones are dropped at once, before they cost anything more:

@@ -9,6 +9,8 @@ export interface ServerDeps {
   version: string;
   /** Where unexpected errors are reported (the server's stderr). */
   log(line: string): void;
+  /** How long the provider has to list its models (default 5 s). */
+  modelListTimeoutMs?: number;
 }
 
 /** The turns this server started, so shutdown can wait for them to settle after aborting them. */

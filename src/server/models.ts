@@ -30,10 +30,10 @@ export const ModelChoice = z
   .openapi('ModelChoice');
 export type ModelChoice = z.infer<typeof ModelChoice>;
 
-export function modelRoutes({ app }: ServerDeps) {
+export function modelRoutes({ app, modelListTimeoutMs }: ServerDeps) {
   const api = newSubApp();
   const { llm } = app;
-  const catalog = createModelCatalog(llm);
+  const catalog = createModelCatalog(llm, { listTimeoutMs: modelListTimeoutMs });
   const models = (): Promise<Models> => catalog.list();
 
   endpoint(

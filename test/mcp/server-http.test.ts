@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ASK_CAPABILITY, AskRequestSchema, CALL_META } from '../../src/mcp/server/ask-protocol.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createApp, type App } from '../../src/app.js';
 import { createMcpHttp, type McpHttp } from '../../src/mcp/server/http.js';
@@ -139,6 +139,10 @@ describe('MCP sessions over HTTP: a cap and idle expiry', () => {
   const running: Array<() => void> = [];
   /** Ends the `hold` calls still running. */
   const releases: Array<() => void> = [];
+  /** The sessions' clock: idleness passes when a test moves it on, not while it sleeps. */
+  let clock = Date.now();
+  /** GET streams open now: a client listening for what the server may send. */
+  let listening = 0;
   beforeAll(async () => {
     app = await createApp(h.config);
     // A call that runs until it is let go: a session answering a whole request for as long as the test wants.
@@ -154,8 +158,11 @@ describe('MCP sessions over HTTP: a cap and idle expiry', () => {
           }),
       }),
     );
-    mcp = createMcpHttp({ app, version: '0.0.0', log: () => {}, maxSessions: 3, idleMs: 1_500, maxBodyBytes: 1_048_576 });
-    server = createHttpServer((req, res) => void mcp.handle(req, res));
+    mcp = createMcpHttp({ app, version: '0.0.0', log: () => {}, maxSessions: 3, idleMs: 1_500, now: () => clock, maxBodyBytes: 1_048_576 });
+    server = createHttpServer((req, res) => {
+      if (req.method === 'GET') (listening++, res.once('close', () => listening--));
+      void mcp.handle(req, res);
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
   });
@@ -182,15 +189,20 @@ describe('MCP sessions over HTTP: a cap and idle expiry', () => {
     const first = await request(port, '/mcp', { headers: { ...MCP_HEADERS, 'mcp-session-id': ids[0]!, 'mcp-protocol-version': '2025-06-18' }, body: { jsonrpc: '2.0', id: 3, method: 'tools/list' } });
     expect(first.status).toBe(404);
     // Idle past 1.5 s: the next initialize sweeps them out first.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    clock += 2_000;
     const late = await httpClient(url);
     expect(mcp.size).toBe(1);
     expect(textOf(await late.client.callTool({ name: 'calculator', arguments: { expression: '2*21' } }))).toBe('42');
     // An expired session's client is told so (404), as the protocol says: it must start again.
     const gone = await request(port, '/mcp', { headers: { ...MCP_HEADERS, 'mcp-session-id': ids[1]!, 'mcp-protocol-version': '2025-06-18' }, body: { jsonrpc: '2.0', id: 3, method: 'tools/list' } });
     expect(gone.status).toBe(404);
-    // A client with its stream open is in use, however long it stays quiet.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // A client with its stream open is in use, however long it stays quiet: another initialize
+    // sweeps again, and its session stays.
+    await vi.waitFor(() => expect(listening).toBe(1), { timeout: 10_000 });
+    clock += 2_000;
+    const other = await request(port, '/mcp', { headers: MCP_HEADERS, body: INIT });
+    expect(other.status).toBe(200);
+    expect(mcp.size).toBe(2);
     expect(textOf(await late.client.callTool({ name: 'calculator', arguments: { expression: '2*2' } }))).toBe('4');
     await late.client.close();
   });

@@ -16,11 +16,11 @@ export interface TestServer {
 
 /** Zhixing's HTTP API on 127.0.0.1, port 0, over a fresh home (`config` is its config.json): offline unless a model is given. */
 export async function startTestServer(
-  options: { llm?: Llm; host?: string; token?: string; env?: Record<string, string>; config?: object; maxStreams?: number; webRoot?: string; log?: (line: string) => void } = {},
+  options: { llm?: Llm; host?: string; token?: string; env?: Record<string, string>; config?: object; maxStreams?: number; webRoot?: string; log?: (line: string) => void; mcpBodyTimeoutMs?: number; modelListTimeoutMs?: number } = {},
 ): Promise<TestServer> {
   const home = tempHome(options.env, options.config);
   const app = await createApp(home.config, { llm: options.llm });
-  const server = await createServer({ app, host: options.host, port: 0, token: options.token, log: options.log ?? (() => {}), maxStreams: options.maxStreams, webRoot: options.webRoot });
+  const server = await createServer({ app, host: options.host, port: 0, token: options.token, log: options.log ?? (() => {}), maxStreams: options.maxStreams, webRoot: options.webRoot, mcpBodyTimeoutMs: options.mcpBodyTimeoutMs, modelListTimeoutMs: options.modelListTimeoutMs });
   return {
     app,
     server,

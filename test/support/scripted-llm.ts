@@ -9,6 +9,10 @@ export interface ScriptedStep {
   error?: Error;
   /** Waits this long (honouring the abort signal) before finishing the step. */
   delayMs?: number;
+  /** Waits for this (honouring the abort signal) before finishing the step: a test holds the step. */
+  until?: Promise<unknown>;
+  /** Told once the step has said its text and starts waiting: the moment a test can act mid-step. */
+  onWait?: () => void;
 }
 
 /** A model that plays back scripted steps and records every request it received. */
@@ -31,13 +35,16 @@ export function createScriptedLlm(steps: Array<ScriptedStep | ((req: LlmRequest)
         yield { type: 'text', delta: step.text.slice(0, mid) };
         if (step.text.length > mid) yield { type: 'text', delta: step.text.slice(mid) };
       }
-      if (step.delayMs) {
+      if (step.delayMs || step.until) {
         await new Promise<void>((resolve, reject) => {
-          const t = setTimeout(resolve, step.delayMs);
-          req.signal?.addEventListener('abort', () => {
+          const t = step.delayMs ? setTimeout(resolve, step.delayMs) : undefined;
+          void step.until?.then(() => resolve());
+          const aborted = () => {
             clearTimeout(t);
             reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
-          });
+          };
+          req.signal?.addEventListener('abort', aborted, { once: true });
+          step.onWait?.();
         });
       }
       if (step.error) throw step.error;
@@ -52,4 +59,11 @@ export function createScriptedLlm(steps: Array<ScriptedStep | ((req: LlmRequest)
     },
   };
   return llm;
+}
+
+/** A promise a test resolves when it chooses: `until` for a scripted step. */
+export function gate(): { until: Promise<void>; open(): void } {
+  let open!: () => void;
+  const until = new Promise<void>((resolve) => (open = resolve));
+  return { until, open };
 }

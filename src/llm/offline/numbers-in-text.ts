@@ -5,7 +5,7 @@
 import { chineseNumeral } from './numerals.js';
 
 /** Regex source for a number in digits. */
-export const DIGITS = '\\d+(?:\\.\\d+)?';
+export const DIGITS = '(?<!\\d)\\d+(?:\\.\\d+)?';
 /** Regex source for a Chinese numeral. */
 export const CN = '[零〇一二两三四五六七八九十百千万亿]+(?:点[零〇一二三四五六七八九]+)?';
 const SMALL_WORDS: Readonly<Record<string, number>> = {

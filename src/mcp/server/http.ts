@@ -33,6 +33,8 @@ export interface McpHttpOptions {
   maxPerClient?: number;
   idleMs?: number;
   bodyTimeoutMs?: number;
+  /** The clock idleness is measured on (Date.now unless a test moves time on itself). */
+  now?: () => number;
   /** The most a POST body may hold, in bytes. */
   maxBodyBytes: number;
 }
@@ -151,6 +153,7 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
   const maxPerClient = options.maxPerClient ?? DEFAULT_MAX_PER_CLIENT;
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  const clock = options.now ?? Date.now;
   const sessions = new Map<string, McpSession>();
   /** Sessions being opened (room made, not yet registered), in all and by client: a burst cannot overshoot the caps. */
   const opening = new Map<string, number>();
@@ -165,7 +168,7 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
     s.built.dispose();
   };
   const sweep = () => {
-    const now = Date.now();
+    const now = clock();
     for (const [id, s] of sessions) if (s.busy === 0 && s.streams === 0 && now - s.lastUsed > idleMs) void end(id);
   };
   const sweeper = setInterval(sweep, Math.min(SWEEP_MS, idleMs));
@@ -175,10 +178,10 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
   const use = (s: McpSession, req: IncomingMessage, res: ServerResponse) => {
     const kind = req.method === 'GET' ? 'streams' : 'busy';
     s[kind]++;
-    s.lastUsed = Date.now();
+    s.lastUsed = clock();
     res.once('close', () => {
       s[kind]--;
-      s.lastUsed = Date.now();
+      s.lastUsed = clock();
     });
   };
 
@@ -249,7 +252,7 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
       maxRequestBodySize: options.maxBodyBytes,
       onsessioninitialized: (id) => {
         release();
-        session = { transport, built, client, busy: 0, streams: 0, lastUsed: Date.now() };
+        session = { transport, built, client, busy: 0, streams: 0, lastUsed: clock() };
         sessions.set(id, session);
         use(session, req, res);
       },

@@ -86,13 +86,15 @@ describe('the chat view', () => {
   });
 
   it('shows the reply a stopped turn ends with, as the history does', async () => {
-    const llm = createScriptedLlm([{ text: 'Working on it', delayMs: 5_000 }]);
+    let waiting!: () => void;
+    const midTurn = new Promise<void>((resolve) => (waiting = resolve));
+    const llm = createScriptedLlm([{ text: 'Working on it', delayMs: 5_000, onWait: waiting }]);
     const app = await appWith(llm);
     const session = app.sessions.create();
     const events: BusEvent[] = [];
     app.bus.onAny((e) => events.push(e));
     const turn = app.sessions.send(session.id, 'slow');
-    await new Promise((r) => setTimeout(r, 100));
+    await midTurn;
     app.sessions.abort(session.id, 'aborted');
     await turn;
     const live = viewFromHistory(session.id, { messages: [], resumeAfter: 0 }, false);
