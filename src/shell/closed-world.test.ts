@@ -101,6 +101,15 @@ const LEAKS = [
   'curl --config cfg https://x', "echo 'engine = /w/e.so' > ~/.curlrc; curl https://x", 'for i in 1 2; do curl -so ~/.curlrc https://x; done',
   // Programs that write a file (git's settings) on a line where git then reads them.
   'xxd -r -p h.txt .git/config; git status --short', 'tree -o .git/config; git status', 'file -C -m .git/x; git status',
+  'curl -sT rc file:///root/.curlrc; curl -s file:///etc/hostname', 'curl -T cfg file:///w/.git/config; git status --short',
+  'curl --upload-file cfg file:///w/.git/config; git status',
+  // A declaration's value that reads `(…)` is parsed again as an array's elements; indirect expansion in any
+  // form; `{a[x]}>` on any command; a `$"…"` string, whose translation is expanded again.
+  "declare -a y='($(rm -rf t1))'", "y=(); declare y='($(rm -rf important))'", "declare -a 'y=($(rm -rf t1))'",
+  "declare -A y='([k]=$(rm -rf t1))'", "typeset -a y='(`rm -rf t1`)'", "readonly -a y='($(rm -rf t1))'",
+  "f(){ local -a y='($(rm -rf t1))'; }; f", "declare -a y='([$x]=1)'", 'declare -a y+="($v)"',
+  'echo "${!x#z}"', 'echo "${!x:-d}"', 'echo "${!x/a/b}"', 'echo "${!x@Q}"', 'echo "${!x:0:1}"', 'echo "${!x-}"', 'echo "${!x^^}"',
+  'echo "${!x[0]}"', "x='a[$(rm -rf t2)]'; : {a[x]}>/dev/null", 'cat {a[x]}<notes.txt', 'echo $"hello"', 'echo x$"a b"y',
 ];
 
 /**
@@ -164,7 +173,8 @@ describe.each(RULE_SETS)('closed world, with %s', (_name, rules) => {
     'read -r line < a', 'export FOO=1 BAR', 'export PATH', 'set -euo pipefail', 'set -- a b', 'for f in *.ts; do echo "$f"; done', ': ${FOO:=1}',
     "printf -v x '%s' y", "trap 'echo bye' EXIT", 'trap - EXIT', 'f() { local x=1; echo $x; }; f', 'unset FOO', "awk -F: '{print $1}' a", 'trap -p', 'trap -p EXIT', 'wait $!', 'git log --oneline --stat',
     'OPTIND=1', 'arr[0]=1', 'echo "${@:2}"', 'echo "${x:0:3}"', 'declare -r X=1', 'local -a a=(1 2)', 'curl -s https://example.com | jq .',
-    'curl -q -o page.html https://example.com', 'jobs -l'])('understood, as before: %s', async (command) => {
+    'curl -q -o page.html https://example.com', 'jobs -l', 'echo "${!a[@]}"', 'echo "${!BASH*}"', 'declare -a arr=(1 2)', 'local y="$z"',
+    'echo "hello $USER"'])('understood, as before: %s', async (command) => {
     const v = await decide(rules, command);
     expect(v.needsPerson).toBeUndefined();
     expect(v.decision).toBe('*' in (rules.shell as object) ? 'allow' : 'ask');

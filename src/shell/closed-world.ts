@@ -68,8 +68,9 @@ const LEAF_CHECKS: Record<string, (args: string[]) => string | undefined> = {
  * Options with which curl writes a file (its settings file among them, for a later curl on the line).
  * Short ones may be grouped (`-sSo`); long ones may be abbreviated.
  */
-const CURL_WRITES_SHORT = /^-[a-zA-Z0-9#:]*[oODcJ]/;
-const CURL_WRITES_LONG = ['output', 'remote-name', 'remote-name-all', 'dump-header', 'cookie-jar', 'trace', 'trace-ascii', 'stderr', 'libcurl', 'etag-save', 'hsts', 'alt-svc', 'output-dir', 'create-dirs', 'remote-header-name'];
+const CURL_WRITES_SHORT = /^-[a-zA-Z0-9#:]*[oODcJT]/;
+/** `-T`/`--upload-file` to a file:// URL writes that file. */
+const CURL_WRITES_LONG = ['output', 'remote-name', 'remote-name-all', 'dump-header', 'cookie-jar', 'trace', 'trace-ascii', 'stderr', 'libcurl', 'etag-save', 'hsts', 'alt-svc', 'output-dir', 'create-dirs', 'remote-header-name', 'upload-file'];
 const curlWrites = (args: string[]) => args.some((x) => CURL_WRITES_SHORT.test(x) || isAnyLongOption(x, CURL_WRITES_LONG));
 
 /**
@@ -167,6 +168,7 @@ const literalArithmetic = (node: Node): boolean => node.namedChildren.every((c) 
  */
 export function arithmeticReason(node: Node): string | undefined {
   const why = 'bash evaluates a variable\'s or a substitution\'s text here, and a subscript in it can run commands';
+  if (translatedString(node)) return TRANSLATED;
   switch (node.type) {
     case 'arithmetic_expansion':
       return literalArithmetic(node) ? undefined : why;
@@ -186,7 +188,10 @@ export function arithmeticReason(node: Node): string | undefined {
       return index && !/^(?:\d+|@|\*)$/.test(index.text) ? why : undefined;
     }
     case 'expansion': {
-      if (/^\$\{!\w+\}$/.test(node.text) || /@P\}$/.test(node.text)) return 'bash expands a variable\'s text again here, which can run commands in it';
+      // `${!x}` in any form (`${!x:-d}`, `${!x#z}`, `${!x[0]}`) reads the variable x names, subscript and all;
+      // only the lists of names (`${!pre*}`, `${!pre@}`) and of an array's keys (`${!a[@]}`) evaluate nothing.
+      const indirect = node.text.startsWith('${!') && !/^\$\{!\w+(?:[*@]|\[[@*]\])\}$/.test(node.text);
+      if (indirect || /@P\}$/.test(node.text)) return 'bash expands a variable\'s text again here, which can run commands in it';
       // `${x:off:len}`, `${@:off}`, `${*:off}`: offset and length are arithmetic (`:-`, `:=`, `:?`, `:+` are not).
       const slice = /^\$\{(?:\w+|[@*])(?:\[[^\]]*\])?:(?![-=?+])(.*)\}$/s.exec(node.text);
       return slice && !/^\s*-?\d+\s*(?::\s*-?\d+\s*)?$/.test(slice[1]!) ? why : undefined;
@@ -194,14 +199,23 @@ export function arithmeticReason(node: Node): string | undefined {
     case 'declaration_command':
       // -i evaluates what is assigned; -n makes a name a reference, and assigning through `a[…]` evaluates
       // it; a quoted `'a[$(…)]=1'` is an element whose subscript is evaluated. Quoted or made at run time
-      // (`"-i"`, `-"i"`, `$o`), a word may be any of them.
+      // (`"-i"`, `-"i"`, `$o`), a word may be any of them. A value that reads `(…)` however it was quoted
+      // (`y='($(…))'`, `'y=(…)'`) is parsed again as an array's elements when the name is an array, which
+      // runs every substitution in it.
       return node.namedChildren.some((c) => {
-        if (!c || c.type === 'variable_assignment' || c.type === 'variable_name') return false;
+        if (!c || c.type === 'variable_name') return false;
+        if (c.type === 'variable_assignment') {
+          const value = c.childForFieldName('value');
+          // Made at run time, a quoted value may still open with the parenthesis: `y+="($v)"`.
+          return value !== null && value.type !== 'array' && (/^\(/.test(readWord(value).value) || /^\$?["']\(/.test(value.text));
+        }
         const w = readWord(c);
-        return w.dynamic || /^[-+][a-zA-Z]*[in]/.test(w.value) || /^[^=]*\[/.test(w.value);
+        return w.dynamic || /^[-+][a-zA-Z]*[in]/.test(w.value) || /^[^=]*\[/.test(w.value) || /^[^=]*\+?=\(/.test(w.value);
       })
         ? why
         : undefined;
+    case 'translated_string':
+      return TRANSLATED;
     case 'variable_assignment': {
       // Bash evaluates what is written to RANDOM, SRANDOM, OPTIND or HISTCMD as arithmetic.
       const name = node.childForFieldName('name')?.text.replace(/\[.*$/s, '') ?? '';
@@ -211,6 +225,17 @@ export function arithmeticReason(node: Node): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** `$"…"`: bash looks the text up in a message catalogue the line may have written, and expands the translation again. */
+const TRANSLATED = 'bash replaces a $"…" string with its translation from a message catalogue and expands that again, which can run commands';
+
+/** The grammar reads `$"…"` as a `$` token right before a string. */
+function translatedString(node: Node): boolean {
+  return node.children.some((c, i) => {
+    const next = node.children[i + 1];
+    return c !== null && !c.isNamed && c.type === '$' && next?.type === 'string' && next.startIndex === c.endIndex;
+  });
 }
 
 function hasArithmeticTest(node: Node): boolean {

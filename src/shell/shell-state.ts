@@ -154,9 +154,10 @@ export function nodeStateWrite(node: Node): StateEffect {
       return variableEffect(node.namedChildren.find((c) => c?.type === 'variable_name' || c?.type === 'subscript')?.text);
     }
     case 'redirected_statement':
-      // `{NAME}>file` opens a descriptor and writes its number to NAME (`exec {PATH}>/dev/null` makes PATH 11).
-      // The grammar reads `{NAME}` as the command's last word, so the text is searched (quoted text too: careful).
-      return worstEffect([...node.text.matchAll(/\{([A-Za-z_]\w*)\}(?=[<>])/g)].map((m) => variableEffect(m[1])));
+      // `{NAME}>file` opens a descriptor and writes its number to NAME (`exec {PATH}>/dev/null` makes PATH 11),
+      // on any command; `{a[x]}>` writes an element, whose subscript is evaluated. The grammar reads `{NAME}`
+      // as the command's last word, so the text is searched (quoted text too: careful).
+      return worstEffect([...node.text.matchAll(/\{([A-Za-z_][^{}\s]*)\}(?=[<>])/g)].map((m) => variableEffect(m[1])));
     default:
       return undefined;
   }
