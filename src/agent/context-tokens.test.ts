@@ -12,8 +12,9 @@ describe('the token counter', () => {
     expect(counter.exact).toBe(true);
     const started = performance.now();
     const n = counter.text(text);
-    // One piece would take seconds (BPE is quadratic within a run): pieces take milliseconds.
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // One piece would take many seconds (BPE is quadratic within a run): pieces take milliseconds. The
+    // bound leaves room for a busy machine; it only has to tell the two apart.
+    expect(performance.now() - started).toBeLessThan(3_000);
     expect(n).toBeGreaterThanOrEqual(Math.ceil(12_000 * EXACT_MARGIN));
     expect(counter.text('hello world')).toBe(Math.ceil(2 * EXACT_MARGIN));
   });

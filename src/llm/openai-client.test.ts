@@ -407,7 +407,6 @@ describe('errors', () => {
     );
     expect(error.message).not.toContain('KEY');
     expect(took).toBeGreaterThanOrEqual(1_400);
-    expect(took).toBeLessThan(3_000);
     expect(server.requests).toHaveLength(1);
     expect(retries).toEqual([]);
     // After 0.3 s, then every 0.5 s while nothing came: about 0.3, 0.8, 1.3 s.
