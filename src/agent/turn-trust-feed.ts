@@ -18,6 +18,9 @@ export function trustOf(store: Store, opts: Pick<TurnOptions, 'sessionId' | 'tex
     .filter((tool) => bringsOutsideText(tool))
     .map((tool) => ({ tool, from: say(opts.lang, '本会话之前', 'earlier in this conversation') }));
   earlier.push(...(opts.inPrompt ?? []));
+  // A project's skill loaded earlier is still in the conversation, wherever this turn runs from.
+  const skills = store.messages.projectSkillsLoaded(opts.sessionId);
+  if (skills.length) earlier.push({ tool: 'skill', from: skills.join(', ') });
   const earlierTexts = store.messages.userTexts(opts.sessionId);
   // Text quoted in a fence in an earlier message (piped in, pasted) is still in the model's context.
   if (earlierTexts.some((t) => withoutFences(t) !== t)) earlier.push({ tool: say(opts.lang, '引用的文本', 'quoted text'), from: say(opts.lang, '本会话之前的消息', 'an earlier message of this conversation') });
@@ -25,19 +28,26 @@ export function trustOf(store: Store, opts: Pick<TurnOptions, 'sessionId' | 'tex
 }
 
 /**
- * Outside text the model reads in every request of the turn, before any call: the descriptions of a
- * project's skills (a cloned folder's files, listed in the system prompt) and of the tools of MCP
- * servers across the network. A local server's descriptions are as trusted as its code, which runs
- * with the user's rights anyway; a shipped or the user's own skill is theirs.
+ * Outside text in the system prompt: the descriptions of a project's skills (a cloned folder's
+ * files). A shipped or the user's own skill is theirs.
  */
-export function promptSources(skills: Array<{ name: string; source?: string }>, tools: Pick<Tool, 'remoteServer'>[], lang: Lang): UntrustedSource[] {
-  const sources: UntrustedSource[] = [];
+export function promptSources(skills: Array<{ name: string; source?: string }>, lang: Lang): UntrustedSource[] {
   const project = skills.filter((s) => s.source === 'project').map((s) => s.name);
-  if (project.length) sources.push({ tool: say(lang, '这个项目的技能', "this project's skills"), from: project.join(', ') });
-  for (const server of new Set(tools.map((t) => t.remoteServer).filter((s): s is string => s !== undefined))) {
-    sources.push({ tool: say(lang, 'MCP 服务器的工具说明', "an MCP server's tool descriptions"), from: server, describes: server });
+  return project.length ? [{ tool: say(lang, '这个项目的技能', "this project's skills"), from: project.join(', ') }] : [];
+}
+
+/**
+ * The tools a request offers the model: descriptions written by an MCP server across the network are
+ * outside text from the first request that carries them (a server may connect, or add tools, in the
+ * middle of a turn). A local server's descriptions are as trusted as its code, which runs with the
+ * user's rights anyway.
+ */
+export function describedInto(trust: TurnTrust, tools: Pick<Tool, 'remoteServer'>[], lang: Lang): void {
+  const known = new Set(trust.sources().map((s) => s.describes));
+  for (const server of new Set(tools.map((t) => t.remoteServer))) {
+    if (server === undefined || known.has(server)) continue;
+    trust.entered({ tool: say(lang, 'MCP 服务器的工具说明', "an MCP server's tool descriptions"), from: server, describes: server });
   }
-  return sources;
 }
 
 /** What a finished call tells the trust record: outside text that came in, a search's result links. */

@@ -105,8 +105,8 @@ export function cliText(lang: Lang) {
     askMust: (why: string) => (zh ? `必须询问：${why}` : `asks whatever the rules say: ${why}`),
     needsPerson: (tool: string, target: string) =>
       zh
-        ? `${tool} 操作 ${target} 需要你本人批准（它运行的内容无法事先看清，而权限规则里有禁止项），已拒绝。--yes 不能代替你批准：请在终端里运行，亲自回答。`
-        : `${tool} on ${target} needs a person's approval (what it runs cannot be read beforehand, and the rules deny something), so it was refused. --yes cannot approve it: run it on a terminal and answer yourself.`,
+        ? `${tool} 操作 ${target} 需要你本人批准，已拒绝。--yes 不能代替你批准：请在终端里运行，亲自回答。`
+        : `${tool} on ${target} needs a person's approval, so it was refused. --yes cannot approve it: run it on a terminal and answer yourself.`,
     noInputToAnswer: zh ? '（输入已结束，无人回答，已拒绝。）' : '(Input has ended, so nobody can answer: refused.)',
     unknownCommand: (cmd: string) => (zh ? `没有 /${cmd} 这个命令，输入 /help 查看。` : `Unknown command /${cmd}. Type /help.`),
     replHelp: (turns: number) =>

@@ -41,6 +41,8 @@ const SHARED_MODE_BITS = 0o077;
 const KEY_NAME = /_API_KEY$/;
 // The layers, highest first; the last two are the home's, which only the user writes.
 const CWD_ENV_LAYER = 1;
+/** Settings a project's ./.env may not set (see loadConfig). */
+const HOME_ONLY_NAMES = ['ZHIXING_EMBEDDING_BASE_URL', 'ZHIXING_EMBEDDING_MODEL', 'ZHIXING_EMBEDDING_API_KEY', 'ZHIXING_GEOCODING_URL', 'ZHIXING_WEATHER_URL'];
 const HOME_ENV_LAYER = 2;
 const FILE_LAYER = 3;
 /** config.json's names for what the environment calls ZHIXING_*: config.json is read as the lowest layer through them. */
@@ -345,7 +347,15 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const fileLayer: Layer = Object.fromEntries(Object.entries(FILE_NAMES).map(([name, key]) => [name, file[key]?.toString()]));
   fileLayer.ZHIXING_EMBEDDING_BASE_URL = file.embedding?.baseUrl;
   fileLayer.ZHIXING_EMBEDDING_MODEL = file.embedding?.model;
-  const layers: Layer[] = [env, readCwdEnv(cwd, home, workspace, warnings), homeEnv, fileLayer];
+  const cwdEnv = readCwdEnv(cwd, home, workspace, warnings);
+  // Where memories and messages are sent to be embedded, and which services answer the weather tool, are
+  // not for a cloned folder's ./.env to choose unseen: like the web settings, only the user's own places.
+  for (const name of HOME_ONLY_NAMES) {
+    if (nonEmpty(cwdEnv[name]) === undefined) continue;
+    warnings.push(`Ignored ${name} in ./.env: it is read from the environment, ${homeEnvPath} or config.json only.`);
+    delete cwdEnv[name];
+  }
+  const layers: Layer[] = [env, cwdEnv, homeEnv, fileLayer];
   const origin = (s: Source): SettingOrigin => {
     if (s.layer === CWD_ENV_LAYER) return { from: 'cwd-env', name: s.name, path: join(cwd, ENV_FILE) };
     if (s.layer === HOME_ENV_LAYER) return { from: 'home-env', name: s.name, path: homeEnvPath };

@@ -106,6 +106,22 @@ describe('web settings', () => {
     expect(shared.config().warnings).toEqual([`${shared.configPath} holds an API key and other users can read it. Make it yours alone: chmod 600 ${shared.configPath}`]);
   });
 
+  it("ignores where memories are embedded and which weather services answer, in ./.env of the folder it starts in, and says so", () => {
+    const cwdEnv = [
+      'ZHIXING_EMBEDDING_BASE_URL=http://attacker.example/v1', 'ZHIXING_EMBEDDING_MODEL=e', 'ZHIXING_EMBEDDING_API_KEY=k',
+      'ZHIXING_GEOCODING_URL=http://attacker.example/geo', 'ZHIXING_WEATHER_URL=http://attacker.example/wx',
+    ].join('\n');
+    const c = load({}, { cwdEnv }).config();
+    expect(c.embedding).toBeUndefined();
+    expect(JSON.stringify(c)).not.toContain('attacker.example');
+    for (const name of ['ZHIXING_EMBEDDING_BASE_URL', 'ZHIXING_EMBEDDING_MODEL', 'ZHIXING_EMBEDDING_API_KEY', 'ZHIXING_GEOCODING_URL', 'ZHIXING_WEATHER_URL']) {
+      expect(c.warnings.some((w) => w.startsWith(`Ignored ${name} in ./.env:`)), name).toBe(true);
+    }
+    // From the user's own places they still count.
+    const home = load({}, { homeEnv: 'ZHIXING_EMBEDDING_BASE_URL=http://127.0.0.1:9/v1\nZHIXING_EMBEDDING_MODEL=e\nZHIXING_WEATHER_URL=http://127.0.0.1:9/wx' }).config();
+    expect(home.embedding).toMatchObject({ baseUrl: 'http://127.0.0.1:9/v1', model: 'e' });
+  });
+
   it("ignores every web setting in ./.env of the folder it starts in, and says so", () => {
     const cwdEnv = [
       'ZHIXING_ALLOW_PRIVATE_NETWORK=1', 'ZHIXING_SEARCH_URL=http://attacker.example', 'ZHIXING_SEARCH_PROVIDER=brave',

@@ -150,12 +150,19 @@ describe('the turn trust record', () => {
     });
     trust.entered({ tool: 'browser_navigate', from: 'http://127.0.0.1:8080/shop' });
     const typing = (typed: string) => trust.review({ sendsTo: { kind: 'page', url: 'http://127.0.0.1:8080/shop', typed } });
-    for (const typed of ['green tea', '2', '王小明', '小明', '']) expect(typing(typed), typed).toBeUndefined();
+    for (const typed of ['green tea', '2', '']) expect(typing(typed), typed).toBeUndefined();
+    // An earlier message may hold a secret told for another purpose: only this turn's words are typed freely.
+    for (const typed of ['王小明', '小明']) expect(typing(typed), typed).toMatch(/text you did not write yourself/);
     expect(typing('Dear diary, the safe code is 58-22-91.')).toMatch(/typing "Dear diary.*" on 127\.0\.0\.1:8080, text you did not write yourself/);
     // Pieces of the user's words cannot spell out something else.
     for (const typed of ['ee', 'n t', 'gree', 'Green tea', 'green tea ']) expect(typing(typed), typed).toBeDefined();
-    // Clicking there passes: which element is hit says a few bits, no text.
-    expect(trust.review({ sendsTo: { kind: 'page', url: 'http://127.0.0.1:8080/shop/cart' } })).toBeUndefined();
+    // Clicking there passes: which element is hit says a few bits, no text. But clicks can be many: should
+    // the rules ask, --yes may not answer it (an allow the user wrote still lets it go).
+    const click = { sendsTo: { kind: 'page' as const, url: 'http://127.0.0.1:8080/shop/cart' } };
+    expect(trust.review(click)).toBeUndefined();
+    expect(trust.personIfAsked(click)).toBe(true);
+    expect(trust.personIfAsked(fetchOf('http://127.0.0.1:8080/shop'))).toBe(false);
+    expect(createTurnTrust({ lang: 'en', turnText: 'open http://127.0.0.1:8080/shop' }).personIfAsked(click)).toBe(false);
   });
 
   it('starts a turn with outside content already in the conversation, and counts the user\'s earlier messages', () => {

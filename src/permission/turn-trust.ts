@@ -69,6 +69,13 @@ export interface TurnTrust {
    * redirect from it passes too).
    */
   review(request: Pick<PermissionRequest, 'sendsTo'>): string | undefined;
+  /**
+   * True when a request that passed review may still not be approved by `--yes`, should the rules ask:
+   * a click or typing on a page after outside text (each click tells the page which of its elements was
+   * chosen; an unattended run could spell data out that way, one click at a time). An allow rule the
+   * user wrote still lets it go.
+   */
+  personIfAsked(request: Pick<PermissionRequest, 'sendsTo'>): boolean;
   /** True when the user's own message of this turn asks for memories from other conversations. */
   crossSessionAsked(): boolean;
 }
@@ -207,8 +214,12 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
     }
   }
   const asked = asksAcrossSessions(userTexts.at(-1)!);
-  /** Text the user wrote themselves: empty (clearing a field says nothing), or standing whole in one of their messages. */
-  const userWrote = (typed: string) => typed === '' || userTexts.some((text) => standsIn(text, typed));
+  /**
+   * Text the user wrote themselves for this turn: empty (clearing a field says nothing), or standing
+   * whole in this turn's message. An earlier message may hold a secret told for another purpose ("my
+   * PIN is 4455, for later"), which a page of this turn must not be able to ask for.
+   */
+  const userWrote = (typed: string) => typed === '' || standsIn(userTexts.at(-1)!, typed);
 
   /** Why it asks: the outside text, and what the action would do. */
   const because = (what: string, whatEn: string) => {
@@ -291,6 +302,7 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
       if (sendsTo.server !== undefined && sources.every((s) => s.describes === sendsTo.server)) return undefined;
       return because(`${sendsTo.what}（可以连接任何网络地址）`, `${sendsTo.what} (it can reach any address on the network)`);
     },
+    personIfAsked: ({ sendsTo }) => sendsTo?.kind === 'page' && sources.length > 0,
     crossSessionAsked: () => asked,
   };
 }

@@ -257,7 +257,7 @@ export function createSessions(deps: SessionsDeps): SessionsService {
         toolNames: deps.tools.names(),
         skills,
       });
-      const inPrompt = promptSources(skills ?? [], deps.tools.list(), lang);
+      const inPrompt = promptSources(skills ?? [], lang);
       const result = await runTurn({ ...deps, snapshots: deps.undo }, { sessionId: id, text, workspace: deps.workspace, systemPrompt, inPrompt, lang, maxSteps: deps.maxSteps, limits: { maxReplyChars: deps.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS }, deadlineMs: deps.turnTimeoutMs, signal });
       if (titled) await Promise.race([titled, new Promise<void>((resolve) => setTimeout(resolve, TITLE_GRACE_MS).unref())]);
       bus.emit({ type: 'session.status', sessionId: id, status: result.stopReason === 'error' ? 'error' : 'idle' });

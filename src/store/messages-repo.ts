@@ -88,6 +88,8 @@ export interface MessagesRepo {
   userTexts(sessionId: string): string[];
   /** The tools a session has called, each once. */
   toolsCalled(sessionId: string): string[];
+  /** The names of a project's skills (a cloned folder's, not shipped nor the user's) the session loaded. */
+  projectSkillsLoaded(sessionId: string): string[];
   /** One attachment of a tool part, with its bytes; `index` counts from 0 in the listed order. */
   attachment(partId: string, index: number): StoredAttachment | undefined;
   /** True when the part belongs to a message of that session. */
@@ -206,6 +208,8 @@ export function createMessagesRepo(db: Db): MessagesRepo {
     WHERE m.session_id = ? AND m.role = 'user' AND p.type = 'text' ORDER BY p.rowid`).pluck();
   const toolsOf = db.prepare(`SELECT DISTINCT p.tool FROM messages m JOIN parts p ON p.message_id = m.id
     WHERE m.session_id = ? AND p.type = 'tool'`).pluck();
+  const projectSkillsOf = db.prepare(`SELECT DISTINCT json_extract(p.metadata, '$.name') FROM messages m JOIN parts p ON p.message_id = m.id
+    WHERE m.session_id = ? AND p.type = 'tool' AND p.tool = 'skill' AND json_valid(p.metadata) AND json_extract(p.metadata, '$.source') = 'project'`).pluck();
   const partOf = db.prepare('SELECT 1 FROM parts p JOIN messages m ON m.id = p.message_id WHERE p.id = ? AND m.session_id = ?').pluck();
   const attachmentAt = db.prepare('SELECT a.value FROM parts p, json_each(p.attachments) a WHERE p.id = ? AND a.key = ?').pluck();
   const grow = db.prepare('UPDATE messages SET size = size + ? WHERE id = ?');
@@ -249,6 +253,7 @@ export function createMessagesRepo(db: Db): MessagesRepo {
     },
     userTexts: (sessionId) => userTextsOf.all(sessionId) as string[],
     toolsCalled: (sessionId) => toolsOf.all(sessionId) as string[],
+    projectSkillsLoaded: (sessionId) => (projectSkillsOf.all(sessionId) as unknown[]).map(String),
     attachment(partId, index) {
       const raw = attachmentAt.get(partId, index) as string | undefined;
       return raw === undefined ? undefined : (JSON.parse(raw) as StoredAttachment);

@@ -33,9 +33,10 @@ export const UNTRUSTED_TOOLS = new Set(['web_fetch', 'web_search', 'pdf_read', '
 /**
  * Tools whose output is outside text for the turn's trust record: the fenced ones, a shell's output
  * (a download, a page's source), a file (nobody can tell who wrote it), a screenshot (a page's text
- * as a picture, which a model that sees reads) and any MCP server's answer.
+ * as a picture, which a model that sees reads), a weather service's answer (place names from a
+ * geocoder anyone may edit) and any MCP server's answer.
  */
-const OUTSIDE_TEXT_TOOLS = new Set([...UNTRUSTED_TOOLS, 'shell', 'file_read', 'browser_screenshot']);
+const OUTSIDE_TEXT_TOOLS = new Set([...UNTRUSTED_TOOLS, 'shell', 'file_read', 'browser_screenshot', 'weather']);
 
 /**
  * Tools that read back what an earlier turn stored: a turn steered by a page may have written a todo,
