@@ -121,6 +121,7 @@ describe('createSseFilter limits', () => {
     expect(sent).toBeLessThanOrEqual(1_000);
   });
 
+  // The bounds tell linear from quadratic (33 s before) with room for a busy machine; bench/ measures speed.
   it('reads 50 MB in 64 KB chunks in linear time, as one line or as many', () => {
     const CHUNK = 64 * 1024;
     const feed = (head: string, fill: Uint8Array, total: number, tail: string, options: SseFilterOptions) => {
@@ -133,13 +134,13 @@ describe('createSseFilter limits', () => {
     let started = Date.now();
     // One 50 MB line: the old filter copied everything held on every chunk, 33 s for this.
     expect(feed('data: "', new Uint8Array(CHUNK).fill(0x78), 50 * MB, '"\n\n', { maxEventBytes: 64 * MB })).toBe(1);
-    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(Date.now() - started).toBeLessThan(12_000);
     // Short events, many to a chunk, under the default limits.
     const line = 'data: {"choices":[{"index":0,"delta":{"content":"abc"}}]}\n\n';
     const many = bytes(line.repeat(Math.floor(CHUNK / line.length)));
     started = Date.now();
     expect(feed('', many, 50 * MB, '', {})).toBeGreaterThan(800_000);
-    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(Date.now() - started).toBeLessThan(12_000);
   });
 
   it('reads a block of 10 MB of blank data lines in linear time, and drops it', () => {
@@ -150,6 +151,6 @@ describe('createSseFilter limits', () => {
     for (let sent = 0; sent < 10 * MB; sent += blank.length) out += filter.push(blank).length;
     out += filter.push(bytes('data: null\n\n')).length;
     expect(out).toBe(0);
-    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(Date.now() - started).toBeLessThan(12_000);
   });
 });
