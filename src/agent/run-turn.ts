@@ -7,7 +7,7 @@ import type { PreparedCall, ToolRegistry, ToolResult } from '../tools/registry.j
 import { say, type Lang } from '../i18n.js';
 import type { PermissionRecord, PermissionRequest, ToolContext } from '../tools/tool.js';
 import type { UntrustedSource } from '../permission/turn-trust.js';
-import { describedInto, observe, recalledInto, trustOf } from './turn-trust-feed.js';
+import { describedInto, keepOutside, observe, recalledInto, trustOf } from './turn-trust-feed.js';
 import { createContextService, type ContextService } from './context-service.js';
 import { createTurnWriter, type ToolPartHandle } from './turn-writer.js';
 import { readStep, type StepCut, type StepLimits } from './read-step.js';
@@ -199,6 +199,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
   async function loop(): Promise<TurnResult> {
     const turnContext = await context.begin({ sessionId, turnId, systemPrompt: opts.systemPrompt, tools: tools.specs(), lang: opts.lang, signal });
     recalledInto(trust, turnContext.recalled ?? 0, opts.lang);
+    keepOutside(store, turnId, trust);
     for (let step = 0; ; step++) {
       writer.check();
       if (signal.aborted) return stopped();
@@ -208,7 +209,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
       bus.emit({ type: 'step.start', sessionId, turnId, messageId: ids.messageId, step });
       // Asked before every step: the turn's own results may have grown past the window since the last.
       const messages = await turnContext.messages(steps);
-      describedInto(trust, tools.list(), opts.lang);
+      if (describedInto(trust, tools.list(), opts.lang)) keepOutside(store, turnId, trust);
       const out = await readStep(llm, { messages, tools: tools.specs(), signal, onRetry, onWaiting }, opts.limits, { bus, sessionId, turnId, ids });
       bus.emit({ type: 'step.end', sessionId, turnId, messageId: ids.messageId, calls: out.calls.length, ...(out.usage ? { usage: out.usage } : {}) });
       // The previous step's writes were committed while the model answered: if that failed, act on nothing more.

@@ -18,6 +18,8 @@ export function trustOf(store: Store, opts: Pick<TurnOptions, 'sessionId' | 'tex
     .filter((tool) => bringsOutsideText(tool))
     .map((tool) => ({ tool, from: say(opts.lang, '本会话之前', 'earlier in this conversation') }));
   earlier.push(...(opts.inPrompt ?? []));
+  // Text an earlier turn read in its prompt or tool descriptions lives on in what it answered.
+  for (const s of store.turns.outsideOf(opts.sessionId)) earlier.push({ ...s, from: `${s.from ?? s.tool}, ${say(opts.lang, '本会话之前', 'earlier in this conversation')}` });
   // A project's skill loaded earlier is still in the conversation, wherever this turn runs from.
   const skills = store.messages.projectSkillsLoaded(opts.sessionId);
   if (skills.length) earlier.push({ tool: 'skill', from: skills.join(', ') });
@@ -33,7 +35,7 @@ export function trustOf(store: Store, opts: Pick<TurnOptions, 'sessionId' | 'tex
  */
 export function promptSources(skills: Array<{ name: string; source?: string }>, lang: Lang): UntrustedSource[] {
   const project = skills.filter((s) => s.source === 'project').map((s) => s.name);
-  return project.length ? [{ tool: say(lang, '这个项目的技能', "this project's skills"), from: project.join(', ') }] : [];
+  return project.length ? [{ tool: say(lang, '这个项目的技能', "this project's skills"), from: project.join(', '), kept: true }] : [];
 }
 
 /**
@@ -42,12 +44,15 @@ export function promptSources(skills: Array<{ name: string; source?: string }>, 
  * middle of a turn). A local server's descriptions are as trusted as its code, which runs with the
  * user's rights anyway.
  */
-export function describedInto(trust: TurnTrust, tools: Pick<Tool, 'remoteServer'>[], lang: Lang): void {
+export function describedInto(trust: TurnTrust, tools: Pick<Tool, 'remoteServer'>[], lang: Lang): boolean {
   const known = new Set(trust.sources().map((s) => s.describes));
+  let added = false;
   for (const server of new Set(tools.map((t) => t.remoteServer))) {
     if (server === undefined || known.has(server)) continue;
-    trust.entered({ tool: say(lang, 'MCP 服务器的工具说明', "an MCP server's tool descriptions"), from: server, describes: server });
+    added = true;
+    trust.entered({ tool: say(lang, 'MCP 服务器的工具说明', "an MCP server's tool descriptions"), from: server, describes: server, kept: true });
   }
+  return added;
 }
 
 /** What a finished call tells the trust record: outside text that came in, a search's result links. */
@@ -60,9 +65,9 @@ export function observe(trust: TurnTrust, tool: string, source: string | undefin
   if (!bringsOutsideText(tool, source)) return;
   // A store read back empty brought nothing in: only our own words ("The todo list is empty").
   if (result.ok && (tool === 'memory_search' ? Number(result.metadata?.hits) === 0 : tool === 'todo_list' && Number(result.metadata?.shown) === 0)) return;
-  // A failed call brought nothing in when it was refused, or when its error is our own words (a fetch that
-  // failed, a policy refusal); an MCP server's error and a stopped command's output are someone else's.
-  if (!result.ok && (records.some((r) => r.decision === 'deny') || !(tool === 'shell' || source?.startsWith('mcp:')))) return;
+  // A refused call brought nothing in. Any other failure may: a server's status line, content type or
+  // redirect target, a stopped command's output, an MCP server's error, a file name suggested.
+  if (!result.ok && records.some((r) => r.decision === 'deny')) return;
   const input = (result.input ?? {}) as Record<string, unknown>;
   const from = (tool === 'memory_search' && result.metadata?.scope === 'all' ? 'scope: all' : undefined)
     ?? ([input.url, input.path, input.query, input.command].find((v) => typeof v === 'string') as string | undefined);
@@ -78,5 +83,11 @@ export function observe(trust: TurnTrust, tool: string, source: string | undefin
 
 /** Memories recalled into the system message at the turn's start: stored text an earlier, steered turn may have written. */
 export function recalledInto(trust: TurnTrust, count: number, lang: Lang): void {
-  if (count > 0) trust.entered({ tool: say(lang, '自动回忆的记忆', 'recalled memories'), from: say(lang, `${count} 条`, `${count}`) });
+  if (count > 0) trust.entered({ tool: say(lang, '自动回忆的记忆', 'recalled memories'), from: say(lang, `${count} 条`, `${count}`), kept: true });
+}
+
+/** Keeps in the turn's row the sources that no tool part of the history records (see TurnsRepo.noteOutside). */
+export function keepOutside(store: Store, turnId: string, trust: TurnTrust): void {
+  const kept = trust.sources().filter((s) => s.kept).map(({ tool, from, describes }) => ({ tool, ...(from !== undefined && { from }), ...(describes !== undefined && { describes }) }));
+  if (kept.length) store.turns.noteOutside(turnId, kept);
 }

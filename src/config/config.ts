@@ -42,7 +42,7 @@ const KEY_NAME = /_API_KEY$/;
 // The layers, highest first; the last two are the home's, which only the user writes.
 const CWD_ENV_LAYER = 1;
 /** Settings a project's ./.env may not set (see loadConfig). */
-const HOME_ONLY_NAMES = ['ZHIXING_EMBEDDING_BASE_URL', 'ZHIXING_EMBEDDING_MODEL', 'ZHIXING_EMBEDDING_API_KEY', 'ZHIXING_GEOCODING_URL', 'ZHIXING_WEATHER_URL'];
+const HOME_ONLY_NAMES = ['ZHIXING_EMBEDDING_BASE_URL', 'ZHIXING_EMBEDDING_MODEL', 'ZHIXING_EMBEDDING_API_KEY', 'ZHIXING_GEOCODING_URL', 'ZHIXING_WEATHER_URL', 'ZHIXING_TOKEN'];
 const HOME_ENV_LAYER = 2;
 const FILE_LAYER = 3;
 /** config.json's names for what the environment calls ZHIXING_*: config.json is read as the lowest layer through them. */
@@ -348,8 +348,9 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   fileLayer.ZHIXING_EMBEDDING_BASE_URL = file.embedding?.baseUrl;
   fileLayer.ZHIXING_EMBEDDING_MODEL = file.embedding?.model;
   const cwdEnv = readCwdEnv(cwd, home, workspace, warnings);
-  // Where memories and messages are sent to be embedded, and which services answer the weather tool, are
-  // not for a cloned folder's ./.env to choose unseen: like the web settings, only the user's own places.
+  // Where memories and messages are sent to be embedded, which services answer the weather tool, and the
+  // token that opens the HTTP API are not for a cloned folder's ./.env to choose: like the web settings,
+  // only the user's own places.
   for (const name of HOME_ONLY_NAMES) {
     if (nonEmpty(cwdEnv[name]) === undefined) continue;
     warnings.push(`Ignored ${name} in ./.env: it is read from the environment, ${homeEnvPath} or config.json only.`);

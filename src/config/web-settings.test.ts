@@ -109,12 +109,13 @@ describe('web settings', () => {
   it("ignores where memories are embedded and which weather services answer, in ./.env of the folder it starts in, and says so", () => {
     const cwdEnv = [
       'ZHIXING_EMBEDDING_BASE_URL=http://attacker.example/v1', 'ZHIXING_EMBEDDING_MODEL=e', 'ZHIXING_EMBEDDING_API_KEY=k',
-      'ZHIXING_GEOCODING_URL=http://attacker.example/geo', 'ZHIXING_WEATHER_URL=http://attacker.example/wx',
+      'ZHIXING_GEOCODING_URL=http://attacker.example/geo', 'ZHIXING_WEATHER_URL=http://attacker.example/wx', 'ZHIXING_TOKEN=attacker-known-token',
     ].join('\n');
     const c = load({}, { cwdEnv }).config();
     expect(c.embedding).toBeUndefined();
     expect(JSON.stringify(c)).not.toContain('attacker.example');
-    for (const name of ['ZHIXING_EMBEDDING_BASE_URL', 'ZHIXING_EMBEDDING_MODEL', 'ZHIXING_EMBEDDING_API_KEY', 'ZHIXING_GEOCODING_URL', 'ZHIXING_WEATHER_URL']) {
+    expect(c.token).toBeUndefined();
+    for (const name of ['ZHIXING_EMBEDDING_BASE_URL', 'ZHIXING_EMBEDDING_MODEL', 'ZHIXING_EMBEDDING_API_KEY', 'ZHIXING_GEOCODING_URL', 'ZHIXING_WEATHER_URL', 'ZHIXING_TOKEN']) {
       expect(c.warnings.some((w) => w.startsWith(`Ignored ${name} in ./.env:`)), name).toBe(true);
     }
     // From the user's own places they still count.

@@ -90,6 +90,19 @@ describe('the turn trust record', () => {
     expect(trust.review({ sendsTo: { kind: 'anywhere', what: 'the MCP tool cal__log', server: 'cal' } })).toMatch(/a person must approve/);
   });
 
+  it('in the browser, asks for a #fragment the user did not write: the page reads it and may send it anywhere', () => {
+    const trust = createTurnTrust({ lang: 'en', turnText: 'open http://127.0.0.1:8080/tea and http://127.0.0.1:8080/faq#top' });
+    trust.entered({ tool: 'file_read', from: 'notes.txt' });
+    const browse = (url: string) => ({ sendsTo: { kind: 'url' as const, url, fragmentSeen: true } });
+    expect(trust.review(browse('http://127.0.0.1:8080/tea#314159'))).toMatch(/#fragment \(#314159\) the page itself reads and you did not write/);
+    expect(trust.review(browse('http://127.0.0.1:8080/faq#top'))).toBeUndefined();
+    expect(trust.review(browse('http://127.0.0.1:8080/tea'))).toBeUndefined();
+    // web_fetch never sends the fragment: there it is the same page.
+    const fetching = createTurnTrust({ lang: 'en', turnText: 'read http://127.0.0.1:8080/tea' });
+    fetching.entered({ tool: 'file_read' });
+    expect(fetching.review(fetchOf('http://127.0.0.1:8080/tea#314159'))).toBeUndefined();
+  });
+
   it('asks for every other spelling of the page the user named: the server receives each as sent', () => {
     const trust = createTurnTrust({ lang: 'en', turnText: 'read http://127.0.0.1:8080/tea and summarise it' });
     trust.entered({ tool: 'web_fetch', from: 'http://127.0.0.1:8080/tea' });

@@ -39,7 +39,7 @@ const MAX_SOURCE_CHARS = 120;
  * `anywhere`: a shell with the network on, an open-world MCP tool.
  */
 export type Egress =
-  | { kind: 'url'; url: string; redirectFrom?: string }
+  | { kind: 'url'; url: string; redirectFrom?: string; fragmentSeen?: boolean }
   | { kind: 'page'; url: string; typed?: string }
   | { kind: 'reopen'; url: string }
   | { kind: 'anywhere'; what: string; server?: string };
@@ -53,6 +53,8 @@ export interface UntrustedSource {
    * but a call to that same server, which is told its own tools' arguments by the user's choice.
    */
   describes?: string;
+  /** It came in outside the turn's tool calls (the prompt, tool descriptions): the turn's row keeps it for later turns. */
+  kept?: boolean;
 }
 
 /** What a turn's tools see of its trust record. */
@@ -198,6 +200,11 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
    */
   const redirected = new Set<string>();
   /**
+   * The addresses the user wrote and the search returned, fragment and all: a page in the browser reads
+   * its own `#fragment` and may send it anywhere, so there a fragment the model chose carries data.
+   */
+  const knownWhole = new Set<string>();
+  /**
    * Known addresses opened since outside text came in. A second opening in the same turn asks: how
    * many times a page is opened would otherwise be a count the model can spell data with (web_fetch
    * reads on from its own copy of the page and never opens it twice).
@@ -211,6 +218,7 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
     for (const url of addressesIn(text)) {
       named.add(hostKey(url));
       known.add(sentKey(url));
+      knownWhole.add(url.href);
     }
   }
   const asked = asksAcrossSessions(userTexts.at(-1)!);
@@ -264,7 +272,9 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
     searchResults(urls) {
       for (const raw of urls) {
         const url = parse(raw);
-        if (url) known.add(sentKey(url));
+        if (!url) continue;
+        known.add(sentKey(url));
+        knownWhole.add(url.href);
       }
     },
     sources: () => [...sources],
@@ -277,6 +287,11 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
           // A hop the server chose is followed, never kept as an address the model may open later.
           if (url) (sendsTo.redirectFrom === undefined ? known : redirected).add(sentKey(url));
           return undefined;
+        }
+        const url = parse(sendsTo.url);
+        if (sendsTo.fragmentSeen && url && url.hash.length > 1 && sendsTo.redirectFrom === undefined && !knownWhole.has(url.href)) {
+          return because(`打开 ${cut(url.href)}：网页自己能读到地址里 # 之后的部分（${cut(url.hash)}），而它不是你写的`,
+            `opening ${cut(url.href)}, whose #fragment (${cut(url.hash)}) the page itself reads and you did not write,`);
         }
         return reviewUrl(sendsTo.url, sendsTo.redirectFrom);
       }

@@ -3,11 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { contextMigration } from './migration-context.js';
 import { MIGRATIONS } from './migrations.js';
 import { createStore } from './store.js';
 
 /** The schema version before the context migration (the memory change's 9 is ordered at merge). */
-const BEFORE = MIGRATIONS.length - 1;
+/** Schema 9: the version before the context migration. */
+const BEFORE = MIGRATIONS.indexOf(contextMigration);
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 

@@ -162,4 +162,7 @@ export const MIGRATIONS: readonly Migration[] = [
   /* 8: workspace snapshots for undo */ SNAPSHOTS_MIGRATION,
   /* 9: long-term memories with a trigram index */ MEMORIES_MIGRATION,
   /* 10: summary and attachment parts; session listings by index */ contextMigration,
+  /* 11: outside text a turn read outside its tool calls (prompt, tool descriptions), for later turns */ `
+  ALTER TABLE turns ADD COLUMN outside TEXT;
+  `,
 ];

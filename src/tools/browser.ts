@@ -122,7 +122,8 @@ export function createBrowserTools(manager: BrowserManager): Tool[] {
           if (err instanceof NetworkPolicyError) throw new ToolError(policyText(lang, err as NetworkPolicyError, raw));
           throw err;
         }
-        await askOrRefuse(ctx, 'browser.navigate', url.href, url.href, { kind: 'url', url: url.href });
+        // The page reads its own #fragment: in the browser a fragment is part of what is sent.
+        await askOrRefuse(ctx, 'browser.navigate', url.href, url.href, { kind: 'url', url: url.href, fragmentSeen: true });
         try {
           await checkUrlResolved(url, policy);
         } catch (err) {
