@@ -110,6 +110,14 @@ const LEAKS = [
   "f(){ local -a y='($(rm -rf t1))'; }; f", "declare -a y='([$x]=1)'", 'declare -a y+="($v)"',
   'echo "${!x#z}"', 'echo "${!x:-d}"', 'echo "${!x/a/b}"', 'echo "${!x@Q}"', 'echo "${!x:0:1}"', 'echo "${!x-}"', 'echo "${!x^^}"',
   'echo "${!x[0]}"', "x='a[$(rm -rf t2)]'; : {a[x]}>/dev/null", 'cat {a[x]}<notes.txt', 'echo $"hello"', 'echo x$"a b"y',
+  // The same through `builtin` or `command`; a value made at run time where the name is an array; `[ -v ]`;
+  // bash told to rewrite later lines (history, posix aliases); an element behind braces in `{…}>`.
+  "builtin declare -a y='($(rm -rf t1))'", "x='a[$(rm -rf t3)]'; command declare -i n; n=$x", "builtin typeset -a y='(x)'",
+  'builtin declare -n r; r=$x; r=1', 'builtin local -a y=$e', "e='($(rm -rf important))'; declare -a y=\"$e\"", 'declare -a y=$e',
+  'y=(); declare y=$e', 'declare -a y=$(cat f)', 'mapfile y < f; declare y=$e', "[ -v 'a[$(rm -rf t1)]' ]", '[ -v "$x" ]',
+  "set -H -o history\n: \"x; rm -rf important\"\neval ls !:1", 'set -o histexpand', 'shopt -so posix',
+  "set -o posix\nalias ls=eval\nls \"rm -rf t3\"", "POSIXLY_CORRECT=1\nalias ls=rm\nls -rf important t1", 'export POSIXLY_CORRECT=1',
+  "bash --posix -c 'alias ls=rm; ls -rf x'", "bash -H -c 'eval !!'", "x='a[$(rm -rf t2)]'; : {a[${x}]}>/dev/null",
 ];
 
 /**
@@ -174,7 +182,7 @@ describe.each(RULE_SETS)('closed world, with %s', (_name, rules) => {
     "printf -v x '%s' y", "trap 'echo bye' EXIT", 'trap - EXIT', 'f() { local x=1; echo $x; }; f', 'unset FOO', "awk -F: '{print $1}' a", 'trap -p', 'trap -p EXIT', 'wait $!', 'git log --oneline --stat',
     'OPTIND=1', 'arr[0]=1', 'echo "${@:2}"', 'echo "${x:0:3}"', 'declare -r X=1', 'local -a a=(1 2)', 'curl -s https://example.com | jq .',
     'curl -q -o page.html https://example.com', 'jobs -l', 'echo "${!a[@]}"', 'echo "${!BASH*}"', 'declare -a arr=(1 2)', 'local y="$z"',
-    'echo "hello $USER"'])('understood, as before: %s', async (command) => {
+    'echo "hello $USER"', 'export PATH_X="$HOME/bin"', 'declare x="$y"', '[ -v HOME ]', '[ -f x ]', "bash -c 'echo hi'"])('understood, as before: %s', async (command) => {
     const v = await decide(rules, command);
     expect(v.needsPerson).toBeUndefined();
     expect(v.decision).toBe('*' in (rules.shell as object) ? 'allow' : 'ask');

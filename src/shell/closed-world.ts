@@ -42,6 +42,13 @@ const LEAVES = new Set([
   'mapfile', 'readarray', 'local', 'declare', 'typeset', 'export', 'readonly',
 ]);
 
+/** Why a declaration's words (`-i`, `-n`, `a[…]=`, `y=(…)` however quoted) make bash evaluate text. */
+function declarationCheck(args: string[]): string | undefined {
+  return args.some((w) => /^[-+][a-zA-Z]*[inaA]/.test(w) || /^[^=]*\[/.test(w) || /^[^=]*\+?=\(/.test(w))
+    ? 'a declaration that evaluates its values or parses them again as an array\'s elements, which can run commands'
+    : undefined;
+}
+
 /** An array element's name (`a[$(…)]`) is evaluated as arithmetic, which runs the substitutions in it. */
 const SUBSCRIPT = /\[/;
 const after = (args: string[], option: RegExp) => args.some((a, i) => i > 0 && option.test(args[i - 1]!) && SUBSCRIPT.test(a));
@@ -58,6 +65,8 @@ const LEAF_CHECKS: Record<string, (args: string[]) => string | undefined> = {
   test: (a) => (after(a, /^-v$/) ? 'test -v on an array element evaluates its subscript, which can run commands' : undefined),
   '[': (a) => (after(a, /^-v$/) ? '[ -v on an array element evaluates its subscript, which can run commands' : undefined),
   unset: (a) => (a.some((x) => SUBSCRIPT.test(x)) ? 'unset of an array element evaluates its subscript, which can run commands' : undefined),
+  // Declarations reached through `builtin` or `command`, read as the grammar's declarations are (arithmeticReason).
+  declare: declarationCheck, typeset: declarationCheck, local: declarationCheck, export: declarationCheck, readonly: declarationCheck,
   // `jobs -x CMD ARGS` runs CMD, its job specs replaced by process groups.
   jobs: (a) => (a.some((x) => /^-[a-zA-Z]*x/.test(x)) ? 'jobs -x runs the command it is given' : undefined),
   // An OpenSSL engine is a library curl loads, so code; -K/--config reads options (an engine among them) from a file.
@@ -82,6 +91,10 @@ export function unreadReason(name: string, args: Word[]): string | undefined {
   // `find . $E …`, `tar -xf a $T`, `sort $O`: an option made at run time may be the one that runs a program.
   if (args.some((a) => a.dynamic) && (name in LEAF_CHECKS || mayRunOthers(name))) return `${name} is given options made at run time, and some of its options run programs`;
   if (LEAVES.has(name)) return LEAF_CHECKS[name]?.(args.map((a) => a.value));
+  // A shell that expands history (`-H`) or aliases (`--posix`) rewrites its script after it was read.
+  if (SHELLS.test(name) && args.some((a) => /^-[a-zA-Z]*H/.test(a.value) || a.value === '--posix' || /^(?:histexpand|history|posix)$/.test(a.value))) {
+    return `${name} is told to expand history or aliases, which rewrites its script after it was read`;
+  }
   if (knownWrapper(name, args) || SHELLS.test(name) || interpreterReason(name, ['-c']) !== undefined) return undefined;
   return `${name} is not a program known to run only itself: it may run other programs, from its arguments or its settings`;
 }
@@ -177,6 +190,11 @@ export function arithmeticReason(node: Node): string | undefined {
     case 'c_style_for_statement':
       return why;
     case 'test_command':
+      // `[ -v 'a[$(…)]' ]`: the single-bracket test evaluates an element's subscript too.
+      if (/^\[\s/.test(node.text)) {
+        const operand = /(?:^|\s)-v\s+(\S+)/.exec(node.text)?.[1];
+        if (operand !== undefined && !/^[A-Za-z_]\w*$/.test(operand)) return why;
+      }
       // `-v a[x]` evaluates the subscript as well.
       if (node.text.startsWith('[[') && /\s-v\s/.test(node.text)) return why;
       return node.text.startsWith('[[') && /\s-(?:eq|ne|lt|le|gt|ge)\s/.test(node.text) && hasArithmeticTest(node) ? why : undefined;
@@ -206,8 +224,12 @@ export function arithmeticReason(node: Node): string | undefined {
         if (!c || c.type === 'variable_name') return false;
         if (c.type === 'variable_assignment') {
           const value = c.childForFieldName('value');
+          if (value === null || value.type === 'array') return false;
+          const word = readWord(value);
           // Made at run time, a quoted value may still open with the parenthesis: `y+="($v)"`.
-          return value !== null && value.type !== 'array' && (/^\(/.test(readWord(value).value) || /^\$?["']\(/.test(value.text));
+          if (/^\(/.test(word.value) || /^\$?["']\(/.test(value.text)) return true;
+          // A value made at run time (`y="$e"`, `y=$(…)`) may read `(…)` too: it is parsed again when the name is an array.
+          return word.dynamic && (arrayOption(node) || madeArray(node, c.childForFieldName('name')?.text ?? ''));
         }
         const w = readWord(c);
         return w.dynamic || /^[-+][a-zA-Z]*[in]/.test(w.value) || /^[^=]*\[/.test(w.value) || /^[^=]*\+?=\(/.test(w.value);
@@ -225,6 +247,16 @@ export function arithmeticReason(node: Node): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** A declaration with `-a`/`-A` (`declare -a y=…`). */
+const arrayOption = (node: Node): boolean => node.namedChildren.some((c) => c?.type === 'word' && /^-[a-zA-Z]*[aA]/.test(readWord(c).value));
+
+/** Whether the line makes `name` an array somewhere (`name=(…)`, `name+=(…)`, `declare -a name`, `read -a name`, `mapfile name`). */
+function madeArray(node: Node, name: string): boolean {
+  if (!/^[A-Za-z_]\w*$/.test(name)) return true;
+  const line = node.tree.rootNode.text;
+  return new RegExp(`(?:^|[^\\w])${name}\\+?=\\(|(?:-[a-zA-Z]*[aA]|mapfile|readarray)\\s+(?:-\\S+\\s+)*${name}\\b`).test(line);
 }
 
 /** `$"…"`: bash looks the text up in a message catalogue the line may have written, and expands the translation again. */

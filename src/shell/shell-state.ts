@@ -79,11 +79,15 @@ export function stateWrites(name: string, args: Word[]): StateEffect {
       if (read.dynamic || read.letters.some((l) => l.value?.dynamic)) return { opaque: 'set is given options made at run time, and some of them change what later commands run' };
       // -k: every NAME=value argument of a later command goes into its environment (BASH_ENV=… for a bash).
       const keyword = read.letters.some((l) => l.letter === 'k' || (l.letter === 'o' && l.value?.value === 'keyword'));
-      return keyword ? { opaque: 'set -k puts assignments written as arguments into the environment of the commands they follow' } : undefined;
+      if (keyword) return { opaque: 'set -k puts assignments written as arguments into the environment of the commands they follow' };
+      // -H: `!…` in later lines is replaced by earlier text; posix mode expands aliases without a terminal.
+      const rewrites = read.letters.some((l) => l.letter === 'H' || (l.letter === 'o' && /^(?:histexpand|history|posix)$/.test(l.value?.value ?? '')));
+      return rewrites ? { opaque: 'set -H or -o posix makes bash rewrite later lines (history expansion, aliases) after they were read' } : undefined;
     }
     case 'shopt':
       if (args.some((a) => a.dynamic)) return { opaque: 'shopt is given options made at run time, and some of them change what later commands run' };
-      return args.some((a) => a.value === 'keyword') ? { opaque: 'shopt -o keyword puts assignments written as arguments into the environment of the commands they follow' } : undefined;
+      if (args.some((a) => a.value === 'keyword')) return { opaque: 'shopt -o keyword puts assignments written as arguments into the environment of the commands they follow' };
+      return args.some((a) => /^(?:histexpand|history|posix)$/.test(a.value)) ? { opaque: 'shopt -o histexpand or posix makes bash rewrite later lines after they were read' } : undefined;
     default:
       return DECLARES.has(name) ? declared(name, args) : undefined;
   }
@@ -154,6 +158,8 @@ export function nodeStateWrite(node: Node): StateEffect {
       return variableEffect(node.namedChildren.find((c) => c?.type === 'variable_name' || c?.type === 'subscript')?.text);
     }
     case 'redirected_statement':
+      // `{a[$x]}>`, `{a[${x}]}>`: an element, whose subscript is evaluated, whatever braces it holds.
+      if (/\{[A-Za-z_]\w*\[[\s\S]*?\]\}[<>]/.test(node.text)) return { unread: 'a redirection writes its descriptor\'s number to an array element, whose subscript bash evaluates' };
       // `{NAME}>file` opens a descriptor and writes its number to NAME (`exec {PATH}>/dev/null` makes PATH 11),
       // on any command; `{a[x]}>` writes an element, whose subscript is evaluated. The grammar reads `{NAME}`
       // as the command's last word, so the text is searched (quoted text too: careful).

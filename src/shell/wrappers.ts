@@ -306,9 +306,12 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
     case 'dtach':
     case 'byobu':
       return { opaque: `${name} runs commands in a session of its own, given as words or typed later` };
-    case 'alias':
-      // An alias's value runs wherever its name is used later: read it as a command line now.
-      return { scripts: args.filter((a) => a.value.includes('=')).map((a) => ({ ...a, value: a.value.slice(a.value.indexOf('=') + 1) })) };
+    case 'alias': {
+      // An alias's value runs wherever its name is used later: read it as a command line now. Where it is
+      // used is another matter (posix mode expands aliases with no terminal; `alias ls=eval`): unread.
+      const scripts = args.filter((a) => a.value.includes('=')).map((a) => ({ ...a, value: a.value.slice(a.value.indexOf('=') + 1) }));
+      return scripts.length ? { scripts, unread: 'an alias changes what a later name runs' } : {};
+    }
     case 'trap': {
       // `-p`/`-l` only print; otherwise the body is the first word after `--`, read wherever it stands.
       // Only words before the first that is not an option are options: `trap -- 'x' -p EXIT` sets EXIT's.
