@@ -186,9 +186,10 @@ describe('zhixing mcp serve against a hostile or careless client', () => {
     const h = home();
     const s = rawServer({ ZHIXING_HOME: h.home, ZHIXING_OFFLINE: '1' }, ['--yes']);
     await s.init();
-    s.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'shell', arguments: { command: 'sleep 20' } } });
-    s.send({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'chat', arguments: { message: '运行 sleep 20' } } });
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    s.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'shell', arguments: { command: 'touch call.txt; sleep 20' } } });
+    s.send({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'chat', arguments: { message: '运行 touch turn.txt; sleep 20' } } });
+    // The client leaves once both commands run (each made its file), not after a guessed delay.
+    await vi.waitFor(() => expect(['call.txt', 'turn.txt'].filter((f) => existsSync(join(h.home, 'workspace', f)))).toHaveLength(2), { timeout: 15_000, interval: 20 });
     const started = Date.now();
     s.child.stdin.end();
     expect(await s.exited).toBe(0);
