@@ -42,7 +42,8 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: [browserTests],
-          globalSetup: buildFirst,
+          // One Chromium for the whole tier, which each file connects to (test/support/browser-server.ts).
+          globalSetup: [...buildFirst, 'test/support/browser-server.ts'],
           // Starting Chromium and loading a page take seconds on a busy 2-core machine.
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -25,6 +25,7 @@ import { createWorkspaceUndo } from './undo/undo.js';
 import { createMcpManager } from './mcp/manager.js';
 import { serverTrusted } from './permission/rules.js';
 import type { McpManager } from './mcp/types.js';
+import type { RetryPolicy } from './mcp/client/backoff.js';
 import { createContextService } from './agent/context-service.js';
 import { createMemoryService } from './memory/service.js';
 import { createEmbeddingsClient } from './llm/embeddings-client.js';
@@ -71,6 +72,8 @@ export interface AppOptions {
   llm?: Llm;
   /** Told each line about something skipped on the way (a broken skill); by default written to stderr. */
   warn?: (line: string) => void;
+  /** How MCP servers that fail to connect are tried again, instead of the default backoff (tests). */
+  mcpRetry?: RetryPolicy;
 }
 
 /** The model the configuration asks for. The OpenAI SDK is loaded only when a model is configured. */
@@ -183,6 +186,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // A server is trusted when the rules let any of its tools run without asking (`"<name>__*": "allow"`):
     // asked of the rules engine with a tool name no server can have, so no rule for one tool counts.
     trusted: (name) => serverTrusted(permission.effective(), name),
+    retry: options.mcpRetry,
   });
   const preferences = createPreferences(store.prefs);
   const context = createContextService({

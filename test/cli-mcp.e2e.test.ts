@@ -40,6 +40,9 @@ describe('zhixing mcp add', () => {
     expect(configIn(dir).mcpServers.rel.command).toBe(EVERYTHING);
     const bare = await runCli(['mcp', 'add', 'bare', '--', 'true'], envOf(dir), { timeoutMs: 30_000 });
     expect(configIn(dir).mcpServers.bare.command, bare.stderr).toBe('true');
+    // A program that exits at once is said after its one try, not tried again until the wait runs out.
+    expect(bare.stdout).toMatch(/^bare {2}failed\n[\s\S]*^ {2}error {2}the program exited before it finished connecting/m);
+    expect(bare.stdout).not.toMatch(/gave up after|Not connected within/);
   }, 60_000);
 
   it('adds a server over HTTP with its headers, showing the URL and only the headers\' names', async () => {
@@ -51,6 +54,8 @@ describe('zhixing mcp add', () => {
     expect(r.stdout).toContain('header Authorization');
     // Nothing listens there: failed, saying why.
     expect(r.stdout).toMatch(/^remote {2}failed\n[\s\S]*^ {2}error {2}\S/m);
+    // A refused connection is said at once, not tried again until the wait runs out.
+    expect(r.stdout).not.toMatch(/gave up after|Not connected within/);
     expect(r.stdout + r.stderr).not.toContain('secret');
     expect(configIn(dir).mcpServers.remote).toEqual({ url: 'http://127.0.0.1:9/mcp?token=secret', headers: { Authorization: 'Bearer secret' } });
   }, 40_000);
@@ -104,11 +109,14 @@ describe('servers that hang or lie', () => {
   it('a server that never answers, or answers garbage, costs add and list at most the bounded wait, and is stopped after', async () => {
     const dir = home().home;
     const started = Date.now();
-    const hang = await runCli(['mcp', 'add', 'hang', '--', 'sleep', '61.25'], envOf(dir), { timeoutMs: 30_000 });
+    // Both adds at once (config.json's lock lets both land): each waits out its own bound.
+    const [hang, liar] = await Promise.all([
+      runCli(['mcp', 'add', 'hang', '--', 'sleep', '61.25'], envOf(dir), { timeoutMs: 30_000 }),
+      runCli(['mcp', 'add', 'liar', '--', 'sh', '-c', 'while true; do echo "not json {"; sleep 0.05; done'], envOf(dir), { timeoutMs: 30_000 }),
+    ]);
     expect(hang.code).toBe(0);
     // It never answers the handshake: given up on within the wait, or not connected by its end.
     expect(hang.stdout).toMatch(/Not connected within 10 s|hang {2}failed/);
-    const liar = await runCli(['mcp', 'add', 'liar', '--', 'sh', '-c', 'while true; do echo "not json {"; sleep 0.05; done'], envOf(dir), { timeoutMs: 30_000 });
     expect(liar.code).toBe(0);
     expect(liar.stdout).toMatch(/Not connected within 10 s|liar {2}failed/);
     const list = await runCli(['mcp', 'list'], envOf(dir), { timeoutMs: 30_000 });

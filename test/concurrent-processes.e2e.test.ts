@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BIN, runCli } from './support/cli.js';
 import { tempHome } from './support/temp-home.js';
 
@@ -14,9 +14,17 @@ let server: Server;
 let url: string;
 /** Each request's user messages, as the model saw them. */
 const seen: string[][] = [];
+/** Messages whose answer waits until the test lets it go: a turn that runs exactly as long as the test needs. */
+const held = new Map<string, { answered: Promise<void>; release: () => void }>();
+function hold(message: string): () => void {
+  let release!: () => void;
+  const answered = new Promise<void>((resolve) => (release = resolve));
+  held.set(message, { answered, release });
+  return release;
+}
 
 beforeAll(async () => {
-  // Answers each streamed request from its own last user message, slowly when it says "slow" or "hang".
+  // Answers each streamed request from its own last user message: later when it is held or says "medium", never when it says "hang".
   server = createServer(async (req, res) => {
     let raw = '';
     for await (const part of req) raw += part;
@@ -26,7 +34,8 @@ beforeAll(async () => {
     seen.push(users);
     const last: string = users.at(-1);
     if (last.includes('hang')) return;
-    const delay = last.includes('slow') ? 4_000 : last.includes('medium') ? 1_200 : 0;
+    await held.get(last)?.answered;
+    const delay = last.includes('medium') ? 1_200 : 0;
     await new Promise((r) => setTimeout(r, delay));
     const chunk = (delta: object, finish: string | null = null) =>
       `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
@@ -37,6 +46,7 @@ beforeAll(async () => {
   url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
 });
 afterAll(() => {
+  for (const h of held.values()) h.release();
   server.closeAllConnections();
   server.close();
 });
@@ -50,6 +60,17 @@ const startAsked = async (args: string[], env: Record<string, string>) => {
   // Wrapped, so awaiting this waits for the ask, not for the whole run.
   return { run };
 };
+
+/** runCli's run, with its stderr readable while it runs. */
+function spawnCli(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: env.ZHIXING_HOME, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return { stderr: () => stderr, done };
+}
 
 function history(home: string, session: string): string[] {
   const db = new Database(join(home, 'zhixing.db'), { readonly: true });
@@ -89,15 +110,18 @@ describe('two processes on one home', () => {
     const env = { ZHIXING_HOME: t.home, ZHIXING_BASE_URL: url, ZHIXING_LANG: 'en' };
     try {
       const session = JSON.parse((await runCli(['--json', 'hi'], env)).stdout).session;
-      const { run: a } = await startAsked(['--json', 'A slow'], env);
+      // A's turn lasts until B is done, however long B takes to start and give up waiting.
+      const releaseA = hold('A long');
+      const { run: a } = await startAsked(['--json', 'A long'], env);
       const b = await runCli(['--json', 'B fast'], env);
+      releaseA();
       const out = JSON.parse(b.stdout);
       expect(out.session).not.toBe(session);
       expect(out.reply).toBe('answer to B fast');
       expect(b.stderr).toContain(`The most recent session is busy in another Zhixing process; this message starts a new session (${out.session}).`);
       expect(seen.find((u) => u.at(-1) === 'B fast' && u.length === 1)).toBeDefined();
-      expect(JSON.parse((await a).stdout).reply).toBe('answer to A slow');
-      expect(history(t.home, session)).toEqual(['user: hi', 'assistant: answer to hi', 'user: A slow', 'assistant: answer to A slow']);
+      expect(JSON.parse((await a).stdout).reply).toBe('answer to A long');
+      expect(history(t.home, session)).toEqual(['user: hi', 'assistant: answer to hi', 'user: A long', 'assistant: answer to A long']);
     } finally {
       t.cleanup();
     }
@@ -108,12 +132,17 @@ describe('two processes on one home', () => {
     const env = { ZHIXING_HOME: t.home, ZHIXING_BASE_URL: url, ZHIXING_LANG: 'en' };
     try {
       const session = JSON.parse((await runCli(['--json', 'start'], env)).stdout).session;
-      const { run: a } = await startAsked(['--json', '--session', session, 'A slow'], env);
-      const b = await runCli(['--json', '--session', session, 'B fast'], env);
+      // A's turn lasts until B says it is waiting for it.
+      const releaseA = hold('A held');
+      const { run: a } = await startAsked(['--json', '--session', session, 'A held'], env);
+      const waiting = spawnCli(['--json', '--session', session, 'B fast'], env);
+      await vi.waitFor(() => expect(waiting.stderr()).toContain('waiting for it to finish'), { timeout: 20_000, interval: 20 });
+      releaseA();
+      const b = await waiting.done;
       expect(b.stderr).toMatch(/^This session is busy in another Zhixing process \(pid \d+\); waiting for it to finish…\n$/);
       expect(JSON.parse(b.stdout).reply).toBe('answer to B fast');
       await a;
-      expect(history(t.home, session).slice(2)).toEqual(['user: A slow', 'assistant: answer to A slow', 'user: B fast', 'assistant: answer to B fast']);
+      expect(history(t.home, session).slice(2)).toEqual(['user: A held', 'assistant: answer to A held', 'user: B fast', 'assistant: answer to B fast']);
     } finally {
       t.cleanup();
     }

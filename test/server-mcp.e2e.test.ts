@@ -20,12 +20,14 @@ const configOf = (s: TestServer) => JSON.parse(readFileSync(join(s.home, 'config
 const everything = { command: EVERYTHING, args: ['stdio'] };
 /** Lists 150 tools: more than are offered. */
 const many = { command: process.execPath, args: [resolve('test/fixtures/mcp/many.mjs')] };
+/** Every try and state of the default backoff (five tries), without its seconds of waiting between them. */
+const mcpRetry = { baseMs: 5, maxMs: 20, attempts: 5 };
 /** Says why on stderr and dies at once. */
 const broken = { command: 'sh', args: ['-c', 'echo "cannot open database: permission denied" >&2; exit 3'] };
 
 describe('/api/mcp', () => {
   it('GET lists the configured servers with their state and tools, in config order; status counts them; a server that dies is failed with its stderr', async () => {
-    const s = (running = await startTestServer({ config: { mcpServers: { everything, broken, off: { url: 'http://127.0.0.1:9/mcp', enabled: false } } } }));
+    const s = (running = await startTestServer({ config: { mcpServers: { everything, broken, off: { url: 'http://127.0.0.1:9/mcp', enabled: false } } }, mcpRetry }));
     s.app.mcp.start();
     expect(await s.app.mcp.ready(30_000)).toEqual([]);
     const r = await request(s.port, '/api/mcp');
@@ -191,7 +193,7 @@ describe('/api/mcp', () => {
   });
 
   it('env and header values never leave the server: not in answers, not in events, not in status', async () => {
-    const s = (running = await startTestServer());
+    const s = (running = await startTestServer({ mcpRetry }));
     const stream = await openStream(s.port, '/api/events');
     const answers: HttpResult[] = [];
     const add = await request(s.port, '/api/mcp', { body: { name: 'local', command: EVERYTHING, args: ['stdio'], env: { API_KEY: 'secret' } } });

@@ -12,6 +12,7 @@ import { CONFIG_FILE } from '../config/paths.js';
 import { say, type Lang } from '../i18n.js';
 import { withoutServerRules, type Rules } from '../permission/rule-edits.js';
 import { serverTrusted, withDefaults } from '../permission/rules.js';
+import { DEFAULT_RETRY, type RetryPolicy } from '../mcp/client/backoff.js';
 import type { McpServerView } from '../mcp/types.js';
 import type { McpCommand } from './mcp-args.js';
 import { serverLines, shellLine, shownUrl, trustHint, whatRuns } from './mcp-view.js';
@@ -20,6 +21,11 @@ import { jsonLine, plainText } from './terminal-text.js';
 
 /** How long `add` and `list` wait for servers to connect: a slow `npx` download gets this, not forever. */
 export const CONNECT_WAIT_MS = 10_000;
+/**
+ * `add` and `list` only look: a server that exits at start or refuses the connection is said at once,
+ * not tried again with backoff until the wait runs out. Zhixing itself still retries it when it runs.
+ */
+const ONE_LOOK_RETRY: RetryPolicy = { ...DEFAULT_RETRY, attempts: 1 };
 
 type Entries = Record<string, unknown>;
 class Usage extends Error {}
@@ -37,6 +43,7 @@ async function connect(config: Config, servers: McpServerSettings[]): Promise<Mc
     tools: createToolRegistry([]),
     // This manager only looks: config.json is changed above, under its lock.
     saveServers: () => {},
+    retry: ONE_LOOK_RETRY,
     trusted: (name) => serverTrusted(withDefaults(config.permissions), name),
   });
   try {

@@ -36,7 +36,9 @@ describe('/mcp against a real server', () => {
   }, 60_000);
 
   it('tells of a failure once, and again only after the server came back and failed anew', async () => {
-    manager = createMcpManager({ servers: [server('broken', 'sh', ['-c', 'echo down >&2; exit 3'])], tools: createToolRegistry([]), saveServers: () => {}, trusted: () => false });
+    // Every try and state a real backoff goes through, without its waits between tries.
+    const retry = { baseMs: 5, maxMs: 20, attempts: 5 };
+    manager = createMcpManager({ servers: [server('broken', 'sh', ['-c', 'echo down >&2; exit 3'])], tools: createToolRegistry([]), saveServers: () => {}, trusted: () => false, retry });
     const notices = failureNotices(manager);
     manager.start();
     await manager.ready(30_000);

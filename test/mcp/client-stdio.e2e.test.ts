@@ -84,9 +84,13 @@ describe('server-everything over stdio', () => {
 
   it('stops a long call when the turn is stopped, and the connection stays usable', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 300);
     const started = performance.now();
-    const r = await h.call('everything__trigger-long-running-operation', { duration: 20, steps: 20 }, { signal: controller.signal });
+    const before = h.progress.length;
+    const pending = h.call('everything__trigger-long-running-operation', { duration: 20, steps: 20 }, { signal: controller.signal });
+    // Stopped once the server says the call is under way (its first progress), not after a guessed delay.
+    await vi.waitFor(() => expect(h.progress.length).toBeGreaterThan(before), { timeout: 15_000, interval: 20 });
+    controller.abort();
+    const r = await pending;
     expect(r.ok).toBe(false);
     expect(r.output).toMatch(/told to stop/);
     // Said as a stop, never as the server's timeout.

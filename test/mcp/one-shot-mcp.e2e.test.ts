@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { useToolsFromSubprocess } from '../../src/mcp/server/subprocess-tools.js';
 import { BIN, runCli } from '../support/cli.js';
@@ -103,8 +103,10 @@ describe('the tools of a zhixing mcp serve child that fails', () => {
       ask: async () => 'allow' as const, progress: () => {},
     };
     try {
-      const call = app.tools.run({ id: 'c', name: 'shell', arguments: JSON.stringify({ command: 'sleep 5' }) }, ctx);
-      setTimeout(() => process.kill(served.pid!, 'SIGKILL'), 300);
+      const call = app.tools.run({ id: 'c', name: 'shell', arguments: JSON.stringify({ command: 'touch begun.txt; sleep 5' }) }, ctx);
+      // Killed once the child is running the command (its first file is there), not after a guessed delay.
+      await vi.waitFor(() => expect(existsSync(join(h.home, 'workspace', 'begun.txt'))).toBe(true), { timeout: 15_000, interval: 20 });
+      process.kill(served.pid!, 'SIGKILL');
       const result = await call;
       expect(result.ok).toBe(false);
       expect(result.output).toMatch(/^Error: shell failed: .*(closed|Connection)/i);

@@ -1,15 +1,30 @@
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BIN } from '../support/cli.js';
 import { stdioClient, textOf } from '../support/mcp-peer.js';
 import { servedToolsSuite } from '../support/mcp-served-tools.js';
 import { useTempHomes } from '../support/temp-home.js';
 
 const home = useTempHomes();
+/** A sleep no other process runs: what the cancelled command runs, found in /proc while it lives. */
+const MARK = '2.0173';
+
+/** The ids of the processes whose command line holds `text`. */
+function processesWith(text: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text)) found.push(pid);
+    } catch {
+      // It ended while being looked at.
+    }
+  }
+  return found;
+}
 
 describe('zhixing mcp serve (stdio) with the official SDK client', () => {
   let peer: { client: Client; home: string };
@@ -53,16 +68,20 @@ describe('zhixing mcp serve --yes', () => {
 
   it('stops a call the client cancels, and answers the next one', async () => {
     const controller = new AbortController();
+    const workspace = join(peer.home, 'workspace');
     const started = performance.now();
-    // Were the cancel ignored, the file would be there two seconds later.
-    const call = peer.client.callTool({ name: 'shell', arguments: { command: 'sleep 2; touch late.txt' } }, undefined, { signal: controller.signal });
-    setTimeout(() => controller.abort('changed my mind'), 500);
+    // Were the cancel ignored, the file would be there two seconds later. The odd sleep names this command's processes.
+    const call = peer.client.callTool({ name: 'shell', arguments: { command: `touch begun.txt; sleep ${MARK}; touch late.txt` } }, undefined, { signal: controller.signal });
+    // Cancelled once the command is running (its first file is there), not after a guessed delay.
+    await vi.waitFor(() => expect(existsSync(join(workspace, 'begun.txt'))).toBe(true), { timeout: 15_000, interval: 20 });
+    controller.abort('changed my mind');
     await expect(call).rejects.toThrow();
     const r = (await peer.client.callTool({ name: 'calculator', arguments: { expression: '2+2' } })) as CallToolResult;
     expect(textOf(r)).toBe('4');
     expect(performance.now() - started).toBeLessThan(2_000);
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    expect(existsSync(join(peer.home, 'workspace', 'late.txt'))).toBe(false);
+    // Once no process of the command is left, nothing can write late.txt: wait for that, not for a while.
+    await vi.waitFor(() => expect(processesWith(MARK)).toEqual([]), { timeout: 15_000, interval: 50 });
+    expect(existsSync(join(workspace, 'late.txt'))).toBe(false);
   });
 });
 
@@ -167,9 +186,10 @@ describe('zhixing mcp serve against a hostile or careless client', () => {
     const h = home();
     const s = rawServer({ ZHIXING_HOME: h.home, ZHIXING_OFFLINE: '1' }, ['--yes']);
     await s.init();
-    s.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'shell', arguments: { command: 'sleep 20' } } });
-    s.send({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'chat', arguments: { message: '运行 sleep 20' } } });
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    s.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'shell', arguments: { command: 'touch call.txt; sleep 20' } } });
+    s.send({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'chat', arguments: { message: '运行 touch turn.txt; sleep 20' } } });
+    // The client leaves once both commands run (each made its file), not after a guessed delay.
+    await vi.waitFor(() => expect(['call.txt', 'turn.txt'].filter((f) => existsSync(join(h.home, 'workspace', f)))).toHaveLength(2), { timeout: 15_000, interval: 20 });
     const started = Date.now();
     s.child.stdin.end();
     expect(await s.exited).toBe(0);

@@ -2,24 +2,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium.js';
 
-/** Debian's Chromium: Playwright's own browser downloads cannot be fetched here. */
-export const CHROMIUM_PATH = process.env.ZHIXING_TEST_CHROMIUM || '/usr/bin/chromium';
-
-// The flags TESTING.md names. Playwright adds its own defaults too (--headless and --no-sandbox
-// among them, so some appear twice, which Chromium takes as once); these keep a run off the
-// network and the GPU whatever Playwright's defaults become.
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { CHROMIUM_PATH };
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const SCREENSHOTS = join(ROOT, 'test-results/screenshots');
@@ -53,8 +39,8 @@ export interface BrowserHarness {
 }
 
 /**
- * One Chromium for the calling test file: launched before its tests, closed after them. Each page
- * gets its own context, closed after its test. Call at the top level of a test file.
+ * The browser tier's Chromium for the calling test file: connected to before its tests, let go after
+ * them. Each page gets its own context, closed after its test. Call at the top level of a test file.
  */
 export function useBrowser(): BrowserHarness {
   const missing = !existsSync(CHROMIUM_PATH);
@@ -68,7 +54,9 @@ export function useBrowser(): BrowserHarness {
       console.warn(`Skipping the web UI tests: ${MISSING}`);
       return;
     }
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS });
+    // The tier's one Chromium (test/support/browser-server.ts), or one of this file's own when run without it.
+    const endpoint = inject('chromiumWsEndpoint');
+    browser = endpoint ? await chromium.connect(endpoint) : await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS });
   });
   // Every test of the file shows as skipped with the reason, rather than passing without a browser.
   beforeEach((context) => {
@@ -79,6 +67,7 @@ export function useBrowser(): BrowserHarness {
     contexts = [];
   });
   afterAll(async () => {
+    // A connected browser is let go (its contexts closed), not ended: the next file uses it too.
     await browser?.close();
   });
 

@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingHttpHeaders, type ClientRequest } from 'node:http';
 import { createApp, type App } from '../../src/app.js';
 import type { Llm } from '../../src/llm/types.js';
+import type { RetryPolicy } from '../../src/mcp/client/backoff.js';
 import { createServer, type ZhixingServer } from '../../src/server/create-server.js';
 import { tempHome } from './temp-home.js';
 
@@ -16,10 +17,10 @@ export interface TestServer {
 
 /** Zhixing's HTTP API on 127.0.0.1, port 0, over a fresh home (`config` is its config.json): offline unless a model is given. */
 export async function startTestServer(
-  options: { llm?: Llm; host?: string; token?: string; env?: Record<string, string>; config?: object; maxStreams?: number; webRoot?: string; log?: (line: string) => void; mcpBodyTimeoutMs?: number; modelListTimeoutMs?: number } = {},
+  options: { llm?: Llm; host?: string; token?: string; env?: Record<string, string>; config?: object; maxStreams?: number; webRoot?: string; log?: (line: string) => void; mcpBodyTimeoutMs?: number; modelListTimeoutMs?: number; mcpRetry?: RetryPolicy } = {},
 ): Promise<TestServer> {
   const home = tempHome(options.env, options.config);
-  const app = await createApp(home.config, { llm: options.llm });
+  const app = await createApp(home.config, { llm: options.llm, mcpRetry: options.mcpRetry });
   const server = await createServer({ app, host: options.host, port: 0, token: options.token, log: options.log ?? (() => {}), maxStreams: options.maxStreams, webRoot: options.webRoot, mcpBodyTimeoutMs: options.mcpBodyTimeoutMs, modelListTimeoutMs: options.modelListTimeoutMs });
   return {
     app,

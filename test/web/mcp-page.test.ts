@@ -21,6 +21,8 @@ afterEach(async () => {
 });
 
 const configOf = (s: TestServer) => JSON.parse(readFileSync(join(s.home, 'config.json'), 'utf8')) as Record<string, any>;
+/** Every try and state of the default backoff (five tries), without its seconds of waiting between them. */
+const mcpRetry = { baseMs: 5, maxMs: 20, attempts: 5 };
 const mcpServers = {
   everything: { command: EVERYTHING, args: ['stdio'] },
   // Says why on stderr and dies at once.
@@ -39,7 +41,7 @@ async function openMcp(page: Page): Promise<void> {
 const card = (page: Page, name: string) => page.locator(`[data-mcp-server="${name}"]`);
 
 it('lists the servers with their state, adds one after showing its whole command, turns one off, trusts and removes one', async () => {
-  const s = (server = await startTestServer({ config: { mcpServers } }));
+  const s = (server = await startTestServer({ config: { mcpServers }, mcpRetry }));
   mkdirSync(SHOTS, { recursive: true });
   s.app.mcp.start();
   const { page, expectNoErrors } = await browser.openPage(`${s.url}/`, { locale: 'en-US' });

@@ -192,20 +192,26 @@ it('switches chats by click and by Back/Forward, each showing its own history', 
 
 it('New chat chosen while a chat is still loading shows the new, empty chat', async () => {
   server = await startTestServer();
-  const { page, expectNoErrors } = await browser.openPage(`${server.url}/`, { locale: 'en-US' });
+  const { page, settled, expectNoErrors } = await browser.openPage(`${server.url}/`, { locale: 'en-US' });
   const a = await chat(page, 'what time is it', 'time');
   await page.locator('[data-new-chat]').click();
   await page.locator('.messages .empty').waitFor();
-  // A slow history: the chat is chosen and left before it arrives.
+  // A slow history: held until the chat is chosen and left, then let through.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
   await page.route('**/api/sessions/*/messages', async (route) => {
-    await new Promise((r) => setTimeout(r, 400));
+    await held;
     await route.continue();
   });
   await row(page, a).locator('.session-open').click();
   await page.waitForURL(`${server.url}/s/${a}`);
   await page.locator('[data-new-chat]').click();
   await page.waitForURL(`${server.url}/`);
-  await page.waitForTimeout(600);
+  const late = page.waitForResponse((r) => r.url().includes(`/api/sessions/${a}/messages`));
+  release();
+  // The history came after all, and the page has had its time with it (nothing in flight for a while).
+  await late;
+  await settled();
   expect(await page.locator('.messages .empty').isVisible()).toBe(true);
   expect(await page.locator('article.msg-user').count()).toBe(0);
   expect(await page.locator('.topbar-title').innerText()).toBe('New chat');

@@ -48,7 +48,12 @@ afterAll(async () => {
   await model?.close();
 });
 
-const downloaded = async (download: Download) => readFileSync((await download.path())!).toString();
+/** The downloaded file's text, read through Playwright (the browser may run in another process, its files out of reach). */
+const downloaded = async (download: Download) => {
+  const parts: Buffer[] = [];
+  for await (const part of await download.createReadStream()) parts.push(part as Buffer);
+  return Buffer.concat(parts).toString();
+};
 
 /** Checks the card and its attachments: the image shown and loaded, the others offered as downloads of their own bytes. */
 async function expectAttachments(page: Page) {
