@@ -3,7 +3,8 @@ import { ConfigError, detectUiLang, forcedLang, loadConfig, type Config } from '
 import { languageOf, type Lang } from '../i18n.js';
 import { HISTORY_WINDOW } from '../agent/context.js';
 import { MAX_MESSAGE_CHARS } from '../sessions/limits.js';
-import { parseCommand, type OneShotFlags } from './args.js';
+import { parseCommand } from './args.js';
+import type { OneShotFlags } from './command.js';
 import { helpText } from './help.js';
 import { cliText, followingText } from './messages.js';
 import { createStyle } from './printer.js';

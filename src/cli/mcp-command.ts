@@ -13,7 +13,7 @@ import { say, type Lang } from '../i18n.js';
 import { withoutServerRules, type Rules } from '../permission/rule-edits.js';
 import { serverTrusted, withDefaults } from '../permission/rules.js';
 import type { McpServerView } from '../mcp/types.js';
-import type { McpCommand } from './mcp-args.js';
+import type { McpCommand } from './command.js';
 import { serverLines, shellLine, shownUrl, trustHint, whatRuns } from './mcp-view.js';
 import type { CliIo } from './one-shot.js';
 import { jsonLine, plainText } from './terminal-text.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Config } from '../config/config.js';
-import type { McpCommand } from './mcp-args.js';
+import type { McpCommand } from './command.js';
 import { plainText } from './terminal-text.js';
 
 function version(): string {

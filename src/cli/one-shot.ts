@@ -1,7 +1,7 @@
 import type { App } from '../app.js';
 import type { TurnResult } from '../agent/run-turn.js';
 import { SessionError } from '../sessions/sessions.js';
-import type { OneShotFlags } from './args.js';
+import type { OneShotFlags } from './command.js';
 import type { Lang } from '../i18n.js';
 import type { CliText } from './messages.js';
 import { answerOneShotAsks } from './permission-prompt.js';

@@ -3,7 +3,7 @@ import type { App } from '../app.js';
 import { createModelCatalog } from '../llm/model-catalog.js';
 import { SessionError } from '../sessions/sessions.js';
 import { isStorageFailure, toStoreError } from '../store/store-error.js';
-import type { OneShotFlags } from './args.js';
+import type { OneShotFlags } from './command.js';
 import { openInputHistory, type InputHistory } from './input-history.js';
 import type { CliIo } from './one-shot.js';
 import { pickSession } from './one-shot.js';

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '../config/config.js';
-import type { Command } from './args.js';
+import type { Command } from './command.js';
 import { plainText } from './terminal-text.js';
 import { noSandboxText } from './sandbox-notice.js';
 
