@@ -7,7 +7,7 @@ import { parseCommand } from './args.js';
 import type { OneShotFlags } from './command.js';
 import { helpText } from './help.js';
 import { cliText, followingText } from './messages.js';
-import { createStyle } from './printer.js';
+import { createStyle } from './style.js';
 import { composeMessage, readPipedInput } from './stdin-input.js';
 import { jsonLine, plainText } from './terminal-text.js';
 import type { CliIo } from './one-shot.js';
