@@ -10,7 +10,7 @@ import { cliText, followingText } from './messages.js';
 import { createStyle } from './style.js';
 import { composeMessage, readPipedInput } from './stdin-input.js';
 import { jsonLine, plainText } from './terminal-text.js';
-import type { CliIo } from './one-shot.js';
+import type { CliIo } from './cli-io.js';
 
 /** An open pipe that says nothing for this long is taken to have nothing to say (a CI step's inherited stdin). */
 const STDIN_FIRST_BYTE_WAIT_MS = 2_000;

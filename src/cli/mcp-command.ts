@@ -15,7 +15,7 @@ import { serverTrusted, withDefaults } from '../permission/rules.js';
 import type { McpServerView } from '../mcp/types.js';
 import type { McpCommand } from './command.js';
 import { serverLines, shellLine, shownUrl, trustHint, whatRuns } from './mcp-view.js';
-import type { CliIo } from './one-shot.js';
+import type { CliIo } from './cli-io.js';
 import { jsonLine, plainText } from './terminal-text.js';
 
 /** How long `add` and `list` wait for servers to connect: a slow `npx` download gets this, not forever. */

@@ -5,7 +5,7 @@ import { SessionError } from '../sessions/sessions.js';
 import { isStorageFailure, toStoreError } from '../store/store-error.js';
 import type { OneShotFlags } from './command.js';
 import { openInputHistory, type InputHistory } from './input-history.js';
-import type { CliIo } from './one-shot.js';
+import type { CliIo } from './cli-io.js';
 import { pickSession } from './one-shot.js';
 import { createReplAsks, type ReplAsks } from './permission-prompt.js';
 import { attachPrinter } from './printer.js';
