@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, detectUiLang, forcedLang, loadConfig, type Config } from '../config/config.js';
+import { detectUiLang, forcedLang, loadConfig, type Config } from '../config/config.js';
+import { ConfigError } from '../config/config-error.js';
 import { languageOf, type Lang } from '../i18n.js';
 import { HISTORY_WINDOW } from '../agent/context.js';
 import { MAX_MESSAGE_CHARS } from '../sessions/limits.js';

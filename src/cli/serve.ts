@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from '../config/config.js';
+import { loadConfig } from '../config/config.js';
+import { ConfigError } from '../config/config-error.js';
 import type { Command } from './command.js';
 import { plainText } from './terminal-text.js';
 import { noSandboxText } from './sandbox-notice.js';

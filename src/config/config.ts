@@ -16,6 +16,7 @@ import { baseUrlProblem, echo, langProblem, originLabel, parseLang, unknownKeyWa
 import { readMcpServers, type McpServerSettings } from './mcp-settings.js';
 import { defaultContextWindow, MAX_CONTEXT_WINDOW, MIN_CONTEXT_WINDOW, onOff } from './context-settings.js';
 import { readWebSettings, WebFileSettings, type WebSettings } from './web-settings.js';
+import { ConfigError } from './config-error.js';
 
 const DEFAULT_MAX_STEPS = 8;
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -165,17 +166,6 @@ export interface Config {
   warnings: string[];
   /** Where each setting came from, by its environment name (`ZHIXING_MODEL`…; `ZHIXING_OFFLINE` for the mode). */
   origins: Record<string, SettingOrigin>;
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-  constructor(
-    message: string,
-    /** The same sentence in Chinese, for a user who writes Chinese. */
-    readonly zh?: string,
-  ) {
-    super(message);
-  }
 }
 
 export interface LoadConfigOptions {
