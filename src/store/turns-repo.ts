@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import type { Db } from './db-type.js';
 import type { Usage } from '../llm/types.js';
 
 export interface TurnRow {
