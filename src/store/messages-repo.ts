@@ -1,4 +1,4 @@
-import type { PermissionRecord } from '../tools/tool.js';
+import type { PermissionRecord } from '../permission/types.js';
 import type { Db } from './db-type.js';
 
 /**

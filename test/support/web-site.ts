@@ -7,7 +7,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { Lang } from '../../src/i18n.js';
 import { evaluate, withDefaults, type PermissionRules } from '../../src/permission/rules.js';
-import { outputText, type PermissionRequest, type Tool, type ToolContext, type ToolOutput } from '../../src/tools/tool.js';
+import { outputText, type Tool, type ToolContext, type ToolOutput } from '../../src/tools/tool.js';
+import type { PermissionRequest } from '../../src/permission/types.js';
 
 export type Route = (req: IncomingMessage, res: ServerResponse) => void;
 
