@@ -4,15 +4,13 @@ import { SessionError } from '../sessions/sessions.js';
 import type { OneShotFlags } from './command.js';
 import { answerOneShotAsks } from './permission-prompt.js';
 import { attachPrinter } from './printer.js';
+import { jsonResult } from '../sessions/json-result.js';
 import type { CliIo } from './cli-io.js';
 import type { CliText } from './messages.js';
 import { resolveSessionRef } from './session-ref.js';
 import { jsonLine } from './terminal-text.js';
 import { say } from '../i18n.js';
 import { serversNamed } from '../mcp/needed.js';
-
-/** Milliseconds to two decimals: enough to compare, without float noise. */
-const roundMs = (ms: number) => Math.round(ms * 100) / 100;
 
 /**
  * The session a one-shot call (or the REPL) starts in: --session (a number as `zhixing sessions` and
@@ -34,20 +32,6 @@ export function pickSession(app: App, flags: OneShotFlags, text?: CliText): stri
     if (recent) return recent.id;
   }
   return app.sessions.create().id;
-}
-
-/** The contract's `--json` object. */
-export function jsonResult(sessionId: string, mode: string, r: TurnResult) {
-  return {
-    session: sessionId,
-    mode,
-    reply: r.reply,
-    actions: r.actions.map((a) => ({
-      tool: a.tool, input: a.input, ok: a.ok, output: a.output, ms: roundMs(a.ms),
-      ...(a.permission && { permission: a.permission }),
-    })),
-    ...(r.error ? { error: r.error } : {}),
-  };
 }
 
 /** The longest a one-shot waits for an MCP server its message names to connect. */
