@@ -24,7 +24,7 @@ export async function runMcpServe(config: Config, cmd: Extract<McpCommand, { act
     return 1;
   }
   try {
-    const { serveStdio } = await import('../mcp/server/stdio.js');
+    const { serveStdio } = await import('../mcp-server/stdio.js');
     await serveStdio({ app, version: version(), log });
     return 0;
   } finally {
