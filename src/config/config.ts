@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { z } from 'zod';
-import { PROVIDER_PRESETS } from '../llm/presets.js';
+import { PROVIDER_PRESETS } from './presets.js';
 import { hasControlChars } from './control-chars.js';
 import { resolveEndpoint, UnknownProviderError, type Layer, type Source } from './endpoint.js';
 import { EnvFileError, readEnvFile as readEnv } from './env-file.js';
