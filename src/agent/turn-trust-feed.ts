@@ -5,7 +5,7 @@
 import { say, type Lang } from '../i18n.js';
 import { createTurnTrust, withoutFences, type TurnTrust, type UntrustedSource } from '../permission/turn-trust.js';
 import type { ToolResult } from '../tools/registry.js';
-import type { PermissionRecord } from '../permission/types.js';
+import type { PermissionRecord } from '../contract/permission.js';
 import { bringsOutsideText } from '../tools/untrusted.js';
 import type { Tool } from '../tools/tool.js';
 import type { Store } from '../store/store.js';

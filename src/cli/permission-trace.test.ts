@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PermissionRecord } from '../permission/types.js';
+import type { PermissionRecord } from '../contract/permission.js';
 import { permissionNote } from './permission-trace.js';
 import { traceLine } from './printer.js';
 import { createStyle } from './style.js';

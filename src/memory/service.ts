@@ -8,7 +8,8 @@ import type { Embedder } from './embedder.js';
 import { lexicalSearch } from './lexical.js';
 import { fuseRanks, nearDuplicate } from './rank.js';
 import { indexTerms } from './terms.js';
-import { MEMORY_KINDS, type EmbeddingStatus, type Memory, type MemoryHit, type MemoryKind, type MemoryService } from './types.js';
+import { type EmbeddingStatus, type MemoryService } from './types.js';
+import { MEMORY_KINDS, type Memory, type MemoryHit, type MemoryKind } from '../contract/memory.js';
 
 export const MAX_MEMORY_CHARS = 4000;
 export const MAX_TAGS = 16;

@@ -3,7 +3,7 @@ import type { Bus, EventOf } from '../bus/bus.js';
 import type { PermissionDecisionsRepo } from '../store/permission-decisions-repo.js';
 import { checkRules, PermissionRulesError } from './rules-check.js';
 import { evaluate, patternsToRemember, withDefaults, type PermissionRules, type Verdict } from './rules.js';
-import type { PermissionDecision, PermissionRecord, PermissionRefusal, PermissionRequest } from './types.js';
+import type { PermissionDecision, PermissionRecord, PermissionRefusal, PermissionRequest } from '../contract/permission.js';
 
 export type { PermissionRule, PermissionRules } from './rules.js';
 

@@ -1,4 +1,4 @@
-import type { PermissionRequest, TargetPart } from './types.js';
+import type { PermissionRequest, TargetPart } from '../contract/permission.js';
 import { compileGlob, isToolGlob, type Glob } from './glob.js';
 import { compileOptionDeny, type OptionDeny } from './option-denies.js';
 

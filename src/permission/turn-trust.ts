@@ -25,7 +25,7 @@
  * data, and the page that told the model to build it may be that host's own.
  */
 import { say, type Lang } from '../i18n.js';
-import type { Egress, PermissionRequest } from './types.js';
+import type { Egress, PermissionRequest } from '../contract/permission.js';
 
 /** At most this many outside sources are named in a reason; more are counted. */
 const MAX_SOURCES_SHOWN = 3;

@@ -1,4 +1,4 @@
-import type { PermissionRecord } from '../permission/types.js';
+import type { PermissionRecord } from '../contract/permission.js';
 import type { Db } from './db-type.js';
 
 /**

@@ -15,7 +15,7 @@ import { say, type Lang } from '../i18n.js';
 import type { NetworkPolicyError } from '../net/policy.js';
 import { blockedNote, browserRefusedText, noPageText, policyText } from './browser-text.js';
 import { defineTool, ToolError, type Tool, type ToolContext, type ToolOutput } from './tool.js';
-import type { PermissionRequest } from '../permission/types.js';
+import type { PermissionRequest } from '../contract/permission.js';
 import { untrusted } from './untrusted.js';
 
 /** The first call starts Chromium (a second or more on a busy machine) before the page loads. */

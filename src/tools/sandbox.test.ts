@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkPath, isInside, locateInSandbox, notFoundMessage, resolveInSandbox, similarNames } from './sandbox.js';
 import { ToolError, type ToolContext } from './tool.js';
-import type { PermissionRequest } from '../permission/types.js';
+import type { PermissionRequest } from '../contract/permission.js';
 
 let base: string;
 let ws: string;

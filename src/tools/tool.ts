@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Lang } from '../i18n.js';
 import type { ToolSpec } from '../llm/types.js';
 import type { TurnTrust } from '../permission/turn-trust.js';
-import type { PermissionDecision, PermissionRefusal, PermissionRequest } from '../permission/types.js';
+import type { PermissionDecision, PermissionRefusal, PermissionRequest } from '../contract/permission.js';
 
 /** Longer file names and MIME types than this are not names but data. */
 const MAX_ATTACHMENT_NAME_CHARS = 255;

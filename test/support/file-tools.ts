@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
 import type { Lang } from '../../src/i18n.js';
 import { outputText, type Tool, type ToolContext } from '../../src/tools/tool.js';
-import type { PermissionRequest } from '../../src/permission/types.js';
+import type { PermissionRequest } from '../../src/contract/permission.js';
 
 /** Live bindings: each test gets its own folders. */
 export let base: string;

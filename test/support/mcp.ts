@@ -12,7 +12,7 @@ import { createMcpManager, type McpManagerDeps } from '../../src/mcp/manager.js'
 import type { McpManager, McpServerView } from '../../src/mcp/types.js';
 import { createToolRegistry, type ToolRegistry, type ToolResult } from '../../src/tools/registry.js';
 import type { ToolContext } from '../../src/tools/tool.js';
-import type { PermissionRequest } from '../../src/permission/types.js';
+import type { PermissionRequest } from '../../src/contract/permission.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const bin = (name: string) => path.join(ROOT, 'node_modules', '.bin', name);

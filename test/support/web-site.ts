@@ -8,7 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Lang } from '../../src/i18n.js';
 import { evaluate, withDefaults, type PermissionRules } from '../../src/permission/rules.js';
 import { outputText, type Tool, type ToolContext, type ToolOutput } from '../../src/tools/tool.js';
-import type { PermissionRequest } from '../../src/permission/types.js';
+import type { PermissionRequest } from '../../src/contract/permission.js';
 
 export type Route = (req: IncomingMessage, res: ServerResponse) => void;
 

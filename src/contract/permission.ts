@@ -1,4 +1,4 @@
-/** The permission layer's words: what a tool asks, how it was decided, and why a person refused. */
+/** The permission layer's words, as tools, the turn, the store and the hosts pass them: what a tool asks, how it was decided, and why a person refused. */
 
 /**
  * Where a request would send what it carries. `url`: a fetch or navigation, whose address the
