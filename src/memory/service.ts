@@ -4,7 +4,7 @@ import { deadline } from '../net/deadline.js';
 import type { MemoriesRepo, StoredMemory } from '../store/memories-repo.js';
 import type { MemoryVectorsRepo } from '../store/memory-vectors-repo.js';
 import { createEmbedWorker, type EmbedWorker } from './embed-worker.js';
-import type { Embedder } from './embedder.js';
+import type { Embedder } from '../llm/embedder.js';
 import { lexicalSearch } from './lexical.js';
 import { fuseRanks, nearDuplicate } from './rank.js';
 import { indexTerms } from './terms.js';
