@@ -14,7 +14,8 @@ import { viewPage, viewText } from '../browser/snapshot.js';
 import { say, type Lang } from '../i18n.js';
 import type { NetworkPolicyError } from '../net/policy.js';
 import { blockedNote, browserRefusedText, noPageText, policyText } from './browser-text.js';
-import { defineTool, ToolError, type Tool, type ToolContext, type ToolOutput } from './tool.js';
+import { defineTool, type Tool, type ToolContext, type ToolOutput } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 import type { PermissionRequest } from '../contract/permission.js';
 import { untrusted } from './untrusted.js';
 

@@ -3,7 +3,8 @@ import { say, type Lang } from '../i18n.js';
 import { MAX_MEMORY_CHARS, MAX_TAG_CHARS, MAX_TAGS, MemoryError } from '../memory/service.js';
 import { type MemoryService } from '../memory/types.js';
 import { MEMORY_KINDS, type Memory, type MemoryKind, type MemoryScope } from '../contract/memory.js';
-import { defineTool, ToolError, type Tool, type ToolContext } from './tool.js';
+import { defineTool, type Tool, type ToolContext } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 
 /** A question is a sentence or a few keywords; more is a document, not a search. */
 const MAX_QUERY_CHARS = 500;

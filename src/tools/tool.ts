@@ -69,14 +69,6 @@ export type ToolOutput = z.infer<typeof ToolOutput>;
 /** The text the model reads from what `execute` returned. */
 export const outputText = (result: ToolOutput | string): string => (typeof result === 'string' ? result : result.output);
 
-/**
- * An error meant for the model (and the user) to read: "there is no item 3", "file not found".
- * The registry turns it into a failed tool result; it never crashes a turn.
- */
-export class ToolError extends Error {
-  override name = 'ToolError';
-}
-
 /** Hints about a tool's effects, with the meanings MCP gives them. Absent means not claimed. */
 export interface ToolAnnotations {
   /** Changes nothing, so it may run at the same time as other read-only calls of the same step. */

@@ -11,7 +11,8 @@ import type { NetworkPolicy, NetworkPolicyError } from '../net/policy.js';
 import type { ReadPage } from '../webpage/read-page.js';
 
 type ReadPageResult = ReadPage;
-import { defineTool, ToolError, type Tool, type ToolContext } from './tool.js';
+import { defineTool, type Tool, type ToolContext } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 import { policyText } from './browser-text.js';
 import { untrusted } from './untrusted.js';
 
