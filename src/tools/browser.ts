@@ -17,7 +17,7 @@ import { blockedNote, browserRefusedText, noPageText, policyText } from './brows
 import { defineTool, type Tool, type ToolContext, type ToolOutput } from './tool.js';
 import { ToolError } from '../contract/tool-error.js';
 import type { PermissionRequest } from '../contract/permission.js';
-import { untrusted } from './untrusted.js';
+import { untrusted } from '../contract/untrusted-fence.js';
 
 /** The first call starts Chromium (a second or more on a busy machine) before the page loads. */
 const NAVIGATE_TIMEOUT_MS = 60_000;

@@ -6,7 +6,7 @@ import { checkPath, formatBytes, notFoundMessage } from './sandbox.js';
 import { defineTool, type Tool } from './tool.js';
 import { ToolError } from '../contract/tool-error.js';
 import type { PdfReader } from '../pdf/extract.js';
-import { untrusted } from './untrusted.js';
+import { untrusted } from '../contract/untrusted-fence.js';
 import { formatPages, PageSpecError, parsePageSpec } from '../pdf/page-spec.js';
 
 /**

@@ -9,7 +9,7 @@ import { parseResults, searchRequest, type SearchResult } from './web-search-pro
 import { DEFAULT_COUNT, MAX_RESPONSE_BYTES } from './web-search-limits.js';
 import { type ToolContext, type ToolOutput } from './tool.js';
 import { ToolError } from '../contract/tool-error.js';
-import { untrusted } from './untrusted.js';
+import { untrusted } from '../contract/untrusted-fence.js';
 
 const PROVIDER_NAMES = { searxng: 'SearXNG', brave: 'Brave Search', tavily: 'Tavily', bing: 'Bing' } as const;
 
