@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { say, type Lang } from '../i18n.js';
 import { MAX_MEMORY_CHARS, MAX_TAG_CHARS, MAX_TAGS, MemoryError } from '../memory/service.js';
-import { type MemoryService } from '../memory/types.js';
+import type { MemoryService } from '../memory/types.js';
 import { MEMORY_KINDS, type Memory, type MemoryKind, type MemoryScope } from '../contract/memory.js';
 import { defineTool, type Tool, type ToolContext } from './tool.js';
 import { ToolError } from '../contract/tool-error.js';

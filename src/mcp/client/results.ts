@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type ToolAttachment, type ToolOutput } from '../../tools/tool.js';
+import type { ToolAttachment, ToolOutput } from '../../tools/tool.js';
 import { ToolError } from '../../contract/tool-error.js';
 import { cleanText } from './names.js';
 

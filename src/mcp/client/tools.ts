@@ -2,7 +2,7 @@ import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { say } from '../../i18n.js';
 import { defineJsonSchemaTool } from '../../tools/json-schema-tool.js';
-import { type Tool, type ToolAnnotations, type ToolContext } from '../../tools/tool.js';
+import type { Tool, ToolAnnotations, ToolContext } from '../../tools/tool.js';
 import { ToolError } from '../../contract/tool-error.js';
 import { isTimeout, reasonOf } from './errors.js';
 import { cleanText, uniqueToolNames, untrustedDescription } from './names.js';
