@@ -10,7 +10,7 @@ import { CONFIG_FILE, ENV_FILE, isWithin, realPathOf } from './paths.js';
 import { readSettingsFile, SettingsFileError } from './settings-file.js';
 import { readShellSettings, ShellFileSettings, ShellSettingError, type ShellSettings } from './shell-settings.js';
 import { checkRules } from '../permission/rules-check.js';
-import type { PermissionRules } from '../permission/rules.js';
+import type { PermissionRules } from '../contract/permission.js';
 import { resolveEmbedding, type EmbeddingEndpoint } from './embedding-endpoint.js';
 import { baseUrlProblem, echo, langProblem, originLabel, parseLang, unknownKeyWarnings, type SettingOrigin } from './setting-checks.js';
 import { readMcpServers, type McpServerSettings } from './mcp-settings.js';

@@ -106,3 +106,10 @@ export type PermissionRefusal =
   | 'unanswered'
   /** Only a person may approve it (what it runs cannot be read, and the rules deny something): --yes did not. */
   | 'needs-person';
+
+/** What a tool may do: run, ask the user first, or never run. */
+export type PermissionRule = 'allow' | 'ask' | 'deny';
+/** A tool's rule: one decision for every call, or globs over what the call touches, each with a decision. */
+export type RuleValue = PermissionRule | Record<string, PermissionRule>;
+/** `permissions` in config.json: tool names or globs over them, to their rules. */
+export type PermissionRules = Record<string, RuleValue>;

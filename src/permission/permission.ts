@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Bus, EventOf } from '../bus/bus.js';
 import type { PermissionDecisionsRepo } from '../store/permission-decisions-repo.js';
 import { checkRules, PermissionRulesError } from './rules-check.js';
-import { evaluate, patternsToRemember, withDefaults, type PermissionRules, type Verdict } from './rules.js';
-import type { PermissionDecision, PermissionRecord, PermissionRefusal, PermissionRequest } from '../contract/permission.js';
-
-export type { PermissionRule, PermissionRules } from './rules.js';
+import { evaluate, patternsToRemember, withDefaults, type Verdict } from './rules.js';
+import type { PermissionDecision, PermissionRecord, PermissionRefusal, PermissionRequest, PermissionRules } from '../contract/permission.js';
 
 /** The user's answer: allow this call, allow this tool on this target from now on, or refuse. */
 export type PermissionReply = 'once' | 'always' | 'deny';
