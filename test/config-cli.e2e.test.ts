@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app.js';
 import { cliText } from '../src/cli/messages.js';
-import { createStyle } from '../src/cli/printer.js';
+import { createStyle } from '../src/cli/style.js';
 import { runRepl } from '../src/cli/repl.js';
 import { loadConfig } from '../src/config/config.js';
 import { runCli } from './support/cli.js';

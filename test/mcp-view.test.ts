@@ -1,7 +1,7 @@
 /** How a server is shown in `zhixing mcp list` and the REPL's /mcp: what its list left out is said. */
 import { describe, expect, it } from 'vitest';
 import { serverLines } from '../src/cli/mcp-view.js';
-import { createStyle } from '../src/cli/printer.js';
+import { createStyle } from '../src/cli/style.js';
 import type { McpServerView } from '../src/mcp/types.js';
 
 const view: McpServerView = {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, ToolError } from '../src/tools/tool.js';
+import { defineTool } from '../src/tools/tool.js';
+import { ToolError } from '../src/contract/tool-error.js';
 import { openStream, request, startTestServer, until, type TestServer } from './support/http.js';
 import { createScriptedLlm } from './support/scripted-llm.js';
 

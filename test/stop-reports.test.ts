@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApp } from '../src/app.js';
-import { ToolError, defineTool } from '../src/tools/tool.js';
+import { defineTool } from '../src/tools/tool.js';
+import { ToolError } from '../src/contract/tool-error.js';
 import { createScriptedLlm, type ScriptedStep } from './support/scripted-llm.js';
 import { tempHome } from './support/temp-home.js';
 

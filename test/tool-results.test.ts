@@ -113,7 +113,7 @@ describe('tool results with a card', () => {
   it('leaves the --json output as it was', async () => {
     const { app, session } = await chartSetup();
     const r = await app.sessions.send(session.id, 'chart Beijing');
-    const { jsonResult } = await import('../src/cli/one-shot.js');
+    const { jsonResult } = await import('../src/sessions/json-result.js');
     const json = jsonResult(session.id, 'llm', r);
     expect(Object.keys(json.actions[0]!)).toEqual(['tool', 'input', 'ok', 'output', 'ms']);
   });

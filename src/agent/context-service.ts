@@ -1,7 +1,7 @@
 import type { Bus } from '../bus/bus.js';
 import type { Lang } from '../i18n.js';
 import type { ChatMessage, Llm, ToolSpec } from '../llm/types.js';
-import type { MemoryHit } from '../memory/types.js';
+import type { MemoryHit } from '../contract/memory.js';
 import { deadline } from '../net/deadline.js';
 import type { Store } from '../store/store.js';
 import { COMPACT_AT, KEEP_AFTER_COMPACTION, requestBudget, type Budget } from './context-budget.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimateTokens } from '../llm/tokens.js';
 import { systemMessage } from './context-system.js';
-import type { MemoryHit } from '../memory/types.js';
+import type { MemoryHit } from '../contract/memory.js';
 
 const hit = (content: string): MemoryHit => ({ id: 'mem_1', sessionId: 'ses_1', kind: 'fact', content, tags: [], createdAt: 0, updatedAt: 0, score: 1 });
 

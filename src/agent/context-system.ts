@@ -1,5 +1,5 @@
 import { estimateTokens } from '../llm/tokens.js';
-import type { MemoryHit } from '../memory/types.js';
+import type { MemoryHit } from '../contract/memory.js';
 
 /** One memory in the prompt: longer ones are cut, the whole is in the store. */
 const MAX_MEMORY_CHARS = 1_000;

@@ -1,5 +1,6 @@
 import type { Bus } from '../bus/bus.js';
-import type { Llm, LlmRequest, ToolCall, Usage } from '../llm/types.js';
+import type { Llm, LlmRequest, ToolCall } from '../llm/types.js';
+import type { Usage } from '../contract/usage.js';
 import type { StepIds } from './turn-writer.js';
 
 /** More calls than this in one step is a model out of control, not a plan: none of them is run. */

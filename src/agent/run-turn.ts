@@ -1,11 +1,13 @@
 import { setMaxListeners } from 'node:events';
 import type { ActionRecord, Bus } from '../bus/bus.js';
-import type { Llm, LlmRequest, ToolCall, ChatMessage, Usage } from '../llm/types.js';
+import type { Llm, LlmRequest, ToolCall, ChatMessage } from '../llm/types.js';
+import type { Usage } from '../contract/usage.js';
 import type { Store } from '../store/store.js';
 import { StoreError } from '../store/store-error.js';
 import type { PreparedCall, ToolRegistry, ToolResult } from '../tools/registry.js';
 import { say, type Lang } from '../i18n.js';
-import type { PermissionRecord, PermissionRequest, ToolContext } from '../tools/tool.js';
+import type { ToolContext } from '../tools/tool.js';
+import type { PermissionRecord, PermissionRequest } from '../contract/permission.js';
 import type { UntrustedSource } from '../permission/turn-trust.js';
 import { describedInto, keepOutside, observe, recalledInto, trustOf } from './turn-trust-feed.js';
 import { createContextService, type ContextService } from './context-service.js';

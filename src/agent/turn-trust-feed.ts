@@ -5,14 +5,13 @@
 import { say, type Lang } from '../i18n.js';
 import { createTurnTrust, withoutFences, type TurnTrust, type UntrustedSource } from '../permission/turn-trust.js';
 import type { ToolResult } from '../tools/registry.js';
-import type { PermissionRecord } from '../tools/tool.js';
+import type { PermissionRecord } from '../contract/permission.js';
 import { bringsOutsideText } from '../tools/untrusted.js';
 import type { Tool } from '../tools/tool.js';
 import type { Store } from '../store/store.js';
-import type { TurnOptions } from './run-turn.js';
 
 /** The turn's trust record: the user's words of the session, and outside text already in its history. */
-export function trustOf(store: Store, opts: Pick<TurnOptions, 'sessionId' | 'text' | 'lang' | 'inPrompt'>): TurnTrust {
+export function trustOf(store: Store, opts: { sessionId: string; text: string; lang: Lang; inPrompt?: UntrustedSource[] }): TurnTrust {
   const earlier: UntrustedSource[] = store.messages
     .toolsCalled(opts.sessionId)
     .filter((tool) => bringsOutsideText(tool))

@@ -1,4 +1,5 @@
-import type { ToolCall, Usage } from '../llm/types.js';
+import type { ToolCall } from '../llm/types.js';
+import type { Usage } from '../contract/usage.js';
 import type { NewPart, StoredAttachment, ToolCard, ToolState } from '../store/messages-repo.js';
 import type { Store } from '../store/store.js';
 

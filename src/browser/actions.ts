@@ -4,7 +4,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { say, type Lang } from '../i18n.js';
-import { ToolError } from '../tools/tool.js';
+import { ToolError } from '../contract/tool-error.js';
 
 /** How long an element may take to become visible and enabled before a click or type gives up. */
 export const ACTION_TIMEOUT_MS = 10_000;

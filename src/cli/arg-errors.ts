@@ -1,5 +1,5 @@
 import { closestName } from '../config/suggest.js';
-import type { Command } from './args.js';
+import type { Command } from './command.js';
 import { plainText } from './terminal-text.js';
 
 export const usage = (message: string, zh: string): Command => ({ kind: 'usage-error', message, zh });

@@ -1,37 +1,7 @@
 import { parseArgs } from 'node:util';
 import { parseError, usage } from './arg-errors.js';
-import { parseMcp, type McpCommand } from './mcp-args.js';
-
-export interface OneShotFlags {
-  json: boolean;
-  showActions: boolean;
-  session?: string;
-  new: boolean;
-  offline: boolean;
-  yes: boolean;
-  mcp: boolean;
-  /** `--model NAME`: the model for this run only; nothing is saved. */
-  model?: string;
-}
-
-export type Command =
-  | { kind: 'help' }
-  | { kind: 'version' }
-  /**
-   * No message: the REPL on a terminal; with standard input piped in, that input is the message.
-   * `chat` (from `zhixing chat`) is the REPL whatever standard input is: lines piped in are typed lines.
-   */
-  | { kind: 'repl'; flags: OneShotFlags; chat: boolean }
-  | { kind: 'ask'; message: string; flags: OneShotFlags }
-  | { kind: 'sessions'; json: boolean }
-  /** `zhixing undo [--session ID|N] [--json]`: the workspace back to before the session's last changing turn. */
-  | { kind: 'undo'; session?: string; json: boolean }
-  | { kind: 'config'; json: boolean; offline: boolean; model?: string }
-  | { kind: 'serve'; host: string; port: number; offline: boolean }
-  | { kind: 'unavailable'; name: string }
-  | McpCommand
-  /** What is wrong, in English (`message`) and Chinese (`zh`). */
-  | { kind: 'usage-error'; message: string; zh: string };
+import { parseMcp } from './mcp-args.js';
+import type { Command, OneShotFlags } from './command.js';
 
 /** An argument that starts with "-" but is not shaped like an option: "-3+5", "-5 度算冷吗". */
 const OPTION_SHAPE = /^--?[a-z][a-z-]*(?:=.*)?$/i;

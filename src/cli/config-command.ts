@@ -4,7 +4,7 @@ import type { EmbeddingStatus } from '../memory/types.js';
 import type { SandboxInfo } from '../shell/sandbox.js';
 import { noSandboxText } from './sandbox-notice.js';
 import { shellLine, shownUrl } from './mcp-view.js';
-import type { CliIo } from './one-shot.js';
+import type { CliIo } from './cli-io.js';
 import { jsonLine, plainText } from './terminal-text.js';
 
 /** One line of `zhixing config`: a setting by its environment name, what it is in effect, and where that came from. */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLiveStatus, fitWidth, inputSummary } from './live-status.js';
 import { cliText } from './messages.js';
-import { createStyle } from './printer.js';
+import { createStyle } from './style.js';
 
 afterEach(() => vi.useRealTimers());
 

@@ -6,7 +6,7 @@
  */
 import { graphemes, graphemeWidth, textWidth } from './line-editor/text-width.js';
 import type { CliText } from './messages.js';
-import type { Style } from './printer.js';
+import type { Style } from './style.js';
 import { plainText } from './terminal-text.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];

@@ -1,15 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, detectUiLang, forcedLang, loadConfig, type Config } from '../config/config.js';
+import { detectUiLang, forcedLang, loadConfig, type Config } from '../config/config.js';
+import { ConfigError } from '../config/config-error.js';
 import { languageOf, type Lang } from '../i18n.js';
 import { HISTORY_WINDOW } from '../agent/context.js';
 import { MAX_MESSAGE_CHARS } from '../sessions/limits.js';
-import { parseCommand, type OneShotFlags } from './args.js';
+import { parseCommand } from './args.js';
+import type { OneShotFlags } from './command.js';
 import { helpText } from './help.js';
 import { cliText, followingText } from './messages.js';
-import { createStyle } from './printer.js';
+import { createStyle } from './style.js';
 import { composeMessage, readPipedInput } from './stdin-input.js';
 import { jsonLine, plainText } from './terminal-text.js';
-import type { CliIo } from './one-shot.js';
+import type { CliIo } from './cli-io.js';
 
 /** An open pipe that says nothing for this long is taken to have nothing to say (a CI step's inherited stdin). */
 const STDIN_FIRST_BYTE_WAIT_MS = 2_000;

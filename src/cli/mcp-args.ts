@@ -1,30 +1,8 @@
 import { parseArgs } from 'node:util';
-import { MCP_SERVER_NAME, MCP_SERVER_NAME_RULE, type McpTransportKind } from '../config/mcp-settings.js';
+import { MCP_SERVER_NAME, MCP_SERVER_NAME_RULE } from '../config/mcp-settings.js';
 import { plainText } from './terminal-text.js';
 import { parseError, usage } from './arg-errors.js';
-import type { Command } from './args.js';
-
-/** `zhixing mcp …`: manage the servers Zhixing connects to, or be one. */
-export type McpCommand =
-  /** `mcp serve [--yes] [--offline]`: Zhixing's tools over stdio; `--yes` lets tools that would ask run. */
-  | { kind: 'mcp'; action: 'serve'; yes: boolean; offline: boolean }
-  /** `mcp add NAME -- CMD [ARGS…]` or `mcp add --transport http|sse NAME URL`, with `-e K=V` and `-H "K: V"`. */
-  | {
-      kind: 'mcp';
-      action: 'add';
-      name: string;
-      transport: McpTransportKind;
-      command?: string;
-      args: string[];
-      url?: string;
-      env: Record<string, string>;
-      headers: Record<string, string>;
-      timeoutMs?: number;
-      /** `--max-total MS`: a call's whole limit, whatever progress the server reports. */
-      maxTotalMs?: number;
-    }
-  | { kind: 'mcp'; action: 'list'; json: boolean }
-  | { kind: 'mcp'; action: 'remove' | 'enable' | 'disable'; name: string };
+import type { Command } from './command.js';
 
 const ACTIONS = ['serve', 'add', 'list', 'remove', 'enable', 'disable'];
 const HELP_LINE = 'zhixing mcp add NAME -- CMD [ARGS…] · zhixing mcp add --transport http NAME URL · zhixing mcp list · zhixing mcp remove NAME · zhixing mcp serve';

@@ -14,9 +14,9 @@ import { withoutServerRules, type Rules } from '../permission/rule-edits.js';
 import { serverTrusted, withDefaults } from '../permission/rules.js';
 import { DEFAULT_RETRY, type RetryPolicy } from '../mcp/client/backoff.js';
 import type { McpServerView } from '../mcp/types.js';
-import type { McpCommand } from './mcp-args.js';
+import type { McpCommand } from './command.js';
 import { serverLines, shellLine, shownUrl, trustHint, whatRuns } from './mcp-view.js';
-import type { CliIo } from './one-shot.js';
+import type { CliIo } from './cli-io.js';
 import { jsonLine, plainText } from './terminal-text.js';
 
 /** How long `add` and `list` wait for servers to connect: a slow `npx` download gets this, not forever. */

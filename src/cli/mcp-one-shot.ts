@@ -14,7 +14,7 @@ export async function toolsThroughMcp(app: App): Promise<() => Promise<void>> {
   // dist/cli/ and dist/bundle/ both sit two levels below the package root, as src/cli/ does.
   const bin = fileURLToPath(new URL('../../bin/zhixing', import.meta.url));
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  const { useToolsFromSubprocess } = await import('../mcp/server/subprocess-tools.js');
+  const { useToolsFromSubprocess } = await import('../mcp-server/subprocess-tools.js');
   const served = await useToolsFromSubprocess({
     tools: app.tools,
     workspace: app.workspace,

@@ -4,7 +4,7 @@ import { createMcpManager } from '../mcp/manager.js';
 import type { McpManager } from '../mcp/types.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { failureNotices, mcpCommand } from './mcp-repl.js';
-import { createStyle } from './printer.js';
+import { createStyle } from './style.js';
 
 const EVERYTHING = resolve('node_modules/.bin/mcp-server-everything');
 const style = createStyle(false);

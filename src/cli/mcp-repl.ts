@@ -5,7 +5,7 @@
 import { say, type Lang } from '../i18n.js';
 import type { McpManager, McpServerView } from '../mcp/types.js';
 import { failedLine, serverLines } from './mcp-view.js';
-import type { Style } from './printer.js';
+import type { Style } from './style.js';
 import { plainText } from './terminal-text.js';
 
 /** How long a reconnect or an enable waits to show how it went; Ctrl-C stops waiting sooner. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Config } from '../config/config.js';
-import type { McpCommand } from './mcp-args.js';
+import type { McpCommand } from './command.js';
 import { plainText } from './terminal-text.js';
 
 function version(): string {
@@ -24,7 +24,7 @@ export async function runMcpServe(config: Config, cmd: Extract<McpCommand, { act
     return 1;
   }
   try {
-    const { serveStdio } = await import('../mcp/server/stdio.js');
+    const { serveStdio } = await import('../mcp-server/stdio.js');
     await serveStdio({ app, version: version(), log });
     return 0;
   } finally {

@@ -5,7 +5,7 @@
  */
 import { say, type Lang } from '../i18n.js';
 import type { McpServerState, McpServerView } from '../mcp/types.js';
-import type { Style } from './printer.js';
+import type { Style } from './style.js';
 import { plainText } from './terminal-text.js';
 
 /** Stderr lines shown under a failed server: enough to see why, few enough to read. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cliText } from './messages.js';
-import { createStyle } from './printer.js';
+import { createStyle } from './style.js';
 import { createSlashCommands } from './repl-commands.js';
 import { replText } from './repl-text.js';
 

@@ -4,8 +4,9 @@
  */
 import { say, type Lang } from '../i18n.js';
 import { MemoryError } from '../memory/service.js';
-import type { Memory, MemoryService } from '../memory/types.js';
-import type { Style } from './printer.js';
+import type { MemoryService } from '../memory/types.js';
+import type { Memory } from '../contract/memory.js';
+import type { Style } from './style.js';
 import { plainText } from './terminal-text.js';
 
 export const MEMORY_VERBS = ['all', 'search ', 'edit ', 'delete '];

@@ -1,37 +1,16 @@
 import type { App } from '../app.js';
 import type { TurnResult } from '../agent/run-turn.js';
 import { SessionError } from '../sessions/sessions.js';
-import type { OneShotFlags } from './args.js';
-import type { Lang } from '../i18n.js';
-import type { CliText } from './messages.js';
+import type { OneShotFlags } from './command.js';
 import { answerOneShotAsks } from './permission-prompt.js';
-import type { LiveStatus } from './live-status.js';
-import { attachPrinter, type MarkdownOutput, type Style } from './printer.js';
+import { attachPrinter } from './printer.js';
+import { jsonResult } from '../sessions/json-result.js';
+import type { CliIo } from './cli-io.js';
+import type { CliText } from './messages.js';
 import { resolveSessionRef } from './session-ref.js';
 import { jsonLine } from './terminal-text.js';
 import { say } from '../i18n.js';
 import { serversNamed } from '../mcp/needed.js';
-
-export interface CliIo {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-  style: Style;
-  /** In the language the user writes in; with `follow`, the one they last wrote in. */
-  text: CliText;
-  /** The user wrote this line: the CLI's words follow its language (unless ZHIXING_LANG fixes one). */
-  follow?: (line: string) => void;
-  /** The language the CLI speaks now (it follows the user's, see `follow`). */
-  lang?: () => Lang;
-  /** An error's sentence in the user's language: its `zh` form when they write Chinese and it has one. */
-  errorText?: (err: { message: string; zh?: string }) => string;
-  /** On a terminal: the reply's Markdown rendered. */
-  markdown?: MarkdownOutput;
-  /** On a terminal: the spinner and tool lines on stderr. */
-  live?: LiveStatus;
-}
-
-/** Milliseconds to two decimals: enough to compare, without float noise. */
-const roundMs = (ms: number) => Math.round(ms * 100) / 100;
 
 /**
  * The session a one-shot call (or the REPL) starts in: --session (a number as `zhixing sessions` and
@@ -53,20 +32,6 @@ export function pickSession(app: App, flags: OneShotFlags, text?: CliText): stri
     if (recent) return recent.id;
   }
   return app.sessions.create().id;
-}
-
-/** The contract's `--json` object. */
-export function jsonResult(sessionId: string, mode: string, r: TurnResult) {
-  return {
-    session: sessionId,
-    mode,
-    reply: r.reply,
-    actions: r.actions.map((a) => ({
-      tool: a.tool, input: a.input, ok: a.ok, output: a.output, ms: roundMs(a.ms),
-      ...(a.permission && { permission: a.permission }),
-    })),
-    ...(r.error ? { error: r.error } : {}),
-  };
 }
 
 /** The longest a one-shot waits for an MCP server its message names to connect. */

@@ -4,7 +4,7 @@ import type { App } from '../app.js';
 import type { PendingAsk, PermissionReply } from '../permission/permission.js';
 import { displayPath, isInside } from '../tools/sandbox.js';
 import type { CliText } from './messages.js';
-import type { CliIo } from './one-shot.js';
+import type { CliIo } from './cli-io.js';
 import { plainText } from './terminal-text.js';
 
 /** y / yes / 是 → once; a / always / 总是 → always; n / no / 否 / an empty line → deny; anything else: ask again. */

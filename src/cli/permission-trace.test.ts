@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { PermissionRecord } from '../tools/tool.js';
+import type { PermissionRecord } from '../contract/permission.js';
 import { permissionNote } from './permission-trace.js';
-import { createStyle, traceLine } from './printer.js';
+import { traceLine } from './printer.js';
+import { createStyle } from './style.js';
 
 const rec = (r: Partial<PermissionRecord>): PermissionRecord => ({ action: 'file.write', target: '/w/notes.md', decision: 'allow', by: 'rule', ...r });
 

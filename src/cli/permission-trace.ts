@@ -4,7 +4,7 @@
  * a read let through by a rule, or a call no rule names, is what everyone expects, so it goes unsaid.
  */
 import { say, type Lang } from '../i18n.js';
-import type { PermissionRecord } from '../tools/tool.js';
+import type { PermissionRecord } from '../contract/permission.js';
 import { plainText } from './terminal-text.js';
 
 /** Actions that only look: allowed by a rule, they need no word. */

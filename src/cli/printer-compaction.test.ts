@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createBus } from '../bus/bus.js';
 import type { Message } from '../store/messages-repo.js';
-import { attachPrinter, createStyle } from './printer.js';
+import { attachPrinter } from './printer.js';
+import { createStyle } from './style.js';
 import { renderHistory } from './repl-history-view.js';
 
 const turn = { sessionId: 'ses_1', turnId: 'trn_1' };

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createBus } from '../bus/bus.js';
-import { attachPrinter, createStyle, PROGRESS_LINES_PER_SECOND } from './printer.js';
+import { attachPrinter, PROGRESS_LINES_PER_SECOND } from './printer.js';
+import { createStyle } from './style.js';
 
 const where = { sessionId: 'ses_1', turnId: 'trn_1', messageId: 'msg_1', partId: 'prt_1', callId: 'call_1' };
 

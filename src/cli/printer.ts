@@ -3,23 +3,11 @@ import type { Lang } from '../i18n.js';
 import type { LiveStatus } from './live-status.js';
 import { permissionNote } from './permission-trace.js';
 import { plainText } from './terminal-text.js';
+import type { Style } from './style.js';
 
 const MAX_PREVIEW_CHARS = 100;
 /** A call's progress lines in the trace, at most this many a second: a command's output streams, an MCP server's thousands do not flood. */
 export const PROGRESS_LINES_PER_SECOND = 10;
-
-export interface Style {
-  dim(s: string): string;
-  green(s: string): string;
-  red(s: string): string;
-  bold(s: string): string;
-}
-
-/** ANSI styling, or none at all under NO_COLOR or when the output is not a terminal. */
-export function createStyle(enabled: boolean): Style {
-  const wrap = (open: number, close: number) => (s: string) => (enabled ? `\x1b[${open}m${s}\x1b[${close}m` : s);
-  return { dim: wrap(2, 22), green: wrap(32, 39), red: wrap(31, 39), bold: wrap(1, 22) };
-}
 
 const oneLine = (text: string) => {
   const line = plainText(text).replace(/\s+/g, ' ').trim();

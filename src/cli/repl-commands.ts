@@ -7,7 +7,7 @@ import { maskKey, safeUrl } from '../config/config.js';
 import { modelNameProblem, type ModelCatalog } from '../llm/model-catalog.js';
 import type { SessionRow } from '../store/sessions-repo.js';
 import type { Completion } from './line-editor/line-editor.js';
-import type { CliIo } from './one-shot.js';
+import type { CliIo } from './cli-io.js';
 import { MCP_VERBS, mcpCommand } from './mcp-repl.js';
 import { createMemoryRepl, MEMORY_VERBS, type ReplResult } from './memory-repl.js';
 import { permissionsCommand } from './permissions-command.js';

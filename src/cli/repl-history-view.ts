@@ -1,6 +1,6 @@
 /** `/history`: a session's last exchanges, shown the way they were seen. */
 import type { Message } from '../store/messages-repo.js';
-import type { CliIo } from './one-shot.js';
+import type { CliIo } from './cli-io.js';
 import { traceLine } from './printer.js';
 import { plainText } from './terminal-text.js';
 

@@ -1,5 +1,6 @@
-import { ConfigError, loadConfig } from '../config/config.js';
-import type { Command } from './args.js';
+import { loadConfig } from '../config/config.js';
+import { ConfigError } from '../config/config-error.js';
+import type { Command } from './command.js';
 import { plainText } from './terminal-text.js';
 import { noSandboxText } from './sandbox-notice.js';
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Config } from '../config/config.js';
 import type { SessionRow } from '../store/sessions-repo.js';
-import type { CliIo } from './one-shot.js';
+import type { CliIo } from './cli-io.js';
 import { jsonLine, plainText } from './terminal-text.js';
 
 /**

@@ -5,7 +5,8 @@
  */
 import type { LiveStatus } from './live-status.js';
 import type { CliText } from './messages.js';
-import type { MarkdownOutput, Style } from './printer.js';
+import type { MarkdownOutput } from './printer.js';
+import type { Style } from './style.js';
 
 export interface TerminalOutput {
   markdown?: MarkdownOutput;

@@ -1,7 +1,7 @@
 import type { Config } from '../config/config.js';
 import { say } from '../i18n.js';
-import type { CliIo } from './one-shot.js';
-import type { OneShotFlags } from './args.js';
+import type { CliIo } from './cli-io.js';
+import type { OneShotFlags } from './command.js';
 import { jsonLine, plainText } from './terminal-text.js';
 
 /**

@@ -2,8 +2,9 @@ import { chmodSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync }
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PROVIDER_PRESETS } from '../llm/presets.js';
-import { ConfigError, loadConfig, maskKey } from './config.js';
+import { PROVIDER_PRESETS } from './presets.js';
+import { loadConfig, maskKey } from './config.js';
+import { ConfigError } from './config-error.js';
 import { MAX_SETTINGS_BYTES } from './settings-file.js';
 
 const dirs: string[] = [];

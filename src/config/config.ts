@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { z } from 'zod';
-import { PROVIDER_PRESETS } from '../llm/presets.js';
+import { PROVIDER_PRESETS } from './presets.js';
 import { hasControlChars } from './control-chars.js';
 import { resolveEndpoint, UnknownProviderError, type Layer, type Source } from './endpoint.js';
 import { EnvFileError, readEnvFile as readEnv } from './env-file.js';
@@ -10,12 +10,13 @@ import { CONFIG_FILE, ENV_FILE, isWithin, realPathOf } from './paths.js';
 import { readSettingsFile, SettingsFileError } from './settings-file.js';
 import { readShellSettings, ShellFileSettings, ShellSettingError, type ShellSettings } from './shell-settings.js';
 import { checkRules } from '../permission/rules-check.js';
-import type { PermissionRules } from '../permission/rules.js';
+import type { PermissionRules } from '../contract/permission.js';
 import { resolveEmbedding, type EmbeddingEndpoint } from './embedding-endpoint.js';
 import { baseUrlProblem, echo, langProblem, originLabel, parseLang, unknownKeyWarnings, type SettingOrigin } from './setting-checks.js';
 import { readMcpServers, type McpServerSettings } from './mcp-settings.js';
 import { defaultContextWindow, MAX_CONTEXT_WINDOW, MIN_CONTEXT_WINDOW, onOff } from './context-settings.js';
 import { readWebSettings, WebFileSettings, type WebSettings } from './web-settings.js';
+import { ConfigError } from './config-error.js';
 
 const DEFAULT_MAX_STEPS = 8;
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -167,17 +168,6 @@ export interface Config {
   warnings: string[];
   /** Where each setting came from, by its environment name (`ZHIXING_MODEL`…; `ZHIXING_OFFLINE` for the mode). */
   origins: Record<string, SettingOrigin>;
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-  constructor(
-    message: string,
-    /** The same sentence in Chinese, for a user who writes Chinese. */
-    readonly zh?: string,
-  ) {
-    super(message);
-  }
 }
 
 export interface LoadConfigOptions {

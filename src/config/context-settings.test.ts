@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tempHome } from '../../test/support/temp-home.js';
-import { ConfigError } from './config.js';
+import { ConfigError } from './config-error.js';
 
 /** The config a fresh home with these settings gives; the home is removed at once. */
 function configOf(env: Record<string, string>, file?: object) {

@@ -4,7 +4,7 @@
  */
 import { hasControlChars } from './control-chars.js';
 // Used only when a value is refused, long after both modules have loaded.
-import { ConfigError } from './config.js';
+import { ConfigError } from './config-error.js';
 import { originLabel, type SettingOrigin } from './setting-checks.js';
 
 /** Below this a request could not hold the system prompt and the tools' schemas. */

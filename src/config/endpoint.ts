@@ -1,4 +1,4 @@
-import { PROVIDER_PRESETS, type ProviderName } from '../llm/presets.js';
+import { PROVIDER_PRESETS, type ProviderName } from './presets.js';
 import { hasControlChars } from './control-chars.js';
 
 /** One source of settings, as variable names to values: the environment, a .env file, config.json. */

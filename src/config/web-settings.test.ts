@@ -2,7 +2,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfig } from './config.js';
+import { ConfigError } from './config-error.js';
 import { SEARCH_ENDPOINTS } from './web-settings.js';
 
 const dirs: string[] = [];

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { hasControlChars } from './control-chars.js';
 import { onOff } from './context-settings.js';
-import { ConfigError } from './config.js';
+import { ConfigError } from './config-error.js';
 import { echo, type SettingOrigin } from './setting-checks.js';
 
 export const SEARCH_PROVIDERS = ['searxng', 'brave', 'tavily', 'bing'] as const;

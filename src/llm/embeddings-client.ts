@@ -5,7 +5,7 @@
  */
 import type { OpenAI } from 'openai';
 import { safeUrl } from '../config/config.js';
-import type { Embedder } from '../memory/embedder.js';
+import type { Embedder } from './embedder.js';
 import { httpFetch } from './http-fetch.js';
 import { redactKey } from './redact.js';
 

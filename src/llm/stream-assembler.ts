@@ -13,7 +13,8 @@
  * is the model's error: guessing at it turned a string into one nameless call per character.
  */
 import { LlmError } from './llm-error.js';
-import type { LlmEvent, ToolCall, Usage } from './types.js';
+import type { LlmEvent, ToolCall } from './types.js';
+import type { Usage } from '../contract/usage.js';
 
 /** One `choices[].delta.tool_calls[]` entry as providers send it. Every field may be missing. */
 export interface ToolCallDelta {

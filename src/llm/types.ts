@@ -4,6 +4,8 @@
  * Tests add a third: a scripted model.
  */
 
+import type { Usage } from '../contract/usage.js';
+
 /** A tool call as the model proposed it. `arguments` is the raw JSON text, validated later. */
 export interface ToolCall {
   id: string;
@@ -27,12 +29,6 @@ export interface ToolSpec {
   name: string;
   description: string;
   parameters: Record<string, unknown>;
-}
-
-export interface Usage {
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
 }
 
 export interface LlmRequest {

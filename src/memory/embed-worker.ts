@@ -1,5 +1,5 @@
 import type { MemoryVectorsRepo } from '../store/memory-vectors-repo.js';
-import type { Embedder } from './embedder.js';
+import type { Embedder } from '../llm/embedder.js';
 
 /** Texts per request: fewer requests than one each, small enough for any provider's batch limit. */
 const BATCH_SIZE = 32;

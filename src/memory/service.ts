@@ -4,11 +4,12 @@ import { deadline } from '../net/deadline.js';
 import type { MemoriesRepo, StoredMemory } from '../store/memories-repo.js';
 import type { MemoryVectorsRepo } from '../store/memory-vectors-repo.js';
 import { createEmbedWorker, type EmbedWorker } from './embed-worker.js';
-import type { Embedder } from './embedder.js';
+import type { Embedder } from '../llm/embedder.js';
 import { lexicalSearch } from './lexical.js';
 import { fuseRanks, nearDuplicate } from './rank.js';
 import { indexTerms } from './terms.js';
-import { MEMORY_KINDS, type EmbeddingStatus, type Memory, type MemoryHit, type MemoryKind, type MemoryService } from './types.js';
+import type { EmbeddingStatus, MemoryService } from './types.js';
+import { MEMORY_KINDS, type Memory, type MemoryHit, type MemoryKind } from '../contract/memory.js';
 
 export const MAX_MEMORY_CHARS = 4000;
 export const MAX_TAGS = 16;

@@ -3,27 +3,7 @@
  * the HTTP API and the web app all go through this interface, never through SQL.
  */
 
-export const MEMORY_KINDS = ['fact', 'preference', 'note'] as const;
-export type MemoryKind = (typeof MEMORY_KINDS)[number];
-
-/** `session`: memories saved in the asking session; `all`: every session's, only when the user asks. */
-export type MemoryScope = 'session' | 'all';
-
-export interface Memory {
-  id: string;
-  /** The session it was saved in; deleting that session deletes the memory. */
-  sessionId: string;
-  kind: MemoryKind;
-  content: string;
-  tags: string[];
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface MemoryHit extends Memory {
-  /** Higher is more relevant; comparable only within one answer. */
-  score: number;
-}
+import type { Memory, MemoryHit, MemoryKind, MemoryScope } from '../contract/memory.js';
 
 /** Where vectors come from, and whether a (re-)embedding is under way. */
 export interface EmbeddingStatus {

@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Bus, EventOf } from '../bus/bus.js';
 import type { PermissionDecisionsRepo } from '../store/permission-decisions-repo.js';
 import { checkRules, PermissionRulesError } from './rules-check.js';
-import { evaluate, patternsToRemember, withDefaults, type PermissionRules, type Verdict } from './rules.js';
-import type { PermissionDecision, PermissionRecord, PermissionRefusal, PermissionRequest, ToolContext } from '../tools/tool.js';
-
-export type { PermissionRule, PermissionRules } from './rules.js';
+import { evaluate, patternsToRemember, withDefaults, type Verdict } from './rules.js';
+import type { PermissionDecision, PermissionRecord, PermissionRefusal, PermissionRequest, PermissionRules } from '../contract/permission.js';
 
 /** The user's answer: allow this call, allow this tool on this target from now on, or refuse. */
 export type PermissionReply = 'once' | 'always' | 'deny';
@@ -25,10 +23,13 @@ export interface PermissionAnswer {
 }
 
 /** What a call's ToolContext gets from the permission layer, and the decisions it made for that call. */
-export type CallPermissions = Pick<ToolContext, 'ask' | 'refusal'> & {
+export interface CallPermissions {
+  ask(request: PermissionRequest): Promise<PermissionDecision>;
+  /** After `ask` said 'deny': set when a person, not a rule, refused. */
+  refusal(): PermissionRefusal | undefined;
   /** Every request the call made and how each was decided, in order. */
   records(): PermissionRecord[];
-};
+}
 
 /** The tool call a ToolContext's `ask` speaks for. */
 export interface AskingCall {

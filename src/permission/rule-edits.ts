@@ -5,7 +5,7 @@
  */
 
 import type { PermissionService } from './permission.js';
-import type { PermissionRule, PermissionRules, RuleValue } from './rules.js';
+import type { PermissionRule, PermissionRules, RuleValue } from '../contract/permission.js';
 
 export type RuleDecision = PermissionRule;
 export type ToolRule = RuleValue;

@@ -1,4 +1,4 @@
-import type { PermissionRule, PermissionRules, RuleValue } from './rules.js';
+import type { PermissionRule, PermissionRules, RuleValue } from '../contract/permission.js';
 
 const DECISIONS: readonly string[] = ['allow', 'ask', 'deny'];
 /** Longer keys than this are not a tool name or a pattern anyone writes, but pasted data. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { compileGlob, matchGlob } from './glob.js';
 import { checkRules } from './rules-check.js';
-import { DEFAULT_PERMISSIONS, evaluate, patternsToRemember, withDefaults, type PermissionRules } from './rules.js';
+import { DEFAULT_PERMISSIONS, evaluate, patternsToRemember, withDefaults } from './rules.js';
+import type { PermissionRules } from '../contract/permission.js';
 
 const target = (t: string, more: object = {}) => ({ target: t, ...more });
 const decide = (rules: PermissionRules, tool: string, t: string) => evaluate(withDefaults(rules), tool, target(t));

@@ -1,13 +1,6 @@
-import type { PermissionRequest, TargetPart } from '../tools/tool.js';
+import type { PermissionRequest, PermissionRule, PermissionRules, TargetPart } from '../contract/permission.js';
 import { compileGlob, isToolGlob, type Glob } from './glob.js';
 import { compileOptionDeny, type OptionDeny } from './option-denies.js';
-
-/** What a tool may do: run, ask the user first, or never run. */
-export type PermissionRule = 'allow' | 'ask' | 'deny';
-/** A tool's rule: one decision for every call, or globs over what the call touches, each with a decision. */
-export type RuleValue = PermissionRule | Record<string, PermissionRule>;
-/** `permissions` in config.json: tool names or globs over them, to their rules. */
-export type PermissionRules = Record<string, RuleValue>;
 
 /**
  * What applies before the user says otherwise. A user key replaces the default of the same key

@@ -25,24 +25,12 @@
  * data, and the page that told the model to build it may be that host's own.
  */
 import { say, type Lang } from '../i18n.js';
-import type { PermissionRequest } from '../tools/tool.js';
+import type { Egress, PermissionRequest } from '../contract/permission.js';
 
 /** At most this many outside sources are named in a reason; more are counted. */
 const MAX_SOURCES_SHOWN = 3;
 /** A source (a URL, a path) is cut to this many characters in a reason. */
 const MAX_SOURCE_CHARS = 120;
-
-/**
- * Where a request would send what it carries. `url`: a fetch or navigation, whose address the
- * model wrote (or a server redirected to: `redirectFrom`); `page`: clicking on the page at `url`, or
- * typing `typed` there; `reopen`: loading a page again from the one at `url` (the browser's reload, back, forward);
- * `anywhere`: a shell with the network on, an open-world MCP tool.
- */
-export type Egress =
-  | { kind: 'url'; url: string; redirectFrom?: string; fragmentSeen?: boolean }
-  | { kind: 'page'; url: string; typed?: string }
-  | { kind: 'reopen'; url: string }
-  | { kind: 'anywhere'; what: string; server?: string };
 
 /** Outside text that entered the turn: the tool that brought it, and from where when known. */
 export interface UntrustedSource {

@@ -13,7 +13,7 @@ import { fileRoutes, isUpload } from './files.js';
 import { checkServeConfig, createGuards, MAX_BODY_BYTES, SECURITY_HEADERS } from './guards.js';
 import { createHealthResponder, healthRoutes } from './health.js';
 import { mcpRoutes, publicView } from './mcp.js';
-import { createMcpHttp } from '../mcp/server/http.js';
+import { createMcpHttp } from '../mcp-server/http.js';
 import { mcpDocs } from './mcp-docs.js';
 import { modelRoutes } from './models.js';
 import { documentOnly, newSubApp, openApiDocument, type OpenApiDocument, type ServerEnv } from './openapi.js';

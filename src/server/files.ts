@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { z } from '@hono/zod-openapi';
 import { displayPath, resolveInSandbox } from '../tools/sandbox.js';
 import { isTempName } from '../tools/temp-files.js';
-import { ToolError } from '../tools/tool.js';
+import { ToolError } from '../contract/tool-error.js';
 import type { ServerDeps } from './deps.js';
 import { ApiError } from './errors.js';
 import { fileHeaders } from './file-types.js';

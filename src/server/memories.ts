@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { MemoryError } from '../memory/service.js';
-import { MEMORY_KINDS, type MemoryService } from '../memory/types.js';
+import type { MemoryService } from '../memory/types.js';
+import { MEMORY_KINDS } from '../contract/memory.js';
 import type { ServerDeps } from './deps.js';
 import { ApiError } from './errors.js';
 import { endpoint, newSubApp } from './openapi.js';

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { defaultsOf, type RulesEditing } from '../permission/rule-edits.js';
 import { PermissionRulesError } from '../permission/rules-check.js';
-import type { PermissionRules as PermissionRulesValue } from '../permission/rules.js';
+import type { PermissionRules as PermissionRulesValue } from '../contract/permission.js';
 import type { ServerDeps } from './deps.js';
 import { ApiError } from './errors.js';
 import { endpoint, newSubApp } from './openapi.js';

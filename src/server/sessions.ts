@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { UndoSummary } from '../bus/events.js';
-import { jsonResult } from '../cli/one-shot.js';
+import { jsonResult } from '../sessions/json-result.js';
 import { SessionError } from '../sessions/sessions.js';
 import { PermissionRecord } from '../bus/events.js';
 import type { Message as StoredMessage } from '../store/messages-repo.js';

@@ -6,7 +6,7 @@ import { toStoreError } from '../store/store-error.js';
 import { makeFolders, syncDir, type Guard } from '../tools/file-write.js';
 import { assertStillInside, displayPath, resolveInSandbox } from '../tools/sandbox.js';
 import { isTempName, removeStaleTemps, tempFileName } from '../tools/temp-files.js';
-import { ToolError } from '../tools/tool.js';
+import { ToolError } from '../contract/tool-error.js';
 import { ApiError } from './errors.js';
 import { tooLarge } from './guards.js';
 import { mimeTypeOf } from './file-types.js';

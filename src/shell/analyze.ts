@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { Node } from 'web-tree-sitter';
-import type { TargetPart } from '../tools/tool.js';
+import type { TargetPart } from '../contract/permission.js';
 import { catastropheOf, cdTarget, redirectCatastrophe, type CatastropheOptions } from './catastrophe.js';
 import { arithmeticReason, settleGitParts, settleSettingsReaders, unreadOf, writesFiles, type GitPending } from './closed-world.js';
 import { bashParser, type BashParser } from './parser.js';

@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { evaluate, withDefaults, type PermissionRules } from '../permission/rules.js';
+import { evaluate, withDefaults } from '../permission/rules.js';
+import type { PermissionRules } from '../contract/permission.js';
 import { analyzeCommand, partsForRules, type AnalyzeOptions } from './analyze.js';
 import { testBin } from './test-bin.js';
 

@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { TargetPart } from '../tools/tool.js';
+import type { TargetPart } from '../contract/permission.js';
 import { gitConfigReason, readGitWords, type GitPlaces } from './git-config.js';
 import { isAnyLongOption, isLongOption } from './options.js';
 import { ARITHMETIC_VARIABLES, interpreterReason, SHELLS } from './programs.js';

@@ -1,4 +1,4 @@
-import type { PermissionRules } from '../permission/rules.js';
+import type { PermissionRules } from '../contract/permission.js';
 /**
  * The programs a shell rule map denies outright, for the sandbox to mask: `"curl *": "deny"` and
  * `"curl": "deny"` name curl whatever its arguments, so no copy of it needs to run at all. A rule

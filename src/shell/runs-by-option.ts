@@ -2,7 +2,7 @@ import { GIT_EXECUTES } from './git-config.js';
 import { isAnyLongOption, isLongOption, shortOptions } from './options.js';
 import { sedScriptRuns } from './sed-script.js';
 import type { Word } from './words.js';
-import type { Unwrapped } from './wrappers.js';
+import type { Unwrapped } from './unwrapped.js';
 
 // Programs that are not wrappers but run commands through an option or their program text:
 // awk's system(), git's settings, sed's `e`, and the project files make and npm follow.

@@ -2,10 +2,9 @@ import Database from 'better-sqlite3';
 import { accessSync, chmodSync, closeSync, constants, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { checkExistingDb } from './db-check.js';
+import type { Db } from './db-type.js';
 import { MIGRATIONS } from './migrations.js';
 import { isStorageFailure, toStoreError } from './store-error.js';
-
-export type Db = Database.Database;
 
 /** How long a writer waits for another process (the server, a second CLI) to finish its write. */
 const BUSY_TIMEOUT_MS = 5_000;

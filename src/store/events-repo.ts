@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import type { Db } from './db-type.js';
 
 /** One event of a session as kept for clients that reconnect: its number, type and the whole event as JSON. */
 export interface StoredEvent {

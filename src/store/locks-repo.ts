@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import type { Db } from './db-type.js';
 
 /** Who holds a session's turn: one process at a time, across every process on this home. */
 export interface LockRow {

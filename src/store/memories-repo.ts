@@ -1,5 +1,5 @@
-import type { Db } from './db.js';
-import type { Memory, MemoryKind } from '../memory/types.js';
+import type { Db } from './db-type.js';
+import type { Memory, MemoryKind } from '../contract/memory.js';
 
 /**
  * Long-term memories: one row each, tied to the session that saved it (deleting the session deletes

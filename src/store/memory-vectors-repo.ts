@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { Db } from './db.js';
+import type { Db } from './db-type.js';
 
 /**
  * Memory vectors: the exact float32 values per (memory, model) in a plain table, and per model a

@@ -1,5 +1,5 @@
-import type { PermissionRecord } from '../tools/tool.js';
-import type { Db } from './db.js';
+import type { PermissionRecord } from '../contract/permission.js';
+import type { Db } from './db-type.js';
 
 /**
  * A call's permission records are kept inside the part's `metadata` JSON under this key, which no

@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import type { Db } from './db-type.js';
 
 /**
  * Every column of `parts` as migration 5 left it, in order. The table is rebuilt to widen its

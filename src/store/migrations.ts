@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import type { Db } from './db-type.js';
 import { contextMigration } from './migration-context.js';
 import { MEMORIES_MIGRATION } from './memories-repo.js';
 

@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import type { Db } from './db-type.js';
 
 /** A decision the user made "always": for this tool and what it touches, from then on. */
 export interface PermissionDecisionRow {

@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import type { Db } from './db-type.js';
 
 /** Small facts about the user that outlive sessions: their name, preferred language. */
 export interface PrefsRepo {

@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import type { Db } from './db-type.js';
 
 export interface SessionRow {
   id: string;

@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import type { Db } from './db-type.js';
 
 /** A turn's workspace snapshot as stored; the manifests are JSON the undo module reads. */
 export interface SnapshotRow {

@@ -1,4 +1,5 @@
-import { openDb, type Db } from './db.js';
+import { openDb } from './db.js';
+import type { Db } from './db-type.js';
 import { isStorageFailure, toStoreError, type StoreError } from './store-error.js';
 import { keepCopy } from './db-check.js';
 import { createIdGenerator } from './ids.js';

@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import type { Db } from './db-type.js';
 
 export interface TodoRow {
   /** The number shown to the user: given when the item is added and kept until it is deleted. */

@@ -1,5 +1,5 @@
-import type { Db } from './db.js';
-import type { Usage } from '../llm/types.js';
+import type { Db } from './db-type.js';
+import type { Usage } from '../contract/usage.js';
 
 export interface TurnRow {
   id: string;

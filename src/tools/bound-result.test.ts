@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Lang } from '../i18n.js';
 import { MAX_ATTACHMENT_BYTES, MAX_METADATA_BYTES } from './bound-result.js';
 import { createToolRegistry, TOOL_OUTPUT_LIMIT } from './registry.js';
-import { untrusted } from './untrusted.js';
+import { untrusted } from '../contract/untrusted-fence.js';
 import { defineTool, type ToolContext } from './tool.js';
 
 let base: string;

@@ -1,7 +1,8 @@
 import { lstat } from 'node:fs/promises';
 import { say, type Lang } from '../i18n.js';
 import { displayPath, formatBytes, resolveInSandbox } from './sandbox.js';
-import { ToolAttachment, ToolError, ToolOutput, type ToolContext } from './tool.js';
+import { ToolAttachment, ToolOutput, type ToolContext } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 
 /** Past this a title is no longer one short line. */
 const MAX_TITLE_CHARS = 200;

@@ -2,7 +2,7 @@
 import { say, type Lang } from '../i18n.js';
 import type { NetworkPolicyError } from '../net/policy.js';
 import type { Refusal } from '../browser/proxy.js';
-import type { PermissionRefusal } from './tool.js';
+import type { PermissionRefusal } from '../contract/permission.js';
 
 const OPT_IN_ZH = '网页工具只能访问公网地址；如需访问本机和内网，请设置 ZHIXING_ALLOW_PRIVATE_NETWORK=1。';
 

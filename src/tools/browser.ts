@@ -14,8 +14,10 @@ import { viewPage, viewText } from '../browser/snapshot.js';
 import { say, type Lang } from '../i18n.js';
 import type { NetworkPolicyError } from '../net/policy.js';
 import { blockedNote, browserRefusedText, noPageText, policyText } from './browser-text.js';
-import { defineTool, ToolError, type PermissionRequest, type Tool, type ToolContext, type ToolOutput } from './tool.js';
-import { untrusted } from './untrusted.js';
+import { defineTool, type Tool, type ToolContext, type ToolOutput } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
+import type { PermissionRequest } from '../contract/permission.js';
+import { untrusted } from '../contract/untrusted-fence.js';
 
 /** The first call starts Chromium (a second or more on a busy machine) before the page loads. */
 const NAVIGATE_TIMEOUT_MS = 60_000;

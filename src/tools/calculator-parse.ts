@@ -1,5 +1,5 @@
 import { say, type Lang } from '../i18n.js';
-import { ToolError } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 
 /** Longer input is refused before it is read: nobody types a thousand characters of arithmetic. */
 export const MAX_EXPRESSION_CHARS = 1000;

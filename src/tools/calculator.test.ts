@@ -2,7 +2,8 @@ import { Decimal } from 'decimal.js';
 import { describe, expect, it, vi } from 'vitest';
 import { calculatorTool, evaluateExpression } from './calculator.js';
 import type { Lang } from '../i18n.js';
-import { outputText, ToolError, type ToolContext } from './tool.js';
+import { outputText, type ToolContext } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 
 const ctx = (lang: Lang): ToolContext => ({
   sessionId: 's1',

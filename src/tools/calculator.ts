@@ -2,7 +2,8 @@ import { Decimal } from 'decimal.js';
 import { z } from 'zod';
 import { parseExpression, type BinaryOp, type CalcNode } from './calculator-parse.js';
 import { say, type Lang } from '../i18n.js';
-import { defineTool, ToolError } from './tool.js';
+import { defineTool } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 
 /** Working precision in significant digits: far beyond what is shown, so rounding never reaches the printed digits. */
 const WORKING_DIGITS = 50;

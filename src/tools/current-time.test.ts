@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createCurrentTimeTool } from './current-time.js';
 import type { Lang } from '../i18n.js';
-import { outputText, ToolError, type ToolContext } from './tool.js';
+import { outputText, type ToolContext } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 
 const MONDAY = new Date('2026-11-30T05:15:00Z');
 // Sunday 11:00 in Tokyo, still Saturday 21:00 in New York.

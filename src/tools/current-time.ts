@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { say, type Lang } from '../i18n.js';
-import { defineTool, ToolError, type Tool } from './tool.js';
+import { defineTool, type Tool } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 import { zoneOfPlace } from '../time-zones.js';
 
 const MS_PER_MINUTE = 60_000;

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { checkPath, formatSize, notFoundMessage } from './sandbox.js';
 import { isTempName } from './temp-files.js';
 import { say, type Lang } from '../i18n.js';
-import { ToolError, defineTool } from './tool.js';
+import { defineTool } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 
 /** A listing is for a model to read; past this it only crowds the context. */
 const MAX_LIST_ENTRIES = 500;

@@ -3,7 +3,8 @@ import { open, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { checkPath, formatBytes, notFoundMessage } from './sandbox.js';
 import { say, type Lang } from '../i18n.js';
-import { ToolError, defineTool } from './tool.js';
+import { defineTool } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 
 /** Larger files would flood the model's context; 1 MB is already far more than it can use. */
 const MAX_READ_BYTES = 1_000_000;

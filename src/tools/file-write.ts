@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { assertStillInside, checkPath, formatBytes } from './sandbox.js';
 import { isTempName, removeStaleTemps, tempFileName } from './temp-files.js';
 import { say, type Lang } from '../i18n.js';
-import { ToolError, defineTool } from './tool.js';
+import { defineTool } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 
 /** Past this a "file" is no longer something a conversation should be writing. */
 const MAX_WRITE_BYTES = 5_000_000;

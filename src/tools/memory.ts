@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { say, type Lang } from '../i18n.js';
 import { MAX_MEMORY_CHARS, MAX_TAG_CHARS, MAX_TAGS, MemoryError } from '../memory/service.js';
-import { MEMORY_KINDS, type Memory, type MemoryKind, type MemoryScope, type MemoryService } from '../memory/types.js';
-import { defineTool, ToolError, type Tool, type ToolContext } from './tool.js';
+import type { MemoryService } from '../memory/types.js';
+import { MEMORY_KINDS, type Memory, type MemoryKind, type MemoryScope } from '../contract/memory.js';
+import { defineTool, type Tool, type ToolContext } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 
 /** A question is a sentence or a few keywords; more is a document, not a search. */
 const MAX_QUERY_CHARS = 500;

@@ -3,9 +3,10 @@ import { open, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { say, type Lang } from '../i18n.js';
 import { checkPath, formatBytes, notFoundMessage } from './sandbox.js';
-import { ToolError, defineTool, type Tool } from './tool.js';
+import { defineTool, type Tool } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 import type { PdfReader } from '../pdf/extract.js';
-import { untrusted } from './untrusted.js';
+import { untrusted } from '../contract/untrusted-fence.js';
 import { formatPages, PageSpecError, parsePageSpec } from '../pdf/page-spec.js';
 
 /**

@@ -1,8 +1,9 @@
 import type { ToolCall, ToolSpec } from '../llm/types.js';
 import { say } from '../i18n.js';
 import { boundResult, type BoundAttachment } from './bound-result.js';
-import { UNTRUSTED_CLOSE } from './untrusted.js';
-import { ToolError, type Tool, type ToolContext, type ToolOutput, type ToolSource } from './tool.js';
+import { UNTRUSTED_CLOSE } from '../contract/untrusted-fence.js';
+import type { Tool, ToolContext, ToolOutput, ToolSource } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 
 /** Past this a tool's output is cut, so one noisy call cannot flood the model's context. */
 export const TOOL_OUTPUT_LIMIT = 30_000;

@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkPath, isInside, locateInSandbox, notFoundMessage, resolveInSandbox, similarNames } from './sandbox.js';
-import { ToolError, type PermissionRequest, type ToolContext } from './tool.js';
+import type { ToolContext } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
+import type { PermissionRequest } from '../contract/permission.js';
 
 let base: string;
 let ws: string;

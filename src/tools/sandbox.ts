@@ -2,7 +2,8 @@ import { lstat, mkdir, readdir, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { isTempName } from './temp-files.js';
 import { say, type Lang } from '../i18n.js';
-import { ToolError, type ToolContext } from './tool.js';
+import type { ToolContext } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 
 /** How many "did you mean" names a not-found message offers at most. */
 const MAX_SUGGESTIONS = 3;

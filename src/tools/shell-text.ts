@@ -1,5 +1,5 @@
 import { say, type Lang } from '../i18n.js';
-import type { PermissionRefusal } from './tool.js';
+import type { PermissionRefusal } from '../contract/permission.js';
 import type { CommandResult } from '../shell/run.js';
 import type { SandboxInfo } from '../shell/sandbox.js';
 import { formatBytes } from './sandbox.js';

@@ -1,11 +1,10 @@
-import type { PermissionRefusal } from './tool.js';
+import type { PermissionRefusal, PermissionRequest } from '../contract/permission.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shellCtx, shellFixture, shellRunner, type ShellFixture } from '../../test/support/shell.js';
 import type { AnalyzeOptions, CommandAnalysis } from '../shell/analyze.js';
 import type { SandboxInfo } from '../shell/sandbox.js';
-import type { PermissionRequest } from './tool.js';
 import { createShellTool } from './shell.js';
 
 let fx: ShellFixture;

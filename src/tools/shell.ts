@@ -13,7 +13,8 @@ import {
   statusLine, stoppedText,
 } from './shell-text.js';
 import { say } from '../i18n.js';
-import { ToolError, defineTool, type Tool } from './tool.js';
+import { defineTool, type Tool } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 /** The longest a model may ask a command to run: ten minutes. */

@@ -4,7 +4,8 @@ import { say, type Lang } from '../i18n.js';
 import type { SkillCatalog } from '../skills/catalog.js';
 import type { Skill } from '../skills/discover.js';
 import { listSkillFiles, readSkillBody } from '../skills/skill-body.js';
-import { ToolError, defineTool, type Tool } from './tool.js';
+import { defineTool, type Tool } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 
 /** The registry cuts any output at 30,000 characters; the body stops short of that so the cut is said plainly here. */
 const MAX_BODY_CHARS = 24_000;

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { TodoRow, TodosRepo } from '../store/todos-repo.js';
 import { say, type Lang } from '../i18n.js';
 import { resolveDue } from './todo-due.js';
-import { defineTool, ToolError, type Tool } from './tool.js';
+import { defineTool, type Tool } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 
 const MAX_CONTENT_CHARS = 500;
 /** A due date is a few words ("周五", "2026-12-01 9:00"); more would crowd out the list. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildSystemPrompt } from '../agent/system-prompt.js';
-import { untrusted } from './untrusted.js';
+import { untrusted } from '../contract/untrusted-fence.js';
 
 describe('untrusted content', () => {
   it('fences text with its source, and a fence inside the text cannot close it', () => {

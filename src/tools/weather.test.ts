@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Lang } from '../i18n.js';
-import { outputText, ToolError, type ToolContext } from './tool.js';
+import { outputText, type ToolContext } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 import { createWeatherTool } from './weather.js';
 
 // Real Open-Meteo responses, kept in the repository with their licence.

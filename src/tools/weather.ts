@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { say, type Lang } from '../i18n.js';
-import { defineTool, ToolError, type Tool } from './tool.js';
+import { defineTool, type Tool } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 import { ForecastResponse, formatWeather, GeoPlace, GeoResponse, weatherCard } from './weather-report.js';
 
 const WEATHER_TIMEOUT_MS = 10_000;

@@ -11,9 +11,10 @@ import type { NetworkPolicy, NetworkPolicyError } from '../net/policy.js';
 import type { ReadPage } from '../webpage/read-page.js';
 
 type ReadPageResult = ReadPage;
-import { defineTool, ToolError, type Tool, type ToolContext } from './tool.js';
+import { defineTool, type Tool, type ToolContext } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 import { policyText } from './browser-text.js';
-import { untrusted } from './untrusted.js';
+import { untrusted } from '../contract/untrusted-fence.js';
 
 /** Past this a page is cut: the first 5 MB of any article hold the article. */
 export const MAX_PAGE_BYTES = 5 * 1024 * 1024;

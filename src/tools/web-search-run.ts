@@ -7,8 +7,9 @@ import { say, type Lang } from '../i18n.js';
 import { deadline } from '../net/deadline.js';
 import { parseResults, searchRequest, type SearchResult } from './web-search-providers.js';
 import { DEFAULT_COUNT, MAX_RESPONSE_BYTES } from './web-search-limits.js';
-import { ToolError, type ToolContext, type ToolOutput } from './tool.js';
-import { untrusted } from './untrusted.js';
+import type { ToolContext, ToolOutput } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
+import { untrusted } from '../contract/untrusted-fence.js';
 
 const PROVIDER_NAMES = { searxng: 'SearXNG', brave: 'Brave Search', tavily: 'Tavily', bing: 'Bing' } as const;
 

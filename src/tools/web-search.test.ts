@@ -3,7 +3,8 @@ import { PAGES, SEARCH_KEY, startSearchServer, type SearchServer } from '../../t
 import type { SearchSettings } from '../config/web-settings.js';
 import type { Lang } from '../i18n.js';
 import { plain } from './web-search-providers.js';
-import { ToolError, type ToolContext, type ToolOutput } from './tool.js';
+import type { ToolContext, ToolOutput } from './tool.js';
+import { ToolError } from '../contract/tool-error.js';
 import { createWebSearchTool } from './web-search.js';
 
 let srv: SearchServer;

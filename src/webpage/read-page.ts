@@ -4,7 +4,7 @@
  */
 import type { Response } from 'undici';
 import { say, type Lang } from '../i18n.js';
-import { ToolError } from '../tools/tool.js';
+import { ToolError } from '../contract/tool-error.js';
 import { kindFromType, readCapped, sniffKind } from './body.js';
 import { decodePage } from './decode.js';
 import type { Degraded } from './extract-bounded.js';

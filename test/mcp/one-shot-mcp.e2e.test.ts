@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { useToolsFromSubprocess } from '../../src/mcp/server/subprocess-tools.js';
+import { useToolsFromSubprocess } from '../../src/mcp-server/subprocess-tools.js';
 import { BIN, runCli } from '../support/cli.js';
 import { runInPty } from '../support/pty.js';
 import { useTempHomes } from '../support/temp-home.js';

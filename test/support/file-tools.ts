@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
 import type { Lang } from '../../src/i18n.js';
-import { outputText, type PermissionRequest, type Tool, type ToolContext } from '../../src/tools/tool.js';
+import { outputText, type Tool, type ToolContext } from '../../src/tools/tool.js';
+import type { PermissionRequest } from '../../src/contract/permission.js';
 
 /** Live bindings: each test gets its own folders. */
 export let base: string;

@@ -4,7 +4,8 @@
  */
 import { afterEach, beforeEach, expect } from 'vitest';
 import { createOpenAiLlm, LlmError, type OpenAiLlmOptions } from '../../src/llm/openai-client.js';
-import type { Llm, LlmEvent, LlmRequest, ToolCall, Usage } from '../../src/llm/types.js';
+import type { Llm, LlmEvent, LlmRequest, ToolCall } from '../../src/llm/types.js';
+import type { Usage } from '../../src/contract/usage.js';
 import { startOpenAiServer, type OpenAiServer } from './openai-server.js';
 
 export const FAKE_KEY = 'sk-test-abcdefghijklmnop1234';

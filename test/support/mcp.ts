@@ -11,7 +11,8 @@ import { DEFAULT_MCP_TIMEOUT_MS, type McpServerSettings } from '../../src/config
 import { createMcpManager, type McpManagerDeps } from '../../src/mcp/manager.js';
 import type { McpManager, McpServerView } from '../../src/mcp/types.js';
 import { createToolRegistry, type ToolRegistry, type ToolResult } from '../../src/tools/registry.js';
-import type { PermissionRequest, ToolContext } from '../../src/tools/tool.js';
+import type { ToolContext } from '../../src/tools/tool.js';
+import type { PermissionRequest } from '../../src/contract/permission.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const bin = (name: string) => path.join(ROOT, 'node_modules', '.bin', name);

@@ -1,4 +1,5 @@
-import type { Llm, LlmEvent, LlmRequest, Usage } from '../../src/llm/types.js';
+import type { Llm, LlmEvent, LlmRequest } from '../../src/llm/types.js';
+import type { Usage } from '../../src/contract/usage.js';
 
 export interface ScriptedStep {
   text?: string;

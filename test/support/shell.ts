@@ -14,7 +14,8 @@ import path from 'node:path';
 import { createStore } from '../../src/store/store.js';
 import { createToolRegistry, type ToolResult } from '../../src/tools/registry.js';
 import { createShellTool, type ShellToolDeps } from '../../src/tools/shell.js';
-import type { PermissionRequest, ToolContext } from '../../src/tools/tool.js';
+import type { ToolContext } from '../../src/tools/tool.js';
+import type { PermissionRequest } from '../../src/contract/permission.js';
 
 /** Where fixtures go: a folder the sandbox shows read-only, unlike /tmp, which it replaces. */
 const FIXTURE_PARENT = existsSync('/var/tmp') ? '/var/tmp' : os.tmpdir();

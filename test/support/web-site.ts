@@ -6,8 +6,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Lang } from '../../src/i18n.js';
-import { evaluate, withDefaults, type PermissionRules } from '../../src/permission/rules.js';
-import { outputText, type PermissionRequest, type Tool, type ToolContext, type ToolOutput } from '../../src/tools/tool.js';
+import { evaluate, withDefaults } from '../../src/permission/rules.js';
+import type { PermissionRequest, PermissionRules } from '../../src/contract/permission.js';
+import { outputText, type Tool, type ToolContext, type ToolOutput } from '../../src/tools/tool.js';
 
 export type Route = (req: IncomingMessage, res: ServerResponse) => void;
 

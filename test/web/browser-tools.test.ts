@@ -9,7 +9,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrowserManager, type BrowserManager } from '../../src/browser/manager.js';
 import { createBrowserTools } from '../../src/tools/browser.js';
-import { ToolError, type Tool, type ToolContext, type ToolOutput } from '../../src/tools/tool.js';
+import type { Tool, ToolContext, ToolOutput } from '../../src/tools/tool.js';
+import { ToolError } from '../../src/contract/tool-error.js';
 import { startSites, type Sites } from '../support/browser-site.js';
 import { CHROMIUM_PATH } from '../support/browser.js';
 

@@ -5,7 +5,8 @@
 import type { Page } from 'playwright-core';
 import { afterEach, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, ToolError } from '../../src/tools/tool.js';
+import { defineTool } from '../../src/tools/tool.js';
+import { ToolError } from '../../src/contract/tool-error.js';
 import { useBrowser } from '../support/browser.js';
 import { lastReply, sendMessage, sessionIdOf, slowly, startWithModel, turnEnded, watchText, type ModelSetup } from '../support/chat-page.js';
 import { request } from '../support/http.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unfenced, untrusted } from '../../tools/untrusted.js';
+import { unfenced, untrusted } from '../../contract/untrusted-fence.js';
 import { createOfflinePlanner } from './planner.js';
 import { BUILTIN_TOOL_NAMES, memoryPrefs, specsFor, step, turn } from './testing.js';
 import { pagesIn, urlsIn } from './intents-web.js';

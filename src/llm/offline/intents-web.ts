@@ -6,7 +6,7 @@
  * permission rules and network policy decide what is reached, never the planner.
  */
 import { say, type Lang } from '../../i18n.js';
-import { unfenced } from '../../tools/untrusted.js';
+import { unfenced } from '../../contract/untrusted-fence.js';
 import { call, calls, PRIORITY, str, type Intent, type ToolRules } from './intent.js';
 import { cleanPath, PATH } from './extract.js';
 

@@ -5,7 +5,8 @@
  * all a plan reads), so one planner serves any number of sessions.
  */
 import { estimateTokens, messageText } from '../tokens.js';
-import type { ChatMessage, Llm, LlmEvent, LlmRequest, ToolCall, Usage } from '../types.js';
+import type { ChatMessage, Llm, LlmEvent, LlmRequest, ToolCall } from '../types.js';
+import type { Usage } from '../../contract/usage.js';
 import { classifyAlone, plan } from './intents.js';
 import { previousOf } from './followup.js';
 import { NAME_KEY, parseArgs, str, type PlanContext, type PlannedCall, type Second, type WordingContext } from './intent.js';

@@ -5,7 +5,6 @@
  */
 import { say, type Lang } from '../../i18n.js';
 import type { Utterance } from './extract.js';
-import type { Second } from './intent.js';
 
 export interface Lookup {
   action: 'todo_done' | 'todo_delete';
@@ -112,8 +111,13 @@ export function findTodo(listOutput: string, lookup: Lookup): Found {
 /** Between items named together: 「买牛奶和交电费」「A、B」 "the milk and the electricity ones". */
 const ITEM_JOIN = /\s*(?:和|与|跟|及|以及|还有|、|,|，|\band\b|&)\s*/i;
 
+/** The second step of a lookup: the calls on the item (or items) found, or what to say instead. */
+export type LookupStep =
+  | { kind: 'calls'; calls: { name: Lookup['action']; args: { id: number } }[] }
+  | { kind: 'note'; note: string };
+
 /** After the list: the calls on the item (or items) the lookup names, or what to say instead. */
-export function lookupNext(listOutput: string, lookup: Lookup, lang: Lang): Second {
+export function lookupNext(listOutput: string, lookup: Lookup, lang: Lang): LookupStep {
   // Numbers the list does not have are still tried: the tool says which numbers exist.
   if (lookup.ids) return { kind: 'calls', calls: lookup.ids.map((id) => ({ name: lookup.action, args: { id } })) };
   if (lookup.every) {

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ToolError, type ToolAttachment, type ToolOutput } from '../../tools/tool.js';
+import type { ToolAttachment, ToolOutput } from '../../tools/tool.js';
+import { ToolError } from '../../contract/tool-error.js';
 import { cleanText } from './names.js';
 
 /** Structured content told to the model beside text, at most this long (JSON). */

@@ -1,6 +1,6 @@
 /**
  * Provider presets for `ZHIXING_PROVIDER`: a base URL and a default model each.
- * Config reads this on every start, so it must stay free of imports (the SDK loads lazily).
+ * Config reads them on every start, so this file stays free of imports.
  */
 
 export type ProviderName = 'openai' | 'deepseek' | 'qwen' | 'zhipu' | 'moonshot' | 'openrouter' | 'ollama';

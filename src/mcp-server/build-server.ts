@@ -11,9 +11,10 @@ import {
   type Tool as McpTool,
   type ToolAnnotations as McpToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { App } from '../../app.js';
-import { languageOf, say } from '../../i18n.js';
-import type { PermissionDecision, PermissionRefusal, PermissionRequest, Tool } from '../../tools/tool.js';
+import type { App } from '../app.js';
+import { languageOf, say } from '../i18n.js';
+import type { Tool } from '../tools/tool.js';
+import type { PermissionDecision, PermissionRefusal, PermissionRequest } from '../contract/permission.js';
 import { ASK_CAPABILITY, ASK_METHOD, AskResultSchema, CALL_META, LANG_META } from './ask-protocol.js';
 import { CHAT_TOOL, chatToolSpec, runChat } from './chat-tool.js';
 import { createServerAsks, serverRefusalText, unansweredAsk } from './server-asks.js';

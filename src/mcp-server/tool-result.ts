@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { BoundAttachment } from '../../tools/bound-result.js';
-import type { ToolResult } from '../../tools/registry.js';
+import type { BoundAttachment } from '../tools/bound-result.js';
+import type { ToolResult } from '../tools/registry.js';
 import { CARD_META } from './ask-protocol.js';
 
 /** The `file://` URI an attachment kept in the workspace is offered under, so a client can tell where it lies. */

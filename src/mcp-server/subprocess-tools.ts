@@ -4,8 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolRegistry } from '../../tools/registry.js';
-import { ToolError, type PermissionRequest, type Tool, type ToolAttachment, type ToolContext, type ToolOutput } from '../../tools/tool.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { Tool, ToolAttachment, ToolContext, ToolOutput } from '../tools/tool.js';
+import { ToolError } from '../contract/tool-error.js';
+import type { PermissionRequest } from '../contract/permission.js';
 import { ASK_CAPABILITY, AskRequestSchema, CALL_META, CARD_META, LANG_META, type AskResult } from './ask-protocol.js';
 
 /** How long `zhixing mcp serve` has to start and answer `initialize` and `tools/list`. */

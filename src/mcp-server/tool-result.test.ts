@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolError } from '../../tools/tool.js';
+import { ToolError } from '../contract/tool-error.js';
 import { fromCallToolResult } from './subprocess-tools.js';
 import { toCallToolResult } from './tool-result.js';
 

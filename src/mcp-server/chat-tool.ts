@@ -1,8 +1,8 @@
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import type { App } from '../../app.js';
-import { languageOf, say } from '../../i18n.js';
-import { MAX_MESSAGE_CHARS } from '../../sessions/limits.js';
-import { SessionError } from '../../sessions/sessions.js';
+import type { App } from '../app.js';
+import { languageOf, say } from '../i18n.js';
+import { MAX_MESSAGE_CHARS } from '../sessions/limits.js';
+import { SessionError } from '../sessions/sessions.js';
 import type { ServerAsks } from './server-asks.js';
 
 export const CHAT_TOOL = 'chat';

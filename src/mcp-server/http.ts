@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_JSON_DEPTH, scanJsonDepth } from '../json-depth.js';
+import { MAX_JSON_DEPTH, scanJsonDepth } from '../mcp/json-depth.js';
 import { buildMcpServer, type BuiltMcpServer, type McpServerApp } from './build-server.js';
 
 /** Open MCP sessions at most: each holds a Server and its transport. */

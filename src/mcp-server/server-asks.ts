@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import type { Bus } from '../../bus/bus.js';
-import { CONFIG_FILE } from '../../config/paths.js';
-import { say, type Lang } from '../../i18n.js';
-import type { PermissionService } from '../../permission/permission.js';
-import type { PermissionRecord } from '../../tools/tool.js';
+import type { Bus } from '../bus/bus.js';
+import { CONFIG_FILE } from '../config/paths.js';
+import { say, type Lang } from '../i18n.js';
+import type { PermissionService } from '../permission/permission.js';
+import type { PermissionRecord } from '../contract/permission.js';
 
 /**
  * The asks of calls an MCP client made. Nobody sits at this end to answer them (the client is another
