@@ -64,9 +64,10 @@ export function observe(trust: TurnTrust, tool: string, source: string | undefin
   if (!bringsOutsideText(tool, source)) return;
   // A store read back empty brought nothing in: only our own words ("The todo list is empty").
   if (result.ok && (tool === 'memory_search' ? Number(result.metadata?.hits) === 0 : tool === 'todo_list' && Number(result.metadata?.shown) === 0)) return;
-  // A refused call brought nothing in. Any other failure may: a server's status line, content type or
-  // redirect target, a stopped command's output, an MCP server's error, a file name suggested.
-  if (!result.ok && records.some((r) => r.decision === 'deny')) return;
+  // A call refused before anything was sent brought nothing in. Any other failure may: a server's status
+  // line, content type or redirect target (a redirect refused after the first hop was allowed quotes it),
+  // a stopped command's output, an MCP server's error, a file name suggested.
+  if (!result.ok && records.length > 0 && records.every((r) => r.decision === 'deny')) return;
   const input = (result.input ?? {}) as Record<string, unknown>;
   const from = (tool === 'memory_search' && result.metadata?.scope === 'all' ? 'scope: all' : undefined)
     ?? ([input.url, input.path, input.query, input.command].find((v) => typeof v === 'string') as string | undefined);

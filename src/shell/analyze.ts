@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import type { TargetPart } from '../contract/permission.js';
 import { catastropheOf, cdTarget, redirectCatastrophe, type CatastropheOptions } from './catastrophe.js';
-import { arithmeticReason, settleGitParts, settleSettingsReaders, unreadOf, writesFiles, type GitPending } from './closed-world.js';
+import { arithmeticReason, hiddenCodeReason, settleGitParts, settleSettingsReaders, unreadOf, writesFiles, type GitPending } from './closed-world.js';
 import { bashParser, type BashParser } from './parser.js';
 import { CHANGES_SETTINGS, isBuiltin, programLocator, RUNS_SOMETHING, type ProgramLocation } from './programs.js';
 import { nodeStateWrite } from './shell-state.js';
@@ -168,6 +168,8 @@ function visit(node: Node, state: State, depth: number): void {
   // Shell state that changes what later commands run, by whatever route it is written (shell-state.ts).
   const write = nodeStateWrite(node);
   if (write) state.parts.push({ text: node.text, ...write });
+  const hidden = hiddenCodeReason(node);
+  if (hidden) state.parts.push({ text: node.text, opaque: hidden });
   // Arithmetic over a variable evaluates the variable's text, and `a[$(…)]` in it runs: unread.
   const arithmetic = arithmeticReason(node);
   if (arithmetic) state.parts.push({ text: node.text, unread: arithmetic });

@@ -119,6 +119,13 @@ const LEAKS = [
   "set -H -o history\n: \"x; rm -rf important\"\neval ls !:1", 'set -o histexpand', 'shopt -so posix',
   "set -o posix\nalias ls=eval\nls \"rm -rf t3\"", "POSIXLY_CORRECT=1\nalias ls=rm\nls -rf important t1", 'export POSIXLY_CORRECT=1',
   "bash --posix -c 'alias ls=rm; ls -rf x'", "bash -H -c 'eval !!'", "x='a[$(rm -rf t2)]'; : {a[${x}]}>/dev/null",
+  // A pattern the grammar keeps as one text, with a substitution in it; slices of $$, $-, $?; more ways a
+  // name becomes an array; bash told to take assignments from later words; a second -v in [ ].
+  'x=a; echo ${x#$(rm -rf important t1)}', 'echo ${HOME^^`rm -rf t2`}', 'x=a; echo ${x%$(git push -q origin HEAD:refs/heads/p)}',
+  'echo ${x#${y:x}}', 'echo ${x#$((x))}', 'echo ${$:x}', 'echo ${-:x}', 'echo "${?:x}"',
+  "e='($(rm -rf important t1))'; y[0]=1; declare y=\"$e\"", 'declare PIPESTATUS="$e"', "mapfile -d '' y < notes.txt; declare y=\"$e\"",
+  'y[0]=1; typeset y=$e', "bash -k -c 'bash -c : BASH_ENV=./e.sh'", 'bash -ek -c true', 'bash -o keyword -c true', 'sh -k -c true',
+  'bash --debugger -c true', 'bash -O extdebug -c true', "[ -v HOME -o -v 'a[$(rm -rf important t1)]' ]",
 ];
 
 /**
@@ -183,7 +190,7 @@ describe.each(RULE_SETS)('closed world, with %s', (_name, rules) => {
     "printf -v x '%s' y", "trap 'echo bye' EXIT", 'trap - EXIT', 'f() { local x=1; echo $x; }; f', 'unset FOO', "awk -F: '{print $1}' a", 'trap -p', 'trap -p EXIT', 'wait $!', 'git log --oneline --stat',
     'OPTIND=1', 'arr[0]=1', 'echo "${@:2}"', 'echo "${x:0:3}"', 'declare -r X=1', 'local -a a=(1 2)', 'curl -s https://example.com | jq .',
     'curl -q -o page.html https://example.com', 'jobs -l', 'echo "${!a[@]}"', 'echo "${!BASH*}"', 'declare -a arr=(1 2)', 'local y="$z"',
-    'echo "hello $USER"', 'export PATH_X="$HOME/bin"', 'declare x="$y"', '[ -v HOME ]', '[ -f x ]', "bash -c 'echo hi'"])('understood, as before: %s', async (command) => {
+    'echo "hello $USER"', 'export PATH_X="$HOME/bin"', 'declare x="$y"', '[ -v HOME ]', '[ -f x ]', "bash -c 'echo hi'", 'echo ${x#abc}', 'echo ${x%.txt}', '[[ $x =~ ^a$ ]]', 'echo ${HOME^^}'])('understood, as before: %s', async (command) => {
     const v = await decide(rules, command);
     expect(v.needsPerson).toBeUndefined();
     expect(v.decision).toBe('*' in (rules.shell as object) ? 'allow' : 'ask');

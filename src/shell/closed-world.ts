@@ -92,8 +92,9 @@ export function unreadReason(name: string, args: Word[]): string | undefined {
   if (args.some((a) => a.dynamic) && (name in LEAF_CHECKS || mayRunOthers(name))) return `${name} is given options made at run time, and some of its options run programs`;
   if (LEAVES.has(name)) return LEAF_CHECKS[name]?.(args.map((a) => a.value));
   // A shell that expands history (`-H`) or aliases (`--posix`) rewrites its script after it was read.
-  if (SHELLS.test(name) && args.some((a) => /^-[a-zA-Z]*H/.test(a.value) || a.value === '--posix' || /^(?:histexpand|history|posix)$/.test(a.value))) {
-    return `${name} is told to expand history or aliases, which rewrites its script after it was read`;
+  // With -k, `NAME=value` words after a command's name go into its environment (BASH_ENV=… for a bash).
+  if (SHELLS.test(name) && args.some((a) => /^-[a-zA-Z]*[Hk]/.test(a.value) || a.value === '--posix' || a.value === '--debugger' || /^(?:histexpand|history|posix|keyword|extdebug)$/.test(a.value))) {
+    return `${name} is told to expand history or aliases, or to take assignments from later words, which changes its script after it was read`;
   }
   if (knownWrapper(name, args) || SHELLS.test(name) || interpreterReason(name, ['-c']) !== undefined) return undefined;
   return `${name} is not a program known to run only itself: it may run other programs, from its arguments or its settings`;
@@ -192,8 +193,7 @@ export function arithmeticReason(node: Node): string | undefined {
     case 'test_command':
       // `[ -v 'a[$(…)]' ]`: the single-bracket test evaluates an element's subscript too.
       if (/^\[\s/.test(node.text)) {
-        const operand = /(?:^|\s)-v\s+(\S+)/.exec(node.text)?.[1];
-        if (operand !== undefined && !/^[A-Za-z_]\w*$/.test(operand)) return why;
+        for (const m of node.text.matchAll(/(?:^|\s)-v\s+(\S+)/g)) if (!/^[A-Za-z_]\w*$/.test(m[1]!)) return why;
       }
       // `-v a[x]` evaluates the subscript as well.
       if (node.text.startsWith('[[') && /\s-v\s/.test(node.text)) return why;
@@ -211,7 +211,7 @@ export function arithmeticReason(node: Node): string | undefined {
       const indirect = node.text.startsWith('${!') && !/^\$\{!\w+(?:[*@]|\[[@*]\])\}$/.test(node.text);
       if (indirect || /@P\}$/.test(node.text)) return 'bash expands a variable\'s text again here, which can run commands in it';
       // `${x:off:len}`, `${@:off}`, `${*:off}`: offset and length are arithmetic (`:-`, `:=`, `:?`, `:+` are not).
-      const slice = /^\$\{(?:\w+|[@*])(?:\[[^\]]*\])?:(?![-=?+])(.*)\}$/s.exec(node.text);
+      const slice = /^\$\{(?:\w+|[@*#?$!-])(?:\[[^\]]*\])?:(?![-=?+])(.*)\}$/s.exec(node.text);
       return slice && !/^\s*-?\d+\s*(?::\s*-?\d+\s*)?$/.test(slice[1]!) ? why : undefined;
     }
     case 'declaration_command':
@@ -252,11 +252,25 @@ export function arithmeticReason(node: Node): string | undefined {
 /** A declaration with `-a`/`-A` (`declare -a y=…`). */
 const arrayOption = (node: Node): boolean => node.namedChildren.some((c) => c?.type === 'word' && /^-[a-zA-Z]*[aA]/.test(readWord(c).value));
 
-/** Whether the line makes `name` an array somewhere (`name=(…)`, `name+=(…)`, `declare -a name`, `read -a name`, `mapfile name`). */
+/** Bash's own arrays. */
+const BASH_ARRAYS = /^(?:PIPESTATUS|DIRSTACK|BASH_REMATCH|BASH_ARGV|BASH_ARGC|BASH_LINENO|BASH_SOURCE|BASH_VERSINFO|BASH_ALIASES|BASH_CMDS|FUNCNAME|GROUPS|COMP_WORDS|COMPREPLY|COPROC|READLINE_\w*)$/;
+
+/**
+ * Whether the line may make `name` an array: bash's own, `name=(…)`, `name[i]=…`, `declare -a name`,
+ * or a command that fills arrays (`read`, `mapfile`, `readarray`, `coproc`) anywhere with the name after it.
+ */
 function madeArray(node: Node, name: string): boolean {
-  if (!/^[A-Za-z_]\w*$/.test(name)) return true;
+  if (!/^[A-Za-z_]\w*$/.test(name) || BASH_ARRAYS.test(name)) return true;
   const line = node.tree.rootNode.text;
-  return new RegExp(`(?:^|[^\\w])${name}\\+?=\\(|(?:-[a-zA-Z]*[aA]|mapfile|readarray)\\s+(?:-\\S+\\s+)*${name}\\b`).test(line);
+  return new RegExp(`(?:^|[^\\w])${name}(?:\\+?=\\(|\\[)|-[a-zA-Z]*[aA]\\s+(?:-\\S+\\s+)*${name}\\b|\\b(?:read|mapfile|readarray|coproc)\\b[^;&|\\n]*\\b${name}\\b`).test(line);
+}
+
+/**
+ * Why a node holds code the grammar does not read: a pattern (`${x#…}`, `${x^^…}`, `[[ … =~ … ]]`) comes as
+ * one `regex` text, and a `$(…)`, backquote, `${…}` or `$[…]` in it runs unseen — no deny could match it.
+ */
+export function hiddenCodeReason(node: Node): string | undefined {
+  return node.type === 'regex' && /\$[({["]|`/.test(node.text) ? 'a pattern here holds an expansion that is not read, and it may run commands' : undefined;
 }
 
 /** `$"…"`: bash looks the text up in a message catalogue the line may have written, and expands the translation again. */

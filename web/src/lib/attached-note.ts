@@ -1,0 +1,10 @@
+/**
+ * The note a message carries about the files uploaded with it. Their names are quoted in a fence: a
+ * file's name is chosen by whoever made the file (a download, a mail attachment), so the assistant
+ * takes them as material, not as the user's words (addresses in them are not ones the user named).
+ */
+export function attachedNote(label: string, files: string[]): string {
+  const longest = Math.max(0, ...files.map((f) => Math.max(0, ...(f.match(/`+/g) ?? []).map((run) => run.length))));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${label}\n${fence}\n${files.join('\n')}\n${fence}`;
+}
