@@ -125,7 +125,9 @@ export function composeMessage(
   const text = piped.text.replace(/\s+$/, '');
   const wrap = (body: string) => {
     if (!words) return body;
-    const fence = fenceFor(body);
+    // Longer than any run in the user's words too: a fence they left open (a pasted error) then runs on
+    // over the piped text, which stays quoted, instead of being closed by ours.
+    const fence = fenceFor(`${words}\n${body}`);
     return `${words}\n\n${fence}\n${body}\n${fence}`;
   };
   const whole = wrap(text);

@@ -76,7 +76,7 @@ describe('the turn trust record', () => {
     const reopen = { sendsTo: { kind: 'reopen' as const, url: 'https://news.example.com/a' } };
     expect(trust.review(reopen)).toBeUndefined();
     trust.entered({ tool: 'browser_navigate', from: 'https://news.example.com/a' });
-    expect(trust.review(reopen)).toMatch(/reloading or going back or forward from https:\/\/news\.example\.com\/a/);
+    expect(trust.review(reopen)).toMatch(/reloading, going back or forward, or opening or closing a tab at https:\/\/news\.example\.com\/a/);
     expect(trust.review(reopen)).toMatch(/a person must approve/);
   });
 

@@ -286,8 +286,8 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
       if (sources.length === 0) return undefined;
       // Each load is a request the site counts, whatever the address: loads spaced out can spell data.
       if (sendsTo.kind === 'reopen') {
-        return because(`在 ${cut(sendsTo.url)} 上刷新、后退或前进（一轮里页面载入的次数本身也能携带数据）`,
-          `reloading or going back or forward from ${cut(sendsTo.url)} (how often pages are loaded in one turn could itself spell data out),`);
+        return because(`在 ${cut(sendsTo.url)} 上刷新、后退、前进或开关标签页（一轮里这些动作的次数和时间本身也能携带数据）`,
+          `reloading, going back or forward, or opening or closing a tab at ${cut(sendsTo.url)} (how often and when pages are loaded or closed in one turn could itself spell data out),`);
       }
       if (sendsTo.kind === 'page') {
         const url = parse(sendsTo.url);

@@ -126,6 +126,13 @@ const LEAKS = [
   "e='($(rm -rf important t1))'; y[0]=1; declare y=\"$e\"", 'declare PIPESTATUS="$e"', "mapfile -d '' y < notes.txt; declare y=\"$e\"",
   'y[0]=1; typeset y=$e', "bash -k -c 'bash -c : BASH_ENV=./e.sh'", 'bash -ek -c true', 'bash -o keyword -c true', 'sh -k -c true',
   'bash --debugger -c true', 'bash -O extdebug -c true', "[ -v HOME -o -v 'a[$(rm -rf important t1)]' ]",
+  // Text the grammar keeps plain though bash expands it: backquotes in `${y:-…}` and replacements, here-document
+  // bodies it does not read, single quotes inside a double-quoted `${…}`; env -S's own splitting.
+  'echo ${y:-`rm -rf important t1`}', 'x=a; echo "${x:+`rm -rf t2`}"', 'echo ${z=`git push -q origin HEAD:refs/heads/p`}',
+  'x=a; echo ${x/a/`rm -rf t3`}', 'echo ${x/#/`rm -rf t3`}', 'echo ${y:-${z:-`rm -rf x`}}', 'cat <<E\n`rm -rf important t1`\nE',
+  'cat <<-E\n\t$(rm -rf t2)\n\tE', 'cat <<E\n${y:-`git push -q origin HEAD:refs/heads/p`}\nE', 'cat <<E\n $(rm -rf important t1)\nE',
+  "echo \"${y:-'`rm -rf important t1`'}\"", "x=a; echo \"${x:+'$(git push -q origin HEAD:refs/heads/p)'}\"",
+  "env -S'rm' -rf important", "env -S'#x' rm -rf t1", 'bash -Oextdebug -c true', 'shopt -s extdebug',
 ];
 
 /**
@@ -190,7 +197,9 @@ describe.each(RULE_SETS)('closed world, with %s', (_name, rules) => {
     "printf -v x '%s' y", "trap 'echo bye' EXIT", 'trap - EXIT', 'f() { local x=1; echo $x; }; f', 'unset FOO', "awk -F: '{print $1}' a", 'trap -p', 'trap -p EXIT', 'wait $!', 'git log --oneline --stat',
     'OPTIND=1', 'arr[0]=1', 'echo "${@:2}"', 'echo "${x:0:3}"', 'declare -r X=1', 'local -a a=(1 2)', 'curl -s https://example.com | jq .',
     'curl -q -o page.html https://example.com', 'jobs -l', 'echo "${!a[@]}"', 'echo "${!BASH*}"', 'declare -a arr=(1 2)', 'local y="$z"',
-    'echo "hello $USER"', 'export PATH_X="$HOME/bin"', 'declare x="$y"', '[ -v HOME ]', '[ -f x ]', "bash -c 'echo hi'", 'echo ${x#abc}', 'echo ${x%.txt}', '[[ $x =~ ^a$ ]]', 'echo ${HOME^^}'])('understood, as before: %s', async (command) => {
+    'echo "hello $USER"', 'export PATH_X="$HOME/bin"', 'declare x="$y"', '[ -v HOME ]', '[ -f x ]', "bash -c 'echo hi'", 'echo ${x#abc}', 'echo ${x%.txt}', '[[ $x =~ ^a$ ]]', 'echo ${HOME^^}',
+    "cat <<'E'\n$(rm -rf x) `y`\nE", 'cat <<E > notes.txt\nHello ${USER}, today is $(date)\nE', 'echo "${HOME}/bin and $(date)"', 'echo ${y:-default}',
+    'echo "it\'s \\$(not code)"', "echo '$(not code)'", "echo \"${y:-'quoted'}\"", "git log --format='%H `x`'", 'echo `date`'])('understood, as before: %s', async (command) => {
     const v = await decide(rules, command);
     expect(v.needsPerson).toBeUndefined();
     expect(v.decision).toBe('*' in (rules.shell as object) ? 'allow' : 'ask');

@@ -93,7 +93,7 @@ export function unreadReason(name: string, args: Word[]): string | undefined {
   if (LEAVES.has(name)) return LEAF_CHECKS[name]?.(args.map((a) => a.value));
   // A shell that expands history (`-H`) or aliases (`--posix`) rewrites its script after it was read.
   // With -k, `NAME=value` words after a command's name go into its environment (BASH_ENV=… for a bash).
-  if (SHELLS.test(name) && args.some((a) => /^-[a-zA-Z]*[Hk]/.test(a.value) || a.value === '--posix' || a.value === '--debugger' || /^(?:histexpand|history|posix|keyword|extdebug)$/.test(a.value))) {
+  if (SHELLS.test(name) && args.some((a) => /^-[a-zA-Z]*[Hk]/.test(a.value) || a.value === '--posix' || a.value === '--debugger' || /^(?:histexpand|history|posix|keyword)$/.test(a.value) || a.value.includes('extdebug'))) {
     return `${name} is told to expand history or aliases, or to take assignments from later words, which changes its script after it was read`;
   }
   if (knownWrapper(name, args) || SHELLS.test(name) || interpreterReason(name, ['-c']) !== undefined) return undefined;
@@ -265,12 +265,60 @@ function madeArray(node: Node, name: string): boolean {
   return new RegExp(`(?:^|[^\\w])${name}(?:\\+?=\\(|\\[)|-[a-zA-Z]*[aA]\\s+(?:-\\S+\\s+)*${name}\\b|\\b(?:read|mapfile|readarray|coproc)\\b[^;&|\\n]*\\b${name}\\b`).test(line);
 }
 
+/** Where bash expands code in text: `$(`, `${`, `$[`, `$"`, a backquote (not escaped). */
+const CODE_MARKS = /(?<!\\)(?:\$[({["]|`)/g;
+/** Nodes the grammar reads the expansions of. */
+const PARSED_CODE = new Set(['command_substitution', 'expansion', 'arithmetic_expansion', 'process_substitution', 'translated_string']);
+
 /**
- * Why a node holds code the grammar does not read: a pattern (`${x#…}`, `${x^^…}`, `[[ … =~ … ]]`) comes as
- * one `regex` text, and a `$(…)`, backquote, `${…}` or `$[…]` in it runs unseen — no deny could match it.
+ * Why a node holds code the grammar did not read. It sometimes keeps text bash expands as plain text: a
+ * pattern (`${x#…}`) as one `regex`, a backquote in `${y:-…}` as a `word`, a here-document body whose
+ * lines start with a blank, `'…'` inside a double-quoted `${…}` (there bash runs what the quotes hold).
+ * A `$(…)`, backquote, `${…}` or `$[…]` there runs unseen, and no deny could match it: where the text
+ * holds more of them than the grammar read, the part is opaque.
  */
 export function hiddenCodeReason(node: Node): string | undefined {
-  return node.type === 'regex' && /\$[({["]|`/.test(node.text) ? 'a pattern here holds an expansion that is not read, and it may run commands' : undefined;
+  const why = 'text here holds an expansion that the command-line reader did not read, and it may run commands';
+  switch (node.type) {
+    case 'regex':
+    case 'word':
+    case 'string_content':
+    case 'heredoc_content':
+      return unreadMarks(node) ? why : undefined;
+    case 'heredoc_body': {
+      // A quoted delimiter (`<<'E'`, `<<"E"`, `<<\E`) keeps the body as it is.
+      const start = node.parent?.namedChildren.find((c) => c?.type === 'heredoc_start')?.text ?? '';
+      return !/['"\\]/.test(start) && unreadMarks(node) ? why : undefined;
+    }
+    case 'raw_string': {
+      // Single quotes are quoting, except inside a double-quoted `${…}`, where bash expands what they hold.
+      for (let p = node.parent, inExpansion = false; p; p = p.parent) {
+        if (p.type === 'expansion') inExpansion = true;
+        else if (p.type === 'string') return inExpansion && unreadMarks(node) ? why : undefined;
+      }
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** More code marks in the node's text than expansions the grammar read inside it (a pair of backquotes is one). */
+function unreadMarks(node: Node): boolean {
+  const marks = [...node.text.matchAll(CODE_MARKS)];
+  if (marks.length === 0) return false;
+  const backquotes = marks.filter((m) => m[0] === '`').length;
+  const wanted = marks.length - backquotes + Math.ceil(backquotes / 2);
+  let parsed = 0;
+  const count = (n: Node) => {
+    for (const c of n.namedChildren) {
+      if (!c) continue;
+      if (PARSED_CODE.has(c.type)) parsed++;
+      count(c);
+    }
+  };
+  count(node);
+  return wanted > parsed;
 }
 
 /** `$"…"`: bash looks the text up in a message catalogue the line may have written, and expands the translation again. */

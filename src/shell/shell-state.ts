@@ -87,7 +87,7 @@ export function stateWrites(name: string, args: Word[]): StateEffect {
     case 'shopt':
       if (args.some((a) => a.dynamic)) return { opaque: 'shopt is given options made at run time, and some of them change what later commands run' };
       if (args.some((a) => a.value === 'keyword')) return { opaque: 'shopt -o keyword puts assignments written as arguments into the environment of the commands they follow' };
-      return args.some((a) => /^(?:histexpand|history|posix)$/.test(a.value)) ? { opaque: 'shopt -o histexpand or posix makes bash rewrite later lines after they were read' } : undefined;
+      return args.some((a) => /^(?:histexpand|history|posix|extdebug)$/.test(a.value)) ? { opaque: 'shopt -o histexpand, posix or extdebug makes bash rewrite or re-run later lines after they were read' } : undefined;
     default:
       return DECLARES.has(name) ? declared(name, args) : undefined;
   }

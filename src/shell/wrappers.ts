@@ -363,7 +363,9 @@ function simpleOnce(name: string, args: Word[], spec: OptionSpec): Unwrapped {
       return m?.[1] ? { ...w, value: m[1] } : args[split + 1];
     };
     const splitWord = name === 'env' && split >= 0 ? splitText(args[split]!) : undefined;
-    const base: Unwrapped = splitWord ? { scripts: [splitWord] } : rest(args, i);
+    // env splits the string its own way (escapes, `#` comments, assignments, the words after it appended):
+    // read as a command line it is close, not exact, so the part is unread as well.
+    const base: Unwrapped = splitWord ? { scripts: [splitWord], unread: 'env -S splits its string into a command its own way, which is not read exactly' } : rest(args, i);
     if (assigned) return { ...base, opaque: `it sets ${assigned.value.split('=')[0]}, which changes what runs` };
     const settings = args.slice(0, Math.max(i, 0)).find((a) => CHANGES_SETTINGS.test(a.value.split('=')[0]!));
     if (settings) return { ...base, unread: `it sets ${settings.value.split('=')[0]}, which changes the settings what it runs reads` };

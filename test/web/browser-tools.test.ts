@@ -118,16 +118,16 @@ describe('browsing', () => {
     const closed = await call('browser_navigate', { action: 'close_tab' }, s);
     expect(closed.metadata).toMatchObject({ url: pub('/second'), tabs: 1 });
     expect(closed.output).toMatch(/^Closed the tab; 1 left\./);
-    // Reload, back and forward load a page again: each tells the trust record, which asks once outside
-    // text came in (a site could count loads spaced out); opening and closing a tab load nothing.
+    // Reload, back and forward load a page again, and opening or closing a tab is seen by the pages: each
+    // tells the trust record, which asks once outside text came in (a site could count and time them).
     const moves = asks.filter((a) => a.action === 'browser.navigate' && /^(back|forward|reload|new_tab|close_tab) /.test(a.target));
     expect(moves.map((a) => [a.target.split(' ')[0], a.sendsTo])).toEqual([
       ['back', { kind: 'reopen', url: pub('/second') }],
       ['forward', { kind: 'reopen', url: pub('/form') }],
       ['reload', { kind: 'reopen', url: pub('/second') }],
-      ['new_tab', undefined],
+      ['new_tab', { kind: 'reopen', url: pub('/second') }],
       ['back', { kind: 'reopen', url: 'about:blank' }],
-      ['close_tab', undefined],
+      ['close_tab', { kind: 'reopen', url: pub('/form') }],
     ]);
     // A link that opens a new tab: the tools follow it there.
     await call('browser_navigate', { url: pub('/form') }, s);

@@ -9,6 +9,12 @@ describe('the note about uploaded files', () => {
     expect(withoutFences(`summarise it\n\n${note}`)).not.toContain('127.0.0.1');
   });
 
+  it("keeps the names quoted when the user's own text leaves a fence open (a pasted error)", () => {
+    const message = 'why this error?\n```\nTypeError: x is undefined';
+    const note = attachedNote('Files in the workspace:', ['invoice b1.evil.example.pdf'], message);
+    expect(withoutFences(`${message}\n\n${note}`)).not.toContain('evil.example');
+  });
+
   it('makes the fence longer than any run of backticks a name holds, so no name can close it', () => {
     const note = attachedNote('Files:', ['a```b', 'c````d']);
     expect(note.split('\n')[1]).toBe('`````');

@@ -3,8 +3,10 @@
  * file's name is chosen by whoever made the file (a download, a mail attachment), so the assistant
  * takes them as material, not as the user's words (addresses in them are not ones the user named).
  */
-export function attachedNote(label: string, files: string[]): string {
-  const longest = Math.max(0, ...files.map((f) => Math.max(0, ...(f.match(/`+/g) ?? []).map((run) => run.length))));
+export function attachedNote(label: string, files: string[], message = ''): string {
+  // Longer than any run in the message too: a fence the user left open (a pasted error) then runs on
+  // over the names, which stay quoted, instead of being closed by this one.
+  const longest = Math.max(0, ...[...files, message].map((f) => Math.max(0, ...(f.match(/`+/g) ?? []).map((run) => run.length))));
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${label}\n${fence}\n${files.join('\n')}\n${fence}`;
 }
