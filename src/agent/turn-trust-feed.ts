@@ -64,10 +64,11 @@ export function observe(trust: TurnTrust, tool: string, source: string | undefin
   if (!bringsOutsideText(tool, source)) return;
   // A store read back empty brought nothing in: only our own words ("The todo list is empty").
   if (result.ok && (tool === 'memory_search' ? Number(result.metadata?.hits) === 0 : tool === 'todo_list' && Number(result.metadata?.shown) === 0)) return;
-  // A call refused before anything was sent brought nothing in. Any other failure may: a server's status
-  // line, content type or redirect target (a redirect refused after the first hop was allowed quotes it),
-  // a stopped command's output, an MCP server's error, a file name suggested.
-  if (!result.ok && records.length > 0 && records.every((r) => r.decision === 'deny')) return;
+  // A call that failed before anything was allowed to go out (refused, or stopped by a check of ours)
+  // brought nothing in. One that went out brought in what its error quotes: a stopped command's output,
+  // an MCP server's error, or a message marked as quoting outside words (a server's status line, content
+  // type or redirect target); otherwise its error is our own words (a policy refusal, a timeout).
+  if (!result.ok && (!records.some((r) => r.decision === 'allow') || !(result.outside || tool === 'shell' || source?.startsWith('mcp:')))) return;
   const input = (result.input ?? {}) as Record<string, unknown>;
   const from = (tool === 'memory_search' && result.metadata?.scope === 'all' ? 'scope: all' : undefined)
     ?? ([input.url, input.path, input.query, input.command].find((v) => typeof v === 'string') as string | undefined);

@@ -88,9 +88,10 @@ async function open(page: Page, url: URL, tabs: BrowserTabs, lang: Lang): Promis
     response = await page.goto(url.href, { waitUntil: 'load', timeout: NAVIGATION_TIMEOUT_MS });
   } catch (err) {
     // The proxy or the route refused a hop (a redirect to a private address): say that, not net::ERR_….
+    // Either way the message may name what the server chose (a redirect's target): outside words.
     const refusal = tabs.refusals.slice(before).find((r) => !r.subresource);
-    if (refusal) throw new ToolError(policyText(lang, refusal, refusal.url));
-    throw failed(lang, say(lang, `打开 ${url.href} `, `Opening ${url.href}`), err);
+    if (refusal) throw new ToolError(policyText(lang, refusal, refusal.url), { outside: true });
+    throw new ToolError(failed(lang, say(lang, `打开 ${url.href} `, `Opening ${url.href}`), err).message, { outside: true });
   }
   if (response?.headers()[REFUSED_HEADER]) {
     const refusal = tabs.refusals.slice(before).find((r) => r.url === page.url()) ?? tabs.refusals.at(-1);

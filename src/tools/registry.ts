@@ -31,6 +31,8 @@ export interface ToolResult {
   metadata?: Record<string, unknown>;
   /** Files for the user, never sent to the model (at most 5 MB of data per call). */
   attachments?: BoundAttachment[];
+  /** A failure whose message quotes words from outside (ToolError.outside). */
+  outside?: boolean;
 }
 
 export interface ToolRegistry {
@@ -339,11 +341,12 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
     async run(callOrPrepared, ctx) {
       const started = performance.now();
       const { call, parsed } = 'parsed' in callOrPrepared ? callOrPrepared : prepare(callOrPrepared);
-      const fail = (input: unknown, reason: string): ToolResult => clean({
+      const fail = (input: unknown, reason: string, outside = false): ToolResult => clean({
         ok: false,
         output: `Error: ${truncate(reason)}`,
         input,
         ms: performance.now() - started,
+        ...(outside && { outside: true }),
       });
 
       const tool = byName.get(call.name);
@@ -384,7 +387,7 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
         const { notes, output, ...card } = bound;
         return clean({ ok: true, output: [truncate(output), ...notes].join('\n'), input: parsed.value, ms: performance.now() - started, ...card });
       } catch (err) {
-        if (err instanceof ToolError) return fail(parsed.value, err.message);
+        if (err instanceof ToolError) return fail(parsed.value, err.message, err.outside);
         const message = err instanceof Error ? err.message : String(err);
         return fail(parsed.value, say(ctx.lang, `${tool.name} 出错了：${message}`, `${tool.name} failed: ${message}`));
       }

@@ -74,7 +74,7 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool {
       try {
         url = checkUrl(input.trim(), deps.policy);
       } catch (err) {
-        throw refusal(lang, input, err as Error);
+        throw refusal(lang, input, input.trim(), err as Error);
       }
       const keyUrl = new URL(url.href);
       keyUrl.hash = '';
@@ -101,7 +101,7 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool {
             hop = next;
           },
         }).catch((err: Error) => {
-          if (err instanceof NetworkPolicyError) throw refusal(lang, input, err);
+          if (err instanceof NetworkPolicyError) throw refusal(lang, input, url.href, err);
           throw err;
         });
         ctx.progress(say(lang, `已连接 ${fetched.url.host}，正在读取…`, `Connected to ${fetched.url.host}, reading…`));
@@ -160,21 +160,27 @@ async function askFor(ctx: ToolContext, url: URL, redirectFrom?: URL): Promise<v
   if (decision === 'allow') return;
   const r = ctx.refusal?.();
   const shown = url.href.slice(0, 300);
-  if (r === 'declined') throw new ToolError(say(ctx.lang, `用户拒绝打开 ${shown}。`, `The user declined opening ${shown}.`));
+  // A redirect's target is the server's words.
+  const refused = (message: string) => new ToolError(message, { outside: redirectFrom !== undefined });
+  if (r === 'declined') throw refused(say(ctx.lang, `用户拒绝打开 ${shown}。`, `The user declined opening ${shown}.`));
   if (r === 'unanswered') {
-    throw new ToolError(say(ctx.lang, `打开 ${shown} 需要用户批准，但没有人可以回答（没有终端），所以没有打开。`, `Opening ${shown} needs the user's approval, and nobody was there to answer (no terminal); it was not opened.`));
+    throw refused(say(ctx.lang, `打开 ${shown} 需要用户批准，但没有人可以回答（没有终端），所以没有打开。`, `Opening ${shown} needs the user's approval, and nobody was there to answer (no terminal); it was not opened.`));
   }
   if (r === 'needs-person') {
-    throw new ToolError(say(ctx.lang, `打开 ${shown} 只能由用户本人批准，--yes 不能代替，所以没有打开。`, `Opening ${shown} needs the user's own approval; --yes does not give it, so it was not opened.`));
+    throw refused(say(ctx.lang, `打开 ${shown} 只能由用户本人批准，--yes 不能代替，所以没有打开。`, `Opening ${shown} needs the user's own approval; --yes does not give it, so it was not opened.`));
   }
-  if (r === 'cancelled') throw new ToolError(say(ctx.lang, `等待用户批准时回合被停止了，没有打开 ${shown}。`, `The turn was stopped while waiting for the user's approval; ${shown} was not opened.`));
-  throw new ToolError(say(ctx.lang, `打开 ${shown} 的请求被权限设置拒绝了。`, `Opening ${shown} was refused by the permission settings.`));
+  if (r === 'cancelled') throw refused(say(ctx.lang, `等待用户批准时回合被停止了，没有打开 ${shown}。`, `The turn was stopped while waiting for the user's approval; ${shown} was not opened.`));
+  throw refused(say(ctx.lang, `打开 ${shown} 的请求被权限设置拒绝了。`, `Opening ${shown} was refused by the permission settings.`));
 }
 
-function refusal(lang: Lang, input: string, err: Error): ToolError {
+function refusal(lang: Lang, input: string, first: string, err: Error): ToolError {
   // The policy's own sentence names the setting that lifts it; in Chinese, the same said in Chinese.
-  if (err.name === 'NetworkPolicyError') return new ToolError(policyText(lang, err as NetworkPolicyError, input.slice(0, 300)));
-  return new ToolError(say(lang, `无法打开 ${input.slice(0, 300)}：${err.message}`, err.message));
+  // Refused at a hop the server redirected to, the sentence names the server's chosen address.
+  if (err.name === 'NetworkPolicyError') {
+    const at = (err as NetworkPolicyError).url;
+    return new ToolError(policyText(lang, err as NetworkPolicyError, input.slice(0, 300)), { outside: at !== undefined && at !== first });
+  }
+  return new ToolError(say(lang, `无法打开 ${input.slice(0, 300)}：${err.message}`, err.message), { outside: true });
 }
 
 /** The reason under undici's "fetch failed": ECONNREFUSED, a TLS error, a reset. */

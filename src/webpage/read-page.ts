@@ -39,7 +39,7 @@ export async function readPage(response: Response, url: URL, o: ReadOptions): Pr
   const contentType = response.headers.get('content-type') ?? '';
   if (response.status >= 400) {
     await response.body?.cancel().catch(() => {});
-    throw new ToolError(say(o.lang, `${url.href} 返回了 HTTP ${response.status} ${response.statusText}。`, `${url.href} answered HTTP ${response.status} ${response.statusText}.`));
+    throw new ToolError(say(o.lang, `${url.href} 返回了 HTTP ${response.status} ${response.statusText}。`, `${url.href} answered HTTP ${response.status} ${response.statusText}.`), { outside: true });
   }
   const declared = kindFromType(contentType);
   if (declared === 'pdf' || declared === 'binary') {
@@ -81,11 +81,11 @@ function notAPage(lang: Lang, url: URL, kind: 'pdf' | 'binary', contentType: str
       lang,
       `${url.href} 是 PDF 文档（${contentType}${size}），web_fetch 只读取网页和文本。要读 PDF，请让用户把它下载到工作区，再用 pdf_read 读取。`,
       `${url.href} is a PDF document (${contentType}${size}); web_fetch reads web pages and text only. To read it, have the user download it into the workspace and use pdf_read.`,
-    ));
+    ), { outside: true });
   }
   return new ToolError(say(
     lang,
     `${url.href} 不是网页或文本，而是二进制内容（${contentType}${size}），web_fetch 无法读取。`,
     `${url.href} is not a web page or text but binary content (${contentType}${size}); web_fetch cannot read it.`,
-  ));
+  ), { outside: true });
 }
