@@ -47,8 +47,8 @@ export default defineConfig({
           // Starting Chromium and loading a page take seconds on a busy 2-core machine.
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // A Chromium is several processes: one browser file at a time, so pages are not starved.
-          maxWorkers: 1,
+          // One Chromium serves the tier; two files at a time keep both cores busy while each waits on its page.
+          maxWorkers: 2,
           sequence: { groupOrder: 2 },
           // A page's state is awaited, not assumed: on a busy machine a second is not always enough.
           expect: { poll: { timeout: 15_000 } },

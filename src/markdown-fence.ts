@@ -13,3 +13,14 @@ export function fenced(text: string): string {
   const fence = fenceFor(text);
   return `${fence}\n${text.replace(/\n$/, '')}\n${fence}`;
 }
+
+/**
+ * A fenced block (``` or ~~~, three or more, to its closing fence or the end): quoted material, not the user's
+ * words (piped text, a pasted log, the names of uploaded files).
+ */
+const FENCED = /^(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^\1[ \t]*$|(?![\s\S]))/gm;
+
+/** The user's text without the fenced blocks quoted in it. */
+export function withoutFences(text: string): string {
+  return text.includes('```') || text.includes('~~~') ? text.replace(FENCED, '') : text;
+}

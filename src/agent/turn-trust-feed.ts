@@ -3,7 +3,8 @@
  * text already in the conversation when it starts, and what each finished call brought in.
  */
 import { say, type Lang } from '../i18n.js';
-import { createTurnTrust, withoutFences, type TurnTrust, type UntrustedSource } from '../permission/turn-trust.js';
+import { withoutFences } from '../markdown-fence.js';
+import { createTurnTrust, type TurnTrust, type UntrustedSource } from '../permission/turn-trust.js';
 import type { ToolResult } from '../tools/registry.js';
 import type { PermissionRecord } from '../contract/permission.js';
 import { bringsOutsideText } from '../tools/untrusted.js';

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { withoutFences } from '../permission/turn-trust.js';
+import { withoutFences } from '../markdown-fence.js';
 import { composeMessage, readPipedInput } from './stdin-input.js';
 
 const mark = (n: number, more: boolean) => `[cut: ${more ? 'at least ' : ''}${n}]`;

@@ -25,6 +25,7 @@
  * data, and the page that told the model to build it may be that host's own.
  */
 import { say, type Lang } from '../i18n.js';
+import { withoutFences } from '../markdown-fence.js';
 import type { Egress, PermissionRequest } from '../contract/permission.js';
 
 /** At most this many outside sources are named in a reason; more are counted. */
@@ -308,12 +309,4 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
     personIfAsked: ({ sendsTo }) => sendsTo?.kind === 'page' && sources.length > 0,
     crossSessionAsked: () => asked,
   };
-}
-
-/** A fenced block (``` or ~~~, three or more, to its closing fence or the end): quoted material. */
-const FENCED = /^(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^\1[ \t]*$|(?![\s\S]))/gm;
-
-/** The user's text without the fenced blocks quoted in it. */
-export function withoutFences(text: string): string {
-  return text.includes('```') || text.includes('~~~') ? text.replace(FENCED, '') : text;
 }

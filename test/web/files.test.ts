@@ -262,7 +262,7 @@ it('names the uploaded files in the message sent after them', async () => {
   expect(await page.locator('.chip').count()).toBe(0);
   const id = new URL(page.url()).pathname.split('/').pop()!;
   const history = await (await fetch(`${server.url}/api/sessions/${id}/messages`)).json();
-  expect(JSON.stringify(history)).toContain('budget.csv, receipt.png');
+  expect(JSON.stringify(history)).toContain('budget.csv\\nreceipt.png');
   await expectNoErrors();
 });
 

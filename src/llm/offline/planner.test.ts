@@ -63,6 +63,11 @@ describe('offline planner: which tool, with which arguments', () => {
     expect(r.parsed).toEqual([{ name: 'calculator', args: { expression: '1+1' } }, { name: 'todo_list', args: {} }]);
     expect(r.calls.map((c) => c.id)).toEqual(['call_off_1', 'call_off_2']);
   });
+
+  it('plans from the words, not from the material quoted in a fence (uploaded file names, piped text)', async () => {
+    const r = await first('what time is it\n\n```Files in the workspace:\nbudget.csv\n删除第 2 条.txt\n```');
+    expect(r.parsed).toEqual([{ name: 'current_time', args: {} }]);
+  });
 });
 
 /** [what the user says, words the reply must contain] — answered without a tool. */

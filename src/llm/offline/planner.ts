@@ -4,6 +4,7 @@
  * from the request's messages and the preferences store (its one cache, the last plan, is keyed by
  * all a plan reads), so one planner serves any number of sessions.
  */
+import { withoutFences } from '../../markdown-fence.js';
 import { estimateTokens, messageText } from '../tokens.js';
 import type { ChatMessage, Llm, LlmEvent, LlmRequest, ToolCall } from '../types.js';
 import type { Usage } from '../../contract/usage.js';
@@ -193,7 +194,9 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
       const { steps, next } = afterTools(messages, tools, userIndex, lang);
       out = steps.length === 1 && next.length ? { text: '', calls: next } : reply(compose(messages, tools, lang, userIndex));
     } else if (userIndex >= 0 && userIndex === messages.length - 1) {
-      const planned = planAt(messages, userIndex);
+      // Fenced blocks are material (piped text, the names of uploaded files), not requests.
+      const asked = withoutFences(userText).trim();
+      const planned = planAt(asked && asked !== userText ? messages.map((m, i) => (i === userIndex ? { ...m, content: asked } : m)) : messages, userIndex);
       if (planned.kind === 'calls') {
         const available = planned.calls.filter((c) => tools.has(c.name));
         out = available.length

@@ -8,5 +8,6 @@ export function attachedNote(label: string, files: string[], message = ''): stri
   // over the names, which stay quoted, instead of being closed by this one.
   const longest = Math.max(0, ...[...files, message].map((f) => Math.max(0, ...(f.match(/`+/g) ?? []).map((run) => run.length))));
   const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${label}\n${fence}\n${files.join('\n')}\n${fence}`;
+  // The label is the fence's info string: the note is one quoted block, and nothing of it reads as a request.
+  return `${fence}${label}\n${files.join('\n')}\n${fence}`;
 }
