@@ -133,6 +133,13 @@ const LEAKS = [
   'cat <<-E\n\t$(rm -rf t2)\n\tE', 'cat <<E\n${y:-`git push -q origin HEAD:refs/heads/p`}\nE', 'cat <<E\n $(rm -rf important t1)\nE',
   "echo \"${y:-'`rm -rf important t1`'}\"", "x=a; echo \"${x:+'$(git push -q origin HEAD:refs/heads/p)'}\"",
   "env -S'rm' -rf important", "env -S'#x' rm -rf t1", 'bash -Oextdebug -c true', 'shopt -s extdebug',
+  // Marks the count missed: `<(…)` in a `${…}` word, `$'…'` in a quoted `${…}` (escapes spell any mark), an
+  // escaped backslash before a mark, a backslash-newline inside one, a parsed expansion covering a hidden one.
+  'echo ${y:-<(rm -rf important t1)}; sleep 1', 'cat < ${y:-<(rm -rf t2; echo hi)}', 'case ${y:-<(git push -q origin HEAD:refs/heads/p)} in *) sleep 1;; esac',
+  "echo \"${y:-$'$(rm -rf t2)'}\"", "cat <<< \"${y:-$'\\x60git push -q origin HEAD:refs/heads/p\\x60'}\"",
+  "echo \"${y:-'\\\\$(rm -rf important t1)'}\"", 'echo ${y:-\\\\`rm -rf t2 #\\\\`}', 'x=a; echo "${x#\\\\$(git push -q origin HEAD:refs/heads/p)}"',
+  'echo "$\\\n(rm -rf t3)"', "cat <<E\n$(cat <(true)) ${y:-$'`rm -rf t3`'}\nE", "cat <<E\n$(cat <(true)) ${y:-$'$(rm -rf t3)'}\nE",
+  'echo ${y:-$\\\n(touch PWN)}',
 ];
 
 /**
@@ -199,7 +206,7 @@ describe.each(RULE_SETS)('closed world, with %s', (_name, rules) => {
     'curl -q -o page.html https://example.com', 'jobs -l', 'echo "${!a[@]}"', 'echo "${!BASH*}"', 'declare -a arr=(1 2)', 'local y="$z"',
     'echo "hello $USER"', 'export PATH_X="$HOME/bin"', 'declare x="$y"', '[ -v HOME ]', '[ -f x ]', "bash -c 'echo hi'", 'echo ${x#abc}', 'echo ${x%.txt}', '[[ $x =~ ^a$ ]]', 'echo ${HOME^^}',
     "cat <<'E'\n$(rm -rf x) `y`\nE", 'cat <<E > notes.txt\nHello ${USER}, today is $(date)\nE', 'echo "${HOME}/bin and $(date)"', 'echo ${y:-default}',
-    'echo "it\'s \\$(not code)"', "echo '$(not code)'", "echo \"${y:-'quoted'}\"", "git log --format='%H `x`'", 'echo `date`'])('understood, as before: %s', async (command) => {
+    'echo "it\'s \\$(not code)"', "echo '$(not code)'", "echo \"${y:-'quoted'}\"", "git log --format='%H `x`'", 'echo `date`', 'echo "a <(b)"', "echo $'hello\\n'", 'echo "${y:-default}"', "grep -E 'a|b' x"])('understood, as before: %s', async (command) => {
     const v = await decide(rules, command);
     expect(v.needsPerson).toBeUndefined();
     expect(v.decision).toBe('*' in (rules.shell as object) ? 'allow' : 'ask');

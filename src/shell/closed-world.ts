@@ -265,60 +265,96 @@ function madeArray(node: Node, name: string): boolean {
   return new RegExp(`(?:^|[^\\w])${name}(?:\\+?=\\(|\\[)|-[a-zA-Z]*[aA]\\s+(?:-\\S+\\s+)*${name}\\b|\\b(?:read|mapfile|readarray|coproc)\\b[^;&|\\n]*\\b${name}\\b`).test(line);
 }
 
-/** Where bash expands code in text: `$(`, `${`, `$[`, `$"`, a backquote (not escaped). */
-const CODE_MARKS = /(?<!\\)(?:\$[({["]|`)/g;
 /** Nodes the grammar reads the expansions of. */
 const PARSED_CODE = new Set(['command_substitution', 'expansion', 'arithmetic_expansion', 'process_substitution', 'translated_string']);
 
 /**
  * Why a node holds code the grammar did not read. It sometimes keeps text bash expands as plain text: a
- * pattern (`${x#…}`) as one `regex`, a backquote in `${y:-…}` as a `word`, a here-document body whose
- * lines start with a blank, `'…'` inside a double-quoted `${…}` (there bash runs what the quotes hold).
- * A `$(…)`, backquote, `${…}` or `$[…]` there runs unseen, and no deny could match it: where the text
- * holds more of them than the grammar read, the part is opaque.
+ * pattern (`${x#…}`) as one `regex`, a backquote or `<(…)` in `${y:-…}` as a `word`, a here-document body
+ * whose lines start with a blank, `'…'` or `$'…'` inside a double-quoted `${…}` (there bash expands what
+ * the quotes hold). A `$(…)`, backquote, `${…}` or `$[…]` there runs unseen, and no deny could match it:
+ * where such a mark stands outside every expansion the grammar read, the part is opaque.
  */
 export function hiddenCodeReason(node: Node): string | undefined {
   const why = 'text here holds an expansion that the command-line reader did not read, and it may run commands';
   switch (node.type) {
     case 'regex':
     case 'word':
+      // Unquoted, `<(…)` and `>(…)` run too.
+      return unreadMark(node, true) ? why : undefined;
+    case 'string':
     case 'string_content':
     case 'heredoc_content':
-      return unreadMarks(node) ? why : undefined;
+      // A whole double-quoted string too: `"$\⏎(…)"` comes as a `$` token and a content that starts with `(`.
+      return unreadMark(node, false) ? why : undefined;
     case 'heredoc_body': {
       // A quoted delimiter (`<<'E'`, `<<"E"`, `<<\E`) keeps the body as it is.
       const start = node.parent?.namedChildren.find((c) => c?.type === 'heredoc_start')?.text ?? '';
-      return !/['"\\]/.test(start) && unreadMarks(node) ? why : undefined;
+      return !/['"\\]/.test(start) && unreadMark(node, false) ? why : undefined;
     }
-    case 'raw_string': {
+    case 'raw_string':
       // Single quotes are quoting, except inside a double-quoted `${…}`, where bash expands what they hold.
-      for (let p = node.parent, inExpansion = false; p; p = p.parent) {
-        if (p.type === 'expansion') inExpansion = true;
-        else if (p.type === 'string') return inExpansion && unreadMarks(node) ? why : undefined;
-      }
-      return undefined;
-    }
+      return inQuotedExpansion(node) && unreadMark(node, false) ? why : undefined;
+    case 'ansi_c_string':
+      // Inside a double-quoted `${…}` bash decodes `$'…'` and expands the result: escapes can spell any mark.
+      return inQuotedExpansion(node) ? why : undefined;
     default:
       return undefined;
   }
 }
 
-/** More code marks in the node's text than expansions the grammar read inside it (a pair of backquotes is one). */
-function unreadMarks(node: Node): boolean {
-  const marks = [...node.text.matchAll(CODE_MARKS)];
-  if (marks.length === 0) return false;
-  const backquotes = marks.filter((m) => m[0] === '`').length;
-  const wanted = marks.length - backquotes + Math.ceil(backquotes / 2);
-  let parsed = 0;
-  const count = (n: Node) => {
+/** Inside a `${…}` that stands in double quotes or in a here-document's body (where quotes are plain characters). */
+function inQuotedExpansion(node: Node): boolean {
+  for (let p = node.parent, inExpansion = false; p; p = p.parent) {
+    if (p.type === 'expansion') inExpansion = true;
+    else if (p.type === 'string' || p.type === 'heredoc_body') return inExpansion;
+  }
+  return false;
+}
+
+/**
+ * Whether the node's text holds a code mark outside the expansions the grammar read in it: the text of
+ * each is blanked out first, then the rest is scanned as bash reads it — a backslash escapes the next
+ * character (so `\\$(` is a live mark), a backslash-newline is removed (`$\⏎(` is `$(`).
+ */
+function unreadMark(node: Node, processSubstitution: boolean): boolean {
+  let text = node.text;
+  if (!/[$`<>]/.test(text)) return false;
+  // Blank out what was read, outermost first, in order.
+  let cursor = 0;
+  const blank = (n: Node) => {
     for (const c of n.namedChildren) {
       if (!c) continue;
-      if (PARSED_CODE.has(c.type)) parsed++;
-      count(c);
+      if (!PARSED_CODE.has(c.type)) {
+        blank(c);
+        continue;
+      }
+      const at = text.indexOf(c.text, cursor);
+      if (at < 0) continue;
+      text = text.slice(0, at) + ' '.repeat(c.text.length) + text.slice(at + c.text.length);
+      cursor = at + c.text.length;
     }
   };
-  count(node);
-  return wanted > parsed;
+  blank(node);
+  const plain = text.replace(/\\\n/g, (m, offset: number) => (precededByOddBackslashes(text, offset) ? m : ''));
+  for (let i = 0; i < plain.length; i++) {
+    const c = plain[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '`') return true;
+    if (c === '$' && /[({["]/.test(plain[i + 1] ?? '')) return true;
+    if (processSubstitution && (c === '<' || c === '>') && plain[i + 1] === '(') return true;
+  }
+  return false;
+}
+
+/** Whether the backslash at `offset` is itself escaped (an odd number of backslashes before it). */
+function precededByOddBackslashes(text: string, offset: number): boolean {
+  let n = 0;
+  for (let i = offset - 1; i >= 0 && text[i] === '\\'; i--) n++;
+  return n % 2 === 1;
 }
 
 /** `$"…"`: bash looks the text up in a message catalogue the line may have written, and expands the translation again. */
