@@ -24,3 +24,17 @@ const FENCED = /^(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^\1[ \t]*$|(?![\s\S]))/gm;
 export function withoutFences(text: string): string {
   return text.includes('```') || text.includes('~~~') ? text.replace(FENCED, '') : text;
 }
+
+/**
+ * `text` with a fence it leaves open (a pasted error with no closing line) closed at its end, so quoted
+ * material put after it stays in a block of its own: nothing in that material can close the user's fence
+ * and turn the rest into the user's words.
+ */
+export function closeOpenFence(text: string): string {
+  let open: string | undefined;
+  for (const m of text.matchAll(FENCED)) {
+    const lines = m[0].replace(/\n$/, '').split('\n');
+    open = lines.length > 1 && lines.at(-1)!.trim() === m[1] ? undefined : m[1];
+  }
+  return open ? `${text}\n${open}` : text;
+}

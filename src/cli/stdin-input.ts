@@ -10,7 +10,7 @@
  */
 import { fstatSync } from 'node:fs';
 import { isatty } from 'node:tty';
-import { fenceFor } from '../markdown-fence.js';
+import { closeOpenFence, fenceFor } from '../markdown-fence.js';
 
 /** What standard input gave. */
 export type PipedInput =
@@ -123,12 +123,13 @@ export function composeMessage(
   cutNote: (n: number, more: boolean) => string,
 ): ComposedMessage {
   const text = piped.text.replace(/\s+$/, '');
+  const said = words === undefined ? undefined : closeOpenFence(words);
   const wrap = (body: string) => {
-    if (!words) return body;
+    if (!said) return body;
     // Longer than any run in the user's words too: a fence they left open (a pasted error) then runs on
     // over the piped text, which stays quoted, instead of being closed by ours.
-    const fence = fenceFor(`${words}\n${body}`);
-    return `${words}\n\n${fence}\n${body}\n${fence}`;
+    const fence = fenceFor(`${said}\n${body}`);
+    return `${said}\n\n${fence}\n${body}\n${fence}`;
   };
   const whole = wrap(text);
   if (whole.length <= maxChars && !piped.more) return { text: whole };

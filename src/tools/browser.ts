@@ -96,7 +96,7 @@ async function open(page: Page, url: URL, tabs: BrowserTabs, lang: Lang): Promis
   if (response?.headers()[REFUSED_HEADER]) {
     const refusal = tabs.refusals.slice(before).find((r) => r.url === page.url()) ?? tabs.refusals.at(-1);
     await page.goto('about:blank').catch(() => {});
-    throw new ToolError(refusal ? policyText(lang, refusal, refusal.url) : say(lang, '网络策略拒绝了这个页面。', 'The network policy refused this page.'));
+    throw new ToolError(refusal ? policyText(lang, refusal, refusal.url) : say(lang, '网络策略拒绝了这个页面。', 'The network policy refused this page.'), { outside: true });
   }
 }
 

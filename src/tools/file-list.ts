@@ -39,7 +39,7 @@ export const fileListTool = defineTool({
       entries = await readdir(located.target, { withFileTypes: true });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') throw new ToolError(await notFoundMessage(lang, located));
+      if (code === 'ENOENT') throw new ToolError(await notFoundMessage(lang, located), { outside: true });
       if (code === 'ENOTDIR') {
         throw new ToolError(say(lang, `${shown} 是文件，不是文件夹。要查看内容，请用 file_read。`, `${shown} is a file, not a folder. Use file_read to see its content.`));
       }

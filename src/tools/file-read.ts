@@ -39,7 +39,7 @@ export const fileReadTool = defineTool({
       info = await stat(located.target);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') throw new ToolError(await notFoundMessage(lang, located));
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') throw new ToolError(await notFoundMessage(lang, located), { outside: true });
       throw new ToolError(say(lang, `无法读取 ${shown}（${code}）。`, `Cannot read ${shown} (${code}).`));
     }
     if (info.isDirectory()) {
@@ -68,7 +68,7 @@ export const fileReadTool = defineTool({
     } catch (err) {
       if (err instanceof ToolError) throw err;
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ELOOP') throw new ToolError(await notFoundMessage(lang, located));
+      if (code === 'ENOENT' || code === 'ELOOP') throw new ToolError(await notFoundMessage(lang, located), { outside: true });
       throw new ToolError(say(lang, `无法读取 ${shown}（${code}）。`, `Cannot read ${shown} (${code}).`));
     }
 

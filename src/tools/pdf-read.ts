@@ -184,7 +184,7 @@ async function readPdfBytes(target: string, shown: string, lang: Lang, notFound:
   } catch (err) {
     if (err instanceof ToolError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') throw new ToolError(await notFound());
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') throw new ToolError(await notFound(), { outside: true });
     throw new ToolError(say(lang, `无法读取 ${shown}（${code}）。`, `Cannot read ${shown} (${code}).`));
   }
   if (bytes.length === 0) throw new ToolError(say(lang, `${shown} 是空文件，不是 PDF。`, `${shown} is empty, not a PDF.`));

@@ -115,7 +115,8 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool {
         if (limit.timedOut()) {
           throw new ToolError(say(lang, `${url.host} 在 ${timeoutMs / 1000} 秒内没有完成响应，已放弃。`, `${url.host} did not finish answering within ${timeoutMs / 1000} s; gave up.`));
         }
-        throw new ToolError(say(lang, `无法读取 ${url.href}：${reason(err)}`, `Could not fetch ${url.href}: ${reason(err)}`));
+        // The reason may quote the server (a certificate's names, a TLS alert): outside words.
+        throw new ToolError(say(lang, `无法读取 ${url.href}：${reason(err)}`, `Could not fetch ${url.href}: ${reason(err)}`), { outside: true });
       } finally {
         limit.clear();
         void dispatcher.destroy().catch(() => {});

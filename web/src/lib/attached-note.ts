@@ -11,3 +11,19 @@ export function attachedNote(label: string, files: string[], message = ''): stri
   // The label is the fence's info string: the note is one quoted block, and nothing of it reads as a request.
   return `${fence}${label}\n${files.join('\n')}\n${fence}`;
 }
+
+/** A fenced block as the server reads one (src/markdown-fence.ts): opener, then up to its closing line or the end. */
+const FENCED = /^(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^\1[ \t]*$|(?![\s\S]))/gm;
+
+/**
+ * The user's text with a fence it leaves open (a pasted error) closed at its end, so the note after it
+ * is a block of its own: no name in it can close the user's fence and turn the rest into their words.
+ */
+export function closeOpenFence(text: string): string {
+  let open: string | undefined;
+  for (const m of text.matchAll(FENCED)) {
+    const lines = m[0].replace(/\n$/, '').split('\n');
+    open = lines.length > 1 && lines.at(-1)!.trim() === m[1] ? undefined : m[1];
+  }
+  return open ? `${text}\n${open}` : text;
+}
