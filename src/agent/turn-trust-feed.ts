@@ -13,16 +13,15 @@ import type { Store } from '../store/store.js';
 
 /** The turn's trust record: the user's words of the session, and outside text already in its history. */
 export function trustOf(store: Store, opts: { sessionId: string; text: string; lang: Lang; inPrompt?: UntrustedSource[] }): TurnTrust {
-  const earlier: UntrustedSource[] = store.messages
-    .toolsCalled(opts.sessionId)
+  const called = store.messages.toolsCalled(opts.sessionId);
+  const earlier: UntrustedSource[] = called.tools
     .filter((tool) => bringsOutsideText(tool))
     .map((tool) => ({ tool, from: say(opts.lang, '本会话之前', 'earlier in this conversation') }));
   earlier.push(...(opts.inPrompt ?? []));
   // Text an earlier turn read in its prompt or tool descriptions lives on in what it answered.
   for (const s of store.turns.outsideOf(opts.sessionId)) earlier.push({ ...s, from: `${s.from ?? s.tool}, ${say(opts.lang, '本会话之前', 'earlier in this conversation')}` });
   // A project's skill loaded earlier is still in the conversation, wherever this turn runs from.
-  const skills = store.messages.projectSkillsLoaded(opts.sessionId);
-  if (skills.length) earlier.push({ tool: 'skill', from: skills.join(', ') });
+  if (called.projectSkills.length) earlier.push({ tool: 'skill', from: called.projectSkills.join(', ') });
   const earlierTexts = store.messages.userTexts(opts.sessionId);
   // Text quoted in a fence in an earlier message (piped in, pasted) is still in the model's context.
   if (earlierTexts.some((t) => withoutFences(t) !== t)) earlier.push({ tool: say(opts.lang, '引用的文本', 'quoted text'), from: say(opts.lang, '本会话之前的消息', 'an earlier message of this conversation') });

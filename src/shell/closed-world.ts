@@ -283,9 +283,8 @@ export function hiddenCodeReason(node: Node): string | undefined {
       // Unquoted, `<(…)` and `>(…)` run too.
       return unreadMark(node, true) ? why : undefined;
     case 'string':
-    case 'string_content':
     case 'heredoc_content':
-      // A whole double-quoted string too: `"$\⏎(…)"` comes as a `$` token and a content that starts with `(`.
+      // A double-quoted string whole (its contents are scanned with it): `"$\⏎(…)"` comes as a `$` token and a content that starts with `(`.
       return unreadMark(node, false) ? why : undefined;
     case 'heredoc_body': {
       // A quoted delimiter (`<<'E'`, `<<"E"`, `<<\E`) keeps the body as it is.

@@ -86,10 +86,11 @@ export interface MessagesRepo {
   list(sessionId: string): Message[];
   /** The text the user wrote in a session, oldest first (what they named counts as chosen by them). */
   userTexts(sessionId: string): string[];
-  /** The tools a session has called, each once. */
-  toolsCalled(sessionId: string): string[];
-  /** The names of a project's skills (a cloned folder's, not shipped nor the user's) the session loaded. */
-  projectSkillsLoaded(sessionId: string): string[];
+  /**
+   * The tools a session has called, each once, and the names of the project's skills (a cloned folder's,
+   * not shipped nor the user's) it loaded: read in one pass over its tool parts.
+   */
+  toolsCalled(sessionId: string): { tools: string[]; projectSkills: string[] };
   /** One attachment of a tool part, with its bytes; `index` counts from 0 in the listed order. */
   attachment(partId: string, index: number): StoredAttachment | undefined;
   /** True when the part belongs to a message of that session. */
@@ -206,10 +207,9 @@ export function createMessagesRepo(db: Db): MessagesRepo {
     FROM messages m JOIN parts p ON p.message_id = m.id WHERE m.session_id = ? ORDER BY p.rowid`);
   const userTextsOf = db.prepare(`SELECT p.text FROM messages m JOIN parts p ON p.message_id = m.id
     WHERE m.session_id = ? AND m.role = 'user' AND p.type = 'text' ORDER BY p.rowid`).pluck();
-  const toolsOf = db.prepare(`SELECT DISTINCT p.tool FROM messages m JOIN parts p ON p.message_id = m.id
-    WHERE m.session_id = ? AND p.type = 'tool'`).pluck();
-  const projectSkillsOf = db.prepare(`SELECT DISTINCT json_extract(p.metadata, '$.name') FROM messages m JOIN parts p ON p.message_id = m.id
-    WHERE m.session_id = ? AND p.type = 'tool' AND p.tool = 'skill' AND json_valid(p.metadata) AND json_extract(p.metadata, '$.source') = 'project'`).pluck();
+  const toolsOf = db.prepare(`SELECT DISTINCT p.tool, CASE WHEN p.tool = 'skill' AND json_valid(p.metadata) AND json_extract(p.metadata, '$.source') = 'project'
+    THEN json_extract(p.metadata, '$.name') END AS projectSkill FROM messages m JOIN parts p ON p.message_id = m.id
+    WHERE m.session_id = ? AND p.type = 'tool'`);
   const partOf = db.prepare('SELECT 1 FROM parts p JOIN messages m ON m.id = p.message_id WHERE p.id = ? AND m.session_id = ?').pluck();
   const attachmentAt = db.prepare('SELECT a.value FROM parts p, json_each(p.attachments) a WHERE p.id = ? AND a.key = ?').pluck();
   const grow = db.prepare('UPDATE messages SET size = size + ? WHERE id = ?');
@@ -252,8 +252,13 @@ export function createMessagesRepo(db: Db): MessagesRepo {
       return [...byMessage.values()];
     },
     userTexts: (sessionId) => userTextsOf.all(sessionId) as string[],
-    toolsCalled: (sessionId) => toolsOf.all(sessionId) as string[],
-    projectSkillsLoaded: (sessionId) => (projectSkillsOf.all(sessionId) as unknown[]).map(String),
+    toolsCalled(sessionId) {
+      const rows = toolsOf.all(sessionId) as Array<{ tool: string; projectSkill: unknown }>;
+      return {
+        tools: [...new Set(rows.map((r) => r.tool))],
+        projectSkills: [...new Set(rows.filter((r) => r.projectSkill != null).map((r) => String(r.projectSkill)))],
+      };
+    },
     attachment(partId, index) {
       const raw = attachmentAt.get(partId, index) as string | undefined;
       return raw === undefined ? undefined : (JSON.parse(raw) as StoredAttachment);

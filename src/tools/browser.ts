@@ -148,10 +148,9 @@ export function createBrowserTools(manager: BrowserManager): Tool[] {
       if (fresh) await askOrRefuse(ctx, 'browser.navigate', `${action} about:blank`, `${action} (about:blank)`);
       return manager.use(ctx.sessionId, lang, async (tabs) => {
         const here = tabs.pages.length ? (await tabs.current()).url() : 'about:blank';
-        // Reload, back and forward load a page again, and a tab opened or closed is seen by the pages (when
-        // it closes): once outside text came in, their count and timing could carry data.
-        const reopens = action !== undefined;
-        if (!fresh) await askOrRefuse(ctx, 'browser.navigate', `${action} ${here}`, `${action} (${here})`, reopens ? { kind: 'reopen', url: here } : undefined);
+        // Every action here is seen by the pages: reload, back and forward load one again, and a tab opened
+        // or closed is seen when a page closes. Once outside text came in, their count and timing could carry data.
+        if (!fresh) await askOrRefuse(ctx, 'browser.navigate', `${action} ${here}`, `${action} (${here})`, { kind: 'reopen', url: here });
         const since = tabs.refusals.length;
         if (action === 'new_tab') return pageResult(await tabs.newTab(), tabs, since, lang);
         if (action === 'close_tab') {

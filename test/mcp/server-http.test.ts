@@ -129,6 +129,23 @@ describe('/mcp bound to a non-loopback address', () => {
   });
 });
 
+/**
+ * A call that runs until it is let go: a session answering a whole request for as long as the test
+ * wants. `running` is told when each call starts, in order; `releases` ends them.
+ */
+function holdTool(running: Array<() => void>, releases: Array<() => void>) {
+  return defineTool({
+    name: 'hold',
+    description: 'Runs until let go.',
+    parameters: z.object({}),
+    execute: () =>
+      new Promise<string>((resolve) => {
+        releases.push(() => resolve('let go'));
+        running.shift()?.();
+      }),
+  });
+}
+
 describe('MCP sessions over HTTP: a cap and idle expiry', () => {
   let app: App;
   let server: Server;
@@ -145,19 +162,7 @@ describe('MCP sessions over HTTP: a cap and idle expiry', () => {
   let listening = 0;
   beforeAll(async () => {
     app = await createApp(h.config);
-    // A call that runs until it is let go: a session answering a whole request for as long as the test wants.
-    app.tools.register(
-      defineTool({
-        name: 'hold',
-        description: 'Runs until let go.',
-        parameters: z.object({}),
-        execute: () =>
-          new Promise<string>((resolve) => {
-            releases.push(() => resolve('let go'));
-            running.shift()?.();
-          }),
-      }),
-    );
+    app.tools.register(holdTool(running, releases));
     mcp = createMcpHttp({ app, version: '0.0.0', log: () => {}, maxSessions: 3, idleMs: 1_500, now: () => clock, maxBodyBytes: 1_048_576 });
     server = createHttpServer((req, res) => {
       if (req.method === 'GET') (listening++, res.once('close', () => listening--));
@@ -220,19 +225,7 @@ describe('MCP sessions over HTTP: sessions answering a request are never ended t
   const releases: Array<() => void> = [];
   beforeAll(async () => {
     app = await createApp(h.config);
-    // A call that runs until it is let go: a session answering a whole request for as long as the test wants.
-    app.tools.register(
-      defineTool({
-        name: 'hold',
-        description: 'Runs until let go.',
-        parameters: z.object({}),
-        execute: () =>
-          new Promise<string>((resolve) => {
-            releases.push(() => resolve('let go'));
-            running.shift()?.();
-          }),
-      }),
-    );
+    app.tools.register(holdTool(running, releases));
     mcp = createMcpHttp({ app, version: '0.0.0', log: () => {}, maxSessions: 3, maxPerClient: 2, maxBodyBytes: 1_048_576 });
     server = createHttpServer((req, res) => void mcp.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
