@@ -151,7 +151,6 @@ async function oneShots() {
 }
 
 const passes = [];
-const only = process.env.MCP_BENCH_ONLY;
 const c = await calls();
 const ratio = median(c.ours) / median(c.bare);
 const p99ratio = quantile(c.ours, 0.99) / quantile(c.bare, 0.99);

@@ -126,7 +126,7 @@ describe('servers that hang or lie', () => {
     expect(Date.now() - started).toBeLessThan(45_000);
     // Nothing the commands started outlives them.
     const { execFileSync } = await import('node:child_process');
-    let left = '';
+    let left: string;
     try {
       left = execFileSync('pgrep', ['-f', 'sleep 61.25'], { encoding: 'utf8' });
     } catch {
@@ -272,7 +272,7 @@ describe('an MCP call in a one-shot', () => {
       const r = await runCli(['--show-actions', 'run the long operation with everything'], { ...envOf(dir), ZHIXING_BASE_URL: model.url, ZHIXING_API_KEY: 'sk-test-mcp-progress-1234', ZHIXING_MODEL: 'test-model' }, { timeoutMs: 40_000 });
       expect(r.code).toBe(0);
       // Each step as it comes, then the call's trace line with its result.
-      expect(r.stdout).toMatch(/^(  … [1-4]\/4.*\n){2,}🔧 everything__trigger-long-running-operation .*✓/m);
+      expect(r.stdout).toMatch(/^( {2}… [1-4]\/4.*\n){2,}🔧 everything__trigger-long-running-operation .*✓/m);
       expect(r.stdout).toContain('It finished.');
     } finally {
       await model.close();

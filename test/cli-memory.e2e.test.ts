@@ -20,7 +20,7 @@ describe('offline memory through the real CLI', () => {
     expect((await runCli(['--new', '我叫什么'], env)).stdout).not.toContain('刘浩彬');
     expect((await runCli(['--new', '我喜欢喝什么'], env)).stdout).toContain('我没有记下和这个有关的内容。');
     const list = await runCli(['chat'], { ...env, ZHIXING_LANG: 'zh' }, { input: '/memory all\n' });
-    expect(list.stdout).toMatch(/1\. \[事实\] 我叫刘浩彬  #name/);
+    expect(list.stdout).toMatch(/1\. \[事实\] 我叫刘浩彬 {2}#name/);
     expect(list.stdout).toMatch(/2\. \[偏好\] 我喜欢喝美式咖啡/);
   }, 90_000);
 

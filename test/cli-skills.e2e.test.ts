@@ -1,6 +1,5 @@
 // Skills through the real CLI and the OpenAI wire format: the model sees them listed in the system
 // prompt, calls `skill`, and gets the instructions and the folder back.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,6 +1,4 @@
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli } from './support/cli.js';
 import { startOpenAiServer, textReply, type OpenAiServer } from './support/openai-server.js';

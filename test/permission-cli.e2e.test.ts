@@ -200,7 +200,7 @@ describe('decisions on the trace, and /permissions, in the REPL', () => {
     const pty = inPty([], env);
     let at = await pty.waitFor(PROMPT);
     pty.type('/permissions');
-    at = await pty.waitFor(/Remembered answers[^\n]*\n  \(none\)\n/, at);
+    at = await pty.waitFor(/Remembered answers[^\n]*\n {2}\(none\)\n/, at);
     at = await pty.waitFor(PROMPT, at);
     pty.type('/permissions deny shell curl *');
     at = await pty.waitFor(/Set: shell › curl \* → deny \(saved to config\.json\)\.\n/, at);
@@ -210,7 +210,7 @@ describe('decisions on the trace, and /permissions, in the REPL', () => {
     at = await pty.waitFor(PROMPT, at);
     pty.type('/permissions remove nothing_here');
     at = await pty.waitFor(/You have no rule nothing_here\.\n/, at);
-    at = await pty.waitFor(PROMPT, at);
+    await pty.waitFor(PROMPT, at);
     pty.type('/exit');
     expect(await pty.closed).toBe(0);
     const shown = pty.screen();

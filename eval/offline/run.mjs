@@ -155,7 +155,7 @@ const cases = readFileSync(file, 'utf8')
     try {
       return JSON.parse(line);
     } catch (err) {
-      throw new Error(`${file}:${n}: ${err.message}`);
+      throw new Error(`${file}:${n}: ${err.message}`, { cause: err });
     }
   })
   .filter((c) => !only || only.has(c.id) || only.has(c.kind));

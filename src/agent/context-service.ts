@@ -128,7 +128,7 @@ export function createContextService(deps: ContextDeps): ContextService {
       // model should see); one larger than the budget is cut by the fit below, which says so.
       const maxPartChars = Math.max(budget.readChars, HISTORY_WINDOW.maxPartChars);
       const stored = store.messages.listRecent(sessionId, { maxChars: budget.readChars, maxPartChars, after: summary?.covers.upTo });
-      let exchanges = groupExchanges(stored);
+      const exchanges = groupExchanges(stored);
       let units = exchanges.map(toUnit);
       const preferences = deps.preferences?.() ?? [];
       const memories = await recall(input, units, budget);
@@ -147,7 +147,6 @@ export function createContextService(deps: ContextDeps): ContextService {
         if (made) {
           failedAt.delete(sessionId);
           summary = made;
-          exchanges = exchanges.slice(exchanges.length - keep);
           units = units.slice(units.length - keep);
         }
       }

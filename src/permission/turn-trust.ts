@@ -26,7 +26,7 @@
  */
 import { say, type Lang } from '../i18n.js';
 import { withoutFences } from '../markdown-fence.js';
-import type { Egress, PermissionRequest } from '../contract/permission.js';
+import type { PermissionRequest } from '../contract/permission.js';
 
 /** At most this many outside sources are named in a reason; more are counted. */
 const MAX_SOURCES_SHOWN = 3;

@@ -32,7 +32,10 @@ export function sedScriptRuns(script: string): boolean {
     const c = at();
     if (/\d/.test(c)) {
       skip(/\d/);
-      if (at() === '~') (i++, skip(/\d/));
+      if (at() === '~') {
+        i++;
+        skip(/\d/);
+      }
       return true;
     }
     if (c === '$') return (i++, true);
@@ -59,8 +62,10 @@ export function sedScriptRuns(script: string): boolean {
       if (at() === ',') {
         i++;
         skip(/[ \t]/);
-        if (at() === '+' || at() === '~') (i++, skip(/\d/));
-        else if (address() !== true) return true;
+        if (at() === '+' || at() === '~') {
+          i++;
+          skip(/\d/);
+        } else if (address() !== true) return true;
       }
     }
     skip(/[ \t!]/);

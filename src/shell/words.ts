@@ -37,12 +37,16 @@ export function decodeAnsiC(body: string): string {
     if (n in ANSI_SIMPLE) out += ANSI_SIMPLE[n];
     else if (n === 'x') {
       const hex = /^[0-9a-fA-F]{1,2}/.exec(body.slice(i + 1))?.[0];
-      if (hex) (out += String.fromCharCode(parseInt(hex, 16))), (i += hex.length);
-      else out += '\\x';
+      if (hex) {
+        out += String.fromCharCode(parseInt(hex, 16));
+        i += hex.length;
+      } else out += '\\x';
     } else if (n === 'u' || n === 'U') {
       const hex = new RegExp(`^[0-9a-fA-F]{1,${n === 'u' ? 4 : 8}}`).exec(body.slice(i + 1))?.[0];
-      if (hex) (out += String.fromCodePoint(Math.min(parseInt(hex, 16), 0x10ffff))), (i += hex.length);
-      else out += `\\${n}`;
+      if (hex) {
+        out += String.fromCodePoint(Math.min(parseInt(hex, 16), 0x10ffff));
+        i += hex.length;
+      } else out += `\\${n}`;
     } else if (/[0-7]/.test(n)) {
       const oct = /^[0-7]{1,3}/.exec(body.slice(i))![0];
       out += String.fromCharCode(parseInt(oct, 8) & 0xff);

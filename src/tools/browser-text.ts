@@ -11,7 +11,7 @@ export function policyText(lang: Lang, err: NetworkPolicyError | Refusal, url: s
   if (lang === 'en') return err.message;
   const reason = 'reason' in err ? err.reason : 'address';
   if (reason === 'scheme') {
-    let scheme = '';
+    let scheme: string;
     try {
       scheme = new URL(url).protocol;
     } catch {

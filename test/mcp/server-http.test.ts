@@ -165,7 +165,10 @@ describe('MCP sessions over HTTP: a cap and idle expiry', () => {
     app.tools.register(holdTool(running, releases));
     mcp = createMcpHttp({ app, version: '0.0.0', log: () => {}, maxSessions: 3, idleMs: 1_500, now: () => clock, maxBodyBytes: 1_048_576 });
     server = createHttpServer((req, res) => {
-      if (req.method === 'GET') (listening++, res.once('close', () => listening--));
+      if (req.method === 'GET') {
+        listening++;
+        res.once('close', () => listening--);
+      }
       void mcp.handle(req, res);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

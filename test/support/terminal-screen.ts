@@ -52,12 +52,12 @@ export function createTerminalScreen(cols: number, height: number): TerminalScre
     const nums = params.replace(/^\?/, '').split(';').map((p) => Number(p) || 0);
     const n = Math.max(1, nums[0] ?? 0);
     const at = Math.min(col, cols - 1);
-    if (final === 'A') row = Math.max(0, row - n), (col = at);
-    else if (final === 'B') row = Math.min(height - 1, row + n), (col = at);
+    if (final === 'A') [row, col] = [Math.max(0, row - n), at];
+    else if (final === 'B') [row, col] = [Math.min(height - 1, row + n), at];
     else if (final === 'C') col = Math.min(cols - 1, at + n);
     else if (final === 'D') col = Math.max(0, at - n);
     else if (final === 'G') col = Math.min(cols - 1, n - 1);
-    else if (final === 'H' || final === 'f') (row = Math.min(height - 1, n - 1)), (col = Math.min(cols - 1, Math.max(1, nums[1] ?? 1) - 1));
+    else if (final === 'H' || final === 'f') [row, col] = [Math.min(height - 1, n - 1), Math.min(cols - 1, Math.max(1, nums[1] ?? 1) - 1)];
     else if (final === 'K') {
       const from = nums[0] === 2 ? 0 : at;
       for (let c = nums[0] === 1 ? 0 : from; c < (nums[0] === 1 ? at + 1 : cols); c++) grid[row]![c] = ' ';

@@ -111,6 +111,8 @@ it('hostile Markdown from the model is shown as text; links are made safe; a rem
   expect(links.filter((l) => l.href === null).map((l) => l.text)).toEqual(['ftp', 'rel']);
   expect(links.find((l) => l.text === 'hash')).toMatchObject({ href: '#top', target: null });
   const followable = links.filter((l) => l.href !== null && l.text !== 'hash');
+  expect(followable.length).toBeGreaterThan(0);
+  for (const l of followable) expect(l).toMatchObject({ target: '_blank', rel: expect.stringMatching(/noopener.*noreferrer|noreferrer.*noopener/) });
   expect(await md.locator('a[title]').getAttribute('title')).toBe('x" onmouseover="window.__pwned=10');
   // Following one: a new tab that cannot reach back.
   const [tab] = await Promise.all([page.context().waitForEvent('page'), md.locator('a', { hasText: 'elsewhere' }).click()]);

@@ -207,7 +207,7 @@ export function nameFrom(after: string): string | undefined {
     const words = after.trim().split(/[\s,.!?;:]+/).filter(Boolean);
     const kept = [words[0]];
     for (const w of words.slice(1, 3)) {
-      if (!/^[A-Z][a-z'\-]*$/.test(w)) break;
+      if (!/^[A-Z][a-z'-]*$/.test(w)) break;
       kept.push(w);
     }
     return kept.join(' ');

@@ -1,6 +1,6 @@
 /** Rules that answer without a tool: greetings, help, thanks, feelings, code. (The user's name is a memory: intents-memory.ts.) */
 import { clearlyOutOfScope, nearestTo } from './out-of-scope.js';
-import { PRIORITY, reply, type Intent, type Outcome, type Reply } from './intent.js';
+import { PRIORITY, reply, type Intent, type Reply } from './intent.js';
 
 /** A rule that fires when the whole message is one of a few set phrases. */
 function whole(id: string, pattern: RegExp, r: Reply, priority: number = PRIORITY.chat): Intent {

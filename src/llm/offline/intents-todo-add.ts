@@ -13,8 +13,8 @@ const ADD_MARKERS_ZH =
 // (`\s*(.+?)\s*` is retried for every split of a long run of spaces).
 const ADD_INTO_ZH = /^(?:帮我|请|麻烦你?|给我)?\s*(?:把\s*)?(\S.*?)(?<!\s)\s*(?:加到|加入|添加到|放到|放进|记到|写到|写进|记进)(?:我的)?(?:待办|todo)/di;
 const ADD_MARKERS_EN: RegExp[] = [
-  /\b(?:add|create|make|new|set)\s+(?:(?:a|an|new|another)\s+)*(?:todo|to-do|task|reminder)(?:\s+item)?\b\s*(?:[:\-]|to\b|that\b|saying\b|for\b)?/i,
-  /\badd\s+(?:this\s+)?to\s+(?:my\s+|the\s+)?(?:(?:todo|to-do|task)s?(?:\s+list)?|list)\s*[:,\-]/i,
+  /\b(?:add|create|make|new|set)\s+(?:(?:a|an|new|another)\s+)*(?:todo|to-do|task|reminder)(?:\s+item)?\b\s*(?:[:-]|to\b|that\b|saying\b|for\b)?/i,
+  /\badd\s+(?:this\s+)?to\s+(?:my\s+|the\s+)?(?:(?:todo|to-do|task)s?(?:\s+list)?|list)\s*[:,-]/i,
   /\b(?:remind me (?:to|about|of)|note down|jot down)\b/i,
   /^(?:todo|to-do|note to self|reminder)\s*:/i,
   /\bnew (?:todo|to-do|task)\b\s*:?/i,

@@ -1,7 +1,7 @@
 /** Rules for the todo tools: add (keeping the user's wording), list, done and delete by number. */
 import { looksLikeFile, PATH, todoId, todoIds, type Utterance } from './extract.js';
 import { todoAdd } from './intents-todo-add.js';
-import { call, PRIORITY, reply, str, type Intent, type Outcome, type ToolRules } from './intent.js';
+import { call, PRIORITY, reply, str, type Intent, type ToolRules } from './intent.js';
 import { say, type Lang } from '../../i18n.js';
 import { lookupIn } from './todo-lookup.js';
 

@@ -87,7 +87,7 @@ const NOT_PLACES_EN = new Set(['here', 'there', 'outside', 'my area', 'my city',
 export function placeEn(text: string): string | undefined {
   const place = stripEdges(text, LEAD_EN_RE, TRAIL_EN);
   if (!place || place.length > MAX_PLACE_CHARS * 2 || NOT_PLACES_EN.has(place.toLowerCase())) return undefined;
-  if (!/^[A-Za-z][A-Za-z .'\-]*$/.test(place)) return undefined;
+  if (!/^[A-Za-z][A-Za-z .'-]*$/.test(place)) return undefined;
   if (/\b(?:i|me|my|you|your|we|it)\b/i.test(place)) return undefined;
   return place;
 }

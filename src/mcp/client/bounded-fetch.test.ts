@@ -29,7 +29,7 @@ describe('boundedFetch', () => {
       if (req.url === '/endless') {
         // One line that never ends, as a hostile server would send it: written until the client leaves.
         const more = () => {
-          while (res.write('x'.repeat(256))) {}
+          while (res.write('x'.repeat(256))) continue;
         };
         res.on('drain', more);
         res.write('data: ');
@@ -38,8 +38,14 @@ describe('boundedFetch', () => {
       }
       if (req.url === '/events') {
         // Many events, far more than the limit in all, each short; blank lines split between writes too.
-        for (let i = 0; i < 200; i++) res.write(`data: {"n":${i}}\r\n\r`), res.write('\n');
-        for (let i = 0; i < 200; i++) res.write(`data: {"n":${i}}\n`), res.write('\n');
+        for (let i = 0; i < 200; i++) {
+          res.write(`data: {"n":${i}}\r\n\r`);
+          res.write('\n');
+        }
+        for (let i = 0; i < 200; i++) {
+          res.write(`data: {"n":${i}}\n`);
+          res.write('\n');
+        }
         return void res.end();
       }
       res.end(JSON.stringify({ big: 'y'.repeat(req.url === '/json' ? 2 * LIMIT : 10) }));

@@ -38,7 +38,6 @@ export function uniqueToolNames(server: string, tools: string[]): string[] {
 }
 
 /** Characters a server's text must not carry into the model's context or a terminal: controls, bidi overrides, zero-width marks. */
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
 
 export const MAX_DESCRIPTION_CHARS = 1_000;

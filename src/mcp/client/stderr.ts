@@ -4,7 +4,6 @@ const MAX_LINE_CHARS = 500;
 /** An unfinished line longer than this is cut: a server writing without newlines cannot grow it without bound. */
 const MAX_PARTIAL_CHARS = 4_000;
 
-// eslint-disable-next-line no-control-regex
 const ESCAPES = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** The last lines a server wrote to stderr, without terminal escapes, bounded in count and size. */
