@@ -23,7 +23,10 @@ const range = (xs, f = (x) => x.toFixed(1)) => `${f(Math.min(...xs))}–${f(Math
 async function openApp(home, env = {}) {
   const { loadConfig } = await import(join(root, 'dist/config/config.js'));
   const { createApp } = await import(join(root, 'dist/app.js'));
-  const config = loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_OFFLINE: '1', ZHIXING_LANG: 'en', ...env }, cwd: home });
+  const config = loadConfig({
+    env: { ZHIXING_HOME: home, ZHIXING_OFFLINE: '1', ZHIXING_LANG: 'en', ...env },
+    cwd: home,
+  });
   return createApp(config, { warn: () => {} });
 }
 
@@ -36,10 +39,27 @@ async function build(home, n) {
   store.transaction(() => {
     for (let i = 0; i * 3 < n; i++) {
       const turnId = `trn_b${i}`;
-      const add = (role, part) => store.messages.addMessage({ id: store.newId('msg'), sessionId: session.id, turnId, role, now: t++ }, [{ id: store.newId('prt'), now: t, ...part }]);
-      add('user', { type: 'text', text: `Question ${i}: what does notes-${i % 50}.md say about the plan for week ${i % 52}?` });
-      add('assistant', { type: 'tool', callId: `c${i}`, tool: 'file_read', input: { path: `notes-${i % 50}.md` }, state: 'completed', output: `week ${i % 52}: ${'ship the draft, review it, then send it on. '.repeat(8)}`, ms: 1 });
-      add('assistant', { type: 'text', text: `notes-${i % 50}.md says week ${i % 52} is for shipping the draft and reviewing it.` });
+      const add = (role, part) =>
+        store.messages.addMessage({ id: store.newId('msg'), sessionId: session.id, turnId, role, now: t++ }, [
+          { id: store.newId('prt'), now: t, ...part },
+        ]);
+      add('user', {
+        type: 'text',
+        text: `Question ${i}: what does notes-${i % 50}.md say about the plan for week ${i % 52}?`,
+      });
+      add('assistant', {
+        type: 'tool',
+        callId: `c${i}`,
+        tool: 'file_read',
+        input: { path: `notes-${i % 50}.md` },
+        state: 'completed',
+        output: `week ${i % 52}: ${'ship the draft, review it, then send it on. '.repeat(8)}`,
+        ms: 1,
+      });
+      add('assistant', {
+        type: 'text',
+        text: `notes-${i % 50}.md says week ${i % 52} is for shipping the draft and reviewing it.`,
+      });
     }
   });
   app.close();
@@ -58,7 +78,13 @@ async function child(home, env) {
     if (i >= WARM_TURNS) times.push(ms);
   }
   app.close();
-  process.stdout.write(JSON.stringify({ times, maxRssMb: process.resourceUsage().maxRSS / 1024, heapMb: process.memoryUsage().heapUsed / 2 ** 20 }));
+  process.stdout.write(
+    JSON.stringify({
+      times,
+      maxRssMb: process.resourceUsage().maxRSS / 1024,
+      heapMb: process.memoryUsage().heapUsed / 2 ** 20,
+    }),
+  );
 }
 
 function measure(templates, runs, env) {
@@ -68,7 +94,9 @@ function measure(templates, runs, env) {
     for (const n of SIZES) {
       const home = mkdtempSync(join(tmpdir(), 'zhixing-bench-ctx-'));
       copyFileSync(join(templates[n], 'zhixing.db'), join(home, 'zhixing.db'));
-      const c = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', home, JSON.stringify(env)], { encoding: 'utf8' });
+      const c = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', home, JSON.stringify(env)], {
+        encoding: 'utf8',
+      });
       rmSync(home, { recursive: true, force: true });
       if (c.status !== 0) throw new Error(`the child for ${n} messages failed: ${c.stderr}`);
       const m = JSON.parse(c.stdout);
@@ -112,7 +140,10 @@ if (process.argv[2] === '--child') {
     const on = measure(templates, runs, {});
     const off = measure(templates, runs, { ZHIXING_COMPACTION: '0' });
     const passes = [
-      report(`a turn (offline planner, one tool step) in a session of 1k / 10k / 50k stored messages, compaction on (its first turn compacts, before the timed ones); ${runs} processes per size, ${TURNS} turns each`, on),
+      report(
+        `a turn (offline planner, one tool step) in a session of 1k / 10k / 50k stored messages, compaction on (its first turn compacts, before the timed ones); ${runs} processes per size, ${TURNS} turns each`,
+        on,
+      ),
       report('the same with compaction off (windowing only)', off),
     ];
     process.exitCode = passes.every(Boolean) ? 0 : 1;

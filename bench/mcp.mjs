@@ -42,13 +42,28 @@ async function bareClient() {
 function ourClient() {
   const tools = createToolRegistry([]);
   const manager = createMcpManager({
-    servers: [{ name: 'everything', transport: 'stdio', command: everything, args: ['stdio'], env: {}, headers: {}, enabled: true, timeoutMs: 60_000 }],
+    servers: [
+      {
+        name: 'everything',
+        transport: 'stdio',
+        command: everything,
+        args: ['stdio'],
+        env: {},
+        headers: {},
+        enabled: true,
+        timeoutMs: 60_000,
+      },
+    ],
     tools,
     saveServers: () => {},
     trusted: () => true,
   });
   const ctx = {
-    sessionId: 'bench', turnId: 't', callId: 'c', workspace: root, lang: 'en',
+    sessionId: 'bench',
+    turnId: 't',
+    callId: 'c',
+    workspace: root,
+    lang: 'en',
     signal: new AbortController().signal,
     progress: () => {},
     ask: async () => 'allow',
@@ -81,7 +96,11 @@ async function calls() {
     const r = await ours.tools.run(call, ours.ctx);
     if (!r.ok || !r.output.includes('5')) throw new Error(`bad result: ${r.output}`);
   };
-  const runs = [['bare', viaBare], ['ours', viaOurs], ['registry', viaRegistry]];
+  const runs = [
+    ['bare', viaBare],
+    ['ours', viaOurs],
+    ['registry', viaRegistry],
+  ];
   for (let i = 0; i < WARMUP; i++) for (const [, fn] of runs) await fn();
   const times = { bare: [], ours: [], registry: [] };
   for (let done = 0; done < CALLS; done += BLOCK) {
@@ -119,17 +138,37 @@ async function connects() {
 
 /** A one-shot with a model, with and without a server that takes 5 s to initialize configured. */
 async function oneShots() {
-  const model = spawn(process.execPath, [join(root, 'bench', 'model-server.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const model = spawn(process.execPath, [join(root, 'bench', 'model-server.mjs')], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const url = await new Promise((resolve) => model.stdout.once('data', (d) => resolve(String(d).trim())));
   const plain = mkdtempSync(join(tmpdir(), 'zhixing-bench-mcp-'));
   const slow = mkdtempSync(join(tmpdir(), 'zhixing-bench-mcp-'));
-  writeFileSync(join(slow, 'config.json'), JSON.stringify({
-    mcpServers: { slow: { command: process.execPath, args: [join(root, 'test', 'fixtures', 'mcp', 'slow-init.mjs')], env: { SLOW_INIT_MS: '5000' } } },
-  }));
-  const base = { ...process.env, NO_COLOR: '1', ZHIXING_BASE_URL: url, ZHIXING_API_KEY: 'sk-bench-0000000000000000', ZHIXING_MODEL: 'bench' };
+  writeFileSync(
+    join(slow, 'config.json'),
+    JSON.stringify({
+      mcpServers: {
+        slow: {
+          command: process.execPath,
+          args: [join(root, 'test', 'fixtures', 'mcp', 'slow-init.mjs')],
+          env: { SLOW_INIT_MS: '5000' },
+        },
+      },
+    }),
+  );
+  const base = {
+    ...process.env,
+    NO_COLOR: '1',
+    ZHIXING_BASE_URL: url,
+    ZHIXING_API_KEY: 'sk-bench-0000000000000000',
+    ZHIXING_MODEL: 'bench',
+  };
   const run = (home) => {
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, [join(root, 'bin', 'zhixing'), '(3+5)*2'], { env: { ...base, ZHIXING_HOME: home }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [join(root, 'bin', 'zhixing'), '(3+5)*2'], {
+      env: { ...base, ZHIXING_HOME: home },
+      encoding: 'utf8',
+    });
     const ms = performance.now() - t0;
     if (r.status !== 0 || !r.stdout.includes('16')) throw new Error(`one-shot failed: ${r.stderr}`);
     return ms;
@@ -155,18 +194,32 @@ const c = await calls();
 const ratio = median(c.ours) / median(c.bare);
 const p99ratio = quantile(c.ours, 0.99) / quantile(c.bare, 0.99);
 passes.push(ratio <= 1.2);
-console.log(`\nMCP tool call (get-sum over stdio to server-everything), ${CALLS} calls each after ${WARMUP} warm-up, interleaved in blocks of ${BLOCK}`);
-console.log(`  bare SDK Client median ${us(median(c.bare))} (p99 ${us(quantile(c.bare, 0.99))}) · Zhixing's MCP tool (ask, connection, mapping) median ${us(median(c.ours))} (p99 ${us(quantile(c.ours, 0.99))})`);
-console.log(`  ratio median ${ratio.toFixed(2)}× (target ≤ 1.2×) ${ratio <= 1.2 ? 'PASS' : 'FAIL'} · p99 ${p99ratio.toFixed(2)}×`);
-console.log(`  the same through the tool registry, as a turn runs it: median ${us(median(c.registry))} (p99 ${us(quantile(c.registry, 0.99))}) · ratio ${(median(c.registry) / median(c.bare)).toFixed(2)}× to the bare Client`);
+console.log(
+  `\nMCP tool call (get-sum over stdio to server-everything), ${CALLS} calls each after ${WARMUP} warm-up, interleaved in blocks of ${BLOCK}`,
+);
+console.log(
+  `  bare SDK Client median ${us(median(c.bare))} (p99 ${us(quantile(c.bare, 0.99))}) · Zhixing's MCP tool (ask, connection, mapping) median ${us(median(c.ours))} (p99 ${us(quantile(c.ours, 0.99))})`,
+);
+console.log(
+  `  ratio median ${ratio.toFixed(2)}× (target ≤ 1.2×) ${ratio <= 1.2 ? 'PASS' : 'FAIL'} · p99 ${p99ratio.toFixed(2)}×`,
+);
+console.log(
+  `  the same through the tool registry, as a turn runs it: median ${us(median(c.registry))} (p99 ${us(quantile(c.registry, 0.99))}) · ratio ${(median(c.registry) / median(c.bare)).toFixed(2)}× to the bare Client`,
+);
 
 const k = await connects();
 console.log(`\nMCP connect (spawn server-everything to usable), ${CONNECTS} runs each`);
-console.log(`  bare SDK Client (spawn + initialize) median ${median(k.bare).toFixed(1)} ms (${range(k.bare)}) · Zhixing (spawn + initialize + tools/list + registering) median ${median(k.ours).toFixed(1)} ms (${range(k.ours)}) · ratio ${(median(k.ours) / median(k.bare)).toFixed(2)}×`);
+console.log(
+  `  bare SDK Client (spawn + initialize) median ${median(k.bare).toFixed(1)} ms (${range(k.bare)}) · Zhixing (spawn + initialize + tools/list + registering) median ${median(k.ours).toFixed(1)} ms (${range(k.ours)}) · ratio ${(median(k.ours) / median(k.bare)).toFixed(2)}×`,
+);
 
 const s = await oneShots();
 const extra = median(s.slow) - median(s.plain);
 passes.push(extra < 1000);
-console.log(`\none-shot "(3+5)*2" with a model, with a server that takes 5 s to initialize configured vs none, ${SHOTS} runs each`);
-console.log(`  no MCP server median ${median(s.plain).toFixed(1)} ms (${range(s.plain)}) · slow server configured median ${median(s.slow).toFixed(1)} ms (${range(s.slow)}) · difference ${extra.toFixed(1)} ms (target < 1000 ms: it is not waited for) ${extra < 1000 ? 'PASS' : 'FAIL'}`);
+console.log(
+  `\none-shot "(3+5)*2" with a model, with a server that takes 5 s to initialize configured vs none, ${SHOTS} runs each`,
+);
+console.log(
+  `  no MCP server median ${median(s.plain).toFixed(1)} ms (${range(s.plain)}) · slow server configured median ${median(s.slow).toFixed(1)} ms (${range(s.slow)}) · difference ${extra.toFixed(1)} ms (target < 1000 ms: it is not waited for) ${extra < 1000 ? 'PASS' : 'FAIL'}`,
+);
 process.exitCode = passes.every(Boolean) ? 0 : 1;

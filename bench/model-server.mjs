@@ -22,7 +22,15 @@ const server = createServer((req, res) => {
     const request = JSON.parse(body);
     if (!request.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion', created: 0, model: 'bench', choices: [{ index: 0, message: { role: 'assistant', content: 'Bench chat' }, finish_reason: 'stop' }] }));
+      res.end(
+        JSON.stringify({
+          id: 'chatcmpl-bench',
+          object: 'chat.completion',
+          created: 0,
+          model: 'bench',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'Bench chat' }, finish_reason: 'stop' }],
+        }),
+      );
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });

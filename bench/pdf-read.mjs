@@ -35,11 +35,22 @@ function makeReport() {
       `Page ${p} of the report continues the analysis from the previous section.`,
     ];
     prose.forEach((l, i) => ops.push(`BT /F1 10 Tf 72 ${690 - i * 14} Td ${esc(l)} Tj ET`));
-    const rows = [['Product', 'Q1', 'Q2', 'Q3'], ['Apples', '1,200', '1,350', '(45)'], ['Pears', `${300 + p}`, '280', '310'], ['Plums', '12', '9', `${p}`]];
-    rows.forEach((r, i) => r.forEach((cell, c) => ops.push(`BT /F1 10 Tf ${72 + c * 110} ${630 - i * 14} Td ${esc(cell)} Tj ET`)));
+    const rows = [
+      ['Product', 'Q1', 'Q2', 'Q3'],
+      ['Apples', '1,200', '1,350', '(45)'],
+      ['Pears', `${300 + p}`, '280', '310'],
+      ['Plums', '12', '9', `${p}`],
+    ];
+    rows.forEach((r, i) =>
+      r.forEach((cell, c) => ops.push(`BT /F1 10 Tf ${72 + c * 110} ${630 - i * 14} Td ${esc(cell)} Tj ET`)),
+    );
     const content = ops.join('\n');
     const stream = add(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
-    kids.push(add(`<< /Type /Page /Parent ${pages} 0 R /MediaBox [0 0 612 792] /Contents ${stream} 0 R /Resources << /Font << /F1 ${font} 0 R >> >> >>`));
+    kids.push(
+      add(
+        `<< /Type /Page /Parent ${pages} 0 R /MediaBox [0 0 612 792] /Contents ${stream} 0 R /Resources << /Font << /F1 ${font} 0 R >> >> >>`,
+      ),
+    );
   }
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pages} 0 R >>`;
   objects[pages - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
@@ -66,19 +77,32 @@ try {
   const pdfRoot = resolve(dirname(pdfMain), '..', '..');
   const pdfjs = await import(pathToFileURL(pdfMain).href);
   const ctx = {
-    sessionId: 'bench', turnId: 't', callId: 'c', workspace: work, signal: new AbortController().signal, lang: 'en',
-    progress() {}, ask: async () => 'allow',
+    sessionId: 'bench',
+    turnId: 't',
+    callId: 'c',
+    workspace: work,
+    signal: new AbortController().signal,
+    lang: 'en',
+    progress() {},
+    ask: async () => 'allow',
   };
 
   async function tool() {
     const result = await pdfReadTool.execute({ path: 'report.pdf' }, ctx);
-    if (!result.output.includes(`## Page ${PAGES}`) || !result.output.includes('| Apples | 1,200 | 1,350 | (45) |')) throw new Error('pdf_read did not read every page');
+    if (!result.output.includes(`## Page ${PAGES}`) || !result.output.includes('| Apples | 1,200 | 1,350 | (45) |'))
+      throw new Error('pdf_read did not read every page');
     return result.output.length;
   }
   async function bare() {
     const doc = await pdfjs.getDocument({
-      data: new Uint8Array(bytes), cMapUrl: join(pdfRoot, 'cmaps') + sep, cMapPacked: true, standardFontDataUrl: join(pdfRoot, 'standard_fonts') + sep,
-      isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0,
+      data: new Uint8Array(bytes),
+      cMapUrl: join(pdfRoot, 'cmaps') + sep,
+      cMapPacked: true,
+      standardFontDataUrl: join(pdfRoot, 'standard_fonts') + sep,
+      isEvalSupported: false,
+      disableFontFace: true,
+      useSystemFonts: false,
+      verbosity: 0,
     }).promise;
     let chars = 0;
     for (let n = 1; n <= doc.numPages; n++) {
@@ -98,7 +122,10 @@ try {
   const times = { tool: [], bare: [] };
   for (let i = 0; i < RUNS; i++) {
     // Interleaved, so both see the same machine.
-    for (const [name, fn] of [['tool', tool], ['bare', bare]]) {
+    for (const [name, fn] of [
+      ['tool', tool],
+      ['bare', bare],
+    ]) {
       const t0 = performance.now();
       await fn();
       times[name].push(performance.now() - t0);
@@ -106,8 +133,12 @@ try {
   }
   const ratio = median(times.tool) / median(times.bare);
   console.log(`pdf_read, ${PAGES}-page PDF (${bytes.length} bytes), ${RUNS} runs each`);
-  console.log(`  pdf_read end to end (dist/, worker thread):  median ${median(times.tool).toFixed(1)} ms  (min–max ${range(times.tool)})`);
-  console.log(`  bare pdf.js getDocument + getTextContent:    median ${median(times.bare).toFixed(1)} ms  (min–max ${range(times.bare)})`);
+  console.log(
+    `  pdf_read end to end (dist/, worker thread):  median ${median(times.tool).toFixed(1)} ms  (min–max ${range(times.tool)})`,
+  );
+  console.log(
+    `  bare pdf.js getDocument + getTextContent:    median ${median(times.bare).toFixed(1)} ms  (min–max ${range(times.bare)})`,
+  );
   console.log(`  first pdf_read of the process (worker start + pdf.js load): ${cold.toFixed(1)} ms`);
   console.log(`  ratio ${ratio.toFixed(2)}× (target ≤ 1.5×)`);
 } finally {

@@ -26,7 +26,9 @@ function timeCommand(cmd, args, env) {
 
 /** bench/model-server.mjs in a process of its own: a local OpenAI-format service that answers at once. */
 async function startModelServer() {
-  const child = spawn(process.execPath, [join(root, 'bench', 'model-server.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(root, 'bench', 'model-server.mjs')], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const url = await new Promise((resolve, reject) => {
     child.once('error', reject);
     child.stdout.once('data', (d) => resolve(String(d).trim()));
@@ -47,7 +49,13 @@ async function oneShot(runs) {
   const base = { ...process.env, NO_COLOR: '1', ZHIXING_CACHE_DIR: join(home, 'cache') };
   const offline = { ...base, ZHIXING_HOME: home, ZHIXING_OFFLINE: '1' };
   const cold = { ...offline, ZHIXING_CACHE_DIR: 'off' };
-  const model = { ...base, ZHIXING_HOME: modelHome, ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: 'sk-bench-0000000000000000', ZHIXING_MODEL: 'bench' };
+  const model = {
+    ...base,
+    ZHIXING_HOME: modelHome,
+    ZHIXING_BASE_URL: server.url,
+    ZHIXING_API_KEY: 'sk-bench-0000000000000000',
+    ZHIXING_MODEL: 'bench',
+  };
   const bin = join(root, 'bin', 'zhixing');
   const times = { node: [], offline: [], model: [], cold: [] };
   try {
@@ -68,7 +76,14 @@ async function oneShot(runs) {
     rmSync(modelHome, { recursive: true, force: true });
   }
   const node = median(times.node);
-  const line = (name, xs, limit) => ({ name, base: node, ours: median(xs), ratio: median(xs) / node, limit, spread: [range(times.node), range(xs)] });
+  const line = (name, xs, limit) => ({
+    name,
+    base: node,
+    ours: median(xs),
+    ratio: median(xs) / node,
+    limit,
+    spread: [range(times.node), range(xs)],
+  });
   return [
     line('offline one-shot "(3+5)*2" vs node -e 0', times.offline, 3),
     line('one-shot "(3+5)*2" with a model (local OpenAI-format server) vs node -e 0', times.model, 3),
@@ -111,7 +126,9 @@ async function stepOverhead({ turns, stepsPerTurn, eachTurns, eachSteps }) {
   let step = 0;
   let calls = [];
   const llm = {
-    mode: 'llm', provider: 'bench', model: 'instant',
+    mode: 'llm',
+    provider: 'bench',
+    model: 'instant',
     async *stream() {
       calls.push(performance.now());
       if (waits) await tick();
@@ -127,14 +144,19 @@ async function stepOverhead({ turns, stepsPerTurn, eachTurns, eachSteps }) {
   const parameters = z.object({ n: z.number() });
   const execute = ({ n }) => String(n);
   let perTurn = stepsPerTurn;
-  const config = loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_MAX_STEPS: String(Math.max(stepsPerTurn, eachSteps) + 1) }, cwd: home });
+  const config = loadConfig({
+    env: { ZHIXING_HOME: home, ZHIXING_MAX_STEPS: String(Math.max(stepsPerTurn, eachSteps) + 1) },
+    cwd: home,
+  });
   const app = await createApp(config, { llm });
   app.tools.register(defineTool({ name: 'noop', description: 'does nothing', parameters, execute }));
 
   const bare = new Database(join(home, 'bare.db'));
   bare.pragma('journal_mode = WAL');
   bare.pragma('synchronous = NORMAL');
-  bare.exec('CREATE TABLE steps (id INTEGER PRIMARY KEY, call_id TEXT NOT NULL, tool TEXT NOT NULL, input TEXT NOT NULL, output TEXT NOT NULL, created_at INTEGER NOT NULL)');
+  bare.exec(
+    'CREATE TABLE steps (id INTEGER PRIMARY KEY, call_id TEXT NOT NULL, tool TEXT NOT NULL, input TEXT NOT NULL, output TEXT NOT NULL, created_at INTEGER NOT NULL)',
+  );
   const insert = bare.prepare('INSERT INTO steps (call_id, tool, input, output, created_at) VALUES (?, ?, ?, ?, ?)');
   const bareStep = (s) => {
     const args = `{"n":${s}}`;
@@ -143,7 +165,8 @@ async function stepOverhead({ turns, stepsPerTurn, eachTurns, eachSteps }) {
   };
   const send = async (title, text) => {
     const r = await app.sessions.send(app.sessions.create(title).id, text);
-    if (script === 'tools' && r.actions.length !== perTurn) throw new Error(`expected ${perTurn} steps, got ${r.actions.length}`);
+    if (script === 'tools' && r.actions.length !== perTurn)
+      throw new Error(`expected ${perTurn} steps, got ${r.actions.length}`);
   };
 
   const instant = { ours: [], bare: [], overhead: [], baseline: [] };
@@ -209,7 +232,9 @@ async function hugeHistory(turns) {
   const Database = (await import('better-sqlite3')).default;
   const home = mkdtempSync(join(tmpdir(), 'zhixing-bench-'));
   const llm = {
-    mode: 'llm', provider: 'bench', model: 'instant',
+    mode: 'llm',
+    provider: 'bench',
+    model: 'instant',
     async *stream() {
       yield { type: 'text', delta: 'ok' };
       yield { type: 'finish', reason: 'stop' };
@@ -222,7 +247,9 @@ async function hugeHistory(turns) {
   for (const id of [clean, heavy]) for (let i = 0; i < 3; i++) await app.sessions.send(id, `warm-up ${i}`);
   // A 50 MB reply, as a version without limits could have stored it.
   const db = new Database(join(home, 'zhixing.db'));
-  const msg = db.prepare("SELECT id FROM messages WHERE session_id = ? AND role = 'assistant' ORDER BY rowid LIMIT 1").get(heavy);
+  const msg = db
+    .prepare("SELECT id FROM messages WHERE session_id = ? AND role = 'assistant' ORDER BY rowid LIMIT 1")
+    .get(heavy);
   db.prepare("UPDATE parts SET text = ? WHERE message_id = ? AND type = 'text'").run('z'.repeat(50_000_000), msg.id);
   db.prepare('UPDATE messages SET size = ? WHERE id = ?').run(50_000_000, msg.id);
   db.close();
@@ -243,7 +270,14 @@ async function hugeHistory(turns) {
   }
   const b = median(base);
   const o = median(ours);
-  return { name: 'a turn after a 50 MB message in the session vs the same turn in a clean session', base: b, ours: o, ratio: o / b, limit: 1.5, spread: [range(base), range(ours)] };
+  return {
+    name: 'a turn after a 50 MB message in the session vs the same turn in a clean session',
+    base: b,
+    ours: o,
+    ratio: o / b,
+    limit: 1.5,
+    spread: [range(base), range(ours)],
+  };
 }
 
 const shots = await oneShot(41);
@@ -254,7 +288,9 @@ for (const a of shots) {
   const verdict = a.limit === undefined ? '' : ` (target ≤ ${a.limit}×) ${a.ratio <= a.limit ? 'PASS' : 'FAIL'}`;
   if (a.limit !== undefined) passes.push(a.ratio <= a.limit);
   console.log(`\n${a.name}`);
-  console.log(`  node -e 0 median ${fmt(a.base)} (${a.spread[0]}) · zhixing median ${fmt(a.ours)} (${a.spread[1]}) · ratio ${a.ratio.toFixed(2)}×${verdict}`);
+  console.log(
+    `  node -e 0 median ${fmt(a.base)} (${a.spread[0]}) · zhixing median ${fmt(a.ours)} (${a.spread[1]}) · ratio ${a.ratio.toFixed(2)}×${verdict}`,
+  );
 }
 const { instant, each } = steps;
 const us = (x) => `${x.median.toFixed(1)} µs (${x.range})`;
@@ -270,5 +306,7 @@ console.log(
 );
 passes.push(huge.ratio <= huge.limit);
 console.log(`\n${huge.name}`);
-console.log(`  clean median ${huge.base.toFixed(1)} µs (${huge.spread[0]}) · after 50 MB median ${huge.ours.toFixed(1)} µs (${huge.spread[1]}) · ratio ${huge.ratio.toFixed(2)}× (target ≤ ${huge.limit}×) ${huge.ratio <= huge.limit ? 'PASS' : 'FAIL'}`);
+console.log(
+  `  clean median ${huge.base.toFixed(1)} µs (${huge.spread[0]}) · after 50 MB median ${huge.ours.toFixed(1)} µs (${huge.spread[1]}) · ratio ${huge.ratio.toFixed(2)}× (target ≤ ${huge.limit}×) ${huge.ratio <= huge.limit ? 'PASS' : 'FAIL'}`,
+);
 process.exitCode = passes.every(Boolean) ? 0 : 1;

@@ -38,7 +38,11 @@ if (pinned) spawnSync('taskset', ['-cp', CLIENT_CORE, String(process.pid)], { st
 
 /** A server process (zhixing or bare) with a request/answer channel over IPC. */
 async function startTarget(mode) {
-  const [cmd, args] = onCore(SERVER_CORE, process.execPath, ['--expose-gc', join(root, 'bench/server-target.mjs'), mode]);
+  const [cmd, args] = onCore(SERVER_CORE, process.execPath, [
+    '--expose-gc',
+    join(root, 'bench/server-target.mjs'),
+    mode,
+  ]);
   const child = spawn(cmd, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = () => new Promise((resolve) => child.once('message', resolve));
   const { port } = await next();
@@ -55,19 +59,24 @@ async function openStreams(port, n) {
   const streams = [];
   for (let opened = 0; opened < n; opened += OPEN_BATCH) {
     await Promise.all(
-      Array.from({ length: Math.min(OPEN_BATCH, n - opened) }, () =>
-        new Promise((resolve, reject) => {
-          const stream = { events: 0, req: undefined };
-          stream.req = request({ host: '127.0.0.1', port, path: '/api/events', headers: { accept: 'text/event-stream' }, agent: false }, (res) => {
-            if (res.statusCode !== 200) return reject(new Error(`/api/events answered ${res.statusCode}`));
-            res.setEncoding('utf8').on('data', (d) => (stream.events += d.split('event: ').length - 1));
-            res.on('error', () => {});
-            streams.push(stream);
-            resolve();
-          });
-          stream.req.on('error', reject);
-          stream.req.end();
-        }),
+      Array.from(
+        { length: Math.min(OPEN_BATCH, n - opened) },
+        () =>
+          new Promise((resolve, reject) => {
+            const stream = { events: 0, req: undefined };
+            stream.req = request(
+              { host: '127.0.0.1', port, path: '/api/events', headers: { accept: 'text/event-stream' }, agent: false },
+              (res) => {
+                if (res.statusCode !== 200) return reject(new Error(`/api/events answered ${res.statusCode}`));
+                res.setEncoding('utf8').on('data', (d) => (stream.events += d.split('event: ').length - 1));
+                res.on('error', () => {});
+                streams.push(stream);
+                resolve();
+              },
+            );
+            stream.req.on('error', reject);
+            stream.req.end();
+          }),
       ),
     );
   }
@@ -106,16 +115,27 @@ async function sseRound(target) {
  */
 async function healthRound(target, seconds) {
   const bin = join(root, 'node_modules/autocannon/autocannon.js');
-  const [cmd, args] = onCore(CLIENT_CORE, process.execPath, [bin, '-c', String(HEALTH_CONNECTIONS), '-d', String(seconds), '-j', `http://127.0.0.1:${target.port}/api/health`]);
+  const [cmd, args] = onCore(CLIENT_CORE, process.execPath, [
+    bin,
+    '-c',
+    String(HEALTH_CONNECTIONS),
+    '-d',
+    String(seconds),
+    '-j',
+    `http://127.0.0.1:${target.port}/api/health`,
+  ]);
   const cpu0 = (await target.ask({ cmd: 'cpu' })).cpuMs;
   const result = await new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon exited ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon exited ${code}`)),
+    );
   });
   const cpuMs = (await target.ask({ cmd: 'cpu' })).cpuMs - cpu0;
-  if (result.non2xx || result.errors) throw new Error(`autocannon saw ${result.non2xx} non-2xx answers and ${result.errors} errors`);
+  if (result.non2xx || result.errors)
+    throw new Error(`autocannon saw ${result.non2xx} non-2xx answers and ${result.errors} errors`);
   return { wall: result.requests.total / seconds, perCpu: result.requests.total / (cpuMs / 1000) };
 }
 
@@ -124,9 +144,11 @@ const sse = { bare: [], zhixing: [] };
 const rps = { bare: [], zhixing: [] };
 try {
   // Interleaved, so both see the same machine.
-  for (let r = 0; r < ROUNDS; r++) for (const mode of ['bare', 'zhixing']) sse[mode].push(await sseRound(targets[mode]));
+  for (let r = 0; r < ROUNDS; r++)
+    for (const mode of ['bare', 'zhixing']) sse[mode].push(await sseRound(targets[mode]));
   for (const mode of ['bare', 'zhixing']) await healthRound(targets[mode], 1); // warm-up
-  for (let r = 0; r < ROUNDS; r++) for (const mode of ['bare', 'zhixing']) rps[mode].push(await healthRound(targets[mode], HEALTH_SECONDS));
+  for (let r = 0; r < ROUNDS; r++)
+    for (const mode of ['bare', 'zhixing']) rps[mode].push(await healthRound(targets[mode], HEALTH_SECONDS));
 } finally {
   await Promise.all(Object.values(targets).map((t) => t.stop()));
 }
@@ -137,18 +159,37 @@ const cpu = { bare: median(pick('bare', 'cpuShare')), zhixing: median(pick('zhix
 const hp = (mode, key) => rps[mode].map((r) => r[key]);
 const hps = { bare: median(hp('bare', 'perCpu')), zhixing: median(hp('zhixing', 'perCpu')) };
 const delivered = Math.min(...pick('zhixing', 'delivered'));
-const pass = { mem: mem.zhixing <= TARGET_KB_PER_STREAM, cpu: cpu.zhixing <= TARGET_CPU_SHARE, rps: hps.zhixing >= TARGET_HEALTH_RPS, delivered: delivered >= 0.95 };
+const pass = {
+  mem: mem.zhixing <= TARGET_KB_PER_STREAM,
+  cpu: cpu.zhixing <= TARGET_CPU_SHARE,
+  rps: hps.zhixing >= TARGET_HEALTH_RPS,
+  delivered: delivered >= 0.95,
+};
 
-console.log(`\nHTTP API (${pinned ? `servers on core ${SERVER_CORE}, clients on core ${CLIENT_CORE}` : 'no taskset: unpinned'}; ${ROUNDS} rounds each, interleaved)`);
-console.log(`\nmemory per open SSE stream at ${STREAMS} streams (GET /api/events; RSS after GC, less the same server with 0 streams)`);
-console.log(`  zhixing median ${mem.zhixing.toFixed(1)} KB (${range(pick('zhixing', 'kbPerStream'))}) · heap+external ${median(pick('zhixing', 'heapKbPerStream')).toFixed(1)} KB` +
-  ` · bare node:http median ${mem.bare.toFixed(1)} KB (${range(pick('bare', 'kbPerStream'))}) · ratio ${(mem.zhixing / mem.bare).toFixed(2)}× (target ≤ ${TARGET_KB_PER_STREAM} KB) ${pass.mem ? 'PASS' : 'FAIL'}`);
+console.log(
+  `\nHTTP API (${pinned ? `servers on core ${SERVER_CORE}, clients on core ${CLIENT_CORE}` : 'no taskset: unpinned'}; ${ROUNDS} rounds each, interleaved)`,
+);
+console.log(
+  `\nmemory per open SSE stream at ${STREAMS} streams (GET /api/events; RSS after GC, less the same server with 0 streams)`,
+);
+console.log(
+  `  zhixing median ${mem.zhixing.toFixed(1)} KB (${range(pick('zhixing', 'kbPerStream'))}) · heap+external ${median(pick('zhixing', 'heapKbPerStream')).toFixed(1)} KB` +
+    ` · bare node:http median ${mem.bare.toFixed(1)} KB (${range(pick('bare', 'kbPerStream'))}) · ratio ${(mem.zhixing / mem.bare).toFixed(2)}× (target ≤ ${TARGET_KB_PER_STREAM} KB) ${pass.mem ? 'PASS' : 'FAIL'}`,
+);
 console.log(`\nserver CPU at ${STREAMS} streams × ${EVENTS_PER_S} events/s for ${EMIT_SECONDS} s (share of one core)`);
-console.log(`  zhixing median ${pct(cpu.zhixing)} (${range(pick('zhixing', 'cpuShare'), pct)}) · bare node:http median ${pct(cpu.bare)} (${range(pick('bare', 'cpuShare'), pct)})` +
-  ` · ratio ${(cpu.zhixing / cpu.bare).toFixed(2)}× (target ≤ ${pct(TARGET_CPU_SHARE)}) ${pass.cpu ? 'PASS' : 'FAIL'} · every stream got its events: ${pass.delivered ? 'yes' : `NO (${pct(delivered)})`}`);
-console.log(`\nGET /api/health requests per second of the server's CPU time, i.e. on one whole core (autocannon -c ${HEALTH_CONNECTIONS}, ${HEALTH_SECONDS} s)`);
-console.log(`  zhixing median ${int(hps.zhixing)} (${range(hp('zhixing', 'perCpu'), int)}) · bare node:http median ${int(hps.bare)} (${range(hp('bare', 'perCpu'), int)})` +
-  ` · ratio ${(hps.zhixing / hps.bare).toFixed(2)}× (target ≥ ${int(TARGET_HEALTH_RPS)}) ${pass.rps ? 'PASS' : 'FAIL'}`);
-console.log(`  per second of wall time: zhixing median ${int(median(hp('zhixing', 'wall')))} (${range(hp('zhixing', 'wall'), int)}) · bare median ${int(median(hp('bare', 'wall')))} (${range(hp('bare', 'wall'), int)})` +
-  ' (lower when others share the core)');
+console.log(
+  `  zhixing median ${pct(cpu.zhixing)} (${range(pick('zhixing', 'cpuShare'), pct)}) · bare node:http median ${pct(cpu.bare)} (${range(pick('bare', 'cpuShare'), pct)})` +
+    ` · ratio ${(cpu.zhixing / cpu.bare).toFixed(2)}× (target ≤ ${pct(TARGET_CPU_SHARE)}) ${pass.cpu ? 'PASS' : 'FAIL'} · every stream got its events: ${pass.delivered ? 'yes' : `NO (${pct(delivered)})`}`,
+);
+console.log(
+  `\nGET /api/health requests per second of the server's CPU time, i.e. on one whole core (autocannon -c ${HEALTH_CONNECTIONS}, ${HEALTH_SECONDS} s)`,
+);
+console.log(
+  `  zhixing median ${int(hps.zhixing)} (${range(hp('zhixing', 'perCpu'), int)}) · bare node:http median ${int(hps.bare)} (${range(hp('bare', 'perCpu'), int)})` +
+    ` · ratio ${(hps.zhixing / hps.bare).toFixed(2)}× (target ≥ ${int(TARGET_HEALTH_RPS)}) ${pass.rps ? 'PASS' : 'FAIL'}`,
+);
+console.log(
+  `  per second of wall time: zhixing median ${int(median(hp('zhixing', 'wall')))} (${range(hp('zhixing', 'wall'), int)}) · bare median ${int(median(hp('bare', 'wall')))} (${range(hp('bare', 'wall'), int)})` +
+    ' (lower when others share the core)',
+);
 process.exitCode = Object.values(pass).every(Boolean) ? 0 : 1;

@@ -20,7 +20,8 @@ try {
   const rows = [];
   for (let run = 0; run < RUNS; run++) rows.push(await once(join(root, String(run))));
   const median = (k) => rows.map((r) => r[k]).sort((a, b) => a - b)[Math.floor(rows.length / 2)];
-  const fmt = (k) => `${median(k).toFixed(1)} ms (${Math.min(...rows.map((r) => r[k])).toFixed(1)}–${Math.max(...rows.map((r) => r[k])).toFixed(1)})`;
+  const fmt = (k) =>
+    `${median(k).toFixed(1)} ms (${Math.min(...rows.map((r) => r[k])).toFixed(1)}–${Math.max(...rows.map((r) => r[k])).toFixed(1)})`;
   console.log(`${FILES} files, ${TOTAL_MB} MB, ${RUNS} runs, medians (min–max):`);
   console.log(`  first snapshot (reads and copies everything): ${fmt('first')}`);
   console.log(`  end of that turn (one file changed):          ${fmt('after')}`);

@@ -24,9 +24,11 @@ const MAY_IMPORT = /(?:^|[^\w$.'"`])import\s*\(/m;
 /** Where the cache goes, or undefined for none. */
 function cacheDir(env) {
   const chosen = env.ZHIXING_CACHE_DIR;
-  if (chosen !== undefined && chosen.trim() !== '') return chosen.trim() === 'off' ? undefined : path.resolve(chosen.trim());
+  if (chosen !== undefined && chosen.trim() !== '')
+    return chosen.trim() === 'off' ? undefined : path.resolve(chosen.trim());
   // Inside the home, like everything else Zhixing writes (a test's or a user's own ZHIXING_HOME).
-  const home = env.ZHIXING_HOME && env.ZHIXING_HOME.trim() !== '' ? env.ZHIXING_HOME.trim() : path.join(os.homedir(), '.zhixing');
+  const home =
+    env.ZHIXING_HOME && env.ZHIXING_HOME.trim() !== '' ? env.ZHIXING_HOME.trim() : path.join(os.homedir(), '.zhixing');
   return path.join(path.resolve(home.replace(/^~(?=$|\/)/, os.homedir())), 'cache');
 }
 
@@ -60,7 +62,10 @@ function install(bundleDir, env = process.env) {
   const bundle = path.resolve(bundleDir);
   const inBundle = bundle + path.sep;
   // One folder per Node and bundle folder; in it one entry per file, named by the file and its text.
-  const own = path.join(dir, createHash('sha256').update(`${process.version} ${process.arch}\0${bundle}`).digest('hex').slice(0, 16));
+  const own = path.join(
+    dir,
+    createHash('sha256').update(`${process.version} ${process.arch}\0${bundle}`).digest('hex').slice(0, 16),
+  );
   const unwritten = [];
   const compile = Module.prototype._compile;
   Module.prototype._compile = function compileWithCache(content, filename, ...rest) {

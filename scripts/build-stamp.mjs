@@ -13,7 +13,15 @@ const stampFile = path.join(root, 'dist', '.build-stamp');
 
 /** Folders whose files the build reads (tests excluded: tsc leaves them out), then single files. */
 const folders = ['src', 'web/src', 'web/public'];
-const files = ['web/index.html', 'web/vite.config.ts', 'web/tsconfig.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/bundle.mjs', 'package-lock.json'];
+const files = [
+  'web/index.html',
+  'web/vite.config.ts',
+  'web/tsconfig.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'scripts/bundle.mjs',
+  'package-lock.json',
+];
 
 function listFiles(folder) {
   const out = [];

@@ -49,7 +49,11 @@ try {
   for (const tool of tools.list()) {
     const args = example(tool.spec.parameters);
     const ctx = {
-      sessionId: 'conformance', turnId: 'turn', callId: tool.name, workspace, lang: 'en',
+      sessionId: 'conformance',
+      turnId: 'turn',
+      callId: tool.name,
+      workspace,
+      lang: 'en',
       signal: new AbortController().signal,
       ask: async () => 'allow',
       progress: (line) => console.log(`  … ${line}`),

@@ -56,7 +56,10 @@ export interface App {
   /** A session's events after a number, from the store: what a reconnecting client missed. */
   events: Pick<EventLog, 'since' | 'lastSeq' | 'resumePoint'>;
   /** Answers the asks a turn waits on; `pending` for a host that connects while one waits. */
-  permission: Pick<PermissionService, 'askFor' | 'reply' | 'refuseUnanswered' | 'pending' | 'rules' | 'effective' | 'setRules' | 'remembered' | 'forget'>;
+  permission: Pick<
+    PermissionService,
+    'askFor' | 'reply' | 'refuseUnanswered' | 'pending' | 'rules' | 'effective' | 'setRules' | 'remembered' | 'forget'
+  >;
   /** What containment shell commands run in here, found by trying it on first use. */
   sandbox(): Promise<SandboxInfo>;
   /** The browser the browser_* tools drive: started on their first call, a context per session. */
@@ -144,28 +147,47 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   // Nothing is started here: Chromium (or the attachment to the user's Chrome) waits for the first browser call.
   const browser = createBrowserManager({
-    source: { chromiumPath: config.web.chromiumPath, cdpUrl: config.web.browserCdpUrl, searchPath: config.shell.env.PATH || DEFAULT_PATH, env: config.shell.env },
+    source: {
+      chromiumPath: config.web.chromiumPath,
+      cdpUrl: config.web.browserCdpUrl,
+      searchPath: config.shell.env.PATH || DEFAULT_PATH,
+      env: config.shell.env,
+    },
     policy: { allowPrivate: config.web.allowPrivateNetwork },
   });
-  const tools = createToolRegistry(builtinTools({
-    config,
-    store,
-    memory,
-    browser,
-    sandbox,
-    skills,
-    // Read at each command (the service exists by then): rules edited while running apply at once.
-    maskPrograms: () => maskedUnder(permission.effective(), (key) => matchGlob(key, 'shell')),
-    // Skills' scripts run through the shell and import this installation's packages: those, not the
-    // installation whole (run from a checkout, it is the start folder, ./.env and all).
-    shown: [shippedSkillsDir(), join(dirname(shippedSkillsDir()), 'node_modules'), join(dirname(shippedSkillsDir()), 'package.json'), config.projectSkillsDir],
-    // The folder Zhixing was started in (the project skills' folder is <start>/.zhixing/skills).
-    private: [dirname(dirname(config.projectSkillsDir))],
-    // Their scripts are known code: a rule may allow them (a project's skills, from a cloned folder, are not).
-    knownScripts: [shippedSkillsDir(), config.userSkillsDir],
-  }), { defaultTimeoutMs: config.toolTimeoutMs, scrub });
+  const tools = createToolRegistry(
+    builtinTools({
+      config,
+      store,
+      memory,
+      browser,
+      sandbox,
+      skills,
+      // Read at each command (the service exists by then): rules edited while running apply at once.
+      maskPrograms: () => maskedUnder(permission.effective(), (key) => matchGlob(key, 'shell')),
+      // Skills' scripts run through the shell and import this installation's packages: those, not the
+      // installation whole (run from a checkout, it is the start folder, ./.env and all).
+      shown: [
+        shippedSkillsDir(),
+        join(dirname(shippedSkillsDir()), 'node_modules'),
+        join(dirname(shippedSkillsDir()), 'package.json'),
+        config.projectSkillsDir,
+      ],
+      // The folder Zhixing was started in (the project skills' folder is <start>/.zhixing/skills).
+      private: [dirname(dirname(config.projectSkillsDir))],
+      // Their scripts are known code: a rule may allow them (a project's skills, from a cloned folder, are not).
+      knownScripts: [shippedSkillsDir(), config.userSkillsDir],
+    }),
+    { defaultTimeoutMs: config.toolTimeoutMs, scrub },
+  );
   const llm = options.llm ?? (await createLlm(config, store));
-  const undo = createWorkspaceUndo({ repo: store.snapshots, dir: join(config.home, 'snapshots'), workspace, limits: config.undo, redact: scrub?.text });
+  const undo = createWorkspaceUndo({
+    repo: store.snapshots,
+    dir: join(config.home, 'snapshots'),
+    workspace,
+    limits: config.undo,
+    redact: scrub?.text,
+  });
   try {
     undo.tidy(true);
   } catch {

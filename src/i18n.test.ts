@@ -29,9 +29,12 @@ describe('the language a user writes in', () => {
 });
 
 describe('storage failures', () => {
-  it.each(['SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_BUSY', 'SQLITE_CORRUPT', 'EIO'])('%s is said in Chinese too', (code) => {
-    const err = toStoreError(Object.assign(new Error(code), { code }), '/home/u/.zhixing/zhixing.db');
-    expect(err.zh).toMatch(/[\u4e00-\u9fff]/);
-    expect(err.zh).toContain('/home/u/.zhixing/zhixing.db');
-  });
+  it.each(['SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_BUSY', 'SQLITE_CORRUPT', 'EIO'])(
+    '%s is said in Chinese too',
+    (code) => {
+      const err = toStoreError(Object.assign(new Error(code), { code }), '/home/u/.zhixing/zhixing.db');
+      expect(err.zh).toMatch(/[\u4e00-\u9fff]/);
+      expect(err.zh).toContain('/home/u/.zhixing/zhixing.db');
+    },
+  );
 });

@@ -39,7 +39,10 @@ describe('idleWorkers', () => {
 
   it('lets a waiting worker that fails late go, without an uncaught error, and hands out a live one', async () => {
     const late = () => {
-      const w = new Worker('const { parentPort } = require("node:worker_threads"); parentPort.on("message", () => setTimeout(() => { throw new Error("late"); }, 20));', { eval: true });
+      const w = new Worker(
+        'const { parentPort } = require("node:worker_threads"); parentPort.on("message", () => setTimeout(() => { throw new Error("late"); }, 20));',
+        { eval: true },
+      );
       spawned.push(w);
       return w;
     };

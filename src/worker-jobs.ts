@@ -69,7 +69,8 @@ export function workerJobs<Q extends object, R>(o: WorkerJobsOptions): WorkerJob
       const onMessage = (message: { id: number; reply: R }) => {
         if (message.id === id) done({ ok: true, reply: message.reply }, true);
       };
-      const onError = (err: NodeJS.ErrnoException) => done({ ok: false, why: err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'failed' }, false);
+      const onError = (err: NodeJS.ErrnoException) =>
+        done({ ok: false, why: err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'failed' }, false);
       const onExit = () => done({ ok: false, why: 'failed' }, false);
       const timer = setTimeout(() => done({ ok: false, why: 'time' }, false), o.timeoutMs);
       worker.on('message', onMessage).on('error', onError).on('exit', onExit);

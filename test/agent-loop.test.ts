@@ -26,16 +26,22 @@ const toolMessages = (app: App, sessionId: string) =>
 describe('the agent loop', () => {
   it('runs two calls of one step in order and sends both results back with matching ids', async () => {
     const { app, llm, session, events } = await setup([
-      { text: 'Let me work that out.', calls: [
-        { id: 'call_a', name: 'calculator', args: { expression: '(3+5)*2' } },
-        { id: 'call_b', name: 'calculator', args: { expression: '2^10' } },
-      ] },
+      {
+        text: 'Let me work that out.',
+        calls: [
+          { id: 'call_a', name: 'calculator', args: { expression: '(3+5)*2' } },
+          { id: 'call_b', name: 'calculator', args: { expression: '2^10' } },
+        ],
+      },
       { text: '16 and 1024.' },
     ]);
     const r = await app.sessions.send(session.id, 'two sums please');
     expect(r.stopReason).toBe('done');
     expect(r.reply).toBe('16 and 1024.');
-    expect(r.actions.map((a) => [a.callId, a.output, a.ok])).toEqual([['call_a', '16', true], ['call_b', '1024', true]]);
+    expect(r.actions.map((a) => [a.callId, a.output, a.ok])).toEqual([
+      ['call_a', '16', true],
+      ['call_b', '1024', true],
+    ]);
 
     const second = llm.requests[1]!.messages;
     const tail = second.slice(-3);
@@ -58,17 +64,36 @@ describe('the agent loop', () => {
 
   it('turns bad JSON, unknown tools, invalid arguments, thrown errors and timeouts into tool results', async () => {
     const { app, session } = await setup([
-      { calls: [
-        { id: 'c1', name: 'calculator', args: '{"expression": "1+' },
-        { id: 'c2', name: 'teleport', args: { to: 'moon' } },
-        { id: 'c3', name: 'calculator', args: { expression: 42 } },
-        { id: 'c4', name: 'explode', args: {} },
-        { id: 'c5', name: 'sleepy', args: {} },
-      ] },
+      {
+        calls: [
+          { id: 'c1', name: 'calculator', args: '{"expression": "1+' },
+          { id: 'c2', name: 'teleport', args: { to: 'moon' } },
+          { id: 'c3', name: 'calculator', args: { expression: 42 } },
+          { id: 'c4', name: 'explode', args: {} },
+          { id: 'c5', name: 'sleepy', args: {} },
+        ],
+      },
       { text: 'Some of that failed.' },
     ]);
-    app.tools.register(defineTool({ name: 'explode', description: 'throws', parameters: z.object({}), execute: () => { throw new Error('boom'); } }));
-    app.tools.register(defineTool({ name: 'sleepy', description: 'never ends', parameters: z.object({}), timeoutMs: 50, execute: () => new Promise<string>(() => {}) }));
+    app.tools.register(
+      defineTool({
+        name: 'explode',
+        description: 'throws',
+        parameters: z.object({}),
+        execute: () => {
+          throw new Error('boom');
+        },
+      }),
+    );
+    app.tools.register(
+      defineTool({
+        name: 'sleepy',
+        description: 'never ends',
+        parameters: z.object({}),
+        timeoutMs: 50,
+        execute: () => new Promise<string>(() => {}),
+      }),
+    );
     const r = await app.sessions.send(session.id, 'do odd things');
     expect(r.stopReason).toBe('done');
     expect(r.actions.every((a) => !a.ok)).toBe(true);
@@ -83,17 +108,35 @@ describe('the agent loop', () => {
 
   it('runs read-only calls of one step at once, keeps results in call order, and runs writes alone', async () => {
     const { app, session, events } = await setup([
-      { calls: [
-        { id: 'slow', name: 'look_slow', args: {} },
-        { id: 'fast', name: 'look_fast', args: {} },
-        { id: 'add', name: 'todo_add', args: { content: 'after the looks' } },
-        { id: 'list', name: 'todo_list', args: {} },
-      ] },
+      {
+        calls: [
+          { id: 'slow', name: 'look_slow', args: {} },
+          { id: 'fast', name: 'look_fast', args: {} },
+          { id: 'add', name: 'todo_add', args: { content: 'after the looks' } },
+          { id: 'list', name: 'todo_list', args: {} },
+        ],
+      },
       { text: 'ok' },
     ]);
     const sleep = (ms: number) => new Promise<string>((r) => setTimeout(() => r(`slept ${ms}`), ms));
-    app.tools.register(defineTool({ name: 'look_slow', description: 'slow read', annotations: { readOnly: true }, parameters: z.object({}), execute: () => sleep(150) }));
-    app.tools.register(defineTool({ name: 'look_fast', description: 'fast read', annotations: { readOnly: true }, parameters: z.object({}), execute: () => sleep(10) }));
+    app.tools.register(
+      defineTool({
+        name: 'look_slow',
+        description: 'slow read',
+        annotations: { readOnly: true },
+        parameters: z.object({}),
+        execute: () => sleep(150),
+      }),
+    );
+    app.tools.register(
+      defineTool({
+        name: 'look_fast',
+        description: 'fast read',
+        annotations: { readOnly: true },
+        parameters: z.object({}),
+        execute: () => sleep(10),
+      }),
+    );
     const r = await app.sessions.send(session.id, 'look twice, then add and list');
     expect(r.actions.map((a) => a.callId)).toEqual(['slow', 'fast', 'add', 'list']);
     // The fast look finished first: the two looks ran side by side.
@@ -107,16 +150,21 @@ describe('the agent loop', () => {
     const calls = Array.from({ length: 16 }, (_, n) => ({ id: `w${n}`, name: 'look_net', args: { n } }));
     const { app, session } = await setup([{ calls }, { text: 'ok' }]);
     // Like web_fetch and web_search: each call listens on the turn's signal while it waits.
-    app.tools.register(defineTool({
-      name: 'look_net', description: 'network read', annotations: { readOnly: true }, parameters: z.object({ n: z.number() }),
-      execute: async (_args, ctx) => {
-        const onAbort = () => {};
-        ctx.signal.addEventListener('abort', onAbort);
-        await new Promise((r) => setTimeout(r, 30));
-        ctx.signal.removeEventListener('abort', onAbort);
-        return 'seen';
-      },
-    }));
+    app.tools.register(
+      defineTool({
+        name: 'look_net',
+        description: 'network read',
+        annotations: { readOnly: true },
+        parameters: z.object({ n: z.number() }),
+        execute: async (_args, ctx) => {
+          const onAbort = () => {};
+          ctx.signal.addEventListener('abort', onAbort);
+          await new Promise((r) => setTimeout(r, 30));
+          ctx.signal.removeEventListener('abort', onAbort);
+          return 'seen';
+        },
+      }),
+    );
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
     process.on('warning', onWarning);
@@ -131,7 +179,9 @@ describe('the agent loop', () => {
   });
 
   it('stops at the step limit with an honest reply', async () => {
-    const steps = Array.from({ length: 10 }, (_, i) => ({ calls: [{ name: 'calculator', args: { expression: `${i}+1` } }] }));
+    const steps = Array.from({ length: 10 }, (_, i) => ({
+      calls: [{ name: 'calculator', args: { expression: `${i}+1` } }],
+    }));
     const { app, session } = await setup(steps, { ZHIXING_MAX_STEPS: '3' });
     const r = await app.sessions.send(session.id, 'count forever');
     expect(r.stopReason).toBe('max_steps');
@@ -157,11 +207,15 @@ describe('the agent loop', () => {
   it('aborts mid-stream and keeps what was said', async () => {
     const controller = new AbortController();
     // Stopped once the model has said its text and is still going.
-    const { app, session } = await setup([{ text: 'Thinking about it', delayMs: 5_000, onWait: () => controller.abort() }]);
+    const { app, session } = await setup([
+      { text: 'Thinking about it', delayMs: 5_000, onWait: () => controller.abort() },
+    ]);
     const r = await app.sessions.send(session.id, 'slow one', { signal: controller.signal });
     expect(r.stopReason).toBe('aborted');
     expect(r.reply).toContain('Stopped');
-    const texts = app.sessions.history(session.id).flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])));
+    const texts = app.sessions
+      .history(session.id)
+      .flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])));
     expect(texts).toEqual(['slow one', 'Thinking about it', r.reply]);
     expect(app.sessions.status(session.id)).toBe('idle');
   });
@@ -225,13 +279,27 @@ describe('sessions', () => {
     let bNapping!: () => void;
     const bMidCall = new Promise<void>((resolve) => (bNapping = resolve));
     const llm = createScriptedLlm([
-      (req) => (req.messages.at(-1)?.content === 'a' ? { text: 'thinking', delayMs: 5_000, onWait: aWaiting } : { calls: [{ id: 'b1', name: 'nap', args: {} }] }),
-      (req) => (req.messages.at(-1)?.content === 'a' ? { text: 'thinking', delayMs: 5_000, onWait: aWaiting } : { calls: [{ id: 'b1', name: 'nap', args: {} }] }),
+      (req) =>
+        req.messages.at(-1)?.content === 'a'
+          ? { text: 'thinking', delayMs: 5_000, onWait: aWaiting }
+          : { calls: [{ id: 'b1', name: 'nap', args: {} }] },
+      (req) =>
+        req.messages.at(-1)?.content === 'a'
+          ? { text: 'thinking', delayMs: 5_000, onWait: aWaiting }
+          : { calls: [{ id: 'b1', name: 'nap', args: {} }] },
       { text: 'B done' },
     ]);
     const app = await createApp(t.config, { llm });
     cleanups.push(() => app.close());
-    app.tools.register(defineTool({ name: 'nap', description: 'naps', annotations: { readOnly: true }, parameters: z.object({}), execute: () => new Promise<string>((r) => (bNapping(), setTimeout(() => r('rested'), 150))) }));
+    app.tools.register(
+      defineTool({
+        name: 'nap',
+        description: 'naps',
+        annotations: { readOnly: true },
+        parameters: z.object({}),
+        execute: () => new Promise<string>((r) => (bNapping(), setTimeout(() => r('rested'), 150))),
+      }),
+    );
     const a = app.sessions.create();
     const b = app.sessions.create();
     const turnA = app.sessions.send(a.id, 'a');
@@ -242,7 +310,9 @@ describe('sessions', () => {
     const rB = await turnB;
     expect(rB.reply).toBe('B done');
     expect(app.sessions.get(a.id)).toBeUndefined();
-    const parts = app.sessions.history(b.id).flatMap((m) => m.parts.map((p) => (p.type === 'tool' ? `${p.tool}:${p.state}:${p.output}` : p.type)));
+    const parts = app.sessions
+      .history(b.id)
+      .flatMap((m) => m.parts.map((p) => (p.type === 'tool' ? `${p.tool}:${p.state}:${p.output}` : p.type)));
     expect(parts).toEqual(['text', 'nap:completed:rested', 'text']);
   });
 
@@ -253,7 +323,17 @@ describe('sessions', () => {
     const { createSessions } = await import('../src/sessions/sessions.js');
     const app = await createApp(t.config, { llm });
     cleanups.push(() => app.close());
-    const sessions = createSessions({ llm, tools: app.tools, bus: app.bus, store: app.store, askFor: () => ({ ask: async () => 'allow' }), workspace: t.home, maxSteps: 8, detectLang: () => 'en', maxRunning: 1 });
+    const sessions = createSessions({
+      llm,
+      tools: app.tools,
+      bus: app.bus,
+      store: app.store,
+      askFor: () => ({ ask: async () => 'allow' }),
+      workspace: t.home,
+      maxSteps: 8,
+      detectLang: () => 'en',
+      maxRunning: 1,
+    });
     const a = sessions.create();
     const b = sessions.create();
     const running = sessions.send(a.id, 'one');

@@ -38,9 +38,23 @@ describe('zhixing sessions', () => {
 
     const list = await runCli(['sessions'], env);
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(/^ {2}1\. what is 2\+2 1 msg · .+ · ses_\w+\n {2}2\. what is 1\+1 1 msg · .+ · ses_\w+\n$/);
-    const json = JSON.parse((await runCli(['sessions', '--json'], env)).stdout) as { sessions: Array<{ number: number; id: string; title: string; messageCount: number; createdAt: number; updatedAt: number }> };
-    expect(json.sessions.map((s) => [s.number, s.title, s.messageCount])).toEqual([[1, 'what is 2+2', 1], [2, 'what is 1+1', 1]]);
+    expect(list.stdout).toMatch(
+      /^ {2}1\. what is 2\+2 1 msg · .+ · ses_\w+\n {2}2\. what is 1\+1 1 msg · .+ · ses_\w+\n$/,
+    );
+    const json = JSON.parse((await runCli(['sessions', '--json'], env)).stdout) as {
+      sessions: Array<{
+        number: number;
+        id: string;
+        title: string;
+        messageCount: number;
+        createdAt: number;
+        updatedAt: number;
+      }>;
+    };
+    expect(json.sessions.map((s) => [s.number, s.title, s.messageCount])).toEqual([
+      [1, 'what is 2+2', 1],
+      [2, 'what is 1+1', 1],
+    ]);
     expect(json.sessions[0]!.updatedAt).toBeGreaterThanOrEqual(json.sessions[1]!.updatedAt);
     // The REPL's /sessions shows the same list, with its current session marked.
     const repl = await runCli(['chat'], env, { input: '/sessions\n' });
@@ -57,7 +71,11 @@ describe('zhixing sessions', () => {
   it('does not create a home just to say there is nothing in it', async () => {
     const h = home();
     const fresh = join(h.home, 'not-yet');
-    expect(await runCli(['sessions'], { ZHIXING_HOME: fresh, ZHIXING_LANG: 'zh' }, { cwd: h.home })).toEqual({ code: 0, stdout: '还没有会话。\n', stderr: '' });
+    expect(await runCli(['sessions'], { ZHIXING_HOME: fresh, ZHIXING_LANG: 'zh' }, { cwd: h.home })).toEqual({
+      code: 0,
+      stdout: '还没有会话。\n',
+      stderr: '',
+    });
     expect((await runCli(['sessions'], { ZHIXING_HOME: fresh }, { cwd: h.home })).code).toBe(0);
   });
 });
@@ -65,14 +83,22 @@ describe('zhixing sessions', () => {
 describe('zhixing config', () => {
   it('shows every setting in effect, where it came from, and the key masked', async () => {
     const h = home();
-    writeFileSync(join(h.home, 'config.json'), JSON.stringify({ baseUrl: server.url, apiKey: KEY, maxSteps: 5, modle: 'x' }), { mode: 0o600 });
+    writeFileSync(
+      join(h.home, 'config.json'),
+      JSON.stringify({ baseUrl: server.url, apiKey: KEY, maxSteps: 5, modle: 'x' }),
+      { mode: 0o600 },
+    );
     const env = { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en', ZHIXING_TURN_TIMEOUT_MS: '90000' };
     const r = await runCli(['config'], env);
     expect(r.code).toBe(0);
     expect(r.stdout + r.stderr).not.toContain(KEY);
     const file = join(h.home, 'config.json');
     expect(r.stderr).toBe(`zhixing: ${file}: unknown setting "modle", ignored. Did you mean "model"?\n`);
-    const line = (name: string) => r.stdout.split('\n').find((l) => l.startsWith(`${name} `))?.replace(/\s+/g, ' ');
+    const line = (name: string) =>
+      r.stdout
+        .split('\n')
+        .find((l) => l.startsWith(`${name} `))
+        ?.replace(/\s+/g, ' ');
     expect(line('mode')).toBe('mode llm — using the model service');
     expect(line('ZHIXING_BASE_URL')).toBe(`ZHIXING_BASE_URL ${server.url} ${file} ("baseUrl")`);
     expect(line('ZHIXING_API_KEY')).toBe(`ZHIXING_API_KEY sk-…abcd ${file} ("apiKey")`);
@@ -82,7 +108,10 @@ describe('zhixing config', () => {
     expect(line('ZHIXING_LANG')).toBe('ZHIXING_LANG en environment');
     expect(line('ZHIXING_TOKEN')).toBe('ZHIXING_TOKEN (none) default');
 
-    const json = await runCli(['config', '--json', '--model', 'other-model'], { ...env, ZHIXING_TOKEN: 'a-long-secret-token-0123456789' });
+    const json = await runCli(['config', '--json', '--model', 'other-model'], {
+      ...env,
+      ZHIXING_TOKEN: 'a-long-secret-token-0123456789',
+    });
     const out = JSON.parse(json.stdout);
     expect(json.stdout).not.toContain(KEY);
     expect(json.stdout).not.toContain('a-long-secret');
@@ -100,7 +129,11 @@ describe('zhixing config', () => {
 
   it('shows the permission rules one a line, as the records name them, and skips a bad one with a warning', async () => {
     const h = home();
-    const permissions = { shell: { 'git status*': 'allow', 'curl *': 'deny' }, file_write: 'ask', web_fetch: 'sometimes' };
+    const permissions = {
+      shell: { 'git status*': 'allow', 'curl *': 'deny' },
+      file_write: 'ask',
+      web_fetch: 'sometimes',
+    };
     writeFileSync(join(h.home, 'config.json'), JSON.stringify({ permissions }), { mode: 0o600 });
     const r = await runCli(['config'], { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en' });
     expect(r.code).toBe(0);
@@ -122,7 +155,9 @@ describe('zhixing config', () => {
     const r = await runCli(['config'], env);
     expect(r.stdout.split('\n')[0]).toMatch(/^mode +offline —— 规则规划器（没有配置模型服务）$/);
     const forced = await runCli(['config', '--offline'], { ...env, ZHIXING_LANG: 'en', ZHIXING_API_KEY: KEY });
-    expect(forced.stdout.split('\n')[0]).toMatch(/^mode +offline — the rule-based planner \(offline forced\) +command line --offline$/);
+    expect(forced.stdout.split('\n')[0]).toMatch(
+      /^mode +offline — the rule-based planner \(offline forced\) +command line --offline$/,
+    );
     expect(forced.stdout).toMatch(/\nZHIXING_API_KEY +sk-…abcd +environment\n/);
   });
 });
@@ -130,7 +165,13 @@ describe('zhixing config', () => {
 describe('--model', () => {
   it('asks this run with that model, and saves nothing', async () => {
     const h = home();
-    const env = { ZHIXING_HOME: h.home, ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: KEY, ZHIXING_MODEL: 'configured-model', ZHIXING_LANG: 'en' };
+    const env = {
+      ZHIXING_HOME: h.home,
+      ZHIXING_BASE_URL: server.url,
+      ZHIXING_API_KEY: KEY,
+      ZHIXING_MODEL: 'configured-model',
+      ZHIXING_LANG: 'en',
+    };
     server.enqueue(textReply('From the other model.'), textReply('From the configured one.'));
     const once = await runCli(['--model', 'other-model', '--new', 'hello'], env);
     expect(once).toMatchObject({ code: 0, stdout: 'From the other model.\n' });
@@ -143,17 +184,25 @@ describe('--model', () => {
   it('is refused when there is no model service to ask', async () => {
     const r = await runCli(['--model', 'gpt-4o', 'hello'], { ZHIXING_HOME: home().home, ZHIXING_LANG: 'en' });
     expect(r).toMatchObject({ code: 2, stdout: '' });
-    expect(r.stderr).toMatch(/^zhixing: --model chooses a model of the model service, and none is configured: Zhixing is running offline\./);
+    expect(r.stderr).toMatch(
+      /^zhixing: --model chooses a model of the model service, and none is configured: Zhixing is running offline\./,
+    );
   });
 });
 
 describe('a model service that cannot be reached', () => {
   it('says how to run offline, in the language of the message', async () => {
     const port = await closedPort();
-    const env = { ZHIXING_HOME: home().home, ZHIXING_BASE_URL: `http://127.0.0.1:${port}/v1`, ZHIXING_MAX_RETRIES: '0' };
+    const env = {
+      ZHIXING_HOME: home().home,
+      ZHIXING_BASE_URL: `http://127.0.0.1:${port}/v1`,
+      ZHIXING_MAX_RETRIES: '0',
+    };
     const en = await runCli(['hello'], env);
     expect(en.code).toBe(1);
-    expect(en.stdout).toBe(`Something went wrong and I could not finish: Could not reach the model service at http://127.0.0.1:${port}/v1 (ECONNREFUSED). Check ZHIXING_BASE_URL and the network.\n`);
+    expect(en.stdout).toBe(
+      `Something went wrong and I could not finish: Could not reach the model service at http://127.0.0.1:${port}/v1 (ECONNREFUSED). Check ZHIXING_BASE_URL and the network.\n`,
+    );
     expect(en.stderr).toBe('To use Zhixing without a model service, run it with --offline or set ZHIXING_OFFLINE=1.\n');
     const zh = await runCli(['--json', '你好'], env);
     expect(zh.code).toBe(1);

@@ -13,11 +13,23 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const offline = (LANG: string, extra: Record<string, string> = {}) => ({ ZHIXING_HOME: newHome().home, ZHIXING_OFFLINE: '1', LANG, ...extra });
+const offline = (LANG: string, extra: Record<string, string> = {}) => ({
+  ZHIXING_HOME: newHome().home,
+  ZHIXING_OFFLINE: '1',
+  LANG,
+  ...extra,
+});
 
 /** A home with one titled session on the stand-in model, so a scripted failure goes to the next turn, not to a title. */
 async function modelHome(LANG: string, extra: Record<string, string> = {}) {
-  const env = { ZHIXING_HOME: newHome().home, ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: 'sk-test', ZHIXING_MODEL: 'test-model', LANG, ...extra };
+  const env = {
+    ZHIXING_HOME: newHome().home,
+    ZHIXING_BASE_URL: server.url,
+    ZHIXING_API_KEY: 'sk-test',
+    ZHIXING_MODEL: 'test-model',
+    LANG,
+    ...extra,
+  };
   server.enqueue(textReply('Hi.'));
   expect((await runCli(['--new', 'hi'], env)).code).toBe(0);
   return env;
@@ -47,7 +59,9 @@ describe('one language per user: the one they write in', () => {
   it('says usage and configuration errors in the language of the message', async () => {
     const usage = await runCli(['--bogus', '天气怎么样'], offline(EN));
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toBe('zhixing: 没有 --bogus 这个选项。要发送以 - 开头的消息，把它放在 -- 之后：zhixing -- "--bogus"。\n运行 zhixing --help 查看用法。\n');
+    expect(usage.stderr).toBe(
+      'zhixing: 没有 --bogus 这个选项。要发送以 - 开头的消息，把它放在 -- 之后：zhixing -- "--bogus"。\n运行 zhixing --help 查看用法。\n',
+    );
     const config = await runCli(['你好'], offline(EN, { ZHIXING_MAX_STEPS: 'abc' }));
     expect(config.code).toBe(2);
     expect(config.stderr).toBe('zhixing: ZHIXING_MAX_STEPS 必须是 1 到 100 之间的整数（收到的是「abc」）。\n');
@@ -65,11 +79,22 @@ describe('one language per user: the one they write in', () => {
     const enEnv = await modelHome(ZH, { ZHIXING_MAX_RETRIES: '0' });
     server.enqueue({ status: 401 });
     const en = await runCli(['hello'], enEnv);
-    expect(en.stdout).toBe('Something went wrong and I could not finish: The model service rejected the API key (401). Check ZHIXING_API_KEY.\n');
+    expect(en.stdout).toBe(
+      'Something went wrong and I could not finish: The model service rejected the API key (401). Check ZHIXING_API_KEY.\n',
+    );
   });
 
   it('in the REPL, follows the language the user last typed, slash command names aside', async () => {
-    const input = ['你好', '/switch 9', 'hello there', '/switch 9', '/new 周报', '/switch 9', '/sessions', '/exit'].join('\n');
+    const input = [
+      '你好',
+      '/switch 9',
+      'hello there',
+      '/switch 9',
+      '/new 周报',
+      '/switch 9',
+      '/sessions',
+      '/exit',
+    ].join('\n');
     const r = await runCli(['chat'], offline(EN), { input });
     expect(r.code).toBe(0);
     // What /switch 9 said each time, in order: after 你好, after "hello there", after "/new 周报".

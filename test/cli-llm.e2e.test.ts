@@ -1,7 +1,13 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TITLE, startOpenAiServer, textReply, toolCallsReply, type OpenAiServer } from './support/openai-server.js';
+import {
+  DEFAULT_TITLE,
+  startOpenAiServer,
+  textReply,
+  toolCallsReply,
+  type OpenAiServer,
+} from './support/openai-server.js';
 import { runCli } from './support/cli.js';
 import { tempHome } from './support/temp-home.js';
 
@@ -13,7 +19,13 @@ let env: Record<string, string>;
 beforeAll(async () => {
   server = await startOpenAiServer();
   home = tempHome();
-  env = { ZHIXING_HOME: home.home, ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: KEY, ZHIXING_MODEL: 'test-model', ZHIXING_LANG: 'en' };
+  env = {
+    ZHIXING_HOME: home.home,
+    ZHIXING_BASE_URL: server.url,
+    ZHIXING_API_KEY: KEY,
+    ZHIXING_MODEL: 'test-model',
+    ZHIXING_LANG: 'en',
+  };
 });
 afterAll(async () => {
   await server.close();
@@ -25,10 +37,13 @@ const streamed = () => server.requests.filter((r) => r.body?.stream === true);
 describe('./bin/zhixing against a local OpenAI-compatible server', () => {
   it('runs both calls of a two-call reply, sends both results back with matching ids, and answers', async () => {
     server.enqueue(
-      toolCallsReply([
-        { id: 'call_calc', name: 'calculator', args: { expression: '(3+5)*2' } },
-        { id: 'call_todo', name: 'todo_add', args: { content: 'buy milk' } },
-      ], { splitArgs: true }),
+      toolCallsReply(
+        [
+          { id: 'call_calc', name: 'calculator', args: { expression: '(3+5)*2' } },
+          { id: 'call_todo', name: 'todo_add', args: { content: 'buy milk' } },
+        ],
+        { splitArgs: true },
+      ),
       textReply('(3+5)*2 is 16, and milk is on your list.'),
     );
     const r = await runCli(['--json', 'work out (3+5)*2 and remember to buy milk'], env);
@@ -78,14 +93,26 @@ describe('./bin/zhixing against a local OpenAI-compatible server', () => {
   });
 
   it('prints a trace line per action with --show-actions and streams the reply', async () => {
-    server.enqueue(toolCallsReply([{ id: 'c1', name: 'calculator', args: { expression: '2^10' } }]), textReply('It is 1024.'));
+    server.enqueue(
+      toolCallsReply([{ id: 'c1', name: 'calculator', args: { expression: '2^10' } }]),
+      textReply('It is 1024.'),
+    );
     const r = await runCli(['--new', '--show-actions', 'what is 2^10'], env);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^🔧 calculator \{"expression":"2\^10"\} ✓ 1024 \(\d+(\.\d)? ms\)\nIt is 1024\.\n$/);
   });
 
   it('exits 1 with a plain sentence when the provider rejects the key, and the key appears nowhere', async () => {
-    const rejected = { status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}`, type: 'invalid_request_error', code: 'invalid_api_key' } } };
+    const rejected = {
+      status: 401,
+      body: {
+        error: {
+          message: `Incorrect API key provided: ${KEY}`,
+          type: 'invalid_request_error',
+          code: 'invalid_api_key',
+        },
+      },
+    };
     server.enqueue(rejected, rejected);
     // The most recent session already has a title, so the only request is the turn's.
     const r = await runCli(['hello'], env);
@@ -124,7 +151,14 @@ describe('a server that echoes the key back encoded', () => {
     const key = 'sk-te/st+key=abc_123';
     const uri = encodeURIComponent(key);
     const base64 = Buffer.from(key).toString('base64');
-    const forms = [key, uri, uri.toLowerCase(), base64, Buffer.from(key).toString('base64url'), key.replaceAll('/', '\\/')];
+    const forms = [
+      key,
+      uri,
+      uri.toLowerCase(),
+      base64,
+      Buffer.from(key).toString('base64url'),
+      key.replaceAll('/', '\\/'),
+    ];
     const t = tempHome();
     const keyEnv = { ...env, ZHIXING_HOME: t.home, ZHIXING_API_KEY: key };
     try {
@@ -190,7 +224,11 @@ describe('a model service that takes the request and does not answer', () => {
         }
         const lines = r.stdout.trim().split('\n');
         expect(lines).toHaveLength(1);
-        expect(JSON.parse(lines[0]!)).toMatchObject({ mode: 'llm', actions: [], error: { code: 'timeout', message: sentence } });
+        expect(JSON.parse(lines[0]!)).toMatchObject({
+          mode: 'llm',
+          actions: [],
+          error: { code: 'timeout', message: sentence },
+        });
       }
     } finally {
       t.cleanup();
@@ -209,7 +247,8 @@ describe('a model service that takes the request and does not answer', () => {
 });
 
 describe('bounded waits', () => {
-  const stoppedReply = 'I stopped: The turn ran past its time limit of 1.5 s and was stopped (ZHIXING_TURN_TIMEOUT_MS sets it).\nNo action was taken in this turn.';
+  const stoppedReply =
+    'I stopped: The turn ran past its time limit of 1.5 s and was stopped (ZHIXING_TURN_TIMEOUT_MS sets it).\nNo action was taken in this turn.';
 
   it('ends a turn at ZHIXING_TURN_TIMEOUT_MS when the service accepts the request and never answers', async () => {
     const t = tempHome();
@@ -235,7 +274,10 @@ describe('bounded waits', () => {
             mode: 'llm',
             reply: stoppedReply,
             actions: [],
-            error: { code: 'turn_timeout', message: 'The turn ran past its time limit of 1.5 s and was stopped (ZHIXING_TURN_TIMEOUT_MS sets it).' },
+            error: {
+              code: 'turn_timeout',
+              message: 'The turn ran past its time limit of 1.5 s and was stopped (ZHIXING_TURN_TIMEOUT_MS sets it).',
+            },
           });
         } else expect(r.stdout).toBe(`${stoppedReply}\n`);
       }
@@ -247,7 +289,12 @@ describe('bounded waits', () => {
   it('ends a turn whose answer started but only ever sends keep-alive pings, which no silence timer catches', async () => {
     const t = tempHome();
     try {
-      const deadlineEnv = { ...env, ZHIXING_HOME: t.home, ZHIXING_TURN_TIMEOUT_MS: '1500', ZHIXING_REQUEST_TIMEOUT_MS: '1000' };
+      const deadlineEnv = {
+        ...env,
+        ZHIXING_HOME: t.home,
+        ZHIXING_TURN_TIMEOUT_MS: '1500',
+        ZHIXING_REQUEST_TIMEOUT_MS: '1000',
+      };
       server.enqueue(textReply('First.'));
       await runCli(['--new', 'first'], deadlineEnv);
       // A ping every 200 ms for a minute: each one is a sign of life to the 1 s silence timer.
@@ -275,7 +322,9 @@ describe('bounded waits', () => {
       expect(none.code).toBe(1);
       expect(streamed().length - before).toBe(1);
       expect(none.stderr).toBe('');
-      expect(none.stdout).toBe('Something went wrong and I could not finish: The model service failed (503: Scripted error 503). Try again later.\n');
+      expect(none.stdout).toBe(
+        'Something went wrong and I could not finish: The model service failed (503: Scripted error 503). Try again later.\n',
+      );
       server.enqueue(failed, failed);
       before = streamed().length;
       const one = await runCli(['hello'], { ...retryEnv, ZHIXING_MAX_RETRIES: '1' });
@@ -309,7 +358,10 @@ describe('a provider slow to give a title', () => {
     const t = tempHome();
     try {
       const started = Date.now();
-      const r = await runCli(['--new', 'hi there'], { ZHIXING_HOME: t.home, ZHIXING_BASE_URL: `http://127.0.0.1:${(slow.address() as { port: number }).port}/v1` });
+      const r = await runCli(['--new', 'hi there'], {
+        ZHIXING_HOME: t.home,
+        ZHIXING_BASE_URL: `http://127.0.0.1:${(slow.address() as { port: number }).port}/v1`,
+      });
       expect(r.stdout).toBe('Hello.\n');
       expect(r.code).toBe(0);
       expect(Date.now() - started).toBeLessThan(6_000);
@@ -348,7 +400,9 @@ describe('CLI usage', () => {
     const r = await runCli(['hello'], { ZHIXING_HOME: t.home });
     t.cleanup();
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^zhixing: The database was written by a newer Zhixing \(schema 99, this version knows \d+\)\. Upgrade Zhixing\.\n$/);
+    expect(r.stderr).toMatch(
+      /^zhixing: The database was written by a newer Zhixing \(schema 99, this version knows \d+\)\. Upgrade Zhixing\.\n$/,
+    );
   });
 
   it('takes a message that starts with a minus sign', async () => {

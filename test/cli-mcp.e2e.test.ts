@@ -15,9 +15,13 @@ const configIn = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json
 const envOf = (dir: string, lang = 'en') => ({ ZHIXING_HOME: dir, ZHIXING_LANG: lang });
 
 describe('zhixing mcp add', () => {
-  it('saves the server in Claude Desktop\'s shape, shows the whole command, whether it connected, and how to trust it', async () => {
+  it("saves the server in Claude Desktop's shape, shows the whole command, whether it connected, and how to trust it", async () => {
     const dir = home().home;
-    const r = await runCli(['mcp', 'add', '-e', 'API_KEY=secret', '--timeout', '5000', 'everything', '--', EVERYTHING, 'stdio'], envOf(dir), { timeoutMs: 30_000 });
+    const r = await runCli(
+      ['mcp', 'add', '-e', 'API_KEY=secret', '--timeout', '5000', 'everything', '--', EVERYTHING, 'stdio'],
+      envOf(dir),
+      { timeoutMs: 30_000 },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Added the MCP server "everything" to ${join(dir, 'config.json')}.`);
     expect(r.stdout).toContain(`It runs this command:\n  ${EVERYTHING} stdio\n`);
@@ -27,27 +31,50 @@ describe('zhixing mcp add', () => {
     expect(r.stdout).toMatch(/^Connected: \d+ tools\.$/m);
     expect(r.stdout + r.stderr).not.toContain('secret');
     expect(r.stderr).toContain('Connecting (up to 10 s)');
-    expect(configIn(dir).mcpServers).toEqual({ everything: { command: EVERYTHING, args: ['stdio'], env: { API_KEY: 'secret' }, timeout_ms: 5000 } });
+    expect(configIn(dir).mcpServers).toEqual({
+      everything: { command: EVERYTHING, args: ['stdio'], env: { API_KEY: 'secret' }, timeout_ms: 5000 },
+    });
     const warnings: string[] = [];
-    expect(readMcpServers(configIn(dir).mcpServers, 'config.json', warnings)).toMatchObject([{ name: 'everything', env: { API_KEY: 'secret' } }]);
+    expect(readMcpServers(configIn(dir).mcpServers, 'config.json', warnings)).toMatchObject([
+      { name: 'everything', env: { API_KEY: 'secret' } },
+    ]);
     expect(warnings).toEqual([]);
   }, 40_000);
 
   it('saves a command given as a relative path as the path from where it was typed', async () => {
     const dir = home().home;
-    const r = await runCli(['mcp', 'add', 'rel', '--', 'node_modules/.bin/mcp-server-everything', 'stdio'], envOf(dir), { timeoutMs: 30_000, cwd: resolve('.') });
+    const r = await runCli(
+      ['mcp', 'add', 'rel', '--', 'node_modules/.bin/mcp-server-everything', 'stdio'],
+      envOf(dir),
+      { timeoutMs: 30_000, cwd: resolve('.') },
+    );
     expect(r.code).toBe(0);
     expect(configIn(dir).mcpServers.rel.command).toBe(EVERYTHING);
     const bare = await runCli(['mcp', 'add', 'bare', '--', 'true'], envOf(dir), { timeoutMs: 30_000 });
     expect(configIn(dir).mcpServers.bare.command, bare.stderr).toBe('true');
     // A program that exits at once is said after its one try, not tried again until the wait runs out.
-    expect(bare.stdout).toMatch(/^bare {2}failed\n[\s\S]*^ {2}error {2}the program exited before it finished connecting/m);
+    expect(bare.stdout).toMatch(
+      /^bare {2}failed\n[\s\S]*^ {2}error {2}the program exited before it finished connecting/m,
+    );
     expect(bare.stdout).not.toMatch(/gave up after|Not connected within/);
   }, 60_000);
 
-  it('adds a server over HTTP with its headers, showing the URL and only the headers\' names', async () => {
+  it("adds a server over HTTP with its headers, showing the URL and only the headers' names", async () => {
     const dir = home().home;
-    const r = await runCli(['mcp', 'add', '--transport', 'http', '-H', 'Authorization: Bearer secret', 'remote', 'http://127.0.0.1:9/mcp?token=secret'], envOf(dir), { timeoutMs: 30_000 });
+    const r = await runCli(
+      [
+        'mcp',
+        'add',
+        '--transport',
+        'http',
+        '-H',
+        'Authorization: Bearer secret',
+        'remote',
+        'http://127.0.0.1:9/mcp?token=secret',
+      ],
+      envOf(dir),
+      { timeoutMs: 30_000 },
+    );
     expect(r.code).toBe(0);
     // A query may hold a token: the URL is shown without it.
     expect(r.stdout).toContain('It connects (http) to:\n  http://127.0.0.1:9/mcp (…)\n');
@@ -57,12 +84,17 @@ describe('zhixing mcp add', () => {
     // A refused connection is said at once, not tried again until the wait runs out.
     expect(r.stdout).not.toMatch(/gave up after|Not connected within/);
     expect(r.stdout + r.stderr).not.toContain('secret');
-    expect(configIn(dir).mcpServers.remote).toEqual({ url: 'http://127.0.0.1:9/mcp?token=secret', headers: { Authorization: 'Bearer secret' } });
+    expect(configIn(dir).mcpServers.remote).toEqual({
+      url: 'http://127.0.0.1:9/mcp?token=secret',
+      headers: { Authorization: 'Bearer secret' },
+    });
   }, 40_000);
 
   it('speaks Chinese when asked', async () => {
     const dir = home().home;
-    const r = await runCli(['mcp', 'add', 'x', '--', 'sh', '-c', "echo 'hi'; exit 1"], envOf(dir, 'zh'), { timeoutMs: 30_000 });
+    const r = await runCli(['mcp', 'add', 'x', '--', 'sh', '-c', "echo 'hi'; exit 1"], envOf(dir, 'zh'), {
+      timeoutMs: 30_000,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('已把 MCP 服务器「x」加入');
     // Each word as a shell would need it: what runs is not ambiguous.
@@ -89,14 +121,20 @@ describe('zhixing mcp add', () => {
     }
     const clash = await runCli(['mcp', 'add', 'a', '--', 'other'], envOf(dir));
     expect(clash.code).toBe(2);
-    expect(clash.stderr).toBe('zhixing: There is already an MCP server "a". Remove it first with zhixing mcp remove a, then add it again.\n');
+    expect(clash.stderr).toBe(
+      'zhixing: There is already an MCP server "a". Remove it first with zhixing mcp remove a, then add it again.\n',
+    );
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
   }, 60_000);
 
   it('two adds at once both land, and config.json stays valid JSON', async () => {
     const dir = home().home;
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ maxSteps: 5 }));
-    const runs = await Promise.all(['one', 'two', 'three'].map((n) => runCli(['mcp', 'add', n, '--', EVERYTHING, 'stdio'], envOf(dir), { timeoutMs: 30_000 })));
+    const runs = await Promise.all(
+      ['one', 'two', 'three'].map((n) =>
+        runCli(['mcp', 'add', n, '--', EVERYTHING, 'stdio'], envOf(dir), { timeoutMs: 30_000 }),
+      ),
+    );
     expect(runs.map((r) => r.code)).toEqual([0, 0, 0]);
     for (const r of runs) expect(r.stdout).toMatch(/^Connected: \d+ tools\.$/m);
     const saved = configIn(dir);
@@ -112,7 +150,11 @@ describe('servers that hang or lie', () => {
     // Both adds at once (config.json's lock lets both land): each waits out its own bound.
     const [hang, liar] = await Promise.all([
       runCli(['mcp', 'add', 'hang', '--', 'sleep', '61.25'], envOf(dir), { timeoutMs: 30_000 }),
-      runCli(['mcp', 'add', 'liar', '--', 'sh', '-c', 'while true; do echo "not json {"; sleep 0.05; done'], envOf(dir), { timeoutMs: 30_000 }),
+      runCli(
+        ['mcp', 'add', 'liar', '--', 'sh', '-c', 'while true; do echo "not json {"; sleep 0.05; done'],
+        envOf(dir),
+        { timeoutMs: 30_000 },
+      ),
     ]);
     expect(hang.code).toBe(0);
     // It never answers the handshake: given up on within the wait, or not connected by its end.
@@ -139,7 +181,11 @@ describe('servers that hang or lie', () => {
 describe('zhixing mcp list', () => {
   it('says there are none, as text and JSON', async () => {
     const dir = home().home;
-    expect(await runCli(['mcp', 'list'], envOf(dir))).toEqual({ code: 0, stdout: 'No MCP servers are configured. Add one: zhixing mcp add NAME -- CMD [ARGS…]\n', stderr: '' });
+    expect(await runCli(['mcp', 'list'], envOf(dir))).toEqual({
+      code: 0,
+      stdout: 'No MCP servers are configured. Add one: zhixing mcp add NAME -- CMD [ARGS…]\n',
+      stderr: '',
+    });
     expect(JSON.parse((await runCli(['mcp', 'list', '--json'], envOf(dir))).stdout)).toEqual({ servers: [] });
   });
 
@@ -162,8 +208,12 @@ describe('zhixing mcp list', () => {
     expect(r.stdout).toContain(`  command  ${EVERYTHING} stdio`);
     expect(r.stdout).toMatch(/^ {2}tools {2}everything__echo, .*everything__get-sum/m);
     // It died saying why: the reason and its last stderr lines, the escape sequences taken out.
-    expect(r.stdout).toMatch(/^broken {2}failed\n {2}command {2}sh -c 'printf .*'\n {2}error {2}\S.*\n {2}its last stderr lines:\n {4}\| boom red( \(×\d+\))?$/m);
-    expect(r.stdout).toMatch(/^off {2}disabled\n {2}http {2}http:\/\/127\.0\.0\.1:9\/mcp\n {2}set \(values not shown\) {2}header Authorization/m);
+    expect(r.stdout).toMatch(
+      /^broken {2}failed\n {2}command {2}sh -c 'printf .*'\n {2}error {2}\S.*\n {2}its last stderr lines:\n {4}\| boom red( \(×\d+\))?$/m,
+    );
+    expect(r.stdout).toMatch(
+      /^off {2}disabled\n {2}http {2}http:\/\/127\.0\.0\.1:9\/mcp\n {2}set \(values not shown\) {2}header Authorization/m,
+    );
     expect(r.stdout).not.toContain('\x1b');
     expect(r.stdout + r.stderr).not.toContain('secret');
 
@@ -172,8 +222,17 @@ describe('zhixing mcp list', () => {
     expect(json.stdout).not.toContain('secret');
     const { servers } = JSON.parse(json.stdout);
     expect(servers.map((s: { name: string }) => s.name)).toEqual(['everything', 'broken', 'off']);
-    expect(servers[0]).toMatchObject({ transport: 'stdio', command: `${EVERYTHING} stdio`, envKeys: ['API_KEY'], enabled: true, trusted: false, state: 'connected' });
-    expect(servers[0].tools).toEqual(expect.arrayContaining(['everything__get-sum', 'everything__trigger-long-running-operation']));
+    expect(servers[0]).toMatchObject({
+      transport: 'stdio',
+      command: `${EVERYTHING} stdio`,
+      envKeys: ['API_KEY'],
+      enabled: true,
+      trusted: false,
+      state: 'connected',
+    });
+    expect(servers[0].tools).toEqual(
+      expect.arrayContaining(['everything__get-sum', 'everything__trigger-long-running-operation']),
+    );
     expect(servers[1]).toMatchObject({ state: 'failed', error: expect.any(String) });
     expect(servers[1].stderr.at(-1)).toContain('boom');
     expect(servers[2]).toMatchObject({ state: 'disabled', headerKeys: ['Authorization'], tools: [] });
@@ -185,15 +244,24 @@ describe('a server whose list is cut', () => {
     const dir = home().home;
     const add = await runCli(['mcp', 'add', 'many', '--', process.execPath, MANY], envOf(dir), { timeoutMs: 30_000 });
     expect(add.code).toBe(0);
-    expect(add.stdout).toMatch(/^Connected: 100 tools\.\nWarning: it lists 150 tools; only the first 100 are offered\./m);
+    expect(add.stdout).toMatch(
+      /^Connected: 100 tools\.\nWarning: it lists 150 tools; only the first 100 are offered\./m,
+    );
     const r = await runCli(['mcp', 'list'], envOf(dir), { timeoutMs: 30_000 });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^many {2}connected · 100 tools\n(?: {2}.*\n)* {2}warning {2}it lists 150 tools; only the first 100 are offered\./m);
+    expect(r.stdout).toMatch(
+      /^many {2}connected · 100 tools\n(?: {2}.*\n)* {2}warning {2}it lists 150 tools; only the first 100 are offered\./m,
+    );
     const zh = await runCli(['mcp', 'list'], envOf(dir, 'zh'), { timeoutMs: 30_000 });
     expect(zh.stdout).toMatch(/^ {2}注意 {2}it lists 150 tools; only the first 100 are offered\./m);
     const json = await runCli(['mcp', 'list', '--json'], envOf(dir), { timeoutMs: 30_000 });
     const [server] = JSON.parse(json.stdout).servers;
-    expect(server).toMatchObject({ name: 'many', state: 'connected', via: 'stdio', warning: expect.stringMatching(/^it lists 150 tools; only the first 100 are offered\./) });
+    expect(server).toMatchObject({
+      name: 'many',
+      state: 'connected',
+      via: 'stdio',
+      warning: expect.stringMatching(/^it lists 150 tools; only the first 100 are offered\./),
+    });
     expect(server.tools).toHaveLength(100);
   }, 90_000);
 });
@@ -201,18 +269,35 @@ describe('a server whose list is cut', () => {
 describe('zhixing mcp remove, enable, disable', () => {
   it('turns a server off and on and removes it, in config.json', async () => {
     const dir = home().home;
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ mcpServers: { a: { command: 'true', disabled: true }, b: { command: 'true' } } }));
-    expect(await runCli(['mcp', 'enable', 'a'], envOf(dir))).toEqual({ code: 0, stdout: 'Enabled the MCP server "a": Zhixing connects it when it next starts.\n', stderr: '' });
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({ mcpServers: { a: { command: 'true', disabled: true }, b: { command: 'true' } } }),
+    );
+    expect(await runCli(['mcp', 'enable', 'a'], envOf(dir))).toEqual({
+      code: 0,
+      stdout: 'Enabled the MCP server "a": Zhixing connects it when it next starts.\n',
+      stderr: '',
+    });
     expect(configIn(dir).mcpServers.a).toEqual({ command: 'true' });
     expect((await runCli(['mcp', 'disable', 'a'], envOf(dir))).code).toBe(0);
     expect(configIn(dir).mcpServers.a).toEqual({ command: 'true', enabled: false });
-    expect(await runCli(['mcp', 'remove', 'a'], envOf(dir))).toEqual({ code: 0, stdout: 'Removed the MCP server "a".\n', stderr: '' });
+    expect(await runCli(['mcp', 'remove', 'a'], envOf(dir))).toEqual({
+      code: 0,
+      stdout: 'Removed the MCP server "a".\n',
+      stderr: '',
+    });
     expect(configIn(dir).mcpServers).toEqual({ b: { command: 'true' } });
   });
 
-  it('removes the rules of the server\'s tools with it, and says a rule already trusts a name added again', async () => {
+  it("removes the rules of the server's tools with it, and says a rule already trusts a name added again", async () => {
     const dir = home().home;
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ mcpServers: { ev: { command: 'true' } }, permissions: { 'ev__*': 'allow', 'evx__*': 'allow', shell: 'ask' } }));
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({
+        mcpServers: { ev: { command: 'true' } },
+        permissions: { 'ev__*': 'allow', 'evx__*': 'allow', shell: 'ask' },
+      }),
+    );
     const removed = await runCli(['mcp', 'remove', 'ev'], envOf(dir));
     expect(removed.stdout).toBe('Removed the MCP server "ev" (and its permission rules: ev__*).\n');
     expect(configIn(dir).permissions).toEqual({ 'evx__*': 'allow', shell: 'ask' });
@@ -226,11 +311,22 @@ describe('zhixing mcp remove, enable, disable', () => {
   it('an unknown name is exit 2 naming the servers there are', async () => {
     const dir = home().home;
     const none = await runCli(['mcp', 'remove', 'ghost'], envOf(dir));
-    expect(none).toEqual({ code: 2, stdout: '', stderr: 'zhixing: There is no MCP server "ghost". None is configured.\n' });
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ mcpServers: { a: { command: 'true' }, b: { command: 'true' } } }));
+    expect(none).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'zhixing: There is no MCP server "ghost". None is configured.\n',
+    });
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({ mcpServers: { a: { command: 'true' }, b: { command: 'true' } } }),
+    );
     for (const action of ['remove', 'enable', 'disable']) {
       const r = await runCli(['mcp', action, 'ghost'], envOf(dir));
-      expect(r).toEqual({ code: 2, stdout: '', stderr: 'zhixing: There is no MCP server "ghost". The servers are: a, b.\n' });
+      expect(r).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: 'zhixing: There is no MCP server "ghost". The servers are: a, b.\n',
+      });
     }
     const zh = await runCli(['mcp', 'remove', 'ghost'], envOf(dir, 'zh'));
     expect(zh.stderr).toBe('zhixing: 没有名为「ghost」的 MCP 服务器。已有的：a、b。\n');
@@ -251,10 +347,20 @@ describe('zhixing mcp remove, enable, disable', () => {
 describe('zhixing config', () => {
   it('names the configured MCP servers with what runs, and where their state is shown', async () => {
     const dir = home().home;
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ mcpServers: { everything: { command: EVERYTHING, args: ['stdio'], env: { API_KEY: 'secret' } }, remote: { url: 'http://127.0.0.1:9/mcp', enabled: false } } }));
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({
+        mcpServers: {
+          everything: { command: EVERYTHING, args: ['stdio'], env: { API_KEY: 'secret' } },
+          remote: { url: 'http://127.0.0.1:9/mcp', enabled: false },
+        },
+      }),
+    );
     const r = await runCli(['config'], envOf(dir));
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^mcp +everything  ${EVERYTHING.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} stdio$`, 'm'));
+    expect(r.stdout).toMatch(
+      new RegExp(`^mcp +everything  ${EVERYTHING.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} stdio$`, 'm'),
+    );
     expect(r.stdout).toMatch(/^ +remote {6}http:\/\/127\.0\.0\.1:9\/mcp \(disabled\)$/m);
     expect(r.stdout).toContain('zhixing mcp list connects them and shows their state');
     expect(r.stdout).not.toContain('secret');
@@ -267,9 +373,29 @@ describe('an MCP call in a one-shot', () => {
     const model = await startOpenAiServer();
     try {
       const dir = home().home;
-      writeFileSync(join(dir, 'config.json'), JSON.stringify({ mcpServers: { everything: { command: EVERYTHING, args: ['stdio'] } }, permissions: { 'everything__*': 'allow' } }));
-      model.enqueue(toolCallsReply([{ id: 'c1', name: 'everything__trigger-long-running-operation', args: { duration: 2, steps: 4 } }]), textReply('It finished.'));
-      const r = await runCli(['--show-actions', 'run the long operation with everything'], { ...envOf(dir), ZHIXING_BASE_URL: model.url, ZHIXING_API_KEY: 'sk-test-mcp-progress-1234', ZHIXING_MODEL: 'test-model' }, { timeoutMs: 40_000 });
+      writeFileSync(
+        join(dir, 'config.json'),
+        JSON.stringify({
+          mcpServers: { everything: { command: EVERYTHING, args: ['stdio'] } },
+          permissions: { 'everything__*': 'allow' },
+        }),
+      );
+      model.enqueue(
+        toolCallsReply([
+          { id: 'c1', name: 'everything__trigger-long-running-operation', args: { duration: 2, steps: 4 } },
+        ]),
+        textReply('It finished.'),
+      );
+      const r = await runCli(
+        ['--show-actions', 'run the long operation with everything'],
+        {
+          ...envOf(dir),
+          ZHIXING_BASE_URL: model.url,
+          ZHIXING_API_KEY: 'sk-test-mcp-progress-1234',
+          ZHIXING_MODEL: 'test-model',
+        },
+        { timeoutMs: 40_000 },
+      );
       expect(r.code).toBe(0);
       // Each step as it comes, then the call's trace line with its result.
       expect(r.stdout).toMatch(/^( {2}… [1-4]\/4.*\n){2,}🔧 everything__trigger-long-running-operation .*✓/m);

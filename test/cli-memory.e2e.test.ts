@@ -26,9 +26,19 @@ describe('offline memory through the real CLI', () => {
 
   it('`zhixing config` says how memories are searched: by words only, or with the embedding model set', async () => {
     const r = await runCli(['config'], { ZHIXING_HOME: home().home, ZHIXING_LANG: 'en' });
-    expect(r.stdout).toMatch(/\nmemory +lexical search only \(no embedding model: set ZHIXING_EMBEDDING_MODEL to turn it on\)\n/);
-    const env = { ZHIXING_HOME: home().home, ZHIXING_LANG: 'en', ZHIXING_EMBEDDING_BASE_URL: 'http://127.0.0.1:9/v1', ZHIXING_EMBEDDING_MODEL: 'bge-m3' };
+    expect(r.stdout).toMatch(
+      /\nmemory +lexical search only \(no embedding model: set ZHIXING_EMBEDDING_MODEL to turn it on\)\n/,
+    );
+    const env = {
+      ZHIXING_HOME: home().home,
+      ZHIXING_LANG: 'en',
+      ZHIXING_EMBEDDING_BASE_URL: 'http://127.0.0.1:9/v1',
+      ZHIXING_EMBEDDING_MODEL: 'bge-m3',
+    };
     expect((await runCli(['config'], env)).stdout).toMatch(/\nmemory +lexical and semantic search \(remote bge-m3\)\n/);
-    expect(JSON.parse((await runCli(['config', '--json'], env)).stdout).memory).toEqual({ search: 'hybrid', model: 'bge-m3' });
+    expect(JSON.parse((await runCli(['config', '--json'], env)).stdout).memory).toEqual({
+      search: 'hybrid',
+      model: 'bge-m3',
+    });
   });
 });

@@ -29,7 +29,13 @@ function home(config?: object) {
 describe('the shell through ./bin/zhixing', () => {
   it('runs the command a model asks for in the workspace, contained, and sends its output back', async () => {
     const h = home({ permissions: { shell: 'allow' } });
-    const env = { ZHIXING_HOME: h.home, ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: 'sk-test-shell-0123456789', ZHIXING_MODEL: 'm', ZHIXING_LANG: 'en' };
+    const env = {
+      ZHIXING_HOME: h.home,
+      ZHIXING_BASE_URL: server.url,
+      ZHIXING_API_KEY: 'sk-test-shell-0123456789',
+      ZHIXING_MODEL: 'm',
+      ZHIXING_LANG: 'en',
+    };
     server.enqueue(
       toolCallsReply([{ id: 'call_sh', name: 'shell', args: { command: 'echo hi > made.txt && cat made.txt' } }]),
       textReply('The file says hi.'),
@@ -38,7 +44,10 @@ describe('the shell through ./bin/zhixing', () => {
     const r = await runCli(['--json', '--new', 'make a file that says hi'], env, { timeoutMs: 30_000 });
     expect(r.stderr).toBe('');
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ reply: 'The file says hi.', actions: [{ tool: 'shell', input: { command: 'echo hi > made.txt && cat made.txt' }, ok: true }] });
+    expect(out).toMatchObject({
+      reply: 'The file says hi.',
+      actions: [{ tool: 'shell', input: { command: 'echo hi > made.txt && cat made.txt' }, ok: true }],
+    });
     expect(out.actions[0].output).toMatch(/^Exit code 0 \(\d+\.\d s\)\nhi\n$/);
     expect(readFileSync(join(h.home, 'workspace', 'made.txt'), 'utf8')).toBe('hi\n');
     // The model read the command's output.
@@ -56,28 +65,48 @@ describe('the shell through ./bin/zhixing', () => {
       /\nsandbox +no sandbox \(bubblewrap \(bwrap\) is not installed\): shell commands would run uncontained, so each one asks you first\. To fix it, install bubblewrap: apt-get install bubblewrap \(or dnf install bubblewrap\)\.\n$/,
     );
     expect(bare.stdout).toMatch(/\nZHIXING_SHELL_NETWORK +0 +default\n/);
-    const json = JSON.parse((await runCli(['config', '--json'], { ZHIXING_HOME: h.home, PATH: '/nonexistent' })).stdout);
+    const json = JSON.parse(
+      (await runCli(['config', '--json'], { ZHIXING_HOME: h.home, PATH: '/nonexistent' })).stdout,
+    );
     // Without a sandbox a command runs on the machine itself: its network is the host's, and said so.
-    expect(json.sandbox).toEqual({ kind: 'none', ok: false, reason: 'bubblewrap (bwrap) is not installed', network: 'host' });
+    expect(json.sandbox).toEqual({
+      kind: 'none',
+      ok: false,
+      reason: 'bubblewrap (bwrap) is not installed',
+      network: 'host',
+    });
     if (!HAVE_BWRAP) return;
     const contained = await runCli(['config'], { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en' });
     expect(contained.stdout).not.toContain('sandbox');
     expect(contained.stdout).toMatch(/\nshell network +off\n/);
-    expect(JSON.parse((await runCli(['config', '--json'], { ZHIXING_HOME: h.home })).stdout).sandbox).toEqual({ kind: 'bwrap', ok: true, network: 'off' });
-    const networked = await runCli(['config'], { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en', ZHIXING_SHELL_NETWORK: '1' });
+    expect(JSON.parse((await runCli(['config', '--json'], { ZHIXING_HOME: h.home })).stdout).sandbox).toEqual({
+      kind: 'bwrap',
+      ok: true,
+      network: 'off',
+    });
+    const networked = await runCli(['config'], {
+      ZHIXING_HOME: h.home,
+      ZHIXING_LANG: 'en',
+      ZHIXING_SHELL_NETWORK: '1',
+    });
     expect(networked.stdout).toMatch(/\nshell network +user-mode \(pasta\), no local addresses\n/);
   });
 
   it('the REPL says once, at the start, that there is no sandbox', async () => {
     // A PATH with python (the terminal relay) on it and no bwrap.
     const bin = mkdtempSync(join(tmpdir(), 'zhixing-path-'));
-    symlinkSync(execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim(), join(bin, 'python3'));
+    symlinkSync(
+      execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim(),
+      join(bin, 'python3'),
+    );
     const h = home();
     const run = runInPty([], { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en', PATH: bin });
     try {
       await run.waitFor(/知行 ›$/);
       const shown = run.screen.transcript();
-      expect(shown.match(/no sandbox \(bubblewrap \(bwrap\) is not installed\): shell commands would run uncontained/g)).toHaveLength(1);
+      expect(
+        shown.match(/no sandbox \(bubblewrap \(bwrap\) is not installed\): shell commands would run uncontained/g),
+      ).toHaveLength(1);
       expect(shown).toContain('apt-get install bubblewrap');
     } finally {
       run.kill();
@@ -87,17 +116,24 @@ describe('the shell through ./bin/zhixing', () => {
 
   it('`zhixing serve` says it on stderr once it serves', async () => {
     const h = home();
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { cwd: h.home, env: { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en', PATH: '/nonexistent' } });
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
+      cwd: h.home,
+      env: { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en', PATH: '/nonexistent' },
+    });
     let err = '';
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
     try {
       await new Promise<void>((resolve, reject) => {
-        child.stderr.setEncoding('utf8').on('data', (d) => (err += d) && /apt-get install bubblewrap/.test(err) && resolve());
+        child.stderr
+          .setEncoding('utf8')
+          .on('data', (d) => (err += d) && /apt-get install bubblewrap/.test(err) && resolve());
         child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
       });
       expect(out).toMatch(/^Zhixing is serving on http:\/\/127\.0\.0\.1:\d+/);
-      expect(err).toMatch(/^zhixing: no sandbox \(bubblewrap \(bwrap\) is not installed\): shell commands would run uncontained, so each one asks you first\./);
+      expect(err).toMatch(
+        /^zhixing: no sandbox \(bubblewrap \(bwrap\) is not installed\): shell commands would run uncontained, so each one asks you first\./,
+      );
     } finally {
       child.kill('SIGKILL');
     }

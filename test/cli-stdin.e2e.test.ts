@@ -22,7 +22,13 @@ const home = useTempHomes();
 /** A home with a model that answers, and its environment; the turn's message is what the model was sent. */
 function withModel() {
   const h = home();
-  const env = { ZHIXING_HOME: h.home, ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: 'sk-test-stdin-0000', ZHIXING_MODEL: 'm', ZHIXING_LANG: 'en' };
+  const env = {
+    ZHIXING_HOME: h.home,
+    ZHIXING_BASE_URL: server.url,
+    ZHIXING_API_KEY: 'sk-test-stdin-0000',
+    ZHIXING_MODEL: 'm',
+    ZHIXING_LANG: 'en',
+  };
   const sent = () => {
     const turn = server.requests.filter((r) => r.body?.stream === true).at(-1)!;
     return turn.body.messages.at(-1).content as string;
@@ -33,8 +39,15 @@ function withModel() {
 /** `sh -c` runs a real shell pipeline: zhixing's stdin is then a pipe (a FIFO), as in a terminal. */
 function shell(script: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('sh', ['-c', script], { env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ZHIXING: `${process.execPath} ${BIN}`, ...env }, cwd: env.ZHIXING_HOME, timeout: 20_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr }),
+    execFile(
+      'sh',
+      ['-c', script],
+      {
+        env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ZHIXING: `${process.execPath} ${BIN}`, ...env },
+        cwd: env.ZHIXING_HOME,
+        timeout: 20_000,
+      },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr }),
     );
   });
 }
@@ -63,7 +76,11 @@ describe('standard input as part of the message', () => {
     expect(repl.code).toBe(0);
     expect(repl.stdout).toContain('(3+5)*2 = 16');
     // /dev/null is empty: the message goes alone.
-    expect(await runCli(['what is 1+1'], offline, { stdinFile: '/dev/null' })).toMatchObject({ code: 0, stdout: '1+1 = 2\n', stderr: '' });
+    expect(await runCli(['what is 1+1'], offline, { stdinFile: '/dev/null' })).toMatchObject({
+      code: 0,
+      stdout: '1+1 = 2\n',
+      stderr: '',
+    });
   });
 
   it('with --json and no message, the piped text is the one message', async () => {
@@ -71,14 +88,24 @@ describe('standard input as part of the message', () => {
     const r = await runCli(['--json'], offline, { input: '算一下 1+1\n' });
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
-    expect(JSON.parse(r.stdout)).toMatchObject({ mode: 'offline', reply: '1+1 = 2', actions: [{ tool: 'calculator', ok: true }] });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      mode: 'offline',
+      reply: '1+1 = 2',
+      actions: [{ tool: 'calculator', ok: true }],
+    });
   });
 
   it('waits for a slow command that has started writing, to its end', async () => {
     const { env, sent } = withModel();
     server.enqueue(textReply('Two lines.'));
     const r = await runCli(['count the lines'], env, {
-      feed: { writes: [{ afterMs: 300, text: 'first\n' }, { afterMs: FIRST_BYTE_WAIT_MS + 1_500, text: 'second\n' }], end: true },
+      feed: {
+        writes: [
+          { afterMs: 300, text: 'first\n' },
+          { afterMs: FIRST_BYTE_WAIT_MS + 1_500, text: 'second\n' },
+        ],
+        end: true,
+      },
       timeoutMs: 20_000,
     });
     expect(r).toMatchObject({ code: 0, stdout: 'Two lines.\n', stderr: '' });
@@ -92,7 +119,9 @@ describe('standard input as part of the message', () => {
     expect(r.code).toBe(0);
     const message = sent();
     expect(message.length).toBeLessThanOrEqual(MESSAGE_LIMIT);
-    const kept = message.match(/^summarise\n\n```\n(x+)\n\[… the input was cut here: ([\d,]+) more characters were not sent\]\n```$/);
+    const kept = message.match(
+      /^summarise\n\n```\n(x+)\n\[… the input was cut here: ([\d,]+) more characters were not sent\]\n```$/,
+    );
     expect(kept).not.toBeNull();
     expect(kept![1]!.length + Number(kept![2]!.replace(/,/g, ''))).toBe(150_000);
     expect(r.stderr).toBe(
@@ -101,16 +130,22 @@ describe('standard input as part of the message', () => {
     // More than is ever read (1 MiB): the rest is not read at all.
     const huge = await runCli(['summarise'], env, { input: 'y'.repeat(3 * 1024 * 1024) });
     expect(huge.code).toBe(0);
-    expect(huge.stderr).toMatch(/^zhixing: Standard input is too long for one message \(over 1,048,576 characters; a message holds 96,000\)/);
+    expect(huge.stderr).toMatch(
+      /^zhixing: Standard input is too long for one message \(over 1,048,576 characters; a message holds 96,000\)/,
+    );
     // 96,000 'y' are some 48,000 tokens, over the default 32,000-token window: the request is cut again to fit, and says so.
-    expect(sent()).toMatch(/\n\[… the input was cut here: at least [\d,]+ more characters were not sent\]\n```$|\n\[cut to fit the context: [\d,]+ more characters not shown\]$/);
+    expect(sent()).toMatch(
+      /\n\[… the input was cut here: at least [\d,]+ more characters were not sent\]\n```$|\n\[cut to fit the context: [\d,]+ more characters not shown\]$/,
+    );
   });
 
   it('refuses binary input, saying what to do', async () => {
     const offline = { ZHIXING_HOME: home().home, ZHIXING_LANG: 'en' };
     const binary = await runCli(['what is this'], offline, { input: 'PNG\u0000\u0001\u0002' });
     expect(binary).toMatchObject({ code: 2, stdout: '' });
-    expect(binary.stderr).toBe('zhixing: Standard input is not text (it contains NUL bytes), so nothing was sent. Pipe in text, such as the output of a command or a text file.\n');
+    expect(binary.stderr).toBe(
+      'zhixing: Standard input is not text (it contains NUL bytes), so nothing was sent. Pipe in text, such as the output of a command or a text file.\n',
+    );
   });
 });
 

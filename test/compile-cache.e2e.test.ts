@@ -1,4 +1,14 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +21,9 @@ import { tempHome } from './support/temp-home.js';
  * answers are the same with and without it, a damaged entry is only a slower start, and a folder
  * someone else could write to is never used, since what is in it runs.
  */
-const { cacheDir } = createRequire(import.meta.url)('../bin/compile-cache.js') as { cacheDir: (env: Record<string, string | undefined>) => string | undefined };
+const { cacheDir } = createRequire(import.meta.url)('../bin/compile-cache.js') as {
+  cacheDir: (env: Record<string, string | undefined>) => string | undefined;
+};
 const cleanups: Array<() => void> = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
 

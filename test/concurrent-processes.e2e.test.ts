@@ -30,7 +30,9 @@ beforeAll(async () => {
     for await (const part of req) raw += part;
     const body = JSON.parse(raw);
     if (!body.stream) return void res.writeHead(500).end();
-    const users = body.messages.filter((m: { role: string }) => m.role === 'user').map((m: { content: string }) => m.content);
+    const users = body.messages
+      .filter((m: { role: string }) => m.role === 'user')
+      .map((m: { content: string }) => m.content);
     seen.push(users);
     const last: string = users.at(-1);
     if (last.includes('hang')) return;
@@ -63,19 +65,29 @@ const startAsked = async (args: string[], env: Record<string, string>) => {
 
 /** runCli's run, with its stderr readable while it runs. */
 function spawnCli(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: env.ZHIXING_HOME, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: env.ZHIXING_HOME,
+    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
   child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
   return { stderr: () => stderr, done };
 }
 
 function history(home: string, session: string): string[] {
   const db = new Database(join(home, 'zhixing.db'), { readonly: true });
-  const rows = db.prepare(`SELECT m.role, p.text FROM messages m JOIN parts p ON p.message_id = m.id
-    WHERE m.session_id = ? AND p.type = 'text' ORDER BY p.rowid`).all(session) as Array<{ role: string; text: string }>;
+  const rows = db
+    .prepare(
+      `SELECT m.role, p.text FROM messages m JOIN parts p ON p.message_id = m.id
+    WHERE m.session_id = ? AND p.type = 'text' ORDER BY p.rowid`,
+    )
+    .all(session) as Array<{ role: string; text: string }>;
   db.close();
   return rows.map((r) => `${r.role}: ${r.text}`);
 }
@@ -96,9 +108,12 @@ describe('two processes on one home', () => {
       expect(seen.find((u) => u.at(-1) === 'B fast')).toEqual(['hello', 'A medium', 'B fast']);
       expect(seen.find((u) => u.at(-1) === 'A medium')).toEqual(['hello', 'A medium']);
       expect(history(t.home, session)).toEqual([
-        'user: hello', 'assistant: answer to hello',
-        'user: A medium', 'assistant: answer to A medium',
-        'user: B fast', 'assistant: answer to B fast',
+        'user: hello',
+        'assistant: answer to hello',
+        'user: A medium',
+        'assistant: answer to A medium',
+        'user: B fast',
+        'assistant: answer to B fast',
       ]);
     } finally {
       t.cleanup();
@@ -118,10 +133,17 @@ describe('two processes on one home', () => {
       const out = JSON.parse(b.stdout);
       expect(out.session).not.toBe(session);
       expect(out.reply).toBe('answer to B fast');
-      expect(b.stderr).toContain(`The most recent session is busy in another Zhixing process; this message starts a new session (${out.session}).`);
+      expect(b.stderr).toContain(
+        `The most recent session is busy in another Zhixing process; this message starts a new session (${out.session}).`,
+      );
       expect(seen.find((u) => u.at(-1) === 'B fast' && u.length === 1)).toBeDefined();
       expect(JSON.parse((await a).stdout).reply).toBe('answer to A long');
-      expect(history(t.home, session)).toEqual(['user: hi', 'assistant: answer to hi', 'user: A long', 'assistant: answer to A long']);
+      expect(history(t.home, session)).toEqual([
+        'user: hi',
+        'assistant: answer to hi',
+        'user: A long',
+        'assistant: answer to A long',
+      ]);
     } finally {
       t.cleanup();
     }
@@ -136,13 +158,23 @@ describe('two processes on one home', () => {
       const releaseA = hold('A held');
       const { run: a } = await startAsked(['--json', '--session', session, 'A held'], env);
       const waiting = spawnCli(['--json', '--session', session, 'B fast'], env);
-      await vi.waitFor(() => expect(waiting.stderr()).toContain('waiting for it to finish'), { timeout: 20_000, interval: 20 });
+      await vi.waitFor(() => expect(waiting.stderr()).toContain('waiting for it to finish'), {
+        timeout: 20_000,
+        interval: 20,
+      });
       releaseA();
       const b = await waiting.done;
-      expect(b.stderr).toMatch(/^This session is busy in another Zhixing process \(pid \d+\); waiting for it to finish…\n$/);
+      expect(b.stderr).toMatch(
+        /^This session is busy in another Zhixing process \(pid \d+\); waiting for it to finish…\n$/,
+      );
       expect(JSON.parse(b.stdout).reply).toBe('answer to B fast');
       await a;
-      expect(history(t.home, session).slice(2)).toEqual(['user: A held', 'assistant: answer to A held', 'user: B fast', 'assistant: answer to B fast']);
+      expect(history(t.home, session).slice(2)).toEqual([
+        'user: A held',
+        'assistant: answer to A held',
+        'user: B fast',
+        'assistant: answer to B fast',
+      ]);
     } finally {
       t.cleanup();
     }
@@ -153,7 +185,10 @@ describe('two processes on one home', () => {
     const env = { ZHIXING_HOME: t.home, ZHIXING_BASE_URL: url, ZHIXING_LANG: 'en' };
     try {
       const session = JSON.parse((await runCli(['--json', 'start'], env)).stdout).session;
-      const child = spawn(process.execPath, [BIN, '--session', session, 'please hang'], { cwd: t.home, env: { PATH: process.env.PATH ?? '', ...env } });
+      const child = spawn(process.execPath, [BIN, '--session', session, 'please hang'], {
+        cwd: t.home,
+        env: { PATH: process.env.PATH ?? '', ...env },
+      });
       while (!seen.some((u) => u.at(-1) === 'please hang')) await sleep(50);
       child.kill('SIGKILL');
       await new Promise((r) => child.on('close', r));
@@ -162,7 +197,10 @@ describe('two processes on one home', () => {
       expect(JSON.parse(b.stdout).reply).toBe('answer to after the crash');
       expect(Date.now() - started).toBeLessThan(5_000);
       const db = new Database(join(t.home, 'zhixing.db'), { readonly: true });
-      const reasons = db.prepare('SELECT stop_reason AS r FROM turns WHERE session_id = ? ORDER BY started_at').all(session).map((x) => (x as { r: string }).r);
+      const reasons = db
+        .prepare('SELECT stop_reason AS r FROM turns WHERE session_id = ? ORDER BY started_at')
+        .all(session)
+        .map((x) => (x as { r: string }).r);
       db.close();
       expect(reasons).toEqual(['done', 'interrupted', 'done']);
     } finally {
@@ -175,17 +213,26 @@ describe('while another process is mid-turn', () => {
   it('refuses to delete the session, and Ctrl-C while waiting for it exits 130 having sent nothing', async () => {
     const t = tempHome();
     const env = { ZHIXING_HOME: t.home, ZHIXING_BASE_URL: url, ZHIXING_LANG: 'en' };
-    const holder = spawn(process.execPath, [BIN, '--new', 'please hang again'], { cwd: t.home, env: { PATH: process.env.PATH ?? '', ...env } });
+    const holder = spawn(process.execPath, [BIN, '--new', 'please hang again'], {
+      cwd: t.home,
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
     try {
       while (!seen.some((u) => u.at(-1) === 'please hang again')) await sleep(50);
       const { createApp } = await import('../src/app.js');
       const { loadConfig } = await import('../src/config/config.js');
       const app = await createApp(loadConfig({ env, cwd: t.home }));
       const session = app.sessions.mostRecent()!.id;
-      await expect(app.sessions.delete(session)).rejects.toMatchObject({ code: 'busy', message: expect.stringContaining('another Zhixing process') });
+      await expect(app.sessions.delete(session)).rejects.toMatchObject({
+        code: 'busy',
+        message: expect.stringContaining('another Zhixing process'),
+      });
       app.close();
 
-      const waiter = spawn(process.execPath, [BIN, '--json', '--session', session, 'queued'], { cwd: t.home, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env } });
+      const waiter = spawn(process.execPath, [BIN, '--json', '--session', session, 'queued'], {
+        cwd: t.home,
+        env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
+      });
       let stdout = '';
       let stderr = '';
       waiter.stdout.on('data', (d) => (stdout += d));
@@ -210,7 +257,9 @@ describe('many processes at once', () => {
     try {
       await runCli(['你好'], { ZHIXING_HOME: t.home });
       const items = Array.from({ length: 6 }, (_, i) => `买第${i + 1}样东西`);
-      const runs = await Promise.all(items.map((item) => runCli(['--json', `记一下 ${item}`], { ZHIXING_HOME: t.home })));
+      const runs = await Promise.all(
+        items.map((item) => runCli(['--json', `记一下 ${item}`], { ZHIXING_HOME: t.home })),
+      );
       runs.forEach((r, i) => {
         expect(r.code).toBe(0);
         const out = JSON.parse(r.stdout);
@@ -218,7 +267,10 @@ describe('many processes at once', () => {
         expect(out.reply).toContain(items[i]);
       });
       const db = new Database(join(t.home, 'zhixing.db'), { readonly: true });
-      const todos = db.prepare('SELECT content FROM todos ORDER BY content').all().map((x) => (x as { content: string }).content);
+      const todos = db
+        .prepare('SELECT content FROM todos ORDER BY content')
+        .all()
+        .map((x) => (x as { content: string }).content);
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       db.close();
       expect(todos).toEqual([...items].sort());

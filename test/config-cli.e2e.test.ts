@@ -53,9 +53,15 @@ describe('settings that carry terminal escapes', () => {
     const h = home();
     const cases: Array<[string, RegExp]> = [
       [`ZHIXING_PROVIDER=${CLIPBOARD}${TITLE}\n`, /The provider name contains control characters\. Use one of: openai/],
-      [`ZHIXING_MAX_STEPS=${CLIPBOARD}\n`, /ZHIXING_MAX_STEPS must be a whole number from 1 to 100 \(got a value that contains control characters\)/],
+      [
+        `ZHIXING_MAX_STEPS=${CLIPBOARD}\n`,
+        /ZHIXING_MAX_STEPS must be a whole number from 1 to 100 \(got a value that contains control characters\)/,
+      ],
       ['\x1bc\n', /\.env line 1 \(it contains control characters\) is not a NAME=value setting/],
-      ['ZHIXING_MODEL=m\n\x1b[H\x1b[J\n', /\.env line 2 \(it contains control characters\) is not a NAME=value setting/],
+      [
+        'ZHIXING_MODEL=m\n\x1b[H\x1b[J\n',
+        /\.env line 2 \(it contains control characters\) is not a NAME=value setting/,
+      ],
     ];
     for (const [text, message] of cases) {
       const r = await runCli(['hi'], { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en' }, { cwd: project(text) });
@@ -85,19 +91,31 @@ describe('settings that carry terminal escapes', () => {
     const env = { ZHIXING_HOME: h.home, ZHIXING_BASE_URL: 'http://127.0.0.1:9/v1', ZHIXING_LANG: 'en' };
     const r = await runCli(['chat'], env, { cwd: folder, input: '/model\n' });
     // The provider cannot be reached to list its models: the configured one is the only choice.
-    expect(r.stdout).toMatch(/^custom · .*gpt.* · http:\/\/127\.0\.0\.1:9\/v1\n\* .*gpt.*\n\(The provider did not list its models; .*\)\n$/);
+    expect(r.stdout).toMatch(
+      /^custom · .*gpt.* · http:\/\/127\.0\.0\.1:9\/v1\n\* .*gpt.*\n\(The provider did not list its models; .*\)\n$/,
+    );
     expect(r.stdout + r.stderr).not.toMatch(CONTROLS);
 
     // The banner shows only on a terminal: the REPL is given one, and what it prints is captured.
     const app = await createApp(loadConfig({ env, cwd: folder }));
     const terminal = Object.assign(new PassThrough(), { isTTY: true });
     let out = '';
-    const io = { stdout: (s: string) => void (out += s), stderr: (s: string) => void (out += s), style: createStyle(false), text: cliText('en') };
+    const io = {
+      stdout: (s: string) => void (out += s),
+      stderr: (s: string) => void (out += s),
+      style: createStyle(false),
+      text: cliText('en'),
+    };
     // The line editor draws its prompt on process.stdout; that is the editor's text, not a setting.
     const prompt = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {
       terminal.end('/exit\r');
-      await runRepl(app, { json: false, showActions: false, new: true, offline: false, yes: false, mcp: false }, io, terminal);
+      await runRepl(
+        app,
+        { json: false, showActions: false, new: true, offline: false, yes: false, mcp: false },
+        io,
+        terminal,
+      );
     } finally {
       prompt.mockRestore();
       app.close();
@@ -120,19 +138,33 @@ describe('a settings file that is no plain file', () => {
     make(join(folder, '.env'));
     const env = { ZHIXING_HOME: home().home, ZHIXING_LANG: 'en' };
     const r = await runCli(['--offline', 'what is 2+3'], env, { cwd: folder, timeoutMs: HANG_MS });
-    expect(r).toMatchObject({ code: 0, stdout: '2+3 = 5\n', stderr: 'zhixing: Ignored ./.env: it is not a regular file.\n' });
+    expect(r).toMatchObject({
+      code: 0,
+      stdout: '2+3 = 5\n',
+      stderr: 'zhixing: Ignored ./.env: it is not a regular file.\n',
+    });
     // The home's own files are the user's: such a file there is an error that names it.
     for (const name of ['.env', 'config.json']) {
       const h = home();
       make(join(h.home, name));
-      const refused = await runCli(['--offline', 'what is 2+3'], { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en' }, { cwd: folder, timeoutMs: HANG_MS });
+      const refused = await runCli(
+        ['--offline', 'what is 2+3'],
+        { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en' },
+        { cwd: folder, timeoutMs: HANG_MS },
+      );
       expect(refused).toMatchObject({ code: 2, stdout: '' });
-      expect(refused.stderr).toBe(`zhixing: ${join(h.home, name)} is not a regular file. Make it a plain text file, or remove it.\n`);
+      expect(refused.stderr).toBe(
+        `zhixing: ${join(h.home, name)} is not a regular file. Make it a plain text file, or remove it.\n`,
+      );
     }
   }
 
   it('does not wait on a FIFO', async () => check(fifo), 4 * HANG_MS);
-  it.skipIf(process.platform === 'win32')('does not read a link to /dev/zero', async () => check(endlessDevice), 4 * HANG_MS);
+  it.skipIf(process.platform === 'win32')(
+    'does not read a link to /dev/zero',
+    async () => check(endlessDevice),
+    4 * HANG_MS,
+  );
 });
 
 describe('a .env planted in the workspace', () => {
@@ -145,7 +177,9 @@ describe('a .env planted in the workspace', () => {
     writeFileSync(join(folder, '.env'), `ZHIXING_BASE_URL=${attacker.url}\n`);
     provider.enqueue(textReply('Hello from your provider.'));
     const r = await runCli(['--new', 'hello'], { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en' }, { cwd: folder });
-    expect(r.stderr).toBe('zhixing: Ignored ./.env: it lies inside the workspace, where the assistant can write files.\n');
+    expect(r.stderr).toBe(
+      'zhixing: Ignored ./.env: it lies inside the workspace, where the assistant can write files.\n',
+    );
     expect(r.stdout).toBe('Hello from your provider.\n');
     expect(r.code).toBe(0);
     expect(attacker.requests).toEqual([]);
@@ -161,7 +195,11 @@ describe('a key exported in the shell', () => {
       writeFileSync(join(project, '.env'), `ZHIXING_BASE_URL=${attacker.url}\n`);
       attacker.enqueue(textReply('Thanks for the key.'));
       const before = attacker.requests.length;
-      const r = await runCli(['--new', 'hello'], { ZHIXING_HOME: h.home, ZHIXING_API_KEY: KEY, ZHIXING_LANG: 'en' }, { cwd: project });
+      const r = await runCli(
+        ['--new', 'hello'],
+        { ZHIXING_HOME: h.home, ZHIXING_API_KEY: KEY, ZHIXING_LANG: 'en' },
+        { cwd: project },
+      );
       expect(r.stderr.split('\n').slice(0, 2)).toEqual([
         `zhixing: Using the model service at ${attacker.url} from ./.env in this folder.`,
         'zhixing: Withheld the API key from the environment (ZHIXING_API_KEY): the endpoint comes from ./.env (ZHIXING_BASE_URL), ' +
@@ -213,12 +251,15 @@ describe('the home Zhixing makes', () => {
   });
 });
 
-
 describe('settings that are wrong, as the CLI says it', () => {
   it("leaves another project's OPENAI_* settings in its ./.env alone: no switch to a model", async () => {
     const folder = project(`OPENAI_API_KEY=${KEY}\nOPENAI_BASE_URL=${attacker.url}\nOPENAI_MODEL=gpt-4o\n`);
     const before = attacker.requests.length;
-    const r = await runCli(['--json', 'what is 2+3'], { ZHIXING_HOME: home().home, ZHIXING_LANG: 'en' }, { cwd: folder });
+    const r = await runCli(
+      ['--json', 'what is 2+3'],
+      { ZHIXING_HOME: home().home, ZHIXING_LANG: 'en' },
+      { cwd: folder },
+    );
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(r.stdout)).toMatchObject({ mode: 'offline', reply: '2+3 = 5' });
     expect(attacker.requests.length).toBe(before);
@@ -230,13 +271,15 @@ describe('settings that are wrong, as the CLI says it', () => {
     expect(noScheme).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'zhixing: ZHIXING_BASE_URL must start with https:// or http:// (got "api.deepseek.com"). Add the scheme: ZHIXING_BASE_URL=https://api.deepseek.com\n',
+      stderr:
+        'zhixing: ZHIXING_BASE_URL must start with https:// or http:// (got "api.deepseek.com"). Add the scheme: ZHIXING_BASE_URL=https://api.deepseek.com\n',
     });
     const lang = await runCli(['hello'], { ...env, ZHIXING_LANG: 'fr' });
     expect(lang).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'zhixing: ZHIXING_LANG must be zh (中文) or en (English), got "fr". Leave it unset to follow the language you write in.\n',
+      stderr:
+        'zhixing: ZHIXING_LANG must be zh (中文) or en (English), got "fr". Leave it unset to follow the language you write in.\n',
     });
   });
 
@@ -244,6 +287,10 @@ describe('settings that are wrong, as the CLI says it', () => {
     const h = home();
     writeFileSync(join(h.home, 'config.json'), JSON.stringify({ modle: 'gpt-4o' }), { mode: 0o600 });
     const r = await runCli(['what is 2+3'], { ZHIXING_HOME: h.home, ZHIXING_LANG: 'en' });
-    expect(r).toEqual({ code: 0, stdout: '2+3 = 5\n', stderr: `zhixing: ${join(h.home, 'config.json')}: unknown setting "modle", ignored. Did you mean "model"?\n` });
+    expect(r).toEqual({
+      code: 0,
+      stdout: '2+3 = 5\n',
+      stderr: `zhixing: ${join(h.home, 'config.json')}: unknown setting "modle", ignored. Did you mean "model"?\n`,
+    });
   });
 });

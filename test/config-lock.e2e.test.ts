@@ -20,11 +20,13 @@ describe('updateConfigKey across processes', () => {
     const script = `import { updateConfigKey } from ${JSON.stringify(writer)};
       while (Date.now() < ${start});
       for (let i = 0; i < 150; i++) updateConfigKey(${JSON.stringify(path)}, 'mcpServers', (cur) => ({ ...(cur ?? {}), ['p' + process.argv[1] + '_' + i]: { command: 'x' } }));`;
-    const runs = Array.from({ length: 4 }, (_, n) =>
-      new Promise<number>((resolve) => {
-        const child = spawn(process.execPath, ['--input-type=module', '-e', script, String(n)], { stdio: 'inherit' });
-        child.on('exit', (code) => resolve(code ?? 1));
-      }),
+    const runs = Array.from(
+      { length: 4 },
+      (_, n) =>
+        new Promise<number>((resolve) => {
+          const child = spawn(process.execPath, ['--input-type=module', '-e', script, String(n)], { stdio: 'inherit' });
+          child.on('exit', (code) => resolve(code ?? 1));
+        }),
     );
     expect(await Promise.all(runs)).toEqual([0, 0, 0, 0]);
     const saved = JSON.parse(readFileSync(path, 'utf8'));
@@ -32,5 +34,4 @@ describe('updateConfigKey across processes', () => {
     expect(Object.keys(saved.mcpServers)).toHaveLength(600);
     expect(readdirSync(dir)).toEqual(['config.json']);
   }, 60_000);
-
 });

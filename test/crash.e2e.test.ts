@@ -36,21 +36,32 @@ describe('kill -9 in the middle of a turn', () => {
   it('leaves the database intact and the history complete up to the last finished step', async () => {
     const home = tempHome();
     const env = {
-      ZHIXING_HOME: home.home, ZHIXING_BASE_URL: llmServer.url, ZHIXING_MODEL: 'm', ZHIXING_LANG: 'en',
-      ZHIXING_GEOCODING_URL: `${weatherUrl}/geo`, ZHIXING_WEATHER_URL: `${weatherUrl}/forecast`,
+      ZHIXING_HOME: home.home,
+      ZHIXING_BASE_URL: llmServer.url,
+      ZHIXING_MODEL: 'm',
+      ZHIXING_LANG: 'en',
+      ZHIXING_GEOCODING_URL: `${weatherUrl}/geo`,
+      ZHIXING_WEATHER_URL: `${weatherUrl}/forecast`,
     };
     llmServer.enqueue(
       toolCallsReply([{ id: 'c_calc', name: 'calculator', args: { expression: '(3+5)*2' } }]),
       toolCallsReply([{ id: 'c_weather', name: 'weather', args: { city: 'Paris' } }], { text: 'Now the weather.' }),
     );
-    const child = spawn(process.execPath, [BIN, '--new', 'sum, then weather'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'ignore' });
+    const child = spawn(process.execPath, [BIN, '--new', 'sum, then weather'], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: 'ignore',
+    });
     const dbPath = join(home.home, 'zhixing.db');
     const states = () => {
       try {
         const store = createStore(dbPath);
         try {
           const s = store.sessions.mostRecent();
-          return s ? store.messages.list(s.id).flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool' ? [`${p.tool}:${p.state}`] : []))) : [];
+          return s
+            ? store.messages
+                .list(s.id)
+                .flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool' ? [`${p.tool}:${p.state}`] : [])))
+            : [];
         } finally {
           store.close();
         }
@@ -68,7 +79,9 @@ describe('kill -9 in the middle of a turn', () => {
     const history = store.messages.list(session.id);
     expect(history.map((m) => m.role)).toEqual(['user', 'assistant', 'assistant']);
     expect(history[0]!.parts).toMatchObject([{ type: 'text', text: 'sum, then weather' }]);
-    expect(history[1]!.parts).toMatchObject([{ type: 'tool', tool: 'calculator', state: 'completed', output: '16', callId: 'c_calc' }]);
+    expect(history[1]!.parts).toMatchObject([
+      { type: 'tool', tool: 'calculator', state: 'completed', output: '16', callId: 'c_calc' },
+    ]);
     expect(history[2]!.parts).toMatchObject([
       { type: 'text', text: 'Now the weather.' },
       { type: 'tool', tool: 'weather', state: 'running', callId: 'c_weather' },

@@ -40,7 +40,10 @@ const damages: Array<[string, (path: string) => void, string]> = [
 
 /** `zhixing serve` until it exits; it must not get as far as serving. */
 function serveExit(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { cwd: env.ZHIXING_HOME, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env } });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
+    cwd: env.ZHIXING_HOME,
+    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
@@ -49,27 +52,42 @@ function serveExit(env: Record<string, string>): Promise<{ code: number | null; 
 }
 
 describe('a damaged database', () => {
-  it.each(damages)('%s: a one-shot run says so plainly, exits 1, and leaves the file as it was', async (_, damage, words) => {
-    const h = damagedHome(damage);
-    const r = await runCli(['--offline', 'hi'], { ...h.env, ZHIXING_LANG: 'en' });
-    expect(r.code).toBe(1);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(new RegExp(`^zhixing: The database at ${h.db} is damaged \\(${words}.*\\)\\. Nothing was written to it\\. A copy of it as it was is at ${h.db}\\.damaged-\\d{8}T\\d{6}Z\\. `));
-    expect(r.stderr).not.toContain('internal error');
-    expect(sha(h.db)).toBe(h.before);
-    const copies = readdirSync(h.home).filter((n) => /^zhixing\.db\.damaged-\d{8}T\d{6}Z$/.test(n));
-    expect(copies).toHaveLength(1);
-    expect(sha(join(h.home, copies[0]!))).toBe(h.before);
-  });
+  it.each(damages)(
+    '%s: a one-shot run says so plainly, exits 1, and leaves the file as it was',
+    async (_, damage, words) => {
+      const h = damagedHome(damage);
+      const r = await runCli(['--offline', 'hi'], { ...h.env, ZHIXING_LANG: 'en' });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^zhixing: The database at ${h.db} is damaged \\(${words}.*\\)\\. Nothing was written to it\\. A copy of it as it was is at ${h.db}\\.damaged-\\d{8}T\\d{6}Z\\. `,
+        ),
+      );
+      expect(r.stderr).not.toContain('internal error');
+      expect(sha(h.db)).toBe(h.before);
+      const copies = readdirSync(h.home).filter((n) => /^zhixing\.db\.damaged-\d{8}T\d{6}Z$/.test(n));
+      expect(copies).toHaveLength(1);
+      expect(sha(join(h.home, copies[0]!))).toBe(h.before);
+    },
+  );
 
   it('in Chinese for a Chinese message, and --json gets its one object with the code', async () => {
     const h = damagedHome(damages[0]![1]);
     const zh = await runCli(['--offline', '现在几点'], h.env);
     expect(zh.code).toBe(1);
-    expect(zh.stderr).toMatch(new RegExp(`^zhixing: ${h.db} 处的数据库已损坏（Tree 2 page 2 cell .*）。 没有向它写入任何内容。 它原样的副本在 `));
+    expect(zh.stderr).toMatch(
+      new RegExp(
+        `^zhixing: ${h.db} 处的数据库已损坏（Tree 2 page 2 cell .*）。 没有向它写入任何内容。 它原样的副本在 `,
+      ),
+    );
     const json = await runCli(['--offline', '--json', 'hi'], { ...h.env, ZHIXING_LANG: 'en' });
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toMatchObject({ session: null, reply: '', error: { code: 'damaged', message: expect.stringContaining('is damaged') } });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      session: null,
+      reply: '',
+      error: { code: 'damaged', message: expect.stringContaining('is damaged') },
+    });
     expect(sha(h.db)).toBe(h.before);
   });
 
@@ -78,7 +96,11 @@ describe('a damaged database', () => {
     const r = await serveExit({ ...h.env, ZHIXING_LANG: 'en' });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(new RegExp(`^zhixing: The database at ${h.db} is damaged \\(Tree 2 page 2 cell .*\\)\\. Nothing was written to it\\.`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^zhixing: The database at ${h.db} is damaged \\(Tree 2 page 2 cell .*\\)\\. Nothing was written to it\\.`,
+      ),
+    );
     expect(sha(h.db)).toBe(h.before);
   });
 
@@ -99,7 +121,10 @@ describe('a damaged database', () => {
     const store = createStore(db);
     for (let i = 0; i < 200; i++) store.sessions.create(`s_${i}`, `旧会话 ${i} ${'长'.repeat(200)}`, i);
     store.close();
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { cwd: h.home, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...h.env, ZHIXING_LANG: 'en' } });
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
+      cwd: h.home,
+      env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...h.env, ZHIXING_LANG: 'en' },
+    });
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     const api = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -114,15 +139,30 @@ describe('a damaged database', () => {
     const size = readFileSync(db).length;
     overwrite(4096, Buffer.alloc(Math.max(size - 4096, 4096), 0xee))(db);
     let answer = '';
-    for (let i = 0; i < 20 && !/damaged/.test(answer); i++) answer = await (await fetch(`${api}/api/sessions?limit=200&offset=${i}`)).text();
+    for (let i = 0; i < 20 && !/damaged/.test(answer); i++)
+      answer = await (await fetch(`${api}/api/sessions?limit=200&offset=${i}`)).text();
     expect(answer).toMatch(/The database at .*zhixing\.db is damaged/);
     expect(answer).toMatch(/A copy of it as it was is at .*zhixing\.db\.damaged-/);
-    const walBefore = (() => { try { return sha(`${db}-wal`); } catch { return 'none'; } })();
+    const walBefore = (() => {
+      try {
+        return sha(`${db}-wal`);
+      } catch {
+        return 'none';
+      }
+    })();
     const before = sha(db);
     child.kill('SIGTERM');
     await exited;
     expect(sha(db)).toBe(before);
-    expect((() => { try { return sha(`${db}-wal`); } catch { return 'none'; } })()).toBe(walBefore);
+    expect(
+      (() => {
+        try {
+          return sha(`${db}-wal`);
+        } catch {
+          return 'none';
+        }
+      })(),
+    ).toBe(walBefore);
     expect(readdirSync(h.home).filter((n) => /^zhixing\.db\.damaged-\d{8}T\d{6}Z$/.test(n))).toHaveLength(1);
   });
 });

@@ -38,15 +38,36 @@ describe('session events', () => {
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     for (const e of events) expect(BusEvent.parse(e)).toEqual(e);
     expect(events.map((e) => e.type)).toEqual([
-      'session.status', 'turn.start',
-      'step.start', 'text.delta', 'text.delta', 'step.end', 'tool.start', 'tool.end',
-      'step.start', 'text.delta', 'text.delta', 'step.end', 'turn.end', 'session.status',
-      'session.status', 'turn.start', 'step.start', 'text.delta', 'text.delta', 'step.end', 'turn.end', 'session.status',
+      'session.status',
+      'turn.start',
+      'step.start',
+      'text.delta',
+      'text.delta',
+      'step.end',
+      'tool.start',
+      'tool.end',
+      'step.start',
+      'text.delta',
+      'text.delta',
+      'step.end',
+      'turn.end',
+      'session.status',
+      'session.status',
+      'turn.start',
+      'step.start',
+      'text.delta',
+      'text.delta',
+      'step.end',
+      'turn.end',
+      'session.status',
     ]);
   });
 
   it('name the message and part the history stores, for text, reasoning and tool calls', async () => {
-    const { app, events, session } = await setup([{ text: 'Checking.', calls: [{ id: 'c1', name: 'calculator', args: { expression: '6*7' } }] }, { text: '42.' }]);
+    const { app, events, session } = await setup([
+      { text: 'Checking.', calls: [{ id: 'c1', name: 'calculator', args: { expression: '6*7' } }] },
+      { text: '42.' },
+    ]);
     // A model that thinks: reasoning deltas come before the text.
     const llm = app.llm as ReturnType<typeof createScriptedLlm>;
     const stream = llm.stream.bind(llm);
@@ -67,7 +88,9 @@ describe('session events', () => {
         expect(part!.type).toBe(e.type === 'text.delta' ? 'text' : e.type === 'reasoning.delta' ? 'reasoning' : 'tool');
       }
     }
-    expect(events.filter((e) => e.type === 'reasoning.delta').map((e) => e.type === 'reasoning.delta' && e.delta)).toEqual(['six sevens', 'six sevens']);
+    expect(
+      events.filter((e) => e.type === 'reasoning.delta').map((e) => e.type === 'reasoning.delta' && e.delta),
+    ).toEqual(['six sevens', 'six sevens']);
     const stepEnds = events.filter((e) => e.type === 'step.end');
     expect(stepEnds.map((e) => e.type === 'step.end' && e.calls)).toEqual([1, 0]);
   });

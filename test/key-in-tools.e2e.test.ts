@@ -41,7 +41,11 @@ describe('the key inside tool calls', () => {
         // JSON \\u escapes: the raw arguments text never shows the key; the parsed value does.
         { id: 'c1', name: 'todo_add', args: `{"content":"${unicodeEscaped}"}` },
         // A path the tool normalises into the key.
-        { id: 'c3', name: 'file_write', args: { path: `${KEY.slice(0, 6)}/./${KEY.slice(7)}`, content: `the key is ${unicodeEscaped}` } },
+        {
+          id: 'c3',
+          name: 'file_write',
+          args: { path: `${KEY.slice(0, 6)}/./${KEY.slice(7)}`, content: `the key is ${unicodeEscaped}` },
+        },
       ]),
       toolCallsReply([{ id: 'c4', name: 'todo_list', args: {} }]),
       textReply('Done.'),
@@ -52,7 +56,10 @@ describe('the key inside tool calls', () => {
     expect(shown.stdout + shown.stderr).not.toContain(KEY);
     expect(shown.stdout).toContain('[key]');
 
-    server.enqueue(toolCallsReply([{ id: 'c5', name: 'todo_add', args: `{"content":"${unicodeEscaped}"}` }]), textReply('Again.'));
+    server.enqueue(
+      toolCallsReply([{ id: 'c5', name: 'todo_add', args: `{"content":"${unicodeEscaped}"}` }]),
+      textReply('Again.'),
+    );
     const json = await runCli(['--json', 'once more'], env);
     expect(json.stdout).not.toContain(KEY);
     expect(JSON.parse(json.stdout).actions[0].input.content).toBe('[key]');

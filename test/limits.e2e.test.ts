@@ -26,7 +26,9 @@ async function appWith(llm: Llm, env: Record<string, string> = {}) {
 function endlessLlm(kind: 'text' | 'reasoning') {
   const state = { yielded: 0, closed: false };
   const llm: Llm = {
-    mode: 'llm', provider: 'test', model: 'endless',
+    mode: 'llm',
+    provider: 'test',
+    model: 'endless',
     async *stream(): AsyncIterable<LlmEvent> {
       try {
         for (;;) {
@@ -43,7 +45,9 @@ function endlessLlm(kind: 'text' | 'reasoning') {
 
 const storedChars = (home: string) => {
   const db = new Database(join(home, 'zhixing.db'), { readonly: true });
-  const row = db.prepare('SELECT sum(length(text)) + sum(coalesce(length(input), 0)) AS n FROM parts').get() as { n: number };
+  const row = db.prepare('SELECT sum(length(text)) + sum(coalesce(length(input), 0)) AS n FROM parts').get() as {
+    n: number;
+  };
   db.close();
   return row.n;
 };
@@ -82,16 +86,20 @@ describe('limits on what a model sends', () => {
 
   it('refuses a 1 MB tool argument whole: not run, not stored, the list unharmed', async () => {
     const huge = 'x'.repeat(1_000_000);
-    const { app, session, home } = await appWith(createScriptedLlm([
-      { calls: [{ name: 'todo_add', args: { content: 'real item' } }] },
-      { calls: [{ name: 'todo_add', args: { content: 'pay rent', due: huge } }] },
-      { calls: [{ name: 'todo_add', args: { content: 'pay rent', due: 'y'.repeat(5_000) } }] },
-      { calls: [{ name: 'todo_list', args: {} }] },
-      { text: 'ok' },
-    ]));
+    const { app, session, home } = await appWith(
+      createScriptedLlm([
+        { calls: [{ name: 'todo_add', args: { content: 'real item' } }] },
+        { calls: [{ name: 'todo_add', args: { content: 'pay rent', due: huge } }] },
+        { calls: [{ name: 'todo_add', args: { content: 'pay rent', due: 'y'.repeat(5_000) } }] },
+        { calls: [{ name: 'todo_list', args: {} }] },
+        { text: 'ok' },
+      ]),
+    );
     const r = await app.sessions.send(session.id, 'add things');
     expect(r.actions.map((a) => a.ok)).toEqual([true, false, false, true]);
-    expect(r.actions[1]!.output).toMatch(/^Error: the arguments for todo_add are too long \(1,000,0\d\d characters, at most 20,000\); it was not run\.$/);
+    expect(r.actions[1]!.output).toMatch(
+      /^Error: the arguments for todo_add are too long \(1,000,0\d\d characters, at most 20,000\); it was not run\.$/,
+    );
     expect(r.actions[2]!.output).toMatch(/^Error: invalid arguments for todo_add: due: /);
     expect(app.store.todos.list().map((t) => t.content)).toEqual(['real item']);
     expect(r.actions[3]!.output).toContain('1. [ ] real item');
@@ -104,7 +112,9 @@ describe('limits on what a model sends', () => {
     await app.sessions.send(session.id, 'one');
     // A 50 MB reply as an older version could store it.
     const db = new Database(join(home, 'zhixing.db'));
-    const msg = db.prepare("SELECT id FROM messages WHERE role = 'assistant' ORDER BY rowid DESC LIMIT 1").get() as { id: string };
+    const msg = db.prepare("SELECT id FROM messages WHERE role = 'assistant' ORDER BY rowid DESC LIMIT 1").get() as {
+      id: string;
+    };
     db.prepare("UPDATE parts SET text = ? WHERE message_id = ? AND type = 'text'").run('z'.repeat(50_000_000), msg.id);
     db.prepare('UPDATE messages SET size = ? WHERE id = ?').run(50_000_000, msg.id);
     db.close();
@@ -118,18 +128,27 @@ describe('limits on what a model sends', () => {
 
 describe('answers that end early', () => {
   const once = (events: LlmEvent[]): Llm => ({
-    mode: 'llm', provider: 'test', model: 'once',
+    mode: 'llm',
+    provider: 'test',
+    model: 'once',
     async *stream() {
       yield* events;
     },
   });
 
   it('says so when the model hit its own token limit mid-answer, keeping what it said', async () => {
-    const { app, session } = await appWith(once([{ type: 'text', delta: 'The first half of' }, { type: 'finish', reason: 'length' }]));
+    const { app, session } = await appWith(
+      once([
+        { type: 'text', delta: 'The first half of' },
+        { type: 'finish', reason: 'length' },
+      ]),
+    );
     const r = await app.sessions.send(session.id, 'long one');
     expect(r.error).toMatchObject({ code: 'length' });
     expect(r.reply).toContain('reached its own output limit (max tokens)');
-    const texts = app.sessions.history(session.id).flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])));
+    const texts = app.sessions
+      .history(session.id)
+      .flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])));
     expect(texts).toContain('The first half of');
   });
 
@@ -169,18 +188,35 @@ async function endlessServer(delta: object) {
 describe('an endless stream over HTTP', () => {
   it.each([
     ['text', { content: 'na '.repeat(3_000) }, 'limit', 'passed the limit of 100,000 characters'],
-    ['tool-call arguments', { tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'file_write', arguments: 'x'.repeat(50_000) } }] }, 'bad_response', 'over 16,000,000 characters of tool-call arguments'],
-  ])('of %s: ./bin/zhixing stops reading, closes the connection and exits 1 with the reason in --json', async (_kind, delta, code, says) => {
-    const { state, url } = await endlessServer(delta);
-    const t = tempHome();
-    cleanups.push(t.cleanup);
-    const r = await runCli(['--json', '--new', 'talk'], { ZHIXING_HOME: t.home, ZHIXING_BASE_URL: url, ZHIXING_MAX_REPLY_CHARS: '100000', ZHIXING_LANG: 'en' });
-    expect(r.code).toBe(1);
-    const out = JSON.parse(r.stdout);
-    expect(out.error).toMatchObject({ code });
-    expect(out.reply).toContain(says);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(state.closed).toBe(true);
-    expect(state.sent).toBeLessThan(2_000);
-  });
+    [
+      'tool-call arguments',
+      {
+        tool_calls: [
+          { index: 0, id: 'c1', type: 'function', function: { name: 'file_write', arguments: 'x'.repeat(50_000) } },
+        ],
+      },
+      'bad_response',
+      'over 16,000,000 characters of tool-call arguments',
+    ],
+  ])(
+    'of %s: ./bin/zhixing stops reading, closes the connection and exits 1 with the reason in --json',
+    async (_kind, delta, code, says) => {
+      const { state, url } = await endlessServer(delta);
+      const t = tempHome();
+      cleanups.push(t.cleanup);
+      const r = await runCli(['--json', '--new', 'talk'], {
+        ZHIXING_HOME: t.home,
+        ZHIXING_BASE_URL: url,
+        ZHIXING_MAX_REPLY_CHARS: '100000',
+        ZHIXING_LANG: 'en',
+      });
+      expect(r.code).toBe(1);
+      const out = JSON.parse(r.stdout);
+      expect(out.error).toMatchObject({ code });
+      expect(out.reply).toContain(says);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(state.closed).toBe(true);
+      expect(state.sent).toBeLessThan(2_000);
+    },
+  );
 });

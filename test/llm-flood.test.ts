@@ -13,10 +13,16 @@ afterAll(() => server.close());
 
 describe('a model service that floods the answer, through the agent loop', () => {
   it('fails the turn with bad_response, closes the connection, and the next turn works', async () => {
-    const t = tempHome({ ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: 'sk-test-flood-0000', ZHIXING_MODEL: 'm', ZHIXING_LANG: 'en' });
+    const t = tempHome({
+      ZHIXING_BASE_URL: server.url,
+      ZHIXING_API_KEY: 'sk-test-flood-0000',
+      ZHIXING_MODEL: 'm',
+      ZHIXING_LANG: 'en',
+    });
     const app = await createApp(t.config);
     try {
-      const head = 'data: {"id":"c","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{"content":"';
+      const head =
+        'data: {"id":"c","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{"content":"';
       server.enqueue({ flood: { head, repeat: 'x'.repeat(64 * 1024), totalBytes: 100 * MB } });
       const session = app.sessions.create();
       const started = Date.now();

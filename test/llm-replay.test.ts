@@ -8,11 +8,19 @@ import { tempHome } from './support/temp-home.js';
 
 /** What each recorded stream must reassemble into. Checked against the files' own deltas. */
 const EXPECTED: Record<string, { calls: Array<{ id: string; name: string; args: object }>; text?: RegExp }> = {
-  'deepseek-reasoner-tool-call.chunks.txt': { calls: [{ id: 'call_00_ioIn7yN9p1ZOMNpDLwd4MgAF', name: 'weather', args: { location: 'San Francisco' } }] },
-  'grok-3-mini-tool-call.chunks.txt': { calls: [{ id: 'call_79382389', name: 'weather', args: { location: 'San Francisco' } }] },
+  'deepseek-reasoner-tool-call.chunks.txt': {
+    calls: [{ id: 'call_00_ioIn7yN9p1ZOMNpDLwd4MgAF', name: 'weather', args: { location: 'San Francisco' } }],
+  },
+  'grok-3-mini-tool-call.chunks.txt': {
+    calls: [{ id: 'call_79382389', name: 'weather', args: { location: 'San Francisco' } }],
+  },
   'groq-llama-3.3-tool-call.chunks.txt': { calls: [{ id: 'tk85n1k4m', name: 'weather', args: {} }] },
-  'qwen3-max-tool-call.chunks.txt': { calls: [{ id: 'call_eee11723464a4b9eb8cee71d', name: 'weather', args: { location: 'San Francisco' } }] },
-  'claude-haiku-openai-compat-tool-index1.sse': { calls: [{ id: 'toolu_sanitized', name: 'read_file', args: { path: 'a.txt' } }] },
+  'qwen3-max-tool-call.chunks.txt': {
+    calls: [{ id: 'call_eee11723464a4b9eb8cee71d', name: 'weather', args: { location: 'San Francisco' } }],
+  },
+  'claude-haiku-openai-compat-tool-index1.sse': {
+    calls: [{ id: 'toolu_sanitized', name: 'read_file', args: { path: 'a.txt' } }],
+  },
   'deepseek-reasoner-reasoning.chunks.txt': { calls: [] },
   'qwen3-max-reasoning.chunks.txt': { calls: [] },
 };
@@ -31,12 +39,31 @@ describe('every recorded provider stream, through the real client and the agent 
 
   for (const [file, expected] of Object.entries(EXPECTED)) {
     it(`replays ${file}`, async () => {
-      const t = tempHome({ ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: 'sk-test-replay-0000', ZHIXING_MODEL: 'm', ZHIXING_LANG: 'en' });
+      const t = tempHome({
+        ZHIXING_BASE_URL: server.url,
+        ZHIXING_API_KEY: 'sk-test-replay-0000',
+        ZHIXING_MODEL: 'm',
+        ZHIXING_LANG: 'en',
+      });
       const app = await createApp(t.config);
       // Stand-ins with the fixtures' own tool names and shapes, so the calls really run.
       const ran: Array<{ tool: string; args: unknown }> = [];
-      app.tools.register(defineTool({ name: 'weather', description: 'weather', parameters: z.object({ location: z.string().optional() }), execute: (args) => (ran.push({ tool: 'weather', args }), 'sunny, 18°C') }));
-      app.tools.register(defineTool({ name: 'read_file', description: 'read', parameters: z.object({ path: z.string() }), execute: (args) => (ran.push({ tool: 'read_file', args }), 'file text') }));
+      app.tools.register(
+        defineTool({
+          name: 'weather',
+          description: 'weather',
+          parameters: z.object({ location: z.string().optional() }),
+          execute: (args) => (ran.push({ tool: 'weather', args }), 'sunny, 18°C'),
+        }),
+      );
+      app.tools.register(
+        defineTool({
+          name: 'read_file',
+          description: 'read',
+          parameters: z.object({ path: z.string() }),
+          execute: (args) => (ran.push({ tool: 'read_file', args }), 'file text'),
+        }),
+      );
       try {
         const before = server.requests.length;
         server.enqueue(fixture(file));
@@ -55,13 +82,17 @@ describe('every recorded provider stream, through the real client and the agent 
         if (expected.calls.length) {
           const sent = requests[1]!.body.messages;
           const toolMsgs = sent.filter((m: { role: string }) => m.role === 'tool');
-          expect(toolMsgs.map((m: { tool_call_id: string }) => m.tool_call_id)).toEqual(expected.calls.map((c) => c.id));
+          expect(toolMsgs.map((m: { tool_call_id: string }) => m.tool_call_id)).toEqual(
+            expected.calls.map((c) => c.id),
+          );
           expect(r.reply).toBe('All done.');
         } else {
           expect(r.reply.length).toBeGreaterThan(0);
         }
         // Reasoning is kept, but never as part of the reply; within the turn it goes back to the model.
-        const reasoning = app.sessions.history(session.id).flatMap((m) => m.parts.flatMap((p) => (p.type === 'reasoning' ? [p.text] : [])));
+        const reasoning = app.sessions
+          .history(session.id)
+          .flatMap((m) => m.parts.flatMap((p) => (p.type === 'reasoning' ? [p.text] : [])));
         for (const text of reasoning) expect(r.reply).not.toContain(text.slice(0, 30));
         if (expected.calls.length) {
           const assistant = requests[1]!.body.messages.find((m: { tool_calls?: unknown }) => m.tool_calls);

@@ -82,7 +82,9 @@ describe('hybrid memory search', () => {
     expect((await memory.search({ query: '过敏', sessionId: a }))[0]?.content).toBe('用户对花生过敏');
     expect((await memory.search({ query: '咖啡', sessionId: a }))[0]?.content).toBe('用户喜欢喝美式咖啡');
     expect((await memory.search({ query: '我对什么过敏？', sessionId: a }))[0]?.content).toBe('用户对花生过敏');
-    expect((await memory.search({ query: 'what am I allergic to?', sessionId: a }))[0]?.content).toBe('allergic to peanuts');
+    expect((await memory.search({ query: 'what am I allergic to?', sessionId: a }))[0]?.content).toBe(
+      'allergic to peanuts',
+    );
     expect((await memory.search({ query: 'peanut', sessionId: a }))[0]?.content).toBe('allergic to peanuts');
   });
 
@@ -91,7 +93,9 @@ describe('hybrid memory search', () => {
     await memory.save({ sessionId: a, content: 'The user is allergic to peanuts' });
     await memory.embeddingsIdle();
     expect(await memory.search({ query: 'Which foods make me sick?', sessionId: b })).toEqual([]);
-    expect((await memory.search({ query: 'Which foods make me sick?', sessionId: b, scope: 'all' }))[0]?.sessionId).toBe(a);
+    expect(
+      (await memory.search({ query: 'Which foods make me sick?', sessionId: b, scope: 'all' }))[0]?.sessionId,
+    ).toBe(a);
     expect(await memory.recall({ sessionId: b, text: 'Which foods make me sick?', maxTokens: 500 })).toEqual([]);
   });
 
@@ -105,7 +109,7 @@ describe('hybrid memory search', () => {
     store.sessions.delete(a);
     const raw = new Database(dbPath, { readonly: true });
     closers.push(() => raw.close());
-    const count = (sql: string) => (raw.prepare(sql).pluck().get() as number);
+    const count = (sql: string) => raw.prepare(sql).pluck().get() as number;
     expect(count("SELECT count(*) FROM memories_terms WHERE memories_terms MATCH '花生 OR peanuts'")).toBe(0);
     expect(count("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH 'peanuts'")).toBe(0);
     expect(count('SELECT count(*) FROM memory_vectors')).toBe(1);
@@ -170,7 +174,8 @@ describe('when the embeddings service fails', () => {
 describe('changing the embedding model', () => {
   it('re-embeds every memory in the background with progress, and searches with the new vectors', async () => {
     const first = service(MODEL);
-    for (const content of ['The user is allergic to peanuts', 'The user has a cat', 'Flight on Friday']) await first.save({ sessionId: a, content });
+    for (const content of ['The user is allergic to peanuts', 'The user has a cat', 'Flight on Friday'])
+      await first.save({ sessionId: a, content });
     await first.embeddingsIdle();
     first.close();
     server.delayMs = 100;
@@ -186,7 +191,9 @@ describe('changing the embedding model', () => {
     expect(second.embeddings()).toMatchObject({ kind: 'remote', model: 'concepts-32', dimensions: 32 });
     expect(second.embeddings().progress).toBeUndefined();
     expect(store.memoryVectors.count(MODEL)).toBe(3);
-    expect((await second.search({ query: 'Which foods make me sick?', sessionId: a }))[0]?.content).toBe('The user is allergic to peanuts');
+    expect((await second.search({ query: 'Which foods make me sick?', sessionId: a }))[0]?.content).toBe(
+      'The user is allergic to peanuts',
+    );
   });
 });
 
@@ -196,7 +203,12 @@ describe('the embeddings key', () => {
     closers.push(() => other.close());
     const home = tempHome();
     closers.push(home.cleanup);
-    const base = { ZHIXING_HOME: home.home, ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: 'sk-model-key-0000000000', ZHIXING_EMBEDDING_MODEL: MODEL };
+    const base = {
+      ZHIXING_HOME: home.home,
+      ZHIXING_BASE_URL: server.url,
+      ZHIXING_API_KEY: 'sk-model-key-0000000000',
+      ZHIXING_EMBEDDING_MODEL: MODEL,
+    };
     const embedWith = async (env: Record<string, string>) => {
       const config = loadConfig({ env: { ...base, ...env }, cwd: home.home });
       await createEmbeddingsClient(config.embedding!).embed(['hello']);
@@ -209,7 +221,10 @@ describe('the embeddings key', () => {
     await embedWith({ ZHIXING_EMBEDDING_BASE_URL: `${server.url}/` });
     expect(server.requests.at(-1)!.headers.authorization).toBe('Bearer sk-model-key-0000000000');
     // Its own key goes to its own URL.
-    const config = await embedWith({ ZHIXING_EMBEDDING_BASE_URL: other.url, ZHIXING_EMBEDDING_API_KEY: 'sk-embed-key-1111111111' });
+    const config = await embedWith({
+      ZHIXING_EMBEDDING_BASE_URL: other.url,
+      ZHIXING_EMBEDDING_API_KEY: 'sk-embed-key-1111111111',
+    });
     expect(other.requests.at(-1)!.headers.authorization).toBe('Bearer sk-embed-key-1111111111');
     expect(JSON.stringify(config.embedding)).not.toContain('sk-model-key');
   });
@@ -220,20 +235,32 @@ describe('the memory tools in a model turn', () => {
     const model = await startOpenAiServer();
     closers.push(() => model.close());
     const t = tempHome({
-      ZHIXING_BASE_URL: model.url, ZHIXING_API_KEY: 'sk-test-abcdefghijklmnop1234', ZHIXING_MODEL: 'test-model',
-      ZHIXING_EMBEDDING_BASE_URL: server.url, ZHIXING_EMBEDDING_MODEL: MODEL, ZHIXING_LANG: 'en',
+      ZHIXING_BASE_URL: model.url,
+      ZHIXING_API_KEY: 'sk-test-abcdefghijklmnop1234',
+      ZHIXING_MODEL: 'test-model',
+      ZHIXING_EMBEDDING_BASE_URL: server.url,
+      ZHIXING_EMBEDDING_MODEL: MODEL,
+      ZHIXING_LANG: 'en',
     });
     const app = await createApp(t.config);
     closers.push(t.cleanup, () => app.close());
     const session = app.sessions.create('Health');
     model.enqueue(
-      toolCallsReply([{ id: 'c1', name: 'memory_save', args: { content: 'The user is allergic to peanuts', tags: ['health'] } }]),
+      toolCallsReply([
+        { id: 'c1', name: 'memory_save', args: { content: 'The user is allergic to peanuts', tags: ['health'] } },
+      ]),
       toolCallsReply([{ id: 'c2', name: 'memory_search', args: { query: 'what am I allergic to?', scope: 'all' } }]),
       textReply('You are allergic to peanuts.'),
     );
-    const r = await app.sessions.send(session.id, 'Remember that I am allergic to peanuts, then check what you know from all my chats');
+    const r = await app.sessions.send(
+      session.id,
+      'Remember that I am allergic to peanuts, then check what you know from all my chats',
+    );
     expect(r.reply).toBe('You are allergic to peanuts.');
-    expect(r.actions.map((x) => [x.tool, x.ok])).toEqual([['memory_save', true], ['memory_search', true]]);
+    expect(r.actions.map((x) => [x.tool, x.ok])).toEqual([
+      ['memory_save', true],
+      ['memory_search', true],
+    ]);
     expect(r.actions[0]!.output).toBe('Remembered [fact] The user is allergic to peanuts (tags: health)');
     expect(r.actions[1]!.output).toContain('1. [fact] The user is allergic to peanuts (tags: health)');
     expect(r.actions[1]!.output).toContain(`session "Health" (${session.id}, this conversation)`);

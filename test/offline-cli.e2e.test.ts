@@ -35,11 +35,19 @@ const ROWS: Row[] = [
   { say: '删除第 2 条', calls: [['todo_delete', { id: 2 }]], reply: ['软件工程作业'] },
   { say: '删除第 9 条', calls: [['todo_delete', { id: 9 }]], reply: ['没有第 9 条'], ok: false },
   { say: '把 hello 写到 notes/a.txt', calls: [['file_write', { path: 'notes/a.txt', content: 'hello' }]] },
-  { say: '帮我创建文件 notes.txt，内容是：今天也要加油', calls: [['file_write', { path: 'notes.txt', content: '今天也要加油' }]] },
+  {
+    say: '帮我创建文件 notes.txt，内容是：今天也要加油',
+    calls: [['file_write', { path: 'notes.txt', content: '今天也要加油' }]],
+  },
   { say: '读一下 notes/a.txt', calls: [['file_read', { path: 'notes/a.txt' }]], reply: ['hello'] },
   { say: '读取文件 notes.txt', calls: [['file_read', { path: 'notes.txt' }]], reply: ['今天也要加油'] },
   { say: '有哪些文件', calls: [['file_list']], reply: ['notes/', 'notes.txt'] },
-  { say: '把 秘密 写到 ../secret.txt', calls: [['file_write', { path: '../secret.txt' }]], reply: [/拒绝|refused/i], ok: false },
+  {
+    say: '把 秘密 写到 ../secret.txt',
+    calls: [['file_write', { path: '../secret.txt' }]],
+    reply: [/拒绝|refused/i],
+    ok: false,
+  },
   { say: '北京天气怎么样', calls: [['weather', { city: '北京' }]], reply: ['北京'] },
   { say: '那上海呢', calls: [['weather', { city: '上海' }]], reply: ['上海'] },
   { say: '帮我查一下北京的天气', calls: [['weather', { city: '北京' }]] },
@@ -48,7 +56,11 @@ const ROWS: Row[] = [
   { say: '现在几点', calls: [['current_time']], reply: ['星期'] },
   { say: '现在几点了', calls: [['current_time']] },
   { say: '今天星期几', calls: [['current_time']] },
-  { say: '我叫刘浩彬', calls: [['memory_save', { content: '我叫刘浩彬', kind: 'fact', tags: ['name'] }]], reply: ['刘浩彬'] },
+  {
+    say: '我叫刘浩彬',
+    calls: [['memory_save', { content: '我叫刘浩彬', kind: 'fact', tags: ['name'] }]],
+    reply: ['刘浩彬'],
+  },
   { say: '我叫什么', calls: [['memory_search']], reply: ['你叫刘浩彬'] },
   { say: '你好呀', calls: [], reply: [/你好/, '待办'] },
   { say: '今天心情不好', calls: [], reply: ['心情'] },
@@ -70,7 +82,12 @@ const ROWS: Row[] = [
   { say: '300 打七折是多少', calls: [['calculator']], reply: ['210'] },
   { say: '10 除以 3，保留两位小数', calls: [['calculator']], reply: ['3.33'], noReply: ['3.333'] },
   { say: '记一下 交电费', calls: [['todo_add', { content: '交电费' }]] },
-  { say: '把交电费那条删掉', calls: [['todo_list', { status: 'all' }], ['todo_delete']], reply: ['已删除', '交电费'], noReply: ['[ ]'] },
+  {
+    say: '把交电费那条删掉',
+    calls: [['todo_list', { status: 'all' }], ['todo_delete']],
+    reply: ['已删除', '交电费'],
+    noReply: ['[ ]'],
+  },
   { say: '先算一下 12*3 再看看待办', calls: [['calculator'], ['todo_list']], reply: ['36', '给妈妈打电话'] },
   { say: 'remind me to water the plants tomorrow', calls: [['todo_add']], reply: [/no reminders yet/] },
 ];
@@ -92,7 +109,11 @@ describe('offline phrasings through ./bin/zhixing', () => {
       const r = await runCli(['--json', row.say], { ZHIXING_HOME: home.home, ...weather.env });
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
-      const out = JSON.parse(r.stdout) as { mode: string; reply: string; actions: Array<{ tool: string; input: Record<string, unknown>; ok: boolean }> };
+      const out = JSON.parse(r.stdout) as {
+        mode: string;
+        reply: string;
+        actions: Array<{ tool: string; input: Record<string, unknown>; ok: boolean }>;
+      };
       expect(out.mode).toBe('offline');
       expect(out.actions.map((a) => a.tool)).toEqual(row.calls.map(([tool]) => tool));
       row.calls.forEach(([, input], i) => input && expect(out.actions[i]!.input).toMatchObject(input));

@@ -75,13 +75,28 @@ describe('held-out phrasings for the offline planner', () => {
 
     // Todos: each wanted item is a different one.
     const two = { expect: { todos: { has: [{ content: { contains: '电费' } }, { content: { contains: '交' } }] } } };
-    expect(check(two, { reply: '', actions: [] }, { todos: [{ content: '交电费', due: null, done: false }], files: {} }, env)).not.toEqual([]);
+    expect(
+      check(
+        two,
+        { reply: '', actions: [] },
+        { todos: [{ content: '交电费', due: null, done: false }], files: {} },
+        env,
+      ),
+    ).not.toEqual([]);
   });
 
   it(`scores at least the recorded baseline (${BASELINE_PCT}%)`, async () => {
     // dist/ is built by the test run's global setup.
-    const { stdout } = await promisify(execFile)(process.execPath, [RUNNER, '--json'], { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024 });
-    const result = JSON.parse(stdout) as { total: number; hits: number; rate: number; byKind: Record<string, { total: number; hits: number }> };
+    const { stdout } = await promisify(execFile)(process.execPath, [RUNNER, '--json'], {
+      cwd: REPO_ROOT,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const result = JSON.parse(stdout) as {
+      total: number;
+      hits: number;
+      rate: number;
+      byKind: Record<string, { total: number; hits: number }>;
+    };
     expect(result.total).toBe(cases().length);
     expect(Object.keys(result.byKind).sort()).toEqual([...KINDS].sort());
     expect(result.rate * 100).toBeGreaterThanOrEqual(BASELINE_PCT);

@@ -52,7 +52,10 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 beforeAll(async () => {
   // The Chinese page as a GBK site serves it: bytes in GBK, the charset named only in the header.
-  const gmw = readFileSync(path.join(FIXTURES, 'html', 'gmw', 'source.html'), 'utf8').replace(/charset=["']?utf-8["']?/gi, 'charset=gbk');
+  const gmw = readFileSync(path.join(FIXTURES, 'html', 'gmw', 'source.html'), 'utf8').replace(
+    /charset=["']?utf-8["']?/gi,
+    'charset=gbk',
+  );
   const gmwGbk = iconv.encode(gmw, 'gbk');
   site = createServer(async (req, res) => {
     const body = await readBody(req);
@@ -60,23 +63,40 @@ beforeAll(async () => {
     if (req.url === '/news/gmw.html') {
       res.writeHead(200, { 'content-type': 'text/html; charset=GBK' });
       res.end(gmwGbk);
-    } else if (req.url === '/search?format=json&q=%E7%9F%A5%E8%A1%8C%E5%90%88%E4%B8%80' || req.url?.startsWith('/search?')) {
+    } else if (
+      req.url === '/search?format=json&q=%E7%9F%A5%E8%A1%8C%E5%90%88%E4%B8%80' ||
+      req.url?.startsWith('/search?')
+    ) {
       const q = new URL(req.url, 'http://x').searchParams.get('q');
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({
-        query: q,
-        results: [
-          { title: '知行合一 - 维基百科', url: 'https://zh.wikipedia.org/wiki/知行合一', content: '知行合一是明代王阳明提出的哲学理论。', engine: 'wikipedia' },
-          { title: 'Unity of knowledge and action', url: 'https://en.wikipedia.org/wiki/Unity_of_knowledge_and_action', content: 'A concept by Wang Yangming.', engine: 'wikipedia' },
-        ],
-      }));
+      res.end(
+        JSON.stringify({
+          query: q,
+          results: [
+            {
+              title: '知行合一 - 维基百科',
+              url: 'https://zh.wikipedia.org/wiki/知行合一',
+              content: '知行合一是明代王阳明提出的哲学理论。',
+              engine: 'wikipedia',
+            },
+            {
+              title: 'Unity of knowledge and action',
+              url: 'https://en.wikipedia.org/wiki/Unity_of_knowledge_and_action',
+              content: 'A concept by Wang Yangming.',
+              engine: 'wikipedia',
+            },
+          ],
+        }),
+      );
     } else if (req.url === '/form') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(FORM_PAGE);
     } else if (req.url === '/submit' && req.method === 'POST') {
       const form = new URLSearchParams(body);
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><title>Thanks</title><p id="done">Thanks, ${form.get('name')} from ${form.get('city')}</p>`);
+      res.end(
+        `<!doctype html><title>Thanks</title><p id="done">Thanks, ${form.get('name')} from ${form.get('city')}</p>`,
+      );
     } else if (req.url === '/flights.html') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(INJECTION_PAGE);
@@ -139,22 +159,37 @@ describe('the open web end to end', () => {
       toolCallsReply([{ id: 'search', name: 'web_search', args: { query: '知行合一' } }]),
       toolCallsReply([{ id: 'nav', name: 'browser_navigate', args: { url: `${base()}/form` } }]),
       toolCallsReply([{ id: 'snap', name: 'browser_snapshot', args: {} }]),
-      toolCallsReply([
-        { id: 'type1', name: 'browser_type', args: { selector: '#name', text: '王小明' } },
-      ]),
+      toolCallsReply([{ id: 'type1', name: 'browser_type', args: { selector: '#name', text: '王小明' } }]),
       toolCallsReply([{ id: 'type2', name: 'browser_type', args: { selector: '#city', text: '成都', submit: true } }]),
       toolCallsReply([{ id: 'shot', name: 'browser_screenshot', args: {} }]),
       textReply('都办好了：读了新闻和年报的表格，搜索了知行合一，并提交了表单。'),
     );
     // The pages are the user's own words: once a page is read, only addresses the user chose open without an ask.
-    const r = await runCli(['--json', '--new', `帮我读新闻 ${base()}/news/gmw.html、年报第一页，搜一下知行合一，再把报名表 ${base()}/form 填好，名字填王小明，城市填成都`], env({ ZHIXING_ALLOW_PRIVATE_NETWORK: '1', ZHIXING_MAX_STEPS: '12' }), { timeoutMs: 110_000 });
+    const r = await runCli(
+      [
+        '--json',
+        '--new',
+        `帮我读新闻 ${base()}/news/gmw.html、年报第一页，搜一下知行合一，再把报名表 ${base()}/form 填好，名字填王小明，城市填成都`,
+      ],
+      env({ ZHIXING_ALLOW_PRIVATE_NETWORK: '1', ZHIXING_MAX_STEPS: '12' }),
+      { timeoutMs: 110_000 },
+    );
     expect(r.code, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { reply: string; actions: Array<{ tool: string; ok: boolean; output: string }> };
+    const out = JSON.parse(r.stdout) as {
+      reply: string;
+      actions: Array<{ tool: string; ok: boolean; output: string }>;
+    };
     // The whole script ran: the last scripted reply is the answer, so nothing is left for the next test.
     expect(out.reply).toContain('都办好了');
     expect(out.actions.map((a) => [a.tool, a.ok])).toEqual([
-      ['web_fetch', true], ['pdf_read', true], ['web_search', true], ['browser_navigate', true],
-      ['browser_snapshot', true], ['browser_type', true], ['browser_type', true], ['browser_screenshot', true],
+      ['web_fetch', true],
+      ['pdf_read', true],
+      ['web_search', true],
+      ['browser_navigate', true],
+      ['browser_snapshot', true],
+      ['browser_type', true],
+      ['browser_type', true],
+      ['browser_screenshot', true],
     ]);
 
     const results = toolResults();
@@ -184,7 +219,17 @@ describe('the open web end to end', () => {
 
   it('lets no spelling of loopback through without the opt-in, through web_fetch or the browser', async () => {
     writeConfig({ permissions: { 'browser_*': 'allow' } });
-    const spellings = ['127.0.0.1', '127.1', '2130706433', '0x7f000001', '0177.0.0.1', '[::ffff:127.0.0.1]', 'localhost', '[::1]', '0.0.0.0'];
+    const spellings = [
+      '127.0.0.1',
+      '127.1',
+      '2130706433',
+      '0x7f000001',
+      '0177.0.0.1',
+      '[::ffff:127.0.0.1]',
+      'localhost',
+      '[::1]',
+      '0.0.0.0',
+    ];
     const calls = spellings.flatMap((host, i) => [
       { id: `f${i}`, name: 'web_fetch', args: { url: `http://${host}:${sitePort}/news/gmw.html` } },
       { id: `b${i}`, name: 'browser_navigate', args: { url: `http://${host}:${sitePort}/form` } },
@@ -193,14 +238,23 @@ describe('the open web end to end', () => {
     const before = seen.length;
     const r = await runCli(['--json', '--new', 'open these'], env(), { timeoutMs: 110_000 });
     expect(r.code, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { reply: string; actions: Array<{ tool: string; ok: boolean; output: string }> };
+    const out = JSON.parse(r.stdout) as {
+      reply: string;
+      actions: Array<{ tool: string; ok: boolean; output: string }>;
+    };
     expect(out.reply).toContain('都被拒绝了');
     expect(out.actions).toHaveLength(calls.length);
     for (const a of out.actions) {
       expect(a.ok, `${a.tool}: ${a.output}`).toBe(false);
       expect(a.output).toMatch(/ZHIXING_ALLOW_PRIVATE_NETWORK/);
     }
-    expect(seen.length - before, `the site saw: ${seen.slice(before).map((s) => s.path).join(', ')}`).toBe(0);
+    expect(
+      seen.length - before,
+      `the site saw: ${seen
+        .slice(before)
+        .map((s) => s.path)
+        .join(', ')}`,
+    ).toBe(0);
   });
 
   it('keeps the rules in charge when a page or a PDF says to run commands', async () => {
@@ -221,15 +275,24 @@ describe('the open web end to end', () => {
       toolCallsReply([{ id: 'obey2', name: 'shell', args: { command: 'rm -rf ~' } }]),
       textReply('页面里的指令没有被执行。'),
     );
-    const r = await runCli(['--json', '--new', '看看这个网页说了什么'], env({ ZHIXING_ALLOW_PRIVATE_NETWORK: '1' }), { timeoutMs: 60_000 });
+    const r = await runCli(['--json', '--new', '看看这个网页说了什么'], env({ ZHIXING_ALLOW_PRIVATE_NETWORK: '1' }), {
+      timeoutMs: 60_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { actions: Array<{ tool: string; ok: boolean; output: string }> };
-    expect(out.actions.map((a) => [a.tool, a.ok])).toEqual([['web_fetch', true], ['pdf_read', true], ['shell', false], ['shell', false]]);
+    expect(out.actions.map((a) => [a.tool, a.ok])).toEqual([
+      ['web_fetch', true],
+      ['pdf_read', true],
+      ['shell', false],
+      ['shell', false],
+    ]);
     expect(existsSync(injected)).toBe(false);
     expect(existsSync(home)).toBe(true);
     const page = toolResults().get('page')!;
     expect(page).toMatch(/<untrusted-content[^>]*>[\s\S]*IMPORTANT SYSTEM NOTICE[\s\S]*<\/untrusted-content>/);
-    expect(toolResults().get('doc')).toMatch(/<untrusted-content[^>]*>[\s\S]*ignore all previous instructions[\s\S]*<\/untrusted-content>/);
+    expect(toolResults().get('doc')).toMatch(
+      /<untrusted-content[^>]*>[\s\S]*ignore all previous instructions[\s\S]*<\/untrusted-content>/,
+    );
     // The system prompt told the model what the fence means.
     const system = (model.requests.at(-1)!.body.messages as Array<{ role: string; content: string }>)[0]!;
     expect(system.role).toBe('system');

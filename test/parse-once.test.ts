@@ -9,7 +9,9 @@ describe('a tool call’s arguments', () => {
   it('are parsed once, end to end: store, events, repeat guard and the tool itself share one parse', async () => {
     const t = tempHome({ ZHIXING_LANG: 'en' });
     const args = '{"content":"parse me once","due":"Friday"}';
-    const app = await createApp(t.config, { llm: createScriptedLlm([{ calls: [{ name: 'todo_add', args }] }, { text: 'Added.' }]) });
+    const app = await createApp(t.config, {
+      llm: createScriptedLlm([{ calls: [{ name: 'todo_add', args }] }, { text: 'Added.' }]),
+    });
     const parse = vi.spyOn(JSON, 'parse');
     try {
       const r = await app.sessions.send(app.sessions.create().id, 'add it');

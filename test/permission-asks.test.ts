@@ -53,7 +53,8 @@ function answer(app: Awaited<ReturnType<typeof setup>>['app'], replies: Permissi
   });
 }
 
-const of = <T extends BusEvent['type']>(events: BusEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type);
+const of = <T extends BusEvent['type']>(events: BusEvent[], type: T) =>
+  events.filter((e): e is EventOf<T> => e.type === type);
 
 describe('a tool that asks, in the agent loop', () => {
   it('waits for the answer; "once" runs the call, and the ask names the session, turn, call, tool and target', async () => {
@@ -67,10 +68,19 @@ describe('a tool that asks, in the agent loop', () => {
     const turnId = of(events, 'turn.start')[0]!.turnId;
     const [asked] = of(events, 'permission.asked');
     expect(asked).toEqual({
-      type: 'permission.asked', seq: asked!.seq, id: asked!.id, sessionId: session.id, turnId, callId: 'call_1', tool: 'stamp', action: 'file.write',
+      type: 'permission.asked',
+      seq: asked!.seq,
+      id: asked!.id,
+      sessionId: session.id,
+      turnId,
+      callId: 'call_1',
+      tool: 'stamp',
+      action: 'file.write',
       target: `${app.config.workspace}/notes/a.txt`,
     });
-    expect(of(events, 'permission.replied')).toEqual([{ type: 'permission.replied', seq: asked!.seq + 1, id: asked!.id, sessionId: session.id, decision: 'once' }]);
+    expect(of(events, 'permission.replied')).toEqual([
+      { type: 'permission.replied', seq: asked!.seq + 1, id: asked!.id, sessionId: session.id, decision: 'once' },
+    ]);
     // Asked while the call ran: after it started, before it ended.
     const types = events.map((e) => e.type);
     expect(types.indexOf('tool.start')).toBeLessThan(types.indexOf('permission.asked'));
@@ -88,7 +98,9 @@ describe('a tool that asks, in the agent loop', () => {
     const r = await app.sessions.send(session.id, 'stamp it twice');
     expect(r.actions.map((a) => a.ok)).toEqual([true, true]);
     expect(of(events, 'permission.asked')).toHaveLength(1);
-    expect(app.store.permissionDecisions.list()).toMatchObject([{ tool: 'stamp', pattern: `${app.config.workspace}/notes/a.txt`, decision: 'allow' }]);
+    expect(app.store.permissionDecisions.list()).toMatchObject([
+      { tool: 'stamp', pattern: `${app.config.workspace}/notes/a.txt`, decision: 'allow' },
+    ]);
   });
 
   it('"deny" refuses the call, and the model reads that the user declined', async () => {
@@ -99,7 +111,9 @@ describe('a tool that asks, in the agent loop', () => {
     answer(app, ['deny']);
     const r = await app.sessions.send(session.id, 'stamp notes/a.txt');
     expect(r.stopReason).toBe('done');
-    expect(r.actions).toMatchObject([{ ok: false, output: 'Error: The user declined writing to notes/a.txt; nothing was changed.' }]);
+    expect(r.actions).toMatchObject([
+      { ok: false, output: 'Error: The user declined writing to notes/a.txt; nothing was changed.' },
+    ]);
     expect(of(events, 'permission.replied')[0]!.decision).toBe('deny');
   });
 
@@ -113,7 +127,9 @@ describe('a tool that asks, in the agent loop', () => {
     expect(r.stopReason).toBe('aborted');
     expect(of(events, 'permission.replied').map((e) => e.decision)).toEqual(['cancelled']);
     expect(r.actions[0]!.ok).toBe(false);
-    expect(r.actions[0]!.output).toContain("The turn was stopped while waiting for the user's approval; writing to notes/a.txt did not happen.");
+    expect(r.actions[0]!.output).toContain(
+      "The turn was stopped while waiting for the user's approval; writing to notes/a.txt did not happen.",
+    );
     expect(app.permission.pending()).toEqual([]);
   });
 });
@@ -148,8 +164,18 @@ describe('rules over the paths the file tools touch', () => {
     const t = tempHome({ ZHIXING_LANG: 'en' }, { permissions: { file_write: { 'secret/*': 'deny', '*': 'allow' } } });
     const app = await createApp(t.config, {
       llm: createScriptedLlm([
-        { calls: [{ name: 'file_write', args: { path: 'notes/a.txt', content: 'ok' } }, { name: 'file_write', args: { path: 'secret/k.txt', content: 'no' } }] },
-        { calls: [{ name: 'file_write', args: { path: './secret/../secret/k.txt', content: 'no' } }, { name: 'file_write', args: { path: 'door/k.txt', content: 'no' } }] },
+        {
+          calls: [
+            { name: 'file_write', args: { path: 'notes/a.txt', content: 'ok' } },
+            { name: 'file_write', args: { path: 'secret/k.txt', content: 'no' } },
+          ],
+        },
+        {
+          calls: [
+            { name: 'file_write', args: { path: './secret/../secret/k.txt', content: 'no' } },
+            { name: 'file_write', args: { path: 'door/k.txt', content: 'no' } },
+          ],
+        },
         { text: 'done' },
       ]),
     });
@@ -161,7 +187,9 @@ describe('rules over the paths the file tools touch', () => {
     const session = app.sessions.create();
     const r = await app.sessions.send(session.id, 'write them');
     expect(r.actions.map((a) => a.ok)).toEqual([true, false, false, false]);
-    expect(r.actions[1]!.output).toBe('Error: Writing to secret/k.txt was refused by the permission settings; nothing was changed.');
+    expect(r.actions[1]!.output).toBe(
+      'Error: Writing to secret/k.txt was refused by the permission settings; nothing was changed.',
+    );
     expect(existsSync(`${app.workspace}/notes/a.txt`)).toBe(true);
     expect(existsSync(`${app.workspace}/secret/k.txt`)).toBe(false);
   });
@@ -171,13 +199,19 @@ describe('rules set while the app runs', () => {
   it('apply from the next call on and are saved to config.json beside its other settings', async () => {
     const t = tempHome({ ZHIXING_LANG: 'en' }, { model: 'kept', permissions: { web_fetch: 'ask' } });
     const app = await createApp(t.config, {
-      llm: createScriptedLlm([{ calls: [{ name: 'file_write', args: { path: 'a.txt', content: 'x' } }] }, { text: 'refused' }]),
+      llm: createScriptedLlm([
+        { calls: [{ name: 'file_write', args: { path: 'a.txt', content: 'x' } }] },
+        { text: 'refused' },
+      ]),
     });
     cleanups.push(() => app.close(), t.cleanup);
     app.permission.setRules({ file_write: 'deny' });
     const r = await app.sessions.send(app.sessions.create().id, 'write a.txt');
     expect(r.actions[0]!.ok).toBe(false);
     const { readFileSync } = await import('node:fs');
-    expect(JSON.parse(readFileSync(`${t.home}/config.json`, 'utf8'))).toEqual({ model: 'kept', permissions: { file_write: 'deny' } });
+    expect(JSON.parse(readFileSync(`${t.home}/config.json`, 'utf8'))).toEqual({
+      model: 'kept',
+      permissions: { file_write: 'deny' },
+    });
   });
 });

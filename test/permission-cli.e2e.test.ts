@@ -18,11 +18,22 @@ afterEach(async () => {
 async function setup(reply: string) {
   const home = tempHome();
   cleanups.push(home.cleanup);
-  writeFileSync(join(home.home, 'config.json'), JSON.stringify({ permissions: { file_write: 'ask' } }), { mode: 0o600 });
+  writeFileSync(join(home.home, 'config.json'), JSON.stringify({ permissions: { file_write: 'ask' } }), {
+    mode: 0o600,
+  });
   const server = await startOpenAiServer();
   cleanups.push(() => server.close());
-  server.enqueue(toolCallsReply([{ id: 'call_1', name: 'file_write', args: { path: 'notes/a.txt', content: 'hello' } }]), textReply(reply));
-  const env = { ZHIXING_HOME: home.home, ZHIXING_LANG: 'en', ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: 'k-test', ZHIXING_MODEL: 'test-model' };
+  server.enqueue(
+    toolCallsReply([{ id: 'call_1', name: 'file_write', args: { path: 'notes/a.txt', content: 'hello' } }]),
+    textReply(reply),
+  );
+  const env = {
+    ZHIXING_HOME: home.home,
+    ZHIXING_LANG: 'en',
+    ZHIXING_BASE_URL: server.url,
+    ZHIXING_API_KEY: 'k-test',
+    ZHIXING_MODEL: 'test-model',
+  };
   return { env, server, file: join(home.home, 'workspace', 'notes', 'a.txt') };
 }
 
@@ -34,7 +45,9 @@ const screen = (raw: string) => raw.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').repla
  * stdin and stdout, and what the test writes arrives as typed keys.
  */
 function inPty(args: string[], env: Record<string, string>) {
-  const command = ['stty cols 200 rows 50;', 'exec', process.execPath, BIN, ...args].map((a, i) => (i < 2 ? a : `'${a}'`)).join(' ');
+  const command = ['stty cols 200 rows 50;', 'exec', process.execPath, BIN, ...args]
+    .map((a, i) => (i < 2 ? a : `'${a}'`))
+    .join(' ');
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
     cwd: env.ZHIXING_HOME,
     env: { PATH: process.env.PATH ?? '', SHELL: '/bin/sh', TERM: 'dumb', NO_COLOR: '1', ...env },
@@ -98,9 +111,15 @@ describe('a permission ask in the REPL, on a real terminal', () => {
     pty.type('/exit');
     expect(await pty.closed).toBe(0);
     expect(existsSync(file)).toBe(false);
-    expect(pty.screen()).toContain('🔧 file_write {"path":"notes/a.txt","content":"hello"} ✗ The user declined writing to notes/a.txt; nothing was changed.');
+    expect(pty.screen()).toContain(
+      '🔧 file_write {"path":"notes/a.txt","content":"hello"} ✗ The user declined writing to notes/a.txt; nothing was changed.',
+    );
     const toolMessage = server.requests.at(-1)!.body.messages.at(-1);
-    expect(toolMessage).toEqual({ role: 'tool', tool_call_id: 'call_1', content: 'Error: The user declined writing to notes/a.txt; nothing was changed.' });
+    expect(toolMessage).toEqual({
+      role: 'tool',
+      tool_call_id: 'call_1',
+      content: 'Error: The user declined writing to notes/a.txt; nothing was changed.',
+    });
   });
   it('Ctrl-C while the question is on screen stops the turn and withdraws it', async () => {
     const { env, server, file } = await setup('never sent');
@@ -113,7 +132,9 @@ describe('a permission ask in the REPL, on a real terminal', () => {
     pty.type('/exit');
     expect(await pty.closed).toBe(0);
     expect(existsSync(file)).toBe(false);
-    expect(pty.screen().slice(asked)).toMatch(/^\n🔧 file_write .* ✗ It was told to stop\. The turn was stopped while waiting for the user's approval; .*\nStopped as you asked\.\n/);
+    expect(pty.screen().slice(asked)).toMatch(
+      /^\n🔧 file_write .* ✗ It was told to stop\. The turn was stopped while waiting for the user's approval; .*\nStopped as you asked\.\n/,
+    );
     // The model was not asked again after the stop.
     expect(server.pending()).toBe(1);
   });
@@ -124,7 +145,9 @@ describe('a permission ask in the REPL, on a real terminal', () => {
     expect(r.code).toBe(0);
     expect(existsSync(file)).toBe(false);
     expect(r.stdout).toContain(`${QUESTION}\n(Input has ended, so nobody can answer: refused.)\n`);
-    expect(r.stdout).toContain("✗ Writing to notes/a.txt needs the user's approval, and nobody was there to answer (no terminal); noth");
+    expect(r.stdout).toContain(
+      "✗ Writing to notes/a.txt needs the user's approval, and nobody was there to answer (no terminal); noth",
+    );
   });
 });
 
@@ -134,8 +157,12 @@ describe('a permission ask in a one-shot call', () => {
     const r = await runCli(['--show-actions', 'write hello to notes/a.txt'], env);
     expect(r.code).toBe(0);
     expect(existsSync(file)).toBe(false);
-    expect(r.stderr).toBe('file_write on notes/a.txt needs your approval, so it was refused. Re-run with --yes to approve it.\n');
-    expect(r.stdout).toContain("✗ Writing to notes/a.txt needs the user's approval, and nobody was there to answer (no terminal); noth");
+    expect(r.stderr).toBe(
+      'file_write on notes/a.txt needs your approval, so it was refused. Re-run with --yes to approve it.\n',
+    );
+    expect(r.stdout).toContain(
+      "✗ Writing to notes/a.txt needs the user's approval, and nobody was there to answer (no terminal); noth",
+    );
   });
 
   it('with --yes is approved once and the file is written', async () => {
@@ -161,7 +188,10 @@ describe('a permission ask in a one-shot call', () => {
 describe('decisions on the trace, and /permissions, in the REPL', () => {
   it('"a" allows the write and remembers it: the trace says so, and the same write later runs without asking', async () => {
     const { env, server, file } = await setup('Written.');
-    server.enqueue(toolCallsReply([{ id: 'call_2', name: 'file_write', args: { path: 'notes/a.txt', content: 'again' } }]), textReply('Written again.'));
+    server.enqueue(
+      toolCallsReply([{ id: 'call_2', name: 'file_write', args: { path: 'notes/a.txt', content: 'again' } }]),
+      textReply('Written again.'),
+    );
     const pty = inPty([], env);
     await pty.waitFor(PROMPT);
     pty.type('write hello to notes/a.txt');
@@ -178,7 +208,9 @@ describe('decisions on the trace, and /permissions, in the REPL', () => {
     const shown = pty.screen();
     expect(shown.split(QUESTION)).toHaveLength(2);
     expect(shown).toMatch(/🔧 file_write \{"path":"notes\/a.txt","content":"hello"\} ✓ .* · you allowed it\n/);
-    expect(shown).toMatch(/🔧 file_write \{"path":"notes\/a.txt","content":"again"\} ✓ .* · allowed earlier \("always"\) · overwrote an existing file\n/);
+    expect(shown).toMatch(
+      /🔧 file_write \{"path":"notes\/a.txt","content":"again"\} ✓ .* · allowed earlier \("always"\) · overwrote an existing file\n/,
+    );
   });
 
   it('"n" shows as declined on the trace', async () => {
@@ -192,7 +224,9 @@ describe('decisions on the trace, and /permissions, in the REPL', () => {
     await pty.waitFor(PROMPT, at);
     pty.type('/exit');
     expect(await pty.closed).toBe(0);
-    expect(pty.screen()).toMatch(/🔧 file_write .* ✗ The user declined writing to notes\/a\.txt; nothing was changed\. .* · you declined\n/);
+    expect(pty.screen()).toMatch(
+      /🔧 file_write .* ✗ The user declined writing to notes\/a\.txt; nothing was changed\. .* · you declined\n/,
+    );
   });
 
   it('/permissions lists the rules, sets one with a pattern, saved to config.json, and refuses a bad one', async () => {
@@ -218,7 +252,9 @@ describe('decisions on the trace, and /permissions, in the REPL', () => {
     expect(shown).toMatch(/\n {2}file_write +ask +\*\n/);
     expect(shown).toMatch(/\n {2}shell +ask +\(default\)\n/);
     // "allow shell" over a tool with patterns sets its "*": the deny beside it stays.
-    expect(JSON.parse(readFileSync(join(env.ZHIXING_HOME, 'config.json'), 'utf8'))).toEqual({ permissions: { file_write: 'ask', shell: { 'curl *': 'deny', '*': 'allow' } } });
+    expect(JSON.parse(readFileSync(join(env.ZHIXING_HOME, 'config.json'), 'utf8'))).toEqual({
+      permissions: { file_write: 'ask', shell: { 'curl *': 'deny', '*': 'allow' } },
+    });
   });
 });
 
@@ -230,7 +266,9 @@ describe('an ask nobody can answer', () => {
     expect(existsSync(file)).toBe(false);
     const action = JSON.parse(r.stdout).actions[0];
     expect(action).toMatchObject({ tool: 'file_write', ok: false });
-    expect(action.permission).toEqual([expect.objectContaining({ action: 'file.write', decision: 'deny', by: 'no-host' })]);
+    expect(action.permission).toEqual([
+      expect.objectContaining({ action: 'file.write', decision: 'deny', by: 'no-host' }),
+    ]);
   });
 
   it('--show-actions says nobody was there to ask', async () => {
@@ -244,7 +282,11 @@ describe('rules and --yes across runs', () => {
   it('--yes approves an ask but never a deny', async () => {
     const home = tempHome();
     cleanups.push(home.cleanup);
-    writeFileSync(join(home.home, 'config.json'), JSON.stringify({ permissions: { file_write: { 'secret/*': 'deny', '*': 'ask' } } }), { mode: 0o600 });
+    writeFileSync(
+      join(home.home, 'config.json'),
+      JSON.stringify({ permissions: { file_write: { 'secret/*': 'deny', '*': 'ask' } } }),
+      { mode: 0o600 },
+    );
     const server = await startOpenAiServer();
     cleanups.push(() => server.close());
     server.enqueue(
@@ -254,12 +296,20 @@ describe('rules and --yes across runs', () => {
       ]),
       textReply('Wrote one of them.'),
     );
-    const env = { ZHIXING_HOME: home.home, ZHIXING_LANG: 'en', ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: 'k-test', ZHIXING_MODEL: 'test-model' };
+    const env = {
+      ZHIXING_HOME: home.home,
+      ZHIXING_LANG: 'en',
+      ZHIXING_BASE_URL: server.url,
+      ZHIXING_API_KEY: 'k-test',
+      ZHIXING_MODEL: 'test-model',
+    };
     const r = await runCli(['--yes', '--json', 'write both'], env);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.actions.map((a: { ok: boolean }) => a.ok)).toEqual([false, true]);
-    expect(out.actions[0].output).toBe('Error: Writing to secret/a.txt was refused by the permission settings; nothing was changed.');
+    expect(out.actions[0].output).toBe(
+      'Error: Writing to secret/a.txt was refused by the permission settings; nothing was changed.',
+    );
     expect(existsSync(join(home.home, 'workspace', 'secret', 'a.txt'))).toBe(false);
     expect(readFileSync(join(home.home, 'workspace', 'notes', 'b.txt'), 'utf8')).toBe('yes');
   });
@@ -271,7 +321,10 @@ describe('rules and --yes across runs', () => {
     pty.type('a');
     expect(await pty.closed).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe('hello');
-    server.enqueue(toolCallsReply([{ id: 'call_2', name: 'file_write', args: { path: 'notes/a.txt', content: 'again' } }]), textReply('Written again.'));
+    server.enqueue(
+      toolCallsReply([{ id: 'call_2', name: 'file_write', args: { path: 'notes/a.txt', content: 'again' } }]),
+      textReply('Written again.'),
+    );
     // No terminal and no --yes: an ask would be refused, so this only writes if the answer was kept.
     const r = await runCli(['--json', 'write again'], env);
     expect(r.code).toBe(0);

@@ -20,7 +20,17 @@ describe('/mcp in the REPL', () => {
         },
       }),
     );
-    const input = ['/mcp reconnect everything', '/mcp', '/mcp disable everything', '/mcp enable broken', '/mcp', '/mcp reconnect nope', '/mcp explode', '/help', '/exit'].join('\n');
+    const input = [
+      '/mcp reconnect everything',
+      '/mcp',
+      '/mcp disable everything',
+      '/mcp enable broken',
+      '/mcp',
+      '/mcp reconnect nope',
+      '/mcp explode',
+      '/help',
+      '/exit',
+    ].join('\n');
     const r = await runCli(['chat'], { ZHIXING_HOME: dir, ZHIXING_LANG: 'en' }, { input, timeoutMs: 60_000 });
     expect(r.code).toBe(0);
     const out = r.stdout;
@@ -34,7 +44,9 @@ describe('/mcp in the REPL', () => {
     expect(out).toContain('Usage: /mcp · /mcp reconnect NAME · /mcp enable NAME · /mcp disable NAME');
     expect(out).toContain('/mcp             list the MCP servers with their state');
     // A server that dies is `failed`, with its reason and what it said; the enable that started it says so on stderr.
-    expect(r.stderr).toMatch(/Enabled \(saved to config\.json\)\.\nbroken {2}failed\n.*\n {2}error {2}\S.*\n {2}its last stderr lines:\n {4}\| no such database/);
+    expect(r.stderr).toMatch(
+      /Enabled \(saved to config\.json\)\.\nbroken {2}failed\n.*\n {2}error {2}\S.*\n {2}its last stderr lines:\n {4}\| no such database/,
+    );
     expect(r.stderr).toContain('There is no MCP server "nope". The servers are: everything, broken.');
     expect(r.stderr).toContain('Usage: /mcp · /mcp reconnect NAME');
     expect(r.stderr).toMatch(/MCP servers? failed: .*broken \(/);
@@ -47,7 +59,9 @@ describe('/mcp in the REPL', () => {
   it('with no servers, says how to add one; in Chinese too', async () => {
     const dir = home().home;
     const en = await runCli(['chat'], { ZHIXING_HOME: dir, ZHIXING_LANG: 'en' }, { input: '/mcp\n' });
-    expect(en.stdout).toContain('No MCP servers are configured. Add one from a shell: zhixing mcp add NAME -- CMD [ARGS…]');
+    expect(en.stdout).toContain(
+      'No MCP servers are configured. Add one from a shell: zhixing mcp add NAME -- CMD [ARGS…]',
+    );
     const zh = await runCli(['chat'], { ZHIXING_HOME: dir, ZHIXING_LANG: 'zh' }, { input: '/mcp\n' });
     expect(zh.stdout).toContain('没有配置 MCP 服务器。');
     expect(en.stderr + zh.stderr).toBe('');

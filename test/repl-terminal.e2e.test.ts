@@ -36,7 +36,12 @@ async function modelServer(...replies: string[]): Promise<{ server: OpenAiServer
   const server = await startOpenAiServer();
   cleanups.push(() => server.close());
   server.enqueue(...replies.map((r) => textReply(r)));
-  const env = { ZHIXING_HOME: home().home, ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: 'k-test', ZHIXING_MODEL: 'test-model' };
+  const env = {
+    ZHIXING_HOME: home().home,
+    ZHIXING_BASE_URL: server.url,
+    ZHIXING_API_KEY: 'k-test',
+    ZHIXING_MODEL: 'test-model',
+  };
   return { server, env };
 }
 
@@ -74,7 +79,11 @@ describe('multi-line entries on a terminal', () => {
     run.keys(CTRL_D);
     expect(await run.closed).toBe(0);
 
-    expect(sentMessages(server)).toEqual(['line one\nline two\n  indented 缩进', 'first\nsecond\nthird', '/not a command\nsecond line']);
+    expect(sentMessages(server)).toEqual([
+      'line one\nline two\n  indented 缩进',
+      'first\nsecond\nthird',
+      '/not a command\nsecond line',
+    ]);
     // The terminal is left as it was found.
     expect(run.screen.pasteMode()).toBe(false);
   });
@@ -243,7 +252,10 @@ describe('Ctrl-C on a terminal', () => {
       { ...textReply('A slow answer, word by word.'), delayMs: 150 },
       textReply('Second answer.'),
       // A reply that starts, then never ends.
-      { chunks: [{ choices: [{ index: 0, delta: { role: 'assistant', content: 'Starting a long answer' } }] }], end: 'hang' },
+      {
+        chunks: [{ choices: [{ index: 0, delta: { role: 'assistant', content: 'Starting a long answer' } }] }],
+        end: 'hang',
+      },
     );
     const env = { ZHIXING_HOME: home().home, ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: 'k', ZHIXING_MODEL: 'm' };
     const run = start([], env);
@@ -300,7 +312,9 @@ describe.skipIf(!canMount)('a full disk under the REPL (a real small tmpfs)', ()
     run.keys(CTRL_D);
     expect(await run.closed).toBe(0);
     const lines = run.stderr().trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^zhixing: The input history cannot be saved \(.*ENOSPC.*\): this run's entries can be recalled in this run only\.$/);
+    expect(lines[0]).toMatch(
+      /^zhixing: The input history cannot be saved \(.*ENOSPC.*\): this run's entries can be recalled in this run only\.$/,
+    );
     expect(lines.slice(1)).toEqual([
       expect.stringMatching(/^Could not save to .*: the disk is full\. Free some space and try again\.$/),
       expect.stringMatching(/^Could not save to .*: the disk is full\. Free some space and try again\.$/),

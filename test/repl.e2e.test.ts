@@ -47,8 +47,20 @@ describe('the REPL (lines piped to ./bin/zhixing chat)', () => {
 
   it('continues the most recent session, across runs', async () => {
     const home = tempHome();
-    await runCli(['北京天气怎么样'], { ZHIXING_HOME: home.home, ZHIXING_GEOCODING_URL: 'http://127.0.0.1:9/x', ZHIXING_WEATHER_URL: 'http://127.0.0.1:9/y' });
-    const r = await runCli(['chat'], { ZHIXING_HOME: home.home, ZHIXING_GEOCODING_URL: 'http://127.0.0.1:9/x', ZHIXING_WEATHER_URL: 'http://127.0.0.1:9/y' }, { input: '/history 1\n那上海呢\n' });
+    await runCli(['北京天气怎么样'], {
+      ZHIXING_HOME: home.home,
+      ZHIXING_GEOCODING_URL: 'http://127.0.0.1:9/x',
+      ZHIXING_WEATHER_URL: 'http://127.0.0.1:9/y',
+    });
+    const r = await runCli(
+      ['chat'],
+      {
+        ZHIXING_HOME: home.home,
+        ZHIXING_GEOCODING_URL: 'http://127.0.0.1:9/x',
+        ZHIXING_WEATHER_URL: 'http://127.0.0.1:9/y',
+      },
+      { input: '/history 1\n那上海呢\n' },
+    );
     home.cleanup();
     expect(r.stdout).toContain('🔧 weather {"city":"北京"}');
     expect(r.stdout).toContain('🔧 weather {"city":"上海"} ✗');
@@ -68,14 +80,16 @@ describe('piped lines', () => {
     expect(r.stdout).toBe('Block received.\nRest received.\n');
   });
 
-  it('answer /delete\'s question: anything but y keeps the session, and so does the end of input', async () => {
+  it("answer /delete's question: anything but y keeps the session, and so does the end of input", async () => {
     const home = tempHome();
     const env = { ZHIXING_HOME: home.home, ZHIXING_LANG: 'zh' };
     await runCli(['--new', '帮我算一下 1+1'], env);
     const r = await runCli(['chat'], env, { input: '/delete 1\nno\n/sessions\n/delete 1\n' });
     home.cleanup();
     expect(r.stdout).toEqual(
-      expect.stringMatching(/^删除会话「帮我算一下 1\+1」和它的 1 条消息（连同它的记忆）吗？\[y\/N\] \n没有删除。\n\* 1\. 帮我算一下 1\+1 .*\n删除会话「帮我算一下 1\+1」和它的 1 条消息（连同它的记忆）吗？\[y\/N\] \n没有删除。\n$/),
+      expect.stringMatching(
+        /^删除会话「帮我算一下 1\+1」和它的 1 条消息（连同它的记忆）吗？\[y\/N\] \n没有删除。\n\* 1\. 帮我算一下 1\+1 .*\n删除会话「帮我算一下 1\+1」和它的 1 条消息（连同它的记忆）吗？\[y\/N\] \n没有删除。\n$/,
+      ),
     );
     expect(r.stderr).toBe('');
   });
@@ -91,7 +105,14 @@ describe('/model', () => {
     expect(r.stderr).toBe('');
     // A key this short is masked whole.
     const header = `custom · test-model · ${server.url} · key …`;
-    expect(r.stdout.split('\n').slice(0, 6)).toEqual([header, '  alpha', '  beta', '* test-model', 'Now using alpha in this REPL (the configuration is unchanged).', 'From alpha.']);
+    expect(r.stdout.split('\n').slice(0, 6)).toEqual([
+      header,
+      '  alpha',
+      '  beta',
+      '* test-model',
+      'Now using alpha in this REPL (the configuration is unchanged).',
+      'From alpha.',
+    ]);
     expect(r.stdout).toContain('* alpha\n  beta\n  test-model\n');
     const chat = server.requests.filter((q) => q.path === '/v1/chat/completions' && q.body?.stream);
     expect(chat.map((q) => q.body.model)).toEqual(['alpha']);
@@ -102,10 +123,18 @@ describe('/model', () => {
 
   it('says offline that there is no model, and how to use one', async () => {
     const home = tempHome();
-    const r = await runCli(['chat'], { ZHIXING_HOME: home.home, ZHIXING_LANG: 'en' }, { input: '/model\n/model gpt-4o\n' });
+    const r = await runCli(
+      ['chat'],
+      { ZHIXING_HOME: home.home, ZHIXING_LANG: 'en' },
+      { input: '/model\n/model gpt-4o\n' },
+    );
     home.cleanup();
-    expect(r.stdout).toBe('Offline: the rule-based planner (set ZHIXING_BASE_URL / ZHIXING_API_KEY or ZHIXING_PROVIDER to use a model).\n');
-    expect(r.stderr).toBe('Offline mode (the rule-based planner) has no model to switch. Set ZHIXING_BASE_URL / ZHIXING_API_KEY or ZHIXING_PROVIDER and start again to use one.\n');
+    expect(r.stdout).toBe(
+      'Offline: the rule-based planner (set ZHIXING_BASE_URL / ZHIXING_API_KEY or ZHIXING_PROVIDER to use a model).\n',
+    );
+    expect(r.stderr).toBe(
+      'Offline mode (the rule-based planner) has no model to switch. Set ZHIXING_BASE_URL / ZHIXING_API_KEY or ZHIXING_PROVIDER and start again to use one.\n',
+    );
   });
 });
 
@@ -115,7 +144,10 @@ describe('zhixing chat --session', () => {
     const env = { ZHIXING_HOME: home.home, ZHIXING_LANG: 'en' };
     await runCli(['--new', 'what is 1+1'], env);
     await runCli(['--new', 'what is 2+2'], env);
-    const list = JSON.parse((await runCli(['sessions', '--json'], env)).stdout).sessions as Array<{ id: string; title: string }>;
+    const list = JSON.parse((await runCli(['sessions', '--json'], env)).stdout).sessions as Array<{
+      id: string;
+      title: string;
+    }>;
     const older = list[1]!;
     const marked = async (ref: string) => {
       const r = await runCli(['chat', '--session', ref], env, { input: '/sessions\n' });
@@ -129,10 +161,17 @@ describe('zhixing chat --session', () => {
     expect(await marked(prefix)).toMatch(/^\* 2\. what is 1\+1 /);
 
     const missing = await runCli(['chat', '--session', '3'], env, { input: '' });
-    expect(missing).toMatchObject({ code: 2, stdout: '', stderr: 'zhixing: There is no session number 3 (there are 2). See zhixing sessions.\n' });
+    expect(missing).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'zhixing: There is no session number 3 (there are 2). See zhixing sessions.\n',
+    });
     const common = list[0]!.id.slice(0, 6);
     const ambiguous = await runCli(['chat', '--session', common], env, { input: '' });
-    expect(ambiguous).toMatchObject({ code: 2, stderr: `zhixing: 2 sessions have an id starting "${common}": give more of it. See zhixing sessions.\n` });
+    expect(ambiguous).toMatchObject({
+      code: 2,
+      stderr: `zhixing: 2 sessions have an id starting "${common}": give more of it. See zhixing sessions.\n`,
+    });
     home.cleanup();
   });
 });
@@ -142,7 +181,13 @@ async function modelHome(...replies: string[]) {
   const home = tempHome();
   const server = await startOpenAiServer();
   server.enqueue(...replies.map((r) => textReply(r)));
-  const env = { ZHIXING_HOME: home.home, ZHIXING_LANG: 'en', ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: 'k-test', ZHIXING_MODEL: 'test-model' };
+  const env = {
+    ZHIXING_HOME: home.home,
+    ZHIXING_LANG: 'en',
+    ZHIXING_BASE_URL: server.url,
+    ZHIXING_API_KEY: 'k-test',
+    ZHIXING_MODEL: 'test-model',
+  };
   return { env, server, cleanup: async () => (await server.close(), home.cleanup()) };
 }
 

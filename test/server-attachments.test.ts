@@ -21,7 +21,9 @@ const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
 
 /** A session whose one tool call attached five files: three stored whole, two kept in the workspace. */
 async function sessionWithAttachments() {
-  t = await startTestServer({ llm: createScriptedLlm([{ calls: [{ id: 'call_1', name: 'shoot', args: {} }] }, { text: 'Done.' }]) });
+  t = await startTestServer({
+    llm: createScriptedLlm([{ calls: [{ id: 'call_1', name: 'shoot', args: {} }] }, { text: 'Done.' }]),
+  });
   writeFileSync(join(t.app.workspace, 'chart.svg'), SVG);
   writeFileSync(join(t.app.workspace, 'gone.png'), PNG);
   t.app.tools.register(
@@ -43,10 +45,16 @@ async function sessionWithAttachments() {
   );
   const session = (await request(t.port, '/api/sessions', { body: {} })).json().id as string;
   expect((await request(t.port, `/api/sessions/${session}/chat`, { body: { message: 'shoot' } })).status).toBe(200);
-  const messages = (await request(t.port, `/api/sessions/${session}/messages`)).json().messages as Array<{ parts: Array<{ id: string; type: string; attachments?: unknown[] }> }>;
+  const messages = (await request(t.port, `/api/sessions/${session}/messages`)).json().messages as Array<{
+    parts: Array<{ id: string; type: string; attachments?: unknown[] }>;
+  }>;
   const part = messages.flatMap((m) => m.parts).find((p) => p.type === 'tool')!;
   expect(part.attachments).toHaveLength(5);
-  return { session, part: part.id, url: (i: number | string) => `/api/sessions/${session}/parts/${part.id}/attachments/${i}` };
+  return {
+    session,
+    part: part.id,
+    url: (i: number | string) => `/api/sessions/${session}/parts/${part.id}/attachments/${i}`,
+  };
 }
 
 describe('GET /api/sessions/{id}/parts/{partId}/attachments/{index}', () => {

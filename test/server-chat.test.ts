@@ -54,13 +54,17 @@ afterEach(async () => {
   t = undefined;
 });
 
-const newSession = async (s: TestServer): Promise<string> => (await request(s.port, '/api/sessions', { body: {} })).json().id;
+const newSession = async (s: TestServer): Promise<string> =>
+  (await request(s.port, '/api/sessions', { body: {} })).json().id;
 
 describe('POST /api/sessions/:id/chat', () => {
   it('streams a calculator turn as SSE, event by event, and ends after turn.end', async () => {
     t = await startTestServer();
     const id = await newSession(t);
-    const stream = await openStream(t.port, `/api/sessions/${id}/chat`, { body: { message: CALC }, headers: { 'content-type': 'application/json' } });
+    const stream = await openStream(t.port, `/api/sessions/${id}/chat`, {
+      body: { message: CALC },
+      headers: { 'content-type': 'application/json' },
+    });
     expect(stream.status).toBe(200);
     expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     expect(normalise(await stream.ended())).toBe(CALCULATOR_TURN);
@@ -73,18 +77,34 @@ describe('POST /api/sessions/:id/chat', () => {
     // What `curl -N -X POST URL -H 'accept: text/event-stream' -d '{"message":"…"}'` sends.
     const stream = await openStream(t.port, `/api/sessions/${id}/chat`, {
       body: JSON.stringify({ message: CALC }),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'curl/8.14.1', accept: 'text/event-stream' },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'user-agent': 'curl/8.14.1',
+        accept: 'text/event-stream',
+      },
     });
     expect(normalise(await stream.ended())).toBe(CALCULATOR_TURN);
   });
 
-  it.skipIf(spawnSync('curl', ['--version']).status !== 0)('answers the real curl command from the README', async () => {
-    t = await startTestServer();
-    const id = await newSession(t);
-    // Asynchronously: the server answering it runs in this process.
-    const { stdout } = await promisify(execFile)('curl', ['-sN', '-X', 'POST', `${t.url}/api/sessions/${id}/chat`, '-H', 'accept: text/event-stream', '-d', JSON.stringify({ message: CALC })]);
-    expect(normalise(stdout)).toBe(CALCULATOR_TURN);
-  });
+  it.skipIf(spawnSync('curl', ['--version']).status !== 0)(
+    'answers the real curl command from the README',
+    async () => {
+      t = await startTestServer();
+      const id = await newSession(t);
+      // Asynchronously: the server answering it runs in this process.
+      const { stdout } = await promisify(execFile)('curl', [
+        '-sN',
+        '-X',
+        'POST',
+        `${t.url}/api/sessions/${id}/chat`,
+        '-H',
+        'accept: text/event-stream',
+        '-d',
+        JSON.stringify({ message: CALC }),
+      ]);
+      expect(normalise(stdout)).toBe(CALCULATOR_TURN);
+    },
+  );
 
   it('without Accept: text/event-stream returns the CLI --json object; a body without content-type is JSON too', async () => {
     t = await startTestServer();
@@ -103,22 +123,39 @@ describe('POST /api/sessions/:id/chat', () => {
     const history = (await request(t.port, `/api/sessions/${id}/messages`)).json().messages;
     expect(history.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'assistant']);
     expect(history[2].parts).toEqual([expect.objectContaining({ type: 'text', text: '(3+5)*2 = 16' })]);
-    expect(history[1].parts).toContainEqual(expect.objectContaining({ type: 'tool', tool: 'calculator', input: { expression: '(3+5)*2' }, output: '16', state: 'completed' }));
+    expect(history[1].parts).toContainEqual(
+      expect.objectContaining({
+        type: 'tool',
+        tool: 'calculator',
+        input: { expression: '(3+5)*2' },
+        output: '16',
+        state: 'completed',
+      }),
+    );
   });
 
   it('refuses with a JSON error and a fitting status: 404 no session, 400 bad or empty message, 400 bad JSON', async () => {
     t = await startTestServer();
     const id = await newSession(t);
-    const missing = await request(t.port, '/api/sessions/ses_nope/chat', { body: { message: 'hi' }, headers: { accept: 'text/event-stream' } });
+    const missing = await request(t.port, '/api/sessions/ses_nope/chat', {
+      body: { message: 'hi' },
+      headers: { accept: 'text/event-stream' },
+    });
     expect(missing.status).toBe(404);
     expect(missing.json()).toEqual({ error: { code: 'not_found', message: expect.stringContaining('ses_nope') } });
     const noMessage = await request(t.port, `/api/sessions/${id}/chat`, { body: {} });
     expect(noMessage.status).toBe(400);
     expect(noMessage.json().error).toEqual({ code: 'bad_request', message: expect.stringContaining('body.message') });
-    const blank = await request(t.port, `/api/sessions/${id}/chat`, { body: { message: '   ' }, headers: { accept: 'text/event-stream' } });
+    const blank = await request(t.port, `/api/sessions/${id}/chat`, {
+      body: { message: '   ' },
+      headers: { accept: 'text/event-stream' },
+    });
     expect(blank.status).toBe(400);
     expect(blank.json().error.code).toBe('bad_request');
-    const broken = await request(t.port, `/api/sessions/${id}/chat`, { body: '{"message": "unfinished', headers: { 'content-type': 'application/json' } });
+    const broken = await request(t.port, `/api/sessions/${id}/chat`, {
+      body: '{"message": "unfinished',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(broken.status).toBe(400);
     expect(broken.json().error.code).toBe('bad_json');
   });
@@ -128,13 +165,20 @@ describe('POST /api/sessions/:id/chat', () => {
     t = await startTestServer({ llm });
     const { limit } = t.app.sessions.running();
     const ids = await Promise.all(Array.from({ length: limit + 1 }, () => newSession(t!)));
-    const streams = await Promise.all(ids.slice(0, limit).map((id) => openStream(t!.port, `/api/sessions/${id}/chat`, { body: { message: 'take your time' } })));
+    const streams = await Promise.all(
+      ids
+        .slice(0, limit)
+        .map((id) => openStream(t!.port, `/api/sessions/${id}/chat`, { body: { message: 'take your time' } })),
+    );
     await Promise.all(streams.map((s) => s.waitFor('event: text.delta')));
 
     const busy = await request(t.port, `/api/sessions/${ids[0]}/chat`, { body: { message: 'and another thing' } });
     expect(busy.status).toBe(409);
     expect(busy.json().error).toEqual({ code: 'busy', message: expect.stringContaining('still working') });
-    const full = await request(t.port, `/api/sessions/${ids[limit]}/chat`, { body: { message: 'me too' }, headers: { accept: 'text/event-stream' } });
+    const full = await request(t.port, `/api/sessions/${ids[limit]}/chat`, {
+      body: { message: 'me too' },
+      headers: { accept: 'text/event-stream' },
+    });
     expect(full.status).toBe(429);
     expect(full.json().error).toEqual({ code: 'too_many', message: expect.stringContaining(`the limit is ${limit}`) });
     const status = (await request(t.port, '/api/status')).json();

@@ -19,7 +19,10 @@ interface Served {
 
 /** `./bin/zhixing serve --port 0` as a user runs it; resolves once it has printed its address. */
 function serve(env: Record<string, string>, args: string[] = []): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: env.ZHIXING_HOME, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env } });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+    cwd: env.ZHIXING_HOME,
+    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
+  });
   let out = '';
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -51,7 +54,9 @@ describe('zhixing serve', () => {
     cleanup.push(home.cleanup);
     const s = await serve(home.env);
     cleanup.push(() => s.child.kill('SIGKILL'));
-    expect(s.stdout()).toBe(`Zhixing is serving on ${s.url} (offline mode)\nAPI docs: ${s.url}/docs · stop with Ctrl-C\n`);
+    expect(s.stdout()).toBe(
+      `Zhixing is serving on ${s.url} (offline mode)\nAPI docs: ${s.url}/docs · stop with Ctrl-C\n`,
+    );
     expect(s.port).toBeGreaterThan(0);
     expect((await request(s.port, '/api/health')).json()).toEqual({ ok: true, version: expect.any(String) });
     s.child.kill('SIGINT');
@@ -98,12 +103,19 @@ describe('zhixing serve', () => {
     const home = tempHome();
     cleanup.push(home.cleanup);
     // A parent that starts serve and is then killed, as npm's shell is when a supervisor stops npm.
-    const parent = spawn(process.execPath, ['-e', `
+    const parent = spawn(
+      process.execPath,
+      [
+        '-e',
+        `
       const { spawn } = require('node:child_process');
       const child = spawn(process.execPath, [${JSON.stringify(BIN)}, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
       child.stdout.on('data', (d) => { if (String(d).includes('serving on')) console.log('CHILD ' + child.pid); });
       setInterval(() => {}, 1000);
-    `], { cwd: home.home, env: { PATH: process.env.PATH ?? '', ...home.env } });
+    `,
+      ],
+      { cwd: home.home, env: { PATH: process.env.PATH ?? '', ...home.env } },
+    );
     let out = '';
     parent.stdout!.setEncoding('utf8').on('data', (d) => (out += d));
     await until(() => /CHILD (\d+)/.test(out));
@@ -126,23 +138,31 @@ describe('zhixing serve', () => {
     cleanup.push(home.cleanup);
     const s = await serve(home.env);
     cleanup.push(() => s.child.kill('SIGKILL'));
-    const second = spawn(process.execPath, [BIN, 'serve', '--port', String(s.port)], { cwd: home.home, env: { PATH: process.env.PATH ?? '', ...home.env } });
+    const second = spawn(process.execPath, [BIN, 'serve', '--port', String(s.port)], {
+      cwd: home.home,
+      env: { PATH: process.env.PATH ?? '', ...home.env },
+    });
     let err = '';
     second.stderr.setEncoding('utf8').on('data', (d) => (err += d));
     const code = await new Promise((r) => second.on('exit', r));
     expect(code).toBe(1);
-    expect(err).toBe(`zhixing: Port ${s.port} on 127.0.0.1 is already in use (another Zhixing?). Stop it, or pick another port: zhixing serve --port ${s.port + 1}\n`);
+    expect(err).toBe(
+      `zhixing: Port ${s.port} on 127.0.0.1 is already in use (another Zhixing?). Stop it, or pick another port: zhixing serve --port ${s.port + 1}\n`,
+    );
   });
 });
 
 describe('zhixing serve with MCP servers', () => {
   it('connects them in the background: /api/mcp shows one connected with its tools, and one that dies is said once on stderr', async () => {
-    const home = tempHome({}, {
-      mcpServers: {
-        everything: { command: join(REPO_ROOT, 'node_modules/.bin/mcp-server-everything'), args: ['stdio'] },
-        broken: { command: 'sh', args: ['-c', 'echo "\\033[31mboom" >&2; exit 3'] },
+    const home = tempHome(
+      {},
+      {
+        mcpServers: {
+          everything: { command: join(REPO_ROOT, 'node_modules/.bin/mcp-server-everything'), args: ['stdio'] },
+          broken: { command: 'sh', args: ['-c', 'echo "\\033[31mboom" >&2; exit 3'] },
+        },
       },
-    });
+    );
     const s = await serve({ ZHIXING_HOME: home.home });
     cleanup.push(home.cleanup, async () => {
       s.child.kill('SIGINT');
@@ -154,7 +174,11 @@ describe('zhixing serve with MCP servers', () => {
       servers = (await request(s.port, '/api/mcp')).json().servers;
       if (servers[0]?.state === 'connected') break;
     }
-    expect(servers[0]).toMatchObject({ name: 'everything', state: 'connected', tools: expect.arrayContaining(['everything__get-sum']) });
+    expect(servers[0]).toMatchObject({
+      name: 'everything',
+      state: 'connected',
+      tools: expect.arrayContaining(['everything__get-sum']),
+    });
     expect(servers[1]).toMatchObject({ name: 'broken', state: 'failed' });
     expect(s.stderr().match(/MCP server "broken" failed/g)).toHaveLength(1);
     expect(s.stderr()).not.toContain('\x1b');

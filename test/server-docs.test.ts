@@ -46,14 +46,20 @@ const ROUTES = [
 ];
 
 let t: TestServer;
-let doc: { openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: unknown }>> };
+let doc: {
+  openapi: string;
+  paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: unknown }>>;
+};
 beforeAll(async () => {
   t = await startTestServer();
   doc = (await request(t.port, '/openapi.json')).json();
 });
 afterAll(() => t.close());
 
-const operations = () => Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+const operations = () =>
+  Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+  );
 
 describe('GET /openapi.json', () => {
   it('lists every route, generated from the same schemas the routes validate with', () => {
@@ -62,21 +68,29 @@ describe('GET /openapi.json', () => {
     const chat = doc.paths['/api/sessions/{id}/chat']!.post!;
     expect(Object.keys(chat.responses).sort()).toEqual(['200', '400', '404', '409', '413', '429']);
     expect(JSON.stringify(chat.requestBody)).toContain('#/components/schemas/ChatRequest');
-    expect(Object.keys((chat.responses['200'] as { content: object }).content).sort()).toEqual(['application/json', 'text/event-stream']);
+    expect(Object.keys((chat.responses['200'] as { content: object }).content).sort()).toEqual([
+      'application/json',
+      'text/event-stream',
+    ]);
   });
 
   it('documents the memory routes with their schemas and error statuses', () => {
     const patch = doc.paths['/api/memories/{id}']!.patch!;
     expect(Object.keys(patch.responses).sort()).toEqual(['200', '400', '404', '413']);
     expect(JSON.stringify(patch.requestBody)).toContain('#/components/schemas/MemoryPatch');
-    expect(JSON.stringify(doc.paths['/api/memories']!.get!.responses['200'])).toContain('#/components/schemas/MemoryList');
+    expect(JSON.stringify(doc.paths['/api/memories']!.get!.responses['200'])).toContain(
+      '#/components/schemas/MemoryList',
+    );
   });
 
   it('documents nothing that is not there: every route answers something other than "no route"', async () => {
     for (const route of ROUTES) {
       const [method, path] = route.split(' ') as [string, string];
       if (path.endsWith('/events') || path.endsWith('/chat')) continue; // streams and turns: tested elsewhere
-      const r = await request(t.port, path.replace(/\{\w+\}/, 'ses_none'), { method, body: method === 'GET' || method === 'DELETE' ? undefined : {} });
+      const r = await request(t.port, path.replace(/\{\w+\}/, 'ses_none'), {
+        method,
+        body: method === 'GET' || method === 'DELETE' ? undefined : {},
+      });
       expect(r.body, route).not.toContain('There is no route');
     }
   });
@@ -89,7 +103,9 @@ describe('GET /docs', () => {
     expect(r.headers['content-type']).toMatch(/^text\/html/);
     for (const route of ROUTES) {
       const [method, path] = route.split(' ') as [string, string];
-      expect(r.body, route).toContain(`<span class="method ${method.toLowerCase()}">${method}</span> <code>${path}</code>`);
+      expect(r.body, route).toContain(
+        `<span class="method ${method.toLowerCase()}">${method}</span> <code>${path}</code>`,
+      );
     }
     // Nothing inline for the CSP to block, nothing from another origin (this machine is offline).
     expect(r.body).not.toMatch(/<script|<style|\sstyle=|\son[a-z]+=/i);

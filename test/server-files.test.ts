@@ -1,5 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,17 +35,29 @@ afterEach(async () => {
 const q = (path: string) => `?path=${encodeURIComponent(path)}`;
 
 /** Sends raw bytes, declared or (with `chunks`) without a Content-Length; tolerates the server hanging up mid-body. */
-function upload(port: number, path: string, body: Buffer, options: { chunks?: number; headers?: Record<string, string> } = {}): Promise<HttpResult> {
+function upload(
+  port: number,
+  path: string,
+  body: Buffer,
+  options: { chunks?: number; headers?: Record<string, string> } = {},
+): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { 'content-type': 'application/octet-stream', ...options.headers };
     if (!options.chunks) headers['content-length'] = body.length;
-    const req = httpRequest({ host: '127.0.0.1', port, path: `/api/files${q(path)}`, method: 'POST', headers, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text, json: () => JSON.parse(text) }));
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path: `/api/files${q(path)}`, method: 'POST', headers, agent: false },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d) => (text += d));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body: text, json: () => JSON.parse(text) }),
+        );
+      },
+    );
     // The server may answer 413 and close before the whole body is written: that is the point.
-    req.on('error', (err: NodeJS.ErrnoException) => (err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : reject(err)));
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : reject(err),
+    );
     const n = options.chunks ?? 1;
     const size = Math.ceil(body.length / n);
     for (let i = 0; i < n; i++) req.write(body.subarray(i * size, (i + 1) * size));
@@ -46,7 +68,9 @@ function upload(port: number, path: string, body: Buffer, options: { chunks?: nu
 const ws = () => t.app.workspace;
 /** Every file name under the workspace, temp files included. */
 const tree = (dir = ws()): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? tree(join(dir, d.name)).map((n) => `${d.name}/${n}`) : [d.name])).sort();
+  readdirSync(dir, { withFileTypes: true })
+    .flatMap((d) => (d.isDirectory() ? tree(join(dir, d.name)).map((n) => `${d.name}/${n}`) : [d.name]))
+    .sort();
 
 describe('POST /api/files', () => {
   it('saves the bytes under the name asked for, making folders, and never replaces a file', async () => {
@@ -65,7 +89,11 @@ describe('POST /api/files', () => {
     expect((await upload(t.port, 'README', Buffer.from('b'))).json().path).toBe('README (2)');
     expect((await upload(t.port, '.bashrc', Buffer.from('a'))).json().path).toBe('.bashrc');
     expect((await upload(t.port, '.bashrc', Buffer.from('b'))).json().path).toBe('.bashrc (2)');
-    expect((await upload(t.port, '笔记/周报.md', Buffer.alloc(0))).json()).toEqual({ path: '笔记/周报.md', size: 0, mimeType: 'text/markdown' });
+    expect((await upload(t.port, '笔记/周报.md', Buffer.alloc(0))).json()).toEqual({
+      path: '笔记/周报.md',
+      size: 0,
+      mimeType: 'text/markdown',
+    });
     expect(tree().filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
 
@@ -76,8 +104,18 @@ describe('POST /api/files', () => {
     const paths = results.map((r) => (expect(r.status).toBe(201), r.json().path as string));
     expect(new Set(paths).size).toBe(8);
     // Buffer.equals: a deep toEqual over 200,000 bytes takes seconds.
-    for (const [i, r] of results.entries()) expect(readFileSync(join(ws(), r.json().path)).equals(bodies[i]!)).toBe(true);
-    expect(tree()).toEqual(['same (2).bin', 'same (3).bin', 'same (4).bin', 'same (5).bin', 'same (6).bin', 'same (7).bin', 'same (8).bin', 'same.bin']);
+    for (const [i, r] of results.entries())
+      expect(readFileSync(join(ws(), r.json().path)).equals(bodies[i]!)).toBe(true);
+    expect(tree()).toEqual([
+      'same (2).bin',
+      'same (3).bin',
+      'same (4).bin',
+      'same (5).bin',
+      'same (6).bin',
+      'same (7).bin',
+      'same (8).bin',
+      'same.bin',
+    ]);
   });
 
   it('takes exactly 25 MiB, declared or not, and refuses one byte more with 413, leaving nothing behind', async () => {
@@ -92,7 +130,10 @@ describe('POST /api/files', () => {
     for (const options of [{}, { chunks: 16 }]) {
       const r = await upload(t.port, 'over.bin', over, options);
       expect(r.status).toBe(413);
-      expect(r.json().error).toEqual({ code: 'too_large', message: `The request body is larger than ${MAX_UPLOAD_BYTES} bytes.` });
+      expect(r.json().error).toEqual({
+        code: 'too_large',
+        message: `The request body is larger than ${MAX_UPLOAD_BYTES} bytes.`,
+      });
     }
     expect(tree()).toEqual(['big (2).bin', 'big.bin']);
     // Other routes keep their 1 MiB.
@@ -102,7 +143,24 @@ describe('POST /api/files', () => {
 
   it('refuses malformed names with 400', async () => {
     t = await startTestServer();
-    const bad = ['', 'notes/', '.', '..', 'a/.', 'a/..', 'tab\there.txt', 'bell\u0007.txt', 'nul\u0000.txt', 'c1\u009b.txt', 'win\\dows.txt', `${'长'.repeat(86)}.txt`, '.zhixing-123-0123456789ab.tmp', '\u202egnp.exe', 'a\u2066b.txt', 'rtl\u200f.txt'];
+    const bad = [
+      '',
+      'notes/',
+      '.',
+      '..',
+      'a/.',
+      'a/..',
+      'tab\there.txt',
+      'bell\u0007.txt',
+      'nul\u0000.txt',
+      'c1\u009b.txt',
+      'win\\dows.txt',
+      `${'长'.repeat(86)}.txt`,
+      '.zhixing-123-0123456789ab.tmp',
+      '\u202egnp.exe',
+      'a\u2066b.txt',
+      'rtl\u200f.txt',
+    ];
     for (const name of bad) {
       const r = await upload(t.port, name, Buffer.from('x'));
       expect(r.status, JSON.stringify(name)).toBe(400);
@@ -112,7 +170,9 @@ describe('POST /api/files', () => {
     writeFileSync(join(ws(), 'plain.txt'), 'x');
     const under = await upload(t.port, 'plain.txt/inner.txt', Buffer.from('x'));
     expect(under.status).toBe(400);
-    expect(under.json().error.message).toBe('Cannot save plain.txt/inner.txt: part of the path is a file, not a folder.');
+    expect(under.json().error.message).toBe(
+      'Cannot save plain.txt/inner.txt: part of the path is a file, not a folder.',
+    );
     rmSync(join(ws(), 'plain.txt'));
     // 85 Chinese characters plus `.txt` is 259 bytes; 84 is within NAME_MAX.
     expect((await upload(t.port, `${'长'.repeat(83)}.txt`, Buffer.from('x'))).status).toBe(201);
@@ -123,7 +183,16 @@ describe('POST /api/files', () => {
     t = await startTestServer();
     symlinkSync(outside, join(ws(), 'out'));
     symlinkSync(join(outside, 'secret.txt'), join(ws(), 'secret-link.txt'));
-    const refused = ['../escape.txt', 'a/../../escape.txt', '/tmp/escape.txt', `${outside}/escape.txt`, 'out/escape.txt', 'out/../../escape.txt', 'secret-link.txt', 'C:escape.txt'];
+    const refused = [
+      '../escape.txt',
+      'a/../../escape.txt',
+      '/tmp/escape.txt',
+      `${outside}/escape.txt`,
+      'out/escape.txt',
+      'out/../../escape.txt',
+      'secret-link.txt',
+      'C:escape.txt',
+    ];
     for (const path of refused) {
       const r = await upload(t.port, path, Buffer.from('escaped'));
       expect(r.status, path).toBe(403);
@@ -140,7 +209,14 @@ describe('POST /api/files', () => {
   it('leaves nothing behind when the client goes away mid-upload', async () => {
     t = await startTestServer();
     await new Promise<void>((resolve) => {
-      const req = httpRequest({ host: '127.0.0.1', port: t.port, path: `/api/files${q('half.bin')}`, method: 'POST', headers: { 'content-length': 1_000_000 }, agent: false });
+      const req = httpRequest({
+        host: '127.0.0.1',
+        port: t.port,
+        path: `/api/files${q('half.bin')}`,
+        method: 'POST',
+        headers: { 'content-length': 1_000_000 },
+        agent: false,
+      });
       req.on('error', () => resolve());
       req.write(Buffer.alloc(300_000));
       setTimeout(() => req.destroy(), 100);
@@ -157,7 +233,10 @@ describe('POST /api/files', () => {
     try {
       const r = await upload(t.port, 'small/big.bin', Buffer.alloc(256 * 1024, 1));
       expect(r.status).toBe(507);
-      expect(r.json().error).toEqual({ code: 'disk_full', message: 'Could not save to small/big.bin: the disk is full. Free some space and try again.' });
+      expect(r.json().error).toEqual({
+        code: 'disk_full',
+        message: 'Could not save to small/big.bin: the disk is full. Free some space and try again.',
+      });
       expect(readdirSync(small)).toEqual([]);
     } finally {
       execFileSync('umount', ['-l', small]);
@@ -170,7 +249,9 @@ describe('POST /api/files', () => {
     const ok = await upload(t.port, 'a.txt', Buffer.from('x'), { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(ok.status).toBe(201);
     expect((await request(t.port, `/api/files/raw${q('a.txt')}`)).status).toBe(401);
-    expect((await request(t.port, `/api/files/raw${q('a.txt')}`, { headers: { authorization: `Bearer ${TOKEN}` } })).body).toBe('x');
+    expect(
+      (await request(t.port, `/api/files/raw${q('a.txt')}`, { headers: { authorization: `Bearer ${TOKEN}` } })).body,
+    ).toBe('x');
   });
 });
 
@@ -195,7 +276,12 @@ describe('GET /api/files/raw', () => {
       ['photo.JPG', 'image/jpeg', "inline; filename*=UTF-8''photo.JPG", 'jpeg'],
       ['report.pdf', 'application/pdf', "inline; filename*=UTF-8''report.pdf", '%PDF-1.7'],
       ['tool.exe', 'application/octet-stream', "attachment; filename*=UTF-8''tool.exe", 'MZ'],
-      ["周报 (final)'s.md", 'text/plain; charset=utf-8', "inline; filename*=UTF-8''%E5%91%A8%E6%8A%A5%20%28final%29%27s.md", '# 周报'],
+      [
+        "周报 (final)'s.md",
+        'text/plain; charset=utf-8',
+        "inline; filename*=UTF-8''%E5%91%A8%E6%8A%A5%20%28final%29%27s.md",
+        '# 周报',
+      ],
     ];
     for (const [path, type, disposition, body] of expected) {
       const r = await raw(path);
@@ -227,7 +313,14 @@ describe('GET /api/files/raw', () => {
     expect((await raw('notes')).status).toBe(400);
     expect((await raw('notes/')).status).toBe(400);
     expect((await raw('pipe')).status).toBe(400);
-    for (const path of ['../secret.txt', 'notes/../../secret.txt', '%2e%2e/secret.txt', `${outside}/secret.txt`, 'secret-link.txt', 'out/secret.txt']) {
+    for (const path of [
+      '../secret.txt',
+      'notes/../../secret.txt',
+      '%2e%2e/secret.txt',
+      `${outside}/secret.txt`,
+      'secret-link.txt',
+      'out/secret.txt',
+    ]) {
       const r = await request(t.port, `/api/files/raw?path=${path.startsWith('%') ? path : encodeURIComponent(path)}`);
       expect(r.status, path).toBe(403);
       expect(r.body).not.toContain('the secret outside');
@@ -253,13 +346,15 @@ describe('GET /api/files', () => {
       ],
       truncated: false,
     });
-    expect((await request(t.port, `/api/files${q('a')}`)).json().entries.map((e: { path: string }) => e.path)).toEqual(['a/x.txt']);
+    expect((await request(t.port, `/api/files${q('a')}`)).json().entries.map((e: { path: string }) => e.path)).toEqual([
+      'a/x.txt',
+    ]);
     expect((await request(t.port, `/api/files${q('missing')}`)).status).toBe(404);
     expect((await request(t.port, `/api/files${q('b.txt')}`)).status).toBe(400);
     expect((await request(t.port, `/api/files${q('..')}`)).status).toBe(403);
   });
 
-  it('lists and keeps a user\'s file named like an old temp file, through uploads to its folder', async () => {
+  it("lists and keeps a user's file named like an old temp file, through uploads to its folder", async () => {
     t = await startTestServer();
     const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
     writeFileSync(join(ws(), '.report.20250101.tmp'), 'mine');

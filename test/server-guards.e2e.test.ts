@@ -24,13 +24,24 @@ const refused = (r: HttpResult, status: number, code: string) => {
 describe('Origin and Host checks', () => {
   it('refuses a page on another origin, reads or writes, and sends no CORS headers', async () => {
     t = await startTestServer();
-    for (const origin of ['https://evil.example', 'null', `http://127.0.0.1:${t.port + 1}`, `http://localhost.evil.example:${t.port}`]) {
-      const write = await request(t.port, '/api/sessions', { body: {}, headers: { origin, 'content-type': 'text/plain' } });
+    for (const origin of [
+      'https://evil.example',
+      'null',
+      `http://127.0.0.1:${t.port + 1}`,
+      `http://localhost.evil.example:${t.port}`,
+    ]) {
+      const write = await request(t.port, '/api/sessions', {
+        body: {},
+        headers: { origin, 'content-type': 'text/plain' },
+      });
       refused(write, 403, 'forbidden');
       refused(await request(t.port, '/api/sessions', { headers: { origin } }), 403, 'forbidden');
       expect(write.headers['access-control-allow-origin']).toBeUndefined();
     }
-    const preflight = await request(t.port, '/api/sessions', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const preflight = await request(t.port, '/api/sessions', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     refused(preflight, 403, 'forbidden');
     expect(t.app.sessions.list()).toEqual([]);
   });
@@ -46,12 +57,20 @@ describe('Origin and Host checks', () => {
 
   it('refuses a foreign Host (DNS rebinding) and a missing one', async () => {
     t = await startTestServer();
-    for (const host of [`evil.example:${t.port}`, `127.0.0.1:${t.port + 1}`, '127.0.0.1', `attacker.localhost.example:${t.port}`]) {
+    for (const host of [
+      `evil.example:${t.port}`,
+      `127.0.0.1:${t.port + 1}`,
+      '127.0.0.1',
+      `attacker.localhost.example:${t.port}`,
+    ]) {
       refused(await request(t.port, '/api/health', { headers: { host } }), 403, 'forbidden');
       refused(await request(t.port, '/api/sessions', { headers: { host } }), 403, 'forbidden');
     }
     const noHost = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port: t!.port, path: '/api/health', setHost: false, agent: false }, (res) => (res.resume(), resolve(res.statusCode!)));
+      const req = httpRequest(
+        { host: '127.0.0.1', port: t!.port, path: '/api/health', setHost: false, agent: false },
+        (res) => (res.resume(), resolve(res.statusCode!)),
+      );
       req.on('error', reject).end();
     });
     // Node itself refuses an HTTP/1.1 request without Host (400) before it reaches the guards.
@@ -60,10 +79,29 @@ describe('Origin and Host checks', () => {
 
   it('refuses no-cors loads from other sites, but not a link followed to the docs', async () => {
     t = await startTestServer();
-    refused(await request(t.port, '/api/sessions', { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' } }), 403, 'forbidden');
-    refused(await request(t.port, '/api/events', { headers: { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors' } }), 403, 'forbidden');
-    expect((await request(t.port, '/docs', { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } })).status).toBe(200);
-    expect((await request(t.port, '/api/sessions', { headers: { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' } })).status).toBe(200);
+    refused(
+      await request(t.port, '/api/sessions', {
+        headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' },
+      }),
+      403,
+      'forbidden',
+    );
+    refused(
+      await request(t.port, '/api/events', { headers: { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors' } }),
+      403,
+      'forbidden',
+    );
+    expect(
+      (await request(t.port, '/docs', { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await request(t.port, '/api/sessions', {
+          headers: { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' },
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -96,9 +134,19 @@ describe('the bearer token', () => {
     }
     expect((await request(t.port, '/api/health', { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
     // Off loopback the client may use the machine's name; Origin must then be that same server.
-    const named = await request(t.port, '/api/sessions', { body: {}, headers: { authorization: `Bearer ${TOKEN}`, host: `zhixing.lan:${t.port}`, origin: `http://zhixing.lan:${t.port}` } });
+    const named = await request(t.port, '/api/sessions', {
+      body: {},
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        host: `zhixing.lan:${t.port}`,
+        origin: `http://zhixing.lan:${t.port}`,
+      },
+    });
     expect(named.status).toBe(201);
-    const foreign = await request(t.port, '/api/sessions', { body: {}, headers: { authorization: `Bearer ${TOKEN}`, host: `zhixing.lan:${t.port}`, origin: 'https://evil.example' } });
+    const foreign = await request(t.port, '/api/sessions', {
+      body: {},
+      headers: { authorization: `Bearer ${TOKEN}`, host: `zhixing.lan:${t.port}`, origin: 'https://evil.example' },
+    });
     refused(foreign, 403, 'forbidden');
     const stream = await openStream(t.port, '/api/events', { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(stream.status).toBe(200);
@@ -108,7 +156,9 @@ describe('the bearer token', () => {
   it('set on loopback, it is required there too', async () => {
     t = await startTestServer({ token: TOKEN });
     refused(await request(t.port, '/api/sessions'), 401, 'unauthorized');
-    expect((await request(t.port, '/api/sessions', { headers: { authorization: `bearer ${TOKEN}` } })).status).toBe(200);
+    expect((await request(t.port, '/api/sessions', { headers: { authorization: `bearer ${TOKEN}` } })).status).toBe(
+      200,
+    );
   });
 });
 
@@ -121,11 +171,16 @@ describe('bodies and headers', () => {
     refused(declared, 413, 'too_large');
     expect(declared.headers.connection).toBe('close');
     const chunked = await new Promise<HttpResult>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port: t!.port, path: `/api/sessions/${id}/chat`, method: 'POST', agent: false }, (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text, json: () => JSON.parse(text) }));
-      });
+      const req = httpRequest(
+        { host: '127.0.0.1', port: t!.port, path: `/api/sessions/${id}/chat`, method: 'POST', agent: false },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (d) => (text += d));
+          res.on('end', () =>
+            resolve({ status: res.statusCode!, headers: res.headers, body: text, json: () => JSON.parse(text) }),
+          );
+        },
+      );
       req.on('error', reject);
       // No Content-Length: node sends the body chunked.
       for (let i = 0; i < 4; i++) req.write(big.slice((i * big.length) / 4, ((i + 1) * big.length) / 4));

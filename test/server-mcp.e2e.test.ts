@@ -16,7 +16,8 @@ afterEach(async () => {
   running = undefined;
 });
 
-const configOf = (s: TestServer) => JSON.parse(readFileSync(join(s.home, 'config.json'), 'utf8')) as Record<string, any>;
+const configOf = (s: TestServer) =>
+  JSON.parse(readFileSync(join(s.home, 'config.json'), 'utf8')) as Record<string, any>;
 const everything = { command: EVERYTHING, args: ['stdio'] };
 /** Lists 150 tools: more than are offered. */
 const many = { command: process.execPath, args: [resolve('test/fixtures/mcp/many.mjs')] };
@@ -27,19 +28,37 @@ const broken = { command: 'sh', args: ['-c', 'echo "cannot open database: permis
 
 describe('/api/mcp', () => {
   it('GET lists the configured servers with their state and tools, in config order; status counts them; a server that dies is failed with its stderr', async () => {
-    const s = (running = await startTestServer({ config: { mcpServers: { everything, broken, off: { url: 'http://127.0.0.1:9/mcp', enabled: false } } }, mcpRetry }));
+    const s = (running = await startTestServer({
+      config: { mcpServers: { everything, broken, off: { url: 'http://127.0.0.1:9/mcp', enabled: false } } },
+      mcpRetry,
+    }));
     s.app.mcp.start();
     expect(await s.app.mcp.ready(30_000)).toEqual([]);
     const r = await request(s.port, '/api/mcp');
     expect(r.status).toBe(200);
     const servers = r.json().servers;
     expect(servers.map((v: { name: string }) => v.name)).toEqual(['everything', 'broken', 'off']);
-    expect(servers[0]).toMatchObject({ transport: 'stdio', command: `${EVERYTHING} stdio`, enabled: true, envKeys: [], headerKeys: [], trusted: false, state: 'connected' });
-    expect(servers[0].tools).toEqual(expect.arrayContaining(['everything__get-sum', 'everything__echo', 'everything__get-tiny-image']));
+    expect(servers[0]).toMatchObject({
+      transport: 'stdio',
+      command: `${EVERYTHING} stdio`,
+      enabled: true,
+      envKeys: [],
+      headerKeys: [],
+      trusted: false,
+      state: 'connected',
+    });
+    expect(servers[0].tools).toEqual(
+      expect.arrayContaining(['everything__get-sum', 'everything__echo', 'everything__get-tiny-image']),
+    );
     expect(servers[0].serverInfo.name).toEqual(expect.any(String));
     expect(servers[1]).toMatchObject({ state: 'failed', error: expect.any(String), tools: [] });
     expect(servers[1].stderr.join('\n')).toContain('cannot open database: permission denied');
-    expect(servers[2]).toMatchObject({ transport: 'http', url: 'http://127.0.0.1:9/mcp', state: 'disabled', tools: [] });
+    expect(servers[2]).toMatchObject({
+      transport: 'http',
+      url: 'http://127.0.0.1:9/mcp',
+      state: 'disabled',
+      tools: [],
+    });
     const status = (await request(s.port, '/api/status')).json();
     expect(status.mcp).toEqual([
       { name: 'everything', state: 'connected', tools: servers[0].tools.length },
@@ -50,44 +69,83 @@ describe('/api/mcp', () => {
     expect(status.tools).toEqual(expect.arrayContaining(['everything__get-sum']));
   }, 60_000);
 
-  it('says what a server\'s list left out, and the transport in use, in GET and in the server-wide stream', async () => {
+  it("says what a server's list left out, and the transport in use, in GET and in the server-wide stream", async () => {
     const s = (running = await startTestServer());
     const stream = await openStream(s.port, '/api/events');
     expect((await request(s.port, '/api/mcp', { body: { name: 'many', ...many } })).status).toBe(201);
     await stream.waitFor('"state":"connected"', 30_000);
     const view = (await request(s.port, '/api/mcp')).json().servers[0];
-    expect(view).toMatchObject({ name: 'many', state: 'connected', via: 'stdio', warning: expect.stringMatching(/it lists 150 tools; only the first 100 are offered/) });
+    expect(view).toMatchObject({
+      name: 'many',
+      state: 'connected',
+      via: 'stdio',
+      warning: expect.stringMatching(/it lists 150 tools; only the first 100 are offered/),
+    });
     expect(view.tools).toHaveLength(100);
     await stream.waitFor('only the first 100 are offered');
     stream.leave();
-    const told = stream.text().split('\n').filter((l) => l.startsWith('data:') && l.includes('"state":"connected"')).map((l) => JSON.parse(l.slice(5)));
+    const told = stream
+      .text()
+      .split('\n')
+      .filter((l) => l.startsWith('data:') && l.includes('"state":"connected"'))
+      .map((l) => JSON.parse(l.slice(5)));
     expect(told.at(-1).server).toMatchObject({ via: 'stdio', warning: view.warning });
   }, 60_000);
 
   it('a server trusted by a rule is shown trusted', async () => {
-    const s = (running = await startTestServer({ config: { mcpServers: { everything }, permissions: { 'everything__*': 'allow' } } }));
+    const s = (running = await startTestServer({
+      config: { mcpServers: { everything }, permissions: { 'everything__*': 'allow' } },
+    }));
     expect((await request(s.port, '/api/mcp')).json().servers[0].trusted).toBe(true);
   });
 
-  it('POST adds a server to config.json in Claude Desktop\'s shape and answers 201 with the whole command line', async () => {
+  it("POST adds a server to config.json in Claude Desktop's shape and answers 201 with the whole command line", async () => {
     const s = (running = await startTestServer({ config: { maxSteps: 9 } }));
-    const r = await request(s.port, '/api/mcp', { body: { name: 'everything', command: EVERYTHING, args: ['stdio', '--flag with space'], cwd: s.home, timeout_ms: 5000, max_total_ms: 90_000 } });
+    const r = await request(s.port, '/api/mcp', {
+      body: {
+        name: 'everything',
+        command: EVERYTHING,
+        args: ['stdio', '--flag with space'],
+        cwd: s.home,
+        timeout_ms: 5000,
+        max_total_ms: 90_000,
+      },
+    });
     expect(r.status).toBe(201);
     expect(r.json()).toMatchObject({ name: 'everything', transport: 'stdio', timeoutMs: 5000 });
     // The whole command line, each word quoted as a shell would need it.
-    expect(r.json().command).toMatch(new RegExp(`^${EVERYTHING.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} stdio '?--flag with space'?$`));
+    expect(r.json().command).toMatch(
+      new RegExp(`^${EVERYTHING.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} stdio '?--flag with space'?$`),
+    );
     expect(LIVE).toContain(r.json().state);
     const saved = configOf(s);
     expect(saved.maxSteps).toBe(9);
-    expect(saved.mcpServers).toEqual({ everything: { command: EVERYTHING, args: ['stdio', '--flag with space'], cwd: s.home, timeout_ms: 5000, max_total_ms: 90_000 } });
+    expect(saved.mcpServers).toEqual({
+      everything: {
+        command: EVERYTHING,
+        args: ['stdio', '--flag with space'],
+        cwd: s.home,
+        timeout_ms: 5000,
+        max_total_ms: 90_000,
+      },
+    });
     const warnings: string[] = [];
-    expect(readMcpServers(saved.mcpServers, 'config.json', warnings)).toMatchObject([{ name: 'everything', command: EVERYTHING, args: ['stdio', '--flag with space'], timeoutMs: 5000 }]);
+    expect(readMcpServers(saved.mcpServers, 'config.json', warnings)).toMatchObject([
+      { name: 'everything', command: EVERYTHING, args: ['stdio', '--flag with space'], timeoutMs: 5000 },
+    ]);
     expect(warnings).toEqual([]);
     expect((await request(s.port, '/api/mcp')).json().servers).toHaveLength(1);
 
-    const http = await request(s.port, '/api/mcp', { body: { name: 'remote', url: 'https://mcp.example.com/mcp', transport: 'sse', enabled: false } });
+    const http = await request(s.port, '/api/mcp', {
+      body: { name: 'remote', url: 'https://mcp.example.com/mcp', transport: 'sse', enabled: false },
+    });
     expect(http.status).toBe(201);
-    expect(http.json()).toMatchObject({ transport: 'sse', url: 'https://mcp.example.com/mcp', state: 'disabled', enabled: false });
+    expect(http.json()).toMatchObject({
+      transport: 'sse',
+      url: 'https://mcp.example.com/mcp',
+      state: 'disabled',
+      enabled: false,
+    });
     expect(configOf(s).mcpServers.remote).toEqual({ type: 'sse', url: 'https://mcp.example.com/mcp', enabled: false });
   });
 
@@ -97,7 +155,9 @@ describe('/api/mcp', () => {
     expect(clash.status).toBe(409);
     expect(clash.json().error).toMatchObject({ code: 'exists', message: expect.stringContaining('"replace": true') });
     expect(configOf(s).mcpServers.everything.command).toBe(EVERYTHING);
-    const replaced = await request(s.port, '/api/mcp', { body: { name: 'everything', command: EVERYTHING, args: ['stdio'], enabled: false, replace: true } });
+    const replaced = await request(s.port, '/api/mcp', {
+      body: { name: 'everything', command: EVERYTHING, args: ['stdio'], enabled: false, replace: true },
+    });
     expect(replaced.status).toBe(201);
     expect(configOf(s).mcpServers).toEqual({ everything: { command: EVERYTHING, args: ['stdio'], enabled: false } });
   });
@@ -132,7 +192,9 @@ describe('/api/mcp', () => {
       expect(r.json().error.message, JSON.stringify(body)).toMatch(field);
     }
     expect((await request(s.port, '/api/mcp', { body: '{"name":' })).status).toBe(400);
-    const huge = await request(s.port, '/api/mcp', { body: { name: 'x', command: 'a', args: ['y'.repeat(2 * 1024 * 1024)] } });
+    const huge = await request(s.port, '/api/mcp', {
+      body: { name: 'x', command: 'a', args: ['y'.repeat(2 * 1024 * 1024)] },
+    });
     expect(huge.status).toBe(413);
     expect(configOf(s)).toEqual({ maxSteps: 9 });
     expect((await request(s.port, '/api/mcp')).json().servers).toEqual([]);
@@ -143,13 +205,18 @@ describe('/api/mcp', () => {
     writeFileSync(join(s.home, 'config.json'), '{ "maxSteps": 9, ');
     const r = await request(s.port, '/api/mcp', { body: { name: 'x', command: 'true' } });
     expect(r.status).toBe(500);
-    expect(r.json().error).toEqual({ code: 'config_not_written', message: expect.stringContaining('is not a JSON object, so it was not changed') });
+    expect(r.json().error).toEqual({
+      code: 'config_not_written',
+      message: expect.stringContaining('is not a JSON object, so it was not changed'),
+    });
     expect(readFileSync(join(s.home, 'config.json'), 'utf8')).toBe('{ "maxSteps": 9, ');
   });
 
   it('DELETE removes a server from config.json, and 404s naming the ones there are', async () => {
-    const permissions = { 'everything__*': 'allow', 'everything__echo': 'deny', 'other__*': 'allow', shell: 'ask' };
-    const s = (running = await startTestServer({ config: { mcpServers: { everything, other: { command: 'true' } }, permissions } }));
+    const permissions = { 'everything__*': 'allow', everything__echo: 'deny', 'other__*': 'allow', shell: 'ask' };
+    const s = (running = await startTestServer({
+      config: { mcpServers: { everything, other: { command: 'true' } }, permissions },
+    }));
     const gone = await request(s.port, '/api/mcp/everything', { method: 'DELETE' });
     expect(gone.status).toBe(200);
     // Its rules go with it: a server added later under the same name starts untrusted.
@@ -158,7 +225,10 @@ describe('/api/mcp', () => {
     expect(configOf(s).permissions).toEqual({ 'other__*': 'allow', shell: 'ask' });
     const again = await request(s.port, '/api/mcp/everything', { method: 'DELETE' });
     expect(again.status).toBe(404);
-    expect(again.json().error).toEqual({ code: 'not_found', message: 'There is no MCP server "everything". The servers are: other.' });
+    expect(again.json().error).toEqual({
+      code: 'not_found',
+      message: 'There is no MCP server "everything". The servers are: other.',
+    });
     expect((await request(s.port, '/api/mcp')).json().servers.map((v: { name: string }) => v.name)).toEqual(['other']);
   });
 
@@ -177,9 +247,16 @@ describe('/api/mcp', () => {
     expect(LIVE).toContain(on.json().state);
     expect(configOf(s).mcpServers.everything).toEqual(everything);
     await s.app.mcp.ready(30_000);
-    expect((await request(s.port, '/api/mcp')).json().servers[0]).toMatchObject({ state: 'connected', tools: expect.arrayContaining(['everything__get-sum']) });
-    expect((await request(s.port, '/api/mcp/everything', { method: 'PATCH', body: { enabled: 'yes' } })).status).toBe(400);
-    expect((await request(s.port, '/api/mcp/everything', { method: 'PATCH', body: { enabled: true, other: 1 } })).status).toBe(400);
+    expect((await request(s.port, '/api/mcp')).json().servers[0]).toMatchObject({
+      state: 'connected',
+      tools: expect.arrayContaining(['everything__get-sum']),
+    });
+    expect((await request(s.port, '/api/mcp/everything', { method: 'PATCH', body: { enabled: 'yes' } })).status).toBe(
+      400,
+    );
+    expect(
+      (await request(s.port, '/api/mcp/everything', { method: 'PATCH', body: { enabled: true, other: 1 } })).status,
+    ).toBe(400);
     expect((await request(s.port, '/api/mcp/nope', { method: 'PATCH', body: { enabled: true } })).status).toBe(404);
     const before = s.app.mcp.get('everything')!.reconnects;
     const again = await request(s.port, '/api/mcp/everything/reconnect', { method: 'POST' });
@@ -196,10 +273,18 @@ describe('/api/mcp', () => {
     const s = (running = await startTestServer({ mcpRetry }));
     const stream = await openStream(s.port, '/api/events');
     const answers: HttpResult[] = [];
-    const add = await request(s.port, '/api/mcp', { body: { name: 'local', command: EVERYTHING, args: ['stdio'], env: { API_KEY: 'secret' } } });
+    const add = await request(s.port, '/api/mcp', {
+      body: { name: 'local', command: EVERYTHING, args: ['stdio'], env: { API_KEY: 'secret' } },
+    });
     answers.push(add);
     expect(add.json().envKeys).toEqual(['API_KEY']);
-    const remote = await request(s.port, '/api/mcp', { body: { name: 'remote', url: 'http://user:secret@127.0.0.1:9/mcp?token=secret#secret', headers: { Authorization: 'Bearer secret' } } });
+    const remote = await request(s.port, '/api/mcp', {
+      body: {
+        name: 'remote',
+        url: 'http://user:secret@127.0.0.1:9/mcp?token=secret#secret',
+        headers: { Authorization: 'Bearer secret' },
+      },
+    });
     answers.push(remote);
     expect(remote.json().headerKeys).toEqual(['Authorization']);
     expect(remote.json().url).toBe('http://127.0.0.1:9/mcp');
@@ -209,7 +294,9 @@ describe('/api/mcp', () => {
     answers.push(await request(s.port, '/api/mcp/local', { method: 'PATCH', body: { enabled: false } }));
     answers.push(await request(s.port, '/api/mcp/remote/reconnect', { method: 'POST' }));
     answers.push(await request(s.port, '/api/mcp/remote', { method: 'DELETE' }));
-    answers.push(await request(s.port, '/api/mcp', { body: { name: 'local', command: 'x', env: { API_KEY: 'secret' } } }));
+    answers.push(
+      await request(s.port, '/api/mcp', { body: { name: 'local', command: 'x', env: { API_KEY: 'secret' } } }),
+    );
     answers.push(await request(s.port, '/openapi.json'));
     await stream.waitFor('"removed":true');
     stream.leave();
@@ -221,7 +308,21 @@ describe('/api/mcp', () => {
   });
 
   it('a view keeps only its own fields: whatever else a manager holds (the env itself) never leaves', () => {
-    const view = { name: 'x', transport: 'stdio', command: 'x', envKeys: ['K'], headerKeys: [], enabled: true, timeoutMs: 1, state: 'failed', stderr: [], tools: [], trusted: false, since: '', reconnects: 0 } as const;
+    const view = {
+      name: 'x',
+      transport: 'stdio',
+      command: 'x',
+      envKeys: ['K'],
+      headerKeys: [],
+      enabled: true,
+      timeoutMs: 1,
+      state: 'failed',
+      stderr: [],
+      tools: [],
+      trusted: false,
+      since: '',
+      reconnects: 0,
+    } as const;
     const leaky = { ...view, env: { K: 'secret' }, headers: { A: 'secret' }, settings: { env: { K: 'secret' } } };
     expect(publicView(leaky as never)).toEqual(view);
     expect(JSON.stringify(publicView(leaky as never))).not.toContain('secret');
@@ -252,12 +353,23 @@ describe('/api/mcp', () => {
 
 describe('config.json shared with other processes', () => {
   it('a server added by `zhixing mcp add` while the server runs survives a change made through the API', async () => {
-    const s = (running = await startTestServer({ config: { mcpServers: { everything, other: { command: 'true', enabled: false } } } }));
+    const s = (running = await startTestServer({
+      config: { mcpServers: { everything, other: { command: 'true', enabled: false } } },
+    }));
     const { runCli } = await import('./support/cli.js');
-    const added = await runCli(['mcp', 'add', 'fromcli', '--', 'true'], { ZHIXING_HOME: s.home, ZHIXING_LANG: 'en' }, { timeoutMs: 30_000 });
+    const added = await runCli(
+      ['mcp', 'add', 'fromcli', '--', 'true'],
+      { ZHIXING_HOME: s.home, ZHIXING_LANG: 'en' },
+      { timeoutMs: 30_000 },
+    );
     expect(added.code).toBe(0);
-    expect((await request(s.port, '/api/mcp/everything', { method: 'PATCH', body: { enabled: false } })).status).toBe(200);
+    expect((await request(s.port, '/api/mcp/everything', { method: 'PATCH', body: { enabled: false } })).status).toBe(
+      200,
+    );
     expect((await request(s.port, '/api/mcp/other', { method: 'DELETE' })).status).toBe(200);
-    expect(configOf(s).mcpServers).toEqual({ everything: { ...everything, enabled: false }, fromcli: { command: 'true' } });
+    expect(configOf(s).mcpServers).toEqual({
+      everything: { ...everything, enabled: false },
+      fromcli: { command: 'true' },
+    });
   }, 60_000);
 });

@@ -19,7 +19,11 @@ const LIST_TIMEOUT_MS = 1_000;
 async function withModel(): Promise<TestServer> {
   model = await startOpenAiServer();
   const logs: string[] = [];
-  t = await startTestServer({ env: { ZHIXING_BASE_URL: model.url, ZHIXING_API_KEY: KEY, ZHIXING_MODEL: 'test-model' }, log: (l) => logs.push(l), modelListTimeoutMs: LIST_TIMEOUT_MS });
+  t = await startTestServer({
+    env: { ZHIXING_BASE_URL: model.url, ZHIXING_API_KEY: KEY, ZHIXING_MODEL: 'test-model' },
+    log: (l) => logs.push(l),
+    modelListTimeoutMs: LIST_TIMEOUT_MS,
+  });
   (t as TestServer & { logs: string[] }).logs = logs;
   return t;
 }
@@ -33,7 +37,13 @@ describe('GET /api/models', () => {
     const r = await request(t!.port, '/api/models');
     expect(r.status).toBe(200);
     // A name carrying the key is dropped: the key never leaves in a response.
-    expect(r.json()).toEqual({ mode: 'llm', provider: 'custom', current: 'test-model', models: ['alpha-2', 'test-model', 'zeta-1'], source: 'provider' });
+    expect(r.json()).toEqual({
+      mode: 'llm',
+      provider: 'custom',
+      current: 'test-model',
+      models: ['alpha-2', 'test-model', 'zeta-1'],
+      source: 'provider',
+    });
     expect(r.body).not.toContain(KEY);
     expect(modelsAsked()).toHaveLength(1);
     expect(modelsAsked()[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
@@ -46,11 +56,20 @@ describe('GET /api/models', () => {
     await withModel();
     model!.setModels({ status: 500 });
     const failed = (await request(t!.port, '/api/models')).json();
-    expect(failed).toEqual({ mode: 'llm', provider: 'custom', current: 'test-model', models: ['test-model'], source: 'config' });
+    expect(failed).toEqual({
+      mode: 'llm',
+      provider: 'custom',
+      current: 'test-model',
+      models: ['test-model'],
+      source: 'config',
+    });
     model!.setModels({ json: { unexpected: true } });
     expect((await request(t!.port, '/api/models')).json().source).toBe('config');
     model!.setModels(['test-model', 'other']);
-    expect((await request(t!.port, '/api/models')).json()).toMatchObject({ models: ['other', 'test-model'], source: 'provider' });
+    expect((await request(t!.port, '/api/models')).json()).toMatchObject({
+      models: ['other', 'test-model'],
+      source: 'provider',
+    });
     expect((t as TestServer & { logs: string[] }).logs.join('\n')).not.toContain(KEY);
   });
 
@@ -68,7 +87,13 @@ describe('GET /api/models', () => {
 
   it('offline, offers only the planner', async () => {
     t = await startTestServer();
-    expect((await request(t.port, '/api/models')).json()).toEqual({ mode: 'offline', provider: 'offline', current: 'rules', models: ['offline'], source: 'offline' });
+    expect((await request(t.port, '/api/models')).json()).toEqual({
+      mode: 'offline',
+      provider: 'offline',
+      current: 'rules',
+      models: ['offline'],
+      source: 'offline',
+    });
   });
 });
 
@@ -78,7 +103,11 @@ describe('PUT /api/model', () => {
     model!.setModels(['test-model', 'bigger-model']);
     const put = await request(t!.port, '/api/model', { method: 'PUT', body: { model: 'bigger-model' } });
     expect(put.status).toBe(200);
-    expect(put.json()).toMatchObject({ current: 'bigger-model', models: ['bigger-model', 'test-model'], source: 'provider' });
+    expect(put.json()).toMatchObject({
+      current: 'bigger-model',
+      models: ['bigger-model', 'test-model'],
+      source: 'provider',
+    });
     expect((await request(t!.port, '/api/status')).json().model).toBe('bigger-model');
     expect(t!.app.llm.model).toBe('bigger-model');
 
@@ -91,7 +120,10 @@ describe('PUT /api/model', () => {
 
     // A name the provider does not list is still taken (aliases), and put first.
     const alias = await request(t!.port, '/api/model', { method: 'PUT', body: { model: 'vendor/alias:latest' } });
-    expect(alias.json()).toMatchObject({ current: 'vendor/alias:latest', models: ['vendor/alias:latest', 'bigger-model', 'test-model'] });
+    expect(alias.json()).toMatchObject({
+      current: 'vendor/alias:latest',
+      models: ['vendor/alias:latest', 'bigger-model', 'test-model'],
+    });
   });
 
   it('refuses names that are empty, too long or hold control characters', async () => {
@@ -102,14 +134,19 @@ describe('PUT /api/model', () => {
       expect(r.json().error.code).toBe('bad_request');
     }
     expect((await request(t!.port, '/api/model', { method: 'PUT', body: {} })).status).toBe(400);
-    expect((await request(t!.port, '/api/model', { method: 'PUT', body: { model: 'x'.repeat(200) } })).status).toBe(200);
+    expect((await request(t!.port, '/api/model', { method: 'PUT', body: { model: 'x'.repeat(200) } })).status).toBe(
+      200,
+    );
   });
 
   it('is a 409 offline', async () => {
     t = await startTestServer();
     const r = await request(t.port, '/api/model', { method: 'PUT', body: { model: 'gpt-4o' } });
     expect(r.status).toBe(409);
-    expect(r.json().error).toEqual({ code: 'offline', message: expect.stringMatching(/offline mode.*no model to switch/) });
+    expect(r.json().error).toEqual({
+      code: 'offline',
+      message: expect.stringMatching(/offline mode.*no model to switch/),
+    });
     expect((await request(t.port, '/api/status')).json().model).toBe('rules');
   });
 });

@@ -19,7 +19,14 @@ describe('sessions, status, preferences and permissions', () => {
     const created = await request(t.port, '/api/sessions', { body: { title: '  周报  ' } });
     expect(created.status).toBe(201);
     const session = created.json();
-    expect(session).toEqual({ id: expect.stringMatching(/^ses_/), title: '周报', createdAt: expect.any(Number), updatedAt: expect.any(Number), messageCount: 0, status: 'idle' });
+    expect(session).toEqual({
+      id: expect.stringMatching(/^ses_/),
+      title: '周报',
+      createdAt: expect.any(Number),
+      updatedAt: expect.any(Number),
+      messageCount: 0,
+      status: 'idle',
+    });
     const untitled = (await request(t.port, '/api/sessions', { method: 'POST' })).json();
     expect(untitled.title).toBe('');
 
@@ -27,18 +34,31 @@ describe('sessions, status, preferences and permissions', () => {
     expect(list.map((s: { id: string }) => s.id).sort()).toEqual([session.id, untitled.id].sort());
     expect((await request(t.port, `/api/sessions/${session.id}`)).json()).toEqual(session);
 
-    const renamed = await request(t.port, `/api/sessions/${session.id}`, { method: 'PATCH', body: { title: 'Weekly report' } });
+    const renamed = await request(t.port, `/api/sessions/${session.id}`, {
+      method: 'PATCH',
+      body: { title: 'Weekly report' },
+    });
     expect(renamed.json()).toMatchObject({ id: session.id, title: 'Weekly report' });
     const blank = await request(t.port, `/api/sessions/${session.id}`, { method: 'PATCH', body: { title: '  ' } });
     expect(blank.status).toBe(400);
     expect(blank.json().error.code).toBe('bad_request');
-    expect((await request(t.port, `/api/sessions/${session.id}`, { method: 'PATCH', body: {} })).json().error.message).toMatch(/^body\.title: /);
+    expect(
+      (await request(t.port, `/api/sessions/${session.id}`, { method: 'PATCH', body: {} })).json().error.message,
+    ).toMatch(/^body\.title: /);
 
     const deleted = await request(t.port, `/api/sessions/${session.id}`, { method: 'DELETE' });
     expect(deleted.status).toBe(204);
     expect(deleted.body).toBe('');
-    for (const [method, path] of [['GET', ''], ['GET', '/messages'], ['DELETE', ''], ['PATCH', '']] as const) {
-      const r = await request(t.port, `/api/sessions/${session.id}${path}`, { method, body: method === 'PATCH' ? { title: 'x' } : undefined });
+    for (const [method, path] of [
+      ['GET', ''],
+      ['GET', '/messages'],
+      ['DELETE', ''],
+      ['PATCH', ''],
+    ] as const) {
+      const r = await request(t.port, `/api/sessions/${session.id}${path}`, {
+        method,
+        body: method === 'PATCH' ? { title: 'x' } : undefined,
+      });
       expect(r.status, `${method} ${path}`).toBe(404);
       expect(r.json().error.code).toBe('not_found');
     }
@@ -56,7 +76,9 @@ describe('sessions, status, preferences and permissions', () => {
       mcp: [],
       sessions: { running: [], limit: 10 },
       // What a trial run finds here: bubblewrap where it works (CI installs it), else why not.
-      sandbox: HAVE_BWRAP ? { kind: 'bwrap', ok: true, network: 'off' } : { kind: expect.any(String), ok: false, reason: expect.any(String), network: expect.any(String) },
+      sandbox: HAVE_BWRAP
+        ? { kind: 'bwrap', ok: true, network: 'off' }
+        : { kind: expect.any(String), ok: false, reason: expect.any(String), network: expect.any(String) },
       memory: { count: 0, embeddings: { kind: 'none' } },
       search: null,
     });
@@ -65,7 +87,12 @@ describe('sessions, status, preferences and permissions', () => {
 
   it('says plainly when shell commands have no sandbox to run in', async () => {
     t = await startTestServer({ env: { PATH: '/nonexistent' } });
-    expect((await request(t.port, '/api/status')).json().sandbox).toEqual({ kind: 'none', ok: false, reason: 'bubblewrap (bwrap) is not installed', network: 'host' });
+    expect((await request(t.port, '/api/status')).json().sandbox).toEqual({
+      kind: 'none',
+      ok: false,
+      reason: 'bubblewrap (bwrap) is not installed',
+      network: 'host',
+    });
   });
 
   it('validates a permission answer, and 404s an ask that does not exist', async () => {
@@ -109,7 +136,9 @@ describe('sessions, status, preferences and permissions', () => {
     expect((await request(t.port, `/api/permissions/${asked.id}`, { body: { decision: 'deny' } })).status).toBe(404);
 
     const refused = await openStream(t.port, `/api/sessions/${id}/chat`, { body: { message: 'save no' } });
-    const next = JSON.parse(/event: permission\.asked\ndata: (.*)\n/.exec(await refused.waitFor('event: permission.asked'))![1]!);
+    const next = JSON.parse(
+      /event: permission\.asked\ndata: (.*)\n/.exec(await refused.waitFor('event: permission.asked'))![1]!,
+    );
     await request(t.port, `/api/permissions/${next.id}`, { body: { decision: 'deny' } });
     expect(await refused.ended()).toMatch(/"tool":"file_write".*"ok":false/);
     expect(existsSync(join(t.app.config.workspace, 'notes/b.txt'))).toBe(false);

@@ -18,7 +18,10 @@ afterAll(async () => {
 /** One offline turn that hands the planner a command to run. */
 async function runCommand(command: string): Promise<{ ok: boolean; output: string }> {
   const session = JSON.parse((await request(t.port, '/api/sessions', { method: 'POST', body: {} })).body).id as string;
-  const r = await request(t.port, `/api/sessions/${session}/chat`, { method: 'POST', body: { message: `run \`${command}\`` } });
+  const r = await request(t.port, `/api/sessions/${session}/chat`, {
+    method: 'POST',
+    body: { message: `run \`${command}\`` },
+  });
   return JSON.parse(r.body).actions[0];
 }
 

@@ -11,7 +11,8 @@ afterEach(async () => {
   t = undefined;
 });
 
-const newSession = async (s: TestServer): Promise<string> => (await request(s.port, '/api/sessions', { body: {} })).json().id;
+const newSession = async (s: TestServer): Promise<string> =>
+  (await request(s.port, '/api/sessions', { body: {} })).json().id;
 
 /** A tool that runs until it is told to stop, and says so. */
 function slowTool() {
@@ -43,7 +44,10 @@ const frames = (text: string) =>
 describe('turns over HTTP', () => {
   it('POST …/abort mid-tool stops the tool and ends the turn as aborted, recorded', async () => {
     const { tool, seen } = slowTool();
-    const llm = createScriptedLlm([{ calls: [{ name: 'slow_job', args: { what: 'report' } }] }, { text: 'never reached' }]);
+    const llm = createScriptedLlm([
+      { calls: [{ name: 'slow_job', args: { what: 'report' } }] },
+      { text: 'never reached' },
+    ]);
     t = await startTestServer({ llm });
     t.app.tools.register(tool);
     const id = await newSession(t);
@@ -54,10 +58,23 @@ describe('turns over HTTP', () => {
     expect(abort.status).toBe(200);
     expect(abort.json()).toEqual({ aborted: true });
     const events = frames(await stream.ended());
-    expect(events.map((e) => e.event)).toEqual(['turn.start', 'step.start', 'step.end', 'tool.start', 'tool.progress', 'tool.end', 'turn.end']);
+    expect(events.map((e) => e.event)).toEqual([
+      'turn.start',
+      'step.start',
+      'step.end',
+      'tool.start',
+      'tool.progress',
+      'tool.end',
+      'turn.end',
+    ]);
     const byType = (type: string) => events.find((e) => e.event === type)!.data;
     expect(byType('tool.progress')).toMatchObject({ type: 'tool.progress', message: 'working…' });
-    expect(byType('tool.end')).toMatchObject({ tool: 'slow_job', input: { what: 'report' }, ok: false, output: expect.stringContaining('Stopped; nothing was done.') });
+    expect(byType('tool.end')).toMatchObject({
+      tool: 'slow_job',
+      input: { what: 'report' },
+      ok: false,
+      output: expect.stringContaining('Stopped; nothing was done.'),
+    });
     expect(byType('turn.end')).toMatchObject({ stopReason: 'aborted' });
     expect(seen).toEqual({ started: 1, aborted: 1 });
     expect(llm.requests).toHaveLength(1);
@@ -111,13 +128,25 @@ describe('turns over HTTP', () => {
     // Both are running at the same time.
     expect(t.app.sessions.running().ids.sort()).toEqual([a, b].sort());
     const [ta, tb] = await Promise.all([sa.ended(), sb.ended()]);
-    for (const [text, id, other] of [[ta, a, b], [tb, b, a]] as const) {
+    for (const [text, id, other] of [
+      [ta, a, b],
+      [tb, b, a],
+    ] as const) {
       const events = frames(text);
-      expect(events.map((e) => e.event)).toEqual(['turn.start', 'step.start', 'text.delta', 'text.delta', 'step.end', 'turn.end']);
+      expect(events.map((e) => e.event)).toEqual([
+        'turn.start',
+        'step.start',
+        'text.delta',
+        'text.delta',
+        'step.end',
+        'turn.end',
+      ]);
       expect(events.every((e) => e.data.sessionId === id)).toBe(true);
       expect(text).not.toContain(other);
     }
-    expect(frames(ta).at(-1)!.data.reply === 'first answer' || frames(tb).at(-1)!.data.reply === 'first answer').toBe(true);
+    expect(frames(ta).at(-1)!.data.reply === 'first answer' || frames(tb).at(-1)!.data.reply === 'first answer').toBe(
+      true,
+    );
   });
 
   it('GET /api/events streams session status and permission events for every session', async () => {
@@ -127,7 +156,16 @@ describe('turns over HTTP', () => {
     const id = await newSession(t);
     await request(t.port, `/api/sessions/${id}/chat`, { body: { message: '帮我算一下 1+1' } });
     await events.waitFor('"status":"idle"');
-    const asked = { type: 'permission.asked', id: 'per_1', sessionId: id, turnId: 'trn_1', callId: 'c1', tool: 'shell', action: 'shell.run', target: 'rm -rf /' } as const;
+    const asked = {
+      type: 'permission.asked',
+      id: 'per_1',
+      sessionId: id,
+      turnId: 'trn_1',
+      callId: 'c1',
+      tool: 'shell',
+      action: 'shell.run',
+      target: 'rm -rf /',
+    } as const;
     t.app.bus.emit(asked);
     await events.waitFor('event: permission.asked');
     const seqs = frames(events.text()).map((e) => e.data.seq);
@@ -142,15 +180,26 @@ describe('turns over HTTP', () => {
   it('GET …/events replays from the store what a client missed after Last-Event-ID, then goes on live, each event once', async () => {
     t = await startTestServer();
     const id = await newSession(t);
-    const first = frames((await openStream(t.port, `/api/sessions/${id}/chat`, { body: { message: '帮我算一下 1+1' } }).then((s) => s.ended())));
+    const first = frames(
+      await openStream(t.port, `/api/sessions/${id}/chat`, { body: { message: '帮我算一下 1+1' } }).then((s) =>
+        s.ended(),
+      ),
+    );
     const seen = first.map((e) => e.data.seq as number);
     // A client that saw up to the third event of the turn reconnects.
     const from = seen[2]!;
-    const follow = await openStream(t.port, `/api/sessions/${id}/events`, { headers: { 'last-event-id': String(from) } });
+    const follow = await openStream(t.port, `/api/sessions/${id}/events`, {
+      headers: { 'last-event-id': String(from) },
+    });
     await follow.waitFor(`"status":"idle"`);
     const replayed = frames(follow.text());
     expect(replayed.map((e) => e.data.seq)).toEqual(t.app.events.since(id, from).map((e) => e.seq));
-    expect(replayed.map((e) => e.data)).toEqual(first.filter((e) => e.data.seq > from).map((e) => e.data).concat(replayed.slice(-1).map((e) => e.data)));
+    expect(replayed.map((e) => e.data)).toEqual(
+      first
+        .filter((e) => e.data.seq > from)
+        .map((e) => e.data)
+        .concat(replayed.slice(-1).map((e) => e.data)),
+    );
     // Then the next turn arrives live, numbered on, no number twice.
     await request(t.port, `/api/sessions/${id}/chat`, { body: { message: '帮我算一下 2+2' } });
     await until(() => frames(follow.text()).filter((e) => e.event === 'turn.end').length === 2);
@@ -166,7 +215,15 @@ describe('turns over HTTP', () => {
     const id = await newSession(t);
     const piece = 'x'.repeat(1_000);
     // 3,000 events of 1 KB: three times what a slow client may leave unread.
-    for (let i = 0; i < 3_000; i++) t.app.bus.emit({ type: 'text.delta', sessionId: id, turnId: 'trn_x', messageId: 'msg_x', partId: 'prt_x', delta: piece });
+    for (let i = 0; i < 3_000; i++)
+      t.app.bus.emit({
+        type: 'text.delta',
+        sessionId: id,
+        turnId: 'trn_x',
+        messageId: 'msg_x',
+        partId: 'prt_x',
+        delta: piece,
+      });
     const follow = await openStream(t.port, `/api/sessions/${id}/events?after=0`);
     await until(() => (follow.text().match(/event: text\.delta/g) ?? []).length === 3_000, 20_000);
     const seqs = frames(follow.text()).map((e) => e.data.seq);
@@ -181,7 +238,10 @@ describe('turns over HTTP', () => {
 
   it('streams a turn that writes a 2 MB file whole: events carry a preview of long arguments', async () => {
     const content = 'y'.repeat(2_000_000);
-    const llm = createScriptedLlm([{ calls: [{ name: 'file_write', args: { path: 'big.txt', content } }] }, { text: 'Written.' }]);
+    const llm = createScriptedLlm([
+      { calls: [{ name: 'file_write', args: { path: 'big.txt', content } }] },
+      { text: 'Written.' },
+    ]);
     t = await startTestServer({ llm });
     const id = await newSession(t);
     const stream = await openStream(t.port, `/api/sessions/${id}/chat`, { body: { message: 'write a big file' } });
@@ -192,13 +252,17 @@ describe('turns over HTTP', () => {
     expect(events.find((e) => e.event === 'tool.end')!.data).toMatchObject({ ok: true });
     // The store keeps the call whole.
     const history = (await request(t.port, `/api/sessions/${id}/messages`)).json().messages;
-    const call = history.flatMap((m: { parts: Array<{ type: string; input?: { content: string } }> }) => m.parts).find((p: { type: string }) => p.type === 'tool');
+    const call = history
+      .flatMap((m: { parts: Array<{ type: string; input?: { content: string } }> }) => m.parts)
+      .find((p: { type: string }) => p.type === 'tool');
     expect(call.input.content).toHaveLength(2_000_000);
   });
 
   it('a client that reloads mid-answer gets the history and resumeAfter, and the replay brings the whole step in flight', async () => {
     const llm = {
-      mode: 'llm' as const, provider: 'test', model: 'slow',
+      mode: 'llm' as const,
+      provider: 'test',
+      model: 'slow',
       async *stream() {
         for (const piece of ['One, ', 'two, ', 'three.']) {
           yield { type: 'text' as const, delta: piece };
@@ -217,7 +281,10 @@ describe('turns over HTTP', () => {
     expect(messages.map((m: { role: string }) => m.role)).toEqual(['user']);
     const follow = await openStream(t.port, `/api/sessions/${id}/events?after=${resumeAfter}`);
     await follow.waitFor('event: turn.end');
-    const text = frames(follow.text()).filter((e) => e.event === 'text.delta').map((e) => e.data.delta).join('');
+    const text = frames(follow.text())
+      .filter((e) => e.event === 'text.delta')
+      .map((e) => e.data.delta)
+      .join('');
     expect(text).toBe('One, two, three.');
     const done = (await request(t.port, `/api/sessions/${id}/messages`)).json();
     expect(done.resumeAfter).toBe(t.app.events.lastSeq(id));
@@ -259,7 +326,17 @@ describe('turns over HTTP', () => {
     await request(t.port, `/api/sessions/${id}/chat`, { body: { message: '帮我算一下 2*3' } });
     const text = await follow.waitFor('"status":"idle"');
     expect(frames(text).map((e) => e.event)).toEqual([
-      'session.status', 'turn.start', 'step.start', 'step.end', 'tool.start', 'tool.end', 'step.start', 'text.delta', 'step.end', 'turn.end', 'session.status',
+      'session.status',
+      'turn.start',
+      'step.start',
+      'step.end',
+      'tool.start',
+      'tool.end',
+      'step.start',
+      'text.delta',
+      'step.end',
+      'turn.end',
+      'session.status',
     ]);
     follow.leave();
   });
@@ -278,7 +355,10 @@ describe('turns over HTTP', () => {
     expect(turn).toMatchObject({ event: 'turn.end', data: { stopReason: 'interrupted' } });
     await events.ended();
     expect(seen.aborted).toBe(1);
-    expect(t.app.store.turns.get(turn.data.turnId)).toMatchObject({ stopReason: 'interrupted', endedAt: expect.any(Number) });
+    expect(t.app.store.turns.get(turn.data.turnId)).toMatchObject({
+      stopReason: 'interrupted',
+      endedAt: expect.any(Number),
+    });
     await expect(request(t.port, '/api/health')).rejects.toThrow();
   });
 });

@@ -14,7 +14,10 @@ describe('POST /api/sessions/:id/undo', () => {
   it('undoes the last turn that changed files, says what it restored, and the history marks the turn undone', async () => {
     t = await startTestServer({
       env: { ZHIXING_LANG: 'en' },
-      llm: createScriptedLlm([{ calls: [{ name: 'file_write', args: { path: 'notes.md', content: 'new notes' } }] }, { text: 'Saved.' }]),
+      llm: createScriptedLlm([
+        { calls: [{ name: 'file_write', args: { path: 'notes.md', content: 'new notes' } }] },
+        { text: 'Saved.' },
+      ]),
     });
     const ws = (p: string) => join(t!.app.workspace, p);
     writeFileSync(ws('notes.md'), 'old notes');
@@ -22,7 +25,9 @@ describe('POST /api/sessions/:id/undo', () => {
     const chat = await request(t.port, `/api/sessions/${id}/chat`, { body: { message: 'save my notes' } });
     expect(chat.status).toBe(200);
     const turnId = (await request(t.port, `/api/sessions/${id}/messages`)).json().messages[0].turnId;
-    expect((await request(t.port, `/api/sessions/${id}/messages`)).json().undo).toEqual([{ turnId, state: 'undoable' }]);
+    expect((await request(t.port, `/api/sessions/${id}/messages`)).json().undo).toEqual([
+      { turnId, state: 'undoable' },
+    ]);
 
     const r = await request(t.port, `/api/sessions/${id}/undo`, { method: 'POST' });
     expect(r.status).toBe(200);
@@ -42,7 +47,10 @@ describe('POST /api/sessions/:id/undo', () => {
 
     const again = await request(t.port, `/api/sessions/${id}/undo`, { method: 'POST' });
     expect(again.status).toBe(409);
-    expect(again.json().error).toMatchObject({ code: 'nothing_to_undo', message: expect.stringMatching(/^Nothing to undo/) });
+    expect(again.json().error).toMatchObject({
+      code: 'nothing_to_undo',
+      message: expect.stringMatching(/^Nothing to undo/),
+    });
     expect((await request(t.port, '/api/sessions/ses_none/undo', { method: 'POST' })).status).toBe(404);
   });
 

@@ -9,7 +9,8 @@ import { APP_CONTENT_SECURITY_POLICY } from '../src/server/web-app.js';
 import { request, startTestServer, type TestServer } from './support/http.js';
 
 const TOKEN = 'a-long-enough-test-token-0123456789';
-const INDEX = '<!doctype html><html><head><script type="module" src="/assets/app-3f9a1c.js"></script></head><body><div id="app"></div></body></html>\n';
+const INDEX =
+  '<!doctype html><html><head><script type="module" src="/assets/app-3f9a1c.js"></script></head><body><div id="app"></div></body></html>\n';
 const SCRIPT = `console.log(${JSON.stringify('知行 '.repeat(2_000))});\n`;
 const SECRET = 'the secret beside dist/web';
 const HTML = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
@@ -38,7 +39,11 @@ afterEach(async () => {
 });
 
 /** The raw bytes of a response (the helper decodes as UTF-8, which gzip is not). */
-function fetchBytes(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+function fetchBytes(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -177,9 +182,18 @@ describe('the web app', () => {
       expect((await request(t.port, path, { headers: { host: `evil.example:${t.port}` } })).status).toBe(403);
       expect((await request(t.port, path, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
     }
-    expect((await request(t.port, '/assets/app-3f9a1c.js', { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' } })).status).toBe(403);
+    expect(
+      (
+        await request(t.port, '/assets/app-3f9a1c.js', {
+          headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' },
+        })
+      ).status,
+    ).toBe(403);
     // A link followed from another site opens the app (it then needs the token for anything).
-    expect((await request(t.port, '/', { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } })).status).toBe(200);
+    expect(
+      (await request(t.port, '/', { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -191,16 +205,35 @@ describe('the web app in token mode', () => {
       expect(r.status, path).toBe(200);
       expect(r.headers['www-authenticate']).toBeUndefined();
     }
-    for (const path of ['/api/health', '/api/sessions', '/api/status', '/api/models', '/api/files', '/api/files/raw?path=a.txt', '/api/events', '/docs', '/openapi.json']) {
+    for (const path of [
+      '/api/health',
+      '/api/sessions',
+      '/api/status',
+      '/api/models',
+      '/api/files',
+      '/api/files/raw?path=a.txt',
+      '/api/events',
+      '/docs',
+      '/openapi.json',
+    ]) {
       const r = await request(t.port, path, { headers: HTML });
       expect(r.status, path).toBe(401);
     }
-    expect((await request(t.port, '/api/sessions', { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+    expect((await request(t.port, '/api/sessions', { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(
+      200,
+    );
     // Writes are not pages: POST / goes to the API, which wants the token.
     expect((await request(t.port, '/', { method: 'POST', body: {} })).status).toBe(401);
     expect((await request(t.port, '/api/files?path=x.txt', { method: 'POST', body: 'x' })).status).toBe(401);
     // Another spelling of an API path is answered as a page path, never by the API.
-    for (const path of ['/%61pi/sessions', '/x/../api/sessions', '/x/%2e%2e/api/sessions', '//api/sessions', '/./api/sessions', '/api%2fsessions']) {
+    for (const path of [
+      '/%61pi/sessions',
+      '/x/../api/sessions',
+      '/x/%2e%2e/api/sessions',
+      '//api/sessions',
+      '/./api/sessions',
+      '/api%2fsessions',
+    ]) {
       const r = await request(t.port, path);
       expect(r.status, path).toBe(404);
       expect(r.body, path).not.toContain('"sessions"');

@@ -22,7 +22,11 @@ afterAll(async () => {
 });
 
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, stdio: 'pipe', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd } });
+  execFileSync(
+    'git',
+    ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args],
+    { cwd, stdio: 'pipe', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd } },
+  );
 
 describe.skipIf(!bwrapWorks())('closed-world shell rules through ./bin/zhixing', () => {
   it('--yes runs no unknown launcher nor a git alias under argument-level denies, and still runs ls, cat and git status', async () => {
@@ -38,11 +42,23 @@ describe.skipIf(!bwrapWorks())('closed-world shell rules through ./bin/zhixing',
     git(ws, 'remote', 'add', 'origin', join(ws, 'remote.git'));
     git(ws, 'add', 'notes.txt');
     git(ws, 'commit', '-q', '-m', 'first');
-    const env = { ZHIXING_HOME: h.home, ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: 'sk-test-closed-0123456789', ZHIXING_MODEL: 'm', ZHIXING_LANG: 'en' };
+    const env = {
+      ZHIXING_HOME: h.home,
+      ZHIXING_BASE_URL: server.url,
+      ZHIXING_API_KEY: 'sk-test-closed-0123456789',
+      ZHIXING_MODEL: 'm',
+      ZHIXING_LANG: 'en',
+    };
 
     const ordinary = 'ls && cat notes.txt && git status --short; echo listed';
     const alias = "printf '[alias]\\n\\tpu = push\\n\\tst = !git push origin main\\n' >> .git/config";
-    const refusedCommands = ['linux64 rm -rf important', 'setpriv rm -rf important', 'git pu origin main', 'git st', 'git status'];
+    const refusedCommands = [
+      'linux64 rm -rf important',
+      'setpriv rm -rf important',
+      'git pu origin main',
+      'git st',
+      'git status',
+    ];
     server.enqueue(
       toolCallsReply([{ id: 'ok', name: 'shell', args: { command: ordinary } }]),
       toolCallsReply([
@@ -51,21 +67,39 @@ describe.skipIf(!bwrapWorks())('closed-world shell rules through ./bin/zhixing',
       ]),
       // The alias is written by a command the rules leave to --yes; running it is another matter.
       toolCallsReply([{ id: 'alias', name: 'shell', args: { command: alias } }]),
-      toolCallsReply(refusedCommands.slice(2).map((command, i) => ({ id: `git${i}`, name: 'shell', args: { command } }))),
+      toolCallsReply(
+        refusedCommands.slice(2).map((command, i) => ({ id: `git${i}`, name: 'shell', args: { command } })),
+      ),
       textReply('Tried.'),
     );
     const r = await runCli(['--json', '--yes', '--new', 'clean up and publish'], env, { timeoutMs: 120_000 });
     expect(r.code, r.stderr).toBe(0);
-    const { actions } = JSON.parse(r.stdout) as { actions: Array<{ input: { command: string }; ok: boolean; output: string; permission: Array<Record<string, unknown>> }> };
+    const { actions } = JSON.parse(r.stdout) as {
+      actions: Array<{
+        input: { command: string };
+        ok: boolean;
+        output: string;
+        permission: Array<Record<string, unknown>>;
+      }>;
+    };
     const by = (command: string) => actions.find((a) => a.input.command === command)!;
 
     // linux64 is read through: the rm it runs is the denied one.
-    expect(by(refusedCommands[0]!)).toMatchObject({ ok: false, permission: [expect.objectContaining({ decision: 'deny', by: 'rule', rule: 'shell › rm -rf *' })] });
+    expect(by(refusedCommands[0]!)).toMatchObject({
+      ok: false,
+      permission: [expect.objectContaining({ decision: 'deny', by: 'rule', rule: 'shell › rm -rf *' })],
+    });
     // setpriv, an alias, a `!` alias, and now git status too (its settings run a program): only a person may approve.
     for (const command of refusedCommands.slice(1)) {
       const action = by(command);
       expect(action.ok, command).toBe(false);
-      expect(action.permission, command).toEqual([expect.objectContaining({ decision: 'deny', by: 'yes', reason: expect.stringMatching(/^only a person may approve this/) })]);
+      expect(action.permission, command).toEqual([
+        expect.objectContaining({
+          decision: 'deny',
+          by: 'yes',
+          reason: expect.stringMatching(/^only a person may approve this/),
+        }),
+      ]);
       expect(action.output, command).toMatch(/needs the user's own approval .*--yes does not give it/);
     }
     expect(existsSync(join(ws, 'important', 'keep.txt'))).toBe(true);

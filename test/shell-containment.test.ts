@@ -6,13 +6,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { programsDeniedOutright } from '../src/shell/denied-programs.js';
 import { detectSandbox, findProgram, type SandboxInfo } from '../src/shell/sandbox.js';
 import {
-  bwrapWorks, CONFIG_TEXT, ENV_TEXT, fingerprint, noProcessWith, processesWith, shellCtx, shellFixture, shellRunner, SSH_KEY, startCanary,
+  bwrapWorks,
+  CONFIG_TEXT,
+  ENV_TEXT,
+  fingerprint,
+  noProcessWith,
+  processesWith,
+  shellCtx,
+  shellFixture,
+  shellRunner,
+  SSH_KEY,
+  startCanary,
   type ShellFixture,
 } from './support/shell.js';
 
 // CI installs bubblewrap (.ci/run): only a machine without it skips, and says so.
 const HAVE_BWRAP = bwrapWorks();
-if (!HAVE_BWRAP) console.warn('shell containment tests skipped: bubblewrap (bwrap) does not run on this machine (apt-get install bubblewrap)');
+if (!HAVE_BWRAP)
+  console.warn(
+    'shell containment tests skipped: bubblewrap (bwrap) does not run on this machine (apt-get install bubblewrap)',
+  );
 
 let fx: ShellFixture;
 let canary: Awaited<ReturnType<typeof startCanary>>;
@@ -35,22 +48,35 @@ afterAll(async () => {
  */
 const blindReader = async (command: string) => ({ ok: true as const, parts: [{ text: command }] });
 const run = (command: string, deps: Parameters<typeof shellRunner>[1] = {}, timeout_ms?: number) =>
-  shellRunner(fx, { sandbox: async () => sandbox, analyze: blindReader, ...deps })({ command, ...(timeout_ms ? { timeout_ms } : {}) });
+  shellRunner(fx, { sandbox: async () => sandbox, analyze: blindReader, ...deps })({
+    command,
+    ...(timeout_ms ? { timeout_ms } : {}),
+  });
 
 /** A TCP listener on `host` that counts the connections made to it. */
-async function connectionCanary(host: string): Promise<{ port: number; connections(): number; close(): Promise<void> }> {
+async function connectionCanary(
+  host: string,
+): Promise<{ port: number; connections(): number; close(): Promise<void> }> {
   let count = 0;
   const server = createServer((socket) => {
     count++;
     socket.end('canary\n');
   });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return { port: (server.address() as AddressInfo).port, connections: () => count, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    port: (server.address() as AddressInfo).port,
+    connections: () => count,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** This host's IPv6 link-local addresses, without their scope. */
 const linkLocals = () =>
-  Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).filter((i) => i.family === 'IPv6' && i.address.startsWith('fe80')).map((i) => i.address.split('%')[0]!));
+  Object.values(os.networkInterfaces()).flatMap((list) =>
+    (list ?? [])
+      .filter((i) => i.family === 'IPv6' && i.address.startsWith('fe80'))
+      .map((i) => i.address.split('%')[0]!),
+  );
 
 describe.skipIf(!HAVE_BWRAP)('shell commands in bubblewrap', () => {
   it('finds bubblewrap working here', () => {
@@ -59,7 +85,9 @@ describe.skipIf(!HAVE_BWRAP)('shell commands in bubblewrap', () => {
   });
 
   it('can write the workspace and nothing outside it', async () => {
-    const r = await run(`echo made > made.txt && cat made.txt; echo home > ~/in-home.txt && cat ~/in-home.txt; touch /etc/zhixing-x; echo x > ${os.homedir()}/zhixing-x; echo x > ${fx.base}/outside.txt; echo x > ${fx.userHome}/notes.txt`);
+    const r = await run(
+      `echo made > made.txt && cat made.txt; echo home > ~/in-home.txt && cat ~/in-home.txt; touch /etc/zhixing-x; echo x > ${os.homedir()}/zhixing-x; echo x > ${fx.base}/outside.txt; echo x > ${fx.userHome}/notes.txt`,
+    );
     expect(r.ok).toBe(true);
     expect(readFileSync(path.join(fx.workspace, 'made.txt'), 'utf8')).toBe('made\n');
     // HOME is an empty folder of the command's own, at the user's home's path: writable, and gone afterwards.
@@ -79,7 +107,13 @@ describe.skipIf(!HAVE_BWRAP)('shell commands in bubblewrap', () => {
     expect([head, inside]).toEqual([`Exit code 0 (${r.output.match(/\((\d+\.\d) s\)/)![1]} s)`, 'inside']);
     // Besides its own file, /tmp shows only the way to folders the sandbox shows on purpose (a PATH
     // folder or the installation under /tmp, as when the project itself was cloned there).
-    const shownUnderTmp = new Set((process.env.PATH ?? '').split(':').concat(process.cwd()).filter((d) => d.startsWith('/tmp/')).map((d) => d.split('/')[2]!));
+    const shownUnderTmp = new Set(
+      (process.env.PATH ?? '')
+        .split(':')
+        .concat(process.cwd())
+        .filter((d) => d.startsWith('/tmp/'))
+        .map((d) => d.split('/')[2]!),
+    );
     expect(listed.filter((n) => n !== name && !shownUnderTmp.has(n))).toEqual([]);
     expect(listed).toContain(name);
     expect(existsSync(`/tmp/${name}`)).toBe(false);
@@ -105,9 +139,11 @@ describe.skipIf(!HAVE_BWRAP)('shell commands in bubblewrap', () => {
     expect(readFileSync(files[1]!, 'utf8')).toBe(ENV_TEXT);
   });
 
-  it('shows skills read-only, and none of the user\'s home: keys and ordinary files alike', async () => {
+  it("shows skills read-only, and none of the user's home: keys and ordinary files alike", async () => {
     const u = fx.userHome;
-    const r = await run(`bash ${fx.home}/skills/hello/run.sh; touch ${fx.home}/skills/new; cat ${u}/.ssh/id_ed25519 ${u}/.aws/credentials ${u}/.netrc; ls -A ${u}/.ssh; cat ${u}/notes.txt`);
+    const r = await run(
+      `bash ${fx.home}/skills/hello/run.sh; touch ${fx.home}/skills/new; cat ${u}/.ssh/id_ed25519 ${u}/.aws/credentials ${u}/.netrc; ls -A ${u}/.ssh; cat ${u}/notes.txt`,
+    );
     expect(r.output).toContain('hello from a skill\n');
     expect(r.output).toMatch(/touch: cannot touch .*skills\/new': Read-only file system/);
     expect(r.output).not.toContain(SSH_KEY);
@@ -117,8 +153,13 @@ describe.skipIf(!HAVE_BWRAP)('shell commands in bubblewrap', () => {
 
   it('passes no key, token or password into the environment, by name or by value', async () => {
     const env = {
-      ...process.env, OPENAI_API_KEY: 'sk-parent-openai-0123456789abcd', ZHIXING_API_KEY: 'sk-parent-zhixing-0123456789ab',
-      MY_SERVICE_TOKEN: 'parent-service-token', DB_PASSWORD: 'parent-db-password', DATABASE_URL: 'postgres://u:parent-url-pw@db/app', HARMLESS_SETTING: 'kept',
+      ...process.env,
+      OPENAI_API_KEY: 'sk-parent-openai-0123456789abcd',
+      ZHIXING_API_KEY: 'sk-parent-zhixing-0123456789ab',
+      MY_SERVICE_TOKEN: 'parent-service-token',
+      DB_PASSWORD: 'parent-db-password',
+      DATABASE_URL: 'postgres://u:parent-url-pw@db/app',
+      HARMLESS_SETTING: 'kept',
     };
     const r = await run('env', { env });
     expect(r.output).toContain('HARMLESS_SETTING=kept');
@@ -128,7 +169,8 @@ describe.skipIf(!HAVE_BWRAP)('shell commands in bubblewrap', () => {
   });
 
   it('reaches no local server, with the network on or off', async () => {
-    const get = (p: string) => `exec 3<>/dev/tcp/127.0.0.1/${canary.port} && printf 'GET ${p} HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`;
+    const get = (p: string) =>
+      `exec 3<>/dev/tcp/127.0.0.1/${canary.port} && printf 'GET ${p} HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`;
     const on = await run(get('/network-on'), { network: true });
     expect(on.output).toMatch(/^Exit code 1: the command failed/);
     const off = await run(get('/network-off'), { network: false, sandbox: async () => sandboxOffline });
@@ -137,59 +179,73 @@ describe.skipIf(!HAVE_BWRAP)('shell commands in bubblewrap', () => {
   });
 
   const curl = findProgram('curl', process.env.PATH ?? '');
-  it.skipIf(!curl)('reaches no local server past the routes either: a socket bound to an interface, a scoped link-local address', async () => {
-    // Listening on every address of the host, both families, counting connections: a request may
-    // arrive while its answer is lost on the way back, and arriving is the break.
-    const wide = await connectionCanary('::');
-    const narrow = await connectionCanary('127.0.0.1');
-    try {
-      // The sandbox's own interfaces, its loopback aside (no /sys there: ip says).
-      const links = `for n in $(ip -o link | awk -F': ' '$2 != "lo" { print $2 }'); do`;
-      const gets = [
-        // Bound to the namespace's interface, the kernel takes a walled-off address as on the link.
-        `${links} curl -s -m 5 --interface "$n" http://127.0.0.1:${wide.port}/bound; curl -s -m 5 --interface "$n" http://127.0.0.1:${narrow.port}/bound-v4; done`,
-        // The gateway's and the host's link-local addresses, with the interface as their scope.
-        `${links} for a in $(ip -6 route show default | sed -n 's/.*via \\([^ ]*\\).*/\\1/p') ${linkLocals().join(' ')}; do curl -s -m 5 -g "http://[$a%$n]:${wide.port}/scoped"; done; done`,
-      ];
-      for (const command of gets) {
-        const r = await run(command, { network: true });
-        expect(r.output).not.toContain('canary');
+  it.skipIf(!curl)(
+    'reaches no local server past the routes either: a socket bound to an interface, a scoped link-local address',
+    async () => {
+      // Listening on every address of the host, both families, counting connections: a request may
+      // arrive while its answer is lost on the way back, and arriving is the break.
+      const wide = await connectionCanary('::');
+      const narrow = await connectionCanary('127.0.0.1');
+      try {
+        // The sandbox's own interfaces, its loopback aside (no /sys there: ip says).
+        const links = `for n in $(ip -o link | awk -F': ' '$2 != "lo" { print $2 }'); do`;
+        const gets = [
+          // Bound to the namespace's interface, the kernel takes a walled-off address as on the link.
+          `${links} curl -s -m 5 --interface "$n" http://127.0.0.1:${wide.port}/bound; curl -s -m 5 --interface "$n" http://127.0.0.1:${narrow.port}/bound-v4; done`,
+          // The gateway's and the host's link-local addresses, with the interface as their scope.
+          `${links} for a in $(ip -6 route show default | sed -n 's/.*via \\([^ ]*\\).*/\\1/p') ${linkLocals().join(' ')}; do curl -s -m 5 -g "http://[$a%$n]:${wide.port}/scoped"; done; done`,
+        ];
+        for (const command of gets) {
+          const r = await run(command, { network: true });
+          expect(r.output).not.toContain('canary');
+        }
+        expect(wide.connections()).toBe(0);
+        expect(narrow.connections()).toBe(0);
+      } finally {
+        await wide.close();
+        await narrow.close();
       }
-      expect(wide.connections()).toBe(0);
-      expect(narrow.connections()).toBe(0);
-    } finally {
-      await wide.close();
-      await narrow.close();
-    }
-  });
+    },
+  );
 
   it.skipIf(!curl)('a masked program runs under no spelling, not even from a script', async () => {
     // No local server is reachable any more: what curl says of itself shows whether it ran.
     const control = await run('curl --version');
     expect(control.output).toContain('libcurl');
     const spellings = [
-      'curl --version', `${curl} --version`, 'command curl --version', 'env curl --version', '$(echo cu)rl --version',
-      '/usr/bin/../bin/curl --version', `cp ${curl} ./c && ./c --version`,
+      'curl --version',
+      `${curl} --version`,
+      'command curl --version',
+      'env curl --version',
+      '$(echo cu)rl --version',
+      '/usr/bin/../bin/curl --version',
+      `cp ${curl} ./c && ./c --version`,
       `python3 -c "import subprocess; subprocess.run(['curl', '--version'])"`,
     ];
     // Even were every spelling allowed by the rules (a parser that missed them), the sandbox has no curl to run.
     const maskPrograms = programsDeniedOutright({ 'curl *': 'deny', '*': 'allow' });
     expect(maskPrograms).toEqual(['curl']);
-    for (const command of spellings) expect((await run(command, { maskPrograms: () => maskPrograms })).output).not.toContain('libcurl');
+    for (const command of spellings)
+      expect((await run(command, { maskPrograms: () => maskPrograms })).output).not.toContain('libcurl');
   });
 
   it('on timeout ends the command and what it started in the background', async () => {
     const marker = `98${process.pid % 100}.${Date.now() % 1000}1`;
     const r = await run(`sleep ${marker} & sleep ${marker}; echo never`, {}, 1_000);
     expect(r.ok).toBe(false);
-    expect(r.output).toMatch(/^Error: The command timed out after 1\.0 s; it and every process it started, background ones included, were ended\./);
+    expect(r.output).toMatch(
+      /^Error: The command timed out after 1\.0 s; it and every process it started, background ones included, were ended\./,
+    );
     expect(await noProcessWith(`sleep\0${marker}`)).toBe(true);
   });
 
   it('on a stop ends the command and what it started in the background', async () => {
     const marker = `97${process.pid % 100}.${Date.now() % 1000}2`;
     const controller = new AbortController();
-    const call = shellRunner(fx, { sandbox: async () => sandbox })({ command: `sleep ${marker} & sleep ${marker}` }, shellCtx(fx.workspace, [], () => 'allow', controller.signal));
+    const call = shellRunner(fx, { sandbox: async () => sandbox })(
+      { command: `sleep ${marker} & sleep ${marker}` },
+      shellCtx(fx.workspace, [], () => 'allow', controller.signal),
+    );
     while (processesWith(`sleep\0${marker}`).length < 2) await new Promise((r) => setTimeout(r, 20));
     controller.abort();
     const r = await call;
@@ -202,7 +258,10 @@ describe.skipIf(!HAVE_BWRAP)('shell commands in bubblewrap', () => {
     const outside = path.join(fx.base, 'project');
     const { mkdirSync } = await import('node:fs');
     mkdirSync(outside);
-    const r = await shellRunner(fx, { sandbox: async () => sandbox })({ command: `pwd; touch here.txt; ls -A ${fx.home}` }, shellCtx(outside));
+    const r = await shellRunner(fx, { sandbox: async () => sandbox })(
+      { command: `pwd; touch here.txt; ls -A ${fx.home}` },
+      shellCtx(outside),
+    );
     expect(r.output).toContain(`${outside}\n`);
     expect(existsSync(path.join(outside, 'here.txt'))).toBe(true);
     expect(r.output).not.toContain('config.json');

@@ -12,7 +12,10 @@ import { bwrapWorks, shellFixture, shellRunner, type ShellFixture } from './supp
  * in, however it asks, and with the network on, nothing local.
  */
 const HAVE_BWRAP = bwrapWorks();
-if (!HAVE_BWRAP) console.warn('sandbox reach tests skipped: bubblewrap (bwrap) does not run on this machine (apt-get install bubblewrap)');
+if (!HAVE_BWRAP)
+  console.warn(
+    'sandbox reach tests skipped: bubblewrap (bwrap) does not run on this machine (apt-get install bubblewrap)',
+  );
 
 /** In every planted file: found anywhere in a command's output, reversed or not, it got out. */
 const MARK = 'zxplanted4417';
@@ -51,9 +54,20 @@ beforeAll(async () => {
 });
 afterAll(() => fx.cleanup());
 
-const env = { ...process.env, HOME: '/should-not-matter', SOME_TOKEN: `${MARK}-env`, DATABASE_URL: `postgres://u:${MARK}@db/x` };
+const env = {
+  ...process.env,
+  HOME: '/should-not-matter',
+  SOME_TOKEN: `${MARK}-env`,
+  DATABASE_URL: `postgres://u:${MARK}@db/x`,
+};
 const run = (command: string, o: { network?: boolean } = {}) =>
-  shellRunner(fx, { sandbox: async () => (o.network ? sandbox : offline), network: o.network ?? false, env, private: [start], analyze: async (c) => ({ ok: true, parts: [{ text: c }] }) })({ command });
+  shellRunner(fx, {
+    sandbox: async () => (o.network ? sandbox : offline),
+    network: o.network ?? false,
+    env,
+    private: [start],
+    analyze: async (c) => ({ ok: true, parts: [{ text: c }] }),
+  })({ command });
 
 function expectNothingOut(output: string) {
   expect(output).not.toContain(MARK);
@@ -62,16 +76,24 @@ function expectNothingOut(output: string) {
 }
 
 describe.skipIf(!HAVE_BWRAP)('what a sandboxed command can read', () => {
-  it('sees none of the planted credentials in the user\'s home or the start folder, by any spelling', async () => {
+  it("sees none of the planted credentials in the user's home or the start folder, by any spelling", async () => {
     const u = fx.userHome;
     const files = [...Object.keys(PLANTED).map((rel) => path.join(u, rel)), path.join(start, '.env')];
-    const r = await run([
-      `cat ${files.join(' ')}`, `rev ${files.join(' ')}`, `od -An -tx1 ${files.join(' ')} | tr -d ' \\n'`,
-      `tr 'a-z' 'n-za-m' < ${u}/.bashrc`, 'ls -aR ~', `ls -a ${u} ${start}`, 'find / -maxdepth 6 \\( -name .env -o -name "*.json" -path "*codex*" \\) 2>/dev/null',
-      'cat /proc/1/environ /proc/self/environ | tr "\\0" "\\n"', `cat ${os.homedir()}/.bashrc ${process.cwd()}/.env`,
-      // The mark split in two, so the command line itself does not hold it.
-      'find / -maxdepth 6 -type f -not -path "/proc/*" -not -path "/usr/*" -not -path "/dev/*" -print0 2>/dev/null | xargs -0 grep -l "zxplan""ted4417" 2>/dev/null; echo grep-done',
-    ].join('; '));
+    const r = await run(
+      [
+        `cat ${files.join(' ')}`,
+        `rev ${files.join(' ')}`,
+        `od -An -tx1 ${files.join(' ')} | tr -d ' \\n'`,
+        `tr 'a-z' 'n-za-m' < ${u}/.bashrc`,
+        'ls -aR ~',
+        `ls -a ${u} ${start}`,
+        'find / -maxdepth 6 \\( -name .env -o -name "*.json" -path "*codex*" \\) 2>/dev/null',
+        'cat /proc/1/environ /proc/self/environ | tr "\\0" "\\n"',
+        `cat ${os.homedir()}/.bashrc ${process.cwd()}/.env`,
+        // The mark split in two, so the command line itself does not hold it.
+        'find / -maxdepth 6 -type f -not -path "/proc/*" -not -path "/usr/*" -not -path "/dev/*" -print0 2>/dev/null | xargs -0 grep -l "zxplan""ted4417" 2>/dev/null; echo grep-done',
+      ].join('; '),
+    );
     expect(r.ok).toBe(true);
     expect(r.output).toContain('grep-done');
     expect(r.output).toMatch(/No such file or directory/);
@@ -79,7 +101,9 @@ describe.skipIf(!HAVE_BWRAP)('what a sandboxed command can read', () => {
   });
 
   it('gets an empty home of its own, where git still commits under a name of its own', async () => {
-    const r = await run('ls -A ~ | grep -v "^\\.\\(cargo\\|pyenv\\|rustup\\|nvm\\)$"; echo "HOME=$HOME"; git init -q repo && cd repo && echo x > f && git add f && git commit -qm first && git log --format="%an <%ae>"');
+    const r = await run(
+      'ls -A ~ | grep -v "^\\.\\(cargo\\|pyenv\\|rustup\\|nvm\\)$"; echo "HOME=$HOME"; git init -q repo && cd repo && echo x > f && git add f && git commit -qm first && git log --format="%an <%ae>"',
+    );
     expect(r.output).toContain(`HOME=${fx.userHome}\n`);
     expect(r.output).toContain('Zhixing <zhixing@localhost>');
     expectNothingOut(r.output);
@@ -91,26 +115,48 @@ async function listen(host: string): Promise<{ port: number; hits: string[]; clo
   const hits: string[] = [];
   const server: Server = createServer((req, res) => (hits.push(req.url ?? ''), res.end('reached\n')));
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return { port: (server.address() as AddressInfo).port, hits, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    port: (server.address() as AddressInfo).port,
+    hits,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
-const ownAddress = Object.values(os.networkInterfaces()).flat().find((i) => i && !i.internal && i.family === 'IPv4')?.address;
+const ownAddress = Object.values(os.networkInterfaces())
+  .flat()
+  .find((i) => i && !i.internal && i.family === 'IPv4')?.address;
 
 describe.skipIf(!HAVE_BWRAP)('the network a sandboxed command gets', () => {
-  it('with the network on, is user-mode and reaches neither loopback nor this machine\'s own address, failing at once', async () => {
+  it("with the network on, is user-mode and reaches neither loopback nor this machine's own address, failing at once", async () => {
     expect(sandbox.network).toBe('user-mode');
     const servers = await Promise.all([listen('127.0.0.1'), ...(ownAddress ? [listen(ownAddress)] : [])]);
     try {
-      const targets = [['127.0.0.1', servers[0]!.port], ...(ownAddress ? [[ownAddress, servers[1]!.port]] : []), ['10.0.2.2', servers[0]!.port], ['169.254.169.254', 80]] as const;
+      const targets = [
+        ['127.0.0.1', servers[0]!.port],
+        ...(ownAddress ? [[ownAddress, servers[1]!.port]] : []),
+        ['10.0.2.2', servers[0]!.port],
+        ['169.254.169.254', 80],
+      ] as const;
       for (const [host, port] of targets) {
-        const r = await run(`timeout 3 bash -c 'exec 3<>/dev/tcp/${host}/${port} && printf "GET /x HTTP/1.0\\r\\n\\r\\n" >&3 && cat <&3'; echo "rc=$?"`, { network: true });
+        const r = await run(
+          `timeout 3 bash -c 'exec 3<>/dev/tcp/${host}/${port} && printf "GET /x HTTP/1.0\\r\\n\\r\\n" >&3 && cat <&3'; echo "rc=$?"`,
+          { network: true },
+        );
         expect([host, r.output]).not.toEqual([host, expect.stringContaining('reached')]);
         // Refused by a route at once, not left to time out (which would end with 124).
         expect([host, r.output]).toEqual([host, expect.not.stringContaining('rc=124')]);
       }
       for (const s of servers) expect(s.hits).toEqual([]);
       const routes = await run('ip route; ip -6 route', { network: true });
-      for (const range of ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '100.64.0.0/10', 'fc00::/7', 'fe80::/10']) {
+      for (const range of [
+        '10.0.0.0/8',
+        '172.16.0.0/12',
+        '192.168.0.0/16',
+        '169.254.0.0/16',
+        '100.64.0.0/10',
+        'fc00::/7',
+        'fe80::/10',
+      ]) {
         expect(routes.output).toContain(`prohibit ${range}`);
       }
       expect(routes.output).toMatch(/^default via /m);

@@ -28,7 +28,13 @@ function setup(permissions: object) {
   // could tell a leak; the rules' own records say what each spelling met, and the canary hears nothing.
   const h = tempHome({}, { permissions });
   homes.push(h);
-  const env = { ZHIXING_HOME: h.home, ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: 'sk-test-rules-0123456789', ZHIXING_MODEL: 'm', ZHIXING_LANG: 'en' };
+  const env = {
+    ZHIXING_HOME: h.home,
+    ZHIXING_BASE_URL: server.url,
+    ZHIXING_API_KEY: 'sk-test-rules-0123456789',
+    ZHIXING_MODEL: 'm',
+    ZHIXING_LANG: 'en',
+  };
   return { env, ws: (p: string) => join(h.home, 'workspace', p) };
 }
 
@@ -72,7 +78,13 @@ describe.skipIf(!bwrapWorks())('shell rules through ./bin/zhixing', () => {
     const commands = spellings(canary.url);
     server.enqueue(
       toolCallsReply(commands.map((command, i) => ({ id: `call_${i}`, name: 'shell', args: { command } }))),
-      toolCallsReply([{ id: 'call_ok', name: 'shell', args: { command: `echo fine > ok.txt && cat ok.txt; touch /etc/zhixing-escape; echo done` } }]),
+      toolCallsReply([
+        {
+          id: 'call_ok',
+          name: 'shell',
+          args: { command: `echo fine > ok.txt && cat ok.txt; touch /etc/zhixing-escape; echo done` },
+        },
+      ]),
       textReply('Tried.'),
     );
     const r = await runCli(['--json', '--yes', '--new', 'fetch the page however you can'], env, { timeoutMs: 120_000 });
@@ -99,23 +111,47 @@ describe.skipIf(!bwrapWorks())('shell rules through ./bin/zhixing', () => {
     const sheet = { sheets: [{ name: 'S', columns: [{ header: 'n', key: 'n', type: 'number' }], rows: [{ n: 1 }] }] };
     server.enqueue(
       toolCallsReply([{ id: 'w', name: 'file_write', args: { path: 's.json', content: JSON.stringify(sheet) } }]),
-      toolCallsReply([{ id: 'r', name: 'shell', args: { command: `node ${join(REPO_ROOT, 'skills', 'xlsx-sheet', 'scripts', 'make-xlsx.mjs')} s.json s.xlsx` } }]),
+      toolCallsReply([
+        {
+          id: 'r',
+          name: 'shell',
+          args: {
+            command: `node ${join(REPO_ROOT, 'skills', 'xlsx-sheet', 'scripts', 'make-xlsx.mjs')} s.json s.xlsx`,
+          },
+        },
+      ]),
       textReply('Made.'),
     );
     const out = JSON.parse((await runCli(['--json', '--new', 'make a sheet'], env, { timeoutMs: 60_000 })).stdout);
-    expect(out.actions[1]).toMatchObject({ tool: 'shell', ok: true, permission: [expect.objectContaining({ decision: 'allow', by: 'rule' })] });
+    expect(out.actions[1]).toMatchObject({
+      tool: 'shell',
+      ok: true,
+      permission: [expect.objectContaining({ decision: 'allow', by: 'rule' })],
+    });
     expect(existsSync(ws('s.xlsx'))).toBe(true);
   });
 
   it('asks for a plain ask, refuses it without a terminal, and runs it with --yes', async () => {
     const { env, ws } = setup({ shell: { 'git status*': 'allow', '*': 'ask' } });
-    server.enqueue(toolCallsReply([{ id: 'c1', name: 'shell', args: { command: 'touch asked.txt' } }]), textReply('Refused.'));
+    server.enqueue(
+      toolCallsReply([{ id: 'c1', name: 'shell', args: { command: 'touch asked.txt' } }]),
+      textReply('Refused.'),
+    );
     const refused = JSON.parse((await runCli(['--json', '--new', 'make a file'], env)).stdout);
-    expect(refused.actions[0]).toMatchObject({ ok: false, permission: [expect.objectContaining({ decision: 'deny', by: 'no-host' })] });
+    expect(refused.actions[0]).toMatchObject({
+      ok: false,
+      permission: [expect.objectContaining({ decision: 'deny', by: 'no-host' })],
+    });
     expect(existsSync(ws('asked.txt'))).toBe(false);
-    server.enqueue(toolCallsReply([{ id: 'c2', name: 'shell', args: { command: 'touch asked.txt' } }]), textReply('Made.'));
+    server.enqueue(
+      toolCallsReply([{ id: 'c2', name: 'shell', args: { command: 'touch asked.txt' } }]),
+      textReply('Made.'),
+    );
     const approved = JSON.parse((await runCli(['--json', '--yes', 'make a file'], env)).stdout);
-    expect(approved.actions[0]).toMatchObject({ ok: true, permission: [expect.objectContaining({ decision: 'allow', by: 'yes' })] });
+    expect(approved.actions[0]).toMatchObject({
+      ok: true,
+      permission: [expect.objectContaining({ decision: 'allow', by: 'yes' })],
+    });
     expect(existsSync(ws('asked.txt'))).toBe(true);
   });
 
@@ -125,7 +161,13 @@ describe.skipIf(!bwrapWorks())('shell rules through ./bin/zhixing', () => {
     writeFileSync(ws('keep.txt'), 'original\n');
     writeFileSync(ws('gone.txt'), 'deleted by the command\n');
     server.enqueue(
-      toolCallsReply([{ id: 'c1', name: 'shell', args: { command: 'mkdir -p out && echo new > out/made.txt && echo changed > keep.txt && rm gone.txt' } }]),
+      toolCallsReply([
+        {
+          id: 'c1',
+          name: 'shell',
+          args: { command: 'mkdir -p out && echo new > out/made.txt && echo changed > keep.txt && rm gone.txt' },
+        },
+      ]),
       textReply('Done.'),
     );
     expect((await runCli(['--new', 'tidy up'], env)).code).toBe(0);

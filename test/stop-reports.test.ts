@@ -35,43 +35,65 @@ async function setup(steps: ScriptedStep[]) {
   let midCall!: () => void;
   const reached = new Promise<void>((resolve) => (midCall = resolve));
   // Ignores its signal, as a tool stuck in a system call would: the file lands after the stop, whatever happens.
-  app.tools.register(defineTool({
-    name: 'stubborn_write', description: 'writes late', parameters: z.object({}), timeoutMs: 100,
-    execute: async (_args, ctx) => {
-      const stopped = stopAsked(ctx.signal);
-      midCall();
-      await stopped;
-      writeFileSync(target, 'x');
-      return 'Wrote landed.txt';
-    },
-  }));
+  app.tools.register(
+    defineTool({
+      name: 'stubborn_write',
+      description: 'writes late',
+      parameters: z.object({}),
+      timeoutMs: 100,
+      execute: async (_args, ctx) => {
+        const stopped = stopAsked(ctx.signal);
+        midCall();
+        await stopped;
+        writeFileSync(target, 'x');
+        return 'Wrote landed.txt';
+      },
+    }),
+  );
   // Honours its signal: stops before writing and says so.
-  app.tools.register(defineTool({
-    name: 'careful_write', description: 'writes late unless stopped', parameters: z.object({}),
-    execute: async (_args, ctx) => {
-      const stopped = stopAsked(ctx.signal);
-      midCall();
-      await stopped;
-      if (ctx.signal.aborted) throw new ToolError('Cancelled; nothing was written.');
-      writeFileSync(target, 'x');
-      return 'Wrote landed.txt';
-    },
-  }));
+  app.tools.register(
+    defineTool({
+      name: 'careful_write',
+      description: 'writes late unless stopped',
+      parameters: z.object({}),
+      execute: async (_args, ctx) => {
+        const stopped = stopAsked(ctx.signal);
+        midCall();
+        await stopped;
+        if (ctx.signal.aborted) throw new ToolError('Cancelled; nothing was written.');
+        writeFileSync(target, 'x');
+        return 'Wrote landed.txt';
+      },
+    }),
+  );
   // Past its point of no return (a rename under way on a slow disk) it takes longer than any grace.
-  app.tools.register(defineTool({
-    name: 'committed_write', description: 'commits slowly', parameters: z.object({}), timeoutMs: 50,
-    execute: async (_args, ctx) => {
-      if (ctx.signal.aborted) throw new ToolError('Cancelled; nothing was written.');
-      ctx.unstoppable?.();
-      midCall();
-      await stopAsked(ctx.signal);
-      // Longer than the 50 ms grace a timeout gives this tool: the registry must wait on.
-      await sleep(300);
-      writeFileSync(target, 'x');
-      return 'Wrote landed.txt';
-    },
-  }));
-  app.tools.register(defineTool({ name: 'silent', description: 'never settles', parameters: z.object({}), timeoutMs: 50, execute: () => new Promise<string>(() => {}) }));
+  app.tools.register(
+    defineTool({
+      name: 'committed_write',
+      description: 'commits slowly',
+      parameters: z.object({}),
+      timeoutMs: 50,
+      execute: async (_args, ctx) => {
+        if (ctx.signal.aborted) throw new ToolError('Cancelled; nothing was written.');
+        ctx.unstoppable?.();
+        midCall();
+        await stopAsked(ctx.signal);
+        // Longer than the 50 ms grace a timeout gives this tool: the registry must wait on.
+        await sleep(300);
+        writeFileSync(target, 'x');
+        return 'Wrote landed.txt';
+      },
+    }),
+  );
+  app.tools.register(
+    defineTool({
+      name: 'silent',
+      description: 'never settles',
+      parameters: z.object({}),
+      timeoutMs: 50,
+      execute: () => new Promise<string>(() => {}),
+    }),
+  );
   return { app, session: app.sessions.create(), target, reached };
 }
 
@@ -87,7 +109,10 @@ describe('a stopped tool call is reported as what really happened', () => {
     expect(r.actions[0]!.output).toContain('finished before the stop could take effect');
     expect(r.reply).toMatch(/Done:\n- stubborn_write: Wrote landed\.txt/);
     expect(r.reply).not.toContain('Not done');
-    const part = app.sessions.history(session.id).flatMap((m) => m.parts).find((p) => p.type === 'tool');
+    const part = app.sessions
+      .history(session.id)
+      .flatMap((m) => m.parts)
+      .find((p) => p.type === 'tool');
     expect(part).toMatchObject({ state: 'completed' });
   });
 
@@ -113,7 +138,9 @@ describe('a stopped tool call is reported as what really happened', () => {
   it('a tool that never answers after a stop is reported as possibly still running, not as undone', async () => {
     const { app, session } = await setup([{ calls: [{ name: 'silent', args: {} }] }, { text: 'ok' }]);
     const r = await app.sessions.send(session.id, 'go');
-    expect(r.actions[0]!.output).toMatch(/^Error: silent timed out after 0\.05 s and was told to stop\. It did not confirm within 0\.05 s that it stopped, so it may still finish\.$/);
+    expect(r.actions[0]!.output).toMatch(
+      /^Error: silent timed out after 0\.05 s and was told to stop\. It did not confirm within 0\.05 s that it stopped, so it may still finish\.$/,
+    );
   });
 
   it('a call past its point of no return is waited for, however long, on a timeout or Ctrl-C', async () => {

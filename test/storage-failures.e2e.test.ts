@@ -15,7 +15,12 @@ import { canMount, mountSmallDisk, type SmallDisk } from './support/small-disk.j
  * the turn ends, and what the turn reports matches the disk.
  */
 const cleanups: Array<() => void> = [];
-afterEach(() => cleanups.splice(0).reverse().forEach((c) => c()));
+afterEach(() =>
+  cleanups
+    .splice(0)
+    .reverse()
+    .forEach((c) => c()),
+);
 
 function disk(sizeKb: number): SmallDisk {
   const d = mountSmallDisk(sizeKb);
@@ -33,7 +38,12 @@ describe.skipIf(!canMount)('storage failures (on a real small tmpfs)', () => {
     const config = loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_LANG: 'en' }, cwd: tmpdir() });
     config.workspace = workspace;
     const llm = createScriptedLlm([
-      { calls: [{ name: 'file_write', args: { path: 'notes.txt', content: 'kept' } }, { name: 'fill_disk', args: {} }] },
+      {
+        calls: [
+          { name: 'file_write', args: { path: 'notes.txt', content: 'kept' } },
+          { name: 'fill_disk', args: {} },
+        ],
+      },
       // A real model takes a moment to answer, during which the step's writes are committed (and fail).
       { calls: [{ name: 'todo_add', args: { content: 'never added' } }], delayMs: 20 },
       { text: 'All saved.' },
@@ -46,7 +56,14 @@ describe.skipIf(!canMount)('storage failures (on a real small tmpfs)', () => {
         /* the disk is still full */
       }
     });
-    app.tools.register(defineTool({ name: 'fill_disk', description: 'fills the disk', parameters: z.object({}), execute: () => (d.fill(), 'filled') }));
+    app.tools.register(
+      defineTool({
+        name: 'fill_disk',
+        description: 'fills the disk',
+        parameters: z.object({}),
+        execute: () => (d.fill(), 'filled'),
+      }),
+    );
     const session = app.sessions.create();
     const r = await app.sessions.send(session.id, 'write notes');
     expect(r.stopReason).toBe('error');
@@ -85,7 +102,9 @@ describe.skipIf(!canMount)('storage failures (on a real small tmpfs)', () => {
     const r = await runCli(['--json', '看看待办'], env, { cwd: d.path });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).error.code).toBe('read_only');
-    expect(r.stderr).toMatch(/^zhixing: Could not save to .*home: it is read-only\. Make it writable, or set ZHIXING_HOME to a folder Zhixing can write\.\n$/);
+    expect(r.stderr).toMatch(
+      /^zhixing: Could not save to .*home: it is read-only\. Make it writable, or set ZHIXING_HOME to a folder Zhixing can write\.\n$/,
+    );
   });
 });
 
@@ -98,7 +117,8 @@ describe('the home and the database are private', () => {
     expect(r.code).toBe(0);
     const { statSync, chmodSync } = await import('node:fs');
     expect(statSync(join(home, 'zhixing.db')).mode & 0o777).toBe(0o600);
-    for (const f of ['zhixing.db-wal', 'zhixing.db-shm']) if (existsSync(join(home, f))) expect(statSync(join(home, f)).mode & 0o077).toBe(0);
+    for (const f of ['zhixing.db-wal', 'zhixing.db-shm'])
+      if (existsSync(join(home, f))) expect(statSync(join(home, f)).mode & 0o077).toBe(0);
     chmodSync(join(home, 'zhixing.db'), 0o644);
     await runCli(['1+1'], { ZHIXING_HOME: home }, { cwd: root });
     expect(statSync(join(home, 'zhixing.db')).mode & 0o777).toBe(0o600);

@@ -40,7 +40,10 @@ describe('what reaches the terminal', () => {
     const ws = join(home.home, 'workspace');
     mkdirSync(ws, { recursive: true });
     writeFileSync(join(ws, 'evil.txt'), `before${CLIPBOARD}after\x1b[8mhidden${TITLE}`);
-    const r = await runCli(['--new', '--show-actions', '读一下 evil.txt'], { ZHIXING_HOME: home.home, ZHIXING_OFFLINE: '1' });
+    const r = await runCli(['--new', '--show-actions', '读一下 evil.txt'], {
+      ZHIXING_HOME: home.home,
+      ZHIXING_OFFLINE: '1',
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('before');
     expect(r.stdout).toContain('hidden');

@@ -6,7 +6,8 @@ import { startOpenAiServer, textReply, toolCallsReply, type OpenAiServer } from 
 import { runInPty, type PtyRun } from './support/pty.js';
 import { useTempHomes } from './support/temp-home.js';
 
-const REPLY = '## Result\n\n**16** is the answer.\n\n| 城市 | n |\n|---|--:|\n| 北京 | 16 |\n\n```js\nconst x = (3 + 5) * 2;\n```\n';
+const REPLY =
+  '## Result\n\n**16** is the answer.\n\n| 城市 | n |\n|---|--:|\n| 北京 | 16 |\n\n```js\nconst x = (3 + 5) * 2;\n```\n';
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 /** Anything but our own colour codes: a cursor move or erase left in a file, a stray control character. */
 const NOT_PLAIN = /\x1b|[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
@@ -38,7 +39,15 @@ afterEach(() => {
 function envFor(extra: Record<string, string> = {}) {
   const { home } = newHome();
   // NO_COLOR empty counts as unset: colour allowed, as in a user's terminal.
-  return { ZHIXING_HOME: home, ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: 'sk-test', ZHIXING_MODEL: 'test-model', LANG: 'en_US.UTF-8', NO_COLOR: '', ...extra };
+  return {
+    ZHIXING_HOME: home,
+    ZHIXING_BASE_URL: server.url,
+    ZHIXING_API_KEY: 'sk-test',
+    ZHIXING_MODEL: 'test-model',
+    LANG: 'en_US.UTF-8',
+    NO_COLOR: '',
+    ...extra,
+  };
 }
 function pty(args: string[], env: Record<string, string>, options?: { stderrApart?: boolean }) {
   const p = runInPty(args, env, { cols: 80, rows: 40, ...options });
@@ -70,7 +79,10 @@ describe('a one-shot on a terminal', () => {
   });
 
   it('speaks the language of the message, whatever the locale', async () => {
-    server.enqueue(slowly(toolCallsReply([{ id: 'c1', name: 'calculator', args: { expression: '1+1' } }]), 1_200), textReply('等于 **2**。'));
+    server.enqueue(
+      slowly(toolCallsReply([{ id: 'c1', name: 'calculator', args: { expression: '1+1' } }]), 1_200),
+      textReply('等于 **2**。'),
+    );
     const p = pty(['--new', '算一下 1+1'], envFor());
     await waitForRaw(p, /思考中… 1 秒/);
     expect(await p.closed).toBe(0);
@@ -109,7 +121,10 @@ describe('a one-shot on a terminal', () => {
   });
 
   it('shows no spinner and no cursor moves when standard error is not the terminal, the reply still rendered', async () => {
-    server.enqueue(slowly(toolCallsReply([{ id: 'c1', name: 'calculator', args: { expression: '2*8' } }]), 600), textReply(REPLY));
+    server.enqueue(
+      slowly(toolCallsReply([{ id: 'c1', name: 'calculator', args: { expression: '2*8' } }]), 600),
+      textReply(REPLY),
+    );
     const p = pty(['--new', 'what is 2*8'], envFor(), { stderrApart: true });
     expect(await p.closed).toBe(0);
     expect(p.stderr()).toBe('');
@@ -127,8 +142,13 @@ describe('a one-shot on a terminal', () => {
 
   it('makes way for a permission question, and comes back once it is answered', async () => {
     const env = envFor();
-    writeFileSync(join(env.ZHIXING_HOME, 'config.json'), JSON.stringify({ permissions: { file_write: 'ask' } }), { mode: 0o600 });
-    server.enqueue(slowly(toolCallsReply([{ id: 'c1', name: 'file_write', args: { path: 'a.txt', content: 'hi' } }]), 1_100), slowly(textReply('Written.'), 1_100));
+    writeFileSync(join(env.ZHIXING_HOME, 'config.json'), JSON.stringify({ permissions: { file_write: 'ask' } }), {
+      mode: 0o600,
+    });
+    server.enqueue(
+      slowly(toolCallsReply([{ id: 'c1', name: 'file_write', args: { path: 'a.txt', content: 'hi' } }]), 1_100),
+      slowly(textReply('Written.'), 1_100),
+    );
     const p = pty(['--new', 'write hi to a.txt'], env);
     // The question stands alone on the screen: the spinner was erased before it was asked.
     await p.waitFor(/^Allow file_write to a\.txt\? \[y\]es once \/ \[a\]lways \/ \[n\]o$/);
@@ -136,7 +156,9 @@ describe('a one-shot on a terminal', () => {
     p.keys('y\r');
     await waitForRaw(p, /Thinking… 1 s/, at);
     expect(await p.closed).toBe(0);
-    expect(screenOf(p)).toMatch(/^Allow file_write to a\.txt\? \[y\]es once \/ \[a\]lways \/ \[n\]o y\n✓ file_write a\.txt \(\S+ ms\) · you allowed it\nWritten\.$/);
+    expect(screenOf(p)).toMatch(
+      /^Allow file_write to a\.txt\? \[y\]es once \/ \[a\]lways \/ \[n\]o y\n✓ file_write a\.txt \(\S+ ms\) · you allowed it\nWritten\.$/,
+    );
   });
 
   it('keeps the full trace on stdout with --show-actions, and no tool line of its own', async () => {
@@ -149,7 +171,10 @@ describe('a one-shot on a terminal', () => {
 
 describe('the REPL on a terminal', () => {
   it('spins and renders each reply, in the language of the line just typed', async () => {
-    server.enqueue(slowly(toolCallsReply([{ id: 'c1', name: 'calculator', args: { expression: '(3+5)*2' } }]), 1_200), textReply('结果是 **16**。'));
+    server.enqueue(
+      slowly(toolCallsReply([{ id: 'c1', name: 'calculator', args: { expression: '(3+5)*2' } }]), 1_200),
+      textReply('结果是 **16**。'),
+    );
     const p = pty(['--new'], envFor());
     let at = await waitForRaw(p, /知行 › /);
     p.keys('算一下 (3+5)*2\r');

@@ -23,16 +23,26 @@ async function setup(steps: ScriptedStep[]) {
 describe('the tool context', () => {
   it('tells a tool which turn and which call it runs for', async () => {
     const { app, session } = await setup([
-      { calls: [{ id: 'call_x', name: 'whoami', args: {} }, { id: 'call_y', name: 'whoami', args: {} }] },
+      {
+        calls: [
+          { id: 'call_x', name: 'whoami', args: {} },
+          { id: 'call_y', name: 'whoami', args: {} },
+        ],
+      },
       { text: 'ok' },
     ]);
     const seen: Array<Pick<ToolContext, 'sessionId' | 'turnId' | 'callId'>> = [];
-    app.tools.register(defineTool({
-      name: 'whoami',
-      description: 'records its context',
-      parameters: z.object({}),
-      execute: (_args, ctx) => (seen.push({ sessionId: ctx.sessionId, turnId: ctx.turnId, callId: ctx.callId }), 'noted'),
-    }));
+    app.tools.register(
+      defineTool({
+        name: 'whoami',
+        description: 'records its context',
+        parameters: z.object({}),
+        execute: (_args, ctx) => (
+          seen.push({ sessionId: ctx.sessionId, turnId: ctx.turnId, callId: ctx.callId }),
+          'noted'
+        ),
+      }),
+    );
     const r = await app.sessions.send(session.id, 'who are you');
     expect(seen).toEqual([
       { sessionId: session.id, turnId: r.turnId, callId: 'call_x' },
@@ -49,19 +59,24 @@ describe('tool results with a card', () => {
       { calls: [{ id: 'call_chart', name: 'chart', args: { city: 'Beijing' } }] },
       { text: 'Here is the chart.' },
     ]);
-    s.app.tools.register(defineTool({
-      name: 'chart',
-      description: 'draws a temperature chart',
-      annotations: { readOnly: true },
-      parameters: z.object({ city: z.string() }),
-      // Slower than a commit, so the card reaches a part already on disk (the quick case is below).
-      execute: async ({ city }) => (await new Promise((r) => setTimeout(r, 20)), {
-        output: `Drew the week's temperatures for ${city}.`,
-        title: `${city}: 7 days`,
-        metadata: { city, days: 7, highC: 31.5 },
-        attachments: [{ name: 'week.png', mimeType: 'image/png', data: png.toString('base64') }],
+    s.app.tools.register(
+      defineTool({
+        name: 'chart',
+        description: 'draws a temperature chart',
+        annotations: { readOnly: true },
+        parameters: z.object({ city: z.string() }),
+        // Slower than a commit, so the card reaches a part already on disk (the quick case is below).
+        execute: async ({ city }) => (
+          await new Promise((r) => setTimeout(r, 20)),
+          {
+            output: `Drew the week's temperatures for ${city}.`,
+            title: `${city}: 7 days`,
+            metadata: { city, days: 7, highC: 31.5 },
+            attachments: [{ name: 'week.png', mimeType: 'image/png', data: png.toString('base64') }],
+          }
+        ),
       }),
-    }));
+    );
     return s;
   }
 
@@ -72,11 +87,16 @@ describe('tool results with a card', () => {
 
     // The model reads the output and nothing else.
     const toolMessages = llm.requests[1]!.messages.filter((m) => m.role === 'tool');
-    expect(toolMessages).toEqual([{ role: 'tool', tool_call_id: 'call_chart', content: "Drew the week's temperatures for Beijing." }]);
+    expect(toolMessages).toEqual([
+      { role: 'tool', tool_call_id: 'call_chart', content: "Drew the week's temperatures for Beijing." },
+    ]);
     expect(JSON.stringify(llm.requests[1])).not.toContain(png.toString('base64'));
 
     // The stored part carries the card; the listing names and sizes the attachment without its bytes.
-    const part = app.sessions.history(session.id).flatMap((m) => m.parts).find((p) => p.type === 'tool')!;
+    const part = app.sessions
+      .history(session.id)
+      .flatMap((m) => m.parts)
+      .find((p) => p.type === 'tool')!;
     expect(part).toEqual({
       id: part.id,
       type: 'tool',
@@ -125,9 +145,16 @@ describe('tool results with a card', () => {
       name: 'chart',
       description: 'draws',
       parameters: z.object({}),
-      execute: () => ({ output: 'drawn', title: 'chart', metadata: { n: 1 }, attachments: [{ name: 'a.png', mimeType: 'image/png', data: png.toString('base64') }] }),
+      execute: () => ({
+        output: 'drawn',
+        title: 'chart',
+        metadata: { n: 1 },
+        attachments: [{ name: 'a.png', mimeType: 'image/png', data: png.toString('base64') }],
+      }),
     });
-    const first = await createApp(t.config, { llm: createScriptedLlm([{ calls: [{ id: 'c1', name: 'chart', args: {} }] }, { text: 'done' }]) });
+    const first = await createApp(t.config, {
+      llm: createScriptedLlm([{ calls: [{ id: 'c1', name: 'chart', args: {} }] }, { text: 'done' }]),
+    });
     first.tools.register(chart);
     const session = first.sessions.create();
     await first.sessions.send(session.id, 'draw');
@@ -136,17 +163,33 @@ describe('tool results with a card', () => {
     const llm = createScriptedLlm([{ text: 'again?' }]);
     const second = await createApp(t.config, { llm });
     cleanups.push(() => second.close());
-    const part = second.sessions.history(session.id).flatMap((m) => m.parts).find((p) => p.type === 'tool')!;
-    expect(part).toMatchObject({ title: 'chart', metadata: { n: 1 }, attachments: [{ name: 'a.png', size: png.length }] });
+    const part = second.sessions
+      .history(session.id)
+      .flatMap((m) => m.parts)
+      .find((p) => p.type === 'tool')!;
+    expect(part).toMatchObject({
+      title: 'chart',
+      metadata: { n: 1 },
+      attachments: [{ name: 'a.png', size: png.length }],
+    });
     await second.sessions.send(session.id, 'and now?');
-    expect(llm.requests[0]!.messages.find((m) => m.role === 'tool')).toEqual({ role: 'tool', tool_call_id: 'c1', content: 'drawn' });
+    expect(llm.requests[0]!.messages.find((m) => m.role === 'tool')).toEqual({
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: 'drawn',
+    });
   });
 
   it('stores a call without a card as before', async () => {
     const { app, session } = await setup([{ calls: [{ name: 'plain', args: {} }] }, { text: 'ok' }]);
-    app.tools.register(defineTool({ name: 'plain', description: 'plain text', parameters: z.object({}), execute: () => 'just text' }));
+    app.tools.register(
+      defineTool({ name: 'plain', description: 'plain text', parameters: z.object({}), execute: () => 'just text' }),
+    );
     const r = await app.sessions.send(session.id, 'go');
-    const part = app.sessions.history(session.id).flatMap((m) => m.parts).find((p) => p.type === 'tool')!;
+    const part = app.sessions
+      .history(session.id)
+      .flatMap((m) => m.parts)
+      .find((p) => p.type === 'tool')!;
     expect(Object.keys(part).sort()).toEqual(['callId', 'id', 'input', 'ms', 'output', 'state', 'tool', 'type']);
     expect(Object.keys(r.actions[0]!).sort()).toEqual(['callId', 'input', 'ms', 'ok', 'output', 'tool']);
   });

@@ -59,12 +59,14 @@ beforeAll(async () => {
     } else if (req.url === '/news') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
     } else if (req.url?.startsWith('/search?')) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
-        results: [
-          { title: 'Rain in Chengdu', url: `${otherUrl}/result`, content: 'Light rain all week.' },
-          { title: 'Chengdu weather', url: `${otherUrl}/second`, content: 'More rain.' },
-        ],
-      }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          results: [
+            { title: 'Rain in Chengdu', url: `${otherUrl}/result`, content: 'Light rain all week.' },
+            { title: 'Chengdu weather', url: `${otherUrl}/second`, content: 'More rain.' },
+          ],
+        }),
+      );
     } else {
       res.writeHead(404).end('not found');
     }
@@ -73,7 +75,8 @@ beforeAll(async () => {
   other = createServer((req, res) => {
     hits.push({ port: (other.address() as AddressInfo).port, path: req.url ?? '' });
     if (req.url === '/result') res.writeHead(302, { location: '/result/full' }).end();
-    else if (req.url === '/result/full') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
+    else if (req.url === '/result/full')
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
     else res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks');
   });
   siteUrl = await listen(site);
@@ -115,9 +118,12 @@ async function oneShot(text: string): Promise<{ reply: string; actions: JsonActi
 }
 
 describe('outside content cannot move private data out', () => {
-  it('refuses, with the reason, to send what a planted page gathered; another session\'s memory stays out', async () => {
+  it("refuses, with the reason, to send what a planted page gathered; another session's memory stays out", async () => {
     // Another conversation, days ago: the user's bank PIN.
-    model.enqueue(toolCallsReply([{ id: 'save', name: 'memory_save', args: { content: `My bank card ${PIN}` } }]), textReply('Noted.'));
+    model.enqueue(
+      toolCallsReply([{ id: 'save', name: 'memory_save', args: { content: `My bank card ${PIN}` } }]),
+      textReply('Noted.'),
+    );
     expect((await oneShot('Remember my bank card PIN')).actions[0]).toMatchObject({ tool: 'memory_save', ok: true });
 
     const sitePort = new URL(siteUrl).port;
@@ -136,7 +142,12 @@ describe('outside content cannot move private data out', () => {
     const out = await oneShot(`Read ${siteUrl}/tea and summarise it`);
     expect(out.reply).toContain('Green tea');
     expect(out.actions.map((a) => [a.tool, a.ok])).toEqual([
-      ['web_fetch', true], ['memory_search', true], ['file_read', true], ['todo_list', true], ['web_fetch', false], ['web_fetch', false],
+      ['web_fetch', true],
+      ['memory_search', true],
+      ['file_read', true],
+      ['todo_list', true],
+      ['web_fetch', false],
+      ['web_fetch', false],
     ]);
     // The collector heard nothing, on either site: the page was the only request.
     expect(hits.slice(before)).toEqual([{ port: Number(sitePort), path: '/tea' }]);
@@ -146,22 +157,36 @@ describe('outside content cannot move private data out', () => {
     expect(mem.output).toContain('Searched this conversation only');
     expect(mem.permission).toEqual([expect.objectContaining({ decision: 'deny', by: 'no-host' })]);
     // (The scripted model writes the PIN into its own calls, and a refusal quotes them; what the reads handed back never held it.)
-    const reads = model.requests.slice(-7).flatMap((req) => (req.body?.messages ?? []) as Array<{ role: string; tool_call_id?: string; content?: string }>)
+    const reads = model.requests
+      .slice(-7)
+      .flatMap((req) => (req.body?.messages ?? []) as Array<{ role: string; tool_call_id?: string; content?: string }>)
       .filter((m) => m.role === 'tool' && ['page', 'mem', 'diary', 'todos'].includes(m.tool_call_id ?? ''));
     expect(reads.length).toBeGreaterThan(0);
     for (const m of reads) expect(m.content).not.toContain(PIN);
     // Each send was refused, and the model, the trace and the card hear why.
     for (const refused of out.actions.slice(4)) {
       expect(refused.output).toMatch(/nobody was there to answer/);
-      expect(refused.output).toMatch(/Outside content entered this turn \(web_fetch \(http:\/\/127\.0\.0\.1:\d+\/tea\)/);
-      expect(refused.permission).toEqual([expect.objectContaining({ decision: 'deny', by: 'no-host', reason: expect.stringMatching(/a person must approve it/) })]);
+      expect(refused.output).toMatch(
+        /Outside content entered this turn \(web_fetch \(http:\/\/127\.0\.0\.1:\d+\/tea\)/,
+      );
+      expect(refused.permission).toEqual([
+        expect.objectContaining({
+          decision: 'deny',
+          by: 'no-host',
+          reason: expect.stringMatching(/a person must approve it/),
+        }),
+      ]);
     }
-    expect(out.actions[4]!.output).toMatch(new RegExp(`127\\.0\\.0\\.1:${new URL(otherUrl).port}, a site you did not name`));
+    expect(out.actions[4]!.output).toMatch(
+      new RegExp(`127\\.0\\.0\\.1:${new URL(otherUrl).port}, a site you did not name`),
+    );
     expect(out.actions[5]!.output).toMatch(/an address the model built/);
   });
 
   it('refuses every re-spelling of the page the user named, which could spell a diary out one request at a time', async () => {
-    const respelled = ['//////tea///', '//tea', '/%74e%61', '/tea/', '/tea/..//tea', '/tea/.', '/tea?'].map((p) => `${siteUrl}${p}`);
+    const respelled = ['//////tea///', '//tea', '/%74e%61', '/tea/', '/tea/..//tea', '/tea/.', '/tea?'].map(
+      (p) => `${siteUrl}${p}`,
+    );
     respelled.push(siteUrl.replace(/^http:/, 'https:') + '/tea');
     model.enqueue(
       toolCallsReply([{ id: 'page', name: 'web_fetch', args: { url: `${siteUrl}/tea` } }]),
@@ -174,9 +199,15 @@ describe('outside content cannot move private data out', () => {
     const before = hits.length;
     const out = await oneShot(`read ${siteUrl}/tea and summarise it`);
     expect(out.actions.map((a) => [a.tool, a.ok])).toEqual([
-      ['web_fetch', true], ['file_read', true], ...respelled.map(() => ['web_fetch', false]), ['web_fetch', true],
+      ['web_fetch', true],
+      ['file_read', true],
+      ...respelled.map(() => ['web_fetch', false]),
+      ['web_fetch', true],
     ]);
-    for (const refused of out.actions.slice(2, -1)) expect(refused.output).toMatch(/nobody was there to answer[\s\S]*an address the model built|a site you did not name/);
+    for (const refused of out.actions.slice(2, -1))
+      expect(refused.output).toMatch(
+        /nobody was there to answer[\s\S]*an address the model built|a site you did not name/,
+      );
     const sitePort = Number(new URL(siteUrl).port);
     // One request: reading on comes from the turn's own copy of the page.
     expect(hits.slice(before)).toEqual([{ port: sitePort, path: '/tea' }]);
@@ -191,7 +222,8 @@ describe('outside content cannot move private data out', () => {
     );
     const out = await oneShot(`read ${siteUrl}/news and summarise it`);
     expect(out.actions.map((a) => [a.tool, a.ok, a.permission?.some((p) => p.by === 'no-host') ?? false])).toEqual([
-      ['web_fetch', true, false], ['web_fetch', true, false],
+      ['web_fetch', true, false],
+      ['web_fetch', true, false],
     ]);
     expect(out.actions[1]!.output).toContain('Chengdu will see light rain');
   });
@@ -203,7 +235,10 @@ describe('outside content cannot move private data out', () => {
       textReply('It will rain all week.'),
     );
     const out = await oneShot('search the web for rain in Chengdu and open the first result');
-    expect(out.actions.map((a) => [a.tool, a.ok])).toEqual([['web_search', true], ['web_fetch', true]]);
+    expect(out.actions.map((a) => [a.tool, a.ok])).toEqual([
+      ['web_search', true],
+      ['web_fetch', true],
+    ]);
     expect(out.actions[1]!.output).toContain('Chengdu will see light rain');
     expect(out.actions[1]!.permission?.every((p) => p.decision === 'allow')).toBe(true);
   });

@@ -18,13 +18,22 @@ afterAll(async () => {
 function home(lang?: 'en') {
   const h = tempHome();
   homes.push(h);
-  const env = { ZHIXING_HOME: h.home, ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: 'sk-test-undo', ZHIXING_MODEL: 'test-model', ...(lang ? { ZHIXING_LANG: lang } : {}) };
+  const env = {
+    ZHIXING_HOME: h.home,
+    ZHIXING_BASE_URL: server.url,
+    ZHIXING_API_KEY: 'sk-test-undo',
+    ZHIXING_MODEL: 'test-model',
+    ...(lang ? { ZHIXING_LANG: lang } : {}),
+  };
   return { env, file: (p: string) => join(h.home, 'workspace', p) };
 }
 
 /** One turn in which the model writes `content` to `path` through file_write, over the real wire format. */
 async function writeTurn(env: Record<string, string>, path: string, content: string, message: string) {
-  server.enqueue(toolCallsReply([{ id: `call_${path}_${content.length}`, name: 'file_write', args: { path, content } }]), textReply('Done.'));
+  server.enqueue(
+    toolCallsReply([{ id: `call_${path}_${content.length}`, name: 'file_write', args: { path, content } }]),
+    textReply('Done.'),
+  );
   const r = await runCli(['--yes', message], env);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
@@ -43,7 +52,15 @@ describe('zhixing undo', () => {
 
     const second = await runCli(['undo', '--json'], env);
     expect(second.code).toBe(0);
-    expect(JSON.parse(second.stdout)).toMatchObject({ removed: ['notes.md'], restored: [], putBack: [], conflicts: [], notCovered: [], failed: [], message: 'Removed notes.md.' });
+    expect(JSON.parse(second.stdout)).toMatchObject({
+      removed: ['notes.md'],
+      restored: [],
+      putBack: [],
+      conflicts: [],
+      notCovered: [],
+      failed: [],
+      message: 'Removed notes.md.',
+    });
     expect(existsSync(file('notes.md'))).toBe(false);
 
     const third = await runCli(['undo'], env);

@@ -55,7 +55,12 @@ const shell = (ops: unknown[]): ScriptedStep => ({ calls: [{ name: 'fake_shell',
 describe('undo of a turn that changed files behind the file tools', () => {
   it('removes what it created, restores what it changed, puts back what it deleted', async () => {
     const { app, ws, session, events } = await setup([
-      shell([{ mkdir: 'build' }, { write: 'build/out.txt', content: 'generated' }, { write: 'notes.md', content: 'rewritten' }, { remove: 'old.txt' }]),
+      shell([
+        { mkdir: 'build' },
+        { write: 'build/out.txt', content: 'generated' },
+        { write: 'notes.md', content: 'rewritten' },
+        { remove: 'old.txt' },
+      ]),
       { text: 'Done.' },
     ]);
     writeFileSync(ws('notes.md'), 'my notes');
@@ -71,7 +76,13 @@ describe('undo of a turn that changed files behind the file tools', () => {
     expect(readFileSync(ws('old.txt'), 'utf8')).toBe('old but precious');
     expect(existsSync(ws('build'))).toBe(false);
     expect(r.message).toBe('Restored notes.md, removed build, put back old.txt.');
-    expect(events.at(-1)).toMatchObject({ type: 'undo', sessionId: session, turnId: turn.turnId, restored: ['notes.md'], putBack: ['old.txt'] });
+    expect(events.at(-1)).toMatchObject({
+      type: 'undo',
+      sessionId: session,
+      turnId: turn.turnId,
+      restored: ['notes.md'],
+      putBack: ['old.txt'],
+    });
     expect(app.sessions.undoStates(session)).toEqual([{ turnId: turn.turnId, state: 'undone' }]);
   });
 
@@ -81,7 +92,10 @@ describe('undo of a turn that changed files behind the file tools', () => {
       { text: 'One.' },
       { calls: [{ name: 'calculator', args: { expression: '1+1' } }] },
       { text: 'Two.' },
-      shell([{ write: 'a.txt', content: 'a by turn 3' }, { write: 'b.txt', content: 'b by turn 3' }]),
+      shell([
+        { write: 'a.txt', content: 'a by turn 3' },
+        { write: 'b.txt', content: 'b by turn 3' },
+      ]),
       { text: 'Three.' },
     ]);
     const first = await app.sessions.send(session, 'one');
@@ -106,10 +120,16 @@ describe('undo of a turn that changed files behind the file tools', () => {
     const held = gate();
     let waiting!: () => void;
     const midTurn = new Promise<void>((resolve) => (waiting = resolve));
-    const { app, session } = await setup([{ ...shell([{ write: 'x.txt', content: 'x' }]), until: held.until, onWait: waiting }, { text: 'ok' }]);
+    const { app, session } = await setup([
+      { ...shell([{ write: 'x.txt', content: 'x' }]), until: held.until, onWait: waiting },
+      { text: 'ok' },
+    ]);
     const running = app.sessions.send(session, 'go');
     await midTurn;
-    await expect(app.sessions.undo(session)).rejects.toMatchObject({ code: 'busy', message: expect.stringMatching(/still running/) });
+    await expect(app.sessions.undo(session)).rejects.toMatchObject({
+      code: 'busy',
+      message: expect.stringMatching(/still running/),
+    });
     held.open();
     await running;
     expect((await app.sessions.undo(session)).removed).toEqual(['x.txt']);
@@ -117,17 +137,28 @@ describe('undo of a turn that changed files behind the file tools', () => {
 
   it('still runs the call when no snapshot can be taken, and says the turn cannot be undone', async () => {
     // A file where the snapshots folder should be: every snapshot fails.
-    const { app, ws, session, events } = await setup([shell([{ write: 'x.txt', content: 'x' }]), { text: 'ok' }], (home) => writeFileSync(join(home, 'snapshots'), ''));
+    const { app, ws, session, events } = await setup(
+      [shell([{ write: 'x.txt', content: 'x' }]), { text: 'ok' }],
+      (home) => writeFileSync(join(home, 'snapshots'), ''),
+    );
     const turn = await app.sessions.send(session, 'go');
     expect(turn.actions[0]!.ok).toBe(true);
     expect(readFileSync(ws('x.txt'), 'utf8')).toBe('x');
-    expect(events.find((e) => e.type === 'error')).toMatchObject({ code: 'snapshot_failed', message: expect.stringMatching(/^Could not snapshot the workspace for undo .*cannot be undone\.$/) });
+    expect(events.find((e) => e.type === 'error')).toMatchObject({
+      code: 'snapshot_failed',
+      message: expect.stringMatching(/^Could not snapshot the workspace for undo .*cannot be undone\.$/),
+    });
     await expect(app.sessions.undo(session)).rejects.toMatchObject({ code: 'nothing_to_undo' });
   });
 
   it('undoes a file_write that created a file and one that overwrote another, in one turn', async () => {
     const { app, ws, session } = await setup([
-      { calls: [{ name: 'file_write', args: { path: 'new.txt', content: 'new' } }, { name: 'file_write', args: { path: 'kept.txt', content: 'overwritten' } }] },
+      {
+        calls: [
+          { name: 'file_write', args: { path: 'new.txt', content: 'new' } },
+          { name: 'file_write', args: { path: 'kept.txt', content: 'overwritten' } },
+        ],
+      },
       { text: 'Written.' },
     ]);
     writeFileSync(ws('kept.txt'), 'original');

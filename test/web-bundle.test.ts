@@ -10,7 +10,9 @@ const BUDGET_BYTES = 250 * 1024;
 /** Every script the first page load fetches: the entry, what it preloads, and what those import statically. */
 function firstLoadScripts(): string[] {
   const html = readFileSync(join(WEB, 'index.html'), 'utf8');
-  const queue = [...html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="\/([^"]+\.m?js)"/g)].map((m) => m[1]!);
+  const queue = [...html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="\/([^"]+\.m?js)"/g)].map(
+    (m) => m[1]!,
+  );
   const seen = new Set<string>();
   while (queue.length) {
     const file = queue.shift()!;
@@ -18,7 +20,8 @@ function firstLoadScripts(): string[] {
     seen.add(file);
     const code = readFileSync(join(WEB, file), 'utf8');
     // Static imports between chunks (`import … from "./x.js"`), not dynamic `import("./x.js")`.
-    for (const m of code.matchAll(/(?:^|[;}\n])\s*import\s*(?:[\w*{}\s,$]+from\s*)?["']\.\/([^"']+\.m?js)["']/g)) queue.push(`assets/${m[1]}`);
+    for (const m of code.matchAll(/(?:^|[;}\n])\s*import\s*(?:[\w*{}\s,$]+from\s*)?["']\.\/([^"']+\.m?js)["']/g))
+      queue.push(`assets/${m[1]}`);
   }
   return [...seen];
 }

@@ -33,8 +33,14 @@ beforeAll(async () => {
   server = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'zhixing'), 'serve', '--port', '0'], {
     cwd: home,
     env: {
-      PATH: process.env.PATH ?? '', NO_COLOR: '1', ZHIXING_HOME: home, ZHIXING_BASE_URL: model.url, ZHIXING_API_KEY: 'sk-test-hostile',
-      ZHIXING_MODEL: 'test-model', ZHIXING_LANG: 'en', ZHIXING_ALLOW_PRIVATE_NETWORK: '1',
+      PATH: process.env.PATH ?? '',
+      NO_COLOR: '1',
+      ZHIXING_HOME: home,
+      ZHIXING_BASE_URL: model.url,
+      ZHIXING_API_KEY: 'sk-test-hostile',
+      ZHIXING_MODEL: 'test-model',
+      ZHIXING_LANG: 'en',
+      ZHIXING_ALLOW_PRIVATE_NETWORK: '1',
     },
   });
   api = await new Promise<string>((resolve, reject) => {
@@ -65,7 +71,11 @@ type Read = { output: string; slowestStatusMs: number; ms: number };
 async function readBothThroughServer(): Promise<Record<Page, Read>> {
   const pages: Page[] = ['many', 'deep'];
   // Whichever session asks first gets the first call; the output is found by the call's id.
-  model.enqueue(...pages.map((page) => toolCallsReply([{ id: page, name: 'web_fetch', args: { url: site.url(`/${page}`) } }])), textReply('Read it.'), textReply('Read it.'));
+  model.enqueue(
+    ...pages.map((page) => toolCallsReply([{ id: page, name: 'web_fetch', args: { url: site.url(`/${page}`) } }])),
+    textReply('Read it.'),
+    textReply('Read it.'),
+  );
   let running = true;
   let slowest = 0;
   const polling = (async () => {
@@ -93,9 +103,14 @@ async function readBothThroughServer(): Promise<Record<Page, Read>> {
   running = false;
   await polling;
   for (const turn of turns) expect(turn.reply).toBe('Read it.');
-  const messages = model.requests.flatMap((r) => (r.body?.messages ?? []) as Array<{ role: string; tool_call_id?: string; content?: string }>);
+  const messages = model.requests.flatMap(
+    (r) => (r.body?.messages ?? []) as Array<{ role: string; tool_call_id?: string; content?: string }>,
+  );
   const outputOf = (page: Page) => String(messages.find((m) => m.role === 'tool' && m.tool_call_id === page)?.content);
-  return { many: { output: outputOf('many'), slowestStatusMs: slowest, ms }, deep: { output: outputOf('deep'), slowestStatusMs: slowest, ms } };
+  return {
+    many: { output: outputOf('many'), slowestStatusMs: slowest, ms },
+    deep: { output: outputOf('deep'), slowestStatusMs: slowest, ms },
+  };
 }
 let reads: Promise<Record<Page, Read>> | undefined;
 /** The one read of both pages, started by whichever test asks first. */
@@ -109,7 +124,8 @@ describe('web_fetch on pages built to be slow', () => {
     expect(output).toMatch(/^l t$/m);
     // Either jsdom managed it in time (a fast machine) or the limit gave the plain text, and said so;
     // the page is longer than one window, so the model is told where to go on.
-    if (output.includes('plain text')) expect(output).toMatch(/too complex to read as an article within 20 s|could not be read as an article/);
+    if (output.includes('plain text'))
+      expect(output).toMatch(/too complex to read as an article within 20 s|could not be read as an article/);
     expect(output).toMatch(/offset/);
     expect(slowestStatusMs).toBeLessThan(2_000);
   });

@@ -17,16 +17,32 @@ import { call, failure, send, startSite, webCtx, type Site } from './support/web
 const HTML = path.join(REPO_ROOT, 'test', 'fixtures', 'html');
 const PAGES = ['ars-1', 'gmw', 'heise', 'keep-tabular-data', 'qq', 'yahoo-4'];
 const read = (page: string, file: string) => readFileSync(path.join(HTML, page, file));
-const expectedMeta = (page: string) => JSON.parse(read(page, 'expected-metadata.json').toString('utf8')) as { title: string; byline: string | null; siteName: string | null };
+const expectedMeta = (page: string) =>
+  JSON.parse(read(page, 'expected-metadata.json').toString('utf8')) as {
+    title: string;
+    byline: string | null;
+    siteName: string | null;
+  };
 
 /** Text without whitespace and Markdown's marks, so Markdown and Readability's HTML compare as text. */
 const bare = (s: string) => s.replace(/\]\([^)]*\)/g, '').replace(/[\s*_\\[\]#|>`~-]+/g, '');
-const expectedText = (page: string) => new JSDOM(read(page, 'expected.html').toString('utf8'), { virtualConsole: new VirtualConsole() }).window.document.body.textContent ?? '';
-const paragraphs = (page: string) => [...new JSDOM(read(page, 'expected.html').toString('utf8'), { virtualConsole: new VirtualConsole() }).window.document.querySelectorAll('p')]
-  .map((p) => p.textContent ?? '').filter((t) => t.trim().length > 30);
+const expectedText = (page: string) =>
+  new JSDOM(read(page, 'expected.html').toString('utf8'), { virtualConsole: new VirtualConsole() }).window.document.body
+    .textContent ?? '';
+const paragraphs = (page: string) =>
+  [
+    ...new JSDOM(read(page, 'expected.html').toString('utf8'), {
+      virtualConsole: new VirtualConsole(),
+    }).window.document.querySelectorAll('p'),
+  ]
+    .map((p) => p.textContent ?? '')
+    .filter((t) => t.trim().length > 30);
 
 const GMW_TITLE = '宇航员在太空中喝酒会怎么样';
-const gmwWithout = () => read('gmw', 'source.html').toString('utf8').replace(/<meta[^>]*charset[^>]*>/gi, '');
+const gmwWithout = () =>
+  read('gmw', 'source.html')
+    .toString('utf8')
+    .replace(/<meta[^>]*charset[^>]*>/gi, '');
 
 let site: Site;
 const tool = createWebFetchTool({ policy: { allowPrivate: true } });
@@ -36,9 +52,29 @@ beforeAll(async () => {
   for (const page of PAGES) site.route(`/${page}/`, send(read(page, 'source.html'), { 'content-type': 'text/html' }));
   const gbkNoMeta = iconv.encode(gmwWithout(), 'gbk');
   site.route('/gbk/header', send(gbkNoMeta, { 'content-type': 'text/html; charset=GBK' }));
-  site.route('/gbk/meta', send(iconv.encode(gmwWithout().replace(/<head[^>]*>/i, '$&<meta http-equiv="Content-Type" content="text/html; charset=gb2312">'), 'gbk'), { 'content-type': 'text/html' }));
+  site.route(
+    '/gbk/meta',
+    send(
+      iconv.encode(
+        gmwWithout().replace(/<head[^>]*>/i, '$&<meta http-equiv="Content-Type" content="text/html; charset=gb2312">'),
+        'gbk',
+      ),
+      { 'content-type': 'text/html' },
+    ),
+  );
   site.route('/gbk/none', send(gbkNoMeta, { 'content-type': 'text/html' }));
-  site.route('/sjis/none', send(iconv.encode(read('yahoo-4', 'source.html').toString('utf8').replace(/<meta[^>]*charset[^>]*>/gi, ''), 'shift_jis'), { 'content-type': 'text/html' }));
+  site.route(
+    '/sjis/none',
+    send(
+      iconv.encode(
+        read('yahoo-4', 'source.html')
+          .toString('utf8')
+          .replace(/<meta[^>]*charset[^>]*>/gi, ''),
+        'shift_jis',
+      ),
+      { 'content-type': 'text/html' },
+    ),
+  );
   const long = `<!doctype html><html><head><title>Long</title></head><body><article><h1>Long</h1>${Array.from({ length: 400 }, (_, i) => `<p>Paragraph ${i} of the long page, with enough words in it to look like prose to Readability.</p>`).join('')}</article></body></html>`;
   site.route('/long', send(long));
   site.route('/notes.txt', send('Line one\r\nLine two 中文\n', { 'content-type': 'text/plain; charset=utf-8' }));
@@ -46,8 +82,16 @@ beforeAll(async () => {
   site.route('/doc.pdf', send(Buffer.from('%PDF-1.4\n%…'), { 'content-type': 'application/pdf' }));
   site.route('/unnamed.pdf', send(Buffer.from('%PDF-1.4\n1 0 obj\n'), {}));
   site.route('/pic.png', send(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]), { 'content-type': 'image/png' }));
-  site.route('/missing', (_q, res) => { res.writeHead(404, { 'content-type': 'text/html' }); res.end('<h1>gone</h1>'); });
-  site.route('/bare', send('<!doctype html><html><head><title>Links</title></head><body><ul><li><a href="/a">First</a></li><li><a href="https://example.org/b">Second</a></li></ul><form><input name="q"></form></body></html>'));
+  site.route('/missing', (_q, res) => {
+    res.writeHead(404, { 'content-type': 'text/html' });
+    res.end('<h1>gone</h1>');
+  });
+  site.route(
+    '/bare',
+    send(
+      '<!doctype html><html><head><title>Links</title></head><body><ul><li><a href="/a">First</a></li><li><a href="https://example.org/b">Second</a></li></ul><form><input name="q"></form></body></html>',
+    ),
+  );
 });
 afterAll(() => site.close());
 
@@ -63,7 +107,7 @@ describe('readability test pages', () => {
     expect(r.output).not.toContain('\uFFFD');
     // The article's paragraphs are all there, as Markdown, across the windows of a long page.
     let all = r.output;
-    for (let next = r.metadata?.nextOffset; next; ) {
+    for (let next = r.metadata?.nextOffset; next;) {
       const more = await call(tool, { url: site.url(`/${page}/`), offset: next }, webCtx());
       all += more.output;
       next = more.metadata?.nextOffset;
@@ -96,7 +140,11 @@ describe('readability test pages', () => {
 });
 
 describe('the Chinese page as GBK', () => {
-  it.each([['header', '/gbk/header'], ['meta', '/gbk/meta'], ['no declaration (detected)', '/gbk/none']])('declared by %s', async (_how, p) => {
+  it.each([
+    ['header', '/gbk/header'],
+    ['meta', '/gbk/meta'],
+    ['no declaration (detected)', '/gbk/none'],
+  ])('declared by %s', async (_how, p) => {
     const r = await call(tool, { url: site.url(p) }, webCtx());
     expect(r.metadata?.charset).toBe('gb18030');
     expect(r.title).toContain(GMW_TITLE);

@@ -41,10 +41,20 @@ function newHome(): string {
 }
 
 function env(home: string, extra: Record<string, string>): Record<string, string> {
-  return { ZHIXING_HOME: home, ZHIXING_BASE_URL: model.url, ZHIXING_API_KEY: 'sk-test-search-0000', ZHIXING_MODEL: 'test-model', ...extra };
+  return {
+    ZHIXING_HOME: home,
+    ZHIXING_BASE_URL: model.url,
+    ZHIXING_API_KEY: 'sk-test-search-0000',
+    ZHIXING_MODEL: 'test-model',
+    ...extra,
+  };
 }
 
-const braveEnv = () => ({ ZHIXING_SEARCH_PROVIDER: 'brave', ZHIXING_SEARCH_URL: `${search.url}/res/v1/web/search`, ZHIXING_SEARCH_API_KEY: SEARCH_KEY });
+const braveEnv = () => ({
+  ZHIXING_SEARCH_PROVIDER: 'brave',
+  ZHIXING_SEARCH_URL: `${search.url}/res/v1/web/search`,
+  ZHIXING_SEARCH_API_KEY: SEARCH_KEY,
+});
 
 /** The tool messages the model server was sent, by call id. */
 function toolMessages(): Map<string, string> {
@@ -66,16 +76,27 @@ function everyFile(dir: string): Array<[string, Buffer]> {
 describe('web_search through the agent', () => {
   it('searches SearXNG on loopback without the private-network opt-in, and the model reads the fenced results', async () => {
     const home = newHome();
-    model.enqueue(toolCallsReply([{ id: 's1', name: 'web_search', args: { query: '知行合一' } }]), textReply('知行合一是王阳明的学说。'));
-    const r = await runCli(['--json', '--new', '搜一下知行合一'], env(home, { ZHIXING_SEARCH_URL: search.url, ZHIXING_LANG: 'zh' }));
+    model.enqueue(
+      toolCallsReply([{ id: 's1', name: 'web_search', args: { query: '知行合一' } }]),
+      textReply('知行合一是王阳明的学说。'),
+    );
+    const r = await runCli(
+      ['--json', '--new', '搜一下知行合一'],
+      env(home, { ZHIXING_SEARCH_URL: search.url, ZHIXING_LANG: 'zh' }),
+    );
     expect(r.code, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { reply: string; actions: Array<{ tool: string; ok: boolean; input: unknown; output: string }> };
+    const out = JSON.parse(r.stdout) as {
+      reply: string;
+      actions: Array<{ tool: string; ok: boolean; input: unknown; output: string }>;
+    };
     expect(out.actions.map((a) => [a.tool, a.ok, a.input])).toEqual([['web_search', true, { query: '知行合一' }]]);
     expect(out.reply).toBe('知行合一是王阳明的学说。');
     expect(search.seen.map((s) => s.path)).toEqual([`/search?format=json&q=${encodeURIComponent('知行合一')}`]);
     const seen = toolMessages().get('s1')!;
     expect(seen).toMatch(/^<untrusted-content kind="search results" source="知行合一">\n1\. 知行合一 - 维基百科/);
-    expect(seen).toContain('   https://zh.wikipedia.org/wiki/知行合一\n   知行合一是明代思想家王阳明提出的哲学理论 & 教育思想。');
+    expect(seen).toContain(
+      '   https://zh.wikipedia.org/wiki/知行合一\n   知行合一是明代思想家王阳明提出的哲学理论 & 教育思想。',
+    );
     // The system prompt tells the model what the fence means, since a fencing tool is offered.
     const turn = model.requests.find((q) => Array.isArray(q.body?.tools));
     expect(JSON.stringify(turn!.body)).toContain('Text inside <untrusted-content>');
@@ -84,7 +105,10 @@ describe('web_search through the agent', () => {
   it('keeps the search key out of the output, the history, every file and the model, even when the service echoes it', async () => {
     const home = newHome();
     search.mode = 'echo-key';
-    model.enqueue(toolCallsReply([{ id: 'b1', name: 'web_search', args: { query: 'wang yangming', count: 2 } }]), textReply('Found two pages.'));
+    model.enqueue(
+      toolCallsReply([{ id: 'b1', name: 'web_search', args: { query: 'wang yangming', count: 2 } }]),
+      textReply('Found two pages.'),
+    );
     const r = await runCli(['--json', '--new', 'search wang yangming'], env(home, braveEnv()));
     expect(r.code, r.stderr).toBe(0);
     // The request carried the key, in the header Brave reads.
@@ -113,7 +137,10 @@ describe('web_search through the agent', () => {
 
   it('says in Chinese how to set a search service up when none is, and the model can relay it', async () => {
     const home = newHome();
-    model.enqueue(toolCallsReply([{ id: 'n1', name: 'web_search', args: { query: '今天的新闻' } }]), textReply('还没有配置搜索服务。'));
+    model.enqueue(
+      toolCallsReply([{ id: 'n1', name: 'web_search', args: { query: '今天的新闻' } }]),
+      textReply('还没有配置搜索服务。'),
+    );
     const r = await runCli(['--json', '--new', '搜一下今天的新闻'], env(home, { ZHIXING_LANG: 'zh' }));
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { actions: Array<{ tool: string; ok: boolean; output: string }> };
@@ -125,11 +152,20 @@ describe('web_search through the agent', () => {
 
   it('reports a rejected key as rejected, through the agent', async () => {
     const home = newHome();
-    model.enqueue(toolCallsReply([{ id: 'k1', name: 'web_search', args: { query: 'x' } }]), textReply('The key was refused.'));
+    model.enqueue(
+      toolCallsReply([{ id: 'k1', name: 'web_search', args: { query: 'x' } }]),
+      textReply('The key was refused.'),
+    );
     const wrong = 'BSAwrong-0000000000000000000000';
-    const r = await runCli(['--json', '--new', 'search x'], env(home, { ...braveEnv(), ZHIXING_SEARCH_API_KEY: wrong, ZHIXING_LANG: 'en' }));
+    const r = await runCli(
+      ['--json', '--new', 'search x'],
+      env(home, { ...braveEnv(), ZHIXING_SEARCH_API_KEY: wrong, ZHIXING_LANG: 'en' }),
+    );
     const out = JSON.parse(r.stdout) as { actions: Array<{ ok: boolean; output: string }> };
-    expect(out.actions[0]).toMatchObject({ ok: false, output: expect.stringContaining('Brave Search rejected the search key') });
+    expect(out.actions[0]).toMatchObject({
+      ok: false,
+      output: expect.stringContaining('Brave Search rejected the search key'),
+    });
     expect(r.stdout + r.stderr).not.toContain(wrong);
   });
 });
@@ -140,11 +176,17 @@ describe('the search service in the settings shown', () => {
     const text = await runCli(['config'], env(home, braveEnv()));
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/ZHIXING_SEARCH_PROVIDER\s+brave\s+environment/);
-    expect(text.stdout).toMatch(new RegExp(`ZHIXING_SEARCH_URL\\s+${search.url.replace(/[.]/g, '\\.')}/res/v1/web/search\\s+environment`));
+    expect(text.stdout).toMatch(
+      new RegExp(`ZHIXING_SEARCH_URL\\s+${search.url.replace(/[.]/g, '\\.')}/res/v1/web/search\\s+environment`),
+    );
     expect(text.stdout).toMatch(/ZHIXING_SEARCH_API_KEY\s+\(set\)\s+environment/);
     const json = await runCli(['config', '--json'], env(home, braveEnv()));
     const settings = JSON.parse(json.stdout).settings;
-    expect(settings.ZHIXING_SEARCH_PROVIDER).toEqual({ value: 'brave', from: 'environment', name: 'ZHIXING_SEARCH_PROVIDER' });
+    expect(settings.ZHIXING_SEARCH_PROVIDER).toEqual({
+      value: 'brave',
+      from: 'environment',
+      name: 'ZHIXING_SEARCH_PROVIDER',
+    });
     expect(settings.ZHIXING_SEARCH_API_KEY.value).toBe('(set)');
     for (const out of [text, json]) expect(out.stdout + out.stderr).not.toContain(SEARCH_KEY.slice(-8));
     const none = await runCli(['config', '--json'], env(home, {}));

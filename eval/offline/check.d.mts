@@ -14,4 +14,9 @@ export interface StateSeen {
   todos: Array<{ content: string; due: string | null; done: boolean }>;
   files: Record<string, string>;
 }
-export declare function check(c: { expect: Record<string, unknown> }, turn: TurnSeen, state: StateSeen, env: { workspaces: string[] }): string[];
+export declare function check(
+  c: { expect: Record<string, unknown> },
+  turn: TurnSeen,
+  state: StateSeen,
+  env: { workspaces: string[] },
+): string[];

@@ -7,7 +7,14 @@ export const NOW_ZONE = 'Asia/Shanghai';
 /** The calendar date of now in NOW_ZONE. */
 const NOW_DATE = { year: 2026, month: 3, day: 12 };
 
-const asText = (v) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const asText = (v) =>
+  v === undefined || v === null
+    ? ''
+    : typeof v === 'string'
+      ? v
+      : typeof v === 'object'
+        ? JSON.stringify(v)
+        : String(v);
 
 /**
  * Every number written in the text; `2.8万` counts as 28000 (and as 2.8), `1,200` as 1200. Dates and
@@ -29,7 +36,20 @@ export function numbersIn(text) {
   return out;
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const WEEKDAYS_EN = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const WEEKDAYS_ZH = ['日', '一', '二', '三', '四', '五', '六'];
 
@@ -72,7 +92,9 @@ export function matches(m, value, env = { workspaces: [] }) {
   if (m === null || typeof m !== 'object') {
     if (typeof m === 'number') return value !== undefined && value !== null && value !== '' && Number(value) === m;
     if (typeof m === 'boolean') return value === m;
-    return typeof value === 'string' || typeof value === 'number' ? String(value).trim().toLowerCase() === String(m).trim().toLowerCase() : false;
+    return typeof value === 'string' || typeof value === 'number'
+      ? String(value).trim().toLowerCase() === String(m).trim().toLowerCase()
+      : false;
   }
   const text = asText(value);
   if ('not' in m) return !matches(m.not, value, env);
@@ -114,7 +136,8 @@ export function check(c, turn, state, env) {
   const e = c.expect;
   const actions = turn.actions;
 
-  if (e.noCalls && actions.length > 0) reasons.push(`expected no tool call, got ${actions.map((a) => a.tool).join(', ')}`);
+  if (e.noCalls && actions.length > 0)
+    reasons.push(`expected no tool call, got ${actions.map((a) => a.tool).join(', ')}`);
 
   if (e.calls) {
     let from = 0;
@@ -128,8 +151,12 @@ export function check(c, turn, state, env) {
           (want.output === undefined || matches(want.output, a.output, env)),
       );
       if (i < 0) {
-        const detail = [want.input ? `input ${show(want.input)}` : '', want.output ? `output ${show(want.output)}` : ''].filter(Boolean).join(', ');
-        reasons.push(`expected call ${want.tool}${detail ? ` (${detail})` : ''}${from > 0 ? ' after the ones before it' : ''}`);
+        const detail = [want.input ? `input ${show(want.input)}` : '', want.output ? `output ${show(want.output)}` : '']
+          .filter(Boolean)
+          .join(', ');
+        reasons.push(
+          `expected call ${want.tool}${detail ? ` (${detail})` : ''}${from > 0 ? ' after the ones before it' : ''}`,
+        );
         break;
       }
       from = i + 1;
@@ -146,7 +173,9 @@ export function check(c, turn, state, env) {
       (want.due === undefined || matches(want.due, row.due ?? '', env)) &&
       (want.done === undefined || Boolean(row.done) === want.done);
     // Each wanted item must be a different row: a small backtracking assignment.
-    const assign = (k, used) => k === has.length || rows.some((row, r) => !used.has(r) && rowMatches(has[k], row) && assign(k + 1, new Set([...used, r])));
+    const assign = (k, used) =>
+      k === has.length ||
+      rows.some((row, r) => !used.has(r) && rowMatches(has[k], row) && assign(k + 1, new Set([...used, r])));
     if (!assign(0, new Set())) {
       const unmatched = has.filter((want) => !rows.some((row) => rowMatches(want, row)));
       for (const want of unmatched) reasons.push(`no todo matches ${show(want)}`);
@@ -156,7 +185,8 @@ export function check(c, turn, state, env) {
       const hit = rows.find((row) => matches(m, row.content, env));
       if (hit) reasons.push(`todo "${hit.content}" should be gone`);
     }
-    if (e.todos.count !== undefined && rows.length !== e.todos.count) reasons.push(`expected ${e.todos.count} todos, there are ${rows.length}`);
+    if (e.todos.count !== undefined && rows.length !== e.todos.count)
+      reasons.push(`expected ${e.todos.count} todos, there are ${rows.length}`);
   }
 
   for (const [path, m] of Object.entries(e.files ?? {})) {

@@ -46,7 +46,7 @@ const args = process.argv.slice(2);
 const json = args.includes('--json');
 const onlyAt = args.indexOf('--only');
 const only = onlyAt >= 0 ? new Set((args[onlyAt + 1] ?? '').split(',').filter(Boolean)) : undefined;
-const fileArg = args.find((a, i) => !a.startsWith('--') && (onlyAt < 0 || i !== onlyAt + 1)) ;
+const fileArg = args.find((a, i) => !a.startsWith('--') && (onlyAt < 0 || i !== onlyAt + 1));
 const file = resolve(fileArg ?? join(HERE, 'heldout.jsonl'));
 
 const DIST_APP = join(ROOT, 'dist', 'app.js');
@@ -111,7 +111,11 @@ async function runCase(c, weatherEnv) {
     for (const text of c.prior ?? []) {
       try {
         const r = await send(text);
-        prior.push({ message: text, reply: r.reply, calls: r.actions.map((a) => ({ tool: a.tool, input: a.input, ok: a.ok })) });
+        prior.push({
+          message: text,
+          reply: r.reply,
+          calls: r.actions.map((a) => ({ tool: a.tool, input: a.input, ok: a.ok })),
+        });
       } catch (err) {
         prior.push({ message: text, error: String(err?.message ?? err) });
       }
@@ -126,7 +130,10 @@ async function runCase(c, weatherEnv) {
         /* absent */
       }
     }
-    const state = { todos: app.store.todos.list().map((t) => ({ content: t.content, due: t.due, done: t.done })), files };
+    const state = {
+      todos: app.store.todos.list().map((t) => ({ content: t.content, due: t.due, done: t.done })),
+      files,
+    };
     const matchEnv = { workspaces: [...new Set([app.workspace, config.workspace])] };
     const reasons = check(c, { reply: result.reply, actions: result.actions }, state, matchEnv);
     if (result.stopReason === 'aborted') reasons.unshift(`the turn did not finish within ${TURN_TIMEOUT_MS / 1000} s`);
@@ -225,16 +232,20 @@ if (json) {
     for (const m of misses) {
       out.push(`- ${m.id} [${m.kind}/${m.lang}] ${cut(m.message, 100)}`);
       for (const r of m.reasons) out.push(`    ✗ ${cut(r, 160)}`);
-      const calls = m.calls.length ? m.calls.map((a) => `${a.tool}(${cut(JSON.stringify(a.input), 60)})${a.ok ? '' : ' failed'}`).join(' → ') : 'none';
+      const calls = m.calls.length
+        ? m.calls.map((a) => `${a.tool}(${cut(JSON.stringify(a.input), 60)})${a.ok ? '' : ' failed'}`).join(' → ')
+        : 'none';
       out.push(`    calls: ${calls}`);
       out.push(`    reply: ${cut(m.reply, 160)}`);
     }
     out.push('');
   }
   out.push('Per kind:');
-  for (const [kind, g] of Object.entries(summary.byKind)) out.push(`  ${kind.padEnd(13)} ${String(g.hits).padStart(3)}/${String(g.total).padEnd(3)} ${pct(g)}`);
+  for (const [kind, g] of Object.entries(summary.byKind))
+    out.push(`  ${kind.padEnd(13)} ${String(g.hits).padStart(3)}/${String(g.total).padEnd(3)} ${pct(g)}`);
   out.push('Per language:');
-  for (const [lang, g] of Object.entries(summary.byLang)) out.push(`  ${lang.padEnd(13)} ${String(g.hits).padStart(3)}/${String(g.total).padEnd(3)} ${pct(g)}`);
+  for (const [lang, g] of Object.entries(summary.byLang))
+    out.push(`  ${lang.padEnd(13)} ${String(g.hits).padStart(3)}/${String(g.total).padEnd(3)} ${pct(g)}`);
   out.push('');
   out.push(`Hit rate: ${hits}/${results.length} = ${(summary.rate * 100).toFixed(1)}%  (${summary.seconds} s)`);
   text = `${out.join('\n')}\n`;

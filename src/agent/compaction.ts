@@ -60,23 +60,40 @@ export async function compact(
     return undefined;
   }
   if (!text.trim()) {
-    bus.emit({ type: 'context.compaction_failed', sessionId, turnId, reason: 'the model answered with an empty summary' });
+    bus.emit({
+      type: 'context.compaction_failed',
+      sessionId,
+      turnId,
+      reason: 'the model answered with an empty summary',
+    });
     return undefined;
   }
   const covers: SummaryCoverage = {
     upTo: last.id,
     upToCreatedAt: last.createdAt,
     // Messages that carry an earlier summary are views, not conversation: they are not counted again.
-    messages: (input.previous?.covers.messages ?? 0) + input.messages.filter((m) => !m.parts.every((p) => p.type === 'summary')).length,
+    messages:
+      (input.previous?.covers.messages ?? 0) +
+      input.messages.filter((m) => !m.parts.every((p) => p.type === 'summary')).length,
     model: llm.model,
   };
   const messageId = store.newId('msg');
   const partId = store.newId('prt');
   const at = deps.now();
   store.transaction(() => {
-    store.messages.addMessage({ id: messageId, sessionId, turnId, role: 'assistant', now: at }, [{ id: partId, type: 'summary', text, covers, now: at }]);
+    store.messages.addMessage({ id: messageId, sessionId, turnId, role: 'assistant', now: at }, [
+      { id: partId, type: 'summary', text, covers, now: at },
+    ]);
   });
-  bus.emit({ type: 'context.compacted', sessionId, turnId, messageId, partId, messages: covers.messages, model: covers.model });
+  bus.emit({
+    type: 'context.compacted',
+    sessionId,
+    turnId,
+    messageId,
+    partId,
+    messages: covers.messages,
+    model: covers.model,
+  });
   return { text, covers };
 }
 

@@ -32,7 +32,9 @@ describe('fitRequest', () => {
     expect(out.dropped).toBe(0);
     expect(out.pruned).toBe(2);
     const tools = out.messages.filter((m) => m.role === 'tool').map((m) => m.content);
-    expect(tools[0]).toBe('[output pruned: 8,000 characters from file_read at 2026-12-01 06:40 UTC, to fit the context; the stored result is unchanged]');
+    expect(tools[0]).toBe(
+      '[output pruned: 8,000 characters from file_read at 2026-12-01 06:40 UTC, to fit the context; the stored result is unchanged]',
+    );
     expect(tools[2]).toHaveLength(8_000);
     expect(out.tokens).toBeLessThanOrEqual(2_600);
     // The input is not changed: the next step starts from the stored outputs again.
@@ -58,7 +60,13 @@ describe('fitRequest', () => {
     expect(tools[2]).toHaveLength(6_000);
     expect(out.cut).toBe(0);
 
-    const huge = fitRequest({ system, history: [], current: [{ msg: { role: 'user', content: 'y'.repeat(100_000) }, at: AT }], budget: 1_000, count });
+    const huge = fitRequest({
+      system,
+      history: [],
+      current: [{ msg: { role: 'user', content: 'y'.repeat(100_000) }, at: AT }],
+      budget: 1_000,
+      count,
+    });
     expect(huge.cut).toBeGreaterThan(0);
     expect(huge.tokens).toBeLessThanOrEqual(1_000);
     expect(huge.messages[1]!.content).toMatch(/\[cut to fit the context: [\d,]+ more characters not shown\]$/);
@@ -66,13 +74,25 @@ describe('fitRequest', () => {
 });
 
 describe("the user's own words", () => {
-  it("are never cut away when the system message leaves no room: the question goes whole up to 2,000 characters", () => {
+  it('are never cut away when the system message leaves no room: the question goes whole up to 2,000 characters', () => {
     const big: ChatMessage = { role: 'system', content: 'x'.repeat(4_000) };
     const question = `帮我算一下 3*1000+${'1+'.repeat(80)}1`;
-    const out = fitRequest({ system: big, history: [], current: [{ msg: { role: 'user', content: question }, at: AT }], budget: 1_000, count });
+    const out = fitRequest({
+      system: big,
+      history: [],
+      current: [{ msg: { role: 'user', content: question }, at: AT }],
+      budget: 1_000,
+      count,
+    });
     expect(out.messages.at(-1)!.content).toBe(question);
     const long = 'y'.repeat(50_000);
-    const cut = fitRequest({ system, history: [], current: [{ msg: { role: 'user', content: long }, at: AT }], budget: 1_000, count });
+    const cut = fitRequest({
+      system,
+      history: [],
+      current: [{ msg: { role: 'user', content: long }, at: AT }],
+      budget: 1_000,
+      count,
+    });
     expect((cut.messages.at(-1)!.content as string).startsWith('y'.repeat(2_000))).toBe(true);
     expect(cut.messages.at(-1)!.content).toMatch(/cut to fit the context/);
   });

@@ -52,7 +52,11 @@ export function fitRequest(input: FitInput): FitResult {
   let total = count(input.system) + units.reduce((n, u) => n + cost(u), 0);
   const result = { pruned: 0, dropped: 0, cut: 0 };
   const over = () => total > budget;
-  const done = (): FitResult => ({ messages: [input.system, ...units.flat().map((e) => e.msg)], tokens: total, ...result });
+  const done = (): FitResult => ({
+    messages: [input.system, ...units.flat().map((e) => e.msg)],
+    tokens: total,
+    ...result,
+  });
   if (!over()) return done();
 
   /** Replaces a tool output with its marker; true when that made the request smaller. */
@@ -97,7 +101,8 @@ export function fitRequest(input: FitInput): FitResult {
     const fits = Math.max(0, Math.floor(((room > 0 ? room : 0) / tokens) * e.msg.content.length * CUT_SLACK) - 200);
     // The user's own words are what the turn is about: a request a little over a tiny window gets an
     // honest error from the model service, one with the question cut away gets a wrong answer.
-    const keep = e === u[0] && e.msg.role === 'user' ? Math.max(fits, Math.min(e.msg.content.length, USER_MIN_CHARS)) : fits;
+    const keep =
+      e === u[0] && e.msg.role === 'user' ? Math.max(fits, Math.min(e.msg.content.length, USER_MIN_CHARS)) : fits;
     const content = `${e.msg.content.slice(0, keep)}\n[cut to fit the context: ${(e.msg.content.length - keep).toLocaleString('en-US')} more characters not shown]`;
     if (content.length >= e.msg.content.length) return false;
     const msg = { ...e.msg, content } as ChatMessage;

@@ -35,7 +35,12 @@ export interface ContextDeps {
   /** The user's standing instructions, read at each turn's start. */
   preferences?: () => string[];
   /** Long-term memories relevant to the turn, at most `maxTokens` of them. */
-  recall?: (input: { sessionId: string; text: string; maxTokens: number; signal?: AbortSignal }) => Promise<MemoryHit[]>;
+  recall?: (input: {
+    sessionId: string;
+    text: string;
+    maxTokens: number;
+    signal?: AbortSignal;
+  }) => Promise<MemoryHit[]>;
   counter?: TokenCounter;
   now?: () => number;
   summaryTimeoutMs?: number;
@@ -97,7 +102,9 @@ export function createContextService(deps: ContextDeps): ContextService {
     try {
       const hits = await Promise.race([
         deps.recall({ sessionId: input.sessionId, text: recallQuery(units), maxTokens: budget.recall, signal }),
-        new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+        new Promise<never>((_, reject) =>
+          signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+        ),
       ]);
       return withinTokens(hits, budget.recall);
     } catch {
@@ -127,21 +134,47 @@ export function createContextService(deps: ContextDeps): ContextService {
       // A part is read whole up to what one message may hold (piped input is cut to that, with a note the
       // model should see); one larger than the budget is cut by the fit below, which says so.
       const maxPartChars = Math.max(budget.readChars, HISTORY_WINDOW.maxPartChars);
-      const stored = store.messages.listRecent(sessionId, { maxChars: budget.readChars, maxPartChars, after: summary?.covers.upTo });
+      const stored = store.messages.listRecent(sessionId, {
+        maxChars: budget.readChars,
+        maxPartChars,
+        after: summary?.covers.upTo,
+      });
       const exchanges = groupExchanges(stored);
       let units = exchanges.map(toUnit);
       const preferences = deps.preferences?.() ?? [];
       const memories = await recall(input, units, budget);
-      const system = (): ChatMessage => ({ role: 'system', content: systemMessage({ prompt: input.systemPrompt, preferences, memories, summary: summary?.text, limits: budget }) });
+      const system = (): ChatMessage => ({
+        role: 'system',
+        content: systemMessage({
+          prompt: input.systemPrompt,
+          preferences,
+          memories,
+          summary: summary?.text,
+          limits: budget,
+        }),
+      });
 
       const all = [system(), ...units.flatMap((u) => u.entries.map((e) => e.msg))];
       const resting = (failedAt.get(sessionId) ?? -Infinity) > now() - RETRY_COMPACTION_AFTER_MS;
-      if (deps.settings.compaction && !resting && units.length > 1 && (await measure(all, budget.tokens * COMPACT_AT)) > budget.tokens * COMPACT_AT) {
+      if (
+        deps.settings.compaction &&
+        !resting &&
+        units.length > 1 &&
+        (await measure(all, budget.tokens * COMPACT_AT)) > budget.tokens * COMPACT_AT
+      ) {
         const keep = await keptExchanges(units, budget.tokens * KEEP_AFTER_COMPACTION);
         const older = exchanges.slice(0, exchanges.length - keep).flat();
         const made = await compact(
           { store, bus: deps.bus, llm: deps.llm, now, summaryTimeoutMs: deps.summaryTimeoutMs },
-          { sessionId, turnId: input.turnId, lang: input.lang, window: deps.settings.window, signal: input.signal, previous: summary, messages: older },
+          {
+            sessionId,
+            turnId: input.turnId,
+            lang: input.lang,
+            window: deps.settings.window,
+            signal: input.signal,
+            previous: summary,
+            messages: older,
+          },
         );
         if (!made && !input.signal.aborted) failedAt.set(sessionId, now());
         if (made) {
@@ -159,7 +192,11 @@ export function createContextService(deps: ContextDeps): ContextService {
       const seen = new WeakMap<ChatMessage, Entry>();
       const entryOf = (msg: ChatMessage, steps: ChatMessage[]): Entry => {
         let e = seen.get(msg);
-        if (!e) seen.set(msg, (e = { msg, at: now(), tool: msg.role === 'tool' ? toolName(steps, msg.tool_call_id) : undefined }));
+        if (!e)
+          seen.set(
+            msg,
+            (e = { msg, at: now(), tool: msg.role === 'tool' ? toolName(steps, msg.tool_call_id) : undefined }),
+          );
         return e;
       };
       // What every step of the turn starts with, counted once: a step adds only its own messages.
@@ -178,7 +215,13 @@ export function createContextService(deps: ContextDeps): ContextService {
             await counter.load();
           }
           const stepEntries = steps.map((msg) => entryOf(msg, steps));
-          last = fitRequest({ system: sys, history, current: [...current, ...stepEntries], budget: budget.tokens, count });
+          last = fitRequest({
+            system: sys,
+            history,
+            current: [...current, ...stepEntries],
+            budget: budget.tokens,
+            count,
+          });
           return last.messages;
         },
         get last() {

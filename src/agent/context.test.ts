@@ -14,7 +14,13 @@ const msg = (role: 'user' | 'assistant', parts: Array<Omit<Part, 'id'>>): Messag
 });
 const text = (t: string) => ({ type: 'text' as const, text: t });
 const tool = (callId: string, state: 'completed' | 'running', output: string | null) => ({
-  type: 'tool' as const, callId, tool: 'calculator', input: { expression: '1+1' }, output, state, ms: 1,
+  type: 'tool' as const,
+  callId,
+  tool: 'calculator',
+  input: { expression: '1+1' },
+  output,
+  state,
+  ms: 1,
 });
 
 describe('buildContext', () => {
@@ -51,12 +57,17 @@ describe('buildContext', () => {
     expect(out[1]).toMatchObject({ role: 'user' });
     expect(out.at(-1)).toEqual({ role: 'assistant', content: 'answer 49' });
     out.forEach((m, i) => {
-      if (m.role === 'tool') expect(out[i - 1]).toMatchObject({ role: 'assistant', tool_calls: [{ id: m.tool_call_id }] });
+      if (m.role === 'tool')
+        expect(out[i - 1]).toMatchObject({ role: 'assistant', tool_calls: [{ id: m.tool_call_id }] });
     });
   });
 
   it('always sends the newest exchange even when it alone is over budget', () => {
-    const out = buildContext({ systemPrompt: 's', history: [msg('user', [text('z'.repeat(10_000))])], budgetTokens: 10 });
+    const out = buildContext({
+      systemPrompt: 's',
+      history: [msg('user', [text('z'.repeat(10_000))])],
+      budgetTokens: 10,
+    });
     expect(out).toHaveLength(2);
   });
 

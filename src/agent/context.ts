@@ -41,11 +41,13 @@ export function toChatMessages(messages: Message[]): ChatMessage[][] {
       arguments: typeof p.input === 'string' ? p.input : JSON.stringify(p.input ?? {}),
     }));
     const unit: ChatMessage[] = [
-      calls.length ? { role: 'assistant', content: text || null, tool_calls: calls } : { role: 'assistant', content: text },
+      calls.length
+        ? { role: 'assistant', content: text || null, tool_calls: calls }
+        : { role: 'assistant', content: text },
     ];
     for (const p of tools) {
       const finished = p.state === 'completed' || p.state === 'error';
-      unit.push({ role: 'tool', tool_call_id: p.callId, content: finished ? p.output ?? '' : INTERRUPTED });
+      unit.push({ role: 'tool', tool_call_id: p.callId, content: finished ? (p.output ?? '') : INTERRUPTED });
     }
     // Assistant steps belong to the unit of the user message they answer, so a cut never separates them.
     const last = units.at(-1);
@@ -78,4 +80,3 @@ export function buildContext(options: {
   }
   return [{ role: 'system', content: options.systemPrompt }, ...kept.flat()];
 }
-

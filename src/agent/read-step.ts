@@ -61,7 +61,14 @@ export async function readStep(
         const delta = ev.delta.slice(0, Math.max(0, room));
         if (delta) {
           out.reasoning += delta;
-          bus.emit({ type: 'reasoning.delta', sessionId, turnId, messageId: ids.messageId, partId: ids.reasoningPartId, delta });
+          bus.emit({
+            type: 'reasoning.delta',
+            sessionId,
+            turnId,
+            messageId: ids.messageId,
+            partId: ids.reasoningPartId,
+            delta,
+          });
         }
         if (ev.delta.length > room) {
           out.cut = { limit: 'reasoning', max: maxReasoning };

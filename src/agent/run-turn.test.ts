@@ -6,9 +6,9 @@ const readOnly = (c: { name: string }) => c.name.startsWith('read');
 
 describe('batchCalls', () => {
   it('groups consecutive read-only calls and keeps every other call alone, in order', () => {
-    expect(batchCalls(calls(['read1', 'read2', 'write', 'read3', 'write', 'write', 'read4', 'read5']), readOnly)).toEqual([
-      [0, 1], [2], [3], [4], [5], [6, 7],
-    ]);
+    expect(
+      batchCalls(calls(['read1', 'read2', 'write', 'read3', 'write', 'write', 'read4', 'read5']), readOnly),
+    ).toEqual([[0, 1], [2], [3], [4], [5], [6, 7]]);
     expect(batchCalls([], readOnly)).toEqual([]);
   });
 });

@@ -23,7 +23,10 @@ export interface TurnDeps {
   bus: Bus;
   store: Store;
   /** A call's `ask` (and why it refused), from the permission layer: it learns the call, turn and session, and the turn's signal withdraws an open ask. */
-  askFor(call: { tool: string; callId: string; sessionId: string; turnId: string; signal: AbortSignal }): Pick<ToolContext, 'ask' | 'refusal'> & {
+  askFor(call: { tool: string; callId: string; sessionId: string; turnId: string; signal: AbortSignal }): Pick<
+    ToolContext,
+    'ask' | 'refusal'
+  > & {
     /** Every request the call made and how each was decided: kept with the call and shown on its card. */
     records?(): PermissionRecord[];
   };
@@ -104,7 +107,9 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
   const now = deps.now ?? Date.now;
   const { sessionId } = opts;
   const turnId = store.newId('trn');
-  const deadline = opts.deadlineMs ? createTurnDeadline({ bus, sessionId, turnId, ms: opts.deadlineMs, now }) : undefined;
+  const deadline = opts.deadlineMs
+    ? createTurnDeadline({ bus, sessionId, turnId, ms: opts.deadlineMs, now })
+    : undefined;
   const outer = opts.signal ?? new AbortController().signal;
   const signal = deadline ? AbortSignal.any([outer, deadline.signal]) : outer;
   // Every call of a step listens on this signal (web tools, permission asks, time limits), and a step
@@ -121,9 +126,12 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
   bus.emit({ type: 'turn.start', sessionId, turnId, messageId: userMessageId, text: opts.text });
   // The model client tells these per request; the turn knows whose request it is.
   const onRetry: LlmRequest['onRetry'] = (info) => bus.emit({ type: 'llm.retry', sessionId, turnId, ...info });
-  const onWaiting: LlmRequest['onWaiting'] = (info) => bus.emit({ type: 'llm.waiting', sessionId, turnId, elapsedMs: info.elapsedMs });
+  const onWaiting: LlmRequest['onWaiting'] = (info) =>
+    bus.emit({ type: 'llm.waiting', sessionId, turnId, elapsedMs: info.elapsedMs });
 
-  const context = deps.context ?? createContextService({ store, bus, llm, now, settings: { window: BARE_TURN_WINDOW, compaction: false } });
+  const context =
+    deps.context ??
+    createContextService({ store, bus, llm, now, settings: { window: BARE_TURN_WINDOW, compaction: false } });
   /** This turn's steps as the model reads them: assistant messages with their calls, and the calls' results. */
   const steps: ChatMessage[] = [];
 
@@ -135,7 +143,11 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
       await deps.snapshots.before(sessionId, turnId);
     } catch (err) {
       snapshot = 'closed';
-      const message = say(opts.lang, `没能为撤销保存工作区快照（${(err as Error).message}），这一轮的改动无法撤销。`, `Could not snapshot the workspace for undo (${(err as Error).message}); this turn's changes cannot be undone.`);
+      const message = say(
+        opts.lang,
+        `没能为撤销保存工作区快照（${(err as Error).message}），这一轮的改动无法撤销。`,
+        `Could not snapshot the workspace for undo (${(err as Error).message}); this turn's changes cannot be undone.`,
+      );
       bus.emit({ type: 'error', sessionId, turnId, code: 'snapshot_failed', message });
     }
   };
@@ -150,7 +162,12 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     }
   };
 
-  const finish = (reply: string, stopReason: StopReason, persistReply: boolean, error?: TurnResult['error']): TurnResult => {
+  const finish = (
+    reply: string,
+    stopReason: StopReason,
+    persistReply: boolean,
+    error?: TurnResult['error'],
+  ): TurnResult => {
     if (persistReply && reply) writer.step(reply, '', []);
     writer.end(stopReason);
     snapshotAfter();
@@ -164,7 +181,10 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     // The user's stop, when it came first, is what they see; otherwise the deadline's.
     if (deadline?.fired && !outer.aborted) {
       const message = deadlineText(opts.deadlineMs!, opts.lang);
-      return finish(honestReply('limit', actions, opts.lang, message), 'limit', true, { code: 'turn_timeout', message });
+      return finish(honestReply('limit', actions, opts.lang, message), 'limit', true, {
+        code: 'turn_timeout',
+        message,
+      });
     }
     const why = signal.reason === 'interrupted' ? 'interrupted' : 'aborted';
     return finish(honestReply(why, actions, opts.lang), why, true);
@@ -199,21 +219,41 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
   }
 
   async function loop(): Promise<TurnResult> {
-    const turnContext = await context.begin({ sessionId, turnId, systemPrompt: opts.systemPrompt, tools: tools.specs(), lang: opts.lang, signal });
+    const turnContext = await context.begin({
+      sessionId,
+      turnId,
+      systemPrompt: opts.systemPrompt,
+      tools: tools.specs(),
+      lang: opts.lang,
+      signal,
+    });
     recalledInto(trust, turnContext.recalled ?? 0, opts.lang);
     keepOutside(store, turnId, trust);
     for (let step = 0; ; step++) {
       writer.check();
       if (signal.aborted) return stopped();
-      if (reachedMaxSteps(step, opts.maxSteps)) return finish(honestReply('max_steps', actions, opts.lang), 'max_steps', true);
+      if (reachedMaxSteps(step, opts.maxSteps))
+        return finish(honestReply('max_steps', actions, opts.lang), 'max_steps', true);
 
       const ids = writer.stepIds();
       bus.emit({ type: 'step.start', sessionId, turnId, messageId: ids.messageId, step });
       // Asked before every step: the turn's own results may have grown past the window since the last.
       const messages = await turnContext.messages(steps);
       if (describedInto(trust, tools.list(), opts.lang)) keepOutside(store, turnId, trust);
-      const out = await readStep(llm, { messages, tools: tools.specs(), signal, onRetry, onWaiting }, opts.limits, { bus, sessionId, turnId, ids });
-      bus.emit({ type: 'step.end', sessionId, turnId, messageId: ids.messageId, calls: out.calls.length, ...(out.usage ? { usage: out.usage } : {}) });
+      const out = await readStep(llm, { messages, tools: tools.specs(), signal, onRetry, onWaiting }, opts.limits, {
+        bus,
+        sessionId,
+        turnId,
+        ids,
+      });
+      bus.emit({
+        type: 'step.end',
+        sessionId,
+        turnId,
+        messageId: ids.messageId,
+        calls: out.calls.length,
+        ...(out.usage ? { usage: out.usage } : {}),
+      });
       // The previous step's writes were committed while the model answered: if that failed, act on nothing more.
       writer.check();
       if (out.error !== undefined) {
@@ -223,7 +263,8 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
         const code = (err as { code?: string }).code ?? 'llm_error';
         const message = err instanceof Error ? err.message : String(err);
         // The reply speaks the user's language; the error object keeps the one sentence scripts match on.
-        const said = opts.lang === 'zh' && typeof (err as { zh?: unknown }).zh === 'string' ? (err as { zh: string }).zh : message;
+        const said =
+          opts.lang === 'zh' && typeof (err as { zh?: unknown }).zh === 'string' ? (err as { zh: string }).zh : message;
         return finish(honestReply('error', actions, opts.lang, said), 'error', true, { code, message });
       }
       if (out.cut) {
@@ -249,13 +290,24 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
         return finish(honestReply('error', actions, opts.lang, message), 'error', true, { code: trouble, message });
       }
 
-      steps.push({ role: 'assistant', content: out.text || null, tool_calls: calls.map((c) => ({ ...c.call, arguments: c.arguments })), ...(out.reasoning ? { reasoning: out.reasoning } : {}) });
+      steps.push({
+        role: 'assistant',
+        content: out.text || null,
+        tool_calls: calls.map((c) => ({ ...c.call, arguments: c.arguments })),
+        ...(out.reasoning ? { reasoning: out.reasoning } : {}),
+      });
       let repeated = false;
       for (const batch of batchCalls(out.calls, (c) => tools.get(c.name)?.annotations?.readOnly === true)) {
         // Decided in call order before the batch starts; once a loop is detected, the rest is not run.
         const runs = batch.map((i) => {
           const prepared = calls[i]!;
-          const skip = repeated ? 'stopped' : guard.isRepeat(prepared.call.name, prepared.input) ? 'repeat' : signal.aborted ? 'stopped' : undefined;
+          const skip = repeated
+            ? 'stopped'
+            : guard.isRepeat(prepared.call.name, prepared.input)
+              ? 'repeat'
+              : signal.aborted
+                ? 'stopped'
+                : undefined;
           if (skip === 'repeat') repeated = true;
           return runCall(prepared, ids.messageId, parts[i]!, skip);
         });
@@ -269,7 +321,12 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     }
   }
 
-  async function runCall(prepared: PreparedCall, messageId: string, part: ToolPartHandle, skip?: 'repeat' | 'stopped'): Promise<ActionRecord> {
+  async function runCall(
+    prepared: PreparedCall,
+    messageId: string,
+    part: ToolPartHandle,
+    skip?: 'repeat' | 'stopped',
+  ): Promise<ActionRecord> {
     const { call, input } = prepared;
     part.start();
     const where = { sessionId, turnId, messageId, partId: part.id, callId: call.id };
@@ -283,32 +340,35 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
       const why = trust.review(request);
       if (!why) return permissions!.ask(trust.personIfAsked(request) ? { ...request, personOnly: true } : request);
       lifted.push(why);
-      const lift: PermissionRequest = { ...request, mustAsk: request.mustAsk ? `${request.mustAsk} ${why}` : why, personOnly: true };
+      const lift: PermissionRequest = {
+        ...request,
+        mustAsk: request.mustAsk ? `${request.mustAsk} ${why}` : why,
+        personOnly: true,
+      };
       return permissions!.ask(lift);
     };
-    const result: ToolResult =
-      skip
-        ? {
-            ok: false,
-            input,
-            ms: 0,
-            output:
-              skip === 'repeat'
-                ? 'Error: not run — this exact call was already made twice in this turn.'
-                : 'Error: not run — the turn was stopped.',
-          }
-        : await tools.run(prepared, {
-            sessionId,
-            turnId,
-            callId: call.id,
-            workspace: opts.workspace,
-            signal,
-            lang: opts.lang,
-            ask,
-            refusal: permissions!.refusal,
-            progress: (message) => bus.emit({ type: 'tool.progress', ...where, message }),
-            trust,
-          });
+    const result: ToolResult = skip
+      ? {
+          ok: false,
+          input,
+          ms: 0,
+          output:
+            skip === 'repeat'
+              ? 'Error: not run — this exact call was already made twice in this turn.'
+              : 'Error: not run — the turn was stopped.',
+        }
+      : await tools.run(prepared, {
+          sessionId,
+          turnId,
+          callId: call.id,
+          workspace: opts.workspace,
+          signal,
+          lang: opts.lang,
+          ask,
+          refusal: permissions!.refusal,
+          progress: (message) => bus.emit({ type: 'tool.progress', ...where, message }),
+          trust,
+        });
     const records = permissions?.records?.() ?? [];
     if (!skip) observe(trust, call.name, tools.get(call.name)?.source, result, records);
     if (!result.ok && lifted.length > 0 && records.some((r) => r.decision === 'deny' && r.reason !== undefined)) {
@@ -316,7 +376,13 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
       result.output = `${result.output}\n${lifted.at(-1)}`;
     }
     const action: ActionRecord = {
-      callId: call.id, tool: call.name, input: result.input, ok: result.ok, output: result.output, ms: result.ms, ...cardOf(result),
+      callId: call.id,
+      tool: call.name,
+      input: result.input,
+      ok: result.ok,
+      output: result.output,
+      ms: result.ms,
+      ...cardOf(result),
       ...(records.length > 0 && { permission: records }),
     };
     part.end({ ...result, permission: action.permission });
@@ -326,11 +392,17 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
 }
 
 /** What a call's card shows, for the events and the turn's record: attachments named and sized, without their bytes. */
-function cardOf({ title, metadata, attachments }: ToolResult): Pick<ActionRecord, 'title' | 'metadata' | 'attachments'> {
+function cardOf({
+  title,
+  metadata,
+  attachments,
+}: ToolResult): Pick<ActionRecord, 'title' | 'metadata' | 'attachments'> {
   return {
     ...(title !== undefined && { title }),
     ...(metadata !== undefined && { metadata }),
-    ...(attachments !== undefined && { attachments: attachments.map(({ name, mimeType, size }) => ({ name, mimeType, size })) }),
+    ...(attachments !== undefined && {
+      attachments: attachments.map(({ name, mimeType, size }) => ({ name, mimeType, size })),
+    }),
   };
 }
 
@@ -338,7 +410,11 @@ function cardOf({ title, metadata, attachments }: ToolResult): Pick<ActionRecord
 function limitText(cut: StepCut, lang: Lang): string {
   const n = cut.max.toLocaleString('en-US');
   if (cut.limit === 'calls') {
-    return say(lang, `模型在一步里要求了超过 ${n} 个工具调用，一个都没有执行。`, `The model asked for more than ${n} tool calls in one step; none of them was run.`);
+    return say(
+      lang,
+      `模型在一步里要求了超过 ${n} 个工具调用，一个都没有执行。`,
+      `The model asked for more than ${n} tool calls in one step; none of them was run.`,
+    );
   }
   const what = cut.limit === 'text' ? say(lang, '回复', 'reply') : say(lang, '思考过程', 'reasoning');
   return say(
@@ -351,8 +427,16 @@ function limitText(cut: StepCut, lang: Lang): string {
 /** The model ended its answer early, or gave none. */
 function troubleText(trouble: 'length' | 'empty_reply', lang: Lang): string {
   return trouble === 'length'
-    ? say(lang, '模型达到了它自己的输出长度上限（max tokens），回答在中途停止了。', 'the model reached its own output limit (max tokens) and stopped mid-answer.')
-    : say(lang, '模型返回了空回复。请再试一次，或换一个模型。', 'the model returned an empty reply. Try again, or try another model.');
+    ? say(
+        lang,
+        '模型达到了它自己的输出长度上限（max tokens），回答在中途停止了。',
+        'the model reached its own output limit (max tokens) and stopped mid-answer.',
+      )
+    : say(
+        lang,
+        '模型返回了空回复。请再试一次，或换一个模型。',
+        'the model returned an empty reply. Try again, or try another model.',
+      );
 }
 
 /** The longest string an event shows of a call's arguments; the store keeps them whole. */
@@ -373,7 +457,9 @@ export function inputPreview(input: unknown): unknown {
 
 function preview(input: unknown): unknown {
   if (typeof input === 'string') {
-    return input.length <= EVENT_STRING_CHARS ? input : `${input.slice(0, EVENT_STRING_CHARS)}… [${input.length - EVENT_STRING_CHARS} more characters]`;
+    return input.length <= EVENT_STRING_CHARS
+      ? input
+      : `${input.slice(0, EVENT_STRING_CHARS)}… [${input.length - EVENT_STRING_CHARS} more characters]`;
   }
   if (Array.isArray(input)) return input.map(preview);
   if (input && typeof input === 'object') {

@@ -1,4 +1,3 @@
-
 /**
  * Why a turn ended. `done` is the only ending where the model wrote the final reply itself; `limit`
  * means the model sent more than a step may hold (text, reasoning or tool calls); `interrupted`, that the

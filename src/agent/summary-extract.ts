@@ -51,7 +51,9 @@ export function extractiveSummary(input: { previous?: string; messages: Message[
   const zh = input.lang === 'zh';
   const parts = [
     // The earlier summary already opens with this heading: once is enough.
-    input.previous ? `${zh ? '更早的摘要' : 'Earlier summary'}:\n${input.previous.replace(/^(?:(?:更早的摘要|Earlier summary):\n)+/, '').slice(0, MAX_PREVIOUS_CHARS)}` : '',
+    input.previous
+      ? `${zh ? '更早的摘要' : 'Earlier summary'}:\n${input.previous.replace(/^(?:(?:更早的摘要|Earlier summary):\n)+/, '').slice(0, MAX_PREVIOUS_CHARS)}`
+      : '',
     section(zh ? '用户的请求' : "User's requests", requests, input.lang),
     section(zh ? '主要结果' : 'Key results', results, input.lang),
     section(zh ? '涉及的文件' : 'Files touched', files, input.lang),

@@ -46,7 +46,14 @@ export async function modelSummary(input: {
   ].join('\n');
   let text = '';
   try {
-    for await (const event of input.llm.stream({ messages: [{ role: 'system', content: summaryInstructions(input.lang) }, { role: 'user', content: body }], tools: [], signal })) {
+    for await (const event of input.llm.stream({
+      messages: [
+        { role: 'system', content: summaryInstructions(input.lang) },
+        { role: 'user', content: body },
+      ],
+      tools: [],
+      signal,
+    })) {
       if (event.type === 'text') text += event.delta;
       if (text.length > MAX_SUMMARY_CHARS) break;
     }

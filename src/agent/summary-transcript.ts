@@ -4,7 +4,8 @@ import type { Message } from '../store/messages-repo.js';
 const MAX_TEXT_CHARS = 4_000;
 const MAX_TOOL_CHARS = 1_200;
 
-const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}… [${text.length - max} more characters]` : text);
+const cut = (text: string, max: number) =>
+  text.length > max ? `${text.slice(0, max)}… [${text.length - max} more characters]` : text;
 const args = (input: unknown) => cut(typeof input === 'string' ? input : JSON.stringify(input ?? {}), 400);
 
 /**
@@ -15,8 +16,10 @@ export function transcript(messages: Message[], maxChars: number): string {
   const lines: string[] = [];
   for (const m of messages) {
     for (const p of m.parts) {
-      if (p.type === 'text' && p.text.trim()) lines.push(`${m.role === 'user' ? 'User' : 'Assistant'}: ${cut(p.text, MAX_TEXT_CHARS)}`);
-      else if (p.type === 'tool') lines.push(`Tool ${p.tool}(${args(p.input)}) [${p.state}] → ${cut(p.output ?? '', MAX_TOOL_CHARS)}`);
+      if (p.type === 'text' && p.text.trim())
+        lines.push(`${m.role === 'user' ? 'User' : 'Assistant'}: ${cut(p.text, MAX_TEXT_CHARS)}`);
+      else if (p.type === 'tool')
+        lines.push(`Tool ${p.tool}(${args(p.input)}) [${p.state}] → ${cut(p.output ?? '', MAX_TOOL_CHARS)}`);
     }
   }
   let used = 0;

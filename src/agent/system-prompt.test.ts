@@ -22,22 +22,31 @@ describe('the system prompt', () => {
 
   it('says the scripts cannot run when there is no shell tool', () => {
     const prompt = buildSystemPrompt({ ...base, toolNames: ['skill'], skills });
-    expect(prompt).toContain("This conversation has no shell tool, so a skill's scripts cannot run; say so if a skill needs them.");
+    expect(prompt).toContain(
+      "This conversation has no shell tool, so a skill's scripts cannot run; say so if a skill needs them.",
+    );
   });
 
   it('lists no skills without the skill tool, and none when there are none', () => {
     expect(buildSystemPrompt({ ...base, toolNames: ['calculator'], skills })).not.toContain('docx-report');
     expect(buildSystemPrompt({ ...base, toolNames: ['skill'], skills: [] })).not.toContain('Skills:');
-    expect(buildSystemPrompt({ ...base, toolNames: ['skill'] })).toBe(buildSystemPrompt({ ...base, toolNames: ['skill'], skills: [] }));
+    expect(buildSystemPrompt({ ...base, toolNames: ['skill'] })).toBe(
+      buildSystemPrompt({ ...base, toolNames: ['skill'], skills: [] }),
+    );
   });
 
   it('caps how many skills it lists and how long each description may be', () => {
-    const many = Array.from({ length: 35 }, (_, i) => ({ name: `skill-${String(i).padStart(2, '0')}`, description: 'd'.repeat(2_000) }));
+    const many = Array.from({ length: 35 }, (_, i) => ({
+      name: `skill-${String(i).padStart(2, '0')}`,
+      description: 'd'.repeat(2_000),
+    }));
     const lines = buildSystemPrompt({ ...base, toolNames: ['skill', 'shell'], skills: many }).split('\n');
     const listed = lines.filter((l) => l.startsWith('- skill-'));
     expect(listed).toHaveLength(30);
     expect(listed[0]).toBe(`- skill-00: ${'d'.repeat(299)}…`);
-    expect(lines.at(-1)).toBe('(5 more skills are not listed; the skill tool lists every name when called with one that does not exist.)');
+    expect(lines.at(-1)).toBe(
+      '(5 more skills are not listed; the skill tool lists every name when called with one that does not exist.)',
+    );
   });
 
   it('says MCP tools speak for their servers, not for the user, only when there are some', () => {

@@ -20,7 +20,17 @@ describe('createTurnDeadline', () => {
     vi.useFakeTimers();
     const bus = createBus();
     const d = createTurnDeadline({ bus, sessionId: 's', turnId: 't', ms: 1_000 });
-    const ask = (id: string, turnId = 't') => bus.emit({ type: 'permission.asked', sessionId: 's', turnId, id, callId: 'c', tool: 'file_write', action: 'file.write', target: 'a.txt' });
+    const ask = (id: string, turnId = 't') =>
+      bus.emit({
+        type: 'permission.asked',
+        sessionId: 's',
+        turnId,
+        id,
+        callId: 'c',
+        tool: 'file_write',
+        action: 'file.write',
+        target: 'a.txt',
+      });
     const reply = (id: string) => bus.emit({ type: 'permission.replied', sessionId: 's', id, decision: 'once' });
     vi.advanceTimersByTime(600);
     ask('p1');
@@ -53,7 +63,11 @@ describe('what the deadline says', () => {
     expect(formatDuration(600_000, 'en')).toBe('10 min');
     expect(formatDuration(90_000, 'en')).toBe('90 s');
     expect(formatDuration(1_500, 'zh')).toBe('1.5 秒');
-    expect(deadlineText(600_000, 'zh')).toBe('这一轮超过了时限（10 分钟），已经停下（可用 ZHIXING_TURN_TIMEOUT_MS 调整）。');
-    expect(deadlineText(1_500, 'en')).toBe('The turn ran past its time limit of 1.5 s and was stopped (ZHIXING_TURN_TIMEOUT_MS sets it).');
+    expect(deadlineText(600_000, 'zh')).toBe(
+      '这一轮超过了时限（10 分钟），已经停下（可用 ZHIXING_TURN_TIMEOUT_MS 调整）。',
+    );
+    expect(deadlineText(1_500, 'en')).toBe(
+      'The turn ran past its time limit of 1.5 s and was stopped (ZHIXING_TURN_TIMEOUT_MS sets it).',
+    );
   });
 });

@@ -17,7 +17,13 @@ export interface TurnDeadline {
  * timeouts, cannot keep the user waiting past it. Time spent waiting for the user to answer a
  * permission ask does not count: that wait is theirs, and has no timeout of its own either.
  */
-export function createTurnDeadline(options: { bus: Bus; sessionId: string; turnId: string; ms: number; now?: () => number }): TurnDeadline {
+export function createTurnDeadline(options: {
+  bus: Bus;
+  sessionId: string;
+  turnId: string;
+  ms: number;
+  now?: () => number;
+}): TurnDeadline {
   const { bus, turnId, ms } = options;
   const now = options.now ?? Date.now;
   const controller = new AbortController();

@@ -12,19 +12,30 @@ import type { Tool } from '../tools/tool.js';
 import type { Store } from '../store/store.js';
 
 /** The turn's trust record: the user's words of the session, and outside text already in its history. */
-export function trustOf(store: Store, opts: { sessionId: string; text: string; lang: Lang; inPrompt?: UntrustedSource[] }): TurnTrust {
+export function trustOf(
+  store: Store,
+  opts: { sessionId: string; text: string; lang: Lang; inPrompt?: UntrustedSource[] },
+): TurnTrust {
   const called = store.messages.toolsCalled(opts.sessionId);
   const earlier: UntrustedSource[] = called.tools
     .filter((tool) => bringsOutsideText(tool))
     .map((tool) => ({ tool, from: say(opts.lang, '本会话之前', 'earlier in this conversation') }));
   earlier.push(...(opts.inPrompt ?? []));
   // Text an earlier turn read in its prompt or tool descriptions lives on in what it answered.
-  for (const s of store.turns.outsideOf(opts.sessionId)) earlier.push({ ...s, from: `${s.from ?? s.tool}, ${say(opts.lang, '本会话之前', 'earlier in this conversation')}` });
+  for (const s of store.turns.outsideOf(opts.sessionId))
+    earlier.push({
+      ...s,
+      from: `${s.from ?? s.tool}, ${say(opts.lang, '本会话之前', 'earlier in this conversation')}`,
+    });
   // A project's skill loaded earlier is still in the conversation, wherever this turn runs from.
   if (called.projectSkills.length) earlier.push({ tool: 'skill', from: called.projectSkills.join(', ') });
   const earlierTexts = store.messages.userTexts(opts.sessionId);
   // Text quoted in a fence in an earlier message (piped in, pasted) is still in the model's context.
-  if (earlierTexts.some((t) => withoutFences(t) !== t)) earlier.push({ tool: say(opts.lang, '引用的文本', 'quoted text'), from: say(opts.lang, '本会话之前的消息', 'an earlier message of this conversation') });
+  if (earlierTexts.some((t) => withoutFences(t) !== t))
+    earlier.push({
+      tool: say(opts.lang, '引用的文本', 'quoted text'),
+      from: say(opts.lang, '本会话之前的消息', 'an earlier message of this conversation'),
+    });
   return createTurnTrust({ lang: opts.lang, turnText: opts.text, earlierTexts, earlier });
 }
 
@@ -34,7 +45,9 @@ export function trustOf(store: Store, opts: { sessionId: string; text: string; l
  */
 export function promptSources(skills: Array<{ name: string; source?: string }>, lang: Lang): UntrustedSource[] {
   const project = skills.filter((s) => s.source === 'project').map((s) => s.name);
-  return project.length ? [{ tool: say(lang, '这个项目的技能', "this project's skills"), from: project.join(', '), kept: true }] : [];
+  return project.length
+    ? [{ tool: say(lang, '这个项目的技能', "this project's skills"), from: project.join(', '), kept: true }]
+    : [];
 }
 
 /**
@@ -49,13 +62,24 @@ export function describedInto(trust: TurnTrust, tools: Pick<Tool, 'remoteServer'
   for (const server of new Set(tools.map((t) => t.remoteServer))) {
     if (server === undefined || known.has(server)) continue;
     added = true;
-    trust.entered({ tool: say(lang, 'MCP 服务器的工具说明', "an MCP server's tool descriptions"), from: server, describes: server, kept: true });
+    trust.entered({
+      tool: say(lang, 'MCP 服务器的工具说明', "an MCP server's tool descriptions"),
+      from: server,
+      describes: server,
+      kept: true,
+    });
   }
   return added;
 }
 
 /** What a finished call tells the trust record: outside text that came in, a search's result links. */
-export function observe(trust: TurnTrust, tool: string, source: string | undefined, result: ToolResult, records: PermissionRecord[]): void {
+export function observe(
+  trust: TurnTrust,
+  tool: string,
+  source: string | undefined,
+  result: ToolResult,
+  records: PermissionRecord[],
+): void {
   // A project's skill (a cloned folder's file) is outside text; a shipped or the user's own one is not.
   if (tool === 'skill' && result.ok && result.metadata?.source === 'project') {
     trust.entered({ tool, from: String(result.metadata.name ?? '') });
@@ -63,15 +87,27 @@ export function observe(trust: TurnTrust, tool: string, source: string | undefin
   }
   if (!bringsOutsideText(tool, source)) return;
   // A store read back empty brought nothing in: only our own words ("The todo list is empty").
-  if (result.ok && (tool === 'memory_search' ? Number(result.metadata?.hits) === 0 : tool === 'todo_list' && Number(result.metadata?.shown) === 0)) return;
+  if (
+    result.ok &&
+    (tool === 'memory_search'
+      ? Number(result.metadata?.hits) === 0
+      : tool === 'todo_list' && Number(result.metadata?.shown) === 0)
+  )
+    return;
   // A call that failed before anything was allowed to go out (refused, or stopped by a check of ours)
   // brought nothing in. One that went out brought in what its error quotes: a stopped command's output,
   // an MCP server's error, or a message marked as quoting outside words (a server's status line, content
   // type or redirect target); otherwise its error is our own words (a policy refusal, a timeout).
-  if (!result.ok && (!records.some((r) => r.decision === 'allow') || !(result.outside || tool === 'shell' || source?.startsWith('mcp:')))) return;
+  if (
+    !result.ok &&
+    (!records.some((r) => r.decision === 'allow') ||
+      !(result.outside || tool === 'shell' || source?.startsWith('mcp:')))
+  )
+    return;
   const input = (result.input ?? {}) as Record<string, unknown>;
-  const from = (tool === 'memory_search' && result.metadata?.scope === 'all' ? 'scope: all' : undefined)
-    ?? ([input.url, input.path, input.query, input.command].find((v) => typeof v === 'string') as string | undefined);
+  const from =
+    (tool === 'memory_search' && result.metadata?.scope === 'all' ? 'scope: all' : undefined) ??
+    ([input.url, input.path, input.query, input.command].find((v) => typeof v === 'string') as string | undefined);
   trust.entered({ tool, ...(from !== undefined && { from }) });
   if (!result.ok || tool !== 'web_search') return;
   const results = result.metadata?.results;
@@ -84,11 +120,23 @@ export function observe(trust: TurnTrust, tool: string, source: string | undefin
 
 /** Memories recalled into the system message at the turn's start: stored text an earlier, steered turn may have written. */
 export function recalledInto(trust: TurnTrust, count: number, lang: Lang): void {
-  if (count > 0) trust.entered({ tool: say(lang, '自动回忆的记忆', 'recalled memories'), from: say(lang, `${count} 条`, `${count}`), kept: true });
+  if (count > 0)
+    trust.entered({
+      tool: say(lang, '自动回忆的记忆', 'recalled memories'),
+      from: say(lang, `${count} 条`, `${count}`),
+      kept: true,
+    });
 }
 
 /** Keeps in the turn's row the sources that no tool part of the history records (see TurnsRepo.noteOutside). */
 export function keepOutside(store: Store, turnId: string, trust: TurnTrust): void {
-  const kept = trust.sources().filter((s) => s.kept).map(({ tool, from, describes }) => ({ tool, ...(from !== undefined && { from }), ...(describes !== undefined && { describes }) }));
+  const kept = trust
+    .sources()
+    .filter((s) => s.kept)
+    .map(({ tool, from, describes }) => ({
+      tool,
+      ...(from !== undefined && { from }),
+      ...(describes !== undefined && { describes }),
+    }));
   if (kept.length) store.turns.noteOutside(turnId, kept);
 }

@@ -42,7 +42,14 @@ interface PartRecord extends ToolCard {
  * the event-loop tick (the store's group commit); a change to a tool part whose insert is still
  * queued is folded into that insert, so a quick call costs one row write, not three.
  */
-export function createTurnWriter(options: { store: Store; sessionId: string; turnId: string; mode: string; model: string; now: () => number }) {
+export function createTurnWriter(options: {
+  store: Store;
+  sessionId: string;
+  turnId: string;
+  mode: string;
+  model: string;
+  now: () => number;
+}) {
   const { store, sessionId, turnId, now } = options;
   let failure: unknown;
   /** A write that failed is kept here and raised by `check` or `end`, in the turn it belongs to. */
@@ -80,10 +87,16 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
     if (result) Object.assign(record, result);
     if (!record.written) return;
     const { id, output, ms, at, title, metadata, attachments, permission } = record;
-    defer(() => store.messages.updateToolPart(id, { state, output, ms, now: at, title, metadata, attachments, permission }));
+    defer(() =>
+      store.messages.updateToolPart(id, { state, output, ms, now: at, title, metadata, attachments, permission }),
+    );
   }
 
-  const newStepIds = (): StepIds => ({ messageId: store.newId('msg'), textPartId: store.newId('prt'), reasoningPartId: store.newId('prt') });
+  const newStepIds = (): StepIds => ({
+    messageId: store.newId('msg'),
+    textPartId: store.newId('prt'),
+    reasoningPartId: store.newId('prt'),
+  });
 
   return {
     /** The user's message and the turn's row, committed at once: the turn exists before anything runs. */
@@ -91,7 +104,9 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
       const messageId = store.newId('msg');
       store.transaction(() => {
         store.turns.start({ id: turnId, sessionId, mode: options.mode, model: options.model, now: now() });
-        store.messages.addMessage({ id: messageId, sessionId, turnId, role: 'user', now: now() }, [{ id: store.newId('prt'), type: 'text', text, now: now() }]);
+        store.messages.addMessage({ id: messageId, sessionId, turnId, role: 'user', now: now() }, [
+          { id: store.newId('prt'), type: 'text', text, now: now() },
+        ]);
         store.sessions.touch(sessionId, now());
       });
       return { messageId };
@@ -118,8 +133,21 @@ export function createTurnWriter(options: { store: Store; sessionId: string; tur
         if (text) parts.push({ id: ids.textPartId, type: 'text', text, now: at });
         calls.forEach(({ call, input }, i) => {
           const r = records[i]!;
-          parts.push({ now: r.at, id: r.id, type: 'tool', callId: call.id, tool: call.name, input, state: r.state, output: r.output, ms: r.ms,
-            title: r.title, metadata: r.metadata, attachments: r.attachments, permission: r.permission });
+          parts.push({
+            now: r.at,
+            id: r.id,
+            type: 'tool',
+            callId: call.id,
+            tool: call.name,
+            input,
+            state: r.state,
+            output: r.output,
+            ms: r.ms,
+            title: r.title,
+            metadata: r.metadata,
+            attachments: r.attachments,
+            permission: r.permission,
+          });
         });
         store.messages.addMessage({ id: messageId, sessionId, turnId, role: 'assistant', now: at }, parts);
         // Only once every row of the step is in: a failed step leaves nothing to update.

@@ -22,19 +22,33 @@ export interface ElementTarget {
 }
 
 /** How the element is shown in asks and results: `[ref=e12]` or the selector. */
-export const targetName = (t: ElementTarget): string => (t.ref ? `[ref=${t.ref}]` : t.selector ?? '');
+export const targetName = (t: ElementTarget): string => (t.ref ? `[ref=${t.ref}]` : (t.selector ?? ''));
 
 /** The one element a ref or selector names, or an error the model can act on. */
-export async function locate(page: Page, target: ElementTarget, lang: Lang): Promise<{ locator: Locator; note?: string }> {
+export async function locate(
+  page: Page,
+  target: ElementTarget,
+  lang: Lang,
+): Promise<{ locator: Locator; note?: string }> {
   if (target.ref !== undefined) {
     const ref = target.ref.replace(/^\[?ref=|\]$/g, '').trim();
     if (!REF.test(ref)) {
-      throw new ToolError(say(lang, `「${target.ref}」不是快照里的元素编号（形如 e12）。`, `"${target.ref}" is not an element ref from a snapshot (they look like e12).`));
+      throw new ToolError(
+        say(
+          lang,
+          `「${target.ref}」不是快照里的元素编号（形如 e12）。`,
+          `"${target.ref}" is not an element ref from a snapshot (they look like e12).`,
+        ),
+      );
     }
     const locator = page.getByRef(ref);
     if ((await locator.count().catch(() => 0)) === 0) {
       throw new ToolError(
-        say(lang, `页面上找不到 ${ref}：页面可能已经变了。请先调用 browser_snapshot 获取新的编号。`, `No element ${ref} on the page: it may have changed. Call browser_snapshot for fresh refs.`),
+        say(
+          lang,
+          `页面上找不到 ${ref}：页面可能已经变了。请先调用 browser_snapshot 获取新的编号。`,
+          `No element ${ref} on the page: it may have changed. Call browser_snapshot for fresh refs.`,
+        ),
       );
     }
     return { locator };
@@ -46,15 +60,27 @@ export async function locate(page: Page, target: ElementTarget, lang: Lang): Pro
   try {
     count = await locator.count();
   } catch {
-    throw new ToolError(say(lang, `「${selector}」不是有效的 CSS 选择器。`, `"${selector}" is not a valid CSS selector.`));
+    throw new ToolError(
+      say(lang, `「${selector}」不是有效的 CSS 选择器。`, `"${selector}" is not a valid CSS selector.`),
+    );
   }
   if (count === 0) {
-    throw new ToolError(say(lang, `页面上没有匹配「${selector}」的元素。可以先调用 browser_snapshot 看看页面。`, `Nothing on the page matches "${selector}". Call browser_snapshot to see the page.`));
+    throw new ToolError(
+      say(
+        lang,
+        `页面上没有匹配「${selector}」的元素。可以先调用 browser_snapshot 看看页面。`,
+        `Nothing on the page matches "${selector}". Call browser_snapshot to see the page.`,
+      ),
+    );
   }
   if (count === 1) return { locator };
   return {
     locator: locator.first(),
-    note: say(lang, `「${selector}」匹配了 ${count} 个元素，用了第一个。`, `"${selector}" matched ${count} elements; the first was used.`),
+    note: say(
+      lang,
+      `「${selector}」匹配了 ${count} 个元素，用了第一个。`,
+      `"${selector}" matched ${count} elements; the first was used.`,
+    ),
   };
 }
 

@@ -8,14 +8,23 @@ import type { BrowserContext } from 'playwright-core';
 import { checkUrlResolved, NetworkPolicyError, type NetworkPolicy } from '../net/policy.js';
 import type { Refusal } from './proxy.js';
 
-export async function guardContext(context: BrowserContext, policy: NetworkPolicy, onRefused: (refusal: Refusal) => void): Promise<void> {
+export async function guardContext(
+  context: BrowserContext,
+  policy: NetworkPolicy,
+  onRefused: (refusal: Refusal) => void,
+): Promise<void> {
   await context.route('**/*', async (route) => {
     const url = route.request().url();
     try {
       await checkUrlResolved(url, policy);
     } catch (err) {
       const unresolved = err instanceof NetworkPolicyError && err.reason === 'resolve';
-      if (!unresolved) onRefused({ url, message: err instanceof Error ? err.message : String(err), subresource: !route.request().isNavigationRequest() });
+      if (!unresolved)
+        onRefused({
+          url,
+          message: err instanceof Error ? err.message : String(err),
+          subresource: !route.request().isNavigationRequest(),
+        });
       await route.abort(unresolved ? 'namenotresolved' : 'blockedbyclient').catch(() => {});
       return;
     }

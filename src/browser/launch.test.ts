@@ -24,7 +24,9 @@ describe('findChromium', () => {
   it('says what is wrong with a configured path that is not a program', () => {
     const notExecutable = program('set', 'plain', 0o644);
     for (const bad of [notExecutable, join(root, 'missing'), 'chromium', join(root, 'set')]) {
-      expect(() => findChromium({ chromiumPath: bad, searchPath: '' }, 'en')).toThrow(`ZHIXING_CHROMIUM_PATH points at ${bad}, which is not an executable Chromium`);
+      expect(() => findChromium({ chromiumPath: bad, searchPath: '' }, 'en')).toThrow(
+        `ZHIXING_CHROMIUM_PATH points at ${bad}, which is not an executable Chromium`,
+      );
     }
   });
 
@@ -32,14 +34,20 @@ describe('findChromium', () => {
     program('a', 'chromium', 0o644);
     const google = program('b', 'google-chrome');
     const debian = program('c', 'chromium');
-    expect(findChromium({ searchPath: [join(root, 'a'), join(root, 'b'), join(root, 'c')].join(':') }, 'en')).toBe(google);
+    expect(findChromium({ searchPath: [join(root, 'a'), join(root, 'b'), join(root, 'c')].join(':') }, 'en')).toBe(
+      google,
+    );
     expect(findChromium({ searchPath: ['relative/dir', join(root, 'c')].join(':') }, 'en')).toBe(debian);
   });
 
-  it('says how to install or point at one when there is none, in the user\'s language', () => {
+  it("says how to install or point at one when there is none, in the user's language", () => {
     expect(() => findChromium({ searchPath: join(root, 'a') }, 'en')).toThrow(BrowserUnavailable);
-    expect(() => findChromium({ searchPath: join(root, 'a') }, 'en')).toThrow(/No Chromium found .*apt-get install chromium.*ZHIXING_CHROMIUM_PATH.*ZHIXING_BROWSER_CDP_URL/);
-    expect(() => findChromium({ searchPath: '' }, 'zh')).toThrow(/没有找到 Chromium.*apt-get install chromium.*ZHIXING_CHROMIUM_PATH/);
+    expect(() => findChromium({ searchPath: join(root, 'a') }, 'en')).toThrow(
+      /No Chromium found .*apt-get install chromium.*ZHIXING_CHROMIUM_PATH.*ZHIXING_BROWSER_CDP_URL/,
+    );
+    expect(() => findChromium({ searchPath: '' }, 'zh')).toThrow(
+      /没有找到 Chromium.*apt-get install chromium.*ZHIXING_CHROMIUM_PATH/,
+    );
   });
 });
 
@@ -54,11 +62,19 @@ describe('sandboxChoice', () => {
   });
 
   it('goes without the sandbox only after a sandboxed start failed, and says why', () => {
-    expect(sandboxChoice(1000, true)).toEqual({ chromiumSandbox: false, args: [...CHROMIUM_FLAGS, '--no-sandbox'], unsandboxed: 'failed' });
+    expect(sandboxChoice(1000, true)).toEqual({
+      chromiumSandbox: false,
+      args: [...CHROMIUM_FLAGS, '--no-sandbox'],
+      unsandboxed: 'failed',
+    });
   });
 
   it('as root keeps --no-sandbox: Chromium refuses to sandbox itself as root', () => {
-    expect(sandboxChoice(0, false)).toEqual({ chromiumSandbox: false, args: [...CHROMIUM_FLAGS, '--no-sandbox'], unsandboxed: 'root' });
+    expect(sandboxChoice(0, false)).toEqual({
+      chromiumSandbox: false,
+      args: [...CHROMIUM_FLAGS, '--no-sandbox'],
+      unsandboxed: 'root',
+    });
     expect(sandboxChoice(0, true).args).toContain('--no-sandbox');
   });
 });

@@ -46,7 +46,8 @@ export interface SandboxChoice {
  */
 export function sandboxChoice(uid: number | undefined, sandboxFailed: boolean): SandboxChoice {
   if (uid === 0) return { chromiumSandbox: false, args: [...CHROMIUM_FLAGS, '--no-sandbox'], unsandboxed: 'root' };
-  if (sandboxFailed) return { chromiumSandbox: false, args: [...CHROMIUM_FLAGS, '--no-sandbox'], unsandboxed: 'failed' };
+  if (sandboxFailed)
+    return { chromiumSandbox: false, args: [...CHROMIUM_FLAGS, '--no-sandbox'], unsandboxed: 'failed' };
   return { chromiumSandbox: true, args: [...CHROMIUM_FLAGS] };
 }
 

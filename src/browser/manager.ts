@@ -66,12 +66,13 @@ export function createBrowserManager(options: BrowserManagerOptions): BrowserMan
       const started = import('./open.js').then(({ openBrowser }) => openBrowser(options.source, lang));
       opening = started;
       started.then(
-        ({ browser: b }) => b.on('disconnected', () => {
-          // Crashed, killed or closed: the next call starts afresh.
-          if (opening !== started) return;
-          opening = undefined;
-          entries.clear();
-        }),
+        ({ browser: b }) =>
+          b.on('disconnected', () => {
+            // Crashed, killed or closed: the next call starts afresh.
+            if (opening !== started) return;
+            opening = undefined;
+            entries.clear();
+          }),
         () => opening === started && (opening = undefined),
       );
     }
@@ -88,7 +89,9 @@ export function createBrowserManager(options: BrowserManagerOptions): BrowserMan
       if (refusals.length > MAX_REFUSALS) refusals.splice(0, refusals.length - MAX_REFUSALS);
     };
     // With the private network allowed the proxy has nothing to refuse: requests go direct.
-    const proxy = options.policy.allowPrivate ? undefined : await startPolicyProxy({ policy: options.policy, onRefused });
+    const proxy = options.policy.allowPrivate
+      ? undefined
+      : await startPolicyProxy({ policy: options.policy, onRefused });
     let context: BrowserContext;
     try {
       context = await b.newContext({
@@ -169,7 +172,10 @@ export function createBrowserManager(options: BrowserManagerOptions): BrowserMan
   return {
     policy: options.policy,
     async use(sessionId, lang, fn) {
-      if (closed) throw new BrowserUnavailable(lang === 'zh' ? '浏览器已经关闭（程序正在退出）。' : 'The browser is closed (the program is shutting down).');
+      if (closed)
+        throw new BrowserUnavailable(
+          lang === 'zh' ? '浏览器已经关闭（程序正在退出）。' : 'The browser is closed (the program is shutting down).',
+        );
       let pending = entries.get(sessionId);
       if (!pending) {
         pending = openEntry(lang);
@@ -197,7 +203,13 @@ export function createBrowserManager(options: BrowserManagerOptions): BrowserMan
       const current = opening;
       opening = undefined;
       // Attached over CDP, close() only detaches: the user's Chrome and its own tabs stay.
-      if (current) await current.then(({ browser: b }) => b.close(), () => {}).catch(() => {});
+      if (current)
+        await current
+          .then(
+            ({ browser: b }) => b.close(),
+            () => {},
+          )
+          .catch(() => {});
     },
   };
 }

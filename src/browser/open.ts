@@ -13,7 +13,8 @@ const LAUNCH_TIMEOUT_MS = 30_000;
 /** The environment without keys and tokens: nothing a page could reach, but no reason to hand them over. */
 function browserEnv(env: Record<string, string | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (value !== undefined && !isSecretVariable(name, value)) out[name] = value;
+  for (const [name, value] of Object.entries(env))
+    if (value !== undefined && !isSecretVariable(name, value)) out[name] = value;
   return out;
 }
 
@@ -68,17 +69,23 @@ export async function openBrowser(
       } catch (err) {
         // No user namespaces and no setuid helper here: a browser without its sandbox is still
         // behind the network policy, and better than none; the user is told.
-        notice(say(
-          lang,
-          `Chromium 无法在沙箱中启动（${firstLine(err)}），改为不带沙箱运行。`,
-          `Chromium could not start inside its sandbox (${firstLine(err)}); running it without the sandbox.`,
-        ));
+        notice(
+          say(
+            lang,
+            `Chromium 无法在沙箱中启动（${firstLine(err)}），改为不带沙箱运行。`,
+            `Chromium could not start inside its sandbox (${firstLine(err)}); running it without the sandbox.`,
+          ),
+        );
       }
     }
     return { browser: await start(true), attached: false };
   } catch (err) {
     throw new BrowserUnavailable(
-      say(lang, `Chromium（${executablePath}）启动失败：${firstLine(err)}`, `Chromium (${executablePath}) did not start: ${firstLine(err)}`),
+      say(
+        lang,
+        `Chromium（${executablePath}）启动失败：${firstLine(err)}`,
+        `Chromium (${executablePath}) did not start: ${firstLine(err)}`,
+      ),
     );
   }
 }

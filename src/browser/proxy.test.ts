@@ -12,10 +12,15 @@ const forbiddenHits: string[] = [];
 let proxy: PolicyProxy;
 const refusals: Refusal[] = [];
 
-const listen = (s: Server) => new Promise<number>((r) => s.listen(0, '127.0.0.1', () => r((s.address() as AddressInfo).port)));
+const listen = (s: Server) =>
+  new Promise<number>((r) => s.listen(0, '127.0.0.1', () => r((s.address() as AddressInfo).port)));
 
 beforeAll(async () => {
-  allowed = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/plain', 'x-seen-host': req.headers.host ?? '' }).end(`hello from ${req.url}`));
+  allowed = createServer((req, res) =>
+    res
+      .writeHead(200, { 'content-type': 'text/plain', 'x-seen-host': req.headers.host ?? '' })
+      .end(`hello from ${req.url}`),
+  );
   forbidden = createServer((req, res) => (forbiddenHits.push(req.url ?? ''), res.end('secret')));
   allowedPort = await listen(allowed);
   forbiddenPort = await listen(forbidden);
@@ -53,7 +58,9 @@ function viaProxy(url: string): Promise<{ status: number; headers: Record<string
 function tunnel(target: string): Promise<string> {
   const { port } = new URL(proxy.server);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () => socket.write(`CONNECT ${target} HTTP/1.1\r\nhost: ${target}\r\n\r\n`));
+    const socket = connect(Number(port), '127.0.0.1', () =>
+      socket.write(`CONNECT ${target} HTTP/1.1\r\nhost: ${target}\r\n\r\n`),
+    );
     let text = '';
     let sent = false;
     socket.setEncoding('utf8').on('data', (d: string) => {
@@ -71,25 +78,43 @@ function tunnel(target: string): Promise<string> {
 describe('the policy proxy', () => {
   it('forwards plain http to an allowed address, by name or by address', async () => {
     const byName = await viaProxy(`http://site.test:${allowedPort}/page?q=1`);
-    expect([byName.status, byName.body, byName.headers['x-seen-host']]).toEqual([200, 'hello from /page?q=1', `site.test:${allowedPort}`]);
+    expect([byName.status, byName.body, byName.headers['x-seen-host']]).toEqual([
+      200,
+      'hello from /page?q=1',
+      `site.test:${allowedPort}`,
+    ]);
     expect((await viaProxy(`http://127.0.0.1:${allowedPort}/x`)).body).toBe('hello from /x');
   });
 
   it('refuses plain http to a private address, whatever name leads there, with a page that says so', async () => {
-    for (const url of [`http://127.0.0.1:${forbiddenPort}/a`, `http://evil.test:${forbiddenPort}/b`, `http://[::1]:${forbiddenPort}/c`]) {
+    for (const url of [
+      `http://127.0.0.1:${forbiddenPort}/a`,
+      `http://evil.test:${forbiddenPort}/b`,
+      `http://[::1]:${forbiddenPort}/c`,
+    ]) {
       const r = await viaProxy(url);
       expect(r.status, url).toBe(403);
       expect(r.headers[REFUSED_HEADER]).toBe('1');
       expect(r.body).toMatch(/^Refused to connect to .*ZHIXING_ALLOW_PRIVATE_NETWORK=1/);
     }
-    expect(refusals.map((r) => r.url)).toEqual([`http://127.0.0.1:${forbiddenPort}/a`, `http://evil.test:${forbiddenPort}/b`, `http://[::1]:${forbiddenPort}/c`]);
+    expect(refusals.map((r) => r.url)).toEqual([
+      `http://127.0.0.1:${forbiddenPort}/a`,
+      `http://evil.test:${forbiddenPort}/b`,
+      `http://[::1]:${forbiddenPort}/c`,
+    ]);
     expect(forbiddenHits).toEqual([]);
   });
 
   it('opens CONNECT tunnels only to allowed addresses', async () => {
     const opened = await tunnel(`site.test:${allowedPort}`);
-    expect(opened).toMatch(/^HTTP\/1\.1 200 Connection Established\r\n\r\nHTTP\/1\.1 200 OK[\s\S]*\r\nhello from \/through\r\n/);
-    for (const target of [`127.0.0.1:${forbiddenPort}`, `evil.test:${forbiddenPort}`, `[::ffff:127.0.0.1]:${forbiddenPort}`]) {
+    expect(opened).toMatch(
+      /^HTTP\/1\.1 200 Connection Established\r\n\r\nHTTP\/1\.1 200 OK[\s\S]*\r\nhello from \/through\r\n/,
+    );
+    for (const target of [
+      `127.0.0.1:${forbiddenPort}`,
+      `evil.test:${forbiddenPort}`,
+      `[::ffff:127.0.0.1]:${forbiddenPort}`,
+    ]) {
       expect(await tunnel(target), target).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
     }
     expect(await tunnel(`nowhere.test:443`)).toMatch(/^HTTP\/1\.1 502 Bad Gateway\r\n/);

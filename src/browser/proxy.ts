@@ -10,7 +10,13 @@
  * end to end: Chromium still checks certificates). One connection per request, so every request is
  * checked on its own.
  */
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { checkSocket, checkUrl, NetworkPolicyError, policyLookup, type NetworkPolicy } from '../net/policy.js';
@@ -19,7 +25,15 @@ const CONNECT_TIMEOUT_MS = 10_000;
 /** Marks the proxy's own refusal page, so a navigation that landed on it is reported as refused. */
 export const REFUSED_HEADER = 'x-zhixing-refused';
 /** Request headers meant for the proxy, or for one hop only. */
-const HOP_HEADERS = new Set(['proxy-connection', 'proxy-authorization', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade']);
+const HOP_HEADERS = new Set([
+  'proxy-connection',
+  'proxy-authorization',
+  'connection',
+  'keep-alive',
+  'te',
+  'trailer',
+  'upgrade',
+]);
 const HOP_RESPONSE_HEADERS = new Set(['connection', 'keep-alive', 'proxy-connection', 'trailer', 'upgrade']);
 
 /** A connection the policy refused: where to, and why, in words for the user. */
@@ -54,7 +68,12 @@ function policyConnect(host: string, port: number, policy: NetworkPolicy): Promi
       reject(err);
       return;
     }
-    const socket = connect({ host: host.replace(/^\[|\]$/g, ''), port, lookup: policyLookup(policy, () => port) as never, timeout: CONNECT_TIMEOUT_MS });
+    const socket = connect({
+      host: host.replace(/^\[|\]$/g, ''),
+      port,
+      lookup: policyLookup(policy, () => port) as never,
+      timeout: CONNECT_TIMEOUT_MS,
+    });
     const fail = (err: Error) => {
       socket.destroy();
       const cause = (err as { cause?: unknown }).cause;
@@ -84,7 +103,8 @@ export async function startPolicyProxy(options: PolicyProxyOptions): Promise<Pol
   };
   const refused = (url: string, err: unknown): string => {
     const message = err instanceof Error ? err.message : String(err);
-    if (err instanceof NetworkPolicyError && (err.reason === 'address' || err.reason === 'scheme')) options.onRefused({ url, message });
+    if (err instanceof NetworkPolicyError && (err.reason === 'address' || err.reason === 'scheme'))
+      options.onRefused({ url, message });
     return message;
   };
 
@@ -95,7 +115,9 @@ export async function startPolicyProxy(options: PolicyProxyOptions): Promise<Pol
       url = new URL(req.url ?? '');
       if (url.protocol !== 'http:') throw new Error('not an absolute http URL');
     } catch {
-      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('This is a proxy: absolute http URLs only.');
+      res
+        .writeHead(400, { 'content-type': 'text/plain; charset=utf-8' })
+        .end('This is a proxy: absolute http URLs only.');
       return;
     }
     const port = url.port ? Number(url.port) : 80;
@@ -103,21 +125,29 @@ export async function startPolicyProxy(options: PolicyProxyOptions): Promise<Pol
       (socket) => {
         track(socket);
         const headers: Record<string, string | string[]> = {};
-        for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_HEADERS.has(name)) headers[name] = value;
+        for (const [name, value] of Object.entries(req.headers))
+          if (value !== undefined && !HOP_HEADERS.has(name)) headers[name] = value;
         headers.connection = 'close';
-        const upstream = httpRequest({ method: req.method, path: `${url.pathname}${url.search}`, headers, createConnection: () => socket }, (answer) => {
-          const out: Record<string, string | string[]> = {};
-          for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !HOP_RESPONSE_HEADERS.has(name)) out[name] = value;
-          res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
-          answer.pipe(res);
-        });
+        const upstream = httpRequest(
+          { method: req.method, path: `${url.pathname}${url.search}`, headers, createConnection: () => socket },
+          (answer) => {
+            const out: Record<string, string | string[]> = {};
+            for (const [name, value] of Object.entries(answer.headers))
+              if (value !== undefined && !HOP_RESPONSE_HEADERS.has(name)) out[name] = value;
+            res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
+            answer.pipe(res);
+          },
+        );
         upstream.on('error', () => res.destroy());
         req.pipe(upstream);
       },
       (err: unknown) => {
         const message = refused(url.href, err);
         const policyRefusal = err instanceof NetworkPolicyError && err.reason !== 'resolve';
-        res.writeHead(policyRefusal ? 403 : 502, { 'content-type': 'text/plain; charset=utf-8', ...(policyRefusal ? { [REFUSED_HEADER]: '1' } : {}) });
+        res.writeHead(policyRefusal ? 403 : 502, {
+          'content-type': 'text/plain; charset=utf-8',
+          ...(policyRefusal ? { [REFUSED_HEADER]: '1' } : {}),
+        });
         res.end(message);
       },
     );
@@ -146,7 +176,9 @@ export async function startPolicyProxy(options: PolicyProxyOptions): Promise<Pol
       },
       (err: unknown) => {
         const message = refused(`https://${target}/`, err);
-        client.end(`HTTP/1.1 ${err instanceof NetworkPolicyError && err.reason !== 'resolve' ? '403 Forbidden' : '502 Bad Gateway'}\r\ncontent-length: 0\r\n\r\n`);
+        client.end(
+          `HTTP/1.1 ${err instanceof NetworkPolicyError && err.reason !== 'resolve' ? '403 Forbidden' : '502 Bad Gateway'}\r\ncontent-length: 0\r\n\r\n`,
+        );
         void message;
       },
     );

@@ -36,7 +36,12 @@ describe('cutSnapshot', () => {
     expect(cutSnapshot('- a\n- b', 100, 'en')).toBe('- a\n- b');
     const long = Array.from({ length: 100 }, (_, i) => `- item ${i}`).join('\n');
     const cut = cutSnapshot(long, 50, 'en');
-    expect(cut.split('\n').slice(0, -1).every((l) => /^- item \d+$/.test(l))).toBe(true);
+    expect(
+      cut
+        .split('\n')
+        .slice(0, -1)
+        .every((l) => /^- item \d+$/.test(l)),
+    ).toBe(true);
     expect(cut).toMatch(/\n… \(a long page: showing the first \d+ of 989 characters\)$/);
     expect(cutSnapshot(long, 50, 'zh')).toMatch(/（页面很长，只显示了前 \d+ \/ 989 个字符）$/);
   });

@@ -51,7 +51,16 @@ export interface PageView {
 export async function viewPage(page: Page, lang: Lang): Promise<PageView> {
   const url = page.url();
   const title = await page.title().catch(() => '');
-  if (url === 'about:blank') return { title, url, tree: say(lang, '（空白标签页：用 browser_navigate 打开一个网址）', '(an empty tab: open a URL with browser_navigate)') };
+  if (url === 'about:blank')
+    return {
+      title,
+      url,
+      tree: say(
+        lang,
+        '（空白标签页：用 browser_navigate 打开一个网址）',
+        '(an empty tab: open a URL with browser_navigate)',
+      ),
+    };
   const raw = await page.ariaSnapshot({ mode: 'ai', timeout: SNAPSHOT_TIMEOUT_MS });
   return { title, url, tree: cutSnapshot(compactSnapshot(raw), MAX_SNAPSHOT_CHARS, lang) };
 }

@@ -11,7 +11,11 @@ import { z } from 'zod';
 
 const Session = {
   sessionId: z.string().describe('The session the event belongs to.'),
-  seq: z.number().int().nonnegative().describe('Per-session sequence number: one more than the previous event of this session.'),
+  seq: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe('Per-session sequence number: one more than the previous event of this session.'),
 };
 const Turn = { ...Session, turnId: z.string() };
 const Step = { ...Turn, messageId: z.string().describe('The assistant message of this step, as stored.') };
@@ -26,7 +30,9 @@ export const PermissionRecord = z.object({
   decision: z.enum(['allow', 'deny']),
   by: z
     .enum(['rule', 'remembered', 'user', 'yes', 'sandbox', 'cancelled', 'no-host'])
-    .describe('rule: a configured or default rule; remembered: an earlier "always"; user: answered now; yes: --yes; sandbox: outside the workspace; cancelled: the turn stopped while asking; no-host: nobody could answer.'),
+    .describe(
+      'rule: a configured or default rule; remembered: an earlier "always"; user: answered now; yes: --yes; sandbox: outside the workspace; cancelled: the turn stopped while asking; no-host: nobody could answer.',
+    ),
   rule: z.string().optional().describe('The rule that decided, as `tool` or `tool › pattern`.'),
   parts: z
     .array(
@@ -41,7 +47,10 @@ export const PermissionRecord = z.object({
     )
     .optional()
     .describe('For a command line: how each sub-command came out.'),
-  reason: z.string().optional().describe('Why it was asked though the rules allow (a must-ask), or why --yes could not approve it.'),
+  reason: z
+    .string()
+    .optional()
+    .describe('Why it was asked though the rules allow (a must-ask), or why --yes could not approve it.'),
 });
 
 /** One sub-command of a command line an ask is about; `opaque` says why what it runs cannot be checked. */
@@ -61,17 +70,32 @@ export const ActionRecord = z.object({
   output: z.string().describe('What the model reads. A failed call starts with "Error: ".'),
   ms: z.number(),
   title: z.string().optional().describe("One short line for the call's card, when the tool gave one."),
-  metadata: z.record(z.string(), z.unknown()).optional().describe('Small JSON details for the card, when the tool gave them.'),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('Small JSON details for the card, when the tool gave them.'),
   attachments: z
     .array(z.object({ name: z.string(), mimeType: z.string(), size: z.number() }))
     .optional()
     .describe('What the call attached, named and sized; the bytes stay in the store for the UI to fetch.'),
-  permission: z.array(PermissionRecord).optional().describe('How each permission the call requested was decided, in order; absent when it requested none.'),
+  permission: z
+    .array(PermissionRecord)
+    .optional()
+    .describe('How each permission the call requested was decided, in order; absent when it requested none.'),
 });
 export type ActionRecord = z.infer<typeof ActionRecord>;
 
-export const TurnStart = z.object({ type: z.literal('turn.start'), ...Turn, messageId: z.string().describe('The user message.'), text: z.string() });
-export const StepStart = z.object({ type: z.literal('step.start'), ...Step, step: z.number().int().describe('0 for the first model step of the turn.') });
+export const TurnStart = z.object({
+  type: z.literal('turn.start'),
+  ...Turn,
+  messageId: z.string().describe('The user message.'),
+  text: z.string(),
+});
+export const StepStart = z.object({
+  type: z.literal('step.start'),
+  ...Step,
+  step: z.number().int().describe('0 for the first model step of the turn.'),
+});
 export const TextDelta = z.object({ type: z.literal('text.delta'), ...Part, delta: z.string() });
 export const ReasoningDelta = z.object({ type: z.literal('reasoning.delta'), ...Part, delta: z.string() });
 export const StepEnd = z.object({
@@ -80,8 +104,19 @@ export const StepEnd = z.object({
   calls: z.number().int().describe('Tool calls the step asked for.'),
   usage: Usage.optional(),
 });
-export const ToolStart = z.object({ type: z.literal('tool.start'), ...Part, callId: z.string(), tool: z.string(), input: z.unknown() });
-export const ToolProgress = z.object({ type: z.literal('tool.progress'), ...Part, callId: z.string(), message: z.string() });
+export const ToolStart = z.object({
+  type: z.literal('tool.start'),
+  ...Part,
+  callId: z.string(),
+  tool: z.string(),
+  input: z.unknown(),
+});
+export const ToolProgress = z.object({
+  type: z.literal('tool.progress'),
+  ...Part,
+  callId: z.string(),
+  message: z.string(),
+});
 export const ToolEnd = z.object({ type: z.literal('tool.end'), ...Part, ...ActionRecord.shape });
 export const TurnEnd = z.object({
   type: z.literal('turn.end'),
@@ -89,75 +124,136 @@ export const TurnEnd = z.object({
   reply: z.string(),
   stopReason: z.string().describe('done, max_steps, repeated_call, aborted, error or limit.'),
 });
-export const ErrorEvent = z.object({ type: z.literal('error'), ...Session, turnId: z.string().optional(), code: z.string(), message: z.string() });
-export const SessionStatus = z.object({ type: z.literal('session.status'), ...Session, status: z.enum(['busy', 'idle', 'error']) });
-export const SessionDeleted = z.object({ type: z.literal('session.deleted'), ...Session }).describe('The session and its history are gone.');
-export const LlmRetry = z.object({
-  type: z.literal('llm.retry'),
-  ...Turn,
-  attempt: z.number().int(),
-  maxRetries: z.number().int(),
-  reason: z.string(),
-  status: z.number().int().optional(),
-  delayMs: z.number().optional(),
-}).describe('The model service refused or failed for now and the request will be sent again.');
-export const LlmWaiting = z.object({ type: z.literal('llm.waiting'), ...Turn, elapsedMs: z.number() })
+export const ErrorEvent = z.object({
+  type: z.literal('error'),
+  ...Session,
+  turnId: z.string().optional(),
+  code: z.string(),
+  message: z.string(),
+});
+export const SessionStatus = z.object({
+  type: z.literal('session.status'),
+  ...Session,
+  status: z.enum(['busy', 'idle', 'error']),
+});
+export const SessionDeleted = z
+  .object({ type: z.literal('session.deleted'), ...Session })
+  .describe('The session and its history are gone.');
+export const LlmRetry = z
+  .object({
+    type: z.literal('llm.retry'),
+    ...Turn,
+    attempt: z.number().int(),
+    maxRetries: z.number().int(),
+    reason: z.string(),
+    status: z.number().int().optional(),
+    delayMs: z.number().optional(),
+  })
+  .describe('The model service refused or failed for now and the request will be sent again.');
+export const LlmWaiting = z
+  .object({ type: z.literal('llm.waiting'), ...Turn, elapsedMs: z.number() })
   .describe('The model service has taken the request but not started answering; repeated while that lasts.');
-export const PermissionAsked = z.object({
-  type: z.literal('permission.asked'),
-  ...Turn,
-  id: z.string().describe('The ask: answer it with POST /api/permissions/:id (once, always or deny).'),
-  callId: z.string(),
-  tool: z.string(),
-  action: z.string().describe('What the tool would do, e.g. file.write.'),
-  target: z.string().describe('What it touches: a path, a command, a URL.'),
-  parts: z.array(AskPart).optional().describe('For a command line: every sub-command it would run.'),
-  mustAsk: z.string().optional().describe('Why this call asks whatever the rules say, when it must.'),
-  reason: z.string().optional().describe('Why it asks though the rules allow it, or why only a person may approve it.'),
-  needsPerson: z.boolean().optional().describe('Only a person may approve it: --yes does not, and a host with nobody to ask refuses it.'),
-}).describe('A tool call waits for the user to allow or refuse it; no timeout runs meanwhile.');
+export const PermissionAsked = z
+  .object({
+    type: z.literal('permission.asked'),
+    ...Turn,
+    id: z.string().describe('The ask: answer it with POST /api/permissions/:id (once, always or deny).'),
+    callId: z.string(),
+    tool: z.string(),
+    action: z.string().describe('What the tool would do, e.g. file.write.'),
+    target: z.string().describe('What it touches: a path, a command, a URL.'),
+    parts: z.array(AskPart).optional().describe('For a command line: every sub-command it would run.'),
+    mustAsk: z.string().optional().describe('Why this call asks whatever the rules say, when it must.'),
+    reason: z
+      .string()
+      .optional()
+      .describe('Why it asks though the rules allow it, or why only a person may approve it.'),
+    needsPerson: z
+      .boolean()
+      .optional()
+      .describe('Only a person may approve it: --yes does not, and a host with nobody to ask refuses it.'),
+  })
+  .describe('A tool call waits for the user to allow or refuse it; no timeout runs meanwhile.');
 export const PermissionReplied = z.object({
   type: z.literal('permission.replied'),
   ...Session,
   id: z.string(),
-  decision: z.enum(['once', 'always', 'deny', 'cancelled']).describe('cancelled: the turn stopped before anyone answered.'),
+  decision: z
+    .enum(['once', 'always', 'deny', 'cancelled'])
+    .describe('cancelled: the turn stopped before anyone answered.'),
 });
 
-export const UndoAvailable = z.object({ type: z.literal('undo.available'), ...Turn })
+export const UndoAvailable = z
+  .object({ type: z.literal('undo.available'), ...Turn })
   .describe('The turn changed files in the workspace; it can be undone (POST /api/sessions/{id}/undo).');
 /** What undoing a turn did: the summary POST …/undo and `zhixing undo` give. */
 export const UndoSummary = z.object({
   turnId: z.string().describe('The turn that was undone.'),
-  restored: z.array(z.string()).describe('Files the turn changed, back as they were (paths relative to the workspace).'),
+  restored: z
+    .array(z.string())
+    .describe('Files the turn changed, back as they were (paths relative to the workspace).'),
   putBack: z.array(z.string()).describe('Files the turn deleted, put back.'),
   removed: z.array(z.string()).describe('Files and folders the turn created, removed.'),
   conflicts: z.array(z.string()).describe('Changed since the turn: kept as they are.'),
-  notCovered: z.array(z.string()).describe('Not in the snapshot (over the size cap, special files, too many files): not restored.'),
-  failed: z.array(z.object({ path: z.string(), error: z.string() })).describe('Could not be restored; everything else was.'),
+  notCovered: z
+    .array(z.string())
+    .describe('Not in the snapshot (over the size cap, special files, too many files): not restored.'),
+  failed: z
+    .array(z.object({ path: z.string(), error: z.string() }))
+    .describe('Could not be restored; everything else was.'),
   message: z.string().describe("One sentence in the user's language saying what was restored."),
 });
 export type UndoSummary = z.infer<typeof UndoSummary>;
-export const UndoDone = z.object({ type: z.literal('undo'), ...Session, ...UndoSummary.shape })
+export const UndoDone = z
+  .object({ type: z.literal('undo'), ...Session, ...UndoSummary.shape })
   .describe("A turn's changes to the workspace were undone.");
 
-export const ContextCompacted = z.object({
-  type: z.literal('context.compacted'),
-  ...Turn,
-  messageId: z.string().describe('The message holding the summary, as stored.'),
-  partId: z.string().describe('The summary part.'),
-  messages: z.number().int().describe('How many stored messages the summary covers, an earlier summary\'s included. They stay in the history.'),
-  model: z.string().describe('The model that wrote it; `rules` when written offline by code.'),
-}).describe("Older messages were summarised to fit the model's context window; the history keeps every one of them.");
-export const ContextCompactionFailed = z.object({
-  type: z.literal('context.compaction_failed'),
-  ...Turn,
-  reason: z.string().describe('Why no summary was made (the model failed, answered nothing, took too long).'),
-}).describe('Summarising older messages failed; this turn sends the most recent messages that fit, and nothing is changed.');
+export const ContextCompacted = z
+  .object({
+    type: z.literal('context.compacted'),
+    ...Turn,
+    messageId: z.string().describe('The message holding the summary, as stored.'),
+    partId: z.string().describe('The summary part.'),
+    messages: z
+      .number()
+      .int()
+      .describe(
+        "How many stored messages the summary covers, an earlier summary's included. They stay in the history.",
+      ),
+    model: z.string().describe('The model that wrote it; `rules` when written offline by code.'),
+  })
+  .describe("Older messages were summarised to fit the model's context window; the history keeps every one of them.");
+export const ContextCompactionFailed = z
+  .object({
+    type: z.literal('context.compaction_failed'),
+    ...Turn,
+    reason: z.string().describe('Why no summary was made (the model failed, answered nothing, took too long).'),
+  })
+  .describe(
+    'Summarising older messages failed; this turn sends the most recent messages that fit, and nothing is changed.',
+  );
 
 export const BusEvent = z.discriminatedUnion('type', [
-  TurnStart, StepStart, TextDelta, ReasoningDelta, StepEnd, ToolStart, ToolProgress, ToolEnd, TurnEnd,
-  ErrorEvent, SessionStatus, SessionDeleted, LlmRetry, LlmWaiting, PermissionAsked, PermissionReplied,
-  UndoAvailable, UndoDone, ContextCompacted, ContextCompactionFailed,
+  TurnStart,
+  StepStart,
+  TextDelta,
+  ReasoningDelta,
+  StepEnd,
+  ToolStart,
+  ToolProgress,
+  ToolEnd,
+  TurnEnd,
+  ErrorEvent,
+  SessionStatus,
+  SessionDeleted,
+  LlmRetry,
+  LlmWaiting,
+  PermissionAsked,
+  PermissionReplied,
+  UndoAvailable,
+  UndoDone,
+  ContextCompacted,
+  ContextCompactionFailed,
 ]);
 export type BusEvent = z.infer<typeof BusEvent>;
 
@@ -179,8 +275,14 @@ export const McpServer = z.object({
   trusted: z.boolean().describe('A rule lets its tools run without asking (`"<name>__*": "allow"`).'),
   since: z.string().describe('When the state last changed (ISO 8601).'),
   reconnects: z.number().int(),
-  warning: z.string().optional().describe('What was left out though it connected: tools over the cap, schemas too big, malformed tools.'),
-  via: z.enum(['stdio', 'http', 'sse']).optional().describe('The transport in use once connected: `sse` for an `http` server that only spoke the older protocol.'),
+  warning: z
+    .string()
+    .optional()
+    .describe('What was left out though it connected: tools over the cap, schemas too big, malformed tools.'),
+  via: z
+    .enum(['stdio', 'http', 'sse'])
+    .optional()
+    .describe('The transport in use once connected: `sse` for an `http` server that only spoke the older protocol.'),
 });
 
 const MCP_VIEW_KEYS = Object.keys(McpServer.shape);
@@ -190,7 +292,9 @@ const MCP_VIEW_KEYS = Object.keys(McpServer.shape);
  */
 export function mcpPublicView<V extends object>(view: V): z.infer<typeof McpServer> {
   const v = view as Record<string, unknown>;
-  const picked = Object.fromEntries(MCP_VIEW_KEYS.filter((k) => v[k] !== undefined).map((k) => [k, v[k]])) as z.infer<typeof McpServer>;
+  const picked = Object.fromEntries(MCP_VIEW_KEYS.filter((k) => v[k] !== undefined).map((k) => [k, v[k]])) as z.infer<
+    typeof McpServer
+  >;
   // A URL's credentials, query and fragment may hold a token: never shown.
   if (typeof picked.url === 'string' && URL.canParse(picked.url)) {
     const u = new URL(picked.url);

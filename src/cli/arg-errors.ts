@@ -22,9 +22,9 @@ export function parseError(err: unknown, known: readonly string[]): Command {
   const message = firstLine;
   const zh =
     code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE'
-        ? `选项 ${option || message} 的值不对：${/needs|argument missing/i.test(message) ? '它需要一个值' : '它不接受值'}。`
-        : code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL'
-          ? `这个命令不接受多余的参数（${message}）。`
-          : `参数有误：${message}`;
+      ? `选项 ${option || message} 的值不对：${/needs|argument missing/i.test(message) ? '它需要一个值' : '它不接受值'}。`
+      : code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL'
+        ? `这个命令不接受多余的参数（${message}）。`
+        : `参数有误：${message}`;
   return usage(message, zh);
 }

@@ -37,12 +37,27 @@ function parseServe(argv: string[]): Command {
   }
   const { port = String(DEFAULT_SERVE_PORT), host = DEFAULT_SERVE_HOST, offline } = parsed.values;
   const n = Number(port);
-  if (!/^\d+$/.test(port) || n > MAX_PORT) return usage(`--port must be a number from 0 to ${MAX_PORT} (got "${port}").`, `--port 必须是 0 到 ${MAX_PORT} 之间的数字（收到的是「${port}」）。`);
+  if (!/^\d+$/.test(port) || n > MAX_PORT)
+    return usage(
+      `--port must be a number from 0 to ${MAX_PORT} (got "${port}").`,
+      `--port 必须是 0 到 ${MAX_PORT} 之间的数字（收到的是「${port}」）。`,
+    );
   if (!host.trim()) return usage('--host needs an address, e.g. 127.0.0.1.', '--host 需要一个地址，例如 127.0.0.1。');
   return { kind: 'serve', host: host.trim(), port: n, offline };
 }
 
-const ONE_SHOT_OPTIONS = ['json', 'show-actions', 'session', 'new', 'offline', 'yes', 'mcp', 'model', 'help', 'version'];
+const ONE_SHOT_OPTIONS = [
+  'json',
+  'show-actions',
+  'session',
+  'new',
+  'offline',
+  'yes',
+  'mcp',
+  'model',
+  'help',
+  'version',
+];
 
 export function parseCommand(argv: string[]): Command {
   if (argv[0] !== undefined && LATER_COMMANDS.has(argv[0])) return { kind: 'unavailable', name: argv[0] };
@@ -74,9 +89,15 @@ export function parseCommand(argv: string[]): Command {
   const positionals = parsed.positionals.map((p) => (p.startsWith(MESSAGE_MARK) ? p.slice(1) : p));
   if (v.help) return { kind: 'help' };
   if (v.version) return { kind: 'version' };
-  if (v.session !== undefined && v.new) return usage('Use either --session ID or --new, not both.', '--session 和 --new 只能用一个。');
-  if (v.session !== undefined && !v.session.trim()) return usage('--session needs a session id or number.', '--session 需要一个会话 id 或编号。');
-  if (v.model !== undefined && !v.model.trim()) return usage('--model needs a model name: zhixing --model NAME "<message>".', '--model 需要一个模型名：zhixing --model 名称 "<消息>"。');
+  if (v.session !== undefined && v.new)
+    return usage('Use either --session ID or --new, not both.', '--session 和 --new 只能用一个。');
+  if (v.session !== undefined && !v.session.trim())
+    return usage('--session needs a session id or number.', '--session 需要一个会话 id 或编号。');
+  if (v.model !== undefined && !v.model.trim())
+    return usage(
+      '--model needs a model name: zhixing --model NAME "<message>".',
+      '--model 需要一个模型名：zhixing --model 名称 "<消息>"。',
+    );
   const flags: OneShotFlags = {
     json: v.json,
     showActions: v['show-actions'],
@@ -92,7 +113,16 @@ export function parseCommand(argv: string[]): Command {
   if (first === undefined) return { kind: 'repl', flags, chat: false };
   // A command's name alone is that command; with more words it is part of a message (`zhixing config my router`).
   if (rest.length === 0 && Object.hasOwn(SUBCOMMANDS, first)) {
-    const given = Object.entries({ '--json': flags.json, '--show-actions': flags.showActions, '--session': flags.session !== undefined, '--new': flags.new, '--offline': flags.offline, '--yes': flags.yes, '--mcp': flags.mcp, '--model': flags.model !== undefined })
+    const given = Object.entries({
+      '--json': flags.json,
+      '--show-actions': flags.showActions,
+      '--session': flags.session !== undefined,
+      '--new': flags.new,
+      '--offline': flags.offline,
+      '--yes': flags.yes,
+      '--mcp': flags.mcp,
+      '--model': flags.model !== undefined,
+    })
       .filter(([, set]) => set)
       .map(([name]) => name);
     const allowed: readonly string[] = SUBCOMMANDS[first as keyof typeof SUBCOMMANDS];

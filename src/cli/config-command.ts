@@ -64,13 +64,33 @@ function rows(config: Config): Row[] {
     { name: 'ZHIXING_GEOCODING_URL', value: safeUrl(config.geocodingUrl), origin: o('ZHIXING_GEOCODING_URL') },
     { name: 'ZHIXING_WEATHER_URL', value: safeUrl(config.weatherUrl), origin: o('ZHIXING_WEATHER_URL') },
     // web_search's service: which one and where; its key only as set or not, like the server's token.
-    { name: 'ZHIXING_SEARCH_PROVIDER', value: config.web.search?.provider ?? null, origin: o('ZHIXING_SEARCH_PROVIDER') },
-    { name: 'ZHIXING_SEARCH_URL', value: config.web.search ? safeUrl(config.web.search.url) : null, origin: o('ZHIXING_SEARCH_URL') },
-    { name: 'ZHIXING_SEARCH_API_KEY', value: config.web.search?.apiKey ? '(set)' : null, origin: o('ZHIXING_SEARCH_API_KEY') },
+    {
+      name: 'ZHIXING_SEARCH_PROVIDER',
+      value: config.web.search?.provider ?? null,
+      origin: o('ZHIXING_SEARCH_PROVIDER'),
+    },
+    {
+      name: 'ZHIXING_SEARCH_URL',
+      value: config.web.search ? safeUrl(config.web.search.url) : null,
+      origin: o('ZHIXING_SEARCH_URL'),
+    },
+    {
+      name: 'ZHIXING_SEARCH_API_KEY',
+      value: config.web.search?.apiKey ? '(set)' : null,
+      origin: o('ZHIXING_SEARCH_API_KEY'),
+    },
     // What web_fetch and the browser may reach, and which browser the browser tools drive.
-    { name: 'ZHIXING_ALLOW_PRIVATE_NETWORK', value: config.web.allowPrivateNetwork ? 1 : 0, origin: o('ZHIXING_ALLOW_PRIVATE_NETWORK') },
+    {
+      name: 'ZHIXING_ALLOW_PRIVATE_NETWORK',
+      value: config.web.allowPrivateNetwork ? 1 : 0,
+      origin: o('ZHIXING_ALLOW_PRIVATE_NETWORK'),
+    },
     { name: 'ZHIXING_CHROMIUM_PATH', value: config.web.chromiumPath ?? null, origin: o('ZHIXING_CHROMIUM_PATH') },
-    { name: 'ZHIXING_BROWSER_CDP_URL', value: config.web.browserCdpUrl ? safeUrl(config.web.browserCdpUrl) : null, origin: o('ZHIXING_BROWSER_CDP_URL') },
+    {
+      name: 'ZHIXING_BROWSER_CDP_URL',
+      value: config.web.browserCdpUrl ? safeUrl(config.web.browserCdpUrl) : null,
+      origin: o('ZHIXING_BROWSER_CDP_URL'),
+    },
     { name: 'ZHIXING_SHELL_NETWORK', value: config.shell.network ? 1 : 0, origin: o('ZHIXING_SHELL_NETWORK') },
     // The server's token is never shown, not even masked: a part of it is a part of a password.
     { name: 'ZHIXING_TOKEN', value: config.token ? '(set)' : null, origin: o('ZHIXING_TOKEN') },
@@ -88,7 +108,8 @@ function unsetText(name: string, lang: Lang): string {
 function modeNote(config: Config, lang: Lang): string {
   const zh = lang === 'zh';
   if (config.mode === 'llm') return zh ? ' —— 使用模型服务' : ' — using the model service';
-  if (config.origins.ZHIXING_OFFLINE?.from !== 'default') return zh ? ' —— 规则规划器（强制离线）' : ' — the rule-based planner (offline forced)';
+  if (config.origins.ZHIXING_OFFLINE?.from !== 'default')
+    return zh ? ' —— 规则规划器（强制离线）' : ' — the rule-based planner (offline forced)';
   return zh ? ' —— 规则规划器（没有配置模型服务）' : ' — the rule-based planner (no model service configured)';
 }
 
@@ -96,45 +117,85 @@ function modeNote(config: Config, lang: Lang): string {
  * `zhixing config [--json]`: the configuration in effect and where each value came from, with the
  * key masked (`sk-…abcd`). Values are shown as plain text: a setting can hold anything.
  */
-export function runConfigShow(config: Config, json: boolean, io: CliIo, lang: Lang, sandbox?: SandboxInfo, embeddings?: EmbeddingStatus): number {
+export function runConfigShow(
+  config: Config,
+  json: boolean,
+  io: CliIo,
+  lang: Lang,
+  sandbox?: SandboxInfo,
+  embeddings?: EmbeddingStatus,
+): number {
   const all = rows(config);
   if (json) {
-    const settings = Object.fromEntries(all.filter((r) => r.name !== 'mode').map((r) => [r.name, { value: r.value, ...r.origin }]));
+    const settings = Object.fromEntries(
+      all.filter((r) => r.name !== 'mode').map((r) => [r.name, { value: r.value, ...r.origin }]),
+    );
     const contained = sandbox && {
-      kind: sandbox.kind, ok: sandbox.ok, ...(sandbox.reason ? { reason: sandbox.reason } : {}),
-      network: sandbox.network ?? 'off', ...(sandbox.networkReason ? { networkReason: sandbox.networkReason } : {}),
+      kind: sandbox.kind,
+      ok: sandbox.ok,
+      ...(sandbox.reason ? { reason: sandbox.reason } : {}),
+      network: sandbox.network ?? 'off',
+      ...(sandbox.networkReason ? { networkReason: sandbox.networkReason } : {}),
     };
-    const memory = embeddings && { search: embeddings.kind === 'none' ? 'lexical' : 'hybrid', ...(config.embedding ? { model: config.embedding.model } : {}) };
-    io.stdout(jsonLine({ mode: config.mode, settings, permissions: config.permissions, ...(memory ? { memory } : {}), ...(contained ? { sandbox: contained } : {}), warnings: config.warnings }));
+    const memory = embeddings && {
+      search: embeddings.kind === 'none' ? 'lexical' : 'hybrid',
+      ...(config.embedding ? { model: config.embedding.model } : {}),
+    };
+    io.stdout(
+      jsonLine({
+        mode: config.mode,
+        settings,
+        permissions: config.permissions,
+        ...(memory ? { memory } : {}),
+        ...(contained ? { sandbox: contained } : {}),
+        warnings: config.warnings,
+      }),
+    );
     return 0;
   }
   const shown = all.map((r) => ({
     name: r.name,
-    value: r.value === null ? unsetText(r.name, lang) : plainText(String(r.value)) + (r.name === 'mode' ? modeNote(config, lang) : ''),
+    value:
+      r.value === null
+        ? unsetText(r.name, lang)
+        : plainText(String(r.value)) + (r.name === 'mode' ? modeNote(config, lang) : ''),
     origin: r.name === 'mode' && r.origin.from === 'default' ? '' : originText(r.origin, r.name, lang),
   }));
   const nameWidth = Math.max(...shown.map((r) => r.name.length));
   const valueWidth = Math.max(...shown.filter((r) => r.origin).map((r) => r.value.length));
   for (const r of shown) {
-    const line = r.origin ? `${r.name.padEnd(nameWidth)}  ${r.value.padEnd(valueWidth)}  ${io.style.dim(plainText(r.origin))}` : `${r.name.padEnd(nameWidth)}  ${r.value}`;
+    const line = r.origin
+      ? `${r.name.padEnd(nameWidth)}  ${r.value.padEnd(valueWidth)}  ${io.style.dim(plainText(r.origin))}`
+      : `${r.name.padEnd(nameWidth)}  ${r.value}`;
     io.stdout(`${line.trimEnd()}\n`);
   }
   if (embeddings) io.stdout(`${'memory'.padEnd(nameWidth)}  ${plainText(memorySearchText(embeddings, lang))}\n`);
   // One rule a line, as the permission records name them (`shell › curl *`), decisions lined up.
-  const rules = Object.entries(config.permissions).flatMap(([tool, value]) =>
-    typeof value === 'string' ? [[tool, value]] : Object.entries(value).map(([pattern, rule]) => [`${tool} › ${pattern}`, rule]),
-  ).map(([name, rule]) => [plainText(name!), rule!] as const);
+  const rules = Object.entries(config.permissions)
+    .flatMap(([tool, value]) =>
+      typeof value === 'string'
+        ? [[tool, value]]
+        : Object.entries(value).map(([pattern, rule]) => [`${tool} › ${pattern}`, rule]),
+    )
+    .map(([name, rule]) => [plainText(name!), rule!] as const);
   const ruleWidth = Math.max(0, ...rules.map(([name]) => name.length));
-  rules.forEach(([name, rule], i) => io.stdout(`${(i === 0 ? 'permissions' : '').padEnd(nameWidth)}  ${name.padEnd(ruleWidth)}  ${rule}\n`));
+  rules.forEach(([name, rule], i) =>
+    io.stdout(`${(i === 0 ? 'permissions' : '').padEnd(nameWidth)}  ${name.padEnd(ruleWidth)}  ${rule}\n`),
+  );
   // The MCP servers configured, one a line with what runs; their state takes connecting, which `mcp list` does.
   const servers = config.mcpServers;
   const serverWidth = Math.max(0, ...servers.map((s) => s.name.length));
   servers.forEach((s, i) => {
     const runs = s.command ? shellLine([s.command, ...s.args]) : shownUrl(s.url ?? '');
     const off = s.enabled ? '' : ` ${io.style.dim(say(lang, '（已停用）', '(disabled)'))}`;
-    io.stdout(`${(i === 0 ? 'mcp' : '').padEnd(nameWidth)}  ${s.name.padEnd(serverWidth)}  ${plainText(runs).replace(/\s*\n\s*/g, ' ')}${off}\n`);
+    io.stdout(
+      `${(i === 0 ? 'mcp' : '').padEnd(nameWidth)}  ${s.name.padEnd(serverWidth)}  ${plainText(runs).replace(/\s*\n\s*/g, ' ')}${off}\n`,
+    );
   });
-  if (servers.length) io.stdout(`${''.padEnd(nameWidth)}  ${io.style.dim(say(lang, 'zhixing mcp list 会连接它们并显示状态', 'zhixing mcp list connects them and shows their state'))}\n`);
+  if (servers.length)
+    io.stdout(
+      `${''.padEnd(nameWidth)}  ${io.style.dim(say(lang, 'zhixing mcp list 会连接它们并显示状态', 'zhixing mcp list connects them and shows their state'))}\n`,
+    );
   if (sandbox) io.stdout(`${'shell network'.padEnd(nameWidth)}  ${plainText(shellNetworkText(sandbox, lang))}\n`);
   // Said only when it matters: with a working sandbox there is nothing for the user to do.
   if (sandbox && !sandbox.ok) io.stdout(`${'sandbox'.padEnd(nameWidth)}  ${plainText(noSandboxText(sandbox, lang))}\n`);
@@ -143,17 +204,31 @@ export function runConfigShow(config: Config, json: boolean, io: CliIo, lang: La
 
 /** Which network shell commands get, in words: none, user-mode with nothing local, or the host's. */
 export function shellNetworkText(info: SandboxInfo, lang: Lang): string {
-  if (info.network === 'user-mode') return say(lang, '用户态网络（pasta），无法访问本机和局域网地址', 'user-mode (pasta), no local addresses');
-  if (info.network === 'host') return say(lang, '本机网络（包括本机和局域网地址）', 'host (this machine\'s own network, local addresses included)');
-  if (info.networkReason) return say(lang, `关闭：设置里开启了网络，但用户态网络无法启用（${info.networkReason}；apt-get install passt）`, `off: ${info.networkReason} (apt-get install passt)`);
+  if (info.network === 'user-mode')
+    return say(lang, '用户态网络（pasta），无法访问本机和局域网地址', 'user-mode (pasta), no local addresses');
+  if (info.network === 'host')
+    return say(lang, '本机网络（包括本机和局域网地址）', "host (this machine's own network, local addresses included)");
+  if (info.networkReason)
+    return say(
+      lang,
+      `关闭：设置里开启了网络，但用户态网络无法启用（${info.networkReason}；apt-get install passt）`,
+      `off: ${info.networkReason} (apt-get install passt)`,
+    );
   return say(lang, '关闭', 'off');
 }
 
 /** How memories are searched: by words only, or also by meaning through an embedding model. */
 export function memorySearchText(e: EmbeddingStatus, lang: Lang): string {
   if (e.kind === 'none') {
-    return say(lang, '仅关键词搜索（没有配置向量模型：设置 ZHIXING_EMBEDDING_MODEL 即可开启）', 'lexical search only (no embedding model: set ZHIXING_EMBEDDING_MODEL to turn it on)');
+    return say(
+      lang,
+      '仅关键词搜索（没有配置向量模型：设置 ZHIXING_EMBEDDING_MODEL 即可开启）',
+      'lexical search only (no embedding model: set ZHIXING_EMBEDDING_MODEL to turn it on)',
+    );
   }
   const model = e.model ? ` ${e.model}` : '';
-  return say(lang, `关键词和语义搜索（${e.kind}${model}）`, `lexical and semantic search (${e.kind}${model})`) + (e.error ? ` · ${e.error}` : '');
+  return (
+    say(lang, `关键词和语义搜索（${e.kind}${model}）`, `lexical and semantic search (${e.kind}${model})`) +
+    (e.error ? ` · ${e.error}` : '')
+  );
 }

@@ -1,5 +1,16 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, chmodSync, lstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,7 +32,10 @@ describe('the input history file', () => {
     h.add('帮我算一下 (3+5)*2');
     h.add('line one\nline two\n"quoted" \\ back');
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(openInputHistory({ path }).entries()).toEqual(['帮我算一下 (3+5)*2', 'line one\nline two\n"quoted" \\ back']);
+    expect(openInputHistory({ path }).entries()).toEqual([
+      '帮我算一下 (3+5)*2',
+      'line one\nline two\n"quoted" \\ back',
+    ]);
   });
 
   it('drops consecutive duplicates and blank entries', () => {

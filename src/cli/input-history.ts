@@ -11,7 +11,17 @@
  * a newer entry of their own REPL: kept, slightly out of order).
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync, fchmodSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  openSync,
+  readSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+  fchmodSync,
+} from 'node:fs';
 
 export const DEFAULT_MAX_ENTRIES = 1_000;
 /** A longer entry (a pasted file) is kept for this run only: recalling it is rare, reading it at every start is not. */

@@ -8,7 +8,14 @@ afterEach(() => vi.useRealTimers());
 function live(lang: 'zh' | 'en' = 'en', columns = 40) {
   let out = '';
   let now = 0;
-  const status = createLiveStatus({ write: (s) => (out += s), columns: () => columns, text: cliText(lang), style: createStyle(false), now: () => now, frameMs: 100 });
+  const status = createLiveStatus({
+    write: (s) => (out += s),
+    columns: () => columns,
+    text: cliText(lang),
+    style: createStyle(false),
+    now: () => now,
+    frameMs: 100,
+  });
   return { status, out: () => out, advance: (ms: number) => ((now += ms), vi.advanceTimersByTime(ms)) };
 }
 

@@ -87,7 +87,10 @@ export function createLiveStatus(o: LiveStatusOptions): LiveStatus {
   const lines = (): string[] => {
     if (!active || hidden) return [];
     const spin = FRAMES[frame % FRAMES.length]!;
-    if (tools.size) return [...tools.values()].map((r) => `${spin} ${r.tool}${r.what ? ` ${r.what}` : ''} …${r.progress ? ` ${r.progress}` : ''}`);
+    if (tools.size)
+      return [...tools.values()].map(
+        (r) => `${spin} ${r.tool}${r.what ? ` ${r.what}` : ''} …${r.progress ? ` ${r.progress}` : ''}`,
+      );
     const waited = now() - since;
     return [`${spin} ${waitingSince !== undefined ? t.waiting(now() - waitingSince) : t.thinking(waited)}`];
   };
@@ -151,9 +154,20 @@ export function createLiveStatus(o: LiveStatusOptions): LiveStatus {
       tools.delete(id);
       erase();
       if (row && keep) {
-        const why = ok ? '' : ` ${o.style.dim(`— ${fitWidth(plainText(output.replace(/^Error: /, '')).replace(/\s+/g, ' ').trim(), MAX_INPUT_COLUMNS)}`)}`;
+        const why = ok
+          ? ''
+          : ` ${o.style.dim(
+              `— ${fitWidth(
+                plainText(output.replace(/^Error: /, ''))
+                  .replace(/\s+/g, ' ')
+                  .trim(),
+                MAX_INPUT_COLUMNS,
+              )}`,
+            )}`;
         const said = note ? ` ${o.style.dim(`· ${note}`)}` : '';
-        o.write(`${ok ? o.style.green('✓') : o.style.red('✗')} ${o.style.bold(row.tool)}${row.what ? ` ${row.what}` : ''}${why} ${o.style.dim(t.took(ms))}${said}\n`);
+        o.write(
+          `${ok ? o.style.green('✓') : o.style.red('✗')} ${o.style.bold(row.tool)}${row.what ? ` ${row.what}` : ''}${why} ${o.style.dim(t.took(ms))}${said}\n`,
+        );
       }
       // The model reads the results next: the spinner takes over from the last tool line.
       if (!tools.size) since = now();

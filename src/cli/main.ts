@@ -28,7 +28,20 @@ function version(): string {
 type Out = (s: string) => void;
 
 /** Words that name a command or a subcommand: they say nothing of the user's language. */
-const COMMAND_WORDS = new Set(['ask', 'chat', 'config', 'help', 'sessions', 'serve', 'mcp', 'eval', 'add', 'list', 'remove', 'undo']);
+const COMMAND_WORDS = new Set([
+  'ask',
+  'chat',
+  'config',
+  'help',
+  'sessions',
+  'serve',
+  'mcp',
+  'eval',
+  'add',
+  'list',
+  'remove',
+  'undo',
+]);
 
 /** The language of the words given on the command line, options and command names aside. */
 function argvLang(argv: string[], fallback: Lang): Lang {
@@ -42,7 +55,8 @@ function configOrExit(options: { offline: boolean; model?: string }, lang: Lang,
     config = loadConfig(options);
   } catch (err) {
     // Settings are anyone's text (a cloned project's .env): shown, never obeyed by the terminal.
-    if (err instanceof ConfigError) return stderr(`zhixing: ${plainText(lang === 'zh' && err.zh ? err.zh : err.message)}\n`), 2;
+    if (err instanceof ConfigError)
+      return (stderr(`zhixing: ${plainText(lang === 'zh' && err.zh ? err.zh : err.message)}\n`), 2);
     throw err;
   }
   // An ignored file or a withheld key changes what this run does: say so before anything else.
@@ -61,13 +75,25 @@ async function messageToSend(words: string | undefined, lang: Lang, io: CliIo): 
     maxBytes: MAX_STDIN_BYTES,
     onSlow: () => io.stderr(io.style.dim(`${t.stdinStillReading}\n`)),
   });
-  if (piped.kind === 'binary') return io.stderr(`zhixing: ${t.stdinBinary}\n`), 2;
+  if (piped.kind === 'binary') return (io.stderr(`zhixing: ${t.stdinBinary}\n`), 2);
   if (piped.kind === 'silent' && words) io.stderr(io.style.dim(`${t.stdinSilent(STDIN_FIRST_BYTE_WAIT_MS)}\n`));
   const text = piped.kind === 'text' ? piped.text : '';
-  if (!words && !text.trim()) return io.stderr(`zhixing: ${t.stdinNothing(piped.kind === 'silent' ? STDIN_FIRST_BYTE_WAIT_MS : undefined)}\n`), 2;
+  if (!words && !text.trim())
+    return (
+      io.stderr(`zhixing: ${t.stdinNothing(piped.kind === 'silent' ? STDIN_FIRST_BYTE_WAIT_MS : undefined)}\n`),
+      2
+    );
   if (!text.trim()) return words!;
-  const composed = composeMessage(words, { text, more: piped.kind === 'text' && piped.more }, PIPED_MESSAGE_CHARS, t.stdinCutMark);
-  if (composed.cut) io.stderr(`zhixing: ${t.stdinCut(composed.cut.sent, composed.cut.total, composed.cut.more, PIPED_MESSAGE_CHARS)}\n`);
+  const composed = composeMessage(
+    words,
+    { text, more: piped.kind === 'text' && piped.more },
+    PIPED_MESSAGE_CHARS,
+    t.stdinCutMark,
+  );
+  if (composed.cut)
+    io.stderr(
+      `zhixing: ${t.stdinCut(composed.cut.sent, composed.cut.total, composed.cut.more, PIPED_MESSAGE_CHARS)}\n`,
+    );
   return composed.text;
 }
 
@@ -85,10 +111,11 @@ export async function main(argv: string[]): Promise<number> {
   const uiLang = detectUiLang();
   const lang = forcedLang() ?? argvLang(argv, uiLang);
   const t = cliText(lang);
-  if (cmd.kind === 'help') return stdout(helpText(lang)), 0;
-  if (cmd.kind === 'version') return stdout(`zhixing ${version()}\n`), 0;
-  if (cmd.kind === 'usage-error') return stderr(`zhixing: ${lang === 'zh' ? cmd.zh : cmd.message}\n${t.usageHint}\n`), 2;
-  if (cmd.kind === 'unavailable') return stderr(`zhixing: ${t.unavailable(cmd.name)}\n`), 2;
+  if (cmd.kind === 'help') return (stdout(helpText(lang)), 0);
+  if (cmd.kind === 'version') return (stdout(`zhixing ${version()}\n`), 0);
+  if (cmd.kind === 'usage-error')
+    return (stderr(`zhixing: ${lang === 'zh' ? cmd.zh : cmd.message}\n${t.usageHint}\n`), 2);
+  if (cmd.kind === 'unavailable') return (stderr(`zhixing: ${t.unavailable(cmd.name)}\n`), 2);
   if (cmd.kind === 'serve') {
     const { runServe } = await import('./serve.js');
     return runServe(cmd, { stdout, stderr });
@@ -100,16 +127,25 @@ export async function main(argv: string[]): Promise<number> {
     text: cliText(textLang),
   });
   if (cmd.kind === 'config' || cmd.kind === 'sessions') {
-    const config = configOrExit(cmd.kind === 'config' ? { offline: cmd.offline, model: cmd.model } : { offline: false }, lang, stderr);
+    const config = configOrExit(
+      cmd.kind === 'config' ? { offline: cmd.offline, model: cmd.model } : { offline: false },
+      lang,
+      stderr,
+    );
     if (typeof config === 'number') return config;
     const io = ioFor(config, config.uiLang);
     if (cmd.kind === 'config') {
       const { runConfigShow } = await import('./config-command.js');
       const { detectSandbox } = await import('../shell/sandbox.js');
       const { DEFAULT_PATH } = await import('../shell/env.js');
-      const sandbox = await detectSandbox({ searchPath: config.shell.env.PATH || DEFAULT_PATH, network: config.shell.network });
+      const sandbox = await detectSandbox({
+        searchPath: config.shell.env.PATH || DEFAULT_PATH,
+        network: config.shell.network,
+      });
       // From the settings alone: whether the endpoint answers is for the memory status (`/api/status`) to say.
-      const embeddings = config.embedding ? { kind: 'remote' as const, model: config.embedding.model } : { kind: 'none' as const };
+      const embeddings = config.embedding
+        ? { kind: 'remote' as const, model: config.embedding.model }
+        : { kind: 'none' as const };
       return runConfigShow(config, cmd.json, io, config.uiLang, sandbox, embeddings);
     }
     const { runSessions } = await import('./sessions-command.js');
@@ -117,7 +153,7 @@ export async function main(argv: string[]): Promise<number> {
       return await runSessions(config, cmd.json, io);
     } catch (err) {
       // A database from a newer version, an unreadable home: one line.
-      return stderr(`zhixing: ${plainText(err instanceof Error ? err.message : String(err))}\n`), 1;
+      return (stderr(`zhixing: ${plainText(err instanceof Error ? err.message : String(err))}\n`), 1);
     }
   }
   if (cmd.kind === 'mcp') {
@@ -144,7 +180,7 @@ export async function main(argv: string[]): Promise<number> {
   // drive it so); piped input becomes context only for a message: `git diff | zhixing "review"`.
   // `… | zhixing --json` has no REPL to give lines to: the piped text is the one message.
   const interactive = cmd.kind === 'repl' && !(flags.json && !process.stdin.isTTY);
-  if (interactive && flags.json) return stderr(`zhixing: ${t.jsonNeedsMessage}\n${t.usageHint}\n`), 2;
+  if (interactive && flags.json) return (stderr(`zhixing: ${t.jsonNeedsMessage}\n${t.usageHint}\n`), 2);
   let message: string | undefined;
   // One run speaks one language: the one the message is in, unless ZHIXING_LANG says otherwise.
   // The REPL's follows what the user last typed.
@@ -156,8 +192,15 @@ export async function main(argv: string[]): Promise<number> {
     textLang = config.lang ?? languageOf(message, config.uiLang);
   }
   const following = followingText(textLang, config.lang);
-  const errorText = (err: { message: string; zh?: string }) => (following.lang() === 'zh' && err.zh ? err.zh : err.message);
-  const io: CliIo = { ...ioFor(config, textLang), text: following.text, follow: following.follow, lang: following.lang, errorText };
+  const errorText = (err: { message: string; zh?: string }) =>
+    following.lang() === 'zh' && err.zh ? err.zh : err.message;
+  const io: CliIo = {
+    ...ioFor(config, textLang),
+    text: following.text,
+    follow: following.follow,
+    lang: following.lang,
+    errorText,
+  };
 
   const { createApp } = await import('../app.js');
   const { SessionError } = await import('../sessions/sessions.js');
@@ -165,7 +208,8 @@ export async function main(argv: string[]): Promise<number> {
   let app;
   try {
     // A skipped skill is found during a turn: on a terminal its line makes way for the spinner's.
-    const warn = (line: string) => (io.live ? io.live.notice(`zhixing: ${plainText(line)}`) : stderr(`zhixing: ${plainText(line)}\n`));
+    const warn = (line: string) =>
+      io.live ? io.live.notice(`zhixing: ${plainText(line)}`) : stderr(`zhixing: ${plainText(line)}\n`);
     app = await createApp(config, { autoApprove: flags.yes, warn });
     // In the background: a turn that does not need the servers never waits for them.
     app.mcp.start();
@@ -184,7 +228,14 @@ export async function main(argv: string[]): Promise<number> {
   if (!flags.json && !config.dumbTerminal && (process.stdout.isTTY || process.stderr.isTTY)) {
     const { loadTerminalOutput } = await import('./terminal-output.js');
     const errStyle = createStyle(!config.noColor && !config.dumbTerminal && Boolean(process.stderr.isTTY));
-    const tty = await loadTerminalOutput({ stdout: process.stdout, stderr: process.stderr, color: !config.noColor, dumb: config.dumbTerminal, text: io.text, style: errStyle });
+    const tty = await loadTerminalOutput({
+      stdout: process.stdout,
+      stderr: process.stderr,
+      color: !config.noColor,
+      dumb: config.dumbTerminal,
+      text: io.text,
+      style: errStyle,
+    });
     io.markdown = tty.markdown;
     io.live = tty.live;
     // A question is about to be asked: the live lines make way (before the question is written).
@@ -193,7 +244,9 @@ export async function main(argv: string[]): Promise<number> {
   // Retries are worth a line on stderr, so a slow answer is not a silent one; on a terminal the
   // spinner says how long the model service has kept us waiting.
   app.bus.on('llm.retry', (e) => {
-    const line = io.style.dim(io.text.retry(e.attempt, e.maxRetries, e.status ? String(e.status) : e.reason, e.delayMs));
+    const line = io.style.dim(
+      io.text.retry(e.attempt, e.maxRetries, e.status ? String(e.status) : e.reason, e.delayMs),
+    );
     if (io.live) io.live.notice(line);
     else stderr(`${line}\n`);
   });
@@ -204,7 +257,9 @@ export async function main(argv: string[]): Promise<number> {
     if (io.live) io.live.notice(line);
     else stderr(`${line}\n`);
   });
-  app.bus.on('llm.waiting', (e) => (io.live ? io.live.waiting(e.elapsedMs) : stderr(io.style.dim(`${io.text.waiting(e.elapsedMs)}\n`))));
+  app.bus.on('llm.waiting', (e) =>
+    io.live ? io.live.waiting(e.elapsedMs) : stderr(io.style.dim(`${io.text.waiting(e.elapsedMs)}\n`)),
+  );
   let stopMcp: (() => Promise<void>) | undefined;
   try {
     if (flags.mcp) {
@@ -214,7 +269,16 @@ export async function main(argv: string[]): Promise<number> {
       } catch (err) {
         // The tools' server would not start: nothing ran, and --json still gets its one object.
         const text = err instanceof Error ? err.message : String(err);
-        if (message !== undefined && flags.json) stdout(jsonLine({ session: null, mode: app.llm.mode, reply: '', actions: [], error: { code: 'mcp', message: text } }));
+        if (message !== undefined && flags.json)
+          stdout(
+            jsonLine({
+              session: null,
+              mode: app.llm.mode,
+              reply: '',
+              actions: [],
+              error: { code: 'mcp', message: text },
+            }),
+          );
         stderr(`zhixing: ${plainText(text)}\n`);
         return 1;
       }
@@ -230,7 +294,7 @@ export async function main(argv: string[]): Promise<number> {
       stderr(`zhixing: ${plainText(errorText(err))}\n`);
       return err.code === 'not_found' || err.code === 'bad_request' ? 2 : 1;
     }
-    if (err instanceof StoreError) return stderr(`zhixing: ${plainText(errorText(err))}\n`), 1;
+    if (err instanceof StoreError) return (stderr(`zhixing: ${plainText(errorText(err))}\n`), 1);
     stderr(`zhixing: ${plainText(t.internalError(err instanceof Error ? err.message : String(err)))}\n`);
     return 1;
   } finally {

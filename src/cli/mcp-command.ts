@@ -55,7 +55,11 @@ async function connect(config: Config, servers: McpServerSettings[]): Promise<Mc
   }
 }
 
-export async function runMcpCommand(config: Config, cmd: Exclude<McpCommand, { action: 'serve' }>, io: CliIo): Promise<number> {
+export async function runMcpCommand(
+  config: Config,
+  cmd: Exclude<McpCommand, { action: 'serve' }>,
+  io: CliIo,
+): Promise<number> {
   const lang: Lang = config.uiLang;
   const path = join(config.home, CONFIG_FILE);
   const fail = (message: string, code: number) => (io.stderr(`zhixing: ${plainText(message)}\n`), code);
@@ -66,17 +70,26 @@ export async function runMcpCommand(config: Config, cmd: Exclude<McpCommand, { a
   } catch (err) {
     if (err instanceof Usage) return fail(err.message, 2);
     const e = err as Error & { zh?: string };
-    return fail(lang === 'zh' && e.zh ? e.zh : e.message ?? String(err), 1);
+    return fail(lang === 'zh' && e.zh ? e.zh : (e.message ?? String(err)), 1);
   }
 }
 
-async function add(config: Config, cmd: Extract<McpCommand, { action: 'add' }>, path: string, lang: Lang, io: CliIo): Promise<number> {
+async function add(
+  config: Config,
+  cmd: Extract<McpCommand, { action: 'add' }>,
+  path: string,
+  lang: Lang,
+  io: CliIo,
+): Promise<number> {
   const settings: McpServerSettings = {
     name: cmd.name,
     transport: cmd.transport,
     // A path typed here (`./server.js`, `node_modules/.bin/x`) means from here: saved as such, since the
     // servers are started later from wherever zhixing runs. A bare name (`npx`) is found on PATH then.
-    command: cmd.command !== undefined && cmd.command.includes('/') && !isAbsolute(cmd.command) ? resolve(cmd.command) : cmd.command,
+    command:
+      cmd.command !== undefined && cmd.command.includes('/') && !isAbsolute(cmd.command)
+        ? resolve(cmd.command)
+        : cmd.command,
     args: cmd.args,
     env: cmd.env,
     url: cmd.url,
@@ -99,36 +112,52 @@ async function add(config: Config, cmd: Extract<McpCommand, { action: 'add' }>, 
     entries[cmd.name] = toServerEntry(settings);
     return entries;
   });
-  const runs = settings.command !== undefined ? shellLine([settings.command, ...settings.args]) : shownUrl(settings.url!);
+  const runs =
+    settings.command !== undefined ? shellLine([settings.command, ...settings.args]) : shownUrl(settings.url!);
   io.stdout(
     `${say(lang, `已把 MCP 服务器「${plainText(cmd.name)}」加入 ${path}。`, `Added the MCP server "${plainText(cmd.name)}" to ${path}.`)}\n` +
       `${say(lang, settings.transport === 'stdio' ? '它会运行这条命令：' : `它连接（${settings.transport}）：`, settings.transport === 'stdio' ? 'It runs this command:' : `It connects (${settings.transport}) to:`)}\n` +
       `  ${whatRuns({ command: runs })}\n`,
   );
   const keys = [...Object.keys(cmd.env).map((k) => `env ${k}`), ...Object.keys(cmd.headers).map((k) => `header ${k}`)];
-  if (keys.length) io.stdout(`${say(lang, `已设置（值保存在 config.json，不显示）：${keys.join(', ')}`, `Set (values kept in config.json, not shown): ${keys.join(', ')}`)}\n`);
-  io.stderr(io.style.dim(`${say(lang, `正在连接（最多 ${CONNECT_WAIT_MS / 1000} 秒）…`, `Connecting (up to ${CONNECT_WAIT_MS / 1000} s)…`)}\n`));
+  if (keys.length)
+    io.stdout(
+      `${say(lang, `已设置（值保存在 config.json，不显示）：${keys.join(', ')}`, `Set (values kept in config.json, not shown): ${keys.join(', ')}`)}\n`,
+    );
+  io.stderr(
+    io.style.dim(
+      `${say(lang, `正在连接（最多 ${CONNECT_WAIT_MS / 1000} 秒）…`, `Connecting (up to ${CONNECT_WAIT_MS / 1000} s)…`)}\n`,
+    ),
+  );
   const [view] = await connect(config, [settings]);
   if (view) showOutcome(view, lang, io);
   // A rule written for this name before (by hand, for an earlier server) already trusts it: say so, never "it asks".
-  io.stdout(`${view?.trusted ? say(lang, `你的权限规则已经信任「${cmd.name}」：它的工具调用前不会询问。`, `Your permission rules already trust "${cmd.name}": its tools run without asking.`) : trustHint(cmd.name, lang)}\n`);
+  io.stdout(
+    `${view?.trusted ? say(lang, `你的权限规则已经信任「${cmd.name}」：它的工具调用前不会询问。`, `Your permission rules already trust "${cmd.name}": its tools run without asking.`) : trustHint(cmd.name, lang)}\n`,
+  );
   return 0;
 }
 
 /** Whether the server just added connected, with its tools, or why not with what it said. */
 function showOutcome(v: McpServerView, lang: Lang, io: CliIo): void {
   if (v.state === 'connected') {
-    io.stdout(`${io.style.green(say(lang, `已连接：${v.tools.length} 个工具。`, `Connected: ${v.tools.length} tool${v.tools.length === 1 ? '' : 's'}.`))}\n`);
+    io.stdout(
+      `${io.style.green(say(lang, `已连接：${v.tools.length} 个工具。`, `Connected: ${v.tools.length} tool${v.tools.length === 1 ? '' : 's'}.`))}\n`,
+    );
     // Tools left out (too many, schemas too big, malformed) are said here, not found out later.
     if (v.warning) io.stdout(`${io.style.red(say(lang, '注意', 'Warning'))}: ${plainText(v.warning)}\n`);
     return;
   }
   if (v.state === 'connecting') {
-    io.stdout(`${say(lang, `${CONNECT_WAIT_MS / 1000} 秒内没有连上；已保存，下次启动时会再连接。`, `Not connected within ${CONNECT_WAIT_MS / 1000} s; it is saved and will connect when Zhixing starts.`)}\n`);
+    io.stdout(
+      `${say(lang, `${CONNECT_WAIT_MS / 1000} 秒内没有连上；已保存，下次启动时会再连接。`, `Not connected within ${CONNECT_WAIT_MS / 1000} s; it is saved and will connect when Zhixing starts.`)}\n`,
+    );
     return;
   }
   io.stdout(`${serverLines(v, lang, io.style).join('\n')}\n`);
-  io.stdout(`${say(lang, '已保存，但没有连上：修好后用 zhixing mcp list 再看。', 'It is saved but did not connect: once it is fixed, zhixing mcp list shows it again.')}\n`);
+  io.stdout(
+    `${say(lang, '已保存，但没有连上：修好后用 zhixing mcp list 再看。', 'It is saved but did not connect: once it is fixed, zhixing mcp list shows it again.')}\n`,
+  );
 }
 
 async function list(config: Config, json: boolean, lang: Lang, io: CliIo): Promise<number> {
@@ -136,13 +165,21 @@ async function list(config: Config, json: boolean, lang: Lang, io: CliIo): Promi
   const servers = config.mcpServers;
   if (!servers.length) {
     if (json) io.stdout(jsonLine({ servers: [] }));
-    else io.stdout(`${say(lang, '没有配置 MCP 服务器。添加一个：zhixing mcp add NAME -- 命令 [参数…]', 'No MCP servers are configured. Add one: zhixing mcp add NAME -- CMD [ARGS…]')}\n`);
+    else
+      io.stdout(
+        `${say(lang, '没有配置 MCP 服务器。添加一个：zhixing mcp add NAME -- 命令 [参数…]', 'No MCP servers are configured. Add one: zhixing mcp add NAME -- CMD [ARGS…]')}\n`,
+      );
     return 0;
   }
-  if (!json && servers.some((s) => s.enabled)) io.stderr(io.style.dim(`${say(lang, `正在连接（最多 ${CONNECT_WAIT_MS / 1000} 秒）…`, `Connecting (up to ${CONNECT_WAIT_MS / 1000} s)…`)}\n`));
+  if (!json && servers.some((s) => s.enabled))
+    io.stderr(
+      io.style.dim(
+        `${say(lang, `正在连接（最多 ${CONNECT_WAIT_MS / 1000} 秒）…`, `Connecting (up to ${CONNECT_WAIT_MS / 1000} s)…`)}\n`,
+      ),
+    );
   const views = await connect(config, servers);
   // Only the view's own fields: whatever a manager adds, never a secret's value.
-  if (json) return io.stdout(jsonLine({ servers: views.map(mcpPublicView) })), 0;
+  if (json) return (io.stdout(jsonLine({ servers: views.map(mcpPublicView) })), 0);
   io.stdout(`${views.map((v) => serverLines(v, lang, io.style).join('\n')).join('\n\n')}\n`);
   return 0;
 }
@@ -182,11 +219,25 @@ function change(action: 'remove' | 'enable' | 'disable', name: string, path: str
       return out.rules;
     });
   }
-  const rulesNote = removedRules.length ? say(lang, `（也删除了它的权限规则：${removedRules.join('、')}）`, ` (and its permission rules: ${removedRules.join(', ')})`) : '';
+  const rulesNote = removedRules.length
+    ? say(
+        lang,
+        `（也删除了它的权限规则：${removedRules.join('、')}）`,
+        ` (and its permission rules: ${removedRules.join(', ')})`,
+      )
+    : '';
   const done = {
     remove: say(lang, `已删除 MCP 服务器「${name}」${rulesNote}。`, `Removed the MCP server "${name}"${rulesNote}.`),
-    enable: say(lang, `已启用 MCP 服务器「${name}」：Zhixing 下次启动时会连接它。`, `Enabled the MCP server "${name}": Zhixing connects it when it next starts.`),
-    disable: say(lang, `已停用 MCP 服务器「${name}」：它的工具不再提供。`, `Disabled the MCP server "${name}": its tools are no longer offered.`),
+    enable: say(
+      lang,
+      `已启用 MCP 服务器「${name}」：Zhixing 下次启动时会连接它。`,
+      `Enabled the MCP server "${name}": Zhixing connects it when it next starts.`,
+    ),
+    disable: say(
+      lang,
+      `已停用 MCP 服务器「${name}」：它的工具不再提供。`,
+      `Disabled the MCP server "${name}": its tools are no longer offered.`,
+    ),
   }[action];
   io.stdout(`${plainText(done)}\n`);
   return 0;

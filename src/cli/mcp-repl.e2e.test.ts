@@ -14,18 +14,34 @@ afterEach(async () => {
   manager = undefined;
 });
 
-const server = (name: string, command: string, args: string[], enabled = true) => ({ name, transport: 'stdio' as const, command, args, env: {}, headers: {}, enabled, timeoutMs: 60_000 });
+const server = (name: string, command: string, args: string[], enabled = true) => ({
+  name,
+  transport: 'stdio' as const,
+  command,
+  args,
+  env: {},
+  headers: {},
+  enabled,
+  timeoutMs: 60_000,
+});
 
 describe('/mcp against a real server', () => {
   it('reconnects, disables and enables it, waiting to show how it went; an unknown name lists the ones there are', async () => {
     let saved: unknown;
-    manager = createMcpManager({ servers: [server('everything', EVERYTHING, ['stdio'])], tools: createToolRegistry([]), saveServers: (s) => (saved = s), trusted: () => false });
+    manager = createMcpManager({
+      servers: [server('everything', EVERYTHING, ['stdio'])],
+      tools: createToolRegistry([]),
+      saveServers: (s) => (saved = s),
+      trusted: () => false,
+    });
     manager.start();
     const again = await mcpCommand(manager, 'reconnect everything', 'en', style);
     expect(again.error).toBeFalsy();
     expect(again.text).toMatch(/^Reconnected\.\neverything {2}connected · \d+ tools\n/);
     const off = await mcpCommand(manager, 'disable everything', 'en', style);
-    expect(off.text).toMatch(/^Disabled \(saved to config\.json\): its tools are no longer offered\.\neverything {2}disabled/);
+    expect(off.text).toMatch(
+      /^Disabled \(saved to config\.json\): its tools are no longer offered\.\neverything {2}disabled/,
+    );
     expect(saved).toEqual({ everything: { command: EVERYTHING, args: ['stdio'], enabled: false } });
     const on = await mcpCommand(manager, 'enable  everything', 'zh', style);
     expect(on.text).toMatch(/^已启用（已保存到 config\.json）。\neverything {2}已连接 · \d+ 个工具/);
@@ -38,7 +54,13 @@ describe('/mcp against a real server', () => {
   it('tells of a failure once, and again only after the server came back and failed anew', async () => {
     // Every try and state a real backoff goes through, without its waits between tries.
     const retry = { baseMs: 5, maxMs: 20, attempts: 5 };
-    manager = createMcpManager({ servers: [server('broken', 'sh', ['-c', 'echo down >&2; exit 3'])], tools: createToolRegistry([]), saveServers: () => {}, trusted: () => false, retry });
+    manager = createMcpManager({
+      servers: [server('broken', 'sh', ['-c', 'echo down >&2; exit 3'])],
+      tools: createToolRegistry([]),
+      saveServers: () => {},
+      trusted: () => false,
+      retry,
+    });
     const notices = failureNotices(manager);
     manager.start();
     await manager.ready(30_000);
@@ -59,10 +81,24 @@ describe('Tab after /mcp', () => {
     const { replText } = await import('./repl-text.js');
     const views = [{ name: 'everything' }, { name: 'memory' }, { name: 'evil' }];
     const app = { mcp: { list: () => views } } as never;
-    const commands = createSlashCommands({ app, io: { stdout() {}, stderr() {}, style, text: cliText('en') }, rt: replText('en'), catalog: {} as never, session: () => 's', setSession() {}, ask: async () => '' });
+    const commands = createSlashCommands({
+      app,
+      io: { stdout() {}, stderr() {}, style, text: cliText('en') },
+      rt: replText('en'),
+      catalog: {} as never,
+      session: () => 's',
+      setSession() {},
+      ask: async () => '',
+    });
     expect(commands.complete('/mc')?.candidates.map((c) => c.value)).toEqual(['/mcp']);
-    expect(commands.complete('/mcp re')).toEqual({ start: 5, candidates: [{ value: 'reconnect ', label: 'reconnect' }] });
-    expect(commands.complete('/mcp reconnect ev')).toEqual({ start: 15, candidates: [{ value: 'everything' }, { value: 'evil' }] });
+    expect(commands.complete('/mcp re')).toEqual({
+      start: 5,
+      candidates: [{ value: 'reconnect ', label: 'reconnect' }],
+    });
+    expect(commands.complete('/mcp reconnect ev')).toEqual({
+      start: 15,
+      candidates: [{ value: 'everything' }, { value: 'evil' }],
+    });
     expect(commands.complete('/mcp disable ')?.candidates).toHaveLength(3);
     expect(commands.complete('/mcp explode ev')).toBeUndefined();
   });

@@ -17,12 +17,24 @@ export interface McpReplResult {
   error?: boolean;
 }
 
-const usage = (lang: Lang) => say(lang, '用法：/mcp · /mcp reconnect 名称 · /mcp enable 名称 · /mcp disable 名称', 'Usage: /mcp · /mcp reconnect NAME · /mcp enable NAME · /mcp disable NAME');
+const usage = (lang: Lang) =>
+  say(
+    lang,
+    '用法：/mcp · /mcp reconnect 名称 · /mcp enable 名称 · /mcp disable 名称',
+    'Usage: /mcp · /mcp reconnect NAME · /mcp enable NAME · /mcp disable NAME',
+  );
 
-export async function mcpCommand(mcp: McpManager, arg: string, lang: Lang, style: Style, signal?: AbortSignal): Promise<McpReplResult> {
+export async function mcpCommand(
+  mcp: McpManager,
+  arg: string,
+  lang: Lang,
+  style: Style,
+  signal?: AbortSignal,
+): Promise<McpReplResult> {
   const [verb = '', name = '', ...extra] = arg.split(/\s+/).filter(Boolean);
   if (!verb) return { text: listing(mcp.list(), lang, style) };
-  if (!['reconnect', 'enable', 'disable'].includes(verb) || !name || extra.length) return { text: usage(lang), error: true };
+  if (!['reconnect', 'enable', 'disable'].includes(verb) || !name || extra.length)
+    return { text: usage(lang), error: true };
   if (!mcp.get(name)) {
     const names = mcp.list().map((v) => v.name);
     return {
@@ -46,14 +58,22 @@ export async function mcpCommand(mcp: McpManager, arg: string, lang: Lang, style
   const done = {
     reconnect: say(lang, '已重新连接。', 'Reconnected.'),
     enable: say(lang, '已启用（已保存到 config.json）。', 'Enabled (saved to config.json).'),
-    disable: say(lang, '已停用（已保存到 config.json），它的工具不再提供。', 'Disabled (saved to config.json): its tools are no longer offered.'),
+    disable: say(
+      lang,
+      '已停用（已保存到 config.json），它的工具不再提供。',
+      'Disabled (saved to config.json): its tools are no longer offered.',
+    ),
   }[verb as 'reconnect'];
   return { text: [done, ...(view ? serverLines(view, lang, style) : [])].join('\n'), error: view?.state === 'failed' };
 }
 
 function listing(views: McpServerView[], lang: Lang, style: Style): string {
   if (!views.length) {
-    return say(lang, '没有配置 MCP 服务器。在终端里添加：zhixing mcp add 名称 -- 命令 [参数…]', 'No MCP servers are configured. Add one from a shell: zhixing mcp add NAME -- CMD [ARGS…]');
+    return say(
+      lang,
+      '没有配置 MCP 服务器。在终端里添加：zhixing mcp add 名称 -- 命令 [参数…]',
+      'No MCP servers are configured. Add one from a shell: zhixing mcp add NAME -- CMD [ARGS…]',
+    );
   }
   return [...views.map((v) => serverLines(v, lang, style).join('\n')), style.dim(usage(lang))].join('\n\n');
 }

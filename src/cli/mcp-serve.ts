@@ -12,7 +12,11 @@ function version(): string {
  * `zhixing mcp serve`: Zhixing's tools to an MCP client over stdio. Exits 0 when the client hangs up.
  * stdout carries the protocol and nothing else: every warning goes to stderr.
  */
-export async function runMcpServe(config: Config, cmd: Extract<McpCommand, { action: 'serve' }>, io: { stderr: (s: string) => void }): Promise<number> {
+export async function runMcpServe(
+  config: Config,
+  cmd: Extract<McpCommand, { action: 'serve' }>,
+  io: { stderr: (s: string) => void },
+): Promise<number> {
   const log = (line: string) => io.stderr(`${plainText(line)}\n`);
   const { createApp } = await import('../app.js');
   let app;

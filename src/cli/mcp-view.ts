@@ -62,13 +62,20 @@ export function trustHint(name: string, lang: Lang): string {
 
 /** One server in a few lines: name, state, what runs, its tools, and why it failed with what it last said. */
 export function serverLines(v: McpServerView, lang: Lang, style: Style): string[] {
-  const tools = v.state === 'connected' ? say(lang, ` · ${v.tools.length} 个工具`, ` · ${v.tools.length} tool${v.tools.length === 1 ? '' : 's'}`) : '';
+  const tools =
+    v.state === 'connected'
+      ? say(lang, ` · ${v.tools.length} 个工具`, ` · ${v.tools.length} tool${v.tools.length === 1 ? '' : 's'}`)
+      : '';
   const trusted = v.trusted ? say(lang, ' · 已信任', ' · trusted') : '';
-  const lines = [`${style.bold(plainText(v.name))}  ${colored(v.state, stateWord(v.state, lang), style)}${tools}${trusted}`];
+  const lines = [
+    `${style.bold(plainText(v.name))}  ${colored(v.state, stateWord(v.state, lang), style)}${tools}${trusted}`,
+  ];
   lines.push(`  ${style.dim(v.transport === 'stdio' ? say(lang, '命令', 'command') : v.transport)}  ${whatRuns(v)}`);
   const keys = [...v.envKeys.map((k) => `env ${k}`), ...v.headerKeys.map((k) => `header ${k}`)];
-  if (keys.length) lines.push(`  ${style.dim(say(lang, '已设置（值不显示）', 'set (values not shown)'))}  ${cut(keys.join(', '))}`);
-  if (v.state === 'connected' && v.tools.length) lines.push(`  ${style.dim(say(lang, '工具', 'tools'))}  ${cut(v.tools.join(', '))}`);
+  if (keys.length)
+    lines.push(`  ${style.dim(say(lang, '已设置（值不显示）', 'set (values not shown)'))}  ${cut(keys.join(', '))}`);
+  if (v.state === 'connected' && v.tools.length)
+    lines.push(`  ${style.dim(say(lang, '工具', 'tools'))}  ${cut(v.tools.join(', '))}`);
   if (v.error) lines.push(`  ${style.red(say(lang, '原因', 'error'))}  ${cut(v.error)}`);
   if (v.warning) lines.push(`  ${style.red(say(lang, '注意', 'warning'))}  ${cut(v.warning)}`);
   if (v.state === 'failed' && v.stderr.length) {
@@ -83,5 +90,9 @@ export function failedLine(views: McpServerView[], lang: Lang): string | undefin
   const failed = views.filter((v) => v.state === 'failed');
   if (!failed.length) return undefined;
   const names = failed.map((v) => `${plainText(v.name)} (${cut(v.error ?? '?').slice(0, 120)})`).join('; ');
-  return say(lang, `MCP 服务器连接失败：${names}。/mcp 查看详情。`, `MCP server${failed.length === 1 ? '' : 's'} failed: ${names}. /mcp shows why.`);
+  return say(
+    lang,
+    `MCP 服务器连接失败：${names}。/mcp 查看详情。`,
+    `MCP server${failed.length === 1 ? '' : 's'} failed: ${names}. /mcp shows why.`,
+  );
 }

@@ -8,7 +8,15 @@ describe('Tab after /memory and /prefs', () => {
   it('completes the commands, then their verbs', () => {
     const app = { mcp: { list: () => [] } } as never;
     const io = { stdout() {}, stderr() {}, style: createStyle(false), text: cliText('en') };
-    const commands = createSlashCommands({ app, io, rt: replText('en'), catalog: {} as never, session: () => 's', setSession() {}, ask: async () => '' });
+    const commands = createSlashCommands({
+      app,
+      io,
+      rt: replText('en'),
+      catalog: {} as never,
+      session: () => 's',
+      setSession() {},
+      ask: async () => '',
+    });
     expect(commands.complete('/me')?.candidates.map((c) => c.value)).toEqual(['/memory']);
     expect(commands.complete('/pr')?.candidates.map((c) => c.value)).toEqual(['/prefs']);
     expect(commands.complete('/memory ')?.candidates.map((c) => c.label)).toEqual(['all', 'search', 'edit', 'delete']);

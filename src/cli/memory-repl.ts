@@ -29,7 +29,11 @@ export interface MemoryReplContext {
 }
 
 const usage = (lang: Lang) =>
-  say(lang, '用法：/memory · /memory all · /memory search 关键词 · /memory edit N 新内容 · /memory delete N', 'Usage: /memory · /memory all · /memory search QUERY · /memory edit N TEXT · /memory delete N');
+  say(
+    lang,
+    '用法：/memory · /memory all · /memory search 关键词 · /memory edit N 新内容 · /memory delete N',
+    'Usage: /memory · /memory all · /memory search QUERY · /memory edit N TEXT · /memory delete N',
+  );
 
 /** One line: number, kind, content, tags, and, across sessions, where it was saved. */
 function memoryLine(m: Memory, n: number, ctx: MemoryReplContext, withSession: boolean): string {
@@ -53,7 +57,14 @@ export function createMemoryRepl(memory: MemoryService) {
   function pick(arg: string, ctx: MemoryReplContext): Memory | ReplResult {
     const n = Number(arg);
     if (!/^\d+$/.test(arg) || n < 1 || n > shown.length) {
-      return { text: say(ctx.lang, `没有第 ${plainText(arg.slice(0, 20))} 条记忆：先用 /memory 或 /memory all 列出来。`, `There is no memory number ${plainText(arg.slice(0, 20))}: list them first with /memory or /memory all.`), error: true };
+      return {
+        text: say(
+          ctx.lang,
+          `没有第 ${plainText(arg.slice(0, 20))} 条记忆：先用 /memory 或 /memory all 列出来。`,
+          `There is no memory number ${plainText(arg.slice(0, 20))}: list them first with /memory or /memory all.`,
+        ),
+        error: true,
+      };
     }
     const m = memory.get(shown[n - 1]!.id);
     return m ?? { text: say(ctx.lang, '这条记忆已经被删除了。', 'That memory has been deleted.'), error: true };
@@ -67,7 +78,8 @@ export function createMemoryRepl(memory: MemoryService) {
     if ('text' in m) return m;
     try {
       const updated = await memory.update(m.id, { content: text });
-      if (!updated) return { text: say(ctx.lang, '这条记忆已经被删除了。', 'That memory has been deleted.'), error: true };
+      if (!updated)
+        return { text: say(ctx.lang, '这条记忆已经被删除了。', 'That memory has been deleted.'), error: true };
       shown = shown.map((s) => (s.id === updated.id ? updated : s));
       return { text: say(ctx.lang, `已修改：${plainText(updated.content)}`, `Updated: ${plainText(updated.content)}`) };
     } catch (err) {
@@ -80,7 +92,9 @@ export function createMemoryRepl(memory: MemoryService) {
     const m = pick(arg, ctx);
     if ('text' in m) return m;
     const content = plainText(m.content).replace(/\s*\n\s*/g, ' ');
-    const yes = await ctx.confirm(say(ctx.lang, `删除记忆「${content}」吗？[y/N] `, `Delete the memory "${content}"? [y/N] `));
+    const yes = await ctx.confirm(
+      say(ctx.lang, `删除记忆「${content}」吗？[y/N] `, `Delete the memory "${content}"? [y/N] `),
+    );
     if (!yes) return { text: say(ctx.lang, '没有删除。', 'Not deleted.') };
     memory.remove(m.id);
     shown = shown.filter((s) => s.id !== m.id);
@@ -95,12 +109,33 @@ export function createMemoryRepl(memory: MemoryService) {
       const lang = ctx.lang;
       switch (verb) {
         case '':
-          return listing(memory.list({ sessionId: ctx.session, limit: SHOWN }).memories, ctx, false, say(lang, '这个会话还没有记住什么。/memory all 列出所有会话的记忆。', 'Nothing is remembered in this session yet. /memory all lists every session\'s.'));
+          return listing(
+            memory.list({ sessionId: ctx.session, limit: SHOWN }).memories,
+            ctx,
+            false,
+            say(
+              lang,
+              '这个会话还没有记住什么。/memory all 列出所有会话的记忆。',
+              "Nothing is remembered in this session yet. /memory all lists every session's.",
+            ),
+          );
         case 'all':
-          return rest ? { text: usage(lang), error: true } : listing(memory.list({ limit: SHOWN }).memories, ctx, true, say(lang, '还没有记住任何东西。', 'Nothing is remembered yet.'));
+          return rest
+            ? { text: usage(lang), error: true }
+            : listing(
+                memory.list({ limit: SHOWN }).memories,
+                ctx,
+                true,
+                say(lang, '还没有记住任何东西。', 'Nothing is remembered yet.'),
+              );
         case 'search':
           if (!rest) return { text: usage(lang), error: true };
-          return listing(memory.list({ query: rest, limit: SHOWN }).memories, ctx, true, say(lang, `没有和「${plainText(rest)}」有关的记忆。`, `No memory matches "${plainText(rest)}".`));
+          return listing(
+            memory.list({ query: rest, limit: SHOWN }).memories,
+            ctx,
+            true,
+            say(lang, `没有和「${plainText(rest)}」有关的记忆。`, `No memory matches "${plainText(rest)}".`),
+          );
         case 'edit':
           return edit(rest, ctx);
         case 'delete':

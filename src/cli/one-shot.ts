@@ -21,9 +21,17 @@ export function pickSession(app: App, flags: OneShotFlags, text?: CliText): stri
   if (flags.session) {
     const ref = resolveSessionRef(app.sessions.list(), flags.session);
     if (ref.kind === 'found') return ref.session.id;
-    if (ref.kind === 'no-number') throw new SessionError('not_found', text?.noSuchSessionNumber(ref.n, ref.count) ?? `There is no session number ${ref.n}.`);
+    if (ref.kind === 'no-number')
+      throw new SessionError(
+        'not_found',
+        text?.noSuchSessionNumber(ref.n, ref.count) ?? `There is no session number ${ref.n}.`,
+      );
     if (ref.kind === 'ambiguous') {
-      throw new SessionError('not_found', text?.ambiguousSession(ref.count, flags.session) ?? `${ref.count} sessions have an id starting "${flags.session}".`);
+      throw new SessionError(
+        'not_found',
+        text?.ambiguousSession(ref.count, flags.session) ??
+          `${ref.count} sessions have an id starting "${flags.session}".`,
+      );
     }
     throw new SessionError('not_found', text?.noSessionId(flags.session) ?? `There is no session "${flags.session}".`);
   }
@@ -42,16 +50,28 @@ export const MCP_WAIT_MS = 5_000;
  * message names (and the model could use) is waited for while it connects, at most MCP_WAIT_MS.
  * Says on stderr which of them were not ready.
  */
-export async function waitForNamedServers(app: App, message: string, io: Pick<CliIo, 'stderr' | 'style' | 'lang'>, waitMs = MCP_WAIT_MS): Promise<string[]> {
+export async function waitForNamedServers(
+  app: App,
+  message: string,
+  io: Pick<CliIo, 'stderr' | 'style' | 'lang'>,
+  waitMs = MCP_WAIT_MS,
+): Promise<string[]> {
   if (app.llm.mode !== 'llm') return [];
-  const connecting = app.mcp.list().filter((v) => v.state === 'connecting').map((v) => v.name);
+  const connecting = app.mcp
+    .list()
+    .filter((v) => v.state === 'connecting')
+    .map((v) => v.name);
   const named = serversNamed(message, connecting);
   if (!named.length) return [];
   const late = await app.mcp.ready(waitMs, named);
   if (late.length) {
     const lang = io.lang?.() ?? app.config.lang ?? app.config.uiLang;
     const list = late.join(', ');
-    io.stderr(io.style.dim(`zhixing: ${say(lang, `MCP 服务器 ${list} 在 ${waitMs / 1000} 秒内没有连上，这一轮不使用它的工具。`, `MCP server ${list} was not ready after ${waitMs / 1000} s; this turn goes on without its tools.`)}\n`));
+    io.stderr(
+      io.style.dim(
+        `zhixing: ${say(lang, `MCP 服务器 ${list} 在 ${waitMs / 1000} 秒内没有连上，这一轮不使用它的工具。`, `MCP server ${list} was not ready after ${waitMs / 1000} s; this turn goes on without its tools.`)}\n`,
+      ),
+    );
   }
   return late;
 }
@@ -67,7 +87,10 @@ export async function runOneShot(app: App, message: string, flags: OneShotFlags,
     // `--json` promises one object on stdout whatever happens; the caller still says it on stderr.
     if (flags.json) {
       const code = (err as { code?: unknown }).code;
-      const error = { code: typeof code === 'string' ? code : 'internal', message: err instanceof Error ? err.message : String(err) };
+      const error = {
+        code: typeof code === 'string' ? code : 'internal',
+        message: err instanceof Error ? err.message : String(err),
+      };
       io.stdout(jsonLine({ session: sessionId ?? null, mode: app.llm.mode, reply: '', actions: [], error }));
     }
     throw err;
@@ -79,7 +102,14 @@ const RECENT_SESSION_WAIT_MS = 3_000;
 /** A session named with --session is waited for this long: the user asked for that one. */
 const NAMED_SESSION_WAIT_MS = 60_000;
 
-async function runTurn(app: App, picked: string, message: string, flags: OneShotFlags, io: CliIo, setSession: (id: string) => void): Promise<number> {
+async function runTurn(
+  app: App,
+  picked: string,
+  message: string,
+  flags: OneShotFlags,
+  io: CliIo,
+  setSession: (id: string) => void,
+): Promise<number> {
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
@@ -94,7 +124,13 @@ async function runTurn(app: App, picked: string, message: string, flags: OneShot
     flags.json
       ? () => {}
       : attachPrinter({
-          bus: app.bus, sessionId, write: io.stdout, style: io.style, showActions: flags.showActions, markdown: io.markdown, live: io.live,
+          bus: app.bus,
+          sessionId,
+          write: io.stdout,
+          style: io.style,
+          showActions: flags.showActions,
+          markdown: io.markdown,
+          live: io.live,
           lang: io.lang ?? (() => app.config.lang ?? app.config.uiLang),
         });
   let detach = attach();
@@ -112,7 +148,16 @@ async function runTurn(app: App, picked: string, message: string, flags: OneShot
     } catch (err) {
       // Ctrl-C while waiting for another process's turn: stopped before anything ran.
       if (controller.signal.aborted) {
-        if (flags.json) io.stdout(jsonLine({ session: sessionId, mode: app.llm.mode, reply: '', actions: [], error: { code: 'aborted', message: io.text.stoppedWaiting } }));
+        if (flags.json)
+          io.stdout(
+            jsonLine({
+              session: sessionId,
+              mode: app.llm.mode,
+              reply: '',
+              actions: [],
+              error: { code: 'aborted', message: io.text.stoppedWaiting },
+            }),
+          );
         io.stderr(`${io.text.stoppedWaiting}\n`);
         return 130;
       }

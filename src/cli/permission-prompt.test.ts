@@ -11,8 +11,12 @@ describe('answering a permission ask', () => {
   });
 
   it('asks in both languages, naming the answers it takes', () => {
-    expect(cliText('en').permissionAsk('file_write', 'notes/a.txt')).toBe('Allow file_write to notes/a.txt? [y]es once / [a]lways / [n]o');
-    expect(cliText('zh').permissionAsk('file_write', 'notes/a.txt')).toBe('允许 file_write 操作 notes/a.txt 吗？[y] 是，仅这一次 / [a] 总是 / [n] 否');
+    expect(cliText('en').permissionAsk('file_write', 'notes/a.txt')).toBe(
+      'Allow file_write to notes/a.txt? [y]es once / [a]lways / [n]o',
+    );
+    expect(cliText('zh').permissionAsk('file_write', 'notes/a.txt')).toBe(
+      '允许 file_write 操作 notes/a.txt 吗？[y] 是，仅这一次 / [a] 总是 / [n] 否',
+    );
   });
 });
 
@@ -21,7 +25,11 @@ describe('the parts of a command line, above its question', () => {
   it('lists each sub-command, flags what cannot be checked, and says why it must ask', () => {
     const lines = askDetails(
       {
-        parts: [{ text: "bash -c 'curl x | sh'", decision: 'allow' }, { text: 'curl x', decision: 'ask' }, { text: 'sh', opaque: 'reads a script from its input' }],
+        parts: [
+          { text: "bash -c 'curl x | sh'", decision: 'allow' },
+          { text: 'curl x', decision: 'ask' },
+          { text: 'sh', opaque: 'reads a script from its input' },
+        ],
         mustAsk: 'no sandbox for the shell',
       },
       t,
@@ -37,7 +45,10 @@ describe('the parts of a command line, above its question', () => {
   });
 
   it('keeps control characters off the terminal and cuts a long command on one line', () => {
-    const [, line] = askDetails({ parts: [{ text: `echo \x1b]52;c;aGk=\x07${'x'.repeat(400)}\nrm -rf /` }] }, cliText('zh'));
+    const [, line] = askDetails(
+      { parts: [{ text: `echo \x1b]52;c;aGk=\x07${'x'.repeat(400)}\nrm -rf /` }] },
+      cliText('zh'),
+    );
     expect(line).not.toMatch(/[\x00-\x1f]/);
     expect(line!.length).toBeLessThanOrEqual(170);
     expect(line!.endsWith('…')).toBe(true);

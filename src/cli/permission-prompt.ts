@@ -21,7 +21,8 @@ const shownTarget = (ask: PendingAsk, workspace: string) =>
   plainText(isInside(workspace, ask.target) ? displayPath(workspace, ask.target) : ask.target);
 
 /** `Allow file_write to notes/a.txt? [y]es once / [a]lways / [n]o` */
-const question = (ask: PendingAsk, workspace: string, t: CliText) => t.permissionAsk(plainText(ask.tool), shownTarget(ask, workspace));
+const question = (ask: PendingAsk, workspace: string, t: CliText) =>
+  t.permissionAsk(plainText(ask.tool), shownTarget(ask, workspace));
 
 /** A sub-command is shown on one line of at most this many characters; longer ones are cut. */
 const MAX_PART_CHARS = 160;
@@ -37,7 +38,10 @@ const oneLine = (text: string, max: number) => {
  * The lines shown above a command line's question: each sub-command it would run, flagged when what
  * it runs cannot be checked, and why it must ask. Empty for asks without parts.
  */
-export function askDetails(ask: Pick<PendingAsk, 'parts' | 'mustAsk'>, t: Pick<CliText, 'askRuns' | 'askOpaque' | 'askMust' | 'askPartAsks'>): string[] {
+export function askDetails(
+  ask: Pick<PendingAsk, 'parts' | 'mustAsk'>,
+  t: Pick<CliText, 'askRuns' | 'askOpaque' | 'askMust' | 'askPartAsks'>,
+): string[] {
   const lines: string[] = [];
   const parts = ask.parts ?? [];
   if (parts.length) lines.push(t.askRuns);
@@ -52,7 +56,10 @@ export function askDetails(ask: Pick<PendingAsk, 'parts' | 'mustAsk'>, t: Pick<C
   return lines;
 }
 
-const withDetails = (ask: PendingAsk, t: CliText) => askDetails(ask, t).map((l) => `${l}\n`).join('');
+const withDetails = (ask: PendingAsk, t: CliText) =>
+  askDetails(ask, t)
+    .map((l) => `${l}\n`)
+    .join('');
 
 const isOpen = (app: App, id: string) => app.permission.pending().some((a) => a.id === id);
 

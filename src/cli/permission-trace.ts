@@ -16,7 +16,9 @@ export function decisionText(r: PermissionRecord, lang: Lang): string {
   if (r.decision === 'deny') {
     switch (r.by) {
       case 'rule':
-        return rule ? say(lang, `被规则 ${rule} 拒绝`, `denied by rule ${rule}`) : say(lang, '被规则拒绝', 'denied by a rule');
+        return rule
+          ? say(lang, `被规则 ${rule} 拒绝`, `denied by rule ${rule}`)
+          : say(lang, '被规则拒绝', 'denied by a rule');
       case 'remembered':
         return say(lang, '之前已拒绝', 'denied earlier');
       case 'user':
@@ -28,7 +30,11 @@ export function decisionText(r: PermissionRecord, lang: Lang): string {
       case 'no-host':
         return say(lang, '无人可问，已拒绝（--yes 可批准）', 'nobody to ask, refused (--yes approves)');
       case 'yes':
-        return say(lang, '--yes 不能批准这一项，只有你本人可以', 'not approved: --yes cannot approve this, only you can');
+        return say(
+          lang,
+          '--yes 不能批准这一项，只有你本人可以',
+          'not approved: --yes cannot approve this, only you can',
+        );
       default:
         return say(lang, '已拒绝', 'refused');
     }
@@ -53,7 +59,11 @@ export function decisionText(r: PermissionRecord, lang: Lang): string {
  * What a call's trace line says about its permissions and what it changed, joined by ` · `; '' when
  * nothing needs saying. A refusal is all that is said when there is one: it is why the call failed.
  */
-export function permissionNote(records: PermissionRecord[] | undefined, metadata: Record<string, unknown> | undefined, lang: Lang): string {
+export function permissionNote(
+  records: PermissionRecord[] | undefined,
+  metadata: Record<string, unknown> | undefined,
+  lang: Lang,
+): string {
   const list = records ?? [];
   const refused = list.filter((r) => r.decision === 'deny');
   const words = (refused.length ? refused : list).map((r) => decisionText(r, lang)).filter(Boolean);
@@ -61,6 +71,7 @@ export function permissionNote(records: PermissionRecord[] | undefined, metadata
   const why = refused.find((r) => (r.by === 'no-host' || r.by === 'user') && r.reason)?.reason;
   if (why) words.push(plainText(why));
   // A file write says `created: false` when the file was there before: worth saying it was overwritten.
-  if (!refused.length && metadata?.created === false) words.push(say(lang, '覆盖了已有文件', 'overwrote an existing file'));
+  if (!refused.length && metadata?.created === false)
+    words.push(say(lang, '覆盖了已有文件', 'overwrote an existing file'));
   return [...new Set(words)].join(' · ');
 }

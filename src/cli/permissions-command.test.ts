@@ -13,7 +13,8 @@ function fakeService(initial: Rules = {}): RulesEditing & { saved: Rules[] } {
     rules: () => rules,
     effective: () => ({ shell: 'ask', ...rules }),
     setRules(next) {
-      if (Object.values(next).some((v) => typeof v === 'object' && '' in v)) throw new Error('shell: a pattern cannot be empty.');
+      if (Object.values(next).some((v) => typeof v === 'object' && '' in v))
+        throw new Error('shell: a pattern cannot be empty.');
       rules = next;
       saved.push(next);
     },
@@ -27,8 +28,12 @@ function fakeService(initial: Rules = {}): RulesEditing & { saved: Rules[] } {
 }
 
 describe('/permissions', () => {
-  it('lists the rules by tool, the user\'s marked and the defaults said to be, and the remembered answers numbered', () => {
-    const { text } = permissionsCommand(fakeService({ file_write: 'ask', web_fetch: { 'https://x.org/*': 'allow', '*': 'deny' } }), '', 'en');
+  it("lists the rules by tool, the user's marked and the defaults said to be, and the remembered answers numbered", () => {
+    const { text } = permissionsCommand(
+      fakeService({ file_write: 'ask', web_fetch: { 'https://x.org/*': 'allow', '*': 'deny' } }),
+      '',
+      'en',
+    );
     expect(text).toBe(
       [
         'Permission rules (* yours; the rest are defaults):',
@@ -47,16 +52,26 @@ describe('/permissions', () => {
 
   it('sets a rule with a pattern that has spaces, keeping the default as "*", and removes it again', () => {
     const s = fakeService();
-    expect(permissionsCommand(s, ' deny shell curl  -s *', 'en')).toEqual({ text: 'Set: shell › curl  -s * → deny (saved to config.json).' });
+    expect(permissionsCommand(s, ' deny shell curl  -s *', 'en')).toEqual({
+      text: 'Set: shell › curl  -s * → deny (saved to config.json).',
+    });
     expect(s.rules()).toEqual({ shell: { '*': 'ask', 'curl  -s *': 'deny' } });
-    expect(permissionsCommand(s, 'remove shell curl  -s *', 'zh')).toEqual({ text: '已删除规则 shell › curl  -s *（已保存到 config.json）。' });
+    expect(permissionsCommand(s, 'remove shell curl  -s *', 'zh')).toEqual({
+      text: '已删除规则 shell › curl  -s *（已保存到 config.json）。',
+    });
     expect(s.rules()).toEqual({ shell: { '*': 'ask' } });
-    expect(permissionsCommand(s, 'remove file_write', 'en')).toEqual({ text: 'You have no rule file_write.', error: true });
+    expect(permissionsCommand(s, 'remove file_write', 'en')).toEqual({
+      text: 'You have no rule file_write.',
+      error: true,
+    });
   });
 
   it('forgets a remembered answer by its number, and says what is wrong with a bad one or a refused rule', () => {
     const s = fakeService();
-    expect(permissionsCommand(s, 'forget 2', 'en')).toEqual({ text: 'There is no remembered answer number 2 (there is 1).', error: true });
+    expect(permissionsCommand(s, 'forget 2', 'en')).toEqual({
+      text: 'There is no remembered answer number 2 (there is 1).',
+      error: true,
+    });
     expect(permissionsCommand(s, 'forget 1', 'en')).toEqual({ text: 'Forgotten: file_write on /w/notes.md.' });
     expect(s.remembered()).toEqual([]);
     expect(permissionsCommand(s, 'maybe shell', 'en').error).toBe(true);

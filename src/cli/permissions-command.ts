@@ -5,7 +5,14 @@
  */
 import { say, type Lang } from '../i18n.js';
 import { PermissionRulesError } from '../permission/rules-check.js';
-import { defaultsOf, withoutRule, withRule, type RuleDecision, type RulesEditing, type ToolRule } from '../permission/rule-edits.js';
+import {
+  defaultsOf,
+  withoutRule,
+  withRule,
+  type RuleDecision,
+  type RulesEditing,
+  type ToolRule,
+} from '../permission/rule-edits.js';
 import { plainText } from './terminal-text.js';
 
 const DECISIONS = new Set<RuleDecision>(['allow', 'ask', 'deny']);
@@ -14,21 +21,40 @@ const pad = (s: string, n: number) => s + ' '.repeat(Math.max(1, n - [...s].leng
 function words(lang: Lang) {
   return {
     heading: say(lang, '权限规则（* 为你设置的，其余为默认）：', 'Permission rules (* yours; the rest are defaults):'),
-    none: say(lang, '  （没有规则：工作区内的一切都允许。）', '  (No rules: everything inside the workspace is allowed.)'),
-    fallback: say(lang, '  没有规则的工具：allow（仅限工作区内）', '  Tools no rule names: allow (inside the workspace only)'),
-    remembered: say(lang, '记住的回答（/permissions forget N 忘记）：', 'Remembered answers (/permissions forget N forgets one):'),
+    none: say(
+      lang,
+      '  （没有规则：工作区内的一切都允许。）',
+      '  (No rules: everything inside the workspace is allowed.)',
+    ),
+    fallback: say(
+      lang,
+      '  没有规则的工具：allow（仅限工作区内）',
+      '  Tools no rule names: allow (inside the workspace only)',
+    ),
+    remembered: say(
+      lang,
+      '记住的回答（/permissions forget N 忘记）：',
+      'Remembered answers (/permissions forget N forgets one):',
+    ),
     noRemembered: say(lang, '  （没有）', '  (none)'),
     usage: say(
       lang,
       '用法：/permissions [allow|ask|deny 工具 [模式…]] · /permissions remove 工具 [模式…] · /permissions forget N',
       'Usage: /permissions [allow|ask|deny TOOL [PATTERN…]] · /permissions remove TOOL [PATTERN…] · /permissions forget N',
     ),
-    set: (rule: string, d: string) => say(lang, `已设置：${rule} → ${d}（已保存到 config.json）。`, `Set: ${rule} → ${d} (saved to config.json).`),
-    removed: (rule: string) => say(lang, `已删除规则 ${rule}（已保存到 config.json）。`, `Removed the rule ${rule} (saved to config.json).`),
+    set: (rule: string, d: string) =>
+      say(lang, `已设置：${rule} → ${d}（已保存到 config.json）。`, `Set: ${rule} → ${d} (saved to config.json).`),
+    removed: (rule: string) =>
+      say(lang, `已删除规则 ${rule}（已保存到 config.json）。`, `Removed the rule ${rule} (saved to config.json).`),
     noRule: (rule: string) => say(lang, `你没有设置规则 ${rule}。`, `You have no rule ${rule}.`),
-    forgot: (tool: string, pattern: string) => say(lang, `已忘记：${tool} 操作 ${pattern}。`, `Forgotten: ${tool} on ${pattern}.`),
+    forgot: (tool: string, pattern: string) =>
+      say(lang, `已忘记：${tool} 操作 ${pattern}。`, `Forgotten: ${tool} on ${pattern}.`),
     noNumber: (n: string, count: number) =>
-      say(lang, `没有第 ${n} 个记住的回答（一共 ${count} 个）。`, `There is no remembered answer number ${n} (there ${count === 1 ? 'is 1' : `are ${count}`}).`),
+      say(
+        lang,
+        `没有第 ${n} 个记住的回答（一共 ${count} 个）。`,
+        `There is no remembered answer number ${n} (there ${count === 1 ? 'is 1' : `are ${count}`}).`,
+      ),
     refused: (why: string) => say(lang, `没有保存：${why}`, `Not saved: ${why}`),
   };
 }
@@ -94,7 +120,8 @@ export function permissionsCommand(service: RulesEditing, args: string, lang: La
     }
   } catch (err) {
     // The rules engine's sentence already says nothing was saved, in both languages; a failed save is worded here.
-    if (err instanceof PermissionRulesError) return { text: plainText(lang === 'zh' ? err.zh : err.message), error: true };
+    if (err instanceof PermissionRulesError)
+      return { text: plainText(lang === 'zh' ? err.zh : err.message), error: true };
     return { text: w.refused(plainText(err instanceof Error ? err.message : String(err))), error: true };
   }
   return { text: w.usage, error: true };

@@ -6,12 +6,18 @@ import { createStyle } from './style.js';
 const where = { sessionId: 'ses_1', turnId: 'trn_1', messageId: 'msg_1', partId: 'prt_1', callId: 'call_1' };
 
 describe('tool progress in the trace', () => {
-  it('shows a running call\'s progress as a dim line, as plain text, at most ten a second however many arrive', () => {
+  it("shows a running call's progress as a dim line, as plain text, at most ten a second however many arrive", () => {
     vi.useFakeTimers({ now: 1_000_000 });
     try {
       const bus = createBus();
       let out = '';
-      const detach = attachPrinter({ bus, sessionId: 'ses_1', write: (s) => (out += s), style: createStyle(false), showActions: true });
+      const detach = attachPrinter({
+        bus,
+        sessionId: 'ses_1',
+        write: (s) => (out += s),
+        style: createStyle(false),
+        showActions: true,
+      });
       bus.emit({ type: 'tool.start', ...where, tool: 'everything__trigger-long-running-operation', input: {} });
       bus.emit({ type: 'tool.progress', ...where, message: 'step 1 of 5 \x1b]0;pwned\x07\x1b[2J' });
       for (let i = 2; i <= 1000; i++) bus.emit({ type: 'tool.progress', ...where, message: `step ${i}` });

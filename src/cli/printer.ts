@@ -121,7 +121,14 @@ export function attachPrinter(options: {
     bus.on('tool.end', (e) => {
       if (!ours(e)) return;
       progressShown.delete(e.callId);
-      live?.toolEnd(e.callId, e.ok, e.output, e.ms, !options.showActions, permissionNote(e.permission, e.metadata, options.lang?.() ?? 'en'));
+      live?.toolEnd(
+        e.callId,
+        e.ok,
+        e.output,
+        e.ms,
+        !options.showActions,
+        permissionNote(e.permission, e.metadata, options.lang?.() ?? 'en'),
+      );
       if (!options.showActions) return;
       live?.hide();
       if (!atLineStart) out('\n');

@@ -23,7 +23,22 @@ const DEFAULT_HISTORY_TURNS = 10;
 const YES = new Set(['y', 'yes', '是', '好', '确定']);
 
 /** Every command, in the order /help and completion list them; those followed by a space take an argument. */
-const COMMANDS = ['/help', '/sessions', '/new ', '/switch ', '/history ', '/delete ', '/rename ', '/model ', '/permissions', '/mcp', '/memory', '/prefs', '/undo', '/exit'];
+const COMMANDS = [
+  '/help',
+  '/sessions',
+  '/new ',
+  '/switch ',
+  '/history ',
+  '/delete ',
+  '/rename ',
+  '/model ',
+  '/permissions',
+  '/mcp',
+  '/memory',
+  '/prefs',
+  '/undo',
+  '/exit',
+];
 const PERMISSION_VERBS = ['allow ', 'ask ', 'deny ', 'remove ', 'forget '];
 
 export interface CommandContext {
@@ -92,9 +107,15 @@ export function createSlashCommands(ctx: CommandContext): SlashCommands {
       return say(rt.modelSwitched(plainText(arg)));
     }
     if (llm.mode === 'offline') return say(t.offlineModel);
-    say(plainText(`${llm.provider} · ${llm.model} · ${safeUrl(c.baseUrl ?? '')}${c.apiKey ? ` · ${t.key} ${maskKey(c.apiKey)}` : ''}`));
+    say(
+      plainText(
+        `${llm.provider} · ${llm.model} · ${safeUrl(c.baseUrl ?? '')}${c.apiKey ? ` · ${t.key} ${maskKey(c.apiKey)}` : ''}`,
+      ),
+    );
     // Ctrl-C stops waiting for a slow provider.
-    const stopped = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }));
+    const stopped = new Promise<undefined>((resolve) =>
+      signal.addEventListener('abort', () => resolve(undefined), { once: true }),
+    );
     const list = await Promise.race([ctx.catalog.list(), stopped]);
     if (!list) return;
     models = list.models;
@@ -152,7 +173,13 @@ export function createSlashCommands(ctx: CommandContext): SlashCommands {
           break;
         }
         case 'mcp': {
-          const r = await mcpCommand(app.mcp, arg, io.lang?.() ?? app.config.lang ?? app.config.uiLang, io.style, signal);
+          const r = await mcpCommand(
+            app.mcp,
+            arg,
+            io.lang?.() ?? app.config.lang ?? app.config.uiLang,
+            io.style,
+            signal,
+          );
           if (r.error) fail(r.text);
           else say(r.text);
           break;
@@ -163,7 +190,9 @@ export function createSlashCommands(ctx: CommandContext): SlashCommands {
           break;
         }
         case 'prefs':
-          show(await prefsCommand(app.preferences, arg, { lang: lang(), offline: app.llm.mode === 'offline', confirm }));
+          show(
+            await prefsCommand(app.preferences, arg, { lang: lang(), offline: app.llm.mode === 'offline', confirm }),
+          );
           break;
         case 'undo': {
           // Between turns only (commands never run while one does); the sentence speaks the session's language.
@@ -183,14 +212,25 @@ export function createSlashCommands(ctx: CommandContext): SlashCommands {
     complete(before) {
       if (!before.startsWith('/') || before.includes('\n')) return undefined;
       const space = before.indexOf(' ');
-      if (space < 0) return { start: 0, candidates: COMMANDS.filter((c) => c.startsWith(before)).map((value) => ({ value, label: value.trim() })) };
+      if (space < 0)
+        return {
+          start: 0,
+          candidates: COMMANDS.filter((c) => c.startsWith(before)).map((value) => ({ value, label: value.trim() })),
+        };
       const cmd = before.slice(1, space);
       const typed = before.slice(space + 1);
       // `/mcp reconnect ev` completes a server's name.
       const verb = /^(reconnect|enable|disable) ([^ ]*)$/.exec(typed);
       if (cmd === 'mcp' && verb) {
         const start = before.length - verb[2]!.length;
-        return { start, candidates: app.mcp.list().map((v) => v.name).filter((n) => n.startsWith(verb[2]!)).map((value) => ({ value })) };
+        return {
+          start,
+          candidates: app.mcp
+            .list()
+            .map((v) => v.name)
+            .filter((n) => n.startsWith(verb[2]!))
+            .map((value) => ({ value })),
+        };
       }
       if (typed.includes(' ')) return undefined;
       if (cmd === 'switch' || cmd === 'delete') {
@@ -200,11 +240,31 @@ export function createSlashCommands(ctx: CommandContext): SlashCommands {
           .filter((c) => c.value.startsWith(typed));
         return { start: space + 1, candidates };
       }
-      if (cmd === 'permissions') return { start: space + 1, candidates: PERMISSION_VERBS.filter((v) => v.startsWith(typed)).map((value) => ({ value, label: value.trim() })) };
-      if (cmd === 'memory') return { start: space + 1, candidates: MEMORY_VERBS.filter((v) => v.startsWith(typed)).map((value) => ({ value, label: value.trim() })) };
-      if (cmd === 'prefs') return { start: space + 1, candidates: PREFS_VERBS.filter((v) => v.startsWith(typed)).map((value) => ({ value, label: value.trim() })) };
-      if (cmd === 'mcp') return { start: space + 1, candidates: MCP_VERBS.filter((v) => v.startsWith(typed)).map((value) => ({ value, label: value.trim() })) };
-      if (cmd === 'model' && models) return { start: space + 1, candidates: models.filter((m) => m.startsWith(typed)).map((value) => ({ value })) };
+      if (cmd === 'permissions')
+        return {
+          start: space + 1,
+          candidates: PERMISSION_VERBS.filter((v) => v.startsWith(typed)).map((value) => ({
+            value,
+            label: value.trim(),
+          })),
+        };
+      if (cmd === 'memory')
+        return {
+          start: space + 1,
+          candidates: MEMORY_VERBS.filter((v) => v.startsWith(typed)).map((value) => ({ value, label: value.trim() })),
+        };
+      if (cmd === 'prefs')
+        return {
+          start: space + 1,
+          candidates: PREFS_VERBS.filter((v) => v.startsWith(typed)).map((value) => ({ value, label: value.trim() })),
+        };
+      if (cmd === 'mcp')
+        return {
+          start: space + 1,
+          candidates: MCP_VERBS.filter((v) => v.startsWith(typed)).map((value) => ({ value, label: value.trim() })),
+        };
+      if (cmd === 'model' && models)
+        return { start: space + 1, candidates: models.filter((m) => m.startsWith(typed)).map((value) => ({ value })) };
       return undefined;
     },
   };

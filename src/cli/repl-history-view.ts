@@ -16,12 +16,20 @@ export function renderHistory(messages: Message[], io: Pick<CliIo, 'style' | 'la
   const lines: string[] = [];
   for (const m of messages) {
     for (const p of m.parts) {
-      if (p.type === 'text') lines.push(m.role === 'user' ? io.style.bold(`› ${plainText(p.text)}`) : plainText(p.text));
-      else if (p.type === 'summary') lines.push(io.style.dim(summaryBlock(p.text, p.covers.messages, io.lang?.() ?? 'en')));
+      if (p.type === 'text')
+        lines.push(m.role === 'user' ? io.style.bold(`› ${plainText(p.text)}`) : plainText(p.text));
+      else if (p.type === 'summary')
+        lines.push(io.style.dim(summaryBlock(p.text, p.covers.messages, io.lang?.() ?? 'en')));
       else if (p.type === 'tool') {
         const ok = p.state === 'completed';
         const output = p.output ?? (p.state === 'error' ? '' : 'interrupted');
-        lines.push(traceLine({ tool: p.tool, input: p.input, ok, output, ms: p.ms ?? 0, metadata: p.metadata, permission: p.permission }, io.style, io.lang?.()));
+        lines.push(
+          traceLine(
+            { tool: p.tool, input: p.input, ok, output, ms: p.ms ?? 0, metadata: p.metadata, permission: p.permission },
+            io.style,
+            io.lang?.(),
+          ),
+        );
       }
     }
   }
@@ -30,6 +38,14 @@ export function renderHistory(messages: Message[], io: Pick<CliIo, 'style' | 'la
 
 /** A summary part in the history: what the model reads from now on in place of the earlier messages above it. */
 function summaryBlock(text: string, messages: number, lang: 'zh' | 'en'): string {
-  const head = lang === 'zh' ? `🗜 较早的 ${messages} 条消息的摘要（模型从此读它，原消息仍在上面）：` : `🗜 Summary of the ${messages} earlier messages (what the model reads from now on; they are still above):`;
-  return [head, ...plainText(text).split('\n').map((l) => `  ${l}`)].join('\n');
+  const head =
+    lang === 'zh'
+      ? `🗜 较早的 ${messages} 条消息的摘要（模型从此读它，原消息仍在上面）：`
+      : `🗜 Summary of the ${messages} earlier messages (what the model reads from now on; they are still above):`;
+  return [
+    head,
+    ...plainText(text)
+      .split('\n')
+      .map((l) => `  ${l}`),
+  ].join('\n');
 }

@@ -47,30 +47,46 @@ Enter sends; Alt+Enter or Ctrl-J starts a new line; """ on a line of its own ope
 Up/Down recall earlier entries (kept across runs); Ctrl-R searches them (Ctrl-R again for older, Enter sends it, an arrow key takes it for editing, Esc cancels); Tab completes commands.
 Ctrl-C stops a running answer, or clears the line; at an empty prompt, press it twice to quit.`,
     searchLabel: (query: string, failed: boolean) =>
-      zh ? `（${failed ? '没找到' : '搜索历史'}）「${query}」：` : `(${failed ? 'failed ' : ''}reverse-i-search)'${query}': `,
+      zh
+        ? `（${failed ? '没找到' : '搜索历史'}）「${query}」：`
+        : `(${failed ? 'failed ' : ''}reverse-i-search)'${query}': `,
     confirmDelete: (title: string, messages: number) =>
-      zh ? `删除会话「${title}」和它的 ${messages} 条消息（连同它的记忆）吗？[y/N] ` : `Delete "${title}" and its ${messages} message${messages === 1 ? '' : 's'} (and its memories)? [y/N] `,
+      zh
+        ? `删除会话「${title}」和它的 ${messages} 条消息（连同它的记忆）吗？[y/N] `
+        : `Delete "${title}" and its ${messages} message${messages === 1 ? '' : 's'} (and its memories)? [y/N] `,
     notDeleted: zh ? '没有删除。' : 'Not deleted.',
     noSuchSessionNumber: (n: number, count: number) =>
       zh
         ? `没有第 ${n} 个会话（${count ? `一共 ${count} 个` : '还没有会话'}），请用 /sessions 查看。`
         : `There is no session number ${n} (${count ? `there ${count === 1 ? 'is 1' : `are ${count}`}` : 'there are none yet'}). See /sessions.`,
     ambiguousSession: (arg: string, count: number) =>
-      zh ? `有 ${count} 个会话的 id 以「${arg}」开头，请多给几个字符。` : `${count} sessions have an id starting "${arg}": give more of it.`,
-    sessionUsage: (cmd: string) => (zh ? `用法：/${cmd} N，N 是 /sessions 里的编号（或会话 id）。` : `Usage: /${cmd} N, N a number from /sessions (or a session id).`),
+      zh
+        ? `有 ${count} 个会话的 id 以「${arg}」开头，请多给几个字符。`
+        : `${count} sessions have an id starting "${arg}": give more of it.`,
+    sessionUsage: (cmd: string) =>
+      zh
+        ? `用法：/${cmd} N，N 是 /sessions 里的编号（或会话 id）。`
+        : `Usage: /${cmd} N, N a number from /sessions (or a session id).`,
     modelsUnlisted: zh
       ? '（模型服务没有列出它的模型；用 /model 名称 可以换用它提供的任何模型。）'
       : '(The provider did not list its models; /model NAME switches to any model it serves.)',
     modelSwitched: (name: string) =>
-      zh ? `这次 REPL 改用模型 ${name}（配置没有改动）。` : `Now using ${name} in this REPL (the configuration is unchanged).`,
+      zh
+        ? `这次 REPL 改用模型 ${name}（配置没有改动）。`
+        : `Now using ${name} in this REPL (the configuration is unchanged).`,
     modelFixed: (name: string) => (zh ? `模型 ${name} 在这里不能更换。` : `The model ${name} cannot be switched here.`),
     offlineNoSwitch: zh
       ? '离线模式（内置的规则规划器）没有可以更换的模型。设置 ZHIXING_BASE_URL / ZHIXING_API_KEY 或 ZHIXING_PROVIDER 后重新启动即可接入模型。'
       : 'Offline mode (the rule-based planner) has no model to switch. Set ZHIXING_BASE_URL / ZHIXING_API_KEY or ZHIXING_PROVIDER and start again to use one.',
-    badModelName: (problem: string) => (zh ? `这不是一个模型名称（${problem}）。` : `That is not a model name (${problem}).`),
+    badModelName: (problem: string) =>
+      zh ? `这不是一个模型名称（${problem}）。` : `That is not a model name (${problem}).`,
     historyUnsaved: (why: string) =>
-      zh ? `输入历史无法保存（${why}）：这次输入的内容只在本次运行中可以翻看。` : `The input history cannot be saved (${why}): this run's entries can be recalled in this run only.`,
-    blockUnclosed: zh ? '输入在 """ 块结束前就结束了：块里的内容照样发送。' : 'Input ended inside a """ block: what it holds is sent as it is.',
+      zh
+        ? `输入历史无法保存（${why}）：这次输入的内容只在本次运行中可以翻看。`
+        : `The input history cannot be saved (${why}): this run's entries can be recalled in this run only.`,
+    blockUnclosed: zh
+      ? '输入在 """ 块结束前就结束了：块里的内容照样发送。'
+      : 'Input ended inside a """ block: what it holds is sent as it is.',
   };
 }
 export type ReplText = ReturnType<typeof replText>;

@@ -10,7 +10,13 @@ import { pickSession } from './one-shot.js';
 import { createReplAsks, type ReplAsks } from './permission-prompt.js';
 import { attachPrinter } from './printer.js';
 import { createSlashCommands } from './repl-commands.js';
-import { createPipedInput, createTerminalInput, entryMessage, type ReplInput, type ReplInputHandlers } from './repl-input.js';
+import {
+  createPipedInput,
+  createTerminalInput,
+  entryMessage,
+  type ReplInput,
+  type ReplInputHandlers,
+} from './repl-input.js';
 import { followLanguage } from './messages.js';
 import { replText } from './repl-text.js';
 import { plainText } from './terminal-text.js';
@@ -49,7 +55,10 @@ export async function runRepl(
   const mainPrompt = io.style.bold('知行 › ');
   const say = (s: string) => io.stdout(`${s}\n`);
   const history: InputHistory | undefined = interactive
-    ? openInputHistory({ path: join(app.config.home, HISTORY_FILE), onError: (err) => io.stderr(`zhixing: ${rt.historyUnsaved(plainText(err.message))}\n`) })
+    ? openInputHistory({
+        path: join(app.config.home, HISTORY_FILE),
+        onError: (err) => io.stderr(`zhixing: ${rt.historyUnsaved(plainText(err.message))}\n`),
+      })
     : undefined;
 
   // Entries are read as they come, also while a turn runs: one then answers the permission ask on
@@ -142,7 +151,16 @@ export async function runRepl(
       io.stdout(s);
       atLineStart = s.endsWith('\n');
     };
-    const detach = attachPrinter({ bus: app.bus, sessionId, write, style: io.style, showActions: true, markdown: io.markdown, live: io.live, lang: io.lang });
+    const detach = attachPrinter({
+      bus: app.bus,
+      sessionId,
+      write,
+      style: io.style,
+      showActions: true,
+      markdown: io.markdown,
+      live: io.live,
+      lang: io.lang,
+    });
     try {
       const result = await app.sessions.send(sessionId, text, {
         signal,
@@ -164,7 +182,8 @@ export async function runRepl(
       say(io.style.dim(t.banner(model, (s && plainText(s.title)) || t.newSessionLabel)));
       // Once, at the start: without a sandbox every shell command asks, and the user should know why.
       const contained = await app.sandbox();
-      if (!contained.ok) io.stderr(`${noSandboxText(contained, io.lang?.() ?? app.config.lang ?? app.config.uiLang)}\n`);
+      if (!contained.ok)
+        io.stderr(`${noSandboxText(contained, io.lang?.() ?? app.config.lang ?? app.config.uiLang)}\n`);
     }
     // MCP servers connect in the background, never holding up the first prompt; one that failed is
     // said before the next prompt.
@@ -196,8 +215,7 @@ export async function runRepl(
         else if (isStorageFailure(err)) {
           const failure = toStoreError(err, app.config.dbPath);
           io.stderr(`${plainText(io.errorText?.(failure) ?? failure.message)}\n`);
-        }
-        else throw err;
+        } else throw err;
       } finally {
         running = undefined;
       }

@@ -17,10 +17,22 @@ export function noSandboxText(info: SandboxInfo, lang: Lang, platform: NodeJS.Pl
   const fix =
     platform === 'linux'
       ? info.kind === 'bwrap'
-        ? say(lang, '请确认系统允许非特权用户命名空间（例如 sysctl kernel.unprivileged_userns_clone=1）。', 'Check that unprivileged user namespaces are allowed (e.g. sysctl kernel.unprivileged_userns_clone=1).')
-        : say(lang, '安装 bubblewrap 即可：apt-get install bubblewrap（或 dnf install bubblewrap）。', 'To fix it, install bubblewrap: apt-get install bubblewrap (or dnf install bubblewrap).')
+        ? say(
+            lang,
+            '请确认系统允许非特权用户命名空间（例如 sysctl kernel.unprivileged_userns_clone=1）。',
+            'Check that unprivileged user namespaces are allowed (e.g. sysctl kernel.unprivileged_userns_clone=1).',
+          )
+        : say(
+            lang,
+            '安装 bubblewrap 即可：apt-get install bubblewrap（或 dnf install bubblewrap）。',
+            'To fix it, install bubblewrap: apt-get install bubblewrap (or dnf install bubblewrap).',
+          )
       : platform === 'darwin'
-        ? say(lang, 'sandbox-exec 是 macOS 自带的，请检查 /usr/bin/sandbox-exec。', 'sandbox-exec comes with macOS: check /usr/bin/sandbox-exec.')
+        ? say(
+            lang,
+            'sandbox-exec 是 macOS 自带的，请检查 /usr/bin/sandbox-exec。',
+            'sandbox-exec comes with macOS: check /usr/bin/sandbox-exec.',
+          )
         : '';
   return say(
     lang,

@@ -19,9 +19,12 @@ const PARENT_CHECK_MS = 1_000;
 
 /** What to tell the user when the address cannot be taken. */
 function listenError(err: NodeJS.ErrnoException, host: string, port: number): string | undefined {
-  if (err.code === 'EADDRINUSE') return `Port ${port} on ${host} is already in use (another Zhixing?). Stop it, or pick another port: zhixing serve --port ${port + 1}`;
-  if (err.code === 'EACCES') return `Not allowed to listen on ${host}:${port}. Ports below 1024 need special rights; pick another with --port.`;
-  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') return `${host} is not an address of this machine. Use 127.0.0.1, or an address this machine has.`;
+  if (err.code === 'EADDRINUSE')
+    return `Port ${port} on ${host} is already in use (another Zhixing?). Stop it, or pick another port: zhixing serve --port ${port + 1}`;
+  if (err.code === 'EACCES')
+    return `Not allowed to listen on ${host}:${port}. Ports below 1024 need special rights; pick another with --port.`;
+  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
+    return `${host} is not an address of this machine. Use 127.0.0.1, or an address this machine has.`;
   return undefined;
 }
 
@@ -37,7 +40,7 @@ export async function runServe(cmd: ServeCommand, io: ServeIo): Promise<number> 
   try {
     config = loadConfig({ offline: cmd.offline });
   } catch (err) {
-    if (err instanceof ConfigError) return io.stderr(`zhixing: ${err.message}\n`), 2;
+    if (err instanceof ConfigError) return (io.stderr(`zhixing: ${err.message}\n`), 2);
     throw err;
   }
   for (const warning of new Set(config.warnings)) io.stderr(`zhixing: ${warning}\n`);
@@ -46,7 +49,7 @@ export async function runServe(cmd: ServeCommand, io: ServeIo): Promise<number> 
     // Before the database is opened: a refused setup should touch nothing.
     checkServeConfig(cmd.host, config.token);
   } catch (err) {
-    if (err instanceof ServeConfigError) return io.stderr(`zhixing: ${err.message}\n`), 2;
+    if (err instanceof ServeConfigError) return (io.stderr(`zhixing: ${err.message}\n`), 2);
     throw err;
   }
 
@@ -59,15 +62,21 @@ export async function runServe(cmd: ServeCommand, io: ServeIo): Promise<number> 
     // A damaged, full or read-only database: the server does not start, and says why in the user's language.
     const zh = (config.lang ?? config.uiLang) === 'zh' ? (err as { zh?: unknown }).zh : undefined;
     const text = typeof zh === 'string' ? zh : err instanceof Error ? err.message : String(err);
-    return io.stderr(`zhixing: ${plainText(text)}\n`), 1;
+    return (io.stderr(`zhixing: ${plainText(text)}\n`), 1);
   }
   let server;
   try {
-    server = await createServer({ app, host: cmd.host, port: cmd.port, token: config.token, log: (line) => io.stderr(`${plainText(line)}\n`) });
+    server = await createServer({
+      app,
+      host: cmd.host,
+      port: cmd.port,
+      token: config.token,
+      log: (line) => io.stderr(`${plainText(line)}\n`),
+    });
   } catch (err) {
     app.close();
     const message = listenError(err as NodeJS.ErrnoException, cmd.host, cmd.port);
-    if (message) return io.stderr(`zhixing: ${message}\n`), 1;
+    if (message) return (io.stderr(`zhixing: ${message}\n`), 1);
     throw err;
   }
 
@@ -76,7 +85,11 @@ export async function runServe(cmd: ServeCommand, io: ServeIo): Promise<number> 
   const lastState = new Map<string, string>();
   app.mcp.onChange((v) => {
     if (v.state === 'failed' && lastState.get(v.name) !== 'failed') {
-      io.stderr(`zhixing: MCP server "${plainText(v.name)}" failed: ${plainText(v.error ?? '').replace(/\s+/g, ' ').slice(0, 300)}\n`);
+      io.stderr(
+        `zhixing: MCP server "${plainText(v.name)}" failed: ${plainText(v.error ?? '')
+          .replace(/\s+/g, ' ')
+          .slice(0, 300)}\n`,
+      );
     }
     lastState.set(v.name, v.state);
   });
@@ -100,7 +113,9 @@ export async function runServe(cmd: ServeCommand, io: ServeIo): Promise<number> 
     orphanWatch.unref();
   });
   const running = app.sessions.running().ids.length;
-  io.stderr(`zhixing: ${signal}: stopping${running ? `, ending ${running} running turn${running > 1 ? 's' : ''}` : ''}…\n`);
+  io.stderr(
+    `zhixing: ${signal}: stopping${running ? `, ending ${running} running turn${running > 1 ? 's' : ''}` : ''}…\n`,
+  );
   // A second signal means "now": what is recorded so far stays; the turn is marked interrupted on the next start.
   for (const name of SHUTDOWN_SIGNALS) process.once(name, () => process.exit(INTERRUPTED_EXIT));
   try {

@@ -95,7 +95,10 @@ export function readPipedInput(options: ReadPipedOptions): Promise<PipedInput> {
       if (bytes > options.maxBytes) finish(result(true), true);
     };
     const onEnd = () => finish(result(false), false);
-    const silence = kind === 'pipe' ? setTimeout(() => finish(bytes ? result(false) : { kind: 'silent' }, true), options.firstByteWaitMs) : undefined;
+    const silence =
+      kind === 'pipe'
+        ? setTimeout(() => finish(bytes ? result(false) : { kind: 'silent' }, true), options.firstByteWaitMs)
+        : undefined;
     input.on('data', onData);
     input.once('end', onEnd);
     // A read error (EIO on a hung-up terminal, say) ends the input where it is.

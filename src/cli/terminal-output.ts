@@ -34,7 +34,12 @@ export async function loadTerminalOutput(o: {
   }
   if (o.stderr.isTTY) {
     const { createLiveStatus } = await import('./live-status.js');
-    const live = createLiveStatus({ write: (s) => void o.stderr.write(s), columns: columns(o.stderr), text: o.text, style: o.style });
+    const live = createLiveStatus({
+      write: (s) => void o.stderr.write(s),
+      columns: columns(o.stderr),
+      text: o.text,
+      style: o.style,
+    });
     // However the process ends (a second Ctrl-C, an uncaught error), no spinner is left on screen.
     process.once('exit', () => live.stop());
     out.live = live;

@@ -39,7 +39,7 @@ describe('plainText', () => {
 
   it('strips every control character from random input', () => {
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 200; i++) {
       const s = Array.from({ length: 40 }, () => String.fromCharCode(Math.floor(rand() * 0xb0))).join('');
       const out = plainText(s);

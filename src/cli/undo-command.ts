@@ -18,7 +18,7 @@ export async function runUndo(config: Config, cmd: { session?: string; json: boo
   try {
     app = await createApp(config);
   } catch (err) {
-    return io.stderr(`zhixing: ${plainText(err instanceof Error ? err.message : String(err))}\n`), 1;
+    return (io.stderr(`zhixing: ${plainText(err instanceof Error ? err.message : String(err))}\n`), 1);
   }
   const fail = (code: string, message: string, exit: number) => {
     if (cmd.json) io.stdout(jsonLine({ error: { code, message } }));
@@ -27,7 +27,11 @@ export async function runUndo(config: Config, cmd: { session?: string; json: boo
   };
   try {
     if (!cmd.session && !app.sessions.mostRecent()) {
-      return fail('nothing_to_undo', say(lang, '没有可以撤销的：还没有会话。', 'Nothing to undo: there are no sessions yet.'), 1);
+      return fail(
+        'nothing_to_undo',
+        say(lang, '没有可以撤销的：还没有会话。', 'Nothing to undo: there are no sessions yet.'),
+        1,
+      );
     }
     const flags = { session: cmd.session, new: false } as OneShotFlags;
     const sessionId = pickSession(app, flags, io.text);

@@ -16,9 +16,17 @@ describe('setConfigKey', () => {
   it('sets one key and keeps every other as it was, leaving no temporary file', () => {
     const dir = home();
     const path = join(dir, 'config.json');
-    writeFileSync(path, JSON.stringify({ model: 'm', mcpServers: { a: { command: 'x' } }, permissions: { shell: 'deny' } }), { mode: 0o640 });
+    writeFileSync(
+      path,
+      JSON.stringify({ model: 'm', mcpServers: { a: { command: 'x' } }, permissions: { shell: 'deny' } }),
+      { mode: 0o640 },
+    );
     setConfigKey(path, 'permissions', { shell: { 'git *': 'allow' } });
-    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ model: 'm', mcpServers: { a: { command: 'x' } }, permissions: { shell: { 'git *': 'allow' } } });
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
+      model: 'm',
+      mcpServers: { a: { command: 'x' } },
+      permissions: { shell: { 'git *': 'allow' } },
+    });
     expect(statSync(path).mode & 0o777).toBe(0o640);
     expect(readdirSync(dir)).toEqual(['config.json']);
   });
@@ -55,7 +63,9 @@ describe('updateConfigKey', () => {
     writeFileSync(path, '{}');
     writeFileSync(`${path}.lock`, String(process.pid));
     const started = Date.now();
-    expect(() => updateConfigKey(path, 'x', () => 1, { lockWaitMs: 300 })).toThrow(/is being changed by another process/);
+    expect(() => updateConfigKey(path, 'x', () => 1, { lockWaitMs: 300 })).toThrow(
+      /is being changed by another process/,
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     expect(readFileSync(path, 'utf8')).toBe('{}');
   });

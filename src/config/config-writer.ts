@@ -11,7 +11,10 @@ const PRIVATE_FILE_MODE = 0o600;
 export class ConfigWriteError extends Error {
   override name = 'ConfigWriteError';
   readonly code = 'config_not_written';
-  constructor(message: string, readonly zh: string) {
+  constructor(
+    message: string,
+    readonly zh: string,
+  ) {
     super(message);
   }
 }
@@ -100,7 +103,12 @@ export interface ConfigWriteOptions {
  * Sets one top-level key of config.json to what `update` makes of its value now, read while holding
  * the file's lock: two processes changing the same key (two `zhixing mcp add` at once) both land.
  */
-export function updateConfigKey(path: string, key: string, update: (current: unknown) => unknown, options: ConfigWriteOptions = {}): void {
+export function updateConfigKey(
+  path: string,
+  key: string,
+  update: (current: unknown) => unknown,
+  options: ConfigWriteOptions = {},
+): void {
   withLock(path, () => writeKey(path, key, update), options.lockWaitMs);
 }
 

@@ -29,22 +29,39 @@ describe('loadConfig', () => {
   it('runs offline with neither a base URL nor a key', () => {
     const { home, cwd } = folders();
     const c = loadConfig({ env: { ZHIXING_HOME: home }, cwd });
-    expect(c).toMatchObject({ mode: 'offline', provider: 'offline', model: 'rules', home, workspace: join(home, 'workspace') });
+    expect(c).toMatchObject({
+      mode: 'offline',
+      provider: 'offline',
+      model: 'rules',
+      home,
+      workspace: join(home, 'workspace'),
+    });
   });
 
   it('takes the process environment over ./.env over $ZHIXING_HOME/.env over config.json', () => {
     const { home, cwd } = folders();
-    writeFileSync(join(home, 'config.json'), JSON.stringify({ baseUrl: 'http://file/v1', model: 'from-file', apiKey: 'k-file' }));
+    writeFileSync(
+      join(home, 'config.json'),
+      JSON.stringify({ baseUrl: 'http://file/v1', model: 'from-file', apiKey: 'k-file' }),
+    );
     writeFileSync(join(home, '.env'), 'ZHIXING_MODEL=from-home-env\nZHIXING_API_KEY=k-home\n');
     writeFileSync(join(cwd, '.env'), 'ZHIXING_MODEL=from-cwd-env\n');
     const env = { ZHIXING_HOME: home };
-    expect(loadConfig({ env, cwd })).toMatchObject({ mode: 'llm', baseUrl: 'http://file/v1', model: 'from-cwd-env', apiKey: 'k-home' });
+    expect(loadConfig({ env, cwd })).toMatchObject({
+      mode: 'llm',
+      baseUrl: 'http://file/v1',
+      model: 'from-cwd-env',
+      apiKey: 'k-home',
+    });
     expect(loadConfig({ env: { ...env, ZHIXING_MODEL: 'from-process' }, cwd }).model).toBe('from-process');
   });
 
   it('treats an empty variable as unset and falls back to OPENAI_* names', () => {
     const { home, cwd } = folders();
-    const c = loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_BASE_URL: '', OPENAI_BASE_URL: 'http://x/v1', OPENAI_MODEL: 'm' }, cwd });
+    const c = loadConfig({
+      env: { ZHIXING_HOME: home, ZHIXING_BASE_URL: '', OPENAI_BASE_URL: 'http://x/v1', OPENAI_MODEL: 'm' },
+      cwd,
+    });
     expect(c).toMatchObject({ mode: 'llm', baseUrl: 'http://x/v1', model: 'm' });
   });
 
@@ -54,13 +71,17 @@ describe('loadConfig', () => {
     expect(c.mode).toBe('llm');
     expect(c.baseUrl).toContain('deepseek');
     expect(c.provider).toBe('deepseek');
-    expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_PROVIDER: 'ollama', ZHIXING_OFFLINE: '1' }, cwd }).mode).toBe('offline');
+    expect(
+      loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_PROVIDER: 'ollama', ZHIXING_OFFLINE: '1' }, cwd }).mode,
+    ).toBe('offline');
     expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_API_KEY: 'k' }, cwd, offline: true }).mode).toBe('offline');
   });
 
   it('says clearly what is wrong with a bad provider, a broken config.json or a bad step limit', () => {
     const { home, cwd } = folders();
-    expect(() => loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_PROVIDER: 'nope' }, cwd })).toThrow(/Unknown provider "nope"\. Use one of: openai, deepseek/);
+    expect(() => loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_PROVIDER: 'nope' }, cwd })).toThrow(
+      /Unknown provider "nope"\. Use one of: openai, deepseek/,
+    );
     writeFileSync(join(home, 'config.json'), '{ not json');
     expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toThrow(ConfigError);
     writeFileSync(join(home, 'config.json'), '{"maxSteps": "many"}');
@@ -72,8 +93,12 @@ describe('loadConfig', () => {
 
   it('refuses timeouts that are not whole numbers', () => {
     const { home, cwd } = folders();
-    expect(() => loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_TOOL_TIMEOUT_MS: 'abc' }, cwd })).toThrow(/ZHIXING_TOOL_TIMEOUT_MS must be a whole number/);
-    expect(() => loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_REQUEST_TIMEOUT_MS: '-5' }, cwd })).toThrow(ConfigError);
+    expect(() => loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_TOOL_TIMEOUT_MS: 'abc' }, cwd })).toThrow(
+      /ZHIXING_TOOL_TIMEOUT_MS must be a whole number/,
+    );
+    expect(() => loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_REQUEST_TIMEOUT_MS: '-5' }, cwd })).toThrow(
+      ConfigError,
+    );
     expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_TOOL_TIMEOUT_MS: '5000' }, cwd }).toolTimeoutMs).toBe(5000);
   });
 
@@ -98,11 +123,14 @@ describe('.env files', () => {
   });
 
   it('refuses a line starting with "=" instead of dropping every later line', () => {
-    expect(homeEnv('ZHIXING_MODEL=m\n=oops\nZHIXING_BASE_URL=http://x/v1\n')).toThrow(/\.env line 2 is not a NAME=value setting\./);
+    expect(homeEnv('ZHIXING_MODEL=m\n=oops\nZHIXING_BASE_URL=http://x/v1\n')).toThrow(
+      /\.env line 2 is not a NAME=value setting\./,
+    );
   });
 
   it('refuses an unquoted value with # inside, which dotenv would cut short, and keeps "value # comment"', () => {
-    const cut = /\.env line 2: the value of "ZHIXING_API_KEY" contains #, which starts a comment there; put the value in quotes\./;
+    const cut =
+      /\.env line 2: the value of "ZHIXING_API_KEY" contains #, which starts a comment there; put the value in quotes\./;
     for (const value of ['abc#def123456', '#abc', 'abc##']) {
       const load = homeEnv(`ZHIXING_BASE_URL=http://x/v1\nZHIXING_API_KEY=${value}\n`);
       expect(load).toThrow(cut);
@@ -116,7 +144,9 @@ describe('.env files', () => {
     writeFileSync(join(cwd, '.env'), 'DB_PASSWORD=p#ss\nZHIXING_MODEL=m\n');
     expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toEqual([]);
     // Whitespace before # makes the rest a comment, as in dotenv.
-    expect(homeEnv('ZHIXING_BASE_URL=http://x/v1 # mine\nZHIXING_API_KEY=k\t# the key\nZHIXING_MODEL= # none yet\n')()).toMatchObject({
+    expect(
+      homeEnv('ZHIXING_BASE_URL=http://x/v1 # mine\nZHIXING_API_KEY=k\t# the key\nZHIXING_MODEL= # none yet\n')(),
+    ).toMatchObject({
       baseUrl: 'http://x/v1',
       apiKey: 'k',
       model: PROVIDER_PRESETS.openai.model,
@@ -124,16 +154,27 @@ describe('.env files', () => {
   });
 
   it('reads the first setting of a file that starts with a byte-order mark', () => {
-    expect(homeEnv('\uFEFFZHIXING_BASE_URL=http://bom/v1\n')()).toMatchObject({ mode: 'llm', baseUrl: 'http://bom/v1' });
+    expect(homeEnv('\uFEFFZHIXING_BASE_URL=http://bom/v1\n')()).toMatchObject({
+      mode: 'llm',
+      baseUrl: 'http://bom/v1',
+    });
   });
 
   it('takes comments, blank lines, export and multi-line quoted values, and never echoes a secret it cannot read', () => {
-    const load = homeEnv('# mine\n\nexport ZHIXING_MODEL=m  # inline\nNOTE="line one\nline two"\nZHIXING_BASE_URL=http://x/v1\n');
+    const load = homeEnv(
+      '# mine\n\nexport ZHIXING_MODEL=m  # inline\nNOTE="line one\nline two"\nZHIXING_BASE_URL=http://x/v1\n',
+    );
     expect(load()).toMatchObject({ model: 'm', baseUrl: 'http://x/v1' });
     const pasted = homeEnv('ZHIXING_MODEL=m\n\n  sk-live-Q7wPz9Xv3K\n');
-    expect(pasted).toThrow(/\.env line 3 is not a NAME=value setting\. Write it as NAME=value, or start it with # to keep it as a comment\.$/);
-    expect(homeEnv('ZHIXING_API_KEY="sk-never-closed\nZHIXING_MODEL=m\n')).toThrow(/\.env line 1: the quoted value of "ZHIXING_API_KEY" is never closed\./);
-    expect(homeEnv('NOTE="one\ntwo" three\n')).toThrow(/\.env line 2: there is text after the closing quote of "NOTE"\./);
+    expect(pasted).toThrow(
+      /\.env line 3 is not a NAME=value setting\. Write it as NAME=value, or start it with # to keep it as a comment\.$/,
+    );
+    expect(homeEnv('ZHIXING_API_KEY="sk-never-closed\nZHIXING_MODEL=m\n')).toThrow(
+      /\.env line 1: the quoted value of "ZHIXING_API_KEY" is never closed\./,
+    );
+    expect(homeEnv('NOTE="one\ntwo" three\n')).toThrow(
+      /\.env line 2: there is text after the closing quote of "NOTE"\./,
+    );
   });
 });
 
@@ -148,7 +189,10 @@ describe('settings files of any size', () => {
     const started = Date.now();
     const c = loadConfig({ env: { ZHIXING_HOME: home }, cwd });
     expect(c).toMatchObject({ mode: 'offline', warnings: ['Ignored ./.env: it is larger than 64 KB.'] });
-    for (const [name, text] of [['.env', filler(ONE_MB)], ['config.json', `{"model": "m", "notes": "${'x'.repeat(ONE_MB)}"}`]] as const) {
+    for (const [name, text] of [
+      ['.env', filler(ONE_MB)],
+      ['config.json', `{"model": "m", "notes": "${'x'.repeat(ONE_MB)}"}`],
+    ] as const) {
       writeFileSync(join(home, name), text);
       expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd: home })).toThrow(
         `${join(home, name)} is larger than 64 KB. A settings file needs far less: keep only settings in it.`,
@@ -194,7 +238,9 @@ describe('config.json errors', () => {
       for (const f of fragments(KEY)) expect(message).not.toContain(f);
       expect(message).toMatch(/config\.json is not valid JSON.*Fix or remove it\./);
     }
-    expect(messageFor(`{\n  "apiKey": "${KEY}"\n  "model": "x"\n}`)).toMatch(/config\.json is not valid JSON at line 3, column 3\./);
+    expect(messageFor(`{\n  "apiKey": "${KEY}"\n  "model": "x"\n}`)).toMatch(
+      /config\.json is not valid JSON at line 3, column 3\./,
+    );
   });
 });
 
@@ -211,8 +257,15 @@ describe('settings the assistant could have written', () => {
     writeFileSync(join(home, 'workspace', '.env'), PLANTED);
     for (const cwd of [sub, join(root, 'link'), join(root, 'link', 'project')]) {
       const c = loadConfig({ env: { ZHIXING_HOME: home }, cwd });
-      expect(c).toMatchObject({ mode: 'llm', provider: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'k-user' });
-      expect(c.warnings).toEqual(['Ignored ./.env: it lies inside the workspace, where the assistant can write files.']);
+      expect(c).toMatchObject({
+        mode: 'llm',
+        provider: 'openai',
+        baseUrl: 'https://api.openai.com/v1',
+        apiKey: 'k-user',
+      });
+      expect(c.warnings).toEqual([
+        'Ignored ./.env: it lies inside the workspace, where the assistant can write files.',
+      ]);
     }
   });
 
@@ -229,7 +282,7 @@ describe('settings the assistant could have written', () => {
     expect(c.warnings).toHaveLength(1);
   });
 
-  it('reads a workspace starting with ~ as the user\'s home folder, as the shell would', () => {
+  it("reads a workspace starting with ~ as the user's home folder, as the shell would", () => {
     const { home, cwd } = folders();
     const workspace = (path: string) => {
       writeConfig(home, { workspace: path });
@@ -247,7 +300,9 @@ describe('settings the assistant could have written', () => {
     for (const workspace of [root, '.', home]) {
       writeConfig(home, { workspace });
       expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toThrow(ConfigError);
-      expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toThrow(/contains .*home.*config\.json and the database/);
+      expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toThrow(
+        /contains .*home.*config\.json and the database/,
+      );
     }
     // Nor may one of the home's files be a link into the workspace.
     writeConfig(home, {});
@@ -261,8 +316,15 @@ describe('settings the assistant could have written', () => {
 describe('./.env', () => {
   it("reads only ZHIXING_* names from it: a project's OPENAI_* settings are the project's", () => {
     const { home, cwd } = folders();
-    writeFileSync(join(cwd, '.env'), 'OPENAI_BASE_URL=http://project.example/v1\nOPENAI_API_KEY=k-project\nZHIXING_MODEL=m\n');
-    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toMatchObject({ mode: 'offline', apiKey: undefined, baseUrl: undefined });
+    writeFileSync(
+      join(cwd, '.env'),
+      'OPENAI_BASE_URL=http://project.example/v1\nOPENAI_API_KEY=k-project\nZHIXING_MODEL=m\n',
+    );
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toMatchObject({
+      mode: 'offline',
+      apiKey: undefined,
+      baseUrl: undefined,
+    });
     expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_BASE_URL: 'http://mine/v1' }, cwd }).model).toBe('m');
     // Run from the home, ./.env is the home's own .env, read whole.
     writeFileSync(join(home, '.env'), 'OPENAI_BASE_URL=http://home.example/v1\n');
@@ -271,8 +333,12 @@ describe('./.env', () => {
 
   it('says which model service it chooses, by URL or by provider, with its own key or none, and shows only a safe URL', () => {
     const { home, cwd } = folders();
-    const load = (env: Record<string, string> = {}, offline = false) => loadConfig({ env: { ZHIXING_HOME: home, ...env }, cwd, offline }).warnings;
-    writeFileSync(join(cwd, '.env'), 'ZHIXING_BASE_URL=http://me:secret@project.example/v1/?key=k-query\nZHIXING_API_KEY=k-project\n');
+    const load = (env: Record<string, string> = {}, offline = false) =>
+      loadConfig({ env: { ZHIXING_HOME: home, ...env }, cwd, offline }).warnings;
+    writeFileSync(
+      join(cwd, '.env'),
+      'ZHIXING_BASE_URL=http://me:secret@project.example/v1/?key=k-query\nZHIXING_API_KEY=k-project\n',
+    );
     expect(load()).toEqual(['Using the model service at http://project.example/v1 from ./.env in this folder.']);
     writeFileSync(join(cwd, '.env'), 'ZHIXING_PROVIDER=deepseek\n');
     expect(load()).toEqual(['Using the model service at https://api.deepseek.com/v1 from ./.env in this folder.']);
@@ -303,10 +369,14 @@ describe('a key travels only with the endpoint set beside it', () => {
     writeConfig(home, { provider: 'deepseek', apiKey: 'k-deepseek' });
     const c = loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_PROVIDER: 'ollama' }, cwd });
     expect(c).toMatchObject({ provider: 'ollama', apiKey: undefined });
-    expect(c.warnings[0]).toMatch(/^Withheld the API key from .*config\.json \(apiKey\): the endpoint comes from the environment \(ZHIXING_PROVIDER\)/);
+    expect(c.warnings[0]).toMatch(
+      /^Withheld the API key from .*config\.json \(apiKey\): the endpoint comes from the environment \(ZHIXING_PROVIDER\)/,
+    );
     // A key in $ZHIXING_HOME/.env does not follow a URL exported in the shell either.
     writeFileSync(join(home, '.env'), 'ZHIXING_API_KEY=k-home\n');
-    expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_BASE_URL: 'http://elsewhere/v1' }, cwd }).apiKey).toBeUndefined();
+    expect(
+      loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_BASE_URL: 'http://elsewhere/v1' }, cwd }).apiKey,
+    ).toBeUndefined();
   });
 
   it('sends the key where the user set it up: beside its endpoint, to an endpoint in their home files, or to OpenAI', () => {
@@ -316,7 +386,10 @@ describe('a key travels only with the endpoint set beside it', () => {
     expect(c).toMatchObject({ provider: 'deepseek', apiKey: 'k-deepseek', model: 'deepseek-reasoner', warnings: [] });
     // A key exported in the shell may go to the provider chosen in config.json.
     writeConfig(home, { provider: 'deepseek' });
-    expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_API_KEY: 'k-shell' }, cwd })).toMatchObject({ provider: 'deepseek', apiKey: 'k-shell' });
+    expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_API_KEY: 'k-shell' }, cwd })).toMatchObject({
+      provider: 'deepseek',
+      apiKey: 'k-shell',
+    });
     // A key and URL side by side in ./.env, and a key with no endpoint named anywhere.
     writeFileSync(join(cwd, '.env'), 'ZHIXING_BASE_URL=http://project.example/v1\nZHIXING_API_KEY=k-project\n');
     expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toMatchObject({
@@ -325,18 +398,35 @@ describe('a key travels only with the endpoint set beside it', () => {
       warnings: ['Using the model service at http://project.example/v1 from ./.env in this folder.'],
     });
     writeConfig(home, {});
-    expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_API_KEY: 'k-shell' }, cwd: home })).toMatchObject({ provider: 'openai', apiKey: 'k-shell', warnings: [] });
+    expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_API_KEY: 'k-shell' }, cwd: home })).toMatchObject({
+      provider: 'openai',
+      apiKey: 'k-shell',
+      warnings: [],
+    });
   });
 
   it('reads every permission rule, tool globs and maps over targets included, and skips a bad entry with a warning', () => {
     const { home, cwd } = folders();
-    const rules = { file_write: { 'secret/*': 'deny', '*': 'allow' }, web_fetch: 'deny', shell: { 'git *': 'allow', 'curl *': 'deny' }, 'browser_*': 'ask' };
+    const rules = {
+      file_write: { 'secret/*': 'deny', '*': 'allow' },
+      web_fetch: 'deny',
+      shell: { 'git *': 'allow', 'curl *': 'deny' },
+      'browser_*': 'ask',
+    };
     writeConfig(home, { permissions: rules });
     const c = loadConfig({ env: { ZHIXING_HOME: home }, cwd });
     expect(c.permissions).toEqual(rules);
     expect(c.warnings).toEqual([]);
     const path = join(home, 'config.json');
-    writeConfig(home, { permissions: { file_write: 'sometimes', shell: { 'curl *': 'dney', '*': 'allow' }, web_fetch: 'ask', '': 'deny', 'x': {} } });
+    writeConfig(home, {
+      permissions: {
+        file_write: 'sometimes',
+        shell: { 'curl *': 'dney', '*': 'allow' },
+        web_fetch: 'ask',
+        '': 'deny',
+        x: {},
+      },
+    });
     const bad = loadConfig({ env: { ZHIXING_HOME: home }, cwd });
     // The shell map with one bad pattern is dropped whole: its "*": "allow" alone would run curl.
     expect(bad.permissions).toEqual({ web_fetch: 'ask' });
@@ -391,12 +481,15 @@ describe('config.json permissions', () => {
   });
 });
 
-
 describe('settings that are wrong say so', () => {
   it('reads the undo bounds from config.json, and refuses ones that make no sense', () => {
     const { home, cwd } = folders();
     writeConfig(home, { undo: { maxTurns: 5, maxDays: 1.5, maxBytes: 1_000_000 } });
-    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).undo).toEqual({ maxTurns: 5, maxDays: 1.5, maxBytes: 1_000_000 });
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).undo).toEqual({
+      maxTurns: 5,
+      maxDays: 1.5,
+      maxBytes: 1_000_000,
+    });
     writeConfig(home, {});
     expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).undo).toEqual({});
     writeConfig(home, { undo: { maxTurns: 0 } });
@@ -407,7 +500,15 @@ describe('settings that are wrong say so', () => {
 
   it('names an unknown config.json setting with the one it most likely meant, and goes on', () => {
     const { home, cwd } = folders();
-    writeConfig(home, { modle: 'gpt-x', base_url: 'http://x/v1', ZHIXING_MAX_STEPS: 3, mcpServers: {}, permissions: {}, workspace: 'ws', zzz: 1 });
+    writeConfig(home, {
+      modle: 'gpt-x',
+      base_url: 'http://x/v1',
+      ZHIXING_MAX_STEPS: 3,
+      mcpServers: {},
+      permissions: {},
+      workspace: 'ws',
+      zzz: 1,
+    });
     const c = loadConfig({ env: { ZHIXING_HOME: home }, cwd });
     const path = join(home, 'config.json');
     expect(c.warnings).toEqual([
@@ -419,20 +520,32 @@ describe('settings that are wrong say so', () => {
     // Ignored means ignored: the model is the default, the step limit too.
     expect(c).toMatchObject({ mode: 'offline', maxSteps: 8 });
     writeConfig(home, { ['\x1b]0;x\x07name']: 1 });
-    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toEqual([`${path}: unknown setting a name with control characters in it, ignored. The settings it reads are: ${'provider, baseUrl, apiKey, model, maxSteps, requestTimeoutMs, headersTimeoutMs, maxRetries, turnTimeoutMs, toolTimeoutMs, maxReplyChars, lang, contextWindow, compaction, workspace, permissions, mcpServers, shell, undo, embedding, web'}.`]);
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).warnings).toEqual([
+      `${path}: unknown setting a name with control characters in it, ignored. The settings it reads are: ${'provider, baseUrl, apiKey, model, maxSteps, requestTimeoutMs, headersTimeoutMs, maxRetries, turnTimeoutMs, toolTimeoutMs, maxReplyChars, lang, contextWindow, compaction, workspace, permissions, mcpServers, shell, undo, embedding, web'}.`,
+    ]);
   });
 
   it('refuses a base URL without a scheme, saying what to write, wherever it was set', () => {
     const { home, cwd } = folders();
     const load = (env: Record<string, string>) => () => loadConfig({ env: { ZHIXING_HOME: home, ...env }, cwd });
     expect(load({ ZHIXING_BASE_URL: 'api.deepseek.com' })).toThrow(
-      new ConfigError('ZHIXING_BASE_URL must start with https:// or http:// (got "api.deepseek.com"). Add the scheme: ZHIXING_BASE_URL=https://api.deepseek.com'),
+      new ConfigError(
+        'ZHIXING_BASE_URL must start with https:// or http:// (got "api.deepseek.com"). Add the scheme: ZHIXING_BASE_URL=https://api.deepseek.com',
+      ),
     );
-    expect(load({ OPENAI_BASE_URL: 'localhost:11434/v1' })).toThrow(/^OPENAI_BASE_URL must start with https:\/\/ or http:\/\/ .* OPENAI_BASE_URL=http:\/\/localhost:11434\/v1$/);
-    expect(load({ ZHIXING_BASE_URL: 'ftp://files.example/v1' })).toThrow('ZHIXING_BASE_URL starts with ftp://, not https:// or http://.');
-    expect(load({ ZHIXING_BASE_URL: 'me:secret@api.example.com/v1' })).toThrow(/^ZHIXING_BASE_URL must start with https:\/\/ or http:\/\/\. Add the scheme in front of the address\.$/);
+    expect(load({ OPENAI_BASE_URL: 'localhost:11434/v1' })).toThrow(
+      /^OPENAI_BASE_URL must start with https:\/\/ or http:\/\/ .* OPENAI_BASE_URL=http:\/\/localhost:11434\/v1$/,
+    );
+    expect(load({ ZHIXING_BASE_URL: 'ftp://files.example/v1' })).toThrow(
+      'ZHIXING_BASE_URL starts with ftp://, not https:// or http://.',
+    );
+    expect(load({ ZHIXING_BASE_URL: 'me:secret@api.example.com/v1' })).toThrow(
+      /^ZHIXING_BASE_URL must start with https:\/\/ or http:\/\/\. Add the scheme in front of the address\.$/,
+    );
     writeConfig(home, { baseUrl: 'api.deepseek.com/v1', apiKey: 'k' });
-    expect(load({})).toThrow(`"baseUrl" in ${join(home, 'config.json')} must start with https:// or http:// (got "api.deepseek.com/v1"). Add the scheme: "baseUrl": "https://api.deepseek.com/v1"`);
+    expect(load({})).toThrow(
+      `"baseUrl" in ${join(home, 'config.json')} must start with https:// or http:// (got "api.deepseek.com/v1"). Add the scheme: "baseUrl": "https://api.deepseek.com/v1"`,
+    );
     // Offline, the URL is not used, so it stands in no one's way.
     expect(load({ ZHIXING_OFFLINE: '1' })().mode).toBe('offline');
   });
@@ -459,7 +572,9 @@ describe('settings that are wrong say so', () => {
     writeConfig(home, { maxRetries: 0, turnTimeoutMs: 90_000 });
     expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toMatchObject({ maxRetries: 0, turnTimeoutMs: 90_000 });
     expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_MAX_RETRIES: '1' }, cwd }).maxRetries).toBe(1);
-    expect(() => loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_MAX_RETRIES: '11' }, cwd })).toThrow('ZHIXING_MAX_RETRIES must be a whole number from 0 to 10 (got "11").');
+    expect(() => loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_MAX_RETRIES: '11' }, cwd })).toThrow(
+      'ZHIXING_MAX_RETRIES must be a whole number from 0 to 10 (got "11").',
+    );
     writeConfig(home, { turnTimeoutMs: 10 });
     expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd })).toThrow(
       `ZHIXING_TURN_TIMEOUT_MS must be a whole number from 1000 to 86400000 (got "10"). It is set as "turnTimeoutMs" in ${join(home, 'config.json')}.`,
@@ -471,8 +586,17 @@ describe('settings that are wrong say so', () => {
     writeConfig(home, { provider: 'deepseek', maxSteps: 5 });
     writeFileSync(join(home, '.env'), 'ZHIXING_API_KEY=sk-home-key-123456\n', { mode: 0o600 });
     writeFileSync(join(cwd, '.env'), 'ZHIXING_LANG=en\n');
-    const c = loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_TOOL_TIMEOUT_MS: '5000' }, cwd, model: 'deepseek-reasoner' });
-    expect(c).toMatchObject({ mode: 'llm', provider: 'deepseek', model: 'deepseek-reasoner', apiKey: 'sk-home-key-123456' });
+    const c = loadConfig({
+      env: { ZHIXING_HOME: home, ZHIXING_TOOL_TIMEOUT_MS: '5000' },
+      cwd,
+      model: 'deepseek-reasoner',
+    });
+    expect(c).toMatchObject({
+      mode: 'llm',
+      provider: 'deepseek',
+      model: 'deepseek-reasoner',
+      apiKey: 'sk-home-key-123456',
+    });
     expect(c.origins).toMatchObject({
       ZHIXING_PROVIDER: { from: 'config-file', key: 'provider', path: join(home, 'config.json') },
       ZHIXING_BASE_URL: { from: 'preset', provider: 'deepseek' },
@@ -486,14 +610,21 @@ describe('settings that are wrong say so', () => {
       workspace: { from: 'default' },
       ZHIXING_OFFLINE: { from: 'default' },
     });
-    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).origins.ZHIXING_MODEL).toEqual({ from: 'preset', provider: 'deepseek' });
+    expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).origins.ZHIXING_MODEL).toEqual({
+      from: 'preset',
+      provider: 'deepseek',
+    });
     // Nothing was saved: the next run has the configured model.
     expect(loadConfig({ env: { ZHIXING_HOME: home }, cwd }).model).toBe('deepseek-chat');
   });
 
   it('refuses --model when there is no model service to ask', () => {
     const { home, cwd } = folders();
-    expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd, model: 'gpt-4o' })).toThrow(/--model chooses a model of the model service, and none is configured/);
-    expect(() => loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_API_KEY: 'k' }, cwd, model: 'gpt-4o', offline: true })).toThrow(/this run is offline/);
+    expect(() => loadConfig({ env: { ZHIXING_HOME: home }, cwd, model: 'gpt-4o' })).toThrow(
+      /--model chooses a model of the model service, and none is configured/,
+    );
+    expect(() =>
+      loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_API_KEY: 'k' }, cwd, model: 'gpt-4o', offline: true }),
+    ).toThrow(/this run is offline/);
   });
 });

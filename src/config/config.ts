@@ -12,7 +12,15 @@ import { readShellSettings, ShellFileSettings, ShellSettingError, type ShellSett
 import { checkRules } from '../permission/rules-check.js';
 import type { PermissionRules } from '../contract/permission.js';
 import { resolveEmbedding, type EmbeddingEndpoint } from './embedding-endpoint.js';
-import { baseUrlProblem, echo, langProblem, originLabel, parseLang, unknownKeyWarnings, type SettingOrigin } from './setting-checks.js';
+import {
+  baseUrlProblem,
+  echo,
+  langProblem,
+  originLabel,
+  parseLang,
+  unknownKeyWarnings,
+  type SettingOrigin,
+} from './setting-checks.js';
 import { readMcpServers, type McpServerSettings } from './mcp-settings.js';
 import { defaultContextWindow, MAX_CONTEXT_WINDOW, MIN_CONTEXT_WINDOW, onOff } from './context-settings.js';
 import { readWebSettings, WebFileSettings, type WebSettings } from './web-settings.js';
@@ -43,7 +51,14 @@ const KEY_NAME = /_API_KEY$/;
 // The layers, highest first; the last two are the home's, which only the user writes.
 const CWD_ENV_LAYER = 1;
 /** Settings a project's ./.env may not set (see loadConfig). */
-const HOME_ONLY_NAMES = ['ZHIXING_EMBEDDING_BASE_URL', 'ZHIXING_EMBEDDING_MODEL', 'ZHIXING_EMBEDDING_API_KEY', 'ZHIXING_GEOCODING_URL', 'ZHIXING_WEATHER_URL', 'ZHIXING_TOKEN'];
+const HOME_ONLY_NAMES = [
+  'ZHIXING_EMBEDDING_BASE_URL',
+  'ZHIXING_EMBEDDING_MODEL',
+  'ZHIXING_EMBEDDING_API_KEY',
+  'ZHIXING_GEOCODING_URL',
+  'ZHIXING_WEATHER_URL',
+  'ZHIXING_TOKEN',
+];
 const HOME_ENV_LAYER = 2;
 const FILE_LAYER = 3;
 /** config.json's names for what the environment calls ZHIXING_*: config.json is read as the lowest layer through them. */
@@ -64,7 +79,16 @@ const FILE_NAMES = {
   ZHIXING_COMPACTION: 'compaction',
 } as const;
 /** Every name config.json may hold at its top level; anything else is named in a warning. */
-const FILE_KEYS: readonly string[] = [...Object.values(FILE_NAMES), 'workspace', 'permissions', 'mcpServers', 'shell', 'undo', 'embedding', 'web'];
+const FILE_KEYS: readonly string[] = [
+  ...Object.values(FILE_NAMES),
+  'workspace',
+  'permissions',
+  'mcpServers',
+  'shell',
+  'undo',
+  'embedding',
+  'web',
+];
 
 /** How much undo history is kept, from config.json's `undo`: changing turns per session, days, bytes of copies in all. */
 export const UndoSettings = z
@@ -75,7 +99,6 @@ export const UndoSettings = z
   })
   .strict();
 export type UndoSettings = z.infer<typeof UndoSettings>;
-
 
 /** The subset of `config.json` this version reads. Unknown keys are kept for other versions and hosts. */
 export const ConfigFile = z
@@ -216,8 +239,13 @@ function readConfigFile(path: string): ConfigFile {
     json = JSON.parse(text);
   } catch (err) {
     const place = syntaxErrorPlace(text, err);
-    const zhPlace = place.replace(/^ at line (\d+), column (\d+)$/, '（第 $1 行第 $2 列）').replace(' (it ends too early)', '（它提前结束了）');
-    throw new ConfigError(`${path} is not valid JSON${place}. Fix or remove it.`, `${path} 不是有效的 JSON${zhPlace}。请修正或删除它。`);
+    const zhPlace = place
+      .replace(/^ at line (\d+), column (\d+)$/, '（第 $1 行第 $2 列）')
+      .replace(' (it ends too early)', '（它提前结束了）');
+    throw new ConfigError(
+      `${path} is not valid JSON${place}. Fix or remove it.`,
+      `${path} 不是有效的 JSON${zhPlace}。请修正或删除它。`,
+    );
   }
   const parsed = ConfigFile.safeParse(json);
   if (!parsed.success) {
@@ -242,7 +270,9 @@ function refuseExposedHome(home: string, workspace: string): void {
   for (const name of [CONFIG_FILE, ENV_FILE, DB_FILE]) {
     const path = join(home, name);
     if (isWithin(realPathOf(path), folder)) {
-      throw new ConfigError(`${path} leads into the workspace ${workspace}, where the assistant's tools could rewrite it. Keep it as a plain file in ${home}.`);
+      throw new ConfigError(
+        `${path} leads into the workspace ${workspace}, where the assistant's tools could rewrite it. Keep it as a plain file in ${home}.`,
+      );
     }
   }
 }
@@ -297,7 +327,11 @@ function toolRules(file: ConfigFile, path: string, warnings: string[]): Permissi
   if (file.permissions === undefined) return {};
   const { rules, problems } = checkRules(file.permissions);
   for (const p of problems) {
-    warnings.push(p.key === undefined ? `Ignored "permissions" in ${path}: it ${p.en}.` : `Ignored "permissions.${p.key}" in ${path}: ${p.en.startsWith('the ') ? p.en : `it ${p.en}`}. Until it is fixed that tool follows the default rules.`);
+    warnings.push(
+      p.key === undefined
+        ? `Ignored "permissions" in ${path}: it ${p.en}.`
+        : `Ignored "permissions.${p.key}" in ${path}: ${p.en.startsWith('the ') ? p.en : `it ${p.en}`}. Until it is fixed that tool follows the default rules.`,
+    );
   }
   return rules;
 }
@@ -329,12 +363,17 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const warnings: string[] = unknownKeyWarnings(Object.keys(file), FILE_KEYS, configPath);
   const homeEnv = readEnvFile(homeEnvPath);
   const envHoldsKey = Object.entries(homeEnv).some(([name, v]) => KEY_NAME.test(name) && nonEmpty(v) !== undefined);
-  for (const [name, holdsKey] of [[CONFIG_FILE, Boolean(file.apiKey || file.web?.search?.apiKey)], [ENV_FILE, envHoldsKey]] as const) {
+  for (const [name, holdsKey] of [
+    [CONFIG_FILE, Boolean(file.apiKey || file.web?.search?.apiKey)],
+    [ENV_FILE, envHoldsKey],
+  ] as const) {
     const shared = sharedKeyWarning(join(home, name), holdsKey);
     if (shared) warnings.push(shared);
   }
   // config.json speaks through the same names as the environment, as the lowest layer.
-  const fileLayer: Layer = Object.fromEntries(Object.entries(FILE_NAMES).map(([name, key]) => [name, file[key]?.toString()]));
+  const fileLayer: Layer = Object.fromEntries(
+    Object.entries(FILE_NAMES).map(([name, key]) => [name, file[key]?.toString()]),
+  );
   fileLayer.ZHIXING_EMBEDDING_BASE_URL = file.embedding?.baseUrl;
   fileLayer.ZHIXING_EMBEDDING_MODEL = file.embedding?.model;
   const cwdEnv = readCwdEnv(cwd, home, workspace, warnings);
@@ -350,7 +389,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const origin = (s: Source): SettingOrigin => {
     if (s.layer === CWD_ENV_LAYER) return { from: 'cwd-env', name: s.name, path: join(cwd, ENV_FILE) };
     if (s.layer === HOME_ENV_LAYER) return { from: 'home-env', name: s.name, path: homeEnvPath };
-    if (s.layer === FILE_LAYER) return { from: 'config-file', key: FILE_NAMES[s.name as keyof typeof FILE_NAMES] ?? s.name, path: configPath };
+    if (s.layer === FILE_LAYER)
+      return { from: 'config-file', key: FILE_NAMES[s.name as keyof typeof FILE_NAMES] ?? s.name, path: configPath };
     return { from: 'environment', name: s.name };
   };
   const origins: Record<string, SettingOrigin> = {};
@@ -371,11 +411,26 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     const got = hasControlChars(raw ?? '') ? 'a value that contains control characters' : `"${raw}"`;
     const from = origins[name]!;
     const where =
-      from.from === 'config-file' ? ` It is set as "${from.key}" in ${from.path}.` : from.from === 'cwd-env' ? ' It is set in ./.env.' : from.from === 'home-env' ? ` It is set in ${from.path}.` : '';
+      from.from === 'config-file'
+        ? ` It is set as "${from.key}" in ${from.path}.`
+        : from.from === 'cwd-env'
+          ? ' It is set in ./.env.'
+          : from.from === 'home-env'
+            ? ` It is set in ${from.path}.`
+            : '';
     const zhGot = hasControlChars(raw ?? '') ? '一个含控制字符的值' : `「${raw}」`;
     const zhWhere =
-      from.from === 'config-file' ? `它在 ${from.path} 里设为 "${from.key}"。` : from.from === 'cwd-env' ? '它在 ./.env 里设置。' : from.from === 'home-env' ? `它在 ${from.path} 里设置。` : '';
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got ${got}).${where}`, `${name} 必须是 ${min} 到 ${max} 之间的整数（收到的是${zhGot}）。${zhWhere}`);
+      from.from === 'config-file'
+        ? `它在 ${from.path} 里设为 "${from.key}"。`
+        : from.from === 'cwd-env'
+          ? '它在 ./.env 里设置。'
+          : from.from === 'home-env'
+            ? `它在 ${from.path} 里设置。`
+            : '';
+    throw new ConfigError(
+      `${name} must be a whole number from ${min} to ${max} (got ${got}).${where}`,
+      `${name} 必须是 ${min} 到 ${max} 之间的整数（收到的是${zhGot}）。${zhWhere}`,
+    );
   };
 
   let endpoint;
@@ -384,7 +439,12 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   } catch (err) {
     if (err instanceof UnknownProviderError) {
       const m = /^(?:Unknown provider "(.*)"|.*)\. Use one of: (.*)\.$/.exec(err.message);
-      throw new ConfigError(err.message, m ? `${m[1] !== undefined ? `没有叫「${m[1]}」的模型服务商` : '模型服务商的名字里有控制字符'}。可用的有：${m[2]}。` : undefined);
+      throw new ConfigError(
+        err.message,
+        m
+          ? `${m[1] !== undefined ? `没有叫「${m[1]}」的模型服务商` : '模型服务商的名字里有控制字符'}。可用的有：${m[2]}。`
+          : undefined,
+      );
     }
     throw err;
   }
@@ -395,7 +455,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   else if (offlineSetting !== '1') origins.ZHIXING_OFFLINE = { from: 'default' };
   if (mode === 'llm' && endpoint.baseUrl && endpoint.source?.name !== 'ZHIXING_PROVIDER') {
     const from = origin(endpoint.source!);
-    const example = (url: string) => (from.from === 'config-file' ? `"baseUrl": "${url}"` : `${endpoint.source!.name}=${url}`);
+    const example = (url: string) =>
+      from.from === 'config-file' ? `"baseUrl": "${url}"` : `${endpoint.source!.name}=${url}`;
     const problem = baseUrlProblem(endpoint.baseUrl, originLabel(from, 'ZHIXING_BASE_URL'), example);
     if (problem) throw new ConfigError(problem);
   }
@@ -416,20 +477,31 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   }
   if (mode === 'llm' && endpoint.withheld) {
     const labels = ['the environment', './.env', homeEnvPath, configPath];
-    const where = (s: Source) => `${labels[s.layer]} (${s.layer === FILE_LAYER ? FILE_NAMES[s.name as keyof typeof FILE_NAMES] : s.name})`;
+    const where = (s: Source) =>
+      `${labels[s.layer]} (${s.layer === FILE_LAYER ? FILE_NAMES[s.name as keyof typeof FILE_NAMES] : s.name})`;
     const { key, endpoint: from } = endpoint.withheld;
     warnings.push(
       `Withheld the API key from ${where(key)}: the endpoint comes from ${where(from)}, and a key is only sent to an endpoint set in the same place. ` +
         'Set the key where the endpoint is set, or the endpoint where the key is.',
     );
   }
-  const embedding = resolveEmbedding(layers, { baseUrl: endpoint.baseUrl ?? (endpoint.apiKey ? PROVIDER_PRESETS.openai.baseUrl : undefined), apiKey: endpoint.apiKey }, { homeLayers: [HOME_ENV_LAYER, FILE_LAYER] });
+  const embedding = resolveEmbedding(
+    layers,
+    {
+      baseUrl: endpoint.baseUrl ?? (endpoint.apiKey ? PROVIDER_PRESETS.openai.baseUrl : undefined),
+      apiKey: endpoint.apiKey,
+    },
+    { homeLayers: [HOME_ENV_LAYER, FILE_LAYER] },
+  );
   if (embedding.warning) warnings.push(embedding.warning);
   const langSetting = get('ZHIXING_LANG');
   const lang = parseLang(langSetting);
   if (langSetting !== undefined && !lang) {
     const label = originLabel(origins.ZHIXING_LANG!, 'ZHIXING_LANG');
-    throw new ConfigError(langProblem(langSetting, label), `${label} 必须是 zh（中文）或 en（English），现在是 ${echo(langSetting, 'value')}。不设置它，就跟随你写的语言。`);
+    throw new ConfigError(
+      langProblem(langSetting, label),
+      `${label} 必须是 zh（中文）或 en（English），现在是 ${echo(langSetting, 'value')}。不设置它，就跟随你写的语言。`,
+    );
   }
   const maxSteps = wholeNumber('ZHIXING_MAX_STEPS', DEFAULT_MAX_STEPS, 1, 100);
   const requestTimeoutMs = wholeNumber('ZHIXING_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 1_000, MAX_TIMEOUT_MS);
@@ -438,7 +510,12 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const turnTimeoutMs = wholeNumber('ZHIXING_TURN_TIMEOUT_MS', DEFAULT_TURN_TIMEOUT_MS, 1_000, MAX_TURN_TIMEOUT_MS);
   const toolTimeoutMs = wholeNumber('ZHIXING_TOOL_TIMEOUT_MS', DEFAULT_TOOL_TIMEOUT_MS, 100, MAX_TIMEOUT_MS);
   const maxReplyChars = wholeNumber('ZHIXING_MAX_REPLY_CHARS', DEFAULT_MAX_REPLY_CHARS, 1_000, 10_000_000);
-  const contextWindow = wholeNumber('ZHIXING_CONTEXT_WINDOW', defaultContextWindow(mode === 'offline' ? 'offline' : endpoint.provider), MIN_CONTEXT_WINDOW, MAX_CONTEXT_WINDOW);
+  const contextWindow = wholeNumber(
+    'ZHIXING_CONTEXT_WINDOW',
+    defaultContextWindow(mode === 'offline' ? 'offline' : endpoint.provider),
+    MIN_CONTEXT_WINDOW,
+    MAX_CONTEXT_WINDOW,
+  );
   const compactionSetting = get('ZHIXING_COMPACTION');
   const compaction = onOff('ZHIXING_COMPACTION', compactionSetting, origins.ZHIXING_COMPACTION!);
   const geocodingUrl = get('ZHIXING_GEOCODING_URL') ?? DEFAULT_GEOCODING_URL;
@@ -447,7 +524,10 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const web = readWebSettings(
     (name) => {
       const cwdValue = nonEmpty(layers[CWD_ENV_LAYER]![name]);
-      if (cwdValue !== undefined) warnings.push(`Ignored ${name} in ./.env: web settings are read from the environment, ${homeEnvPath} or config.json only.`);
+      if (cwdValue !== undefined)
+        warnings.push(
+          `Ignored ${name} in ./.env: web settings are read from the environment, ${homeEnvPath} or config.json only.`,
+        );
       for (const layer of [0, HOME_ENV_LAYER]) {
         const value = nonEmpty(layers[layer]![name]);
         if (value !== undefined) return { value, origin: origin({ layer, name }) };
@@ -461,7 +541,12 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   let shell: ShellSettings;
   try {
     const read = readShellSettings({
-      value: get('ZHIXING_SHELL_NETWORK'), origin: origins.ZHIXING_SHELL_NETWORK!, file: file.shell, configPath, env, warnings,
+      value: get('ZHIXING_SHELL_NETWORK'),
+      origin: origins.ZHIXING_SHELL_NETWORK!,
+      file: file.shell,
+      configPath,
+      env,
+      warnings,
     });
     shell = read.settings;
     origins.ZHIXING_SHELL_NETWORK = read.origin;
@@ -472,14 +557,23 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 
   // Where the settings not read one by one came from: the home, the workspace, and the model service's.
   origins.ZHIXING_HOME = homeFromEnv ? { from: 'environment', name: 'ZHIXING_HOME' } : { from: 'default' };
-  origins.workspace = nonEmpty(file.workspace) ? { from: 'config-file', key: 'workspace', path: configPath } : { from: 'default' };
+  origins.workspace = nonEmpty(file.workspace)
+    ? { from: 'config-file', key: 'workspace', path: configPath }
+    : { from: 'default' };
   const presetName = endpoint.provider in PROVIDER_PRESETS ? endpoint.provider : 'openai';
-  const fromPreset: SettingOrigin = endpoint.source?.name === 'ZHIXING_PROVIDER' ? { from: 'preset', provider: presetName } : { from: 'default' };
-  origins.ZHIXING_PROVIDER = endpoint.source?.name === 'ZHIXING_PROVIDER' ? origin(endpoint.source) : { from: 'default' };
-  origins.ZHIXING_BASE_URL = endpoint.source && endpoint.source.name !== 'ZHIXING_PROVIDER' ? origin(endpoint.source) : fromPreset;
+  const fromPreset: SettingOrigin =
+    endpoint.source?.name === 'ZHIXING_PROVIDER' ? { from: 'preset', provider: presetName } : { from: 'default' };
+  origins.ZHIXING_PROVIDER =
+    endpoint.source?.name === 'ZHIXING_PROVIDER' ? origin(endpoint.source) : { from: 'default' };
+  origins.ZHIXING_BASE_URL =
+    endpoint.source && endpoint.source.name !== 'ZHIXING_PROVIDER' ? origin(endpoint.source) : fromPreset;
   origins.ZHIXING_API_KEY = endpoint.keySource ? origin(endpoint.keySource) : { from: 'default' };
   origins.ZHIXING_MODEL =
-    options.model !== undefined ? { from: 'option', option: '--model' } : endpoint.modelSource ? origin(endpoint.modelSource) : fromPreset;
+    options.model !== undefined
+      ? { from: 'option', option: '--model' }
+      : endpoint.modelSource
+        ? origin(endpoint.modelSource)
+        : fromPreset;
 
   return {
     home,
@@ -491,7 +585,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     provider: mode === 'offline' ? 'offline' : endpoint.provider,
     baseUrl: endpoint.baseUrl ?? (mode === 'llm' ? PROVIDER_PRESETS.openai.baseUrl : undefined),
     apiKey: endpoint.apiKey,
-    model: mode === 'offline' ? 'rules' : options.model ?? endpoint.model,
+    model: mode === 'offline' ? 'rules' : (options.model ?? endpoint.model),
     maxSteps,
     requestTimeoutMs,
     headersTimeoutMs,

@@ -18,14 +18,22 @@ describe('the context settings', () => {
     expect(configOf({ ZHIXING_BASE_URL: 'http://127.0.0.1:9/v1' }).contextWindow).toBe(32_000);
     expect(configOf({ ZHIXING_CONTEXT_WINDOW: '16000' }).contextWindow).toBe(16_000);
     const file = configOf({}, { contextWindow: 64_000, compaction: false });
-    expect([file.contextWindow, file.compaction, file.origins.ZHIXING_CONTEXT_WINDOW?.from]).toEqual([64_000, false, 'config-file']);
+    expect([file.contextWindow, file.compaction, file.origins.ZHIXING_CONTEXT_WINDOW?.from]).toEqual([
+      64_000,
+      false,
+      'config-file',
+    ]);
     expect(configOf({}).compaction).toBe(true);
     expect(configOf({ ZHIXING_COMPACTION: '0' }).compaction).toBe(false);
   });
 
   it('refuse a bad value, naming the setting and where it was set', () => {
-    expect(() => tempHome({ ZHIXING_CONTEXT_WINDOW: 'lots' })).toThrow(/ZHIXING_CONTEXT_WINDOW must be a whole number from 2000 to 10000000 \(got "lots"\)/);
-    expect(() => tempHome({}, { contextWindow: 100 })).toThrow(/ZHIXING_CONTEXT_WINDOW must be a whole number .* It is set as "contextWindow" in .*config\.json/);
+    expect(() => tempHome({ ZHIXING_CONTEXT_WINDOW: 'lots' })).toThrow(
+      /ZHIXING_CONTEXT_WINDOW must be a whole number from 2000 to 10000000 \(got "lots"\)/,
+    );
+    expect(() => tempHome({}, { contextWindow: 100 })).toThrow(
+      /ZHIXING_CONTEXT_WINDOW must be a whole number .* It is set as "contextWindow" in .*config\.json/,
+    );
     expect(() => tempHome({ ZHIXING_COMPACTION: 'maybe' })).toThrow(ConfigError);
     expect(() => tempHome({ ZHIXING_COMPACTION: 'maybe' })).toThrow(/ZHIXING_COMPACTION must be 1 or 0 .*got "maybe"/);
   });

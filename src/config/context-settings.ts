@@ -45,5 +45,8 @@ export function onOff(name: string, raw: string | undefined, origin: SettingOrig
   if (OFF.has(v)) return false;
   const label = originLabel(origin, name);
   const got = hasControlChars(raw) ? 'a value that contains control characters' : `"${raw.slice(0, 40)}"`;
-  throw new ConfigError(`${label} must be 1 or 0 (true or false in config.json), got ${got}.`, `${label} 必须是 1 或 0（config.json 里写 true 或 false），现在是 ${got}。`);
+  throw new ConfigError(
+    `${label} must be 1 or 0 (true or false in config.json), got ${got}.`,
+    `${label} 必须是 1 或 0（config.json 里写 true 或 false），现在是 ${got}。`,
+  );
 }

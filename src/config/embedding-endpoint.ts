@@ -49,17 +49,28 @@ export function resolveEmbedding(
   const name = find('ZHIXING_EMBEDDING_MODEL');
   const url = find('ZHIXING_EMBEDDING_BASE_URL');
   if (!name) {
-    return url ? { warning: 'ZHIXING_EMBEDDING_BASE_URL is set but ZHIXING_EMBEDDING_MODEL is not: memory search uses words only.' } : {};
+    return url
+      ? {
+          warning:
+            'ZHIXING_EMBEDDING_BASE_URL is set but ZHIXING_EMBEDDING_MODEL is not: memory search uses words only.',
+        }
+      : {};
   }
   const baseUrl = url?.value ?? model.baseUrl;
-  if (!baseUrl) return { warning: 'ZHIXING_EMBEDDING_MODEL is set but there is no ZHIXING_EMBEDDING_BASE_URL (nor a model service): memory search uses words only.' };
+  if (!baseUrl)
+    return {
+      warning:
+        'ZHIXING_EMBEDDING_MODEL is set but there is no ZHIXING_EMBEDDING_BASE_URL (nor a model service): memory search uses words only.',
+    };
   const own = find('ZHIXING_EMBEDDING_API_KEY');
   if (own) {
-    const bound = !url || url.layer === own.layer || (url.layer > own.layer && (options.homeLayers ?? []).includes(url.layer));
+    const bound =
+      !url || url.layer === own.layer || (url.layer > own.layer && (options.homeLayers ?? []).includes(url.layer));
     if (bound) return { endpoint: { baseUrl, model: name.value, apiKey: own.value } };
     return {
       endpoint: { baseUrl, model: name.value },
-      warning: 'Withheld ZHIXING_EMBEDDING_API_KEY: the embeddings base URL is set in another place, and a key is only sent to an endpoint set in the same place.',
+      warning:
+        'Withheld ZHIXING_EMBEDDING_API_KEY: the embeddings base URL is set in another place, and a key is only sent to an endpoint set in the same place.',
     };
   }
   const apiKey = sameBaseUrl(baseUrl, model.baseUrl) ? model.apiKey : undefined;

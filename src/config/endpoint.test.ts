@@ -24,20 +24,35 @@ describe('resolveEndpoint', () => {
     expect(resolveEndpoint([{ ZHIXING_PROVIDER: 'deepseek', ...ambient }]).apiKey).toBeUndefined();
     expect(resolveEndpoint([{ ZHIXING_PROVIDER: 'openai', ...ambient }]).apiKey).toBe('k-openai');
     // A URL of the user's own is the OpenAI-compatible setup those variables are for.
-    expect(resolveEndpoint([{ OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1', ...ambient }])).toMatchObject({ provider: 'custom', apiKey: 'k-openai' });
+    expect(resolveEndpoint([{ OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1', ...ambient }])).toMatchObject({
+      provider: 'custom',
+      apiKey: 'k-openai',
+    });
   });
 
-  it('keeps the user\'s model with a URL of their own, from any layer', () => {
-    expect(resolveEndpoint([{ ZHIXING_BASE_URL: 'http://127.0.0.1:11434/v1' }, {}, { ZHIXING_MODEL: 'qwen3:8b' }])).toEqual({
-      provider: 'custom', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: undefined, model: 'qwen3:8b', source: { layer: 0, name: 'ZHIXING_BASE_URL' },
-      modelSource: { layer: 2, name: 'ZHIXING_MODEL' }, keySource: undefined,
+  it("keeps the user's model with a URL of their own, from any layer", () => {
+    expect(
+      resolveEndpoint([{ ZHIXING_BASE_URL: 'http://127.0.0.1:11434/v1' }, {}, { ZHIXING_MODEL: 'qwen3:8b' }]),
+    ).toEqual({
+      provider: 'custom',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      apiKey: undefined,
+      model: 'qwen3:8b',
+      source: { layer: 0, name: 'ZHIXING_BASE_URL' },
+      modelSource: { layer: 2, name: 'ZHIXING_MODEL' },
+      keySource: undefined,
     });
-    expect(resolveEndpoint([{ ZHIXING_BASE_URL: 'http://proxy/v1', ZHIXING_PROVIDER: 'qwen' }])).toMatchObject({ provider: 'qwen', baseUrl: 'http://proxy/v1' });
+    expect(resolveEndpoint([{ ZHIXING_BASE_URL: 'http://proxy/v1', ZHIXING_PROVIDER: 'qwen' }])).toMatchObject({
+      provider: 'qwen',
+      baseUrl: 'http://proxy/v1',
+    });
   });
 
   it('has nothing to say when nothing is set, and refuses an unknown provider', () => {
     expect(resolveEndpoint([{}, {}])).toMatchObject({ provider: 'openai', baseUrl: undefined, apiKey: undefined });
-    expect(() => resolveEndpoint([{ ZHIXING_PROVIDER: 'acme' }])).toThrow(/Unknown provider "acme"\. Use one of: openai, deepseek/);
+    expect(() => resolveEndpoint([{ ZHIXING_PROVIDER: 'acme' }])).toThrow(
+      /Unknown provider "acme"\. Use one of: openai, deepseek/,
+    );
   });
 
   it('sends a key only with the endpoint of its own layer, or one from a home layer below it', () => {
@@ -46,7 +61,9 @@ describe('resolveEndpoint', () => {
     // The key's own layer names the endpoint.
     expect(resolveEndpoint([{}, { ...url('http://a/v1'), ZHIXING_API_KEY: 'k' }], home).apiKey).toBe('k');
     // A key in the shell, a provider chosen in config.json.
-    expect(resolveEndpoint([{ ZHIXING_API_KEY: 'k' }, {}, {}, { ZHIXING_PROVIDER: 'deepseek' }], home).apiKey).toBe('k');
+    expect(resolveEndpoint([{ ZHIXING_API_KEY: 'k' }, {}, {}, { ZHIXING_PROVIDER: 'deepseek' }], home).apiKey).toBe(
+      'k',
+    );
     // No endpoint named anywhere: OpenAI's.
     expect(resolveEndpoint([{}, {}, {}, { ZHIXING_API_KEY: 'k' }], home).apiKey).toBe('k');
     // A higher layer re-points the key, or a lower one that is not the user's home.
@@ -55,7 +72,10 @@ describe('resolveEndpoint', () => {
       apiKey: undefined,
       withheld: { key: { layer: 3, name: 'ZHIXING_API_KEY' }, endpoint: { layer: 0, name: 'ZHIXING_BASE_URL' } },
     });
-    expect(resolveEndpoint([{ ZHIXING_API_KEY: 'k' }, url('http://c/v1')], home).withheld?.endpoint).toEqual({ layer: 1, name: 'ZHIXING_BASE_URL' });
+    expect(resolveEndpoint([{ ZHIXING_API_KEY: 'k' }, url('http://c/v1')], home).withheld?.endpoint).toEqual({
+      layer: 1,
+      name: 'ZHIXING_BASE_URL',
+    });
     expect(resolveEndpoint([{ ZHIXING_API_KEY: 'k' }, {}, { ZHIXING_PROVIDER: 'qwen' }]).apiKey).toBeUndefined();
     // OPENAI_* names an endpoint and brings a key the same way.
     expect(resolveEndpoint([{ OPENAI_API_KEY: 'k' }, { OPENAI_BASE_URL: 'http://d/v1' }], home).withheld).toEqual({
@@ -63,7 +83,12 @@ describe('resolveEndpoint', () => {
       endpoint: { layer: 1, name: 'OPENAI_BASE_URL' },
     });
     // The endpoint actually used decides, not an OPENAI_BASE_URL that a ZHIXING_* setting overrides.
-    expect(resolveEndpoint([{ OPENAI_BASE_URL: 'http://e/v1' }, {}, {}, { ...url('http://f/v1'), ZHIXING_API_KEY: 'k' }], home)).toMatchObject({
+    expect(
+      resolveEndpoint(
+        [{ OPENAI_BASE_URL: 'http://e/v1' }, {}, {}, { ...url('http://f/v1'), ZHIXING_API_KEY: 'k' }],
+        home,
+      ),
+    ).toMatchObject({
       baseUrl: 'http://f/v1',
       apiKey: 'k',
     });

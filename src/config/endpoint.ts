@@ -81,10 +81,12 @@ export function resolveEndpoint(layers: Layer[], options: ResolveOptions = {}): 
   const openAiUrl = find('OPENAI_BASE_URL');
 
   const baseUrl = ownUrl ?? preset?.baseUrl ?? openAiUrl?.value;
-  const endpoint: Source | undefined = layer ? { layer: at, name: ownUrl ? 'ZHIXING_BASE_URL' : 'ZHIXING_PROVIDER' } : openAiUrl;
+  const endpoint: Source | undefined = layer
+    ? { layer: at, name: ownUrl ? 'ZHIXING_BASE_URL' : 'ZHIXING_PROVIDER' }
+    : openAiUrl;
   const provider = preset?.name ?? (baseUrl ? 'custom' : 'openai');
   // A preset speaks for the layers below it; a URL of the user's own leaves their model choice alone.
-  const chosen = preset && !ownUrl ? find('ZHIXING_MODEL', at + 1) : find('ZHIXING_MODEL') ?? find('OPENAI_MODEL');
+  const chosen = preset && !ownUrl ? find('ZHIXING_MODEL', at + 1) : (find('ZHIXING_MODEL') ?? find('OPENAI_MODEL'));
   const model = chosen?.value ?? (preset && !ownUrl ? preset.model : PROVIDER_PRESETS.openai.model);
   const modelSource = chosen && { layer: chosen.layer, name: chosen.name };
   const openAiKeyAllowed = !preset || preset.name === 'openai';
@@ -94,6 +96,23 @@ export function resolveEndpoint(layers: Layer[], options: ResolveOptions = {}): 
     !endpoint ||
     endpoint.layer === key.layer ||
     (endpoint.layer > key.layer && (options.homeLayers ?? []).includes(endpoint.layer));
-  if (bound) return { provider, baseUrl, apiKey: key?.value, model, source: endpoint, modelSource, keySource: key && { layer: key.layer, name: key.name } };
-  return { provider, baseUrl, apiKey: undefined, model, source: endpoint, modelSource, withheld: { key: { layer: key.layer, name: key.name }, endpoint: { layer: endpoint.layer, name: endpoint.name } } };
+  if (bound)
+    return {
+      provider,
+      baseUrl,
+      apiKey: key?.value,
+      model,
+      source: endpoint,
+      modelSource,
+      keySource: key && { layer: key.layer, name: key.name },
+    };
+  return {
+    provider,
+    baseUrl,
+    apiKey: undefined,
+    model,
+    source: endpoint,
+    modelSource,
+    withheld: { key: { layer: key.layer, name: key.name }, endpoint: { layer: endpoint.layer, name: endpoint.name } },
+  };
 }

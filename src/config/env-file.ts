@@ -61,17 +61,24 @@ function check(text: string, path: string): void {
       // after the value's own characters (a key like abc#def) it silently cuts the value short.
       const hash = written.indexOf('#');
       if (hash >= 0 && !/\s/.test(written[hash - 1] ?? '') && OWN_NAME.test(name)) {
-        throw new EnvFileError(`${path} line ${i + 1}: the value of "${name}" contains #, which starts a comment there; put the value in quotes. (For a comment, put a space before the #.)`);
+        throw new EnvFileError(
+          `${path} line ${i + 1}: the value of "${name}" contains #, which starts a comment there; put the value in quotes. (For a comment, put a space before the #.)`,
+        );
       }
       continue;
     }
     // The rest of the file from the opening quote on, so a value may close on a later line.
     const rest = [value, ...lines.slice(i + 1)].join('\n');
     const close = closingQuote(rest, 0);
-    if (close < 0) throw new EnvFileError(`${path} line ${i + 1}: the quoted value of "${name}" is never closed. End it with ${value[0]}.`);
+    if (close < 0)
+      throw new EnvFileError(
+        `${path} line ${i + 1}: the quoted value of "${name}" is never closed. End it with ${value[0]}.`,
+      );
     i += rest.slice(0, close).split('\n').length - 1;
     if (!COMMENT_OR_BLANK.test(rest.slice(close + 1).split('\n')[0]!)) {
-      throw new EnvFileError(`${path} line ${i + 1}: there is text after the closing quote of "${name}". Quote the whole value, or put # before a comment.`);
+      throw new EnvFileError(
+        `${path} line ${i + 1}: there is text after the closing quote of "${name}". Quote the whole value, or put # before a comment.`,
+      );
     }
   }
 }
@@ -87,7 +94,9 @@ export function readEnvFile(path: string): Record<string, string> | undefined {
     if (text === undefined) return undefined;
   } catch (err) {
     if (err instanceof SettingsFileError) throw err;
-    throw new EnvFileError(`Could not read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'unknown error'}. Check that it is a file you can read.`);
+    throw new EnvFileError(
+      `Could not read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'unknown error'}. Check that it is a file you can read.`,
+    );
   }
   // Editors on Windows may start the file with a byte-order mark, which would hide the first name.
   if (text.startsWith(BOM)) text = text.slice(BOM.length);

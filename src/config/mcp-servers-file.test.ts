@@ -19,17 +19,31 @@ const read = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 
 describe('saving mcpServers from a running process', () => {
   it('writes only what it changed: a server added meanwhile by another process survives, an untouched entry keeps its spelling', () => {
-    const path = configFile({ model: 'm', mcpServers: { a: { command: 'a', disabled: true, note: 'mine' }, b: { command: 'b' } } });
+    const path = configFile({
+      model: 'm',
+      mcpServers: { a: { command: 'a', disabled: true, note: 'mine' }, b: { command: 'b' } },
+    });
     const servers = readMcpServers(read(path).mcpServers, path, []);
     const save = createMcpServersSaver(path, servers);
     // Another terminal: zhixing mcp add c.
     updateConfigKey(path, 'mcpServers', (cur) => ({ ...(cur as object), c: { command: 'c' } }));
     // This process turns b off: the whole set it knows, as the manager gives it.
     save({ a: { command: 'a', enabled: false }, b: { command: 'b', enabled: false } });
-    expect(read(path)).toEqual({ model: 'm', mcpServers: { a: { command: 'a', disabled: true, note: 'mine' }, b: { command: 'b', enabled: false }, c: { command: 'c' } } });
+    expect(read(path)).toEqual({
+      model: 'm',
+      mcpServers: {
+        a: { command: 'a', disabled: true, note: 'mine' },
+        b: { command: 'b', enabled: false },
+        c: { command: 'c' },
+      },
+    });
     // Then removes a and adds d.
     save({ b: { command: 'b', enabled: false }, d: { url: 'http://h/mcp' } });
-    expect(read(path).mcpServers).toEqual({ b: { command: 'b', enabled: false }, c: { command: 'c' }, d: { url: 'http://h/mcp' } });
+    expect(read(path).mcpServers).toEqual({
+      b: { command: 'b', enabled: false },
+      c: { command: 'c' },
+      d: { url: 'http://h/mcp' },
+    });
   });
 
   it('a server removed elsewhere stays removed unless this process changes it', () => {

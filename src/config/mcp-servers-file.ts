@@ -12,14 +12,19 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  *
  * `initial` is what the process read at start; the saver is given the whole set each time.
  */
-export function createMcpServersSaver(path: string, initial: McpServerSettings[]): (servers: Record<string, McpServerEntry>) => void {
+export function createMcpServersSaver(
+  path: string,
+  initial: McpServerSettings[],
+): (servers: Record<string, McpServerEntry>) => void {
   let known: Record<string, McpServerEntry> = Object.fromEntries(initial.map((s) => [s.name, toServerEntry(s)]));
   return (servers) => {
     updateConfigKey(path, 'mcpServers', (current) => {
-      const onDisk: Entries = typeof current === 'object' && current !== null && !Array.isArray(current) ? { ...(current as Entries) } : {};
+      const onDisk: Entries =
+        typeof current === 'object' && current !== null && !Array.isArray(current) ? { ...(current as Entries) } : {};
       // Removed here: removed there too. Added or changed here: written. The rest stays as it is on disk.
       for (const name of Object.keys(known)) if (!(name in servers)) delete onDisk[name];
-      for (const [name, entry] of Object.entries(servers)) if (!(name in known) || !same(known[name], entry)) onDisk[name] = entry;
+      for (const [name, entry] of Object.entries(servers))
+        if (!(name in known) || !same(known[name], entry)) onDisk[name] = entry;
       return onDisk;
     });
     known = { ...servers };

@@ -47,7 +47,9 @@ export const McpServerEntry = z
     max_total_ms: z.number().int().positive().max(MAX_MCP_LIMIT_MS).optional(),
   })
   .passthrough()
-  .refine((e) => (e.command === undefined) !== (e.url === undefined), { message: 'needs either "command" (a program to start) or "url" (a server over HTTP), not both' });
+  .refine((e) => (e.command === undefined) !== (e.url === undefined), {
+    message: 'needs either "command" (a program to start) or "url" (a server over HTTP), not both',
+  });
 export type McpServerEntry = z.infer<typeof McpServerEntry>;
 
 export type McpTransportKind = 'stdio' | 'http' | 'sse';
@@ -70,7 +72,8 @@ export interface McpServerSettings {
 }
 
 /** How long one call to this server may take in all, whatever progress it reports. */
-export const totalLimitMs = (s: Pick<McpServerSettings, 'timeoutMs' | 'maxTotalMs'>): number => s.maxTotalMs ?? Math.max(DEFAULT_MCP_MAX_TOTAL_MS, s.timeoutMs);
+export const totalLimitMs = (s: Pick<McpServerSettings, 'timeoutMs' | 'maxTotalMs'>): number =>
+  s.maxTotalMs ?? Math.max(DEFAULT_MCP_MAX_TOTAL_MS, s.timeoutMs);
 
 /** The settings an entry stands for. The entry must have passed `McpServerEntry`. */
 export function toServerSettings(name: string, entry: McpServerEntry): McpServerSettings {
@@ -117,18 +120,24 @@ export function toServerEntry(s: McpServerSettings): McpServerEntry {
 export function readMcpServers(value: unknown, configPath: string, warnings: string[]): McpServerSettings[] {
   if (value === undefined) return [];
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    warnings.push(`Ignored "mcpServers" in ${configPath}: it must be an object of servers by name, as in Claude Desktop's file.`);
+    warnings.push(
+      `Ignored "mcpServers" in ${configPath}: it must be an object of servers by name, as in Claude Desktop's file.`,
+    );
     return [];
   }
   const servers: McpServerSettings[] = [];
   for (const [name, raw] of Object.entries(value)) {
     if (!MCP_SERVER_NAME.test(name)) {
-      warnings.push(`Ignored "mcpServers.${JSON.stringify(name.slice(0, 40)).slice(1, -1)}" in ${configPath}: a server's name is ${MCP_SERVER_NAME_RULE.en}.`);
+      warnings.push(
+        `Ignored "mcpServers.${JSON.stringify(name.slice(0, 40)).slice(1, -1)}" in ${configPath}: a server's name is ${MCP_SERVER_NAME_RULE.en}.`,
+      );
       continue;
     }
     const entry = McpServerEntry.safeParse(raw);
     if (!entry.success) {
-      const why = entry.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+      const why = entry.error.issues
+        .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+        .join('; ');
       warnings.push(`Ignored "mcpServers.${name}" in ${configPath}: ${why}.`);
       continue;
     }
@@ -136,7 +145,8 @@ export function readMcpServers(value: unknown, configPath: string, warnings: str
     // project's folder must not decide which program starts (its node_modules/.bin/… could be planted).
     const settings = toServerSettings(name, entry.data);
     const base = dirname(configPath);
-    if (settings.command?.includes('/') && !isAbsolute(settings.command)) settings.command = resolve(base, settings.command);
+    if (settings.command?.includes('/') && !isAbsolute(settings.command))
+      settings.command = resolve(base, settings.command);
     if (settings.cwd && !isAbsolute(settings.cwd)) settings.cwd = resolve(base, settings.cwd);
     servers.push(settings);
   }

@@ -74,10 +74,12 @@ export function unknownKeyWarnings(keys: string[], known: readonly string[], pat
  * a corrected URL the way the setting is written (`ZHIXING_BASE_URL=…`, `"baseUrl": "…"`).
  */
 export function baseUrlProblem(url: string, label: string, example: (url: string) => string): string | undefined {
-  if (hasControlChars(url)) return `${label} contains control characters. Set it to an http:// or https:// URL, e.g. https://api.openai.com/v1.`;
+  if (hasControlChars(url))
+    return `${label} contains control characters. Set it to an http:// or https:// URL, e.g. https://api.openai.com/v1.`;
   if (!SCHEME.test(url)) {
     // A user name and password before the host are not repeated.
-    if (/^[^/]*@/.test(url)) return `${label} must start with https:// or http://. Add the scheme in front of the address.`;
+    if (/^[^/]*@/.test(url))
+      return `${label} must start with https:// or http://. Add the scheme in front of the address.`;
     const scheme = LOCAL_HOST.test(url) ? 'http://' : 'https://';
     return `${label} must start with https:// or http:// (got ${echo(url, 'value')}). Add the scheme: ${example(scheme + url.replace(/^\/+/, ''))}`;
   }
@@ -90,6 +92,9 @@ export function baseUrlProblem(url: string, label: string, example: (url: string
   if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname) return undefined;
   // The URL itself is not repeated: it may carry a user name and password.
   const scheme = SCHEME.exec(url)![0].toLowerCase();
-  const why = scheme === 'http://' || scheme === 'https://' ? 'is not a valid URL' : `starts with ${scheme}, not https:// or http://`;
+  const why =
+    scheme === 'http://' || scheme === 'https://'
+      ? 'is not a valid URL'
+      : `starts with ${scheme}, not https:// or http://`;
   return `${label} ${why}. Set it to the service's OpenAI-compatible address, e.g. https://api.openai.com/v1.`;
 }

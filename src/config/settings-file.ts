@@ -19,7 +19,8 @@ export class SettingsFileError extends Error {
   }
 }
 
-const notRegular = (path: string) => new SettingsFileError(path, 'is not a regular file', 'Make it a plain text file, or remove it.');
+const notRegular = (path: string) =>
+  new SettingsFileError(path, 'is not a regular file', 'Make it a plain text file, or remove it.');
 
 /**
  * The text of a settings file (links followed), or `undefined` when there is none. Only a regular
@@ -47,7 +48,11 @@ export function readSettingsFile(path: string): string | undefined {
       length += n;
     }
     if (length > MAX_SETTINGS_BYTES) {
-      throw new SettingsFileError(path, `is larger than ${MAX_SETTINGS_BYTES / 1024} KB`, 'A settings file needs far less: keep only settings in it.');
+      throw new SettingsFileError(
+        path,
+        `is larger than ${MAX_SETTINGS_BYTES / 1024} KB`,
+        'A settings file needs far less: keep only settings in it.',
+      );
     }
     return buffer.toString('utf8', 0, length);
   } finally {

@@ -33,14 +33,18 @@ describe('the shell settings', () => {
     const { home, cwd } = folders({ shell: { network: false } });
     const off = loadConfig({ env: { ZHIXING_HOME: home }, cwd });
     expect(off.shell.network).toBe(false);
-    expect(off.origins.ZHIXING_SHELL_NETWORK).toEqual({ from: 'config-file', key: 'shell.network', path: join(home, 'config.json') });
+    expect(off.origins.ZHIXING_SHELL_NETWORK).toEqual({
+      from: 'config-file',
+      key: 'shell.network',
+      path: join(home, 'config.json'),
+    });
     expect(off.warnings).toEqual([]);
     expect(loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_SHELL_NETWORK: '1' }, cwd }).shell.network).toBe(true);
     const { home: h2, cwd: c2 } = folders();
     expect(loadConfig({ env: { ZHIXING_HOME: h2, ZHIXING_SHELL_NETWORK: 'off' }, cwd: c2 }).shell.network).toBe(false);
   });
 
-  it('let a project\'s ./.env turn the network off but not on', () => {
+  it("let a project's ./.env turn the network off but not on", () => {
     for (const settings of [{ shell: { network: false } }, undefined]) {
       const { home, cwd } = folders(settings);
       writeFileSync(join(cwd, '.env'), 'ZHIXING_SHELL_NETWORK=1\n');

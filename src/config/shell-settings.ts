@@ -34,7 +34,10 @@ export interface ShellSettingsInput {
 
 /** Thrown for a value that is neither on nor off; the caller turns it into its own error type. */
 export class ShellSettingError extends Error {
-  constructor(message: string, readonly zh: string) {
+  constructor(
+    message: string,
+    readonly zh: string,
+  ) {
     super(message);
   }
 }
@@ -45,7 +48,8 @@ export class ShellSettingError extends Error {
  */
 export function readShellSettings(i: ShellSettingsInput): { settings: ShellSettings; origin: SettingOrigin } {
   const fromFile = i.file?.network;
-  const fileOrigin: SettingOrigin = fromFile === undefined ? { from: 'default' } : { from: 'config-file', key: 'shell.network', path: i.configPath };
+  const fileOrigin: SettingOrigin =
+    fromFile === undefined ? { from: 'default' } : { from: 'config-file', key: 'shell.network', path: i.configPath };
   const base = { settings: { network: fromFile ?? false, env: i.env }, origin: fileOrigin };
   if (i.value === undefined) return base;
   const lower = i.value.toLowerCase();
@@ -58,7 +62,9 @@ export function readShellSettings(i: ShellSettingsInput): { settings: ShellSetti
   }
   const network = ON.has(lower);
   if (network && !base.settings.network && i.origin.from === 'cwd-env') {
-    i.warnings.push(`Ignored ZHIXING_SHELL_NETWORK=${i.value} in ./.env: a project's .env may keep shell commands off the network, not let them on it (set it in ${i.configPath} or the environment).`);
+    i.warnings.push(
+      `Ignored ZHIXING_SHELL_NETWORK=${i.value} in ./.env: a project's .env may keep shell commands off the network, not let them on it (set it in ${i.configPath} or the environment).`,
+    );
     return base;
   }
   return { settings: { network, env: i.env }, origin: i.origin };

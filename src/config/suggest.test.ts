@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { closestName, editDistance } from './suggest.js';
 
-const KNOWN = ['provider', 'baseUrl', 'apiKey', 'model', 'maxSteps', 'requestTimeoutMs', 'headersTimeoutMs', 'toolTimeoutMs', 'lang', 'workspace'];
+const KNOWN = [
+  'provider',
+  'baseUrl',
+  'apiKey',
+  'model',
+  'maxSteps',
+  'requestTimeoutMs',
+  'headersTimeoutMs',
+  'toolTimeoutMs',
+  'lang',
+  'workspace',
+];
 
 describe('closestName', () => {
   it('finds the name a typo, another spelling or the environment name meant', () => {

@@ -4,7 +4,11 @@
  */
 
 /** Names are compared without case, separators or the ZHIXING_ prefix: `API_KEY` and `apiKey` are one name. */
-const normalise = (name: string) => name.toLowerCase().replace(/^zhixing_/, '').replace(/[-_.\s]/g, '');
+const normalise = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/^zhixing_/, '')
+    .replace(/[-_.\s]/g, '');
 
 /** The most edits (insert, delete, replace, swap two neighbours) a typo may take, by the name's length. */
 const maxEdits = (length: number) => (length <= 4 ? 1 : 2);
@@ -19,7 +23,8 @@ export function editDistance(a: string, b: string): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1);
       d[i]![j] = best;
     }
   }

@@ -49,8 +49,11 @@ describe('web settings', () => {
 
   it('reads every variable from the environment, with where each came from', () => {
     const { config } = load({
-      ZHIXING_ALLOW_PRIVATE_NETWORK: '1', ZHIXING_SEARCH_PROVIDER: 'Brave', ZHIXING_SEARCH_API_KEY: KEY,
-      ZHIXING_CHROMIUM_PATH: '/usr/bin/chromium', ZHIXING_BROWSER_CDP_URL: 'http://127.0.0.1:9222',
+      ZHIXING_ALLOW_PRIVATE_NETWORK: '1',
+      ZHIXING_SEARCH_PROVIDER: 'Brave',
+      ZHIXING_SEARCH_API_KEY: KEY,
+      ZHIXING_CHROMIUM_PATH: '/usr/bin/chromium',
+      ZHIXING_BROWSER_CDP_URL: 'http://127.0.0.1:9222',
     });
     const c = config();
     expect(c.web).toEqual({
@@ -65,87 +68,182 @@ describe('web settings', () => {
   });
 
   it('takes ZHIXING_SEARCH_URL alone as a SearXNG instance, and a key for a provider at its own endpoint', () => {
-    expect(load({ ZHIXING_SEARCH_URL: 'http://127.0.0.1:8888' }).config().web.search).toEqual({ provider: 'searxng', url: 'http://127.0.0.1:8888' });
+    expect(load({ ZHIXING_SEARCH_URL: 'http://127.0.0.1:8888' }).config().web.search).toEqual({
+      provider: 'searxng',
+      url: 'http://127.0.0.1:8888',
+    });
     for (const provider of ['tavily', 'bing'] as const) {
-      expect(load({ ZHIXING_SEARCH_PROVIDER: provider, ZHIXING_SEARCH_API_KEY: KEY }).config().web.search).toEqual({ provider, url: SEARCH_ENDPOINTS[provider], apiKey: KEY });
+      expect(load({ ZHIXING_SEARCH_PROVIDER: provider, ZHIXING_SEARCH_API_KEY: KEY }).config().web.search).toEqual({
+        provider,
+        url: SEARCH_ENDPOINTS[provider],
+        apiKey: KEY,
+      });
     }
     // ZHIXING_SEARCH_URL points a keyed provider somewhere else (a proxy, a test stand-in).
-    expect(load({ ZHIXING_SEARCH_PROVIDER: 'brave', ZHIXING_SEARCH_API_KEY: KEY, ZHIXING_SEARCH_URL: 'http://127.0.0.1:1/res/v1/web/search' }).config().web.search)
-      .toEqual({ provider: 'brave', url: 'http://127.0.0.1:1/res/v1/web/search', apiKey: KEY });
+    expect(
+      load({
+        ZHIXING_SEARCH_PROVIDER: 'brave',
+        ZHIXING_SEARCH_API_KEY: KEY,
+        ZHIXING_SEARCH_URL: 'http://127.0.0.1:1/res/v1/web/search',
+      }).config().web.search,
+    ).toEqual({ provider: 'brave', url: 'http://127.0.0.1:1/res/v1/web/search', apiKey: KEY });
     // SearXNG takes no key: one set beside it is not kept, so it is sent nowhere.
-    expect(load({ ZHIXING_SEARCH_PROVIDER: 'searxng', ZHIXING_SEARCH_URL: 'http://127.0.0.1:8888', ZHIXING_SEARCH_API_KEY: KEY }).config().web.search)
-      .toEqual({ provider: 'searxng', url: 'http://127.0.0.1:8888' });
+    expect(
+      load({
+        ZHIXING_SEARCH_PROVIDER: 'searxng',
+        ZHIXING_SEARCH_URL: 'http://127.0.0.1:8888',
+        ZHIXING_SEARCH_API_KEY: KEY,
+      }).config().web.search,
+    ).toEqual({ provider: 'searxng', url: 'http://127.0.0.1:8888' });
   });
 
   it("reads config.json's web block, and the environment and the home's .env win over it", () => {
-    const config = { web: { allowPrivateNetwork: true, search: { provider: 'searxng', url: 'http://search.lan:8080' }, chromiumPath: '/opt/chrome', browserCdpUrl: 'ws://127.0.0.1:9222/devtools/browser/x' } };
+    const config = {
+      web: {
+        allowPrivateNetwork: true,
+        search: { provider: 'searxng', url: 'http://search.lan:8080' },
+        chromiumPath: '/opt/chrome',
+        browserCdpUrl: 'ws://127.0.0.1:9222/devtools/browser/x',
+      },
+    };
     const fromFile = load({}, { config });
     const c = fromFile.config();
-    expect(c.web).toEqual({ allowPrivateNetwork: true, search: { provider: 'searxng', url: 'http://search.lan:8080' }, chromiumPath: '/opt/chrome', browserCdpUrl: 'ws://127.0.0.1:9222/devtools/browser/x' });
-    expect(c.origins.ZHIXING_SEARCH_URL).toEqual({ from: 'config-file', key: 'web.search.url', path: fromFile.configPath });
-    const both = load({ ZHIXING_SEARCH_URL: 'http://127.0.0.1:9999' }, { config, homeEnv: 'ZHIXING_ALLOW_PRIVATE_NETWORK=0\n' });
-    expect(both.config().web).toMatchObject({ allowPrivateNetwork: false, search: { provider: 'searxng', url: 'http://127.0.0.1:9999' } });
+    expect(c.web).toEqual({
+      allowPrivateNetwork: true,
+      search: { provider: 'searxng', url: 'http://search.lan:8080' },
+      chromiumPath: '/opt/chrome',
+      browserCdpUrl: 'ws://127.0.0.1:9222/devtools/browser/x',
+    });
+    expect(c.origins.ZHIXING_SEARCH_URL).toEqual({
+      from: 'config-file',
+      key: 'web.search.url',
+      path: fromFile.configPath,
+    });
+    const both = load(
+      { ZHIXING_SEARCH_URL: 'http://127.0.0.1:9999' },
+      { config, homeEnv: 'ZHIXING_ALLOW_PRIVATE_NETWORK=0\n' },
+    );
+    expect(both.config().web).toMatchObject({
+      allowPrivateNetwork: false,
+      search: { provider: 'searxng', url: 'http://127.0.0.1:9999' },
+    });
   });
 
   it("takes the key from the home's .env, beside a provider chosen in config.json", () => {
-    const { config, home } = load({}, { config: { web: { search: { provider: 'tavily' } } }, homeEnv: `ZHIXING_SEARCH_API_KEY=${KEY}\n` });
+    const { config, home } = load(
+      {},
+      { config: { web: { search: { provider: 'tavily' } } }, homeEnv: `ZHIXING_SEARCH_API_KEY=${KEY}\n` },
+    );
     const c = config();
     expect(c.web.search).toEqual({ provider: 'tavily', url: SEARCH_ENDPOINTS.tavily, apiKey: KEY });
-    expect(c.origins.ZHIXING_SEARCH_API_KEY).toEqual({ from: 'home-env', name: 'ZHIXING_SEARCH_API_KEY', path: join(home, '.env') });
+    expect(c.origins.ZHIXING_SEARCH_API_KEY).toEqual({
+      from: 'home-env',
+      name: 'ZHIXING_SEARCH_API_KEY',
+      path: join(home, '.env'),
+    });
   });
 
   it('takes the key from config.json below the environment and the home .env, and warns when others can read that file', () => {
     const fromFile = load({}, { config: { web: { search: { provider: 'bing', apiKey: KEY } } } });
     const c = fromFile.config();
     expect(c.web.search).toEqual({ provider: 'bing', url: SEARCH_ENDPOINTS.bing, apiKey: KEY });
-    expect(c.origins.ZHIXING_SEARCH_API_KEY).toEqual({ from: 'config-file', key: 'web.search.apiKey', path: fromFile.configPath });
+    expect(c.origins.ZHIXING_SEARCH_API_KEY).toEqual({
+      from: 'config-file',
+      key: 'web.search.apiKey',
+      path: fromFile.configPath,
+    });
     expect(c.warnings).toEqual([]);
-    const over = load({ ZHIXING_SEARCH_API_KEY: 'env-key-0123456789' }, { config: { web: { search: { provider: 'bing', apiKey: KEY } } } }).config();
+    const over = load(
+      { ZHIXING_SEARCH_API_KEY: 'env-key-0123456789' },
+      { config: { web: { search: { provider: 'bing', apiKey: KEY } } } },
+    ).config();
     expect(over.web.search?.apiKey).toBe('env-key-0123456789');
     const shared = load({}, { config: { web: { search: { provider: 'brave', apiKey: KEY } } } });
     chmodSync(shared.configPath, 0o644);
-    expect(shared.config().warnings).toEqual([`${shared.configPath} holds an API key and other users can read it. Make it yours alone: chmod 600 ${shared.configPath}`]);
+    expect(shared.config().warnings).toEqual([
+      `${shared.configPath} holds an API key and other users can read it. Make it yours alone: chmod 600 ${shared.configPath}`,
+    ]);
   });
 
-  it("ignores where memories are embedded and which weather services answer, in ./.env of the folder it starts in, and says so", () => {
+  it('ignores where memories are embedded and which weather services answer, in ./.env of the folder it starts in, and says so', () => {
     const cwdEnv = [
-      'ZHIXING_EMBEDDING_BASE_URL=http://attacker.example/v1', 'ZHIXING_EMBEDDING_MODEL=e', 'ZHIXING_EMBEDDING_API_KEY=k',
-      'ZHIXING_GEOCODING_URL=http://attacker.example/geo', 'ZHIXING_WEATHER_URL=http://attacker.example/wx', 'ZHIXING_TOKEN=attacker-known-token',
+      'ZHIXING_EMBEDDING_BASE_URL=http://attacker.example/v1',
+      'ZHIXING_EMBEDDING_MODEL=e',
+      'ZHIXING_EMBEDDING_API_KEY=k',
+      'ZHIXING_GEOCODING_URL=http://attacker.example/geo',
+      'ZHIXING_WEATHER_URL=http://attacker.example/wx',
+      'ZHIXING_TOKEN=attacker-known-token',
     ].join('\n');
     const c = load({}, { cwdEnv }).config();
     expect(c.embedding).toBeUndefined();
     expect(JSON.stringify(c)).not.toContain('attacker.example');
     expect(c.token).toBeUndefined();
-    for (const name of ['ZHIXING_EMBEDDING_BASE_URL', 'ZHIXING_EMBEDDING_MODEL', 'ZHIXING_EMBEDDING_API_KEY', 'ZHIXING_GEOCODING_URL', 'ZHIXING_WEATHER_URL', 'ZHIXING_TOKEN']) {
-      expect(c.warnings.some((w) => w.startsWith(`Ignored ${name} in ./.env:`)), name).toBe(true);
+    for (const name of [
+      'ZHIXING_EMBEDDING_BASE_URL',
+      'ZHIXING_EMBEDDING_MODEL',
+      'ZHIXING_EMBEDDING_API_KEY',
+      'ZHIXING_GEOCODING_URL',
+      'ZHIXING_WEATHER_URL',
+      'ZHIXING_TOKEN',
+    ]) {
+      expect(
+        c.warnings.some((w) => w.startsWith(`Ignored ${name} in ./.env:`)),
+        name,
+      ).toBe(true);
     }
     // From the user's own places they still count.
-    const home = load({}, { homeEnv: 'ZHIXING_EMBEDDING_BASE_URL=http://127.0.0.1:9/v1\nZHIXING_EMBEDDING_MODEL=e\nZHIXING_WEATHER_URL=http://127.0.0.1:9/wx' }).config();
+    const home = load(
+      {},
+      {
+        homeEnv:
+          'ZHIXING_EMBEDDING_BASE_URL=http://127.0.0.1:9/v1\nZHIXING_EMBEDDING_MODEL=e\nZHIXING_WEATHER_URL=http://127.0.0.1:9/wx',
+      },
+    ).config();
     expect(home.embedding).toMatchObject({ baseUrl: 'http://127.0.0.1:9/v1', model: 'e' });
   });
 
-  it("ignores every web setting in ./.env of the folder it starts in, and says so", () => {
+  it('ignores every web setting in ./.env of the folder it starts in, and says so', () => {
     const cwdEnv = [
-      'ZHIXING_ALLOW_PRIVATE_NETWORK=1', 'ZHIXING_SEARCH_URL=http://attacker.example', 'ZHIXING_SEARCH_PROVIDER=brave',
-      `ZHIXING_SEARCH_API_KEY=${KEY}`, 'ZHIXING_CHROMIUM_PATH=./evil', 'ZHIXING_BROWSER_CDP_URL=http://attacker.example:9222',
+      'ZHIXING_ALLOW_PRIVATE_NETWORK=1',
+      'ZHIXING_SEARCH_URL=http://attacker.example',
+      'ZHIXING_SEARCH_PROVIDER=brave',
+      `ZHIXING_SEARCH_API_KEY=${KEY}`,
+      'ZHIXING_CHROMIUM_PATH=./evil',
+      'ZHIXING_BROWSER_CDP_URL=http://attacker.example:9222',
     ].join('\n');
     const c = load({}, { cwdEnv }).config();
     expect(c.web).toEqual({ allowPrivateNetwork: false });
-    for (const name of ['ZHIXING_ALLOW_PRIVATE_NETWORK', 'ZHIXING_SEARCH_URL', 'ZHIXING_SEARCH_PROVIDER', 'ZHIXING_SEARCH_API_KEY', 'ZHIXING_CHROMIUM_PATH', 'ZHIXING_BROWSER_CDP_URL']) {
-      expect(c.warnings.some((w) => w.startsWith(`Ignored ${name} in ./.env: web settings are read from the environment`))).toBe(true);
+    for (const name of [
+      'ZHIXING_ALLOW_PRIVATE_NETWORK',
+      'ZHIXING_SEARCH_URL',
+      'ZHIXING_SEARCH_PROVIDER',
+      'ZHIXING_SEARCH_API_KEY',
+      'ZHIXING_CHROMIUM_PATH',
+      'ZHIXING_BROWSER_CDP_URL',
+    ]) {
+      expect(
+        c.warnings.some((w) => w.startsWith(`Ignored ${name} in ./.env: web settings are read from the environment`)),
+      ).toBe(true);
     }
     expect(c.warnings.join('\n')).not.toContain(KEY);
     // A search set up in the home stays what the home says, whatever ./.env tries.
-    const home = load({ ZHIXING_SEARCH_URL: 'http://127.0.0.1:8888' }, { cwdEnv: 'ZHIXING_SEARCH_URL=http://attacker.example\n' }).config();
+    const home = load(
+      { ZHIXING_SEARCH_URL: 'http://127.0.0.1:8888' },
+      { cwdEnv: 'ZHIXING_SEARCH_URL=http://attacker.example\n' },
+    ).config();
     expect(home.web.search).toEqual({ provider: 'searxng', url: 'http://127.0.0.1:8888' });
   });
 
   it('refuses bad values with a sentence in both languages, never echoing the key', () => {
     const provider = refusal(load({ ZHIXING_SEARCH_PROVIDER: 'google', ZHIXING_SEARCH_API_KEY: KEY }).config);
-    expect(provider.message).toMatch(/ZHIXING_SEARCH_PROVIDER must be one of searxng, brave, tavily, bing, got "?google"?/);
+    expect(provider.message).toMatch(
+      /ZHIXING_SEARCH_PROVIDER must be one of searxng, brave, tavily, bing, got "?google"?/,
+    );
     expect(provider.zh).toMatch(/ZHIXING_SEARCH_PROVIDER 必须是 searxng、brave、tavily、bing 之一/);
     const keyAlone = refusal(load({ ZHIXING_SEARCH_API_KEY: KEY }).config);
-    expect(keyAlone.message).toMatch(/ZHIXING_SEARCH_API_KEY is set but not which service it is for: set ZHIXING_SEARCH_PROVIDER to brave, tavily, bing/);
+    expect(keyAlone.message).toMatch(
+      /ZHIXING_SEARCH_API_KEY is set but not which service it is for: set ZHIXING_SEARCH_PROVIDER to brave, tavily, bing/,
+    );
     const noKey = refusal(load({ ZHIXING_SEARCH_PROVIDER: 'bing' }).config);
     expect(noKey.message).toMatch(/web search through bing needs its key in ZHIXING_SEARCH_API_KEY/);
     expect(noKey.zh).toMatch(/通过 bing 搜索需要在 ZHIXING_SEARCH_API_KEY 里设置它的密钥/);
@@ -161,7 +259,8 @@ describe('web settings', () => {
     expect(cdp.message).toMatch(/ZHIXING_BROWSER_CDP_URL must be a full http\/https\/ws\/wss URL/);
     const control = refusal(load({ ZHIXING_CHROMIUM_PATH: '/usr/bin/chromium\u001b[2J' }).config);
     expect(control.message).toBe('ZHIXING_CHROMIUM_PATH holds control characters.');
-    for (const err of [provider, keyAlone, noKey, noUrl, badUrl]) expect(`${err.message}${err.zh ?? ''}`).not.toContain(KEY);
+    for (const err of [provider, keyAlone, noKey, noUrl, badUrl])
+      expect(`${err.message}${err.zh ?? ''}`).not.toContain(KEY);
     for (const bad of [{ provider: 'yahoo' }, { url: 42 }, { endpoint: 'x' }]) {
       const file = refusal(load({}, { config: { web: { search: bad } } }).config);
       expect(file.message).toContain('web');
@@ -169,6 +268,13 @@ describe('web settings', () => {
   });
 
   it('treats an empty variable as unset', () => {
-    expect(load({ ZHIXING_SEARCH_URL: '', ZHIXING_SEARCH_PROVIDER: '', ZHIXING_SEARCH_API_KEY: '', ZHIXING_ALLOW_PRIVATE_NETWORK: '' }).config().web).toEqual({ allowPrivateNetwork: false });
+    expect(
+      load({
+        ZHIXING_SEARCH_URL: '',
+        ZHIXING_SEARCH_PROVIDER: '',
+        ZHIXING_SEARCH_API_KEY: '',
+        ZHIXING_ALLOW_PRIVATE_NETWORK: '',
+      }).config().web,
+    ).toEqual({ allowPrivateNetwork: false });
   });
 });

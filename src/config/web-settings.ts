@@ -45,7 +45,14 @@ export interface WebSettings {
 export const WebFileSettings = z
   .object({
     allowPrivateNetwork: z.boolean().optional(),
-    search: z.object({ provider: z.enum(SEARCH_PROVIDERS).optional(), url: z.string().optional(), apiKey: z.string().optional() }).strict().optional(),
+    search: z
+      .object({
+        provider: z.enum(SEARCH_PROVIDERS).optional(),
+        url: z.string().optional(),
+        apiKey: z.string().optional(),
+      })
+      .strict()
+      .optional(),
     chromiumPath: z.string().optional(),
     browserCdpUrl: z.string().optional(),
   })
@@ -59,16 +66,27 @@ export type Lookup = (name: string) => { value: string; origin: SettingOrigin } 
  * The web settings in effect. `origins`, when given, gets where each one that is set came from, by
  * its environment name, for `zhixing config`.
  */
-export function readWebSettings(lookup: Lookup, file: WebFileSettings | undefined, configPath: string, origins?: Record<string, SettingOrigin>): WebSettings {
+export function readWebSettings(
+  lookup: Lookup,
+  file: WebFileSettings | undefined,
+  configPath: string,
+  origins?: Record<string, SettingOrigin>,
+): WebSettings {
   const fromFile = (key: string): SettingOrigin => ({ from: 'config-file', key: `web.${key}`, path: configPath });
   const pick = (name: string, fileKey: string, fileValue: string | boolean | undefined) => {
-    const set = lookup(name) ?? (fileValue === undefined || fileValue === '' ? undefined : { value: String(fileValue), origin: fromFile(fileKey) });
+    const set =
+      lookup(name) ??
+      (fileValue === undefined || fileValue === ''
+        ? undefined
+        : { value: String(fileValue), origin: fromFile(fileKey) });
     if (set && origins) origins[name] = set.origin;
     return set;
   };
 
   const privateNet = pick('ZHIXING_ALLOW_PRIVATE_NETWORK', 'allowPrivateNetwork', file?.allowPrivateNetwork);
-  const allowPrivateNetwork = privateNet ? onOff('ZHIXING_ALLOW_PRIVATE_NETWORK', privateNet.value, privateNet.origin) : false;
+  const allowPrivateNetwork = privateNet
+    ? onOff('ZHIXING_ALLOW_PRIVATE_NETWORK', privateNet.value, privateNet.origin)
+    : false;
 
   const providerSet = pick('ZHIXING_SEARCH_PROVIDER', 'search.provider', file?.search?.provider);
   const urlSet = pick('ZHIXING_SEARCH_URL', 'search.url', file?.search?.url);
@@ -104,7 +122,8 @@ export function readWebSettings(lookup: Lookup, file: WebFileSettings | undefine
     throw new ConfigError('ZHIXING_CHROMIUM_PATH holds control characters.', 'ZHIXING_CHROMIUM_PATH 里有控制字符。');
   }
   const browserCdpUrl = pick('ZHIXING_BROWSER_CDP_URL', 'browserCdpUrl', file?.browserCdpUrl)?.value;
-  if (browserCdpUrl !== undefined) checkHttpUrl(browserCdpUrl, 'ZHIXING_BROWSER_CDP_URL', ['http:', 'https:', 'ws:', 'wss:']);
+  if (browserCdpUrl !== undefined)
+    checkHttpUrl(browserCdpUrl, 'ZHIXING_BROWSER_CDP_URL', ['http:', 'https:', 'ws:', 'wss:']);
 
   return {
     allowPrivateNetwork,

@@ -94,7 +94,14 @@ export interface PermissionRecord {
   /** The rule that decided, as `tool` or `tool › pattern`. */
   rule?: string;
   /** For a command line: how each sub-command came out. */
-  parts?: { text: string; decision: 'allow' | 'ask' | 'deny'; rule?: string; opaque?: string; remembered?: boolean; needsPerson?: boolean }[];
+  parts?: {
+    text: string;
+    decision: 'allow' | 'ask' | 'deny';
+    rule?: string;
+    opaque?: string;
+    remembered?: boolean;
+    needsPerson?: boolean;
+  }[];
   /** Why it was asked though the rules allow (a must-ask), or why --yes could not approve it. */
   reason?: string;
 }

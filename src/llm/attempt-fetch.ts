@@ -83,7 +83,8 @@ export function createAttemptFetch(hooks: AttemptFetchHooks) {
         },
       }),
     );
-    if (/text\/event-stream/i.test(response.headers.get('content-type') ?? '')) body = body.pipeThrough(sseFilterStream());
+    if (/text\/event-stream/i.test(response.headers.get('content-type') ?? ''))
+      body = body.pipeThrough(sseFilterStream());
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }
@@ -131,7 +132,10 @@ function sdkWouldRetry(response: Response): boolean {
 
 async function isQuotaExhausted(response: Response): Promise<boolean> {
   if (response.status !== 429) return false;
-  const text = await response.clone().text().catch(() => '');
+  const text = await response
+    .clone()
+    .text()
+    .catch(() => '');
   return /insufficient_quota/i.test(text);
 }
 

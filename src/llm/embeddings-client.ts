@@ -48,10 +48,13 @@ export function createEmbeddingsClient(options: EmbeddingsClientOptions): Embedd
     const e = err as { status?: number; message?: string; name?: string };
     const where = `The embeddings service at ${safeUrl(options.baseUrl)}`;
     let text: string;
-    if (e.status === 401 || e.status === 403) text = `${where} refused the key (HTTP ${e.status}). Check ZHIXING_EMBEDDING_API_KEY.`;
-    else if (e.status === 404) text = `${where} has no model "${options.model}" or no /embeddings endpoint (HTTP 404). Check ZHIXING_EMBEDDING_MODEL and ZHIXING_EMBEDDING_BASE_URL.`;
+    if (e.status === 401 || e.status === 403)
+      text = `${where} refused the key (HTTP ${e.status}). Check ZHIXING_EMBEDDING_API_KEY.`;
+    else if (e.status === 404)
+      text = `${where} has no model "${options.model}" or no /embeddings endpoint (HTTP 404). Check ZHIXING_EMBEDDING_MODEL and ZHIXING_EMBEDDING_BASE_URL.`;
     else if (e.status) text = `${where} answered HTTP ${e.status}: ${e.message ?? ''}`.trim();
-    else if (e.name === 'APIConnectionTimeoutError' || /timed? ?out/i.test(e.message ?? '')) text = `${where} did not answer in time.`;
+    else if (e.name === 'APIConnectionTimeoutError' || /timed? ?out/i.test(e.message ?? ''))
+      text = `${where} did not answer in time.`;
     else if (e.name === 'AbortError' || e.name === 'APIUserAbortError') text = `${where} request was stopped.`;
     else text = `${where} could not be reached (${e.message ?? String(err)}).`;
     return new Error(`${apiKey ? redactKey(text, apiKey) : text} Memory search uses words only until it works.`);
@@ -63,10 +66,13 @@ export function createEmbeddingsClient(options: EmbeddingsClientOptions): Embedd
     async embed(texts, signal) {
       if (texts.length === 0) return [];
       try {
-        const res = await (await connect()).embeddings.create({ model: options.model, input: texts, encoding_format: 'float' }, { signal });
+        const res = await (
+          await connect()
+        ).embeddings.create({ model: options.model, input: texts, encoding_format: 'float' }, { signal });
         const out: Float32Array[] = new Array(texts.length);
         for (const d of res.data) out[d.index] = Float32Array.from(d.embedding);
-        if (out.some((v) => v === undefined) || out.length !== texts.length) throw new Error(`answered ${res.data.length} vectors for ${texts.length} texts`);
+        if (out.some((v) => v === undefined) || out.length !== texts.length)
+          throw new Error(`answered ${res.data.length} vectors for ${texts.length} texts`);
         return out;
       } catch (err) {
         throw plain(err);

@@ -9,7 +9,14 @@ const sockets = new Set<unknown>();
 const routes: Record<string, (req: IncomingMessage, res: ServerResponse, body: string) => void> = {
   '/echo': (req, res, body) => {
     res.writeHead(201, 'Made', { 'content-type': 'application/json', 'x-a': '1' });
-    res.end(JSON.stringify({ method: req.method, body, auth: req.headers.authorization ?? null, length: req.headers['content-length'] ?? null }));
+    res.end(
+      JSON.stringify({
+        method: req.method,
+        body,
+        auth: req.headers.authorization ?? null,
+        length: req.headers['content-length'] ?? null,
+      }),
+    );
   },
   '/gzip': (_req, res) => {
     res.writeHead(200, { 'content-encoding': 'gzip', 'content-type': 'text/plain' });
@@ -51,7 +58,11 @@ afterAll(async () => {
 
 describe('httpFetch (node:http under the model client)', () => {
   it('sends the method, headers and body, and gives back status, status text, headers and body', async () => {
-    const r = await httpFetch(`${base}/echo`, { method: 'POST', headers: new Headers({ authorization: 'Bearer k' }), body: '{"a":"é"}' });
+    const r = await httpFetch(`${base}/echo`, {
+      method: 'POST',
+      headers: new Headers({ authorization: 'Bearer k' }),
+      body: '{"a":"é"}',
+    });
     expect(r.status).toBe(201);
     expect(r.statusText).toBe('Made');
     expect(r.headers.get('x-a')).toBe('1');
@@ -92,6 +103,8 @@ describe('httpFetch (node:http under the model client)', () => {
     const reading = slow.text().catch((e: unknown) => e);
     controller.abort();
     expect(await reading).toMatchObject({ name: 'AbortError' });
-    await expect(httpFetch(`${base}/slow`, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(httpFetch(`${base}/slow`, { signal: controller.signal })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
   });
 });

@@ -63,7 +63,13 @@ function abortError(signal: AbortSignal): Error {
 export async function httpFetch(input: FetchInput, init: RequestInit = {}): Promise<Response> {
   const body = sendable(init.body);
   const url = typeof input === 'string' ? new URL(input) : input instanceof URL ? input : undefined;
-  if (!url || body === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || init.redirect === 'manual' || init.redirect === 'error') {
+  if (
+    !url ||
+    body === undefined ||
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    init.redirect === 'manual' ||
+    init.redirect === 'error'
+  ) {
     return fetch(input, init);
   }
   const signal = init.signal ?? undefined;
@@ -72,12 +78,15 @@ export async function httpFetch(input: FetchInput, init: RequestInit = {}): Prom
   const headers: Record<string, string> = {};
   new Headers(init.headers).forEach((value, key) => (headers[key] = value));
   const method = (init.method ?? 'GET').toUpperCase();
-  if (body !== null) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  if (body !== null)
+    headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
 
   const res = await new Promise<IncomingMessage>((resolve, reject) => {
     const options: RequestOptions = { method, headers, agent, ...(signal ? { signal } : {}) };
     const req = request(url, options, resolve);
-    req.on('error', (err) => reject(signal?.aborted ? abortError(signal) : new TypeError('fetch failed', { cause: err })));
+    req.on('error', (err) =>
+      reject(signal?.aborted ? abortError(signal) : new TypeError('fetch failed', { cause: err })),
+    );
     req.end(body ?? undefined);
   });
 
@@ -93,20 +102,32 @@ export async function httpFetch(input: FetchInput, init: RequestInit = {}): Prom
   for (let i = 0; i < res.rawHeaders.length; i += 2) responseHeaders.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
   const empty = method === 'HEAD' || NO_BODY.has(status);
   if (empty) res.resume();
-  return new Response(empty ? null : webBody(res, signal), { status, statusText: res.statusMessage ?? '', headers: responseHeaders });
+  return new Response(empty ? null : webBody(res, signal), {
+    status,
+    statusText: res.statusMessage ?? '',
+    headers: responseHeaders,
+  });
 }
 
 /** The response body as a web stream, decompressed when the server compressed it unasked. */
 function webBody(res: IncomingMessage, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
   let source: Readable = res;
-  const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const encoding = String(res.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
   if (encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'deflate' || encoding === 'br') {
     const zlib = load('node:zlib') as typeof import('node:zlib');
-    const decoder = encoding === 'br' ? zlib.createBrotliDecompress() : encoding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
+    const decoder =
+      encoding === 'br'
+        ? zlib.createBrotliDecompress()
+        : encoding === 'deflate'
+          ? zlib.createInflate()
+          : zlib.createGunzip();
     res.on('error', (err) => decoder.destroy(err));
     source = res.pipe(decoder);
   }
-  const failure = (err: unknown) => (signal?.aborted ? abortError(signal) : new TypeError('terminated', { cause: err }));
+  const failure = (err: unknown) =>
+    signal?.aborted ? abortError(signal) : new TypeError('terminated', { cause: err });
   let done = false;
   return new ReadableStream<Uint8Array>(
     {

@@ -98,7 +98,8 @@ function unitFor(char: string, base64 = false): Unit {
   const hex = [...Buffer.from(char, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
   alternatives.add(hex.toUpperCase()).add(hex.toLowerCase());
   if (char === '\\') for (let n = 2; n <= MAX_BACKSLASH_RUN; n++) alternatives.add('\\'.repeat(n));
-  if (char === '"' || char === '/') for (let n = 1; n <= MAX_ESCAPE_BACKSLASHES; n++) alternatives.add('\\'.repeat(n) + char);
+  if (char === '"' || char === '/')
+    for (let n = 1; n <= MAX_ESCAPE_BACKSLASHES; n++) alternatives.add('\\'.repeat(n) + char);
   if (char === ' ') alternatives.add('+');
   if (base64 && char === '+') alternatives.add('-');
   if (base64 && char === '/') alternatives.add('_');
@@ -122,7 +123,9 @@ function prefixOf(units: Unit[]): string {
   let source = '';
   for (let i = units.length - 1; i >= 0; i--) {
     const unit = units[i]!;
-    const partial = [...new Set(unit.flatMap((alt) => Array.from({ length: alt.length - 1 }, (_, n) => alt.slice(0, n + 1))))];
+    const partial = [
+      ...new Set(unit.flatMap((alt) => Array.from({ length: alt.length - 1 }, (_, n) => alt.slice(0, n + 1)))),
+    ];
     const whole = alternation(unit) + (source ? `(?:${source})?` : '');
     source = partial.length ? `(?:${partial.map(escapeRegExp).join('|')}|${whole})` : whole;
   }
@@ -181,7 +184,8 @@ export function base64RunEnd(text: string, from: number, padding: boolean): RunE
       i = j + 1;
     } else if (char === '%') {
       const escape = text.slice(i, i + 3);
-      if (escape.length < 3 && i + escape.length === text.length && /^%[23]?$/.test(escape)) return { end: i, open: true, padding };
+      if (escape.length < 3 && i + escape.length === text.length && /^%[23]?$/.test(escape))
+        return { end: i, open: true, padding };
       if (!padding && ESCAPED_BASE64_CHAR.test(escape)) i += 3;
       else if (ESCAPED_PADDING.test(escape)) {
         padding = true;

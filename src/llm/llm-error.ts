@@ -13,7 +13,8 @@ const MAX_DETAIL_CHARS = 200;
 export const MAX_RETRY_WAIT_MS = 60_000;
 
 /** `bad_response`: the service answered, but the model's output cannot be used (a malformed tool call). */
-export type LlmErrorCode = 'auth' | 'rate_limit' | 'server' | 'network' | 'timeout' | 'bad_request' | 'bad_response' | 'aborted';
+export type LlmErrorCode =
+  'auth' | 'rate_limit' | 'server' | 'network' | 'timeout' | 'bad_request' | 'bad_response' | 'aborted';
 
 export class LlmError extends Error {
   override readonly name = 'LlmError';
@@ -48,7 +49,8 @@ export interface ErrorContext {
 export function toLlmError(sdk: typeof OpenAiSdk, error: unknown, ctx: ErrorContext): LlmError {
   if (error instanceof LlmError) return error;
   const seconds = asSeconds(ctx.timeoutMs);
-  const cancelled = () => new LlmError('aborted', 'The request to the model was cancelled.', undefined, '对模型的请求已取消。');
+  const cancelled = () =>
+    new LlmError('aborted', 'The request to the model was cancelled.', undefined, '对模型的请求已取消。');
   if (ctx.userAborted) return cancelled();
   if (ctx.headersTimedOut) {
     return new LlmError(
@@ -59,7 +61,12 @@ export function toLlmError(sdk: typeof OpenAiSdk, error: unknown, ctx: ErrorCont
     );
   }
   if (ctx.silent) {
-    return new LlmError('timeout', `The model service went silent for ${seconds} s in the middle of an answer. Try again.`, undefined, `模型服务在回答中途 ${seconds} 秒没有动静。请再试一次。`);
+    return new LlmError(
+      'timeout',
+      `The model service went silent for ${seconds} s in the middle of an answer. Try again.`,
+      undefined,
+      `模型服务在回答中途 ${seconds} 秒没有动静。请再试一次。`,
+    );
   }
   if (error instanceof sdk.APIConnectionTimeoutError) {
     return new LlmError(
@@ -89,13 +96,28 @@ export function toLlmError(sdk: typeof OpenAiSdk, error: unknown, ctx: ErrorCont
     );
   }
   if (error instanceof TypeError && /invalid url/i.test(error.message)) {
-    return new LlmError('bad_request', `ZHIXING_BASE_URL is not a valid URL. Set it to something like https://api.openai.com/v1.`, undefined, 'ZHIXING_BASE_URL 不是有效的网址。请设成类似 https://api.openai.com/v1 的地址。');
+    return new LlmError(
+      'bad_request',
+      `ZHIXING_BASE_URL is not a valid URL. Set it to something like https://api.openai.com/v1.`,
+      undefined,
+      'ZHIXING_BASE_URL 不是有效的网址。请设成类似 https://api.openai.com/v1 的地址。',
+    );
   }
   if (error instanceof TypeError && /terminated|socket|ECONNRESET/i.test(`${error.message} ${causeCode(error)}`)) {
-    return new LlmError('network', 'The connection to the model service broke off in the middle of an answer. Try again.', undefined, '和模型服务的连接在回答中途断开了。请再试一次。');
+    return new LlmError(
+      'network',
+      'The connection to the model service broke off in the middle of an answer. Try again.',
+      undefined,
+      '和模型服务的连接在回答中途断开了。请再试一次。',
+    );
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new LlmError('server', `The model request failed unexpectedly: ${detail(message, ctx)}.`, undefined, `模型请求意外失败：${detail(message, ctx)}。`);
+  return new LlmError(
+    'server',
+    `The model request failed unexpectedly: ${detail(message, ctx)}.`,
+    undefined,
+    `模型请求意外失败：${detail(message, ctx)}。`,
+  );
 }
 
 function fromStatus(error: OpenAiSdk.APIError, ctx: ErrorContext): LlmError {
@@ -103,12 +125,27 @@ function fromStatus(error: OpenAiSdk.APIError, ctx: ErrorContext): LlmError {
   const said = detail(providerMessage(error), ctx);
   if (status === undefined) {
     // An `{"error": …}` event inside an otherwise fine stream.
-    return new LlmError('server', `The model service reported an error in the middle of an answer${said ? ` (${said})` : ''}. Try again.`, undefined, `模型服务在回答中途报错${said ? `（${said}）` : ''}。请再试一次。`);
+    return new LlmError(
+      'server',
+      `The model service reported an error in the middle of an answer${said ? ` (${said})` : ''}. Try again.`,
+      undefined,
+      `模型服务在回答中途报错${said ? `（${said}）` : ''}。请再试一次。`,
+    );
   }
   if (status === 401) {
     return ctx.apiKey
-      ? new LlmError('auth', 'The model service rejected the API key (401). Check ZHIXING_API_KEY.', status, '模型服务拒绝了这个 API 密钥（401）。请检查 ZHIXING_API_KEY。')
-      : new LlmError('auth', 'The model service needs an API key (401). Set ZHIXING_API_KEY.', status, '模型服务需要 API 密钥（401）。请设置 ZHIXING_API_KEY。');
+      ? new LlmError(
+          'auth',
+          'The model service rejected the API key (401). Check ZHIXING_API_KEY.',
+          status,
+          '模型服务拒绝了这个 API 密钥（401）。请检查 ZHIXING_API_KEY。',
+        )
+      : new LlmError(
+          'auth',
+          'The model service needs an API key (401). Set ZHIXING_API_KEY.',
+          status,
+          '模型服务需要 API 密钥（401）。请设置 ZHIXING_API_KEY。',
+        );
   }
   if (status === 403) {
     return new LlmError(
@@ -130,12 +167,27 @@ function fromStatus(error: OpenAiSdk.APIError, ctx: ErrorContext): LlmError {
     const waitMs = error.headers ? retryAfterMs(error.headers) : undefined;
     if (waitMs !== undefined && waitMs > MAX_RETRY_WAIT_MS) {
       const wait = Math.ceil(waitMs / 1000);
-      return new LlmError('rate_limit', `The model service is rate-limiting requests and asks to wait ${wait} s (429). Try again later.`, status, `模型服务正在限流，要求等待 ${wait} 秒（429）。请稍后再试。`);
+      return new LlmError(
+        'rate_limit',
+        `The model service is rate-limiting requests and asks to wait ${wait} s (429). Try again later.`,
+        status,
+        `模型服务正在限流，要求等待 ${wait} 秒（429）。请稍后再试。`,
+      );
     }
-    return new LlmError('rate_limit', `The model service is rate-limiting requests (429)${retried(ctx)}. Wait a minute and try again.`, status, `模型服务正在限流（429）${retriedZh(ctx)}。请等一分钟再试。`);
+    return new LlmError(
+      'rate_limit',
+      `The model service is rate-limiting requests (429)${retried(ctx)}. Wait a minute and try again.`,
+      status,
+      `模型服务正在限流（429）${retriedZh(ctx)}。请等一分钟再试。`,
+    );
   }
   if (status === 408) {
-    return new LlmError('timeout', `The model service timed out (408)${retried(ctx)}. Try again later.`, status, `模型服务超时（408）${retriedZh(ctx)}。请稍后再试。`);
+    return new LlmError(
+      'timeout',
+      `The model service timed out (408)${retried(ctx)}. Try again later.`,
+      status,
+      `模型服务超时（408）${retriedZh(ctx)}。请稍后再试。`,
+    );
   }
   if (status >= 500 || status === 409) {
     return new LlmError(
@@ -145,7 +197,8 @@ function fromStatus(error: OpenAiSdk.APIError, ctx: ErrorContext): LlmError {
       `模型服务出错了（${status}${said ? `：${said}` : ''}）${retriedZh(ctx)}。请稍后再试。`,
     );
   }
-  const hint = status === 404 ? 'Check ZHIXING_MODEL and ZHIXING_BASE_URL.' : 'Check ZHIXING_MODEL and the request settings.';
+  const hint =
+    status === 404 ? 'Check ZHIXING_MODEL and ZHIXING_BASE_URL.' : 'Check ZHIXING_MODEL and the request settings.';
   const hintZh = status === 404 ? '请检查 ZHIXING_MODEL 和 ZHIXING_BASE_URL。' : '请检查 ZHIXING_MODEL 和请求设置。';
   return new LlmError(
     'bad_request',
@@ -177,7 +230,10 @@ function providerMessage(error: OpenAiSdk.APIError): string {
 
 /** Provider text, made safe and short enough for a one-line message. */
 function detail(text: string, ctx: ErrorContext): string {
-  const flat = redactSecret(text, ctx.apiKey).replace(/\s+/g, ' ').trim().replace(/[.。]+$/, '');
+  const flat = redactSecret(text, ctx.apiKey)
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.。]+$/, '');
   return flat.length > MAX_DETAIL_CHARS ? `${flat.slice(0, MAX_DETAIL_CHARS)}…` : flat;
 }
 

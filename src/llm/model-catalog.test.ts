@@ -6,8 +6,13 @@ import type { Llm } from './types.js';
 function listing(): Llm & { given: number[] } {
   const given: number[] = [];
   return {
-    mode: 'llm', provider: 'test', model: 'a', given,
-    stream: () => { throw new Error('not used'); },
+    mode: 'llm',
+    provider: 'test',
+    model: 'a',
+    given,
+    stream: () => {
+      throw new Error('not used');
+    },
     listModels: async ({ timeoutMs }) => (given.push(timeoutMs), ['a', 'b']),
   } as Llm & { given: number[] };
 }

@@ -44,13 +44,18 @@ export interface ModelCatalogOptions {
   listTimeoutMs?: number;
 }
 
-export function createModelCatalog(llm: Llm, { now = Date.now, listTimeoutMs = LIST_TIMEOUT_MS }: ModelCatalogOptions = {}): ModelCatalog {
+export function createModelCatalog(
+  llm: Llm,
+  { now = Date.now, listTimeoutMs = LIST_TIMEOUT_MS }: ModelCatalogOptions = {},
+): ModelCatalog {
   let cached: { at: number; models: string[] } | undefined;
   let inFlight: Promise<string[] | undefined> | undefined;
 
   const ask = async (): Promise<string[] | undefined> => {
     try {
-      const models = (await llm.listModels!({ timeoutMs: listTimeoutMs })).filter((m) => m.length <= MAX_MODEL_CHARS).slice(0, MAX_MODELS);
+      const models = (await llm.listModels!({ timeoutMs: listTimeoutMs }))
+        .filter((m) => m.length <= MAX_MODEL_CHARS)
+        .slice(0, MAX_MODELS);
       // An empty list (or an answer without one) says nothing about what the provider serves.
       if (models.length === 0) return undefined;
       cached = { at: now(), models };

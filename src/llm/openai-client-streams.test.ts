@@ -3,14 +3,28 @@
  * real client over real HTTP as openai-client.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { collect, failure, llmFor, parsedCalls, server, useOpenAiServer, WEATHER_TOOL } from '../../test/support/llm-client.js';
+import {
+  collect,
+  failure,
+  llmFor,
+  parsedCalls,
+  server,
+  useOpenAiServer,
+  WEATHER_TOOL,
+} from '../../test/support/llm-client.js';
 import { textCompletion, textReply, toolCallsReply } from '../../test/support/openai-server.js';
 import { LlmError } from './openai-client.js';
 
 useOpenAiServer();
 
 function dataEvent(delta: object, finishReason: string | null = null, eol = '\n'): string {
-  const chunk = { id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: finishReason }] };
+  const chunk = {
+    id: 'c',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: 'm',
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  };
   return `data: ${JSON.stringify(chunk)}${eol}${eol}`;
 }
 
@@ -49,7 +63,14 @@ describe('odd streams', () => {
     ].join('');
     // Cut mid-line, between \r and \n, and inside a multi-byte character.
     const bytes = Buffer.from(body);
-    const cuts = [7, bytes.indexOf('\r\n') + 1, bytes.indexOf('你') + 1, bytes.indexOf('ping') + 2, bytes.indexOf('null') + 5, bytes.length - 3];
+    const cuts = [
+      7,
+      bytes.indexOf('\r\n') + 1,
+      bytes.indexOf('你') + 1,
+      bytes.indexOf('ping') + 2,
+      bytes.indexOf('null') + 5,
+      bytes.length - 3,
+    ];
     const writes: Buffer[] = [];
     let from = 0;
     for (const cut of [...new Set(cuts)].sort((a, b) => a - b)) {
@@ -65,7 +86,15 @@ describe('odd streams', () => {
 
   it('counts dropped keep-alive pings as life: a long pause filled with pings is not silence', async () => {
     const pings = Array.from({ length: 6 }, (_, i) => (i % 2 ? 'event: ping\n\n' : ': ping\n\n'));
-    server.enqueue({ writes: [dataEvent({ content: 'before' }), ...pings, dataEvent({ content: ' after' }, 'stop'), 'data: [DONE]\n\n'], delayMs: 150 });
+    server.enqueue({
+      writes: [
+        dataEvent({ content: 'before' }),
+        ...pings,
+        dataEvent({ content: ' after' }, 'stop'),
+        'data: [DONE]\n\n',
+      ],
+      delayMs: 150,
+    });
     const started = Date.now();
     const result = await collect(llmFor({ timeoutMs: 400, maxRetries: 0 }));
     expect(Date.now() - started).toBeGreaterThan(800);
@@ -75,7 +104,11 @@ describe('odd streams', () => {
   it('keeps tool calls whole when odd blocks come between their deltas', async () => {
     server.enqueue({
       sse: [
-        dataEvent({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_w', type: 'function', function: { name: 'weather', arguments: '' } }] }),
+        dataEvent({
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ index: 0, id: 'call_w', type: 'function', function: { name: 'weather', arguments: '' } }],
+        }),
         'event: ping\n\n',
         dataEvent({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
         'data: null\n\n',
@@ -92,7 +125,11 @@ describe('odd streams', () => {
 
   it('skips a chunk that is not an object, and choices in the wrong shape', async () => {
     const odd = ['data: 42\n\n', 'data: "hi"\n\n', 'data: {"choices":[null]}\n\n', 'data: {"choices":"abc"}\n\n'];
-    server.enqueue({ sse: [...odd, dataEvent({ content: 'fine' }), 'data: true\n\n', dataEvent({}, 'stop'), 'data: [DONE]\n\n'].join('') });
+    server.enqueue({
+      sse: [...odd, dataEvent({ content: 'fine' }), 'data: true\n\n', dataEvent({}, 'stop'), 'data: [DONE]\n\n'].join(
+        '',
+      ),
+    });
     const result = await collect(llmFor());
     expect(result.text).toBe('fine');
     expect(result.finish).toBe('stop');
@@ -105,7 +142,14 @@ describe('odd streams', () => {
       [{ tool_calls: [{ index: 0, id: 'c', function: 'weather' }] }, 'function is not an object'],
     ];
     for (const [delta, why] of bad) {
-      server.enqueue({ sse: [dataEvent({ role: 'assistant', content: null }), dataEvent(delta), dataEvent({}, 'tool_calls'), 'data: [DONE]\n\n'].join('') });
+      server.enqueue({
+        sse: [
+          dataEvent({ role: 'assistant', content: null }),
+          dataEvent(delta),
+          dataEvent({}, 'tool_calls'),
+          'data: [DONE]\n\n',
+        ].join(''),
+      });
       const error = await failure(collect(llmFor(), { tools: [WEATHER_TOOL] }));
       expect(error.code).toBe('bad_response');
       expect(error.message).toBe(`The model sent a malformed tool call (${why}). Try again, or try another model.`);
@@ -121,35 +165,56 @@ describe('odd streams', () => {
 describe('a flooding stream', () => {
   const MB = 1024 * 1024;
   const WRITE_BYTES = 64 * 1024;
-  const contentHead = 'data: {"id":"c","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{"content":"';
+  const contentHead =
+    'data: {"id":"c","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{"content":"';
 
   async function expectStopped(): Promise<LlmError> {
     const started = Date.now();
     const error = await failure(collect(llmFor({ maxRetries: 0 })));
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(error.code).toBe('bad_response');
-    const hungUp = await Promise.race([server.floods[0]!.ended, new Promise((resolve) => setTimeout(() => resolve('still open'), 2_000))]);
+    const hungUp = await Promise.race([
+      server.floods[0]!.ended,
+      new Promise((resolve) => setTimeout(() => resolve('still open'), 2_000)),
+    ]);
     expect(hungUp).toBe('hungUp');
     return error;
   }
 
   it('stops comment lines that never end their block, once the answer passes 256 MB', async () => {
     const line = `: ${'x'.repeat(997)}\n`;
-    server.enqueue({ flood: { head: dataEvent({ content: 'hi' }), repeat: line.repeat(WRITE_BYTES / line.length), totalBytes: 300 * MB } });
+    server.enqueue({
+      flood: {
+        head: dataEvent({ content: 'hi' }),
+        repeat: line.repeat(WRITE_BYTES / line.length),
+        totalBytes: 300 * MB,
+      },
+    });
     const error = await expectStopped();
-    expect(error.message).toBe('The model service sent more than 256 MB in one answer; it was stopped. Try again, or try another model.');
+    expect(error.message).toBe(
+      'The model service sent more than 256 MB in one answer; it was stopped. Try again, or try another model.',
+    );
     expect(server.floods[0]!.sent).toBeLessThan(300 * MB);
   }, 30_000);
 
   it('stops one data line that never ends, once it passes 24 MB', async () => {
     server.enqueue({ flood: { head: contentHead, repeat: 'x'.repeat(WRITE_BYTES), totalBytes: 100 * MB } });
     const error = await expectStopped();
-    expect(error.message).toBe('The model service sent an event larger than 24 MB; it was stopped. Try again, or try another model.');
+    expect(error.message).toBe(
+      'The model service sent an event larger than 24 MB; it was stopped. Try again, or try another model.',
+    );
     expect(server.floods[0]!.sent).toBeLessThan(40 * MB);
   }, 30_000);
 
   it('stops a single 50 MB delta', async () => {
-    server.enqueue({ flood: { head: contentHead, repeat: 'x'.repeat(WRITE_BYTES), totalBytes: 50 * MB, tail: '"}}]}\n\ndata: [DONE]\n\n' } });
+    server.enqueue({
+      flood: {
+        head: contentHead,
+        repeat: 'x'.repeat(WRITE_BYTES),
+        totalBytes: 50 * MB,
+        tail: '"}}]}\n\ndata: [DONE]\n\n',
+      },
+    });
     const error = await expectStopped();
     expect(error.message).toContain('larger than 24 MB');
   }, 30_000);
@@ -163,7 +228,17 @@ function echoedForms(key: string): string[] {
   const form = new URLSearchParams({ k: key }).toString().slice(2);
   const lower = (text: string) => text.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase());
   const base64 = Buffer.from(key).toString('base64');
-  return [key, uri, lower(uri), form, lower(form), base64, Buffer.from(key).toString('base64url'), JSON.stringify(key).slice(1, -1), key.replaceAll('/', '\\/')];
+  return [
+    key,
+    uri,
+    lower(uri),
+    form,
+    lower(form),
+    base64,
+    Buffer.from(key).toString('base64url'),
+    JSON.stringify(key).slice(1, -1),
+    key.replaceAll('/', '\\/'),
+  ];
 }
 
 /** Forms a fixed list missed: Python's `quote()` (keeps `/`), an HTTP Basic header, base64 of a bearer header. `label` stays visible. */
@@ -179,11 +254,16 @@ function missedForms(key: string): Array<{ form: string; label: string }> {
 
 /** Base64 of the key in each alignment, less the characters a neighbour could change: present means the key leaked. */
 function base64Cores(key: string): string[] {
-  return [0, 1, 2].map((k) => Buffer.from('\0'.repeat(k) + key).toString('base64').slice(Math.ceil((k * 8) / 6), Math.floor((k + key.length) / 3) * 4));
+  return [0, 1, 2].map((k) =>
+    Buffer.from('\0'.repeat(k) + key)
+      .toString('base64')
+      .slice(Math.ceil((k * 8) / 6), Math.floor((k + key.length) / 3) * 4),
+  );
 }
 
 function expectNoKey(text: string, key = ODD_KEY): void {
-  for (const form of [...echoedForms(key), ...missedForms(key).map((m) => m.form.slice(m.label.length))]) expect(text).not.toContain(form);
+  for (const form of [...echoedForms(key), ...missedForms(key).map((m) => m.form.slice(m.label.length))])
+    expect(text).not.toContain(form);
   for (const core of base64Cores(key)) {
     expect(text).not.toContain(core);
     expect(text).not.toContain(core.replaceAll('+', '-').replaceAll('/', '_'));
@@ -220,8 +300,13 @@ describe('the key echoed back in any encoding', () => {
   it('never reaches the streamed text split at every position, in the forms a fixed list missed', async () => {
     for (const { form, label } of missedForms(ODD_KEY)) {
       // One answer holds every cut: `(n) key=<form>.` with the delta boundary n characters in.
-      const pieces = Array.from({ length: form.length + 1 }, (_, n) => [`(${n}) key=${form.slice(0, n)}`, `${form.slice(n)}. `]).flat();
-      server.enqueue({ sse: [...pieces.map((content) => dataEvent({ content })), dataEvent({}, 'stop'), 'data: [DONE]\n\n'].join('') });
+      const pieces = Array.from({ length: form.length + 1 }, (_, n) => [
+        `(${n}) key=${form.slice(0, n)}`,
+        `${form.slice(n)}. `,
+      ]).flat();
+      server.enqueue({
+        sse: [...pieces.map((content) => dataEvent({ content })), dataEvent({}, 'stop'), 'data: [DONE]\n\n'].join(''),
+      });
       const { text } = await collect(llmFor({ apiKey: ODD_KEY }));
       expectNoKey(text);
       // Where the base64 run starts, and where its characters stop mixing in the prefix ("Bearer ", ":").
@@ -231,7 +316,10 @@ describe('the key echoed back in any encoding', () => {
         const said = text.slice(text.indexOf(`(${n}) key=`) + `(${n}) key=`.length).split('. ')[0]!;
         // A cut inside the run may have let out its first characters before the key's own came: they say
         // only the prefix (and a few bits of the key's first byte, "s" of "sk-"). Never more than that.
-        const allowed = Array.from({ length: Math.max(0, Math.min(n, coreAt) - runAt) + 1 }, (_, m) => `${label}${form.slice(runAt, runAt + m)}[key]`);
+        const allowed = Array.from(
+          { length: Math.max(0, Math.min(n, coreAt) - runAt) + 1 },
+          (_, m) => `${label}${form.slice(runAt, runAt + m)}[key]`,
+        );
         expect(allowed, `cut at ${n}`).toContain(said);
       }
     }
@@ -240,9 +328,16 @@ describe('the key echoed back in any encoding', () => {
   it('never reaches a tool call or a title', async () => {
     const uri = encodeURIComponent(ODD_KEY);
     const basic = missedForms(ODD_KEY)[1]!.form;
-    server.enqueue(toolCallsReply([{ id: 'call_k', name: 'todo_add', args: { content: `rotate ${uri} and ${forms[5]!.form}; ${basic}` } }], { splitArgs: true }));
+    server.enqueue(
+      toolCallsReply(
+        [{ id: 'call_k', name: 'todo_add', args: { content: `rotate ${uri} and ${forms[5]!.form}; ${basic}` } }],
+        { splitArgs: true },
+      ),
+    );
     const result = await collect(llmFor({ apiKey: ODD_KEY }), { tools: [WEATHER_TOOL] });
-    expect(parsedCalls(result.calls)).toEqual([{ id: 'call_k', name: 'todo_add', args: { content: 'rotate [key] and [key]; Basic [key]' } }]);
+    expect(parsedCalls(result.calls)).toEqual([
+      { id: 'call_k', name: 'todo_add', args: { content: 'rotate [key] and [key]; Basic [key]' } },
+    ]);
     expectNoKey(JSON.stringify(result.events));
     server.enqueue(textCompletion(`Key ${uri}`));
     const title = await llmFor({ apiKey: ODD_KEY }).title!('hello');
@@ -268,4 +363,3 @@ describe('the key echoed back in any encoding', () => {
     expect((await collect(llmFor({ apiKey: ODD_KEY }))).text).toBe(text);
   });
 });
-

@@ -3,10 +3,26 @@ import { createServer } from 'node:net';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { inspect } from 'node:util';
-import { fixture, LLM_FIXTURES_DIR, textCompletion, textReply, toolCallsReply } from '../../test/support/openai-server.js';
+import {
+  fixture,
+  LLM_FIXTURES_DIR,
+  textCompletion,
+  textReply,
+  toolCallsReply,
+} from '../../test/support/openai-server.js';
 import { cleanTitle, createOpenAiLlm, type RetryInfo } from './openai-client.js';
 import type { ChatMessage, LlmEvent } from './types.js';
-import { collect, failure, FAKE_KEY, llmFor, parsedCalls, server, summarize, useOpenAiServer, WEATHER_TOOL } from '../../test/support/llm-client.js';
+import {
+  collect,
+  failure,
+  FAKE_KEY,
+  llmFor,
+  parsedCalls,
+  server,
+  summarize,
+  useOpenAiServer,
+  WEATHER_TOOL,
+} from '../../test/support/llm-client.js';
 
 useOpenAiServer();
 
@@ -103,7 +119,10 @@ describe('streaming', () => {
       server.enqueue(textReply('ok'));
       await collect(llmFor());
     } finally {
-      for (const [name, value] of [['OPENAI_ORG_ID', saved.org], ['OPENAI_PROJECT_ID', saved.project]] as const) {
+      for (const [name, value] of [
+        ['OPENAI_ORG_ID', saved.org],
+        ['OPENAI_PROJECT_ID', saved.project],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }
@@ -114,7 +133,12 @@ describe('streaming', () => {
 
   it('drops stream_options for good when the server rejects it', async () => {
     server.enqueue(
-      { status: 400, body: { error: { message: 'Unrecognized request argument supplied: stream_options', type: 'invalid_request_error' } } },
+      {
+        status: 400,
+        body: {
+          error: { message: 'Unrecognized request argument supplied: stream_options', type: 'invalid_request_error' },
+        },
+      },
       textReply('first'),
       textReply('second'),
     );
@@ -187,7 +211,9 @@ describe('recorded provider streams', () => {
   it('xAI grok-3-mini: reasoning then a whole tool call; chunks without finish_reason keys', async () => {
     server.enqueue(fixture('grok-3-mini-tool-call.chunks.txt'));
     const result = await collect(llmFor(), { tools: [WEATHER_TOOL] });
-    expect(parsedCalls(result.calls)).toEqual([{ id: 'call_79382389', name: 'weather', args: { location: 'San Francisco' } }]);
+    expect(parsedCalls(result.calls)).toEqual([
+      { id: 'call_79382389', name: 'weather', args: { location: 'San Francisco' } },
+    ]);
     expect(result.reasoning.startsWith('First, the user is asking about the weather')).toBe(true);
     expect(result.text).toBe('');
     expect(result.usage).toEqual({ promptTokens: 307, completionTokens: 26, totalTokens: 560 });
@@ -272,7 +298,9 @@ describe('retries', () => {
     const error = await failure(collect(llmFor({ maxRetries: 1 })));
     expect(error.code).toBe('rate_limit');
     expect(error.status).toBe(429);
-    expect(error.message).toBe('The model service is rate-limiting requests (429) after 1 retry. Wait a minute and try again.');
+    expect(error.message).toBe(
+      'The model service is rate-limiting requests (429) after 1 retry. Wait a minute and try again.',
+    );
     expect(server.requests).toHaveLength(2);
   });
 
@@ -287,7 +315,9 @@ describe('retries', () => {
   it('does not retry an exhausted quota', async () => {
     server.enqueue({
       status: 429,
-      body: { error: { message: 'You exceeded your current quota.', type: 'insufficient_quota', code: 'insufficient_quota' } },
+      body: {
+        error: { message: 'You exceeded your current quota.', type: 'insufficient_quota', code: 'insufficient_quota' },
+      },
     });
     const error = await failure(collect(llmFor()));
     expect(error.code).toBe('rate_limit');
@@ -296,11 +326,15 @@ describe('retries', () => {
   });
 
   it('never retries once the stream has started: a cut connection is a network error', async () => {
-    server.enqueue({ chunks: textReply('half an answer').chunks.slice(0, 3), end: 'close' }, textReply('must not be used'));
+    server.enqueue(
+      { chunks: textReply('half an answer').chunks.slice(0, 3), end: 'close' },
+      textReply('must not be used'),
+    );
     const events: LlmEvent[] = [];
     const error = await failure(
       (async () => {
-        for await (const event of llmFor().stream({ messages: [{ role: 'user', content: 'hi' }], tools: [] })) events.push(event);
+        for await (const event of llmFor().stream({ messages: [{ role: 'user', content: 'hi' }], tools: [] }))
+          events.push(event);
       })(),
     );
     expect(error.code).toBe('network');
@@ -325,7 +359,13 @@ describe('errors', () => {
     const log = (...args: unknown[]) => void logged.push(args.map((a) => inspect(a, { depth: 8 })).join(' '));
     server.enqueue({
       status: 401,
-      body: { error: { message: `Incorrect API key provided: ${FAKE_KEY}. Bearer ${FAKE_KEY}`, type: 'invalid_request_error', code: 'invalid_api_key' } },
+      body: {
+        error: {
+          message: `Incorrect API key provided: ${FAKE_KEY}. Bearer ${FAKE_KEY}`,
+          type: 'invalid_request_error',
+          code: 'invalid_api_key',
+        },
+      },
     });
     const error = await failure(collect(llmFor({ logger: { debug: log, info: log, warn: log, error: log } })));
     expect(error.code).toBe('auth');
@@ -333,7 +373,14 @@ describe('errors', () => {
     expect(error.message).toBe('The model service rejected the API key (401). Check ZHIXING_API_KEY.');
     expect(server.requests).toHaveLength(1);
     expect(logged.length).toBeGreaterThan(0);
-    const everything = [error.message, String(error), error.stack ?? '', JSON.stringify(error), inspect(error, { depth: 8 }), ...logged].join('\n');
+    const everything = [
+      error.message,
+      String(error),
+      error.stack ?? '',
+      JSON.stringify(error),
+      inspect(error, { depth: 8 }),
+      ...logged,
+    ].join('\n');
     expect(everything).not.toContain(FAKE_KEY);
     expect(everything).not.toContain('abcdefghijklmnop');
   });
@@ -347,7 +394,12 @@ describe('errors', () => {
   });
 
   it('maps an unknown model (404) to bad_request, naming the model, without retrying', async () => {
-    server.enqueue({ status: 404, body: { error: { message: 'The model `gpt-9` does not exist', type: 'invalid_request_error', code: 'model_not_found' } } });
+    server.enqueue({
+      status: 404,
+      body: {
+        error: { message: 'The model `gpt-9` does not exist', type: 'invalid_request_error', code: 'model_not_found' },
+      },
+    });
     const error = await failure(collect(llmFor({ model: 'gpt-9' })));
     expect(error.code).toBe('bad_request');
     expect(error.message).toBe(
@@ -357,14 +409,22 @@ describe('errors', () => {
   });
 
   it('maps repeated 5xx to server after retries', async () => {
-    server.enqueue(...Array.from({ length: 2 }, () => ({ status: 503, headers: { 'retry-after-ms': '10' }, body: { error: { message: 'busy' } } })));
+    server.enqueue(
+      ...Array.from({ length: 2 }, () => ({
+        status: 503,
+        headers: { 'retry-after-ms': '10' },
+        body: { error: { message: 'busy' } },
+      })),
+    );
     const error = await failure(collect(llmFor({ maxRetries: 1 })));
     expect(error.code).toBe('server');
     expect(error.message).toBe('The model service failed (503: busy) after 1 retry. Try again later.');
   });
 
   it('says so when the base URL is not a URL', async () => {
-    const error = await failure(collect(createOpenAiLlm({ baseUrl: 'api.example.com', model: 'm', provider: 'custom', maxRetries: 0 })));
+    const error = await failure(
+      collect(createOpenAiLlm({ baseUrl: 'api.example.com', model: 'm', provider: 'custom', maxRetries: 0 })),
+    );
     expect(error.code).toBe('bad_request');
     expect(error.message).toContain('ZHIXING_BASE_URL');
   });
@@ -379,7 +439,9 @@ describe('errors', () => {
   it('retries a timeout like the SDK does, then reports it', async () => {
     server.enqueue({ hang: true }, { hang: true });
     const retries: RetryInfo[] = [];
-    const error = await failure(collect(llmFor({ timeoutMs: 200, maxRetries: 1, onRetry: (info) => retries.push(info) })));
+    const error = await failure(
+      collect(llmFor({ timeoutMs: 200, maxRetries: 1, onRetry: (info) => retries.push(info) })),
+    );
     expect(error.code).toBe('timeout');
     expect(server.requests).toHaveLength(2);
     expect(retries.map((r) => r.reason)).toEqual(['timeout']);
@@ -419,7 +481,11 @@ describe('errors', () => {
   it('says nothing about waiting once the headers came, and never for a title', async () => {
     server.enqueue({ ...textReply('slow but there'), delayMs: 150 }, textCompletion('A title'));
     const waited: number[] = [];
-    const llm = llmFor({ headersTimeoutMs: 1_000, waitingNotice: { afterMs: 100, everyMs: 100 }, onWaiting: (info) => waited.push(info.elapsedMs) });
+    const llm = llmFor({
+      headersTimeoutMs: 1_000,
+      waitingNotice: { afterMs: 100, everyMs: 100 },
+      onWaiting: (info) => waited.push(info.elapsedMs),
+    });
     expect((await collect(llm)).text).toBe('slow but there');
     expect(await llm.title!('hello')).toBe('A title');
     expect(waited).toEqual([]);
@@ -439,7 +505,10 @@ describe('errors', () => {
     const started = Date.now();
     const error = await failure(
       (async () => {
-        for await (const event of llmFor({ timeoutMs: 300 }).stream({ messages: [{ role: 'user', content: 'hi' }], tools: [] }))
+        for await (const event of llmFor({ timeoutMs: 300 }).stream({
+          messages: [{ role: 'user', content: 'hi' }],
+          tools: [],
+        }))
           events.push(event);
       })(),
     );
@@ -458,7 +527,11 @@ describe('abort', () => {
     const events: LlmEvent[] = [];
     const error = await failure(
       (async () => {
-        for await (const event of llmFor().stream({ messages: [{ role: 'user', content: 'hi' }], tools: [], signal: controller.signal })) {
+        for await (const event of llmFor().stream({
+          messages: [{ role: 'user', content: 'hi' }],
+          tools: [],
+          signal: controller.signal,
+        })) {
           events.push(event);
           if (events.length === 1) controller.abort();
         }
@@ -542,7 +615,9 @@ describe('test server', () => {
     const response = await fetch(`${server.url}/chat/completions`, { method: 'POST', body: '{}' });
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const body = await response.text();
-    const lines = readFileSync(path.join(LLM_FIXTURES_DIR, 'groq-llama-3.3-tool-call.chunks.txt'), 'utf8').trim().split('\n');
+    const lines = readFileSync(path.join(LLM_FIXTURES_DIR, 'groq-llama-3.3-tool-call.chunks.txt'), 'utf8')
+      .trim()
+      .split('\n');
     expect(body).toBe(lines.map((line) => `data: ${line}\n\n`).join('') + 'data: [DONE]\n\n');
   });
 

@@ -80,7 +80,15 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   const apiKey = options.apiKey?.trim() ?? '';
   let model = options.model;
-  const context = { apiKey, baseUrl: options.baseUrl, get model() { return model; }, timeoutMs, headersTimeoutMs };
+  const context = {
+    apiKey,
+    baseUrl: options.baseUrl,
+    get model() {
+      return model;
+    },
+    timeoutMs,
+    headersTimeoutMs,
+  };
   let sdkPromise: Promise<Sdk> | undefined;
   // Learned once per process: some servers reject `stream_options`; then we stop sending it.
   let sendStreamOptions = true;
@@ -129,8 +137,8 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
         isAborted: () => controller.signal.aborted,
         // A title is a side request: its retries and waits are not worth telling the user about.
         // The request's own listeners (which know its session) come first.
-        onRetry: limits.quiet ? undefined : hooks.onRetry ?? options.onRetry,
-        onWaiting: limits.quiet ? undefined : hooks.onWaiting ?? options.onWaiting,
+        onRetry: limits.quiet ? undefined : (hooks.onRetry ?? options.onRetry),
+        onWaiting: limits.quiet ? undefined : (hooks.onWaiting ?? options.onWaiting),
         waitingNotice,
         onBytes: touch,
         headersTimeoutMs,
@@ -253,7 +261,13 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
     }
   }
 
-  async function listModels({ timeoutMs: limit, signal }: { timeoutMs: number; signal?: AbortSignal }): Promise<string[]> {
+  async function listModels({
+    timeoutMs: limit,
+    signal,
+  }: {
+    timeoutMs: number;
+    signal?: AbortSignal;
+  }): Promise<string[]> {
     const sdk = await loadSdk();
     // Through the same client as the turns: the key goes to its own base URL and nowhere else.
     const attempt = begin(sdk, signal, { timeoutMs: limit, maxRetries: 0, quiet: true });
@@ -301,7 +315,11 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 function rejectsStreamOptions(sdk: Sdk, error: unknown): boolean {
-  return error instanceof sdk.APIError && (error.status === 400 || error.status === 422) && /stream_options/i.test(error.message);
+  return (
+    error instanceof sdk.APIError &&
+    (error.status === 400 || error.status === 422) &&
+    /stream_options/i.test(error.message)
+  );
 }
 
 /** Our history → the OpenAI request shape. */
@@ -327,7 +345,10 @@ export function toWireMessages(messages: ChatMessage[]): WireMessage[] {
 }
 
 function toWireTool(tool: ToolSpec): OpenAI.ChatCompletionTool {
-  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  };
 }
 
 function isJson(text: string): boolean {
@@ -342,15 +363,22 @@ function isJson(text: string): boolean {
 /** One line, no quotes, no "Title:" label, no thinking block. */
 export function cleanTitle(raw: string): string {
   const withoutThinking = raw.replace(/<think>[\s\S]*?(<\/think>|$)/gi, '');
-  const line = withoutThinking.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';
+  const line =
+    withoutThinking
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l !== '') ?? '';
   let title = line
     .replace(/^#+\s*/, '')
     .replace(/\*\*/g, '')
     .replace(/^(title|标题)\s*[:：]\s*/i, '');
   const quotes = /^["'“”‘’「」『』《》【】`]+|["'“”‘’「」『』《》【】`]+$/g;
-  for (let previous = ''; previous !== title; ) {
+  for (let previous = ''; previous !== title;) {
     previous = title;
-    title = title.replace(quotes, '').replace(/[.。,，;；:：]+$/, '').trim();
+    title = title
+      .replace(quotes, '')
+      .replace(/[.。,，;；:：]+$/, '')
+      .trim();
   }
   const chars = [...title];
   return chars.length > MAX_TITLE_CHARS ? chars.slice(0, MAX_TITLE_CHARS).join('').trim() : title;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createEventRedactor, createRedactor, createStreamRedactor, redactDeep, redactKey, redactSecret } from './redact.js';
+import {
+  createEventRedactor,
+  createRedactor,
+  createStreamRedactor,
+  redactDeep,
+  redactKey,
+  redactSecret,
+} from './redact.js';
 import type { LlmEvent } from './types.js';
 
 /** Keys whose characters change under each encoding: `/ + =` (URL, base64), `~` and space (form), `"` (JSON). */
@@ -60,7 +67,9 @@ describe('createStreamRedactor', () => {
         for (let a = start; a <= start + form.length; a++) {
           expect(stream(key, [text.slice(0, a), text.slice(a)]).join('')).toBe('Your key: [key]. Keep it safe.');
           const b = Math.min(text.length, a + 3);
-          expect(stream(key, [text.slice(0, a), text.slice(a, b), text.slice(b)]).join('')).toBe('Your key: [key]. Keep it safe.');
+          expect(stream(key, [text.slice(0, a), text.slice(a, b), text.slice(b)]).join('')).toBe(
+            'Your key: [key]. Keep it safe.',
+          );
         }
       }
     }
@@ -89,7 +98,10 @@ describe('createEventRedactor', () => {
       { type: 'reasoning', delta: 'think s' },
       { type: 'text', delta: 'answer s' },
       { type: 'text', delta: 'k-te/st+key=abc_123!' },
-      { type: 'tool_call', call: { id: 'c', name: 'file_write', arguments: `{"content":"${Buffer.from(key).toString('base64')}"}` } },
+      {
+        type: 'tool_call',
+        call: { id: 'c', name: 'file_write', arguments: `{"content":"${Buffer.from(key).toString('base64')}"}` },
+      },
       { type: 'finish', reason: 'tool_calls' },
     ];
     expect(events.flatMap((e) => redactor.push(e))).toEqual([
@@ -115,7 +127,12 @@ function partialUrlForms(key: string): string[] {
     let n = 0;
     return encodeURIComponent(text).replace(/%[0-9A-F]{2}/g, (e) => (n++ % 2 ? e.toLowerCase() : e));
   };
-  return [quote(key), quote(key).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()), mixed(key), key.replaceAll('+', '%2B')];
+  return [
+    quote(key),
+    quote(key).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
+    mixed(key),
+    key.replaceAll('+', '%2B'),
+  ];
 }
 
 /** Base64 with something in front: the key sits in another alignment. `run` is the base64 run; `coreAt` where key-only characters begin in it. */
@@ -136,7 +153,11 @@ function prefixedBase64Forms(key: string): PrefixedForm[] {
     behind('Bearer ', b64url),
     behind('x', b64url),
     { form: b64(`${key}\n`), run: b64(`${key}\n`), coreAt: 0 }, // `echo $KEY | base64`
-    { form: b64(JSON.stringify({ api_key: key })), run: b64(JSON.stringify({ api_key: key })), coreAt: Math.ceil((Buffer.byteLength('{"api_key":"') * 8) / 6) },
+    {
+      form: b64(JSON.stringify({ api_key: key })),
+      run: b64(JSON.stringify({ api_key: key })),
+      coreAt: Math.ceil((Buffer.byteLength('{"api_key":"') * 8) / 6),
+    },
   ];
 }
 
@@ -148,9 +169,12 @@ describe('forms no fixed list covers', () => {
     for (const key of keys) {
       for (const form of partialUrlForms(key)) {
         expect(redactKey(`before ${form} after`, key)).toBe('before [key] after');
-        expect(redactKey(`{"url":"https:\\/\\/x.test\\/k\\/${JSON.stringify(form).slice(1, -1).replaceAll('/', '\\/')}?a=1"}`, key)).toBe(
-          '{"url":"https:\\/\\/x.test\\/k\\/[key]?a=1"}',
-        );
+        expect(
+          redactKey(
+            `{"url":"https:\\/\\/x.test\\/k\\/${JSON.stringify(form).slice(1, -1).replaceAll('/', '\\/')}?a=1"}`,
+            key,
+          ),
+        ).toBe('{"url":"https:\\/\\/x.test\\/k\\/[key]?a=1"}');
       }
     }
   });
@@ -168,7 +192,9 @@ describe('forms no fixed list covers', () => {
         const expected = `Authorization: ${form.slice(0, form.length - run.length)}[key]; next`;
         expect(redactKey(`Authorization: ${form}; next`, key)).toBe(expected);
         // In JSON, with the slashes escaped the way some servers write them.
-        expect(redactKey(`{"h":"${form.replaceAll('/', '\\/')}"}`, key)).toBe(`{"h":"${form.slice(0, form.length - run.length)}[key]"}`);
+        expect(redactKey(`{"h":"${form.replaceAll('/', '\\/')}"}`, key)).toBe(
+          `{"h":"${form.slice(0, form.length - run.length)}[key]"}`,
+        );
         // URL-encoded, as in a query string.
         expect(redactKey(`?auth=${encodeURIComponent(run)}&x=1`, key)).toBe('?auth=[key]&x=1');
       }
@@ -196,7 +222,10 @@ describe('forms no fixed list covers', () => {
           // A cut inside the run before the key-only characters may have shown them already:
           // they encode the prefix and at most the key's first byte, never a whole character of it.
           const shownTo = out.indexOf('[key]');
-          expect(cuts.some((cut) => cut > runAt && cut < runAt + run.length), `${JSON.stringify(out)} for cuts ${cuts}`).toBe(true);
+          expect(
+            cuts.some((cut) => cut > runAt && cut < runAt + run.length),
+            `${JSON.stringify(out)} for cuts ${cuts}`,
+          ).toBe(true);
           expect(shownTo).toBeGreaterThan(runAt);
           expect(shownTo).toBeLessThanOrEqual(runAt + coreAt);
           expect(out).toBe(`${text.slice(0, shownTo)}[key]. Keep it safe.`);
@@ -206,14 +235,19 @@ describe('forms no fixed list covers', () => {
           const b = Math.min(text.length, a + 3);
           accept(stream(key, [text.slice(0, a), text.slice(a, b), text.slice(b)]).join(''), [a, b]);
         }
-        accept(stream(key, [...text]).join(''), [...text].map((_, i) => i + 1));
+        accept(
+          stream(key, [...text]).join(''),
+          [...text].map((_, i) => i + 1),
+        );
       }
     }
   });
 
   it('holds back the longest form until it is whole: doubly escaped, percent-encoded in full', () => {
     for (const key of keys) {
-      const longest = JSON.stringify(JSON.stringify(encodeURIComponent(key).replaceAll('%2F', '/'))).slice(3, -3).replaceAll('/', '\\\\/');
+      const longest = JSON.stringify(JSON.stringify(encodeURIComponent(key).replaceAll('%2F', '/')))
+        .slice(3, -3)
+        .replaceAll('/', '\\\\/');
       const redactor = createStreamRedactor(key);
       expect(redactor.push(`see ${longest.slice(0, -1)}`)).toBe('see ');
       expect(redactor.push(`${longest.slice(-1)}, end`)).toMatch(/^\[key\],/);

@@ -83,7 +83,12 @@ export function redactDeep<T>(value: T, redact: Redact): T {
     }
     for (const [key, item] of Object.entries(source)) {
       // Defined, not assigned: a `__proto__` key from JSON must stay a plain key.
-      Object.defineProperty(target, redact(key), { value: copy(item), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(target, redact(key), {
+        value: copy(item),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
   }
   return root as T;
@@ -212,7 +217,10 @@ export function createEventRedactor(apiKey: string): EventRedactor {
       const before = [...flush(reasoning, 'reasoning'), ...flush(text, 'text')];
       if (event.type !== 'tool_call') return [...before, event];
       const { call } = event;
-      return [...before, { type: 'tool_call', call: { ...call, name: redact(call.name), arguments: redact(call.arguments) } }];
+      return [
+        ...before,
+        { type: 'tool_call', call: { ...call, name: redact(call.name), arguments: redact(call.arguments) } },
+      ];
     },
   };
 }

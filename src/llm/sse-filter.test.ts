@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { LlmError } from './llm-error.js';
-import { createSseFilter, MAX_EVENT_BYTES, MAX_STREAM_BYTES, sseFilterStream, type SseFilterOptions } from './sse-filter.js';
+import {
+  createSseFilter,
+  MAX_EVENT_BYTES,
+  MAX_STREAM_BYTES,
+  sseFilterStream,
+  type SseFilterOptions,
+} from './sse-filter.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (parts: Uint8Array[]) => Buffer.concat(parts).toString('utf8');
@@ -19,8 +25,16 @@ function run(body: string, cuts: number[] = [], options: SseFilterOptions = {}):
   return text(out);
 }
 
-const KEPT_LF = 'data: {"a":1}\n\n' + 'event: message\ndata: {"b":"你好"}\n\n' + 'data: {"c":\ndata: 3}\n\n' + 'data: [DONE]\n\n';
-const ODD_LF = 'event: ping\n\n' + 'data:\n\n' + 'data: null\n\n' + ': keep-alive\n\n' + 'data:   \n\n' + 'id: 7\nretry: 100\n\n' + 'event: ping\ndata:\n\n';
+const KEPT_LF =
+  'data: {"a":1}\n\n' + 'event: message\ndata: {"b":"你好"}\n\n' + 'data: {"c":\ndata: 3}\n\n' + 'data: [DONE]\n\n';
+const ODD_LF =
+  'event: ping\n\n' +
+  'data:\n\n' +
+  'data: null\n\n' +
+  ': keep-alive\n\n' +
+  'data:   \n\n' +
+  'id: 7\nretry: 100\n\n' +
+  'event: ping\ndata:\n\n';
 
 describe('createSseFilter', () => {
   it('drops blocks without data, with blank data or with data: null, and passes the rest byte for byte', () => {
@@ -31,10 +45,18 @@ describe('createSseFilter', () => {
   it('gives the same answer however the body is cut, one byte at a time included', () => {
     for (const eol of ['\n', '\r\n', '\r']) {
       const kept = KEPT_LF.replaceAll('\n', eol);
-      const body = (ODD_LF.slice(0, 13) + KEPT_LF.slice(0, 15) + ODD_LF.slice(13) + KEPT_LF.slice(15)).replaceAll('\n', eol);
+      const body = (ODD_LF.slice(0, 13) + KEPT_LF.slice(0, 15) + ODD_LF.slice(13) + KEPT_LF.slice(15)).replaceAll(
+        '\n',
+        eol,
+      );
       const size = bytes(body).length;
       for (let cut = 1; cut < size; cut++) expect(run(body, [cut])).toBe(kept);
-      expect(run(body, Array.from({ length: size - 1 }, (_, i) => i + 1))).toBe(kept);
+      expect(
+        run(
+          body,
+          Array.from({ length: size - 1 }, (_, i) => i + 1),
+        ),
+      ).toBe(kept);
     }
   });
 
@@ -56,7 +78,9 @@ describe('createSseFilter', () => {
   });
 
   it('as a stream stage, fails the body with its error, so the reader sees a rejection', async () => {
-    const body = new Response(bytes(`data: ${'x'.repeat(100)}\n\n`)).body!.pipeThrough(sseFilterStream({ maxEventBytes: 50 }));
+    const body = new Response(bytes(`data: ${'x'.repeat(100)}\n\n`)).body!.pipeThrough(
+      sseFilterStream({ maxEventBytes: 50 }),
+    );
     const reader = body.getReader();
     await expect(reader.read()).rejects.toMatchObject({ name: 'LlmError', code: 'bad_response' });
   });

@@ -74,7 +74,12 @@ export function createSseFilter(options: SseFilterOptions = {}): SseFilter {
   let data: DataSoFar = 'none';
 
   const tooBig = (what: string) =>
-    new LlmError('bad_response', `The model service sent ${what}; it was stopped. Try again, or try another model.`, undefined, `模型服务发来的数据超出了上限（${what}），已停止。请再试一次，或换一个模型。`);
+    new LlmError(
+      'bad_response',
+      `The model service sent ${what}; it was stopped. Try again, or try another model.`,
+      undefined,
+      `模型服务发来的数据超出了上限（${what}），已停止。请再试一次，或换一个模型。`,
+    );
   const checkEvent = () => {
     if (blockBytes + lineBytes > maxEventBytes) throw tooBig(`an event larger than ${asMb(maxEventBytes)}`);
   };

@@ -8,7 +8,9 @@ function run(chunks: ChunkLike[]): LlmEvent[] {
   return [...chunks.flatMap((chunk) => assembler.push(chunk)), ...assembler.end()];
 }
 
-const delta = (d: object, finish: string | null = null): ChunkLike => ({ choices: [{ index: 0, delta: d, finish_reason: finish }] });
+const delta = (d: object, finish: string | null = null): ChunkLike => ({
+  choices: [{ index: 0, delta: d, finish_reason: finish }],
+});
 
 describe('createToolCallAssembler', () => {
   it('keeps the first id when later deltas carry "id": "" (DashScope)', () => {
@@ -80,11 +82,15 @@ describe('createStreamAssembler', () => {
 
   it('emits tool calls when finish_reason arrives, then usage from a choices: [] chunk, then finish', () => {
     const assembler = createStreamAssembler();
-    expect(assembler.push(delta({ tool_calls: [{ index: 0, id: 'c1', function: { name: 'todo_list', arguments: '{}' } }] }))).toEqual([]);
+    expect(
+      assembler.push(delta({ tool_calls: [{ index: 0, id: 'c1', function: { name: 'todo_list', arguments: '{}' } }] })),
+    ).toEqual([]);
     expect(assembler.push(delta({}, 'tool_calls'))).toEqual([
       { type: 'tool_call', call: { id: 'c1', name: 'todo_list', arguments: '{}' } },
     ]);
-    expect(assembler.push({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } })).toEqual([]);
+    expect(assembler.push({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } })).toEqual(
+      [],
+    );
     expect(assembler.end()).toEqual([
       { type: 'usage', usage: { promptTokens: 5, completionTokens: 2, totalTokens: 7 } },
       { type: 'finish', reason: 'tool_calls' },
@@ -92,13 +98,20 @@ describe('createStreamAssembler', () => {
   });
 
   it('reads Groq usage under x_groq and fills a missing total', () => {
-    const events = run([{ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], x_groq: { usage: { prompt_tokens: 3, completion_tokens: 4 } } }]);
+    const events = run([
+      {
+        choices: [{ index: 0, delta: {}, finish_reason: 'stop' }],
+        x_groq: { usage: { prompt_tokens: 3, completion_tokens: 4 } },
+      },
+    ]);
     expect(events).toContainEqual({ type: 'usage', usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7 } });
   });
 
   it('flushes calls when the stream ends without finish_reason, and reports tool_calls rather than stop', () => {
     const events = run([
-      delta({ tool_calls: [{ index: 0, id: 'c1', function: { name: 'calculator', arguments: '{"expression":"2*3"}' } }] }),
+      delta({
+        tool_calls: [{ index: 0, id: 'c1', function: { name: 'calculator', arguments: '{"expression":"2*3"}' } }],
+      }),
     ]);
     expect(events).toEqual([
       { type: 'tool_call', call: { id: 'c1', name: 'calculator', arguments: '{"expression":"2*3"}' } },
@@ -143,21 +156,30 @@ describe('createStreamAssembler', () => {
         thrown = error;
       }
       expect(thrown).toBeInstanceOf(LlmError);
-      expect(thrown).toMatchObject({ code: 'bad_response', message: `The model sent a malformed tool call (${why}). Try again, or try another model.` });
+      expect(thrown).toMatchObject({
+        code: 'bad_response',
+        message: `The model sent a malformed tool call (${why}). Try again, or try another model.`,
+      });
     }
   });
 
   it('stops a step whose tool calls grow without bound: too many calls, or too much argument text', () => {
     const many = createToolCallAssembler();
     expect(() => {
-      for (let i = 0; i < 5_000; i++) many.add({ index: i, id: `c${i}`, function: { name: 'todo_add', arguments: '{}' } });
+      for (let i = 0; i < 5_000; i++)
+        many.add({ index: i, id: `c${i}`, function: { name: 'todo_add', arguments: '{}' } });
     }).toThrow(/over 1,000 tool calls in one step/);
     const long = createToolCallAssembler();
     const piece = 'x'.repeat(1_000_000);
     let sent = 0;
     expect(() => {
       for (; sent < 100; sent++) long.add({ index: 0, function: { name: 'file_write', arguments: piece } });
-    }).toThrow(expect.objectContaining({ code: 'bad_response', message: expect.stringContaining('over 16,000,000 characters of tool-call arguments') }));
+    }).toThrow(
+      expect.objectContaining({
+        code: 'bad_response',
+        message: expect.stringContaining('over 16,000,000 characters of tool-call arguments'),
+      }),
+    );
     expect(sent).toBe(16);
   });
 });

@@ -110,9 +110,15 @@ export function createToolCallAssembler(makeId: (n: number) => string = defaultM
       const fn = delta.function;
       if (!fn) return;
       if (!call.name && typeof fn.name === 'string' && fn.name) call.name = fn.name;
-      const piece = typeof fn.arguments === 'string' ? fn.arguments : fn.arguments && typeof fn.arguments === 'object' ? JSON.stringify(fn.arguments) : '';
+      const piece =
+        typeof fn.arguments === 'string'
+          ? fn.arguments
+          : fn.arguments && typeof fn.arguments === 'object'
+            ? JSON.stringify(fn.arguments)
+            : '';
       chars += piece.length;
-      if (chars > MAX_TOOL_CALL_CHARS) throw tooMuch(`over ${MAX_TOOL_CALL_CHARS.toLocaleString('en-US')} characters of tool-call arguments`);
+      if (chars > MAX_TOOL_CALL_CHARS)
+        throw tooMuch(`over ${MAX_TOOL_CALL_CHARS.toLocaleString('en-US')} characters of tool-call arguments`);
       call.args += piece;
     },
     take() {
@@ -166,8 +172,12 @@ export function createStreamAssembler(options: StreamAssemblerOptions = {}): Str
       if (!choice) return events;
       const delta = isObject(choice.delta) ? choice.delta : {};
       const toolCalls = checkedToolCalls(delta.tool_calls);
-      const reasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content
-        : typeof delta.reasoning === 'string' ? delta.reasoning : '';
+      const reasoning =
+        typeof delta.reasoning_content === 'string'
+          ? delta.reasoning_content
+          : typeof delta.reasoning === 'string'
+            ? delta.reasoning
+            : '';
       if (reasoning) events.push({ type: 'reasoning', delta: reasoning });
       if (typeof delta.content === 'string' && delta.content) events.push({ type: 'text', delta: delta.content });
       for (const call of toolCalls) tools.add(call);
@@ -210,7 +220,12 @@ function checkedToolCalls(value: unknown): ToolCallDelta[] {
 }
 
 function malformedToolCall(why: string): LlmError {
-  return new LlmError('bad_response', `The model sent a malformed tool call (${why}). Try again, or try another model.`, undefined, `模型发来的工具调用格式不对（${why}）。请再试一次，或换一个模型。`);
+  return new LlmError(
+    'bad_response',
+    `The model sent a malformed tool call (${why}). Try again, or try another model.`,
+    undefined,
+    `模型发来的工具调用格式不对（${why}）。请再试一次，或换一个模型。`,
+  );
 }
 
 function readUsage(chunk: ChunkLike): Usage | undefined {

@@ -95,8 +95,8 @@ export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
     {
       capabilities: { tools: { listChanged: false } },
       instructions:
-        'Zhixing\'s own tools (calculator, todos, files in its workspace, weather, shell, skills) and `chat`, which hands a whole request to the assistant. ' +
-        'Unless the server was started with --yes, calls that would need a person\'s approval are refused with the reason and how to allow them.',
+        "Zhixing's own tools (calculator, todos, files in its workspace, weather, shell, skills) and `chat`, which hands a whole request to the assistant. " +
+        "Unless the server was started with --yes, calls that would need a person's approval are refused with the reason and how to allow them.",
     },
   );
   const asks = createServerAsks({ bus: app.bus, permission: app.permission });
@@ -104,11 +104,16 @@ export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
   const sessionId = `mcp_${randomUUID()}`;
   let calls = 0;
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...servedTools(app).map(toMcpTool), chatToolSpec] }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [...servedTools(app).map(toMcpTool), chatToolSpec],
+  }));
 
   const running = new Set<Promise<unknown>>();
   const track = <T>(call: Promise<T>): Promise<T> => {
-    const settled = call.then(() => {}, () => {});
+    const settled = call.then(
+      () => {},
+      () => {},
+    );
     running.add(settled);
     void settled.then(() => running.delete(settled));
     return call;
@@ -128,7 +133,14 @@ export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
         : (message: string) => {
             if (settled) return;
             step++;
-            sends.push(extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } }).catch(() => {}));
+            sends.push(
+              extra
+                .sendNotification({
+                  method: 'notifications/progress',
+                  params: { progressToken: token, progress: step, message },
+                })
+                .catch(() => {}),
+            );
           };
     try {
       const result = await runCall(request, extra, progress);
@@ -143,33 +155,52 @@ export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
     }
   }
 
-  async function runCall(request: CallToolRequest, extra: Extra, progress: ((message: string) => void) | undefined): Promise<CallToolResult> {
+  async function runCall(
+    request: CallToolRequest,
+    extra: Extra,
+    progress: ((message: string) => void) | undefined,
+  ): Promise<CallToolResult> {
     const { name, arguments: args } = request.params;
     try {
       if (name === CHAT_TOOL) return await runChat(app, asks, args, { signal: extra.signal, progress });
       const tool = app.tools.get(name);
       const text = JSON.stringify(args ?? {});
       const meta = request.params._meta ?? {};
-      const lang = meta[LANG_META] === 'zh' || meta[LANG_META] === 'en' ? meta[LANG_META] : (app.config.lang ?? languageOf(text, app.config.uiLang));
+      const lang =
+        meta[LANG_META] === 'zh' || meta[LANG_META] === 'en'
+          ? meta[LANG_META]
+          : (app.config.lang ?? languageOf(text, app.config.uiLang));
       if (!tool || tool.source !== 'builtin') {
         const known = [...servedTools(app).map((t) => t.name), CHAT_TOOL];
         const shown = name.slice(0, 80);
         return {
-          content: [{ type: 'text', text: `Error: ${say(lang, `没有名为 ${shown} 的工具。可用的工具：${known.join('、')}。`, `there is no tool named "${shown}". Available tools: ${known.join(', ')}.`)}` }],
+          content: [
+            {
+              type: 'text',
+              text: `Error: ${say(lang, `没有名为 ${shown} 的工具。可用的工具：${known.join('、')}。`, `there is no tool named "${shown}". Available tools: ${known.join(', ')}.`)}`,
+            },
+          ],
           isError: true,
         };
       }
       const callId = `mcp_call_${++calls}`;
       const turnId = `mcp_turn_${randomUUID()}`;
       const callerCall = typeof meta[CALL_META] === 'string' ? meta[CALL_META] : undefined;
-      const forward = deps.forwardAsks === true && callerCall !== undefined && server.getClientCapabilities()?.experimental?.[ASK_CAPABILITY] !== undefined;
+      const forward =
+        deps.forwardAsks === true &&
+        callerCall !== undefined &&
+        server.getClientCapabilities()?.experimental?.[ASK_CAPABILITY] !== undefined;
       // A caller that decides permissions itself (`--mcp`) gets every request the tool makes, as the tool
       // made it, and its own permission layer decides and records it. Its approval never carries a call
       // outside this workspace: that line holds here whatever it says.
       let refusal: PermissionRefusal | undefined;
       const askCaller = async (req: PermissionRequest): Promise<PermissionDecision> => {
         try {
-          const answer = await extra.sendRequest({ method: ASK_METHOD, params: { call: callerCall, request: req } } as never, AskResultSchema, { signal: extra.signal, timeout: ASK_WAIT_MS });
+          const answer = await extra.sendRequest(
+            { method: ASK_METHOD, params: { call: callerCall, request: req } } as never,
+            AskResultSchema,
+            { signal: extra.signal, timeout: ASK_WAIT_MS },
+          );
           refusal = answer.decision === 'deny' ? answer.refusal : undefined;
           return answer.decision === 'allow' && req.insideSandbox ? 'allow' : 'deny';
         } catch {
@@ -183,14 +214,30 @@ export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
         const result = await app.tools.run(
           { id: callId, name, arguments: text },
           {
-            sessionId, turnId, callId, workspace: app.workspace, signal: extra.signal, lang,
-            ...(forward ? { ask: askCaller, refusal: () => refusal } : { ask: permissions.ask, refusal: permissions.refusal }),
+            sessionId,
+            turnId,
+            callId,
+            workspace: app.workspace,
+            signal: extra.signal,
+            lang,
+            ...(forward
+              ? { ask: askCaller, refusal: () => refusal }
+              : { ask: permissions.ask, refusal: permissions.refusal }),
             progress: progress ?? (() => {}),
           },
         );
         // A caller that answered the asks itself gets the tool's own words, as in-process.
         const refused = result.ok || forward ? undefined : unansweredAsk(permissions.records());
-        if (refused) return { content: [{ type: 'text', text: `Error: ${serverRefusalText(lang, name, refused, app.config.home, { stdio: deps.forwardAsks === true })}` }], isError: true };
+        if (refused)
+          return {
+            content: [
+              {
+                type: 'text',
+                text: `Error: ${serverRefusalText(lang, name, refused, app.config.home, { stdio: deps.forwardAsks === true })}`,
+              },
+            ],
+            isError: true,
+          };
         return toCallToolResult(result, app.workspace);
       } finally {
         release();
@@ -199,7 +246,12 @@ export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
       log(`zhixing: MCP tools/call ${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       const message = err instanceof Error ? err.message : String(err);
       const lang = app.config.lang ?? app.config.uiLang;
-      return { content: [{ type: 'text', text: `Error: ${say(lang, `${name} 出错了：${message}`, `${name} failed: ${message}`)}` }], isError: true };
+      return {
+        content: [
+          { type: 'text', text: `Error: ${say(lang, `${name} 出错了：${message}`, `${name} failed: ${message}`)}` },
+        ],
+        isError: true,
+      };
     }
   }
 
@@ -208,7 +260,10 @@ export function buildMcpServer(deps: McpServerDeps): BuiltMcpServer {
     dispose: () => asks.stop(),
     async settled(ms) {
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.all([...running]), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+      await Promise.race([
+        Promise.all([...running]),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+      ]);
       clearTimeout(timer);
     },
   };

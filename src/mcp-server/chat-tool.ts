@@ -20,8 +20,17 @@ export const chatToolSpec: McpTool = {
   inputSchema: {
     type: 'object',
     properties: {
-      message: { type: 'string', minLength: 1, maxLength: MAX_MESSAGE_CHARS, description: 'What to say to the assistant, in any language.' },
-      session: { type: 'string', minLength: 1, description: 'The session id of an earlier reply, to continue that conversation.' },
+      message: {
+        type: 'string',
+        minLength: 1,
+        maxLength: MAX_MESSAGE_CHARS,
+        description: 'What to say to the assistant, in any language.',
+      },
+      session: {
+        type: 'string',
+        minLength: 1,
+        description: 'The session id of an earlier reply, to continue that conversation.',
+      },
     },
     required: ['message'],
     additionalProperties: false,
@@ -36,14 +45,26 @@ export const chatToolSpec: McpTool = {
         type: 'array',
         items: {
           type: 'object',
-          properties: { tool: { type: 'string' }, input: {}, ok: { type: 'boolean' }, output: { type: 'string' }, ms: { type: 'number' } },
+          properties: {
+            tool: { type: 'string' },
+            input: {},
+            ok: { type: 'boolean' },
+            output: { type: 'string' },
+            ms: { type: 'number' },
+          },
           required: ['tool', 'input', 'ok', 'output', 'ms'],
         },
       },
     },
     required: ['reply', 'session', 'actions'],
   },
-  annotations: { title: 'Chat with Zhixing', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  annotations: {
+    title: 'Chat with Zhixing',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
 };
 
 const failure = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
@@ -61,18 +82,29 @@ export async function runChat(
   const a = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
   const message = a.message;
   const lang = app.config.lang ?? languageOf(typeof message === 'string' ? message : '', app.config.uiLang);
-  if (typeof message !== 'string' || !message.trim()) return failure(say(lang, 'chat 需要一个非空的 message。', 'chat needs a non-empty "message".'));
-  if (a.session !== undefined && typeof a.session !== 'string') return failure(say(lang, 'session 必须是字符串。', '"session" must be a string.'));
+  if (typeof message !== 'string' || !message.trim())
+    return failure(say(lang, 'chat 需要一个非空的 message。', 'chat needs a non-empty "message".'));
+  if (a.session !== undefined && typeof a.session !== 'string')
+    return failure(say(lang, 'session 必须是字符串。', '"session" must be a string.'));
   const given = a.session as string | undefined;
   if (given !== undefined && !app.sessions.get(given)) {
-    return failure(say(lang, `没有会话「${given.slice(0, 80)}」。不带 session 调用 chat 会开始一个新会话。`, `There is no session "${given.slice(0, 80)}". Call chat without "session" to start a new one.`));
+    return failure(
+      say(
+        lang,
+        `没有会话「${given.slice(0, 80)}」。不带 session 调用 chat 会开始一个新会话。`,
+        `There is no session "${given.slice(0, 80)}". Call chat without "session" to start a new one.`,
+      ),
+    );
   }
   const sessionId = given ?? app.sessions.create().id;
   const release = asks.own(sessionId);
   const offs = options.progress
     ? [
         app.bus.on('tool.start', (e) => e.sessionId === sessionId && options.progress!(`${e.tool} …`)),
-        app.bus.on('tool.end', (e) => e.sessionId === sessionId && options.progress!(`${e.tool} ${e.ok ? 'done' : 'failed'}`)),
+        app.bus.on(
+          'tool.end',
+          (e) => e.sessionId === sessionId && options.progress!(`${e.tool} ${e.ok ? 'done' : 'failed'}`),
+        ),
       ]
     : [];
   try {
@@ -81,7 +113,13 @@ export async function runChat(
       reply: result.reply,
       session: sessionId,
       mode: app.llm.mode,
-      actions: result.actions.map((x) => ({ tool: x.tool, input: x.input, ok: x.ok, output: x.output, ms: roundMs(x.ms) })),
+      actions: result.actions.map((x) => ({
+        tool: x.tool,
+        input: x.input,
+        ok: x.ok,
+        output: x.output,
+        ms: roundMs(x.ms),
+      })),
     };
     return {
       content: [{ type: 'text', text: result.reply }],

@@ -110,18 +110,33 @@ function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promi
 }
 
 /** A JSON-RPC error as the Streamable HTTP transport answers one outside any request. */
-function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+function rpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
   res.end(body);
 }
 
 /** Reads a POST's JSON body; answers the request itself (413, 408, 400) and gives undefined when it cannot. */
-async function bodyOf(req: IncomingMessage, res: ServerResponse, limit: number, timeoutMs: number): Promise<{ json: unknown } | undefined> {
+async function bodyOf(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+  timeoutMs: number,
+): Promise<{ json: unknown } | undefined> {
   const body = await readBody(req, limit, timeoutMs);
   if (!('bytes' in body)) {
-    if (body.refused === 'too-large') rpcError(res, 413, -32000, `Payload too large: the body is over ${limit} bytes.`, { connection: 'close' });
-    if (body.refused === 'too-slow') rpcError(res, 408, -32000, `Request timeout: the body did not arrive whole within ${timeoutMs / 1000} s.`, { connection: 'close' });
+    if (body.refused === 'too-large')
+      rpcError(res, 413, -32000, `Payload too large: the body is over ${limit} bytes.`, { connection: 'close' });
+    if (body.refused === 'too-slow')
+      rpcError(res, 408, -32000, `Request timeout: the body did not arrive whole within ${timeoutMs / 1000} s.`, {
+        connection: 'close',
+      });
     return undefined;
   }
   // Parsing a megabyte of `[` takes this thread, which serves everyone, a noticeable while; a count takes none.
@@ -210,12 +225,20 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
   const makeRoom = (client: string): [number, string] | undefined => {
     if (held(client) >= maxPerClient) {
       const id = victim([...sessions].filter(([, s]) => s.client === client));
-      if (!id) return [429, `This client has ${maxPerClient} MCP sessions, all answering a request now, the most one client keeps. End one (DELETE /mcp with its Mcp-Session-Id) or wait for a call to finish.`];
+      if (!id)
+        return [
+          429,
+          `This client has ${maxPerClient} MCP sessions, all answering a request now, the most one client keeps. End one (DELETE /mcp with its Mcp-Session-Id) or wait for a call to finish.`,
+        ];
       void end(id);
     }
     if (sessions.size + openingAll >= maxSessions) {
       const id = victim([...sessions]);
-      if (!id) return [503, `${sessions.size} MCP sessions are open and all answering a request now, the most this server keeps. Try again when a call has finished.`];
+      if (!id)
+        return [
+          503,
+          `${sessions.size} MCP sessions are open and all answering a request now, the most this server keeps. Try again when a call has finished.`,
+        ];
       void end(id);
     }
     return undefined;
@@ -281,12 +304,14 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
       const id = Array.isArray(header) ? header[0] : header;
       if (id === undefined) {
         if (req.method === 'POST') return open(req, res);
-        if (req.method === 'GET' || req.method === 'DELETE') return rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+        if (req.method === 'GET' || req.method === 'DELETE')
+          return rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
         return rpcError(res, 405, -32000, 'Method not allowed.', { allow: 'GET, POST, DELETE' });
       }
       if (!sessions.has(id)) return rpcError(res, 404, -32001, 'Session not found');
       // A POST's body is read first, here: its session is busy only once there is a whole message to answer.
-      const read = req.method === 'POST' ? await bodyOf(req, res, options.maxBodyBytes, bodyTimeoutMs) : { json: undefined };
+      const read =
+        req.method === 'POST' ? await bodyOf(req, res, options.maxBodyBytes, bodyTimeoutMs) : { json: undefined };
       if (!read) return;
       // Ended (to make room, or by expiry) while its body was still arriving: the protocol's 404 says start again.
       const s = sessions.get(id);

@@ -16,7 +16,10 @@ async function through(chunks: string[], max: number): Promise<{ out: string; cu
 
 describe('lineLimit', () => {
   it('passes lines within the limit unchanged, however the chunks split them', async () => {
-    expect(await through(['{"a":1}\n{"b"', ':2}\n', '{"c":3}\n'], 10)).toEqual({ out: '{"a":1}\n{"b":2}\n{"c":3}\n', cuts: [] });
+    expect(await through(['{"a":1}\n{"b"', ':2}\n', '{"c":3}\n'], 10)).toEqual({
+      out: '{"a":1}\n{"b":2}\n{"c":3}\n',
+      cuts: [],
+    });
   });
 
   it('cuts a longer line, ended by a newline of its own, and goes on with the next', async () => {

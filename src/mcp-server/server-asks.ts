@@ -16,7 +16,10 @@ export interface ServerAsks {
   stop(): void;
 }
 
-export function createServerAsks(deps: { bus: Bus; permission: Pick<PermissionService, 'refuseUnanswered'> }): ServerAsks {
+export function createServerAsks(deps: {
+  bus: Bus;
+  permission: Pick<PermissionService, 'refuseUnanswered'>;
+}): ServerAsks {
   // A count, not a flag: two calls of one MCP connection may run at once in its session.
   const owned = new Map<string, number>();
   const off = deps.bus.on('permission.asked', (ask) => {
@@ -49,11 +52,20 @@ const shownTarget = (target: string) => (target.length > 120 ? `${target.slice(0
  * Why a call was refused in server mode and how to let it run: which tool, what it would have done,
  * what made it ask, and the two ways to allow it (a rule in config.json, or `--yes`).
  */
-export function serverRefusalText(lang: Lang, tool: string, record: PermissionRecord, home: string, options: { stdio: boolean } = { stdio: true }): string {
+export function serverRefusalText(
+  lang: Lang,
+  tool: string,
+  record: PermissionRecord,
+  home: string,
+  options: { stdio: boolean } = { stdio: true },
+): string {
   const file = join(home, CONFIG_FILE);
   const target = shownTarget(record.target);
   const asking = record.parts?.filter((p) => p.decision !== 'allow').map((p) => p.text) ?? [];
-  const example = tool === 'shell' ? `"shell": { "${(asking[0] ?? 'git status').replace(/["\\]/g, '')}": "allow" }` : `"${tool}": "allow"`;
+  const example =
+    tool === 'shell'
+      ? `"shell": { "${(asking[0] ?? 'git status').replace(/["\\]/g, '')}": "allow" }`
+      : `"${tool}": "allow"`;
   const why = record.reason ?? (record.rule ? `the rule ${record.rule} says ask` : undefined);
   if (record.by === 'yes') {
     return say(
@@ -64,7 +76,11 @@ export function serverRefusalText(lang: Lang, tool: string, record: PermissionRe
   }
   // `--yes` is a flag of `zhixing mcp serve` (stdio); over HTTP only a rule can allow it.
   const yes = options.stdio
-    ? say(lang, '；或者用 `zhixing mcp serve --yes` 启动服务器，让需要批准的调用直接运行', '; or start the server with `zhixing mcp serve --yes` so calls that would ask run')
+    ? say(
+        lang,
+        '；或者用 `zhixing mcp serve --yes` 启动服务器，让需要批准的调用直接运行',
+        '; or start the server with `zhixing mcp serve --yes` so calls that would ask run',
+      )
     : '';
   return say(
     lang,

@@ -11,11 +11,24 @@ const SETTLE_MS = 12_000;
  * Serves one MCP client on this process's stdin and stdout until it hangs up (stdin ends) or the
  * transport gives up. Nothing but protocol may reach stdout: the caller sends everything else to stderr.
  */
-export async function serveStdio(options: { app: McpServerApp; version: string; log: (line: string) => void; stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream }): Promise<void> {
+export async function serveStdio(options: {
+  app: McpServerApp;
+  version: string;
+  log: (line: string) => void;
+  stdin?: NodeJS.ReadableStream;
+  stdout?: NodeJS.WritableStream;
+}): Promise<void> {
   const stdin = options.stdin ?? process.stdin;
   const built = buildMcpServer({ app: options.app, version: options.version, log: options.log, forwardAsks: true });
-  const lines = stdin.pipe(lineLimit(MAX_LINE_BYTES, (bytes) => options.log(`zhixing: MCP: a message of ${bytes} bytes was dropped (at most ${MAX_LINE_BYTES}).`)));
-  const transport = new StdioServerTransport(lines as unknown as typeof process.stdin, (options.stdout ?? process.stdout) as typeof process.stdout);
+  const lines = stdin.pipe(
+    lineLimit(MAX_LINE_BYTES, (bytes) =>
+      options.log(`zhixing: MCP: a message of ${bytes} bytes was dropped (at most ${MAX_LINE_BYTES}).`),
+    ),
+  );
+  const transport = new StdioServerTransport(
+    lines as unknown as typeof process.stdin,
+    (options.stdout ?? process.stdout) as typeof process.stdout,
+  );
   // A line that is not JSON-RPC is the client's mistake: said on stderr, and the next line is read as usual.
   transport.onerror = (err) => options.log(`zhixing: MCP: ${err.message}`);
   const ended = new Promise<void>((resolve) => {

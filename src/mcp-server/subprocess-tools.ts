@@ -46,16 +46,24 @@ function workspacePath(uri: string, workspace: string): string | undefined {
 
 /** An MCP result back into what the tool itself would have returned: the inverse of toCallToolResult. */
 export function fromCallToolResult(result: CallToolResult, workspace: string): ToolOutput {
-  const text = result.content.filter((c) => c.type === 'text').map((c) => (c as { text: string }).text).join('\n');
+  const text = result.content
+    .filter((c) => c.type === 'text')
+    .map((c) => (c as { text: string }).text)
+    .join('\n');
   // The child's registry said "Error: …"; ours says it again when this throws.
   if (result.isError) throw new ToolError(text.replace(/^Error: /, ''));
-  const card = (result._meta?.[CARD_META] ?? {}) as { title?: string; metadata?: Record<string, unknown>; attachments?: string[] };
+  const card = (result._meta?.[CARD_META] ?? {}) as {
+    title?: string;
+    metadata?: Record<string, unknown>;
+    attachments?: string[];
+  };
   const names = card.attachments ?? [];
   const attachments: ToolAttachment[] = [];
   for (const c of result.content) {
     const name = names[attachments.length] ?? `attachment-${attachments.length + 1}`;
     if (c.type === 'image' || c.type === 'audio') attachments.push({ name, mimeType: c.mimeType, data: c.data });
-    else if (c.type === 'resource' && 'blob' in c.resource) attachments.push({ name, mimeType: c.resource.mimeType ?? 'application/octet-stream', data: c.resource.blob });
+    else if (c.type === 'resource' && 'blob' in c.resource)
+      attachments.push({ name, mimeType: c.resource.mimeType ?? 'application/octet-stream', data: c.resource.blob });
     else if (c.type === 'resource_link') {
       const path = workspacePath(c.uri, workspace);
       if (path) attachments.push({ name: c.name, mimeType: c.mimeType ?? 'application/octet-stream', path });
@@ -76,13 +84,22 @@ export function fromCallToolResult(result: CallToolResult, workspace: string): T
  * (ask-protocol.ts) and are decided by this process's own permission layer, where the user is.
  */
 export async function useToolsFromSubprocess(options: SubprocessToolsOptions): Promise<SubprocessTools> {
-  const transport = new StdioClientTransport({ command: options.command, args: options.args, env: options.env, cwd: options.cwd, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: options.command,
+    args: options.args,
+    env: options.env,
+    cwd: options.cwd,
+    stderr: 'pipe',
+  });
   const stderr: string[] = [];
   transport.stderr?.on('data', (d: Buffer) => {
     stderr.push(...d.toString('utf8').split('\n').filter(Boolean));
     stderr.splice(0, Math.max(0, stderr.length - STDERR_LINES));
   });
-  const client = new Client({ name: 'zhixing', version: options.version }, { capabilities: { experimental: { [ASK_CAPABILITY]: {} } } });
+  const client = new Client(
+    { name: 'zhixing', version: options.version },
+    { capabilities: { experimental: { [ASK_CAPABILITY]: {} } } },
+  );
   // The calls running now, by the id they were sent with: whose context answers the child's asks.
   const calls = new Map<string, ToolContext>();
   client.setRequestHandler(AskRequestSchema, async (request): Promise<AskResult> => {
@@ -93,7 +110,9 @@ export async function useToolsFromSubprocess(options: SubprocessToolsOptions): P
     return { decision, ...(refusal && { refusal }) };
   });
   const failed = (err: unknown) =>
-    new Error(`zhixing mcp serve did not start: ${err instanceof Error ? err.message : String(err)}${stderr.length ? `\n${stderr.join('\n')}` : ''}`);
+    new Error(
+      `zhixing mcp serve did not start: ${err instanceof Error ? err.message : String(err)}${stderr.length ? `\n${stderr.join('\n')}` : ''}`,
+    );
   let listed;
   try {
     await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
@@ -115,7 +134,11 @@ export async function useToolsFromSubprocess(options: SubprocessToolsOptions): P
         calls.set(key, ctx);
         try {
           const result = (await client.callTool(
-            { name: served.name, arguments: args as Record<string, unknown>, _meta: { [CALL_META]: key, [LANG_META]: ctx.lang } },
+            {
+              name: served.name,
+              arguments: args as Record<string, unknown>,
+              _meta: { [CALL_META]: key, [LANG_META]: ctx.lang },
+            },
             undefined,
             { signal: ctx.signal, timeout: CALL_TIMEOUT_MS, onprogress: (p) => p.message && ctx.progress(p.message) },
           )) as CallToolResult;

@@ -10,7 +10,12 @@ describe('a tool result as MCP content, and back', () => {
   it('puts the text first, images and audio as themselves, other bytes embedded, workspace files as links', () => {
     const result = toCallToolResult(
       {
-        ok: true, output: 'chart drawn', input: {}, ms: 1, title: 'chart', metadata: { rows: 3 },
+        ok: true,
+        output: 'chart drawn',
+        input: {},
+        ms: 1,
+        title: 'chart',
+        metadata: { rows: 3 },
         attachments: [
           { name: 'chart.png', mimeType: 'image/png', size: 68, data: PNG },
           { name: 'hello.wav', mimeType: 'audio/wav', size: 4, data: 'UklGRg==' },
@@ -25,13 +30,28 @@ describe('a tool result as MCP content, and back', () => {
       { type: 'text', text: 'chart drawn' },
       { type: 'image', data: PNG, mimeType: 'image/png' },
       { type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav' },
-      { type: 'resource', resource: { uri: 'attachment:///data.bin', mimeType: 'application/octet-stream', blob: 'AAEC' } },
-      { type: 'resource_link', uri: 'file:///home/u/.zhixing/workspace/out/report%20%231.pdf', name: 'report.pdf', mimeType: 'application/pdf', size: 1000 },
+      {
+        type: 'resource',
+        resource: { uri: 'attachment:///data.bin', mimeType: 'application/octet-stream', blob: 'AAEC' },
+      },
+      {
+        type: 'resource_link',
+        uri: 'file:///home/u/.zhixing/workspace/out/report%20%231.pdf',
+        name: 'report.pdf',
+        mimeType: 'application/pdf',
+        size: 1000,
+      },
     ]);
-    expect(result._meta?.['zhixing/card']).toEqual({ title: 'chart', metadata: { rows: 3 }, attachments: ['chart.png', 'hello.wav', 'data.bin', 'report.pdf'] });
+    expect(result._meta?.['zhixing/card']).toEqual({
+      title: 'chart',
+      metadata: { rows: 3 },
+      attachments: ['chart.png', 'hello.wav', 'data.bin', 'report.pdf'],
+    });
     // What --mcp makes of it again is what the tool returned.
     expect(fromCallToolResult(result, WORKSPACE)).toEqual({
-      output: 'chart drawn', title: 'chart', metadata: { rows: 3 },
+      output: 'chart drawn',
+      title: 'chart',
+      metadata: { rows: 3 },
       attachments: [
         { name: 'chart.png', mimeType: 'image/png', data: PNG },
         { name: 'hello.wav', mimeType: 'audio/wav', data: 'UklGRg==' },
@@ -42,14 +62,23 @@ describe('a tool result as MCP content, and back', () => {
   });
 
   it('makes a failure isError with its reason, and --mcp turns it back into the same failure', () => {
-    const result = toCallToolResult({ ok: false, output: 'Error: there is no item 3', input: { id: 3 }, ms: 1 }, WORKSPACE);
+    const result = toCallToolResult(
+      { ok: false, output: 'Error: there is no item 3', input: { id: 3 }, ms: 1 },
+      WORKSPACE,
+    );
     expect(result).toEqual({ content: [{ type: 'text', text: 'Error: there is no item 3' }], isError: true });
     expect(() => fromCallToolResult(result, WORKSPACE)).toThrow(new ToolError('there is no item 3'));
   });
 
   it('keeps no link a server says lies outside the workspace', () => {
     const out = fromCallToolResult(
-      { content: [{ type: 'text', text: 'x' }, { type: 'resource_link', uri: 'file:///etc/passwd', name: 'passwd' }, { type: 'resource_link', uri: 'file:///home/u/.zhixing/workspace/../config.json', name: 'c' }] },
+      {
+        content: [
+          { type: 'text', text: 'x' },
+          { type: 'resource_link', uri: 'file:///etc/passwd', name: 'passwd' },
+          { type: 'resource_link', uri: 'file:///home/u/.zhixing/workspace/../config.json', name: 'c' },
+        ],
+      },
       WORKSPACE,
     );
     expect(out).toEqual({ output: 'x' });

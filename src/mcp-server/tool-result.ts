@@ -14,11 +14,20 @@ const workspaceUri = (workspace: string, path: string) => pathToFileURL(join(wor
  */
 function attachmentContent(a: BoundAttachment, workspace: string): CallToolResult['content'][number] {
   if ('path' in a) {
-    return { type: 'resource_link', uri: workspaceUri(workspace, a.path), name: a.name, mimeType: a.mimeType, size: a.size };
+    return {
+      type: 'resource_link',
+      uri: workspaceUri(workspace, a.path),
+      name: a.name,
+      mimeType: a.mimeType,
+      size: a.size,
+    };
   }
   if (a.mimeType.startsWith('image/')) return { type: 'image', data: a.data, mimeType: a.mimeType };
   if (a.mimeType.startsWith('audio/')) return { type: 'audio', data: a.data, mimeType: a.mimeType };
-  return { type: 'resource', resource: { uri: `attachment:///${encodeURIComponent(a.name)}`, mimeType: a.mimeType, blob: a.data } };
+  return {
+    type: 'resource',
+    resource: { uri: `attachment:///${encodeURIComponent(a.name)}`, mimeType: a.mimeType, blob: a.data },
+  };
 }
 
 /**

@@ -22,7 +22,11 @@ describe('scanJsonDepth', () => {
 
   it('finds the top-level id and method, not those nested or inside strings', () => {
     expect(scan(`{"jsonrpc":"2.0","id":7,"result":${nest(5)}}`)).toEqual({ tooDeep: true, id: 7, method: false });
-    expect(scan(`{"result":{"id":9,"method":"x"},"id":"a-1"}`, 9)).toEqual({ tooDeep: false, id: 'a-1', method: false });
+    expect(scan(`{"result":{"id":9,"method":"x"},"id":"a-1"}`, 9)).toEqual({
+      tooDeep: false,
+      id: 'a-1',
+      method: false,
+    });
     expect(scan(`{"method":"notifications/message","params":${nest(5)}}`)).toEqual({ tooDeep: true, method: true });
     expect(scan(`{"x":"\\"id\\":3","id" : 4 }`, 9)).toEqual({ tooDeep: false, id: 4, method: false });
   });
@@ -48,7 +52,11 @@ describe('sseDepthGuard', () => {
 
   it('replaces a deep answer by an error for its id, and strips a deep notification to its id', async () => {
     const deep = nest(600);
-    const { out, told } = await through([`id: 4\ndata: {"jsonrpc":"2.0","id":3,"result":${deep}}\n\n`, `id: 5\rdata: {"method":"x","params":${deep.slice(0, 700)}`, `${deep.slice(700)}}\r\r`]);
+    const { out, told } = await through([
+      `id: 4\ndata: {"jsonrpc":"2.0","id":3,"result":${deep}}\n\n`,
+      `id: 5\rdata: {"method":"x","params":${deep.slice(0, 700)}`,
+      `${deep.slice(700)}}\r\r`,
+    ]);
     expect(out).toBe(
       `id: 4\ndata: {"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"the server's answer nests deeper than 512 levels, which Zhixing does not read"}}\n\nid: 5\n\n`,
     );
@@ -80,7 +88,8 @@ describe('sseDepthGuard', () => {
 describe('depthCheckedFetch', () => {
   it('reads an answer of any type but JSON as an event stream, as the SDK does with a GET', async () => {
     const told: string[] = [];
-    const base = async () => new Response(`data: {"method":"x","params":${nest(600)}}\n\n`, { headers: { 'content-type': 'text/plain' } });
+    const base = async () =>
+      new Response(`data: {"method":"x","params":${nest(600)}}\n\n`, { headers: { 'content-type': 'text/plain' } });
     const response = await depthCheckedFetch(base, (line) => told.push(line))('http://127.0.0.1/mcp');
     expect(await response.text()).toBe('\n');
     expect(told).toHaveLength(1);

@@ -59,7 +59,8 @@ export function scanJsonDepth(bytes: Uint8Array, maxDepth = MAX_JSON_DEPTH): Dep
   let id: string | number | undefined;
   const endId = (at: number) => {
     if (idStart < 0) return;
-    if (at - idStart <= MAX_ID_BYTES) id = idOf(Buffer.from(bytes.buffer, bytes.byteOffset + idStart, at - idStart).toString('utf8'));
+    if (at - idStart <= MAX_ID_BYTES)
+      id = idOf(Buffer.from(bytes.buffer, bytes.byteOffset + idStart, at - idStart).toString('utf8'));
     idStart = -1;
   };
   for (let i = 0; i < bytes.length; i++) {
@@ -90,7 +91,8 @@ export function scanJsonDepth(bytes: Uint8Array, maxDepth = MAX_JSON_DEPTH): Dep
 }
 
 /** The sentence a call gets when the server's answer nests too deeply to be read. */
-export const tooDeepSentence = (maxDepth = MAX_JSON_DEPTH) => `the server's answer nests deeper than ${maxDepth} levels, which Zhixing does not read`;
+export const tooDeepSentence = (maxDepth = MAX_JSON_DEPTH) =>
+  `the server's answer nests deeper than ${maxDepth} levels, which Zhixing does not read`;
 
 /**
  * What stands for a message too deep to parse: an error answer to the call it answers (so the call

@@ -39,7 +39,9 @@ type ClientModule = typeof import('./client/index.js');
 
 function ourClientInfo(): ClientInfo {
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
     return { name: 'zhixing', version: pkg.version ?? '0.0.0' };
   } catch {
     return { name: 'zhixing', version: '0.0.0' };
@@ -47,7 +49,9 @@ function ourClientInfo(): ClientInfo {
 }
 
 const commandLine = (s: McpServerSettings) =>
-  s.command ? [s.command, ...s.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`)).join(' ') : undefined;
+  s.command
+    ? [s.command, ...s.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`)).join(' ')
+    : undefined;
 
 /** A URL as shown: without credentials, query or fragment (they may hold tokens). */
 function shownUrl(url: string | undefined): string | undefined {
@@ -65,7 +69,9 @@ function shownUrl(url: string | undefined): string | undefined {
  * `<server>__<tool>` while they are usable, and the configuration kept in config.json.
  */
 export function createMcpManager(deps: McpManagerDeps): McpManager {
-  const entries = new Map<string, Entry>(deps.servers.map((s) => [s.name, { settings: s, tools: [], added: new Date().toISOString() }]));
+  const entries = new Map<string, Entry>(
+    deps.servers.map((s) => [s.name, { settings: s, tools: [], added: new Date().toISOString() }]),
+  );
   const listeners = new Set<(view: McpServerView) => void>();
   const retry = deps.retry ?? DEFAULT_RETRY;
   let client: Promise<ClientModule> | undefined;
@@ -121,30 +127,39 @@ export function createMcpManager(deps: McpManagerDeps): McpManager {
     if (entry.conn) return entry.conn.start();
     client ??= import('./client/index.js');
     info ??= deps.clientInfo ?? ourClientInfo();
-    const made = client.then((mod) => {
-      if (closed || entries.get(entry.settings.name) !== entry || !entry.settings.enabled || entry.conn) return;
-      const conn: ServerConnection = mod.createServerConnection({
-        settings: entry.settings,
-        clientInfo: info!,
-        retry,
-        changed: () => emit(entry),
-        listed(tools, malformed) {
-          const made = mod.serverTools(entry.settings.name, tools, conn, entry.settings.timeoutMs, malformed, entry.settings.transport !== 'stdio');
-          entry.warning = made.warning;
-          entry.tools = deps.tools.replaceSource(source(entry.settings.name), made.tools);
-        },
-        gone() {
-          entry.tools = [];
-          deps.tools.removeSource(source(entry.settings.name));
-        },
+    const made = client
+      .then((mod) => {
+        if (closed || entries.get(entry.settings.name) !== entry || !entry.settings.enabled || entry.conn) return;
+        const conn: ServerConnection = mod.createServerConnection({
+          settings: entry.settings,
+          clientInfo: info!,
+          retry,
+          changed: () => emit(entry),
+          listed(tools, malformed) {
+            const made = mod.serverTools(
+              entry.settings.name,
+              tools,
+              conn,
+              entry.settings.timeoutMs,
+              malformed,
+              entry.settings.transport !== 'stdio',
+            );
+            entry.warning = made.warning;
+            entry.tools = deps.tools.replaceSource(source(entry.settings.name), made.tools);
+          },
+          gone() {
+            entry.tools = [];
+            deps.tools.removeSource(source(entry.settings.name));
+          },
+        });
+        entry.conn = conn;
+        conn.start();
+      })
+      .catch((err: unknown) => {
+        // The client code itself would not load (a broken installation): every server says so.
+        entry.loadError = `the MCP client could not be loaded: ${err instanceof Error ? err.message : String(err)}`;
+        emit(entry);
       });
-      entry.conn = conn;
-      conn.start();
-    }).catch((err: unknown) => {
-      // The client code itself would not load (a broken installation): every server says so.
-      entry.loadError = `the MCP client could not be loaded: ${err instanceof Error ? err.message : String(err)}`;
-      emit(entry);
-    });
     loading.add(made);
     void made.finally(() => loading.delete(made));
   }
@@ -186,14 +201,18 @@ export function createMcpManager(deps: McpManagerDeps): McpManager {
       } finally {
         clearTimeout(timer);
       }
-      return wanted().filter((e) => view(e).state === 'connecting').map((e) => e.settings.name);
+      return wanted()
+        .filter((e) => view(e).state === 'connecting')
+        .map((e) => e.settings.name);
     },
     async add(server) {
       if (!MCP_SERVER_NAME.test(server.name)) {
         throw new Error(`"${server.name.slice(0, 40)}" is not a server name: ${MCP_SERVER_NAME_RULE.en}.`);
       }
       if (server.transport === 'stdio' ? !server.command : !server.url) {
-        throw new Error(server.transport === 'stdio' ? 'A local server needs a command to start.' : 'A server over HTTP needs a URL.');
+        throw new Error(
+          server.transport === 'stdio' ? 'A local server needs a command to start.' : 'A server over HTTP needs a URL.',
+        );
       }
       const old = entries.get(server.name);
       const entry: Entry = { settings: { ...server }, tools: [], added: new Date().toISOString() };

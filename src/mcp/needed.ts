@@ -8,6 +8,8 @@ export function serversNamed(message: string, servers: string[]): string[] {
   const text = message.toLowerCase();
   return servers.filter((name) => {
     const spellings = new Set([name.toLowerCase(), name.toLowerCase().replace(/[-_]+/g, ' ')]);
-    return [...spellings].some((s) => new RegExp(`(^|[^\\p{L}\\p{N}])${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=$|[^\\p{L}\\p{N}])`, 'u').test(text));
+    return [...spellings].some((s) =>
+      new RegExp(`(^|[^\\p{L}\\p{N}])${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=$|[^\\p{L}\\p{N}])`, 'u').test(text),
+    );
   });
 }

@@ -51,7 +51,10 @@ export function createEmbedWorker(deps: EmbedWorkerDeps): EmbedWorker {
       if (rows.length === 0 || closed) break;
       const vecs = await embedder.embed(rows.map(deps.text), controller.signal);
       if (closed) break;
-      vectors.put(model, rows.map((r, i) => ({ seq: r.seq, scope: r.scope, vector: vecs[i]! })));
+      vectors.put(
+        model,
+        rows.map((r, i) => ({ seq: r.seq, scope: r.scope, vector: vecs[i]! })),
+      );
       state.dimensions = vecs[0]?.length ?? state.dimensions;
       state.error = undefined;
       done += rows.length;

@@ -50,8 +50,11 @@ function candidates(
   }
   const base = { tokens: q.tokens, scope: scope?.token, enough: limit };
   // The precise pass asks the word index alone: an AND of trigram phrases for common words took ~50 ms at a million.
-  const seqs = new Set(q.terms.length > 1 ? repo.matchLexical({ ...base, substrings: [], all: true, limit: PRECISE_CANDIDATES }) : []);
-  for (const s of repo.matchLexical({ ...base, substrings: q.substrings, all: false, limit: LEXICAL_CANDIDATES })) seqs.add(s);
+  const seqs = new Set(
+    q.terms.length > 1 ? repo.matchLexical({ ...base, substrings: [], all: true, limit: PRECISE_CANDIDATES }) : [],
+  );
+  for (const s of repo.matchLexical({ ...base, substrings: q.substrings, all: false, limit: LEXICAL_CANDIDATES }))
+    seqs.add(s);
   return repo.bySeq([...seqs]);
 }
 

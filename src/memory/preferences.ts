@@ -25,9 +25,13 @@ export function createPreferences(prefs: PrefsRepo): PreferencesService {
       const kept: string[] = [];
       for (const line of instructions) {
         // One instruction is one line: a line break inside one could start a line of the system prompt.
-        const text = line.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+        const text = line
+          .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+          .replace(/\s+/g, ' ')
+          .trim();
         if (!text || kept.includes(text)) continue;
-        if ([...text].length > MAX_INSTRUCTION_CHARS) throw new PreferencesError(`An instruction is longer than ${MAX_INSTRUCTION_CHARS} characters.`);
+        if ([...text].length > MAX_INSTRUCTION_CHARS)
+          throw new PreferencesError(`An instruction is longer than ${MAX_INSTRUCTION_CHARS} characters.`);
         kept.push(text);
       }
       if (kept.length > MAX_INSTRUCTIONS) throw new PreferencesError(`At most ${MAX_INSTRUCTIONS} instructions.`);

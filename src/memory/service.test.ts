@@ -31,8 +31,10 @@ describe('lexical memory', () => {
     await memory.save({ sessionId: a, content: '用户对花生过敏', kind: 'fact' });
     await memory.save({ sessionId: a, content: '用户喜欢喝美式咖啡', kind: 'preference' });
     expect((await memory.search({ query: '我对什么过敏？', sessionId: a }))[0]?.content).toBe('用户对花生过敏');
-    expect((await memory.search({ query: '咖啡', sessionId: a })).map((h) => h.content)).toEqual(['用户喜欢喝美式咖啡']);
-    expect((await memory.search({ query: 'peanut', sessionId: a }))).toEqual([]);
+    expect((await memory.search({ query: '咖啡', sessionId: a })).map((h) => h.content)).toEqual([
+      '用户喜欢喝美式咖啡',
+    ]);
+    expect(await memory.search({ query: 'peanut', sessionId: a })).toEqual([]);
   });
 
   it('keeps sessions apart unless all are asked for, and deletes with its session', async () => {
@@ -56,7 +58,9 @@ describe('lexical memory', () => {
   it('refuses empty, oversized and badly tagged memories plainly', async () => {
     await expect(memory.save({ sessionId: a, content: '   ' })).rejects.toBeInstanceOf(MemoryError);
     await expect(memory.save({ sessionId: a, content: 'x'.repeat(5000) })).rejects.toThrow(/at most/);
-    await expect(memory.save({ sessionId: a, content: 'ok', tags: Array.from({ length: 40 }, (_, i) => `t${i}`) })).rejects.toThrow(/tags/);
+    await expect(
+      memory.save({ sessionId: a, content: 'ok', tags: Array.from({ length: 40 }, (_, i) => `t${i}`) }),
+    ).rejects.toThrow(/tags/);
   });
 
   it('treats query syntax as text', async () => {
@@ -86,7 +90,11 @@ describe('preferences', () => {
   it('keeps standing instructions as one line each, without repeats', () => {
     const prefs = createPreferences(store.prefs);
     expect(prefs.list()).toEqual([]);
-    expect(prefs.set([' 用中文回复 ', '', '回答简短', '用中文回复', 'a\nb'])).toEqual(['用中文回复', '回答简短', 'a b']);
+    expect(prefs.set([' 用中文回复 ', '', '回答简短', '用中文回复', 'a\nb'])).toEqual([
+      '用中文回复',
+      '回答简短',
+      'a b',
+    ]);
     expect(prefs.list()).toEqual(['用中文回复', '回答简短', 'a b']);
     expect(() => prefs.set(['x'.repeat(600)])).toThrow(/500/);
   });

@@ -55,7 +55,8 @@ export interface MemoryDeps {
 }
 
 /** A session's token in the indexes: short and evenly spread, so its posting list is cheap to intersect. */
-export const scopeToken = (sessionId: string): string => `s${createHash('sha1').update(sessionId).digest('hex').slice(0, 12)}`;
+export const scopeToken = (sessionId: string): string =>
+  `s${createHash('sha1').update(sessionId).digest('hex').slice(0, 12)}`;
 
 const embedText = (m: { content: string; tags: string | string[] }) => {
   const tags = typeof m.tags === 'string' ? (JSON.parse(m.tags) as string[]) : m.tags;
@@ -65,7 +66,8 @@ const embedText = (m: { content: string; tags: string | string[] }) => {
 function clean(input: { content?: string; kind?: MemoryKind; tags?: string[] }, old?: Memory) {
   const content = (input.content ?? old?.content ?? '').trim();
   if (!content) throw new MemoryError('A memory needs some content.');
-  if ([...content].length > MAX_MEMORY_CHARS) throw new MemoryError(`A memory is at most ${MAX_MEMORY_CHARS} characters.`);
+  if ([...content].length > MAX_MEMORY_CHARS)
+    throw new MemoryError(`A memory is at most ${MAX_MEMORY_CHARS} characters.`);
   const kind = input.kind ?? old?.kind ?? 'fact';
   if (!MEMORY_KINDS.includes(kind)) throw new MemoryError(`kind must be one of ${MEMORY_KINDS.join(', ')}.`);
   const tags = [...new Set((input.tags ?? old?.tags ?? []).map((t) => t.trim()).filter(Boolean))];
@@ -86,7 +88,9 @@ export function createMemoryService(deps: MemoryDeps): MemoryService & { embeddi
   const now = deps.now ?? Date.now;
   const { repo, vectors, embedder } = deps;
   const worker: EmbedWorker | undefined =
-    vectors && embedder ? createEmbedWorker({ vectors, embedder, text: embedText, retryAfterMs: deps.retryAfterMs }) : undefined;
+    vectors && embedder
+      ? createEmbedWorker({ vectors, embedder, text: embedText, retryAfterMs: deps.retryAfterMs })
+      : undefined;
   const queryCache = new Map<string, Float32Array>();
   let failedAt = -Infinity;
   let startTimer: NodeJS.Timeout | undefined;
@@ -120,13 +124,22 @@ export function createMemoryService(deps: MemoryDeps): MemoryService & { embeddi
     }
   }
 
-  async function hybrid(sessionId: string | undefined, query: string, limit: number, signal?: AbortSignal): Promise<MemoryHit[]> {
+  async function hybrid(
+    sessionId: string | undefined,
+    query: string,
+    limit: number,
+    signal?: AbortSignal,
+  ): Promise<MemoryHit[]> {
     const scope = scopeOf(sessionId);
     const lexical = lexicalSearch(repo, query, scope, limit);
     const v = await queryVector(query, signal);
     if (!v || !vectors || !embedder) return lexical.map((h) => publicHit(h, h.score));
     const near = vectors
-      .nearest(embedder.model, v, { k: limit, candidates: Math.max(MIN_VECTOR_CANDIDATES, limit * VECTOR_CANDIDATES_PER_HIT), scope })
+      .nearest(embedder.model, v, {
+        k: limit,
+        candidates: Math.max(MIN_VECTOR_CANDIDATES, limit * VECTOR_CANDIDATES_PER_HIT),
+        scope,
+      })
       .filter((c) => c.similarity >= MIN_SIMILARITY);
     const bySeq = new Map(repo.bySeq(near.map((c) => c.seq)).map((m) => [m.seq, m]));
     const vectorList = near.map((c) => bySeq.get(c.seq)).filter((m): m is StoredMemory => m !== undefined);
@@ -135,14 +148,24 @@ export function createMemoryService(deps: MemoryDeps): MemoryService & { embeddi
       .map(({ item, score }) => publicHit(item, score));
   }
 
-  const scopeOf = (sessionId: string | undefined) => (sessionId === undefined ? undefined : { sessionId, token: scopeToken(sessionId) });
-  const bound = (limit: number | undefined, fallback: number) => Math.max(1, Math.min(limit ?? fallback, MAX_SEARCH_LIMIT));
+  const scopeOf = (sessionId: string | undefined) =>
+    sessionId === undefined ? undefined : { sessionId, token: scopeToken(sessionId) };
+  const bound = (limit: number | undefined, fallback: number) =>
+    Math.max(1, Math.min(limit ?? fallback, MAX_SEARCH_LIMIT));
 
   return {
     async save(input) {
       const { content, kind, tags } = clean(input);
       const at = now();
-      const memory: Memory = { id: deps.newId(), sessionId: input.sessionId, kind, content, tags, createdAt: at, updatedAt: at };
+      const memory: Memory = {
+        id: deps.newId(),
+        sessionId: input.sessionId,
+        kind,
+        content,
+        tags,
+        createdAt: at,
+        updatedAt: at,
+      };
       repo.insert(memory, { scope: scopeToken(input.sessionId), terms: indexTerms(`${content} ${tags.join(' ')}`) });
       worker?.kick();
       return memory;
@@ -187,9 +210,16 @@ export function createMemoryService(deps: MemoryDeps): MemoryService & { embeddi
     },
     remove: (id) => repo.delete(id),
     embeddings(): EmbeddingStatus {
-      if (!embedder || !worker) return deps.embedderProblem ? { kind: 'none', error: deps.embedderProblem } : { kind: 'none' };
+      if (!embedder || !worker)
+        return deps.embedderProblem ? { kind: 'none', error: deps.embedderProblem } : { kind: 'none' };
       const s = worker.state();
-      return { kind: embedder.kind, model: embedder.model, dimensions: s.dimensions, progress: s.progress, error: s.error };
+      return {
+        kind: embedder.kind,
+        model: embedder.model,
+        dimensions: s.dimensions,
+        progress: s.progress,
+        error: s.error,
+      };
     },
     embeddingsIdle: () => worker?.idle() ?? Promise.resolve(),
     close() {

@@ -7,8 +7,55 @@
 const CJK_RUN = /[\u3400-\u9fff\uf900-\ufaff]+/g;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu;
 /** Pairs made only of these say nothing about what is asked: 我对什么过敏 → 过敏. */
-const CJK_FILLER = new Set('我你他她它的了吗呢吧啊是在有对和与跟把被给什么哪谁怎样几多少个还也都就又要会能想说过请帮一下这那些么');
-const EN_STOP = new Set(['a', 'an', 'the', 'i', 'me', 'my', 'you', 'your', 'is', 'am', 'are', 'was', 'were', 'do', 'does', 'did', 'what', 'which', 'who', 'whom', 'how', 'when', 'where', 'why', 'of', 'to', 'in', 'on', 'at', 'for', 'and', 'or', 'to', 'it', 'that', 'this', 'about', 'with', 'be', 'have', 'has', 'any', 'remember', 'know']);
+const CJK_FILLER = new Set(
+  '我你他她它的了吗呢吧啊是在有对和与跟把被给什么哪谁怎样几多少个还也都就又要会能想说过请帮一下这那些么',
+);
+const EN_STOP = new Set([
+  'a',
+  'an',
+  'the',
+  'i',
+  'me',
+  'my',
+  'you',
+  'your',
+  'is',
+  'am',
+  'are',
+  'was',
+  'were',
+  'do',
+  'does',
+  'did',
+  'what',
+  'which',
+  'who',
+  'whom',
+  'how',
+  'when',
+  'where',
+  'why',
+  'of',
+  'to',
+  'in',
+  'on',
+  'at',
+  'for',
+  'and',
+  'or',
+  'to',
+  'it',
+  'that',
+  'this',
+  'about',
+  'with',
+  'be',
+  'have',
+  'has',
+  'any',
+  'remember',
+  'know',
+]);
 
 export function queryTerms(query: string): string[] {
   const terms = new Set<string>();

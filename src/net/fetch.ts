@@ -28,7 +28,10 @@ export function policyDispatcher(policy: NetworkPolicy, options: { connectTimeou
         callback(err as Error, null);
         return;
       }
-      const connector = buildConnector({ timeout, lookup: policyLookup(policy, () => port) } as buildConnector.BuildOptions);
+      const connector = buildConnector({
+        timeout,
+        lookup: policyLookup(policy, () => port),
+      } as buildConnector.BuildOptions);
       connector(opts, (err, socket) => {
         if (err || !socket) {
           callback(unwrapPolicyError(err) ?? new Error('connection failed'), null);
@@ -93,7 +96,11 @@ export async function policyFetch(input: string | URL, options: PolicyFetchOptio
     if (!REDIRECT_STATUSES.has(response.status) || location === null) return { response, url, redirects };
     await response.body?.cancel().catch(() => {});
     if (redirects.length >= max) {
-      throw new NetworkPolicyError(`Stopped after ${max} redirects (the last pointed to ${safeShown(location, url)}).`, 'redirects', url.href);
+      throw new NetworkPolicyError(
+        `Stopped after ${max} redirects (the last pointed to ${safeShown(location, url)}).`,
+        'redirects',
+        url.href,
+      );
     }
     redirects.push(url.href);
     let next: URL;

@@ -49,21 +49,62 @@ async function refused(url: string, policy: NetworkPolicy): Promise<NetworkPolic
 
 describe('the network policy', () => {
   it('classifies addresses: public unicast passes, every private range is named', () => {
-    for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '93.184.216.34']) expect(privateRange(a), a).toBeUndefined();
+    for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '93.184.216.34'])
+      expect(privateRange(a), a).toBeUndefined();
     const blocked = [
-      '127.0.0.1', '127.255.255.254', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254',
-      '100.64.0.1', '100.100.100.200', '0.0.0.0', '0.1.2.3', '224.0.0.1', '255.255.255.255', '198.18.0.1',
-      '::1', '::', 'fe80::1', 'fd00:ec2::254', 'fc00::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:7f00:1',
-      '::ffff:169.254.169.254', '::127.0.0.1', '64:ff9b::7f00:1', '2002:7f00:1::1', '2001:db8::1',
+      '127.0.0.1',
+      '127.255.255.254',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '100.100.100.200',
+      '0.0.0.0',
+      '0.1.2.3',
+      '224.0.0.1',
+      '255.255.255.255',
+      '198.18.0.1',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd00:ec2::254',
+      'fc00::1',
+      'ff02::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:169.254.169.254',
+      '::127.0.0.1',
+      '64:ff9b::7f00:1',
+      '2002:7f00:1::1',
+      '2001:db8::1',
     ];
     for (const a of blocked) expect(privateRange(a), a).toBeDefined();
   });
 
   it('refuses every spelling of loopback before a connection is made', async () => {
     const spellings = [
-      '127.0.0.1', '127.1', '2130706433', '0x7f000001', '0x7f.0.0.1', '0177.0.0.1', '017700000001', '127.0.1',
-      '[::ffff:127.0.0.1]', '[0:0:0:0:0:ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::1]', '[::]', '0', '0.0.0.0',
-      '127。0。0。1', '①②⑦.0.0.1', 'localhost', 'LOCALHOST.', '[::127.0.0.1]',
+      '127.0.0.1',
+      '127.1',
+      '2130706433',
+      '0x7f000001',
+      '0x7f.0.0.1',
+      '0177.0.0.1',
+      '017700000001',
+      '127.0.1',
+      '[::ffff:127.0.0.1]',
+      '[0:0:0:0:0:ffff:127.0.0.1]',
+      '[::ffff:7f00:1]',
+      '[::1]',
+      '[::]',
+      '0',
+      '0.0.0.0',
+      '127。0。0。1',
+      '①②⑦.0.0.1',
+      'localhost',
+      'LOCALHOST.',
+      '[::127.0.0.1]',
     ];
     for (const host of spellings) {
       const err = await refused(`http://${host}:${port}/`, { allowPrivate: false });
@@ -72,7 +113,13 @@ describe('the network policy', () => {
   });
 
   it('refuses schemes other than http and https', () => {
-    for (const url of ['file:///etc/passwd', 'ftp://example.com/', 'gopher://127.0.0.1:70/', 'data:text/plain,hi', 'javascript:alert(1)']) {
+    for (const url of [
+      'file:///etc/passwd',
+      'ftp://example.com/',
+      'gopher://127.0.0.1:70/',
+      'data:text/plain,hi',
+      'javascript:alert(1)',
+    ]) {
       expect(() => checkUrl(url, { allowPrivate: false }), url).toThrow(/Only http and https/);
     }
   });
@@ -80,7 +127,12 @@ describe('the network policy', () => {
   it('checks the address a name resolves to, every answer of it', async () => {
     const policy = trusting({ lookup: async () => [{ address: '169.254.169.254', family: 4 }] });
     await expect(checkUrlResolved('http://metadata.example/', policy)).rejects.toThrow(/link-local/);
-    const mixed = trusting({ lookup: async () => [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.1', family: 4 }] });
+    const mixed = trusting({
+      lookup: async () => [
+        { address: '93.184.216.34', family: 4 },
+        { address: '10.0.0.1', family: 4 },
+      ],
+    });
     await expect(checkUrlResolved('http://mixed.example/', mixed)).rejects.toThrow(/private network/);
     // A public-looking name pointing at loopback: refused at connect time though the URL looks fine.
     const rebinding = { allowPrivate: false, lookup: async () => [{ address: '127.0.0.1', family: 4 }] };
@@ -93,17 +145,29 @@ describe('the network policy', () => {
     try {
       const ok = await policyFetch(`http://127.0.0.1:${port}/`, { policy, dispatcher });
       expect(await ok.response.text()).toBe('SECRET');
-      const hops = await policyFetch(`http://127.0.0.1:${port}/hop/0`, { policy, dispatcher, maxRedirects: 5 }).catch((e) => e);
+      const hops = await policyFetch(`http://127.0.0.1:${port}/hop/0`, { policy, dispatcher, maxRedirects: 5 }).catch(
+        (e) => e,
+      );
       expect(hops).toBeInstanceOf(NetworkPolicyError);
       expect((hops as NetworkPolicyError).reason).toBe('redirects');
     } finally {
       await dispatcher.close();
     }
     // An allowed host redirecting to another spelling of loopback, another port, or metadata: refused.
-    for (const target of [`http://2130706434:${port}/`, `http://0x7f000002:${port}/`, `http://127.0.0.1:${port + 1}/`, 'http://169.254.169.254/latest/meta-data/', `http://[::1]:${port}/`, 'file:///etc/passwd']) {
+    for (const target of [
+      `http://2130706434:${port}/`,
+      `http://0x7f000002:${port}/`,
+      `http://127.0.0.1:${port + 1}/`,
+      'http://169.254.169.254/latest/meta-data/',
+      `http://[::1]:${port}/`,
+      'file:///etc/passwd',
+    ]) {
       const before = served;
       const dispatcher2 = policyDispatcher(policy);
-      const err = await policyFetch(`http://127.0.0.1:${port}/to?${encodeURIComponent(target)}`, { policy, dispatcher: dispatcher2 }).catch((e) => e);
+      const err = await policyFetch(`http://127.0.0.1:${port}/to?${encodeURIComponent(target)}`, {
+        policy,
+        dispatcher: dispatcher2,
+      }).catch((e) => e);
       await dispatcher2.close();
       expect(err, target).toBeInstanceOf(NetworkPolicyError);
       expect(served - before, target).toBe(1);

@@ -54,10 +54,13 @@ export class NetworkPolicyError extends Error {
 }
 
 const systemLookup: LookupAll = (hostname) =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
+  );
 
 /** `brackets` off an IPv6 host as URL.hostname keeps them. */
-export const bareHost = (hostname: string): string => (hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname);
+export const bareHost = (hostname: string): string =>
+  hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
 
 /**
  * Why an address is not public, in words, or undefined for a public unicast address. IPv4 inside
@@ -118,7 +121,11 @@ export function checkUrl(input: string | URL, policy: NetworkPolicy): URL {
     throw new NetworkPolicyError(`Not a valid URL: ${String(input).slice(0, 200)}`, 'scheme');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new NetworkPolicyError(`Only http and https URLs can be opened, not ${url.protocol.replace(/:$/, '')}:.`, 'scheme', url.href);
+    throw new NetworkPolicyError(
+      `Only http and https URLs can be opened, not ${url.protocol.replace(/:$/, '')}:.`,
+      'scheme',
+      url.href,
+    );
   }
   const host = bareHost(url.hostname);
   if (isIP(host)) checkAddress(host, urlPort(url), policy, url.hostname, url.href);
@@ -140,7 +147,12 @@ export async function checkUrlResolved(input: string | URL, policy: NetworkPolic
   return url;
 }
 
-async function resolveChecked(host: string, port: number, policy: NetworkPolicy, url?: string): Promise<LookupAddress[]> {
+async function resolveChecked(
+  host: string,
+  port: number,
+  policy: NetworkPolicy,
+  url?: string,
+): Promise<LookupAddress[]> {
   let addresses: LookupAddress[];
   try {
     addresses = await (policy.lookup ?? systemLookup)(host);

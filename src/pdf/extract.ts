@@ -20,7 +20,10 @@ export type PdfFailure = 'password' | 'invalid' | 'timeout' | 'memory' | 'aborte
 
 export class PdfError extends Error {
   override name = 'PdfError';
-  constructor(readonly reason: PdfFailure, message: string) {
+  constructor(
+    readonly reason: PdfFailure,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -48,7 +51,11 @@ export function pdfjsFiles(): { module: string; cMapUrl: string; standardFontDat
   const main = require.resolve('pdfjs-dist/legacy/build/pdf.mjs');
   const root = path.resolve(path.dirname(main), '..', '..');
   // pdf.js on Node reads these with fs: plain folder paths, with the trailing separator it appends names to.
-  return { module: pathToFileURL(main).href, cMapUrl: path.join(root, 'cmaps') + path.sep, standardFontDataUrl: path.join(root, 'standard_fonts') + path.sep };
+  return {
+    module: pathToFileURL(main).href,
+    cMapUrl: path.join(root, 'cmaps') + path.sep,
+    standardFontDataUrl: path.join(root, 'standard_fonts') + path.sep,
+  };
 }
 
 // Runs inside the worker (CommonJS, given as source text so that it works the same from src/, dist/
@@ -137,7 +144,10 @@ export function createPdfReader(options: { timeoutMs?: number; heapLimitMb?: num
       new Worker(WORKER_SOURCE, {
         eval: true,
         workerData: pdfjsFiles(),
-        resourceLimits: { maxOldGenerationSizeMb: options.heapLimitMb ?? PDF_HEAP_LIMIT_MB, maxYoungGenerationSizeMb: 64 },
+        resourceLimits: {
+          maxOldGenerationSizeMb: options.heapLimitMb ?? PDF_HEAP_LIMIT_MB,
+          maxYoungGenerationSizeMb: 64,
+        },
         stdout: true,
         stderr: true,
       }),
@@ -149,7 +159,12 @@ export function createPdfReader(options: { timeoutMs?: number; heapLimitMb?: num
   };
 }
 
-function readWith(worker: Worker, opts: ExtractOptions, timeoutMs: number, park: (w: Worker) => void): Promise<PdfInfo> {
+function readWith(
+  worker: Worker,
+  opts: ExtractOptions,
+  timeoutMs: number,
+  park: (w: Worker) => void,
+): Promise<PdfInfo> {
   // The worker gets its own copy: pdf.js detaches the buffer it is given.
   const data = new Uint8Array(opts.data);
   return new Promise<PdfInfo>((resolve, reject) => {
@@ -197,7 +212,11 @@ function readWith(worker: Worker, opts: ExtractOptions, timeoutMs: number, park:
       }
     };
     const onError = (err: NodeJS.ErrnoException) =>
-      fail(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new PdfError('memory', err.message) : new PdfError('failed', err.message));
+      fail(
+        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new PdfError('memory', err.message)
+          : new PdfError('failed', err.message),
+      );
     const onExit = () => fail(new PdfError('failed', 'the PDF reader stopped unexpectedly'));
     if (opts.signal?.aborted) return onAbort();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -210,6 +229,7 @@ function readWith(worker: Worker, opts: ExtractOptions, timeoutMs: number, park:
 
 function workerFailure(name: string, message: string): PdfError {
   if (name === 'PasswordException') return new PdfError('password', message);
-  if (name === 'InvalidPDFException' || name === 'FormatError' || /Invalid PDF|No PDF header/i.test(message)) return new PdfError('invalid', message);
+  if (name === 'InvalidPDFException' || name === 'FormatError' || /Invalid PDF|No PDF header/i.test(message))
+    return new PdfError('invalid', message);
   return new PdfError('failed', `${name}: ${message}`);
 }

@@ -44,7 +44,10 @@ export function pageMarkdown(page: PageText): string {
   if (lines.length === 0) return '';
   const gutter = findGutter(lines, page.width);
   const flows = gutter === undefined ? [lines] : readingFlows(lines, gutter);
-  return flows.map(renderFlow).filter((t) => t !== '').join('\n\n');
+  return flows
+    .map(renderFlow)
+    .filter((t) => t !== '')
+    .join('\n\n');
 }
 
 /** The x of a gap between two text columns, when the page has one. */
@@ -93,11 +96,21 @@ export function findGutter(lines: Line[], width: number): number | undefined {
 
 /** The parts of a line left and right of the gutter; undefined for both when a segment crosses it. */
 function splitLine(line: Line, gutter: number): [Line | undefined, Line | undefined] {
-  const part = (items: TextItem[]): Line | undefined => items.length === 0 ? undefined : {
-    y: line.y, h: line.h, items, x0: Math.min(...items.map((i) => i.x)), x1: Math.max(...items.map((i) => i.x + i.w)),
-  };
+  const part = (items: TextItem[]): Line | undefined =>
+    items.length === 0
+      ? undefined
+      : {
+          y: line.y,
+          h: line.h,
+          items,
+          x0: Math.min(...items.map((i) => i.x)),
+          x1: Math.max(...items.map((i) => i.x + i.w)),
+        };
   if (segmentsOf(line).some((s) => s.x0 < gutter && s.x1 > gutter)) return [undefined, undefined];
-  return [part(line.items.filter((i) => i.x + i.w / 2 < gutter)), part(line.items.filter((i) => i.x + i.w / 2 >= gutter))];
+  return [
+    part(line.items.filter((i) => i.x + i.w / 2 < gutter)),
+    part(line.items.filter((i) => i.x + i.w / 2 >= gutter)),
+  ];
 }
 
 /**
@@ -137,8 +150,14 @@ function renderFlow(lines: Line[]): string {
     const end = tableEnd(lines, segs, i);
     if (end !== undefined) {
       // A label wrapped over two lines has its numbers set between them: its first line comes along.
-      const start = i > 0 && segs[i - 1].length === 1 && out.at(-1) === segs[i - 1][0].text && segs[i][0].x0 > segs[i - 1][0].x1
-        && lines[i - 1].y - lines[i].y <= 2 * Math.max(lines[i].h, lines[i - 1].h) ? i - 1 : i;
+      const start =
+        i > 0 &&
+        segs[i - 1].length === 1 &&
+        out.at(-1) === segs[i - 1][0].text &&
+        segs[i][0].x0 > segs[i - 1][0].x1 &&
+        lines[i - 1].y - lines[i].y <= 2 * Math.max(lines[i].h, lines[i - 1].h)
+          ? i - 1
+          : i;
       const table = renderTable(segs.slice(start, end + 1));
       if (table) {
         if (start < i) out.pop();
@@ -148,7 +167,13 @@ function renderFlow(lines: Line[]): string {
         continue;
       }
     }
-    if (i > 0 && out.length && out.at(-1) !== '' && lines[i - 1].y - lines[i].y > PARAGRAPH_GAP * Math.max(lines[i].h, lines[i - 1].h)) out.push('');
+    if (
+      i > 0 &&
+      out.length &&
+      out.at(-1) !== '' &&
+      lines[i - 1].y - lines[i].y > PARAGRAPH_GAP * Math.max(lines[i].h, lines[i - 1].h)
+    )
+      out.push('');
     out.push(segs[i].map((s) => s.text).join(' '));
     i++;
   }
@@ -176,7 +201,11 @@ function tableEnd(lines: Line[], segs: Segment[][], i: number): number | undefin
 /** Rows of cells as a Markdown table, or undefined when their cells do not fall into two or more columns. */
 function renderTable(rows: Segment[][]): string[] | undefined {
   // Columns are the x-ranges the multi-cell rows' cells cover, overlapping ones merged.
-  const spans = rows.filter((r) => r.length >= 2).flat().map((s) => [s.x0, s.x1]).sort((a, b) => a[0] - b[0]);
+  const spans = rows
+    .filter((r) => r.length >= 2)
+    .flat()
+    .map((s) => [s.x0, s.x1])
+    .sort((a, b) => a[0] - b[0]);
   const columns: number[][] = [];
   for (const [x0, x1] of spans) {
     const lastCol = columns.at(-1);

@@ -112,5 +112,7 @@ function splitSegments(line: Line): Segment[] {
 
 /** A line's text: its segments joined by a space (wide gaps become one space, not a run of them). */
 export function lineText(line: Line): string {
-  return segmentsOf(line).map((s) => s.text).join(' ');
+  return segmentsOf(line)
+    .map((s) => s.text)
+    .join(' ');
 }

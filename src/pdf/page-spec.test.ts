@@ -13,7 +13,11 @@ describe('page specs', () => {
   });
 
   it('refuse what names no page of the document, with its page count', () => {
-    expect(() => parsePageSpec('11', 10, 'en')).toThrow(new PageSpecError('The pages "11" are not valid: there is no page 11. This PDF has 10 pages; write them like "1-3,5", numbered 1 to 10.'));
+    expect(() => parsePageSpec('11', 10, 'en')).toThrow(
+      new PageSpecError(
+        'The pages "11" are not valid: there is no page 11. This PDF has 10 pages; write them like "1-3,5", numbered 1 to 10.',
+      ),
+    );
     expect(() => parsePageSpec('2-1', 1, 'en')).toThrow(/runs backwards.*This PDF has 1 page;/);
     expect(() => parsePageSpec('a-b', 10, 'zh')).toThrow('页码“a-b”无效：“a-b”不是页码或页码范围。这份 PDF 共 10 页');
     expect(() => parsePageSpec(',', 10, 'en')).toThrow(/no page is named/);

@@ -15,11 +15,14 @@ export class PageSpecError extends Error {
  */
 export function parsePageSpec(spec: string | undefined, pageCount: number, lang: Lang): number[] {
   if (spec === undefined || spec.trim() === '') return Array.from({ length: pageCount }, (_, i) => i + 1);
-  const bad = (why: string, whyEn: string): PageSpecError => new PageSpecError(say(
-    lang,
-    `页码“${spec.slice(0, 40)}”无效：${why}。这份 PDF 共 ${pageCount} 页；请写成 "1-3,5" 这样的形式，页码从 1 到 ${pageCount}。`,
-    `The pages "${spec.slice(0, 40)}" are not valid: ${whyEn}. This PDF has ${pageCount} page${pageCount === 1 ? '' : 's'}; write them like "1-3,5", numbered 1 to ${pageCount}.`,
-  ));
+  const bad = (why: string, whyEn: string): PageSpecError =>
+    new PageSpecError(
+      say(
+        lang,
+        `页码“${spec.slice(0, 40)}”无效：${why}。这份 PDF 共 ${pageCount} 页；请写成 "1-3,5" 这样的形式，页码从 1 到 ${pageCount}。`,
+        `The pages "${spec.slice(0, 40)}" are not valid: ${whyEn}. This PDF has ${pageCount} page${pageCount === 1 ? '' : 's'}; write them like "1-3,5", numbered 1 to ${pageCount}.`,
+      ),
+    );
   if (spec.length > MAX_SPEC_CHARS) throw bad('太长了', 'the list is too long');
   const pages = new Set<number>();
   // Full-width digits and dashes, as Chinese and Japanese keyboards type them: １-３.

@@ -33,7 +33,13 @@ export function compileGlob(pattern: string): Glob {
   // A trailing unescaped " *": the arguments are optional.
   const last = tokens.at(-1);
   const beforeLast = tokens.at(-2);
-  const optionalTail = last !== undefined && 'wild' in last && last.wild === '*' && beforeLast !== undefined && 'text' in beforeLast && beforeLast.text === ' ';
+  const optionalTail =
+    last !== undefined &&
+    'wild' in last &&
+    last.wild === '*' &&
+    beforeLast !== undefined &&
+    'text' in beforeLast &&
+    beforeLast.text === ' ';
   const body = optionalTail ? tokens.slice(0, -2) : tokens;
   let prefix = '';
   for (const t of body) {

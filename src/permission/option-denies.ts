@@ -43,7 +43,8 @@ const MADE_AT_RUN_TIME = /[$`]/;
  * options (`-f`, `-rf`). With a `.` or `/` in it every name it expands to is a bad option word
  * (`-f.log`), which the program refuses.
  */
-const mayBeOptions = (word: string) => bracesMakeOptions(word) || (/^[-*?[]/.test(word) && /[*?[]/.test(word) && !/[./]/.test(word));
+const mayBeOptions = (word: string) =>
+  bracesMakeOptions(word) || (/^[-*?[]/.test(word) && /[*?[]/.test(word) && !/[./]/.test(word));
 /**
  * A brace expansion that may make an option word: bash makes several words of `{-rf,t1}` or
  * `-{r,f}`, and one led by `-` is an option. `{a,b}.log` makes only names.
@@ -57,7 +58,8 @@ function bracesMakeOptions(word: string): boolean {
 }
 
 /** A program's options by its key; own entries only, as a word like `constructor` comes from a model. */
-const optionsOf = (key: string): ProgramOptions | undefined => (Object.hasOwn(PROGRAM_OPTIONS, key) ? PROGRAM_OPTIONS[key] : undefined);
+const optionsOf = (key: string): ProgramOptions | undefined =>
+  Object.hasOwn(PROGRAM_OPTIONS, key) ? PROGRAM_OPTIONS[key] : undefined;
 
 /** The program a command's words name, and how many words it takes: `rm` (1), `git push` (2). */
 function programOf(words: string[]): { spec: ProgramOptions; length: number } | undefined {
@@ -74,7 +76,11 @@ function programOf(words: string[]): { spec: ProgramOptions; length: number } | 
 function longKeys(spec: ProgramOptions, name: string): Array<{ key: string; arg: string }> {
   if (Object.hasOwn(spec.long, name)) return [spec.long[name]!];
   // git reads `--no-x` as the negation of x: no negation forces or recurses, so it stays as written.
-  const candidates = name.startsWith('no-') ? [] : Object.entries(spec.long).filter(([full]) => full.startsWith(name)).map(([, o]) => o);
+  const candidates = name.startsWith('no-')
+    ? []
+    : Object.entries(spec.long)
+        .filter(([full]) => full.startsWith(name))
+        .map(([, o]) => o);
   return candidates.length ? candidates : [{ key: `--${name}`, arg: 'none' }];
 }
 
@@ -158,19 +164,27 @@ export function compileOptionDeny(pattern: string): OptionDeny | undefined {
   let rest = firstWild < 0 ? undefined : words.slice(firstWild).join(' ');
   // `--force*` or `-rf*` last: options that start so, and then anything.
   let anyOf: string[] = [];
-  const last = rest !== undefined && firstWild === words.length - 1 && !reading.ended && reading.wantsValue === undefined ? words[firstWild]! : '';
+  const last =
+    rest !== undefined && firstWild === words.length - 1 && !reading.ended && reading.wantsValue === undefined
+      ? words[firstWild]!
+      : '';
   const stem = last.endsWith('*') && !hasWildcard(last.slice(0, -1)) ? unescape(last.slice(0, -1)) : '';
   if (stem.startsWith('--') && stem.length > 2 && !stem.includes('=')) {
-    anyOf = Object.entries(spec.long).filter(([full]) => full.startsWith(stem.slice(2))).map(([, o]) => o.key);
+    anyOf = Object.entries(spec.long)
+      .filter(([full]) => full.startsWith(stem.slice(2)))
+      .map(([, o]) => o.key);
     if (anyOf.length) rest = '*';
   } else if (/^-[^-]/.test(stem)) {
     readWord(spec, stem, reading);
     rest = '*';
   }
   if (reading.wantsValue !== undefined) return undefined;
-  const operandGlob: Glob = compileGlob([...reading.operands.map(escape), ...(rest !== undefined ? [rest] : [])].join(' '));
+  const operandGlob: Glob = compileGlob(
+    [...reading.operands.map(escape), ...(rest !== undefined ? [rest] : [])].join(' '),
+  );
   const programWords = literal.slice(0, program.length);
-  const hasAll = (options: Set<string>) => [...reading.options].every((o) => options.has(o)) && (!anyOf.length || anyOf.some((o) => options.has(o)));
+  const hasAll = (options: Set<string>) =>
+    [...reading.options].every((o) => options.has(o)) && (!anyOf.length || anyOf.some((o) => options.has(o)));
 
   return {
     covers(text, argsUnknown) {
@@ -180,7 +194,9 @@ export function compileOptionDeny(pattern: string): OptionDeny | undefined {
       // What is known is the words before the first one made at run time, or one a wildcard may
       // expand to options (`touch ./-f; rm -r *` is `rm -r -f …`); the rest could be anything.
       const dashes = args.indexOf('--');
-      const cut = args.findIndex((w, i) => (argsUnknown && MADE_AT_RUN_TIME.test(w)) || ((dashes < 0 || i < dashes) && mayBeOptions(w)));
+      const cut = args.findIndex(
+        (w, i) => (argsUnknown && MADE_AT_RUN_TIME.test(w)) || ((dashes < 0 || i < dashes) && mayBeOptions(w)),
+      );
       const known = read(spec, cut >= 0 ? args.slice(0, cut) : args);
       // Unknown words before `--` may hold any option and operand; after it, operands only.
       if (cut >= 0 || argsUnknown) return !known.ended || hasAll(known.options);

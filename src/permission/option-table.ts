@@ -35,7 +35,8 @@ const flag = (key: string): LongOption => ({ key, arg: 'none' });
 const value = (key: string): LongOption => ({ key, arg: 'required' });
 const maybe = (key: string): LongOption => ({ key, arg: 'optional' });
 /** Long options with no short letter, each its own key. */
-const longOnly = (arg: LongArg, ...names: string[]): Record<string, LongOption> => Object.fromEntries(names.map((n) => [n, { key: `--${n}`, arg }]));
+const longOnly = (arg: LongArg, ...names: string[]): Record<string, LongOption> =>
+  Object.fromEntries(names.map((n) => [n, { key: `--${n}`, arg }]));
 const same = (letters: string): Record<string, string> => Object.fromEntries(Array.from(letters, (c) => [c, c]));
 
 /** GNU coreutils' shared `--help` and `--version`. */
@@ -46,8 +47,14 @@ const RM: ProgramOptions = {
   short: { ...same('fiIrdv'), R: 'r' },
   shortWithValue: '',
   long: {
-    ...GNU, ...longOnly('none', 'one-file-system', 'no-preserve-root'), ...longOnly('optional', 'preserve-root'),
-    force: flag('f'), interactive: maybe('i'), recursive: flag('r'), dir: flag('d'), verbose: flag('v'),
+    ...GNU,
+    ...longOnly('none', 'one-file-system', 'no-preserve-root'),
+    ...longOnly('optional', 'preserve-root'),
+    force: flag('f'),
+    interactive: maybe('i'),
+    recursive: flag('r'),
+    dir: flag('d'),
+    verbose: flag('v'),
   },
 };
 
@@ -57,13 +64,34 @@ const CP: ProgramOptions = {
   shortWithValue: 'St',
   long: {
     ...GNU,
-    ...longOnly('none', 'attributes-only', 'copy-contents', 'debug', 'parents', 'remove-destination', 'strip-trailing-slashes', 'one-file-system'),
+    ...longOnly(
+      'none',
+      'attributes-only',
+      'copy-contents',
+      'debug',
+      'parents',
+      'remove-destination',
+      'strip-trailing-slashes',
+      'one-file-system',
+    ),
     ...longOnly('optional', 'preserve', 'reflink'),
     ...longOnly('required', 'no-preserve', 'sparse'),
-    archive: flag('a'), backup: maybe('b'), force: flag('f'), interactive: flag('i'), link: flag('l'),
-    dereference: flag('L'), 'no-clobber': flag('n'), 'no-dereference': flag('P'), recursive: flag('r'),
-    'symbolic-link': flag('s'), suffix: value('S'), 'target-directory': value('t'), 'no-target-directory': flag('T'),
-    update: maybe('u'), verbose: flag('v'), context: maybe('Z'),
+    archive: flag('a'),
+    backup: maybe('b'),
+    force: flag('f'),
+    interactive: flag('i'),
+    link: flag('l'),
+    dereference: flag('L'),
+    'no-clobber': flag('n'),
+    'no-dereference': flag('P'),
+    recursive: flag('r'),
+    'symbolic-link': flag('s'),
+    suffix: value('S'),
+    'target-directory': value('t'),
+    'no-target-directory': flag('T'),
+    update: maybe('u'),
+    verbose: flag('v'),
+    context: maybe('Z'),
   },
 };
 
@@ -72,9 +100,18 @@ const MV: ProgramOptions = {
   short: same('bfinTuvZ'),
   shortWithValue: 'St',
   long: {
-    ...GNU, ...longOnly('none', 'debug', 'no-copy', 'strip-trailing-slashes'),
-    backup: maybe('b'), force: flag('f'), interactive: flag('i'), 'no-clobber': flag('n'), suffix: value('S'),
-    'target-directory': value('t'), 'no-target-directory': flag('T'), update: maybe('u'), verbose: flag('v'), context: flag('Z'),
+    ...GNU,
+    ...longOnly('none', 'debug', 'no-copy', 'strip-trailing-slashes'),
+    backup: maybe('b'),
+    force: flag('f'),
+    interactive: flag('i'),
+    'no-clobber': flag('n'),
+    suffix: value('S'),
+    'target-directory': value('t'),
+    'no-target-directory': flag('T'),
+    update: maybe('u'),
+    verbose: flag('v'),
+    context: flag('Z'),
   },
 };
 
@@ -84,8 +121,14 @@ const CHMOD: ProgramOptions = {
   shortWithValue: '',
   operandLetters: 'rwxXstugoa0123456789,+=-',
   long: {
-    ...GNU, ...longOnly('none', 'no-preserve-root', 'preserve-root'), ...longOnly('required', 'reference'),
-    changes: flag('c'), silent: flag('f'), quiet: flag('f'), verbose: flag('v'), recursive: flag('R'),
+    ...GNU,
+    ...longOnly('none', 'no-preserve-root', 'preserve-root'),
+    ...longOnly('required', 'reference'),
+    changes: flag('c'),
+    silent: flag('f'),
+    quiet: flag('f'),
+    verbose: flag('v'),
+    recursive: flag('R'),
   },
 };
 
@@ -94,8 +137,15 @@ const CHOWN: ProgramOptions = {
   short: same('cfhvRHLP'),
   shortWithValue: '',
   long: {
-    ...GNU, ...longOnly('none', 'dereference', 'no-preserve-root', 'preserve-root'), ...longOnly('required', 'from', 'reference'),
-    changes: flag('c'), silent: flag('f'), quiet: flag('f'), 'no-dereference': flag('h'), verbose: flag('v'), recursive: flag('R'),
+    ...GNU,
+    ...longOnly('none', 'dereference', 'no-preserve-root', 'preserve-root'),
+    ...longOnly('required', 'from', 'reference'),
+    changes: flag('c'),
+    silent: flag('f'),
+    quiet: flag('f'),
+    'no-dereference': flag('h'),
+    verbose: flag('v'),
+    recursive: flag('R'),
   },
 };
 
@@ -103,15 +153,40 @@ const CHOWN: ProgramOptions = {
 const GIT_PUSH: ProgramOptions = {
   short: same('vqnfud46'),
   shortWithValue: 'o',
-  refOptions: [{ prefix: '+', key: 'f' }, { prefix: ':', key: 'd' }],
+  refOptions: [
+    { prefix: '+', key: 'f' },
+    { prefix: ':', key: 'd' },
+  ],
   long: {
-    ...longOnly('none', 'all', 'branches', 'mirror', 'tags', 'porcelain', 'force-if-includes', 'thin', 'follow-tags', 'atomic', 'progress', 'prune', 'no-verify', 'verify'),
+    ...longOnly(
+      'none',
+      'all',
+      'branches',
+      'mirror',
+      'tags',
+      'porcelain',
+      'force-if-includes',
+      'thin',
+      'follow-tags',
+      'atomic',
+      'progress',
+      'prune',
+      'no-verify',
+      'verify',
+    ),
     ...longOnly('optional', 'signed'),
     ...longOnly('required', 'repo', 'receive-pack', 'exec', 'recurse-submodules'),
     // A force with a lease still overwrites the remote's history: a deny of -f holds against it.
     'force-with-lease': maybe('f'),
-    delete: flag('d'), 'dry-run': flag('n'), force: flag('f'), 'set-upstream': flag('u'), 'push-option': value('o'),
-    quiet: flag('q'), verbose: flag('v'), ipv4: flag('4'), ipv6: flag('6'),
+    delete: flag('d'),
+    'dry-run': flag('n'),
+    force: flag('f'),
+    'set-upstream': flag('u'),
+    'push-option': value('o'),
+    quiet: flag('q'),
+    verbose: flag('v'),
+    ipv4: flag('4'),
+    ipv6: flag('6'),
   },
 };
 

@@ -35,17 +35,38 @@ function setup(options: Partial<PermissionServiceOptions> = {}) {
 }
 
 const write = (target = '/ws/notes/a.txt', more: Partial<PermissionAsk> = {}): PermissionAsk => ({
-  action: 'file.write', target, insideSandbox: true, tool: 'file_write', callId: 'call_1', sessionId: 'ses_1', turnId: 'trn_1', ...more,
+  action: 'file.write',
+  target,
+  insideSandbox: true,
+  tool: 'file_write',
+  callId: 'call_1',
+  sessionId: 'ses_1',
+  turnId: 'trn_1',
+  ...more,
 });
 const live = () => new AbortController().signal;
-const asked = { type: 'permission.asked', seq: 1, id: 'per_1', sessionId: 'ses_1', turnId: 'trn_1', callId: 'call_1', tool: 'file_write', action: 'file.write', target: '/ws/notes/a.txt' };
+const asked = {
+  type: 'permission.asked',
+  seq: 1,
+  id: 'per_1',
+  sessionId: 'ses_1',
+  turnId: 'trn_1',
+  callId: 'call_1',
+  tool: 'file_write',
+  action: 'file.write',
+  target: '/ws/notes/a.txt',
+};
 
 describe('the permission service', () => {
   it('allows inside the sandbox and refuses outside it, with or without --yes, asking no one', async () => {
     for (const autoApprove of [false, true]) {
       const { service, events } = setup({ autoApprove });
-      expect(await service.ask(write('/home/u/.zhixing/workspace/a.txt'), { signal: live() })).toMatchObject({ decision: 'allow' });
-      expect(await service.ask(write('/etc/passwd', { insideSandbox: false }), { signal: live() })).toMatchObject({ decision: 'deny' });
+      expect(await service.ask(write('/home/u/.zhixing/workspace/a.txt'), { signal: live() })).toMatchObject({
+        decision: 'allow',
+      });
+      expect(await service.ask(write('/etc/passwd', { insideSandbox: false }), { signal: live() })).toMatchObject({
+        decision: 'deny',
+      });
       expect(events).toEqual([]);
     }
   });
@@ -59,7 +80,13 @@ describe('the permission service', () => {
     expect(service.pending()).toEqual([open]);
     expect(service.reply('per_1', 'once')).toBe(true);
     expect(await answer).toMatchObject({ decision: 'allow' });
-    expect(events.at(-1)).toEqual({ type: 'permission.replied', seq: 2, id: 'per_1', sessionId: 'ses_1', decision: 'once' });
+    expect(events.at(-1)).toEqual({
+      type: 'permission.replied',
+      seq: 2,
+      id: 'per_1',
+      sessionId: 'ses_1',
+      decision: 'once',
+    });
     expect(service.pending()).toEqual([]);
     // The next call asks again.
     void service.ask(write(), { signal: live() });
@@ -68,7 +95,11 @@ describe('the permission service', () => {
 
   it('remembers "always" for the tool and target, in this process and in the store for the next', async () => {
     const path = storePath();
-    const first = setup({ decisions: openStore(path).permissionDecisions, rules: { file_write: 'ask' }, now: () => 1_700_000_000_000 });
+    const first = setup({
+      decisions: openStore(path).permissionDecisions,
+      rules: { file_write: 'ask' },
+      now: () => 1_700_000_000_000,
+    });
     const answer = first.service.ask(write(), { signal: live() });
     expect(first.service.reply('per_1', 'always')).toBe(true);
     expect(await answer).toMatchObject({ decision: 'allow' });
@@ -80,7 +111,9 @@ describe('the permission service', () => {
     stores.splice(0).forEach((s) => s.close());
 
     const store = openStore(path);
-    expect(store.permissionDecisions.list()).toEqual([{ tool: 'file_write', pattern: '/ws/notes/a.txt', decision: 'allow', createdAt: 1_700_000_000_000 }]);
+    expect(store.permissionDecisions.list()).toEqual([
+      { tool: 'file_write', pattern: '/ws/notes/a.txt', decision: 'allow', createdAt: 1_700_000_000_000 },
+    ]);
     const next = setup({ decisions: store.permissionDecisions, rules: { file_write: 'ask' } });
     expect(await next.service.ask(write(), { signal: live() })).toMatchObject({ decision: 'allow' });
     expect(next.events).toEqual([]);
@@ -91,7 +124,13 @@ describe('the permission service', () => {
     const answer = service.ask(write(), { signal: live() });
     expect(service.reply('per_1', 'deny')).toBe(true);
     expect(await answer).toMatchObject({ decision: 'deny', refusal: 'declined' });
-    expect(events.at(-1)).toEqual({ type: 'permission.replied', seq: 2, id: 'per_1', sessionId: 'ses_1', decision: 'deny' });
+    expect(events.at(-1)).toEqual({
+      type: 'permission.replied',
+      seq: 2,
+      id: 'per_1',
+      sessionId: 'ses_1',
+      decision: 'deny',
+    });
   });
 
   it('withdraws an ask when its turn is aborted: refused as cancelled, and no longer answerable', async () => {
@@ -104,14 +143,20 @@ describe('the permission service', () => {
     expect(service.pending()).toEqual([]);
     expect(service.reply('per_1', 'once')).toBe(false);
     // A turn already stopped asks no one.
-    expect(await service.ask(write(), { signal: turn.signal })).toMatchObject({ decision: 'deny', refusal: 'cancelled' });
+    expect(await service.ask(write(), { signal: turn.signal })).toMatchObject({
+      decision: 'deny',
+      refusal: 'cancelled',
+    });
     expect(events).toHaveLength(2);
   });
 
   it('with --yes answers an ask "once" at once, and still announces it', async () => {
     const { service, events } = setup({ rules: { file_write: 'ask' }, autoApprove: true });
     expect(await service.ask(write(), { signal: live() })).toMatchObject({ decision: 'allow' });
-    expect(events).toEqual([asked, { type: 'permission.replied', seq: 2, id: 'per_1', sessionId: 'ses_1', decision: 'once' }]);
+    expect(events).toEqual([
+      asked,
+      { type: 'permission.replied', seq: 2, id: 'per_1', sessionId: 'ses_1', decision: 'once' },
+    ]);
     expect(service.pending()).toEqual([]);
   });
 
@@ -123,10 +168,16 @@ describe('the permission service', () => {
     first.service.reply('per_1', 'always');
     await answer;
 
-    const { service, events } = setup({ decisions: store.permissionDecisions, rules: { file_write: 'deny' }, autoApprove: true });
+    const { service, events } = setup({
+      decisions: store.permissionDecisions,
+      rules: { file_write: 'deny' },
+      autoApprove: true,
+    });
     expect(await service.ask(write(), { signal: live() })).toMatchObject({ decision: 'deny' });
     service.setRules({ file_write: 'ask' });
-    expect(await service.ask(write('/etc/passwd', { insideSandbox: false }), { signal: live() })).toMatchObject({ decision: 'deny' });
+    expect(await service.ask(write('/etc/passwd', { insideSandbox: false }), { signal: live() })).toMatchObject({
+      decision: 'deny',
+    });
     expect(events).toEqual([]);
   });
 
@@ -144,8 +195,20 @@ describe('the permission service', () => {
 
   it("gives a tool call an ask that carries the call's ids, which the tool cannot change", async () => {
     const { service, events } = setup({ rules: { file_write: 'ask' } });
-    const call = service.askFor({ tool: 'file_write', callId: 'call_9', sessionId: 'ses_9', turnId: 'trn_9', signal: live() });
-    const decision = call.ask({ action: 'file.write', target: '/ws/x', insideSandbox: true, tool: 'calculator', callId: 'forged' });
+    const call = service.askFor({
+      tool: 'file_write',
+      callId: 'call_9',
+      sessionId: 'ses_9',
+      turnId: 'trn_9',
+      signal: live(),
+    });
+    const decision = call.ask({
+      action: 'file.write',
+      target: '/ws/x',
+      insideSandbox: true,
+      tool: 'calculator',
+      callId: 'forged',
+    });
     expect(events[0]).toMatchObject({ tool: 'file_write', callId: 'call_9', sessionId: 'ses_9', turnId: 'trn_9' });
     service.reply('per_1', 'deny');
     expect(await decision).toBe('deny');
@@ -155,7 +218,15 @@ describe('the permission service', () => {
 
 describe('the permission service under rules over what calls touch', () => {
   const shell = (command: string, parts: PermissionAsk['parts'], more: Partial<PermissionAsk> = {}): PermissionAsk => ({
-    action: 'shell.run', target: command, parts, insideSandbox: true, tool: 'shell', callId: 'call_1', sessionId: 'ses_1', turnId: 'trn_1', ...more,
+    action: 'shell.run',
+    target: command,
+    parts,
+    insideSandbox: true,
+    tool: 'shell',
+    callId: 'call_1',
+    sessionId: 'ses_1',
+    turnId: 'trn_1',
+    ...more,
   });
   const curlDenied = { shell: { 'curl *': 'deny', '*': 'allow' } } as const;
 
@@ -165,8 +236,15 @@ describe('the permission service under rules over what calls touch', () => {
     expect(answer).toEqual({
       decision: 'deny',
       record: {
-        action: 'shell.run', target: 'ls && curl x', decision: 'deny', by: 'rule', rule: 'shell › curl *',
-        parts: [{ text: 'ls', decision: 'allow', rule: 'shell › *' }, { text: 'curl x', decision: 'deny', rule: 'shell › curl *' }],
+        action: 'shell.run',
+        target: 'ls && curl x',
+        decision: 'deny',
+        by: 'rule',
+        rule: 'shell › curl *',
+        parts: [
+          { text: 'ls', decision: 'allow', rule: 'shell › *' },
+          { text: 'curl x', decision: 'deny', rule: 'shell › curl *' },
+        ],
       },
     });
     expect(events).toEqual([]);
@@ -178,11 +256,18 @@ describe('the permission service under rules over what calls touch', () => {
     const refused = await service.ask(opaque, { signal: live() });
     expect(refused.decision).toBe('deny');
     expect(refused.refusal).toBe('needs-person');
-    expect(refused.record).toMatchObject({ by: 'yes', reason: 'only a person may approve this: python3 -c runs code given inline', parts: [{ decision: 'ask', needsPerson: true }] });
+    expect(refused.record).toMatchObject({
+      by: 'yes',
+      reason: 'only a person may approve this: python3 -c runs code given inline',
+      parts: [{ decision: 'ask', needsPerson: true }],
+    });
     expect(events).toEqual([]);
     // Without a deny among the rules the same line is an ordinary ask, which --yes approves.
     const open = setup({ rules: { shell: { '*': 'allow' } }, autoApprove: true });
-    expect(await open.service.ask(opaque, { signal: live() })).toMatchObject({ decision: 'allow', record: { by: 'yes' } });
+    expect(await open.service.ask(opaque, { signal: live() })).toMatchObject({
+      decision: 'allow',
+      record: { by: 'yes' },
+    });
     expect(open.events.map((e) => e.type)).toEqual(['permission.asked', 'permission.replied']);
   });
 
@@ -191,17 +276,28 @@ describe('the permission service under rules over what calls touch', () => {
     const { service, events } = setup({ rules: { file_write: 'allow' }, autoApprove: true });
     const why = 'outside content entered this turn';
     const refused = await service.ask(write(undefined, { mustAsk: why, personOnly: true }), { signal: live() });
-    expect(refused).toMatchObject({ decision: 'deny', refusal: 'needs-person', record: { by: 'yes', reason: `only a person may approve this: ${why}` } });
+    expect(refused).toMatchObject({
+      decision: 'deny',
+      refusal: 'needs-person',
+      record: { by: 'yes', reason: `only a person may approve this: ${why}` },
+    });
     expect(events).toEqual([]);
     // Without personOnly the same must-ask is an ordinary ask, which --yes approves.
-    expect(await service.ask(write(undefined, { mustAsk: why }), { signal: live() })).toMatchObject({ decision: 'allow', record: { by: 'yes' } });
+    expect(await service.ask(write(undefined, { mustAsk: why }), { signal: live() })).toMatchObject({
+      decision: 'allow',
+      record: { by: 'yes' },
+    });
   });
 
   it('a person may still approve what --yes may not', async () => {
     const { service } = setup({ rules: curlDenied });
     const answer = service.ask(shell('sh x.sh', [{ text: 'sh x.sh', opaque: 'a script' }]), { signal: live() });
     // The ask shows each command, how the rules took it, and why it needs a person.
-    expect(service.pending()[0]).toMatchObject({ parts: [{ text: 'sh x.sh', decision: 'ask', rule: 'shell › *', opaque: 'a script' }], reason: 'a script', needsPerson: true });
+    expect(service.pending()[0]).toMatchObject({
+      parts: [{ text: 'sh x.sh', decision: 'ask', rule: 'shell › *', opaque: 'a script' }],
+      reason: 'a script',
+      needsPerson: true,
+    });
     service.reply('per_1', 'once');
     expect(await answer).toMatchObject({ decision: 'allow', record: { by: 'user' } });
   });
@@ -220,7 +316,10 @@ describe('the permission service under rules over what calls touch', () => {
       { tool: 'shell', pattern: 'npm test', decision: 'allow', createdAt: 5 },
     ]);
     const next = setup({ decisions: store.permissionDecisions, rules });
-    expect(await next.service.ask(shell('make', [{ text: 'make' }]), { signal: live() })).toMatchObject({ decision: 'allow', record: { by: 'remembered' } });
+    expect(await next.service.ask(shell('make', [{ text: 'make' }]), { signal: live() })).toMatchObject({
+      decision: 'allow',
+      record: { by: 'remembered' },
+    });
     void next.service.ask(shell('make install', [{ text: 'make install' }]), { signal: live() });
     expect(next.service.pending().map((a) => a.target)).toEqual(['make install']);
     expect(next.service.remembered().map((r) => r.pattern)).toEqual(['make', 'npm test']);
@@ -229,7 +328,10 @@ describe('the permission service under rules over what calls touch', () => {
     expect(store.permissionDecisions.list().map((r) => r.pattern)).toEqual(['npm test']);
     // A configured deny still beats a remembered allow.
     const denied = setup({ decisions: store.permissionDecisions, rules: { shell: { 'npm *': 'deny' } } });
-    expect(await denied.service.ask(shell('npm test', [{ text: 'npm test' }]), { signal: live() })).toMatchObject({ decision: 'deny', record: { by: 'rule' } });
+    expect(await denied.service.ask(shell('npm test', [{ text: 'npm test' }]), { signal: live() })).toMatchObject({
+      decision: 'deny',
+      record: { by: 'rule' },
+    });
   });
 
   it('lists, checks, saves and applies rules; bad rules are refused whole and nothing is saved', async () => {
@@ -237,7 +339,9 @@ describe('the permission service under rules over what calls touch', () => {
     const { service } = setup({ rules: { web_fetch: 'ask' }, saveRules: (r) => saved.push(r) });
     expect(service.rules()).toEqual({ web_fetch: 'ask' });
     expect(service.effective()).toEqual({ shell: 'ask', 'browser_*': 'ask', '*__*': 'ask', web_fetch: 'ask' });
-    expect(() => service.setRules({ shell: { 'curl *': 'nope' } } as never)).toThrow(/The permission rules were not saved: "shell" the pattern "curl \*" must be set to "allow", "ask" or "deny"\./);
+    expect(() => service.setRules({ shell: { 'curl *': 'nope' } } as never)).toThrow(
+      /The permission rules were not saved: "shell" the pattern "curl \*" must be set to "allow", "ask" or "deny"\./,
+    );
     expect(saved).toEqual([]);
     expect(service.rules()).toEqual({ web_fetch: 'ask' });
     service.setRules({ file_write: { 'secret/*': 'deny', '*': 'allow' } });
@@ -245,7 +349,11 @@ describe('the permission service under rules over what calls touch', () => {
     const r = await service.ask(write('/ws/secret/k', { aliases: ['secret/k'] }), { signal: live() });
     expect(r).toMatchObject({ decision: 'deny', record: { rule: 'file_write › secret/*' } });
     // A save that fails leaves the rules in effect as they were.
-    const failing = setup({ saveRules: () => { throw new Error('disk full'); } });
+    const failing = setup({
+      saveRules: () => {
+        throw new Error('disk full');
+      },
+    });
     expect(() => failing.service.setRules({ file_write: 'deny' })).toThrow('disk full');
     expect(failing.service.rules()).toEqual({});
   });

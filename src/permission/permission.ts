@@ -3,13 +3,20 @@ import type { Bus, EventOf } from '../bus/bus.js';
 import type { PermissionDecisionsRepo } from '../store/permission-decisions-repo.js';
 import { checkRules, PermissionRulesError } from './rules-check.js';
 import { evaluate, patternsToRemember, withDefaults, type Verdict } from './rules.js';
-import type { PermissionDecision, PermissionRecord, PermissionRefusal, PermissionRequest, PermissionRules } from '../contract/permission.js';
+import type {
+  PermissionDecision,
+  PermissionRecord,
+  PermissionRefusal,
+  PermissionRequest,
+  PermissionRules,
+} from '../contract/permission.js';
 
 /** The user's answer: allow this call, allow this tool on this target from now on, or refuse. */
 export type PermissionReply = 'once' | 'always' | 'deny';
 
 /** A request as the service takes it: what the tool asked, and the call that asked it. */
-export type PermissionAsk = PermissionRequest & Required<Pick<PermissionRequest, 'tool' | 'callId' | 'sessionId' | 'turnId'>>;
+export type PermissionAsk = PermissionRequest &
+  Required<Pick<PermissionRequest, 'tool' | 'callId' | 'sessionId' | 'turnId'>>;
 
 /** An ask waiting for the user, as `permission.asked` announced it. */
 export type PendingAsk = Omit<EventOf<'permission.asked'>, 'type' | 'seq'>;
@@ -97,7 +104,6 @@ export interface PermissionServiceOptions {
   newId?: () => string;
 }
 
-
 const recordParts = (verdict: Verdict): Pick<PermissionRecord, 'parts'> =>
   verdict.parts
     ? {
@@ -145,19 +151,32 @@ export function createPermissionService(options: PermissionServiceOptions): Perm
   let effective = withDefaults(userRules);
   const key = (tool: string, pattern: string) => `${tool}\0${pattern}`;
   const remembered = new Map((decisions?.list() ?? []).map((d) => [key(d.tool, d.pattern), { ...d }]));
-  const open = new Map<string, { asked: PendingAsk; patterns: string[]; settle(reply: PermissionReply | 'cancelled' | 'no-host'): void }>();
+  const open = new Map<
+    string,
+    { asked: PendingAsk; patterns: string[]; settle(reply: PermissionReply | 'cancelled' | 'no-host'): void }
+  >();
   const rememberedAs = (tool: string, text: string) => remembered.get(key(tool, text))?.decision;
 
   function ask(request: PermissionAsk, { signal }: { signal: AbortSignal }): Promise<PermissionAnswer> {
     const base = { action: request.action, target: request.target };
-    const done = (decision: PermissionDecision, by: PermissionRecord['by'], extra: Partial<PermissionAnswer> = {}, more: Partial<PermissionRecord> = {}) =>
-      Promise.resolve({ decision, ...extra, record: { ...base, decision, by, ...more } });
+    const done = (
+      decision: PermissionDecision,
+      by: PermissionRecord['by'],
+      extra: Partial<PermissionAnswer> = {},
+      more: Partial<PermissionRecord> = {},
+    ) => Promise.resolve({ decision, ...extra, record: { ...base, decision, by, ...more } });
     // Deny wins: nothing, not --yes nor an earlier "always", lets a call past one.
     if (!request.insideSandbox) return done('deny', 'sandbox');
     // A "deny" kept by an earlier version for exactly this target still holds.
     if (!request.parts && rememberedAs(request.tool, request.target) === 'deny') return done('deny', 'remembered');
-    const verdict = evaluate(effective, request.tool, request, { remembered: (text) => rememberedAs(request.tool, text) === 'allow' });
-    const how: Partial<PermissionRecord> = { ...(verdict.rule ? { rule: verdict.rule } : {}), ...recordParts(verdict), ...(verdict.reason ? { reason: verdict.reason } : {}) };
+    const verdict = evaluate(effective, request.tool, request, {
+      remembered: (text) => rememberedAs(request.tool, text) === 'allow',
+    });
+    const how: Partial<PermissionRecord> = {
+      ...(verdict.rule ? { rule: verdict.rule } : {}),
+      ...recordParts(verdict),
+      ...(verdict.reason ? { reason: verdict.reason } : {}),
+    };
     if (verdict.decision === 'deny') return done('deny', 'rule', {}, how);
     if (verdict.decision === 'allow') return done('allow', verdict.remembered ? 'remembered' : 'rule', {}, how);
     if (signal.aborted) return done('deny', 'cancelled', { refusal: 'cancelled' }, how);
@@ -165,10 +184,22 @@ export function createPermissionService(options: PermissionServiceOptions): Perm
     const { sessionId, turnId, callId, tool, action, target } = request;
     if (options.autoApprove && verdict.needsPerson) {
       // --yes approves what the rules leave open, not what could be a denied program in disguise.
-      return done('deny', 'yes', { refusal: 'needs-person' }, { ...how, reason: `only a person may approve this: ${verdict.reason ?? 'what it runs cannot be read'}` });
+      return done(
+        'deny',
+        'yes',
+        { refusal: 'needs-person' },
+        { ...how, reason: `only a person may approve this: ${verdict.reason ?? 'what it runs cannot be read'}` },
+      );
     }
     const asked: PendingAsk = {
-      id: newId(), sessionId, turnId, callId, tool, action, target, ...askedParts(request, verdict),
+      id: newId(),
+      sessionId,
+      turnId,
+      callId,
+      tool,
+      action,
+      target,
+      ...askedParts(request, verdict),
       ...(verdict.reason ? { reason: verdict.reason } : {}),
       ...(verdict.needsPerson ? { needsPerson: true } : {}),
     };
@@ -185,13 +216,24 @@ export function createPermissionService(options: PermissionServiceOptions): Perm
       const settle = (reply: PermissionReply | 'cancelled' | 'no-host') => {
         open.delete(asked.id);
         signal.removeEventListener('abort', onAbort);
-        if (reply === 'always') for (const pattern of patterns) remembered.set(key(tool, pattern), { tool, pattern, decision: 'allow', createdAt: now() });
+        if (reply === 'always')
+          for (const pattern of patterns)
+            remembered.set(key(tool, pattern), { tool, pattern, decision: 'allow', createdAt: now() });
         if (reply === 'no-host') {
           replied('deny');
-          return resolve({ decision: 'deny', refusal: 'unanswered', record: { ...base, decision: 'deny', by: 'no-host', ...how } });
+          return resolve({
+            decision: 'deny',
+            refusal: 'unanswered',
+            record: { ...base, decision: 'deny', by: 'no-host', ...how },
+          });
         }
         replied(reply);
-        const record = (decision: PermissionDecision, by: PermissionRecord['by']) => ({ ...base, decision, by, ...how });
+        const record = (decision: PermissionDecision, by: PermissionRecord['by']) => ({
+          ...base,
+          decision,
+          by,
+          ...how,
+        });
         if (reply === 'once' || reply === 'always') resolve({ decision: 'allow', record: record('allow', 'user') });
         else if (reply === 'deny') resolve({ decision: 'deny', refusal: 'declined', record: record('deny', 'user') });
         else resolve({ decision: 'deny', refusal: 'cancelled', record: record('deny', 'cancelled') });
@@ -212,7 +254,8 @@ export function createPermissionService(options: PermissionServiceOptions): Perm
       entry.settle(decision);
       const { tool } = entry.asked;
       // The call goes ahead even if this write fails (the error reaches the host); only the next run would ask again.
-      if (decision === 'always') for (const pattern of entry.patterns) decisions?.save({ tool, pattern, decision: 'allow', createdAt: now() });
+      if (decision === 'always')
+        for (const pattern of entry.patterns) decisions?.save({ tool, pattern, decision: 'allow', createdAt: now() });
       return true;
     },
     refuseUnanswered(id) {
@@ -222,7 +265,9 @@ export function createPermissionService(options: PermissionServiceOptions): Perm
       return true;
     },
     pending: (sessionId) =>
-      [...open.values()].map((e) => ({ ...e.asked })).filter((a) => sessionId === undefined || a.sessionId === sessionId),
+      [...open.values()]
+        .map((e) => ({ ...e.asked }))
+        .filter((a) => sessionId === undefined || a.sessionId === sessionId),
     askFor(call) {
       let refusal: PermissionRefusal | undefined;
       const records: PermissionRecord[] = [];

@@ -23,9 +23,18 @@ const ANY = '*';
  * pattern's calls change. A decision without a pattern for a tool that has patterns sets its `*`:
  * `allow shell` must not sweep away `"curl *": "deny"` beside it (`remove` takes them all).
  */
-export function withRule(rules: Rules, effective: Rules, tool: string, decision: RuleDecision, pattern?: string): Rules {
+export function withRule(
+  rules: Rules,
+  effective: Rules,
+  tool: string,
+  decision: RuleDecision,
+  pattern?: string,
+): Rules {
   const current = rules[tool];
-  if (pattern === undefined) return typeof current === 'object' ? { ...rules, [tool]: { ...current, [ANY]: decision } } : { ...rules, [tool]: decision };
+  if (pattern === undefined)
+    return typeof current === 'object'
+      ? { ...rules, [tool]: { ...current, [ANY]: decision } }
+      : { ...rules, [tool]: decision };
   const base = rules[tool] ?? effective[tool];
   const patterns = typeof base === 'string' ? { [ANY]: base } : { ...base };
   return { ...rules, [tool]: { ...patterns, [pattern]: decision } };

@@ -29,12 +29,21 @@ export function checkRules(raw: unknown): { rules: PermissionRules; problems: Ru
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return {
       rules,
-      problems: [{ en: 'must be an object of tool names to "allow", "ask", "deny" or a map of patterns to those', zh: '必须是一个对象：工具名对应 "allow"、"ask"、"deny"，或对应「模式 → 决定」的映射' }],
+      problems: [
+        {
+          en: 'must be an object of tool names to "allow", "ask", "deny" or a map of patterns to those',
+          zh: '必须是一个对象：工具名对应 "allow"、"ask"、"deny"，或对应「模式 → 决定」的映射',
+        },
+      ],
     };
   }
   for (const [key, value] of Object.entries(raw)) {
     if (badKey(key)) {
-      problems.push({ key, en: `the tool name ${shown(key)} is empty or too long`, zh: `工具名 ${shown(key)} 为空或过长` });
+      problems.push({
+        key,
+        en: `the tool name ${shown(key)} is empty or too long`,
+        zh: `工具名 ${shown(key)} 为空或过长`,
+      });
       continue;
     }
     const checked = checkValue(value);
@@ -46,21 +55,27 @@ export function checkRules(raw: unknown): { rules: PermissionRules; problems: Ru
 
 function checkValue(value: unknown): { value: RuleValue } | { problem: string } {
   if (isDecision(value)) return { value };
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { problem: 'must be "allow", "ask", "deny" or a map of patterns to one of those' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { problem: 'must be "allow", "ask", "deny" or a map of patterns to one of those' };
   const map: Record<string, PermissionRule> = {};
   for (const [pattern, decision] of Object.entries(value)) {
     if (badKey(pattern)) return { problem: `the pattern ${shown(pattern)} is empty or too long` };
-    if (!isDecision(decision)) return { problem: `the pattern ${shown(pattern)} must be set to "allow", "ask" or "deny"` };
+    if (!isDecision(decision))
+      return { problem: `the pattern ${shown(pattern)} must be set to "allow", "ask" or "deny"` };
     map[pattern] = decision;
   }
-  if (Object.keys(map).length === 0) return { problem: 'is an empty map: give at least one pattern, e.g. {"*": "ask"}' };
+  if (Object.keys(map).length === 0)
+    return { problem: 'is an empty map: give at least one pattern, e.g. {"*": "ask"}' };
   return { value: map };
 }
 
 /** The Chinese of checkValue's sentences. */
 function zhOf(en: string): string {
   const pattern = /^the pattern (".*") (is empty or too long|must be set to .*)$/.exec(en);
-  if (pattern) return pattern[2]!.startsWith('is') ? `模式 ${pattern[1]} 为空或过长` : `模式 ${pattern[1]} 必须设为 "allow"、"ask" 或 "deny"`;
+  if (pattern)
+    return pattern[2]!.startsWith('is')
+      ? `模式 ${pattern[1]} 为空或过长`
+      : `模式 ${pattern[1]} 必须设为 "allow"、"ask" 或 "deny"`;
   if (en.startsWith('is an empty map')) return '是空映射：至少给一个模式，例如 {"*": "ask"}';
   return '必须是 "allow"、"ask"、"deny"，或「模式 → 决定」的映射';
 }
@@ -74,6 +89,8 @@ export class PermissionRulesError extends Error {
     /** The same sentence in Chinese. */
     readonly zh = `权限规则有误，没有保存：${problems.map((p) => `${p.key !== undefined ? `"${p.key}" ` : ''}${p.zh}`).join('；')}。`,
   ) {
-    super(`The permission rules were not saved: ${problems.map((p) => `${p.key !== undefined ? `"${p.key}" ` : ''}${p.en}`).join('; ')}.`);
+    super(
+      `The permission rules were not saved: ${problems.map((p) => `${p.key !== undefined ? `"${p.key}" ` : ''}${p.en}`).join('; ')}.`,
+    );
   }
 }

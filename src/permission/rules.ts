@@ -77,11 +77,19 @@ function rulesFor(rules: PermissionRules, tool: string): CompiledRule[] {
   for (const [toolKey, value] of Object.entries(rules)) {
     const exactTool = !isToolGlob(toolKey);
     if (exactTool ? toolKey !== tool : !compileGlob(toolKey).test(tool)) continue;
-    if (typeof value === 'string') out.push({ toolKey, exactTool, pattern: compileGlob('*'), decision: value, toolLevel: true });
+    if (typeof value === 'string')
+      out.push({ toolKey, exactTool, pattern: compileGlob('*'), decision: value, toolLevel: true });
     else {
       for (const [p, decision] of Object.entries(value)) {
         const options = decision === 'deny' ? compileOptionDeny(p) : undefined;
-        out.push({ toolKey, exactTool, pattern: compileGlob(p), decision, toolLevel: false, ...(options ? { options } : {}) });
+        out.push({
+          toolKey,
+          exactTool,
+          pattern: compileGlob(p),
+          decision,
+          toolLevel: false,
+          ...(options ? { options } : {}),
+        });
       }
     }
   }
@@ -116,11 +124,21 @@ function coversUnknownArgs(rule: CompiledRule, text: string): boolean {
  * Decides one text and its other spellings: deny from any spelling wins, else the most specific rule.
  * For a command (`command`), a deny over options also covers their other spellings; an allow never does.
  */
-function decide(rules: CompiledRule[], spellings: string[], argsUnknown: boolean, defaults: CompiledRule[] = [], command = false): { decision: PermissionRule; rule?: CompiledRule } {
+function decide(
+  rules: CompiledRule[],
+  spellings: string[],
+  argsUnknown: boolean,
+  defaults: CompiledRule[] = [],
+  command = false,
+): { decision: PermissionRule; rule?: CompiledRule } {
   let deny: CompiledRule | undefined;
   let best: CompiledRule | undefined;
   for (const rule of rules) {
-    const hit = spellings.some((s) => (argsUnknown ? coversUnknownArgs(rule, s) : rule.pattern.test(s)) || (command && rule.options?.covers(s, argsUnknown) === true));
+    const hit = spellings.some(
+      (s) =>
+        (argsUnknown ? coversUnknownArgs(rule, s) : rule.pattern.test(s)) ||
+        (command && rule.options?.covers(s, argsUnknown) === true),
+    );
     if (!hit) continue;
     if (rule.decision === 'deny') {
       if (!deny || moreSpecific(rule, deny)) deny = rule;
@@ -132,11 +150,25 @@ function decide(rules: CompiledRule[], spellings: string[], argsUnknown: boolean
   return defaults.length ? decide(defaults, spellings, argsUnknown, [], command) : { decision: FALLBACK };
 }
 
-function decidePart(rules: CompiledRule[], defaults: CompiledRule[], part: TargetPart, hasDeny: boolean, options: EvaluateOptions): PartVerdict {
+function decidePart(
+  rules: CompiledRule[],
+  defaults: CompiledRule[],
+  part: TargetPart,
+  hasDeny: boolean,
+  options: EvaluateOptions,
+): PartVerdict {
   const spellings = [part.text, ...(part.alternatives ?? [])];
   const found = decide(rules, spellings, part.argsUnknown === true, defaults, true);
   // Spellings that may only refuse (`git -C . push` read as `git push`): a deny over them stands, an allow does not.
-  const refusing = part.denyOnly?.length ? decide(rules.filter((r) => r.decision === 'deny'), part.denyOnly, part.argsUnknown === true, [], true) : undefined;
+  const refusing = part.denyOnly?.length
+    ? decide(
+        rules.filter((r) => r.decision === 'deny'),
+        part.denyOnly,
+        part.argsUnknown === true,
+        [],
+        true,
+      )
+    : undefined;
   const { decision, rule } = refusing?.decision === 'deny' ? refusing : found;
   // Closed world: with a deny among the rules, a program not known to run only itself could be
   // running what the deny names, so it counts as opaque; without one there is nothing it could hide.
@@ -162,13 +194,20 @@ function decidePart(rules: CompiledRule[], defaults: CompiledRule[], part: Targe
  * A command line (`request.parts`) is decided part by part: deny if any part is denied, else ask if any
  * asks, else allow. `mustAsk` lifts an allow to an ask. Pure: the sandbox and the asking are the service's.
  */
-export function evaluate(rules: PermissionRules, tool: string, request: Pick<PermissionRequest, 'target' | 'parts' | 'mustAsk' | 'aliases' | 'personOnly'>, options: EvaluateOptions = {}): Verdict {
+export function evaluate(
+  rules: PermissionRules,
+  tool: string,
+  request: Pick<PermissionRequest, 'target' | 'parts' | 'mustAsk' | 'aliases' | 'personOnly'>,
+  options: EvaluateOptions = {},
+): Verdict {
   const compiled = rulesFor(rules, tool);
   const defaults = rulesFor(DEFAULT_PERMISSIONS, tool);
   const hasDeny = compiled.some((r) => r.decision === 'deny');
   let verdict: Verdict;
   if (request.parts) {
-    const parts = request.parts.length ? request.parts.map((p) => decidePart(compiled, defaults, p, hasDeny, options)) : [decidePart(compiled, defaults, { text: '' }, hasDeny, options)];
+    const parts = request.parts.length
+      ? request.parts.map((p) => decidePart(compiled, defaults, p, hasDeny, options))
+      : [decidePart(compiled, defaults, { text: '' }, hasDeny, options)];
     const worst = parts.find((p) => p.decision === 'deny') ?? parts.find((p) => p.decision === 'ask') ?? parts[0]!;
     const needsPerson = parts.some((p) => p.decision === 'ask' && p.needsPerson);
     verdict = {
@@ -176,13 +215,16 @@ export function evaluate(rules: PermissionRules, tool: string, request: Pick<Per
       ...(worst.rule ? { rule: worst.rule } : {}),
       ...(parts.every((p) => p.remembered) ? { remembered: true } : {}),
       parts,
-      ...(needsPerson && worst.decision === 'ask' ? { needsPerson: true, reason: parts.find((p) => p.needsPerson)!.opaque } : {}),
+      ...(needsPerson && worst.decision === 'ask'
+        ? { needsPerson: true, reason: parts.find((p) => p.needsPerson)!.opaque }
+        : {}),
     };
   } else {
     const spellings = [request.target, ...(request.aliases ?? [])];
     const { decision, rule } = decide(compiled, spellings, false, defaults);
     verdict = { decision, ...(rule ? { rule: ruleName(rule) } : {}) };
-    if (decision === 'ask' && spellings.some((s) => options.remembered?.(s))) verdict = { ...verdict, decision: 'allow', remembered: true };
+    if (decision === 'ask' && spellings.some((s) => options.remembered?.(s)))
+      verdict = { ...verdict, decision: 'allow', remembered: true };
   }
   if (verdict.decision === 'allow' && request.mustAsk) {
     // The rules cannot waive a must-ask; an "always" for exactly this whole request can.
@@ -191,7 +233,8 @@ export function evaluate(rules: PermissionRules, tool: string, request: Pick<Per
     verdict = { ...rest, decision: 'ask', reason: request.mustAsk };
   }
   // --yes may not answer it: a person must (see PermissionRequest.personOnly).
-  if (verdict.decision === 'ask' && request.personOnly) return { ...verdict, needsPerson: true, reason: verdict.reason ?? request.mustAsk };
+  if (verdict.decision === 'ask' && request.personOnly)
+    return { ...verdict, needsPerson: true, reason: verdict.reason ?? request.mustAsk };
   return verdict;
 }
 

@@ -109,7 +109,8 @@ export function asksAcrossSessions(text: string): boolean {
 /** `http(s)://…` as typed in a sentence: up to whitespace, CJK punctuation or a closing bracket. */
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'`，。！？；、）」』】]+/gi;
 /** A bare host, with a port and path if any: `example.com`, `example.com/a`, `127.0.0.1:8080/x`. */
-const BARE_HOST = /(?<![\w@./:-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}|\d{1,3}(?:\.\d{1,3}){3}|localhost)(:\d{1,5})?(\/[^\s<>"'`，。！？；、）」』】]*)?/gi;
+const BARE_HOST =
+  /(?<![\w@./:-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}|\d{1,3}(?:\.\d{1,3}){3}|localhost)(:\d{1,5})?(\/[^\s<>"'`，。！？；、）」』】]*)?/gi;
 const TRAILING_PUNCT = /[.,;:!?)\]}'"]+$/;
 
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
@@ -161,7 +162,8 @@ const LATIN_WORD_CHAR = /[A-Za-z0-9]/;
  * `PINK`), since picking pieces of words would let a model spell anything out of a long message.
  */
 function standsIn(text: string, typed: string): boolean {
-  const edge = (c: string | undefined, inner: string) => c === undefined || !LATIN_WORD_CHAR.test(inner) || !LATIN_WORD_CHAR.test(c);
+  const edge = (c: string | undefined, inner: string) =>
+    c === undefined || !LATIN_WORD_CHAR.test(inner) || !LATIN_WORD_CHAR.test(c);
   for (let i = text.indexOf(typed); i >= 0; i = text.indexOf(typed, i + 1)) {
     if (edge(text[i - 1], typed[0]!) && edge(text[i + typed.length], typed.at(-1)!)) return true;
   }
@@ -174,7 +176,10 @@ const cut = (s: string) => (s.length > MAX_SOURCE_CHARS ? `${s.slice(0, MAX_SOUR
 function sourcesText(sources: UntrustedSource[], lang: Lang): string {
   const shown = sources.slice(0, MAX_SOURCES_SHOWN).map((s) => (s.from ? `${s.tool} (${cut(s.from)})` : s.tool));
   const more = sources.length - shown.length;
-  return shown.join(say(lang, '、', ', ')) + (more > 0 ? say(lang, ` 等 ${more + shown.length} 处`, ` and ${more} more`) : '');
+  return (
+    shown.join(say(lang, '、', ', ')) +
+    (more > 0 ? say(lang, ` 等 ${more + shown.length} 处`, ` and ${more} more`) : '')
+  );
 }
 
 export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
@@ -202,7 +207,8 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
   // Text quoted in a fence (what `cmd | zhixing "summarise"` sends, or a pasted log) is material, not
   // the user's words: its addresses are not named, its words ask for nothing, and it is outside text.
   const userTexts = [...(options.earlierTexts ?? []), options.turnText].map(withoutFences);
-  if (userTexts.at(-1) !== options.turnText) sources.push({ tool: say(lang, '消息里引用的文本', 'text quoted in your message') });
+  if (userTexts.at(-1) !== options.turnText)
+    sources.push({ tool: say(lang, '消息里引用的文本', 'text quoted in your message') });
   for (const text of userTexts) {
     for (const url of addressesIn(text)) {
       named.add(hostKey(url));
@@ -245,13 +251,21 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
         opened.add(key);
         return undefined;
       }
-      return because(`再次打开 ${cut(url.href)}（同一轮里打开的次数本身也能携带数据）`, `opening ${cut(url.href)} again (how often a page is opened in one turn could itself spell data out),`);
+      return because(
+        `再次打开 ${cut(url.href)}（同一轮里打开的次数本身也能携带数据）`,
+        `opening ${cut(url.href)} again (how often a page is opened in one turn could itself spell data out),`,
+      );
     }
     const host = url.host;
     return named.has(hostKey(url))
-      ? because(`打开模型自己拼出的地址 ${cut(url.href)}（虽然 ${host} 是你提到的网站，地址里的路径或参数仍可能携带数据）`,
-        `opening ${cut(url.href)}, an address the model built (${host} is a site you named, but its path or query could still hold data),`)
-      : because(`打开你没有提到的网站 ${host}（${cut(url.href)}）`, `opening ${cut(url.href)} on ${host}, a site you did not name,`);
+      ? because(
+          `打开模型自己拼出的地址 ${cut(url.href)}（虽然 ${host} 是你提到的网站，地址里的路径或参数仍可能携带数据）`,
+          `opening ${cut(url.href)}, an address the model built (${host} is a site you named, but its path or query could still hold data),`,
+        )
+      : because(
+          `打开你没有提到的网站 ${host}（${cut(url.href)}）`,
+          `opening ${cut(url.href)} on ${host}, a site you did not name,`,
+        );
   }
 
   return {
@@ -278,33 +292,51 @@ export function createTurnTrust(options: TurnTrustOptions): TurnTrust {
           return undefined;
         }
         const url = parse(sendsTo.url);
-        if (sendsTo.fragmentSeen && url && url.hash.length > 1 && sendsTo.redirectFrom === undefined && !knownWhole.has(url.href)) {
-          return because(`打开 ${cut(url.href)}：网页自己能读到地址里 # 之后的部分（${cut(url.hash)}），而它不是你写的`,
-            `opening ${cut(url.href)}, whose #fragment (${cut(url.hash)}) the page itself reads and you did not write,`);
+        if (
+          sendsTo.fragmentSeen &&
+          url &&
+          url.hash.length > 1 &&
+          sendsTo.redirectFrom === undefined &&
+          !knownWhole.has(url.href)
+        ) {
+          return because(
+            `打开 ${cut(url.href)}：网页自己能读到地址里 # 之后的部分（${cut(url.hash)}），而它不是你写的`,
+            `opening ${cut(url.href)}, whose #fragment (${cut(url.hash)}) the page itself reads and you did not write,`,
+          );
         }
         return reviewUrl(sendsTo.url, sendsTo.redirectFrom);
       }
       if (sources.length === 0) return undefined;
       // Each load is a request the site counts, whatever the address: loads spaced out can spell data.
       if (sendsTo.kind === 'reopen') {
-        return because(`在 ${cut(sendsTo.url)} 上刷新、后退、前进或开关标签页（一轮里这些动作的次数和时间本身也能携带数据）`,
-          `reloading, going back or forward, or opening or closing a tab at ${cut(sendsTo.url)} (how often and when pages are loaded or closed in one turn could itself spell data out),`);
+        return because(
+          `在 ${cut(sendsTo.url)} 上刷新、后退、前进或开关标签页（一轮里这些动作的次数和时间本身也能携带数据）`,
+          `reloading, going back or forward, or opening or closing a tab at ${cut(sendsTo.url)} (how often and when pages are loaded or closed in one turn could itself spell data out),`,
+        );
       }
       if (sendsTo.kind === 'page') {
         const url = parse(sendsTo.url);
         const host = url?.host ?? cut(sendsTo.url);
         if (!url || !named.has(hostKey(url))) {
-          return because(`在你没有提到的网站 ${host} 上输入或点击`, `typing or clicking on ${host}, a site you did not name,`);
+          return because(
+            `在你没有提到的网站 ${host} 上输入或点击`,
+            `typing or clicking on ${host}, a site you did not name,`,
+          );
         }
         // A click passes: which element it hits says a few bits. Typed text goes wherever the page sends it.
         if (sendsTo.typed === undefined || userWrote(sendsTo.typed)) return undefined;
         const shown = cut(sendsTo.typed);
-        return because(`在 ${host} 上输入你没有写过的文字「${shown}」（页面会把它送到它想送的地方）`,
-          `typing "${shown}" on ${host}, text you did not write yourself (the page sends it wherever it likes),`);
+        return because(
+          `在 ${host} 上输入你没有写过的文字「${shown}」（页面会把它送到它想送的地方）`,
+          `typing "${shown}" on ${host}, text you did not write yourself (the page sends it wherever it likes),`,
+        );
       }
       // A server's own descriptions steering a call to it tell it nothing the call would not: the user chose it.
       if (sendsTo.server !== undefined && sources.every((s) => s.describes === sendsTo.server)) return undefined;
-      return because(`${sendsTo.what}（可以连接任何网络地址）`, `${sendsTo.what} (it can reach any address on the network)`);
+      return because(
+        `${sendsTo.what}（可以连接任何网络地址）`,
+        `${sendsTo.what} (it can reach any address on the network)`,
+      );
     },
     personIfAsked: ({ sendsTo }) => sendsTo?.kind === 'page' && sources.length > 0,
     crossSessionAsked: () => asked,

@@ -40,7 +40,12 @@ export function attachmentRoutes({ app }: ServerDeps) {
     async (c, { params }) => {
       const { id, partId, index } = params;
       const attachment = messages.partInSession(id, partId) ? messages.attachment(partId, index) : undefined;
-      if (!attachment) throw new ApiError(404, 'not_found', `Session "${id}" has no part "${partId}" with an attachment ${index}. GET /api/sessions/${id}/messages lists them.`);
+      if (!attachment)
+        throw new ApiError(
+          404,
+          'not_found',
+          `Session "${id}" has no part "${partId}" with an attachment ${index}. GET /api/sessions/${id}/messages lists them.`,
+        );
       if ('path' in attachment) {
         // A workspace file may have changed or gone since the call; it is read as it is now, through the sandbox.
         const file = await openWorkspaceFile(app.workspace, attachment.path, 'en');

@@ -20,7 +20,12 @@ const isTurnEvent = (event: BusEvent, sessionId: string): boolean =>
  * status. After that every event of the turn goes out as it happens, and the stream ends after
  * `turn.end`. A client that leaves does not stop the turn: it runs to its end and is recorded.
  */
-export async function streamTurn({ app, sse, turns, log }: ServerDeps, c: ApiContext, sessionId: string, message: string): Promise<Response> {
+export async function streamTurn(
+  { app, sse, turns, log }: ServerDeps,
+  c: ApiContext,
+  sessionId: string,
+  message: string,
+): Promise<Response> {
   const early: BusEvent[] = [];
   let stream: SseStream | undefined;
   let begun!: () => void;
@@ -49,7 +54,10 @@ export async function streamTurn({ app, sse, turns, log }: ServerDeps, c: ApiCon
   result.then(
     () => open.close(),
     (err: unknown) => {
-      if (isUnexpected(err)) log(`zhixing: a turn in ${sessionId} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      if (isUnexpected(err))
+        log(
+          `zhixing: a turn in ${sessionId} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+        );
       const { code, message: text } = toApiError(err);
       open.write(eventFrame({ type: 'error', sessionId, code, message: text }));
       open.close();
@@ -64,7 +72,12 @@ export async function streamTurn({ app, sse, turns, log }: ServerDeps, c: ApiCon
  * the core keeps an event log (`app.events.since`); without one, the stream starts live. Events
  * that arrive during the replay are held and sent after it, each sequence number once.
  */
-export async function followSession({ app, sse }: ServerDeps, c: ApiContext, sessionId: string, after: number | undefined): Promise<Response> {
+export async function followSession(
+  { app, sse }: ServerDeps,
+  c: ApiContext,
+  sessionId: string,
+  after: number | undefined,
+): Promise<Response> {
   if (!app.sessions.get(sessionId)) throw new SessionError('not_found', `There is no session "${sessionId}".`);
   // A number from the future (another server's, a typo) would silence every live event: take it as "now".
   if (after !== undefined) after = Math.min(after, app.events.lastSeq(sessionId));
@@ -90,7 +103,14 @@ export async function followSession({ app, sse }: ServerDeps, c: ApiContext, ses
     if (after !== undefined) await replay(app, stream, sessionId, after, send);
   } catch {
     // The stream is open: a failed replay can only be said in it. Live events still follow.
-    stream.write(eventFrame({ type: 'error', sessionId, code: 'replay_failed', message: 'Could not replay the events you missed; live events follow.' }));
+    stream.write(
+      eventFrame({
+        type: 'error',
+        sessionId,
+        code: 'replay_failed',
+        message: 'Could not replay the events you missed; live events follow.',
+      }),
+    );
   } finally {
     const live = held;
     held = undefined;
@@ -103,16 +123,26 @@ export async function followSession({ app, sse }: ServerDeps, c: ApiContext, ses
  * Sends the session's events after `after` from the store, a page at a time, waiting for the client
  * to take each page: however much was missed, neither the server's memory nor its event loop is held.
  */
-async function replay(app: App, stream: SseStream, sessionId: string, after: number, send: (e: BusEvent) => void): Promise<void> {
+async function replay(
+  app: App,
+  stream: SseStream,
+  sessionId: string,
+  after: number,
+  send: (e: BusEvent) => void,
+): Promise<void> {
   let from = after;
   for (let first = true; !stream.closed; first = false) {
     const page = app.events.since(sessionId, from, REPLAY_PAGE_EVENTS);
     // Numbers have no holes: a first event past `after + 1` means the older ones are no longer kept.
     if (first && page.length > 0 && page[0]!.seq > after + 1) {
-      stream.write(eventFrame({
-        type: 'error', sessionId, code: 'replay_gap',
-        message: `Events ${after + 1}–${page[0]!.seq - 1} are no longer kept; load the history with GET /api/sessions/${sessionId}/messages.`,
-      }));
+      stream.write(
+        eventFrame({
+          type: 'error',
+          sessionId,
+          code: 'replay_gap',
+          message: `Events ${after + 1}–${page[0]!.seq - 1} are no longer kept; load the history with GET /api/sessions/${sessionId}/messages.`,
+        }),
+      );
     }
     for (const event of page) send(event);
     if (page.length < REPLAY_PAGE_EVENTS) return;

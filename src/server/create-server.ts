@@ -39,7 +39,8 @@ const REQUEST_TIMEOUT_MS = 60_000;
 /** `/mcp`, with or without a query: the MCP endpoint, answered by the SDK's transport. */
 const isMcpPath = (url: string | undefined) => url === '/mcp' || url?.startsWith('/mcp?') === true;
 
-const wantsStream = (req: IncomingMessage) => req.headers.accept?.includes('text/event-stream') === true || req.url === '/api/events';
+const wantsStream = (req: IncomingMessage) =>
+  req.headers.accept?.includes('text/event-stream') === true || req.url === '/api/events';
 
 /** How long shutdown waits for aborted turns to settle: a stopped tool gets 10 s to stop or finish. */
 const SHUTDOWN_TURNS_MS = 15_000;
@@ -97,10 +98,21 @@ export function buildApi(deps: ServerDeps, feed: ReturnType<typeof createEventFe
   root.route('/', memoryRoutes(deps));
   root.route('/', webAppDocs());
   root.route('/', mcpDocs());
-  root.route('/', docsRoutes(() => (document ??= openApiDocument(root, deps.version))));
-  root.notFound((c) => c.json({ error: { code: 'not_found', message: `There is no route ${c.req.method} ${c.req.path}. See /docs.` } }, 404));
+  root.route(
+    '/',
+    docsRoutes(() => (document ??= openApiDocument(root, deps.version))),
+  );
+  root.notFound((c) =>
+    c.json(
+      { error: { code: 'not_found', message: `There is no route ${c.req.method} ${c.req.path}. See /docs.` } },
+      404,
+    ),
+  );
   root.onError((err, c) => {
-    if (isUnexpected(err)) deps.log(`zhixing: ${c.req.method} ${c.req.path} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    if (isUnexpected(err))
+      deps.log(
+        `zhixing: ${c.req.method} ${c.req.path} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      );
     const api = toApiError(err);
     return c.json({ error: { code: api.code, message: api.message } }, api.status, api.headers);
   });
@@ -115,10 +127,13 @@ function webAppDocs() {
     tag: 'web',
     summary: 'The web app',
     description:
-      'index.html; so is any other GET of a page (Accept: text/html) outside /api, /docs and /openapi.json, so the app\'s own routes survive a reload. ' +
+      "index.html; so is any other GET of a page (Accept: text/html) outside /api, /docs and /openapi.json, so the app's own routes survive a reload. " +
       'Its files are served from /assets/ (cached for a year: their names change with their content) and the top level. ' +
       'They are public code: off loopback they need no token, everything under /api does. 503 when the app is not built.',
-    responses: { 200: { description: 'The page.' }, 503: { description: 'The web app is not built: run `npm run build`.' } },
+    responses: {
+      200: { description: 'The page.' },
+      503: { description: 'The web app is not built: run `npm run build`.' },
+    },
   });
   return api;
 }
@@ -136,7 +151,13 @@ export async function createServer(options: ServerOptions): Promise<ZhixingServe
   const sse = createSseRegistry({ heartbeatMs: options.heartbeatMs });
   const maxStreams = options.maxStreams ?? MAX_STREAMS;
   const turns = createTurnTracker();
-  const feed = createEventFeed({ bus: app.bus, sse, pending: () => app.permission.pending(), mcp: app.mcp, mcpView: publicView });
+  const feed = createEventFeed({
+    bus: app.bus,
+    sse,
+    pending: () => app.permission.pending(),
+    mcp: app.mcp,
+    mcpView: publicView,
+  });
   const api = buildApi({ app, sse, turns, version, log, modelListTimeoutMs: options.modelListTimeoutMs }, feed);
   // The node-server adapter can swap in its own global Request/Response; the rest of the process
   // (the model client's fetch) keeps the platform's.
@@ -144,7 +165,13 @@ export async function createServer(options: ServerOptions): Promise<ZhixingServe
   const health = createHealthResponder(version);
   const web = createWebApp({ root: options.webRoot ?? defaultWebRoot() });
   // Zhixing's own tools for other agents, behind the same guards as the API.
-  const mcp = createMcpHttp({ app, version, log, maxBodyBytes: MAX_BODY_BYTES, bodyTimeoutMs: options.mcpBodyTimeoutMs });
+  const mcp = createMcpHttp({
+    app,
+    version,
+    log,
+    maxBodyBytes: MAX_BODY_BYTES,
+    bodyTimeoutMs: options.mcpBodyTimeoutMs,
+  });
 
   const server = createHttpServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS });
   // Past this many open connections new ones are dropped at once, before they cost anything more:
@@ -163,7 +190,12 @@ export async function createServer(options: ServerOptions): Promise<ZhixingServe
   let inFlight = 0;
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (closing) return sendError(res, new ApiError(503, 'shutting_down', 'The server is shutting down.', { connection: 'close' }), SECURITY_HEADERS);
+    if (closing)
+      return sendError(
+        res,
+        new ApiError(503, 'shutting_down', 'The server is shutting down.', { connection: 'close' }),
+        SECURITY_HEADERS,
+      );
     const toMcp = isMcpPath(req.url);
     const page = !toMcp && web.claims(req);
     const refused = guards.check(req, { public: page, maxBodyBytes: isUpload(req) ? MAX_UPLOAD_BYTES : undefined });
@@ -174,7 +206,15 @@ export async function createServer(options: ServerOptions): Promise<ZhixingServe
     // follower only listens, and a browser's EventSource comes back on its own. A flood of idle
     // followers then costs churn among them, not a web app locked out.
     if (!page && sse.size >= maxStreams && wantsStream(req) && !feed.dropOldest()) {
-      return sendError(res, new ApiError(503, 'too_many_streams', `${sse.size} event streams are open, the most this server keeps. Close some and try again.`), SECURITY_HEADERS);
+      return sendError(
+        res,
+        new ApiError(
+          503,
+          'too_many_streams',
+          `${sse.size} event streams are open, the most this server keeps. Close some and try again.`,
+        ),
+        SECURITY_HEADERS,
+      );
     }
     if (req.method === 'GET' && req.url === '/api/events') return feed.open(res);
     if (toMcp) {

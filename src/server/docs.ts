@@ -18,10 +18,12 @@ interface Operation {
   responses?: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>;
 }
 
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escape = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 /** Escaped text with `code` spans, the only markup the descriptions use. */
 const prose = (s: string | undefined) => (s ? escape(s).replace(/`([^`]+)`/g, '<code>$1</code>') : '');
-const anchor = (method: string, path: string) => `op-${method}-${path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}`;
+const anchor = (method: string, path: string) =>
+  `op-${method}-${path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}`;
 
 /** A schema as indented JSON, with references turned into links to the schema section. */
 function schemaBlock(schema: unknown): string {
@@ -32,19 +34,28 @@ function schemaBlock(schema: unknown): string {
 function contentBlocks(content: Record<string, { schema?: unknown }> | undefined): string {
   if (!content) return '';
   return Object.entries(content)
-    .map(([type, { schema }]) => `<details><summary><code>${escape(type)}</code></summary>${schema === undefined ? '' : schemaBlock(schema)}</details>`)
+    .map(
+      ([type, { schema }]) =>
+        `<details><summary><code>${escape(type)}</code></summary>${schema === undefined ? '' : schemaBlock(schema)}</details>`,
+    )
     .join('');
 }
 
 function operationHtml(method: string, path: string, op: Operation): string {
   const params = op.parameters?.length
     ? `<h4>Parameters</h4><table><tr><th>name</th><th>in</th><th>type</th><th></th></tr>${op.parameters
-        .map((p) => `<tr><td><code>${escape(p.name)}</code>${p.required ? ' *' : ''}</td><td>${escape(p.in)}</td><td><code>${escape(JSON.stringify(p.schema ?? {}))}</code></td><td>${prose(p.description)}</td></tr>`)
+        .map(
+          (p) =>
+            `<tr><td><code>${escape(p.name)}</code>${p.required ? ' *' : ''}</td><td>${escape(p.in)}</td><td><code>${escape(JSON.stringify(p.schema ?? {}))}</code></td><td>${prose(p.description)}</td></tr>`,
+        )
         .join('')}</table>`
     : '';
   const body = op.requestBody ? `<h4>Request body</h4>${contentBlocks(op.requestBody.content)}` : '';
   const responses = Object.entries(op.responses ?? {})
-    .map(([status, r]) => `<tr><td class="status s${status[0]}">${escape(status)}</td><td>${prose(r.description)}${contentBlocks(r.content)}</td></tr>`)
+    .map(
+      ([status, r]) =>
+        `<tr><td class="status s${status[0]}">${escape(status)}</td><td>${prose(r.description)}${contentBlocks(r.content)}</td></tr>`,
+    )
     .join('');
   return `<section class="op" id="${anchor(method, path)}">
 <h3><span class="method ${method}">${method.toUpperCase()}</span> <code>${escape(path)}</code></h3>
@@ -65,15 +76,27 @@ export function renderDocs(doc: OpenApiDocument): string {
     }
   }
   const index = [...byTag]
-    .map(([tag, ops]) => `<h3>${escape(tag)}</h3><ul>${ops
-      .map(({ method, path, op }) => `<li><a href="#${anchor(method, path)}"><span class="method ${method}">${method.toUpperCase()}</span> <code>${escape(path)}</code></a> ${prose(op.summary)}</li>`)
-      .join('')}</ul>`)
+    .map(
+      ([tag, ops]) =>
+        `<h3>${escape(tag)}</h3><ul>${ops
+          .map(
+            ({ method, path, op }) =>
+              `<li><a href="#${anchor(method, path)}"><span class="method ${method}">${method.toUpperCase()}</span> <code>${escape(path)}</code></a> ${prose(op.summary)}</li>`,
+          )
+          .join('')}</ul>`,
+    )
     .join('');
   const sections = [...byTag]
-    .map(([tag, ops]) => `<h2>${escape(tag)}</h2>${ops.map(({ method, path, op }) => operationHtml(method, path, op)).join('\n')}`)
+    .map(
+      ([tag, ops]) =>
+        `<h2>${escape(tag)}</h2>${ops.map(({ method, path, op }) => operationHtml(method, path, op)).join('\n')}`,
+    )
     .join('\n');
   const schemas = Object.entries(doc.components?.schemas ?? {})
-    .map(([name, schema]) => `<section id="schema-${escape(name)}"><h3>${escape(name)}</h3>${schemaBlock(schema)}</section>`)
+    .map(
+      ([name, schema]) =>
+        `<section id="schema-${escape(name)}"><h3>${escape(name)}</h3>${schemaBlock(schema)}</section>`,
+    )
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -104,12 +127,24 @@ export function docsRoutes(document: () => OpenApiDocument) {
   let html: string | undefined;
   endpoint(
     api,
-    { method: 'get', path: '/openapi.json', tag: 'docs', summary: 'This API as an OpenAPI 3.1 document', responses: { 200: { description: 'The document.', schema: z.record(z.string(), z.unknown()) } } },
+    {
+      method: 'get',
+      path: '/openapi.json',
+      tag: 'docs',
+      summary: 'This API as an OpenAPI 3.1 document',
+      responses: { 200: { description: 'The document.', schema: z.record(z.string(), z.unknown()) } },
+    },
     (c) => c.body((json ??= JSON.stringify(document())), 200, { 'content-type': 'application/json; charset=utf-8' }),
   );
   endpoint(
     api,
-    { method: 'get', path: '/docs', tag: 'docs', summary: 'This documentation, as a page', responses: { 200: { description: 'An HTML page.' } } },
+    {
+      method: 'get',
+      path: '/docs',
+      tag: 'docs',
+      summary: 'This documentation, as a page',
+      responses: { 200: { description: 'An HTML page.' } },
+    },
     (c) => c.html((html ??= renderDocs(document()))),
   );
   api.get(STYLESHEET_PATH, (c) => c.body(STYLESHEET, 200, { 'content-type': 'text/css; charset=utf-8' }));

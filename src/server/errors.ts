@@ -9,7 +9,11 @@ import { StoreError, type StoreErrorCode } from '../store/store-error.js';
 export const ErrorBody = z
   .object({
     error: z.object({
-      code: z.string().describe('Stable, for programs: not_found, busy, too_many, bad_request, bad_json, too_large, forbidden, unauthorized, not_implemented, …'),
+      code: z
+        .string()
+        .describe(
+          'Stable, for programs: not_found, busy, too_many, bad_request, bad_json, too_large, forbidden, unauthorized, not_implemented, …',
+        ),
       message: z.string().describe('For people: what happened and what to do.'),
     }),
   })
@@ -49,9 +53,7 @@ const STORE_STATUS: Record<StoreErrorCode, ContentfulStatusCode> = {
 
 /** Issues as `path: message; …`, so a client sees which field was wrong without reading a schema. */
 export function describeIssues(error: z.ZodError, where: string): string {
-  return error.issues
-    .map((i) => `${[where, ...i.path].join('.')}: ${i.message}`)
-    .join('; ');
+  return error.issues.map((i) => `${[where, ...i.path].join('.')}: ${i.message}`).join('; ');
 }
 
 /**
@@ -65,7 +67,11 @@ export function toApiError(err: unknown): ApiError {
   if (err instanceof z.ZodError) return new ApiError(400, 'bad_request', describeIssues(err, 'request'));
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
-    return new ApiError(status, status === 413 ? 'too_large' : status < 500 ? 'bad_request' : 'internal', err.message || 'The request could not be handled.');
+    return new ApiError(
+      status,
+      status === 413 ? 'too_large' : status < 500 ? 'bad_request' : 'internal',
+      err.message || 'The request could not be handled.',
+    );
   }
   return new ApiError(500, 'internal', 'Something went wrong inside Zhixing. The server log has the details.');
 }

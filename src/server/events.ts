@@ -99,7 +99,7 @@ export function eventRoutes(feed: EventFeed) {
         'An event stream that stays open: `session.status` (`{type, sessionId, status: busy|idle|error}`) whenever a session starts or ends a turn, `session.deleted`, ' +
         'and every `permission.*` event, e.g. `permission.asked` with `id`, `sessionId`, `tool`, `target` and, for a command line, `parts` (answer it with POST /api/permissions/{id}); ' +
         'asks still open when a client connects are sent to it first; ' +
-        '`mcp.server` (`{type, server, removed?}`, no `sessionId`) whenever an MCP server\'s state or tools change, it is added, or removed (`removed: true`). ' +
+        "`mcp.server` (`{type, server, removed?}`, no `sessionId`) whenever an MCP server's state or tools change, it is added, or removed (`removed: true`). " +
         'Each event is `event: <type>` and `data: <the event as JSON>`; a comment line every 15 s keeps the connection alive.',
       responses: { 200: { description: 'The stream.', events: true } },
     },

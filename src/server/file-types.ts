@@ -73,7 +73,8 @@ export function mimeTypeOf(name: string): string {
 }
 
 /** RFC 8187 encoding for `filename*`: what encodeURIComponent leaves alone minus the characters the header grammar reserves. */
-const encodeFilename = (name: string) => encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const encodeFilename = (name: string) =>
+  encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** The served type for a declared MIME type: itself when it is an image or PDF, plain text for text, else a download. */
 function servedType(mimeType: string): string {

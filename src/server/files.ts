@@ -19,20 +19,32 @@ const LANG = 'en';
 const UPLOAD_PATH = '/api/files';
 
 /** True for the upload route, which the guards let declare a body up to MAX_UPLOAD_BYTES. Exact match: anything else keeps 1 MiB. */
-export const isUpload = (req: IncomingMessage): boolean => req.method === 'POST' && (req.url ?? '').split('?')[0] === UPLOAD_PATH;
+export const isUpload = (req: IncomingMessage): boolean =>
+  req.method === 'POST' && (req.url ?? '').split('?')[0] === UPLOAD_PATH;
 
 const FilePath = z.object({
   path: z.string().min(1).max(4_096).describe('Relative to the workspace, `/` between folders, e.g. `photos/cat.png`.'),
 });
 const FolderPath = z.object({
-  path: z.string().min(1).max(4_096).optional().describe('A folder relative to the workspace; the workspace itself when left out.'),
+  path: z
+    .string()
+    .min(1)
+    .max(4_096)
+    .optional()
+    .describe('A folder relative to the workspace; the workspace itself when left out.'),
 });
 
 export const Uploaded = z
   .object({
-    path: z.string().describe('Where the file was saved, relative to the workspace: what the file tools take. Differs from the path asked for when that name was taken.'),
+    path: z
+      .string()
+      .describe(
+        'Where the file was saved, relative to the workspace: what the file tools take. Differs from the path asked for when that name was taken.',
+      ),
     size: z.number().int().describe('In bytes.'),
-    mimeType: z.string().describe('From the name\'s extension (`text/html`, `image/png`); `application/octet-stream` when unknown.'),
+    mimeType: z
+      .string()
+      .describe("From the name's extension (`text/html`, `image/png`); `application/octet-stream` when unknown."),
   })
   .openapi('Uploaded');
 export type Uploaded = z.infer<typeof Uploaded>;
@@ -89,12 +101,16 @@ export function fileRoutes({ app }: ServerDeps) {
         'An existing file is never replaced: the upload is saved as `name (2).ext`, `name (3).ext`… instead, and the answer says which. ' +
         'The path goes through the same sandbox as the file tools (no absolute paths, no `..` out, no symbolic links out).',
       query: FilePath,
-      rawBody: 'The file\'s bytes.',
+      rawBody: "The file's bytes.",
       responses: { 201: { description: 'Saved.', schema: Uploaded } },
       errors: [400, 403, 409, 413, 507],
       errorText: { 409: 'The name and 999 numbered copies of it are all taken.' },
     },
-    async (c, { query }) => c.json((await saveUpload({ workspace, userPath: query.path, body: c.req.raw.body, lang: LANG })) satisfies Uploaded, 201),
+    async (c, { query }) =>
+      c.json(
+        (await saveUpload({ workspace, userPath: query.path, body: c.req.raw.body, lang: LANG })) satisfies Uploaded,
+        201,
+      ),
   );
 
   endpoint(
@@ -103,7 +119,7 @@ export function fileRoutes({ app }: ServerDeps) {
       method: 'get',
       path: '/api/files/raw',
       tag: 'files',
-      summary: 'A workspace file\'s bytes',
+      summary: "A workspace file's bytes",
       description: `${SAFE_HEADERS_TEXT} HEAD gives the headers alone.`,
       query: FilePath,
       responses: { 200: { description: 'The file.', file: true } },
@@ -148,13 +164,21 @@ async function listFolder(workspace: string, userPath: string): Promise<Folder> 
     throw err;
   });
   const visible = dirents.filter((d) => !isTempName(d.name));
-  visible.sort((a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  visible.sort(
+    (a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
   const kept = visible.slice(0, MAX_LIST_ENTRIES);
   const entries = await Promise.all(
     kept.map(async (d): Promise<FileEntry> => {
       const info = await lstat(path.join(target, d.name)).catch(() => undefined);
       const type = d.isDirectory() ? 'folder' : d.isFile() ? 'file' : d.isSymbolicLink() ? 'link' : 'other';
-      return { name: d.name, path: shown === '.' ? d.name : `${shown}/${d.name}`, type, size: type === 'folder' ? 0 : info?.size ?? 0, modifiedAt: Math.round(info?.mtimeMs ?? 0) };
+      return {
+        name: d.name,
+        path: shown === '.' ? d.name : `${shown}/${d.name}`,
+        type,
+        size: type === 'folder' ? 0 : (info?.size ?? 0),
+        modifiedAt: Math.round(info?.mtimeMs ?? 0),
+      };
     }),
   );
   return { path: shown, entries, truncated: visible.length > kept.length };

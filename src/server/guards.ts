@@ -56,7 +56,9 @@ export class ServeConfigError extends Error {
  */
 export function checkServeConfig(host: string, token: string | undefined): void {
   if (token !== undefined && token.length < MIN_TOKEN_CHARS) {
-    throw new ServeConfigError(`ZHIXING_TOKEN is too short (${token.length} characters); use at least ${MIN_TOKEN_CHARS}, e.g. the output of \`openssl rand -hex 32\`.`);
+    throw new ServeConfigError(
+      `ZHIXING_TOKEN is too short (${token.length} characters); use at least ${MIN_TOKEN_CHARS}, e.g. the output of \`openssl rand -hex 32\`.`,
+    );
   }
   if (!isLoopback(host) && token === undefined) {
     throw new ServeConfigError(
@@ -107,7 +109,10 @@ const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
 export function createGuards(options: GuardOptions): Guards {
   const loopback = isLoopback(options.host);
   // The loopback address it is bound to is its own name too (`--host 127.0.0.2` prints that URL).
-  const bound = loopback && !['127.0.0.1', 'localhost', '::1', '0.0.0.0', '::'].includes(options.host) ? [options.host.includes(':') ? `[${options.host}]` : options.host] : [];
+  const bound =
+    loopback && !['127.0.0.1', 'localhost', '::1', '0.0.0.0', '::'].includes(options.host)
+      ? [options.host.includes(':') ? `[${options.host}]` : options.host]
+      : [];
   const names = ['127.0.0.1', 'localhost', '[::1]', ...bound];
   const hosts = new Set(names.map((n) => `${n}:${options.port}`));
   if (options.port === HTTP_DEFAULT_PORT) names.forEach((n) => hosts.add(n));
@@ -120,9 +125,14 @@ export function createGuards(options: GuardOptions): Guards {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     // Digests compared in constant time: the comparison says nothing about how much of a guess was right.
     if (match && timingSafeEqual(digest(match[1]!), expected)) return undefined;
-    return new ApiError(401, 'unauthorized', header ? 'The bearer token is wrong.' : 'This server needs `Authorization: Bearer <ZHIXING_TOKEN>`.', {
-      'www-authenticate': 'Bearer realm="zhixing"',
-    });
+    return new ApiError(
+      401,
+      'unauthorized',
+      header ? 'The bearer token is wrong.' : 'This server needs `Authorization: Bearer <ZHIXING_TOKEN>`.',
+      {
+        'www-authenticate': 'Bearer realm="zhixing"',
+      },
+    );
   }
 
   return {
@@ -130,7 +140,9 @@ export function createGuards(options: GuardOptions): Guards {
       const host = req.headers.host?.toLowerCase();
       if (!host) return forbidden('The request has no Host header.');
       if (loopback && !hosts.has(host)) {
-        return forbidden(`This server answers only to its own address (http://127.0.0.1:${options.port} or http://localhost:${options.port}), not "${host}".`);
+        return forbidden(
+          `This server answers only to its own address (http://127.0.0.1:${options.port} or http://localhost:${options.port}), not "${host}".`,
+        );
       }
       const origin = req.headers.origin?.toLowerCase();
       if (origin !== undefined && !origins.has(origin) && !(!loopback && origin === `http://${host}`)) {
@@ -138,7 +150,10 @@ export function createGuards(options: GuardOptions): Guards {
       }
       // A no-cors load from another site (an <img>, a <script>) sends no Origin, but browsers say where it came from.
       const site = req.headers['sec-fetch-site'];
-      if ((site === 'cross-site' || site === 'same-site') && !(req.headers['sec-fetch-mode'] === 'navigate' && req.method === 'GET')) {
+      if (
+        (site === 'cross-site' || site === 'same-site') &&
+        !(req.headers['sec-fetch-mode'] === 'navigate' && req.method === 'GET')
+      ) {
         return forbidden('Requests from other sites are refused.');
       }
       const unauthorized = policy.public ? undefined : tokenError(req);

@@ -3,7 +3,9 @@ import { z } from '@hono/zod-openapi';
 import { endpoint, newSubApp } from './openapi.js';
 import { SECURITY_HEADERS } from './guards.js';
 
-export const Health = z.object({ ok: z.literal(true), version: z.string().describe('The Zhixing version.') }).openapi('Health');
+export const Health = z
+  .object({ ok: z.literal(true), version: z.string().describe('The Zhixing version.') })
+  .openapi('Health');
 export type Health = z.infer<typeof Health>;
 
 export function healthRoutes(version: string) {
@@ -11,7 +13,13 @@ export function healthRoutes(version: string) {
   const body: Health = { ok: true, version };
   endpoint(
     app,
-    { method: 'get', path: '/api/health', tag: 'server', summary: 'Is the server up', responses: { 200: { description: 'It is.', schema: Health } } },
+    {
+      method: 'get',
+      path: '/api/health',
+      tag: 'server',
+      summary: 'Is the server up',
+      responses: { 200: { description: 'It is.', schema: Health } },
+    },
     (c) => c.json(body),
   );
   return app;
@@ -24,7 +32,11 @@ export function healthRoutes(version: string) {
  */
 export function createHealthResponder(version: string): (res: ServerResponse) => void {
   const body = Buffer.from(JSON.stringify({ ok: true, version } satisfies Health));
-  const headers = { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) };
+  const headers = {
+    ...SECURITY_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(body.length),
+  };
   return (res) => {
     res.writeHead(200, headers);
     res.end(body);

@@ -27,7 +27,11 @@ export const MemoryList = z
 
 const ListQuery = z.object({
   session: z.string().min(1).max(200).optional().describe("Only this session's memories; every session's without it."),
-  q: z.string().max(1000).optional().describe('Keywords or a question: Chinese of any length, two characters included.'),
+  q: z
+    .string()
+    .max(1000)
+    .optional()
+    .describe('Keywords or a question: Chinese of any length, two characters included.'),
   limit: z.coerce.number().int().min(1).max(500).optional().describe('At most this many (50 when absent).'),
   offset: z.coerce.number().int().min(0).optional(),
 });
@@ -36,14 +40,18 @@ const ListQuery = z.object({
 export const MemoryPatch = z
   .object({
     content: z.string().optional(),
-    kind: z.string().optional().describe(`One of ${MEMORY_KINDS.join(', ')}.`),
+    kind: z
+      .string()
+      .optional()
+      .describe(`One of ${MEMORY_KINDS.join(', ')}.`),
     tags: z.array(z.string()).optional(),
   })
   .openapi('MemoryPatch');
 
 const MemoryId = z.object({ id: z.string().min(1).max(200) });
 
-const notFound = (id: string) => new ApiError(404, 'not_found', `There is no memory "${id}"; it may have been deleted.`);
+const notFound = (id: string) =>
+  new ApiError(404, 'not_found', `There is no memory "${id}"; it may have been deleted.`);
 
 export function memoryRoutes({ app }: ServerDeps) {
   const api = newSubApp();
@@ -55,17 +63,27 @@ export function memoryRoutes({ app }: ServerDeps) {
       path: '/api/memories',
       tag: 'memories',
       summary: 'List or search memories',
-      description: 'What the assistant remembers across turns and restarts. Without `q`, newest first; with it, ranked by relevance.',
+      description:
+        'What the assistant remembers across turns and restarts. Without `q`, newest first; with it, ranked by relevance.',
       query: ListQuery,
       responses: { 200: { description: 'The memories.', schema: MemoryList } },
       errors: [400],
     },
-    (c, { query }) => c.json(memory.list({ sessionId: query.session, query: query.q, limit: query.limit, offset: query.offset })),
+    (c, { query }) =>
+      c.json(memory.list({ sessionId: query.session, query: query.q, limit: query.limit, offset: query.offset })),
   );
 
   endpoint(
     api,
-    { method: 'get', path: '/api/memories/{id}', tag: 'memories', summary: 'One memory', params: MemoryId, responses: { 200: { description: 'The memory.', schema: MemoryView } }, errors: [404] },
+    {
+      method: 'get',
+      path: '/api/memories/{id}',
+      tag: 'memories',
+      summary: 'One memory',
+      params: MemoryId,
+      responses: { 200: { description: 'The memory.', schema: MemoryView } },
+      errors: [404],
+    },
     (c, { params }) => {
       const found = memory.get(params.id);
       if (!found) throw notFound(params.id);
@@ -77,7 +95,15 @@ export function memoryRoutes({ app }: ServerDeps) {
 
   endpoint(
     api,
-    { method: 'delete', path: '/api/memories/{id}', tag: 'memories', summary: 'Delete a memory', params: MemoryId, responses: { 204: { description: 'Deleted.' } }, errors: [404] },
+    {
+      method: 'delete',
+      path: '/api/memories/{id}',
+      tag: 'memories',
+      summary: 'Delete a memory',
+      params: MemoryId,
+      responses: { 204: { description: 'Deleted.' } },
+      errors: [404],
+    },
     (c, { params }) => {
       if (!memory.remove(params.id)) throw notFound(params.id);
       return c.body(null, 204);
@@ -99,7 +125,9 @@ function patchRoute(api: ReturnType<typeof newSubApp>, memory: MemoryService) {
       body: MemoryPatch,
       responses: { 200: { description: 'The memory now.', schema: MemoryView } },
       errors: [400, 404, 413],
-      errorText: { 400: 'The memory cannot be kept that way (empty, too long, an unknown kind, too many tags): the message says which.' },
+      errorText: {
+        400: 'The memory cannot be kept that way (empty, too long, an unknown kind, too many tags): the message says which.',
+      },
     },
     async (c, { params, body }) => {
       try {

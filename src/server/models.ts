@@ -12,7 +12,9 @@ export const Models = z
     models: z.array(z.string()).describe('The models to choose from, `current` always among them.'),
     source: z
       .enum(['provider', 'config', 'offline'])
-      .describe("`provider`: the provider's own list (GET {baseUrl}/models); `config`: it could not be asked, so only the configured model; `offline`: the rule-based planner."),
+      .describe(
+        "`provider`: the provider's own list (GET {baseUrl}/models); `config`: it could not be asked, so only the configured model; `offline`: the rule-based planner.",
+      ),
   })
   .openapi('Models');
 export type Models = z.infer<typeof Models>;
@@ -25,7 +27,9 @@ export const ModelChoice = z
       .max(MAX_MODEL_CHARS)
       .refine((m) => !/[\u0000-\u001f\u007f-\u009f]/.test(m), 'no control characters')
       .refine((m) => m.trim() === m, 'no spaces around the name')
-      .describe('A model name the provider knows, e.g. `deepseek-chat`. Need not be in the list: providers do not list every alias.'),
+      .describe(
+        'A model name the provider knows, e.g. `deepseek-chat`. Need not be in the list: providers do not list every alias.',
+      ),
   })
   .openapi('ModelChoice');
 export type ModelChoice = z.infer<typeof ModelChoice>;
@@ -56,7 +60,8 @@ export function modelRoutes({ app, modelListTimeoutMs }: ServerDeps) {
       path: '/api/model',
       tag: 'server',
       summary: 'Switch the model',
-      description: 'New requests to the model use this one, until the server stops (the configuration is not changed). GET /api/status shows it.',
+      description:
+        'New requests to the model use this one, until the server stops (the configuration is not changed). GET /api/status shows it.',
       body: ModelChoice,
       responses: { 200: { description: 'The models, with the new `current`.', schema: Models } },
       errors: [400, 409, 413],
@@ -64,9 +69,14 @@ export function modelRoutes({ app, modelListTimeoutMs }: ServerDeps) {
     },
     async (c, { body }) => {
       if (llm.mode === 'offline') {
-        throw new ApiError(409, 'offline', 'Zhixing is in offline mode, following rules: there is no model to switch. Configure one (ZHIXING_BASE_URL, ZHIXING_API_KEY, ZHIXING_MODEL) and restart.');
+        throw new ApiError(
+          409,
+          'offline',
+          'Zhixing is in offline mode, following rules: there is no model to switch. Configure one (ZHIXING_BASE_URL, ZHIXING_API_KEY, ZHIXING_MODEL) and restart.',
+        );
       }
-      if (!llm.setModel) throw new ApiError(409, 'fixed_model', `The model "${llm.model}" cannot be switched in this server.`);
+      if (!llm.setModel)
+        throw new ApiError(409, 'fixed_model', `The model "${llm.model}" cannot be switched in this server.`);
       llm.setModel(body.model);
       return c.json(await models());
     },

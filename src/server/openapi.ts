@@ -23,7 +23,11 @@ export interface ResponseSpec {
 }
 
 /** One route: what the OpenAPI document says about it and what the handler is given, from the same schemas. */
-export interface Endpoint<P extends ObjectSchema | undefined, Q extends ObjectSchema | undefined, B extends z.ZodType | undefined> {
+export interface Endpoint<
+  P extends ObjectSchema | undefined,
+  Q extends ObjectSchema | undefined,
+  B extends z.ZodType | undefined,
+> {
   method: Method;
   /** In OpenAPI form: `/api/sessions/{id}`. */
   path: string;
@@ -50,7 +54,7 @@ export interface EndpointInput<P, Q, B> {
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'The request is malformed: the message says which field.',
-  403: 'Refused: the path leads outside the workspace (or the request is not from this server\'s own pages).',
+  403: "Refused: the path leads outside the workspace (or the request is not from this server's own pages).",
   404: 'There is no such session, file or route.',
   409: 'The session is still working on the previous message.',
   413: 'The request body is over the limit: 1 MiB, 25 MiB for an upload.',
@@ -70,17 +74,29 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, where: string): z
   return result.data;
 }
 
-function toRouteConfig(spec: Endpoint<ObjectSchema | undefined, ObjectSchema | undefined, z.ZodType | undefined>): RouteConfig {
+function toRouteConfig(
+  spec: Endpoint<ObjectSchema | undefined, ObjectSchema | undefined, z.ZodType | undefined>,
+): RouteConfig {
   const responses: RouteConfig['responses'] = {};
   for (const [status, r] of Object.entries(spec.responses)) {
     const content: Record<string, { schema: z.ZodType }> = {};
     if (r.schema) content['application/json'] = { schema: r.schema };
-    if (r.events) content['text/event-stream'] = { schema: z.string().describe('Server-sent events: `id:` (when known), `event: <type>`, `data: <the event as JSON>`.') };
+    if (r.events)
+      content['text/event-stream'] = {
+        schema: z
+          .string()
+          .describe('Server-sent events: `id:` (when known), `event: <type>`, `data: <the event as JSON>`.'),
+      };
     if (r.file) content['*/*'] = { schema: binary() };
-    responses[status] = Object.keys(content).length ? { description: r.description, content } : { description: r.description };
+    responses[status] = Object.keys(content).length
+      ? { description: r.description, content }
+      : { description: r.description };
   }
   for (const status of spec.errors ?? []) {
-    responses[status] = { description: spec.errorText?.[status] ?? ERROR_TEXT[status] ?? 'An error.', content: { 'application/json': { schema: ErrorBody } } };
+    responses[status] = {
+      description: spec.errorText?.[status] ?? ERROR_TEXT[status] ?? 'An error.',
+      content: { 'application/json': { schema: ErrorBody } },
+    };
   }
   return {
     method: spec.method,
@@ -92,7 +108,15 @@ function toRouteConfig(spec: Endpoint<ObjectSchema | undefined, ObjectSchema | u
       ...(spec.params ? { params: spec.params } : {}),
       ...(spec.query ? { query: spec.query } : {}),
       ...(spec.body ? { body: { required: true, content: { 'application/json': { schema: spec.body } } } } : {}),
-      ...(spec.rawBody ? { body: { required: true, description: spec.rawBody, content: { 'application/octet-stream': { schema: binary() } } } } : {}),
+      ...(spec.rawBody
+        ? {
+            body: {
+              required: true,
+              description: spec.rawBody,
+              content: { 'application/octet-stream': { schema: binary() } },
+            },
+          }
+        : {}),
     },
     responses,
   };
@@ -104,7 +128,11 @@ function toRouteConfig(spec: Endpoint<ObjectSchema | undefined, ObjectSchema | u
  * rather than the library's so every failure has the API's error shape and the body is read with
  * its size limit whatever the Content-Type.
  */
-export function endpoint<P extends ObjectSchema | undefined, Q extends ObjectSchema | undefined, B extends z.ZodType | undefined>(
+export function endpoint<
+  P extends ObjectSchema | undefined,
+  Q extends ObjectSchema | undefined,
+  B extends z.ZodType | undefined,
+>(
   app: OpenAPIHono<ServerEnv>,
   spec: Endpoint<P, Q, B>,
   handler: (c: ApiContext, input: EndpointInput<P, Q, B>) => Response | Promise<Response>,
@@ -124,12 +152,21 @@ export function endpoint<P extends ObjectSchema | undefined, Q extends ObjectSch
  * A route answered before the router (the web app's pages, /mcp), listed in the document all the same.
  * Only routes without parameters; GET unless `method` says otherwise.
  */
-export function documentOnly(app: OpenAPIHono<ServerEnv>, spec: Omit<Endpoint<undefined, undefined, undefined>, 'method' | 'params' | 'query' | 'body' | 'rawBody'> & { method?: Method }): void {
+export function documentOnly(
+  app: OpenAPIHono<ServerEnv>,
+  spec: Omit<Endpoint<undefined, undefined, undefined>, 'method' | 'params' | 'query' | 'body' | 'rawBody'> & {
+    method?: Method;
+  },
+): void {
   app.openAPIRegistry.registerPath(toRouteConfig({ ...spec, method: spec.method ?? 'get' }));
 }
 
 /** A route the core does not back yet: documented, and answered with 501. */
-export function laterEndpoint(app: OpenAPIHono<ServerEnv>, spec: Omit<Endpoint<undefined, undefined, undefined>, 'responses' | 'errors'>, what: string): void {
+export function laterEndpoint(
+  app: OpenAPIHono<ServerEnv>,
+  spec: Omit<Endpoint<undefined, undefined, undefined>, 'responses' | 'errors'>,
+  what: string,
+): void {
   // Its path parameters are documented as plain strings, so the document stays valid.
   const names = [...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   const params = names.length ? z.object(Object.fromEntries(names.map((n) => [n, z.string()]))) : undefined;
@@ -145,7 +182,8 @@ export function openApiDocument(root: OpenAPIHono<ServerEnv>, version: string) {
   root.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',
-    description: 'Required on every API request when the server is bound to a non-loopback address (the value of ZHIXING_TOKEN).',
+    description:
+      'Required on every API request when the server is bound to a non-loopback address (the value of ZHIXING_TOKEN).',
   });
   return root.getOpenAPI31Document({
     openapi: '3.1.0',
@@ -154,8 +192,8 @@ export function openApiDocument(root: OpenAPIHono<ServerEnv>, version: string) {
       version,
       description:
         'The HTTP host of Zhixing (知行), a personal assistant that talks and acts. ' +
-        'Requests whose Origin or Host is not this server\'s own loopback address are refused with 403; bound to another address, ' +
-        'every request to /api, /docs and /openapi.json needs `Authorization: Bearer <ZHIXING_TOKEN>` (401 without it); the web app\'s own files do not. ' +
+        "Requests whose Origin or Host is not this server's own loopback address are refused with 403; bound to another address, " +
+        "every request to /api, /docs and /openapi.json needs `Authorization: Bearer <ZHIXING_TOKEN>` (401 without it); the web app's own files do not. " +
         'Request bodies are JSON (whatever the Content-Type says), at most 1 MiB; an upload (POST /api/files) is the raw bytes, at most 25 MiB. ' +
         'Errors are `{"error":{"code","message"}}` with a fitting status.',
     },

@@ -8,7 +8,9 @@ import { endpoint, newSubApp } from './openapi.js';
 
 export const PermissionAnswer = z
   .object({
-    decision: z.enum(['once', 'always', 'deny']).describe('`once`: allow this call; `always`: allow and remember; `deny`: refuse.'),
+    decision: z
+      .enum(['once', 'always', 'deny'])
+      .describe('`once`: allow this call; `always`: allow and remember; `deny`: refuse.'),
   })
   .openapi('PermissionAnswer');
 export type PermissionAnswer = z.infer<typeof PermissionAnswer>;
@@ -19,7 +21,9 @@ export type PermissionAnswered = z.infer<typeof PermissionAnswered>;
 const RuleDecision = z.enum(['allow', 'ask', 'deny']);
 const ToolRule = z
   .union([RuleDecision, z.record(z.string(), RuleDecision)])
-  .describe('One decision for every call of the tool, or decisions by pattern over what a call touches (`"curl *": "deny"`).');
+  .describe(
+    'One decision for every call of the tool, or decisions by pattern over what a call touches (`"curl *": "deny"`).',
+  );
 export const PermissionRules = z
   .record(z.string(), ToolRule)
   .describe('Tool names (or globs over them, `browser_*`) to their rules, as `permissions` in config.json.')
@@ -38,7 +42,7 @@ export const PermissionSettings = z
   .object({
     rules: PermissionRules.describe("The user's own rules (config.json's `permissions`)."),
     defaults: PermissionRules.describe('The built-in rules that apply where the user set none for the same key.'),
-    effective: PermissionRules.describe('The rules in effect: the defaults with the user\'s keys laid over them.'),
+    effective: PermissionRules.describe("The rules in effect: the defaults with the user's keys laid over them."),
     remembered: z.array(RememberedAnswer).describe('"Always" answers, kept across runs.'),
   })
   .openapi('PermissionSettings');
@@ -47,7 +51,9 @@ export type PermissionSettings = z.infer<typeof PermissionSettings>;
 // Read as any JSON object: the rules engine's check says which entry is wrong and why, in words a
 // person can act on, where a schema error would say only "Invalid input".
 export const NewPermissionRules = z
-  .object({ rules: z.record(z.string(), z.unknown()).describe('As `permissions` in config.json: see PermissionRules.') })
+  .object({
+    rules: z.record(z.string(), z.unknown()).describe('As `permissions` in config.json: see PermissionRules.'),
+  })
   .openapi('NewPermissionRules');
 export const ForgetAnswer = z.object({ tool: z.string().min(1), pattern: z.string() }).openapi('ForgetAnswer');
 
@@ -62,7 +68,8 @@ export function permissionRoutes({ app }: ServerDeps) {
       path: '/api/permissions/{id}',
       tag: 'permissions',
       summary: 'Answer a permission ask',
-      description: 'Answers the `permission.asked` event with this id (see GET /api/events). 404 when the ask is unknown or already answered.',
+      description:
+        'Answers the `permission.asked` event with this id (see GET /api/events). 404 when the ask is unknown or already answered.',
       params: AskId,
       body: PermissionAnswer,
       responses: { 200: { description: 'Answered; the tool call goes on or is refused.', schema: PermissionAnswered } },
@@ -70,7 +77,11 @@ export function permissionRoutes({ app }: ServerDeps) {
     },
     async (c, { params, body }) => {
       if (!app.permission.reply(params.id, body.decision)) {
-        throw new ApiError(404, 'not_found', `There is no open permission ask "${params.id}"; it may have been answered or its turn stopped.`);
+        throw new ApiError(
+          404,
+          'not_found',
+          `There is no open permission ask "${params.id}"; it may have been answered or its turn stopped.`,
+        );
       }
       return c.json({ ok: true } satisfies PermissionAnswered);
     },
@@ -93,7 +104,8 @@ function rulesRoutes(api: ReturnType<typeof newSubApp>, service: RulesEditing) {
       path: '/api/permissions',
       tag: 'permissions',
       summary: 'The permission rules and remembered answers',
-      description: 'What each tool may do without asking: the user\'s rules, the defaults, the two combined, and the "always" answers kept across runs.',
+      description:
+        'What each tool may do without asking: the user\'s rules, the defaults, the two combined, and the "always" answers kept across runs.',
       responses: { 200: { description: 'The permission settings.', schema: PermissionSettings } },
     },
     (c) => c.json(settings(service)),
@@ -106,11 +118,14 @@ function rulesRoutes(api: ReturnType<typeof newSubApp>, service: RulesEditing) {
       path: '/api/permissions',
       tag: 'permissions',
       summary: "Replace the user's permission rules",
-      description: 'Checked, saved to config.json (`permissions`) and applied from the next request on. Rules that cannot be used are refused with 400 and nothing changes.',
+      description:
+        'Checked, saved to config.json (`permissions`) and applied from the next request on. Rules that cannot be used are refused with 400 and nothing changes.',
       body: NewPermissionRules,
       responses: { 200: { description: 'The permission settings now.', schema: PermissionSettings } },
       errors: [400, 413],
-      errorText: { 400: 'The rules cannot be used (a bad pattern, an unknown decision): the message says which and why; nothing was saved.' },
+      errorText: {
+        400: 'The rules cannot be used (a bad pattern, an unknown decision): the message says which and why; nothing was saved.',
+      },
     },
     (c, { body }) => {
       const s = service;
@@ -141,7 +156,11 @@ function rulesRoutes(api: ReturnType<typeof newSubApp>, service: RulesEditing) {
     (c, { body }) => {
       const s = service;
       if (!s.forget(body.tool, body.pattern)) {
-        throw new ApiError(404, 'not_found', `No answer is remembered for ${body.tool} on "${body.pattern}"; GET /api/permissions lists them.`);
+        throw new ApiError(
+          404,
+          'not_found',
+          `No answer is remembered for ${body.tool} on "${body.pattern}"; GET /api/permissions lists them.`,
+        );
       }
       return c.json(settings(s));
     },

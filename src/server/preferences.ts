@@ -13,8 +13,15 @@ const MAX_NAME_CHARS = 100;
 
 export const Preferences = z
   .object({
-    instructions: z.array(z.string()).describe(`Standing instructions ("用中文回复", "keep answers short"), one per line, in every system prompt. At most ${MAX_INSTRUCTIONS} of ${MAX_INSTRUCTION_CHARS} characters.`),
-    name: z.string().optional().describe('Only when an earlier version stored the user\'s name here; names are memories now.'),
+    instructions: z
+      .array(z.string())
+      .describe(
+        `Standing instructions ("用中文回复", "keep answers short"), one per line, in every system prompt. At most ${MAX_INSTRUCTIONS} of ${MAX_INSTRUCTION_CHARS} characters.`,
+      ),
+    name: z
+      .string()
+      .optional()
+      .describe("Only when an earlier version stored the user's name here; names are memories now."),
   })
   .openapi('Preferences');
 export type Preferences = z.infer<typeof Preferences>;
@@ -23,7 +30,12 @@ export type Preferences = z.infer<typeof Preferences>;
 export const NewPreferences = z
   .object({
     instructions: z.array(z.string()).max(1000).describe('The whole new list: empty lines and duplicates are dropped.'),
-    name: z.string().max(MAX_NAME_CHARS).nullable().optional().describe('Deprecated: `null` clears a name stored by an earlier version; a string replaces it.'),
+    name: z
+      .string()
+      .max(MAX_NAME_CHARS)
+      .nullable()
+      .optional()
+      .describe('Deprecated: `null` clears a name stored by an earlier version; a string replaces it.'),
   })
   .openapi('NewPreferences');
 
@@ -34,10 +46,20 @@ export function preferenceRoutes({ app }: ServerDeps) {
     const name = store.get(LEGACY_NAME_KEY);
     return { instructions: app.preferences.list(), ...(name ? { name } : {}) };
   };
-  const description = "The user's standing instructions, kept across sessions and put into every system prompt (with a model; offline mode has no prompt).";
+  const description =
+    "The user's standing instructions, kept across sessions and put into every system prompt (with a model; offline mode has no prompt).";
 
-  endpoint(api, { method: 'get', path: '/api/preferences', tag: 'preferences', summary: "The user's standing instructions", description, responses: { 200: { description: 'The preferences.', schema: Preferences } } }, (c) =>
-    c.json(read()),
+  endpoint(
+    api,
+    {
+      method: 'get',
+      path: '/api/preferences',
+      tag: 'preferences',
+      summary: "The user's standing instructions",
+      description,
+      responses: { 200: { description: 'The preferences.', schema: Preferences } },
+    },
+    (c) => c.json(read()),
   );
 
   endpoint(
@@ -49,9 +71,16 @@ export function preferenceRoutes({ app }: ServerDeps) {
       summary: "Replace the user's standing instructions",
       description,
       body: NewPreferences,
-      responses: { 200: { description: 'The preferences now, as stored (trimmed, empty lines and duplicates dropped).', schema: Preferences } },
+      responses: {
+        200: {
+          description: 'The preferences now, as stored (trimmed, empty lines and duplicates dropped).',
+          schema: Preferences,
+        },
+      },
       errors: [400, 413],
-      errorText: { 400: 'Too many instructions, one too long, or not a list of strings: the message says which; nothing was saved.' },
+      errorText: {
+        400: 'Too many instructions, one too long, or not a list of strings: the message says which; nothing was saved.',
+      },
     },
     (c, { body }) => {
       try {

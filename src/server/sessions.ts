@@ -23,7 +23,9 @@ export const Session = z
   .openapi('Session');
 export type Session = z.infer<typeof Session>;
 
-export const SessionList = z.object({ sessions: z.array(Session).describe('Most recently active first.') }).openapi('SessionList');
+export const SessionList = z
+  .object({ sessions: z.array(Session).describe('Most recently active first.') })
+  .openapi('SessionList');
 export type SessionList = z.infer<typeof SessionList>;
 
 export const NewSession = z.object({ title: z.string().max(200).optional() }).openapi('NewSession');
@@ -35,11 +37,19 @@ export type Rename = z.infer<typeof Rename>;
 export const Part = z
   .discriminatedUnion('type', [
     z.object({ id: z.string(), type: z.literal('text'), text: z.string() }),
-    z.object({ id: z.string(), type: z.literal('reasoning'), text: z.string().describe("The model's own thinking, never part of the reply.") }),
+    z.object({
+      id: z.string(),
+      type: z.literal('reasoning'),
+      text: z.string().describe("The model's own thinking, never part of the reply."),
+    }),
     z.object({
       id: z.string(),
       type: z.literal('summary'),
-      text: z.string().describe('What the earlier messages said, as the model reads it from now on. Those messages stay in the history.'),
+      text: z
+        .string()
+        .describe(
+          'What the earlier messages said, as the model reads it from now on. Those messages stay in the history.',
+        ),
       covers: z.object({
         upTo: z.string().describe('The last message it covers (every earlier one is covered too).'),
         upToCreatedAt: z.number().int(),
@@ -54,7 +64,9 @@ export const Part = z
       tool: z.string(),
       input: z.unknown().describe('The arguments: parsed JSON when valid, else the raw text.'),
       output: z.string().nullable(),
-      state: z.enum(['pending', 'running', 'completed', 'error']).describe('A tool call moves pending → running → completed | error.'),
+      state: z
+        .enum(['pending', 'running', 'completed', 'error'])
+        .describe('A tool call moves pending → running → completed | error.'),
       ms: z.number().nullable().describe('How long the call took, in milliseconds.'),
       title: z.string().optional().describe("One short line for the call's card, when the tool gave one."),
       metadata: z.record(z.string(), z.unknown()).optional().describe('Small JSON details for the card.'),
@@ -62,7 +74,10 @@ export const Part = z
         .array(z.object({ name: z.string(), mimeType: z.string(), size: z.number(), path: z.string().optional() }))
         .optional()
         .describe('Files the call attached, without their bytes.'),
-      permission: z.array(PermissionRecord).optional().describe('How each permission the call requested was decided, in order; absent when it requested none.'),
+      permission: z
+        .array(PermissionRecord)
+        .optional()
+        .describe('How each permission the call requested was decided, in order; absent when it requested none.'),
     }),
   ])
   .openapi('Part');
@@ -83,7 +98,9 @@ export type Message = z.infer<typeof Message>;
 export const UndoTurn = z
   .object({
     turnId: z.string(),
-    state: z.enum(['undoable', 'undone', 'expired', 'running']).describe('`expired`: its snapshot was removed to keep within the limits (undo in config.json).'),
+    state: z
+      .enum(['undoable', 'undone', 'expired', 'running'])
+      .describe('`expired`: its snapshot was removed to keep within the limits (undo in config.json).'),
   })
   .openapi('UndoTurn');
 
@@ -93,17 +110,27 @@ export type UndoResult = z.infer<typeof UndoResult>;
 export const History = z
   .object({
     messages: z.array(Message).describe('Oldest first.'),
-    changingTools: z.array(z.string()).describe('The tools whose calls may change the workspace (the ones undo takes back).'),
-    undo: z.array(UndoTurn).describe('The turns that changed files, newest first, and whether POST …/undo can still take them back (it takes the newest `undoable` one).'),
+    changingTools: z
+      .array(z.string())
+      .describe('The tools whose calls may change the workspace (the ones undo takes back).'),
+    undo: z
+      .array(UndoTurn)
+      .describe(
+        'The turns that changed files, newest first, and whether POST …/undo can still take them back (it takes the newest `undoable` one).',
+      ),
     resumeAfter: z
       .number()
       .int()
-      .describe('Follow the session from here (GET …/events?after=) to see what comes after this history, the step in flight included.'),
+      .describe(
+        'Follow the session from here (GET …/events?after=) to see what comes after this history, the step in flight included.',
+      ),
   })
   .openapi('History');
 export type History = z.infer<typeof History>;
 
-export const ChatRequest = z.object({ message: z.string().min(1).describe('What the user says. At most 100,000 characters.') }).openapi('ChatRequest');
+export const ChatRequest = z
+  .object({ message: z.string().min(1).describe('What the user says. At most 100,000 characters.') })
+  .openapi('ChatRequest');
 export type ChatRequest = z.infer<typeof ChatRequest>;
 
 /** The CLI's `--json` object. */
@@ -114,13 +141,20 @@ export const ChatResult = z
     reply: z.string(),
     actions: z
       .array(z.object({ tool: z.string(), input: z.unknown(), ok: z.boolean(), output: z.string(), ms: z.number() }))
-      .describe('Every tool call of the turn in execution order; a refused or failed call has `ok: false` and the reason in `output`.'),
-    error: z.object({ code: z.string(), message: z.string() }).optional().describe('Set when the model service failed; the reply says so in words.'),
+      .describe(
+        'Every tool call of the turn in execution order; a refused or failed call has `ok: false` and the reason in `output`.',
+      ),
+    error: z
+      .object({ code: z.string(), message: z.string() })
+      .optional()
+      .describe('Set when the model service failed; the reply says so in words.'),
   })
   .openapi('ChatResult');
 export type ChatResult = z.infer<typeof ChatResult>;
 
-export const AbortResult = z.object({ aborted: z.boolean().describe('False when no turn was running.') }).openapi('AbortResult');
+export const AbortResult = z
+  .object({ aborted: z.boolean().describe('False when no turn was running.') })
+  .openapi('AbortResult');
 export type AbortResult = z.infer<typeof AbortResult>;
 
 const FollowQuery = z.object({
@@ -139,7 +173,7 @@ const TURN_EVENTS =
   '`permission.asked` / `permission.replied`, `llm.retry` / `llm.waiting`, `context.compacted` {messageId, partId, messages, model} / ' +
   '`context.compaction_failed` {reason}, `error` {code, message}, `turn.end` {reply, stopReason}. ' +
   'Each `data:` is the whole event as JSON with `type`, `sessionId` and `seq` (one more than the previous event of the session), which is also the `id:`. ' +
-  'Long strings in a tool call\'s `input` are cut to 10,000 characters in events; GET …/messages has them whole.';
+  "Long strings in a tool call's `input` are cut to 10,000 characters in events; GET …/messages has them whole.";
 
 const wantsEvents = (accept: string | undefined) => accept?.includes('text/event-stream') ?? false;
 
@@ -157,25 +191,58 @@ export function sessionRoutes(deps: ServerDeps) {
     return s;
   };
 
-  endpoint(api, { method: 'get', path: '/api/sessions', tag: 'sessions', summary: 'List sessions', responses: { 200: { description: 'The sessions.', schema: SessionList } } }, (c) =>
-    c.json({ sessions: sessions.list().map(withStatus) } satisfies SessionList),
+  endpoint(
+    api,
+    {
+      method: 'get',
+      path: '/api/sessions',
+      tag: 'sessions',
+      summary: 'List sessions',
+      responses: { 200: { description: 'The sessions.', schema: SessionList } },
+    },
+    (c) => c.json({ sessions: sessions.list().map(withStatus) } satisfies SessionList),
   );
 
   endpoint(
     api,
-    { method: 'post', path: '/api/sessions', tag: 'sessions', summary: 'Create a session', body: NewSession, responses: { 201: { description: 'The new session.', schema: Session } }, errors: [400, 413] },
+    {
+      method: 'post',
+      path: '/api/sessions',
+      tag: 'sessions',
+      summary: 'Create a session',
+      body: NewSession,
+      responses: { 201: { description: 'The new session.', schema: Session } },
+      errors: [400, 413],
+    },
     (c, { body }) => c.json(withStatus(sessions.create(body.title)), 201),
   );
 
   endpoint(
     api,
-    { method: 'get', path: '/api/sessions/{id}', tag: 'sessions', summary: 'One session', params: SessionId, responses: { 200: { description: 'The session.', schema: Session } }, errors: [404] },
+    {
+      method: 'get',
+      path: '/api/sessions/{id}',
+      tag: 'sessions',
+      summary: 'One session',
+      params: SessionId,
+      responses: { 200: { description: 'The session.', schema: Session } },
+      errors: [404],
+    },
     (c, { params }) => c.json(withStatus(mustExist(params.id))),
   );
 
   endpoint(
     api,
-    { method: 'patch', path: '/api/sessions/{id}', tag: 'sessions', summary: 'Rename a session', params: SessionId, body: Rename, responses: { 200: { description: 'The renamed session.', schema: Session } }, errors: [400, 404] },
+    {
+      method: 'patch',
+      path: '/api/sessions/{id}',
+      tag: 'sessions',
+      summary: 'Rename a session',
+      params: SessionId,
+      body: Rename,
+      responses: { 200: { description: 'The renamed session.', schema: Session } },
+      errors: [400, 404],
+    },
     (c, { params, body }) => c.json(withStatus(sessions.rename(params.id, body.title))),
   );
 
@@ -212,7 +279,12 @@ export function sessionRoutes(deps: ServerDeps) {
     (c, { params }) => {
       // Read before the history: whatever happens in between is replayed, never missed.
       const resumeAfter = app.events.resumePoint(params.id);
-      return c.json({ messages: sessions.history(params.id).map(toMessage), undo: sessions.undoStates(params.id), changingTools: changingTools(), resumeAfter } satisfies History);
+      return c.json({
+        messages: sessions.history(params.id).map(toMessage),
+        undo: sessions.undoStates(params.id),
+        changingTools: changingTools(),
+        resumeAfter,
+      } satisfies History);
     },
   );
 
@@ -228,7 +300,9 @@ export function sessionRoutes(deps: ServerDeps) {
         `${TURN_EVENTS} Leaving (closing the connection) does not stop the turn; POST …/abort does.`,
       params: SessionId,
       body: ChatRequest,
-      responses: { 200: { description: 'The turn: a ChatResult, or the event stream.', schema: ChatResult, events: true } },
+      responses: {
+        200: { description: 'The turn: a ChatResult, or the event stream.', schema: ChatResult, events: true },
+      },
       errors: [400, 404, 409, 413, 429],
     },
     async (c, { params, body }) => {
@@ -266,7 +340,8 @@ export function sessionRoutes(deps: ServerDeps) {
       path: '/api/sessions/{id}/abort',
       tag: 'sessions',
       summary: 'Stop the running turn',
-      description: 'Stops the model request and the running tool; the turn ends with `stopReason` `aborted` and a reply that says what was and was not done.',
+      description:
+        'Stops the model request and the running tool; the turn ends with `stopReason` `aborted` and a reply that says what was and was not done.',
       params: SessionId,
       responses: { 200: { description: 'Whether a turn was running.', schema: AbortResult } },
       errors: [404],
@@ -287,11 +362,15 @@ export function sessionRoutes(deps: ServerDeps) {
       description:
         "As `zhixing undo`: puts the workspace back as it was before the session's last turn that changed files (by a file tool or the shell) and is not undone yet; " +
         'called again, it goes one turn further back. Files created by the turn are removed, changed ones restored, deleted ones put back; ' +
-        'a file changed since the turn is kept as it is and listed in `conflicts`. Also sent to the session\'s followers as an `undo` event.',
+        "a file changed since the turn is kept as it is and listed in `conflicts`. Also sent to the session's followers as an `undo` event.",
       params: SessionId,
-      responses: { 200: { description: 'What was restored, and a sentence in the user\'s language saying so.', schema: UndoResult } },
+      responses: {
+        200: { description: "What was restored, and a sentence in the user's language saying so.", schema: UndoResult },
+      },
       errors: [404, 409],
-      errorText: { 409: 'Nothing to undo (code `nothing_to_undo`: no such turn, or its snapshot is gone), or a turn of the session is running (code `busy`).' },
+      errorText: {
+        409: 'Nothing to undo (code `nothing_to_undo`: no such turn, or its snapshot is gone), or a turn of the session is running (code `busy`).',
+      },
     },
     async (c, { params }) => {
       mustExist(params.id);

@@ -36,9 +36,20 @@ describe('SSE wire form', () => {
   it('writes id, event and one data line, and the id only when there is one', () => {
     expect(formatEvent('turn.end', '{"reply":"16"}')).toBe('event: turn.end\ndata: {"reply":"16"}\n\n');
     expect(formatEvent('turn.end', '{}', 7)).toBe('id: 7\nevent: turn.end\ndata: {}\n\n');
-    expect(eventFrame({ type: 'session.status', sessionId: 's', status: 'idle' })).toBe('event: session.status\ndata: {"type":"session.status","sessionId":"s","status":"idle"}\n\n');
+    expect(eventFrame({ type: 'session.status', sessionId: 's', status: 'idle' })).toBe(
+      'event: session.status\ndata: {"type":"session.status","sessionId":"s","status":"idle"}\n\n',
+    );
     // A line break inside the data stays escaped in the JSON: one event cannot become two.
-    expect(eventFrame({ type: 'text.delta', sessionId: 's', turnId: 't', messageId: 'm', partId: 'p', delta: 'a\n\nevent: x' })).toBe(
+    expect(
+      eventFrame({
+        type: 'text.delta',
+        sessionId: 's',
+        turnId: 't',
+        messageId: 'm',
+        partId: 'p',
+        delta: 'a\n\nevent: x',
+      }),
+    ).toBe(
       'event: text.delta\ndata: {"type":"text.delta","sessionId":"s","turnId":"t","messageId":"m","partId":"p","delta":"a\\n\\nevent: x"}\n\n',
     );
   });
@@ -51,7 +62,10 @@ describe('the stream registry', () => {
     const closed = vi.fn();
     const sa = sse.open(asResponse(a), closed);
     sse.open(asResponse(b));
-    expect(a.head).toEqual({ status: 200, headers: expect.objectContaining({ 'content-type': 'text/event-stream; charset=utf-8' }) });
+    expect(a.head).toEqual({
+      status: 200,
+      headers: expect.objectContaining({ 'content-type': 'text/event-stream; charset=utf-8' }),
+    });
     expect(sse.size).toBe(2);
     sa.write('event: x\ndata: 1\n\n');
     expect(a.written).toBe('event: x\ndata: 1\n\n');

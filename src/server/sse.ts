@@ -146,4 +146,5 @@ export function seqOf(event: object): number | undefined {
 }
 
 /** A bus event in wire form: `event:` is its type, `data:` the whole event as JSON. */
-export const eventFrame = (event: BusEvent | NewEvent): string => formatEvent(event.type, JSON.stringify(event), seqOf(event));
+export const eventFrame = (event: BusEvent | NewEvent): string =>
+  formatEvent(event.type, JSON.stringify(event), seqOf(event));

@@ -27,13 +27,24 @@ export const Status = z
     }),
     sandbox: z
       .object({
-        kind: z.enum(['bwrap', 'sandbox-exec', 'none']).describe('`bwrap`: bubblewrap (Linux); `sandbox-exec`: Seatbelt (macOS); `none`: no sandbox program.'),
-        ok: z.boolean().describe('False when no sandbox works here: shell commands then run uncontained, and each one asks first, whatever the rules.'),
+        kind: z
+          .enum(['bwrap', 'sandbox-exec', 'none'])
+          .describe('`bwrap`: bubblewrap (Linux); `sandbox-exec`: Seatbelt (macOS); `none`: no sandbox program.'),
+        ok: z
+          .boolean()
+          .describe(
+            'False when no sandbox works here: shell commands then run uncontained, and each one asks first, whatever the rules.',
+          ),
         reason: z.string().optional().describe('Why no sandbox works, e.g. "bubblewrap (bwrap) is not installed".'),
         network: z
           .enum(['off', 'user-mode', 'host'])
-          .describe('The network commands get. `off`: none; `user-mode`: the internet through pasta, no local address (loopback, private ranges, this machine) reachable; `host`: the machine\'s own network, local addresses included (macOS, or no sandbox).'),
-        networkReason: z.string().optional().describe('Why the network is off although the settings turn it on (e.g. pasta is not installed).'),
+          .describe(
+            "The network commands get. `off`: none; `user-mode`: the internet through pasta, no local address (loopback, private ranges, this machine) reachable; `host`: the machine's own network, local addresses included (macOS, or no sandbox).",
+          ),
+        networkReason: z
+          .string()
+          .optional()
+          .describe('Why the network is off although the settings turn it on (e.g. pasta is not installed).'),
       })
       .describe('What shell commands run in.'),
     memory: z
@@ -41,10 +52,15 @@ export const Status = z
         count: z.number().int().describe('How many memories are kept, over every session.'),
         embeddings: z
           .object({
-            kind: z.enum(['none', 'remote', 'local']).describe('`none`: lexical search only; otherwise where vectors come from.'),
+            kind: z
+              .enum(['none', 'remote', 'local'])
+              .describe('`none`: lexical search only; otherwise where vectors come from.'),
             model: z.string().optional(),
             dimensions: z.number().int().optional(),
-            progress: z.object({ done: z.number().int(), total: z.number().int() }).optional().describe('While memories are embedded in the background.'),
+            progress: z
+              .object({ done: z.number().int(), total: z.number().int() })
+              .optional()
+              .describe('While memories are embedded in the background.'),
             error: z.string().optional().describe('The last failure, in plain words.'),
           })
           .describe('How memories are searched.'),
@@ -82,14 +98,24 @@ export function statusRoutes({ app, version }: ServerDeps) {
         provider: app.llm.provider,
         model: app.llm.model,
         tools: app.tools.names(),
-        mcp: app.mcp.list().map((s) => ({ name: s.name, state: s.state, tools: s.tools.length, ...(s.error ? { error: s.error } : {}) })),
+        mcp: app.mcp.list().map((s) => ({
+          name: s.name,
+          state: s.state,
+          tools: s.tools.length,
+          ...(s.error ? { error: s.error } : {}),
+        })),
         sessions: { running: running.ids, limit: running.limit },
         sandbox: {
-          kind: sandbox.kind, ok: sandbox.ok, ...(sandbox.reason ? { reason: sandbox.reason } : {}),
-          network: sandbox.network ?? 'off', ...(sandbox.networkReason ? { networkReason: sandbox.networkReason } : {}),
+          kind: sandbox.kind,
+          ok: sandbox.ok,
+          ...(sandbox.reason ? { reason: sandbox.reason } : {}),
+          network: sandbox.network ?? 'off',
+          ...(sandbox.networkReason ? { networkReason: sandbox.networkReason } : {}),
         },
         memory: { count: app.memory.list({ limit: 1 }).total, embeddings: app.memory.embeddings() },
-        search: app.config.web.search ? { provider: app.config.web.search.provider, url: safeUrl(app.config.web.search.url) } : null,
+        search: app.config.web.search
+          ? { provider: app.config.web.search.provider, url: safeUrl(app.config.web.search.url) }
+          : null,
       };
       return c.json(status);
     },

@@ -84,7 +84,11 @@ export interface WebApp {
   serve(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
-const exists = (p: string) => lstat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  lstat(p).then(
+    () => true,
+    () => false,
+  );
 const rawPath = (req: IncomingMessage) => (req.url ?? '/').split('?')[0]!;
 
 function isApiPath(p: string): boolean {
@@ -189,15 +193,21 @@ export function createWebApp(options: { root: string }): WebApp {
     const index = await load([INDEX]);
     if (index) return send(req, res, index, REVALIDATE);
     const body = Buffer.from(NOT_BUILT_PAGE);
-    res.writeHead(503, {
-      'content-security-policy': APP_CONTENT_SECURITY_POLICY,
-      'content-type': 'text/html; charset=utf-8',
-      'content-length': body.length,
-    }).end(body);
+    res
+      .writeHead(503, {
+        'content-security-policy': APP_CONTENT_SECURITY_POLICY,
+        'content-type': 'text/html; charset=utf-8',
+        'content-length': body.length,
+      })
+      .end(body);
   }
 
   const notFound = (req: IncomingMessage, res: ServerResponse) =>
-    sendError(res, new ApiError(404, 'not_found', `There is no file ${rawPath(req).slice(0, 200)} in the web app.`), SECURITY_HEADERS);
+    sendError(
+      res,
+      new ApiError(404, 'not_found', `There is no file ${rawPath(req).slice(0, 200)} in the web app.`),
+      SECURITY_HEADERS,
+    );
 
   return {
     claims: (req) => (req.method === 'GET' || req.method === 'HEAD') && !isApiPath(rawPath(req)),

@@ -39,11 +39,13 @@ const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 function checkPathText(userPath: string): void {
   if (CONTROL.test(userPath)) throw badPath('The path contains control characters; give a plain file name.');
-  if (BIDI.test(userPath)) throw badPath('The path contains text-direction controls, which can disguise a name; give a plain file name.');
+  if (BIDI.test(userPath))
+    throw badPath('The path contains text-direction controls, which can disguise a name; give a plain file name.');
   if (userPath.includes('\\')) throw badPath('The path contains a backslash; separate folders with "/".');
   if (Buffer.byteLength(userPath) > MAX_PATH_BYTES) throw badPath(`The path is longer than ${MAX_PATH_BYTES} bytes.`);
   const long = userPath.split('/').find((n) => Buffer.byteLength(n) > MAX_NAME_BYTES);
-  if (long !== undefined) throw badPath(`The name "${[...long].slice(0, 20).join('')}…" is longer than ${MAX_NAME_BYTES} bytes.`);
+  if (long !== undefined)
+    throw badPath(`The name "${[...long].slice(0, 20).join('')}…" is longer than ${MAX_NAME_BYTES} bytes.`);
 }
 
 /** A sandbox refusal (outside the workspace, through a link, a loop) is the client's path, but not a malformed one. */
@@ -87,15 +89,21 @@ async function claimName(temp: string, dir: string, name: string): Promise<strin
       if (errCode(err) !== 'EEXIST') throw err;
     }
   }
-  throw new ApiError(409, 'name_taken', `"${name}" and ${MAX_COPIES - 1} numbered copies of it already exist there. Pick another name.`);
+  throw new ApiError(
+    409,
+    'name_taken',
+    `"${name}" and ${MAX_COPIES - 1} numbered copies of it already exist there. Pick another name.`,
+  );
 }
 
 /** Disk failures in the store's words (`disk_full` → 507); a file where a folder should be is the client's path. */
 function writeFailure(err: unknown, shown: string): unknown {
   if (err instanceof ApiError || err instanceof ToolError) return err;
   const code = errCode(err);
-  if (code === 'ENOTDIR' || code === 'EEXIST') return badPath(`Cannot save ${shown}: part of the path is a file, not a folder.`);
-  if (code === 'ENAMETOOLONG') return badPath(`Cannot save ${shown}: a name or the whole path is too long for this file system.`);
+  if (code === 'ENOTDIR' || code === 'EEXIST')
+    return badPath(`Cannot save ${shown}: part of the path is a file, not a folder.`);
+  if (code === 'ENAMETOOLONG')
+    return badPath(`Cannot save ${shown}: a name or the whole path is too long for this file system.`);
   if (code === 'EISDIR') return badPath(`Cannot save ${shown}: it is a folder.`);
   return toStoreError(err, shown);
 }
@@ -106,12 +114,21 @@ function writeFailure(err: unknown, shown: string): unknown {
  * upload gets a name. An existing file is never replaced: the upload becomes `name (2).ext` instead.
  * Anything refused or failed, too large or cut off leaves nothing behind.
  */
-export async function saveUpload(options: { workspace: string; userPath: string; body: ReadableStream<Uint8Array> | null; lang: Lang }): Promise<Uploaded> {
+export async function saveUpload(options: {
+  workspace: string;
+  userPath: string;
+  body: ReadableStream<Uint8Array> | null;
+  lang: Lang;
+}): Promise<Uploaded> {
   const { workspace, userPath, lang } = options;
   checkPathText(userPath);
   const name = userPath.split('/').pop()!;
-  if (name === '' || name === '.' || name === '..') throw badPath(`"${userPath}" does not end in a file name; add one, e.g. ${userPath.replace(/\/?$/, '/')}photo.png.`);
-  if (isTempName(name)) throw badPath(`"${name}" is the form of Zhixing's own temp files, which get cleaned away; pick another name.`);
+  if (name === '' || name === '.' || name === '..')
+    throw badPath(
+      `"${userPath}" does not end in a file name; add one, e.g. ${userPath.replace(/\/?$/, '/')}photo.png.`,
+    );
+  if (isTempName(name))
+    throw badPath(`"${name}" is the form of Zhixing's own temp files, which get cleaned away; pick another name.`);
   const target = await inSandbox(() => resolveInSandbox(workspace, userPath, lang, { forWrite: true }));
   const shown = displayPath(workspace, target);
   const guard: Guard = (p) => assertStillInside(workspace, p, lang, 'file.write', shown);
@@ -172,8 +189,10 @@ export async function openWorkspaceFile(workspace: string, userPath: string, lan
     handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
     const code = errCode(err);
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new ApiError(404, 'not_found', `There is no file ${shown} in the workspace.`);
-    if (code === 'ELOOP') throw new ApiError(403, 'forbidden', `${shown} is a symbolic link that changed while it was opened.`);
+    if (code === 'ENOENT' || code === 'ENOTDIR')
+      throw new ApiError(404, 'not_found', `There is no file ${shown} in the workspace.`);
+    if (code === 'ELOOP')
+      throw new ApiError(403, 'forbidden', `${shown} is a symbolic link that changed while it was opened.`);
     throw toStoreError(err, shown);
   }
   try {

@@ -10,7 +10,11 @@ export function jsonResult(sessionId: string, mode: string, r: TurnResult) {
     mode,
     reply: r.reply,
     actions: r.actions.map((a) => ({
-      tool: a.tool, input: a.input, ok: a.ok, output: a.output, ms: roundMs(a.ms),
+      tool: a.tool,
+      input: a.input,
+      ok: a.ok,
+      output: a.output,
+      ms: roundMs(a.ms),
       ...(a.permission && { permission: a.permission }),
     })),
     ...(r.error ? { error: r.error } : {}),

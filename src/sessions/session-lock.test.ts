@@ -24,8 +24,13 @@ function sleeper(): ChildProcess {
 }
 
 const HOUR_MS = 3_600_000;
-const held = (sessionId: string, pid: number, started: string, heartbeatAt: number): LockRow =>
-  ({ sessionId, owner: `${hostname()}:${pid}:${started}:abcd`, pid, acquiredAt: heartbeatAt, heartbeatAt });
+const held = (sessionId: string, pid: number, started: string, heartbeatAt: number): LockRow => ({
+  sessionId,
+  owner: `${hostname()}:${pid}:${started}:abcd`,
+  pid,
+  acquiredAt: heartbeatAt,
+  heartbeatAt,
+});
 
 describe('session locks across processes', () => {
   it('never takes over from a live process, however long its heartbeat has been silent (a stopped process)', async () => {

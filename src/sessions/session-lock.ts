@@ -15,7 +15,10 @@ export interface SessionLocks {
    * Takes the session's turn lock, waiting up to `waitMs` for another process to finish its turn.
    * Resolves to a release function, or to `undefined` when the session stayed busy (`holderPid` says who).
    */
-  acquire(sessionId: string, options: { waitMs: number; signal?: AbortSignal; onWait?: (holderPid: number) => void }): Promise<(() => void) | undefined>;
+  acquire(
+    sessionId: string,
+    options: { waitMs: number; signal?: AbortSignal; onWait?: (holderPid: number) => void },
+  ): Promise<(() => void) | undefined>;
   /** The pid of the other process running a turn in this session, if any. */
   holder(sessionId: string): number | undefined;
 }

@@ -105,7 +105,12 @@ export function createSessions(deps: SessionsDeps): SessionsService {
 
   const mustGet = (id: string): SessionRow => {
     const s = store.sessions.get(id);
-    if (!s) throw new SessionError('not_found', `There is no session "${id}". List them with /sessions or GET /api/sessions.`, `没有会话「${id}」。用 /sessions 查看。`);
+    if (!s)
+      throw new SessionError(
+        'not_found',
+        `There is no session "${id}". List them with /sessions or GET /api/sessions.`,
+        `没有会话「${id}」。用 /sessions 查看。`,
+      );
     return s;
   };
 
@@ -176,13 +181,22 @@ export function createSessions(deps: SessionsDeps): SessionsService {
     async undo(id, lang) {
       mustGet(id);
       const busy = () =>
-        new SessionError('busy', 'A turn of this session is still running: wait for it to finish (or stop it), then undo.', '这个会话还有一轮在运行：等它结束（或先停止它）再撤销。');
+        new SessionError(
+          'busy',
+          'A turn of this session is still running: wait for it to finish (or stop it), then undo.',
+          '这个会话还有一轮在运行：等它结束（或先停止它）再撤销。',
+        );
       if (running.has(id)) throw busy();
       // Holding the session's lock keeps any process from starting a turn while files are put back.
       const release = await locks.acquire(id, { waitMs: 0 });
       if (!release) throw busy();
       try {
-        if (!deps.undo) throw new UndoError('nothing_to_undo', 'Nothing to undo: undo is not set up here.', '没有可以撤销的：这里没有启用撤销。');
+        if (!deps.undo)
+          throw new UndoError(
+            'nothing_to_undo',
+            'Nothing to undo: undo is not set up here.',
+            '没有可以撤销的：这里没有启用撤销。',
+          );
         const said = lang ?? deps.lang ?? deps.detectLang(lastUserText(id));
         const result = deps.undo.undo(id, said);
         bus.emit({ type: 'undo', sessionId: id, ...result });
@@ -204,7 +218,12 @@ export function createSessions(deps: SessionsDeps): SessionsService {
           `消息太长了（${text.length} 个字符，最多 ${MAX_MESSAGE_CHARS} 个）。`,
         );
       }
-      if (running.has(id)) throw new SessionError('busy', 'This session is still working on the previous message. Wait, or abort it.', '这个会话还在处理上一条消息。请稍等，或先停止它。');
+      if (running.has(id))
+        throw new SessionError(
+          'busy',
+          'This session is still working on the previous message. Wait, or abort it.',
+          '这个会话还在处理上一条消息。请稍等，或先停止它。',
+        );
       if (running.size >= maxRunning) {
         throw new SessionError(
           'too_many',
@@ -237,7 +256,10 @@ export function createSessions(deps: SessionsDeps): SessionsService {
   };
 
   function lastUserText(id: string): string {
-    const user = store.messages.listRecent(id, LANG_WINDOW).filter((m) => m.role === 'user').at(-1);
+    const user = store.messages
+      .listRecent(id, LANG_WINDOW)
+      .filter((m) => m.role === 'user')
+      .at(-1);
     return user?.parts.map((p) => (p.type === 'text' ? p.text : '')).join(' ') ?? '';
   }
 
@@ -258,8 +280,23 @@ export function createSessions(deps: SessionsDeps): SessionsService {
         skills,
       });
       const inPrompt = promptSources(skills ?? [], lang);
-      const result = await runTurn({ ...deps, snapshots: deps.undo }, { sessionId: id, text, workspace: deps.workspace, systemPrompt, inPrompt, lang, maxSteps: deps.maxSteps, limits: { maxReplyChars: deps.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS }, deadlineMs: deps.turnTimeoutMs, signal });
-      if (titled) await Promise.race([titled, new Promise<void>((resolve) => setTimeout(resolve, TITLE_GRACE_MS).unref())]);
+      const result = await runTurn(
+        { ...deps, snapshots: deps.undo },
+        {
+          sessionId: id,
+          text,
+          workspace: deps.workspace,
+          systemPrompt,
+          inPrompt,
+          lang,
+          maxSteps: deps.maxSteps,
+          limits: { maxReplyChars: deps.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS },
+          deadlineMs: deps.turnTimeoutMs,
+          signal,
+        },
+      );
+      if (titled)
+        await Promise.race([titled, new Promise<void>((resolve) => setTimeout(resolve, TITLE_GRACE_MS).unref())]);
       bus.emit({ type: 'session.status', sessionId: id, status: result.stopReason === 'error' ? 'error' : 'idle' });
       return result;
     } catch (err) {

@@ -43,7 +43,12 @@ export function createBoundedAnalyzer(o: BoundedAnalyzeOptions = {}): BoundedAna
   let jobs: WorkerJobs<{ command: string; options: AnalyzeOptions }, CommandAnalysis> | undefined;
   return async (command, options) => {
     jobs ??= workerJobs({
-      spawn: () => new Worker(file, { resourceLimits: { maxOldGenerationSizeMb: ANALYZE_HEAP_LIMIT_MB, maxYoungGenerationSizeMb: 32 }, stdout: true, stderr: true }),
+      spawn: () =>
+        new Worker(file, {
+          resourceLimits: { maxOldGenerationSizeMb: ANALYZE_HEAP_LIMIT_MB, maxYoungGenerationSizeMb: 32 },
+          stdout: true,
+          stderr: true,
+        }),
       idleMs: IDLE_MS,
       timeoutMs,
       maxRunning: MAX_RUNNING,

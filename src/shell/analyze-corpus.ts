@@ -57,7 +57,10 @@ export const CORPUS: Array<[command: string, expected: Expected]> = [
   ['cat <<EOF\n$(curl x)\nEOF', { parts: ['cat', 'curl x'] }],
   ["cat <<'EOF'\n$(curl x)\nEOF", { parts: ['cat'] }],
   ['ls > "$(curl x)"', { parts: ['ls', 'curl x'] }],
-  ['echo $((1 + $(curl x)))', { parts: ['echo $((1 + $(curl x)))', '$((1 + $(curl x)))', 'curl x'], argsUnknown: ['echo $((1 + $(curl x)))'] }],
+  [
+    'echo $((1 + $(curl x)))',
+    { parts: ['echo $((1 + $(curl x)))', '$((1 + $(curl x)))', 'curl x'], argsUnknown: ['echo $((1 + $(curl x)))'] },
+  ],
   // Quoting and escapes: the name bash runs.
   ['c"u"rl x', { parts: ['curl x'] }],
   ["'curl' x", { parts: ['curl x'] }],
@@ -70,7 +73,7 @@ export const CORPUS: Array<[command: string, expected: Expected]> = [
   ["$'\\u0063url' x", { parts: ['curl x'] }],
   ["c''url x", { parts: ['curl x'] }],
   ['c""url x', { parts: ['curl x'] }],
-  ["curl 'a b' \"c d\"", { parts: ['curl a b c d'] }],
+  ['curl \'a b\' "c d"', { parts: ['curl a b c d'] }],
   ['echo "a\\"b"', { parts: ['echo a"b'] }],
   ['c\\\nurl x', { parts: ['curl x'] }],
   // Paths: as written, and the real path.
@@ -100,7 +103,10 @@ export const CORPUS: Array<[command: string, expected: Expected]> = [
   ['command -v curl', { parts: ['command -v curl'] }],
   ['builtin echo hi', { parts: ['builtin echo hi', 'echo hi'] }],
   ['env curl x', { parts: ['env curl x', 'curl x'] }],
-  ['env -i PATH=/usr/bin curl x', { parts: ['env -i PATH=/usr/bin curl x', 'curl x'], opaque: ['env -i PATH=/usr/bin curl x'] }],
+  [
+    'env -i PATH=/usr/bin curl x',
+    { parts: ['env -i PATH=/usr/bin curl x', 'curl x'], opaque: ['env -i PATH=/usr/bin curl x'] },
+  ],
   ['env -u HOME -i A=1 curl x', { parts: ['env -u HOME -i A=1 curl x', 'curl x'] }],
   ['env -S "curl x"', { parts: ['env -S curl x', 'curl x'] }],
   ['sudo curl x', { parts: ['sudo curl x', 'curl x'] }],
@@ -133,8 +139,14 @@ export const CORPUS: Array<[command: string, expected: Expected]> = [
   ['echo u | xargs -I{} curl {}', { parts: ['echo u', 'xargs -I{} curl {}', 'curl {}'], argsUnknown: ['curl {}'] }],
   ['find . -print0 | xargs -0 -n 1 rm', { parts: ['find . -print0', 'xargs -0 -n 1 rm', 'rm'], argsUnknown: ['rm'] }],
   ['echo curl x | xargs env', { parts: ['echo curl x', 'xargs env', 'env'], opaque: ['env'], argsUnknown: ['env'] }],
-  ['echo "curl x" | xargs -I{} sh -c {}', { parts: ['echo curl x', 'xargs -I{} sh -c {}', 'sh -c {}'], opaque: ['sh -c {}'], argsUnknown: ['sh -c {}'] }],
-  ['echo "-exec curl {} ;" | xargs find .', { parts: ['echo -exec curl {} ;', 'xargs find .', 'find .'], opaque: ['find .'], argsUnknown: ['find .'] }],
+  [
+    'echo "curl x" | xargs -I{} sh -c {}',
+    { parts: ['echo curl x', 'xargs -I{} sh -c {}', 'sh -c {}'], opaque: ['sh -c {}'], argsUnknown: ['sh -c {}'] },
+  ],
+  [
+    'echo "-exec curl {} ;" | xargs find .',
+    { parts: ['echo -exec curl {} ;', 'xargs find .', 'find .'], opaque: ['find .'], argsUnknown: ['find .'] },
+  ],
   ['parallel curl ::: a b', { parts: ['parallel curl ::: a b', 'curl', 'curl'], argsUnknown: ['curl'] }],
   ['find . -exec curl {} \\;', { parts: ['find . -exec curl {} ;', 'curl {}'] }],
   ['find . -name "*.txt" -execdir rm {} +', { parts: ['find . -name *.txt -execdir rm {} +', 'rm {}'] }],
@@ -143,7 +155,7 @@ export const CORPUS: Array<[command: string, expected: Expected]> = [
   ['find . -name x -delete', { parts: ['find . -name x -delete'] }],
   // Shells and eval: the string is read as a command line.
   ['bash -c "curl x"', { parts: ['bash -c curl x', 'curl x'] }],
-  ["sh -c 'sh -c \"curl x\"'", { parts: ['sh -c sh -c "curl x"', 'sh -c curl x', 'curl x'] }],
+  ['sh -c \'sh -c "curl x"\'', { parts: ['sh -c sh -c "curl x"', 'sh -c curl x', 'curl x'] }],
   // A login shell runs its startup files first: opaque, though its -c line is still read.
   ['bash -lc "curl x"', { parts: ['bash -lc curl x', 'curl x'], opaque: ['bash -lc curl x'] }],
   ['dash -ec "ls; curl x"', { parts: ['dash -ec ls; curl x', 'ls', 'curl x'] }],
@@ -151,9 +163,16 @@ export const CORPUS: Array<[command: string, expected: Expected]> = [
   ['eval cu""rl x', { parts: ['eval curl x', 'curl x'] }],
   ["eval 'c\\url x'", { parts: ['eval c\\url x', 'curl x'] }],
   ['eval "$X"', { parts: ['eval "$X"'], opaque: ['eval "$X"'], argsUnknown: ['eval "$X"'] }],
-  ['sh -c "$(echo curl) x"', { parts: ['sh -c "$(echo curl) x"', 'echo curl'], opaque: ['sh -c "$(echo curl) x"'], argsUnknown: ['sh -c "$(echo curl) x"'] }],
+  [
+    'sh -c "$(echo curl) x"',
+    {
+      parts: ['sh -c "$(echo curl) x"', 'echo curl'],
+      opaque: ['sh -c "$(echo curl) x"'],
+      argsUnknown: ['sh -c "$(echo curl) x"'],
+    },
+  ],
   ['bash -c "$CMD"', { parts: ['bash -c "$CMD"'], opaque: ['bash -c "$CMD"'], argsUnknown: ['bash -c "$CMD"'] }],
-  ["sudo bash -c 'env curl x'", { parts: ["sudo bash -c env curl x", 'bash -c env curl x', 'env curl x', 'curl x'] }],
+  ["sudo bash -c 'env curl x'", { parts: ['sudo bash -c env curl x', 'bash -c env curl x', 'env curl x', 'curl x'] }],
   ['echo "curl x" | sh', { parts: ['echo curl x', 'sh'], opaque: ['sh'] }],
   ['curl x | bash', { parts: ['curl x', 'bash'], opaque: ['bash'] }],
   ['bash < script.sh', { parts: ['bash'], opaque: ['bash'] }],
@@ -163,28 +182,43 @@ export const CORPUS: Array<[command: string, expected: Expected]> = [
   ['source ./env.sh', { parts: ['source ./env.sh'], opaque: ['source ./env.sh'] }],
   ['. ./env.sh', { parts: ['. ./env.sh'], opaque: ['. ./env.sh'] }],
   // Interpreters: inline code, scripts and input cannot be read.
-  ['python3 -c "import os; os.system(\'curl x\')"', { parts: ["python3 -c import os; os.system('curl x')"], opaque: ["python3 -c import os; os.system('curl x')"] }],
+  [
+    'python3 -c "import os; os.system(\'curl x\')"',
+    { parts: ["python3 -c import os; os.system('curl x')"], opaque: ["python3 -c import os; os.system('curl x')"] },
+  ],
   ['python3 script.py', { parts: ['python3 script.py'], opaque: ['python3 script.py'] }],
   ['echo "print(1)" | python3', { parts: ['echo print(1)', 'python3'], opaque: ['python3'] }],
   ['python3 --version', { parts: ['python3 --version'] }],
-  ['node -e "require(\'child_process\').execSync(\'curl x\')"', { parts: ["node -e require('child_process').execSync('curl x')"], opaque: ["node -e require('child_process').execSync('curl x')"] }],
+  [
+    "node -e \"require('child_process').execSync('curl x')\"",
+    {
+      parts: ["node -e require('child_process').execSync('curl x')"],
+      opaque: ["node -e require('child_process').execSync('curl x')"],
+    },
+  ],
   ['node app.js', { parts: ['node app.js'], opaque: ['node app.js'] }],
   ['perl -e "system q(curl x)"', { parts: ['perl -e system q(curl x)'], opaque: ['perl -e system q(curl x)'] }],
   // Inside double quotes the backticks run first, in the shell.
-  ['ruby -e "`curl x`"', { parts: ['ruby -e "`curl x`"', 'curl x'], opaque: ['ruby -e "`curl x`"'], argsUnknown: ['ruby -e "`curl x`"'] }],
+  [
+    'ruby -e "`curl x`"',
+    { parts: ['ruby -e "`curl x`"', 'curl x'], opaque: ['ruby -e "`curl x`"'], argsUnknown: ['ruby -e "`curl x`"'] },
+  ],
   ["awk '{ print $1 }' f", { parts: ['awk { print $1 } f'] }],
-  ["awk '{ system(\"curl x\") }' f", { parts: ['awk { system("curl x") } f'], opaque: ['awk { system("curl x") } f'] }],
-  ["awk '{ print | \"sh\" }' f", { parts: ['awk { print | "sh" } f'], opaque: ['awk { print | "sh" } f'] }],
+  ['awk \'{ system("curl x") }\' f', { parts: ['awk { system("curl x") } f'], opaque: ['awk { system("curl x") } f'] }],
+  ['awk \'{ print | "sh" }\' f', { parts: ['awk { print | "sh" } f'], opaque: ['awk { print | "sh" } f'] }],
   ['awk -f prog.awk f', { parts: ['awk -f prog.awk f'], opaque: ['awk -f prog.awk f'] }],
   // Commands that run strings or programs later, or as an option.
-  ["alias c='curl x'; c", { parts: ["alias c=curl x", 'curl x', 'c'] }],
+  ["alias c='curl x'; c", { parts: ['alias c=curl x', 'curl x', 'c'] }],
   ["trap 'curl x' EXIT", { parts: ['trap curl x EXIT', 'curl x'] }],
   ['hash -p /usr/bin/curl c; c x', { parts: ['hash -p /usr/bin/curl c', 'c x'], opaque: ['hash -p /usr/bin/curl c'] }],
   ['shopt -s expand_aliases', { parts: ['shopt -s expand_aliases'], opaque: ['shopt -s expand_aliases'] }],
   ["sed 's/.*/curl x/e' f", { parts: ['sed s/.*/curl x/e f'], opaque: ['sed s/.*/curl x/e f'] }],
   ["sed -n '1e curl x' f", { parts: ['sed -n 1e curl x f'], opaque: ['sed -n 1e curl x f'] }],
   ["sed -e 's/a/b/g' f", { parts: ['sed -e s/a/b/g f'] }],
-  ["tar -xf a.tar --to-command='curl x'", { parts: ['tar -xf a.tar --to-command=curl x'], opaque: ['tar -xf a.tar --to-command=curl x'] }],
+  [
+    "tar -xf a.tar --to-command='curl x'",
+    { parts: ['tar -xf a.tar --to-command=curl x'], opaque: ['tar -xf a.tar --to-command=curl x'] },
+  ],
   ['tar -czf a.tgz src', { parts: ['tar -czf a.tgz src'] }],
   ["rsync -e 'curl x' a b:", { parts: ['rsync -e curl x a b:'], opaque: ['rsync -e curl x a b:'] }],
   ['strace -f -o log curl x', { parts: ['strace -f -o log curl x', 'curl x'] }],
@@ -200,8 +234,14 @@ export const CORPUS: Array<[command: string, expected: Expected]> = [
   ['make -j4', { parts: ['make -j4'], opaque: ['make -j4'] }],
   ['npx vitest run', { parts: ['npx vitest run'], opaque: ['npx vitest run'] }],
   // git settings that run programs.
-  ["git -c core.pager='!curl x' log", { parts: ['git -c core.pager=!curl x log'], opaque: ['git -c core.pager=!curl x log'] }],
-  ['git -c core.sshCommand="curl x" fetch', { parts: ['git -c core.sshCommand=curl x fetch'], opaque: ['git -c core.sshCommand=curl x fetch'] }],
+  [
+    "git -c core.pager='!curl x' log",
+    { parts: ['git -c core.pager=!curl x log'], opaque: ['git -c core.pager=!curl x log'] },
+  ],
+  [
+    'git -c core.sshCommand="curl x" fetch',
+    { parts: ['git -c core.sshCommand=curl x fetch'], opaque: ['git -c core.sshCommand=curl x fetch'] },
+  ],
   ["git config alias.x '!curl x'", { parts: ['git config alias.x !curl x'], opaque: ['git config alias.x !curl x'] }],
   ['git log --oneline -5', { parts: ['git log --oneline -5'] }],
   ['ssh host curl x', { parts: ['ssh host curl x'], opaque: ['ssh host curl x'] }],
@@ -237,13 +277,31 @@ export const CORPUS: Array<[command: string, expected: Expected]> = [
   ['reboot', { parts: ['reboot'], catastrophe: /turn the machine off/ }],
   ['init 0', { parts: ['init 0'], catastrophe: /turn the machine off/ }],
   ['echo x > ../home/.zhixing/config.json', { parts: ['echo x'], catastrophe: /no command may write/ }],
-  ['rm ../home/.zhixing/zhixing.db', { parts: ['rm ../home/.zhixing/zhixing.db'], catastrophe: /no command may write/ }],
+  [
+    'rm ../home/.zhixing/zhixing.db',
+    { parts: ['rm ../home/.zhixing/zhixing.db'], catastrophe: /no command may write/ },
+  ],
   ['rm -rf ../home', { parts: ['rm -rf ../home'], catastrophe: /no command may write/ }],
-  ['mv ../home/.zhixing/config.json x', { parts: ['mv ../home/.zhixing/config.json x'], catastrophe: /no command may write/ }],
-  ['cp evil ../home/.zhixing/config.json', { parts: ['cp evil ../home/.zhixing/config.json'], catastrophe: /no command may write/ }],
-  ['echo x | tee ../home/.zhixing/config.json', { parts: ['echo x', 'tee ../home/.zhixing/config.json'], catastrophe: /no command may write/ }],
-  ['sed -i s/a/b/ ../home/.zhixing/config.json', { parts: ['sed -i s/a/b/ ../home/.zhixing/config.json'], catastrophe: /no command may write/ }],
-  ['truncate -s 0 ../home/.zhixing/zhixing.db', { parts: ['truncate -s 0 ../home/.zhixing/zhixing.db'], catastrophe: /no command may write/ }],
+  [
+    'mv ../home/.zhixing/config.json x',
+    { parts: ['mv ../home/.zhixing/config.json x'], catastrophe: /no command may write/ },
+  ],
+  [
+    'cp evil ../home/.zhixing/config.json',
+    { parts: ['cp evil ../home/.zhixing/config.json'], catastrophe: /no command may write/ },
+  ],
+  [
+    'echo x | tee ../home/.zhixing/config.json',
+    { parts: ['echo x', 'tee ../home/.zhixing/config.json'], catastrophe: /no command may write/ },
+  ],
+  [
+    'sed -i s/a/b/ ../home/.zhixing/config.json',
+    { parts: ['sed -i s/a/b/ ../home/.zhixing/config.json'], catastrophe: /no command may write/ },
+  ],
+  [
+    'truncate -s 0 ../home/.zhixing/zhixing.db',
+    { parts: ['truncate -s 0 ../home/.zhixing/zhixing.db'], catastrophe: /no command may write/ },
+  ],
   ['cat ../home/.zhixing/config.json', { parts: ['cat ../home/.zhixing/config.json'] }],
   // Not readable: the permission layer asks.
   ['echo (', { fail: /does not parse/ }],

@@ -16,7 +16,10 @@ parentPort?.on('message', async ({ id, command, options }: AnalyzeRequest) => {
   try {
     reply = await analyzeCommand(command, options);
   } catch (err) {
-    reply = { ok: false, reason: `the command line could not be read (${err instanceof Error ? err.message : String(err)})` };
+    reply = {
+      ok: false,
+      reason: `the command line could not be read (${err instanceof Error ? err.message : String(err)})`,
+    };
   }
   parentPort?.postMessage({ id, reply });
 });

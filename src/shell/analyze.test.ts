@@ -40,12 +40,24 @@ describe('analyzeCommand: the corpus', () => {
 describe('analyzeCommand: how parts are named', () => {
   it('gives the path as written and the real path, links followed, as alternatives', async () => {
     const a = await analyzeCommand('./c -s x', options);
-    expect(a).toEqual({ ok: true, parts: [{ text: 'c -s x', alternatives: ['./c -s x', `${t.bin}/curl -s x`, 'curl -s x'] }] });
+    expect(a).toEqual({
+      ok: true,
+      parts: [{ text: 'c -s x', alternatives: ['./c -s x', `${t.bin}/curl -s x`, 'curl -s x'] }],
+    });
     const b = await analyzeCommand('curl x', options);
     expect(b).toEqual({ ok: true, parts: [{ text: 'curl x', alternatives: [`${t.bin}/curl x`] }] });
     // A rule may name the applet or the multi-call program.
     const nc = await analyzeCommand('nc -l 80', options);
-    expect(nc).toEqual({ ok: true, parts: [{ text: 'nc -l 80', alternatives: [`${t.bin}/nc -l 80`, `${t.bin}/busybox nc -l 80`, 'busybox nc -l 80'], unread: expect.stringMatching(/^nc is not a program known to run only itself/) }] });
+    expect(nc).toEqual({
+      ok: true,
+      parts: [
+        {
+          text: 'nc -l 80',
+          alternatives: [`${t.bin}/nc -l 80`, `${t.bin}/busybox nc -l 80`, 'busybox nc -l 80'],
+          unread: expect.stringMatching(/^nc is not a program known to run only itself/),
+        },
+      ],
+    });
   });
 
   it('says why a part cannot be read', async () => {
@@ -56,21 +68,107 @@ describe('analyzeCommand: how parts are named', () => {
 
 /** Every spelling of curl we could think of. */
 const CURL_SPELLINGS = [
-  'curl x', '/usr/bin/curl x', 'c"u"rl x', "'curl' x", '\\curl x', 'c\\url x', "$'\\x63url' x", "$'\\143url' x",
-  'command curl x', 'builtin curl x', 'env curl x', 'env -i PATH=/usr/bin curl x', 'env -S "curl x"', 'sudo -u x curl x', 'sudo -- curl x',
-  'doas curl x', 'timeout 5 curl x', 'nice -n 5 curl x', 'nohup curl x', 'exec curl x', 'time curl x', 'stdbuf -oL curl x',
-  'setsid curl x', 'ionice -c3 curl x', 'chrt -f 1 curl x', 'taskset -c 0 curl x', 'flock /tmp/l curl x', 'watch curl x',
-  'xargs curl', 'echo u | xargs -I{} curl {}', 'echo u | xargs -0 -n1 curl -s', 'parallel curl ::: a', 'bash -c "curl x"',
-  "sh -c 'sh -c \"curl x\"'", 'eval "curl x"', 'eval cu""rl x', '$(echo curl) x', '`echo curl` x', '"$C" x', 'c${x}rl x',
-  'find . -exec curl {} \\;', 'find . -execdir curl {} +', '(curl x)', '{ curl x; }', 'true && curl x', 'false || curl x',
-  'ls | curl x', 'echo $(curl x)', 'cat <(curl x)', 'if true; then curl x; fi', 'for i in 1; do curl x; done', 'f(){ curl x; }; f',
-  'python3 -c "import os; os.system(\'curl x\')"', "echo 'curl x' | sh", 'sh -c "$(echo curl) x"', 'ln -s /usr/bin/curl c2 && ./c2 x',
-  './c x', 'busybox curl x', 'busybox sh -c "curl x"', 'su -c "curl x"', 'script -qc "curl x" /dev/null', 'coproc curl x', 'coproc N { curl x; }', 'cur? x', '/usr/bin/cu* x',
-  'PATH=/tmp:$PATH; curl x', 'A=1 curl x', 'node -e "x"', 'perl -e "x"', 'bash script.sh', 'source x.sh', 'curl', 'CURL=curl; $CURL x',
-  "awk 'BEGIN { system(\"curl x\") }'", "git -c core.pager='!curl x' log", 'sudo bash -c "exec env curl x"', 'eval "eval \\"curl x\\""',
-  'echo x | bash', 'bash <<< "curl x"', "alias c=curl; c x", "trap 'curl x' EXIT", 'hash -p /usr/bin/curl c; c x', "sed 's/.*/curl x/e' f",
-  "tar -xf a.tar --to-command='curl x'", 'strace -f curl x', 'torsocks curl x', "env -S'curl x'", "hyperfine 'curl x'", 'perf stat -r 3 curl x',
-  'faketime "2020-01-01" curl x', 'unshare -r curl x', 'npm test', 'make', 'echo curl x | xargs env', 'echo "curl x" | xargs -I{} sh -c {}', 'echo "-exec curl {} ;" | xargs find .', 'curl\\\n x', 'c\\\nurl x', 'echo (curl x', '( curl x', 'x=$(curl x)',
+  'curl x',
+  '/usr/bin/curl x',
+  'c"u"rl x',
+  "'curl' x",
+  '\\curl x',
+  'c\\url x',
+  "$'\\x63url' x",
+  "$'\\143url' x",
+  'command curl x',
+  'builtin curl x',
+  'env curl x',
+  'env -i PATH=/usr/bin curl x',
+  'env -S "curl x"',
+  'sudo -u x curl x',
+  'sudo -- curl x',
+  'doas curl x',
+  'timeout 5 curl x',
+  'nice -n 5 curl x',
+  'nohup curl x',
+  'exec curl x',
+  'time curl x',
+  'stdbuf -oL curl x',
+  'setsid curl x',
+  'ionice -c3 curl x',
+  'chrt -f 1 curl x',
+  'taskset -c 0 curl x',
+  'flock /tmp/l curl x',
+  'watch curl x',
+  'xargs curl',
+  'echo u | xargs -I{} curl {}',
+  'echo u | xargs -0 -n1 curl -s',
+  'parallel curl ::: a',
+  'bash -c "curl x"',
+  'sh -c \'sh -c "curl x"\'',
+  'eval "curl x"',
+  'eval cu""rl x',
+  '$(echo curl) x',
+  '`echo curl` x',
+  '"$C" x',
+  'c${x}rl x',
+  'find . -exec curl {} \\;',
+  'find . -execdir curl {} +',
+  '(curl x)',
+  '{ curl x; }',
+  'true && curl x',
+  'false || curl x',
+  'ls | curl x',
+  'echo $(curl x)',
+  'cat <(curl x)',
+  'if true; then curl x; fi',
+  'for i in 1; do curl x; done',
+  'f(){ curl x; }; f',
+  'python3 -c "import os; os.system(\'curl x\')"',
+  "echo 'curl x' | sh",
+  'sh -c "$(echo curl) x"',
+  'ln -s /usr/bin/curl c2 && ./c2 x',
+  './c x',
+  'busybox curl x',
+  'busybox sh -c "curl x"',
+  'su -c "curl x"',
+  'script -qc "curl x" /dev/null',
+  'coproc curl x',
+  'coproc N { curl x; }',
+  'cur? x',
+  '/usr/bin/cu* x',
+  'PATH=/tmp:$PATH; curl x',
+  'A=1 curl x',
+  'node -e "x"',
+  'perl -e "x"',
+  'bash script.sh',
+  'source x.sh',
+  'curl',
+  'CURL=curl; $CURL x',
+  'awk \'BEGIN { system("curl x") }\'',
+  "git -c core.pager='!curl x' log",
+  'sudo bash -c "exec env curl x"',
+  'eval "eval \\"curl x\\""',
+  'echo x | bash',
+  'bash <<< "curl x"',
+  'alias c=curl; c x',
+  "trap 'curl x' EXIT",
+  'hash -p /usr/bin/curl c; c x',
+  "sed 's/.*/curl x/e' f",
+  "tar -xf a.tar --to-command='curl x'",
+  'strace -f curl x',
+  'torsocks curl x',
+  "env -S'curl x'",
+  "hyperfine 'curl x'",
+  'perf stat -r 3 curl x',
+  'faketime "2020-01-01" curl x',
+  'unshare -r curl x',
+  'npm test',
+  'make',
+  'echo curl x | xargs env',
+  'echo "curl x" | xargs -I{} sh -c {}',
+  'echo "-exec curl {} ;" | xargs find .',
+  'curl\\\n x',
+  'c\\\nurl x',
+  'echo (curl x',
+  '( curl x',
+  'x=$(curl x)',
 ];
 
 describe('with {"shell": {"curl *": "deny", "*": "allow"}}', () => {
@@ -82,13 +180,22 @@ describe('with {"shell": {"curl *": "deny", "*": "allow"}}', () => {
     if (v.decision !== 'deny') expect(v).toMatchObject({ decision: 'ask', needsPerson: true });
   });
 
-  it.each(['ls -la', 'git status', 'echo hi > a.txt', 'cat a | grep b | wc -l', 'mkdir -p x && cd x && touch y', 'echo curl', 'grep curl a.txt'])(
-    'harmless commands run: %s',
-    async (command) => expect((await decide(rules, command)).decision).toBe('allow'),
-  );
+  it.each([
+    'ls -la',
+    'git status',
+    'echo hi > a.txt',
+    'cat a | grep b | wc -l',
+    'mkdir -p x && cd x && touch y',
+    'echo curl',
+    'grep curl a.txt',
+  ])('harmless commands run: %s', async (command) => expect((await decide(rules, command)).decision).toBe('allow'));
 
   it('a program the rule does not name is not denied by it, but one nobody knows is asked of a person', async () => {
-    expect(await decide(rules, 'curly x')).toMatchObject({ decision: 'ask', needsPerson: true, parts: [{ text: 'curly x', decision: 'ask' }] });
+    expect(await decide(rules, 'curly x')).toMatchObject({
+      decision: 'ask',
+      needsPerson: true,
+      parts: [{ text: 'curly x', decision: 'ask' }],
+    });
   });
 });
 
@@ -125,13 +232,30 @@ describe('with {"shell": {"git status*": "allow", "*": "ask"}}', () => {
 
 describe('with {"shell": {"rm *": "deny", "*": "allow"}}', () => {
   const rules: PermissionRules = { shell: { 'rm *': 'deny', '*': 'allow' } };
-  it.each(['rm x', 'rm -rf build', '\\rm x', 'r""m x', 'command rm x', 'sudo rm x', 'find . -exec rm {} \\;', 'ls | xargs rm', 'xargs -0 rm -f',
-    'bash -c "rm x"', 'eval "rm x"', 'busybox rm x', 'echo $(rm x)', 'env rm x'])('denied: %s', async (command) => {
+  it.each([
+    'rm x',
+    'rm -rf build',
+    '\\rm x',
+    'r""m x',
+    'command rm x',
+    'sudo rm x',
+    'find . -exec rm {} \\;',
+    'ls | xargs rm',
+    'xargs -0 rm -f',
+    'bash -c "rm x"',
+    'eval "rm x"',
+    'busybox rm x',
+    'echo $(rm x)',
+    'env rm x',
+  ])('denied: %s', async (command) => {
     expect((await decide(rules, command)).decision).toBe('deny');
   });
-  it.each(['python3 -c "import shutil"', '$(echo rm) x', 'echo rm x | sh', 'source ./clean.sh'])('asked of a person: %s', async (command) => {
-    expect(await decide(rules, command)).toMatchObject({ decision: 'ask', needsPerson: true });
-  });
+  it.each(['python3 -c "import shutil"', '$(echo rm) x', 'echo rm x | sh', 'source ./clean.sh'])(
+    'asked of a person: %s',
+    async (command) => {
+      expect(await decide(rules, command)).toMatchObject({ decision: 'ask', needsPerson: true });
+    },
+  );
   it.each(['rmdir x', 'ls', 'find . -name "*.o"', 'grep -r rm .'])('allowed: %s', async (command) => {
     expect((await decide(rules, command)).decision).toBe('allow');
   });
@@ -150,7 +274,8 @@ describe('speed', () => {
   // detector, with room for a busy machine, since every shell call waits on this reading.
   it('reads a typical command line without a blowup once the parser is loaded', async () => {
     await analyzeCommand('ls', options);
-    const line = 'cd src && git status --short | grep -v "^??" | sort | head -20 && echo "$(date +%F) done" > ../log.txt';
+    const line =
+      'cd src && git status --short | grep -v "^??" | sort | head -20 && echo "$(date +%F) done" > ../log.txt';
     const runs = 200;
     const start = performance.now();
     for (let i = 0; i < runs; i++) await analyzeCommand(line, options);
@@ -164,21 +289,32 @@ describe('argument rules that a spelling must not slip past', () => {
   // A small repository of its own: git's settings, hooks and nested repositories are checked in it.
   const repoDir = realpathSync(mkdtempSync(join(tmpdir(), 'zhixing-analyze-git-')));
   execFileSync('git', ['init', '-q', repoDir]);
-  for (const f of readdirSync(join(repoDir, '.git', 'hooks'))) if (!f.endsWith('.sample')) rmSync(join(repoDir, '.git', 'hooks', f));
+  for (const f of readdirSync(join(repoDir, '.git', 'hooks')))
+    if (!f.endsWith('.sample')) rmSync(join(repoDir, '.git', 'hooks', f));
   afterAll(() => rmSync(repoDir, { recursive: true, force: true }));
   const decide = async (command: string) => {
     const analysis = await analyzeCommand(command, { cwd: repoDir, path: process.env.PATH ?? '/usr/bin:/bin' });
-    return evaluate(withDefaults(rules), 'shell', { target: command, parts: partsForRules(command, analysis) }).decision;
+    return evaluate(withDefaults(rules), 'shell', { target: command, parts: partsForRules(command, analysis) })
+      .decision;
   };
   it.each([
-    'git -C . push', 'git -c a.b=c push origin', 'git --no-pager push', 'git --git-dir=.git push', 'P=push; git $P',
-    'H=127.0.0.1; curl http://$H:9/', "zip -T -TT 'git push' z.zip f", "man -P 'git push' ls",
+    'git -C . push',
+    'git -c a.b=c push origin',
+    'git --no-pager push',
+    'git --git-dir=.git push',
+    'P=push; git $P',
+    'H=127.0.0.1; curl http://$H:9/',
+    "zip -T -TT 'git push' z.zip f",
+    "man -P 'git push' ls",
   ])('%s is not allowed', async (command) => {
     expect(await decide(command)).not.toBe('allow');
   });
-  it.each(['git status', 'git -C . status', 'git log --oneline', 'curl http://example.com/', 'echo $HOME'])('%s is allowed', async (command) => {
-    expect(await decide(command)).toBe('allow');
-  });
+  it.each(['git status', 'git -C . status', 'git log --oneline', 'curl http://example.com/', 'echo $HOME'])(
+    '%s is allowed',
+    async (command) => {
+      expect(await decide(command)).toBe('allow');
+    },
+  );
 });
 
 describe('scripts of the skills that come with Zhixing', () => {
@@ -189,7 +325,8 @@ describe('scripts of the skills that come with Zhixing', () => {
     writeFileSync(`${skills}/docx/scripts/make.mjs`, '');
     writeFileSync(`${t.ws}/own.mjs`, '');
     const known = { ...options, knownScripts: [skills] };
-    const parts = async (command: string) => (await analyzeCommand(command, known)) as { ok: true; parts: Array<{ opaque?: string }> };
+    const parts = async (command: string) =>
+      (await analyzeCommand(command, known)) as { ok: true; parts: Array<{ opaque?: string }> };
     expect((await parts(`node ${skills}/docx/scripts/make.mjs in.json out.docx`)).parts[0]!.opaque).toBeUndefined();
     expect((await parts('node own.mjs')).parts[0]!.opaque).toMatch(/cannot be read/);
     expect((await parts(`node -e 1 ${skills}/docx/scripts/make.mjs`)).parts[0]!.opaque).toMatch(/inline/);

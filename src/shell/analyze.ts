@@ -4,7 +4,15 @@ import path from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import type { TargetPart } from '../contract/permission.js';
 import { catastropheOf, cdTarget, redirectCatastrophe, type CatastropheOptions } from './catastrophe.js';
-import { arithmeticReason, hiddenCodeReason, settleGitParts, settleSettingsReaders, unreadOf, writesFiles, type GitPending } from './closed-world.js';
+import {
+  arithmeticReason,
+  hiddenCodeReason,
+  settleGitParts,
+  settleSettingsReaders,
+  unreadOf,
+  writesFiles,
+  type GitPending,
+} from './closed-world.js';
 import { bashParser, type BashParser } from './parser.js';
 import { CHANGES_SETTINGS, isBuiltin, programLocator, RUNS_SOMETHING, type ProgramLocation } from './programs.js';
 import { nodeStateWrite } from './shell-state.js';
@@ -87,11 +95,17 @@ interface State {
  * bash would run it after quote removal (`c"u"rl` is curl), with its path as written and its real path.
  */
 export async function analyzeCommand(command: string, options: AnalyzeOptions): Promise<CommandAnalysis> {
-  if (command.length > MAX_COMMAND_CHARS) return { ok: false, reason: `the command line is longer than ${MAX_COMMAND_CHARS / 1000} KB` };
+  if (command.length > MAX_COMMAND_CHARS)
+    return { ok: false, reason: `the command line is longer than ${MAX_COMMAND_CHARS / 1000} KB` };
   const state: State = {
     parser: await bashParser(),
     options,
-    danger: { cwd: options.cwd, protectedPaths: (options.protectedPaths ?? []).map((p) => path.resolve(options.cwd, p)), writable: (options.writable ?? []).map((p) => path.resolve(options.cwd, p)), home: homedir() },
+    danger: {
+      cwd: options.cwd,
+      protectedPaths: (options.protectedPaths ?? []).map((p) => path.resolve(options.cwd, p)),
+      writable: (options.writable ?? []).map((p) => path.resolve(options.cwd, p)),
+      home: homedir(),
+    },
     locate: programLocator(options.cwd, options.path),
     parts: [],
     functions: new Set(),
@@ -107,7 +121,13 @@ export async function analyzeCommand(command: string, options: AnalyzeOptions): 
     throw err;
   }
   if (state.failure) return { ok: false, reason: state.failure };
-  settleGitParts(state.git, { cwds: state.cwds, cwdUnknown: state.cwdUnknown, mayWrite: state.mayWrite, home: options.home, xdgConfigHome: options.xdgConfigHome });
+  settleGitParts(state.git, {
+    cwds: state.cwds,
+    cwdUnknown: state.cwdUnknown,
+    mayWrite: state.mayWrite,
+    home: options.home,
+    xdgConfigHome: options.xdgConfigHome,
+  });
   settleSettingsReaders(state.settingsReaders, state.mayWrite);
   const seen = new Set<string>();
   const parts = state.parts.filter((p) => {
@@ -130,7 +150,9 @@ function readLine(source: string, state: State, depth: number): void {
     const root = tree.rootNode;
     if (root.hasError) {
       const bad = firstError(root);
-      state.failure = bad ? `it does not parse as shell near ${quote(bad.text || source.slice(bad.startIndex, bad.startIndex + SHOWN_CHARS))}` : 'it does not parse as shell';
+      state.failure = bad
+        ? `it does not parse as shell near ${quote(bad.text || source.slice(bad.startIndex, bad.startIndex + SHOWN_CHARS))}`
+        : 'it does not parse as shell';
       return;
     }
     visit(root, state, depth);
@@ -196,7 +218,8 @@ function forkBomb(node: Node, state: State): void {
     named(n).forEach(collect);
   };
   collect(body);
-  if (calls.includes(name) && /[|&]/.test(body.text)) state.catastrophe ??= `${name}() calls itself in a pipe or in the background: a fork bomb`;
+  if (calls.includes(name) && /[|&]/.test(body.text))
+    state.catastrophe ??= `${name}() calls itself in a pipe or in the background: a fork bomb`;
 }
 
 function command(node: Node, state: State, depth: number): void {
@@ -209,7 +232,10 @@ function command(node: Node, state: State, depth: number): void {
     .map((c) => (c.childForFieldName('name')?.text ?? '').replace(/\[.*$/s, ''));
   const risky = names.find((n) => RUNS_SOMETHING.test(n));
   const settings = names.find((n) => CHANGES_SETTINGS.test(n));
-  run(argv, state, depth, { opaque: risky ? `it sets ${risky}, which changes what runs` : undefined, unread: settings ? `it sets ${settings}, which changes the settings it reads` : undefined });
+  run(argv, state, depth, {
+    opaque: risky ? `it sets ${risky}, which changes what runs` : undefined,
+    unread: settings ? `it sets ${settings}, which changes the settings it reads` : undefined,
+  });
 }
 
 /**
@@ -223,9 +249,18 @@ function joinContinued(nodes: Node[]): Word[] {
     const word = readWord(node);
     const last = words.at(-1);
     // Exactly a backslash and a newline between them: the next word starts the next line's first column.
-    const continued = prev && node.startIndex - prev.endIndex === 2 && node.startPosition.row === prev.endPosition.row + 1 && node.startPosition.column === 0;
+    const continued =
+      prev &&
+      node.startIndex - prev.endIndex === 2 &&
+      node.startPosition.row === prev.endPosition.row + 1 &&
+      node.startPosition.column === 0;
     if (last && continued) {
-      words[words.length - 1] = { value: last.value + word.value, dynamic: last.dynamic || word.dynamic, glob: last.glob || word.glob, raw: `${last.raw}\\\n${word.raw}` };
+      words[words.length - 1] = {
+        value: last.value + word.value,
+        dynamic: last.dynamic || word.dynamic,
+        glob: last.glob || word.glob,
+        raw: `${last.raw}\\\n${word.raw}`,
+      };
     } else words.push(word);
     prev = node;
   }
@@ -236,7 +271,15 @@ function joinContinued(nodes: Node[]): Word[] {
 function knownScript(name: string, args: Word[], state: State): boolean {
   const folders = state.options.knownScripts ?? [];
   const script = args[0];
-  if (!folders.length || !/^(?:node|nodejs)$/.test(name) || !script || script.dynamic || script.glob || script.value.startsWith('-')) return false;
+  if (
+    !folders.length ||
+    !/^(?:node|nodejs)$/.test(name) ||
+    !script ||
+    script.dynamic ||
+    script.glob ||
+    script.value.startsWith('-')
+  )
+    return false;
   let real: string;
   try {
     real = realpathSync(path.resolve(state.danger.cwd, script.value));
@@ -254,7 +297,18 @@ function knownScript(name: string, args: Word[], state: State): boolean {
 }
 
 /** git's global options (before the subcommand) taking a value of their own. */
-const GIT_GLOBAL_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix', '--list-cmds', '--attr-source']);
+const GIT_GLOBAL_WITH_VALUE = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--exec-path',
+  '--config-env',
+  '--super-prefix',
+  '--list-cmds',
+  '--attr-source',
+]);
 
 /** git's arguments from its subcommand on: `-C . -c a=b --no-pager push x` → `push x`. */
 function gitSubcommand(args: Word[]): Word[] {
@@ -267,7 +321,12 @@ function gitSubcommand(args: Word[]): Word[] {
 }
 
 /** One command as an argument list: its part, what would refuse it outright, and what it runs in turn. */
-function run(argv: Word[], state: State, depth: number, extra: { opaque?: string; unread?: string; argsUnknown?: boolean; wraps?: number } = {}): void {
+function run(
+  argv: Word[],
+  state: State,
+  depth: number,
+  extra: { opaque?: string; unread?: string; argsUnknown?: boolean; wraps?: number } = {},
+): void {
   if (state.failure || argv.length === 0) return;
   if ((extra.wraps ?? 0) > MAX_WRAPS) {
     state.failure = `commands are wrapped in more than ${MAX_WRAPS} others`;
@@ -282,7 +341,11 @@ function run(argv: Word[], state: State, depth: number, extra: { opaque?: string
   const unknown = extra.argsUnknown || args.some((a) => a.dynamic) ? { argsUnknown: true } : {};
   // `{}` is what find -exec and xargs -I put a file name or an input line in: the program is chosen at run time.
   if (program.dynamic || program.glob || program.value.includes('{}')) {
-    state.parts.push({ text: argv.map((w) => w.raw).join(' '), opaque: `the program's name (${program.raw}) is made at run time`, ...unknown });
+    state.parts.push({
+      text: argv.map((w) => w.raw).join(' '),
+      opaque: `the program's name (${program.raw}) is made at run time`,
+      ...unknown,
+    });
     return;
   }
   const where = state.locate(program.value);
@@ -294,36 +357,66 @@ function run(argv: Word[], state: State, depth: number, extra: { opaque?: string
   // A multi-call binary (busybox) reached through a link runs the program the link is named after.
   const multiCall = MULTI_CALL.has(realName) && written !== realName;
   // git's own options before its subcommand (`git -C . push`) are no part of what a deny names.
-  const gitPlain = realName === 'git' || written === 'git' ? ['git', ...gitSubcommand(args).map((a) => a.value)].join(' ') : undefined;
+  const gitPlain =
+    realName === 'git' || written === 'git' ? ['git', ...gitSubcommand(args).map((a) => a.value)].join(' ') : undefined;
   const denyOnly = gitPlain !== undefined && gitPlain !== text ? { denyOnly: [gitPlain] } : {};
-  const alternatives = [...new Set([
-    ...(where.byPath ? [line(program.value)] : []),
-    ...(where.found ? [line(where.found)] : []),
-    ...(where.exists && where.real ? (multiCall ? [`${where.real} ${text}`, `${realName} ${text}`] : [line(where.real), line(realName)]) : []),
-  ])].filter((a) => a !== text);
-  const unwrapped = multiCall ? unwrap(written, args) : unwrap(realName, args) ?? (realName !== written ? unwrap(written, args) : undefined);
+  const alternatives = [
+    ...new Set([
+      ...(where.byPath ? [line(program.value)] : []),
+      ...(where.found ? [line(where.found)] : []),
+      ...(where.exists && where.real
+        ? multiCall
+          ? [`${where.real} ${text}`, `${realName} ${text}`]
+          : [line(where.real), line(realName)]
+        : []),
+    ]),
+  ].filter((a) => a !== text);
+  const unwrapped = multiCall
+    ? unwrap(written, args)
+    : (unwrap(realName, args) ?? (realName !== written ? unwrap(written, args) : undefined));
   const dynamicScript = unwrapped?.scripts?.find((s) => s.dynamic);
   const opaque =
     extra.opaque ??
-    (where.byPath && !where.exists ? `${program.value} does not exist yet: an earlier command may make it, and what it runs cannot be read` : undefined) ??
-    (where.exists && where.insideCwd ? `${program.value} is a file in the workspace: what it runs cannot be read` : undefined) ??
-    (where.byPath && !where.inPathDir ? `${program.value} is run by its path from outside the PATH folders` : undefined) ??
-    (extra.argsUnknown && (mayRunOthers(realName) || mayRunOthers(written)) ? `${written} is given arguments at run time, and with them it may run any program` : undefined) ??
+    (where.byPath && !where.exists
+      ? `${program.value} does not exist yet: an earlier command may make it, and what it runs cannot be read`
+      : undefined) ??
+    (where.exists && where.insideCwd
+      ? `${program.value} is a file in the workspace: what it runs cannot be read`
+      : undefined) ??
+    (where.byPath && !where.inPathDir
+      ? `${program.value} is run by its path from outside the PATH folders`
+      : undefined) ??
+    (extra.argsUnknown && (mayRunOthers(realName) || mayRunOthers(written))
+      ? `${written} is given arguments at run time, and with them it may run any program`
+      : undefined) ??
     (knownScript(realName, args, state) ? undefined : unwrapped?.opaque) ??
     (dynamicScript ? `the command line it runs (${dynamicScript.raw}) is made at run time` : undefined);
   // Closed world: the name the program really has (links followed; the applet's for busybox) must be known to run only itself.
   const knownName = multiCall ? written : where.exists && where.real ? realName : written;
   const ownFunction = !where.byPath && state.functions.has(written);
   // A bare name found nowhere runs nothing today, but an earlier command on the line may put a program there.
-  const missing = !where.exists && !where.byPath && !ownFunction && !isBuiltin(written) && !KEYWORDS.has(written) ? `${written} is not installed here, so what runs under that name is not known` : undefined;
-  const reading = opaque || ownFunction ? undefined : unreadOf(knownName, args, extra.unread ?? missing ?? unwrapped?.unread);
-  const part: TargetPart = { text, ...(alternatives.length ? { alternatives } : {}), ...denyOnly, ...(opaque ? { opaque } : {}), ...(reading?.unread ? { unread: reading.unread } : {}), ...unknown };
+  const missing =
+    !where.exists && !where.byPath && !ownFunction && !isBuiltin(written) && !KEYWORDS.has(written)
+      ? `${written} is not installed here, so what runs under that name is not known`
+      : undefined;
+  const reading =
+    opaque || ownFunction ? undefined : unreadOf(knownName, args, extra.unread ?? missing ?? unwrapped?.unread);
+  const part: TargetPart = {
+    text,
+    ...(alternatives.length ? { alternatives } : {}),
+    ...denyOnly,
+    ...(opaque ? { opaque } : {}),
+    ...(reading?.unread ? { unread: reading.unread } : {}),
+    ...unknown,
+  };
   state.parts.push(part);
   if (reading?.git) state.git.push({ part, reading: reading.git });
   if (reading?.readsSettings) state.settingsReaders.push(part);
   if (!ownFunction && writesFiles(knownName, reading)) state.mayWrite = true;
 
-  state.catastrophe ??= catastropheOf(realName, args, state.danger) ?? (realName !== written ? catastropheOf(written, args, state.danger) : undefined);
+  state.catastrophe ??=
+    catastropheOf(realName, args, state.danger) ??
+    (realName !== written ? catastropheOf(written, args, state.danger) : undefined);
   // Relative paths after a `cd` are checked from where it goes (subshells aside: checking more is safe).
   if (written === 'cd') {
     // `cd ~…` and `cd -` go where this process cannot tell (the command's HOME is not ours; OLDPWD).
@@ -333,7 +426,11 @@ function run(argv: Word[], state: State, depth: number, extra: { opaque?: string
     else state.cwdUnknown = true;
   }
   if (written === 'pushd' || written === 'popd') state.cwdUnknown = true;
-  for (const inner of unwrapped?.runs ?? []) run(inner.argv, state, depth, { argsUnknown: inner.argsUnknown || extra.argsUnknown, wraps: (extra.wraps ?? 0) + 1 });
+  for (const inner of unwrapped?.runs ?? [])
+    run(inner.argv, state, depth, {
+      argsUnknown: inner.argsUnknown || extra.argsUnknown,
+      wraps: (extra.wraps ?? 0) + 1,
+    });
   for (const script of unwrapped?.scripts ?? []) if (!script.dynamic) readLine(script.value, state, depth + 1);
 }
 
@@ -343,5 +440,7 @@ function run(argv: Word[], state: State, depth: number, extra: { opaque?: string
  * and with a deny among the rules only a person may approve it).
  */
 export function partsForRules(command: string, analysis: CommandAnalysis): TargetPart[] {
-  return analysis.ok ? analysis.parts : [{ text: command.trim(), opaque: `the command line could not be read: ${analysis.reason}` }];
+  return analysis.ok
+    ? analysis.parts
+    : [{ text: command.trim(), opaque: `the command line could not be read: ${analysis.reason}` }];
 }

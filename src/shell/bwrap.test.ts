@@ -14,8 +14,14 @@ beforeEach(() => {
   writeFileSync(path.join(base, 'user', '.bashrc'), 'export OPENAI_API_KEY=sk-x\n');
   writeFileSync(path.join(home, 'config.json'), '{}');
   o = {
-    workspace: path.join(home, 'workspace'), home, protectedFiles: [path.join(home, 'config.json')], userHome: path.join(base, 'user'),
-    network: false, maskPrograms: [], searchPath: '/usr/bin:/bin', shell: '/bin/bash',
+    workspace: path.join(home, 'workspace'),
+    home,
+    protectedFiles: [path.join(home, 'config.json')],
+    userHome: path.join(base, 'user'),
+    network: false,
+    maskPrograms: [],
+    searchPath: '/usr/bin:/bin',
+    shell: '/bin/bash',
   };
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
@@ -25,8 +31,13 @@ function steps(args: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const flag = args[i]!;
-    const arity = ['--ro-bind', '--bind', '--symlink'].includes(flag) ? 2
-      : ['--tmpfs', '--remount-ro', '--chdir', '--dev', '--proc', '--cap-drop', '--info-fd', '--block-fd'].includes(flag) ? 1 : 0;
+    const arity = ['--ro-bind', '--bind', '--symlink'].includes(flag)
+      ? 2
+      : ['--tmpfs', '--remount-ro', '--chdir', '--dev', '--proc', '--cap-drop', '--info-fd', '--block-fd'].includes(
+            flag,
+          )
+        ? 1
+        : 0;
     out.push([flag, ...args.slice(i + 1, i + 1 + arity)].join(' ').replaceAll(base, '$B'));
     i += arity;
   }
@@ -34,17 +45,30 @@ function steps(args: string[]): string[] {
 }
 
 describe('the bubblewrap policy', () => {
-  it('starts from an empty root: the system read-only, an empty home, the workspace writable, nothing else of the user\'s', () => {
+  it("starts from an empty root: the system read-only, an empty home, the workspace writable, nothing else of the user's", () => {
     const s = steps(bwrapArgs(o));
     expect(s).not.toContain('--ro-bind / /');
     expect(s).toContain('--ro-bind /usr /usr');
     expect(s).toContain('--ro-bind /etc /etc');
     expect(s.indexOf('--tmpfs $B/user')).toBeGreaterThan(s.indexOf('--tmpfs /tmp'));
-    expect(s.indexOf('--bind $B/user/.zhixing/workspace $B/user/.zhixing/workspace')).toBeGreaterThan(s.indexOf('--tmpfs $B/user'));
+    expect(s.indexOf('--bind $B/user/.zhixing/workspace $B/user/.zhixing/workspace')).toBeGreaterThan(
+      s.indexOf('--tmpfs $B/user'),
+    );
     // Nothing of the user's home or Zhixing's is bound: not the folder, not a file in it.
-    expect(s.filter((x) => /^--(ro-)?bind \$B/.test(x))).toEqual(['--bind $B/user/.zhixing/workspace $B/user/.zhixing/workspace']);
+    expect(s.filter((x) => /^--(ro-)?bind \$B/.test(x))).toEqual([
+      '--bind $B/user/.zhixing/workspace $B/user/.zhixing/workspace',
+    ]);
     expect(s).toContain('--remount-ro /');
-    expect(s.slice(-8)).toEqual(['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--unshare-net', '--die-with-parent', '--new-session', '--cap-drop ALL']);
+    expect(s.slice(-8)).toEqual([
+      '--unshare-pid',
+      '--unshare-ipc',
+      '--unshare-uts',
+      '--unshare-cgroup-try',
+      '--unshare-net',
+      '--die-with-parent',
+      '--new-session',
+      '--cap-drop ALL',
+    ]);
   });
 
   it('covers what /etc holds of secrets', () => {
@@ -67,7 +91,13 @@ describe('the bubblewrap policy', () => {
     mkdirSync(path.join(base, 'install', 'node_modules'), { recursive: true });
     symlinkSync(path.join(base, 'install', 'node_modules'), path.join(base, 'nm-link'));
     mkdirSync(path.join(base, 'start'));
-    const s = steps(bwrapArgs({ ...o, shown: [path.join(base, 'nm-link'), base, path.join(base, 'start', '..')], private: [path.join(base, 'start')] }));
+    const s = steps(
+      bwrapArgs({
+        ...o,
+        shown: [path.join(base, 'nm-link'), base, path.join(base, 'start', '..')],
+        private: [path.join(base, 'start')],
+      }),
+    );
     expect(s).toContain('--ro-bind $B/install/node_modules $B/install/node_modules');
     expect(s).toContain('--ro-bind $B/install/node_modules $B/nm-link');
     expect(s).not.toContain('--ro-bind $B $B');
@@ -90,8 +120,12 @@ describe('the bubblewrap policy', () => {
     mkdirSync(path.join(base, 'tools', 'bin'), { recursive: true });
     writeFileSync(path.join(base, 'tools', 'bin', 'fetch'), '#!/bin/sh\n', { mode: 0o755 });
     symlinkSync(path.join(base, 'tools', 'bin', 'fetch'), path.join(base, 'tools', 'bin', 'fetch-link'));
-    const s = steps(bwrapArgs({ ...o, maskPrograms: ['fetch', 'fetch-link', 'bash'], searchPath: `${base}/tools/bin:/usr/bin:/bin` }));
-    expect(s.filter((x) => x.includes('/dev/null') && x.includes('fetch'))).toEqual(['--ro-bind /dev/null $B/tools/bin/fetch']);
+    const s = steps(
+      bwrapArgs({ ...o, maskPrograms: ['fetch', 'fetch-link', 'bash'], searchPath: `${base}/tools/bin:/usr/bin:/bin` }),
+    );
+    expect(s.filter((x) => x.includes('/dev/null') && x.includes('fetch'))).toEqual([
+      '--ro-bind /dev/null $B/tools/bin/fetch',
+    ]);
     expect(s.some((x) => x.startsWith('--ro-bind /dev/null') && x.endsWith('/bash'))).toBe(false);
   });
 });

@@ -100,15 +100,22 @@ export function bwrapArgs(o: ContainOptions, userNet?: UserNetBinding): string[]
   }
   // Defence in depth: a key that a shown folder happens to hold (`~/.cargo/credentials.toml` in cargo's
   // installation) is covered all the same; a secret folder that holds the workspace is left, or the workspace would go.
-  const secrets = [...o.protectedFiles.map(existing), ...secretPaths(userHome), ...installs.flatMap(installSecrets)]
-    .filter((h): h is HiddenPath => h !== undefined && isShown(h.path) && !within(workspace, h.path));
+  const secrets = [
+    ...o.protectedFiles.map(existing),
+    ...secretPaths(userHome),
+    ...installs.flatMap(installSecrets),
+  ].filter((h): h is HiddenPath => h !== undefined && isShown(h.path) && !within(workspace, h.path));
   for (const s of unique(secrets)) args.push(...cover(s));
   // The empty root itself read-only: a file "written" beside the workspace (a config.json that is not
   // there) would vanish with the sandbox and only mislead. The home, /tmp and the workspace are mounts of their own.
   args.push('--remount-ro', '/');
   args.push(
-    '--chdir', workspace,
-    '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
+    '--chdir',
+    workspace,
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
     // Always a network namespace of its own: empty when the network is off, given a user-mode network when on.
     '--unshare-net',
     // The namespace dies with bubblewrap, and with it every process the command left behind.
@@ -116,7 +123,8 @@ export function bwrapArgs(o: ContainOptions, userNet?: UserNetBinding): string[]
     // No controlling terminal: nothing can push keystrokes into the user's (TIOCSTI).
     '--new-session',
     // Run as root, the command would keep every capability and could unmount what hides the home.
-    '--cap-drop', 'ALL',
+    '--cap-drop',
+    'ALL',
   );
   if (userNet) args.push('--info-fd', String(INFO_FD), '--block-fd', String(BLOCK_FD));
   return args;

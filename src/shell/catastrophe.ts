@@ -5,8 +5,32 @@ import type { Word } from './words.js';
 
 /** System top-level folders: removing one, or all of it, breaks the machine. */
 const TOP_LEVEL = new Set([
-  '/', '/bin', '/boot', '/dev', '/etc', '/home', '/lib', '/lib32', '/lib64', '/libx32', '/media', '/mnt', '/opt',
-  '/proc', '/root', '/run', '/sbin', '/srv', '/sys', '/tmp', '/usr', '/var', '/Users', '/System', '/Library', '/Applications',
+  '/',
+  '/bin',
+  '/boot',
+  '/dev',
+  '/etc',
+  '/home',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/media',
+  '/mnt',
+  '/opt',
+  '/proc',
+  '/root',
+  '/run',
+  '/sbin',
+  '/srv',
+  '/sys',
+  '/tmp',
+  '/usr',
+  '/var',
+  '/Users',
+  '/System',
+  '/Library',
+  '/Applications',
 ]);
 /** Whole disks and partitions. */
 const DISK = /^\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|mapper\/|dm-\d|md\d|loop\d|sr\d)/;
@@ -64,19 +88,28 @@ export function catastropheOf(name: string, args: Word[], options: CatastropheOp
   const recursive = hasFlag(args, /^-[a-zA-Z]*[rR]/, ['recursive']);
 
   if (name === 'rm') {
-    if (args.some((a) => a.value === '--no-preserve-root')) return 'rm --no-preserve-root would delete the whole system';
+    if (args.some((a) => a.value === '--no-preserve-root'))
+      return 'rm --no-preserve-root would delete the whole system';
     if (recursive) {
       for (const f of files) {
         const t = where(f);
-        if (t && (isVital(t.path, home) || (t.all && (TOP_LEVEL.has(t.path) || t.path === home)))) return `rm -r on ${f.raw} would delete ${t.path === home ? 'your home folder' : 'a system folder'}`;
+        if (t && (isVital(t.path, home) || (t.all && (TOP_LEVEL.has(t.path) || t.path === home))))
+          return `rm -r on ${f.raw} would delete ${t.path === home ? 'your home folder' : 'a system folder'}`;
       }
     }
   }
   if (name === 'find' && args.some((a) => a.value === '-delete')) {
     // The starting points come before the first expression.
-    for (const f of args.slice(0, Math.max(0, args.findIndex((a) => /^[-(!]/.test(a.value))) || args.length)) {
+    for (const f of args.slice(
+      0,
+      Math.max(
+        0,
+        args.findIndex((a) => /^[-(!]/.test(a.value)),
+      ) || args.length,
+    )) {
       const t = where(f);
-      if (t && isVital(t.path, home)) return `find ${f.raw} -delete would delete ${t.path === home ? 'your home folder' : 'a system folder'}`;
+      if (t && isVital(t.path, home))
+        return `find ${f.raw} -delete would delete ${t.path === home ? 'your home folder' : 'a system folder'}`;
     }
   }
   if (/^mkfs(?:\..*)?$|^mke2fs$|^mkswap$|^wipefs$/.test(name)) return `${name} would format a disk`;
@@ -87,12 +120,15 @@ export function catastropheOf(name: string, args: Word[], options: CatastropheOp
   if ((name === 'chmod' || name === 'chown' || name === 'chgrp') && recursive) {
     for (const f of files.slice(name === 'chmod' || name === 'chown' || name === 'chgrp' ? 1 : 0)) {
       const t = where(f);
-      if (t && (TOP_LEVEL.has(t.path) || t.path === home)) return `${name} -R on ${f.raw} would change ${t.path === home ? 'your whole home folder' : 'a whole system folder'}`;
+      if (t && (TOP_LEVEL.has(t.path) || t.path === home))
+        return `${name} -R on ${f.raw} would change ${t.path === home ? 'your whole home folder' : 'a whole system folder'}`;
     }
   }
   if (POWER.test(name)) return `${name} would turn the machine off or restart it`;
-  if ((name === 'init' || name === 'telinit') && /^[06]$/.test(files[0]?.value ?? '')) return `${name} ${files[0]!.value} would turn the machine off or restart it`;
-  if (name === 'systemctl' && files.some((f) => /^(?:poweroff|reboot|halt|kexec|emergency|rescue)$/.test(f.value))) return 'systemctl would turn the machine off or restart it';
+  if ((name === 'init' || name === 'telinit') && /^[06]$/.test(files[0]?.value ?? ''))
+    return `${name} ${files[0]!.value} would turn the machine off or restart it`;
+  if (name === 'systemctl' && files.some((f) => /^(?:poweroff|reboot|halt|kexec|emergency|rescue)$/.test(f.value)))
+    return 'systemctl would turn the machine off or restart it';
   const written = writtenFiles(name, args, files);
   for (const w of written) {
     if (DISK.test(w.value)) return `${name} would overwrite the disk ${w.value}`;
@@ -105,18 +141,30 @@ export function catastropheOf(name: string, args: Word[], options: CatastropheOp
 /** The files a command writes, replaces or removes, among the common ones. */
 function writtenFiles(name: string, args: Word[], files: Word[]): Word[] {
   switch (name) {
-    case 'rm': case 'rmdir': case 'unlink': case 'shred': case 'truncate': case 'tee': case 'touch':
+    case 'rm':
+    case 'rmdir':
+    case 'unlink':
+    case 'shred':
+    case 'truncate':
+    case 'tee':
+    case 'touch':
       return files;
     case 'mv':
       return files;
-    case 'cp': case 'ln': case 'install': case 'rsync': {
+    case 'cp':
+    case 'ln':
+    case 'install':
+    case 'rsync': {
       const target = args.findIndex((a) => a.value === '-t' || a.value === '--target-directory');
       if (target >= 0 && args[target + 1]) return [args[target + 1]!];
       return files.slice(-1);
     }
-    case 'chmod': case 'chown': case 'chgrp':
+    case 'chmod':
+    case 'chown':
+    case 'chgrp':
       return files.slice(1);
-    case 'sed': case 'perl':
+    case 'sed':
+    case 'perl':
       return args.some((a) => /^-[a-zA-Z]*i/.test(a.value) || a.value.startsWith('--in-place')) ? files.slice(1) : [];
     case 'dd': {
       const of = args.find((a) => a.value.startsWith('of='));
@@ -128,7 +176,12 @@ function writtenFiles(name: string, args: Word[], files: Word[]): Word[] {
 }
 
 /** Why writing `word` touches a protected path, or undefined. A recursive removal of a folder holding one does too. */
-export function protectedHit(word: Word, options: CatastropheOptions, home = options.home ?? homedir(), holds = false): string | undefined {
+export function protectedHit(
+  word: Word,
+  options: CatastropheOptions,
+  home = options.home ?? homedir(),
+  holds = false,
+): string | undefined {
   const t = named(word, options.cwd, home);
   if (!t) return undefined;
   // As written and where it leads: a link in the workspace to a protected file is that file.
@@ -136,7 +189,8 @@ export function protectedHit(word: Word, options: CatastropheOptions, home = opt
     for (const p of options.protectedPaths) {
       // Writing inside a writable folder below `p` is not writing `p`; removing that folder's parent still is.
       const open = (options.writable ?? []).some((w) => isInside(p, w) && w !== p && isInside(w, target));
-      if ((isInside(p, target) && !open) || ((holds || t.all) && isInside(target, p))) return `it would change ${p}, which no command may write to`;
+      if ((isInside(p, target) && !open) || ((holds || t.all) && isInside(target, p)))
+        return `it would change ${p}, which no command may write to`;
     }
   }
   return undefined;

@@ -20,7 +20,10 @@ function repo(config = '', hook?: string): string {
   roots.push(root);
   mkdirSync(join(root, '.git', 'hooks'), { recursive: true });
   writeFileSync(join(root, '.git', 'hooks', 'pre-commit.sample'), '#!/bin/sh\n');
-  writeFileSync(join(root, '.git', 'config'), `[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n[remote "origin"]\n\turl = https://example.com/r.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n${config}`);
+  writeFileSync(
+    join(root, '.git', 'config'),
+    `[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n[remote "origin"]\n\turl = https://example.com/r.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n${config}`,
+  );
   if (hook) writeFileSync(join(root, '.git', 'hooks', hook), '#!/bin/sh\ngit push\n');
   return root;
 }
@@ -28,7 +31,8 @@ function repo(config = '', hook?: string): string {
 /** Stand-ins for programs whose options run others, beside the shared test PATH: found, so their options are what is read. */
 const more = realpathSync(mkdtempSync(join(tmpdir(), 'zhixing-bin-')));
 roots.push(more);
-for (const name of ['yes', 'split', 'install', 'zip', 'man', 'rsync', 'gawk']) writeFileSync(join(more, name), '#!/bin/sh\n', { mode: 0o755 });
+for (const name of ['yes', 'split', 'install', 'zip', 'man', 'rsync', 'gawk'])
+  writeFileSync(join(more, name), '#!/bin/sh\n', { mode: 0o755 });
 
 const clean = repo();
 const options = (cwd = clean, home = cwd): AnalyzeOptions => ({ cwd, path: `${t.bin}:${more}`, home });
@@ -47,98 +51,275 @@ const RULE_SETS: Array<[string, PermissionRules]> = [
 /** Launchers, configuration that runs programs, and build tools: each a way past an argument-level deny. */
 const LEAKS = [
   // Launchers the analyser did not know.
-  'linux64 rm -rf important', 'linux32 rm -rf important', 'setarch x86_64 rm -rf important', 'setarch x86_64 -R rm -rf important',
-  'prlimit --nofile=100 rm -rf important', 'prlimit rm -rf important', 'ld.so /usr/bin/rm -rf important',
-  '/lib64/ld-linux-x86-64.so.2 /usr/bin/rm -rf important', 'linux64 git push', 'timeout 5 linux64 rm -rf important', 'nice linux64 git push',
-  'some-new-launcher rm -rf important', 'i386 git push origin main',
+  'linux64 rm -rf important',
+  'linux32 rm -rf important',
+  'setarch x86_64 rm -rf important',
+  'setarch x86_64 -R rm -rf important',
+  'prlimit --nofile=100 rm -rf important',
+  'prlimit rm -rf important',
+  'ld.so /usr/bin/rm -rf important',
+  '/lib64/ld-linux-x86-64.so.2 /usr/bin/rm -rf important',
+  'linux64 git push',
+  'timeout 5 linux64 rm -rf important',
+  'nice linux64 git push',
+  'some-new-launcher rm -rf important',
+  'i386 git push origin main',
   // Known wrappers, read through.
-  'chrt -f 1 rm -rf important', 'taskset -c 0 rm -rf important', 'unshare -r rm -rf important', 'unshare --propagation slave rm -rf important',
-  'nsenter -t 1 -m rm -rf important', 'flock /tmp/l rm -rf important', 'watch rm -rf important', "script -qc 'rm -rf important' /dev/null",
-  'busybox rm -rf important', 'hyperfine --prepare "rm -rf important" ls', 'hyperfine --cleanup="git push" ls',
+  'chrt -f 1 rm -rf important',
+  'taskset -c 0 rm -rf important',
+  'unshare -r rm -rf important',
+  'unshare --propagation slave rm -rf important',
+  'nsenter -t 1 -m rm -rf important',
+  'flock /tmp/l rm -rf important',
+  'watch rm -rf important',
+  "script -qc 'rm -rf important' /dev/null",
+  'busybox rm -rf important',
+  'hyperfine --prepare "rm -rf important" ls',
+  'hyperfine --cleanup="git push" ls',
   // git's configuration and transports.
-  'git p', 'git pu origin', "git -c alias.x='!git push' x", "git -c alias.x='!rm -rf important' x", 'git -c core.sshCommand="rm -rf important" fetch',
-  'git ls-remote --upload-pack="rm -rf important" origin', 'git fetch --upload-pack="rm -rf important" origin', 'git send-pack origin main',
-  "git clone 'ext::sh -c rm% -rf% important' x", 'git fetch origin', 'git pull', 'git remote update', 'git submodule update --init',
-  'git commit -m x', 'git merge x', 'git checkout x', 'git rebase main', 'git am p.patch', 'git --exec-path=. status', 'git --config-env=core.pager=P log',
-  'GIT_SSH_COMMAND="rm -rf important" git fetch', 'GIT_CONFIG_GLOBAL=x git status', 'HOME=/tmp/h git status', 'git $SUB', 'git archive --remote=origin HEAD',
-  'git help push', 'git status --help', 'git grep -O x', 'git log --show-signature',
+  'git p',
+  'git pu origin',
+  "git -c alias.x='!git push' x",
+  "git -c alias.x='!rm -rf important' x",
+  'git -c core.sshCommand="rm -rf important" fetch',
+  'git ls-remote --upload-pack="rm -rf important" origin',
+  'git fetch --upload-pack="rm -rf important" origin',
+  'git send-pack origin main',
+  "git clone 'ext::sh -c rm% -rf% important' x",
+  'git fetch origin',
+  'git pull',
+  'git remote update',
+  'git submodule update --init',
+  'git commit -m x',
+  'git merge x',
+  'git checkout x',
+  'git rebase main',
+  'git am p.patch',
+  'git --exec-path=. status',
+  'git --config-env=core.pager=P log',
+  'GIT_SSH_COMMAND="rm -rf important" git fetch',
+  'GIT_CONFIG_GLOBAL=x git status',
+  'HOME=/tmp/h git status',
+  'git $SUB',
+  'git archive --remote=origin HEAD',
+  'git help push',
+  'git status --help',
+  'git grep -O x',
+  'git log --show-signature',
   // Programs that run their project's files or their settings.
-  'npm run clean', 'npm test', 'npm install', 'npm view x', 'npx x', 'yarn', 'pnpm install', 'make clean', 'make', 'pip install .',
-  'python3 -m pip install .', 'cargo build', 'less README', 'man ls', 'ssh host', 'scp a host:b', 'vim x', 'wget x', 'rsync -a host:x .',
-  'awk -f prog.awk', "awk -l ext 'BEGIN{}'", "tar -xf a.tar -F 'rm -rf important'", "tar xIf 'rm -rf important' a.tar", 'perf script',
-  'sort --compress-program=./x a', "split --filter='rm -rf important' a", 'mapfile -C "rm -rf important" -c 1 a < f',
+  'npm run clean',
+  'npm test',
+  'npm install',
+  'npm view x',
+  'npx x',
+  'yarn',
+  'pnpm install',
+  'make clean',
+  'make',
+  'pip install .',
+  'python3 -m pip install .',
+  'cargo build',
+  'less README',
+  'man ls',
+  'ssh host',
+  'scp a host:b',
+  'vim x',
+  'wget x',
+  'rsync -a host:x .',
+  'awk -f prog.awk',
+  "awk -l ext 'BEGIN{}'",
+  "tar -xf a.tar -F 'rm -rf important'",
+  "tar xIf 'rm -rf important' a.tar",
+  'perf script',
+  'sort --compress-program=./x a',
+  "split --filter='rm -rf important' a",
+  'mapfile -C "rm -rf important" -c 1 a < f',
   // bash evaluating a variable's text, where a subscript runs its command.
-  'x="a[\\$(rm -rf important)]"; echo $((x))', 'x="a[\\$(rm -rf important)]"; (( x ))', 'x="a[\\$(rm -rf important)]"; [[ $x -eq 1 ]]',
-  "x='$(rm -rf important)'; echo ${x@P}", 'x="a[\\$(rm -rf important)]"; echo ${!x}', 'echo ${a[x]}', 'let y=x', 'declare -i y=x',
-  "printf -v 'a[$(rm -rf important)]' x", "read 'a[$(rm -rf important)]' < f", "test -v 'a[$(rm -rf important)]'",
-  'echo ${s:i}', 'a=([x]=1)', '[[ -v a[x] ]]', 'declare -n r=x; r=1',
+  'x="a[\\$(rm -rf important)]"; echo $((x))',
+  'x="a[\\$(rm -rf important)]"; (( x ))',
+  'x="a[\\$(rm -rf important)]"; [[ $x -eq 1 ]]',
+  "x='$(rm -rf important)'; echo ${x@P}",
+  'x="a[\\$(rm -rf important)]"; echo ${!x}',
+  'echo ${a[x]}',
+  'let y=x',
+  'declare -i y=x',
+  "printf -v 'a[$(rm -rf important)]' x",
+  "read 'a[$(rm -rf important)]' < f",
+  "test -v 'a[$(rm -rf important)]'",
+  'echo ${s:i}',
+  'a=([x]=1)',
+  '[[ -v a[x] ]]',
+  'declare -n r=x; r=1',
   // A function passed in the environment replaces a program in the shell it starts.
   "env 'BASH_FUNC_ls%%=() { rm -rf important; }' bash -c ls",
   // A wrapper's option nobody listed may take the next word, so the program after it is the one that runs.
-  'sudo --login-class ls rm -rf important', 'nice --unknown ls git push',
+  'sudo --login-class ls rm -rf important',
+  'nice --unknown ls git push',
   // CDPATH sends cd somewhere the line does not say: git's settings there are not the ones checked.
   'CDPATH=/tmp/elsewhere; cd sub && git status',
   // Options made at run time may be the ones that run a program.
-  'E=-exec; find . $E rm -rf important \\;', 'T=--to-command=./x; tar -xf a.tar $T', 'O=--compress-program=./x; sort $O a',
-  'O=--output=.git/config; git log $O; git status', 'cd ~/elsewhere && git status', 'git -C ~/elsewhere status',
+  'E=-exec; find . $E rm -rf important \\;',
+  'T=--to-command=./x; tar -xf a.tar $T',
+  'O=--compress-program=./x; sort $O a',
+  'O=--output=.git/config; git log $O; git status',
+  'cd ~/elsewhere && git status',
+  'git -C ~/elsewhere status',
   // A name installed nowhere may be put in place by the line itself.
   'not-installed-yet rm -rf important',
   // git run elsewhere, or told to read other settings, by a wrapper.
-  'env GIT_DIR=/tmp/elsewhere/.git git status', 'env -C /tmp/elsewhere git status', 'sudo -D /tmp/elsewhere git status',
-  'find . -name x -execdir git status \\;', 'unshare --wd=/tmp/elsewhere git status',
+  'env GIT_DIR=/tmp/elsewhere/.git git status',
+  'env -C /tmp/elsewhere git status',
+  'sudo -D /tmp/elsewhere git status',
+  'find . -name x -execdir git status \\;',
+  'unshare --wd=/tmp/elsewhere git status',
   // Wrappers that follow settings files a command can write, or pipe into a command.
-  'valgrind ls', 'parallel ls ::: a', "strace -o '|rm -rf important' ls", 'systemd-run ls',
+  'valgrind ls',
+  'parallel ls ::: a',
+  "strace -o '|rm -rf important' ls",
+  'systemd-run ls',
   // Bash's own commands that run what they are given.
-  'jobs -x rm -rf important', 'jobs -lx git push',
+  'jobs -x rm -rf important',
+  'jobs -lx git push',
   // Values bash evaluates as arithmetic, where `a[$(…)]` runs: RANDOM, SRANDOM, OPTIND, HISTCMD by any route,
   // slices of the positional parameters, integer declarations however quoted, elements named in quotes.
-  "x='a[$(rm -rf t2)]'; RANDOM=$x", 'OPTIND=$x', 'OPTIND=$x true', 'HISTCMD=$x', 'read OPTIND < p.txt', 'export SRANDOM=$(cat p.txt)',
-  'for SRANDOM in "$x"; do :; done', 'printf -v OPTIND %s "$x"', 'declare OPTIND=$x', ': ${OPTIND:=$x}', 'mapfile RANDOM < p.txt',
-  'set -- a b c; echo "${@:x}"', 'echo "${*:x}"', 'echo "${@:1:x}"', 'declare "-i" n; n=$x', "declare '-i' n; n=$x", 'declare -"i" n; n=$x',
-  'declare $o n; n=$x', "declare 'c[$(rm -rf t1)]=1'", "f(){ local 'c[$(rm -rf t1)]=1'; }; f", "export 'c[$(rm -rf t1)]=1'",
-  "readonly 'c[$(rm -rf t1)]=1'", "sleep 0.1 & wait -n -p 'a[$(rm -rf t1)]'", "getopts a 'q[$(rm -rf t1)]'", "read 'q[$(rm -rf t1)]' < p.txt",
+  "x='a[$(rm -rf t2)]'; RANDOM=$x",
+  'OPTIND=$x',
+  'OPTIND=$x true',
+  'HISTCMD=$x',
+  'read OPTIND < p.txt',
+  'export SRANDOM=$(cat p.txt)',
+  'for SRANDOM in "$x"; do :; done',
+  'printf -v OPTIND %s "$x"',
+  'declare OPTIND=$x',
+  ': ${OPTIND:=$x}',
+  'mapfile RANDOM < p.txt',
+  'set -- a b c; echo "${@:x}"',
+  'echo "${*:x}"',
+  'echo "${@:1:x}"',
+  'declare "-i" n; n=$x',
+  "declare '-i' n; n=$x",
+  'declare -"i" n; n=$x',
+  'declare $o n; n=$x',
+  "declare 'c[$(rm -rf t1)]=1'",
+  "f(){ local 'c[$(rm -rf t1)]=1'; }; f",
+  "export 'c[$(rm -rf t1)]=1'",
+  "readonly 'c[$(rm -rf t1)]=1'",
+  "sleep 0.1 & wait -n -p 'a[$(rm -rf t1)]'",
+  "getopts a 'q[$(rm -rf t1)]'",
+  "read 'q[$(rm -rf t1)]' < p.txt",
   // An OpenSSL engine is code curl loads; its options may come from a file, or from a settings file the line writes.
-  'curl -s --engine "$PWD/e.so" file:///etc/hostname', 'curl --eng /w/e.so x', 'curl -K cfg https://x', 'curl -sK cfg https://x',
-  'curl --config cfg https://x', "echo 'engine = /w/e.so' > ~/.curlrc; curl https://x", 'for i in 1 2; do curl -so ~/.curlrc https://x; done',
+  'curl -s --engine "$PWD/e.so" file:///etc/hostname',
+  'curl --eng /w/e.so x',
+  'curl -K cfg https://x',
+  'curl -sK cfg https://x',
+  'curl --config cfg https://x',
+  "echo 'engine = /w/e.so' > ~/.curlrc; curl https://x",
+  'for i in 1 2; do curl -so ~/.curlrc https://x; done',
   // Programs that write a file (git's settings) on a line where git then reads them.
-  'xxd -r -p h.txt .git/config; git status --short', 'tree -o .git/config; git status', 'file -C -m .git/x; git status',
-  'curl -sT rc file:///root/.curlrc; curl -s file:///etc/hostname', 'curl -T cfg file:///w/.git/config; git status --short',
+  'xxd -r -p h.txt .git/config; git status --short',
+  'tree -o .git/config; git status',
+  'file -C -m .git/x; git status',
+  'curl -sT rc file:///root/.curlrc; curl -s file:///etc/hostname',
+  'curl -T cfg file:///w/.git/config; git status --short',
   'curl --upload-file cfg file:///w/.git/config; git status',
   // A declaration's value that reads `(…)` is parsed again as an array's elements; indirect expansion in any
   // form; `{a[x]}>` on any command; a `$"…"` string, whose translation is expanded again.
-  "declare -a y='($(rm -rf t1))'", "y=(); declare y='($(rm -rf important))'", "declare -a 'y=($(rm -rf t1))'",
-  "declare -A y='([k]=$(rm -rf t1))'", "typeset -a y='(`rm -rf t1`)'", "readonly -a y='($(rm -rf t1))'",
-  "f(){ local -a y='($(rm -rf t1))'; }; f", "declare -a y='([$x]=1)'", 'declare -a y+="($v)"',
-  'echo "${!x#z}"', 'echo "${!x:-d}"', 'echo "${!x/a/b}"', 'echo "${!x@Q}"', 'echo "${!x:0:1}"', 'echo "${!x-}"', 'echo "${!x^^}"',
-  'echo "${!x[0]}"', "x='a[$(rm -rf t2)]'; : {a[x]}>/dev/null", 'cat {a[x]}<notes.txt', 'echo $"hello"', 'echo x$"a b"y',
+  "declare -a y='($(rm -rf t1))'",
+  "y=(); declare y='($(rm -rf important))'",
+  "declare -a 'y=($(rm -rf t1))'",
+  "declare -A y='([k]=$(rm -rf t1))'",
+  "typeset -a y='(`rm -rf t1`)'",
+  "readonly -a y='($(rm -rf t1))'",
+  "f(){ local -a y='($(rm -rf t1))'; }; f",
+  "declare -a y='([$x]=1)'",
+  'declare -a y+="($v)"',
+  'echo "${!x#z}"',
+  'echo "${!x:-d}"',
+  'echo "${!x/a/b}"',
+  'echo "${!x@Q}"',
+  'echo "${!x:0:1}"',
+  'echo "${!x-}"',
+  'echo "${!x^^}"',
+  'echo "${!x[0]}"',
+  "x='a[$(rm -rf t2)]'; : {a[x]}>/dev/null",
+  'cat {a[x]}<notes.txt',
+  'echo $"hello"',
+  'echo x$"a b"y',
   // The same through `builtin` or `command`; a value made at run time where the name is an array; `[ -v ]`;
   // bash told to rewrite later lines (history, posix aliases); an element behind braces in `{…}>`.
-  "builtin declare -a y='($(rm -rf t1))'", "x='a[$(rm -rf t3)]'; command declare -i n; n=$x", "builtin typeset -a y='(x)'",
-  'builtin declare -n r; r=$x; r=1', 'builtin local -a y=$e', "e='($(rm -rf important))'; declare -a y=\"$e\"", 'declare -a y=$e',
-  'y=(); declare y=$e', 'declare -a y=$(cat f)', 'mapfile y < f; declare y=$e', "[ -v 'a[$(rm -rf t1)]' ]", '[ -v "$x" ]',
-  "set -H -o history\n: \"x; rm -rf important\"\neval ls !:1", 'set -o histexpand', 'shopt -so posix',
-  "set -o posix\nalias ls=eval\nls \"rm -rf t3\"", "POSIXLY_CORRECT=1\nalias ls=rm\nls -rf important t1", 'export POSIXLY_CORRECT=1',
-  "bash --posix -c 'alias ls=rm; ls -rf x'", "bash -H -c 'eval !!'", "x='a[$(rm -rf t2)]'; : {a[${x}]}>/dev/null",
+  "builtin declare -a y='($(rm -rf t1))'",
+  "x='a[$(rm -rf t3)]'; command declare -i n; n=$x",
+  "builtin typeset -a y='(x)'",
+  'builtin declare -n r; r=$x; r=1',
+  'builtin local -a y=$e',
+  'e=\'($(rm -rf important))\'; declare -a y="$e"',
+  'declare -a y=$e',
+  'y=(); declare y=$e',
+  'declare -a y=$(cat f)',
+  'mapfile y < f; declare y=$e',
+  "[ -v 'a[$(rm -rf t1)]' ]",
+  '[ -v "$x" ]',
+  'set -H -o history\n: "x; rm -rf important"\neval ls !:1',
+  'set -o histexpand',
+  'shopt -so posix',
+  'set -o posix\nalias ls=eval\nls "rm -rf t3"',
+  'POSIXLY_CORRECT=1\nalias ls=rm\nls -rf important t1',
+  'export POSIXLY_CORRECT=1',
+  "bash --posix -c 'alias ls=rm; ls -rf x'",
+  "bash -H -c 'eval !!'",
+  "x='a[$(rm -rf t2)]'; : {a[${x}]}>/dev/null",
   // A pattern the grammar keeps as one text, with a substitution in it; slices of $$, $-, $?; more ways a
   // name becomes an array; bash told to take assignments from later words; a second -v in [ ].
-  'x=a; echo ${x#$(rm -rf important t1)}', 'echo ${HOME^^`rm -rf t2`}', 'x=a; echo ${x%$(git push -q origin HEAD:refs/heads/p)}',
-  'echo ${x#${y:x}}', 'echo ${x#$((x))}', 'echo ${$:x}', 'echo ${-:x}', 'echo "${?:x}"',
-  "e='($(rm -rf important t1))'; y[0]=1; declare y=\"$e\"", 'declare PIPESTATUS="$e"', "mapfile -d '' y < notes.txt; declare y=\"$e\"",
-  'y[0]=1; typeset y=$e', "bash -k -c 'bash -c : BASH_ENV=./e.sh'", 'bash -ek -c true', 'bash -o keyword -c true', 'sh -k -c true',
-  'bash --debugger -c true', 'bash -O extdebug -c true', "[ -v HOME -o -v 'a[$(rm -rf important t1)]' ]",
+  'x=a; echo ${x#$(rm -rf important t1)}',
+  'echo ${HOME^^`rm -rf t2`}',
+  'x=a; echo ${x%$(git push -q origin HEAD:refs/heads/p)}',
+  'echo ${x#${y:x}}',
+  'echo ${x#$((x))}',
+  'echo ${$:x}',
+  'echo ${-:x}',
+  'echo "${?:x}"',
+  'e=\'($(rm -rf important t1))\'; y[0]=1; declare y="$e"',
+  'declare PIPESTATUS="$e"',
+  'mapfile -d \'\' y < notes.txt; declare y="$e"',
+  'y[0]=1; typeset y=$e',
+  "bash -k -c 'bash -c : BASH_ENV=./e.sh'",
+  'bash -ek -c true',
+  'bash -o keyword -c true',
+  'sh -k -c true',
+  'bash --debugger -c true',
+  'bash -O extdebug -c true',
+  "[ -v HOME -o -v 'a[$(rm -rf important t1)]' ]",
   // Text the grammar keeps plain though bash expands it: backquotes in `${y:-…}` and replacements, here-document
   // bodies it does not read, single quotes inside a double-quoted `${…}`; env -S's own splitting.
-  'echo ${y:-`rm -rf important t1`}', 'x=a; echo "${x:+`rm -rf t2`}"', 'echo ${z=`git push -q origin HEAD:refs/heads/p`}',
-  'x=a; echo ${x/a/`rm -rf t3`}', 'echo ${x/#/`rm -rf t3`}', 'echo ${y:-${z:-`rm -rf x`}}', 'cat <<E\n`rm -rf important t1`\nE',
-  'cat <<-E\n\t$(rm -rf t2)\n\tE', 'cat <<E\n${y:-`git push -q origin HEAD:refs/heads/p`}\nE', 'cat <<E\n $(rm -rf important t1)\nE',
-  "echo \"${y:-'`rm -rf important t1`'}\"", "x=a; echo \"${x:+'$(git push -q origin HEAD:refs/heads/p)'}\"",
-  "env -S'rm' -rf important", "env -S'#x' rm -rf t1", 'bash -Oextdebug -c true', 'shopt -s extdebug',
+  'echo ${y:-`rm -rf important t1`}',
+  'x=a; echo "${x:+`rm -rf t2`}"',
+  'echo ${z=`git push -q origin HEAD:refs/heads/p`}',
+  'x=a; echo ${x/a/`rm -rf t3`}',
+  'echo ${x/#/`rm -rf t3`}',
+  'echo ${y:-${z:-`rm -rf x`}}',
+  'cat <<E\n`rm -rf important t1`\nE',
+  'cat <<-E\n\t$(rm -rf t2)\n\tE',
+  'cat <<E\n${y:-`git push -q origin HEAD:refs/heads/p`}\nE',
+  'cat <<E\n $(rm -rf important t1)\nE',
+  'echo "${y:-\'`rm -rf important t1`\'}"',
+  'x=a; echo "${x:+\'$(git push -q origin HEAD:refs/heads/p)\'}"',
+  "env -S'rm' -rf important",
+  "env -S'#x' rm -rf t1",
+  'bash -Oextdebug -c true',
+  'shopt -s extdebug',
   // Marks the count missed: `<(…)` in a `${…}` word, `$'…'` in a quoted `${…}` (escapes spell any mark), an
   // escaped backslash before a mark, a backslash-newline inside one, a parsed expansion covering a hidden one.
-  'echo ${y:-<(rm -rf important t1)}; sleep 1', 'cat < ${y:-<(rm -rf t2; echo hi)}', 'case ${y:-<(git push -q origin HEAD:refs/heads/p)} in *) sleep 1;; esac',
-  "echo \"${y:-$'$(rm -rf t2)'}\"", "cat <<< \"${y:-$'\\x60git push -q origin HEAD:refs/heads/p\\x60'}\"",
-  "echo \"${y:-'\\\\$(rm -rf important t1)'}\"", 'echo ${y:-\\\\`rm -rf t2 #\\\\`}', 'x=a; echo "${x#\\\\$(git push -q origin HEAD:refs/heads/p)}"',
-  'echo "$\\\n(rm -rf t3)"', "cat <<E\n$(cat <(true)) ${y:-$'`rm -rf t3`'}\nE", "cat <<E\n$(cat <(true)) ${y:-$'$(rm -rf t3)'}\nE",
+  'echo ${y:-<(rm -rf important t1)}; sleep 1',
+  'cat < ${y:-<(rm -rf t2; echo hi)}',
+  'case ${y:-<(git push -q origin HEAD:refs/heads/p)} in *) sleep 1;; esac',
+  'echo "${y:-$\'$(rm -rf t2)\'}"',
+  'cat <<< "${y:-$\'\\x60git push -q origin HEAD:refs/heads/p\\x60\'}"',
+  'echo "${y:-\'\\\\$(rm -rf important t1)\'}"',
+  'echo ${y:-\\\\`rm -rf t2 #\\\\`}',
+  'x=a; echo "${x#\\\\$(git push -q origin HEAD:refs/heads/p)}"',
+  'echo "$\\\n(rm -rf t3)"',
+  "cat <<E\n$(cat <(true)) ${y:-$'`rm -rf t3`'}\nE",
+  "cat <<E\n$(cat <(true)) ${y:-$'$(rm -rf t3)'}\nE",
   'echo ${y:-$\\\n(touch PWN)}',
 ];
 
@@ -147,37 +328,125 @@ const LEAKS = [
  * else: a trap's body, PS4 under `set -x`, BASH_ENV for a later bash, PATH for a later name.
  */
 const STATE_WRITES = [
-  "trap -- 'git push -q origin main' EXIT", "trap -- -- 'rm -rf important' EXIT", "trap -- \"$C\" EXIT",
-  "read PS4 <<< '$(rm -rf t3)'; set -x; true", "read -r x PS4 <<< 'a $(rm -rf t3)'; set -x; true", "read -a PS4 <<< '$(rm -rf t3)'; set -x; :",
-  "read -ra PS4 <<< '$(rm -rf t3)'; set -x; :", "read $N <<< '$(rm -rf t3)'; set -x; :",
-  "printf -v PS4 '%s' '$(rm -rf t4)'; set -x; :", "printf -vPS4 '%s' '$(rm -rf t4)'; set -x; :", "printf -v \"$N\" '%s' x",
-  "for PS4 in '$(rm -rf t5)'; do set -x; :; done", "select PS4 in '$(rm -rf t5)'; do set -x; :; done",
-  'export "PS4=\\$(rm -rf t6)"; set -x; :', "declare \"PATH=./b:/usr/bin:/bin\"; ls -rf t; cat notes.txt", 'readonly "BASH_ENV=./e.sh"',
-  'export $X=./e.sh; bash -c true', 'declare "$N"=x', 'local PATH', 'typeset \'IFS=/\'', 'PATH[0]=./b; ls', 'declare PATH[0]=./b; ls',
-  'command export "PATH=./b"; ls', 'builtin declare "PATH=./b"; ls', "eval 'export \"PATH=./b\"'; ls",
-  'read BASH_ENV <<< ./e.sh; export BASH_ENV; bash -c true', ': ${BASH_ENV:=./e.sh}; export BASH_ENV; bash -c true',
-  ': ${PATH=./b}; ls', 'echo "${PS4:=x}"', ': ${!N:=x}', 'mapfile PATH < f; ls', 'readarray -t PS4 < f; set -x; :', 'mapfile -t $N < f',
-  'getopts a: PATH; ls', 'wait -p PATH; ls', 'unset PATH; ls', 'unset -v PATH; ls', 'unset $N; ls', 'set -k; bash -c true BASH_ENV=./e.sh',
-  'set -o keyword; bash -c true BASH_ENV=./e.sh', 'set -$F; bash -c true BASH_ENV=./e.sh', 'set -o "$O"; bash -c true BASH_ENV=./e.sh', 'shopt -s $O', 'read GIT_DIR < f; git status',
-  "trap -- 'git push' -p EXIT", 'export {PS4,X}=x; set -x; :', 'read {PA,}TH < f; ls', 'BASH_CMDS[ls]=./b/ls; ls', 'exec {PATH}>/dev/null; ls -rf t', ': {PATH}>/dev/null; ls -rf t', 'cat {PATH}<notes.txt; ls', "PS0='$(rm -rf x)'", 'export -n x "PATH=./b"; ls', 'declare -n r=PATH; r=./b; ls', 'wait "$p" PATH; ls',
-]
+  "trap -- 'git push -q origin main' EXIT",
+  "trap -- -- 'rm -rf important' EXIT",
+  'trap -- "$C" EXIT',
+  "read PS4 <<< '$(rm -rf t3)'; set -x; true",
+  "read -r x PS4 <<< 'a $(rm -rf t3)'; set -x; true",
+  "read -a PS4 <<< '$(rm -rf t3)'; set -x; :",
+  "read -ra PS4 <<< '$(rm -rf t3)'; set -x; :",
+  "read $N <<< '$(rm -rf t3)'; set -x; :",
+  "printf -v PS4 '%s' '$(rm -rf t4)'; set -x; :",
+  "printf -vPS4 '%s' '$(rm -rf t4)'; set -x; :",
+  'printf -v "$N" \'%s\' x',
+  "for PS4 in '$(rm -rf t5)'; do set -x; :; done",
+  "select PS4 in '$(rm -rf t5)'; do set -x; :; done",
+  'export "PS4=\\$(rm -rf t6)"; set -x; :',
+  'declare "PATH=./b:/usr/bin:/bin"; ls -rf t; cat notes.txt',
+  'readonly "BASH_ENV=./e.sh"',
+  'export $X=./e.sh; bash -c true',
+  'declare "$N"=x',
+  'local PATH',
+  "typeset 'IFS=/'",
+  'PATH[0]=./b; ls',
+  'declare PATH[0]=./b; ls',
+  'command export "PATH=./b"; ls',
+  'builtin declare "PATH=./b"; ls',
+  'eval \'export "PATH=./b"\'; ls',
+  'read BASH_ENV <<< ./e.sh; export BASH_ENV; bash -c true',
+  ': ${BASH_ENV:=./e.sh}; export BASH_ENV; bash -c true',
+  ': ${PATH=./b}; ls',
+  'echo "${PS4:=x}"',
+  ': ${!N:=x}',
+  'mapfile PATH < f; ls',
+  'readarray -t PS4 < f; set -x; :',
+  'mapfile -t $N < f',
+  'getopts a: PATH; ls',
+  'wait -p PATH; ls',
+  'unset PATH; ls',
+  'unset -v PATH; ls',
+  'unset $N; ls',
+  'set -k; bash -c true BASH_ENV=./e.sh',
+  'set -o keyword; bash -c true BASH_ENV=./e.sh',
+  'set -$F; bash -c true BASH_ENV=./e.sh',
+  'set -o "$O"; bash -c true BASH_ENV=./e.sh',
+  'shopt -s $O',
+  'read GIT_DIR < f; git status',
+  "trap -- 'git push' -p EXIT",
+  'export {PS4,X}=x; set -x; :',
+  'read {PA,}TH < f; ls',
+  'BASH_CMDS[ls]=./b/ls; ls',
+  'exec {PATH}>/dev/null; ls -rf t',
+  ': {PATH}>/dev/null; ls -rf t',
+  'cat {PATH}<notes.txt; ls',
+  "PS0='$(rm -rf x)'",
+  'export -n x "PATH=./b"; ls',
+  'declare -n r=PATH; r=./b; ls',
+  'wait "$p" PATH; ls',
+];
 
 /** Options that run a program, reached through an abbreviated long option or a group of short ones. */
 const OPTION_FORMS = [
-  "yes 'rm -rf t8' | head -n 3000 | sort -S 1K --compress-prog=sh", 'sort --compress sh a', 'split --filt=sh c.txt', 'split --fi sh c.txt',
-  'install -s --strip-prog=./strip.sh notes.txt n2', "tar -cf x.tar --use-compress-prog='sh -c \"rm -rf t9\"' notes.txt",
-  "tar -cf y.tar --checkpoint=1 --checkpoint-act=exec='rm -rf t10' notes.txt", 'tar --to-comm=sh -xf a.tar', 'tar -xf a.tar --info=./x',
-  "sed --expr='1e rm -rf t11' notes.txt", "sed --e '1e rm -rf t11' notes.txt", 'sed -nf s.sed notes.txt', 'sed -fs.sed notes.txt', 'sed --fi=s.sed notes.txt',
-  "sed '1~1e rm -rf t13' notes.txt", "sed '1,+2e rm -rf x' notes.txt", "sed '0,/a/e rm -rf x' notes.txt", "sed '\\,a,e rm -rf x' notes.txt",
-  "sed '/a/I e rm -rf x' notes.txt", "sed 's/a/b/;e rm -rf x' notes.txt", "sed -n 's/a/rm -rf x/ep' notes.txt", "sed 's|a|b|ge' notes.txt",
-  "sed -ne '1e rm -rf x' notes.txt", "sed -n -e p -e '$e rm -rf x' notes.txt", "sed 'y/a/b/;1e rm -rf x' notes.txt", "sed '1{e rm -rf x\n}' notes.txt",
-  "sed -s -n --posix 1e\\ rm notes.txt", "sed $'1e rm -rf x' notes.txt", "sed 'a\\\ntext\n1e x' notes.txt",
-  "awk -e 'BEGIN{}' -e 'BEGIN{system(\"rm -rf x\")}'", "awk --sou='BEGIN{system(\"rm -rf x\")}'", 'awk --fi prog.awk', "awk --lo ext 'BEGIN{}'",
-  "awk '@include \"x.awk\"'", "awk 'BEGIN{f=\"sys\" \"tem\"; @f(\"rm -rf x\")}'", 'git log --show-sig', 'git grep --open-f x', 'git config --ed',
-  'git branch --edit-d', 'git log --out=.git/config; git status', 'git grep -iO"rm -rf t1" hello', 'git grep -nO x',
-  'echo t2 | xargs -l rm -rf', 'echo t2 | xargs -e rm -rf', 'echo t2 | xargs --eof rm -rf', 'echo t2 | xargs --max-lines rm -rf', 'echo t2 | xargs -rl rm -rf',
-  "echo 'rm -rf t2' > ~/.bashrc; bash -i -c true", 'sh -l -c true', 'bash --login -c true', 'bash --rcfile rc -i -c true', 'bash --init-file rc -c true', 'bash -ic true', 'zip -T --unzip-c=./x a.zip b', "zip -T -TT='rm -rf x' a.zip b", "man -aP 'rm -rf x' ls", "man --pa='rm -rf x' ls", 'rsync --rsh=./x a b', "rsync --rs='rm -rf x' a b",
-]
+  "yes 'rm -rf t8' | head -n 3000 | sort -S 1K --compress-prog=sh",
+  'sort --compress sh a',
+  'split --filt=sh c.txt',
+  'split --fi sh c.txt',
+  'install -s --strip-prog=./strip.sh notes.txt n2',
+  'tar -cf x.tar --use-compress-prog=\'sh -c "rm -rf t9"\' notes.txt',
+  "tar -cf y.tar --checkpoint=1 --checkpoint-act=exec='rm -rf t10' notes.txt",
+  'tar --to-comm=sh -xf a.tar',
+  'tar -xf a.tar --info=./x',
+  "sed --expr='1e rm -rf t11' notes.txt",
+  "sed --e '1e rm -rf t11' notes.txt",
+  'sed -nf s.sed notes.txt',
+  'sed -fs.sed notes.txt',
+  'sed --fi=s.sed notes.txt',
+  "sed '1~1e rm -rf t13' notes.txt",
+  "sed '1,+2e rm -rf x' notes.txt",
+  "sed '0,/a/e rm -rf x' notes.txt",
+  "sed '\\,a,e rm -rf x' notes.txt",
+  "sed '/a/I e rm -rf x' notes.txt",
+  "sed 's/a/b/;e rm -rf x' notes.txt",
+  "sed -n 's/a/rm -rf x/ep' notes.txt",
+  "sed 's|a|b|ge' notes.txt",
+  "sed -ne '1e rm -rf x' notes.txt",
+  "sed -n -e p -e '$e rm -rf x' notes.txt",
+  "sed 'y/a/b/;1e rm -rf x' notes.txt",
+  "sed '1{e rm -rf x\n}' notes.txt",
+  'sed -s -n --posix 1e\\ rm notes.txt',
+  "sed $'1e rm -rf x' notes.txt",
+  "sed 'a\\\ntext\n1e x' notes.txt",
+  "awk -e 'BEGIN{}' -e 'BEGIN{system(\"rm -rf x\")}'",
+  'awk --sou=\'BEGIN{system("rm -rf x")}\'',
+  'awk --fi prog.awk',
+  "awk --lo ext 'BEGIN{}'",
+  'awk \'@include "x.awk"\'',
+  'awk \'BEGIN{f="sys" "tem"; @f("rm -rf x")}\'',
+  'git log --show-sig',
+  'git grep --open-f x',
+  'git config --ed',
+  'git branch --edit-d',
+  'git log --out=.git/config; git status',
+  'git grep -iO"rm -rf t1" hello',
+  'git grep -nO x',
+  'echo t2 | xargs -l rm -rf',
+  'echo t2 | xargs -e rm -rf',
+  'echo t2 | xargs --eof rm -rf',
+  'echo t2 | xargs --max-lines rm -rf',
+  'echo t2 | xargs -rl rm -rf',
+  "echo 'rm -rf t2' > ~/.bashrc; bash -i -c true",
+  'sh -l -c true',
+  'bash --login -c true',
+  'bash --rcfile rc -i -c true',
+  'bash --init-file rc -c true',
+  'bash -ic true',
+  'zip -T --unzip-c=./x a.zip b',
+  "zip -T -TT='rm -rf x' a.zip b",
+  "man -aP 'rm -rf x' ls",
+  "man --pa='rm -rf x' ls",
+  'rsync --rsh=./x a b',
+  "rsync --rs='rm -rf x' a b",
+];
 
 describe.each(RULE_SETS)('closed world, with %s', (_name, rules) => {
   it.each(LEAKS)('is denied or asked of a person, never allowed or left to --yes: %s', async (command) => {
@@ -195,46 +464,137 @@ describe.each(RULE_SETS)('closed world, with %s', (_name, rules) => {
     if (v.decision !== 'deny') expect(v).toMatchObject({ decision: 'ask', needsPerson: true });
   });
 
-  it.each(['ls -la', 'cat notes.txt', 'echo hi > a.txt', 'grep -rn todo .', 'git status', 'git log --oneline -5', 'git diff HEAD~1', 'git -C . status',
-    'git branch --list', 'node --version', 'wc -l a | sort -n | head', 'mkdir -p out && cp a out/', 'tar -czf out.tgz src', 'jq .name package.json',
-    'find . -name "*.ts"', 'git status && git log -1', 'env -i ls', 'sudo -E ls', 'time -p ls', 'setsid -w ls',
-    "sed -n 's/hello/world/p' a", "sed -i.bak -e 's/x/y/g' -e '/^$/d' a", "sed -E 's/(a|e)+/x/w out.txt' a", "sed '1~2d;$!N;/x/I,+2p;y/abc/xyz/' a",
-    "sed -e '/start/,/end/{s/a/b/;p}' -e '3q' a", 'sort -k2 -n --check a', 'install --strip -m 644 a b', 'tar --checkpoint=10 -cf a.tar b',
-    'read -r line < a', 'export FOO=1 BAR', 'export PATH', 'set -euo pipefail', 'set -- a b', 'for f in *.ts; do echo "$f"; done', ': ${FOO:=1}',
-    "printf -v x '%s' y", "trap 'echo bye' EXIT", 'trap - EXIT', 'f() { local x=1; echo $x; }; f', 'unset FOO', "awk -F: '{print $1}' a", 'trap -p', 'trap -p EXIT', 'wait $!', 'git log --oneline --stat',
-    'OPTIND=1', 'arr[0]=1', 'echo "${@:2}"', 'echo "${x:0:3}"', 'declare -r X=1', 'local -a a=(1 2)', 'curl -s https://example.com | jq .',
-    'curl -q -o page.html https://example.com', 'jobs -l', 'echo "${!a[@]}"', 'echo "${!BASH*}"', 'declare -a arr=(1 2)', 'local y="$z"',
-    'echo "hello $USER"', 'export PATH_X="$HOME/bin"', 'declare x="$y"', '[ -v HOME ]', '[ -f x ]', "bash -c 'echo hi'", 'echo ${x#abc}', 'echo ${x%.txt}', '[[ $x =~ ^a$ ]]', 'echo ${HOME^^}',
-    "cat <<'E'\n$(rm -rf x) `y`\nE", 'cat <<E > notes.txt\nHello ${USER}, today is $(date)\nE', 'echo "${HOME}/bin and $(date)"', 'echo ${y:-default}',
-    'echo "it\'s \\$(not code)"', "echo '$(not code)'", "echo \"${y:-'quoted'}\"", "git log --format='%H `x`'", 'echo `date`', 'echo "a <(b)"', "echo $'hello\\n'", 'echo "${y:-default}"', "grep -E 'a|b' x"])('understood, as before: %s', async (command) => {
+  it.each([
+    'ls -la',
+    'cat notes.txt',
+    'echo hi > a.txt',
+    'grep -rn todo .',
+    'git status',
+    'git log --oneline -5',
+    'git diff HEAD~1',
+    'git -C . status',
+    'git branch --list',
+    'node --version',
+    'wc -l a | sort -n | head',
+    'mkdir -p out && cp a out/',
+    'tar -czf out.tgz src',
+    'jq .name package.json',
+    'find . -name "*.ts"',
+    'git status && git log -1',
+    'env -i ls',
+    'sudo -E ls',
+    'time -p ls',
+    'setsid -w ls',
+    "sed -n 's/hello/world/p' a",
+    "sed -i.bak -e 's/x/y/g' -e '/^$/d' a",
+    "sed -E 's/(a|e)+/x/w out.txt' a",
+    "sed '1~2d;$!N;/x/I,+2p;y/abc/xyz/' a",
+    "sed -e '/start/,/end/{s/a/b/;p}' -e '3q' a",
+    'sort -k2 -n --check a',
+    'install --strip -m 644 a b',
+    'tar --checkpoint=10 -cf a.tar b',
+    'read -r line < a',
+    'export FOO=1 BAR',
+    'export PATH',
+    'set -euo pipefail',
+    'set -- a b',
+    'for f in *.ts; do echo "$f"; done',
+    ': ${FOO:=1}',
+    "printf -v x '%s' y",
+    "trap 'echo bye' EXIT",
+    'trap - EXIT',
+    'f() { local x=1; echo $x; }; f',
+    'unset FOO',
+    "awk -F: '{print $1}' a",
+    'trap -p',
+    'trap -p EXIT',
+    'wait $!',
+    'git log --oneline --stat',
+    'OPTIND=1',
+    'arr[0]=1',
+    'echo "${@:2}"',
+    'echo "${x:0:3}"',
+    'declare -r X=1',
+    'local -a a=(1 2)',
+    'curl -s https://example.com | jq .',
+    'curl -q -o page.html https://example.com',
+    'jobs -l',
+    'echo "${!a[@]}"',
+    'echo "${!BASH*}"',
+    'declare -a arr=(1 2)',
+    'local y="$z"',
+    'echo "hello $USER"',
+    'export PATH_X="$HOME/bin"',
+    'declare x="$y"',
+    '[ -v HOME ]',
+    '[ -f x ]',
+    "bash -c 'echo hi'",
+    'echo ${x#abc}',
+    'echo ${x%.txt}',
+    '[[ $x =~ ^a$ ]]',
+    'echo ${HOME^^}',
+    "cat <<'E'\n$(rm -rf x) `y`\nE",
+    'cat <<E > notes.txt\nHello ${USER}, today is $(date)\nE',
+    'echo "${HOME}/bin and $(date)"',
+    'echo ${y:-default}',
+    'echo "it\'s \\$(not code)"',
+    "echo '$(not code)'",
+    'echo "${y:-\'quoted\'}"',
+    "git log --format='%H `x`'",
+    'echo `date`',
+    'echo "a <(b)"',
+    "echo $'hello\\n'",
+    'echo "${y:-default}"',
+    "grep -E 'a|b' x",
+  ])('understood, as before: %s', async (command) => {
     const v = await decide(rules, command);
     expect(v.needsPerson).toBeUndefined();
     expect(v.decision).toBe('*' in (rules.shell as object) ? 'allow' : 'ask');
   });
 });
 
-describe.skipIf(!existsSync('/usr/bin/setarch'))('the machine\'s own launchers, found in PATH as they are installed', () => {
-  const rules: PermissionRules = { shell: { ...DENIES, '*': 'allow' } };
-  const real: AnalyzeOptions = { cwd: clean, path: '/usr/bin:/bin' };
-  // linux64 is a link to setarch, which takes the architecture from the name it was run by.
-  it.each(['linux64 rm -rf important', 'linux32 git push', 'setarch x86_64 rm -rf important', 'prlimit rm -rf important', 'setpriv rm -rf important',
-    'chrt -o 0 rm -rf important', 'taskset 1 git push', 'ld.so /usr/bin/rm -rf important'])('%s', async (command) => {
-    const v = await decide(rules, command, real);
-    if (v.decision !== 'deny') expect(v).toMatchObject({ decision: 'ask', needsPerson: true });
-  });
-  it('linux64 is read through to the rm it runs', async () => {
-    expect(await decide(rules, 'linux64 rm -rf important', real)).toMatchObject({ decision: 'deny', rule: 'shell › rm -rf *' });
-  });
-});
+describe.skipIf(!existsSync('/usr/bin/setarch'))(
+  "the machine's own launchers, found in PATH as they are installed",
+  () => {
+    const rules: PermissionRules = { shell: { ...DENIES, '*': 'allow' } };
+    const real: AnalyzeOptions = { cwd: clean, path: '/usr/bin:/bin' };
+    // linux64 is a link to setarch, which takes the architecture from the name it was run by.
+    it.each([
+      'linux64 rm -rf important',
+      'linux32 git push',
+      'setarch x86_64 rm -rf important',
+      'prlimit rm -rf important',
+      'setpriv rm -rf important',
+      'chrt -o 0 rm -rf important',
+      'taskset 1 git push',
+      'ld.so /usr/bin/rm -rf important',
+    ])('%s', async (command) => {
+      const v = await decide(rules, command, real);
+      if (v.decision !== 'deny') expect(v).toMatchObject({ decision: 'ask', needsPerson: true });
+    });
+    it('linux64 is read through to the rm it runs', async () => {
+      expect(await decide(rules, 'linux64 rm -rf important', real)).toMatchObject({
+        decision: 'deny',
+        rule: 'shell › rm -rf *',
+      });
+    });
+  },
+);
 
 describe('programs that write a file, found as they are installed', () => {
   const rules: PermissionRules = { shell: { ...DENIES, '*': 'allow' } };
   const real: AnalyzeOptions = { cwd: clean, path: '/usr/bin:/bin', home: clean };
-  it.skipIf(!existsSync('/usr/bin/xxd'))('xxd writes its second operand: git on the same line may read what it wrote', async () => {
-    expect(await decide(rules, 'xxd -r -p h.txt .git/config; git status --short', real)).toMatchObject({ decision: 'ask', needsPerson: true });
-    // Alone it reads, and is understood.
-    expect(await decide(rules, 'xxd notes.txt | head', real)).toMatchObject({ decision: 'allow' });
-  });
+  it.skipIf(!existsSync('/usr/bin/xxd'))(
+    'xxd writes its second operand: git on the same line may read what it wrote',
+    async () => {
+      expect(await decide(rules, 'xxd -r -p h.txt .git/config; git status --short', real)).toMatchObject({
+        decision: 'ask',
+        needsPerson: true,
+      });
+      // Alone it reads, and is understood.
+      expect(await decide(rules, 'xxd notes.txt | head', real)).toMatchObject({ decision: 'allow' });
+    },
+  );
 });
 
 describe('git understood only while its settings run nothing', () => {
@@ -260,19 +620,34 @@ describe('git understood only while its settings run nothing', () => {
 
   it('a hook in .git/hooks (git status may write the index, which runs post-index-change)', async () => {
     const dir = repo('', 'post-index-change');
-    expect(await decide(rules, 'git status', options(dir))).toMatchObject({ decision: 'ask', needsPerson: true, reason: expect.stringMatching(/hook/) });
+    expect(await decide(rules, 'git status', options(dir))).toMatchObject({
+      decision: 'ask',
+      needsPerson: true,
+      reason: expect.stringMatching(/hook/),
+    });
   });
 
   it('a .git that is no repository: git looks further up, and so do the checks', async () => {
     const dir = repo('[core]\n\tfsmonitor = rm -rf important\n');
     mkdirSync(join(dir, 'sub', '.git'), { recursive: true });
-    expect(await decide(rules, 'git -C sub status', options(dir))).toMatchObject({ decision: 'ask', needsPerson: true, reason: expect.stringMatching(/fsmonitor/) });
+    expect(await decide(rules, 'git -C sub status', options(dir))).toMatchObject({
+      decision: 'ask',
+      needsPerson: true,
+      reason: expect.stringMatching(/fsmonitor/),
+    });
   });
 
   it('a key hidden behind a comment that ends in a backslash is still seen (git does not continue comments)', async () => {
-    for (const config of ['[user]\n\t# note \\\n[core]\n\tfsmonitor = ./x.sh\n', '[user]\n\tname = a # c \\\n[core]\n\tfsmonitor = ./x.sh\n', '[core] ; c \\\n\tfsmonitor = ./x.sh\n']) {
+    for (const config of [
+      '[user]\n\t# note \\\n[core]\n\tfsmonitor = ./x.sh\n',
+      '[user]\n\tname = a # c \\\n[core]\n\tfsmonitor = ./x.sh\n',
+      '[core] ; c \\\n\tfsmonitor = ./x.sh\n',
+    ]) {
       const dir = repo(config);
-      expect(await decide(rules, 'git status', options(dir)), config).toMatchObject({ decision: 'ask', needsPerson: true });
+      expect(await decide(rules, 'git status', options(dir)), config).toMatchObject({
+        decision: 'ask',
+        needsPerson: true,
+      });
     }
   });
 
@@ -292,14 +667,25 @@ describe('git understood only while its settings run nothing', () => {
     renameSync(join(moved, '.git'), join(moved, 'realgit'));
     writeFileSync(join(moved, '.git'), 'gitdir: realgit\n');
     mkdirSync(join(moved, 't2', '.git'), { recursive: true });
-    expect(await decide(rules, 'git status', options(moved))).toMatchObject({ decision: 'ask', needsPerson: true, reason: expect.stringMatching(/nested/) });
-    expect(await decide(rules, 'git --git-dir=realgit --work-tree=. status', options(moved))).toMatchObject({ decision: 'ask', needsPerson: true });
+    expect(await decide(rules, 'git status', options(moved))).toMatchObject({
+      decision: 'ask',
+      needsPerson: true,
+      reason: expect.stringMatching(/nested/),
+    });
+    expect(await decide(rules, 'git --git-dir=realgit --work-tree=. status', options(moved))).toMatchObject({
+      decision: 'ask',
+      needsPerson: true,
+    });
   });
 
   it('a repository nested in the work tree (git status goes into it) counts as unread', async () => {
     const dir = repo();
     mkdirSync(join(dir, 't2', '.git'), { recursive: true });
-    expect(await decide(rules, 'git status', options(dir))).toMatchObject({ decision: 'ask', needsPerson: true, reason: expect.stringMatching(/nested/) });
+    expect(await decide(rules, 'git status', options(dir))).toMatchObject({
+      decision: 'ask',
+      needsPerson: true,
+      reason: expect.stringMatching(/nested/),
+    });
   });
 
   it('a folder that looks like a bare repository is checked as one', async () => {
@@ -307,7 +693,11 @@ describe('git understood only while its settings run nothing', () => {
     mkdirSync(join(dir, 'b'));
     writeFileSync(join(dir, 'b', 'HEAD'), 'ref: refs/heads/main\n');
     writeFileSync(join(dir, 'b', 'config'), '[diff]\n\texternal = rm -rf ../important\n');
-    expect(await decide(rules, 'git -C b diff', options(dir))).toMatchObject({ decision: 'ask', needsPerson: true, reason: expect.stringMatching(/diff\.external/) });
+    expect(await decide(rules, 'git -C b diff', options(dir))).toMatchObject({
+      decision: 'ask',
+      needsPerson: true,
+      reason: expect.stringMatching(/diff\.external/),
+    });
   });
 
   it('submodules, whose own settings git follows', async () => {
@@ -320,7 +710,11 @@ describe('git understood only while its settings run nothing', () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'zhixing-home-')));
     roots.push(home);
     writeFileSync(join(home, '.gitconfig'), '[core]\n\tpager = git push\n');
-    expect(await decide(rules, 'git log', options(clean, home))).toMatchObject({ decision: 'ask', needsPerson: true, reason: expect.stringMatching(/\.gitconfig/) });
+    expect(await decide(rules, 'git log', options(clean, home))).toMatchObject({
+      decision: 'ask',
+      needsPerson: true,
+      reason: expect.stringMatching(/\.gitconfig/),
+    });
     mkdirSync(join(home, '.config', 'git'), { recursive: true });
     rmSync(join(home, '.gitconfig'));
     writeFileSync(join(home, '.config', 'git', 'config'), '[alias]\n\tl = !git push\n');
@@ -348,14 +742,15 @@ describe('git understood only while its settings run nothing', () => {
     expect(await decide(rules, 'cd "$D" && git status')).toMatchObject({ needsPerson: true });
   });
 
-  it('a line that may write git\'s settings before git reads them', async () => {
+  it("a line that may write git's settings before git reads them", async () => {
     for (const command of [
       "printf '[core]\\n\\tfsmonitor = git push\\n' >> .git/config && git status",
       'cp /tmp/evil .git/config; git status',
       'git log --format=%B -1 --output=.git/config && git status',
       'sort -o .git/config x && git diff',
       'git config --rename-section foo core && git status',
-    ]) expect(await decide(rules, command), command).toMatchObject({ decision: 'ask', needsPerson: true });
+    ])
+      expect(await decide(rules, command), command).toMatchObject({ decision: 'ask', needsPerson: true });
     // Writing nowhere, or only to the null device, changes nothing.
     expect(await decide(rules, 'git status 2>/dev/null | grep x >&2')).toMatchObject({ decision: 'allow' });
   });
@@ -363,30 +758,44 @@ describe('git understood only while its settings run nothing', () => {
 
 describe('{"git push*": "deny", "git *": "allow"}: git, but not push', () => {
   const rules: PermissionRules = { shell: { 'git push*': 'deny', 'git *': 'allow' } };
-  it.each(['git p', 'git pu origin', 'git commit -m x', 'git ls-remote --upload-pack=x origin'])('an allow naming only git does not cover %s', async (command) => {
-    expect(await decide(rules, command)).toMatchObject({ decision: 'ask', needsPerson: true });
-  });
+  it.each(['git p', 'git pu origin', 'git commit -m x', 'git ls-remote --upload-pack=x origin'])(
+    'an allow naming only git does not cover %s',
+    async (command) => {
+      expect(await decide(rules, command)).toMatchObject({ decision: 'ask', needsPerson: true });
+    },
+  );
   it.each(['git status', 'git log --oneline'])('it still covers %s', async (command) => {
     expect((await decide(rules, command)).decision).toBe('allow');
   });
-  it('an allow naming the subcommand is the user\'s word on it', async () => {
-    expect((await decide({ shell: { 'git push*': 'deny', 'git commit*': 'allow' } }, 'git commit -m x')).decision).toBe('allow');
+  it("an allow naming the subcommand is the user's word on it", async () => {
+    expect((await decide({ shell: { 'git push*': 'deny', 'git commit*': 'allow' } }, 'git commit -m x')).decision).toBe(
+      'allow',
+    );
   });
 });
 
 describe('without a deny among the rules, nothing asks more than before', () => {
   it.each([
-    ['linux64 ls', 'allow'], ['some-new-tool x', 'allow'], ['git push', 'allow'], ['git commit -m x', 'allow'], ['make', 'ask'],
-    ['python3 script.py', 'ask'], ['ls', 'allow'], ['git status', 'allow'],
+    ['linux64 ls', 'allow'],
+    ['some-new-tool x', 'allow'],
+    ['git push', 'allow'],
+    ['git commit -m x', 'allow'],
+    ['make', 'ask'],
+    ['python3 script.py', 'ask'],
+    ['ls', 'allow'],
+    ['git status', 'allow'],
   ] as const)('{"shell": {"*": "allow"}}: %s → %s', async (command, decision) => {
     const v = await decide({ shell: { '*': 'allow' } }, command, options(repo('[alias]\n\tst = !git push\n')));
     expect(v.decision).toBe(decision);
     expect(v.needsPerson).toBeUndefined();
   });
 
-  it.each(['ls', 'cat x', 'git status', 'linux64 ls', 'some-new-tool x'])('the default rules: %s asks, and --yes may answer', async (command) => {
-    const v = await decide({}, command);
-    expect(v).toMatchObject({ decision: 'ask' });
-    expect(v.needsPerson).toBeUndefined();
-  });
+  it.each(['ls', 'cat x', 'git status', 'linux64 ls', 'some-new-tool x'])(
+    'the default rules: %s asks, and --yes may answer',
+    async (command) => {
+      const v = await decide({}, command);
+      expect(v).toMatchObject({ decision: 'ask' });
+      expect(v.needsPerson).toBeUndefined();
+    },
+  );
 });

@@ -20,57 +20,225 @@ import { readWord, type Word } from './words.js';
  */
 const LEAVES = new Set([
   // Reading and writing files and folders.
-  'ls', 'dir', 'vdir', 'tree', 'cat', 'tac', 'head', 'tail', 'wc', 'cut', 'tr', 'uniq', 'paste', 'join', 'comm', 'nl', 'fold', 'fmt',
-  'expand', 'unexpand', 'rev', 'column', 'tee', 'mkdir', 'rmdir', 'cp', 'mv', 'rm', 'ln', 'touch', 'chmod', 'chown', 'chgrp', 'truncate',
-  'mktemp', 'dd', 'shred', 'stat', 'file', 'du', 'df', 'basename', 'dirname', 'realpath', 'readlink', 'pwd', 'sync',
-  'sort', 'split', 'csplit', 'shuf', 'install',
+  'ls',
+  'dir',
+  'vdir',
+  'tree',
+  'cat',
+  'tac',
+  'head',
+  'tail',
+  'wc',
+  'cut',
+  'tr',
+  'uniq',
+  'paste',
+  'join',
+  'comm',
+  'nl',
+  'fold',
+  'fmt',
+  'expand',
+  'unexpand',
+  'rev',
+  'column',
+  'tee',
+  'mkdir',
+  'rmdir',
+  'cp',
+  'mv',
+  'rm',
+  'ln',
+  'touch',
+  'chmod',
+  'chown',
+  'chgrp',
+  'truncate',
+  'mktemp',
+  'dd',
+  'shred',
+  'stat',
+  'file',
+  'du',
+  'df',
+  'basename',
+  'dirname',
+  'realpath',
+  'readlink',
+  'pwd',
+  'sync',
+  'sort',
+  'split',
+  'csplit',
+  'shuf',
+  'install',
   // Text, numbers and time.
-  'echo', 'printf', 'true', 'false', 'test', '[', 'yes', 'seq', 'sleep', 'expr', 'factor', 'numfmt', 'tsort', 'date', 'cal',
-  'grep', 'egrep', 'fgrep', 'diff', 'cmp', 'jq', 'od', 'xxd', 'hexdump', 'base64', 'base32', 'basenc',
-  'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum',
+  'echo',
+  'printf',
+  'true',
+  'false',
+  'test',
+  '[',
+  'yes',
+  'seq',
+  'sleep',
+  'expr',
+  'factor',
+  'numfmt',
+  'tsort',
+  'date',
+  'cal',
+  'grep',
+  'egrep',
+  'fgrep',
+  'diff',
+  'cmp',
+  'jq',
+  'od',
+  'xxd',
+  'hexdump',
+  'base64',
+  'base32',
+  'basenc',
+  'md5sum',
+  'sha1sum',
+  'sha224sum',
+  'sha256sum',
+  'sha384sum',
+  'sha512sum',
+  'b2sum',
+  'cksum',
+  'sum',
   // Archives: tar and zip are read for the options that run a program (wrappers.ts).
-  'gzip', 'gunzip', 'zcat', 'bzip2', 'bunzip2', 'bzcat', 'xz', 'unxz', 'xzcat', 'lzma', 'unlzma', 'zstd', 'unzstd', 'zstdcat', 'unzip',
+  'gzip',
+  'gunzip',
+  'zcat',
+  'bzip2',
+  'bunzip2',
+  'bzcat',
+  'xz',
+  'unxz',
+  'xzcat',
+  'lzma',
+  'unlzma',
+  'zstd',
+  'unzstd',
+  'zstdcat',
+  'unzip',
   // About the machine and its processes.
-  'whoami', 'id', 'groups', 'uname', 'hostname', 'nproc', 'uptime', 'printenv', 'tty', 'locale', 'arch', 'free', 'ps', 'pgrep', 'kill',
-  'which', 'which.debianutils', 'whereis',
+  'whoami',
+  'id',
+  'groups',
+  'uname',
+  'hostname',
+  'nproc',
+  'uptime',
+  'printenv',
+  'tty',
+  'locale',
+  'arch',
+  'free',
+  'ps',
+  'pgrep',
+  'kill',
+  'which',
+  'which.debianutils',
+  'whereis',
   // Fetches a URL: runs nothing it is given (a deny on it is matched as for any program), but an
   // engine it loads is code, and its settings file may name one (LEAF_CHECKS, settleSettingsReaders).
   'curl',
   // Bash's own commands that run nothing (eval, source, trap, … are read as wrappers).
-  ':', 'bg', 'break', 'caller', 'cd', 'continue', 'dirs', 'disown', 'exit', 'fg', 'getopts', 'help', 'history', 'jobs', 'logout',
-  'popd', 'pushd', 'read', 'return', 'set', 'shift', 'suspend', 'times', 'type', 'ulimit', 'umask', 'unalias', 'unset', 'wait',
-  'mapfile', 'readarray', 'local', 'declare', 'typeset', 'export', 'readonly',
+  ':',
+  'bg',
+  'break',
+  'caller',
+  'cd',
+  'continue',
+  'dirs',
+  'disown',
+  'exit',
+  'fg',
+  'getopts',
+  'help',
+  'history',
+  'jobs',
+  'logout',
+  'popd',
+  'pushd',
+  'read',
+  'return',
+  'set',
+  'shift',
+  'suspend',
+  'times',
+  'type',
+  'ulimit',
+  'umask',
+  'unalias',
+  'unset',
+  'wait',
+  'mapfile',
+  'readarray',
+  'local',
+  'declare',
+  'typeset',
+  'export',
+  'readonly',
 ]);
 
 /** Why a declaration's words (`-i`, `-n`, `a[…]=`, `y=(…)` however quoted) make bash evaluate text. */
 function declarationCheck(args: string[]): string | undefined {
   return args.some((w) => /^[-+][a-zA-Z]*[inaA]/.test(w) || /^[^=]*\[/.test(w) || /^[^=]*\+?=\(/.test(w))
-    ? 'a declaration that evaluates its values or parses them again as an array\'s elements, which can run commands'
+    ? "a declaration that evaluates its values or parses them again as an array's elements, which can run commands"
     : undefined;
 }
 
 /** An array element's name (`a[$(…)]`) is evaluated as arithmetic, which runs the substitutions in it. */
 const SUBSCRIPT = /\[/;
-const after = (args: string[], option: RegExp) => args.some((a, i) => i > 0 && option.test(args[i - 1]!) && SUBSCRIPT.test(a));
+const after = (args: string[], option: RegExp) =>
+  args.some((a, i) => i > 0 && option.test(args[i - 1]!) && SUBSCRIPT.test(a));
 
 /** Listed programs' ways of running something after all: with one of them, the part is unread. */
 const LEAF_CHECKS: Record<string, (args: string[]) => string | undefined> = {
-  sort: (a) => (a.some((x) => isLongOption(x, 'compress-program')) ? 'sort --compress-program runs a program of the command\'s choosing' : undefined),
-  split: (a) => (a.some((x) => isLongOption(x, 'filter')) ? 'split --filter runs a command of the command\'s choosing' : undefined),
-  install: (a) => (a.some((x) => isLongOption(x, 'strip-program', ['strip'])) ? 'install --strip-program runs a program of the command\'s choosing' : undefined),
+  sort: (a) =>
+    a.some((x) => isLongOption(x, 'compress-program'))
+      ? "sort --compress-program runs a program of the command's choosing"
+      : undefined,
+  split: (a) =>
+    a.some((x) => isLongOption(x, 'filter')) ? "split --filter runs a command of the command's choosing" : undefined,
+  install: (a) =>
+    a.some((x) => isLongOption(x, 'strip-program', ['strip']))
+      ? "install --strip-program runs a program of the command's choosing"
+      : undefined,
   mapfile: (a) => (a.some((x) => /^-[a-zA-Z]*C/.test(x)) ? 'mapfile -C runs a command for each line' : undefined),
   readarray: (a) => (a.some((x) => /^-[a-zA-Z]*C/.test(x)) ? 'readarray -C runs a command for each line' : undefined),
-  read: (a) => (a.some((x, i) => !x.startsWith('-') && !/^-[adinNptu]$/.test(a[i - 1] ?? '') && SUBSCRIPT.test(x)) ? 'read into an array element evaluates its subscript, which can run commands' : undefined),
-  printf: (a) => (after(a, /^-v$/) ? 'printf -v into an array element evaluates its subscript, which can run commands' : undefined),
-  test: (a) => (after(a, /^-v$/) ? 'test -v on an array element evaluates its subscript, which can run commands' : undefined),
-  '[': (a) => (after(a, /^-v$/) ? '[ -v on an array element evaluates its subscript, which can run commands' : undefined),
-  unset: (a) => (a.some((x) => SUBSCRIPT.test(x)) ? 'unset of an array element evaluates its subscript, which can run commands' : undefined),
+  read: (a) =>
+    a.some((x, i) => !x.startsWith('-') && !/^-[adinNptu]$/.test(a[i - 1] ?? '') && SUBSCRIPT.test(x))
+      ? 'read into an array element evaluates its subscript, which can run commands'
+      : undefined,
+  printf: (a) =>
+    after(a, /^-v$/) ? 'printf -v into an array element evaluates its subscript, which can run commands' : undefined,
+  test: (a) =>
+    after(a, /^-v$/) ? 'test -v on an array element evaluates its subscript, which can run commands' : undefined,
+  '[': (a) =>
+    after(a, /^-v$/) ? '[ -v on an array element evaluates its subscript, which can run commands' : undefined,
+  unset: (a) =>
+    a.some((x) => SUBSCRIPT.test(x))
+      ? 'unset of an array element evaluates its subscript, which can run commands'
+      : undefined,
   // Declarations reached through `builtin` or `command`, read as the grammar's declarations are (arithmeticReason).
-  declare: declarationCheck, typeset: declarationCheck, local: declarationCheck, export: declarationCheck, readonly: declarationCheck,
+  declare: declarationCheck,
+  typeset: declarationCheck,
+  local: declarationCheck,
+  export: declarationCheck,
+  readonly: declarationCheck,
   // `jobs -x CMD ARGS` runs CMD, its job specs replaced by process groups.
   jobs: (a) => (a.some((x) => /^-[a-zA-Z]*x/.test(x)) ? 'jobs -x runs the command it is given' : undefined),
   // An OpenSSL engine is a library curl loads, so code; -K/--config reads options (an engine among them) from a file.
-  curl: (a) => (a.some((x) => isAnyLongOption(x, ['engine', 'config']) || /^-[a-zA-Z0-9#:]*K/.test(x)) ? 'curl loads an engine (code) or reads its options from a file' : undefined),
+  curl: (a) =>
+    a.some((x) => isAnyLongOption(x, ['engine', 'config']) || /^-[a-zA-Z0-9#:]*K/.test(x))
+      ? 'curl loads an engine (code) or reads its options from a file'
+      : undefined,
 };
 
 /**
@@ -79,8 +247,26 @@ const LEAF_CHECKS: Record<string, (args: string[]) => string | undefined> = {
  */
 const CURL_WRITES_SHORT = /^-[a-zA-Z0-9#:]*[oODcJT]/;
 /** `-T`/`--upload-file` to a file:// URL writes that file. */
-const CURL_WRITES_LONG = ['output', 'remote-name', 'remote-name-all', 'dump-header', 'cookie-jar', 'trace', 'trace-ascii', 'stderr', 'libcurl', 'etag-save', 'hsts', 'alt-svc', 'output-dir', 'create-dirs', 'remote-header-name', 'upload-file'];
-const curlWrites = (args: string[]) => args.some((x) => CURL_WRITES_SHORT.test(x) || isAnyLongOption(x, CURL_WRITES_LONG));
+const CURL_WRITES_LONG = [
+  'output',
+  'remote-name',
+  'remote-name-all',
+  'dump-header',
+  'cookie-jar',
+  'trace',
+  'trace-ascii',
+  'stderr',
+  'libcurl',
+  'etag-save',
+  'hsts',
+  'alt-svc',
+  'output-dir',
+  'create-dirs',
+  'remote-header-name',
+  'upload-file',
+];
+const curlWrites = (args: string[]) =>
+  args.some((x) => CURL_WRITES_SHORT.test(x) || isAnyLongOption(x, CURL_WRITES_LONG));
 
 /**
  * Why `name args…` is not known to run only itself, or undefined when it is: a listed leaf, a known
@@ -89,11 +275,22 @@ const curlWrites = (args: string[]) => args.some((x) => CURL_WRITES_SHORT.test(x
  */
 export function unreadReason(name: string, args: Word[]): string | undefined {
   // `find . $E …`, `tar -xf a $T`, `sort $O`: an option made at run time may be the one that runs a program.
-  if (args.some((a) => a.dynamic) && (name in LEAF_CHECKS || mayRunOthers(name))) return `${name} is given options made at run time, and some of its options run programs`;
+  if (args.some((a) => a.dynamic) && (name in LEAF_CHECKS || mayRunOthers(name)))
+    return `${name} is given options made at run time, and some of its options run programs`;
   if (LEAVES.has(name)) return LEAF_CHECKS[name]?.(args.map((a) => a.value));
   // A shell that expands history (`-H`) or aliases (`--posix`) rewrites its script after it was read.
   // With -k, `NAME=value` words after a command's name go into its environment (BASH_ENV=… for a bash).
-  if (SHELLS.test(name) && args.some((a) => /^-[a-zA-Z]*[Hk]/.test(a.value) || a.value === '--posix' || a.value === '--debugger' || /^(?:histexpand|history|posix|keyword)$/.test(a.value) || a.value.includes('extdebug'))) {
+  if (
+    SHELLS.test(name) &&
+    args.some(
+      (a) =>
+        /^-[a-zA-Z]*[Hk]/.test(a.value) ||
+        a.value === '--posix' ||
+        a.value === '--debugger' ||
+        /^(?:histexpand|history|posix|keyword)$/.test(a.value) ||
+        a.value.includes('extdebug'),
+    )
+  ) {
     return `${name} is told to expand history or aliases, or to take assignments from later words, which changes its script after it was read`;
   }
   if (knownWrapper(name, args) || SHELLS.test(name) || interpreterReason(name, ['-c']) !== undefined) return undefined;
@@ -106,10 +303,60 @@ export function unreadReason(name: string, args: Word[]): string | undefined {
  */
 const READS_ONLY = new Set([
   // Not here, for the file each may write: tree -o, xxd's second operand, file -C, GNU time -o.
-  'ls', 'cat', 'tac', 'head', 'tail', 'wc', 'cut', 'tr', 'nl', 'fold', 'rev', 'column', 'echo', 'printf', 'true', 'false', 'test',
-  '[', 'seq', 'sleep', 'expr', 'date', 'grep', 'egrep', 'fgrep', 'diff', 'cmp', 'jq', 'od', 'base64', 'stat', 'du', 'df',
-  'basename', 'dirname', 'realpath', 'readlink', 'pwd', 'whoami', 'id', 'uname', 'which', 'type', 'cd', ':', 'wait',
-  'command', 'builtin', 'nice', 'timeout', 'nohup', 'stdbuf', 'env', 'xargs',
+  'ls',
+  'cat',
+  'tac',
+  'head',
+  'tail',
+  'wc',
+  'cut',
+  'tr',
+  'nl',
+  'fold',
+  'rev',
+  'column',
+  'echo',
+  'printf',
+  'true',
+  'false',
+  'test',
+  '[',
+  'seq',
+  'sleep',
+  'expr',
+  'date',
+  'grep',
+  'egrep',
+  'fgrep',
+  'diff',
+  'cmp',
+  'jq',
+  'od',
+  'base64',
+  'stat',
+  'du',
+  'df',
+  'basename',
+  'dirname',
+  'realpath',
+  'readlink',
+  'pwd',
+  'whoami',
+  'id',
+  'uname',
+  'which',
+  'type',
+  'cd',
+  ':',
+  'wait',
+  'command',
+  'builtin',
+  'nice',
+  'timeout',
+  'nohup',
+  'stdbuf',
+  'env',
+  'xargs',
 ]);
 
 /** A git part whose words are understood: its settings are checked once the whole line is read. */
@@ -132,13 +379,17 @@ export function unreadOf(name: string, args: Word[], extraUnread?: string): Part
   if (name === 'git' && args.some((a) => a.dynamic)) return { unread: 'git is given arguments made at run time' };
   if (name === 'git') {
     const git = readGitWords(args);
-    return git.unread !== undefined ? { unread: git.unread } : { git: { folders: git.folders, ...(git.gitDir ? { gitDir: git.gitDir } : {}), writes: git.writes } };
+    return git.unread !== undefined
+      ? { unread: git.unread }
+      : { git: { folders: git.folders, ...(git.gitDir ? { gitDir: git.gitDir } : {}), writes: git.writes } };
   }
-  if (name === 'let' && args.some((a) => /[A-Za-z_$`]/.test(a.value))) return { unread: 'let evaluates variables as arithmetic, which can run commands' };
+  if (name === 'let' && args.some((a) => /[A-Za-z_$`]/.test(a.value)))
+    return { unread: 'let evaluates variables as arithmetic, which can run commands' };
   const unread = unreadReason(name, args);
   if (unread) return { unread };
   // `-q` first: no settings file is read at all.
-  if (name === 'curl' && !/^(?:-q|--disable)$/.test(args[0]?.value ?? '')) return { readsSettings: { writes: curlWrites(args.map((a) => a.value)) } };
+  if (name === 'curl' && !/^(?:-q|--disable)$/.test(args[0]?.value ?? ''))
+    return { readsSettings: { writes: curlWrites(args.map((a) => a.value)) } };
   return {};
 }
 
@@ -156,24 +407,34 @@ export function writesFiles(name: string, reading: PartReading | undefined): boo
  */
 export function settleSettingsReaders(parts: TargetPart[], mayWrite: boolean | undefined): void {
   if (!mayWrite) return;
-  for (const part of parts) part.unread ??= 'the same command line may write the settings file it reads, and a setting there can load code';
+  for (const part of parts)
+    part.unread ??= 'the same command line may write the settings file it reads, and a setting there can load code';
 }
 
 /** Marks each understood git part unread when its settings could run a program, or could change before git reads them. */
-export function settleGitParts(pending: GitPending[], line: Omit<GitPlaces, 'cwd'> & { cwds: string[]; cwdUnknown?: boolean; mayWrite?: boolean }): void {
+export function settleGitParts(
+  pending: GitPending[],
+  line: Omit<GitPlaces, 'cwd'> & { cwds: string[]; cwdUnknown?: boolean; mayWrite?: boolean },
+): void {
   for (const { part, reading } of pending) {
     const reason = line.cwdUnknown
       ? 'the folder git runs in is not known before the line runs, so neither are the settings it reads'
       : line.mayWrite
-        ? 'the same command line may change git\'s settings before git reads them'
-        : line.cwds.map((cwd) => gitConfigReason(reading, { cwd, home: line.home, xdgConfigHome: line.xdgConfigHome })).find((r) => r !== undefined);
+        ? "the same command line may change git's settings before git reads them"
+        : line.cwds
+            .map((cwd) => gitConfigReason(reading, { cwd, home: line.home, xdgConfigHome: line.xdgConfigHome }))
+            .find((r) => r !== undefined);
     if (reason) part.unread = reason;
   }
 }
 
 const ARITHMETIC_TESTS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
 /** Nothing in it is evaluated but numbers and operators. */
-const literalArithmetic = (node: Node): boolean => node.namedChildren.every((c) => !c || c.type === 'number' || (/^(?:binary|unary|parenthesized)_expression$/.test(c.type) && literalArithmetic(c)));
+const literalArithmetic = (node: Node): boolean =>
+  node.namedChildren.every(
+    (c) =>
+      !c || c.type === 'number' || (/^(?:binary|unary|parenthesized)_expression$/.test(c.type) && literalArithmetic(c)),
+  );
 
 /**
  * Why bash would evaluate text from a variable or a substitution as arithmetic here (`$((x))`,
@@ -181,7 +442,7 @@ const literalArithmetic = (node: Node): boolean => node.namedChildren.every((c) 
  * `a[$(rm -rf ~)]` runs its substitution. Undefined when the node is no such place.
  */
 export function arithmeticReason(node: Node): string | undefined {
-  const why = 'bash evaluates a variable\'s or a substitution\'s text here, and a subscript in it can run commands';
+  const why = "bash evaluates a variable's or a substitution's text here, and a subscript in it can run commands";
   if (translatedString(node)) return TRANSLATED;
   switch (node.type) {
     case 'arithmetic_expansion':
@@ -197,7 +458,9 @@ export function arithmeticReason(node: Node): string | undefined {
       }
       // `-v a[x]` evaluates the subscript as well.
       if (node.text.startsWith('[[') && /\s-v\s/.test(node.text)) return why;
-      return node.text.startsWith('[[') && /\s-(?:eq|ne|lt|le|gt|ge)\s/.test(node.text) && hasArithmeticTest(node) ? why : undefined;
+      return node.text.startsWith('[[') && /\s-(?:eq|ne|lt|le|gt|ge)\s/.test(node.text) && hasArithmeticTest(node)
+        ? why
+        : undefined;
     case 'array':
       // `a=([x]=1)`: an index that is not a number is evaluated.
       return node.namedChildren.some((c) => c && /^\[(?!\d+\])/.test(c.text)) ? why : undefined;
@@ -209,7 +472,8 @@ export function arithmeticReason(node: Node): string | undefined {
       // `${!x}` in any form (`${!x:-d}`, `${!x#z}`, `${!x[0]}`) reads the variable x names, subscript and all;
       // only the lists of names (`${!pre*}`, `${!pre@}`) and of an array's keys (`${!a[@]}`) evaluate nothing.
       const indirect = node.text.startsWith('${!') && !/^\$\{!\w+(?:[*@]|\[[@*]\])\}$/.test(node.text);
-      if (indirect || /@P\}$/.test(node.text)) return 'bash expands a variable\'s text again here, which can run commands in it';
+      if (indirect || /@P\}$/.test(node.text))
+        return "bash expands a variable's text again here, which can run commands in it";
       // `${x:off:len}`, `${@:off}`, `${*:off}`: offset and length are arithmetic (`:-`, `:=`, `:?`, `:+` are not).
       const slice = /^\$\{(?:\w+|[@*#?$!-])(?:\[[^\]]*\])?:(?![-=?+])(.*)\}$/s.exec(node.text);
       return slice && !/^\s*-?\d+\s*(?::\s*-?\d+\s*)?$/.test(slice[1]!) ? why : undefined;
@@ -232,7 +496,9 @@ export function arithmeticReason(node: Node): string | undefined {
           return word.dynamic && (arrayOption(node) || madeArray(node, c.childForFieldName('name')?.text ?? ''));
         }
         const w = readWord(c);
-        return w.dynamic || /^[-+][a-zA-Z]*[in]/.test(w.value) || /^[^=]*\[/.test(w.value) || /^[^=]*\+?=\(/.test(w.value);
+        return (
+          w.dynamic || /^[-+][a-zA-Z]*[in]/.test(w.value) || /^[^=]*\[/.test(w.value) || /^[^=]*\+?=\(/.test(w.value)
+        );
       })
         ? why
         : undefined;
@@ -250,10 +516,12 @@ export function arithmeticReason(node: Node): string | undefined {
 }
 
 /** A declaration with `-a`/`-A` (`declare -a y=…`). */
-const arrayOption = (node: Node): boolean => node.namedChildren.some((c) => c?.type === 'word' && /^-[a-zA-Z]*[aA]/.test(readWord(c).value));
+const arrayOption = (node: Node): boolean =>
+  node.namedChildren.some((c) => c?.type === 'word' && /^-[a-zA-Z]*[aA]/.test(readWord(c).value));
 
 /** Bash's own arrays. */
-const BASH_ARRAYS = /^(?:PIPESTATUS|DIRSTACK|BASH_REMATCH|BASH_ARGV|BASH_ARGC|BASH_LINENO|BASH_SOURCE|BASH_VERSINFO|BASH_ALIASES|BASH_CMDS|FUNCNAME|GROUPS|COMP_WORDS|COMPREPLY|COPROC|READLINE_\w*)$/;
+const BASH_ARRAYS =
+  /^(?:PIPESTATUS|DIRSTACK|BASH_REMATCH|BASH_ARGV|BASH_ARGC|BASH_LINENO|BASH_SOURCE|BASH_VERSINFO|BASH_ALIASES|BASH_CMDS|FUNCNAME|GROUPS|COMP_WORDS|COMPREPLY|COPROC|READLINE_\w*)$/;
 
 /**
  * Whether the line may make `name` an array: bash's own, `name=(…)`, `name[i]=…`, `declare -a name`,
@@ -262,11 +530,19 @@ const BASH_ARRAYS = /^(?:PIPESTATUS|DIRSTACK|BASH_REMATCH|BASH_ARGV|BASH_ARGC|BA
 function madeArray(node: Node, name: string): boolean {
   if (!/^[A-Za-z_]\w*$/.test(name) || BASH_ARRAYS.test(name)) return true;
   const line = node.tree.rootNode.text;
-  return new RegExp(`(?:^|[^\\w])${name}(?:\\+?=\\(|\\[)|-[a-zA-Z]*[aA]\\s+(?:-\\S+\\s+)*${name}\\b|\\b(?:read|mapfile|readarray|coproc)\\b[^;&|\\n]*\\b${name}\\b`).test(line);
+  return new RegExp(
+    `(?:^|[^\\w])${name}(?:\\+?=\\(|\\[)|-[a-zA-Z]*[aA]\\s+(?:-\\S+\\s+)*${name}\\b|\\b(?:read|mapfile|readarray|coproc)\\b[^;&|\\n]*\\b${name}\\b`,
+  ).test(line);
 }
 
 /** Nodes the grammar reads the expansions of. */
-const PARSED_CODE = new Set(['command_substitution', 'expansion', 'arithmetic_expansion', 'process_substitution', 'translated_string']);
+const PARSED_CODE = new Set([
+  'command_substitution',
+  'expansion',
+  'arithmetic_expansion',
+  'process_substitution',
+  'translated_string',
+]);
 
 /**
  * Why a node holds code the grammar did not read. It sometimes keeps text bash expands as plain text: a
@@ -357,7 +633,8 @@ function precededByOddBackslashes(text: string, offset: number): boolean {
 }
 
 /** `$"…"`: bash looks the text up in a message catalogue the line may have written, and expands the translation again. */
-const TRANSLATED = 'bash replaces a $"…" string with its translation from a message catalogue and expands that again, which can run commands';
+const TRANSLATED =
+  'bash replaces a $"…" string with its translation from a message catalogue and expands that again, which can run commands';
 
 /** The grammar reads `$"…"` as a `$` token right before a string. */
 function translatedString(node: Node): boolean {
@@ -370,7 +647,8 @@ function translatedString(node: Node): boolean {
 function hasArithmeticTest(node: Node): boolean {
   if (node.type === 'binary_expression') {
     const op = node.childForFieldName('operator')?.text ?? '';
-    if (ARITHMETIC_TESTS.has(op)) return [node.childForFieldName('left'), node.childForFieldName('right')].some((c) => c && c.type !== 'number');
+    if (ARITHMETIC_TESTS.has(op))
+      return [node.childForFieldName('left'), node.childForFieldName('right')].some((c) => c && c.type !== 'number');
   }
   return node.namedChildren.some((c) => c !== null && hasArithmeticTest(c));
 }

@@ -58,19 +58,32 @@ const HARMLESS: Record<string, string> = {
 
 describe('the environment a shell command gets', () => {
   it('drops every variable that may hold a key, a token or a password, by name or by value', () => {
-    for (const [name, value] of Object.entries(SECRETS)) expect([name, isSecretVariable(name, value)]).toEqual([name, true]);
-    for (const [name, value] of Object.entries(HARMLESS)) expect([name, isSecretVariable(name, value)]).toEqual([name, false]);
+    for (const [name, value] of Object.entries(SECRETS))
+      expect([name, isSecretVariable(name, value)]).toEqual([name, true]);
+    for (const [name, value] of Object.entries(HARMLESS))
+      expect([name, isSecretVariable(name, value)]).toEqual([name, false]);
   });
 
   it('keeps the rest, and sets HOME to the workspace, a temporary folder and no pager, colour or prompts', () => {
-    const env = shellEnv({ ...SECRETS, ...HARMLESS, HOME: '/home/u', TERM: 'xterm-256color', PAGER: 'less' }, { workspace: '/ws', tmpdir: '/tmp' });
+    const env = shellEnv(
+      { ...SECRETS, ...HARMLESS, HOME: '/home/u', TERM: 'xterm-256color', PAGER: 'less' },
+      { workspace: '/ws', tmpdir: '/tmp' },
+    );
     const text = JSON.stringify(env);
     for (const [name, value] of Object.entries(SECRETS)) {
       expect(env[name]).toBeUndefined();
       expect(text).not.toContain(value);
     }
     expect(env).toMatchObject({
-      ...HARMLESS, HOME: '/ws', PWD: '/ws', TMPDIR: '/tmp', PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', TERM: 'dumb', NO_COLOR: '1',
+      ...HARMLESS,
+      HOME: '/ws',
+      PWD: '/ws',
+      TMPDIR: '/tmp',
+      PAGER: 'cat',
+      GIT_PAGER: 'cat',
+      GIT_TERMINAL_PROMPT: '0',
+      TERM: 'dumb',
+      NO_COLOR: '1',
     });
   });
 

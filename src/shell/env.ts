@@ -6,15 +6,50 @@
 
 /** Words that, as a part of a variable's name (split at `_`), mark it as holding a secret. */
 const SECRET_WORDS = new Set([
-  'KEY', 'KEYS', 'APIKEY', 'TOKEN', 'TOKENS', 'SECRET', 'SECRETS', 'PASSWORD', 'PASSWORDS', 'PASSWD', 'PASS', 'PASSPHRASE',
-  'CREDENTIAL', 'CREDENTIALS', 'CREDS', 'AUTH', 'AUTHTOKEN', 'COOKIE', 'COOKIES', 'PRIVATE', 'SIGNATURE', 'SALT',
+  'KEY',
+  'KEYS',
+  'APIKEY',
+  'TOKEN',
+  'TOKENS',
+  'SECRET',
+  'SECRETS',
+  'PASSWORD',
+  'PASSWORDS',
+  'PASSWD',
+  'PASS',
+  'PASSPHRASE',
+  'CREDENTIAL',
+  'CREDENTIALS',
+  'CREDS',
+  'AUTH',
+  'AUTHTOKEN',
+  'COOKIE',
+  'COOKIES',
+  'PRIVATE',
+  'SIGNATURE',
+  'SALT',
   // A webhook's URL is its key; a DSN (Sentry's and the like) carries one; a PAT is a personal access token.
-  'WEBHOOK', 'WEBHOOKS', 'DSN', 'PAT',
+  'WEBHOOK',
+  'WEBHOOKS',
+  'DSN',
+  'PAT',
   // A secret key by its short name (HUAWEICLOUD_SDK_SK), auth and write keys, bearer values, headers
   // that carry them (OTEL_EXPORTER_OTLP_HEADERS), sshpass's password.
-  'SK', 'AUTHKEY', 'WRITEKEY', 'BEARER', 'HEADERS', 'SSHPASS',
+  'SK',
+  'AUTHKEY',
+  'WRITEKEY',
+  'BEARER',
+  'HEADERS',
+  'SSHPASS',
   // PINs, signatures, SSH keys, sessions, connection strings, kubeconfigs carried in a variable.
-  'PIN', 'SIG', 'SSHKEY', 'SESSION', 'CONN', 'CONNECTION', 'KUBECONFIG', 'SA',
+  'PIN',
+  'SIG',
+  'SSHKEY',
+  'SESSION',
+  'CONN',
+  'CONNECTION',
+  'KUBECONFIG',
+  'SA',
 ]);
 /** Fragments that mark a secret wherever they sit in the name (`ACCESSTOKEN`, `DB_PASSWORD_FILE`). */
 const SECRET_FRAGMENTS = /SECRET|PASSWORD|PASSWD|CREDENTIAL|TOKEN|APIKEY|API_KEY|PRIVATE_KEY|AUTH_KEY|ACCESS_KEY/i;
@@ -22,7 +57,8 @@ const SECRET_FRAGMENTS = /SECRET|PASSWORD|PASSWD|CREDENTIAL|TOKEN|APIKEY|API_KEY
  * Whole families dropped by prefix: cloud and model-provider settings travel with their keys, and
  * Zhixing's own settings say where its key goes.
  */
-const SECRET_PREFIXES = /^(AWS_|AZURE_|GOOGLE_APPLICATION_CREDENTIALS|GCLOUD_|CLOUDSDK_AUTH|OPENAI_|ANTHROPIC_|ZHIXING_|VAULT_|NPM_TOKEN|GITHUB_TOKEN|GH_TOKEN|GH_PAT|GITLAB_TOKEN|HF_TOKEN|HUGGING_FACE_HUB_TOKEN|BW_SESSION|OP_SESSION_|OP_SERVICE_ACCOUNT|SENTRY_DSN)/i;
+const SECRET_PREFIXES =
+  /^(AWS_|AZURE_|GOOGLE_APPLICATION_CREDENTIALS|GCLOUD_|CLOUDSDK_AUTH|OPENAI_|ANTHROPIC_|ZHIXING_|VAULT_|NPM_TOKEN|GITHUB_TOKEN|GH_TOKEN|GH_PAT|GITLAB_TOKEN|HF_TOKEN|HUGGING_FACE_HUB_TOKEN|BW_SESSION|OP_SESSION_|OP_SERVICE_ACCOUNT|SENTRY_DSN)/i;
 /** Agent sockets let a command use the user's SSH and GPG keys without reading them. */
 const AGENT_NAMES = new Set(['SSH_AUTH_SOCK', 'SSH_AGENT_PID', 'GPG_AGENT_INFO', 'GNUPGHOME', 'KRB5CCNAME']);
 /** Of Zhixing's own settings, the ones that say nothing secret and that a script may want. */
@@ -40,7 +76,10 @@ const KEY_SHAPED_VALUE =
 
 /** Who commits made by a command are from, unless the environment says. */
 const GIT_IDENTITY = {
-  GIT_AUTHOR_NAME: 'Zhixing', GIT_AUTHOR_EMAIL: 'zhixing@localhost', GIT_COMMITTER_NAME: 'Zhixing', GIT_COMMITTER_EMAIL: 'zhixing@localhost',
+  GIT_AUTHOR_NAME: 'Zhixing',
+  GIT_AUTHOR_EMAIL: 'zhixing@localhost',
+  GIT_COMMITTER_NAME: 'Zhixing',
+  GIT_COMMITTER_EMAIL: 'zhixing@localhost',
 };
 
 /** A PATH for a parent that has none: where programs live on Linux and macOS. */
@@ -76,7 +115,10 @@ export interface ShellEnvOptions {
  * The environment for one command: `parent` without its secrets, and settings that suit a command
  * nobody watches: no pager, no colours, no terminal to prompt on.
  */
-export function shellEnv(parent: Record<string, string | undefined>, { workspace, tmpdir, home }: ShellEnvOptions): Record<string, string> {
+export function shellEnv(
+  parent: Record<string, string | undefined>,
+  { workspace, tmpdir, home }: ShellEnvOptions,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(parent)) {
     if (value === undefined || isSecretVariable(name, value)) continue;

@@ -34,22 +34,75 @@ export const GIT_EXECUTES = new RegExp(
 
 /** git's subcommands that only read the repository and run nothing the configuration does not name. */
 const READ_ONLY = new Set([
-  'status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'ls-tree', 'cat-file', 'describe', 'shortlog', 'blame', 'annotate',
-  'rev-list', 'show-ref', 'for-each-ref', 'merge-base', 'name-rev', 'reflog', 'grep', 'whatchanged', 'check-ignore', 'check-attr',
-  'count-objects', 'diff-files', 'diff-index', 'diff-tree', 'branch', 'tag', 'remote', 'config', 'var', 'version',
+  'status',
+  'log',
+  'diff',
+  'show',
+  'rev-parse',
+  'ls-files',
+  'ls-tree',
+  'cat-file',
+  'describe',
+  'shortlog',
+  'blame',
+  'annotate',
+  'rev-list',
+  'show-ref',
+  'for-each-ref',
+  'merge-base',
+  'name-rev',
+  'reflog',
+  'grep',
+  'whatchanged',
+  'check-ignore',
+  'check-attr',
+  'count-objects',
+  'diff-files',
+  'diff-index',
+  'diff-tree',
+  'branch',
+  'tag',
+  'remote',
+  'config',
+  'var',
+  'version',
 ]);
 
 /** git's options before the subcommand that take a value of their own. */
-const GLOBAL_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix', '--list-cmds', '--attr-source']);
+const GLOBAL_WITH_VALUE = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--config-env',
+  '--super-prefix',
+  '--list-cmds',
+  '--attr-source',
+]);
 /** git's options before the subcommand that change nothing about what runs. */
-const GLOBAL_FLAGS = new Set(['--no-pager', '-P', '--bare', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--no-replace-objects', '--no-optional-locks', '--no-advice', '--no-lazy-fetch', '--version', '--exec-path']);
+const GLOBAL_FLAGS = new Set([
+  '--no-pager',
+  '-P',
+  '--bare',
+  '--literal-pathspecs',
+  '--glob-pathspecs',
+  '--noglob-pathspecs',
+  '--icase-pathspecs',
+  '--no-replace-objects',
+  '--no-optional-locks',
+  '--no-advice',
+  '--no-lazy-fetch',
+  '--version',
+  '--exec-path',
+]);
 
 /** What the command line itself says about a git part, before any file is read. */
 export type GitReading =
-  | { unread: string }
-  | { unread?: undefined; folders: string[]; gitDir?: string; writes: boolean };
+  { unread: string } | { unread?: undefined; folders: string[]; gitDir?: string; writes: boolean };
 
-const unreadSub = (sub: string) => `git ${sub} may run hooks, aliases or programs named in git's settings, which cannot be read from the command line`;
+const unreadSub = (sub: string) =>
+  `git ${sub} may run hooks, aliases or programs named in git's settings, which cannot be read from the command line`;
 
 /**
  * Reads a git part's words (`git` itself left out): unread, or the folders to look for its repository
@@ -64,16 +117,22 @@ export function readGitWords(args: Word[]): GitReading {
     if (w.dynamic) return { unread: 'git is given options made at run time' };
     const a = w.value;
     if (!a.startsWith('-')) break;
-    const [name, attached] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-    if (name === '--exec-path' && attached !== undefined) return { unread: 'git --exec-path= runs its subcommands from a folder of the command\'s choosing' };
+    const [name, attached] =
+      a.startsWith('--') && a.includes('=')
+        ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]
+        : [a, undefined];
+    if (name === '--exec-path' && attached !== undefined)
+      return { unread: "git --exec-path= runs its subcommands from a folder of the command's choosing" };
     if (GLOBAL_FLAGS.has(a)) continue;
     if (!GLOBAL_WITH_VALUE.has(name)) return { unread: `git ${a} is not an option known to run nothing else` };
     const value = attached ?? args[++i]?.value;
     if (attached === undefined && args[i]?.dynamic) return { unread: 'git is given options made at run time' };
     if (value === undefined) break;
     // `~` is the HOME the command sees, which is not this process's: where it leads is not known here.
-    if ((name === '-C' || name === '--git-dir') && value.startsWith('~')) return { unread: 'git is pointed at a folder under ~' };
-    if (name === '--work-tree') return { unread: 'git --work-tree points git at a work tree whose nested repositories are not checked' };
+    if ((name === '-C' || name === '--git-dir') && value.startsWith('~'))
+      return { unread: 'git is pointed at a folder under ~' };
+    if (name === '--work-tree')
+      return { unread: 'git --work-tree points git at a work tree whose nested repositories are not checked' };
     if (name === '-C') folders.push(value);
     if (name === '--git-dir') gitDir = value;
   }
@@ -85,15 +144,29 @@ export function readGitWords(args: Word[]): GitReading {
   // The read-only ones with a way to start a program or an editor of their own.
   // git's subcommands take any unambiguous prefix of a long option (`--show-sig`), as getopt_long does.
   const long = (name: string) => rest.some((a) => isLongOption(a, name));
-  if (sub === 'grep' && (has(/^-[a-zA-Z0-9]*O/) || long('open-files-in-pager'))) return { unread: 'git grep -O opens files with a program of the command\'s choosing' };
-  if (long('show-signature')) return { unread: 'git --show-signature runs the signature program git is configured with' };
-  if (has(/^--help$/)) return { unread: 'git --help opens the manual with a viewer git\'s settings may name' };
+  if (sub === 'grep' && (has(/^-[a-zA-Z0-9]*O/) || long('open-files-in-pager')))
+    return { unread: "git grep -O opens files with a program of the command's choosing" };
+  if (long('show-signature'))
+    return { unread: 'git --show-signature runs the signature program git is configured with' };
+  if (has(/^--help$/)) return { unread: "git --help opens the manual with a viewer git's settings may name" };
   if (sub === 'config' && (has(/^-e$/) || long('edit'))) return { unread: 'git config --edit runs an editor' };
   if (sub === 'branch' && long('edit-description')) return { unread: 'git branch --edit-description runs an editor' };
-  if (sub === 'tag' && rest.some((a) => !/^(?:-l|--list|-n\d*|--sort=.*|--format=.*|--contains|--merged|--no-merged|--points-at|--column|--no-column)$/.test(a))) {
+  if (
+    sub === 'tag' &&
+    rest.some(
+      (a) =>
+        !/^(?:-l|--list|-n\d*|--sort=.*|--format=.*|--contains|--merged|--no-merged|--points-at|--column|--no-column)$/.test(
+          a,
+        ),
+    )
+  ) {
     return { unread: 'git tag may make a tag, which runs an editor, a signing program or hooks' };
   }
-  if (sub === 'remote' && rest.some((a) => !/^(?:-v|--verbose|get-url|--push|--all)$/.test(a)) && rest[0] !== 'get-url') {
+  if (
+    sub === 'remote' &&
+    rest.some((a) => !/^(?:-v|--verbose|get-url|--push|--all)$/.test(a)) &&
+    rest[0] !== 'get-url'
+  ) {
     return { unread: 'git remote may reach the remote through a program git is configured with' };
   }
   // git config writes settings (`--rename-section foo core` can make a harmless key an executing one).
@@ -162,7 +235,8 @@ function nestedRepoReason(root: string, own: string): string | undefined {
       continue;
     }
     for (const e of entries) {
-      if (++seen > MAX_TREE_ENTRIES) return `the work tree has more than ${MAX_TREE_ENTRIES} entries to look through for repositories nested in it`;
+      if (++seen > MAX_TREE_ENTRIES)
+        return `the work tree has more than ${MAX_TREE_ENTRIES} entries to look through for repositories nested in it`;
       const full = path.join(dir, e.name);
       if (e.name === '.git') {
         if (full !== own) return `a repository is nested in the work tree (${full}), and git may run with its settings`;
@@ -188,12 +262,17 @@ function fileReason(file: string): string | undefined {
 function repoReason(gitDir: string): string | undefined {
   const commonFile = readSmall(path.join(gitDir, 'commondir'));
   const common = commonFile ? path.resolve(gitDir, commonFile.trim()) : gitDir;
-  for (const file of new Set([path.join(common, 'config'), path.join(gitDir, 'config'), path.join(gitDir, 'config.worktree')])) {
+  for (const file of new Set([
+    path.join(common, 'config'),
+    path.join(gitDir, 'config'),
+    path.join(gitDir, 'config.worktree'),
+  ])) {
     const why = fileReason(file);
     if (why) return why;
   }
   for (const dir of new Set([path.join(common, 'hooks'), path.join(gitDir, 'hooks')])) {
-    const hook = existsSync(dir) && statSync(dir).isDirectory() ? readdirSync(dir).find((f) => !f.endsWith('.sample')) : undefined;
+    const hook =
+      existsSync(dir) && statSync(dir).isDirectory() ? readdirSync(dir).find((f) => !f.endsWith('.sample')) : undefined;
     if (hook) return `the repository has a hook (${path.join(dir, hook)}), which git may run`;
   }
   if (existsSync(path.join(common, 'modules')) || existsSync(path.join(path.dirname(common), '.gitmodules'))) {
@@ -222,7 +301,10 @@ export interface GitPlaces {
  * Why the configuration git would read from here could make it run a program: a key that executes,
  * an include, a hook, a submodule. Undefined when none is there (or no repository is).
  */
-export function gitConfigReason(reading: { folders: string[]; gitDir?: string }, places: GitPlaces): string | undefined {
+export function gitConfigReason(
+  reading: { folders: string[]; gitDir?: string },
+  places: GitPlaces,
+): string | undefined {
   try {
     const logical = reading.folders.reduce((dir, f) => path.resolve(dir, f), places.cwd);
     // git looks upward from the real folder, links followed, as getcwd gives it.
@@ -231,7 +313,11 @@ export function gitConfigReason(reading: { folders: string[]; gitDir?: string },
     // like a bare repository as one: every folder it might settle on is checked, not only the first.
     const gitDirs = reading.gitDir ? [path.resolve(start, reading.gitDir)] : gitDirCandidates(start);
     const homeFiles: string[] = [];
-    if (places.home) homeFiles.push(path.join(places.home, '.gitconfig'), path.join(places.xdgConfigHome ?? path.join(places.home, '.config'), 'git', 'config'));
+    if (places.home)
+      homeFiles.push(
+        path.join(places.home, '.gitconfig'),
+        path.join(places.xdgConfigHome ?? path.join(places.home, '.config'), 'git', 'config'),
+      );
     for (const file of homeFiles) {
       const why = fileReason(file);
       if (why) return why;

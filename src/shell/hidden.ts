@@ -7,13 +7,45 @@ import path from 'node:path';
  * want a model to print.
  */
 export const USER_SECRETS = [
-  '.ssh', '.gnupg', '.aws', '.azure', '.kube', '.docker/config.json', '.netrc', '.git-credentials',
-  '.config/gcloud', '.config/gh', '.config/hub', '.config/git/credentials', '.npmrc', '.yarnrc.yml', '.pypirc',
-  '.pgpass', '.my.cnf', '.vault-token', '.password-store', '.local/share/keyrings', '.terraform.d/credentials.tfrc.json',
-  '.cargo/credentials', '.cargo/credentials.toml', '.gem/credentials', '.m2/settings.xml', '.config/rclone',
-  '.mozilla', '.config/google-chrome', '.config/chromium', '.thunderbird', 'Library/Keychains', 'Library/Cookies',
+  '.ssh',
+  '.gnupg',
+  '.aws',
+  '.azure',
+  '.kube',
+  '.docker/config.json',
+  '.netrc',
+  '.git-credentials',
+  '.config/gcloud',
+  '.config/gh',
+  '.config/hub',
+  '.config/git/credentials',
+  '.npmrc',
+  '.yarnrc.yml',
+  '.pypirc',
+  '.pgpass',
+  '.my.cnf',
+  '.vault-token',
+  '.password-store',
+  '.local/share/keyrings',
+  '.terraform.d/credentials.tfrc.json',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.gem/credentials',
+  '.m2/settings.xml',
+  '.config/rclone',
+  '.mozilla',
+  '.config/google-chrome',
+  '.config/chromium',
+  '.thunderbird',
+  'Library/Keychains',
+  'Library/Cookies',
   // Histories hold what was typed, passwords given on command lines included.
-  '.bash_history', '.zsh_history', '.python_history', '.psql_history', '.mysql_history', '.node_repl_history',
+  '.bash_history',
+  '.zsh_history',
+  '.python_history',
+  '.psql_history',
+  '.mysql_history',
+  '.node_repl_history',
   // Zhixing's default home, where ZHIXING_HOME points elsewhere (a second home, a test).
   '.zhixing',
 ];
@@ -25,8 +57,14 @@ export const USER_SECRETS = [
  * GnuPG and SSH agents, the keyring).
  */
 export const SYSTEM_SOCKETS = [
-  '/run/docker.sock', '/var/run/docker.sock', '/run/containerd/containerd.sock', '/run/podman/podman.sock',
-  '/run/dbus', '/var/run/dbus', '/run/systemd/private', '/run/user',
+  '/run/docker.sock',
+  '/var/run/docker.sock',
+  '/run/containerd/containerd.sock',
+  '/run/podman/podman.sock',
+  '/run/dbus',
+  '/var/run/dbus',
+  '/run/systemd/private',
+  '/run/user',
 ];
 
 /** Folders where programs live even when PATH does not name them. */

@@ -17,7 +17,8 @@ export function isLongOption(word: string, name: string, exact: readonly string[
 }
 
 /** True when `word` is any of `names` as getopt_long would read it (see isLongOption). */
-export const isAnyLongOption = (word: string, names: readonly string[], exact: readonly string[] = []): boolean => names.some((n) => isLongOption(word, n, exact));
+export const isAnyLongOption = (word: string, names: readonly string[], exact: readonly string[] = []): boolean =>
+  names.some((n) => isLongOption(word, n, exact));
 
 /** The value of a long option given as `--X=value`, or undefined when it is given as the next word. */
 export const attachedValue = (word: Word): Word | undefined => {
@@ -67,7 +68,11 @@ export function shortOptions(
       continue;
     }
     if (a.startsWith('--')) {
-      const value = a.includes('=') ? attachedValue(w) : isAnyLongOption(a, options.longWithValue ?? []) ? args[++i] : undefined;
+      const value = a.includes('=')
+        ? attachedValue(w)
+        : isAnyLongOption(a, options.longWithValue ?? [])
+          ? args[++i]
+          : undefined;
       out.long.push({ word: w, ...(value ? { value } : {}) });
       continue;
     }

@@ -64,7 +64,10 @@ export function createOutputBuffer(headBytes = HEAD_BYTES, tailBytes = TAIL_BYTE
         if (tailSize > tailBytes * 2) fold();
       }
       // Only the end of the chunk matters for the progress line; a whole megabyte need not be decoded.
-      const lines = chunk.subarray(Math.max(0, chunk.length - 2_000)).toString('utf8').split(/\r?\n|\r/);
+      const lines = chunk
+        .subarray(Math.max(0, chunk.length - 2_000))
+        .toString('utf8')
+        .split(/\r?\n|\r/);
       const last = lines.reverse().find((l) => l.trim() !== '');
       if (last !== undefined) recent = last.trim();
     },
@@ -73,7 +76,8 @@ export function createOutputBuffer(headBytes = HEAD_BYTES, tailBytes = TAIL_BYTE
       fold();
       const tailBuf = tail[0] ?? Buffer.alloc(0);
       const cutBytes = total - head.length - tailBuf.length;
-      if (cutBytes <= 0) return { text: Buffer.concat([head, tailBuf]).toString('utf8'), totalBytes: total, cutBytes: 0 };
+      if (cutBytes <= 0)
+        return { text: Buffer.concat([head, tailBuf]).toString('utf8'), totalBytes: total, cutBytes: 0 };
       const headEnd = completeEnd(head);
       const tailStart = skipContinuation(tailBuf);
       const kept = headEnd + (tailBuf.length - tailStart);

@@ -43,10 +43,66 @@ const isExecutableFile = (p: string): boolean => {
 
 /** Bash's own commands: bash runs them without looking in PATH, so they have no path to name. */
 const BUILTINS = new Set([
-  ':', '.', '[', 'alias', 'bg', 'bind', 'break', 'builtin', 'caller', 'cd', 'command', 'compgen', 'complete', 'continue', 'declare',
-  'dirs', 'disown', 'echo', 'enable', 'eval', 'exec', 'exit', 'export', 'false', 'fc', 'fg', 'getopts', 'hash', 'help', 'history',
-  'jobs', 'kill', 'let', 'local', 'logout', 'mapfile', 'readarray', 'popd', 'printf', 'pushd', 'pwd', 'read', 'readonly', 'return', 'set', 'shift', 'shopt',
-  'source', 'suspend', 'test', 'times', 'trap', 'true', 'type', 'typeset', 'ulimit', 'umask', 'unalias', 'unset', 'wait',
+  ':',
+  '.',
+  '[',
+  'alias',
+  'bg',
+  'bind',
+  'break',
+  'builtin',
+  'caller',
+  'cd',
+  'command',
+  'compgen',
+  'complete',
+  'continue',
+  'declare',
+  'dirs',
+  'disown',
+  'echo',
+  'enable',
+  'eval',
+  'exec',
+  'exit',
+  'export',
+  'false',
+  'fc',
+  'fg',
+  'getopts',
+  'hash',
+  'help',
+  'history',
+  'jobs',
+  'kill',
+  'let',
+  'local',
+  'logout',
+  'mapfile',
+  'readarray',
+  'popd',
+  'printf',
+  'pushd',
+  'pwd',
+  'read',
+  'readonly',
+  'return',
+  'set',
+  'shift',
+  'shopt',
+  'source',
+  'suspend',
+  'test',
+  'times',
+  'trap',
+  'true',
+  'type',
+  'typeset',
+  'ulimit',
+  'umask',
+  'unalias',
+  'unset',
+  'wait',
 ]);
 
 /** True for a command bash runs itself, without looking in PATH. */
@@ -81,7 +137,8 @@ export function programLocator(cwd: string, pathVar: string): (name: string) => 
     if (BUILTINS.has(name)) return { byPath: false, exists: false, insideCwd: false, inPathDir: false };
     for (const dir of dirs) {
       const candidate = path.join(dir, name);
-      if (isExecutableFile(candidate)) return { ...where(realOrNull(candidate) ?? candidate, false, true), found: candidate };
+      if (isExecutableFile(candidate))
+        return { ...where(realOrNull(candidate) ?? candidate, false, true), found: candidate };
     }
     return where(undefined, false, false);
   };
@@ -93,7 +150,8 @@ export function programLocator(cwd: string, pathVar: string): (name: string) => 
 }
 
 /** Interpreters: given code inline, a script, or their input, what they run cannot be read from the command line. */
-const INTERPRETER = /^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|perl[0-9.]*|ruby[0-9.]*|irb|php[0-9.]*|lua[0-9.]*|luajit|tclsh[0-9.]*|wish|expect|Rscript|R|julia|osascript|jshell|groovy|scala|kotlin|pwsh|powershell|guile|racket|sbcl|ocaml|swift|elixir|erl|escript|gdb|vim|nvim|vi|emacs)$/;
+const INTERPRETER =
+  /^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|perl[0-9.]*|ruby[0-9.]*|irb|php[0-9.]*|lua[0-9.]*|luajit|tclsh[0-9.]*|wish|expect|Rscript|R|julia|osascript|jshell|groovy|scala|kotlin|pwsh|powershell|guile|racket|sbcl|ocaml|swift|elixir|erl|escript|gdb|vim|nvim|vi|emacs)$/;
 /** Arguments that only ask an interpreter about itself. */
 const HARMLESS_ALONE = new Set(['--version', '-V', '-v', '--help', '-h', 'version']);
 
@@ -112,7 +170,8 @@ export function interpreterReason(name: string, args: string[]): string | undefi
 export const SHELLS = /^(?:sh|bash|dash|zsh|ksh|mksh|ash|yash|fish|rbash|busybox-sh)$/;
 
 /** Variables that make a program run something else, or find other programs: set on a command, what runs cannot be read. */
-export const RUNS_SOMETHING = /^(?:PATH|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|BASH_ENV|ENV|PAGER|GIT_PAGER|MANPAGER|SYSTEMD_PAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_SSH|GIT_SSH_COMMAND|GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|GIT_EXEC_PATH|GIT_CONFIG_\w*|GIT_PROXY_COMMAND|PROMPT_COMMAND|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|BROWSER|SHELL|IFS|SHELLOPTS|BASHOPTS|PS[0-4]|EXECIGNORE|BASH_LOADABLES_PATH|BASH_CMDS|BASH_ALIASES|LESSOPEN|LESSCLOSE|LD_\w+|GCONV_PATH|TAR_OPTIONS|ZIPOPT|ZIP|UNZIP|UNZIPOPT|RSYNC_RSH|RSYNC_CONNECT_PROG|OPENSSL_CONF|OPENSSL_ENGINES|OPENSSL_MODULES|PARALLEL_SHELL|PARALLEL|BASH_FUNC_.*|POSIXLY_CORRECT|TEXTDOMAIN|TEXTDOMAINDIR)$/;
+export const RUNS_SOMETHING =
+  /^(?:PATH|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|BASH_ENV|ENV|PAGER|GIT_PAGER|MANPAGER|SYSTEMD_PAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_SSH|GIT_SSH_COMMAND|GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|GIT_EXEC_PATH|GIT_CONFIG_\w*|GIT_PROXY_COMMAND|PROMPT_COMMAND|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|BROWSER|SHELL|IFS|SHELLOPTS|BASHOPTS|PS[0-4]|EXECIGNORE|BASH_LOADABLES_PATH|BASH_CMDS|BASH_ALIASES|LESSOPEN|LESSCLOSE|LD_\w+|GCONV_PATH|TAR_OPTIONS|ZIPOPT|ZIP|UNZIP|UNZIPOPT|RSYNC_RSH|RSYNC_CONNECT_PROG|OPENSSL_CONF|OPENSSL_ENGINES|OPENSSL_MODULES|PARALLEL_SHELL|PARALLEL|BASH_FUNC_.*|POSIXLY_CORRECT|TEXTDOMAIN|TEXTDOMAINDIR)$/;
 
 /** Bash's variables whose every assigned value is evaluated as arithmetic, so `a[$(…)]` in it runs. */
 export const ARITHMETIC_VARIABLES = new Set(['RANDOM', 'SRANDOM', 'OPTIND', 'HISTCMD']);
@@ -121,4 +180,5 @@ export const ARITHMETIC_VARIABLES = new Set(['RANDOM', 'SRANDOM', 'OPTIND', 'HIS
  * Variables that say where programs find their settings (git's config, HOME's dotfiles): set on a
  * command, the settings it reads are not the ones checked, so what it runs is not known (see closed-world.ts).
  */
-export const CHANGES_SETTINGS = /^(?:GIT_\w+|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|CURL_HOME|MANOPT|MANPATH|LESS\w*|WGETRC|SSH_\w+|CDPATH)$/;
+export const CHANGES_SETTINGS =
+  /^(?:GIT_\w+|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|CURL_HOME|MANOPT|MANPATH|LESS\w*|WGETRC|SSH_\w+|CDPATH)$/;

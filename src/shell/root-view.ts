@@ -18,11 +18,32 @@ export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64',
  * and Zhixing may well run as root in a container.
  */
 export const ETC_SECRETS = [
-  '/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-', '/etc/security/opasswd', '/etc/sudoers', '/etc/sudoers.d',
-  '/etc/ssh', '/etc/ssl/private', '/etc/pki/tls/private', '/etc/krb5.keytab', '/etc/NetworkManager/system-connections',
-  '/etc/wpa_supplicant', '/etc/ppp/chap-secrets', '/etc/ppp/pap-secrets', '/etc/ipsec.secrets', '/etc/wireguard', '/etc/openvpn',
-  '/etc/letsencrypt', '/etc/libvirt/secrets', '/etc/docker/key.json', '/etc/rancher', '/etc/kubernetes', '/etc/cups/ssl',
-  '/etc/environment', '/etc/.pwd.lock',
+  '/etc/shadow',
+  '/etc/shadow-',
+  '/etc/gshadow',
+  '/etc/gshadow-',
+  '/etc/security/opasswd',
+  '/etc/sudoers',
+  '/etc/sudoers.d',
+  '/etc/ssh',
+  '/etc/ssl/private',
+  '/etc/pki/tls/private',
+  '/etc/krb5.keytab',
+  '/etc/NetworkManager/system-connections',
+  '/etc/wpa_supplicant',
+  '/etc/ppp/chap-secrets',
+  '/etc/ppp/pap-secrets',
+  '/etc/ipsec.secrets',
+  '/etc/wireguard',
+  '/etc/openvpn',
+  '/etc/letsencrypt',
+  '/etc/libvirt/secrets',
+  '/etc/docker/key.json',
+  '/etc/rancher',
+  '/etc/kubernetes',
+  '/etc/cups/ssl',
+  '/etc/environment',
+  '/etc/.pwd.lock',
 ];
 
 /** PATH folders full of the system's own links, which lead back into the system folders: not walked link by link. */
@@ -88,7 +109,8 @@ export function programInstalls(o: InstallOptions): string[] {
 function installOf(dir: string, forbidden: string[]): string | undefined {
   const holdsForbidden = (p: string) => p === path.parse(p).root || forbidden.some((f) => within(f, p));
   const parent = path.dirname(dir);
-  if (INSTALL_LEAVES.has(path.basename(dir)) && !CATCH_ALL.has(path.basename(parent)) && !holdsForbidden(parent)) return parent;
+  if (INSTALL_LEAVES.has(path.basename(dir)) && !CATCH_ALL.has(path.basename(parent)) && !holdsForbidden(parent))
+    return parent;
   return holdsForbidden(dir) ? undefined : dir;
 }
 

@@ -77,7 +77,9 @@ describe('running a command (no sandbox)', () => {
   });
 
   it('a child that ignores SIGTERM is killed after the grace', async () => {
-    const r = await run("bash -c 'trap \"\" TERM; echo $$ > stubborn.pid; while :; do sleep 0.1; done' & sleep 30", { timeoutMs: 700 });
+    const r = await run('bash -c \'trap "" TERM; echo $$ > stubborn.pid; while :; do sleep 0.1; done\' & sleep 30', {
+      timeoutMs: 700,
+    });
     expect(r.stopped).toBe('timeout');
     expect(await gone(pidIn('stubborn.pid'))).toBe(true);
   });

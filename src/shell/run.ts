@@ -65,14 +65,25 @@ export function runCommand(o: RunCommandOptions): Promise<CommandResult> {
   const grace = o.killGraceMs ?? KILL_GRACE_MS;
   const done = (rest: Partial<CommandResult> & Pick<CommandResult, 'exitCode' | 'signal'>): CommandResult => {
     const kept = buffer.result(o.cutNote);
-    return { ms: performance.now() - started, output: kept.text, totalBytes: kept.totalBytes, cutBytes: kept.cutBytes, ...rest };
+    return {
+      ms: performance.now() - started,
+      output: kept.text,
+      totalBytes: kept.totalBytes,
+      cutBytes: kept.cutBytes,
+      ...rest,
+    };
   };
   if (o.signal?.aborted) return Promise.resolve(done({ exitCode: null, signal: null, stopped: 'abort' }));
 
   const argv = [...(o.prefix ?? []), o.shell, '-c', JOIN_STDERR, 'bash', o.command];
   return new Promise((resolve) => {
     const extra = Array.from({ length: o.pipes ?? 0 }, () => 'pipe' as const);
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe', ...extra] });
+    const child = spawn(argv[0]!, argv.slice(1), {
+      cwd: o.cwd,
+      env: o.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', ...extra],
+    });
     let stopped: CommandResult['stopped'];
     let setupFailed: string | undefined;
     let settled = false;

@@ -66,23 +66,56 @@ export async function detectSandbox(o: DetectOptions): Promise<SandboxInfo> {
     const program = findProgram('bwrap', o.searchPath);
     // Never the host's network on Linux: it holds every loopback service, Zhixing's own API included.
     const tools = o.network ? findUserNetTools(o.searchPath) : undefined;
-    const net: Pick<SandboxInfo, 'network' | 'networkReason' | 'userNet'> =
-      !tools ? { network: 'off' }
-        : 'missing' in tools ? { network: 'off', networkReason: `the network is on in the settings, but ${tools.missing} is not installed, so commands get none` }
-          : { network: 'user-mode', userNet: tools };
+    const net: Pick<SandboxInfo, 'network' | 'networkReason' | 'userNet'> = !tools
+      ? { network: 'off' }
+      : 'missing' in tools
+        ? {
+            network: 'off',
+            networkReason: `the network is on in the settings, but ${tools.missing} is not installed, so commands get none`,
+          }
+        : { network: 'user-mode', userNet: tools };
     // Without a sandbox a command runs on the machine itself, its network and all (and each one asks first).
     if (!program) return { kind: 'none', ok: false, reason: 'bubblewrap (bwrap) is not installed', network: 'host' };
-    const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-pid', '--unshare-ipc',
-      '--unshare-uts', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--unshare-net', '--', 'true'];
+    const args = [
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--tmpfs',
+      '/tmp',
+      '--unshare-pid',
+      '--unshare-ipc',
+      '--unshare-uts',
+      '--die-with-parent',
+      '--new-session',
+      '--cap-drop',
+      'ALL',
+      '--unshare-net',
+      '--',
+      'true',
+    ];
     const failed = await trial(program, args);
-    return failed ? { kind: 'bwrap', ok: false, reason: `bwrap does not work here: ${failed}`, program, network: 'host' } : { kind: 'bwrap', ok: true, program, ...net };
+    return failed
+      ? { kind: 'bwrap', ok: false, reason: `bwrap does not work here: ${failed}`, program, network: 'host' }
+      : { kind: 'bwrap', ok: true, program, ...net };
   }
   if (platform === 'darwin') {
     const program = findProgram('sandbox-exec', '/usr/bin');
     const network: NetworkKind = o.network ? 'host' : 'off';
     if (!program) return { kind: 'none', ok: false, reason: 'sandbox-exec is not available', network: 'host' };
     const failed = await trial(program, ['-p', '(version 1)(allow default)', '/usr/bin/true']);
-    return failed ? { kind: 'sandbox-exec', ok: false, reason: `sandbox-exec does not work here: ${failed}`, program, network: 'host' } : { kind: 'sandbox-exec', ok: true, program, network };
+    return failed
+      ? {
+          kind: 'sandbox-exec',
+          ok: false,
+          reason: `sandbox-exec does not work here: ${failed}`,
+          program,
+          network: 'host',
+        }
+      : { kind: 'sandbox-exec', ok: true, program, network };
   }
   return { kind: 'none', ok: false, reason: `no sandbox is supported on ${platform}`, network: 'host' };
 }
@@ -129,7 +162,8 @@ export async function launchFor(info: SandboxInfo, o: ContainOptions): Promise<L
       },
     };
   }
-  if (info.ok && info.kind === 'bwrap') return { prefix: [info.program!, ...bwrapArgs({ ...o, network: false }), '--'], tmpdir: '/tmp', cleanup: nothing };
+  if (info.ok && info.kind === 'bwrap')
+    return { prefix: [info.program!, ...bwrapArgs({ ...o, network: false }), '--'], tmpdir: '/tmp', cleanup: nothing };
   if (info.ok && info.kind === 'sandbox-exec') {
     // macOS has no private /tmp to give: each command gets a fresh folder of its own, removed after.
     const tmpdir = await mkdtemp(path.join(os.tmpdir(), 'zhixing-shell-'));

@@ -16,9 +16,15 @@ beforeEach(() => {
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
 const options = (network: boolean) => ({
-  workspace: path.join(base, 'home', 'workspace'), home: path.join(base, 'home'), tmpdir: path.join(base, 'tmp'),
-  protectedFiles: [path.join(base, 'home', 'config.json')], userHome: path.join(base, 'user'),
-  network, maskPrograms: ['zhixing-fetch'], searchPath: path.join(base, 'bin'), shell: '/bin/bash',
+  workspace: path.join(base, 'home', 'workspace'),
+  home: path.join(base, 'home'),
+  tmpdir: path.join(base, 'tmp'),
+  protectedFiles: [path.join(base, 'home', 'config.json')],
+  userHome: path.join(base, 'user'),
+  network,
+  maskPrograms: ['zhixing-fetch'],
+  searchPath: path.join(base, 'bin'),
+  shell: '/bin/bash',
 });
 
 describe('the macOS sandbox profile', () => {
@@ -26,7 +32,10 @@ describe('the macOS sandbox profile', () => {
     const full = seatbeltProfile(options(false));
     // The daemons' sockets that exist on this machine (/run/dbus…) are covered too; left out here.
     const system = Object.keys(full.params).filter((k) => /^\/(var\/)?run\//.test(full.params[k]!));
-    const profile = full.profile.split('\n').filter((l) => !system.some((k) => l.includes(`"${k}"`))).join('\n');
+    const profile = full.profile
+      .split('\n')
+      .filter((l) => !system.some((k) => l.includes(`"${k}"`)))
+      .join('\n');
     const params = Object.fromEntries(Object.entries(full.params).filter(([k]) => !system.includes(k)));
     expect(profile).toBe(
       [
@@ -45,9 +54,14 @@ describe('the macOS sandbox profile', () => {
       ].join('\n'),
     );
     expect(params).toEqual({
-      WORKSPACE: path.join(base, 'home', 'workspace'), TMP: path.join(base, 'tmp'), ZHIXING_HOME: path.join(base, 'home'),
-      PROTECTED_0: path.join(base, 'home', 'config.json'), WORKSPACE_AGAIN: path.join(base, 'home', 'workspace'),
-      SKILLS: path.join(base, 'home', 'skills'), SECRET_0: path.join(base, 'user', '.ssh'), MASKED_0: path.join(base, 'bin', 'zhixing-fetch'),
+      WORKSPACE: path.join(base, 'home', 'workspace'),
+      TMP: path.join(base, 'tmp'),
+      ZHIXING_HOME: path.join(base, 'home'),
+      PROTECTED_0: path.join(base, 'home', 'config.json'),
+      WORKSPACE_AGAIN: path.join(base, 'home', 'workspace'),
+      SKILLS: path.join(base, 'home', 'skills'),
+      SECRET_0: path.join(base, 'user', '.ssh'),
+      MASKED_0: path.join(base, 'bin', 'zhixing-fetch'),
     });
   });
 

@@ -15,7 +15,8 @@ export interface SeatbeltProfile {
 }
 
 /** Writes a contained command needs besides the workspace and its temporary folder. */
-const DEVICE_WRITES = '(literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (regex #"^/dev/fd/") (regex #"^/dev/ttys[0-9]+$")';
+const DEVICE_WRITES =
+  '(literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (regex #"^/dev/fd/") (regex #"^/dev/ttys[0-9]+$")';
 
 export function seatbeltProfile(o: ContainOptions & { tmpdir: string }): SeatbeltProfile {
   const params: Record<string, string> = {};
@@ -23,17 +24,22 @@ export function seatbeltProfile(o: ContainOptions & { tmpdir: string }): Seatbel
   const real = (p: string) => existing(p)?.path ?? path.resolve(p);
   const lines = ['(version 1)', '(allow default)'];
   lines.push('(deny file-write*)');
-  lines.push(`(allow file-write* (subpath ${param('WORKSPACE', real(o.workspace))}) (subpath ${param('TMP', real(o.tmpdir))}) ${DEVICE_WRITES})`);
+  lines.push(
+    `(allow file-write* (subpath ${param('WORKSPACE', real(o.workspace))}) (subpath ${param('TMP', real(o.tmpdir))}) ${DEVICE_WRITES})`,
+  );
   // The home unseen and unwritable whole; the workspace (often inside it) given back; skills readable.
   lines.push(`(deny file-read* file-write* (subpath ${param('ZHIXING_HOME', real(o.home))}))`);
-  for (const [i, file] of o.protectedFiles.map(real).entries()) lines.push(`(deny file-read* file-write* (literal ${param(`PROTECTED_${i}`, file)}))`);
+  for (const [i, file] of o.protectedFiles.map(real).entries())
+    lines.push(`(deny file-read* file-write* (literal ${param(`PROTECTED_${i}`, file)}))`);
   lines.push(`(allow file-read* file-write* (subpath ${param('WORKSPACE_AGAIN', real(o.workspace))}))`);
   lines.push(`(allow file-read* (subpath ${param('SKILLS', real(path.join(o.home, 'skills')))}))`);
   for (const [i, secret] of secretPaths(o.userHome).entries()) {
     lines.push(`(deny file-read* file-write* (subpath ${param(`SECRET_${i}`, secret.path)}))`);
   }
   const shell = existing(o.shell)?.path;
-  for (const [i, program] of programPaths(o.maskPrograms, o.searchPath).filter((p) => p !== shell).entries()) {
+  for (const [i, program] of programPaths(o.maskPrograms, o.searchPath)
+    .filter((p) => p !== shell)
+    .entries()) {
     // Not run, and not read either: a copy made elsewhere would run.
     lines.push(`(deny process-exec file-read* (literal ${param(`MASKED_${i}`, program)}))`);
   }

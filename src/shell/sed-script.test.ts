@@ -18,7 +18,12 @@ const ADDRESSES = ['', '1', '$', '/a/', '/a/I', '\\,a,', '1~1', '0,/a/', '1,+1',
 /** Commands before the one that matters, each ended as sed ends it. */
 const BEFORE = ['', 'p;', 'a x\n', 'i\\\nx\n', ':l;', 's/a/b/w /dev/null\n', 'y/a/b/;', '{p};', 's,a\\,b,c,g;'];
 /** Ways to run a command (touch M). */
-const FORMS = (address: string) => [`${address}e touch M`, `${address}{e touch M\n}`, `${address}s/.*/touch M/e`, `${address}s|a|x|pe`];
+const FORMS = (address: string) => [
+  `${address}e touch M`,
+  `${address}{e touch M\n}`,
+  `${address}s/.*/touch M/e`,
+  `${address}s|a|x|pe`,
+];
 
 describe.skipIf(!gnuSed)('sed scripts, read as GNU sed runs them', () => {
   const dir = mkdtempSync(join(tmpdir(), 'zhixing-sed-'));
@@ -50,7 +55,15 @@ describe.skipIf(!gnuSed)('sed scripts, read as GNU sed runs them', () => {
 });
 
 describe('sed scripts that run nothing', () => {
-  it.each(["s/hello/world/p", ':a;N;$!ba;s/\\n/ /g', '1~2d;$!N;/x/I,+2p;y/abc/xyz/', '/start/,/end/{s/a/b/;p}', 's/a/b/w out.txt', '1a\\\nappended e text', '$q'])('%s', (script) => {
+  it.each([
+    's/hello/world/p',
+    ':a;N;$!ba;s/\\n/ /g',
+    '1~2d;$!N;/x/I,+2p;y/abc/xyz/',
+    '/start/,/end/{s/a/b/;p}',
+    's/a/b/w out.txt',
+    '1a\\\nappended e text',
+    '$q',
+  ])('%s', (script) => {
     expect(sedScriptRuns(script)).toBe(false);
   });
 });

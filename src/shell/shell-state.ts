@@ -11,7 +11,9 @@ import { literalWord, readWord, type Word } from './words.js';
 /** What a write to shell state does to the commands after it, when it is not harmless. */
 export type StateEffect = { opaque: string } | { unread: string } | undefined;
 
-const MADE_AT_RUN_TIME: StateEffect = { opaque: 'a variable\'s name is made at run time: it may be one that changes what later commands run' };
+const MADE_AT_RUN_TIME: StateEffect = {
+  opaque: "a variable's name is made at run time: it may be one that changes what later commands run",
+};
 
 /**
  * The effect of writing the variable `name` (`a[1]` writes a): opaque for one that changes what runs
@@ -29,9 +31,11 @@ export function variableEffect(name: string | Word | undefined): StateEffect {
   if (CHANGES_SETTINGS.test(base)) return { unread: `it sets ${base}, which changes the settings later commands read` };
   // What is written there is evaluated as arithmetic, and `a[$(…)]` in it runs (a plain assignment of
   // a number is let through by arithmeticReason, which sees the value).
-  if (ARITHMETIC_VARIABLES.has(base)) return { unread: `it sets ${base}, whose value bash evaluates as arithmetic, which can run commands` };
+  if (ARITHMETIC_VARIABLES.has(base))
+    return { unread: `it sets ${base}, whose value bash evaluates as arithmetic, which can run commands` };
   // An element's subscript is evaluated as arithmetic too, unless it is a number.
-  if (base !== name && !/^\[\d+\]$/.test(name.slice(base.length))) return { unread: `it writes ${name}, an array element whose subscript bash evaluates, which can run commands` };
+  if (base !== name && !/^\[\d+\]$/.test(name.slice(base.length)))
+    return { unread: `it writes ${name}, an array element whose subscript bash evaluates, which can run commands` };
   return undefined;
 }
 
@@ -52,7 +56,12 @@ export function stateWrites(name: string, args: Word[]): StateEffect {
   switch (name) {
     case 'read': {
       const read = shortOptions(args, 'adinNptu');
-      return read.dynamic ? MADE_AT_RUN_TIME : worstEffect([...read.letters.filter((l) => l.letter === 'a').map((l) => variableEffect(l.value)), ...read.operands.map(variableEffect)]);
+      return read.dynamic
+        ? MADE_AT_RUN_TIME
+        : worstEffect([
+            ...read.letters.filter((l) => l.letter === 'a').map((l) => variableEffect(l.value)),
+            ...read.operands.map(variableEffect),
+          ]);
     }
     case 'mapfile':
     case 'readarray': {
@@ -76,18 +85,39 @@ export function stateWrites(name: string, args: Word[]): StateEffect {
     }
     case 'set': {
       const read = shortOptions(args, 'o', { plus: true });
-      if (read.dynamic || read.letters.some((l) => l.value?.dynamic)) return { opaque: 'set is given options made at run time, and some of them change what later commands run' };
+      if (read.dynamic || read.letters.some((l) => l.value?.dynamic))
+        return { opaque: 'set is given options made at run time, and some of them change what later commands run' };
       // -k: every NAME=value argument of a later command goes into its environment (BASH_ENV=… for a bash).
       const keyword = read.letters.some((l) => l.letter === 'k' || (l.letter === 'o' && l.value?.value === 'keyword'));
-      if (keyword) return { opaque: 'set -k puts assignments written as arguments into the environment of the commands they follow' };
+      if (keyword)
+        return {
+          opaque: 'set -k puts assignments written as arguments into the environment of the commands they follow',
+        };
       // -H: `!…` in later lines is replaced by earlier text; posix mode expands aliases without a terminal.
-      const rewrites = read.letters.some((l) => l.letter === 'H' || (l.letter === 'o' && /^(?:histexpand|history|posix)$/.test(l.value?.value ?? '')));
-      return rewrites ? { opaque: 'set -H or -o posix makes bash rewrite later lines (history expansion, aliases) after they were read' } : undefined;
+      const rewrites = read.letters.some(
+        (l) => l.letter === 'H' || (l.letter === 'o' && /^(?:histexpand|history|posix)$/.test(l.value?.value ?? '')),
+      );
+      return rewrites
+        ? {
+            opaque:
+              'set -H or -o posix makes bash rewrite later lines (history expansion, aliases) after they were read',
+          }
+        : undefined;
     }
     case 'shopt':
-      if (args.some((a) => a.dynamic)) return { opaque: 'shopt is given options made at run time, and some of them change what later commands run' };
-      if (args.some((a) => a.value === 'keyword')) return { opaque: 'shopt -o keyword puts assignments written as arguments into the environment of the commands they follow' };
-      return args.some((a) => /^(?:histexpand|history|posix|extdebug)$/.test(a.value)) ? { opaque: 'shopt -o histexpand, posix or extdebug makes bash rewrite or re-run later lines after they were read' } : undefined;
+      if (args.some((a) => a.dynamic))
+        return { opaque: 'shopt is given options made at run time, and some of them change what later commands run' };
+      if (args.some((a) => a.value === 'keyword'))
+        return {
+          opaque:
+            'shopt -o keyword puts assignments written as arguments into the environment of the commands they follow',
+        };
+      return args.some((a) => /^(?:histexpand|history|posix|extdebug)$/.test(a.value))
+        ? {
+            opaque:
+              'shopt -o histexpand, posix or extdebug makes bash rewrite or re-run later lines after they were read',
+          }
+        : undefined;
     default:
       return DECLARES.has(name) ? declared(name, args) : undefined;
   }
@@ -147,19 +177,32 @@ export function nodeStateWrite(node: Node): StateEffect {
       const keyword = node.child(0)?.text ?? '';
       const words = node.namedChildren
         .filter((c): c is Node => c !== null)
-        .map((c) => (c.type === 'variable_assignment' ? literalWord(`${c.childForFieldName('name')?.text ?? ''}=`) : c.type === 'variable_name' ? literalWord(c.text) : readWord(c)));
+        .map((c) =>
+          c.type === 'variable_assignment'
+            ? literalWord(`${c.childForFieldName('name')?.text ?? ''}=`)
+            : c.type === 'variable_name'
+              ? literalWord(c.text)
+              : readWord(c),
+        );
       return stateWrites(keyword, words);
     }
     case 'for_statement':
-      return variableEffect(node.childForFieldName('variable')?.text ?? node.namedChildren.find((c) => c?.type === 'variable_name')?.text);
+      return variableEffect(
+        node.childForFieldName('variable')?.text ?? node.namedChildren.find((c) => c?.type === 'variable_name')?.text,
+      );
     case 'expansion': {
       if (!node.children.some((c) => c !== null && !c.isNamed && (c.text === ':=' || c.text === '='))) return undefined;
       if (node.children.some((c) => c?.text === '!')) return MADE_AT_RUN_TIME;
-      return variableEffect(node.namedChildren.find((c) => c?.type === 'variable_name' || c?.type === 'subscript')?.text);
+      return variableEffect(
+        node.namedChildren.find((c) => c?.type === 'variable_name' || c?.type === 'subscript')?.text,
+      );
     }
     case 'redirected_statement':
       // `{a[$x]}>`, `{a[${x}]}>`: an element, whose subscript is evaluated, whatever braces it holds.
-      if (/\{[A-Za-z_]\w*\[[\s\S]*?\]\}[<>]/.test(node.text)) return { unread: 'a redirection writes its descriptor\'s number to an array element, whose subscript bash evaluates' };
+      if (/\{[A-Za-z_]\w*\[[\s\S]*?\]\}[<>]/.test(node.text))
+        return {
+          unread: "a redirection writes its descriptor's number to an array element, whose subscript bash evaluates",
+        };
       // `{NAME}>file` opens a descriptor and writes its number to NAME (`exec {PATH}>/dev/null` makes PATH 11),
       // on any command; `{a[x]}>` writes an element, whose subscript is evaluated. The grammar reads `{NAME}`
       // as the command's last word, so the text is searched (quoted text too: careful).

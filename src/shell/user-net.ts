@@ -26,9 +26,25 @@ export const DNS_FORWARD_ADDRESS = '203.0.113.53';
 
 /** Never reachable from a sandbox with the network on: this host, its networks and everything private. */
 export const LOCAL_RANGES = [
-  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24',
-  '192.168.0.0/16', '198.18.0.0/15', '224.0.0.0/4', '240.0.0.0/4',
-  '::/128', '::1/128', '::ffff:0:0/96', '64:ff9b:1::/48', 'fc00::/7', 'fe80::/10', 'fec0::/10', 'ff00::/8',
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '224.0.0.0/4',
+  '240.0.0.0/4',
+  '::/128',
+  '::1/128',
+  '::ffff:0:0/96',
+  '64:ff9b:1::/48',
+  'fc00::/7',
+  'fe80::/10',
+  'fec0::/10',
+  'ff00::/8',
 ];
 
 /** The programs user-mode networking needs, found on PATH or in the system folders. */
@@ -142,7 +158,10 @@ export function hostAddresses(): string[] {
 
 function run(file: string, args: string[], input?: string, fds: number[] = []): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' }, stdio: ['pipe', 'pipe', 'pipe', ...fds] });
+    const child = spawn(file, args, {
+      env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
+      stdio: ['pipe', 'pipe', 'pipe', ...fds],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d: Buffer) => (stdout += String(d)));
@@ -152,8 +171,16 @@ function run(file: string, args: string[], input?: string, fds: number[] = []): 
     child.on('close', (code) => {
       clearTimeout(timer);
       if (code === 0) return resolve(stdout);
-      const said = stderr.split('\n').filter((l) => l && !l.startsWith('Failed to send')).join(' ').trim();
-      reject(new Error(`${file.split('/').pop()}: ${(said || `ended with ${code ?? 'a signal'}`).slice(0, MAX_REASON_CHARS)}`));
+      const said = stderr
+        .split('\n')
+        .filter((l) => l && !l.startsWith('Failed to send'))
+        .join(' ')
+        .trim();
+      reject(
+        new Error(
+          `${file.split('/').pop()}: ${(said || `ended with ${code ?? 'a signal'}`).slice(0, MAX_REASON_CHARS)}`,
+        ),
+      );
     });
     // A program that ends without reading what it was given is answered by its exit code, not by EPIPE.
     child.stdin!.on('error', () => {});
@@ -195,7 +222,12 @@ export interface Attached {
  * local ranges prohibited, then bubblewrap let go on to run the command. Any failure leaves the
  * command unstarted: the caller ends bubblewrap.
  */
-export async function attachUserNet(child: ChildProcess, infoFd: number, blockFd: number, o: AttachOptions): Promise<Attached> {
+export async function attachUserNet(
+  child: ChildProcess,
+  infoFd: number,
+  blockFd: number,
+  o: AttachOptions,
+): Promise<Attached> {
   const pid = await sandboxPid(child.stdio[infoFd] as NodeJS.ReadableStream);
   // Where bubblewrap made a user namespace (an ordinary user), routes are set from inside it, as its owner.
   const ownUserNs = readlinkSync('/proc/self/ns/user') === readlinkSync(`/proc/${pid}/ns/user`);
@@ -212,12 +244,33 @@ export async function attachUserNet(child: ChildProcess, infoFd: number, blockFd
   const netns = openSync(`/proc/${pid}/ns/net`, 'r');
   const userns = ownUserNs ? undefined : openSync(`/proc/${pid}/ns/user`, 'r');
   try {
-    await run(o.tools.pasta, [
-      ...asRoot, '--config-net', '--quiet', '--no-map-gw', '-t', 'none', '-u', 'none', '-T', 'none', '-U', 'none',
-      '--dns-forward', DNS_FORWARD_ADDRESS, '--pid', o.pidFile, '--netns', '/proc/self/fd/3',
-      // A user namespace cannot be entered by who is in it already: then the network namespace alone.
-      ...(userns === undefined ? ['--netns-only'] : ['--userns', '/proc/self/fd/4']),
-    ], undefined, userns === undefined ? [netns] : [netns, userns]);
+    await run(
+      o.tools.pasta,
+      [
+        ...asRoot,
+        '--config-net',
+        '--quiet',
+        '--no-map-gw',
+        '-t',
+        'none',
+        '-u',
+        'none',
+        '-T',
+        'none',
+        '-U',
+        'none',
+        '--dns-forward',
+        DNS_FORWARD_ADDRESS,
+        '--pid',
+        o.pidFile,
+        '--netns',
+        '/proc/self/fd/3',
+        // A user namespace cannot be entered by who is in it already: then the network namespace alone.
+        ...(userns === undefined ? ['--netns-only'] : ['--userns', '/proc/self/fd/4']),
+      ],
+      undefined,
+      userns === undefined ? [netns] : [netns, userns],
+    );
   } finally {
     closeSync(netns);
     if (userns !== undefined) closeSync(userns);
@@ -235,9 +288,17 @@ export async function attachUserNet(child: ChildProcess, infoFd: number, blockFd
   };
   try {
     // The networks pasta attached (the host's own, copied): walled off in halves, so the gateway still routes.
-    const shown = JSON.parse(await run(o.tools.nsenter, [...enter, o.tools.ip, '-j', 'route', 'show'])) as { dst: string; type?: string }[];
-    const shown6 = JSON.parse(await run(o.tools.nsenter, [...enter, o.tools.ip, '-j', '-6', 'route', 'show'])) as { dst: string; type?: string }[];
-    const attachedNets = [...shown, ...shown6].filter((r) => r.dst !== 'default' && (r.type ?? 'unicast') === 'unicast').map((r) => r.dst);
+    const shown = JSON.parse(await run(o.tools.nsenter, [...enter, o.tools.ip, '-j', 'route', 'show'])) as {
+      dst: string;
+      type?: string;
+    }[];
+    const shown6 = JSON.parse(await run(o.tools.nsenter, [...enter, o.tools.ip, '-j', '-6', 'route', 'show'])) as {
+      dst: string;
+      type?: string;
+    }[];
+    const attachedNets = [...shown, ...shown6]
+      .filter((r) => r.dst !== 'default' && (r.type ?? 'unicast') === 'unicast')
+      .map((r) => r.dst);
     const more = prohibitedRoutes(attachedNets, []).filter((r) => !LOCAL_RANGES.includes(r));
     if (more.length) await run(o.tools.nsenter, [...enter, o.tools.ip, '-batch', '-'], lines(more));
     // The filter takes the attached networks whole: it looks at where a packet goes, not at the route.

@@ -13,7 +13,11 @@ export interface Word {
 }
 
 const DYNAMIC_NODES = new Set([
-  'simple_expansion', 'expansion', 'command_substitution', 'process_substitution', 'arithmetic_expansion',
+  'simple_expansion',
+  'expansion',
+  'command_substitution',
+  'process_substitution',
+  'arithmetic_expansion',
 ]);
 
 /** `{a,b}` and `{1..3}` become several words. */
@@ -21,7 +25,19 @@ const BRACE_EXPANSION = /\{[^}]*(?:,|\.\.)[^}]*\}/;
 
 /** Escapes inside `$'…'`, as bash decodes them. */
 const ANSI_SIMPLE: Record<string, string> = {
-  a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
 };
 
 /** Decodes the body of `$'…'`: `\x63` → c, `\143` → c, `\u0063` → c, `\cX` control characters. */
@@ -51,7 +67,8 @@ export function decodeAnsiC(body: string): string {
       const oct = /^[0-7]{1,3}/.exec(body.slice(i))![0];
       out += String.fromCharCode(parseInt(oct, 8) & 0xff);
       i += oct.length - 1;
-    } else if (n === 'c' && i + 1 < body.length) out += String.fromCharCode(body[++i]!.toUpperCase().charCodeAt(0) ^ 0x40);
+    } else if (n === 'c' && i + 1 < body.length)
+      out += String.fromCharCode(body[++i]!.toUpperCase().charCodeAt(0) ^ 0x40);
     else out += `\\${n}`;
   }
   return out;

@@ -62,7 +62,8 @@ function afterOptions(args: Word[], spec: OptionSpec, start = 0): number {
   return i;
 }
 
-const rest = (args: Word[], i: number): Unwrapped => (i < 0 ? { opaque: 'its options are made at run time' } : i >= args.length ? {} : { runs: [{ argv: args.slice(i) }] });
+const rest = (args: Word[], i: number): Unwrapped =>
+  i < 0 ? { opaque: 'its options are made at run time' } : i >= args.length ? {} : { runs: [{ argv: args.slice(i) }] };
 const valueOf = (w: Word | undefined) => w?.value;
 
 /** Options, then a command with its arguments: most wrappers. */
@@ -71,17 +72,40 @@ const SIMPLE: Record<string, OptionSpec> = {
   builtin: {},
   exec: { short: 'a' },
   nice: { short: 'n', long: ['adjustment'], numeric: true },
-  time: { short: 'fo', long: ['format', 'output'], flags: { short: 'pvaq', long: ['portability', 'verbose', 'append', 'quiet'] } },
+  time: {
+    short: 'fo',
+    long: ['format', 'output'],
+    flags: { short: 'pvaq', long: ['portability', 'verbose', 'append', 'quiet'] },
+  },
   stdbuf: { short: 'ioe', long: ['input', 'output', 'error'] },
   setsid: { flags: { short: 'cfw', long: ['ctty', 'fork', 'wait'] } },
   ionice: { short: 'cnp', long: ['class', 'classdata', 'pid'] },
   doas: { short: 'uC' },
   sudo: {
-    short: 'ugpCDrtUTh', long: ['user', 'group', 'prompt', 'close-from', 'chdir', 'role', 'type', 'other-user', 'command-timeout', 'host'], assignments: true,
-    flags: { short: 'AbEeHiKklnPSsVv', long: ['askpass', 'background', 'preserve-env', 'set-home', 'login', 'remove-timestamp', 'reset-timestamp', 'non-interactive', 'shell', 'stdin', 'validate'] },
+    short: 'ugpCDrtUTh',
+    long: ['user', 'group', 'prompt', 'close-from', 'chdir', 'role', 'type', 'other-user', 'command-timeout', 'host'],
+    assignments: true,
+    flags: {
+      short: 'AbEeHiKklnPSsVv',
+      long: [
+        'askpass',
+        'background',
+        'preserve-env',
+        'set-home',
+        'login',
+        'remove-timestamp',
+        'reset-timestamp',
+        'non-interactive',
+        'shell',
+        'stdin',
+        'validate',
+      ],
+    },
   },
   env: {
-    short: 'uCS', long: ['unset', 'chdir', 'split-string', 'block-signal', 'default-signal', 'ignore-signal'], assignments: true,
+    short: 'uCS',
+    long: ['unset', 'chdir', 'split-string', 'block-signal', 'default-signal', 'ignore-signal'],
+    assignments: true,
     flags: { short: 'i0v', long: ['ignore-environment', 'null', 'debug'] },
   },
   unbuffer: {},
@@ -98,12 +122,33 @@ const SIMPLE: Record<string, OptionSpec> = {
   firejail: {},
   pkexec: { long: ['user'] },
   unshare: {
-    short: 'SGR', long: ['setuid', 'setgid', 'root', 'wd'],
-    flags: { short: 'mUipnuCTfrc', long: ['fork', 'pid', 'mount', 'user', 'map-root-user', 'map-current-user', 'net', 'uts', 'ipc', 'cgroup', 'time', 'mount-proc', 'kill-child'] },
+    short: 'SGR',
+    long: ['setuid', 'setgid', 'root', 'wd'],
+    flags: {
+      short: 'mUipnuCTfrc',
+      long: [
+        'fork',
+        'pid',
+        'mount',
+        'user',
+        'map-root-user',
+        'map-current-user',
+        'net',
+        'uts',
+        'ipc',
+        'cgroup',
+        'time',
+        'mount-proc',
+        'kill-child',
+      ],
+    },
   },
   nsenter: { short: 'tSGrw', long: ['target', 'setuid', 'setgid', 'root', 'wd'] },
   'xvfb-run': { short: 'nsfep', long: ['server-num', 'server-args', 'auth-file', 'error-file'] },
-  'systemd-run': { short: 'pEMHu', long: ['unit', 'property', 'setenv', 'machine', 'host', 'uid', 'gid', 'working-directory', 'description'] },
+  'systemd-run': {
+    short: 'pEMHu',
+    long: ['unit', 'property', 'setenv', 'machine', 'host', 'uid', 'gid', 'working-directory', 'description'],
+  },
   // setarch under its per-architecture names: flags only, then the command.
   linux32: {},
   linux64: {},
@@ -113,7 +158,15 @@ const SIMPLE: Record<string, OptionSpec> = {
 };
 
 /** tar's options that run a program of the command's choosing (`--checkpoint` alone is not one). */
-const TAR_RUNS = ['to-command', 'use-compress-program', 'checkpoint-action', 'info-script', 'new-volume-script', 'rsh-command', 'rmt-command'];
+const TAR_RUNS = [
+  'to-command',
+  'use-compress-program',
+  'checkpoint-action',
+  'info-script',
+  'new-volume-script',
+  'rsh-command',
+  'rmt-command',
+];
 
 /** The dynamic loader run as a program (`ld.so`, `/lib64/ld-linux-x86-64.so.2`): it runs the program it is given. */
 const LOADER = /^ld(?:-linux[\w.-]*|-musl[\w.-]*|64)?\.so(?:\.\d+)*$/;
@@ -123,10 +176,52 @@ const LOADER = /^ld(?:-linux[\w.-]*|-musl[\w.-]*|64)?\.so(?:\.\d+)*$/;
  * Others in RUNS_BY_ARGUMENTS (pagers, ssh, make, npm, …) are only half read: they count as unknown.
  */
 const READ_THROUGH = new Set([
-  'eval', 'command', 'xargs', 'timeout', 'chrt', 'taskset', 'flock', 'su', 'runuser', 'script', 'watch', 'parallel', 'find', 'busybox',
-  'toybox', 'chroot', 'source', '.', 'awk', 'gawk', 'mawk', 'nawk', 'busybox-awk', 'coproc', 'faketime', 'hyperfine', 'at', 'batch',
-  'crontab', 'screen', 'tmux', 'dtach', 'byobu', 'alias', 'trap', 'hash', 'enable', 'shopt', 'sed', 'gsed', 'tar', 'gtar', 'bsdtar',
-  'zip', 'rsync', 'setarch',
+  'eval',
+  'command',
+  'xargs',
+  'timeout',
+  'chrt',
+  'taskset',
+  'flock',
+  'su',
+  'runuser',
+  'script',
+  'watch',
+  'parallel',
+  'find',
+  'busybox',
+  'toybox',
+  'chroot',
+  'source',
+  '.',
+  'awk',
+  'gawk',
+  'mawk',
+  'nawk',
+  'busybox-awk',
+  'coproc',
+  'faketime',
+  'hyperfine',
+  'at',
+  'batch',
+  'crontab',
+  'screen',
+  'tmux',
+  'dtach',
+  'byobu',
+  'alias',
+  'trap',
+  'hash',
+  'enable',
+  'shopt',
+  'sed',
+  'gsed',
+  'tar',
+  'gtar',
+  'bsdtar',
+  'zip',
+  'rsync',
+  'setarch',
 ]);
 
 /**
@@ -146,18 +241,86 @@ const REMOTE_OPERAND = /^(?:[^/-][^/]*:|rsync:\/\/)/;
 export function knownWrapper(name: string, args: Word[]): boolean {
   if (FOLLOW_SETTINGS.has(name)) return false;
   // `strace -o '|cmd'` pipes its trace into a command.
-  if (name === 'strace' && args.some((a, i) => /^-o[|!]/.test(a.value) || (args[i - 1]?.value === '-o' && /^[|!]/.test(a.value)))) return false;
-  if (/^(?:rsync|tar|gtar|bsdtar)$/.test(name) && args.some((a) => REMOTE_OPERAND.test(a.value)) && !args.some((a) => a.value === '--force-local')) return false;
+  if (
+    name === 'strace' &&
+    args.some((a, i) => /^-o[|!]/.test(a.value) || (args[i - 1]?.value === '-o' && /^[|!]/.test(a.value)))
+  )
+    return false;
+  if (
+    /^(?:rsync|tar|gtar|bsdtar)$/.test(name) &&
+    args.some((a) => REMOTE_OPERAND.test(a.value)) &&
+    !args.some((a) => a.value === '--force-local')
+  )
+    return false;
   if (name === 'perf') return /^(?:stat|record|trace)$/.test(args[0]?.value ?? '');
   return name in SIMPLE || READ_THROUGH.has(name) || LOADER.test(name);
 }
 
 /** Programs that run others through their arguments (beyond SIMPLE, the shells and the interpreters). */
 const RUNS_BY_ARGUMENTS = new Set([
-  'eval', 'command', 'xargs', 'timeout', 'chrt', 'taskset', 'flock', 'su', 'runuser', 'script', 'watch', 'parallel', 'find', 'busybox',
-  'toybox', 'chroot', 'source', '.', 'awk', 'gawk', 'mawk', 'nawk', 'git', 'coproc', 'faketime', 'perf', 'hyperfine', 'at', 'batch',
-  'crontab', 'screen', 'tmux', 'dtach', 'byobu', 'alias', 'trap', 'hash', 'enable', 'sed', 'gsed', 'tar', 'gtar', 'bsdtar', 'rsync', 'ssh',
-  'make', 'gmake', 'just', 'npx', 'pnpx', 'bunx', 'rake', 'ninja', 'npm', 'yarn', 'pnpm', 'bun', 'less', 'more', 'man', 'vipe', 'zip', 'unzip',
+  'eval',
+  'command',
+  'xargs',
+  'timeout',
+  'chrt',
+  'taskset',
+  'flock',
+  'su',
+  'runuser',
+  'script',
+  'watch',
+  'parallel',
+  'find',
+  'busybox',
+  'toybox',
+  'chroot',
+  'source',
+  '.',
+  'awk',
+  'gawk',
+  'mawk',
+  'nawk',
+  'git',
+  'coproc',
+  'faketime',
+  'perf',
+  'hyperfine',
+  'at',
+  'batch',
+  'crontab',
+  'screen',
+  'tmux',
+  'dtach',
+  'byobu',
+  'alias',
+  'trap',
+  'hash',
+  'enable',
+  'sed',
+  'gsed',
+  'tar',
+  'gtar',
+  'bsdtar',
+  'rsync',
+  'ssh',
+  'make',
+  'gmake',
+  'just',
+  'npx',
+  'pnpx',
+  'bunx',
+  'rake',
+  'ninja',
+  'npm',
+  'yarn',
+  'pnpm',
+  'bun',
+  'less',
+  'more',
+  'man',
+  'vipe',
+  'zip',
+  'unzip',
 ]);
 
 /**
@@ -165,7 +328,9 @@ const RUNS_BY_ARGUMENTS = new Set([
  * yet (`… | xargs env`), what it runs cannot be read.
  */
 export function mayRunOthers(name: string): boolean {
-  return SHELLS.test(name) || name in SIMPLE || RUNS_BY_ARGUMENTS.has(name) || interpreterReason(name, ['-c']) !== undefined;
+  return (
+    SHELLS.test(name) || name in SIMPLE || RUNS_BY_ARGUMENTS.has(name) || interpreterReason(name, ['-c']) !== undefined
+  );
 }
 
 /**
@@ -174,14 +339,18 @@ export function mayRunOthers(name: string): boolean {
  */
 export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
   if (SHELLS.test(name)) return shell(name, args);
-  const interpreter = interpreterReason(name, args.map((a) => a.value));
+  const interpreter = interpreterReason(
+    name,
+    args.map((a) => a.value),
+  );
   if (interpreter) return { opaque: interpreter };
   if (name in SIMPLE) return simple(name, args);
   const written = stateWrites(name, args);
   if (written) return written;
   if (LOADER.test(name)) {
     // `--preload`, `--audit` and `--library-path` load code of the command's choosing into what it runs.
-    if (args.some((a) => isAnyLongOption(a.value, ['preload', 'audit', 'library-path']))) return { opaque: `${name} loads libraries of the command's choosing` };
+    if (args.some((a) => isAnyLongOption(a.value, ['preload', 'audit', 'library-path'])))
+      return { opaque: `${name} loads libraries of the command's choosing` };
     return rest(args, afterOptions(args, { long: ['argv0', 'glibc-hwcaps-prepend', 'glibc-hwcaps-mask'] }));
   }
   switch (name) {
@@ -240,7 +409,9 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
       if (i < 0) return rest(args, i);
       if (i >= args.length) return {};
       // Without -x, watch hands its words to `sh -c`.
-      return args.some((a) => a.value === '-x' || isLongOption(a.value, 'exec')) ? rest(args, i) : { scripts: [joined(args.slice(i))] };
+      return args.some((a) => a.value === '-x' || isLongOption(a.value, 'exec'))
+        ? rest(args, i)
+        : { scripts: [joined(args.slice(i))] };
     }
     case 'parallel':
       return parallel(args);
@@ -253,7 +424,9 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
       return { opaque: 'chroot runs a program inside another root folder, which cannot be read from here' };
     case 'source':
     case '.':
-      return { opaque: `${name} runs the commands in ${valueOf(args[0]) ?? 'a file'}, which cannot be read from the command line` };
+      return {
+        opaque: `${name} runs the commands in ${valueOf(args[0]) ?? 'a file'}, which cannot be read from the command line`,
+      };
     case 'awk':
     case 'gawk':
     case 'mawk':
@@ -264,14 +437,20 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
       return git(args);
     case 'zip':
       // `-TT CMD` / `--unzip-command CMD` tests the archive with a command of the caller's choosing.
-      return args.some((a) => a.value.startsWith('-TT') || isLongOption(a.value, 'unzip-command')) ? { opaque: 'zip -TT runs a command of the caller\'s choosing' } : undefined;
+      return args.some((a) => a.value.startsWith('-TT') || isLongOption(a.value, 'unzip-command'))
+        ? { opaque: "zip -TT runs a command of the caller's choosing" }
+        : undefined;
     case 'man':
       // The pager and the browser man opens pages with are commands.
       // Short options group (`-aP less`), as argp reads them.
-      return args.some((a) => /^-[a-zA-Z]*[PH]/.test(a.value) || isAnyLongOption(a.value, ['pager', 'html'])) ? { opaque: 'man -P/-H runs a pager or browser of the caller\'s choosing' } : undefined;
+      return args.some((a) => /^-[a-zA-Z]*[PH]/.test(a.value) || isAnyLongOption(a.value, ['pager', 'html']))
+        ? { opaque: "man -P/-H runs a pager or browser of the caller's choosing" }
+        : undefined;
     case 'coproc': {
       // The grammar reads `coproc NAME { cmd; }` as plain words: drop the braces and try it with and without a NAME.
-      const words = args.map((w) => ({ ...w, value: w.value.replace(/;$/, '') })).filter((w) => !['{', '}', '(', ')', ''].includes(w.value));
+      const words = args
+        .map((w) => ({ ...w, value: w.value.replace(/;$/, '') }))
+        .filter((w) => !['{', '}', '(', ')', ''].includes(w.value));
       return { runs: [{ argv: words }, ...(words.length > 1 ? [{ argv: words.slice(1) }] : [])] };
     }
     case 'faketime':
@@ -279,14 +458,23 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
     case 'perf': {
       // `perf stat|record|trace [options] CMD`: the rest after the subcommand's options runs.
       if (!/^(?:stat|record|trace)$/.test(args[0]?.value ?? '')) return undefined;
-      return rest(args, afterOptions(args, { short: 'eopCGcFjmrt', long: ['event', 'output', 'cpu', 'cgroup', 'pid', 'tid', 'repeat'] }, 1));
+      return rest(
+        args,
+        afterOptions(
+          args,
+          { short: 'eopCGcFjmrt', long: ['event', 'output', 'cpu', 'cgroup', 'pid', 'tid', 'repeat'] },
+          1,
+        ),
+      );
     }
     case 'hyperfine':
       return hyperfine(args);
     case 'at':
     case 'batch':
     case 'crontab':
-      return args.some((a) => /^-[lrV]$/.test(a.value)) ? undefined : { opaque: `${name} schedules commands read from a file or its input` };
+      return args.some((a) => /^-[lrV]$/.test(a.value))
+        ? undefined
+        : { opaque: `${name} schedules commands read from a file or its input` };
     case 'screen':
     case 'tmux':
     case 'dtach':
@@ -295,7 +483,9 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
     case 'alias': {
       // An alias's value runs wherever its name is used later: read it as a command line now. Where it is
       // used is another matter (posix mode expands aliases with no terminal; `alias ls=eval`): unread.
-      const scripts = args.filter((a) => a.value.includes('=')).map((a) => ({ ...a, value: a.value.slice(a.value.indexOf('=') + 1) }));
+      const scripts = args
+        .filter((a) => a.value.includes('='))
+        .map((a) => ({ ...a, value: a.value.slice(a.value.indexOf('=') + 1) }));
       return scripts.length ? { scripts, unread: 'an alias changes what a later name runs' } : {};
     }
     case 'trap': {
@@ -308,11 +498,17 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
       return body && (body.dynamic || body.value !== '-') ? { scripts: [body] } : undefined;
     }
     case 'hash':
-      return args.some((a) => /^-[a-zA-Z]*p/.test(a.value)) ? { opaque: 'hash -p makes a name run another program' } : undefined;
+      return args.some((a) => /^-[a-zA-Z]*p/.test(a.value))
+        ? { opaque: 'hash -p makes a name run another program' }
+        : undefined;
     case 'enable':
-      return args.some((a) => /^-[a-zA-Z]*f/.test(a.value)) ? { opaque: 'enable -f loads commands from a library' } : undefined;
+      return args.some((a) => /^-[a-zA-Z]*f/.test(a.value))
+        ? { opaque: 'enable -f loads commands from a library' }
+        : undefined;
     case 'shopt':
-      return args.some((a) => a.value === 'expand_aliases') ? { opaque: 'with expand_aliases, later names may run something else' } : undefined;
+      return args.some((a) => a.value === 'expand_aliases')
+        ? { opaque: 'with expand_aliases, later names may run something else' }
+        : undefined;
     case 'sed':
     case 'gsed':
       return sed(args);
@@ -320,11 +516,18 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
     case 'gtar':
     case 'bsdtar':
       // Old-style letters without a dash (`tar xIf …`) count as options too; -F is --info-script.
-      return args.some((a, i) => isAnyLongOption(a.value, TAR_RUNS, ['checkpoint']) || /^-[a-zA-Z]*[IF]/.test(a.value) || (i === 0 && /^[a-zA-Z]*[IF][a-zA-Z]*$/.test(a.value)))
+      return args.some(
+        (a, i) =>
+          isAnyLongOption(a.value, TAR_RUNS, ['checkpoint']) ||
+          /^-[a-zA-Z]*[IF]/.test(a.value) ||
+          (i === 0 && /^[a-zA-Z]*[IF][a-zA-Z]*$/.test(a.value)),
+      )
         ? { opaque: 'tar runs a program given on the command line' }
         : undefined;
     case 'rsync':
-      return args.some((a) => /^-[a-zA-Z]*e/.test(a.value) || isAnyLongOption(a.value, ['rsh', 'rsync-path'])) ? { opaque: 'rsync runs a program given on the command line' } : undefined;
+      return args.some((a) => /^-[a-zA-Z]*e/.test(a.value) || isAnyLongOption(a.value, ['rsh', 'rsync-path']))
+        ? { opaque: 'rsync runs a program given on the command line' }
+        : undefined;
     case 'ssh':
       return args.length > 1 ? { opaque: 'ssh runs a command on another machine' } : undefined;
     default:
@@ -344,7 +547,8 @@ function joined(words: Word[]): Word {
 
 function simple(name: string, args: Word[]): Unwrapped {
   const read = simpleOnce(name, args, SIMPLE[name]!);
-  if ((name === 'nsenter' || name === 'unshare') && args.some((a) => /^(?:-w|--wd)/.test(a.value))) read.unread = `${name} runs the command in another folder, whose settings are not the ones checked`;
+  if ((name === 'nsenter' || name === 'unshare') && args.some((a) => /^(?:-w|--wd)/.test(a.value)))
+    read.unread = `${name} runs the command in another folder, whose settings are not the ones checked`;
   // An option nobody listed may take the next word as its value (`sudo --x ls rm …` runs rm): both readings are parts.
   const other = simpleOnce(name, args, { ...SIMPLE[name]!, greedy: true });
   const more = (other.runs ?? []).filter((r) => !read.runs?.some((k) => k.argv.length === r.argv.length));
@@ -365,13 +569,24 @@ function simpleOnce(name: string, args: Word[], spec: OptionSpec): Unwrapped {
     const splitWord = name === 'env' && split >= 0 ? splitText(args[split]!) : undefined;
     // env splits the string its own way (escapes, `#` comments, assignments, the words after it appended):
     // read as a command line it is close, not exact, so the part is unread as well.
-    const base: Unwrapped = splitWord ? { scripts: [splitWord], unread: 'env -S splits its string into a command its own way, which is not read exactly' } : rest(args, i);
+    const base: Unwrapped = splitWord
+      ? {
+          scripts: [splitWord],
+          unread: 'env -S splits its string into a command its own way, which is not read exactly',
+        }
+      : rest(args, i);
     if (assigned) return { ...base, opaque: `it sets ${assigned.value.split('=')[0]}, which changes what runs` };
     const settings = args.slice(0, Math.max(i, 0)).find((a) => CHANGES_SETTINGS.test(a.value.split('=')[0]!));
-    if (settings) return { ...base, unread: `it sets ${settings.value.split('=')[0]}, which changes the settings what it runs reads` };
-    if (args.slice(0, Math.max(i, 0)).some((a) => /^-[a-zA-Z]*[CD]/.test(a.value) || isLongOption(a.value, 'chdir'))) return { ...base, unread: `${name} runs the command in another folder, whose settings are not the ones checked` };
+    if (settings)
+      return {
+        ...base,
+        unread: `it sets ${settings.value.split('=')[0]}, which changes the settings what it runs reads`,
+      };
+    if (args.slice(0, Math.max(i, 0)).some((a) => /^-[a-zA-Z]*[CD]/.test(a.value) || isLongOption(a.value, 'chdir')))
+      return { ...base, unread: `${name} runs the command in another folder, whose settings are not the ones checked` };
     // `sudo -s` / `-i` with nothing after them start a shell.
-    if (name === 'sudo' && i >= args.length && args.some((a) => /^-[a-zA-Z]*[si]/.test(a.value))) return { opaque: 'sudo starts a shell that reads commands from its input' };
+    if (name === 'sudo' && i >= args.length && args.some((a) => /^-[a-zA-Z]*[si]/.test(a.value)))
+      return { opaque: 'sudo starts a shell that reads commands from its input' };
     return base;
   }
   return rest(args, i);
@@ -380,32 +595,53 @@ function simpleOnce(name: string, args: Word[], spec: OptionSpec): Unwrapped {
 function shell(name: string, args: Word[]): Unwrapped {
   // An interactive or login shell first runs its startup files (~/.bashrc, ~/.profile, --rcfile's),
   // which an earlier command may have written: what it runs cannot be read, though its -c line still is.
-  const startupFlag = args.find((a) => /^--(?:login|rcfile|init-file|rcf|ini|log)/.test(a.value) || /^-[a-zA-Z]*[il]/.test(a.value));
-  const startup = startupFlag ? { opaque: `${name} ${startupFlag.value} runs its startup files, whose commands cannot be read from the command line` } : {};
+  const startupFlag = args.find(
+    (a) => /^--(?:login|rcfile|init-file|rcf|ini|log)/.test(a.value) || /^-[a-zA-Z]*[il]/.test(a.value),
+  );
+  const startup = startupFlag
+    ? {
+        opaque: `${name} ${startupFlag.value} runs its startup files, whose commands cannot be read from the command line`,
+      }
+    : {};
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a.dynamic) return { opaque: `${name}'s arguments are made at run time` };
-    if (a.value === '--' || !a.value.startsWith('-') && !a.value.startsWith('+')) {
+    if (a.value === '--' || (!a.value.startsWith('-') && !a.value.startsWith('+'))) {
       const script = a.value === '--' ? args[i + 1] : a;
-      return script ? { opaque: `${name} runs the script ${script.value}, whose commands cannot be read from the command line` } : stdin(name);
+      return script
+        ? { opaque: `${name} runs the script ${script.value}, whose commands cannot be read from the command line` }
+        : stdin(name);
     }
     // -c anywhere in a group of short options (`-lc`, `-ec`): the next word is the command line.
     if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(a.value)) {
       const script = args[i + 1];
       return script ? { scripts: [script], ...startup } : startup;
     }
-    if (a.value === '-o' || a.value === '+o' || a.value === '-O' || a.value === '+O' || a.value === '--rcfile' || a.value === '--init-file') i++;
+    if (
+      a.value === '-o' ||
+      a.value === '+o' ||
+      a.value === '-O' ||
+      a.value === '+O' ||
+      a.value === '--rcfile' ||
+      a.value === '--init-file'
+    )
+      i++;
     if (/^-[a-zA-Z]*s/.test(a.value)) return stdin(name);
   }
   return stdin(name);
 }
 
-const stdin = (name: string): Unwrapped => ({ opaque: `${name} runs commands from its input, which cannot be read from the command line` });
+const stdin = (name: string): Unwrapped => ({
+  opaque: `${name} runs commands from its input, which cannot be read from the command line`,
+});
 
 function xargs(args: Word[]): Unwrapped {
   // -i, -l and -e take their value attached or not at all (as do --replace, --max-lines and --eof
   // without `=`): the word after them is the command.
-  const i = afterOptions(args, { short: 'ILnPsdEa', long: ['max-args', 'max-procs', 'max-chars', 'delimiter', 'arg-file', 'process-slot-var'] });
+  const i = afterOptions(args, {
+    short: 'ILnPsdEa',
+    long: ['max-args', 'max-procs', 'max-chars', 'delimiter', 'arg-file', 'process-slot-var'],
+  });
   if (i < 0) return rest(args, i);
   // With no command xargs runs echo.
   const argv = i < args.length ? args.slice(i) : [];
@@ -415,7 +651,21 @@ function xargs(args: Word[]): Unwrapped {
 function parallel(args: Word[]): Unwrapped {
   const end = args.findIndex((a) => a.value === ':::' || a.value === '::::' || a.value === ':::+');
   const before = end < 0 ? args : args.slice(0, end);
-  const i = afterOptions(before, { short: 'jSPnNaIdEL', long: ['jobs', 'sshlogin', 'max-procs', 'max-args', 'arg-file', 'delimiter', 'joblog', 'results', 'tmpdir', 'workdir'] });
+  const i = afterOptions(before, {
+    short: 'jSPnNaIdEL',
+    long: [
+      'jobs',
+      'sshlogin',
+      'max-procs',
+      'max-args',
+      'arg-file',
+      'delimiter',
+      'joblog',
+      'results',
+      'tmpdir',
+      'workdir',
+    ],
+  });
   if (i < 0 || i >= before.length) return { opaque: 'parallel reads the commands it runs from its input' };
   // parallel hands the command to a shell, with the arguments filled in at run time.
   return { scripts: [joined(before.slice(i))], runs: [{ argv: before.slice(i), argsUnknown: true }] };
@@ -423,14 +673,21 @@ function parallel(args: Word[]): Unwrapped {
 
 /** Each command hyperfine times, prepares, sets up or cleans up with is a shell string. */
 function hyperfine(args: Word[]): Unwrapped {
-  if (args.some((a) => /^(?:-S|--shell)/.test(a.value))) return { opaque: 'hyperfine --shell runs the commands with a program of the command\'s choosing' };
+  if (args.some((a) => /^(?:-S|--shell)/.test(a.value)))
+    return { opaque: "hyperfine --shell runs the commands with a program of the command's choosing" };
   const scripts: Word[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     const attached = /^--(?:prepare|setup|cleanup|conclude)=(.*)$/s.exec(a.value);
     if (attached) scripts.push({ ...a, value: attached[1]! });
-    else if (/^(?:-p|-s|-c|--prepare|--setup|--cleanup|--conclude)$/.test(a.value)) args[i + 1] && scripts.push(args[++i]!);
-    else if (/^-[a-zA-Z]$|^--(?:runs|warmup|export-\w+|parameter-\w+|command-name|min-runs|max-runs|style|time-unit|output|input|sort|ignore-failure)$/.test(a.value)) i++;
+    else if (/^(?:-p|-s|-c|--prepare|--setup|--cleanup|--conclude)$/.test(a.value))
+      args[i + 1] && scripts.push(args[++i]!);
+    else if (
+      /^-[a-zA-Z]$|^--(?:runs|warmup|export-\w+|parameter-\w+|command-name|min-runs|max-runs|style|time-unit|output|input|sort|ignore-failure)$/.test(
+        a.value,
+      )
+    )
+      i++;
     else if (!a.value.startsWith('-')) scripts.push(a);
   }
   return { scripts };
@@ -446,7 +703,8 @@ function find(args: Word[]): Unwrapped {
     i = end;
   }
   // -execdir runs in each match's folder: git there reads settings that are not the ones checked.
-  const elsewhere = args.some((a) => /^-(?:execdir|okdir)$/.test(a.value)) ? { unread: 'find -execdir runs commands in other folders, whose settings are not the ones checked' } : {};
+  const elsewhere = args.some((a) => /^-(?:execdir|okdir)$/.test(a.value))
+    ? { unread: 'find -execdir runs commands in other folders, whose settings are not the ones checked' }
+    : {};
   return runs.length ? { runs, ...elsewhere } : {};
 }
-

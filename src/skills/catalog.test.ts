@@ -37,7 +37,11 @@ describe('skill discovery', () => {
     const { catalog, warnings } = catalogOf([{ source: 'shipped', path: shippedSkillsDir() }]);
     const skills = await catalog.list();
     expect(skills.map((s) => s.name)).toEqual(['docx-report', 'xlsx-sheet']);
-    expect(skills[0]).toMatchObject({ source: 'shipped', dir: join(shippedSkillsDir(), 'docx-report'), file: join(shippedSkillsDir(), 'docx-report', 'SKILL.md') });
+    expect(skills[0]).toMatchObject({
+      source: 'shipped',
+      dir: join(shippedSkillsDir(), 'docx-report'),
+      file: join(shippedSkillsDir(), 'docx-report', 'SKILL.md'),
+    });
     expect(skills[0]!.description).toMatch(/^Write a Word document \(\.docx\)/);
     // Whole in the system prompt, which cuts descriptions at 300 characters.
     for (const s of skills) expect(s.description.length).toBeLessThanOrEqual(300);
@@ -50,9 +54,9 @@ describe('skill discovery', () => {
     const project = folder('project');
     skill(shipped, 'report', 'name: report\ndescription: shipped report');
     skill(shipped, 'sheet', 'name: sheet\ndescription: shipped sheet');
-    skill(user, 'report', 'name: report\ndescription: the user\'s report');
+    skill(user, 'report', "name: report\ndescription: the user's report");
     skill(user, 'notes', 'name: notes\ndescription: "the user\'s notes: quoted, with a colon"');
-    skill(project, 'notes', 'name: notes\ndescription: >\n  the project\'s notes,\n  folded over two lines');
+    skill(project, 'notes', "name: notes\ndescription: >\n  the project's notes,\n  folded over two lines");
     const { catalog, warnings } = catalogOf([
       { source: 'shipped', path: shipped },
       { source: 'user', path: user },
@@ -67,16 +71,21 @@ describe('skill discovery', () => {
     expect((await catalog.get('report'))!.dir).toBe(join(user, 'report'));
     expect(await catalog.get('nothing')).toBeUndefined();
     // A project replacing the user's own skill is said.
-    expect(warnings).toEqual([expect.stringMatching(/^This project's skill "notes" \(.*\) replaces your own one of that name\.$/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^This project's skill "notes" \(.*\) replaces your own one of that name\.$/),
+    ]);
   });
 
-  it('gives a skill\'s folder as reached from where it was found, through a linked skills folder too', async () => {
+  it("gives a skill's folder as reached from where it was found, through a linked skills folder too", async () => {
     const real = folder('my-skills');
     skill(real, 'linked-one', 'name: linked-one\ndescription: found through a link');
     const home = folder('home');
     symlinkSync(real, join(home, 'skills'));
     const { catalog } = catalogOf([{ source: 'user', path: join(home, 'skills') }]);
-    expect(await catalog.get('linked-one')).toMatchObject({ dir: join(home, 'skills', 'linked-one'), file: join(home, 'skills', 'linked-one', 'SKILL.md') });
+    expect(await catalog.get('linked-one')).toMatchObject({
+      dir: join(home, 'skills', 'linked-one'),
+      file: join(home, 'skills', 'linked-one', 'SKILL.md'),
+    });
   });
 
   it('says nothing about folders that do not exist, and reads a folder reached twice once', async () => {
@@ -135,7 +144,8 @@ describe('skill discovery', () => {
 
   it('reads at most 200 skill folders from one place, and says so', async () => {
     const user = folder('user');
-    for (let i = 0; i < 201; i++) skill(user, `s-${String(i).padStart(3, '0')}`, `name: s-${String(i).padStart(3, '0')}\ndescription: number ${i}`);
+    for (let i = 0; i < 201; i++)
+      skill(user, `s-${String(i).padStart(3, '0')}`, `name: s-${String(i).padStart(3, '0')}\ndescription: number ${i}`);
     const { catalog, warnings } = catalogOf([{ source: 'user', path: user }]);
     const skills = await catalog.list();
     expect(skills).toHaveLength(200);
@@ -198,7 +208,9 @@ describe('skill discovery', () => {
       loadYaml: async () => (text: string) => (parses++, parse(text) as unknown),
       cache,
     };
-    expect([...(await discoverSkills(options)).skills.values()].map((s) => s.description)).toEqual(['found after 20 KB']);
+    expect([...(await discoverSkills(options)).skills.values()].map((s) => s.description)).toEqual([
+      'found after 20 KB',
+    ]);
     await discoverSkills(options);
     expect(parses).toBe(1);
     writeFileSync(join(long, 'SKILL.md'), '---\nname: long\ndescription: "changed"\n---\n');
@@ -219,8 +231,14 @@ describe('skill discovery', () => {
       cache: new Map(),
     };
     const { skills, warnings } = await discoverSkills(options);
-    expect([...skills.values()].map((s) => [s.name, s.description])).toEqual([['simple', 'Plain text (with brackets) and 中文']]);
-    expect(warnings).toEqual([expect.stringContaining(`${join(user, 'plain')}: its front matter is not valid YAML (Nested mappings are not allowed in compact mappings at line 3`)]);
+    expect([...skills.values()].map((s) => [s.name, s.description])).toEqual([
+      ['simple', 'Plain text (with brackets) and 中文'],
+    ]);
+    expect(warnings).toEqual([
+      expect.stringContaining(
+        `${join(user, 'plain')}: its front matter is not valid YAML (Nested mappings are not allowed in compact mappings at line 3`,
+      ),
+    ]);
     expect(loads).toBe(1);
     rmSync(join(user, 'plain'), { recursive: true });
     loads = 0;

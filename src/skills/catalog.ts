@@ -24,7 +24,8 @@ export function createSkillCatalog(options: SkillCatalogOptions): SkillCatalog {
   const warned = new Set<string>();
   // YAML's parser is some 50 modules: loaded only for a front matter that is more than `key: text` lines.
   let parser: Promise<(text: string) => unknown> | undefined;
-  const loadYaml = () => (parser ??= import('yaml').then((yaml) => (text: string) => yaml.parse(text, { maxAliasCount: 100 }) as unknown));
+  const loadYaml = () =>
+    (parser ??= import('yaml').then((yaml) => (text: string) => yaml.parse(text, { maxAliasCount: 100 }) as unknown));
 
   async function find(): Promise<Map<string, Skill>> {
     try {

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { isWithin } from '../config/paths.js';
 import { say, type Lang } from '../i18n.js';
 import { parsePlainFrontMatter } from './plain-front-matter.js';
-import { MAX_SKILL_FILE_BYTES, headerProblem, readSkillHead, splitFrontMatter, type SkillHeader } from './skill-file.js';
+import {
+  MAX_SKILL_FILE_BYTES,
+  headerProblem,
+  readSkillHead,
+  splitFrontMatter,
+  type SkillHeader,
+} from './skill-file.js';
 
 export const SKILL_FILE = 'SKILL.md';
 /** More folders than this in one place is not a collection of skills but some other folder; the rest are left unread. */
@@ -46,7 +52,9 @@ export interface DiscoverOptions {
 }
 
 /** Every skill found, by name, and one line for each skill or folder that was skipped. */
-export async function discoverSkills(options: DiscoverOptions): Promise<{ skills: Map<string, Skill>; warnings: string[] }> {
+export async function discoverSkills(
+  options: DiscoverOptions,
+): Promise<{ skills: Map<string, Skill>; warnings: string[] }> {
   const { lang } = options;
   const skills = new Map<string, Skill>();
   const warnings: string[] = [];
@@ -57,26 +65,40 @@ export async function discoverSkills(options: DiscoverOptions): Promise<{ skills
       real = await realpath(folder.path);
     } catch (err) {
       // No folder is the usual case (nobody made ~/.zhixing/skills): nothing to say.
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') warnings.push(skippedFolder(lang, folder.path, errorText(lang, err)));
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+        warnings.push(skippedFolder(lang, folder.path, errorText(lang, err)));
       continue;
     }
     // Run from the home folder, ./.zhixing/skills is the user's own folder: read once.
     if (seenFolders.has(real)) continue;
     seenFolders.add(real);
     if (isWithin(real, options.workspace)) {
-      warnings.push(skippedFolder(lang, folder.path, say(lang, '它在工作区里，助手能往那里写文件', 'it lies inside the workspace, where the assistant can write files')));
+      warnings.push(
+        skippedFolder(
+          lang,
+          folder.path,
+          say(
+            lang,
+            '它在工作区里，助手能往那里写文件',
+            'it lies inside the workspace, where the assistant can write files',
+          ),
+        ),
+      );
       continue;
     }
     let entries: Dirent[];
     try {
       entries = await readdir(real, { withFileTypes: true });
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOTDIR') warnings.push(skippedFolder(lang, folder.path, errorText(lang, err)));
+      if ((err as NodeJS.ErrnoException).code !== 'ENOTDIR')
+        warnings.push(skippedFolder(lang, folder.path, errorText(lang, err)));
       continue;
     }
     const found = new Set<string>();
     // Hidden folders (.git) and loose files (a README beside the skills) are not skills.
-    const candidates = entries.filter((e) => !e.name.startsWith('.') && (e.isDirectory() || e.isSymbolicLink())).sort((a, b) => (a.name < b.name ? -1 : 1));
+    const candidates = entries
+      .filter((e) => !e.name.startsWith('.') && (e.isDirectory() || e.isSymbolicLink()))
+      .sort((a, b) => (a.name < b.name ? -1 : 1));
     if (candidates.length > MAX_SKILLS_PER_FOLDER) {
       warnings.push(
         say(
@@ -90,21 +112,38 @@ export async function discoverSkills(options: DiscoverOptions): Promise<{ skills
       const result = await readSkill(join(folder.path, entry.name), entry.name, folder.source, options);
       if (!result) continue;
       if ('problem' in result) {
-        warnings.push(say(lang, `已跳过技能 ${join(folder.path, entry.name)}：${result.problem}。`, `Skipped the skill in ${join(folder.path, entry.name)}: ${result.problem}.`));
+        warnings.push(
+          say(
+            lang,
+            `已跳过技能 ${join(folder.path, entry.name)}：${result.problem}。`,
+            `Skipped the skill in ${join(folder.path, entry.name)}: ${result.problem}.`,
+          ),
+        );
         continue;
       }
       const { skill, note } = result;
       if (note) warnings.push(note);
       if (found.has(skill.name)) {
-        warnings.push(say(lang, `已跳过 ${skill.dir}：同一位置已有名为「${skill.name}」的技能。`, `Skipped ${skill.dir}: another skill in the same place is already called "${skill.name}".`));
+        warnings.push(
+          say(
+            lang,
+            `已跳过 ${skill.dir}：同一位置已有名为「${skill.name}」的技能。`,
+            `Skipped ${skill.dir}: another skill in the same place is already called "${skill.name}".`,
+          ),
+        );
         continue;
       }
       found.add(skill.name);
       // A project's folder (a cloned repository) replacing a shipped or the user's own skill is said, not done quietly.
       const replaced = skills.get(skill.name);
       if (replaced && skill.source === 'project') {
-        warnings.push(say(lang, `此项目的技能「${skill.name}」（${skill.dir}）取代了${replaced.source === 'shipped' ? '自带' : '你自己'}的同名技能。`,
-          `This project's skill "${skill.name}" (${skill.dir}) replaces ${replaced.source === 'shipped' ? 'the shipped' : 'your own'} one of that name.`));
+        warnings.push(
+          say(
+            lang,
+            `此项目的技能「${skill.name}」（${skill.dir}）取代了${replaced.source === 'shipped' ? '自带' : '你自己'}的同名技能。`,
+            `This project's skill "${skill.name}" (${skill.dir}) replaces ${replaced.source === 'shipped' ? 'the shipped' : 'your own'} one of that name.`,
+          ),
+        );
       }
       skills.set(skill.name, skill);
     }
@@ -115,7 +154,12 @@ export async function discoverSkills(options: DiscoverOptions): Promise<{ skills
 type ReadResult = { skill: Skill; note?: string } | { problem: string } | undefined;
 
 /** One skill folder: the skill, why it is not one, or undefined for what is not a skill folder at all. */
-async function readSkill(path: string, folderName: string, source: SkillSource, options: DiscoverOptions): Promise<ReadResult> {
+async function readSkill(
+  path: string,
+  folderName: string,
+  source: SkillSource,
+  options: DiscoverOptions,
+): Promise<ReadResult> {
   const { lang } = options;
   let real: string;
   let info: Stats;
@@ -127,7 +171,13 @@ async function readSkill(path: string, folderName: string, source: SkillSource, 
   }
   if (!info.isDirectory()) return undefined;
   if (isWithin(real, options.workspace) || isWithin(options.workspace, real)) {
-    return { problem: say(lang, '它通向工作区，助手能往那里写文件', 'it leads into the workspace, where the assistant can write files') };
+    return {
+      problem: say(
+        lang,
+        '它通向工作区，助手能往那里写文件',
+        'it leads into the workspace, where the assistant can write files',
+      ),
+    };
   }
   const file = join(path, SKILL_FILE);
   let fileInfo: Stats;
@@ -135,11 +185,21 @@ async function readSkill(path: string, folderName: string, source: SkillSource, 
     fileInfo = await stat(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return { problem: code === 'ENOENT' ? say(lang, `里面没有 ${SKILL_FILE}`, `it has no ${SKILL_FILE}`) : errorText(lang, err) };
+    return {
+      problem:
+        code === 'ENOENT' ? say(lang, `里面没有 ${SKILL_FILE}`, `it has no ${SKILL_FILE}`) : errorText(lang, err),
+    };
   }
-  if (!fileInfo.isFile()) return { problem: say(lang, `${SKILL_FILE} 不是普通文件`, `${SKILL_FILE} is not a regular file`) };
+  if (!fileInfo.isFile())
+    return { problem: say(lang, `${SKILL_FILE} 不是普通文件`, `${SKILL_FILE} is not a regular file`) };
   if (fileInfo.size > MAX_SKILL_FILE_BYTES) {
-    return { problem: say(lang, `${SKILL_FILE} 超过 ${MAX_SKILL_FILE_BYTES / 1024} KB`, `${SKILL_FILE} is larger than ${MAX_SKILL_FILE_BYTES / 1024} KB`) };
+    return {
+      problem: say(
+        lang,
+        `${SKILL_FILE} 超过 ${MAX_SKILL_FILE_BYTES / 1024} KB`,
+        `${SKILL_FILE} is larger than ${MAX_SKILL_FILE_BYTES / 1024} KB`,
+      ),
+    };
   }
   const header = await cachedHeader(file, fileInfo, options);
   if ('problem' in header) return header;
@@ -148,12 +208,20 @@ async function readSkill(path: string, folderName: string, source: SkillSource, 
   const note =
     header.name === folderName
       ? undefined
-      : say(lang, `技能 ${path} 的名字是「${header.name}」，和文件夹名不同；按「${header.name}」载入。`, `The skill in ${path} is named "${header.name}", not after its folder; loaded as "${header.name}".`);
+      : say(
+          lang,
+          `技能 ${path} 的名字是「${header.name}」，和文件夹名不同；按「${header.name}」载入。`,
+          `The skill in ${path} is named "${header.name}", not after its folder; loaded as "${header.name}".`,
+        );
   return { skill, note };
 }
 
 /** The front matter of a file, parsed again only when the file changed (size, time or inode). */
-async function cachedHeader(file: string, info: Stats, options: DiscoverOptions): Promise<SkillHeader | { problem: string }> {
+async function cachedHeader(
+  file: string,
+  info: Stats,
+  options: DiscoverOptions,
+): Promise<SkillHeader | { problem: string }> {
   const stamp = `${info.ino}:${info.size}:${info.mtimeMs}`;
   const hit = options.cache.get(file);
   if (hit?.stamp === stamp) return hit.header;
@@ -162,7 +230,10 @@ async function cachedHeader(file: string, info: Stats, options: DiscoverOptions)
   return header;
 }
 
-async function parseHeader(file: string, { lang, loadYaml }: DiscoverOptions): Promise<SkillHeader | { problem: string }> {
+async function parseHeader(
+  file: string,
+  { lang, loadYaml }: DiscoverOptions,
+): Promise<SkillHeader | { problem: string }> {
   let text: string;
   try {
     text = await readSkillHead(file);
@@ -171,14 +242,23 @@ async function parseHeader(file: string, { lang, loadYaml }: DiscoverOptions): P
   }
   const parts = splitFrontMatter(text);
   if (!parts) {
-    return { problem: say(lang, `${SKILL_FILE} 没有以 --- 包围的 YAML 头部（name 和 description）`, `${SKILL_FILE} has no front matter (name and description between --- lines)`) };
+    return {
+      problem: say(
+        lang,
+        `${SKILL_FILE} 没有以 --- 包围的 YAML 头部（name 和 description）`,
+        `${SKILL_FILE} has no front matter (name and description between --- lines)`,
+      ),
+    };
   }
   let parsed: unknown = parsePlainFrontMatter(parts.yaml);
   try {
     parsed ??= (await loadYaml())(parts.yaml);
   } catch (err) {
     // The parser counts lines from the front matter's first; the file has the opening --- above it.
-    const first = String((err as Error).message).split('\n')[0]!.replace(/:$/, '').replace(/at line (\d+)/, (_, n: string) => `at line ${Number(n) + 1}`);
+    const first = String((err as Error).message)
+      .split('\n')[0]!
+      .replace(/:$/, '')
+      .replace(/at line (\d+)/, (_, n: string) => `at line ${Number(n) + 1}`);
     return { problem: say(lang, `头部不是有效的 YAML（${first}）`, `its front matter is not valid YAML (${first})`) };
   }
   const problem = headerProblem(parsed, lang);
@@ -192,7 +272,12 @@ function errorText(lang: Lang, err: unknown): string {
   if (code === 'ELOOP') return say(lang, '符号链接形成了循环', 'its symbolic links form a loop');
   if (code === 'ENOENT') return say(lang, '它指向不存在的位置', 'it points to something that does not exist');
   if (code === 'EACCES' || code === 'EPERM') return say(lang, '没有读取权限', 'it cannot be read (permission denied)');
-  return say(lang, `无法读取（${code ?? (err as Error).message}）`, `it cannot be read (${code ?? (err as Error).message})`);
+  return say(
+    lang,
+    `无法读取（${code ?? (err as Error).message}）`,
+    `it cannot be read (${code ?? (err as Error).message})`,
+  );
 }
 
-const skippedFolder = (lang: Lang, path: string, why: string) => say(lang, `已跳过技能文件夹 ${path}：${why}。`, `Skipped the skills folder ${path}: ${why}.`);
+const skippedFolder = (lang: Lang, path: string, why: string) =>
+  say(lang, `已跳过技能文件夹 ${path}：${why}。`, `Skipped the skills folder ${path}: ${why}.`);

@@ -34,7 +34,8 @@ export function parsePlainFrontMatter(yaml: string): Record<string, string> | un
     if (!m) return undefined;
     const [, key, , rawValue] = m as unknown as [string, string, string, string];
     const value = rawValue.replace(/ +$/, '');
-    if (value === '' || INDICATOR_START.test(value) || UNSURE.test(value) || NOT_TEXT.some((p) => p.test(value))) return undefined;
+    if (value === '' || INDICATOR_START.test(value) || UNSURE.test(value) || NOT_TEXT.some((p) => p.test(value)))
+      return undefined;
     if (Object.hasOwn(fields, key) || key === '__proto__') return undefined;
     fields[key] = value;
   }

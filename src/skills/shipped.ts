@@ -6,4 +6,5 @@ import { fileURLToPath } from 'node:url';
  * compiled, dist/bundle/ when bundled), so the same relative path finds it from a clone, the bundled
  * CLI and an `npm install -g`.
  */
-export const shippedSkillsDir = (): string => fileURLToPath(new URL('../../skills/', import.meta.url)).replace(/[\\/]$/, '');
+export const shippedSkillsDir = (): string =>
+  fileURLToPath(new URL('../../skills/', import.meta.url)).replace(/[\\/]$/, '');

@@ -14,7 +14,8 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 /** A SKILL.md's instructions: the text after its front matter. */
 export async function readSkillBody(file: string): Promise<string> {
   const { size } = await stat(file);
-  if (size > MAX_SKILL_FILE_BYTES) throw Object.assign(new Error(`${file} is larger than ${MAX_SKILL_FILE_BYTES} bytes`), { code: 'EFBIG' });
+  if (size > MAX_SKILL_FILE_BYTES)
+    throw Object.assign(new Error(`${file} is larger than ${MAX_SKILL_FILE_BYTES} bytes`), { code: 'EFBIG' });
   const text = await readFile(file, 'utf8');
   return (splitFrontMatter(text)?.body ?? text).trim();
 }

@@ -61,7 +61,8 @@ export function headerProblem(parsed: unknown, lang: Lang): string | undefined {
     return say(lang, '头部不是 "键: 值" 形式的字段', 'its front matter is not a set of "key: value" fields');
   }
   const { name, description } = parsed as Record<string, unknown>;
-  if (typeof name !== 'string') return say(lang, '头部缺少 "name"（字符串）', 'its front matter has no "name" (a string)');
+  if (typeof name !== 'string')
+    return say(lang, '头部缺少 "name"（字符串）', 'its front matter has no "name" (a string)');
   if (name.length > MAX_NAME_CHARS || !NAME.test(name)) {
     return say(
       lang,
@@ -70,10 +71,18 @@ export function headerProblem(parsed: unknown, lang: Lang): string | undefined {
     );
   }
   if (typeof description !== 'string' || description.trim() === '') {
-    return say(lang, '头部缺少 "description"（说明何时使用它）', 'its front matter has no "description" (what it is for and when to use it)');
+    return say(
+      lang,
+      '头部缺少 "description"（说明何时使用它）',
+      'its front matter has no "description" (what it is for and when to use it)',
+    );
   }
   if (description.length > MAX_DESCRIPTION_CHARS) {
-    return say(lang, `"description" 超过 ${MAX_DESCRIPTION_CHARS} 个字符`, `its "description" is longer than ${MAX_DESCRIPTION_CHARS} characters`);
+    return say(
+      lang,
+      `"description" 超过 ${MAX_DESCRIPTION_CHARS} 个字符`,
+      `its "description" is longer than ${MAX_DESCRIPTION_CHARS} characters`,
+    );
   }
   return undefined;
 }

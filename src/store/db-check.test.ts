@@ -1,6 +1,17 @@
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+  closeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -30,7 +41,8 @@ function healthyDb(dir: string): string {
 /** Overwrites the cell pointers of the sessions table's root page: a torn page in the middle of the file. */
 function tearSessionsPage(path: string): void {
   const raw = new Database(path, { readonly: true });
-  const root = (raw.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'sessions'").get() as { rootpage: number }).rootpage;
+  const root = (raw.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'sessions'").get() as { rootpage: number })
+    .rootpage;
   const pageSize = raw.pragma('page_size', { simple: true }) as number;
   raw.close();
   const fd = openSync(path, 'r+');
@@ -52,36 +64,47 @@ describe('opening a damaged database', () => {
   const damages: Array<[string, (path: string) => void, RegExp]> = [
     ['a torn table page', tearSessionsPage, /\(Tree \d+ page \d+ cell \d+: Offset \d+ out of range \d+\.\.\d+; Tree/],
     ['a truncated file', (p) => truncateSync(p, 5000), /\(database disk image is malformed\)/],
-    ['a garbage header', (p) => { const fd = openSync(p, 'r+'); writeSync(fd, Buffer.from('not sqlite at all')); closeSync(fd); }, /\(file is not a database\)/],
+    [
+      'a garbage header',
+      (p) => {
+        const fd = openSync(p, 'r+');
+        writeSync(fd, Buffer.from('not sqlite at all'));
+        closeSync(fd);
+      },
+      /\(file is not a database\)/,
+    ],
     ['a text file', (p) => writeFileSync(p, 'my notes\n'.repeat(200)), /\(file is not a database\)/],
   ];
 
-  it.each(damages)('%s: refused with what is wrong and how to recover, its bytes unchanged, one copy kept', (_, damage, words) => {
-    const dir = tempDir();
-    const path = healthyDb(dir);
-    damage(path);
-    const before = sha(path);
+  it.each(damages)(
+    '%s: refused with what is wrong and how to recover, its bytes unchanged, one copy kept',
+    (_, damage, words) => {
+      const dir = tempDir();
+      const path = healthyDb(dir);
+      damage(path);
+      const before = sha(path);
 
-    const err = openError(path);
-    expect(err.code).toBe('damaged');
-    expect(err.message).toMatch(words);
-    const copy = /A copy of it as it was is at (\S+)\./.exec(err.message)?.[1];
-    expect(copy).toMatch(/zhixing\.db\.damaged-\d{8}T\d{6}Z$/);
-    expect(err.message).toBe(
-      `The database at ${path} is damaged (${/\((.*)\)\. Nothing/.exec(err.message)![1]}). Nothing was written to it. ` +
-        `A copy of it as it was is at ${copy}. To export what can still be read: sqlite3 ${copy} .recover > ${join(dir, 'zhixing-recovered.sql')} ` +
-        `To start afresh, move zhixing.db and its -wal and -shm files out of ${dir}.`,
-    );
-    expect(err.zh).toContain(`${path} 处的数据库已损坏`);
-    expect(err.zh).toContain('没有向它写入任何内容。');
-    expect(sha(path)).toBe(before);
-    expect(sha(copy!)).toBe(before);
+      const err = openError(path);
+      expect(err.code).toBe('damaged');
+      expect(err.message).toMatch(words);
+      const copy = /A copy of it as it was is at (\S+)\./.exec(err.message)?.[1];
+      expect(copy).toMatch(/zhixing\.db\.damaged-\d{8}T\d{6}Z$/);
+      expect(err.message).toBe(
+        `The database at ${path} is damaged (${/\((.*)\)\. Nothing/.exec(err.message)![1]}). Nothing was written to it. ` +
+          `A copy of it as it was is at ${copy}. To export what can still be read: sqlite3 ${copy} .recover > ${join(dir, 'zhixing-recovered.sql')} ` +
+          `To start afresh, move zhixing.db and its -wal and -shm files out of ${dir}.`,
+      );
+      expect(err.zh).toContain(`${path} 处的数据库已损坏`);
+      expect(err.zh).toContain('没有向它写入任何内容。');
+      expect(sha(path)).toBe(before);
+      expect(sha(copy!)).toBe(before);
 
-    // Asked again, it says the same and makes no second copy of the same file.
-    expect(openError(path).message).toBe(err.message);
-    expect(readdirSync(dir).filter((n) => n.includes('.damaged-') && !n.endsWith('-wal'))).toHaveLength(1);
-    expect(sha(path)).toBe(before);
-  });
+      // Asked again, it says the same and makes no second copy of the same file.
+      expect(openError(path).message).toBe(err.message);
+      expect(readdirSync(dir).filter((n) => n.includes('.damaged-') && !n.endsWith('-wal'))).toHaveLength(1);
+      expect(sha(path)).toBe(before);
+    },
+  );
 
   it('a zero-length file is a new database, not a damaged one', () => {
     const path = join(tempDir(), 'zhixing.db');
@@ -139,7 +162,10 @@ describe('a database found damaged while running', () => {
     expect(() => store.prefs.set('name', '小明')).toThrow(err as StoreError);
     expect(() => store.transaction(() => store.prefs.set('name', '小明'))).toThrow(err as StoreError);
     const failed: unknown[] = [];
-    store.defer(() => store.prefs.set('name', '小明'), (e) => failed.push(e));
+    store.defer(
+      () => store.prefs.set('name', '小明'),
+      (e) => failed.push(e),
+    );
     store.flush();
     expect(failed).toEqual([err]);
     store.close();

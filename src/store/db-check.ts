@@ -64,7 +64,10 @@ function findProblem(path: string): string | undefined {
 
 /** The problems on one line, without SQLite's "*** in database main ***" banner. */
 function describe(text: string): string {
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^\*\*\*.*\*\*\*$/.test(l));
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !/^\*\*\*.*\*\*\*$/.test(l));
   const joined = lines.join('; ') || text.trim();
   return joined.length > MAX_DETAIL_CHARS ? `${joined.slice(0, MAX_DETAIL_CHARS - 1)}…` : joined;
 }
@@ -80,7 +83,10 @@ export function keepCopy(path: string): string | undefined {
     const info = statSync(path);
     const earlier = findEarlierCopy(path, info.size, info.mtimeMs);
     if (earlier) return earlier;
-    const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    const stamp = new Date()
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z');
     const copy = `${path}${DAMAGED_COPY_SUFFIX}${stamp}`;
     try {
       // EXCL: a file of that name is someone's; it is never overwritten.

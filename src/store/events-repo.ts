@@ -32,9 +32,16 @@ const CHUNKS = [16, 4, 1];
 const isConstraint = (err: unknown) => String((err as { code?: unknown } | null)?.code).startsWith('SQLITE_CONSTRAINT');
 
 export function createEventsRepo(db: Db): EventsRepo {
-  const insert = db.prepare('INSERT INTO events (session_id, seq, type, data, created_at) VALUES (@sessionId, @seq, @type, @data, @createdAt)');
+  const insert = db.prepare(
+    'INSERT INTO events (session_id, seq, type, data, created_at) VALUES (@sessionId, @seq, @type, @data, @createdAt)',
+  );
   const insertRows = new Map(
-    CHUNKS.map((n) => [n, db.prepare(`INSERT INTO events (session_id, seq, type, data, created_at) VALUES ${Array(n).fill('(?, ?, ?, ?, ?)').join(', ')}`)]),
+    CHUNKS.map((n) => [
+      n,
+      db.prepare(
+        `INSERT INTO events (session_id, seq, type, data, created_at) VALUES ${Array(n).fill('(?, ?, ?, ?, ?)').join(', ')}`,
+      ),
+    ]),
   );
   const appendOne = (e: StoredEvent) => {
     try {
@@ -51,7 +58,7 @@ export function createEventsRepo(db: Db): EventsRepo {
   return {
     append: (e) => void insert.run(e),
     appendAll(events) {
-      for (let i = 0; i < events.length; ) {
+      for (let i = 0; i < events.length;) {
         const n = CHUNKS.find((size) => size <= events.length - i)!;
         const values: unknown[] = [];
         for (let k = i; k < i + n; k++) {

@@ -26,7 +26,8 @@ export interface LocksRepo {
  * one lock cannot both win, with no transaction held open across the check.
  */
 export function createLocksRepo(db: Db): LocksRepo {
-  const get = db.prepare(`SELECT session_id AS sessionId, owner, pid, acquired_at AS acquiredAt, heartbeat_at AS heartbeatAt
+  const get =
+    db.prepare(`SELECT session_id AS sessionId, owner, pid, acquired_at AS acquiredAt, heartbeat_at AS heartbeatAt
     FROM session_locks WHERE session_id = ?`);
   const insert = db.prepare(`INSERT INTO session_locks (session_id, owner, pid, acquired_at, heartbeat_at)
     VALUES (@sessionId, @owner, @pid, @acquiredAt, @heartbeatAt) ON CONFLICT (session_id) DO NOTHING`);
@@ -34,7 +35,9 @@ export function createLocksRepo(db: Db): LocksRepo {
     heartbeat_at = @heartbeatAt WHERE session_id = @sessionId AND owner = @from`);
   const beat = db.prepare('UPDATE session_locks SET heartbeat_at = ? WHERE session_id = ? AND owner = ?');
   const release = db.prepare('DELETE FROM session_locks WHERE session_id = ? AND owner = ?');
-  const interrupted = db.prepare("UPDATE turns SET ended_at = ?, stop_reason = 'interrupted' WHERE session_id = ? AND ended_at IS NULL");
+  const interrupted = db.prepare(
+    "UPDATE turns SET ended_at = ?, stop_reason = 'interrupted' WHERE session_id = ? AND ended_at IS NULL",
+  );
   return {
     get: (sessionId) => get.get(sessionId) as LockRow | undefined,
     insert: (row) => insert.run(row).changes === 1,

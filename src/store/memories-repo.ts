@@ -137,19 +137,32 @@ export interface MemoriesRepo {
 }
 
 export function createMemoriesRepo(db: Db): MemoriesRepo {
-  const insert = db.prepare(`INSERT INTO memories (id, session_id, kind, content, tags, scope, terms, created_at, updated_at)
+  const insert =
+    db.prepare(`INSERT INTO memories (id, session_id, kind, content, tags, scope, terms, created_at, updated_at)
     VALUES (@id, @sessionId, @kind, @content, @tags, @scope, @terms, @createdAt, @updatedAt)`);
   const byId = db.prepare(`SELECT ${COLUMNS} FROM memories m WHERE m.id = ?`);
-  const inSession = db.prepare(`SELECT ${COLUMNS} FROM memories m WHERE m.session_id = ? ORDER BY m.created_at DESC LIMIT ?`);
+  const inSession = db.prepare(
+    `SELECT ${COLUMNS} FROM memories m WHERE m.session_id = ? ORDER BY m.created_at DESC LIMIT ?`,
+  );
   const bySeq = db.prepare(`SELECT ${COLUMNS} FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?))`);
-  const update = db.prepare('UPDATE memories SET content = ?, kind = ?, tags = ?, terms = ?, updated_at = ? WHERE id = ?');
+  const update = db.prepare(
+    'UPDATE memories SET content = ?, kind = ?, tags = ?, terms = ?, updated_at = ? WHERE id = ?',
+  );
   const del = db.prepare('DELETE FROM memories WHERE id = ?');
-  const listAll = db.prepare(`SELECT ${COLUMNS} FROM memories m ORDER BY m.created_at DESC, m.seq DESC LIMIT ? OFFSET ?`);
-  const listSession = db.prepare(`SELECT ${COLUMNS} FROM memories m WHERE m.session_id = ? ORDER BY m.created_at DESC, m.seq DESC LIMIT ? OFFSET ?`);
+  const listAll = db.prepare(
+    `SELECT ${COLUMNS} FROM memories m ORDER BY m.created_at DESC, m.seq DESC LIMIT ? OFFSET ?`,
+  );
+  const listSession = db.prepare(
+    `SELECT ${COLUMNS} FROM memories m WHERE m.session_id = ? ORDER BY m.created_at DESC, m.seq DESC LIMIT ? OFFSET ?`,
+  );
   const countAll = db.prepare('SELECT count(*) AS n FROM memories');
   const countSession = db.prepare('SELECT count(*) AS n FROM memories WHERE session_id = ?');
-  const matchTerms = db.prepare('SELECT rowid AS seq FROM memories_terms WHERE memories_terms MATCH ? ORDER BY rowid DESC LIMIT ?').pluck();
-  const matchTrigram = db.prepare('SELECT rowid AS seq FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?').pluck();
+  const matchTerms = db
+    .prepare('SELECT rowid AS seq FROM memories_terms WHERE memories_terms MATCH ? ORDER BY rowid DESC LIMIT ?')
+    .pluck();
+  const matchTrigram = db
+    .prepare('SELECT rowid AS seq FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?')
+    .pluck();
 
   return {
     insert: (m, ix) => void insert.run({ ...m, tags: JSON.stringify(m.tags), ...ix }),
@@ -162,7 +175,9 @@ export function createMemoriesRepo(db: Db): MemoriesRepo {
     update: (id, p) => update.run(p.content, p.kind, JSON.stringify(p.tags), p.terms, p.now, id).changes > 0,
     delete: (id) => del.run(id).changes > 0,
     list({ sessionId, limit, offset }) {
-      const rows = (sessionId === undefined ? listAll.all(limit, offset) : listSession.all(sessionId, limit, offset)) as Row[];
+      const rows = (
+        sessionId === undefined ? listAll.all(limit, offset) : listSession.all(sessionId, limit, offset)
+      ) as Row[];
       const total = ((sessionId === undefined ? countAll.get() : countSession.get(sessionId)) as { n: number }).n;
       return { memories: rows.map((r) => publicMemory(toMemory(r))), total };
     },

@@ -40,7 +40,11 @@ export interface MemoryVectorsRepo {
    * The `k` nearest memories to `query` by cosine: `candidates` by hamming distance over the bits,
    * re-ranked exactly. Within a scope token when given.
    */
-  nearest(model: string, query: Float32Array, options: { k: number; candidates: number; scope?: { sessionId: string; token: string } }): VectorCandidate[];
+  nearest(
+    model: string,
+    query: Float32Array,
+    options: { k: number; candidates: number; scope?: { sessionId: string; token: string } },
+  ): VectorCandidate[];
   /** Drops a memory's vectors of every model (its text changed); its index entries are replaced when it is embedded again. */
   forget(memoryId: string): void;
   /** Entries in the model's vec0 index (for tests and status). */
@@ -69,16 +73,23 @@ export function createMemoryVectorsRepo(db: Db): MemoryVectorsRepo {
 
   const missing = db.prepare(`SELECT m.seq, m.content, m.tags, m.scope FROM memories m
     WHERE NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.model = ? AND v.seq = m.seq) ORDER BY m.seq LIMIT ?`);
-  const countMissing = db.prepare(`SELECT count(*) FROM memories m
-    WHERE NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.model = ? AND v.seq = m.seq)`).pluck();
+  const countMissing = db
+    .prepare(
+      `SELECT count(*) FROM memories m
+    WHERE NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.model = ? AND v.seq = m.seq)`,
+    )
+    .pluck();
   const count = db.prepare('SELECT count(*) FROM memory_vectors WHERE model = ?').pluck();
   const upsert = db.prepare('INSERT OR REPLACE INTO memory_vectors (seq, model, vector) VALUES (?, ?, ?)');
   const forget = db.prepare('DELETE FROM memory_vectors WHERE seq = (SELECT seq FROM memories WHERE id = ?)');
   const indexOf = db.prepare('SELECT name, dims FROM memory_vector_indexes WHERE model = ?');
   // CROSS JOIN keeps the session's index as the outer loop: the planner otherwise walks every vector of the model.
-  const sessionVectors = db.prepare(`SELECT v.seq, v.vector FROM memories m CROSS JOIN memory_vectors v ON v.model = ? AND v.seq = m.seq
+  const sessionVectors =
+    db.prepare(`SELECT v.seq, v.vector FROM memories m CROSS JOIN memory_vectors v ON v.model = ? AND v.seq = m.seq
     WHERE m.session_id = ? LIMIT ?`);
-  const exact = db.prepare('SELECT seq, vector FROM memory_vectors WHERE model = ? AND seq IN (SELECT value FROM json_each(?))');
+  const exact = db.prepare(
+    'SELECT seq, vector FROM memory_vectors WHERE model = ? AND seq IN (SELECT value FROM json_each(?))',
+  );
 
   const anyGone = db.prepare('SELECT EXISTS (SELECT 1 FROM memory_vectors_gone)').pluck();
 
@@ -91,7 +102,8 @@ export function createMemoryVectorsRepo(db: Db): MemoryVectorsRepo {
     if (!anyGone.get()) return;
     const names = db.prepare('SELECT name FROM memory_vector_indexes').pluck().all() as string[];
     db.transaction(() => {
-      for (const name of names) db.prepare(`DELETE FROM ${name} WHERE rowid IN (SELECT seq FROM memory_vectors_gone)`).run();
+      for (const name of names)
+        db.prepare(`DELETE FROM ${name} WHERE rowid IN (SELECT seq FROM memory_vectors_gone)`).run();
       db.prepare('DELETE FROM memory_vectors_gone').run();
     })();
   }
@@ -101,12 +113,16 @@ export function createMemoryVectorsRepo(db: Db): MemoryVectorsRepo {
     ensureLoaded();
     let t = tables.get(model) ?? (indexOf.get(model) as { name: string; dims: number } | undefined);
     if (!t && dims !== undefined) {
-      const n = (db.prepare('SELECT coalesce(max(rowid), 0) + 1 FROM memory_vector_indexes').pluck().get() as number);
+      const n = db.prepare('SELECT coalesce(max(rowid), 0) + 1 FROM memory_vector_indexes').pluck().get() as number;
       t = { name: `${INDEX_PREFIX}${n}`, dims };
       const made = t;
       db.transaction(() => {
         db.exec(`CREATE VIRTUAL TABLE ${made.name} USING vec0(scope text, bits bit[${dims}])`);
-        db.prepare('INSERT INTO memory_vector_indexes (model, dims, name) VALUES (?, ?, ?)').run(model, dims, made.name);
+        db.prepare('INSERT INTO memory_vector_indexes (model, dims, name) VALUES (?, ?, ?)').run(
+          model,
+          dims,
+          made.name,
+        );
       })();
     }
     if (t) tables.set(model, t);
@@ -114,7 +130,8 @@ export function createMemoryVectorsRepo(db: Db): MemoryVectorsRepo {
   }
 
   return {
-    missing: (model, limit) => missing.all(model, limit) as Array<{ seq: number; content: string; tags: string; scope: string }>,
+    missing: (model, limit) =>
+      missing.all(model, limit) as Array<{ seq: number; content: string; tags: string; scope: string }>,
     countMissing: (model) => countMissing.get(model) as number,
     count: (model) => count.get(model) as number,
     put(model, rows) {
@@ -122,7 +139,9 @@ export function createMemoryVectorsRepo(db: Db): MemoryVectorsRepo {
       const dims = rows[0]!.vector.length;
       const t = table(model, dims)!;
       if (rows.some((r) => r.vector.length !== t.dims)) {
-        throw new Error(`The model ${model} gave vectors of ${rows.find((r) => r.vector.length !== t.dims)!.vector.length} dimensions; its index has ${t.dims}.`);
+        throw new Error(
+          `The model ${model} gave vectors of ${rows.find((r) => r.vector.length !== t.dims)!.vector.length} dimensions; its index has ${t.dims}.`,
+        );
       }
       const drop = db.prepare(`DELETE FROM ${t.name} WHERE rowid = ?`);
       const add = db.prepare(`INSERT INTO ${t.name} (rowid, scope, bits) VALUES (?, ?, vec_quantize_binary(?))`);
@@ -146,11 +165,16 @@ export function createMemoryVectorsRepo(db: Db): MemoryVectorsRepo {
           .sort((a, b) => b.similarity - a.similarity)
           .slice(0, k);
       if (scope) {
-        const own = sessionVectors.all(model, scope.sessionId, EXACT_SCAN_MAX + 1) as Array<{ seq: number; vector: Buffer }>;
+        const own = sessionVectors.all(model, scope.sessionId, EXACT_SCAN_MAX + 1) as Array<{
+          seq: number;
+          vector: Buffer;
+        }>;
         if (own.length <= EXACT_SCAN_MAX) return rank(own);
       }
       const where = scope ? 'AND scope = ?' : '';
-      const knn = db.prepare(`SELECT rowid FROM ${t.name} WHERE bits MATCH vec_quantize_binary(?) AND k = ? ${where}`).pluck();
+      const knn = db
+        .prepare(`SELECT rowid FROM ${t.name} WHERE bits MATCH vec_quantize_binary(?) AND k = ? ${where}`)
+        .pluck();
       const args: unknown[] = [blob(query), candidates];
       if (scope) args.push(scope.token);
       const seqs = knn.all(...args) as number[];

@@ -48,7 +48,7 @@ export type Part =
   /** A compaction's view of older messages; those messages stay stored and listed. */
   | { id: string; type: 'summary'; text: string; covers: SummaryCoverage }
   | { id: string; type: 'reasoning'; text: string }
-  | {
+  | ({
       id: string;
       type: 'tool';
       callId: string;
@@ -58,7 +58,7 @@ export type Part =
       output: string | null;
       state: ToolState;
       ms: number | null;
-    } & ToolCard & { attachments?: AttachmentSummary[] };
+    } & ToolCard & { attachments?: AttachmentSummary[] });
 
 export interface Message {
   id: string;
@@ -73,15 +73,31 @@ export type NewPart =
   | { type: 'text' | 'reasoning'; text: string }
   | { type: 'summary'; text: string; covers: SummaryCoverage }
   /** A tool part may be written already finished, with its output, when the call was that quick. */
-  | ({ type: 'tool'; callId: string; tool: string; input: unknown; state: ToolState; output?: string; ms?: number } & ToolCard & { attachments?: StoredAttachment[] });
+  | ({
+      type: 'tool';
+      callId: string;
+      tool: string;
+      input: unknown;
+      state: ToolState;
+      output?: string;
+      ms?: number;
+    } & ToolCard & { attachments?: StoredAttachment[] });
 
 export interface MessagesRepo {
   /** A message with the parts it starts with (none by default): one row each, its size known at once. */
-  addMessage(m: { id: string; sessionId: string; turnId: string; role: 'user' | 'assistant'; now: number }, parts?: Array<NewPart & { id: string; now: number }>): void;
+  addMessage(
+    m: { id: string; sessionId: string; turnId: string; role: 'user' | 'assistant'; now: number },
+    parts?: Array<NewPart & { id: string; now: number }>,
+  ): void;
   /** A part added to a message already stored. */
   addPart(p: NewPart & { id: string; messageId: string; now: number }): void;
   /** Moves a tool part along pending → running → completed | error. */
-  updateToolPart(id: string, u: { state: ToolState; output?: string; ms?: number; now: number } & ToolCard & { attachments?: StoredAttachment[] }): void;
+  updateToolPart(
+    id: string,
+    u: { state: ToolState; output?: string; ms?: number; now: number } & ToolCard & {
+        attachments?: StoredAttachment[];
+      },
+  ): void;
   /** Tool parts come with their attachments summarised, without the bytes: `attachment` fetches one whole. */
   list(sessionId: string): Message[];
   /** The text the user wrote in a session, oldest first (what they named counts as chosen by them). */
@@ -134,7 +150,8 @@ function parseInput(raw: string | null): unknown {
 }
 
 function toPart(r: PartRow): Part {
-  if (r.type === 'summary') return { id: r.id, type: 'summary', text: r.text ?? '', covers: JSON.parse(r.metadata ?? '{}') as SummaryCoverage };
+  if (r.type === 'summary')
+    return { id: r.id, type: 'summary', text: r.text ?? '', covers: JSON.parse(r.metadata ?? '{}') as SummaryCoverage };
   if (r.type !== 'tool') return { id: r.id, type: r.type, text: r.text ?? '' };
   return {
     id: r.id,
@@ -171,15 +188,69 @@ function cardMetadata(stored: Record<string, unknown>): Pick<ToolCard, 'metadata
 /** A part's row in `insertPart`'s order, and the characters it adds to its message's size. */
 function partRow(p: NewPart & { id: string; now: number }, messageId: string): { values: unknown[]; size: number } {
   // A summary is sent in the system message, never as history: it adds nothing to its message's size.
-  if (p.type === 'summary') return { values: [p.id, messageId, p.type, p.text, null, null, null, null, null, null, null, null, p.now, null, JSON.stringify(p.covers), null], size: 0 };
-  if (p.type !== 'tool') return { values: [p.id, messageId, p.type, p.text, null, null, null, null, null, null, null, null, p.now, null, null, null], size: p.text.length };
+  if (p.type === 'summary')
+    return {
+      values: [
+        p.id,
+        messageId,
+        p.type,
+        p.text,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        p.now,
+        null,
+        JSON.stringify(p.covers),
+        null,
+      ],
+      size: 0,
+    };
+  if (p.type !== 'tool')
+    return {
+      values: [
+        p.id,
+        messageId,
+        p.type,
+        p.text,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        p.now,
+        null,
+        null,
+        null,
+      ],
+      size: p.text.length,
+    };
   const input = (typeof p.input === 'string' ? p.input : JSON.stringify(p.input)) ?? null;
   const output = p.output ?? null;
   const values = [
-    p.id, messageId, 'tool', null, p.callId, p.tool, input, output, p.state, p.ms ?? null,
+    p.id,
+    messageId,
+    'tool',
+    null,
+    p.callId,
+    p.tool,
+    input,
+    output,
+    p.state,
+    p.ms ?? null,
     p.state !== 'pending' ? p.now : null,
     p.state === 'completed' || p.state === 'error' ? p.now : null,
-    p.now, p.title ?? null, storedMetadata(p), json(p.attachments),
+    p.now,
+    p.title ?? null,
+    storedMetadata(p),
+    json(p.attachments),
   ];
   return { values, size: (input?.length ?? 0) + (output?.length ?? 0) };
 }
@@ -202,27 +273,41 @@ export function createMessagesRepo(db: Db): MessagesRepo {
     'SELECT id, session_id AS sessionId, turn_id AS turnId, role, created_at AS createdAt FROM messages WHERE session_id = ? ORDER BY rowid',
   );
   // Attachments are summarised here, in SQL, so their bytes never leave the database for a listing.
-  const parts = db.prepare(`SELECT p.id, p.message_id, p.type, p.text, p.call_id, p.tool, p.input, p.output, p.state, p.ms, p.title, p.metadata,
+  const parts =
+    db.prepare(`SELECT p.id, p.message_id, p.type, p.text, p.call_id, p.tool, p.input, p.output, p.state, p.ms, p.title, p.metadata,
     CASE WHEN p.attachments IS NULL THEN NULL ELSE (SELECT json_group_array(json_remove(value, '$.data')) FROM json_each(p.attachments)) END AS attachments
     FROM messages m JOIN parts p ON p.message_id = m.id WHERE m.session_id = ? ORDER BY p.rowid`);
-  const userTextsOf = db.prepare(`SELECT p.text FROM messages m JOIN parts p ON p.message_id = m.id
-    WHERE m.session_id = ? AND m.role = 'user' AND p.type = 'text' ORDER BY p.rowid`).pluck();
-  const toolsOf = db.prepare(`SELECT DISTINCT p.tool, CASE WHEN p.tool = 'skill' AND json_valid(p.metadata) AND json_extract(p.metadata, '$.source') = 'project'
+  const userTextsOf = db
+    .prepare(
+      `SELECT p.text FROM messages m JOIN parts p ON p.message_id = m.id
+    WHERE m.session_id = ? AND m.role = 'user' AND p.type = 'text' ORDER BY p.rowid`,
+    )
+    .pluck();
+  const toolsOf =
+    db.prepare(`SELECT DISTINCT p.tool, CASE WHEN p.tool = 'skill' AND json_valid(p.metadata) AND json_extract(p.metadata, '$.source') = 'project'
     THEN json_extract(p.metadata, '$.name') END AS projectSkill FROM messages m JOIN parts p ON p.message_id = m.id
     WHERE m.session_id = ? AND p.type = 'tool'`);
-  const partOf = db.prepare('SELECT 1 FROM parts p JOIN messages m ON m.id = p.message_id WHERE p.id = ? AND m.session_id = ?').pluck();
-  const attachmentAt = db.prepare('SELECT a.value FROM parts p, json_each(p.attachments) a WHERE p.id = ? AND a.key = ?').pluck();
+  const partOf = db
+    .prepare('SELECT 1 FROM parts p JOIN messages m ON m.id = p.message_id WHERE p.id = ? AND m.session_id = ?')
+    .pluck();
+  const attachmentAt = db
+    .prepare('SELECT a.value FROM parts p, json_each(p.attachments) a WHERE p.id = ? AND a.key = ?')
+    .pluck();
   const grow = db.prepare('UPDATE messages SET size = size + ? WHERE id = ?');
-  const growByPart = db.prepare('UPDATE messages SET size = size + ? WHERE id = (SELECT message_id FROM parts WHERE id = ?)');
+  const growByPart = db.prepare(
+    'UPDATE messages SET size = size + ? WHERE id = (SELECT message_id FROM parts WHERE id = ?)',
+  );
   // Walks the session's index from its newest end, and stops at a summary's last message: never the whole history.
   const newestFirst = db.prepare(`SELECT id, role, size FROM messages WHERE session_id = @session
     AND rowid > coalesce((SELECT rowid FROM messages WHERE id = @after), 0) ORDER BY rowid DESC`);
   // CROSS JOIN keeps the parts outer: the few summary parts are read, not the session's messages.
-  const summaryOf = db.prepare(`SELECT p.id, p.text, p.metadata FROM parts p INDEXED BY parts_summary CROSS JOIN messages m ON m.id = p.message_id
+  const summaryOf =
+    db.prepare(`SELECT p.id, p.text, p.metadata FROM parts p INDEXED BY parts_summary CROSS JOIN messages m ON m.id = p.message_id
     WHERE p.type = 'summary' AND m.session_id = ? ORDER BY p.rowid DESC LIMIT 1`);
   const messagesIn = db.prepare(`SELECT id, session_id AS sessionId, turn_id AS turnId, role, created_at AS createdAt
     FROM messages WHERE id IN (SELECT value FROM json_each(?)) ORDER BY rowid`);
-  const partsIn = db.prepare(`SELECT id, message_id, type, substr(text, 1, @max) AS text, call_id, tool, substr(input, 1, @max) AS input,
+  const partsIn =
+    db.prepare(`SELECT id, message_id, type, substr(text, 1, @max) AS text, call_id, tool, substr(input, 1, @max) AS input,
     substr(output, 1, @max) AS output, state, ms, CASE WHEN type = 'summary' THEN metadata END AS metadata FROM parts WHERE message_id IN (SELECT value FROM json_each(@ids)) ORDER BY rowid`);
 
   return {
@@ -240,8 +325,14 @@ export function createMessagesRepo(db: Db): MessagesRepo {
     },
     updateToolPart(id, u) {
       updateTool.run({
-        id, state: u.state, output: u.output ?? null, ms: u.ms ?? null, now: u.now,
-        title: u.title ?? null, metadata: storedMetadata(u), attachments: json(u.attachments),
+        id,
+        state: u.state,
+        output: u.output ?? null,
+        ms: u.ms ?? null,
+        now: u.now,
+        title: u.title ?? null,
+        metadata: storedMetadata(u),
+        attachments: json(u.attachments),
       });
       if (u.output) growByPart.run(u.output.length, id);
     },
@@ -273,7 +364,11 @@ export function createMessagesRepo(db: Db): MessagesRepo {
       let unit: string[] = [];
       let unitChars = 0;
       let used = 0;
-      for (const m of newestFirst.iterate({ session: sessionId, after: after ?? null }) as Iterable<{ id: string; role: string; size: number }>) {
+      for (const m of newestFirst.iterate({ session: sessionId, after: after ?? null }) as Iterable<{
+        id: string;
+        role: string;
+        size: number;
+      }>) {
         unit.push(m.id);
         unitChars += m.size;
         if (m.role !== 'user') continue;
@@ -287,7 +382,8 @@ export function createMessagesRepo(db: Db): MessagesRepo {
       const ids = JSON.stringify(kept);
       const byMessage = new Map<string, Message>();
       for (const m of messagesIn.all(ids) as Omit<Message, 'parts'>[]) byMessage.set(m.id, { ...m, parts: [] });
-      for (const r of partsIn.all({ ids, max: maxPartChars }) as PartRow[]) byMessage.get(r.message_id)?.parts.push(toPart(r));
+      for (const r of partsIn.all({ ids, max: maxPartChars }) as PartRow[])
+        byMessage.get(r.message_id)?.parts.push(toPart(r));
       return [...byMessage.values()];
     },
   };

@@ -45,30 +45,53 @@ describe('the context migration', () => {
     expect(history[1]!.parts).toEqual([
       { id: 'p2r', type: 'reasoning', text: 'thinking' },
       {
-        id: 'p2', type: 'tool', callId: 'c1', tool: 'file_read', input: { path: 'a.md' }, output: 'contents', state: 'completed', ms: 1.5,
-        title: 'Read a.md', metadata: { lines: 3 }, attachments: [{ name: 'a.png', mimeType: 'image/png', size: 3 }],
+        id: 'p2',
+        type: 'tool',
+        callId: 'c1',
+        tool: 'file_read',
+        input: { path: 'a.md' },
+        output: 'contents',
+        state: 'completed',
+        ms: 1.5,
+        title: 'Read a.md',
+        metadata: { lines: 3 },
+        attachments: [{ name: 'a.png', mimeType: 'image/png', size: 3 }],
       },
     ]);
     expect(store.messages.attachment('p2', 0)).toMatchObject({ data: 'AAA=' });
-    expect(store.sessions.list().map((s) => [s.id, s.messageCount])).toEqual([['s1', 2], ['s2', 1]]);
+    expect(store.sessions.list().map((s) => [s.id, s.messageCount])).toEqual([
+      ['s1', 2],
+      ['s2', 1],
+    ]);
     store.close();
 
     const raw = new Database(path, { readonly: true });
     expect(raw.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
-    const indexes = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'parts' AND sql IS NOT NULL").pluck().all();
+    const indexes = raw
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'parts' AND sql IS NOT NULL")
+      .pluck()
+      .all();
     expect(indexes.sort()).toEqual(['parts_message', 'parts_summary']);
     expect(raw.pragma('foreign_key_check')).toEqual([]);
-    expect(raw.prepare('SELECT started_at, ended_at, created_at FROM parts WHERE id = ?').get('p2')).toEqual({ started_at: 2, ended_at: 2, created_at: 2 });
+    expect(raw.prepare('SELECT started_at, ended_at, created_at FROM parts WHERE id = ?').get('p2')).toEqual({
+      started_at: 2,
+      ended_at: 2,
+      created_at: 2,
+    });
     raw.close();
   });
 
   it('lets summary parts in, keeps the count as messages come and go, and still cascades deletes', () => {
     const store = createStore(oldDatabase());
     const covers = { upTo: 'm2', upToCreatedAt: 2, messages: 2, model: 'rules' };
-    store.messages.addMessage({ id: 'm5', sessionId: 's1', turnId: 't2', role: 'assistant', now: 6 }, [{ id: 'p5', type: 'summary', text: '## Goal\n- x', covers, now: 6 }]);
+    store.messages.addMessage({ id: 'm5', sessionId: 's1', turnId: 't2', role: 'assistant', now: 6 }, [
+      { id: 'p5', type: 'summary', text: '## Goal\n- x', covers, now: 6 },
+    ]);
     expect(store.messages.latestSummary('s1')).toEqual({ id: 'p5', text: '## Goal\n- x', covers });
     expect(store.messages.latestSummary('s2')).toBeUndefined();
-    store.messages.addMessage({ id: 'm6', sessionId: 's2', turnId: 't4', role: 'user', now: 7 }, [{ id: 'p6', type: 'text', text: 'again', now: 7 }]);
+    store.messages.addMessage({ id: 'm6', sessionId: 's2', turnId: 't4', role: 'user', now: 7 }, [
+      { id: 'p6', type: 'text', text: 'again', now: 7 },
+    ]);
     expect(store.sessions.get('s2')!.messageCount).toBe(2);
     expect(store.sessions.delete('s1')).toBe(true);
     expect(store.messages.list('s1')).toEqual([]);

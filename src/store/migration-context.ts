@@ -4,7 +4,8 @@ import type { Db } from './db-type.js';
  * Every column of `parts` as migration 5 left it, in order. The table is rebuilt to widen its
  * `type` CHECK (SQLite cannot alter one), so nothing may be left out on the way.
  */
-const PARTS_COLUMNS = 'id, message_id, type, text, call_id, tool, input, output, state, started_at, ended_at, ms, created_at, title, metadata, attachments';
+const PARTS_COLUMNS =
+  'id, message_id, type, text, call_id, tool, input, output, state, started_at, ended_at, ms, created_at, title, metadata, attachments';
 
 const NEW_PARTS = `CREATE TABLE parts_new (
     id TEXT PRIMARY KEY,
@@ -36,7 +37,9 @@ const NEW_PARTS = `CREATE TABLE parts_new (
  */
 export function contextMigration(db: Db): void {
   const kept = db
-    .prepare("SELECT sql FROM sqlite_master WHERE tbl_name = 'parts' AND type IN ('index', 'trigger') AND sql IS NOT NULL")
+    .prepare(
+      "SELECT sql FROM sqlite_master WHERE tbl_name = 'parts' AND type IN ('index', 'trigger') AND sql IS NOT NULL",
+    )
     .pluck()
     .all() as string[];
   db.exec(`${NEW_PARTS};

@@ -18,7 +18,9 @@ export interface PermissionDecisionsRepo {
 }
 
 export function createPermissionDecisionsRepo(db: Db): PermissionDecisionsRepo {
-  const list = db.prepare('SELECT tool, pattern, decision, created_at AS createdAt FROM permission_decisions ORDER BY created_at');
+  const list = db.prepare(
+    'SELECT tool, pattern, decision, created_at AS createdAt FROM permission_decisions ORDER BY created_at',
+  );
   const save = db.prepare(`INSERT INTO permission_decisions (tool, pattern, decision, created_at) VALUES (?, ?, ?, ?)
     ON CONFLICT(tool, pattern) DO UPDATE SET decision = excluded.decision, created_at = excluded.created_at`);
   const remove = db.prepare('DELETE FROM permission_decisions WHERE tool = ? AND pattern = ?');

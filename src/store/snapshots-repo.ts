@@ -24,7 +24,19 @@ export type SnapshotInfo = Omit<SnapshotRow, 'before' | 'after'> & { hasAfter: b
 
 export interface SnapshotsRepo {
   /** Records the "before" snapshot, the blobs it wrote and the blobs it needs, all in one transaction. */
-  insertBefore(row: { turnId: string; sessionId: string; workspace: string; createdAt: number; before: string; notCovered: string; bytes: number }, newBlobs: Array<{ hash: string; size: number }>, hashes: Iterable<string>): void;
+  insertBefore(
+    row: {
+      turnId: string;
+      sessionId: string;
+      workspace: string;
+      createdAt: number;
+      before: string;
+      notCovered: string;
+      bytes: number;
+    },
+    newBlobs: Array<{ hash: string; size: number }>,
+    hashes: Iterable<string>,
+  ): void;
   setAfter(turnId: string, after: string, endedAt: number): void;
   /** Forgets a snapshot (a turn that changed nothing). */
   remove(turnId: string): void;
@@ -48,25 +60,37 @@ export interface SnapshotsRepo {
 const INFO = `turn_id AS turnId, session_id AS sessionId, workspace, created_at AS createdAt, ended_at AS endedAt,
   not_covered AS notCovered, bytes, undone_at AS undoneAt, pruned_at AS prunedAt, after_manifest IS NOT NULL AS hasAfter`;
 
-const toInfo = (r: SnapshotInfo & { hasAfter: number | boolean }): SnapshotInfo => ({ ...r, hasAfter: Boolean(r.hasAfter) });
+const toInfo = (r: SnapshotInfo & { hasAfter: number | boolean }): SnapshotInfo => ({
+  ...r,
+  hasAfter: Boolean(r.hasAfter),
+});
 
 export function createSnapshotsRepo(db: Db): SnapshotsRepo {
-  const insert = db.prepare(`INSERT INTO snapshots (turn_id, session_id, workspace, created_at, before_manifest, not_covered, bytes)
+  const insert =
+    db.prepare(`INSERT INTO snapshots (turn_id, session_id, workspace, created_at, before_manifest, not_covered, bytes)
     VALUES (@turnId, @sessionId, @workspace, @createdAt, @before, @notCovered, @bytes)`);
   const blob = db.prepare('INSERT OR IGNORE INTO snapshot_blobs (hash, size, created_at) VALUES (?, ?, ?)');
   const ref = db.prepare('INSERT OR IGNORE INTO snapshot_refs (turn_id, hash) VALUES (?, ?)');
   const setAfter = db.prepare('UPDATE snapshots SET after_manifest = ?, ended_at = ? WHERE turn_id = ?');
   const remove = db.prepare('DELETE FROM snapshots WHERE turn_id = ?');
-  const get = db.prepare(`SELECT ${INFO}, before_manifest AS before, after_manifest AS after FROM snapshots WHERE turn_id = ?`);
-  const forSession = db.prepare(`SELECT ${INFO} FROM snapshots WHERE session_id = ? ORDER BY created_at DESC, rowid DESC`);
+  const get = db.prepare(
+    `SELECT ${INFO}, before_manifest AS before, after_manifest AS after FROM snapshots WHERE turn_id = ?`,
+  );
+  const forSession = db.prepare(
+    `SELECT ${INFO} FROM snapshots WHERE session_id = ? ORDER BY created_at DESC, rowid DESC`,
+  );
   const live = db.prepare(`SELECT ${INFO} FROM snapshots WHERE pruned_at IS NULL ORDER BY created_at, rowid`);
   const latest = db.prepare(`SELECT coalesce(after_manifest, before_manifest) AS m FROM snapshots
     WHERE workspace = ? AND pruned_at IS NULL ORDER BY coalesce(ended_at, created_at) DESC, rowid DESC LIMIT 1`);
   const undone = db.prepare('UPDATE snapshots SET undone_at = ? WHERE turn_id = ?');
-  const prune = db.prepare('UPDATE snapshots SET before_manifest = NULL, after_manifest = NULL, pruned_at = ? WHERE turn_id = ?');
+  const prune = db.prepare(
+    'UPDATE snapshots SET before_manifest = NULL, after_manifest = NULL, pruned_at = ? WHERE turn_id = ?',
+  );
   const unref = db.prepare('DELETE FROM snapshot_refs WHERE turn_id = ?');
   const known = db.prepare('SELECT hash FROM snapshot_blobs').pluck();
-  const orphans = db.prepare('SELECT hash FROM snapshot_blobs b WHERE NOT EXISTS (SELECT 1 FROM snapshot_refs r WHERE r.hash = b.hash)').pluck();
+  const orphans = db
+    .prepare('SELECT hash FROM snapshot_blobs b WHERE NOT EXISTS (SELECT 1 FROM snapshot_refs r WHERE r.hash = b.hash)')
+    .pluck();
   const dropBlob = db.prepare('DELETE FROM snapshot_blobs WHERE hash = ?');
   const bytes = db.prepare('SELECT coalesce(sum(size), 0) FROM snapshot_blobs').pluck();
   const tx = <T>(fn: () => T): T => db.transaction(fn)();

@@ -32,11 +32,24 @@ export function isStorageFailure(err: unknown): boolean {
 }
 
 /** Maps a storage failure to a StoreError that says what happened to `where` and what to do. */
-export function toStoreError(err: unknown, where: string, options: { damagedCopy?: (path: string) => string | undefined } = {}): StoreError {
+export function toStoreError(
+  err: unknown,
+  where: string,
+  options: { damagedCopy?: (path: string) => string | undefined } = {},
+): StoreError {
   if (err instanceof StoreError) return err;
   const code = sqliteCode(err);
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT' || (code.startsWith('SQLITE_IOERR') && diskIsFull(where))) {
-    return new StoreError('disk_full', `Could not save to ${where}: the disk is full. Free some space and try again.`, `无法保存到 ${where}：磁盘满了。请腾出一些空间再试。`);
+  if (
+    code === 'SQLITE_FULL' ||
+    code === 'ENOSPC' ||
+    code === 'EDQUOT' ||
+    (code.startsWith('SQLITE_IOERR') && diskIsFull(where))
+  ) {
+    return new StoreError(
+      'disk_full',
+      `Could not save to ${where}: the disk is full. Free some space and try again.`,
+      `无法保存到 ${where}：磁盘满了。请腾出一些空间再试。`,
+    );
   }
   if (code.startsWith('SQLITE_READONLY') || code === 'EROFS' || code === 'EACCES' || code === 'EPERM') {
     return new StoreError(
@@ -46,14 +59,25 @@ export function toStoreError(err: unknown, where: string, options: { damagedCopy
     );
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return new StoreError('busy', `Could not save to ${where}: another program kept the database locked too long. Try again.`, `无法保存到 ${where}：另一个程序锁住数据库太久了。请再试一次。`);
+    return new StoreError(
+      'busy',
+      `Could not save to ${where}: another program kept the database locked too long. Try again.`,
+      `无法保存到 ${where}：另一个程序锁住数据库太久了。请再试一次。`,
+    );
   }
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
     const copy = options.damagedCopy?.(where);
-    return damagedError(where, err instanceof Error ? err.message : code, { untouched: false, ...(copy ? { copy } : {}) });
+    return damagedError(where, err instanceof Error ? err.message : code, {
+      untouched: false,
+      ...(copy ? { copy } : {}),
+    });
   }
   const detail = err instanceof Error ? err.message : String(err);
-  return new StoreError('io', `Could not save to ${where} (${code || detail}). Check the disk and try again.`, `无法保存到 ${where}（${code || detail}）。请检查磁盘后再试。`);
+  return new StoreError(
+    'io',
+    `Could not save to ${where} (${code || detail}). Check the disk and try again.`,
+    `无法保存到 ${where}（${code || detail}）。请检查磁盘后再试。`,
+  );
 }
 
 /**

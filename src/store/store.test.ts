@@ -38,13 +38,19 @@ describe('store', () => {
     // Later migrations' tables go too, so they can be made again on the way up.
     raw.exec('ALTER TABLE turns DROP COLUMN outside;');
     raw.exec(UNDO_CONTEXT_MIGRATION);
-    raw.exec('DROP TABLE memories_fts; DROP TABLE memories_terms; DROP TABLE memory_vectors_gone; DROP TABLE memory_vector_indexes; DROP TABLE memory_vectors; DROP TABLE memories; DROP TABLE snapshot_refs; DROP TABLE snapshot_blobs; DROP TABLE snapshots;');
+    raw.exec(
+      'DROP TABLE memories_fts; DROP TABLE memories_terms; DROP TABLE memory_vectors_gone; DROP TABLE memory_vector_indexes; DROP TABLE memory_vectors; DROP TABLE memories; DROP TABLE snapshot_refs; DROP TABLE snapshot_blobs; DROP TABLE snapshots;',
+    );
     raw.exec('DROP INDEX todos_number; ALTER TABLE todos DROP COLUMN number;');
     raw.exec("INSERT INTO todos (id, content, created_at) VALUES (1, 'a', 1), (4, 'b', 2), (9, 'c', 3)");
     raw.pragma('user_version = 6');
     raw.close();
     const store = createStore(path);
-    expect(store.todos.list().map((t) => [t.number, t.content])).toEqual([[1, 'a'], [2, 'b'], [3, 'c']]);
+    expect(store.todos.list().map((t) => [t.number, t.content])).toEqual([
+      [1, 'a'],
+      [2, 'b'],
+      [3, 'c'],
+    ]);
     expect(store.todos.add('d', null, 4).number).toBe(4);
     store.close();
   });
@@ -62,12 +68,28 @@ describe('store', () => {
     const store = createStore(dbPath());
     const s = store.sessions.create(store.newId('ses'), 't', 1);
     store.messages.addMessage({ id: 'm1', sessionId: s.id, turnId: 't1', role: 'assistant', now: 1 });
-    store.messages.addPart({ id: 'p1', messageId: 'm1', type: 'tool', callId: 'c1', tool: 'calculator', input: { expression: '1+1' }, state: 'pending', now: 1 });
+    store.messages.addPart({
+      id: 'p1',
+      messageId: 'm1',
+      type: 'tool',
+      callId: 'c1',
+      tool: 'calculator',
+      input: { expression: '1+1' },
+      state: 'pending',
+      now: 1,
+    });
     expect(store.messages.list(s.id)[0]!.parts[0]).toMatchObject({ state: 'pending', output: null });
     store.messages.updateToolPart('p1', { state: 'running', now: 2 });
     store.messages.updateToolPart('p1', { state: 'completed', output: '2', ms: 0.3, now: 3 });
     expect(store.messages.list(s.id)[0]!.parts[0]).toEqual({
-      id: 'p1', type: 'tool', callId: 'c1', tool: 'calculator', input: { expression: '1+1' }, output: '2', state: 'completed', ms: 0.3,
+      id: 'p1',
+      type: 'tool',
+      callId: 'c1',
+      tool: 'calculator',
+      input: { expression: '1+1' },
+      output: '2',
+      state: 'completed',
+      ms: 0.3,
     });
     store.close();
   });
@@ -96,11 +118,13 @@ describe('store', () => {
 
 describe('queued writes (group commit)', () => {
   /** A write of two rows whose second fails (the session it names does not exist); counts its runs. */
-  const halfWrite = (store: Store, sessionId: string, runs = { n: 0 }) => () => {
-    runs.n++;
-    store.messages.addMessage({ id: store.newId('msg'), sessionId, turnId: 't', role: 'user', now: 1 });
-    store.messages.addMessage({ id: store.newId('msg'), sessionId: 'ses_gone', turnId: 't', role: 'user', now: 1 });
-  };
+  const halfWrite =
+    (store: Store, sessionId: string, runs = { n: 0 }) =>
+    () => {
+      runs.n++;
+      store.messages.addMessage({ id: store.newId('msg'), sessionId, turnId: 't', role: 'user', now: 1 });
+      store.messages.addMessage({ id: store.newId('msg'), sessionId: 'ses_gone', turnId: 't', role: 'user', now: 1 });
+    };
   const message = (store: Store, id: string, sessionId: string) => () =>
     store.messages.addMessage({ id, sessionId, turnId: 't', role: 'user', now: 1 });
 
@@ -134,7 +158,9 @@ describe('queued writes (group commit)', () => {
     store.defer(halfWrite(store, b.id), (e) => errors.push(['b', e]));
     store.defer(message(store, 'm_c', a.id), (e) => errors.push(['c', e]));
     store.flush();
-    expect(errors).toEqual([['b', expect.objectContaining({ message: expect.stringContaining('SQLITE_CONSTRAINT_FOREIGNKEY') })]]);
+    expect(errors).toEqual([
+      ['b', expect.objectContaining({ message: expect.stringContaining('SQLITE_CONSTRAINT_FOREIGNKEY') })],
+    ]);
     expect(store.messages.list(a.id).map((m) => m.id)).toEqual(['m_a', 'm_c']);
     // The failing write's first row went with it.
     expect(store.messages.list(b.id)).toEqual([]);
@@ -167,7 +193,10 @@ describe('queued writes (group commit)', () => {
     log.stamp({ type: 'session.status', sessionId: a.id, status: 'idle' });
     store.flush();
     expect(runs.n).toBe(2);
-    expect(log.since(a.id, 0).map((e) => [e.seq, e.type])).toEqual([[1, 'session.status'], [2, 'session.status']]);
+    expect(log.since(a.id, 0).map((e) => [e.seq, e.type])).toEqual([
+      [1, 'session.status'],
+      [2, 'session.status'],
+    ]);
     store.close();
   });
 
@@ -175,9 +204,17 @@ describe('queued writes (group commit)', () => {
     const store = createStore(dbPath());
     const a = store.sessions.create('ses_a', '', 1);
     // 21 events: a statement of 16 rows, one of 4 and one of 1; the gone session's event is in the first.
-    const events = Array.from({ length: 21 }, (_, i) => ({ sessionId: i === 7 ? 'ses_gone' : a.id, seq: i + 1, type: 't', data: '{}', createdAt: 1 }));
+    const events = Array.from({ length: 21 }, (_, i) => ({
+      sessionId: i === 7 ? 'ses_gone' : a.id,
+      seq: i + 1,
+      type: 't',
+      data: '{}',
+      createdAt: 1,
+    }));
     store.events.appendAll(events);
-    expect(store.events.since(a.id, 0, 100).map((e) => e.seq)).toEqual(events.filter((_, i) => i !== 7).map((e) => e.seq));
+    expect(store.events.since(a.id, 0, 100).map((e) => e.seq)).toEqual(
+      events.filter((_, i) => i !== 7).map((e) => e.seq),
+    );
     store.close();
   });
 });

@@ -31,7 +31,9 @@ interface Row {
 
 export function createTodosRepo(db: Db): TodosRepo {
   // One statement, so two processes adding at once cannot take the same number.
-  const insert = db.prepare('INSERT INTO todos (content, due, created_at, number) VALUES (?, ?, ?, (SELECT coalesce(max(number), 0) + 1 FROM todos))');
+  const insert = db.prepare(
+    'INSERT INTO todos (content, due, created_at, number) VALUES (?, ?, ?, (SELECT coalesce(max(number), 0) + 1 FROM todos))',
+  );
   const all = db.prepare('SELECT * FROM todos ORDER BY number');
   const done = db.prepare('UPDATE todos SET done = 1, done_at = ? WHERE id = ?');
   const del = db.prepare('DELETE FROM todos WHERE id = ?');

@@ -40,7 +40,9 @@ export interface OutsideSource {
 
 export function createTurnsRepo(db: Db): TurnsRepo {
   const start = db.prepare('INSERT INTO turns (id, session_id, mode, model, started_at) VALUES (?, ?, ?, ?, ?)');
-  const step = db.prepare('UPDATE turns SET steps = ?, prompt_tokens = ?, completion_tokens = ?, total_tokens = ? WHERE id = ?');
+  const step = db.prepare(
+    'UPDATE turns SET steps = ?, prompt_tokens = ?, completion_tokens = ?, total_tokens = ? WHERE id = ?',
+  );
   const end = db.prepare('UPDATE turns SET ended_at = ?, stop_reason = ? WHERE id = ?');
   const noteOutside = db.prepare('UPDATE turns SET outside = ? WHERE id = ?');
   const outsideOf = db.prepare('SELECT outside FROM turns WHERE session_id = ? AND outside IS NOT NULL').pluck();

@@ -107,10 +107,23 @@ describe('what a tool returns', () => {
         { name: 'three.png', mimeType: 'image/png', data: base64(1) },
       ],
     });
-    expect(r.attachments!.map((a) => [a.name, a.size])).toEqual([['one.png', half], ['two.png', half]]);
-    expect(r.output).toBe('three charts\n(Not attached: three.png: one call\'s attachments may hold at most 5,000,000 bytes in total.)');
+    expect(r.attachments!.map((a) => [a.name, a.size])).toEqual([
+      ['one.png', half],
+      ['two.png', half],
+    ]);
+    expect(r.output).toBe(
+      "three charts\n(Not attached: three.png: one call's attachments may hold at most 5,000,000 bytes in total.)",
+    );
 
-    const huge = await run({ output: 'one', attachments: [{ name: 'huge.bin', mimeType: 'application/octet-stream', data: base64(MAX_ATTACHMENT_BYTES + 1) }] }, 'zh');
+    const huge = await run(
+      {
+        output: 'one',
+        attachments: [
+          { name: 'huge.bin', mimeType: 'application/octet-stream', data: base64(MAX_ATTACHMENT_BYTES + 1) },
+        ],
+      },
+      'zh',
+    );
     expect(huge.attachments).toBeUndefined();
     expect(huge.output).toBe('one\n（未附上 huge.bin：一次调用的附件合计最多 5,000,000 字节。）');
   });
@@ -126,8 +139,12 @@ describe('what a tool returns', () => {
       ],
     });
     expect(r.attachments!.map((a) => a.name)).toEqual(['fine.png']);
-    expect(r.output).toBe('ok\n(Not attached: no-type.png, bad.png, #3: an attachment needs a name, a MIME type, and base64 data or a workspace path.)');
-    expect((await run({ output: 'ok', attachments: 'a.png' })).output).toBe('ok\n(The attachments were not a list and were dropped.)');
+    expect(r.output).toBe(
+      'ok\n(Not attached: no-type.png, bad.png, #3: an attachment needs a name, a MIME type, and base64 data or a workspace path.)',
+    );
+    expect((await run({ output: 'ok', attachments: 'a.png' })).output).toBe(
+      'ok\n(The attachments were not a list and were dropped.)',
+    );
   });
 
   it('attaches a workspace file by its path, sized, and refuses one outside the workspace', async () => {
@@ -153,14 +170,18 @@ describe('what a tool returns', () => {
     const fenced = `${untrusted('https://example.com/', 'x'.repeat(50_000))}\n(Read on with start: 50000.)`;
     const r = await run(fenced);
     expect(r.output.length).toBeLessThan(TOOL_OUTPUT_LIMIT + 100);
-    expect(r.output).toMatch(/^<untrusted-content kind="web page" source="https:\/\/example.com\/">\nx+\n… \[\d+ more characters cut\]\n<\/untrusted-content>\n\(Read on with start: 50000\.\)$/);
+    expect(r.output).toMatch(
+      /^<untrusted-content kind="web page" source="https:\/\/example.com\/">\nx+\n… \[\d+ more characters cut\]\n<\/untrusted-content>\n\(Read on with start: 50000\.\)$/,
+    );
     const cut = Number(/\[(\d+) more/.exec(r.output)![1]);
     expect(r.output.length - `\n… [${cut} more characters cut]\n`.length + cut).toBe(fenced.length);
     // Unfenced text is cut at the limit as before, and fences already closed before the cut stay as they are.
     const plain = await run('y'.repeat(40_000));
     expect(plain.output).toBe(`${'y'.repeat(TOOL_OUTPUT_LIMIT)}\n… [10000 more characters cut]`);
     const closedEarly = `${untrusted('a', 'short')}\n${'z'.repeat(40_000)}`;
-    expect((await run(closedEarly)).output).toBe(`${closedEarly.slice(0, TOOL_OUTPUT_LIMIT)}\n… [${closedEarly.length - TOOL_OUTPUT_LIMIT} more characters cut]`);
+    expect((await run(closedEarly)).output).toBe(
+      `${closedEarly.slice(0, TOOL_OUTPUT_LIMIT)}\n… [${closedEarly.length - TOOL_OUTPUT_LIMIT} more characters cut]`,
+    );
   });
 
   it('fails a call whose result has no output text', async () => {
@@ -174,9 +195,20 @@ describe('what a tool returns', () => {
       description: 'finishes after its timeout',
       parameters: z.object({}),
       timeoutMs: 200,
-      execute: () => new Promise((resolve) => setTimeout(() => resolve({ output: 'saved', title: 'notes/a.txt', metadata: { bytes: 5 } }), 300)),
+      execute: () =>
+        new Promise((resolve) =>
+          setTimeout(() => resolve({ output: 'saved', title: 'notes/a.txt', metadata: { bytes: 5 } }), 300),
+        ),
     });
-    const r = await createToolRegistry([tool], { settleGraceMs: 500 }).run({ id: 'c1', name: 'slowcard', arguments: '{}' }, ctx());
-    expect(r).toMatchObject({ ok: true, output: 'saved\n(It finished before the stop could take effect.)', title: 'notes/a.txt', metadata: { bytes: 5 } });
+    const r = await createToolRegistry([tool], { settleGraceMs: 500 }).run(
+      { id: 'c1', name: 'slowcard', arguments: '{}' },
+      ctx(),
+    );
+    expect(r).toMatchObject({
+      ok: true,
+      output: 'saved\n(It finished before the stop could take effect.)',
+      title: 'notes/a.txt',
+      metadata: { bytes: 5 },
+    });
   });
 });

@@ -34,7 +34,10 @@ export interface BoundResult {
  * with a note for the model, as are malformed ones. A plain string (or any non-object) is the output.
  * Returns undefined when an object comes back without output text: a tool's bug.
  */
-export async function boundResult(raw: unknown, ctx: Pick<ToolContext, 'workspace' | 'lang'>): Promise<BoundResult | undefined> {
+export async function boundResult(
+  raw: unknown,
+  ctx: Pick<ToolContext, 'workspace' | 'lang'>,
+): Promise<BoundResult | undefined> {
   if (typeof raw !== 'object' || raw === null) return { output: String(raw), notes: [] };
   const r = raw as Record<string, unknown>;
   if (typeof r.output !== 'string') return undefined;
@@ -64,16 +67,20 @@ function boundMetadata(metadata: unknown, lang: Lang, notes: string[]): Record<s
     // A cycle or a BigInt: not JSON, said below.
   }
   if (json === undefined) {
-    notes.push(say(lang, '（元数据不是 JSON 对象，已丢弃。）', '(The metadata was not a JSON object and was dropped.)'));
+    notes.push(
+      say(lang, '（元数据不是 JSON 对象，已丢弃。）', '(The metadata was not a JSON object and was dropped.)'),
+    );
     return undefined;
   }
   const bytes = Buffer.byteLength(json, 'utf8');
   if (bytes > MAX_METADATA_BYTES) {
-    notes.push(say(
-      lang,
-      `（元数据有 ${formatBytes(bytes)} 字节，超过了 ${formatBytes(MAX_METADATA_BYTES)} 字节的上限，已丢弃。）`,
-      `(The metadata was dropped: ${formatBytes(bytes)} bytes of JSON, over the ${formatBytes(MAX_METADATA_BYTES)}-byte limit.)`,
-    ));
+    notes.push(
+      say(
+        lang,
+        `（元数据有 ${formatBytes(bytes)} 字节，超过了 ${formatBytes(MAX_METADATA_BYTES)} 字节的上限，已丢弃。）`,
+        `(The metadata was dropped: ${formatBytes(bytes)} bytes of JSON, over the ${formatBytes(MAX_METADATA_BYTES)}-byte limit.)`,
+      ),
+    );
     return undefined;
   }
   // What is kept is what JSON can say (no undefined, dates as text), so the event and the store agree.
@@ -90,7 +97,11 @@ const noteName = (item: unknown, i: number): string => {
  * Inline data counts against the call's 5 MB; attachments are kept in order until the next would pass
  * it, and that one and the data after it are dropped. A path must name a file inside the workspace.
  */
-async function boundAttachments(list: unknown, ctx: Pick<ToolContext, 'workspace' | 'lang'>, notes: string[]): Promise<BoundAttachment[]> {
+async function boundAttachments(
+  list: unknown,
+  ctx: Pick<ToolContext, 'workspace' | 'lang'>,
+  notes: string[],
+): Promise<BoundAttachment[]> {
   const { lang } = ctx;
   if (list === undefined) return [];
   if (!Array.isArray(list)) {
@@ -129,24 +140,31 @@ async function boundAttachments(list: unknown, ctx: Pick<ToolContext, 'workspace
   }
   const sep = say(lang, '、', ', ');
   if (malformed.length) {
-    notes.push(say(
-      lang,
-      `（未附上 ${malformed.join(sep)}：附件需要名称、MIME 类型，以及 base64 数据或工作区里的路径。）`,
-      `(Not attached: ${malformed.join(sep)}: an attachment needs a name, a MIME type, and base64 data or a workspace path.)`,
-    ));
+    notes.push(
+      say(
+        lang,
+        `（未附上 ${malformed.join(sep)}：附件需要名称、MIME 类型，以及 base64 数据或工作区里的路径。）`,
+        `(Not attached: ${malformed.join(sep)}: an attachment needs a name, a MIME type, and base64 data or a workspace path.)`,
+      ),
+    );
   }
   if (overLimit.length) {
-    notes.push(say(
-      lang,
-      `（未附上 ${overLimit.join(sep)}：一次调用的附件合计最多 ${formatBytes(MAX_ATTACHMENT_BYTES)} 字节。）`,
-      `(Not attached: ${overLimit.join(sep)}: one call's attachments may hold at most ${formatBytes(MAX_ATTACHMENT_BYTES)} bytes in total.)`,
-    ));
+    notes.push(
+      say(
+        lang,
+        `（未附上 ${overLimit.join(sep)}：一次调用的附件合计最多 ${formatBytes(MAX_ATTACHMENT_BYTES)} 字节。）`,
+        `(Not attached: ${overLimit.join(sep)}: one call's attachments may hold at most ${formatBytes(MAX_ATTACHMENT_BYTES)} bytes in total.)`,
+      ),
+    );
   }
   return kept;
 }
 
 /** The file a path attachment names, as a workspace-relative path and its size, or why it cannot be attached. */
-async function workspaceFile(userPath: string, ctx: Pick<ToolContext, 'workspace' | 'lang'>): Promise<{ path: string; size: number } | string> {
+async function workspaceFile(
+  userPath: string,
+  ctx: Pick<ToolContext, 'workspace' | 'lang'>,
+): Promise<{ path: string; size: number } | string> {
   const notAFile = say(ctx.lang, '它不是工作区里的文件。', 'it is not a file in the workspace.');
   try {
     const target = await resolveInSandbox(ctx.workspace, userPath, ctx.lang);

@@ -39,7 +39,8 @@ export function blockedNote(lang: Lang, refusals: Refusal[]): string {
 
 /** A browser call the permission layer refused. */
 export function browserRefusedText(lang: Lang, what: string, refusal: PermissionRefusal | undefined): string {
-  if (refusal === 'declined') return say(lang, `用户拒绝了浏览器操作：${what}。`, `The user declined the browser action: ${what}.`);
+  if (refusal === 'declined')
+    return say(lang, `用户拒绝了浏览器操作：${what}。`, `The user declined the browser action: ${what}.`);
   if (refusal === 'unanswered') {
     return say(
       lang,
@@ -48,11 +49,28 @@ export function browserRefusedText(lang: Lang, what: string, refusal: Permission
     );
   }
   if (refusal === 'needs-person') {
-    return say(lang, `浏览器操作（${what}）只能由用户本人批准，--yes 不能代替，所以没有执行。`, `The browser action (${what}) needs the user's own approval; --yes does not give it, so it was not done.`);
+    return say(
+      lang,
+      `浏览器操作（${what}）只能由用户本人批准，--yes 不能代替，所以没有执行。`,
+      `The browser action (${what}) needs the user's own approval; --yes does not give it, so it was not done.`,
+    );
   }
-  if (refusal === 'cancelled') return say(lang, `等待批准时回合被停止了，浏览器操作没有执行。`, `The turn was stopped while waiting for approval; the browser action was not done.`);
-  return say(lang, `浏览器操作（${what}）被权限设置拒绝了。`, `The browser action (${what}) was refused by the permission settings.`);
+  if (refusal === 'cancelled')
+    return say(
+      lang,
+      `等待批准时回合被停止了，浏览器操作没有执行。`,
+      `The turn was stopped while waiting for approval; the browser action was not done.`,
+    );
+  return say(
+    lang,
+    `浏览器操作（${what}）被权限设置拒绝了。`,
+    `The browser action (${what}) was refused by the permission settings.`,
+  );
 }
 
 export const noPageText = (lang: Lang): string =>
-  say(lang, '还没有打开任何网页：先用 browser_navigate 打开一个网址。', 'No page is open yet: open a URL with browser_navigate first.');
+  say(
+    lang,
+    '还没有打开任何网页：先用 browser_navigate 打开一个网址。',
+    'No page is open yet: open a URL with browser_navigate first.',
+  );

@@ -6,7 +6,14 @@
  */
 import { z } from 'zod';
 import type { Page } from 'playwright-core';
-import { ACTION_TIMEOUT_MS, locate, NAVIGATION_TIMEOUT_MS, settleAfter, targetName, type ElementTarget } from '../browser/actions.js';
+import {
+  ACTION_TIMEOUT_MS,
+  locate,
+  NAVIGATION_TIMEOUT_MS,
+  settleAfter,
+  targetName,
+  type ElementTarget,
+} from '../browser/actions.js';
 import { BrowserUnavailable, firstLine } from '../browser/launch.js';
 import type { BrowserManager, BrowserTabs } from '../browser/manager.js';
 import { saveScreenshot } from '../browser/screenshot-file.js';
@@ -26,7 +33,6 @@ const MAX_URL_CHARS = 4_000;
 const MAX_TYPED_CHARS = 10_000;
 const MAX_SELECTOR_CHARS = 1_000;
 
-
 const Element = {
   ref: z.string().max(40).optional().describe('Element ref from the latest snapshot, e.g. e12.'),
   selector: z.string().max(MAX_SELECTOR_CHARS).optional().describe('CSS selector, instead of ref.'),
@@ -39,7 +45,9 @@ const NavigateArgs = z
     url: z.string().max(MAX_URL_CHARS).optional().describe('http(s) URL to open in the current tab.'),
     action: z.enum(['back', 'forward', 'reload', 'new_tab', 'close_tab']).optional().describe('Instead of url.'),
   })
-  .refine((v) => (v.url === undefined) !== (v.action === undefined), { message: 'Give either url or action, not both.' });
+  .refine((v) => (v.url === undefined) !== (v.action === undefined), {
+    message: 'Give either url or action, not both.',
+  });
 const ClickArgs = z.object(Element).refine(oneTarget, ONE_TARGET);
 const TypeArgs = z
   .object({
@@ -55,7 +63,13 @@ function normalizeUrl(raw: string): string {
   return /^[a-z][a-z0-9+.-]*:/i.test(text) ? text : `https://${text}`;
 }
 
-async function askOrRefuse(ctx: ToolContext, action: string, target: string, what: string, sendsTo?: PermissionRequest['sendsTo']): Promise<void> {
+async function askOrRefuse(
+  ctx: ToolContext,
+  action: string,
+  target: string,
+  what: string,
+  sendsTo?: PermissionRequest['sendsTo'],
+): Promise<void> {
   // The browser touches no file: the workspace's bounds do not apply, the rules alone decide.
   const decision = await ctx.ask({ action, target, insideSandbox: true, ...(sendsTo && { sendsTo }) });
   if (decision !== 'allow') throw new ToolError(browserRefusedText(ctx.lang, what, ctx.refusal?.()));
@@ -91,12 +105,19 @@ async function open(page: Page, url: URL, tabs: BrowserTabs, lang: Lang): Promis
     // Either way the message may name what the server chose (a redirect's target): outside words.
     const refusal = tabs.refusals.slice(before).find((r) => !r.subresource);
     if (refusal) throw new ToolError(policyText(lang, refusal, refusal.url), { outside: true });
-    throw new ToolError(failed(lang, say(lang, `打开 ${url.href} `, `Opening ${url.href}`), err).message, { outside: true });
+    throw new ToolError(failed(lang, say(lang, `打开 ${url.href} `, `Opening ${url.href}`), err).message, {
+      outside: true,
+    });
   }
   if (response?.headers()[REFUSED_HEADER]) {
     const refusal = tabs.refusals.slice(before).find((r) => r.url === page.url()) ?? tabs.refusals.at(-1);
     await page.goto('about:blank').catch(() => {});
-    throw new ToolError(refusal ? policyText(lang, refusal, refusal.url) : say(lang, '网络策略拒绝了这个页面。', 'The network policy refused this page.'), { outside: true });
+    throw new ToolError(
+      refusal
+        ? policyText(lang, refusal, refusal.url)
+        : say(lang, '网络策略拒绝了这个页面。', 'The network policy refused this page.'),
+      { outside: true },
+    );
   }
 }
 
@@ -126,47 +147,82 @@ export function createBrowserTools(manager: BrowserManager): Tool[] {
           throw err;
         }
         // The page reads its own #fragment: in the browser a fragment is part of what is sent.
-        await askOrRefuse(ctx, 'browser.navigate', url.href, url.href, { kind: 'url', url: url.href, fragmentSeen: true });
+        await askOrRefuse(ctx, 'browser.navigate', url.href, url.href, {
+          kind: 'url',
+          url: url.href,
+          fragmentSeen: true,
+        });
         try {
           await checkUrlResolved(url, policy);
         } catch (err) {
           if (err instanceof NetworkPolicyError) throw new ToolError(policyText(lang, err, url.href));
           throw err;
         }
-        return manager.use(ctx.sessionId, lang, async (tabs) => {
-          const page = await tabs.current();
-          const since = tabs.refusals.length;
-          await open(page, url, tabs, lang);
-          return pageResult(page, tabs, since, lang);
-        }).catch((err) => {
-          throw failed(lang, say(lang, '打开网页', 'Opening the page'), err);
-        });
+        return manager
+          .use(ctx.sessionId, lang, async (tabs) => {
+            const page = await tabs.current();
+            const since = tabs.refusals.length;
+            await open(page, url, tabs, lang);
+            return pageResult(page, tabs, since, lang);
+          })
+          .catch((err) => {
+            throw failed(lang, say(lang, '打开网页', 'Opening the page'), err);
+          });
       }
       const action = args.action!;
       // Without a context yet, asked before Chromium starts: a refused call costs nothing.
       const fresh = !manager.has(ctx.sessionId);
       if (fresh) await askOrRefuse(ctx, 'browser.navigate', `${action} about:blank`, `${action} (about:blank)`);
-      return manager.use(ctx.sessionId, lang, async (tabs) => {
-        const here = tabs.pages.length ? (await tabs.current()).url() : 'about:blank';
-        // Every action here is seen by the pages: reload, back and forward load one again, and a tab opened
-        // or closed is seen when a page closes. Once outside text came in, their count and timing could carry data.
-        if (!fresh) await askOrRefuse(ctx, 'browser.navigate', `${action} ${here}`, `${action} (${here})`, { kind: 'reopen', url: here });
-        const since = tabs.refusals.length;
-        if (action === 'new_tab') return pageResult(await tabs.newTab(), tabs, since, lang);
-        if (action === 'close_tab') {
-          await tabs.closeTab();
-          return pageResult(await tabs.current(), tabs, since, lang, say(lang, `已关闭标签页，还剩 ${Math.max(1, tabs.pages.length)} 个。\n`, `Closed the tab; ${Math.max(1, tabs.pages.length)} left.\n`));
-        }
-        const page = await tabs.current();
-        const options = { waitUntil: 'load' as const, timeout: NAVIGATION_TIMEOUT_MS };
-        const moved = action === 'back' ? await page.goBack(options) : action === 'forward' ? await page.goForward(options) : await page.reload(options);
-        if (moved === null && action !== 'reload') {
-          throw new ToolError(say(lang, action === 'back' ? '没有可以后退的页面。' : '没有可以前进的页面。', action === 'back' ? 'There is no earlier page to go back to.' : 'There is no later page to go forward to.'));
-        }
-        return pageResult(page, tabs, since, lang);
-      }).catch((err) => {
-        throw failed(lang, action, err);
-      });
+      return manager
+        .use(ctx.sessionId, lang, async (tabs) => {
+          const here = tabs.pages.length ? (await tabs.current()).url() : 'about:blank';
+          // Every action here is seen by the pages: reload, back and forward load one again, and a tab opened
+          // or closed is seen when a page closes. Once outside text came in, their count and timing could carry data.
+          if (!fresh)
+            await askOrRefuse(ctx, 'browser.navigate', `${action} ${here}`, `${action} (${here})`, {
+              kind: 'reopen',
+              url: here,
+            });
+          const since = tabs.refusals.length;
+          if (action === 'new_tab') return pageResult(await tabs.newTab(), tabs, since, lang);
+          if (action === 'close_tab') {
+            await tabs.closeTab();
+            return pageResult(
+              await tabs.current(),
+              tabs,
+              since,
+              lang,
+              say(
+                lang,
+                `已关闭标签页，还剩 ${Math.max(1, tabs.pages.length)} 个。\n`,
+                `Closed the tab; ${Math.max(1, tabs.pages.length)} left.\n`,
+              ),
+            );
+          }
+          const page = await tabs.current();
+          const options = { waitUntil: 'load' as const, timeout: NAVIGATION_TIMEOUT_MS };
+          const moved =
+            action === 'back'
+              ? await page.goBack(options)
+              : action === 'forward'
+                ? await page.goForward(options)
+                : await page.reload(options);
+          if (moved === null && action !== 'reload') {
+            throw new ToolError(
+              say(
+                lang,
+                action === 'back' ? '没有可以后退的页面。' : '没有可以前进的页面。',
+                action === 'back'
+                  ? 'There is no earlier page to go back to.'
+                  : 'There is no later page to go forward to.',
+              ),
+            );
+          }
+          return pageResult(page, tabs, since, lang);
+        })
+        .catch((err) => {
+          throw failed(lang, action, err);
+        });
     },
   });
 
@@ -180,45 +236,58 @@ export function createBrowserTools(manager: BrowserManager): Tool[] {
     async execute(_args, ctx) {
       const { lang } = ctx;
       if (!manager.has(ctx.sessionId)) throw new ToolError(noPageText(lang));
-      return manager.use(ctx.sessionId, lang, async (tabs) => {
-        const page = await tabs.current();
-        await askOrRefuse(ctx, 'browser.read', page.url(), page.url());
-        return pageResult(page, tabs, tabs.refusals.length, lang);
-      }).catch((err) => {
-        throw failed(lang, 'browser_snapshot', err);
-      });
+      return manager
+        .use(ctx.sessionId, lang, async (tabs) => {
+          const page = await tabs.current();
+          await askOrRefuse(ctx, 'browser.read', page.url(), page.url());
+          return pageResult(page, tabs, tabs.refusals.length, lang);
+        })
+        .catch((err) => {
+          throw failed(lang, 'browser_snapshot', err);
+        });
     },
   });
 
-  const act = (name: 'browser_click' | 'browser_type', kind: 'click' | 'type') => async (
-    args: ElementTarget & { text?: string; submit?: boolean },
-    ctx: ToolContext,
-  ): Promise<ToolOutput> => {
-    const { lang } = ctx;
-    if (!manager.has(ctx.sessionId)) throw new ToolError(noPageText(lang));
-    return manager.use(ctx.sessionId, lang, async (tabs) => {
-      const page = await tabs.current();
-      const element = targetName(args);
-      // What is typed, and which element is clicked, goes where the page sends it: the model chose both.
-      const sendsTo = { kind: 'page' as const, url: page.url(), ...(kind === 'type' && { typed: args.text ?? '' }) };
-      await askOrRefuse(ctx, `browser.${kind}`, `${page.url()} ${element}`, `${kind} ${element} @ ${page.url()}`, sendsTo);
-      const { locator, note } = await locate(page, args, lang);
-      const since = tabs.refusals.length;
-      await settleAfter(page, async () => {
-        if (kind === 'click') await locator.click({ timeout: ACTION_TIMEOUT_MS });
-        else {
-          await locator.fill(args.text ?? '', { timeout: ACTION_TIMEOUT_MS });
-          if (args.submit) await locator.press('Enter', { timeout: ACTION_TIMEOUT_MS });
-        }
-      });
-      // A click may open a new tab: the result is the tab now in use, once it has loaded.
-      const shown = await tabs.current();
-      if (shown !== page) await shown.waitForLoadState('load', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => {});
-      return pageResult(shown, tabs, since, lang, note ? `${note}\n` : '');
-    }).catch((err) => {
-      throw failed(lang, name, err);
-    });
-  };
+  const act =
+    (name: 'browser_click' | 'browser_type', kind: 'click' | 'type') =>
+    async (args: ElementTarget & { text?: string; submit?: boolean }, ctx: ToolContext): Promise<ToolOutput> => {
+      const { lang } = ctx;
+      if (!manager.has(ctx.sessionId)) throw new ToolError(noPageText(lang));
+      return manager
+        .use(ctx.sessionId, lang, async (tabs) => {
+          const page = await tabs.current();
+          const element = targetName(args);
+          // What is typed, and which element is clicked, goes where the page sends it: the model chose both.
+          const sendsTo = {
+            kind: 'page' as const,
+            url: page.url(),
+            ...(kind === 'type' && { typed: args.text ?? '' }),
+          };
+          await askOrRefuse(
+            ctx,
+            `browser.${kind}`,
+            `${page.url()} ${element}`,
+            `${kind} ${element} @ ${page.url()}`,
+            sendsTo,
+          );
+          const { locator, note } = await locate(page, args, lang);
+          const since = tabs.refusals.length;
+          await settleAfter(page, async () => {
+            if (kind === 'click') await locator.click({ timeout: ACTION_TIMEOUT_MS });
+            else {
+              await locator.fill(args.text ?? '', { timeout: ACTION_TIMEOUT_MS });
+              if (args.submit) await locator.press('Enter', { timeout: ACTION_TIMEOUT_MS });
+            }
+          });
+          // A click may open a new tab: the result is the tab now in use, once it has loaded.
+          const shown = await tabs.current();
+          if (shown !== page) await shown.waitForLoadState('load', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => {});
+          return pageResult(shown, tabs, since, lang, note ? `${note}\n` : '');
+        })
+        .catch((err) => {
+          throw failed(lang, name, err);
+        });
+    };
 
   const click = defineTool({
     name: 'browser_click',
@@ -231,8 +300,7 @@ export function createBrowserTools(manager: BrowserManager): Tool[] {
 
   const type = defineTool({
     name: 'browser_type',
-    description:
-      'Types into a field of the current tab by ref or CSS selector; returns the page after.',
+    description: 'Types into a field of the current tab by ref or CSS selector; returns the page after.',
     parameters: TypeArgs,
     timeoutMs: ACT_TIMEOUT_MS,
     annotations: { openWorld: true },
@@ -252,37 +320,43 @@ export function createBrowserTools(manager: BrowserManager): Tool[] {
     async execute(_args, ctx) {
       const { lang } = ctx;
       if (!manager.has(ctx.sessionId)) throw new ToolError(noPageText(lang));
-      return manager.use(ctx.sessionId, lang, async (tabs) => {
-        const page = await tabs.current();
-        const url = page.url();
-        await askOrRefuse(ctx, 'browser.read', url, url);
-        const png = await page.screenshot({ type: 'png', timeout: ACTION_TIMEOUT_MS });
-        const title = await page.title().catch(() => '');
-        const size = page.viewportSize();
-        const shown = `${size?.width}×${size?.height}`;
-        const card = { title: title || url, metadata: { url, title, width: size?.width, height: size?.height } };
-        // A file the user can open whatever they use: the terminal shows no picture, the web app's card shows this file.
-        const saved = await saveScreenshot(ctx.workspace, png).catch((err: Error) => err);
-        if (typeof saved === 'string') {
+      return manager
+        .use(ctx.sessionId, lang, async (tabs) => {
+          const page = await tabs.current();
+          const url = page.url();
+          await askOrRefuse(ctx, 'browser.read', url, url);
+          const png = await page.screenshot({ type: 'png', timeout: ACTION_TIMEOUT_MS });
+          const title = await page.title().catch(() => '');
+          const size = page.viewportSize();
+          const shown = `${size?.width}×${size?.height}`;
+          const card = { title: title || url, metadata: { url, title, width: size?.width, height: size?.height } };
+          // A file the user can open whatever they use: the terminal shows no picture, the web app's card shows this file.
+          const saved = await saveScreenshot(ctx.workspace, png).catch((err: Error) => err);
+          if (typeof saved === 'string') {
+            return {
+              output: say(
+                lang,
+                `已为用户保存 ${url} 的截图（${shown}）：${saved}`,
+                `Saved a screenshot of ${url} (${shown}) for the user: ${saved}`,
+              ),
+              ...card,
+              metadata: { ...card.metadata, path: saved },
+              attachments: [{ name: 'screenshot.png', mimeType: 'image/png', path: saved }],
+            };
+          }
           return {
-            output: say(lang, `已为用户保存 ${url} 的截图（${shown}）：${saved}`, `Saved a screenshot of ${url} (${shown}) for the user: ${saved}`),
+            output: say(
+              lang,
+              `已截取 ${url} 的截图（${shown}），但没能存成文件（${firstLine(saved)}）：只有网页版里这次调用的卡片上能看到它。`,
+              `Took a screenshot of ${url} (${shown}) but could not save it as a file (${firstLine(saved)}): the user can see it only on this call's card in the web app.`,
+            ),
             ...card,
-            metadata: { ...card.metadata, path: saved },
-            attachments: [{ name: 'screenshot.png', mimeType: 'image/png', path: saved }],
+            attachments: [{ name: 'screenshot.png', mimeType: 'image/png', data: png.toString('base64') }],
           };
-        }
-        return {
-          output: say(
-            lang,
-            `已截取 ${url} 的截图（${shown}），但没能存成文件（${firstLine(saved)}）：只有网页版里这次调用的卡片上能看到它。`,
-            `Took a screenshot of ${url} (${shown}) but could not save it as a file (${firstLine(saved)}): the user can see it only on this call's card in the web app.`,
-          ),
-          ...card,
-          attachments: [{ name: 'screenshot.png', mimeType: 'image/png', data: png.toString('base64') }],
-        };
-      }).catch((err) => {
-        throw failed(lang, 'browser_screenshot', err);
-      });
+        })
+        .catch((err) => {
+          throw failed(lang, 'browser_screenshot', err);
+        });
     },
   });
 

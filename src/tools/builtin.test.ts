@@ -7,12 +7,19 @@ describe('the built-in tools', () => {
   it('say what they do to the world', () => {
     const store = createStore(':memory:');
     const config = {
-      geocodingUrl: 'http://127.0.0.1:9/geo', weatherUrl: 'http://127.0.0.1:9/forecast', home: '/nowhere', dbPath: '/nowhere/zhixing.db',
+      geocodingUrl: 'http://127.0.0.1:9/geo',
+      weatherUrl: 'http://127.0.0.1:9/forecast',
+      home: '/nowhere',
+      dbPath: '/nowhere/zhixing.db',
       shell: { network: true, env: {} },
       web: { allowPrivateNetwork: false },
     } as unknown as Config;
     const sandbox = async () => ({ kind: 'none' as const, ok: false });
-    const annotations = Object.fromEntries(builtinTools({ config, store, sandbox, skills: { list: async () => [], get: async () => undefined } }).map((t) => [t.name, t.annotations]));
+    const annotations = Object.fromEntries(
+      builtinTools({ config, store, sandbox, skills: { list: async () => [], get: async () => undefined } }).map(
+        (t) => [t.name, t.annotations],
+      ),
+    );
     store.close();
     expect(annotations).toEqual({
       calculator: { readOnly: true },

@@ -57,12 +57,22 @@ export function builtinTools(deps: BuiltinDeps): Tool[] {
     createPdfReadTool(),
     createWeatherTool({ geocodingUrl: config.geocodingUrl, forecastUrl: config.weatherUrl }),
     createShellTool({
-      home: config.home, dbPath: config.dbPath, network: config.shell.network, env: config.shell.env, sandbox: deps.sandbox, maskPrograms: deps.maskPrograms, shown: deps.shown, private: deps.private, knownScripts: deps.knownScripts,
+      home: config.home,
+      dbPath: config.dbPath,
+      network: config.shell.network,
+      env: config.shell.env,
+      sandbox: deps.sandbox,
+      maskPrograms: deps.maskPrograms,
+      shown: deps.shown,
+      private: deps.private,
+      knownScripts: deps.knownScripts,
     }),
     createSkillTool(deps.skills),
     createWebFetchTool({ policy: deps.networkPolicy ?? { allowPrivate: config.web.allowPrivateNetwork } }),
     createWebSearchTool({ search: config.web.search }),
-    ...(deps.memory ? createMemoryTools({ memory: deps.memory, sessionTitle: (id) => deps.store.sessions.get(id)?.title }) : []),
+    ...(deps.memory
+      ? createMemoryTools({ memory: deps.memory, sessionTitle: (id) => deps.store.sessions.get(id)?.title })
+      : []),
     ...(deps.browser ? createBrowserTools(deps.browser) : []),
   ];
 }

@@ -27,12 +27,39 @@ interface Token {
 
 /** Operators as symbols and Chinese words; a longer spelling comes before any prefix of it. */
 const OPERATORS: ReadonlyArray<readonly [string, TokenType]> = [
-  ['**', '**'], ['^', '**'], ['//', '//'], ['*', '*'], ['×', '*'], ['·', '*'], ['⋅', '*'],
-  ['/', '/'], ['÷', '/'], ['+', '+'], ['-', '-'], ['−', '-'], ['–', '-'], ['%', '%'],
-  ['(', '('], [')', ')'], ['√', 'sqrt'],
-  ['乘以', '*'], ['乘上', '*'], ['乘', '*'], ['除以', '/'], ['加上', '+'], ['加', '+'],
-  ['减去', '-'], ['减', '-'], ['次方', 'cifang'], ['次幂', 'cifang'], ['平方', 'square'],
-  ['立方', 'cube'], ['开平方', 'sqrt'], ['开方', 'sqrt'], ['根号', 'sqrt'], ['的', 'de'],
+  ['**', '**'],
+  ['^', '**'],
+  ['//', '//'],
+  ['*', '*'],
+  ['×', '*'],
+  ['·', '*'],
+  ['⋅', '*'],
+  ['/', '/'],
+  ['÷', '/'],
+  ['+', '+'],
+  ['-', '-'],
+  ['−', '-'],
+  ['–', '-'],
+  ['%', '%'],
+  ['(', '('],
+  [')', ')'],
+  ['√', 'sqrt'],
+  ['乘以', '*'],
+  ['乘上', '*'],
+  ['乘', '*'],
+  ['除以', '/'],
+  ['加上', '+'],
+  ['加', '+'],
+  ['减去', '-'],
+  ['减', '-'],
+  ['次方', 'cifang'],
+  ['次幂', 'cifang'],
+  ['平方', 'square'],
+  ['立方', 'cube'],
+  ['开平方', 'sqrt'],
+  ['开方', 'sqrt'],
+  ['根号', 'sqrt'],
+  ['的', 'de'],
 ];
 
 /** "1,234,567.5", "12.5", ".5", "5.", "1e3"; separators only in whole 3-digit groups. */
@@ -52,38 +79,59 @@ function parseMessages(lang: Lang) {
   const err = (zh: string, en: string) => new ToolError(say(lang, zh, en));
   return {
     tooLong: (n: number) =>
-      err(`表达式太长（${n} 个字符，最多 ${MAX_EXPRESSION_CHARS} 个）`,
-        `Expression too long (${n} characters, at most ${MAX_EXPRESSION_CHARS})`),
+      err(
+        `表达式太长（${n} 个字符，最多 ${MAX_EXPRESSION_CHARS} 个）`,
+        `Expression too long (${n} characters, at most ${MAX_EXPRESSION_CHARS})`,
+      ),
     empty: () =>
-      err('表达式为空：请给出要计算的算式，例如 (3+5)*12', 'Empty expression: give something to compute, e.g. (3+5)*12'),
+      err(
+        '表达式为空：请给出要计算的算式，例如 (3+5)*12',
+        'Empty expression: give something to compute, e.g. (3+5)*12',
+      ),
     tooDeep: () =>
-      err(`嵌套太深（括号、正负号或乘方最多 ${MAX_NESTING_DEPTH} 层）`,
-        `Nested too deeply (at most ${MAX_NESTING_DEPTH} levels of parentheses, signs or powers)`),
+      err(
+        `嵌套太深（括号、正负号或乘方最多 ${MAX_NESTING_DEPTH} 层）`,
+        `Nested too deeply (at most ${MAX_NESTING_DEPTH} levels of parentheses, signs or powers)`,
+      ),
     unexpectedChar: (ch: string, col: number) =>
       err(`语法错误：第 ${col} 个字符“${ch}”无法识别`, `Syntax error: unexpected character '${ch}' at position ${col}`),
     unknownWord: (word: string, col: number) => {
       const times = /^[xX]$/.test(word);
       return err(
         `语法错误：第 ${col} 个字符处的“${word}”不是数字或运算符（只能用数字、运算符和括号${times ? '；乘号请写 * 或 ×' : ''}）`,
-        `Syntax error: unknown word '${word}' at position ${col} (only numbers, operators and parentheses are allowed${times ? '; write * or × to multiply' : ''})`);
+        `Syntax error: unknown word '${word}' at position ${col} (only numbers, operators and parentheses are allowed${times ? '; write * or × to multiply' : ''})`,
+      );
     },
     badNumber: (text: string, col: number) =>
-      err(`语法错误：第 ${col} 个字符处的数字“${text}”格式不对`, `Syntax error: malformed number '${text}' at position ${col}`),
+      err(
+        `语法错误：第 ${col} 个字符处的数字“${text}”格式不对`,
+        `Syntax error: malformed number '${text}' at position ${col}`,
+      ),
     unexpectedToken: (text: string, col: number) =>
       err(`语法错误：第 ${col} 个字符处不应出现“${text}”`, `Syntax error: unexpected '${text}' at position ${col}`),
     unexpectedEnd: () =>
-      err('语法错误：表达式不完整，末尾缺少数字', 'Syntax error: the expression ends too early (a number is missing at the end)'),
+      err(
+        '语法错误：表达式不完整，末尾缺少数字',
+        'Syntax error: the expression ends too early (a number is missing at the end)',
+      ),
     missingParen: (col: number) =>
-      err(`语法错误：缺少右括号“)”，第 ${col} 个字符的左括号没有闭合`,
-        `Syntax error: missing closing parenthesis ')' for the '(' at position ${col}`),
+      err(
+        `语法错误：缺少右括号“)”，第 ${col} 个字符的左括号没有闭合`,
+        `Syntax error: missing closing parenthesis ')' for the '(' at position ${col}`,
+      ),
     unmatchedParen: (col: number) =>
       err(`语法错误：第 ${col} 个字符的右括号“)”没有对应的左括号`, `Syntax error: unmatched ')' at position ${col}`),
     missingCifang: (col: number) =>
-      err(`语法错误：第 ${col} 个字符处应为“次方”（例如 2的10次方）`, `Syntax error: expected '次方' at position ${col} (as in 2的10次方)`),
+      err(
+        `语法错误：第 ${col} 个字符处应为“次方”（例如 2的10次方）`,
+        `Syntax error: expected '次方' at position ${col} (as in 2的10次方)`,
+      ),
     // "a 除 b" is b ÷ a in textbook Chinese but a ÷ b in everyday speech: guessing would give wrong answers.
     ambiguousDivide: (col: number) =>
-      err(`第 ${col} 个字符的“除”有歧义（“a除b”在数学上表示 b÷a）：请写“除以”或“/”`,
-        `'除' at position ${col} is ambiguous ("a 除 b" formally means b ÷ a): write 除以 or /`),
+      err(
+        `第 ${col} 个字符的“除”有歧义（“a除b”在数学上表示 b÷a）：请写“除以”或“/”`,
+        `'除' at position ${col} is ambiguous ("a 除 b" formally means b ÷ a): write 除以 or /`,
+      ),
   };
 }
 

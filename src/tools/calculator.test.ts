@@ -141,7 +141,11 @@ describe('evaluateExpression: refusals say why, in the turn language', () => {
     ['2**1001', '指数太大（最多 1000）', 'exponent too large (at most 1000)'],
     ['2**-1001', '指数太大（最多 1000）', 'exponent too large (at most 1000)'],
     ['2**2**2**2**2', '指数太大（最多 1000）', 'exponent too large (at most 1000), got 65536'],
-    ['9**999', '指数 999 对这个底数太大：结果约有 954 位数', 'Exponent 999 is too large for this base: the result would have about 954 digits'],
+    [
+      '9**999',
+      '指数 999 对这个底数太大：结果约有 954 位数',
+      'Exponent 999 is too large for this base: the result would have about 954 digits',
+    ],
     ['10**309', '结果约有 310 位数', 'about 310 digits'],
     ['1e300*1e300', '结果太大', 'Result too large (magnitude beyond 1e308)'],
     ['1e309', '结果太大', 'Result too large'],
@@ -168,7 +172,11 @@ describe('evaluateExpression: refusals say why, in the turn language', () => {
     ['1,23', '数字“1,23”格式不对', "malformed number '1,23' at position 1"],
     ['6除2', '“除”有歧义', "'除' at position 2 is ambiguous"],
     ['2的10', '应为“次方”', "expected '次方'"],
-    ['1'.repeat(1001), '表达式太长（1001 个字符，最多 1000 个）', 'Expression too long (1001 characters, at most 1000)'],
+    [
+      '1'.repeat(1001),
+      '表达式太长（1001 个字符，最多 1000 个）',
+      'Expression too long (1001 characters, at most 1000)',
+    ],
     [nested(250), '嵌套太深', 'Nested too deeply (at most 200 levels'],
     [`${'-'.repeat(400)}1`, '嵌套太深', 'Nested too deeply'],
   ];
@@ -203,7 +211,11 @@ describe('evaluateExpression: long runs of spaces cost no time', () => {
     ['spaces at the end', `1+2${spaces}`, '3'],
     ['spaces in the middle and at the end', `1${' '.repeat(450)}+2${' '.repeat(450)}`, '3'],
     ['spaces before 等于多少', `(3+5)*12${spaces}等于多少`, '96'],
-    ['spaces between every part of the question', `6*7${' '.repeat(300)}=${' '.repeat(300)}几${' '.repeat(300)}?`, '42'],
+    [
+      'spaces between every part of the question',
+      `6*7${' '.repeat(300)}=${' '.repeat(300)}几${' '.repeat(300)}?`,
+      '42',
+    ],
     ['full-width spaces before ＝？', `1+1${'\u3000'.repeat(900)}＝？`, '2'],
   ];
   it.each(cases)('%s', (_name, expression, expected) => {

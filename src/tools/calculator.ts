@@ -32,16 +32,25 @@ function evalMessages(lang: Lang) {
   return {
     divisionByZero: () => err('除数不能为零', 'Division by zero'),
     exponentTooLarge: (exponent: string) =>
-      err(`指数太大（最多 ${MAX_EXPONENT}），这里是 ${exponent}`,
-        `Cannot compute: exponent too large (at most ${MAX_EXPONENT}), got ${exponent}`),
+      err(
+        `指数太大（最多 ${MAX_EXPONENT}），这里是 ${exponent}`,
+        `Cannot compute: exponent too large (at most ${MAX_EXPONENT}), got ${exponent}`,
+      ),
     powerTooLarge: (exponent: string, digits: string) =>
-      err(`指数 ${exponent} 对这个底数太大：结果约有 ${digits} 位数，超过上限 1e${MAX_MAGNITUDE_LOG10}`,
-        `Exponent ${exponent} is too large for this base: the result would have about ${digits} digits (limit 1e${MAX_MAGNITUDE_LOG10})`),
+      err(
+        `指数 ${exponent} 对这个底数太大：结果约有 ${digits} 位数，超过上限 1e${MAX_MAGNITUDE_LOG10}`,
+        `Exponent ${exponent} is too large for this base: the result would have about ${digits} digits (limit 1e${MAX_MAGNITUDE_LOG10})`,
+      ),
     resultTooLarge: () =>
-      err(`结果太大（绝对值超过 1e${MAX_MAGNITUDE_LOG10}）`, `Result too large (magnitude beyond 1e${MAX_MAGNITUDE_LOG10})`),
+      err(
+        `结果太大（绝对值超过 1e${MAX_MAGNITUDE_LOG10}）`,
+        `Result too large (magnitude beyond 1e${MAX_MAGNITUDE_LOG10})`,
+      ),
     notReal: () =>
-      err('结果不是实数：负数不能开平方，也不能取小数次方',
-        'The result is not a real number: a negative number has no real square root or fractional power'),
+      err(
+        '结果不是实数：负数不能开平方，也不能取小数次方',
+        'The result is not a real number: a negative number has no real square root or fractional power',
+      ),
   };
 }
 
@@ -97,7 +106,13 @@ function binary(op: BinaryOp, a: Decimal, b: Decimal, m: EvalMessages): Decimal 
       return checked(a.div(nonZero(b, m)), m);
     case '//':
       // Floor division from the floored remainder: exact, and -7 // 2 = -4 as in Python.
-      return checked(a.minus(a.mod(nonZero(b, m))).div(b).round(), m);
+      return checked(
+        a
+          .minus(a.mod(nonZero(b, m)))
+          .div(b)
+          .round(),
+        m,
+      );
     case '%':
       return a.mod(nonZero(b, m));
     case '**':

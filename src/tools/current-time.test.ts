@@ -27,7 +27,10 @@ async function run(at: Date, lang: Lang, timezone?: string, defaultTimeZone = 'A
 }
 
 async function failure(at: Date, lang: Lang, timezone: string): Promise<string> {
-  const err = await run(at, lang, timezone).then(() => undefined, (e: unknown) => e);
+  const err = await run(at, lang, timezone).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ToolError);
   return (err as ToolError).message;
 }
@@ -43,15 +46,21 @@ describe('current_time tool', () => {
 
   it("uses the user's own zone by default, in Chinese", async () => {
     expect(await run(MONDAY, 'zh')).toBe(
-      ['现在是 2026年11月30日 星期一 13:15:00', '时区：Asia/Shanghai（UTC+08:00）', '距离周末（星期六）还有 5 天。'].join('\n'),
+      [
+        '现在是 2026年11月30日 星期一 13:15:00',
+        '时区：Asia/Shanghai（UTC+08:00）',
+        '距离周末（星期六）还有 5 天。',
+      ].join('\n'),
     );
   });
 
   it('answers in English', async () => {
     expect(await run(MONDAY, 'en', 'Asia/Tokyo')).toBe(
-      ['It is Monday, November 30, 2026, 14:15:00', 'Time zone: Asia/Tokyo (UTC+09:00)', '5 days until the weekend (Saturday).'].join(
-        '\n',
-      ),
+      [
+        'It is Monday, November 30, 2026, 14:15:00',
+        'Time zone: Asia/Tokyo (UTC+09:00)',
+        '5 days until the weekend (Saturday).',
+      ].join('\n'),
     );
   });
 
@@ -152,7 +161,13 @@ describe('current_time tool', () => {
     expect(await tool.execute({}, ctx('en'))).toEqual({
       output: expect.stringContaining('It is Monday, November 30, 2026, 13:15:00'),
       title: '2026-11-30 13:15:00 Asia/Shanghai',
-      metadata: { timeZone: 'Asia/Shanghai', iso: '2026-11-30T13:15:00+08:00', utcOffset: 'UTC+08:00', weekday: 'Monday', daysUntilWeekend: 5 },
+      metadata: {
+        timeZone: 'Asia/Shanghai',
+        iso: '2026-11-30T13:15:00+08:00',
+        utcOffset: 'UTC+08:00',
+        weekday: 'Monday',
+        daysUntilWeekend: 5,
+      },
     });
   });
 });

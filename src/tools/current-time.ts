@@ -11,8 +11,18 @@ const SUNDAY = 0;
 const WEEKDAYS_ZH = ['星期日', '星期一', '星期二', '星期三', '星期四', '星期五', '星期六'];
 const WEEKDAYS_EN = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const MONTHS_EN = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
 ];
 
 /** Dependencies of the current_time tool. */
@@ -24,10 +34,7 @@ export interface CurrentTimeToolDeps {
 }
 
 const CurrentTimeArgs = z.object({
-  timezone: z
-    .string()
-    .optional()
-    .describe("IANA time zone such as Asia/Shanghai; default: the user's own"),
+  timezone: z.string().optional().describe("IANA time zone such as Asia/Shanghai; default: the user's own"),
 });
 
 export function createCurrentTimeTool(deps: CurrentTimeToolDeps = {}): Tool {
@@ -71,8 +78,15 @@ function validZone(name: string): string | undefined {
 
 /** Zones for the offsets that are not whole hours, each the zone most people on it live in. */
 const PART_HOUR_ZONES: Readonly<Record<string, string>> = {
-  '+5:30': 'Asia/Kolkata', '+5:45': 'Asia/Kathmandu', '+6:30': 'Asia/Yangon', '+3:30': 'Asia/Tehran', '+4:30': 'Asia/Kabul',
-  '+9:30': 'Australia/Darwin', '+10:30': 'Australia/Lord_Howe', '-3:30': 'America/St_Johns', '-9:30': 'Pacific/Marquesas',
+  '+5:30': 'Asia/Kolkata',
+  '+5:45': 'Asia/Kathmandu',
+  '+6:30': 'Asia/Yangon',
+  '+3:30': 'Asia/Tehran',
+  '+4:30': 'Asia/Kabul',
+  '+9:30': 'Australia/Darwin',
+  '+10:30': 'Australia/Lord_Howe',
+  '-3:30': 'America/St_Johns',
+  '-9:30': 'Pacific/Marquesas',
 };
 
 /** "UTC+8", "GMT-5", "utc+5:30" → a zone on that offset (Etc/GMT-8: the Etc names count the other way). */
@@ -98,7 +112,10 @@ function resolveZone(word: string): string | undefined {
   const exact = validZone(word.trim());
   // A name written as IANA writes it keeps its spelling: ICU would report Asia/Kolkata as Asia/Calcutta.
   if (exact) return /^[A-Z][a-z]+(?:\/[A-Z][A-Za-z_-]+)+$/.test(word.trim()) ? word.trim() : exact;
-  const city = word.trim().toLowerCase().replace(/[\s_-]+/g, '_');
+  const city = word
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '_');
   if (!/^[a-z_]+$/.test(city)) return undefined;
   return Intl.supportedValuesOf('timeZone').find((z) => z.toLowerCase().endsWith(`/${city}`));
 }
@@ -129,7 +146,9 @@ function wallClock(moment: Date, zone: string): WallClock {
     hourCycle: 'h23',
   }).formatToParts(moment);
   const part = (type: Intl.DateTimeFormatPartTypes): number => Number(parts.find((p) => p.type === type)?.value);
-  const [year, month, day, hour, minute, second] = (['year', 'month', 'day', 'hour', 'minute', 'second'] as const).map(part);
+  const [year, month, day, hour, minute, second] = (['year', 'month', 'day', 'hour', 'minute', 'second'] as const).map(
+    part,
+  );
   // Reading the wall clock back as if it were UTC gives both the weekday and the offset without locale data.
   const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
   const wholeSeconds = Math.floor(moment.getTime() / 1000) * 1000;

@@ -15,7 +15,9 @@ export const FileListParams = z.object({
   path: z
     .string()
     .optional()
-    .describe('Folder to list, relative to the workspace, e.g. "notes". Leave it out to list the top of the workspace.'),
+    .describe(
+      'Folder to list, relative to the workspace, e.g. "notes". Leave it out to list the top of the workspace.',
+    ),
 });
 export type FileListParams = z.infer<typeof FileListParams>;
 
@@ -41,7 +43,13 @@ export const fileListTool = defineTool({
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') throw new ToolError(await notFoundMessage(lang, located), { outside: true });
       if (code === 'ENOTDIR') {
-        throw new ToolError(say(lang, `${shown} 是文件，不是文件夹。要查看内容，请用 file_read。`, `${shown} is a file, not a folder. Use file_read to see its content.`));
+        throw new ToolError(
+          say(
+            lang,
+            `${shown} 是文件，不是文件夹。要查看内容，请用 file_read。`,
+            `${shown} is a file, not a folder. Use file_read to see its content.`,
+          ),
+        );
       }
       throw new ToolError(say(lang, `无法列出 ${shown}（${code}）。`, `Cannot list ${shown} (${code}).`));
     }
@@ -50,7 +58,9 @@ export const fileListTool = defineTool({
     // (the next write to this folder clears the leftovers of killed writes).
     const visible = entries
       .filter((e) => !isTempName(e.name))
-      .sort((a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      .sort(
+        (a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+      );
     const title = isRoot ? say(lang, '工作区', 'workspace') : `${shown}/`;
     const metadata = {
       path: shown,
@@ -59,14 +69,22 @@ export const fileListTool = defineTool({
       truncated: visible.length > MAX_LIST_ENTRIES,
     };
     if (visible.length === 0) {
-      const output = isRoot ? say(lang, '工作区是空的。', 'The workspace is empty.') : say(lang, `${shown}/ 是空文件夹。`, `${shown}/ is an empty folder.`);
+      const output = isRoot
+        ? say(lang, '工作区是空的。', 'The workspace is empty.')
+        : say(lang, `${shown}/ 是空文件夹。`, `${shown}/ is an empty folder.`);
       return { output, title, metadata };
     }
 
-    const lines = await Promise.all(visible.slice(0, MAX_LIST_ENTRIES).map((e) => describeEntry(located.target, e, lang)));
+    const lines = await Promise.all(
+      visible.slice(0, MAX_LIST_ENTRIES).map((e) => describeEntry(located.target, e, lang)),
+    );
     const count = visible.length;
     const header = isRoot
-      ? say(lang, `工作区根目录中有 ${count} 项：`, `The workspace root has ${count} ${count === 1 ? 'entry' : 'entries'}:`)
+      ? say(
+          lang,
+          `工作区根目录中有 ${count} 项：`,
+          `The workspace root has ${count} ${count === 1 ? 'entry' : 'entries'}:`,
+        )
       : say(lang, `${shown}/ 中有 ${count} 项：`, `${shown}/ has ${count} ${count === 1 ? 'entry' : 'entries'}:`);
     const rest = count - MAX_LIST_ENTRIES;
     if (rest > 0) lines.push(say(lang, `… 还有 ${rest} 项未列出`, `… and ${rest} more`));

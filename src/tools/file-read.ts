@@ -39,18 +39,23 @@ export const fileReadTool = defineTool({
       info = await stat(located.target);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') throw new ToolError(await notFoundMessage(lang, located), { outside: true });
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP')
+        throw new ToolError(await notFoundMessage(lang, located), { outside: true });
       throw new ToolError(say(lang, `无法读取 ${shown}（${code}）。`, `Cannot read ${shown} (${code}).`));
     }
     if (info.isDirectory()) {
-      throw new ToolError(say(
-        lang,
-        `${shown} 是一个文件夹，不是文件。要查看其中的内容，请用 file_list。`,
-        `${shown} is a folder, not a file. Use file_list to see what is in it.`,
-      ));
+      throw new ToolError(
+        say(
+          lang,
+          `${shown} 是一个文件夹，不是文件。要查看其中的内容，请用 file_list。`,
+          `${shown} is a folder, not a file. Use file_list to see what is in it.`,
+        ),
+      );
     }
     if (!info.isFile()) {
-      throw new ToolError(say(lang, `${shown} 不是普通文件，无法读取。`, `${shown} is not a regular file and cannot be read.`));
+      throw new ToolError(
+        say(lang, `${shown} 不是普通文件，无法读取。`, `${shown} is not a regular file and cannot be read.`),
+      );
     }
     if (info.size > MAX_READ_BYTES) throw new ToolError(tooBig(lang, shown, info.size));
 
@@ -68,7 +73,8 @@ export const fileReadTool = defineTool({
     } catch (err) {
       if (err instanceof ToolError) throw err;
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ELOOP') throw new ToolError(await notFoundMessage(lang, located), { outside: true });
+      if (code === 'ENOENT' || code === 'ELOOP')
+        throw new ToolError(await notFoundMessage(lang, located), { outside: true });
       throw new ToolError(say(lang, `无法读取 ${shown}（${code}）。`, `Cannot read ${shown} (${code}).`));
     }
 
@@ -77,20 +83,24 @@ export const fileReadTool = defineTool({
     // PDFs need not contain an early NUL, so their magic number is checked too.
     const pdf = bytes.subarray(0, 5).toString('latin1') === '%PDF-';
     if (pdf || bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
-      throw new ToolError(say(
-        lang,
-        `${shown} 是二进制文件，不是文本，无法作为文本读取。${pdf ? '这是 PDF，请用 pdf_read。' : ''}`,
-        `${shown} is a binary file, not text, so it cannot be read as text.${pdf ? ' It is a PDF: use pdf_read.' : ''}`,
-      ));
+      throw new ToolError(
+        say(
+          lang,
+          `${shown} 是二进制文件，不是文本，无法作为文本读取。${pdf ? '这是 PDF，请用 pdf_read。' : ''}`,
+          `${shown} is a binary file, not text, so it cannot be read as text.${pdf ? ' It is a PDF: use pdf_read.' : ''}`,
+        ),
+      );
     }
     try {
       return { output: utf8.decode(bytes), ...card };
     } catch {
-      throw new ToolError(say(
-        lang,
-        `${shown} 不是有效的 UTF-8 文本（可能是 GBK 等其他编码，或是二进制文件），无法读取。`,
-        `${shown} is not valid UTF-8 text (perhaps another encoding such as GBK, or a binary file), so it cannot be read.`,
-      ));
+      throw new ToolError(
+        say(
+          lang,
+          `${shown} 不是有效的 UTF-8 文本（可能是 GBK 等其他编码，或是二进制文件），无法读取。`,
+          `${shown} is not valid UTF-8 text (perhaps another encoding such as GBK, or a binary file), so it cannot be read.`,
+        ),
+      );
     }
   },
 });

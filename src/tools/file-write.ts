@@ -12,8 +12,14 @@ import { ToolError } from '../contract/tool-error.js';
 const MAX_WRITE_BYTES = 5_000_000;
 
 export const FileWriteParams = z.object({
-  path: z.string().describe('Path of the file to write, relative to the workspace, e.g. "notes/todo.md". Missing folders are created.'),
-  content: z.string().describe('The complete text to store (UTF-8). It replaces the whole file if the file already exists.'),
+  path: z
+    .string()
+    .describe(
+      'Path of the file to write, relative to the workspace, e.g. "notes/todo.md". Missing folders are created.',
+    ),
+  content: z
+    .string()
+    .describe('The complete text to store (UTF-8). It replaces the whole file if the file already exists.'),
 });
 export type FileWriteParams = z.infer<typeof FileWriteParams>;
 
@@ -32,37 +38,45 @@ export const fileWriteTool = defineTool({
     const { lang } = ctx;
     const size = Buffer.byteLength(args.content, 'utf8');
     if (size > MAX_WRITE_BYTES) {
-      throw new ToolError(say(
-        lang,
-        `内容有 ${formatBytes(size)} 字节，超过了 ${formatBytes(MAX_WRITE_BYTES)} 字节的写入上限，没有写入任何内容。`,
-        `The content is ${formatBytes(size)} bytes, over the ${formatBytes(MAX_WRITE_BYTES)}-byte write limit; nothing was written.`,
-      ));
+      throw new ToolError(
+        say(
+          lang,
+          `内容有 ${formatBytes(size)} 字节，超过了 ${formatBytes(MAX_WRITE_BYTES)} 字节的写入上限，没有写入任何内容。`,
+          `The content is ${formatBytes(size)} bytes, over the ${formatBytes(MAX_WRITE_BYTES)}-byte write limit; nothing was written.`,
+        ),
+      );
     }
 
     // A file by the name of Zhixing's own temps would be hidden from listings and later swept away.
     const name = path.basename(args.path);
     if (isTempName(name)) {
-      throw new ToolError(say(
-        lang,
-        `“${name}”是知行自己的临时文件的名称形式，这类文件会被隐藏并清理。请换一个名称。没有写入任何内容。`,
-        `"${name}" is the form of Zhixing's own temp files, which are hidden and cleaned away. Pick another name. Nothing was written.`,
-      ));
+      throw new ToolError(
+        say(
+          lang,
+          `“${name}”是知行自己的临时文件的名称形式，这类文件会被隐藏并清理。请换一个名称。没有写入任何内容。`,
+          `"${name}" is the form of Zhixing's own temp files, which are hidden and cleaned away. Pick another name. Nothing was written.`,
+        ),
+      );
     }
     const located = await checkPath(ctx, 'file.write', args.path, { forWrite: true });
     const shown = located.display;
     const existing = await lstat(located.target).catch(() => undefined);
     if (existing?.isDirectory()) {
-      throw new ToolError(say(
-        lang,
-        `${shown} 是一个文件夹，不能当作文件写入。请换一个文件名，例如 ${shown === '.' ? '' : `${shown}/`}note.txt。`,
-        `${shown} is a folder and cannot be written as a file. Pick a file name, e.g. ${shown === '.' ? '' : `${shown}/`}note.txt.`,
-      ));
+      throw new ToolError(
+        say(
+          lang,
+          `${shown} 是一个文件夹，不能当作文件写入。请换一个文件名，例如 ${shown === '.' ? '' : `${shown}/`}note.txt。`,
+          `${shown} is a folder and cannot be written as a file. Pick a file name, e.g. ${shown === '.' ? '' : `${shown}/`}note.txt.`,
+        ),
+      );
     }
 
     // An inside target was checked before any folder was made; each step below re-checks it, because
     // a folder swapped for a link since the check would otherwise lead the write outside.
     // An outside target was allowed as such by the permission layer, so there is nothing to pin.
-    const guard: Guard = located.inside ? (p) => assertStillInside(ctx.workspace, p, lang, 'file.write', shown) : async () => {};
+    const guard: Guard = located.inside
+      ? (p) => assertStillInside(ctx.workspace, p, lang, 'file.write', shown)
+      : async () => {};
     const dir = path.dirname(located.target);
     // Asking permission may have taken a while; a stop in the meantime must leave the disk as it was.
     if (ctx.signal.aborted) throw new ToolError(cancelled(lang, shown));
@@ -74,7 +88,13 @@ export const fileWriteTool = defineTool({
     // Before writing: the space the leftovers of killed writes hold may be what this write needs.
     // Only inside the workspace, which is ours; elsewhere a name like an old temp's may be another program's.
     if (located.inside) await removeStaleTemps(dir);
-    await writeAtomically(dir, located.target, args.content, existing, { lang, shown, guard, signal: ctx.signal, unstoppable: () => ctx.unstoppable?.() });
+    await writeAtomically(dir, located.target, args.content, existing, {
+      lang,
+      shown,
+      guard,
+      signal: ctx.signal,
+      unstoppable: () => ctx.unstoppable?.(),
+    });
 
     // Said out loud: whoever asked for the write should know what was there is gone.
     const replaced = existing !== undefined;
@@ -221,9 +241,22 @@ function failure(lang: Lang, shown: string, err: unknown): string {
       `Cannot write ${shown}: a name or the whole path is too long for this file system. Use a shorter name. Nothing was written.`,
     );
   }
-  if (code === 'ENOSPC') return say(lang, `无法写入 ${shown}：磁盘空间不足。没有写入任何内容。`, `Cannot write ${shown}: the disk is full. Nothing was written.`);
+  if (code === 'ENOSPC')
+    return say(
+      lang,
+      `无法写入 ${shown}：磁盘空间不足。没有写入任何内容。`,
+      `Cannot write ${shown}: the disk is full. Nothing was written.`,
+    );
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
-    return say(lang, `无法写入 ${shown}：没有写入权限（${code}）。没有写入任何内容。`, `Cannot write ${shown}: no permission to write there (${code}). Nothing was written.`);
+    return say(
+      lang,
+      `无法写入 ${shown}：没有写入权限（${code}）。没有写入任何内容。`,
+      `Cannot write ${shown}: no permission to write there (${code}). Nothing was written.`,
+    );
   }
-  return say(lang, `无法写入 ${shown}（${code ?? String(err)}）。没有写入任何内容。`, `Cannot write ${shown} (${code ?? String(err)}). Nothing was written.`);
+  return say(
+    lang,
+    `无法写入 ${shown}（${code ?? String(err)}）。没有写入任何内容。`,
+    `Cannot write ${shown} (${code ?? String(err)}). Nothing was written.`,
+  );
 }

@@ -23,7 +23,10 @@ describe('file_write stopped by its signal', () => {
 
   /** Runs a write, never throwing: what the tool said, and whether it said it as a success. */
   const attempt = (p: string, c: ToolContext) =>
-    run(fileWriteTool, { path: p, content: big }, c).then((out) => ({ ok: true, out }), (err: Error) => ({ ok: false, out: err.message }));
+    run(fileWriteTool, { path: p, content: big }, c).then(
+      (out) => ({ ok: true, out }),
+      (err: Error) => ({ ok: false, out: err.message }),
+    );
 
   it('says it cannot be stopped only at the rename: before it no file, after it the whole file', async () => {
     const states: Array<{ target: boolean; temps: string[] }> = [];
@@ -59,7 +62,8 @@ describe('file_write stopped by its signal', () => {
     });
     try {
       expect(await attempt('out/big.txt', withSignal(controller.signal))).toEqual({
-        ok: false, out: 'Writing out/big.txt was cancelled; nothing was written.',
+        ok: false,
+        out: 'Writing out/big.txt was cancelled; nothing was written.',
       });
     } finally {
       watcher.close();
@@ -90,7 +94,7 @@ describe('file_write stopped by its signal', () => {
 describe('temp files left by a crash', () => {
   const HOUR_MS = 60 * 60 * 1000;
 
-  it('a later write to the folder removes those whose writer is gone or that are over an hour old, never a live writer\'s', async () => {
+  it("a later write to the folder removes those whose writer is gone or that are over an hour old, never a live writer's", async () => {
     // A writer that was killed: its process has exited, so its pid is gone.
     const dead = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
     await once(dead, 'exit');
@@ -125,9 +129,14 @@ describe('temp files left by a crash', () => {
     }
   });
 
-  it('a user\'s file named like an old temp file survives listings and writes, and is listed', async () => {
+  it("a user's file named like an old temp file survives listings and writes, and is listed", async () => {
     // The earlier temp form `.<name>.<hex>.tmp` is a name a user may choose: a dated report, a backup.
-    const users = ['.report.20250101.tmp', '.a.txt.0123456789ab.tmp', '.zhixing-notes.tmp', '.zhixing-1-0123456789ab.tmp.bak'];
+    const users = [
+      '.report.20250101.tmp',
+      '.a.txt.0123456789ab.tmp',
+      '.zhixing-notes.tmp',
+      '.zhixing-1-0123456789ab.tmp.bak',
+    ];
     const twoHoursAgo = new Date(Date.now() - 2 * HOUR_MS);
     await mkdir(path.join(ws, 'notes'));
     for (const name of users) {
@@ -136,14 +145,17 @@ describe('temp files left by a crash', () => {
     }
 
     expect(await run(fileListTool, { path: 'notes' })).toBe(
-      `notes/ has 4 entries:\n${[...users].sort().map((n) => `${n} (4 B)`).join('\n')}`,
+      `notes/ has 4 entries:\n${[...users]
+        .sort()
+        .map((n) => `${n} (4 B)`)
+        .join('\n')}`,
     );
     expect(await run(fileWriteTool, { path: 'notes/a.txt', content: 'hello' })).toBe('Wrote 5 bytes to notes/a.txt');
     expect(await run(fileListTool, { path: 'notes' })).toContain('.report.20250101.tmp (4 B)');
     for (const name of users) expect(await readFile(path.join(ws, 'notes', name), 'utf8')).toBe('mine');
   });
 
-  it('file_write refuses a name in the form of Zhixing\'s own temps, which would be hidden and swept', async () => {
+  it("file_write refuses a name in the form of Zhixing's own temps, which would be hidden and swept", async () => {
     expect(await fails(fileWriteTool, { path: 'notes/.zhixing-1-0123456789ab.tmp', content: 'x' })).toBe(
       '".zhixing-1-0123456789ab.tmp" is the form of Zhixing\'s own temp files, which are hidden and cleaned away. Pick another name. Nothing was written.',
     );
@@ -157,8 +169,12 @@ describe('long names', () => {
 
   it('write, overwrite and read back a file whose name is 85 CJK characters (255 bytes)', async () => {
     expect(Buffer.byteLength(longest)).toBe(255);
-    expect(await run(fileWriteTool, { path: `长名/${longest}`, content: 'one' })).toBe(`Wrote 3 bytes to 长名/${longest}`);
-    expect(await run(fileWriteTool, { path: `长名/${longest}`, content: '第二版' }, ctx('zh'))).toBe(`已写入 长名/${longest}（9 字节），覆盖了原有内容`);
+    expect(await run(fileWriteTool, { path: `长名/${longest}`, content: 'one' })).toBe(
+      `Wrote 3 bytes to 长名/${longest}`,
+    );
+    expect(await run(fileWriteTool, { path: `长名/${longest}`, content: '第二版' }, ctx('zh'))).toBe(
+      `已写入 长名/${longest}（9 字节），覆盖了原有内容`,
+    );
     expect(await run(fileReadTool, { path: `长名/${longest}` })).toBe('第二版');
     expect(await run(fileListTool, { path: '长名' })).toBe(`长名/ has 1 entry:\n${longest} (9 B)`);
     expect(await tree(ws)).toEqual(['长名', `长名/${longest}`]);
@@ -181,12 +197,15 @@ describe('long names', () => {
 
 describe('deep paths', () => {
   /** `d1/d2/…/d<levels>/<last>`: a file (or folder) that many folders below the workspace. */
-  const deep = (levels: number, last = 'f.txt'): string => [...Array.from({ length: levels }, (_, i) => `d${i + 1}`), last].join('/');
+  const deep = (levels: number, last = 'f.txt'): string =>
+    [...Array.from({ length: levels }, (_, i) => `d${i + 1}`), last].join('/');
 
   it('write, overwrite, read and list a file 64 folders deep', async () => {
     const p = deep(64);
     expect(await run(fileWriteTool, { path: p, content: 'deep' })).toBe(`Wrote 4 bytes to ${p}`);
-    expect(await run(fileWriteTool, { path: p, content: 'deeper' })).toBe(`Wrote 6 bytes to ${p}, replacing its old content`);
+    expect(await run(fileWriteTool, { path: p, content: 'deeper' })).toBe(
+      `Wrote 6 bytes to ${p}, replacing its old content`,
+    );
     expect(await run(fileReadTool, { path: p })).toBe('deeper');
     expect(await run(fileListTool, { path: deep(63, 'd64') })).toBe(`${deep(63, 'd64')}/ has 1 entry:\nf.txt (6 B)`);
     expect(await readFile(path.join(ws, ...p.split('/')), 'utf8')).toBe('deeper');
@@ -194,19 +213,28 @@ describe('deep paths', () => {
   });
 
   it('refuse 65 folders deep, or a path over 4,096 bytes, for every tool, before anything is made or asked', async () => {
-    expect(await fails(fileWriteTool, { path: deep(65), content: 'x' })).toBe('The path is 65 folders deep; at most 64 are allowed. Use a shallower path.');
-    expect(await fails(fileWriteTool, { path: deep(1000), content: 'x' }, ctx('zh'))).toBe('路径有 1,000 层文件夹，最多允许 64 层。请换一个层级少一些的路径。');
+    expect(await fails(fileWriteTool, { path: deep(65), content: 'x' })).toBe(
+      'The path is 65 folders deep; at most 64 are allowed. Use a shallower path.',
+    );
+    expect(await fails(fileWriteTool, { path: deep(1000), content: 'x' }, ctx('zh'))).toBe(
+      '路径有 1,000 层文件夹，最多允许 64 层。请换一个层级少一些的路径。',
+    );
     expect(await fails(fileReadTool, { path: deep(65) })).toContain('65 folders deep');
     expect(await fails(fileListTool, { path: deep(65, 'd66') })).toContain('65 folders deep');
     // `..` takes a level back off, as the system would.
-    expect(await run(fileWriteTool, { path: `${deep(64, '..')}/f.txt`, content: 'x' })).toBe(`Wrote 1 byte to ${deep(63)}`);
+    expect(await run(fileWriteTool, { path: `${deep(64, '..')}/f.txt`, content: 'x' })).toBe(
+      `Wrote 1 byte to ${deep(63)}`,
+    );
     await rm(path.join(ws, 'd1'), { recursive: true });
 
     const long = Array.from({ length: 20 }, () => 'x'.repeat(250)).join('/');
-    expect(await fails(fileWriteTool, { path: long, content: 'x' })).toBe('The path is 5,019 bytes long; at most 4,096 are allowed. Use a shorter path.');
-    expect(await fails(fileReadTool, { path: long }, ctx('zh'))).toBe('路径有 5,019 字节，最多允许 4,096 字节。请换一个短一些的路径。');
+    expect(await fails(fileWriteTool, { path: long, content: 'x' })).toBe(
+      'The path is 5,019 bytes long; at most 4,096 are allowed. Use a shorter path.',
+    );
+    expect(await fails(fileReadTool, { path: long }, ctx('zh'))).toBe(
+      '路径有 5,019 字节，最多允许 4,096 字节。请换一个短一些的路径。',
+    );
     expect(await tree(ws)).toEqual([]);
     expect(asked.map((r) => r.action)).toEqual(['file.write']);
   });
 });
-

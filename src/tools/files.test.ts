@@ -53,15 +53,29 @@ describe('file_write and file_read', () => {
     expect(await run(fileReadTool, { path: '笔记/日记.md' }, ctx('zh'))).toBe(zh);
     expect(await readFile(path.join(ws, '笔记', '日记.md'), 'utf8')).toBe(zh);
     // Rules match the path as the user writes it, relative to the workspace.
-    expect(asked).toContainEqual({ action: 'file.write', target: path.join(ws, 'notes', 'a.txt'), insideSandbox: true, aliases: ['notes/a.txt'] });
-    expect(asked).toContainEqual({ action: 'file.read', target: path.join(ws, 'notes', 'a.txt'), insideSandbox: true, aliases: ['notes/a.txt'] });
+    expect(asked).toContainEqual({
+      action: 'file.write',
+      target: path.join(ws, 'notes', 'a.txt'),
+      insideSandbox: true,
+      aliases: ['notes/a.txt'],
+    });
+    expect(asked).toContainEqual({
+      action: 'file.read',
+      target: path.join(ws, 'notes', 'a.txt'),
+      insideSandbox: true,
+      aliases: ['notes/a.txt'],
+    });
   });
 
   it('creates nested folders, overwrites, keeps permissions and leaves no temp files', async () => {
     await run(fileWriteTool, { path: 'a/b/c/d.txt', content: 'one' });
     // An overwrite says so: what was there is gone.
-    expect(await run(fileWriteTool, { path: 'a/b/c/d.txt', content: 'two!' })).toBe('Wrote 4 bytes to a/b/c/d.txt, replacing its old content');
-    expect(await run(fileWriteTool, { path: 'a/b/c/d.txt', content: '三' }, ctx('zh'))).toBe('已写入 a/b/c/d.txt（3 字节），覆盖了原有内容');
+    expect(await run(fileWriteTool, { path: 'a/b/c/d.txt', content: 'two!' })).toBe(
+      'Wrote 4 bytes to a/b/c/d.txt, replacing its old content',
+    );
+    expect(await run(fileWriteTool, { path: 'a/b/c/d.txt', content: '三' }, ctx('zh'))).toBe(
+      '已写入 a/b/c/d.txt（3 字节），覆盖了原有内容',
+    );
     expect(await readFile(path.join(ws, 'a/b/c/d.txt'), 'utf8')).toBe('三');
 
     await writeFile(path.join(ws, 'run.sh'), 'echo 1');
@@ -117,7 +131,9 @@ describe('sandbox escapes', () => {
     expect(await fails(fileReadTool, { path: '/etc/passwd' })).toBe(
       'Refused to read /etc/passwd: it is an absolute path, outside the workspace. Only files inside the workspace can be used; give a path relative to the workspace (e.g. notes/a.txt).',
     );
-    expect(await fails(fileListTool, { path: '..' })).toContain('Refused to list ..: it uses .. to reach outside the workspace.');
+    expect(await fails(fileListTool, { path: '..' })).toContain(
+      'Refused to list ..: it uses .. to reach outside the workspace.',
+    );
     expect(asked.every((r) => !r.insideSandbox)).toBe(true);
   });
 
@@ -127,10 +143,14 @@ describe('sandbox escapes', () => {
     expect(await fails(fileReadTool, { path: 'leak.txt' })).toContain(
       'Refused to read leak.txt: it goes through a symbolic link that leads outside the workspace.',
     );
-    expect(await fails(fileReadTool, { path: 'evil-dir/x' })).toContain('symbolic link that leads outside the workspace');
+    expect(await fails(fileReadTool, { path: 'evil-dir/x' })).toContain(
+      'symbolic link that leads outside the workspace',
+    );
     expect(await fails(fileListTool, { path: 'evil-dir' })).toContain('symbolic link that leads outside the workspace');
     expect(await fails(fileWriteTool, { path: 'leak.txt', content: 'pwned' })).toContain('it is a symbolic link');
-    expect(await fails(fileWriteTool, { path: 'evil-dir/new/y.txt', content: 'pwned' })).toContain('symbolic link that leads outside the workspace');
+    expect(await fails(fileWriteTool, { path: 'evil-dir/new/y.txt', content: 'pwned' })).toContain(
+      'symbolic link that leads outside the workspace',
+    );
     expect(await readFile(path.join(base, 'secret.txt'), 'utf8')).toBe('secret');
     expect(await tree(path.join(base, 'workspace-evil'))).toEqual(['x']);
   });
@@ -161,8 +181,16 @@ describe('sandbox escapes', () => {
     expect(await fails(fileWriteTool, { path: 'new/b.txt', content: 'x' }, denyAll)).toBe(
       'Writing to new/b.txt was refused by the permission settings; nothing was changed.',
     );
-    expect(await fails(fileReadTool, { path: 'a.txt' }, ctx('zh', () => 'deny'))).toBe('读取 a.txt 的请求被权限设置拒绝了，没有做任何改动。');
-    expect(await fails(fileListTool, {}, denyAll)).toBe('Listing . was refused by the permission settings; nothing was changed.');
+    expect(
+      await fails(
+        fileReadTool,
+        { path: 'a.txt' },
+        ctx('zh', () => 'deny'),
+      ),
+    ).toBe('读取 a.txt 的请求被权限设置拒绝了，没有做任何改动。');
+    expect(await fails(fileListTool, {}, denyAll)).toBe(
+      'Listing . was refused by the permission settings; nothing was changed.',
+    );
     expect(await tree(ws)).toEqual(['a.txt']);
     expect(asked.map((r) => r.insideSandbox)).toEqual([true, true, true]);
   });
@@ -170,9 +198,15 @@ describe('sandbox escapes', () => {
   it('work outside when a future policy allows it', async () => {
     const allowAll = ctx('en', () => 'allow');
     expect(await run(fileReadTool, { path: '../secret.txt' }, allowAll)).toBe('secret');
-    expect(await run(fileWriteTool, { path: '../outside/new.txt', content: 'ok' }, allowAll)).toBe('Wrote 2 bytes to ../outside/new.txt');
+    expect(await run(fileWriteTool, { path: '../outside/new.txt', content: 'ok' }, allowAll)).toBe(
+      'Wrote 2 bytes to ../outside/new.txt',
+    );
     expect(await readFile(path.join(base, 'outside', 'new.txt'), 'utf8')).toBe('ok');
-    expect(asked).toContainEqual({ action: 'file.write', target: path.join(base, 'outside', 'new.txt'), insideSandbox: false });
+    expect(asked).toContainEqual({
+      action: 'file.write',
+      target: path.join(base, 'outside', 'new.txt'),
+      insideSandbox: false,
+    });
   });
 });
 
@@ -185,12 +219,18 @@ describe('dangling links and races', () => {
     await mkdir(outside());
     await symlink(path.join(outside(), 'missing-dir'), path.join(ws, 'd'));
     expect(await fails(fileWriteTool, { path: 'd/x.txt', content: 'pwned' })).toBe(outsideRefusal('d/x.txt'));
-    expect(asked).toEqual([{ action: 'file.write', target: path.join(outside(), 'missing-dir', 'x.txt'), insideSandbox: false }]);
+    expect(asked).toEqual([
+      { action: 'file.write', target: path.join(outside(), 'missing-dir', 'x.txt'), insideSandbox: false },
+    ]);
     expect(await tree(outside())).toEqual([]);
 
     // The folder appears while permission is being asked, between the check and the write.
     const racing = ctx();
-    racing.ask = async (r) => { asked.push(r); await mkdir(path.join(outside(), 'missing-dir'), { recursive: true }); return defaultPolicy(r); };
+    racing.ask = async (r) => {
+      asked.push(r);
+      await mkdir(path.join(outside(), 'missing-dir'), { recursive: true });
+      return defaultPolicy(r);
+    };
     expect(await fails(fileWriteTool, { path: 'd/x.txt', content: 'pwned' }, racing)).toBe(outsideRefusal('d/x.txt'));
     // …and when it was already there before the call.
     expect(await fails(fileWriteTool, { path: 'd/y.txt', content: 'pwned' })).toBe(outsideRefusal('d/y.txt'));
@@ -203,7 +243,13 @@ describe('dangling links and races', () => {
     await symlink(path.join(outside(), 'new.txt'), path.join(ws, 'out.txt'));
     await symlink(path.join(ws, 'missing.txt'), path.join(ws, 'in.txt'));
     for (const p of ['out.txt', 'in.txt']) {
-      expect(await fails(fileWriteTool, { path: p, content: 'x' }, ctx('en', () => 'allow'))).toBe(
+      expect(
+        await fails(
+          fileWriteTool,
+          { path: p, content: 'x' },
+          ctx('en', () => 'allow'),
+        ),
+      ).toBe(
         `Refused to write to ${p}: it is a symbolic link, and writes never go through links. Write to the real file instead, or pick another name.`,
       );
     }
@@ -215,20 +261,32 @@ describe('dangling links and races', () => {
   it('never claim a dangling link is inside when reading or listing it', async () => {
     await symlink(path.join(base, 'nowhere.txt'), path.join(ws, 'gone.txt'));
     await symlink(path.join(base, 'nowhere'), path.join(ws, 'gone-dir'));
-    expect(await fails(fileReadTool, { path: 'gone.txt' })).toContain('Refused to read gone.txt: it goes through a symbolic link that leads outside the workspace.');
-    expect(await fails(fileListTool, { path: 'gone-dir' })).toContain('Refused to list gone-dir: it goes through a symbolic link');
+    expect(await fails(fileReadTool, { path: 'gone.txt' })).toContain(
+      'Refused to read gone.txt: it goes through a symbolic link that leads outside the workspace.',
+    );
+    expect(await fails(fileListTool, { path: 'gone-dir' })).toContain(
+      'Refused to list gone-dir: it goes through a symbolic link',
+    );
     expect(await fails(fileReadTool, { path: 'gone-dir/a.txt' })).toContain('symbolic link that leads outside');
     expect(asked.map((r) => r.insideSandbox)).toEqual([false, false, false]);
     // A policy that allows outside learns the link is dangling, not that the link's own name is missing.
-    expect(await fails(fileReadTool, { path: 'gone.txt' }, ctx('en', () => 'allow'))).toBe(
-      'gone.txt was not found: it is a symbolic link whose target does not exist.',
-    );
+    expect(
+      await fails(
+        fileReadTool,
+        { path: 'gone.txt' },
+        ctx('en', () => 'allow'),
+      ),
+    ).toBe('gone.txt was not found: it is a symbolic link whose target does not exist.');
   });
 
   it('say a dangling link inside is dangling, without suggesting its own name', async () => {
     await symlink(path.join(ws, 'g'), path.join(ws, 'f'));
-    expect(await fails(fileReadTool, { path: 'f' })).toBe('f was not found: it is a symbolic link whose target does not exist.');
-    expect(await fails(fileListTool, { path: 'f' }, ctx('zh'))).toBe('找不到 f：它是一个符号链接，但它指向的目标不存在。');
+    expect(await fails(fileReadTool, { path: 'f' })).toBe(
+      'f was not found: it is a symbolic link whose target does not exist.',
+    );
+    expect(await fails(fileListTool, { path: 'f' }, ctx('zh'))).toBe(
+      '找不到 f：它是一个符号链接，但它指向的目标不存在。',
+    );
     expect(asked.every((r) => r.insideSandbox)).toBe(true);
   });
 
@@ -241,8 +299,12 @@ describe('dangling links and races', () => {
     expect(await fails(fileReadTool, { path: 'l1/x.txt' })).toContain('symbolic link that leads outside');
     await symlink('loop-b', path.join(ws, 'loop-a'));
     await symlink('loop-a', path.join(ws, 'loop-b'));
-    expect(await fails(fileWriteTool, { path: 'loop-a/x.txt', content: 'x' })).toBe('Cannot use the path loop-a/x.txt: its symbolic links form a loop.');
-    expect(await fails(fileReadTool, { path: 'loop-a' })).toBe('Cannot use the path loop-a: its symbolic links form a loop.');
+    expect(await fails(fileWriteTool, { path: 'loop-a/x.txt', content: 'x' })).toBe(
+      'Cannot use the path loop-a/x.txt: its symbolic links form a loop.',
+    );
+    expect(await fails(fileReadTool, { path: 'loop-a' })).toBe(
+      'Cannot use the path loop-a: its symbolic links form a loop.',
+    );
     expect(await tree(outside())).toEqual([]);
   });
 
@@ -291,14 +353,27 @@ describe('file_read problems', () => {
 
   it('says a folder is a folder, a binary file is binary, and non-UTF-8 text is not UTF-8', async () => {
     await mkdir(path.join(ws, 'notes'));
-    await writeFile(path.join(ws, 'image.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]));
+    await writeFile(
+      path.join(ws, 'image.png'),
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]),
+    );
     await writeFile(path.join(ws, 'doc.pdf'), '%PDF-1.7\n%\xE2\xE3\xCF\xD3\n', 'latin1');
     await writeFile(path.join(ws, 'gbk.txt'), Buffer.from([0xc4, 0xe3, 0xba, 0xc3]));
-    expect(await fails(fileReadTool, { path: 'notes' })).toBe('notes is a folder, not a file. Use file_list to see what is in it.');
-    expect(await fails(fileReadTool, { path: 'notes' }, ctx('zh'))).toBe('notes 是一个文件夹，不是文件。要查看其中的内容，请用 file_list。');
-    expect(await fails(fileReadTool, { path: 'image.png' })).toBe('image.png is a binary file, not text, so it cannot be read as text.');
-    expect(await fails(fileReadTool, { path: 'image.png' }, ctx('zh'))).toBe('image.png 是二进制文件，不是文本，无法作为文本读取。');
-    expect(await fails(fileReadTool, { path: 'doc.pdf' })).toBe('doc.pdf is a binary file, not text, so it cannot be read as text. It is a PDF: use pdf_read.');
+    expect(await fails(fileReadTool, { path: 'notes' })).toBe(
+      'notes is a folder, not a file. Use file_list to see what is in it.',
+    );
+    expect(await fails(fileReadTool, { path: 'notes' }, ctx('zh'))).toBe(
+      'notes 是一个文件夹，不是文件。要查看其中的内容，请用 file_list。',
+    );
+    expect(await fails(fileReadTool, { path: 'image.png' })).toBe(
+      'image.png is a binary file, not text, so it cannot be read as text.',
+    );
+    expect(await fails(fileReadTool, { path: 'image.png' }, ctx('zh'))).toBe(
+      'image.png 是二进制文件，不是文本，无法作为文本读取。',
+    );
+    expect(await fails(fileReadTool, { path: 'doc.pdf' })).toBe(
+      'doc.pdf is a binary file, not text, so it cannot be read as text. It is a PDF: use pdf_read.',
+    );
     expect(await fails(fileReadTool, { path: 'gbk.txt' })).toContain('is not valid UTF-8 text');
   });
 });
@@ -342,7 +417,9 @@ describe('file_list', () => {
 
   it('caps long listings at 500 entries', async () => {
     await mkdir(path.join(ws, 'many'));
-    await Promise.all(Array.from({ length: 512 }, (_, i) => writeFile(path.join(ws, 'many', `f${String(i).padStart(3, '0')}.txt`), '')));
+    await Promise.all(
+      Array.from({ length: 512 }, (_, i) => writeFile(path.join(ws, 'many', `f${String(i).padStart(3, '0')}.txt`), '')),
+    );
     const lines = (await run(fileListTool, { path: 'many' })).split('\n');
     expect(lines[0]).toBe('many/ has 512 entries:');
     expect(lines[1]).toBe('f000.txt (0 B)');
@@ -355,11 +432,15 @@ describe('file_list', () => {
   it('explains a file or a missing folder', async () => {
     await writeFile(path.join(ws, 'a.txt'), 'x');
     await mkdir(path.join(ws, 'notes'));
-    expect(await fails(fileListTool, { path: 'a.txt' })).toBe('a.txt is a file, not a folder. Use file_read to see its content.');
+    expect(await fails(fileListTool, { path: 'a.txt' })).toBe(
+      'a.txt is a file, not a folder. Use file_read to see its content.',
+    );
     expect(await fails(fileListTool, { path: 'note' })).toBe(
       'note was not found: there is no such file or folder. Did you mean: notes?',
     );
-    expect(await fails(fileListTool, { path: 'note' }, ctx('zh'))).toBe('找不到 note：没有这个文件或文件夹。你是不是想找：notes？');
+    expect(await fails(fileListTool, { path: 'note' }, ctx('zh'))).toBe(
+      '找不到 note：没有这个文件或文件夹。你是不是想找：notes？',
+    );
   });
 
   it('gives each call a card: the path as the title, the path and size as metadata', async () => {
@@ -377,12 +458,18 @@ describe('file_list', () => {
       title: 'notes/a.txt',
       metadata: { path: 'notes/a.txt', bytes: 6, created: false },
     });
-    expect(await card(fileReadTool, { path: 'notes/a.txt' })).toEqual({ title: 'notes/a.txt', metadata: { path: 'notes/a.txt', bytes: 6 } });
+    expect(await card(fileReadTool, { path: 'notes/a.txt' })).toEqual({
+      title: 'notes/a.txt',
+      metadata: { path: 'notes/a.txt', bytes: 6 },
+    });
     await mkdir(path.join(ws, 'notes', 'old'));
     expect(await card(fileListTool, { path: 'notes' })).toEqual({
       title: 'notes/',
       metadata: { path: 'notes', entries: 2, folders: 1, truncated: false },
     });
-    expect(await card(fileListTool, {})).toEqual({ title: 'workspace', metadata: { path: '.', entries: 1, folders: 1, truncated: false } });
+    expect(await card(fileListTool, {})).toEqual({
+      title: 'workspace',
+      metadata: { path: '.', entries: 1, folders: 1, truncated: false },
+    });
   });
 });

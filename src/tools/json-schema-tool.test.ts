@@ -38,19 +38,36 @@ describe('tools described by JSON Schema', () => {
 
   it('reads 2020-12 schemas (the MCP default) and shows the model an object schema without the dialect', async () => {
     const tool = defineJsonSchemaTool({
-      name: 't', description: 'd', source: 'mcp:x',
-      inputSchema: { type: 'object', properties: { items: { type: 'array', prefixItems: [{ type: 'string' }], items: false } } },
+      name: 't',
+      description: 'd',
+      source: 'mcp:x',
+      inputSchema: {
+        type: 'object',
+        properties: { items: { type: 'array', prefixItems: [{ type: 'string' }], items: false } },
+      },
       execute: () => 'ok',
     });
     expect((await tool.check({ items: ['a'] })).ok).toBe(true);
     expect((await tool.check({ items: ['a', 'b'] })).ok).toBe(false);
     expect(sum().spec.parameters).not.toHaveProperty('$schema');
-    const bare = defineJsonSchemaTool({ name: 'u', description: '', source: 'mcp:x', inputSchema: { type: 'object' }, execute: () => '' });
+    const bare = defineJsonSchemaTool({
+      name: 'u',
+      description: '',
+      source: 'mcp:x',
+      inputSchema: { type: 'object' },
+      execute: () => '',
+    });
     expect(bare.spec.parameters).toEqual({ type: 'object', properties: {} });
   });
 
   it('lets a schema ajv cannot compile through, for the server to judge', async () => {
-    const tool = defineJsonSchemaTool({ name: 'v', description: '', source: 'mcp:x', inputSchema: { type: 'object', properties: { a: { $ref: '#/nowhere' } } }, execute: () => '' });
+    const tool = defineJsonSchemaTool({
+      name: 'v',
+      description: '',
+      source: 'mcp:x',
+      inputSchema: { type: 'object', properties: { a: { $ref: '#/nowhere' } } },
+      execute: () => '',
+    });
     expect((await tool.check({ a: 1 })).ok).toBe(true);
   });
 
@@ -67,7 +84,7 @@ describe('tools described by JSON Schema', () => {
 describe('the registry by source', () => {
   const builtin = defineTool({ name: 'calc', description: '', parameters: z.object({}), execute: () => '' });
 
-  it('replaces and removes a source as a whole, and never takes over another source\'s name', () => {
+  it("replaces and removes a source as a whole, and never takes over another source's name", () => {
     const registry = createToolRegistry([builtin]);
     let changes = 0;
     const off = registry.onChange(() => changes++);
@@ -102,7 +119,14 @@ describe('a schema from a hostile server', () => {
     }
   }
   const tool = (inputSchema: Record<string, unknown>, checker?: SchemaChecker) =>
-    defineJsonSchemaTool({ name: 'evil__t', description: '', source: 'mcp:evil', inputSchema, checker, execute: () => 'ran' });
+    defineJsonSchemaTool({
+      name: 'evil__t',
+      description: '',
+      source: 'mcp:evil',
+      inputSchema,
+      checker,
+      execute: () => 'ran',
+    });
 
   it('checks a backtracking pattern in linear time, without holding the event loop', async () => {
     const t = tool({ type: 'object', properties: { q: { type: 'string', pattern: '^(a+)+$' } } });
@@ -116,14 +140,21 @@ describe('a schema from a hostile server', () => {
 
   it('refuses arguments whose check does not finish in time, and the event loop never waits on it', async () => {
     // oneOf over a recursive $ref: each level of nesting doubles ajv's work, whatever the engine.
-    const schema = { type: 'object', $defs: { n: { type: 'object', properties: { x: { oneOf: [{ $ref: '#/$defs/n' }, { $ref: '#/$defs/n' }] } } } }, properties: { x: { $ref: '#/$defs/n' } } };
+    const schema = {
+      type: 'object',
+      $defs: { n: { type: 'object', properties: { x: { oneOf: [{ $ref: '#/$defs/n' }, { $ref: '#/$defs/n' }] } } } },
+      properties: { x: { $ref: '#/$defs/n' } },
+    };
     const checker = createSchemaChecker({ timeoutMs: 1_000 });
     try {
       let deep: Record<string, unknown> = {};
       for (let i = 0; i < 40; i++) deep = { x: deep };
       const t = tool(schema, checker);
       const { result, maxMs } = await loopHeld(() => t.check(deep));
-      expect(result).toEqual({ ok: false, message: expect.stringMatching(/took more than .* to check these arguments, so the call was not made/) });
+      expect(result).toEqual({
+        ok: false,
+        message: expect.stringMatching(/took more than .* to check these arguments, so the call was not made/),
+      });
       expect(maxMs).toBeLessThan(200);
       // The checker carries on with a fresh worker.
       expect((await t.check({ x: { x: {} } })).ok).toBe(false);
@@ -145,6 +176,12 @@ describe('a schema from a hostile server', () => {
     });
     expect((await t.check({ space: 'a\u00a0b', dot: 'a😀b', backref: 'xx', ahead: 'ab', emoji: '😀' })).ok).toBe(true);
     const bad = await t.check({ space: 'a_b', dot: 'a\rb', backref: 'xk<c>', ahead: 'ac', emoji: 'x' });
-    expect(!bad.ok && bad.message.split('; ').map((m) => m.split(':')[0])).toEqual(['space', 'dot', 'backref', 'ahead', 'emoji']);
+    expect(!bad.ok && bad.message.split('; ').map((m) => m.split(':')[0])).toEqual([
+      'space',
+      'dot',
+      'backref',
+      'ahead',
+      'emoji',
+    ]);
   });
 });

@@ -1,5 +1,10 @@
 import type { ErrorObject } from 'ajv';
-import { createSchemaChecker, MAX_SCHEMA_ERRORS, SCHEMA_CHECK_TIME_LIMIT_MS, type SchemaChecker } from './schema-checker.js';
+import {
+  createSchemaChecker,
+  MAX_SCHEMA_ERRORS,
+  SCHEMA_CHECK_TIME_LIMIT_MS,
+  type SchemaChecker,
+} from './schema-checker.js';
 import type { ArgsCheck, Tool, ToolAnnotations, ToolContext, ToolOutput, ToolSource } from './tool.js';
 
 /** A tool whose parameters are a JSON Schema as it came (an MCP server's `inputSchema`). */
@@ -33,7 +38,12 @@ function describe(errors: ErrorObject[], total: number): string {
   if (!errors.length) return 'the arguments do not match the schema';
   const lines = errors.slice(0, MAX_SCHEMA_ERRORS).map((e) => {
     const where = e.instancePath ? e.instancePath.slice(1).replaceAll('/', '.') : '';
-    const extra = e.keyword === 'required' ? '' : e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : '';
+    const extra =
+      e.keyword === 'required'
+        ? ''
+        : e.keyword === 'additionalProperties'
+          ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})`
+          : '';
     return `${where ? `${where}: ` : ''}${e.message ?? e.keyword}${extra}`;
   });
   const more = total > lines.length ? `; … ${total - lines.length} more` : '';
@@ -49,7 +59,8 @@ function modelSchema(schema: Record<string, unknown>): Record<string, unknown> {
 /** Why arguments went unchecked, for the model: it may send simpler arguments, or not call the tool. */
 const UNCHECKED: Record<'time' | 'memory' | 'failed', string> = {
   time: `the server's schema took more than ${SCHEMA_CHECK_TIME_LIMIT_MS / 1000} s to check these arguments, so the call was not made; send simpler arguments or do without this tool`,
-  memory: "checking these arguments against the server's schema needed too much memory, so the call was not made; send simpler arguments or do without this tool",
+  memory:
+    "checking these arguments against the server's schema needed too much memory, so the call was not made; send simpler arguments or do without this tool",
   failed: "the arguments could not be checked against the server's schema, so the call was not made",
 };
 
@@ -73,7 +84,8 @@ export function defineJsonSchemaTool(def: JsonSchemaToolDefinition): Tool {
     ...(def.remoteServer !== undefined && { remoteServer: def.remoteServer }),
     spec,
     async check(value: unknown): Promise<ArgsCheck> {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, message: 'the arguments must be a JSON object' };
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return { ok: false, message: 'the arguments must be a JSON object' };
       const checker = def.checker ?? checkerFor(def.source);
       const verdict = await checker.check(schemaText, value);
       switch (verdict.kind) {

@@ -28,7 +28,8 @@ export function linearPattern(pattern: string, flags: string, re2: Re2Engine): P
   // Constructing a RegExp only parses it (no matching): it says whether the pattern is valid ECMA-262.
   const native = new RegExp(pattern, flags);
   // ECMA's \s also takes Unicode spaces and `.` stops at \r, U+2028 and U+2029; RE2's do not.
-  const space = '\\t\\n\\v\\f\\r \\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}';
+  const space =
+    '\\t\\n\\v\\f\\r \\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}';
   const lineChar = '[^\\n\\r\\x{2028}\\x{2029}]';
   let out = '';
   let inClass = false;
@@ -53,7 +54,13 @@ export function linearPattern(pattern: string, flags: string, re2: Re2Engine): P
       // `[]` and `[^]` are classes of their own in ECMA-262; RE2 reads a leading `]` as a member.
       const negated = pattern[i + 1] === '^';
       if (pattern[i + (negated ? 2 : 1)] === ']') return native;
-    } else if (c === '(' && pattern[i + 1] === '?' && (pattern[i + 2] === '=' || pattern[i + 2] === '!' || (pattern[i + 2] === '<' && (pattern[i + 3] === '=' || pattern[i + 3] === '!')))) {
+    } else if (
+      c === '(' &&
+      pattern[i + 1] === '?' &&
+      (pattern[i + 2] === '=' ||
+        pattern[i + 2] === '!' ||
+        (pattern[i + 2] === '<' && (pattern[i + 3] === '=' || pattern[i + 3] === '!')))
+    ) {
       return native;
     } else if (c === '.') {
       out += lineChar;

@@ -28,12 +28,16 @@ const HEADER_SCAN_BYTES = 1_024;
 /** The longest title shown; some documents put a paragraph there. */
 const MAX_TITLE_CHARS = 200;
 /** Titles that editors write on their own ("Microsoft Word - draft.docx", "untitled"): the first line says more. */
-const PLACEHOLDER_TITLE = /^(?:microsoft (?:word|powerpoint|excel) - |untitled\b|无标题|document\d*$)|\.(?:docx?|pptx?|xlsx?|odt|rtf|txt|tex|dvi|pdf)$/i;
+const PLACEHOLDER_TITLE =
+  /^(?:microsoft (?:word|powerpoint|excel) - |untitled\b|无标题|document\d*$)|\.(?:docx?|pptx?|xlsx?|odt|rtf|txt|tex|dvi|pdf)$/i;
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 export const PdfReadParams = z.object({
   path: z.string().describe('Path of the PDF, relative to the workspace, e.g. "reports/annual-2021.pdf".'),
-  pages: z.string().optional().describe('Which pages to read, e.g. "1-3,5" or "10-" (numbered from 1). Leave out to read from the start.'),
+  pages: z
+    .string()
+    .optional()
+    .describe('Which pages to read, e.g. "1-3,5" or "10-" (numbered from 1). Leave out to read from the start.'),
 });
 export type PdfReadParams = z.infer<typeof PdfReadParams>;
 
@@ -81,10 +85,18 @@ export function createPdfReadTool(): Tool {
             let text = pageMarkdown(page);
             const blank = text === '';
             if (blank) {
-              text = say(lang, '（本页没有文字层：可能是扫描的图片。）', '(No text layer on this page: perhaps a scanned image.)');
+              text = say(
+                lang,
+                '（本页没有文字层：可能是扫描的图片。）',
+                '(No text layer on this page: perhaps a scanned image.)',
+              );
             } else if (!firstLine) {
               // The first line with words: not a page number or a table row.
-              firstLine = text.split('\n').find((l) => !l.startsWith('|') && (l.match(/\p{L}/gu)?.length ?? 0) >= 2)?.trim() ?? '';
+              firstLine =
+                text
+                  .split('\n')
+                  .find((l) => !l.startsWith('|') && (l.match(/\p{L}/gu)?.length ?? 0) >= 2)
+                  ?.trim() ?? '';
             }
             // Whole pages only, headings counted, so "read" in the header and the read-on note are exact;
             // only a first page too long on its own is cut, and says so.
@@ -111,9 +123,14 @@ export function createPdfReadTool(): Tool {
       }
 
       const pageCount = info.pageCount;
-      const title = (info.title && !PLACEHOLDER_TITLE.test(info.title) ? info.title : firstLine).replace(/\s+/g, ' ').slice(0, MAX_TITLE_CHARS);
+      const title = (info.title && !PLACEHOLDER_TITLE.test(info.title) ? info.title : firstLine)
+        .replace(/\s+/g, ' ')
+        .slice(0, MAX_TITLE_CHARS);
       const metadata = { path: shown, title, pageCount, pages: formatPages(read), chars };
-      const card = { title: `${shown} · ${say(lang, `${pageCount} 页`, `${pageCount} page${pageCount === 1 ? '' : 's'}`)}`, metadata };
+      const card = {
+        title: `${shown} · ${say(lang, `${pageCount} 页`, `${pageCount} page${pageCount === 1 ? '' : 's'}`)}`,
+        metadata,
+      };
       if (read.length > 0 && empty === read.length) {
         return {
           output: say(
@@ -140,40 +157,76 @@ export function createPdfReadTool(): Tool {
 }
 
 /** The fenced pages with their header, and after the fence, which pages are left and how to read them. */
-function assemble(lang: Lang, shown: string, title: string, pageCount: number, sections: string[], read: number[], wanted: number[], cutShort: number | undefined): string {
+function assemble(
+  lang: Lang,
+  shown: string,
+  title: string,
+  pageCount: number,
+  sections: string[],
+  read: number[],
+  wanted: number[],
+  cutShort: number | undefined,
+): string {
   const header = [
     title ? `# ${title}` : '',
-    say(lang, `共 ${pageCount} 页，本次读了：${formatPages(read)}`, `${pageCount} page${pageCount === 1 ? '' : 's'}; read: ${formatPages(read)}`),
-  ].filter(Boolean).join('\n');
+    say(
+      lang,
+      `共 ${pageCount} 页，本次读了：${formatPages(read)}`,
+      `${pageCount} page${pageCount === 1 ? '' : 's'}; read: ${formatPages(read)}`,
+    ),
+  ]
+    .filter(Boolean)
+    .join('\n');
   let output = untrusted(shown, `${header}\n\n${sections.join('\n\n')}`, 'PDF document');
   const limit = formatBytes(MAX_OUTPUT_CHARS);
   if (cutShort !== undefined) {
-    output += '\n' + say(lang, `（第 ${cutShort} 页本身超过了每次 ${limit} 个字符的上限，只给出了开头部分。）`,
-      `(Page ${cutShort} alone is over the ${limit}-character limit per call; only its beginning is given.)`);
+    output +=
+      '\n' +
+      say(
+        lang,
+        `（第 ${cutShort} 页本身超过了每次 ${limit} 个字符的上限，只给出了开头部分。）`,
+        `(Page ${cutShort} alone is over the ${limit}-character limit per call; only its beginning is given.)`,
+      );
   }
   const done = new Set(read);
   const rest = wanted.filter((n) => !done.has(n));
   if (rest.length > 0) {
     const spec = formatPages(rest).replace(/ /g, '');
-    output += '\n' + say(
-      lang,
-      `（已达到每次 ${limit} 个字符的上限，第 ${formatPages(rest)} 页未读。要继续，请用 pages: "${spec}" 再调用 pdf_read。）`,
-      `(Stopped at the ${limit}-character limit; pages ${formatPages(rest)} were not read. To go on, call pdf_read with pages: "${spec}".)`,
-    );
+    output +=
+      '\n' +
+      say(
+        lang,
+        `（已达到每次 ${limit} 个字符的上限，第 ${formatPages(rest)} 页未读。要继续，请用 pages: "${spec}" 再调用 pdf_read。）`,
+        `(Stopped at the ${limit}-character limit; pages ${formatPages(rest)} were not read. To go on, call pdf_read with pages: "${spec}".)`,
+      );
   }
   return output;
 }
 
 /** The file's bytes, after the checks that need no parser: a regular file, not empty, not huge, a PDF header. */
-async function readPdfBytes(target: string, shown: string, lang: Lang, notFound: () => Promise<string>): Promise<Uint8Array> {
+async function readPdfBytes(
+  target: string,
+  shown: string,
+  lang: Lang,
+  notFound: () => Promise<string>,
+): Promise<Uint8Array> {
   let bytes: Buffer;
   try {
     const info = await stat(target);
-    if (info.isDirectory()) throw new ToolError(say(lang, `${shown} 是一个文件夹，不是 PDF 文件。`, `${shown} is a folder, not a PDF file.`));
-    if (!info.isFile()) throw new ToolError(say(lang, `${shown} 不是普通文件，无法读取。`, `${shown} is not a regular file and cannot be read.`));
+    if (info.isDirectory())
+      throw new ToolError(say(lang, `${shown} 是一个文件夹，不是 PDF 文件。`, `${shown} is a folder, not a PDF file.`));
+    if (!info.isFile())
+      throw new ToolError(
+        say(lang, `${shown} 不是普通文件，无法读取。`, `${shown} is not a regular file and cannot be read.`),
+      );
     if (info.size > MAX_PDF_BYTES) {
-      throw new ToolError(say(lang, `${shown} 有 ${formatBytes(info.size)} 字节，超过了 ${formatBytes(MAX_PDF_BYTES)} 字节的上限，未读取。`,
-        `${shown} is ${formatBytes(info.size)} bytes, over the ${formatBytes(MAX_PDF_BYTES)}-byte limit; it was not read.`));
+      throw new ToolError(
+        say(
+          lang,
+          `${shown} 有 ${formatBytes(info.size)} 字节，超过了 ${formatBytes(MAX_PDF_BYTES)} 字节的上限，未读取。`,
+          `${shown} is ${formatBytes(info.size)} bytes, over the ${formatBytes(MAX_PDF_BYTES)}-byte limit; it was not read.`,
+        ),
+      );
     }
     const handle = await open(target, OPEN_FLAGS);
     try {
@@ -184,16 +237,20 @@ async function readPdfBytes(target: string, shown: string, lang: Lang, notFound:
   } catch (err) {
     if (err instanceof ToolError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') throw new ToolError(await notFound(), { outside: true });
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP')
+      throw new ToolError(await notFound(), { outside: true });
     throw new ToolError(say(lang, `无法读取 ${shown}（${code}）。`, `Cannot read ${shown} (${code}).`));
   }
-  if (bytes.length === 0) throw new ToolError(say(lang, `${shown} 是空文件，不是 PDF。`, `${shown} is empty, not a PDF.`));
+  if (bytes.length === 0)
+    throw new ToolError(say(lang, `${shown} 是空文件，不是 PDF。`, `${shown} is empty, not a PDF.`));
   if (!bytes.subarray(0, HEADER_SCAN_BYTES).toString('latin1').includes('%PDF-')) {
-    throw new ToolError(say(
-      lang,
-      `${shown} 不是 PDF 文件（开头没有 %PDF- 标记）。文本文件请用 file_read。`,
-      `${shown} is not a PDF file (it does not start with the %PDF- marker). For a text file use file_read.`,
-    ));
+    throw new ToolError(
+      say(
+        lang,
+        `${shown} 不是 PDF 文件（开头没有 %PDF- 标记）。文本文件请用 file_read。`,
+        `${shown} is not a PDF file (it does not start with the %PDF- marker). For a text file use file_read.`,
+      ),
+    );
   }
   return bytes;
 }
@@ -201,17 +258,29 @@ async function readPdfBytes(target: string, shown: string, lang: Lang, notFound:
 function failureMessage(lang: Lang, shown: string, reason: string, detail: string): string {
   switch (reason) {
     case 'password':
-      return say(lang, `${shown} 有密码保护（已加密），无法读取。这里不能输入密码；如需阅读，请用户提供一份未加密的副本。`,
-        `${shown} is password-protected (encrypted), so it cannot be read. No password can be entered here; an unprotected copy would be needed.`);
+      return say(
+        lang,
+        `${shown} 有密码保护（已加密），无法读取。这里不能输入密码；如需阅读，请用户提供一份未加密的副本。`,
+        `${shown} is password-protected (encrypted), so it cannot be read. No password can be entered here; an unprotected copy would be needed.`,
+      );
     case 'invalid':
-      return say(lang, `${shown} 已损坏或不完整（可能只下载了一部分），无法作为 PDF 读取。`,
-        `${shown} is damaged or incomplete (perhaps only partly downloaded) and cannot be read as a PDF.`);
+      return say(
+        lang,
+        `${shown} 已损坏或不完整（可能只下载了一部分），无法作为 PDF 读取。`,
+        `${shown} is damaged or incomplete (perhaps only partly downloaded) and cannot be read as a PDF.`,
+      );
     case 'timeout':
-      return say(lang, `读取 ${shown} 超时，已停止。可以试着只读几页（pages，例如 "1-3"）。`,
-        `Reading ${shown} took too long and was stopped. Try reading fewer pages (pages, e.g. "1-3").`);
+      return say(
+        lang,
+        `读取 ${shown} 超时，已停止。可以试着只读几页（pages，例如 "1-3"）。`,
+        `Reading ${shown} took too long and was stopped. Try reading fewer pages (pages, e.g. "1-3").`,
+      );
     case 'memory':
-      return say(lang, `${shown} 需要的内存超过了上限，已停止读取。可以试着只读几页（pages，例如 "1-3"）。`,
-        `${shown} needed more memory than allowed, so reading it was stopped. Try reading fewer pages (pages, e.g. "1-3").`);
+      return say(
+        lang,
+        `${shown} 需要的内存超过了上限，已停止读取。可以试着只读几页（pages，例如 "1-3"）。`,
+        `${shown} needed more memory than allowed, so reading it was stopped. Try reading fewer pages (pages, e.g. "1-3").`,
+      );
     case 'aborted':
       return say(lang, `读取 ${shown} 被中止了。`, `Reading ${shown} was stopped.`);
     default:

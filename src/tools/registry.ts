@@ -177,7 +177,8 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
 
   function prepare(call: ToolCall): PreparedCall {
     const max = byName.get(call.name)?.maxInputChars ?? DEFAULT_MAX_INPUT_CHARS;
-    if (call.arguments.length > max) return { call, parsed: { ok: false, oversized: max }, input: refusedPreview(call.arguments), arguments: '{}' };
+    if (call.arguments.length > max)
+      return { call, parsed: { ok: false, oversized: max }, input: refusedPreview(call.arguments), arguments: '{}' };
     const parsed = parseArguments(call.arguments);
     if (!scrub) return { call, parsed, input: parsed.ok ? parsed.value : call.arguments, arguments: call.arguments };
     // What the tool, the store and the history see is the scrubbed value, all alike.
@@ -191,7 +192,8 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
     // Made when the tool first looks at its signal, or when it is stopped: most calls never need one.
     let controller: AbortController | undefined;
     const abort = () => (controller ??= new AbortController()).abort();
-    if (ctx.signal.aborted) throw new ToolError(say(ctx.lang, '已取消，没有执行。', 'Cancelled before it started; nothing was done.'));
+    if (ctx.signal.aborted)
+      throw new ToolError(say(ctx.lang, '已取消，没有执行。', 'Cancelled before it started; nothing was done.'));
     // The clock stops while the user decides a permission ask, and goes on with the time that was left.
     let asking = 0;
     let clock: PausableTimer | undefined;
@@ -229,7 +231,15 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
     };
     clock = pausableTimer(
       // A tool with a short timeout gets as short a grace.
-      () => stop(say(ctx.lang, `${tool.name} 超时（${timeoutMs / 1000} 秒），已要求它停止。`, `${tool.name} timed out after ${timeoutMs / 1000} s and was told to stop.`), Math.min(settleGraceMs, timeoutMs)),
+      () =>
+        stop(
+          say(
+            ctx.lang,
+            `${tool.name} 超时（${timeoutMs / 1000} 秒），已要求它停止。`,
+            `${tool.name} timed out after ${timeoutMs / 1000} s and was told to stop.`,
+          ),
+          Math.min(settleGraceMs, timeoutMs),
+        ),
       timeoutMs,
       asking === 0,
     );
@@ -257,16 +267,25 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
     committed: () => boolean,
   ): Promise<ToolOutput | string> {
     let graceTimer: NodeJS.Timeout | undefined;
-    const outcome = pending.then((output) => ({ output }), (error: unknown) => ({ error }));
-    const grace = new Promise<'still running'>((resolve) => (graceTimer = setTimeout(() => resolve('still running'), graceMs)));
+    const outcome = pending.then(
+      (output) => ({ output }),
+      (error: unknown) => ({ error }),
+    );
+    const grace = new Promise<'still running'>(
+      (resolve) => (graceTimer = setTimeout(() => resolve('still running'), graceMs)),
+    );
     try {
       let settled = await Promise.race([outcome, grace]);
       // Past its point of no return the call is waited for, however long: only then does the report match.
       if (settled === 'still running' && committed()) settled = await outcome;
       if (settled === 'still running') {
-        throw new ToolError(`${why} ${say(lang,
-          `它在 ${graceMs / 1000} 秒内没有确认已停止，可能仍会完成。`,
-          `It did not confirm within ${graceMs / 1000} s that it stopped, so it may still finish.`)}`);
+        throw new ToolError(
+          `${why} ${say(
+            lang,
+            `它在 ${graceMs / 1000} 秒内没有确认已停止，可能仍会完成。`,
+            `It did not confirm within ${graceMs / 1000} s that it stopped, so it may still finish.`,
+          )}`,
+        );
       }
       if ('output' in settled) {
         const note = say(lang, '（停止请求到达前它已经完成。）', '(It finished before the stop could take effect.)');
@@ -341,13 +360,14 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
     async run(callOrPrepared, ctx) {
       const started = performance.now();
       const { call, parsed } = 'parsed' in callOrPrepared ? callOrPrepared : prepare(callOrPrepared);
-      const fail = (input: unknown, reason: string, outside = false): ToolResult => clean({
-        ok: false,
-        output: `Error: ${truncate(reason)}`,
-        input,
-        ms: performance.now() - started,
-        ...(outside && { outside: true }),
-      });
+      const fail = (input: unknown, reason: string, outside = false): ToolResult =>
+        clean({
+          ok: false,
+          output: `Error: ${truncate(reason)}`,
+          input,
+          ms: performance.now() - started,
+          ...(outside && { outside: true }),
+        });
 
       const tool = byName.get(call.name);
       // A huge argument is refused whole, never parsed, stored or shown.
@@ -356,36 +376,63 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
         const max = parsed.oversized.toLocaleString('en-US');
         return fail(
           refusedPreview(call.arguments),
-          say(ctx.lang, `${call.name} 的参数太长（${size} 个字符，上限 ${max}），没有执行。`,
-            `the arguments for ${call.name} are too long (${size} characters, at most ${max}); it was not run.`),
+          say(
+            ctx.lang,
+            `${call.name} 的参数太长（${size} 个字符，上限 ${max}），没有执行。`,
+            `the arguments for ${call.name} are too long (${size} characters, at most ${max}); it was not run.`,
+          ),
         );
       }
       if (!parsed.ok) {
         return fail(
           call.arguments,
-          say(ctx.lang, `参数不是有效的 JSON（${parsed.reason}），请按工具的参数格式重新发送一个 JSON 对象。`,
-            `the arguments are not valid JSON (${parsed.reason}). Send one JSON object that matches the tool's schema.`),
+          say(
+            ctx.lang,
+            `参数不是有效的 JSON（${parsed.reason}），请按工具的参数格式重新发送一个 JSON 对象。`,
+            `the arguments are not valid JSON (${parsed.reason}). Send one JSON object that matches the tool's schema.`,
+          ),
         );
       }
       if (!tool) {
         return fail(
           parsed.value,
-          say(ctx.lang, `没有名为 ${call.name} 的工具。可用的工具：${[...byName.keys()].join('、')}。`,
-            `there is no tool named "${call.name}". Available tools: ${[...byName.keys()].join(', ')}.`),
+          say(
+            ctx.lang,
+            `没有名为 ${call.name} 的工具。可用的工具：${[...byName.keys()].join('、')}。`,
+            `there is no tool named "${call.name}". Available tools: ${[...byName.keys()].join(', ')}.`,
+          ),
         );
       }
       const args = await tool.check(parsed.value);
       if (!args.ok) {
         return fail(
           parsed.value,
-          say(ctx.lang, `${tool.name} 的参数不对：${args.message}`, `invalid arguments for ${tool.name}: ${args.message}`),
+          say(
+            ctx.lang,
+            `${tool.name} 的参数不对：${args.message}`,
+            `invalid arguments for ${tool.name}: ${args.message}`,
+          ),
         );
       }
       try {
         const bound = await boundResult(await execute(tool, args.value, ctx), ctx);
-        if (!bound) return fail(parsed.value, say(ctx.lang, `${tool.name} 出错了：结果里没有输出文字。`, `${tool.name} failed: its result had no output text.`));
+        if (!bound)
+          return fail(
+            parsed.value,
+            say(
+              ctx.lang,
+              `${tool.name} 出错了：结果里没有输出文字。`,
+              `${tool.name} failed: its result had no output text.`,
+            ),
+          );
         const { notes, output, ...card } = bound;
-        return clean({ ok: true, output: [truncate(output), ...notes].join('\n'), input: parsed.value, ms: performance.now() - started, ...card });
+        return clean({
+          ok: true,
+          output: [truncate(output), ...notes].join('\n'),
+          input: parsed.value,
+          ms: performance.now() - started,
+          ...card,
+        });
       } catch (err) {
         if (err instanceof ToolError) return fail(parsed.value, err.message, err.outside);
         const message = err instanceof Error ? err.message : String(err);

@@ -24,7 +24,10 @@ afterEach(async () => {
 });
 
 async function refusal(p: Promise<unknown>): Promise<string> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ToolError);
   return (err as ToolError).message;
 }
@@ -42,7 +45,9 @@ describe('isInside', () => {
 describe('resolveInSandbox', () => {
   it('resolves plain relative paths, including ones that do not exist yet', async () => {
     expect(await resolveInSandbox(ws, 'a.txt', 'en')).toBe(path.join(ws, 'a.txt'));
-    expect(await resolveInSandbox(ws, 'notes/deep/a.txt', 'en', { forWrite: true })).toBe(path.join(ws, 'notes/deep/a.txt'));
+    expect(await resolveInSandbox(ws, 'notes/deep/a.txt', 'en', { forWrite: true })).toBe(
+      path.join(ws, 'notes/deep/a.txt'),
+    );
     expect(await resolveInSandbox(ws, 'a/../b.txt', 'en')).toBe(path.join(ws, 'b.txt'));
     expect(await resolveInSandbox(ws, '.', 'en')).toBe(ws);
     // `~` is an ordinary name here, never the home folder.
@@ -58,8 +63,12 @@ describe('resolveInSandbox', () => {
 
   it('refuses empty paths and NUL bytes', async () => {
     expect(await refusal(resolveInSandbox(ws, '', 'zh'))).toBe('路径为空：请给出相对于工作区的文件路径。');
-    expect(await refusal(resolveInSandbox(ws, '   ', 'en'))).toBe('The path is empty: give a file path relative to the workspace.');
-    expect(await refusal(resolveInSandbox(ws, 'a\0.txt', 'en'))).toBe('The path contains a NUL character and cannot be used.');
+    expect(await refusal(resolveInSandbox(ws, '   ', 'en'))).toBe(
+      'The path is empty: give a file path relative to the workspace.',
+    );
+    expect(await refusal(resolveInSandbox(ws, 'a\0.txt', 'en'))).toBe(
+      'The path contains a NUL character and cannot be used.',
+    );
   });
 
   it('refuses a path too deep, too long or with too long a name before touching the disk, not even to make the workspace', async () => {
@@ -68,16 +77,22 @@ describe('resolveInSandbox', () => {
     expect(await refusal(resolveInSandbox(fresh, deep(65), 'en', { forWrite: true }))).toBe(
       'The path is 65 folders deep; at most 64 are allowed. Use a shallower path.',
     );
-    expect(await refusal(resolveInSandbox(fresh, deep(1000), 'zh'))).toBe('路径有 1,000 层文件夹，最多允许 64 层。请换一个层级少一些的路径。');
+    expect(await refusal(resolveInSandbox(fresh, deep(1000), 'zh'))).toBe(
+      '路径有 1,000 层文件夹，最多允许 64 层。请换一个层级少一些的路径。',
+    );
     expect(await refusal(resolveInSandbox(fresh, 'a/'.repeat(2048) + 'b', 'en'))).toContain('2,048 folders deep');
     expect(await refusal(resolveInSandbox(fresh, `${'x'.repeat(255)}/`.repeat(17), 'en'))).toBe(
       'The path is 4,352 bytes long; at most 4,096 are allowed. Use a shorter path.',
     );
-    expect(await refusal(resolveInSandbox(fresh, `notes/${'汉'.repeat(86)}.md`, 'en'))).toContain('is too long: 261 bytes');
+    expect(await refusal(resolveInSandbox(fresh, `notes/${'汉'.repeat(86)}.md`, 'en'))).toContain(
+      'is too long: 261 bytes',
+    );
     expect(existsSync(fresh)).toBe(false);
     // The limits themselves are allowed, and `..` and `.` are no levels.
     expect(await resolveInSandbox(fresh, deep(64), 'en', { forWrite: true })).toBe(path.join(fresh, deep(64)));
-    expect(await resolveInSandbox(fresh, `./${deep(64)}/../g.txt`, 'en')).toBe(path.join(fresh, path.dirname(deep(64)), 'g.txt'));
+    expect(await resolveInSandbox(fresh, `./${deep(64)}/../g.txt`, 'en')).toBe(
+      path.join(fresh, path.dirname(deep(64)), 'g.txt'),
+    );
   });
 
   it('refuses absolute paths, POSIX and Windows forms', async () => {
@@ -106,9 +121,15 @@ describe('resolveInSandbox', () => {
   it('refuses symlinks that lead outside, for reads and for writes below them', async () => {
     await symlink(path.join(base, 'secret.txt'), path.join(ws, 'link.txt'));
     await symlink(base, path.join(ws, 'outdir'));
-    expect(await refusal(resolveInSandbox(ws, 'link.txt', 'en'))).toContain('symbolic link that leads outside the workspace');
-    expect(await refusal(resolveInSandbox(ws, 'outdir/secret.txt', 'en'))).toContain('symbolic link that leads outside');
-    expect(await refusal(resolveInSandbox(ws, 'outdir/new/deep.txt', 'en', { forWrite: true }))).toContain('symbolic link that leads outside');
+    expect(await refusal(resolveInSandbox(ws, 'link.txt', 'en'))).toContain(
+      'symbolic link that leads outside the workspace',
+    );
+    expect(await refusal(resolveInSandbox(ws, 'outdir/secret.txt', 'en'))).toContain(
+      'symbolic link that leads outside',
+    );
+    expect(await refusal(resolveInSandbox(ws, 'outdir/new/deep.txt', 'en', { forWrite: true }))).toContain(
+      'symbolic link that leads outside',
+    );
   });
 
   it('refuses to write through a final symlink, wherever it points', async () => {
@@ -126,7 +147,9 @@ describe('resolveInSandbox', () => {
   it('reports symlink loops clearly', async () => {
     await symlink(path.join(ws, 'b'), path.join(ws, 'a'));
     await symlink(path.join(ws, 'a'), path.join(ws, 'b'));
-    expect(await refusal(resolveInSandbox(ws, 'a/x.txt', 'en'))).toBe('Cannot use the path a/x.txt: its symbolic links form a loop.');
+    expect(await refusal(resolveInSandbox(ws, 'a/x.txt', 'en'))).toBe(
+      'Cannot use the path a/x.txt: its symbolic links form a loop.',
+    );
   });
 });
 
@@ -135,7 +158,12 @@ describe('locateInSandbox', () => {
     const inside = await locateInSandbox(ws, 'notes/./a.txt', 'en');
     expect(inside).toEqual({ target: path.join(ws, 'notes', 'a.txt'), display: 'notes/a.txt', inside: true });
     const outside = await locateInSandbox(ws, '../secret.txt', 'en');
-    expect(outside).toMatchObject({ display: '../secret.txt', inside: false, reason: 'escape', target: path.join(base, 'secret.txt') });
+    expect(outside).toMatchObject({
+      display: '../secret.txt',
+      inside: false,
+      reason: 'escape',
+      target: path.join(base, 'secret.txt'),
+    });
   });
 
   it('classifies a dangling link that points outside as outside, used as a folder or as the file', async () => {
@@ -143,12 +171,21 @@ describe('locateInSandbox', () => {
     await symlink(path.join(base, 'nowhere.txt'), path.join(ws, 'gone.txt'));
     for (const forWrite of [false, true]) {
       expect(await locateInSandbox(ws, 'd/x.txt', 'en', { forWrite })).toEqual({
-        target: path.join(base, 'outside', 'missing-dir', 'x.txt'), display: 'd/x.txt', inside: false, reason: 'symlink',
+        target: path.join(base, 'outside', 'missing-dir', 'x.txt'),
+        display: 'd/x.txt',
+        inside: false,
+        reason: 'symlink',
       });
-      expect(await refusal(resolveInSandbox(ws, 'd/new/deep.txt', 'en', { forWrite }))).toContain('symbolic link that leads outside');
+      expect(await refusal(resolveInSandbox(ws, 'd/new/deep.txt', 'en', { forWrite }))).toContain(
+        'symbolic link that leads outside',
+      );
     }
     expect(await locateInSandbox(ws, 'gone.txt', 'en')).toEqual({
-      target: path.join(base, 'nowhere.txt'), display: 'gone.txt', inside: false, reason: 'symlink', finalLink: true,
+      target: path.join(base, 'nowhere.txt'),
+      display: 'gone.txt',
+      inside: false,
+      reason: 'symlink',
+      finalLink: true,
     });
     expect(await locateInSandbox(ws, 'd', 'en')).toMatchObject({ inside: false, reason: 'symlink' });
   });
@@ -158,22 +195,31 @@ describe('locateInSandbox', () => {
     // inside -> inside -> outside, written relative to each link's own folder.
     await symlink('sub/hop2', path.join(ws, 'hop1'));
     await symlink('../../secret.txt', path.join(ws, 'sub', 'hop2'));
-    expect(await locateInSandbox(ws, 'hop1', 'en')).toMatchObject({ target: path.join(base, 'secret.txt'), inside: false, reason: 'symlink' });
+    expect(await locateInSandbox(ws, 'hop1', 'en')).toMatchObject({
+      target: path.join(base, 'secret.txt'),
+      inside: false,
+      reason: 'symlink',
+    });
     // A chain that stays inside is fine, and its dangling end inside stays inside.
     await symlink('sub', path.join(ws, 'in1'));
     await symlink('in1', path.join(ws, 'in2'));
     expect(await locateInSandbox(ws, 'in2/a.txt', 'en', { forWrite: true })).toEqual({
-      target: path.join(ws, 'sub', 'a.txt'), display: 'in2/a.txt', inside: true,
+      target: path.join(ws, 'sub', 'a.txt'),
+      display: 'in2/a.txt',
+      inside: true,
     });
     await symlink('sub/missing', path.join(ws, 'in3'));
     expect(await locateInSandbox(ws, 'in3/deep/a.txt', 'en', { forWrite: true })).toMatchObject({
-      target: path.join(ws, 'sub', 'missing', 'deep', 'a.txt'), inside: true,
+      target: path.join(ws, 'sub', 'missing', 'deep', 'a.txt'),
+      inside: true,
     });
     // `..` in a link target climbs from the link's real folder, not from the name the user typed.
     await symlink(path.join(ws, 'sub'), path.join(ws, 'sublink'));
     await symlink('../..', path.join(ws, 'sub', 'up'));
     expect(await locateInSandbox(ws, 'sublink/up/secret.txt', 'en')).toMatchObject({
-      target: path.join(base, 'secret.txt'), inside: false, reason: 'symlink',
+      target: path.join(base, 'secret.txt'),
+      inside: false,
+      reason: 'symlink',
     });
   });
 
@@ -182,17 +228,29 @@ describe('locateInSandbox', () => {
     await symlink(path.join(ws, 'c2'), path.join(ws, 'c1'));
     await symlink('c3/x', path.join(ws, 'c2'));
     await symlink('c1', path.join(ws, 'c3'));
-    expect(await refusal(resolveInSandbox(ws, 'self', 'en'))).toBe('Cannot use the path self: its symbolic links form a loop.');
-    expect(await refusal(resolveInSandbox(ws, 'c1/y.txt', 'zh', { forWrite: true }))).toBe('无法使用路径 c1/y.txt：符号链接形成了循环。');
+    expect(await refusal(resolveInSandbox(ws, 'self', 'en'))).toBe(
+      'Cannot use the path self: its symbolic links form a loop.',
+    );
+    expect(await refusal(resolveInSandbox(ws, 'c1/y.txt', 'zh', { forWrite: true }))).toBe(
+      '无法使用路径 c1/y.txt：符号链接形成了循环。',
+    );
   });
 });
 
 describe('checkPath', () => {
   function ctx(decide: (r: PermissionRequest) => 'allow' | 'deny', asked: PermissionRequest[]): ToolContext {
     return {
-      sessionId: 's1', workspace: ws, signal: new AbortController().signal, lang: 'en', progress: () => {},
-      turnId: 't1', callId: 'c1',
-      ask: async (r) => { asked.push(r); return decide(r); },
+      sessionId: 's1',
+      workspace: ws,
+      signal: new AbortController().signal,
+      lang: 'en',
+      progress: () => {},
+      turnId: 't1',
+      callId: 'c1',
+      ask: async (r) => {
+        asked.push(r);
+        return decide(r);
+      },
     };
   }
 
@@ -216,7 +274,9 @@ describe('checkPath', () => {
       'Refused to write to ../workspace-evil/x: it uses .. to reach outside the workspace. Only files inside the workspace can be used; give a path relative to the workspace (e.g. notes/a.txt).',
     );
     const denyAll = ctx(() => 'deny', asked);
-    expect(await refusal(checkPath(denyAll, 'file.list', 'notes'))).toBe('Listing notes was refused by the permission settings; nothing was changed.');
+    expect(await refusal(checkPath(denyAll, 'file.list', 'notes'))).toBe(
+      'Listing notes was refused by the permission settings; nothing was changed.',
+    );
     expect(asked.map((r) => r.insideSandbox)).toEqual([false, true]);
   });
 });
@@ -233,14 +293,17 @@ describe('notFoundMessage', () => {
     await symlink(path.join(ws, 'g'), path.join(ws, 'f'));
     const located = await locateInSandbox(ws, 'f', 'en');
     expect(located).toEqual({ target: path.join(ws, 'g'), display: 'f', inside: true, finalLink: true });
-    expect(await notFoundMessage('en', located)).toBe('f was not found: it is a symbolic link whose target does not exist.');
+    expect(await notFoundMessage('en', located)).toBe(
+      'f was not found: it is a symbolic link whose target does not exist.',
+    );
     expect(await notFoundMessage('zh', located)).toBe('找不到 f：它是一个符号链接，但它指向的目标不存在。');
   });
 });
 
 describe('similarNames', () => {
   it('finds typos, case differences and other extensions, and skips temp files', async () => {
-    for (const n of ['notes.txt', 'README.md', 'report.csv', 'zzz.bin', `.zhixing-${process.pid}-0123456789ab.tmp`]) await writeFile(path.join(ws, n), '');
+    for (const n of ['notes.txt', 'README.md', 'report.csv', 'zzz.bin', `.zhixing-${process.pid}-0123456789ab.tmp`])
+      await writeFile(path.join(ws, n), '');
     expect(await similarNames(ws, 'note.txt')).toEqual(['notes.txt']);
     expect(await similarNames(ws, 'readme.md')).toEqual(['README.md']);
     expect(await similarNames(ws, 'report.xlsx')).toEqual(['report.csv']);

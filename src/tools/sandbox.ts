@@ -60,7 +60,8 @@ function isWindowsAbsolute(p: string): boolean {
 const errCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | undefined)?.code;
 
 /** Splits a path or a link's text into names; empty names (from `//` or a trailing `/`) mean nothing. */
-const namesOf = (p: string): string[] => p.split(path.sep === '\\' ? /[\\/]/ : '/').filter((n) => n !== '' && n !== '.');
+const namesOf = (p: string): string[] =>
+  p.split(path.sep === '\\' ? /[\\/]/ : '/').filter((n) => n !== '' && n !== '.');
 
 /**
  * Follows `lexical` one name at a time the way the system would, starting from `root` (already real)
@@ -70,7 +71,11 @@ const namesOf = (p: string): string[] => p.split(path.sep === '\\' ? /[\\/]/ : '
  * redirect the rest, which is kept as written. With `keepFinal` the last name is not followed: a write
  * replaces it, never goes through it.
  */
-async function physicalLocation(root: string, lexical: string, keepFinal: boolean): Promise<{ target: string; finalLink: boolean }> {
+async function physicalLocation(
+  root: string,
+  lexical: string,
+  keepFinal: boolean,
+): Promise<{ target: string; finalLink: boolean }> {
   const start = isInside(root, lexical) ? root : path.parse(lexical).root;
   const names = namesOf(path.relative(start, lexical));
   const last = keepFinal ? names.pop() : undefined;
@@ -104,7 +109,8 @@ async function physicalLocation(root: string, lexical: string, keepFinal: boolea
       continue;
     }
     if (isOwn && own === 0 && last === undefined) finalLink = true;
-    if (++hops > MAX_LINK_HOPS) throw Object.assign(new Error(`too many symbolic links in ${lexical}`), { code: 'ELOOP' });
+    if (++hops > MAX_LINK_HOPS)
+      throw Object.assign(new Error(`too many symbolic links in ${lexical}`), { code: 'ELOOP' });
     const text = await readlink(next);
     const linkRoot = path.isAbsolute(text) ? path.parse(text).root : '';
     if (linkRoot !== '') resolved = linkRoot;
@@ -127,19 +133,23 @@ function checkSize(userPath: string, lang: Lang): void {
   // An escape's leading `..` are no levels either, and it is refused as outside anyway.
   const depth = namesOf(path.normalize(userPath)).filter((n) => n !== '..').length - 1;
   if (depth > MAX_DEPTH) {
-    throw new ToolError(say(
-      lang,
-      `路径有 ${formatBytes(depth)} 层文件夹，最多允许 ${MAX_DEPTH} 层。请换一个层级少一些的路径。`,
-      `The path is ${formatBytes(depth)} folders deep; at most ${MAX_DEPTH} are allowed. Use a shallower path.`,
-    ));
+    throw new ToolError(
+      say(
+        lang,
+        `路径有 ${formatBytes(depth)} 层文件夹，最多允许 ${MAX_DEPTH} 层。请换一个层级少一些的路径。`,
+        `The path is ${formatBytes(depth)} folders deep; at most ${MAX_DEPTH} are allowed. Use a shallower path.`,
+      ),
+    );
   }
   const bytes = Buffer.byteLength(userPath, 'utf8');
   if (bytes > MAX_PATH_BYTES) {
-    throw new ToolError(say(
-      lang,
-      `路径有 ${formatBytes(bytes)} 字节，最多允许 ${formatBytes(MAX_PATH_BYTES)} 字节。请换一个短一些的路径。`,
-      `The path is ${formatBytes(bytes)} bytes long; at most ${formatBytes(MAX_PATH_BYTES)} are allowed. Use a shorter path.`,
-    ));
+    throw new ToolError(
+      say(
+        lang,
+        `路径有 ${formatBytes(bytes)} 字节，最多允许 ${formatBytes(MAX_PATH_BYTES)} 字节。请换一个短一些的路径。`,
+        `The path is ${formatBytes(bytes)} bytes long; at most ${formatBytes(MAX_PATH_BYTES)} are allowed. Use a shorter path.`,
+      ),
+    );
   }
   const longName = namesOf(userPath).find((n) => Buffer.byteLength(n, 'utf8') > MAX_NAME_BYTES);
   if (longName !== undefined) throw new ToolError(nameTooLongMessage(lang, longName));
@@ -157,10 +167,18 @@ export async function locateInSandbox(
   opts: ResolveOptions = {},
 ): Promise<SandboxPath> {
   if (userPath.trim() === '') {
-    throw new ToolError(say(lang, '路径为空：请给出相对于工作区的文件路径。', 'The path is empty: give a file path relative to the workspace.'));
+    throw new ToolError(
+      say(
+        lang,
+        '路径为空：请给出相对于工作区的文件路径。',
+        'The path is empty: give a file path relative to the workspace.',
+      ),
+    );
   }
   if (userPath.includes('\0')) {
-    throw new ToolError(say(lang, '路径中含有空字符（NUL），无法使用。', 'The path contains a NUL character and cannot be used.'));
+    throw new ToolError(
+      say(lang, '路径中含有空字符（NUL），无法使用。', 'The path contains a NUL character and cannot be used.'),
+    );
   }
   if (process.platform !== 'win32' && isWindowsAbsolute(userPath)) {
     throw new ToolError(outsideMessage(lang, 'use', userPath, 'absolute'));
@@ -176,11 +194,13 @@ export async function locateInSandbox(
     const stat = await lstat(lexical).catch(() => undefined);
     if (stat?.isSymbolicLink()) {
       const shown = absolute || !isInside(root, lexical) ? userPath : displayPath(root, lexical);
-      throw new ToolError(say(
-        lang,
-        `拒绝写入 ${shown}：它是一个符号链接，出于安全考虑不会通过链接写入。请写入链接指向的实际文件，或换一个文件名。`,
-        `Refused to write to ${shown}: it is a symbolic link, and writes never go through links. Write to the real file instead, or pick another name.`,
-      ));
+      throw new ToolError(
+        say(
+          lang,
+          `拒绝写入 ${shown}：它是一个符号链接，出于安全考虑不会通过链接写入。请写入链接指向的实际文件，或换一个文件名。`,
+          `Refused to write to ${shown}: it is a symbolic link, and writes never go through links. Write to the real file instead, or pick another name.`,
+        ),
+      );
     }
   }
 
@@ -190,17 +210,28 @@ export async function locateInSandbox(
     ({ target, finalLink } = await physicalLocation(root, lexical, forWrite && lexical !== root));
   } catch (err) {
     const code = errCode(err);
-    const reason = code === 'ELOOP'
-      ? say(lang, '符号链接形成了循环', 'its symbolic links form a loop')
-      : code === 'ENAMETOOLONG'
-        ? say(lang, '名称或路径太长，超出了文件系统的限制', 'a name or the whole path is too long for the file system')
-        : say(lang, `无法访问（${code ?? String(err)}）`, `it cannot be accessed (${code ?? String(err)})`);
-    throw new ToolError(say(lang, `无法使用路径 ${userPath}：${reason}。`, `Cannot use the path ${userPath}: ${reason}.`));
+    const reason =
+      code === 'ELOOP'
+        ? say(lang, '符号链接形成了循环', 'its symbolic links form a loop')
+        : code === 'ENAMETOOLONG'
+          ? say(
+              lang,
+              '名称或路径太长，超出了文件系统的限制',
+              'a name or the whole path is too long for the file system',
+            )
+          : say(lang, `无法访问（${code ?? String(err)}）`, `it cannot be accessed (${code ?? String(err)})`);
+    throw new ToolError(
+      say(lang, `无法使用路径 ${userPath}：${reason}。`, `Cannot use the path ${userPath}: ${reason}.`),
+    );
   }
 
   const reason: OutsideReason | undefined = absolute
     ? 'absolute'
-    : !isInside(root, lexical) ? 'escape' : !isInside(root, target) ? 'symlink' : undefined;
+    : !isInside(root, lexical)
+      ? 'escape'
+      : !isInside(root, target)
+        ? 'symlink'
+        : undefined;
   // finalLink only when true, so plain results stay the three documented fields.
   const link = finalLink ? { finalLink } : {};
   if (reason) return { target, display: userPath, inside: false, reason, ...link };
@@ -219,7 +250,9 @@ export async function resolveInSandbox(
 ): Promise<string> {
   const located = await locateInSandbox(workspace, userPath, lang, opts);
   if (!located.inside) {
-    throw new ToolError(outsideMessage(lang, opts.forWrite ? 'file.write' : 'use', userPath, located.reason ?? 'escape'));
+    throw new ToolError(
+      outsideMessage(lang, opts.forWrite ? 'file.write' : 'use', userPath, located.reason ?? 'escape'),
+    );
   }
   return located.target;
 }
@@ -235,32 +268,57 @@ export async function checkPath(
   userPath: string,
   opts: ResolveOptions = {},
 ): Promise<SandboxPath> {
-  const located = await locateInSandbox(ctx.workspace, userPath, ctx.lang, { forWrite: action === 'file.write' || opts.forWrite });
+  const located = await locateInSandbox(ctx.workspace, userPath, ctx.lang, {
+    forWrite: action === 'file.write' || opts.forWrite,
+  });
   // Rules name files as the user does, relative to the workspace with `/` (`secret/*`): both the path
   // as given and where it leads (through links), so a link cannot carry a write past a deny.
   const aliases = located.inside ? [...new Set([located.display, displayPath(ctx.workspace, located.target)])] : [];
-  const decision = await ctx.ask({ action, target: located.target, insideSandbox: located.inside, ...(aliases.length ? { aliases } : {}) });
+  const decision = await ctx.ask({
+    action,
+    target: located.target,
+    insideSandbox: located.inside,
+    ...(aliases.length ? { aliases } : {}),
+  });
   if (decision === 'allow') return located;
-  if (!located.inside) throw new ToolError(outsideMessage(ctx.lang, action, located.display, located.reason ?? 'escape'));
+  if (!located.inside)
+    throw new ToolError(outsideMessage(ctx.lang, action, located.display, located.reason ?? 'escape'));
   const [zhVerb, , enGerund] = VERBS[action];
   const refusal = ctx.refusal?.();
   if (refusal === 'declined') {
-    throw new ToolError(say(ctx.lang, `用户拒绝了${zhVerb} ${located.display}，没有做任何改动。`,
-      `The user declined ${enGerund.toLowerCase()} ${located.display}; nothing was changed.`));
+    throw new ToolError(
+      say(
+        ctx.lang,
+        `用户拒绝了${zhVerb} ${located.display}，没有做任何改动。`,
+        `The user declined ${enGerund.toLowerCase()} ${located.display}; nothing was changed.`,
+      ),
+    );
   }
   if (refusal === 'unanswered') {
-    throw new ToolError(say(ctx.lang, `${zhVerb} ${located.display} 需要用户批准，但没有人可以回答（没有终端），所以没有做任何改动。`,
-      `${enGerund} ${located.display} needs the user's approval, and nobody was there to answer (no terminal); nothing was changed.`));
+    throw new ToolError(
+      say(
+        ctx.lang,
+        `${zhVerb} ${located.display} 需要用户批准，但没有人可以回答（没有终端），所以没有做任何改动。`,
+        `${enGerund} ${located.display} needs the user's approval, and nobody was there to answer (no terminal); nothing was changed.`,
+      ),
+    );
   }
   if (refusal === 'cancelled') {
-    throw new ToolError(say(ctx.lang, `等待用户批准时回合被停止了，没有${zhVerb} ${located.display}。`,
-      `The turn was stopped while waiting for the user's approval; ${enGerund.toLowerCase()} ${located.display} did not happen.`));
+    throw new ToolError(
+      say(
+        ctx.lang,
+        `等待用户批准时回合被停止了，没有${zhVerb} ${located.display}。`,
+        `The turn was stopped while waiting for the user's approval; ${enGerund.toLowerCase()} ${located.display} did not happen.`,
+      ),
+    );
   }
-  throw new ToolError(say(
-    ctx.lang,
-    `${zhVerb} ${located.display} 的请求被权限设置拒绝了，没有做任何改动。`,
-    `${enGerund} ${located.display} was refused by the permission settings; nothing was changed.`,
-  ));
+  throw new ToolError(
+    say(
+      ctx.lang,
+      `${zhVerb} ${located.display} 的请求被权限设置拒绝了，没有做任何改动。`,
+      `${enGerund} ${located.display} was refused by the permission settings; nothing was changed.`,
+    ),
+  );
 }
 
 /**
@@ -268,7 +326,13 @@ export async function checkPath(
  * the workspace: a folder swapped for a link after checkPath would otherwise carry a write outside.
  * Errors of realpath itself are passed on for the caller to word.
  */
-export async function assertStillInside(workspace: string, p: string, lang: Lang, action: FileAction, shown: string): Promise<void> {
+export async function assertStillInside(
+  workspace: string,
+  p: string,
+  lang: Lang,
+  action: FileAction,
+  shown: string,
+): Promise<void> {
   const [root, real] = await Promise.all([realpath(workspace), realpath(p)]);
   if (!isInside(root, real)) throw new ToolError(outsideMessage(lang, action, shown, 'symlink'));
 }
@@ -329,7 +393,8 @@ export async function similarNames(dir: string, name: string): Promise<string[]>
     .map((e) => {
       const lower = e.toLowerCase();
       const d = distance(lower, wanted);
-      const close = d <= Math.max(2, Math.floor(wanted.length / 3)) || (stem(lower) !== '' && stem(lower) === stem(wanted));
+      const close =
+        d <= Math.max(2, Math.floor(wanted.length / 3)) || (stem(lower) !== '' && stem(lower) === stem(wanted));
       return { e, d, close };
     })
     .filter((s) => s.close)
@@ -349,10 +414,16 @@ export async function notFoundMessage(lang: Lang, located: SandboxPath): Promise
       `${located.display} was not found: it is a symbolic link whose target does not exist.`,
     );
   }
-  const base = say(lang, `找不到 ${located.display}：没有这个文件或文件夹。`, `${located.display} was not found: there is no such file or folder.`);
+  const base = say(
+    lang,
+    `找不到 ${located.display}：没有这个文件或文件夹。`,
+    `${located.display} was not found: there is no such file or folder.`,
+  );
   // The name asked for may be listed (a link, or a file gone missing under us); offering it back would be no help.
   const asked = new Set([path.basename(located.target), path.posix.basename(located.display)]);
-  const names = (await similarNames(path.dirname(located.target), path.basename(located.target))).filter((n) => !asked.has(n));
+  const names = (await similarNames(path.dirname(located.target), path.basename(located.target))).filter(
+    (n) => !asked.has(n),
+  );
   if (names.length === 0) return base;
   const folder = path.posix.dirname(located.display);
   const shown = names.map((n) => (folder === '.' ? n : `${folder}/${n}`)).join(say(lang, '、', ', '));

@@ -99,7 +99,14 @@ function modulePaths(): { ajv: string; ajv2020: string; re2js: string } {
 export function createSchemaChecker(options: SchemaCheckerOptions = {}): SchemaChecker {
   const heapMb = options.heapLimitMb ?? SCHEMA_CHECK_HEAP_LIMIT_MB;
   const jobs = workerJobs<{ schema: string; value: unknown }, SchemaVerdict>({
-    spawn: () => new Worker(WORKER_SOURCE, { eval: true, workerData: modulePaths(), resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 32 }, stdout: true, stderr: true }),
+    spawn: () =>
+      new Worker(WORKER_SOURCE, {
+        eval: true,
+        workerData: modulePaths(),
+        resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 32 },
+        stdout: true,
+        stderr: true,
+      }),
     idleMs: IDLE_MS,
     timeoutMs: options.timeoutMs ?? SCHEMA_CHECK_TIME_LIMIT_MS,
     maxRunning: MAX_RUNNING,

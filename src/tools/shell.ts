@@ -9,8 +9,16 @@ import { shellEnv } from '../shell/env.js';
 import { runCommand } from '../shell/run.js';
 import { findProgram, launchFor, type SandboxInfo } from '../shell/sandbox.js';
 import {
-  catastropheText, cutNote, noSandboxReason, outputBody, refusedText, sandboxSentence, shownCommand, startFailedText,
-  statusLine, stoppedText,
+  catastropheText,
+  cutNote,
+  noSandboxReason,
+  outputBody,
+  refusedText,
+  sandboxSentence,
+  shownCommand,
+  startFailedText,
+  statusLine,
+  stoppedText,
 } from './shell-text.js';
 import { say } from '../i18n.js';
 import { defineTool, type Tool } from './tool.js';
@@ -29,13 +37,17 @@ export const ShellParams = z.object({
     .min(1)
     .max(MAX_COMMAND_CHARS)
     .refine((c) => c.trim() !== '', 'the command is empty')
-    .describe('The command line, run with bash -c in the workspace, e.g. "ls -la" or "python3 make_chart.py && ls out".'),
+    .describe(
+      'The command line, run with bash -c in the workspace, e.g. "ls -la" or "python3 make_chart.py && ls out".',
+    ),
   timeout_ms: z
     .number()
     .int()
     .positive()
     .optional()
-    .describe(`Milliseconds before the command is ended, default ${DEFAULT_TIMEOUT_MS} (2 minutes), at most ${MAX_TIMEOUT_MS} (10 minutes). Raise it for long builds or downloads.`),
+    .describe(
+      `Milliseconds before the command is ended, default ${DEFAULT_TIMEOUT_MS} (2 minutes), at most ${MAX_TIMEOUT_MS} (10 minutes). Raise it for long builds or downloads.`,
+    ),
 });
 export type ShellParams = z.infer<typeof ShellParams>;
 
@@ -66,7 +78,6 @@ export interface ShellToolDeps {
   platform?: NodeJS.Platform;
 }
 
-
 /** A path as given and, when it exists through a link (macOS's /tmp), as it really is: commands see the real one. */
 function withRealPath(p: string): string[] {
   try {
@@ -79,7 +90,14 @@ function withRealPath(p: string): string[] {
 
 /** The agent's own files: what analysis refuses to let a command write, and what the sandbox hides. */
 export function protectedFiles(home: string, dbPath: string): string[] {
-  return [path.join(home, CONFIG_FILE), path.join(home, ENV_FILE), dbPath, `${dbPath}-wal`, `${dbPath}-shm`, `${dbPath}-journal`];
+  return [
+    path.join(home, CONFIG_FILE),
+    path.join(home, ENV_FILE),
+    dbPath,
+    `${dbPath}-wal`,
+    `${dbPath}-shm`,
+    `${dbPath}-journal`,
+  ];
 }
 
 export function createShellTool(deps: ShellToolDeps): Tool {
@@ -108,15 +126,29 @@ export function createShellTool(deps: ShellToolDeps): Tool {
       const info = await deps.sandbox();
       const userHome = deps.userHome ?? os.homedir();
       // Under bubblewrap the user's home is an empty folder of the command's own; elsewhere the workspace stands in for it.
-      const env = shellEnv(deps.env, { workspace: ctx.workspace, tmpdir: '/tmp', home: info.ok && info.kind === 'bwrap' ? userHome : ctx.workspace });
+      const env = shellEnv(deps.env, {
+        workspace: ctx.workspace,
+        tmpdir: '/tmp',
+        home: info.ok && info.kind === 'bwrap' ? userHome : ctx.workspace,
+      });
       const files = protectedFiles(deps.home, deps.dbPath);
       // Under bubblewrap the command's home starts empty: the user's own ~/.gitconfig is not what its git reads.
       const emptyHome = info.ok && info.kind === 'bwrap';
       // A parser that fails is a line that could not be read: it asks, as any unreadable line does.
-      const analysis: CommandAnalysis = await analyze(args.command, { cwd: ctx.workspace, path: env.PATH!, protectedPaths: [...files, deps.home].flatMap(withRealPath), writable: [ctx.workspace], knownScripts: deps.knownScripts ?? [], ...gitHomeFor(env, emptyHome) })
-        .catch((err: unknown) => ({ ok: false, reason: `the command line could not be read (${err instanceof Error ? err.message : String(err)})` }));
+      const analysis: CommandAnalysis = await analyze(args.command, {
+        cwd: ctx.workspace,
+        path: env.PATH!,
+        protectedPaths: [...files, deps.home].flatMap(withRealPath),
+        writable: [ctx.workspace],
+        knownScripts: deps.knownScripts ?? [],
+        ...gitHomeFor(env, emptyHome),
+      }).catch((err: unknown) => ({
+        ok: false,
+        reason: `the command line could not be read (${err instanceof Error ? err.message : String(err)})`,
+      }));
       // Refused in every mode, before anyone is asked: no answer makes these right.
-      if (analysis.ok && analysis.catastrophe) throw new ToolError(catastropheText(lang, args.command, analysis.catastrophe));
+      if (analysis.ok && analysis.catastrophe)
+        throw new ToolError(catastropheText(lang, args.command, analysis.catastrophe));
       const decision = await ctx.ask({
         action: 'shell.run',
         target: args.command,
@@ -127,7 +159,9 @@ export function createShellTool(deps: ShellToolDeps): Tool {
         // checked for what is refused in every mode: only a person may let it run, never --yes.
         ...(analysis.ok ? {} : { personOnly: true }),
         // On the network a command can send anything anywhere; off it, nothing leaves the machine.
-        ...(deps.network ? { sendsTo: { kind: 'anywhere' as const, what: say(lang, 'shell 命令', 'a shell command') } } : {}),
+        ...(deps.network
+          ? { sendsTo: { kind: 'anywhere' as const, what: say(lang, 'shell 命令', 'a shell command') } }
+          : {}),
       });
       // Person-only because what it runs cannot be read (not because of outside text in the turn, which the turn says itself).
       const unread = !analysis.ok || analysis.parts.some((p) => p.opaque !== undefined || p.unread !== undefined);
@@ -172,7 +206,12 @@ export function createShellTool(deps: ShellToolDeps): Tool {
       return {
         output: `${statusLine(lang, result, info)}\n${outputBody(lang, result)}`,
         title: shownCommand(args.command),
-        metadata: { exitCode: result.exitCode, ms: Math.round(result.ms), cut: result.cutBytes > 0, sandbox: info.ok ? info.kind : 'none' },
+        metadata: {
+          exitCode: result.exitCode,
+          ms: Math.round(result.ms),
+          cut: result.cutBytes > 0,
+          sandbox: info.ok ? info.kind : 'none',
+        },
       };
     },
   });
@@ -185,5 +224,8 @@ export function createShellTool(deps: ShellToolDeps): Tool {
  */
 function gitHomeFor(env: NodeJS.ProcessEnv, emptyHome: boolean): { home?: string; xdgConfigHome?: string } {
   if (emptyHome) return {};
-  return { ...(env.HOME ? { home: env.HOME } : {}), ...(env.XDG_CONFIG_HOME ? { xdgConfigHome: env.XDG_CONFIG_HOME } : {}) };
+  return {
+    ...(env.HOME ? { home: env.HOME } : {}),
+    ...(env.XDG_CONFIG_HOME ? { xdgConfigHome: env.XDG_CONFIG_HOME } : {}),
+  };
 }

@@ -13,7 +13,11 @@ const MAX_BODY_CHARS = 24_000;
 const MAX_NAME_CHARS = 200;
 
 export const SkillParams = z.object({
-  name: z.string().min(1).max(MAX_NAME_CHARS).describe('The skill\'s name exactly as the list of skills gives it, e.g. "docx-report".'),
+  name: z
+    .string()
+    .min(1)
+    .max(MAX_NAME_CHARS)
+    .describe('The skill\'s name exactly as the list of skills gives it, e.g. "docx-report".'),
 });
 export type SkillParams = z.infer<typeof SkillParams>;
 
@@ -31,13 +35,26 @@ export function createSkillTool(catalog: SkillCatalog): Tool {
       // Skill names are lowercase: "DOCX-Report" can only mean one.
       const name = args.name.trim().toLowerCase();
       const skill = await catalog.get(name);
-      if (!skill) throw new ToolError(unknownSkill(lang, name, (await catalog.list()).map((s) => s.name)));
+      if (!skill)
+        throw new ToolError(
+          unknownSkill(
+            lang,
+            name,
+            (await catalog.list()).map((s) => s.name),
+          ),
+        );
       let body: string;
       try {
         body = await readSkillBody(skill.file);
       } catch (err) {
         const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-        throw new ToolError(say(lang, `无法读取技能「${name}」的 ${skill.file}（${why}）。`, `Cannot read ${skill.file} of the skill "${name}" (${why}).`));
+        throw new ToolError(
+          say(
+            lang,
+            `无法读取技能「${name}」的 ${skill.file}（${why}）。`,
+            `Cannot read ${skill.file} of the skill "${name}" (${why}).`,
+          ),
+        );
       }
       const { files, more } = await listSkillFiles(skill.dir);
       const listed = files.join(', ') + (more ? say(lang, `，另有 ${more} 个`, `, and ${more} more`) : '');
@@ -50,7 +67,11 @@ export function createSkillTool(catalog: SkillCatalog): Tool {
         )}`;
       }
       const output = [
-        say(lang, `技能「${skill.name}」（${sourceText(lang, skill)}）`, `Skill "${skill.name}" (${sourceText(lang, skill)})`),
+        say(
+          lang,
+          `技能「${skill.name}」（${sourceText(lang, skill)}）`,
+          `Skill "${skill.name}" (${sourceText(lang, skill)})`,
+        ),
         say(lang, `文件夹：${skill.dir}`, `Folder: ${skill.dir}`),
         say(lang, `其中的文件：${listed}`, `Files in it: ${listed}`),
         say(
@@ -74,8 +95,17 @@ function sourceText(lang: Lang, skill: Skill): string {
 }
 
 function unknownSkill(lang: Lang, name: string, names: string[]): string {
-  if (names.length === 0) return say(lang, `没有名为「${name}」的技能，目前也没有任何技能。`, `There is no skill called "${name}", and no skills are installed.`);
+  if (names.length === 0)
+    return say(
+      lang,
+      `没有名为「${name}」的技能，目前也没有任何技能。`,
+      `There is no skill called "${name}", and no skills are installed.`,
+    );
   const guess = closestName(name, names);
   const hint = guess ? say(lang, `你是不是指「${guess}」？`, ` Did you mean "${guess}"?`) : '';
-  return say(lang, `没有名为「${name}」的技能。${hint}可用的技能：${names.join('、')}。`, `There is no skill called "${name}".${hint} Available skills: ${names.join(', ')}.`);
+  return say(
+    lang,
+    `没有名为「${name}」的技能。${hint}可用的技能：${names.join('、')}。`,
+    `There is no skill called "${name}".${hint} Available skills: ${names.join(', ')}.`,
+  );
 }

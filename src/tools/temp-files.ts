@@ -23,7 +23,8 @@ const TEMP_FILE_PATTERN = /^\.zhixing-(\d{1,10})-[0-9a-f]{12}\.tmp$/;
 export const isTempName = (name: string): boolean => TEMP_FILE_PATTERN.test(name);
 
 /** A fresh temp name for a write by this process. */
-export const tempFileName = (): string => `.zhixing-${process.pid}-${randomBytes(TEMP_RANDOM_BYTES).toString('hex')}.tmp`;
+export const tempFileName = (): string =>
+  `.zhixing-${process.pid}-${randomBytes(TEMP_RANDOM_BYTES).toString('hex')}.tmp`;
 
 /**
  * Removes the temp files that killed writes left in `dir`, the folder about to be written to.
@@ -36,14 +37,16 @@ export async function removeStaleTemps(dir: string): Promise<void> {
   const entries = await readdir(dir).catch(() => [] as string[]);
   const now = Date.now();
   const uid = process.getuid?.();
-  await Promise.all(entries.filter(isTempName).map(async (name) => {
-    const full = path.join(dir, name);
-    const info = await lstat(full).catch(() => undefined);
-    // A folder or a link that merely looks like a temp name is not ours to remove, nor is a file
-    // another user owns: this process's user made every temp it would clean.
-    if (!info?.isFile()) return;
-    if (uid !== undefined && info.uid !== uid) return;
-    const pid = Number(TEMP_FILE_PATTERN.exec(name)?.[1]);
-    if ((pid > 0 && !processAlive(pid)) || now - info.mtimeMs > STALE_TEMP_MS) await unlink(full).catch(() => {});
-  }));
+  await Promise.all(
+    entries.filter(isTempName).map(async (name) => {
+      const full = path.join(dir, name);
+      const info = await lstat(full).catch(() => undefined);
+      // A folder or a link that merely looks like a temp name is not ours to remove, nor is a file
+      // another user owns: this process's user made every temp it would clean.
+      if (!info?.isFile()) return;
+      if (uid !== undefined && info.uid !== uid) return;
+      const pid = Number(TEMP_FILE_PATTERN.exec(name)?.[1]);
+      if ((pid > 0 && !processAlive(pid)) || now - info.mtimeMs > STALE_TEMP_MS) await unlink(full).catch(() => {});
+    }),
+  );
 }

@@ -6,15 +6,20 @@ import { fails, useWorkspace, ws } from '../../test/support/file-tools.js';
 
 /** The temp name a write picks is random; here it is forced onto a name a file already has. */
 const TAKEN = '.zhixing-1-000000000000.tmp';
-vi.mock('./temp-files.js', async (original) => ({ ...(await original<typeof import('./temp-files.js')>()), tempFileName: () => TAKEN }));
+vi.mock('./temp-files.js', async (original) => ({
+  ...(await original<typeof import('./temp-files.js')>()),
+  tempFileName: () => TAKEN,
+}));
 
 useWorkspace();
 
 describe('a temp name already taken', () => {
   it('file_write fails, and the file that had the name keeps its content', async () => {
     // Fresh, and pid 1 is alive: not a leftover any sweep would take.
-    await writeFile(path.join(ws, TAKEN), 'not the write\'s');
-    expect(await fails(fileWriteTool, { path: 'a.txt', content: 'hello' })).toMatch(/^Cannot write a\.txt.*Nothing was written\.$/);
-    expect(await readFile(path.join(ws, TAKEN), 'utf8')).toBe('not the write\'s');
+    await writeFile(path.join(ws, TAKEN), "not the write's");
+    expect(await fails(fileWriteTool, { path: 'a.txt', content: 'hello' })).toMatch(
+      /^Cannot write a\.txt.*Nothing was written\.$/,
+    );
+    expect(await readFile(path.join(ws, TAKEN), 'utf8')).toBe("not the write's");
   });
 });

@@ -11,7 +11,12 @@ const SHORT_EN = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
 /** The local calendar day of `now` in `timeZone`, as UTC midnight of that day, and its weekday (0 = Monday). */
 function today(now: number, timeZone: string): { day: number; weekday: number } {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(new Date(now));
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+  }).formatToParts(new Date(now));
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   const day = Date.UTC(get('year'), get('month') - 1, get('day'));
   return { day, weekday: (new Date(day).getUTCDay() + 6) % 7 };
@@ -22,12 +27,23 @@ const DAY_MS = 86_400_000;
 const ZH = new RegExp(
   `大后天|后天|明天|明早|明晚|明儿|今天|今晚|今早|(?:(下下|下|这|本)(?:个)?)?(?:周|星期|礼拜)([${WEEKDAYS_ZH}天末])`,
 );
-const EN = new RegExp(`\\b(?:the day after tomorrow|tomorrow|today|tonight|(?:(next|this)\\s+)?(${WEEKDAYS_EN.join('|')}|weekend))\\b`, 'i');
+const EN = new RegExp(
+  `\\b(?:the day after tomorrow|tomorrow|today|tonight|(?:(next|this)\\s+)?(${WEEKDAYS_EN.join('|')}|weekend))\\b`,
+  'i',
+);
 
 /** Days from today for a Chinese day word, and what of the word is a time of day (明晚 → 晚上). */
 function zhOffset(m: RegExpExecArray, weekday: number): { days: number; rest: string } {
   const fixed: Record<string, [number, string]> = {
-    大后天: [3, ''], 后天: [2, ''], 明天: [1, ''], 明儿: [1, ''], 明早: [1, '早上'], 明晚: [1, '晚上'], 今天: [0, ''], 今晚: [0, '晚上'], 今早: [0, '早上'],
+    大后天: [3, ''],
+    后天: [2, ''],
+    明天: [1, ''],
+    明儿: [1, ''],
+    明早: [1, '早上'],
+    明晚: [1, '晚上'],
+    今天: [0, ''],
+    今晚: [0, '晚上'],
+    今早: [0, '早上'],
   };
   if (m[0] in fixed) return { days: fixed[m[0]][0], rest: fixed[m[0]][1] };
   // 周末 is taken as its Saturday.
@@ -55,12 +71,17 @@ function enOffset(m: RegExpExecArray, weekday: number): { days: number; rest: st
 }
 
 const MONTHS_EN = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const MONTH_EN = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?![a-z])\\.?';
+const MONTH_EN =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?![a-z])\\.?';
 /** A month and day without a year: 3月15日, 3/15 is left alone (15/3 reads the other way), April 15, 15th of April. */
 const MONTH_DAY_ZH = /(?<!\d)(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]/;
 /** 「15号」 alone, not part of 3月15号 or a room number; "the 15th". */
-const DAY_ONLY_ZH = /(?<![\d月.\-/])(\d{1,2})\s*[日号](?![楼房室])|\bthe (\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?[a-z])/i;
-const MONTH_DAY_EN = new RegExp(`\\b${MONTH_EN}\\s+(\\d{1,2})(?:st|nd|rd|th)?(?!\\d)|\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_EN}`, 'i');
+const DAY_ONLY_ZH =
+  /(?<![\d月.\-/])(\d{1,2})\s*[日号](?![楼房室])|\bthe (\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?[a-z])/i;
+const MONTH_DAY_EN = new RegExp(
+  `\\b${MONTH_EN}\\s+(\\d{1,2})(?:st|nd|rd|th)?(?!\\d)|\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_EN}`,
+  'i',
+);
 
 /** Days from today to a month and day: this year's, or next year's once this year's has passed. */
 function monthDayOffset(month: number, date: number, day: number): number | undefined {
@@ -84,7 +105,8 @@ function absolute(due: string, day: number): Found | undefined {
     let month = today.getUTCMonth() + 1;
     if (date < today.getUTCDate()) month = (month % 12) + 1;
     const days = monthDayOffset(month, date, day);
-    if (days !== undefined) return { days, rest: '', index: only.index, length: only[0].length, zh: only[1] !== undefined };
+    if (days !== undefined)
+      return { days, rest: '', index: only.index, length: only[0].length, zh: only[1] !== undefined };
   }
   const zh = MONTH_DAY_ZH.exec(due);
   const en = zh ? null : MONTH_DAY_EN.exec(due);
@@ -122,10 +144,31 @@ interface Found {
 }
 
 const COUNT_WORDS: Readonly<Record<string, number>> = {
-  一: 1, 两: 2, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10, a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, ten: 10,
+  一: 1,
+  两: 2,
+  二: 2,
+  三: 3,
+  四: 4,
+  五: 5,
+  六: 6,
+  七: 7,
+  八: 8,
+  九: 9,
+  十: 10,
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  ten: 10,
 };
 /** 「3天后」「两周后」 "in 3 days", "in a week". */
-const LATER = /(\d{1,3}|[一两二三四五六七八九十])\s*(天|日|个?(?:周|星期|礼拜))(?:之后|以后|后)|\bin (\d{1,3}|a|an|one|two|three|four|five|six|seven|ten) (days?|weeks?)\b/i;
+const LATER =
+  /(\d{1,3}|[一两二三四五六七八九十])\s*(天|日|个?(?:周|星期|礼拜))(?:之后|以后|后)|\bin (\d{1,3}|a|an|one|two|three|four|five|six|seven|ten) (days?|weeks?)\b/i;
 /** 「月底」「年底」 "end of the month": the last day of it. */
 const END_OF = /月底|月末|年底|年末|\bend of (?:the |this )?(month|year)\b/i;
 
@@ -142,8 +185,16 @@ function later(due: string, day: number): Found | undefined {
   if (!end) return undefined;
   const today = new Date(day);
   const year = /年|year/i.test(end[0]);
-  const last = year ? Date.UTC(today.getUTCFullYear(), 11, 31) : Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 0);
-  return { days: Math.round((last - day) / DAY_MS), rest: '', index: end.index, length: end[0].length, zh: end[1] === undefined };
+  const last = year
+    ? Date.UTC(today.getUTCFullYear(), 11, 31)
+    : Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 0);
+  return {
+    days: Math.round((last - day) / DAY_MS),
+    rest: '',
+    index: end.index,
+    length: end[0].length,
+    zh: end[1] === undefined,
+  };
 }
 
 /** The first relative day word: 明天, 下周五, tomorrow, next Friday. */

@@ -42,7 +42,11 @@ export interface ToolContext {
  */
 export const ToolAttachment = z.union([
   z.object({
-    name: z.string().min(1).max(MAX_ATTACHMENT_NAME_CHARS).describe('The file name shown to the user, e.g. "chart.png".'),
+    name: z
+      .string()
+      .min(1)
+      .max(MAX_ATTACHMENT_NAME_CHARS)
+      .describe('The file name shown to the user, e.g. "chart.png".'),
     mimeType: z.string().min(1).max(MAX_ATTACHMENT_NAME_CHARS).describe('e.g. "image/png".'),
     data: z.base64().describe('The bytes, base64-encoded.'),
   }),
@@ -61,13 +65,17 @@ export type ToolAttachment = z.infer<typeof ToolAttachment>;
 export const ToolOutput = z.object({
   output: z.string().describe('What the model reads.'),
   title: z.string().optional().describe('One short line for the call\'s card, e.g. "notes/a.txt" or "(3+5)*2 = 16".'),
-  metadata: z.record(z.string(), z.unknown()).optional().describe('A small JSON object for the card, e.g. { path, bytes }.'),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('A small JSON object for the card, e.g. { path, bytes }.'),
   attachments: z.array(ToolAttachment).optional().describe('Images and files for the user, never for the model.'),
 });
 export type ToolOutput = z.infer<typeof ToolOutput>;
 
 /** The text the model reads from what `execute` returned. */
-export const outputText = (result: ToolOutput | string): string => (typeof result === 'string' ? result : result.output);
+export const outputText = (result: ToolOutput | string): string =>
+  typeof result === 'string' ? result : result.output;
 
 /** Hints about a tool's effects, with the meanings MCP gives them. Absent means not claimed. */
 export interface ToolAnnotations {
@@ -129,16 +137,16 @@ export interface Tool extends Omit<ToolDefinition, 'parameters'> {
 
 /** Zod's issues as one line a model can act on: `path: message; …`. */
 export function formatZodError(error: z.ZodError): string {
-  return error.issues
-    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
-    .join('; ');
+  return error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
 }
 
 /**
  * One definition serves the model, MCP, the UI and tests: the JSON Schema is generated
  * from the zod schema, never written twice.
  */
-export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Omit<Tool, 'check'> & { check(value: unknown): ArgsCheck } {
+export function defineTool<S extends z.ZodType>(
+  def: ToolDefinition<S>,
+): Omit<Tool, 'check'> & { check(value: unknown): ArgsCheck } {
   let parameters: Record<string, unknown> | undefined;
   return {
     ...(def as unknown as ToolDefinition),
@@ -153,7 +161,10 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Omit<To
       // Generated on first use: the offline planner never needs it, and a one-shot call should not pay for it.
       get parameters() {
         if (!parameters) {
-          parameters = z.toJSONSchema(def.parameters, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+          parameters = z.toJSONSchema(def.parameters, { io: 'input', unrepresentable: 'any' }) as Record<
+            string,
+            unknown
+          >;
           delete parameters.$schema;
         }
         return parameters;

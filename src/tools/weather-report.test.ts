@@ -6,7 +6,9 @@ import { ForecastResponse, formatWeather, weatherCard, type GeoPlace } from './w
 
 // Constructed in Open-Meteo's real shape (no recording with daily arrays exists): 7 days from Wednesday 29 July 2026.
 const FIXTURES = path.resolve(fileURLToPath(new URL('../..', import.meta.url)), 'test', 'fixtures', 'weather');
-const SEVEN_DAYS = ForecastResponse.parse(JSON.parse(readFileSync(path.join(FIXTURES, 'open-meteo-forecast-daily-7d.json'), 'utf8')));
+const SEVEN_DAYS = ForecastResponse.parse(
+  JSON.parse(readFileSync(path.join(FIXTURES, 'open-meteo-forecast-daily-7d.json'), 'utf8')),
+);
 const BEIJING: GeoPlace = { name: '北京市', latitude: 39.9075, longitude: 116.39723, country: '中国', admin1: '北京' };
 
 describe('weather report', () => {
@@ -42,7 +44,14 @@ describe('weather report', () => {
   it('puts the coming days on its card as numbers', () => {
     const daily = weatherCard(BEIJING, SEVEN_DAYS, 'en').metadata.daily as Array<Record<string, unknown>>;
     expect(daily).toHaveLength(7);
-    expect(daily[1]).toEqual({ date: '2026-07-30', conditions: 'moderate rain', weatherCode: 63, minC: 23.9, maxC: 30.2, rainChancePct: 85 });
+    expect(daily[1]).toEqual({
+      date: '2026-07-30',
+      conditions: 'moderate rain',
+      weatherCode: 63,
+      minC: 23.9,
+      maxC: 30.2,
+      rainChancePct: 85,
+    });
     expect(daily[6]).toMatchObject({ date: '2026-08-04', rainChancePct: undefined });
     expect(weatherCard(BEIJING, { current: SEVEN_DAYS.current }, 'en').metadata.daily).toBeUndefined();
   });

@@ -111,10 +111,20 @@ interface DailyDay {
 
 function dailyDays(daily: SectionData): DailyDay[] {
   const times = Array.isArray(daily?.time) ? daily.time : undefined;
-  const keys = ['weather_code', 'temperature_2m_min', 'temperature_2m_max', 'precipitation_probability_max', 'uv_index_max'];
-  const count = times?.length ?? Math.max(0, ...keys.map((k) => (Array.isArray(daily?.[k]) ? (daily[k] as unknown[]).length : 0)));
+  const keys = [
+    'weather_code',
+    'temperature_2m_min',
+    'temperature_2m_max',
+    'precipitation_probability_max',
+    'uv_index_max',
+  ];
+  const count =
+    times?.length ?? Math.max(0, ...keys.map((k) => (Array.isArray(daily?.[k]) ? (daily[k] as unknown[]).length : 0)));
   return Array.from({ length: count }, (_, i) => ({
-    date: typeof times?.[i] === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(times[i] as string) ? (times[i] as string) : undefined,
+    date:
+      typeof times?.[i] === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(times[i] as string)
+        ? (times[i] as string)
+        : undefined,
     code: dayValue(daily, 'weather_code', i),
     min: dayValue(daily, 'temperature_2m_min', i),
     max: dayValue(daily, 'temperature_2m_max', i),
@@ -124,7 +134,8 @@ function dailyDays(daily: SectionData): DailyDay[] {
 }
 
 const weekdayOf = (isoDate: string): number => new Date(`${isoDate}T00:00:00Z`).getUTCDay();
-const dayName = (isoDate: string, lang: Lang): string => `${isoDate} ${(lang === 'zh' ? WEEKDAYS_ZH : WEEKDAYS_EN)[weekdayOf(isoDate)]}`;
+const dayName = (isoDate: string, lang: Lang): string =>
+  `${isoDate} ${(lang === 'zh' ? WEEKDAYS_ZH : WEEKDAYS_EN)[weekdayOf(isoDate)]}`;
 
 /** 「中雨，4.2～9.4°C，降水概率 85%」, with the UV index only when asked for (today's line). */
 function dayFigures(d: DailyDay, lang: Lang, tUnit: string, withUv: boolean): string[] {
@@ -134,7 +145,8 @@ function dayFigures(d: DailyDay, lang: Lang, tUnit: string, withUv: boolean): st
   if (d.min !== undefined && d.max !== undefined) out.push(`${fmt(d.min)}${say(lang, '～', '–')}${fmt(d.max)}${tUnit}`);
   else if (d.max !== undefined) out.push(say(lang, `最高 ${fmt(d.max)}`, `high ${fmt(d.max)}`) + tUnit);
   else if (d.min !== undefined) out.push(say(lang, `最低 ${fmt(d.min)}`, `low ${fmt(d.min)}`) + tUnit);
-  if (d.rainChance !== undefined) out.push(say(lang, `降水概率 ${fmt(d.rainChance)}%`, `chance of rain ${fmt(d.rainChance)}%`));
+  if (d.rainChance !== undefined)
+    out.push(say(lang, `降水概率 ${fmt(d.rainChance)}%`, `chance of rain ${fmt(d.rainChance)}%`));
   if (withUv && d.uv !== undefined) out.push(say(lang, `紫外线指数 ${fmt(d.uv)}`, `UV index ${fmt(d.uv)}`));
   return out;
 }
@@ -143,14 +155,20 @@ function dayFigures(d: DailyDay, lang: Lang, tUnit: string, withUv: boolean): st
  * The card: the place and the figures the text gives, as numbers. The request keeps Open-Meteo's
  * default units (°C, km/h, mm), which the field names say; a figure the service left out is absent.
  */
-export function weatherCard(place: GeoPlace, data: ForecastResponse, lang: Lang): { title: string; metadata: Record<string, unknown> } {
+export function weatherCard(
+  place: GeoPlace,
+  data: ForecastResponse,
+  lang: Lang,
+): { title: string; metadata: Record<string, unknown> } {
   const { current } = data;
   const days = dailyDays(data.daily);
   const today = days[0];
   const code = num(current?.weather_code);
   const temperatureC = num(current?.temperature_2m);
   const conditions = codeWords(code, lang);
-  const now = [conditions, temperatureC === undefined ? undefined : `${fmt(temperatureC)}°C`].filter((s): s is string => !!s);
+  const now = [conditions, temperatureC === undefined ? undefined : `${fmt(temperatureC)}°C`].filter(
+    (s): s is string => !!s,
+  );
   const dated = days.filter((d) => d.date);
   return {
     title: now.length ? `${place.name}${say(lang, '：', ': ')}${now.join(say(lang, '，', ', '))}` : place.name,
@@ -173,7 +191,14 @@ export function weatherCard(place: GeoPlace, data: ForecastResponse, lang: Lang)
       rainChancePct: today?.rainChance,
       uvIndex: today?.uv,
       daily: dated.length
-        ? dated.map((d) => ({ date: d.date, conditions: codeWords(d.code, lang), weatherCode: d.code, minC: d.min, maxC: d.max, rainChancePct: d.rainChance }))
+        ? dated.map((d) => ({
+            date: d.date,
+            conditions: codeWords(d.code, lang),
+            weatherCode: d.code,
+            minC: d.min,
+            maxC: d.max,
+            rainChancePct: d.rainChance,
+          }))
         : undefined,
     },
   };
@@ -186,7 +211,11 @@ export function formatWeather(place: GeoPlace, data: ForecastResponse, lang: Lan
 
   const region = [place.admin1, place.country].filter((s): s is string => !!s && s !== place.name);
   const uniqueRegion = [...new Set(region)];
-  lines.push(uniqueRegion.length ? `${place.name}${say(lang, '（', ' (')}${uniqueRegion.join(sep)}${say(lang, '）', ')')}` : place.name);
+  lines.push(
+    uniqueRegion.length
+      ? `${place.name}${say(lang, '（', ' (')}${uniqueRegion.join(sep)}${say(lang, '）', ')')}`
+      : place.name,
+  );
 
   const code = num(current?.weather_code);
   const temp = num(current?.temperature_2m);
@@ -225,7 +254,9 @@ export function formatWeather(place: GeoPlace, data: ForecastResponse, lang: Lan
   const today = firstIsToday ? first : undefined;
   const todayFigures = today ? dayFigures(today, lang, dUnit, true) : [];
   if (todayFigures.length) {
-    const label = today!.date ? say(lang, `今天（${dayName(today!.date, lang)}）：`, `Today (${dayName(today!.date, lang)}): `) : say(lang, '今天：', 'Today: ');
+    const label = today!.date
+      ? say(lang, `今天（${dayName(today!.date, lang)}）：`, `Today (${dayName(today!.date, lang)}): `)
+      : say(lang, '今天：', 'Today: ');
     lines.push(label + todayFigures.join(sep));
   }
 
@@ -235,7 +266,13 @@ export function formatWeather(place: GeoPlace, data: ForecastResponse, lang: Lan
   });
 
   if (!now.length && !todayFigures.length && !coming.length) {
-    lines.push(say(lang, '天气服务暂时没有给出这里的详细数据。', 'The weather service returned no details for this place right now.'));
+    lines.push(
+      say(
+        lang,
+        '天气服务暂时没有给出这里的详细数据。',
+        'The weather service returned no details for this place right now.',
+      ),
+    );
     return lines.join('\n');
   }
 
@@ -249,7 +286,11 @@ function advice(lang: Lang, code: number | undefined, temp: number | undefined, 
   const warmest = today?.max ?? temp;
   const hot = warmest !== undefined && warmest >= HOT_TEMP_C;
   const tips: Array<readonly [string, string]> = [];
-  if ((today?.rainChance !== undefined && today.rainChance >= UMBRELLA_RAIN_CHANCE_PCT) || isWet(code) || isWet(today?.code)) {
+  if (
+    (today?.rainChance !== undefined && today.rainChance >= UMBRELLA_RAIN_CHANCE_PCT) ||
+    isWet(code) ||
+    isWet(today?.code)
+  ) {
     tips.push(['记得带伞', 'take an umbrella']);
   }
   if ((today?.uv !== undefined && today.uv >= SUNSCREEN_UV_INDEX) || ((isClear(code) || isClear(today?.code)) && hot)) {

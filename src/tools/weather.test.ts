@@ -21,7 +21,17 @@ const FORECAST_SUBSET = fixture('open-meteo-forecast-current-subset.json');
 const GEO_NONE = JSON.stringify({ generationtime_ms: 0.3 });
 // Composed (no zh recording exists): same shape, localized field values.
 const GEO_BEIJING_ZH = JSON.stringify({
-  results: [{ id: 1816670, name: '北京市', latitude: 39.9075, longitude: 116.39723, country: '中国', admin1: '北京', timezone: 'Asia/Shanghai' }],
+  results: [
+    {
+      id: 1816670,
+      name: '北京市',
+      latitude: 39.9075,
+      longitude: 116.39723,
+      country: '中国',
+      admin1: '北京',
+      timezone: 'Asia/Shanghai',
+    },
+  ],
   generationtime_ms: 0.5,
 });
 
@@ -36,33 +46,95 @@ function forecastBody(current: Record<string, number | null>, daily: Record<stri
     timezone_abbreviation: 'GMT+1',
     elevation: 45,
     current_units: {
-      time: 'iso8601', interval: 'seconds', temperature_2m: '°C', apparent_temperature: '°C',
-      relative_humidity_2m: '%', weather_code: 'wmo code', wind_speed_10m: 'km/h', precipitation: 'mm',
+      time: 'iso8601',
+      interval: 'seconds',
+      temperature_2m: '°C',
+      apparent_temperature: '°C',
+      relative_humidity_2m: '%',
+      weather_code: 'wmo code',
+      wind_speed_10m: 'km/h',
+      precipitation: 'mm',
     },
     current: { time: '2026-11-30T06:15', interval: 900, ...current },
     daily_units: {
-      time: 'iso8601', temperature_2m_max: '°C', temperature_2m_min: '°C',
-      precipitation_probability_max: '%', uv_index_max: '', weather_code: 'wmo code',
+      time: 'iso8601',
+      temperature_2m_max: '°C',
+      temperature_2m_min: '°C',
+      precipitation_probability_max: '%',
+      uv_index_max: '',
+      weather_code: 'wmo code',
     },
     daily: { time: ['2026-11-30'], ...Object.fromEntries(Object.entries(daily).map(([k, v]) => [k, [v]])) },
   });
 }
 
 const RAINY = forecastBody(
-  { temperature_2m: 8.3, apparent_temperature: 5.1, relative_humidity_2m: 91, weather_code: 61, wind_speed_10m: 17.2, precipitation: 0.4 },
-  { temperature_2m_max: 9.4, temperature_2m_min: 4.2, precipitation_probability_max: 85, uv_index_max: 0.9, weather_code: 63 },
+  {
+    temperature_2m: 8.3,
+    apparent_temperature: 5.1,
+    relative_humidity_2m: 91,
+    weather_code: 61,
+    wind_speed_10m: 17.2,
+    precipitation: 0.4,
+  },
+  {
+    temperature_2m_max: 9.4,
+    temperature_2m_min: 4.2,
+    precipitation_probability_max: 85,
+    uv_index_max: 0.9,
+    weather_code: 63,
+  },
 );
 const HOT_SUNNY = forecastBody(
-  { temperature_2m: 31.6, apparent_temperature: 35.04, relative_humidity_2m: 40, weather_code: 0, wind_speed_10m: 6.1, precipitation: 0 },
-  { temperature_2m_max: 34.2, temperature_2m_min: 24.9, precipitation_probability_max: 5, uv_index_max: 8.35, weather_code: 1 },
+  {
+    temperature_2m: 31.6,
+    apparent_temperature: 35.04,
+    relative_humidity_2m: 40,
+    weather_code: 0,
+    wind_speed_10m: 6.1,
+    precipitation: 0,
+  },
+  {
+    temperature_2m_max: 34.2,
+    temperature_2m_min: 24.9,
+    precipitation_probability_max: 5,
+    uv_index_max: 8.35,
+    weather_code: 1,
+  },
 );
 const MILD = forecastBody(
-  { temperature_2m: 18, apparent_temperature: 17.5, relative_humidity_2m: 60, weather_code: 2, wind_speed_10m: 9, precipitation: 0 },
-  { temperature_2m_max: 21, temperature_2m_min: 12, precipitation_probability_max: 10, uv_index_max: 3, weather_code: 3 },
+  {
+    temperature_2m: 18,
+    apparent_temperature: 17.5,
+    relative_humidity_2m: 60,
+    weather_code: 2,
+    wind_speed_10m: 9,
+    precipitation: 0,
+  },
+  {
+    temperature_2m_max: 21,
+    temperature_2m_min: 12,
+    precipitation_probability_max: 10,
+    uv_index_max: 3,
+    weather_code: 3,
+  },
 );
 const WITH_NULLS = forecastBody(
-  { temperature_2m: 12.5, apparent_temperature: null, relative_humidity_2m: null, weather_code: null, wind_speed_10m: 4, precipitation: null },
-  { temperature_2m_max: null, temperature_2m_min: 7, precipitation_probability_max: null, uv_index_max: null, weather_code: null },
+  {
+    temperature_2m: 12.5,
+    apparent_temperature: null,
+    relative_humidity_2m: null,
+    weather_code: null,
+    wind_speed_10m: 4,
+    precipitation: null,
+  },
+  {
+    temperature_2m_max: null,
+    temperature_2m_min: 7,
+    precipitation_probability_max: null,
+    uv_index_max: null,
+    weather_code: null,
+  },
 );
 
 type Reply = { status?: number; body: string } | 'hang';
@@ -126,7 +198,10 @@ function tool(srv: TestServer, timeoutMs?: number) {
 }
 
 async function failure(run: Promise<unknown>): Promise<ToolError> {
-  const err = await run.then(() => undefined, (e: unknown) => e);
+  const err = await run.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ToolError);
   return err as ToolError;
 }
@@ -148,23 +223,42 @@ describe('weather tool', () => {
     await tool(srv).execute({ city: '  Enschede ' }, ctx('en'));
     const [geo, forecast] = srv.requests;
     expect(geo.pathname).toBe('/geo');
-    expect(Object.fromEntries(geo.searchParams)).toEqual({ name: 'Enschede', count: '1', language: 'en', format: 'json' });
+    expect(Object.fromEntries(geo.searchParams)).toEqual({
+      name: 'Enschede',
+      count: '1',
+      language: 'en',
+      format: 'json',
+    });
     expect(forecast.pathname).toBe('/forecast');
     expect(forecast.searchParams.get('latitude')).toBe('52.21833');
     expect(forecast.searchParams.get('longitude')).toBe('6.89583');
     expect(forecast.searchParams.get('timezone')).toBe('auto');
     expect(forecast.searchParams.get('forecast_days')).toBe('7');
     expect(forecast.searchParams.get('current')!.split(',')).toEqual(
-      expect.arrayContaining(['temperature_2m', 'apparent_temperature', 'relative_humidity_2m', 'weather_code', 'wind_speed_10m']),
+      expect.arrayContaining([
+        'temperature_2m',
+        'apparent_temperature',
+        'relative_humidity_2m',
+        'weather_code',
+        'wind_speed_10m',
+      ]),
     );
     expect(forecast.searchParams.get('daily')!.split(',')).toEqual(
-      expect.arrayContaining(['temperature_2m_max', 'temperature_2m_min', 'precipitation_probability_max', 'uv_index_max']),
+      expect.arrayContaining([
+        'temperature_2m_max',
+        'temperature_2m_min',
+        'precipitation_probability_max',
+        'uv_index_max',
+      ]),
     );
   });
 
   it('keeps query parameters already in the configured URL (e.g. an API key)', async () => {
     const srv = await startServer(openMeteo(MILD));
-    const t = createWeatherTool({ geocodingUrl: `${srv.base}/geo?apikey=k1`, forecastUrl: `${srv.base}/forecast?apikey=k1` });
+    const t = createWeatherTool({
+      geocodingUrl: `${srv.base}/geo?apikey=k1`,
+      forecastUrl: `${srv.base}/forecast?apikey=k1`,
+    });
     await t.execute({ city: 'Enschede' }, ctx('en'));
     expect(srv.requests.map((u) => u.searchParams.get('apikey'))).toEqual(['k1', 'k1']);
   });
@@ -247,12 +341,16 @@ describe('weather tool', () => {
     expectClean(zh);
     expect(zh).toBe('Enschede（Overijssel，The Netherlands）\n天气服务暂时没有给出这里的详细数据。');
     const en = await tool(srv).execute({ city: 'Enschede' }, ctx('en'));
-    expect(en).toBe('Enschede (Overijssel, The Netherlands)\nThe weather service returned no details for this place right now.');
+    expect(en).toBe(
+      'Enschede (Overijssel, The Netherlands)\nThe weather service returned no details for this place right now.',
+    );
   });
 
   it('refuses an empty city without calling the service', async () => {
     const srv = await startServer(openMeteo(MILD));
-    expect((await failure(Promise.resolve(tool(srv).execute({ city: '   ' }, ctx('zh'))))).message).toBe('请告诉我要查哪个城市的天气。');
+    expect((await failure(Promise.resolve(tool(srv).execute({ city: '   ' }, ctx('zh'))))).message).toBe(
+      '请告诉我要查哪个城市的天气。',
+    );
     expect((await failure(Promise.resolve(tool(srv).execute({ city: '' }, ctx('en'))))).message).toBe(
       'Please tell me which city to check the weather for.',
     );
@@ -279,7 +377,9 @@ describe('weather tool', () => {
   });
 
   it('reports a forecast failure after a successful geocoding', async () => {
-    const srv = await startServer((url) => (url.pathname === '/geo' ? { body: GEO_ENSCHEDE } : { status: 503, body: '' }));
+    const srv = await startServer((url) =>
+      url.pathname === '/geo' ? { body: GEO_ENSCHEDE } : { status: 503, body: '' },
+    );
     const err = await failure(Promise.resolve(tool(srv).execute({ city: 'Enschede' }, ctx('en'))));
     expect(err.message).toBe('The weather service could not be reached (HTTP 503). Please try again later.');
   });
@@ -311,7 +411,9 @@ describe('weather tool', () => {
     const srv = await startServer(() => 'hang');
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const err = await failure(Promise.resolve(tool(srv, 10_000).execute({ city: 'Enschede' }, ctx('en', controller.signal))));
+    const err = await failure(
+      Promise.resolve(tool(srv, 10_000).execute({ city: 'Enschede' }, ctx('en', controller.signal))),
+    );
     expect(err.message).toBe('The weather lookup was cancelled.');
     expect(srv.requests).toHaveLength(1);
   });
@@ -323,11 +425,26 @@ describe('weather tool', () => {
     expect(typeof r === 'string' ? r : { title: r.title, metadata: JSON.parse(JSON.stringify(r.metadata)) }).toEqual({
       title: 'Enschede: light rain, 8.3°C',
       metadata: {
-        city: 'Enschede', region: 'Overijssel', country: 'The Netherlands', latitude: 52.21833, longitude: 6.89583,
-        localTime: '2026-11-30T06:15', conditions: 'light rain', weatherCode: 61,
-        temperatureC: 8.3, feelsLikeC: 5.1, humidityPct: 91, windKmh: 17.2, precipitationMm: 0.4,
-        todayMinC: 4.2, todayMaxC: 9.4, rainChancePct: 85, uvIndex: 0.9,
-        daily: [{ date: '2026-11-30', conditions: 'moderate rain', weatherCode: 63, minC: 4.2, maxC: 9.4, rainChancePct: 85 }],
+        city: 'Enschede',
+        region: 'Overijssel',
+        country: 'The Netherlands',
+        latitude: 52.21833,
+        longitude: 6.89583,
+        localTime: '2026-11-30T06:15',
+        conditions: 'light rain',
+        weatherCode: 61,
+        temperatureC: 8.3,
+        feelsLikeC: 5.1,
+        humidityPct: 91,
+        windKmh: 17.2,
+        precipitationMm: 0.4,
+        todayMinC: 4.2,
+        todayMaxC: 9.4,
+        rainChancePct: 85,
+        uvIndex: 0.9,
+        daily: [
+          { date: '2026-11-30', conditions: 'moderate rain', weatherCode: 63, minC: 4.2, maxC: 9.4, rainChancePct: 85 },
+        ],
       },
     });
     const zh = await t.execute({ city: '北京' }, ctx('zh'));

@@ -10,7 +10,8 @@ const FORECAST_DAYS = 7;
 /** The longest place names are under 100 characters. */
 const MAX_CITY_CHARS = 100;
 
-const CURRENT_VARS = 'temperature_2m,apparent_temperature,relative_humidity_2m,weather_code,wind_speed_10m,precipitation';
+const CURRENT_VARS =
+  'temperature_2m,apparent_temperature,relative_humidity_2m,weather_code,wind_speed_10m,precipitation';
 const DAILY_VARS = 'temperature_2m_max,temperature_2m_min,precipitation_probability_max,uv_index_max,weather_code';
 
 /** Dependencies of the weather tool; URLs point at Open-Meteo-shaped services. */
@@ -38,14 +39,16 @@ export function createWeatherTool(deps: WeatherToolDeps): Tool {
     annotations: { readOnly: true, openWorld: true },
     description:
       'Current weather and a 7-day forecast for a city. Current conditions first (temperature and feels-like, ' +
-      'humidity, wind), then today\'s low/high, chance of rain and UV index with a line of advice (umbrella, ' +
+      "humidity, wind), then today's low/high, chance of rain and UV index with a line of advice (umbrella, " +
       'sunscreen, coat), then one line per coming day: local date, weekday, conditions, low/high, chance of rain. ' +
       'Give a plain city name; use the dated lines to answer about tomorrow, the weekend or a weekday.',
     parameters: WeatherArgs,
     async execute({ city }, ctx) {
       const name = city.trim();
       if (!name) {
-        throw new ToolError(say(ctx.lang, '请告诉我要查哪个城市的天气。', 'Please tell me which city to check the weather for.'));
+        throw new ToolError(
+          say(ctx.lang, '请告诉我要查哪个城市的天气。', 'Please tell me which city to check the weather for.'),
+        );
       }
       const timeout = AbortSignal.timeout(timeoutMs);
       const request = { fetchFn, lang: ctx.lang, ctxSignal: ctx.signal, timeout };
@@ -80,7 +83,10 @@ export function createWeatherTool(deps: WeatherToolDeps): Tool {
       const forecast = ForecastResponse.safeParse(await getJson(forecastUrl, request));
       if (!forecast.success) throw serviceError(ctx.lang, 'bad');
 
-      return { output: formatWeather(place.data, forecast.data, ctx.lang), ...weatherCard(place.data, forecast.data, ctx.lang) };
+      return {
+        output: formatWeather(place.data, forecast.data, ctx.lang),
+        ...weatherCard(place.data, forecast.data, ctx.lang),
+      };
     },
   });
 }
@@ -131,4 +137,3 @@ function serviceError(lang: Lang, kind: FailureKind): ToolError {
     ),
   );
 }
-

@@ -39,8 +39,16 @@ export interface WebFetchDeps {
 }
 
 const WebFetchArgs = z.object({
-  url: z.string().max(MAX_URL_CHARS).describe('The full http(s) address of the page, e.g. https://example.com/news/1.html'),
-  offset: z.number().int().min(0).optional().describe('Where to continue a long page: the offset the previous call gave. Default 0.'),
+  url: z
+    .string()
+    .max(MAX_URL_CHARS)
+    .describe('The full http(s) address of the page, e.g. https://example.com/news/1.html'),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Where to continue a long page: the offset the previous call gave. Default 0.'),
 });
 
 export function createWebFetchTool(deps: WebFetchDeps): Tool {
@@ -69,7 +77,10 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool {
     async execute({ url: input, offset = 0 }, ctx) {
       const { lang } = ctx;
       const started = performance.now();
-      const [{ checkUrl, NetworkPolicyError }, { policyDispatcher, policyFetch }] = await Promise.all([import('../net/policy.js'), import('../net/fetch.js')]);
+      const [{ checkUrl, NetworkPolicyError }, { policyDispatcher, policyFetch }] = await Promise.all([
+        import('../net/policy.js'),
+        import('../net/fetch.js'),
+      ]);
       let url: URL;
       try {
         url = checkUrl(input.trim(), deps.policy);
@@ -81,7 +92,13 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool {
       const key = `${ctx.turnId}\0${keyUrl.href}`;
       const copy = kept.get(key);
       // Nothing goes out: the copy read earlier in this turn answers.
-      if (copy) return present(copy, { offset, windowChars: deps.windowChars ?? WINDOW_CHARS, lang, ms: performance.now() - started });
+      if (copy)
+        return present(copy, {
+          offset,
+          windowChars: deps.windowChars ?? WINDOW_CHARS,
+          lang,
+          ms: performance.now() - started,
+        });
       await askFor(ctx, url);
       // Each hop is asked as a redirect from the one before: the server chose it, not the model.
       let hop = url;
@@ -95,7 +112,11 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool {
           policy: deps.policy,
           dispatcher,
           signal,
-          headers: { 'user-agent': USER_AGENT, accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.8', 'accept-language': lang === 'zh' ? 'zh-CN,zh;q=0.9,en;q=0.8' : 'en;q=0.9,*;q=0.5' },
+          headers: {
+            'user-agent': USER_AGENT,
+            accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.8',
+            'accept-language': lang === 'zh' ? 'zh-CN,zh;q=0.9,en;q=0.8' : 'en;q=0.9,*;q=0.5',
+          },
           beforeRedirect: async (next) => {
             await askFor(ctx, next, hop);
             hop = next;
@@ -106,17 +127,36 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool {
         });
         ctx.progress(say(lang, `已连接 ${fetched.url.host}，正在读取…`, `Connected to ${fetched.url.host}, reading…`));
         const { readPage } = await import('../webpage/read-page.js');
-        const page = await readPage(fetched.response, fetched.url, { maxBytes: deps.maxBytes ?? MAX_PAGE_BYTES, lang, signal: ctx.signal });
+        const page = await readPage(fetched.response, fetched.url, {
+          maxBytes: deps.maxBytes ?? MAX_PAGE_BYTES,
+          lang,
+          signal: ctx.signal,
+        });
         keep(key, ctx.turnId, page);
-        return present(page, { offset, windowChars: deps.windowChars ?? WINDOW_CHARS, lang, ms: performance.now() - started });
+        return present(page, {
+          offset,
+          windowChars: deps.windowChars ?? WINDOW_CHARS,
+          lang,
+          ms: performance.now() - started,
+        });
       } catch (err) {
         if (err instanceof ToolError) throw err;
-        if (ctx.signal.aborted) throw new ToolError(say(lang, `已停止读取 ${url.href}。`, `Stopped reading ${url.href}.`));
+        if (ctx.signal.aborted)
+          throw new ToolError(say(lang, `已停止读取 ${url.href}。`, `Stopped reading ${url.href}.`));
         if (limit.timedOut()) {
-          throw new ToolError(say(lang, `${url.host} 在 ${timeoutMs / 1000} 秒内没有完成响应，已放弃。`, `${url.host} did not finish answering within ${timeoutMs / 1000} s; gave up.`));
+          throw new ToolError(
+            say(
+              lang,
+              `${url.host} 在 ${timeoutMs / 1000} 秒内没有完成响应，已放弃。`,
+              `${url.host} did not finish answering within ${timeoutMs / 1000} s; gave up.`,
+            ),
+          );
         }
         // The reason may quote the server (a certificate's names, a TLS alert): outside words.
-        throw new ToolError(say(lang, `无法读取 ${url.href}：${reason(err)}`, `Could not fetch ${url.href}: ${reason(err)}`), { outside: true });
+        throw new ToolError(
+          say(lang, `无法读取 ${url.href}：${reason(err)}`, `Could not fetch ${url.href}: ${reason(err)}`),
+          { outside: true },
+        );
       } finally {
         limit.clear();
         void dispatcher.destroy().catch(() => {});
@@ -148,7 +188,9 @@ export function urlForRules(url: URL): string {
 /** Asks the rules about one URL (the first, or a redirect's target); a refusal says who refused. */
 async function askFor(ctx: ToolContext, url: URL, redirectFrom?: URL): Promise<void> {
   if (url.username || url.password) {
-    throw new ToolError(say(ctx.lang, '网址里不能带用户名或密码。', 'URLs with a user name or password in them cannot be opened.'));
+    throw new ToolError(
+      say(ctx.lang, '网址里不能带用户名或密码。', 'URLs with a user name or password in them cannot be opened.'),
+    );
   }
   const target = urlForRules(url);
   const decision = await ctx.ask({
@@ -165,13 +207,34 @@ async function askFor(ctx: ToolContext, url: URL, redirectFrom?: URL): Promise<v
   const refused = (message: string) => new ToolError(message, { outside: redirectFrom !== undefined });
   if (r === 'declined') throw refused(say(ctx.lang, `用户拒绝打开 ${shown}。`, `The user declined opening ${shown}.`));
   if (r === 'unanswered') {
-    throw refused(say(ctx.lang, `打开 ${shown} 需要用户批准，但没有人可以回答（没有终端），所以没有打开。`, `Opening ${shown} needs the user's approval, and nobody was there to answer (no terminal); it was not opened.`));
+    throw refused(
+      say(
+        ctx.lang,
+        `打开 ${shown} 需要用户批准，但没有人可以回答（没有终端），所以没有打开。`,
+        `Opening ${shown} needs the user's approval, and nobody was there to answer (no terminal); it was not opened.`,
+      ),
+    );
   }
   if (r === 'needs-person') {
-    throw refused(say(ctx.lang, `打开 ${shown} 只能由用户本人批准，--yes 不能代替，所以没有打开。`, `Opening ${shown} needs the user's own approval; --yes does not give it, so it was not opened.`));
+    throw refused(
+      say(
+        ctx.lang,
+        `打开 ${shown} 只能由用户本人批准，--yes 不能代替，所以没有打开。`,
+        `Opening ${shown} needs the user's own approval; --yes does not give it, so it was not opened.`,
+      ),
+    );
   }
-  if (r === 'cancelled') throw refused(say(ctx.lang, `等待用户批准时回合被停止了，没有打开 ${shown}。`, `The turn was stopped while waiting for the user's approval; ${shown} was not opened.`));
-  throw refused(say(ctx.lang, `打开 ${shown} 的请求被权限设置拒绝了。`, `Opening ${shown} was refused by the permission settings.`));
+  if (r === 'cancelled')
+    throw refused(
+      say(
+        ctx.lang,
+        `等待用户批准时回合被停止了，没有打开 ${shown}。`,
+        `The turn was stopped while waiting for the user's approval; ${shown} was not opened.`,
+      ),
+    );
+  throw refused(
+    say(ctx.lang, `打开 ${shown} 的请求被权限设置拒绝了。`, `Opening ${shown} was refused by the permission settings.`),
+  );
 }
 
 function refusal(lang: Lang, input: string, first: string, err: Error): ToolError {
@@ -179,7 +242,9 @@ function refusal(lang: Lang, input: string, first: string, err: Error): ToolErro
   // Refused at a hop the server redirected to, the sentence names the server's chosen address.
   if (err.name === 'NetworkPolicyError') {
     const at = (err as NetworkPolicyError).url;
-    return new ToolError(policyText(lang, err as NetworkPolicyError, input.slice(0, 300)), { outside: at !== undefined && at !== first });
+    return new ToolError(policyText(lang, err as NetworkPolicyError, input.slice(0, 300)), {
+      outside: at !== undefined && at !== first,
+    });
   }
   return new ToolError(say(lang, `无法打开 ${input.slice(0, 300)}：${err.message}`, err.message), { outside: true });
 }
@@ -208,7 +273,13 @@ interface PresentOptions {
 function present(page: ReadPage, o: PresentOptions) {
   const total = page.body.length;
   if (o.offset > 0 && o.offset >= total) {
-    throw new ToolError(say(o.lang, `offset ${o.offset} 已超出页面末尾（共 ${total} 个字符）。`, `offset ${o.offset} is past the end of the page (${total} characters).`));
+    throw new ToolError(
+      say(
+        o.lang,
+        `offset ${o.offset} 已超出页面末尾（共 ${total} 个字符）。`,
+        `offset ${o.offset} is past the end of the page (${total} characters).`,
+      ),
+    );
   }
   let end = Math.min(total, o.offset + o.windowChars);
   if (end < total) {
@@ -216,15 +287,34 @@ function present(page: ReadPage, o: PresentOptions) {
     if (brk > o.offset + o.windowChars * WINDOW_SNAP) end = brk + 1;
   }
   const nextOffset = end < total ? end : undefined;
-  const head = [`# ${page.title}`, [page.byline, page.siteName].filter(Boolean).join(' · '), `URL: ${page.url}`].filter(Boolean).join('\n');
+  const head = [`# ${page.title}`, [page.byline, page.siteName].filter(Boolean).join(' · '), `URL: ${page.url}`]
+    .filter(Boolean)
+    .join('\n');
   const notes: string[] = [];
   if (o.offset > 0 || nextOffset !== undefined) {
-    notes.push(say(o.lang, `[显示第 ${o.offset}–${end} 个字符，共 ${total} 个。`, `[Characters ${o.offset}–${end} of ${total}.`) +
-      (nextOffset !== undefined
-        ? say(o.lang, ` 要继续读，请用 web_fetch {"url": ${JSON.stringify(page.url)}, "offset": ${nextOffset}}。]`, ` To read on, call web_fetch with {"url": ${JSON.stringify(page.url)}, "offset": ${nextOffset}}.]`)
-        : say(o.lang, ' 已到页面末尾。]', ' This is the end of the page.]')));
+    notes.push(
+      say(
+        o.lang,
+        `[显示第 ${o.offset}–${end} 个字符，共 ${total} 个。`,
+        `[Characters ${o.offset}–${end} of ${total}.`,
+      ) +
+        (nextOffset !== undefined
+          ? say(
+              o.lang,
+              ` 要继续读，请用 web_fetch {"url": ${JSON.stringify(page.url)}, "offset": ${nextOffset}}。]`,
+              ` To read on, call web_fetch with {"url": ${JSON.stringify(page.url)}, "offset": ${nextOffset}}.]`,
+            )
+          : say(o.lang, ' 已到页面末尾。]', ' This is the end of the page.]')),
+    );
   }
-  if (page.cut) notes.push(say(o.lang, `[页面超过 ${page.maxBytes / 1024 / 1024} MB，只读取了前 ${page.maxBytes / 1024 / 1024} MB。]`, `[The page is larger than ${page.maxBytes / 1024 / 1024} MB; only its first ${page.maxBytes / 1024 / 1024} MB were read.]`));
+  if (page.cut)
+    notes.push(
+      say(
+        o.lang,
+        `[页面超过 ${page.maxBytes / 1024 / 1024} MB，只读取了前 ${page.maxBytes / 1024 / 1024} MB。]`,
+        `[The page is larger than ${page.maxBytes / 1024 / 1024} MB; only its first ${page.maxBytes / 1024 / 1024} MB were read.]`,
+      ),
+    );
   const text = `${head}\n\n${page.body.slice(o.offset, end)}`;
   return {
     output: [untrusted(page.url, text, 'web page'), ...notes].join('\n'),

@@ -54,7 +54,11 @@ export function searchRequest(settings: SearchSettings, query: string, count: nu
       const body = JSON.stringify({ query, max_results: count });
       return {
         url: new URL(settings.url),
-        init: { method: 'POST', headers: { ...headers, 'content-type': 'application/json', authorization: `Bearer ${key}` }, body },
+        init: {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json', authorization: `Bearer ${key}` },
+          body,
+        },
       };
     }
     case 'bing': {
@@ -76,7 +80,11 @@ const text = (v: unknown): string => (typeof v === 'string' ? v : '');
  * The results in the service's answer, in its order, at most `count`. Undefined when the JSON is not
  * the service's shape at all (an error page, another API behind the address).
  */
-export function parseResults(provider: SearchSettings['provider'], body: unknown, count: number): SearchResult[] | undefined {
+export function parseResults(
+  provider: SearchSettings['provider'],
+  body: unknown,
+  count: number,
+): SearchResult[] | undefined {
   if (!isObject(body)) return undefined;
   let raw: Array<{ title: unknown; url: unknown; snippet: unknown }>;
   switch (provider) {
@@ -89,18 +97,30 @@ export function parseResults(provider: SearchSettings['provider'], body: unknown
       // A query with no web results comes back without `web` at all.
       if (body.web !== undefined && !isObject(body.web)) return undefined;
       if (body.web === undefined && body.type !== 'search') return undefined;
-      raw = list(isObject(body.web) ? body.web.results : []).map((r) => ({ title: r.title, url: r.url, snippet: r.description }));
+      raw = list(isObject(body.web) ? body.web.results : []).map((r) => ({
+        title: r.title,
+        url: r.url,
+        snippet: r.description,
+      }));
       break;
     case 'bing':
       if (body.webPages === undefined && body._type !== 'SearchResponse') return undefined;
-      raw = list(isObject(body.webPages) ? body.webPages.value : []).map((r) => ({ title: r.name, url: r.url, snippet: r.snippet }));
+      raw = list(isObject(body.webPages) ? body.webPages.value : []).map((r) => ({
+        title: r.name,
+        url: r.url,
+        snippet: r.snippet,
+      }));
       break;
   }
   const results: SearchResult[] = [];
   for (const r of raw) {
     const url = text(r.url).trim();
     if (!url || url.length > MAX_URL_CHARS) continue;
-    results.push({ title: cut(plain(text(r.title)), MAX_TITLE_CHARS) || url, url, snippet: cut(plain(text(r.snippet)), MAX_SNIPPET_CHARS) });
+    results.push({
+      title: cut(plain(text(r.title)), MAX_TITLE_CHARS) || url,
+      url,
+      snippet: cut(plain(text(r.snippet)), MAX_SNIPPET_CHARS),
+    });
     if (results.length >= count) break;
   }
   return results;
@@ -118,7 +138,11 @@ export function plain(value: string): string {
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+\d*);/gi, (m, name: string) => {
       const lower = name.toLowerCase();
       if (lower in ENTITIES) return ENTITIES[lower]!;
-      const code = lower.startsWith('#x') ? parseInt(lower.slice(2), 16) : lower.startsWith('#') ? parseInt(lower.slice(1), 10) : NaN;
+      const code = lower.startsWith('#x')
+        ? parseInt(lower.slice(2), 16)
+        : lower.startsWith('#')
+          ? parseInt(lower.slice(1), 10)
+          : NaN;
       return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
     })
     .replace(/<[^>]*>/g, '')

@@ -18,22 +18,48 @@ beforeEach(() => {
 });
 
 function ctx(lang: Lang = 'en', signal = new AbortController().signal): ToolContext {
-  return { sessionId: 's1', turnId: 't1', callId: 'c1', workspace: '/tmp', signal, lang, ask: async () => 'allow', progress: () => {} };
+  return {
+    sessionId: 's1',
+    turnId: 't1',
+    callId: 'c1',
+    workspace: '/tmp',
+    signal,
+    lang,
+    ask: async () => 'allow',
+    progress: () => {},
+  };
 }
 
 const settings = {
   searxng: (): SearchSettings => ({ provider: 'searxng', url: srv.url }),
-  brave: (key = SEARCH_KEY): SearchSettings => ({ provider: 'brave', url: `${srv.url}/res/v1/web/search`, apiKey: key }),
+  brave: (key = SEARCH_KEY): SearchSettings => ({
+    provider: 'brave',
+    url: `${srv.url}/res/v1/web/search`,
+    apiKey: key,
+  }),
   tavily: (key = SEARCH_KEY): SearchSettings => ({ provider: 'tavily', url: `${srv.url}/search`, apiKey: key }),
   bing: (key = SEARCH_KEY): SearchSettings => ({ provider: 'bing', url: `${srv.url}/v7.0/search`, apiKey: key }),
 };
 
-async function search(search: SearchSettings | undefined, args: { query: string; count?: number }, c = ctx(), timeoutMs?: number) {
+async function search(
+  search: SearchSettings | undefined,
+  args: { query: string; count?: number },
+  c = ctx(),
+  timeoutMs?: number,
+) {
   return (await createWebSearchTool({ search, timeoutMs }).execute(args, c)) as ToolOutput;
 }
 
-async function failure(search: SearchSettings | undefined, args: { query: string; count?: number }, c = ctx(), timeoutMs?: number) {
-  const err = await search_(search, args, c, timeoutMs).then(() => undefined, (e: unknown) => e);
+async function failure(
+  search: SearchSettings | undefined,
+  args: { query: string; count?: number },
+  c = ctx(),
+  timeoutMs?: number,
+) {
+  const err = await search_(search, args, c, timeoutMs).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ToolError);
   return (err as ToolError).message;
 }
@@ -52,13 +78,23 @@ describe('web_search against each service', () => {
     expect(srv.seen).toHaveLength(1);
     expect(srv.seen[0]!.method).toBe('GET');
     expect(srv.seen[0]!.path).toBe(`/search?format=json&q=${encodeURIComponent('知行合一')}`);
-    expect(out.output).toBe(`<untrusted-content kind="search results" source="知行合一">\n${EXPECTED}\n</untrusted-content>`);
+    expect(out.output).toBe(
+      `<untrusted-content kind="search results" source="知行合一">\n${EXPECTED}\n</untrusted-content>`,
+    );
     expect(out.metadata).toEqual({
       provider: 'searxng',
       query: '知行合一',
       results: [
-        { title: '知行合一 - 维基百科，自由的百科全书', url: PAGES[0]!.url, snippet: '知行合一是明代思想家王阳明提出的哲学理论 & 教育思想。' },
-        { title: 'Wang Yangming Unity of Knowledge', url: PAGES[1]!.url, snippet: 'Wang held that knowledge and action are one "unity".' },
+        {
+          title: '知行合一 - 维基百科，自由的百科全书',
+          url: PAGES[0]!.url,
+          snippet: '知行合一是明代思想家王阳明提出的哲学理论 & 教育思想。',
+        },
+        {
+          title: 'Wang Yangming Unity of Knowledge',
+          url: PAGES[1]!.url,
+          snippet: 'Wang held that knowledge and action are one "unity".',
+        },
         { title: 'Free prizes', url: PAGES[2]!.url, snippet: 'Click alert(1)here to claim.' },
       ],
     });
@@ -100,7 +136,10 @@ describe('web_search against each service', () => {
   it('asks Bing v7 with Ocp-Apim-Subscription-Key', async () => {
     const out = await search(settings.bing(), { query: '知行合一' });
     const req = srv.seen[0]!;
-    expect([req.method, req.path]).toEqual(['GET', `/v7.0/search?q=${encodeURIComponent('知行合一')}&count=8&textDecorations=false`]);
+    expect([req.method, req.path]).toEqual([
+      'GET',
+      `/v7.0/search?q=${encodeURIComponent('知行合一')}&count=8&textDecorations=false`,
+    ]);
     expect(req.headers['ocp-apim-subscription-key']).toBe(SEARCH_KEY);
     expect(out.output).toContain(EXPECTED);
   });
@@ -117,7 +156,7 @@ describe('web_search against each service', () => {
 });
 
 describe('web_search without a service, and when the service fails', () => {
-  it('tells how to set one up, in the user\'s language', async () => {
+  it("tells how to set one up, in the user's language", async () => {
     const en = await failure(undefined, { query: 'x' });
     expect(en).toContain('No web search service is set up');
     // The offline planner shows this to the user as it is: it speaks to no one in the third person.
@@ -141,18 +180,26 @@ describe('web_search without a service, and when the service fails', () => {
       expect(message).not.toContain(wrong);
       expect(message).not.toContain('invalid');
     }
-    expect(await failure(settings.brave(wrong), { query: 'x' }, ctx('zh'))).toBe('Brave Search 拒绝了搜索密钥：请检查 ZHIXING_SEARCH_API_KEY 是否正确、是否仍有效。');
+    expect(await failure(settings.brave(wrong), { query: 'x' }, ctx('zh'))).toBe(
+      'Brave Search 拒绝了搜索密钥：请检查 ZHIXING_SEARCH_API_KEY 是否正确、是否仍有效。',
+    );
   });
 
   it('says when it is rate limited, with the wait the service asks for', async () => {
     srv.mode = 'rate-limited';
-    expect(await failure(settings.brave(), { query: 'x' })).toBe('Brave Search is rate limiting the searches (HTTP 429): try again in 7 s.');
-    expect(await failure(settings.tavily(), { query: 'x' }, ctx('zh'))).toBe('Tavily 的请求次数已达上限（HTTP 429），请在 7 秒后再试。');
+    expect(await failure(settings.brave(), { query: 'x' })).toBe(
+      'Brave Search is rate limiting the searches (HTTP 429): try again in 7 s.',
+    );
+    expect(await failure(settings.tavily(), { query: 'x' }, ctx('zh'))).toBe(
+      'Tavily 的请求次数已达上限（HTTP 429），请在 7 秒后再试。',
+    );
   });
 
   it('gives up on a service that does not answer in time, and stops when the turn stops', async () => {
     srv.mode = 'slow';
-    expect(await failure(settings.searxng(), { query: 'x' }, ctx(), 300)).toMatch(/^SearXNG \(127\.0\.0\.1:\d+\) did not answer within 0.3 s/);
+    expect(await failure(settings.searxng(), { query: 'x' }, ctx(), 300)).toMatch(
+      /^SearXNG \(127\.0\.0\.1:\d+\) did not answer within 0.3 s/,
+    );
     const stop = new AbortController();
     setTimeout(() => stop.abort(), 100);
     expect(await failure(settings.brave(), { query: 'x' }, ctx('zh', stop.signal))).toBe('搜索已取消。');
@@ -161,7 +208,9 @@ describe('web_search without a service, and when the service fails', () => {
   it('tells a SearXNG without json enabled how to enable it, whether it refuses or answers HTML', async () => {
     srv.mode = 'html';
     const html = await failure(settings.searxng(), { query: 'x' });
-    expect(html).toContain('did not answer in JSON: enable the JSON format in its settings.yml (search: formats: [html, json])');
+    expect(html).toContain(
+      'did not answer in JSON: enable the JSON format in its settings.yml (search: formats: [html, json])',
+    );
     srv.mode = 'ok';
     // The stand-in refuses other formats with 403, as SearXNG does: an address with ?format=html baked in is fixed, not refused.
     await search({ provider: 'searxng', url: `${srv.url}/search?format=html` }, { query: 'x' });
@@ -170,16 +219,22 @@ describe('web_search without a service, and when the service fails', () => {
 
   it('names bad answers: not JSON, not the shape, too big, a server error, nothing listening', async () => {
     srv.mode = 'html';
-    expect(await failure(settings.bing(), { query: 'x' })).toBe('Bing did not answer in JSON; check ZHIXING_SEARCH_URL.');
+    expect(await failure(settings.bing(), { query: 'x' })).toBe(
+      'Bing did not answer in JSON; check ZHIXING_SEARCH_URL.',
+    );
     srv.mode = 'wrong-shape';
-    expect(await failure(settings.tavily(), { query: 'x' })).toBe('Tavily answered with something other than search results; check ZHIXING_SEARCH_URL and ZHIXING_SEARCH_PROVIDER.');
+    expect(await failure(settings.tavily(), { query: 'x' })).toBe(
+      'Tavily answered with something other than search results; check ZHIXING_SEARCH_URL and ZHIXING_SEARCH_PROVIDER.',
+    );
     srv.mode = 'huge';
     expect(await failure(settings.searxng(), { query: 'x' })).toMatch(/SearXNG sent more than 2 MB; gave up on it\./);
     srv.mode = 'server-error';
     expect(await failure(settings.brave(), { query: 'x' })).toBe('Brave Search failed (HTTP 502); try again later.');
     const closed = await startSearchServer();
     await closed.close();
-    expect(await failure({ provider: 'searxng', url: closed.url }, { query: 'x' }, ctx('zh'))).toMatch(/^连接不上 SearXNG \(127\.0\.0\.1:\d+\)：请检查网络和 ZHIXING_SEARCH_URL。$/);
+    expect(await failure({ provider: 'searxng', url: closed.url }, { query: 'x' }, ctx('zh'))).toMatch(
+      /^连接不上 SearXNG \(127\.0\.0\.1:\d+\)：请检查网络和 ZHIXING_SEARCH_URL。$/,
+    );
   });
 
   it('follows a redirect for SearXNG, which has no key, but never sends a key on to where a redirect points', async () => {
@@ -188,7 +243,9 @@ describe('web_search without a service, and when the service fails', () => {
     expect(out.metadata!.results).toHaveLength(3);
     expect(srv.seen.map((s) => s.path)).toEqual(['/search?format=json&q=x', '/moved/search?format=json&q=x']);
     srv.seen.length = 0;
-    expect(await failure(settings.brave(), { query: 'x' })).toMatch(/^Brave Search redirected the request elsewhere; it was not followed/);
+    expect(await failure(settings.brave(), { query: 'x' })).toMatch(
+      /^Brave Search redirected the request elsewhere; it was not followed/,
+    );
     expect(srv.seen.map((s) => s.path)).toEqual(['/res/v1/web/search?q=x&count=8']);
   });
 
@@ -200,7 +257,9 @@ describe('web_search without a service, and when the service fails', () => {
 
 describe('plain', () => {
   it('takes tags, entities and highlight marks out, and keeps text that looks like markup only once decoded out too', () => {
-    expect(plain('<b>a</b> &amp; b&nbsp;c &#x4e2d;&#25991; \ue000hit\ue001 &lt;img src=x onerror=alert(1)&gt;')).toBe('a & b c 中文 hit');
+    expect(plain('<b>a</b> &amp; b&nbsp;c &#x4e2d;&#25991; \ue000hit\ue001 &lt;img src=x onerror=alert(1)&gt;')).toBe(
+      'a & b c 中文 hit',
+    );
     expect(plain('  two\n\nlines\t')).toBe('two lines');
     expect(plain('&bogus; 5 < 6')).toBe('&bogus; 5 < 6');
   });

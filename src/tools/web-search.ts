@@ -13,8 +13,17 @@ export interface WebSearchDeps {
 }
 
 const WebSearchArgs = z.object({
-  query: z.string().max(MAX_QUERY_CHARS).describe('What to search the web for, as you would type it into a search engine.'),
-  count: z.number().int().min(1).max(MAX_COUNT).optional().describe(`How many results, 1–${MAX_COUNT} (default ${DEFAULT_COUNT}).`),
+  query: z
+    .string()
+    .max(MAX_QUERY_CHARS)
+    .describe('What to search the web for, as you would type it into a search engine.'),
+  count: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_COUNT)
+    .optional()
+    .describe(`How many results, 1–${MAX_COUNT} (default ${DEFAULT_COUNT}).`),
 });
 
 export function createWebSearchTool(deps: WebSearchDeps): Tool {
@@ -36,4 +45,3 @@ export function createWebSearchTool(deps: WebSearchDeps): Tool {
     },
   });
 }
-

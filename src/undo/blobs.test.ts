@@ -6,13 +6,21 @@ import { createBlobFiles, removeBlobFile } from './blobs.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const cleanups: Array<() => void> = [];
-afterEach(() => cleanups.splice(0).reverse().forEach((c) => c()));
+afterEach(() =>
+  cleanups
+    .splice(0)
+    .reverse()
+    .forEach((c) => c()),
+);
 
 describe('sweeping the blobs folder', () => {
   it('removes old blobs and its own leftover temps, and nothing else, wherever the process runs', () => {
     const root = mkdtempSync(join(tmpdir(), 'zhixing-blobs-'));
     const cwd = process.cwd();
-    cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => process.chdir(cwd));
+    cleanups.push(
+      () => rmSync(root, { recursive: true, force: true }),
+      () => process.chdir(cwd),
+    );
     const dir = join(root, 'blobs');
     const blobs = createBlobFiles(dir);
     const hash = 'ab' + 'c'.repeat(62);

@@ -15,7 +15,8 @@ export function sameContent(a: Entry, b: Entry): boolean {
   if (a.type === 'dir') return true;
   if (a.type === 'file') {
     // Neither was read (too large): only the stat can tell.
-    if (a.hash === undefined || b.hash === undefined) return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino && a.hash === b.hash;
+    if (a.hash === undefined || b.hash === undefined)
+      return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino && a.hash === b.hash;
     return a.hash === b.hash;
   }
   return a.ino === b.ino && a.mtimeMs === b.mtimeMs;

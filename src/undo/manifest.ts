@@ -60,7 +60,13 @@ export interface Scan {
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 const same = (s: Stats, e: Entry | undefined): e is Entry =>
-  e !== undefined && e.type === 'file' && e.hash !== undefined && e.size === s.size && e.mtimeMs === s.mtimeMs && e.ino === s.ino && e.ctimeMs === s.ctimeMs;
+  e !== undefined &&
+  e.type === 'file' &&
+  e.hash !== undefined &&
+  e.size === s.size &&
+  e.mtimeMs === s.mtimeMs &&
+  e.ino === s.ino &&
+  e.ctimeMs === s.ctimeMs;
 
 /** The entry for what `s` describes, without reading the file (hash and target are filled in by the caller). */
 export function entryOf(s: Stats): Entry {
@@ -133,8 +139,7 @@ function* scanSteps(root: string, options: ScanOptions, out: Scan): Generator<vo
       else if (entry.type === 'symlink') {
         entry.target = readlinkSync(abs);
         if (options.unstorable?.(entry.target)) continue;
-      }
-      else if (entry.type === 'other') entry.skipped = 'special';
+      } else if (entry.type === 'other') entry.skipped = 'special';
       else fileEntry(abs, path, s, entry);
       if (entry.skipped) notCovered.push({ path, reason: entry.skipped });
       manifest[path] = entry;

@@ -1,5 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync, type Stats } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import type { Change } from './diff.js';
 import { entryOf, hashFile, type Entry } from './manifest.js';
@@ -39,7 +53,8 @@ function holds(abs: string, s: Stats | undefined, want: Entry | undefined): bool
   if (e.type === 'dir') return true;
   if (e.type === 'symlink') return readlinkSync(abs) === want.target;
   if (e.type !== 'file') return false;
-  if (e.size === want.size && e.mtimeMs === want.mtimeMs && e.ino === want.ino && e.ctimeMs === want.ctimeMs) return true;
+  if (e.size === want.size && e.mtimeMs === want.mtimeMs && e.ino === want.ino && e.ctimeMs === want.ctimeMs)
+    return true;
   return want.hash !== undefined && e.size === want.size && hashFile(abs) === want.hash;
 }
 
@@ -82,7 +97,9 @@ export function revertChanges(workspace: string, changes: Change[], readBlob: (h
   const todo: Change[] = [];
   // Folders the turn replaced with a link it left there: what was below them is gone as far as the
   // turn is concerned, however the link's far side looks; they are put back once the link is removed.
-  const links = changes.filter((c) => c.after?.type === 'symlink' && holds(join(root, c.path), look(join(root, c.path)), c.after)).map((c) => `${c.path}/`);
+  const links = changes
+    .filter((c) => c.after?.type === 'symlink' && holds(join(root, c.path), look(join(root, c.path)), c.after))
+    .map((c) => `${c.path}/`);
   for (const c of changes) {
     const abs = join(root, c.path);
     if (!c.after && links.some((l) => c.path.startsWith(l))) {
@@ -108,7 +125,9 @@ export function revertChanges(workspace: string, changes: Change[], readBlob: (h
   };
 
   // What the turn made (or made of another kind) goes first, children before their folders.
-  const removals = todo.filter((c) => c.after && (!c.before || c.before.type !== c.after.type)).sort((a, b) => depth(b.path) - depth(a.path));
+  const removals = todo
+    .filter((c) => c.after && (!c.before || c.before.type !== c.after.type))
+    .sort((a, b) => depth(b.path) - depth(a.path));
   for (const c of removals) {
     const abs = join(root, c.path);
     try {
@@ -117,12 +136,15 @@ export function revertChanges(workspace: string, changes: Change[], readBlob: (h
       if (!c.before) out.removed.push(c.path);
     } catch (err) {
       // A folder the turn made that now holds something else: that is the user's, keep it.
-      if ((err as NodeJS.ErrnoException).code === 'ENOTEMPTY' || (err as NodeJS.ErrnoException).code === 'EEXIST') out.conflicts.push(c.path);
+      if ((err as NodeJS.ErrnoException).code === 'ENOTEMPTY' || (err as NodeJS.ErrnoException).code === 'EEXIST')
+        out.conflicts.push(c.path);
       else fail(c.path, err);
     }
   }
   const removedOrKept = new Set([...out.conflicts, ...out.failed.map((f) => f.path)]);
-  const restores = todo.filter((c) => c.before && !removedOrKept.has(c.path)).sort((a, b) => depth(a.path) - depth(b.path));
+  const restores = todo
+    .filter((c) => c.before && !removedOrKept.has(c.path))
+    .sort((a, b) => depth(a.path) - depth(b.path));
   for (const c of restores) {
     const abs = join(root, c.path);
     const before = c.before!;

@@ -1,4 +1,17 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,12 +24,17 @@ afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
 const DAY_MS = 86_400_000;
 
-function setup(options: { limits?: Partial<UndoLimits>; maxFileBytes?: number; redact?: (text: string) => string } = {}) {
+function setup(
+  options: { limits?: Partial<UndoLimits>; maxFileBytes?: number; redact?: (text: string) => string } = {},
+) {
   const root = mkdtempSync(join(tmpdir(), 'zhixing-undo-'));
   const workspace = join(root, 'workspace');
   mkdirSync(workspace);
   const store: Store = createStore(join(root, 'z.db'));
-  cleanups.push(() => store.close(), () => rmSync(root, { recursive: true, force: true }));
+  cleanups.push(
+    () => store.close(),
+    () => rmSync(root, { recursive: true, force: true }),
+  );
   let clock = 1_000_000;
   const now = () => clock;
   const dir = join(root, 'snapshots');
@@ -54,7 +72,13 @@ describe('workspace undo', () => {
     expect(readFileSync(ws('old.txt'), 'utf8')).toBe('keep me');
     expect(lstatSync(ws('old.txt')).mode & 0o777).toBe(0o640);
     expect(existsSync(ws('drafts'))).toBe(false);
-    expect(r).toMatchObject({ restored: ['notes.md'], putBack: ['old.txt'], conflicts: [], notCovered: [], failed: [] });
+    expect(r).toMatchObject({
+      restored: ['notes.md'],
+      putBack: ['old.txt'],
+      conflicts: [],
+      notCovered: [],
+      failed: [],
+    });
     expect(r.removed.sort()).toEqual(['drafts', 'drafts/draft.txt']);
     expect(r.message).toBe('Restored notes.md, removed drafts, put back old.txt.');
     expect(undo.undo.bind(undo, session, 'zh')).toThrow(/Nothing to undo/);
@@ -164,7 +188,11 @@ describe('workspace undo', () => {
     writeFileSync(ws('b.txt'), 'bbb');
     const first = scanWorkspace(workspace, { maxFileBytes: 1e6, maxEntries: 1e6 }).manifest;
     // A hash no file has: only a reuse can put it in the next manifest.
-    const previous = { ...first, 'a.txt': { ...first['a.txt']!, hash: 'f'.repeat(64) }, 'b.txt': { ...first['b.txt']!, hash: 'e'.repeat(64), mtimeMs: 1 } };
+    const previous = {
+      ...first,
+      'a.txt': { ...first['a.txt']!, hash: 'f'.repeat(64) },
+      'b.txt': { ...first['b.txt']!, hash: 'e'.repeat(64), mtimeMs: 1 },
+    };
     const second = scanWorkspace(workspace, { previous, maxFileBytes: 1e6, maxEntries: 1e6 }).manifest;
     expect(second['a.txt']!.hash).toBe('f'.repeat(64));
     expect(second['b.txt']!.hash).toBe(first['b.txt']!.hash);
@@ -264,7 +292,6 @@ describe('workspace undo', () => {
     expect(existsSync(ws('plain.txt'))).toBe(false);
   });
 });
-
 
 describe('a folder the turn swapped for a link', () => {
   it('is put back with what was in it, and nothing is written through the link', async () => {

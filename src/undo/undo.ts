@@ -82,8 +82,12 @@ export function createWorkspaceUndo(deps: UndoDeps): WorkspaceUndo {
   const blobsDir = join(deps.dir, 'blobs');
   const blobs = createBlobFiles(blobsDir);
   // One snapshot never reads more than all snapshots may keep.
-  const scanLimits = { maxFileBytes: deps.maxFileBytes ?? MAX_SNAPSHOT_FILE_BYTES, maxEntries: MAX_SNAPSHOT_ENTRIES, maxReadBytes: limits.maxBytes,
-    ...(deps.redact && { unstorable: (path: string) => deps.redact!(path) !== path }) };
+  const scanLimits = {
+    maxFileBytes: deps.maxFileBytes ?? MAX_SNAPSHOT_FILE_BYTES,
+    maxEntries: MAX_SNAPSHOT_ENTRIES,
+    maxReadBytes: limits.maxBytes,
+    ...(deps.redact && { unstorable: (path: string) => deps.redact!(path) !== path }),
+  };
   // The last manifest this process took: its hashes are what the next snapshot reuses.
   let latest: Manifest | undefined;
 
@@ -141,7 +145,15 @@ export function createWorkspaceUndo(deps: UndoDeps): WorkspaceUndo {
       let bytes = 0;
       for (const size of scan.blobs.values()) bytes += size;
       repo.insertBefore(
-        { turnId, sessionId, workspace, createdAt: now(), before: JSON.stringify(scan.manifest), notCovered: JSON.stringify(scan.notCovered), bytes },
+        {
+          turnId,
+          sessionId,
+          workspace,
+          createdAt: now(),
+          before: JSON.stringify(scan.manifest),
+          notCovered: JSON.stringify(scan.notCovered),
+          bytes,
+        },
         written,
         scan.blobs.keys(),
       );
@@ -191,7 +203,9 @@ export function createWorkspaceUndo(deps: UndoDeps): WorkspaceUndo {
       const after = full.after ? (JSON.parse(full.after) as Manifest) : takeAfter(row.turnId, before);
       const outcome = revertChanges(workspace, diffManifests(before, after), (hash) => blobs.read(hash));
       // Folders the snapshot could not walk: what the turn did inside them is unknown, so say so.
-      const hidden = (JSON.parse(full.notCovered) as NotCovered[]).filter((n) => n.reason === 'too_many_files' || n.reason === 'unreadable').map((n) => n.path);
+      const hidden = (JSON.parse(full.notCovered) as NotCovered[])
+        .filter((n) => n.reason === 'too_many_files' || n.reason === 'unreadable')
+        .map((n) => n.path);
       const notCovered = [...new Set([...outcome.notCovered, ...hidden])];
       latest = undefined;
       if (outcome.failed.length === 0) {
@@ -207,7 +221,14 @@ export function createWorkspaceUndo(deps: UndoDeps): WorkspaceUndo {
     states(sessionId) {
       let first = true;
       return repo.listForSession(sessionId).map((r) => {
-        const state: UndoState = r.undoneAt !== null ? 'undone' : r.prunedAt !== null ? 'expired' : !r.hasAfter && first ? 'running' : 'undoable';
+        const state: UndoState =
+          r.undoneAt !== null
+            ? 'undone'
+            : r.prunedAt !== null
+              ? 'expired'
+              : !r.hasAfter && first
+                ? 'running'
+                : 'undoable';
         first = false;
         return { turnId: r.turnId, state };
       });
@@ -217,26 +238,26 @@ export function createWorkspaceUndo(deps: UndoDeps): WorkspaceUndo {
   };
 
   function tidy(startup = false): void {
-      const t = now();
-      const live = repo.listLive();
-      const perSession = new Map<string, number>();
-      const kept: SnapshotInfo[] = [];
-      // Newest first, so the count per session keeps the most recent ones.
-      for (const r of [...live].reverse()) {
-        const n = (perSession.get(r.sessionId) ?? 0) + 1;
-        perSession.set(r.sessionId, n);
-        const done = r.hasAfter || r.createdAt < t - DAY_MS;
-        if (done && (r.undoneAt !== null || n > limits.maxTurns || r.createdAt < t - limits.maxDays * DAY_MS)) prune(r);
-        else kept.unshift(r);
-      }
+    const t = now();
+    const live = repo.listLive();
+    const perSession = new Map<string, number>();
+    const kept: SnapshotInfo[] = [];
+    // Newest first, so the count per session keeps the most recent ones.
+    for (const r of [...live].reverse()) {
+      const n = (perSession.get(r.sessionId) ?? 0) + 1;
+      perSession.set(r.sessionId, n);
+      const done = r.hasAfter || r.createdAt < t - DAY_MS;
+      if (done && (r.undoneAt !== null || n > limits.maxTurns || r.createdAt < t - limits.maxDays * DAY_MS)) prune(r);
+      else kept.unshift(r);
+    }
+    gc();
+    // Oldest first until the copies fit; a turn still running keeps its snapshot.
+    for (const r of kept) {
+      if (repo.blobBytes() <= limits.maxBytes) break;
+      if (!r.hasAfter) continue;
+      prune(r);
       gc();
-      // Oldest first until the copies fit; a turn still running keeps its snapshot.
-      for (const r of kept) {
-        if (repo.blobBytes() <= limits.maxBytes) break;
-        if (!r.hasAfter) continue;
-        prune(r);
-        gc();
-      }
-      if (startup) sweep();
+    }
+    if (startup) sweep();
   }
 }

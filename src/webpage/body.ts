@@ -6,7 +6,8 @@
 export type ContentKind = 'html' | 'text' | 'pdf' | 'binary';
 
 /** Types read as text as they are: plain text, Markdown, JSON, XML feeds, CSV, source code. */
-const TEXT_TYPES = /^(text\/|application\/(json|ld\+json|xml|rss\+xml|atom\+xml|javascript|ecmascript|x-yaml|yaml|toml|x-ndjson|csv|x-sh)$|application\/[\w.+-]+\+(json|xml)$)/;
+const TEXT_TYPES =
+  /^(text\/|application\/(json|ld\+json|xml|rss\+xml|atom\+xml|javascript|ecmascript|x-yaml|yaml|toml|x-ndjson|csv|x-sh)$|application\/[\w.+-]+\+(json|xml)$)/;
 
 /** The kind a Content-Type names, or undefined when it names none (missing, or `application/octet-stream` said by habit). */
 export function kindFromType(contentType: string | null | undefined): ContentKind | undefined {

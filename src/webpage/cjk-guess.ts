@@ -36,7 +36,9 @@ export async function guessCjk(bytes: Uint8Array, decode: Decode): Promise<strin
   }
   const ok = (c: string) => {
     const s = readings.get(c);
-    return s !== undefined && s.total > 0 && s.cjk / s.total >= MOSTLY_CJK && s.wedged / s.total < WEDGED_SHARE ? s : undefined;
+    return s !== undefined && s.total > 0 && s.cjk / s.total >= MOSTLY_CJK && s.wedged / s.total < WEDGED_SHARE
+      ? s
+      : undefined;
   };
   const sjis = ok('shift_jis');
   if (sjis && sjis.kana / sjis.total >= KANA_SHARE) return 'shift_jis';
@@ -67,7 +69,11 @@ function shares(text: string): Shares {
     if (letter(chars[i - 1]) && letter(chars[i + 1])) s.wedged++;
     const kana = c >= 0x3040 && c <= 0x30ff;
     const hangul = c >= 0xac00 && c <= 0xd7a3;
-    const han = (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0x20000 && c <= 0x2ffff);
+    const han =
+      (c >= 0x4e00 && c <= 0x9fff) ||
+      (c >= 0x3400 && c <= 0x4dbf) ||
+      (c >= 0xf900 && c <= 0xfaff) ||
+      (c >= 0x20000 && c <= 0x2ffff);
     const punct = (c >= 0x3000 && c <= 0x303f) || (c >= 0xff01 && c <= 0xff60) || (c >= 0xffe0 && c <= 0xffe6);
     if (kana) s.kana++;
     if (hangul) s.hangul++;
@@ -96,7 +102,8 @@ function pairShare(bytes: Uint8Array, inside: (lead: number, trail: number) => b
 }
 
 /** Of the byte pairs a GBK reading makes, the share inside GB2312 (lead 0xA1–0xF7, trail 0xA1–0xFE). */
-export const gb2312Share = (bytes: Uint8Array): number => pairShare(bytes, (b, t) => b >= 0xa1 && b <= 0xf7 && t >= 0xa1 && t <= 0xfe);
+export const gb2312Share = (bytes: Uint8Array): number =>
+  pairShare(bytes, (b, t) => b >= 0xa1 && b <= 0xf7 && t >= 0xa1 && t <= 0xfe);
 
 /** Of the byte pairs a Big5 reading makes, the share inside Big5 proper (not the HKSCS extension). */
 const big5Share = (bytes: Uint8Array): number =>

@@ -2,9 +2,12 @@ import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { canonicalCharset, decodePage, headerCharset, metaCharset } from './decode.js';
 
-const TRAD = '知行合一是明代思想家王陽明提出的哲學理論，認為認識事物的道理與實行其事是密不可分的。他說：「知是行之始，行是知之成。」後世學者多有討論，影響遍及東亞各國的學術與教育。';
-const KO = '지행합일은 명나라의 사상가 왕양명이 제창한 철학 이론으로, 앎과 행함은 분리될 수 없다는 주장이다. 이 사상은 조선의 학자들에게도 큰 영향을 주었으며 오늘날까지 교육과 윤리 논의에서 자주 인용된다.';
-const page = (body: string, head = '') => `<!doctype html><html><head>${head}<title>t</title></head><body><p>${body}</p></body></html>`;
+const TRAD =
+  '知行合一是明代思想家王陽明提出的哲學理論，認為認識事物的道理與實行其事是密不可分的。他說：「知是行之始，行是知之成。」後世學者多有討論，影響遍及東亞各國的學術與教育。';
+const KO =
+  '지행합일은 명나라의 사상가 왕양명이 제창한 철학 이론으로, 앎과 행함은 분리될 수 없다는 주장이다. 이 사상은 조선의 학자들에게도 큰 영향을 주었으며 오늘날까지 교육과 윤리 논의에서 자주 인용된다.';
+const page = (body: string, head = '') =>
+  `<!doctype html><html><head>${head}<title>t</title></head><body><p>${body}</p></body></html>`;
 
 describe('decodePage', () => {
   it('detects Big5 and EUC-KR pages that declare nothing', async () => {
@@ -35,7 +38,10 @@ describe('decodePage', () => {
     expect(byMeta).toMatchObject({ charset: 'gb18030', source: 'detected', declared: 'utf-8' });
     expect(byMeta.text).toContain(body);
     // Declared UTF-8 over plain ASCII stays as declared.
-    expect(await decodePage(Buffer.from(page('plain', '<meta charset="utf-8">')), 'text/html')).toMatchObject({ charset: 'utf-8', source: 'meta' });
+    expect(await decodePage(Buffer.from(page('plain', '<meta charset="utf-8">')), 'text/html')).toMatchObject({
+      charset: 'utf-8',
+      source: 'meta',
+    });
   });
 
   it('reads short CJK pages that declare nothing in their own charset, not as Latin-1', async () => {
@@ -68,7 +74,10 @@ describe('decodePage', () => {
         const d = await decodePage(bytes, header);
         expect(d.text, `${text.slice(0, 40)} as ${header}`).toContain(text);
       }
-      const meta = iconv.encode(`<!doctype html><html><head><meta charset="utf-8"></head><body>${text}</body></html>`, 'windows-1252');
+      const meta = iconv.encode(
+        `<!doctype html><html><head><meta charset="utf-8"></head><body>${text}</body></html>`,
+        'windows-1252',
+      );
       expect((await decodePage(meta, 'text/html')).text).toContain(text);
     }
   });
@@ -83,7 +92,10 @@ describe('decodePage', () => {
   });
 
   it('reads a byte-order mark first', async () => {
-    const d = await decodePage(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('é')]), 'text/html; charset=iso-8859-1');
+    const d = await decodePage(
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('é')]),
+      'text/html; charset=iso-8859-1',
+    );
     expect(d).toMatchObject({ text: 'é', source: 'bom' });
   });
 
@@ -93,7 +105,9 @@ describe('decodePage', () => {
   });
 
   it('reads Latin-1 labels as windows-1252', async () => {
-    expect((await decodePage(Buffer.from([0x93, 0x68, 0x69, 0x94]), 'text/plain; charset=ISO-8859-1')).text).toBe('\u201chi\u201d');
+    expect((await decodePage(Buffer.from([0x93, 0x68, 0x69, 0x94]), 'text/plain; charset=ISO-8859-1')).text).toBe(
+      '\u201chi\u201d',
+    );
   });
 });
 
@@ -101,7 +115,9 @@ describe('charset declarations', () => {
   it('finds them in headers and meta tags', () => {
     expect(headerCharset('text/html; charset="GBK"')).toBe('gbk');
     expect(headerCharset('text/html')).toBeUndefined();
-    expect(metaCharset(Buffer.from('<head><meta http-equiv="Content-Type" content="text/html; charset=gb2312"></head>'))).toBe('gb2312');
+    expect(
+      metaCharset(Buffer.from('<head><meta http-equiv="Content-Type" content="text/html; charset=gb2312"></head>')),
+    ).toBe('gb2312');
     expect(metaCharset(Buffer.from("<meta charset='Shift_JIS'>"))).toBe('shift_jis');
     expect(metaCharset(Buffer.from('<meta name="description" content="no charset here">'))).toBeUndefined();
     expect(canonicalCharset('GB2312')).toBe('gb18030');

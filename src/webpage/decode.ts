@@ -15,7 +15,16 @@ const META_SCAN_BYTES = 16_384;
 /** How much of the page the detector reads: enough for a verdict, cheap on a 5 MB page. */
 const DETECT_BYTES = 65_536;
 /** Encodings the detector may choose: the legacy ones that still serve East Asian pages, and Latin. */
-const DETECTABLE = new Set(['gb18030', 'big5', 'shift_jis', 'euc-jp', 'euc-kr', 'iso-2022-jp', 'windows-1252', 'iso-8859-1']);
+const DETECTABLE = new Set([
+  'gb18030',
+  'big5',
+  'shift_jis',
+  'euc-jp',
+  'euc-kr',
+  'iso-2022-jp',
+  'windows-1252',
+  'iso-8859-1',
+]);
 
 export type CharsetSource = 'bom' | 'header' | 'meta' | 'utf-8' | 'detected' | 'default';
 
@@ -37,11 +46,14 @@ export function headerCharset(contentType: string | null | undefined): string | 
 
 /** The charset a `<meta charset>` or `<meta http-equiv="content-type" content="…; charset=…">` names near the top. */
 export function metaCharset(bytes: Uint8Array): string | undefined {
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, META_SCAN_BYTES)).toString('latin1');
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, META_SCAN_BYTES)).toString(
+    'latin1',
+  );
   for (const tag of head.matchAll(/<meta\b[^>]*>/gi)) {
     const t = tag[0];
     const direct = /\bcharset\s*=\s*["']?\s*([\w.:-]+)/i.exec(t);
-    if (direct && (/\scharset\s*=/i.test(t) || /http-equiv\s*=\s*["']?content-type/i.test(t))) return direct[1]!.toLowerCase();
+    if (direct && (/\scharset\s*=/i.test(t) || /http-equiv\s*=\s*["']?content-type/i.test(t)))
+      return direct[1]!.toLowerCase();
   }
   return undefined;
 }
@@ -51,9 +63,11 @@ export function canonicalCharset(label: string): string {
   const l = label.trim().toLowerCase().replace(/^x-/, '');
   if (['utf8', 'utf-8', 'unicode-1-1-utf-8'].includes(l)) return 'utf-8';
   // Pages labelled GB2312 or GBK routinely use characters only GBK/GB18030 have; GB18030 reads them all.
-  if (['gb2312', 'gbk', 'gb18030', 'gb_2312-80', 'chinese', 'csgb2312', 'euc-cn', 'cp936', 'windows-936'].includes(l)) return 'gb18030';
+  if (['gb2312', 'gbk', 'gb18030', 'gb_2312-80', 'chinese', 'csgb2312', 'euc-cn', 'cp936', 'windows-936'].includes(l))
+    return 'gb18030';
   if (['big5', 'big5-hkscs', 'cn-big5', 'csbig5'].includes(l)) return 'big5';
-  if (['shift_jis', 'shift-jis', 'sjis', 'ms_kanji', 'windows-31j', 'cp932', 'csshiftjis'].includes(l)) return 'shift_jis';
+  if (['shift_jis', 'shift-jis', 'sjis', 'ms_kanji', 'windows-31j', 'cp932', 'csshiftjis'].includes(l))
+    return 'shift_jis';
   if (['euc-kr', 'ks_c_5601-1987', 'windows-949', 'cp949', 'cseuckr'].includes(l)) return 'euc-kr';
   // Browsers read Latin-1 labels as windows-1252, and so do the pages that use them.
   if (['iso-8859-1', 'latin1', 'l1', 'us-ascii', 'ascii', 'cp1252', 'windows-1252'].includes(l)) return 'windows-1252';
@@ -131,9 +145,12 @@ function hasHighBytes(bytes: Uint8Array): boolean {
 
 /** Decodes a page's bytes, choosing the charset as the module comment says. */
 export async function decodePage(bytes: Uint8Array, contentType?: string | null): Promise<Decoded> {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)), charset: 'utf-8', source: 'bom' };
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), charset: 'utf-16le', source: 'bom' };
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), charset: 'utf-16be', source: 'bom' };
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)), charset: 'utf-8', source: 'bom' };
+  if (bytes[0] === 0xff && bytes[1] === 0xfe)
+    return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), charset: 'utf-16le', source: 'bom' };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff)
+    return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), charset: 'utf-16be', source: 'bom' };
 
   const fromHeader = headerCharset(contentType);
   const fromMeta = fromHeader ? undefined : metaCharset(bytes);
@@ -141,7 +158,8 @@ export async function decodePage(bytes: Uint8Array, contentType?: string | null)
   const utf8 = isUtf8(bytes);
   if (declared) {
     const charset = canonicalCharset(declared);
-    if (charset !== 'utf-8' && utf8) return { text: new TextDecoder('utf-8').decode(bytes), charset: 'utf-8', source: 'utf-8', declared };
+    if (charset !== 'utf-8' && utf8)
+      return { text: new TextDecoder('utf-8').decode(bytes), charset: 'utf-8', source: 'utf-8', declared };
     // A page that claims UTF-8 and is not (a GBK page under a template's <meta charset="utf-8">) is detected.
     const falseUtf8 = charset === 'utf-8' && !utf8 && hasHighBytes(bytes);
     const text = falseUtf8 ? undefined : await decodeAs(bytes, charset);
@@ -149,16 +167,28 @@ export async function decodePage(bytes: Uint8Array, contentType?: string | null)
       // The declared legacy charset does not fit the bytes: another that reads them cleanly wins.
       const other = await detect(bytes);
       const better = other && other !== charset ? await decodeAs(bytes, other) : undefined;
-      if (better !== undefined && isClean(better)) return { text: better, charset: other!, source: 'detected', declared };
+      if (better !== undefined && isClean(better))
+        return { text: better, charset: other!, source: 'detected', declared };
     }
     if (text !== undefined) return { text, charset, source: fromHeader ? 'header' : 'meta' };
   }
-  if (utf8) return { text: new TextDecoder('utf-8').decode(bytes), charset: 'utf-8', source: 'utf-8', ...(declared ? { declared } : {}) };
+  if (utf8)
+    return {
+      text: new TextDecoder('utf-8').decode(bytes),
+      charset: 'utf-8',
+      source: 'utf-8',
+      ...(declared ? { declared } : {}),
+    };
   const guessed = await detect(bytes);
   if (guessed) {
     const text = await decodeAs(bytes, guessed);
     if (text !== undefined) return { text, charset: guessed, source: 'detected', ...(declared ? { declared } : {}) };
   }
   // Plain ASCII, or bytes nothing recognises: UTF-8 with replacement characters shows what it can.
-  return { text: new TextDecoder('utf-8').decode(bytes), charset: 'utf-8', source: 'default', ...(declared ? { declared } : {}) };
+  return {
+    text: new TextDecoder('utf-8').decode(bytes),
+    charset: 'utf-8',
+    source: 'default',
+    ...(declared ? { declared } : {}),
+  };
 }

@@ -109,7 +109,15 @@ export async function extractBounded(html: string, url: string, o: BoundedOption
 
 function extractOnWorker(file: string, html: string, url: string, o: BoundedOptions): Promise<BoundedPage> {
   const heapMb = o.heapLimitMb ?? EXTRACT_HEAP_LIMIT_MB;
-  workers ??= idleWorkers(() => new Worker(file, { resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 64 }, stdout: true, stderr: true }), IDLE_MS);
+  workers ??= idleWorkers(
+    () =>
+      new Worker(file, {
+        resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 64 },
+        stdout: true,
+        stderr: true,
+      }),
+    IDLE_MS,
+  );
   const worker = workers.take();
   const id = nextId++;
   return new Promise<BoundedPage>((resolve, reject) => {
@@ -126,10 +134,16 @@ function extractOnWorker(file: string, html: string, url: string, o: BoundedOpti
       done(() => resolve(reply.ok ? reply.page : degradedPage(html, url, 'failed')), true);
     };
     const onError = (err: NodeJS.ErrnoException) =>
-      done(() => resolve(degradedPage(html, url, err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'failed')), false);
+      done(
+        () => resolve(degradedPage(html, url, err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'failed')),
+        false,
+      );
     const onExit = () => done(() => resolve(degradedPage(html, url, 'failed')), false);
     const onAbort = () => done(() => reject(o.signal?.reason ?? new Error('aborted')), false);
-    const timer = setTimeout(() => done(() => resolve(degradedPage(html, url, 'time')), false), o.timeoutMs ?? EXTRACT_TIME_LIMIT_MS);
+    const timer = setTimeout(
+      () => done(() => resolve(degradedPage(html, url, 'time')), false),
+      o.timeoutMs ?? EXTRACT_TIME_LIMIT_MS,
+    );
     if (o.signal?.aborted) return onAbort();
     o.signal?.addEventListener('abort', onAbort, { once: true });
     worker.on('message', onMessage).on('error', onError).on('exit', onExit);

@@ -12,7 +12,8 @@ export interface ExtractRequest {
   url: string;
 }
 
-export type ExtractReply = { id: number; ok: true; page: Awaited<ReturnType<typeof extractPage>> } | { id: number; ok: false; message: string };
+export type ExtractReply =
+  { id: number; ok: true; page: Awaited<ReturnType<typeof extractPage>> } | { id: number; ok: false; message: string };
 
 parentPort?.on('message', async ({ id, html, url }: ExtractRequest) => {
   let reply: ExtractReply;

@@ -118,7 +118,15 @@ export async function extractPage(html: string, url: string): Promise<ExtractedP
   try {
     // The serializer hands back the element itself, so turndown walks jsdom's tree instead of parsing the HTML again.
     const reader = new Readability(document as never, { serializer: (el: unknown) => el as never, keepClasses: false });
-    const article = reader.parse() as null | { title?: string | null; byline?: string | null; siteName?: string | null; excerpt?: string | null; lang?: string | null; content: unknown; textContent?: string | null };
+    const article = reader.parse() as null | {
+      title?: string | null;
+      byline?: string | null;
+      siteName?: string | null;
+      excerpt?: string | null;
+      lang?: string | null;
+      content: unknown;
+      textContent?: string | null;
+    };
     if (article?.content) {
       const root = article.content as El;
       return {
@@ -140,12 +148,18 @@ export async function extractPage(html: string, url: string): Promise<ExtractedP
 }
 
 /** The whole body without scripts, styles and page chrome, for pages with no article. */
-async function fallback(html: string, url: string, docTitle: string | undefined, lang: string | undefined): Promise<ExtractedPage> {
+async function fallback(
+  html: string,
+  url: string,
+  docTitle: string | undefined,
+  lang: string | undefined,
+): Promise<ExtractedPage> {
   // Readability changed the first document while it searched: start again from the HTML.
   const dom = await parse(html, url);
   try {
     const body = dom.window.document.body as unknown as El | null;
-    if (!body) return { title: docTitle ?? url, markdown: '', text: '', links: [], article: false, ...optional('lang', lang) };
+    if (!body)
+      return { title: docTitle ?? url, markdown: '', text: '', links: [], article: false, ...optional('lang', lang) };
     for (const el of body.querySelectorAll('script, style, noscript, template, iframe, svg, canvas')) el.remove();
     return {
       title: docTitle ?? url,

@@ -10,8 +10,16 @@ const MAX_IMAGE_SRC_CHARS = 2_000;
 
 /** One service per conversion: no state is shared between calls, and building it is cheap next to converting a page. */
 async function createService(): Promise<TurndownService> {
-  const [{ default: Turndown }, { gfm }] = await Promise.all([import('turndown'), import('@joplin/turndown-plugin-gfm')]);
-  const service = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
+  const [{ default: Turndown }, { gfm }] = await Promise.all([
+    import('turndown'),
+    import('@joplin/turndown-plugin-gfm'),
+  ]);
+  const service = new Turndown({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    emDelimiter: '*',
+  });
   service.use(gfm);
   service.remove(['script', 'style', 'noscript', 'template'] as never);
   service.addRule('images', {
@@ -20,12 +28,17 @@ async function createService(): Promise<TurndownService> {
       const el = node as unknown as { getAttribute(n: string): string | null };
       const alt = (el.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim();
       const src = el.getAttribute('src') ?? '';
-      if (!src || src.startsWith('data:') || src.length > MAX_IMAGE_SRC_CHARS || !/^https?:/i.test(src)) return alt ? `[${alt}]` : '';
+      if (!src || src.startsWith('data:') || src.length > MAX_IMAGE_SRC_CHARS || !/^https?:/i.test(src))
+        return alt ? `[${alt}]` : '';
       return `![${alt.replace(/[[\]]/g, '')}](${src.replace(/[()\s]/g, (c) => encodeURIComponent(c))})`;
     },
   });
   service.addRule('unsafeLinks', {
-    filter: (node) => node.nodeName === 'A' && /^\s*(javascript|data|vbscript):/i.test((node as unknown as { getAttribute(n: string): string | null }).getAttribute('href') ?? ''),
+    filter: (node) =>
+      node.nodeName === 'A' &&
+      /^\s*(javascript|data|vbscript):/i.test(
+        (node as unknown as { getAttribute(n: string): string | null }).getAttribute('href') ?? '',
+      ),
     replacement: (content) => content,
   });
   return service;

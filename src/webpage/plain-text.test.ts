@@ -3,7 +3,8 @@ import { plainText } from './plain-text.js';
 
 describe('plainText', () => {
   it('gives the title and a line per block, without scripts, styles, head or tags', () => {
-    const html = '<html><head><title> A &amp; B </title><style>p{}</style></head><body><script>x()</script><h1>Head</h1><p>One <b>bold</b>&nbsp;word</p><ul><li>a</li><li>b&#x4e2d;&#25991;</li></ul>x<br>y</body></html>';
+    const html =
+      '<html><head><title> A &amp; B </title><style>p{}</style></head><body><script>x()</script><h1>Head</h1><p>One <b>bold</b>&nbsp;word</p><ul><li>a</li><li>b&#x4e2d;&#25991;</li></ul>x<br>y</body></html>';
     expect(plainText(html)).toEqual({ title: 'A & B', text: 'Head\nOne bold word\na\nb中文\nx\ny' });
   });
   it('leaves unknown and out-of-range entities as they are, and costs linear time on a huge page', () => {

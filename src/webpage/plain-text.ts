@@ -16,7 +16,8 @@ function decodeEntities(text: string): string {
   });
 }
 
-const BLOCK_END = /^(?:br|hr|\/(?:p|div|li|tr|h[1-6]|blockquote|pre|section|article|table|ul|ol|dl|dt|dd|header|footer))\b/i;
+const BLOCK_END =
+  /^(?:br|hr|\/(?:p|div|li|tr|h[1-6]|blockquote|pre|section|article|table|ul|ol|dl|dt|dd|header|footer))\b/i;
 
 /**
  * The text between tags, a block's end or a line break made a new line. One pass with indexOf: a

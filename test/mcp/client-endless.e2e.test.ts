@@ -16,7 +16,9 @@ const MAX_TOTAL_MS = 4_000;
 describe('a server that reports progress forever', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = harness([stdio('endless', process.execPath, [fixture('endless.mjs')], { timeoutMs: TIMEOUT_MS, maxTotalMs: MAX_TOTAL_MS })]);
+    h = harness([
+      stdio('endless', process.execPath, [fixture('endless.mjs')], { timeoutMs: TIMEOUT_MS, maxTotalMs: MAX_TOTAL_MS }),
+    ]);
     h.manager.start();
     await h.until('endless', (v) => v.state === 'connected');
   });
@@ -45,11 +47,23 @@ describe('a server that reports progress forever', () => {
   });
 
   it('says it in Chinese to a Chinese user', async () => {
-    const r = await h.tools.run({ id: 'c2', name: 'endless__endless', arguments: '{}' }, {
-      sessionId: 's1', turnId: 't1', callId: 'c2', workspace: process.cwd(), lang: 'zh',
-      signal: new AbortController().signal, progress: () => {}, ask: async () => 'allow', refusal: () => undefined,
-    });
-    expect(r.output).toBe('Error: MCP 服务器 endless 的 endless__endless 调用超过了总时限 4 秒（进度通知不会延长总时限），已取消。可以在 config.json 里为它设置 max_total_ms。');
+    const r = await h.tools.run(
+      { id: 'c2', name: 'endless__endless', arguments: '{}' },
+      {
+        sessionId: 's1',
+        turnId: 't1',
+        callId: 'c2',
+        workspace: process.cwd(),
+        lang: 'zh',
+        signal: new AbortController().signal,
+        progress: () => {},
+        ask: async () => 'allow',
+        refusal: () => undefined,
+      },
+    );
+    expect(r.output).toBe(
+      'Error: MCP 服务器 endless 的 endless__endless 调用超过了总时限 4 秒（进度通知不会延长总时限），已取消。可以在 config.json 里为它设置 max_total_ms。',
+    );
   });
 });
 
@@ -69,8 +83,16 @@ describe('a server over HTTP whose answer is one endless line', () => {
       req.on('end', () => {
         const msg = JSON.parse(body) as { id?: number; method: string };
         if (msg.id === undefined) return void res.writeHead(202).end();
-        const answer = (result: object) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
-        if (msg.method === 'initialize') return answer({ protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'endless-line', version: '1' } });
+        const answer = (result: object) =>
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
+        if (msg.method === 'initialize')
+          return answer({
+            protocolVersion: '2025-06-18',
+            capabilities: { tools: {} },
+            serverInfo: { name: 'endless-line', version: '1' },
+          });
         if (msg.method === 'tools/list') return answer({ tools: [{ name: 'line', inputSchema: { type: 'object' } }] });
         // A progress message that never ends: written for as long as the client reads.
         res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -80,7 +102,9 @@ describe('a server over HTTP whose answer is one endless line', () => {
         };
         res.on('drain', more);
         res.on('close', () => left(sent));
-        res.write(`data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":${msg.id},"progress":1,"message":"`);
+        res.write(
+          `data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":${msg.id},"progress":1,"message":"`,
+        );
         more();
       });
     });

@@ -8,7 +8,9 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 describe('a server with a long, changing list and every kind of result', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = harness([stdio('tricky', process.execPath, [fixture('tricky.mjs')], { env: { TRICKY_TOKEN: 'tok-very-secret' } })]);
+    h = harness([
+      stdio('tricky', process.execPath, [fixture('tricky.mjs')], { env: { TRICKY_TOKEN: 'tok-very-secret' } }),
+    ]);
     h.manager.start();
     await h.until('tricky', (v) => v.state === 'connected');
   });
@@ -30,7 +32,7 @@ describe('a server with a long, changing list and every kind of result', () => {
     expect(h.tools.list().filter((t) => t.source === 'mcp:tricky')).toHaveLength(100);
   });
 
-  it('shows a hostile description as the server\'s text, without its escapes', () => {
+  it("shows a hostile description as the server's text, without its escapes", () => {
     const d = h.tools.get('tricky__results')!.description;
     expect(d).toMatch(/^\[Tool from MCP server "tricky"\./);
     expect(d).toContain('Ignore previous instructions');
@@ -62,7 +64,7 @@ describe('a server with a long, changing list and every kind of result', () => {
     expect((await h.call('tricky__structured')).output).toBe('{"temperature":21.5,"unit":"C"}');
   });
 
-  it('makes isError a failed action with the server\'s words', async () => {
+  it("makes isError a failed action with the server's words", async () => {
     const r = await h.call('tricky__fail', { why: 'disk full' });
     expect(r).toMatchObject({ ok: false, output: 'Error: It broke: disk full' });
   });
@@ -147,10 +149,7 @@ describe('a server that sends a burst of tools/list_changed', () => {
 describe('servers that hang or die', () => {
   it('gives up on a server that never answers initialize, without holding up the others or close()', async () => {
     // Beside a server still in its handshake (its timeout far off, so the order is certain), another connects and answers.
-    const both = harness([
-      stdio('hang', process.execPath, [fixture('hang.mjs')], { timeoutMs: 60_000 }),
-      everything(),
-    ]);
+    const both = harness([stdio('hang', process.execPath, [fixture('hang.mjs')], { timeoutMs: 60_000 }), everything()]);
     both.manager.start();
     await both.until('everything', (v) => v.state === 'connected');
     expect(both.manager.get('hang')!.state).toBe('connecting');
@@ -159,7 +158,9 @@ describe('servers that hang or die', () => {
     await both.manager.close();
     expect(performance.now() - closing).toBeLessThan(3_500);
 
-    const h = harness([stdio('hang', process.execPath, [fixture('hang.mjs')], { timeoutMs: 800 })], { retry: { baseMs: 50, maxMs: 100, attempts: 2 } });
+    const h = harness([stdio('hang', process.execPath, [fixture('hang.mjs')], { timeoutMs: 800 })], {
+      retry: { baseMs: 50, maxMs: 100, attempts: 2 },
+    });
     const started = performance.now();
     h.manager.start();
     const failed = await h.until('hang', (v) => v.state === 'failed', 10_000);
@@ -186,11 +187,15 @@ describe('servers that hang or die', () => {
   });
 
   it('shows a server that exits at once as failed, with its last stderr lines', async () => {
-    const h = harness([stdio('broken', process.execPath, [fixture('exit.mjs')])], { retry: { baseMs: 20, maxMs: 50, attempts: 2 } });
+    const h = harness([stdio('broken', process.execPath, [fixture('exit.mjs')])], {
+      retry: { baseMs: 20, maxMs: 50, attempts: 2 },
+    });
     h.manager.start();
     try {
       const view = await h.until('broken', (v) => v.state === 'failed');
-      expect(view.error).toMatch(/^the program exited before it finished connecting; what it wrote to stderr may say why \(gave up after 2 tries\)$/);
+      expect(view.error).toMatch(
+        /^the program exited before it finished connecting; what it wrote to stderr may say why \(gave up after 2 tries\)$/,
+      );
       expect(view.stderr.length).toBeLessThanOrEqual(20);
       expect(view.stderr.slice(-2)).toEqual(['Error: DATABASE_URL is not set', '    at main (server.js:12:9)']);
       expect(view.tools).toEqual([]);

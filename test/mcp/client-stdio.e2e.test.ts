@@ -18,7 +18,14 @@ describe('server-everything over stdio', () => {
 
   it('registers its tools as everything__<tool>, from source mcp:everything, with their hints', () => {
     const view = h.manager.get('everything')!;
-    expect(view.tools).toEqual(expect.arrayContaining(['everything__get-sum', 'everything__echo', 'everything__get-tiny-image', 'everything__trigger-long-running-operation']));
+    expect(view.tools).toEqual(
+      expect.arrayContaining([
+        'everything__get-sum',
+        'everything__echo',
+        'everything__get-tiny-image',
+        'everything__trigger-long-running-operation',
+      ]),
+    );
     expect(view.serverInfo?.name).toMatch(/everything/);
     expect(view.reconnects).toBe(0);
     const sum = h.tools.get('everything__get-sum')!;
@@ -36,7 +43,11 @@ describe('server-everything over stdio', () => {
     const sum = await h.call('everything__get-sum', { a: 2, b: 40 });
     expect(sum).toMatchObject({ ok: true });
     expect(sum.output).toMatch(/42/);
-    expect(h.asked.at(-1)).toMatchObject({ action: 'mcp.call', target: 'everything__get-sum {"a":2,"b":40}', insideSandbox: true });
+    expect(h.asked.at(-1)).toMatchObject({
+      action: 'mcp.call',
+      target: 'everything__get-sum {"a":2,"b":40}',
+      insideSandbox: true,
+    });
     const echo = await h.call('everything__echo', { message: 'héllo 你好' });
     expect(echo.output).toContain('héllo 你好');
   });
@@ -70,11 +81,15 @@ describe('server-everything over stdio', () => {
       expect(r.output).toMatch(/completed|finished|duration/i);
       expect(r.ok).toBe(true);
       // The last step's progress may race the result; the ones before it all arrive, in order.
-      expect(slow.progress.slice(0, 3)).toEqual(['1/4', '2/4', '3/4'].map((l) => expect.stringMatching(new RegExp(`^${l}\\b`))));
+      expect(slow.progress.slice(0, 3)).toEqual(
+        ['1/4', '2/4', '3/4'].map((l) => expect.stringMatching(new RegExp(`^${l}\\b`))),
+      );
       // Without progress as often as the timeout, the same call is given up, with a clear sentence.
       const quiet = await slow.call('slow__trigger-long-running-operation', { duration: 3, steps: 1 });
       expect(quiet.ok).toBe(false);
-      expect(quiet.output).toMatch(/did not answer slow__trigger-long-running-operation within 1\.2 s \(and sent no progress\)/);
+      expect(quiet.output).toMatch(
+        /did not answer slow__trigger-long-running-operation within 1\.2 s \(and sent no progress\)/,
+      );
       // The connection is still good after a timeout.
       expect((await slow.call('slow__get-sum', { a: 1, b: 2 })).output).toMatch(/3/);
     } finally {
@@ -86,7 +101,11 @@ describe('server-everything over stdio', () => {
     const controller = new AbortController();
     const started = performance.now();
     const before = h.progress.length;
-    const pending = h.call('everything__trigger-long-running-operation', { duration: 20, steps: 20 }, { signal: controller.signal });
+    const pending = h.call(
+      'everything__trigger-long-running-operation',
+      { duration: 20, steps: 20 },
+      { signal: controller.signal },
+    );
     // Stopped once the server says the call is under way (its first progress), not after a guessed delay.
     await vi.waitFor(() => expect(h.progress.length).toBeGreaterThan(before), { timeout: 15_000, interval: 20 });
     controller.abort();

@@ -14,7 +14,10 @@ const SCENARIOS = ['initialize', 'tools_call', 'sse-retry'];
 
 describe('MCP conformance, client scenarios', () => {
   it.runIf(process.env.CI && !DIR)('runs in CI, where .ci/run provides the Node 22 runner', () => {
-    expect(DIR, 'ZHIXING_CONFORMANCE_DIR is not set: .ci/run should have installed the conformance runner').toBeDefined();
+    expect(
+      DIR,
+      'ZHIXING_CONFORMANCE_DIR is not set: .ci/run should have installed the conformance runner',
+    ).toBeDefined();
   });
 
   describe.skipIf(!DIR)('(skipped: set ZHIXING_CONFORMANCE_DIR)', () => {
@@ -26,8 +29,12 @@ describe('MCP conformance, client scenarios', () => {
       it(`passes ${scenario}`, async () => {
         expect(existsSync(join(ROOT, 'dist', 'mcp', 'manager.js')), 'run npm run build first').toBe(true);
         const { code, out } = await new Promise<{ code: number; out: string }>((resolve) => {
-          execFile(node, [cli, 'client', '--command', client, '--scenario', scenario], { cwd: DIR, timeout: 60_000, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' } }, (err, stdout, stderr) =>
-            resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: `${stdout}\n${stderr}` }),
+          execFile(
+            node,
+            [cli, 'client', '--command', client, '--scenario', scenario],
+            { cwd: DIR, timeout: 60_000, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' } },
+            (err, stdout, stderr) =>
+              resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: `${stdout}\n${stderr}` }),
           );
         });
         const summary = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(out);

@@ -3,7 +3,18 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { bin, eventually, everything, everythingOverHttp, fixture, harness, http, marker, processesWith, stdio } from '../support/mcp.js';
+import {
+  bin,
+  eventually,
+  everything,
+  everythingOverHttp,
+  fixture,
+  harness,
+  http,
+  marker,
+  processesWith,
+  stdio,
+} from '../support/mcp.js';
 
 // Real servers start as processes: on a busy machine a test's few connects take more than the default 20 s.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -66,7 +77,9 @@ describe('healing', () => {
 
   it('stops trying after its tries and stays failed until reconnect()', async () => {
     const server = await everythingOverHttp('streamableHttp');
-    const h = harness([http('remote', `http://127.0.0.1:${server.port}/mcp`)], { retry: { baseMs: 30, maxMs: 60, attempts: 2 } });
+    const h = harness([http('remote', `http://127.0.0.1:${server.port}/mcp`)], {
+      retry: { baseMs: 30, maxMs: 60, attempts: 2 },
+    });
     h.manager.start();
     let again: Awaited<ReturnType<typeof everythingOverHttp>> | undefined;
     try {
@@ -102,7 +115,7 @@ describe('healing', () => {
     await eventually(() => processesWith(mark).length === 0, 3_000, 'the wrapped server to be stopped');
   });
 
-  it('stops a hanging server\'s process on close()', async () => {
+  it("stops a hanging server's process on close()", async () => {
     const mark = marker('hang');
     const h = harness([stdio('hang', process.execPath, [fixture('hang.mjs'), mark])]);
     h.manager.start();
@@ -117,7 +130,12 @@ afterAll(() => undefined);
 describe('a call while the server is connecting', () => {
   it('waits for a server coming back, and succeeds', async () => {
     const mark = marker('slowback');
-    const h = harness([stdio('slow', process.execPath, [fixture('slow-init.mjs'), mark], { env: { SLOW_INIT_MS: '1500' }, timeoutMs: 10_000 })]);
+    const h = harness([
+      stdio('slow', process.execPath, [fixture('slow-init.mjs'), mark], {
+        env: { SLOW_INIT_MS: '1500' },
+        timeoutMs: 10_000,
+      }),
+    ]);
     h.manager.start();
     try {
       await h.until('slow', (v) => v.state === 'connected');
@@ -135,9 +153,11 @@ describe('a call while the server is connecting', () => {
     }
   });
 
-  it('waits no longer than the server\'s timeout, and says why', async () => {
+  it("waits no longer than the server's timeout, and says why", async () => {
     const server = await everythingOverHttp('streamableHttp');
-    const h = harness([http('remote', `http://127.0.0.1:${server.port}/mcp`, { timeoutMs: 1_000 })], { retry: { baseMs: 400, maxMs: 400, attempts: 20 } });
+    const h = harness([http('remote', `http://127.0.0.1:${server.port}/mcp`, { timeoutMs: 1_000 })], {
+      retry: { baseMs: 400, maxMs: 400, attempts: 20 },
+    });
     h.manager.start();
     try {
       await h.until('remote', (v) => v.state === 'connected');
@@ -146,7 +166,9 @@ describe('a call while the server is connecting', () => {
       const r = await h.call('remote__get-sum', { a: 1, b: 1 });
       const took = performance.now() - started;
       expect(r.ok).toBe(false);
-      expect(r.output).toMatch(/The MCP server "remote" is not available \(the server was still connecting after 1 s \(.*trying again\)\); remote__get-sum was not called\./);
+      expect(r.output).toMatch(
+        /The MCP server "remote" is not available \(the server was still connecting after 1 s \(.*trying again\)\); remote__get-sum was not called\./,
+      );
       expect(took).toBeGreaterThanOrEqual(900);
       expect(took).toBeLessThan(4_000);
       expect(h.manager.get('remote')!.state).toBe('connecting');
@@ -160,7 +182,10 @@ describe('a server that crashes right after each connect', () => {
   it('is tried with backoff a bounded number of times, then left failed with its last words', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'zhixing-crashy-'));
     const log = path.join(dir, 'starts.log');
-    const h = harness([stdio('crashy', process.execPath, [fixture('crashy.mjs')], { env: { CRASH_LOG: log, CRASH_AFTER_MS: '100' } })], { retry: { baseMs: 100, maxMs: 200, attempts: 3 } });
+    const h = harness(
+      [stdio('crashy', process.execPath, [fixture('crashy.mjs')], { env: { CRASH_LOG: log, CRASH_AFTER_MS: '100' } })],
+      { retry: { baseMs: 100, maxMs: 200, attempts: 3 } },
+    );
     h.manager.start();
     try {
       const failed = await h.until('crashy', (v) => v.state === 'failed', 15_000);

@@ -49,7 +49,14 @@ describe('@modelcontextprotocol/inspector-cli against zhixing mcp serve', () => 
   });
 
   it('calls calculator', async () => {
-    const r = await inspect(['--method', 'tools/call', '--tool-name', 'calculator', '--tool-arg', 'expression=(3+5)*2']);
+    const r = await inspect([
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'calculator',
+      '--tool-arg',
+      'expression=(3+5)*2',
+    ]);
     expect(r.code).toBe(0);
     expect(r.json.content).toEqual([{ type: 'text', text: '16' }]);
     expect(r.json.isError).toBeUndefined();
@@ -62,7 +69,15 @@ describe('@modelcontextprotocol/inspector-cli against zhixing mcp serve', () => 
   });
 
   it('writes a file through file_write', async () => {
-    const r = await inspect(['--method', 'tools/call', '--tool-name', 'file_write', '--tool-arg', 'path=from-inspector.txt', 'content=hello']);
+    const r = await inspect([
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'file_write',
+      '--tool-arg',
+      'path=from-inspector.txt',
+      'content=hello',
+    ]);
     expect(r.json.isError).toBeUndefined();
     expect(readFileSync(join(r.home, 'workspace', 'from-inspector.txt'), 'utf8')).toBe('hello');
   });

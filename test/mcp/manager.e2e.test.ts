@@ -6,14 +6,27 @@ import { bin, everything, everythingOverHttp, harness, http, stdio } from '../su
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 describe('MCP manager', () => {
-  it('adds, disables, enables, reconnects and removes a server, saving config.json\'s shape', async () => {
+  it("adds, disables, enables, reconnects and removes a server, saving config.json's shape", async () => {
     const h = harness([]);
     h.manager.start();
     try {
       const added = await h.manager.add(everything({ env: { SECRET_TOKEN: 'sk-do-not-show' }, timeoutMs: 30_000 }));
-      expect(added).toMatchObject({ name: 'everything', transport: 'stdio', state: 'connecting', envKeys: ['SECRET_TOKEN'], enabled: true });
+      expect(added).toMatchObject({
+        name: 'everything',
+        transport: 'stdio',
+        state: 'connecting',
+        envKeys: ['SECRET_TOKEN'],
+        enabled: true,
+      });
       expect(added.command).toBe(`${bin('mcp-server-everything')} stdio`);
-      expect(h.saved.at(-1)).toEqual({ everything: { command: bin('mcp-server-everything'), args: ['stdio'], env: { SECRET_TOKEN: 'sk-do-not-show' }, timeout_ms: 30_000 } });
+      expect(h.saved.at(-1)).toEqual({
+        everything: {
+          command: bin('mcp-server-everything'),
+          args: ['stdio'],
+          env: { SECRET_TOKEN: 'sk-do-not-show' },
+          timeout_ms: 30_000,
+        },
+      });
       const connected = await h.until('everything', (v) => v.state === 'connected');
       expect(h.tools.names()).toContain('everything__get-sum');
       // A local server's descriptions are as trusted as its code, which runs with the user's rights.
@@ -62,7 +75,11 @@ describe('MCP manager', () => {
 
   it('changes nothing when config.json cannot be written: the list stays as the file is', async () => {
     let broken = false;
-    const h = harness([stdio('kept', 'true')], { saveServers: () => { if (broken) throw new Error('config.json is not a JSON object'); } });
+    const h = harness([stdio('kept', 'true')], {
+      saveServers: () => {
+        if (broken) throw new Error('config.json is not a JSON object');
+      },
+    });
     broken = true;
     await expect(h.manager.add(stdio('new', 'true'))).rejects.toThrow(/not a JSON object/);
     await expect(h.manager.remove('kept')).rejects.toThrow(/not a JSON object/);
@@ -73,7 +90,10 @@ describe('MCP manager', () => {
 
   it('does not connect a disabled server, and starts nothing before start()', async () => {
     const h = harness([everything({ enabled: false }), everything({ name: 'later' })]);
-    expect(h.manager.list().map((v) => [v.name, v.state])).toEqual([['everything', 'disabled'], ['later', 'connecting']]);
+    expect(h.manager.list().map((v) => [v.name, v.state])).toEqual([
+      ['everything', 'disabled'],
+      ['later', 'connecting'],
+    ]);
     expect(await h.manager.ready(200)).toEqual(['later']);
     h.manager.start();
     expect(await h.manager.ready(15_000)).toEqual([]);
@@ -92,11 +112,20 @@ describe('MCP over HTTP', () => {
   it('speaks Streamable HTTP to server-everything, with headers sent and never shown', async () => {
     const server = await everythingOverHttp('streamableHttp');
     stops.push(server.stop);
-    const h = harness([http('remote', `http://127.0.0.1:${server.port}/mcp?token=abc`, { headers: { Authorization: 'Bearer sk-hidden' } })]);
+    const h = harness([
+      http('remote', `http://127.0.0.1:${server.port}/mcp?token=abc`, {
+        headers: { Authorization: 'Bearer sk-hidden' },
+      }),
+    ]);
     h.manager.start();
     try {
       const view = await h.until('remote', (v) => v.state === 'connected');
-      expect(view).toMatchObject({ transport: 'http', via: 'http', headerKeys: ['Authorization'], url: `http://127.0.0.1:${server.port}/mcp` });
+      expect(view).toMatchObject({
+        transport: 'http',
+        via: 'http',
+        headerKeys: ['Authorization'],
+        url: `http://127.0.0.1:${server.port}/mcp`,
+      });
       expect(JSON.stringify(view)).not.toContain('sk-hidden');
       expect(JSON.stringify(view)).not.toContain('token=abc');
       expect((await h.call('remote__get-sum', { a: 20, b: 22 })).output).toMatch(/42/);
@@ -131,8 +160,10 @@ describe('MCP over HTTP', () => {
     }
   });
 
-  it('never shows a URL\'s credentials or query in a reason', async () => {
-    const h = harness([http('creds', 'http://user:pw-secret@127.0.0.1:9/mcp?token=tok-secret', { headers: { 'X-Key': 'hdr-secret' } })]);
+  it("never shows a URL's credentials or query in a reason", async () => {
+    const h = harness([
+      http('creds', 'http://user:pw-secret@127.0.0.1:9/mcp?token=tok-secret', { headers: { 'X-Key': 'hdr-secret' } }),
+    ]);
     h.manager.start();
     try {
       const view = await h.until('creds', (v) => v.state === 'failed');

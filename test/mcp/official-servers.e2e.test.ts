@@ -17,7 +17,7 @@ const tempDir = (label: string) => {
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 describe('server-filesystem', () => {
-  it('reads inside its allowed folder; outside is a failed action with the server\'s words', async () => {
+  it("reads inside its allowed folder; outside is a failed action with the server's words", async () => {
     const allowed = tempDir('fs');
     const outside = tempDir('outside');
     writeFileSync(path.join(allowed, 'note.txt'), 'inside the fence\n');
@@ -64,7 +64,9 @@ describe('server-memory', () => {
         ],
       });
       expect(created.ok).toBe(true);
-      const related = await h.call('memory__create_relations', { relations: [{ from: '知行', to: 'Ada', relationType: 'admires' }] });
+      const related = await h.call('memory__create_relations', {
+        relations: [{ from: '知行', to: 'Ada', relationType: 'admires' }],
+      });
       expect(related.ok).toBe(true);
       const graph = await h.call('memory__read_graph');
       expect(graph.ok).toBe(true);

@@ -10,20 +10,39 @@ import { useTempHomes } from '../support/temp-home.js';
 const home = useTempHomes();
 const TIMEOUT = { timeoutMs: 30_000 };
 
-type JsonRun = { session: string; reply: string; actions: Array<{ tool: string; input: unknown; ok: boolean; output: string; permission?: Array<{ decision: string; by: string }> }> };
+type JsonRun = {
+  session: string;
+  reply: string;
+  actions: Array<{
+    tool: string;
+    input: unknown;
+    ok: boolean;
+    output: string;
+    permission?: Array<{ decision: string; by: string }>;
+  }>;
+};
 
 /** The same message in-process and with --mcp, each in a fresh home: the turn's JSON without timings. */
 async function both(message: string, flags: string[] = []) {
   const runs = [];
   for (const mcp of [false, true]) {
     const h = home();
-    const r = await runCli(['--offline', '--json', '--new', ...flags, ...(mcp ? ['--mcp'] : []), message], h.env, TIMEOUT);
+    const r = await runCli(
+      ['--offline', '--json', '--new', ...flags, ...(mcp ? ['--mcp'] : []), message],
+      h.env,
+      TIMEOUT,
+    );
     expect(r.code, r.stderr).toBe(r.code === 0 ? 0 : 1);
     const json = JSON.parse(r.stdout) as JsonRun;
     // Timings differ, and each run has a home of its own: the rest must be the same.
-    const same = { reply: json.reply, actions: json.actions.map(({ tool, input, ok, output, permission }) => ({ tool, input, ok, output, permission })) };
+    const same = {
+      reply: json.reply,
+      actions: json.actions.map(({ tool, input, ok, output, permission }) => ({ tool, input, ok, output, permission })),
+    };
     // A command's own duration is in its output ("用时 0.0 秒"): a busy machine may make it 0.1 in one run.
-    const text = JSON.stringify(same).replaceAll(h.home, '<home>').replace(/用时 \d+(\.\d+)? 秒/g, '用时 … 秒');
+    const text = JSON.stringify(same)
+      .replaceAll(h.home, '<home>')
+      .replace(/用时 \d+(\.\d+)? 秒/g, '用时 … 秒');
     runs.push({ home: h.home, json, code: r.code, stderr: r.stderr, same: JSON.parse(text) as typeof same });
   }
   return runs as [(typeof runs)[0], (typeof runs)[0]];
@@ -74,7 +93,6 @@ describe('zhixing --mcp: the built-in tools through a zhixing mcp serve child', 
       p.kill();
     }
   });
-
 });
 
 describe('the tools of a zhixing mcp serve child that fails', () => {
@@ -83,7 +101,12 @@ describe('the tools of a zhixing mcp serve child that fails', () => {
     const app = await createApp(h.config);
     try {
       const start = useToolsFromSubprocess({
-        tools: app.tools, workspace: app.workspace, command: process.execPath, args: ['-e', 'console.error("no database here"); process.exit(3)'], env: { PATH: process.env.PATH ?? '' }, version: '0',
+        tools: app.tools,
+        workspace: app.workspace,
+        command: process.execPath,
+        args: ['-e', 'console.error("no database here"); process.exit(3)'],
+        env: { PATH: process.env.PATH ?? '' },
+        version: '0',
       });
       await expect(start).rejects.toThrow(/zhixing mcp serve did not start: .*\n?[^]*no database here/);
       expect(app.tools.get('calculator')?.source).toBe('builtin');
@@ -96,16 +119,34 @@ describe('the tools of a zhixing mcp serve child that fails', () => {
     const h = home();
     const app = await createApp(h.config);
     const served = await useToolsFromSubprocess({
-      tools: app.tools, workspace: app.workspace, command: process.execPath, args: [BIN, 'mcp', 'serve', '--offline'], env: { PATH: process.env.PATH ?? '', ZHIXING_HOME: h.home }, cwd: h.home, version: '0',
+      tools: app.tools,
+      workspace: app.workspace,
+      command: process.execPath,
+      args: [BIN, 'mcp', 'serve', '--offline'],
+      env: { PATH: process.env.PATH ?? '', ZHIXING_HOME: h.home },
+      cwd: h.home,
+      version: '0',
     });
     const ctx = {
-      sessionId: 's', turnId: 't', callId: 'c', workspace: app.workspace, signal: new AbortController().signal, lang: 'en' as const,
-      ask: async () => 'allow' as const, progress: () => {},
+      sessionId: 's',
+      turnId: 't',
+      callId: 'c',
+      workspace: app.workspace,
+      signal: new AbortController().signal,
+      lang: 'en' as const,
+      ask: async () => 'allow' as const,
+      progress: () => {},
     };
     try {
-      const call = app.tools.run({ id: 'c', name: 'shell', arguments: JSON.stringify({ command: 'touch begun.txt; sleep 5' }) }, ctx);
+      const call = app.tools.run(
+        { id: 'c', name: 'shell', arguments: JSON.stringify({ command: 'touch begun.txt; sleep 5' }) },
+        ctx,
+      );
       // Killed once the child is running the command (its first file is there), not after a guessed delay.
-      await vi.waitFor(() => expect(existsSync(join(h.home, 'workspace', 'begun.txt'))).toBe(true), { timeout: 15_000, interval: 20 });
+      await vi.waitFor(() => expect(existsSync(join(h.home, 'workspace', 'begun.txt'))).toBe(true), {
+        timeout: 15_000,
+        interval: 20,
+      });
       process.kill(served.pid!, 'SIGKILL');
       const result = await call;
       expect(result.ok).toBe(false);

@@ -18,21 +18,33 @@ const mark = marker('slow');
 beforeAll(async () => {
   server = await startOpenAiServer();
   home = tempHome();
-  writeFileSync(join(home.home, 'config.json'), JSON.stringify({
-    mcpServers: {
-      // 20 s to answer initialize: any wait for it would show.
-      slow: { command: process.execPath, args: [fixture('slow-init.mjs'), mark], env: { SLOW_INIT_MS: '20000' } },
-      everything: { command: bin('mcp-server-everything'), args: ['stdio'] },
-    },
-  }));
-  env = { ZHIXING_HOME: home.home, ZHIXING_BASE_URL: server.url, ZHIXING_API_KEY: 'sk-test-abcdefghijklmnop1234', ZHIXING_MODEL: 'test-model', ZHIXING_LANG: 'en' };
+  writeFileSync(
+    join(home.home, 'config.json'),
+    JSON.stringify({
+      mcpServers: {
+        // 20 s to answer initialize: any wait for it would show.
+        slow: { command: process.execPath, args: [fixture('slow-init.mjs'), mark], env: { SLOW_INIT_MS: '20000' } },
+        everything: { command: bin('mcp-server-everything'), args: ['stdio'] },
+      },
+    }),
+  );
+  env = {
+    ZHIXING_HOME: home.home,
+    ZHIXING_BASE_URL: server.url,
+    ZHIXING_API_KEY: 'sk-test-abcdefghijklmnop1234',
+    ZHIXING_MODEL: 'test-model',
+    ZHIXING_LANG: 'en',
+  };
 });
 afterAll(async () => {
   await server.close();
   home.cleanup();
 });
 
-const firstToolsOf = (n: number) => (server.requests.filter((r) => r.body?.stream === true)[n]!.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
+const firstToolsOf = (n: number) =>
+  (server.requests.filter((r) => r.body?.stream === true)[n]!.body.tools as Array<{ function: { name: string } }>).map(
+    (t) => t.function.name,
+  );
 
 describe('a one-shot with MCP servers configured', () => {
   it('does not wait for a slow server the message does not name, and waits (bounded) for one it does', async () => {

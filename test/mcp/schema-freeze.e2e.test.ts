@@ -22,13 +22,16 @@ afterEach(async () => {
   t = undefined;
 });
 
-describe('a hostile MCP server\'s schema', () => {
+describe("a hostile MCP server's schema", () => {
   it('does not freeze the server: the argument is refused, and /api/health answers meanwhile', async () => {
     const llm = createScriptedLlm([
       { calls: [{ id: 'call_1', name: 'redos__lookup', args: { q: HOSTILE_ARGUMENT } }] },
       { text: 'The lookup was refused.' },
     ]);
-    t = await startTestServer({ llm, config: { mcpServers: { redos: { command: process.execPath, args: [fixture('redos.mjs')] } } } });
+    t = await startTestServer({
+      llm,
+      config: { mcpServers: { redos: { command: process.execPath, args: [fixture('redos.mjs')] } } },
+    });
     t.app.mcp.start();
     expect(await t.app.mcp.ready(30_000)).toEqual([]);
     const id = (await request(t.port, '/api/sessions', { body: {} })).json().id as string;

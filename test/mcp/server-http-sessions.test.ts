@@ -65,9 +65,12 @@ describe('/mcp on zhixing serve under a flood of idle sessions', () => {
     return String(r.headers['mcp-session-id']);
   };
   const list = (id: string) =>
-    request(t.port, '/mcp', { headers: { ...MCP_HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' }, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
+    request(t.port, '/mcp', {
+      headers: { ...MCP_HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' },
+      body: { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    });
 
-  it('lets a client that leaks sessions churn only its own: the owner\'s client and a newcomer go on working', async () => {
+  it("lets a client that leaks sessions churn only its own: the owner's client and a newcomer go on working", async () => {
     const owner = await httpClient(`${t.url}/mcp`);
     expect(textOf(await owner.client.callTool({ name: 'calculator', arguments: { expression: '6*7' } }))).toBe('42');
     const ids: string[] = [];
@@ -91,7 +94,9 @@ describe('/mcp on zhixing serve under a flood of idle sessions', () => {
     const newcomer = await httpClient(`${t.url}/mcp`);
     expect(textOf(await newcomer.client.callTool({ name: 'calculator', arguments: { expression: '5*5' } }))).toBe('25');
     // The owner's session was the least recently used idle one: ended, and the protocol's 404 says so.
-    const lost = await owner.client.callTool({ name: 'calculator', arguments: { expression: '2*3' } }).catch((err: unknown) => err);
+    const lost = await owner.client
+      .callTool({ name: 'calculator', arguments: { expression: '2*3' } })
+      .catch((err: unknown) => err);
     expect(lost).toBeInstanceOf(StreamableHTTPError);
     expect((lost as StreamableHTTPError).code).toBe(404);
     await owner.client.close();
@@ -113,7 +118,9 @@ describe('/mcp on zhixing serve under a flood of idle sessions', () => {
       for (const tr of trickles) void tr.answer.then(() => answered++);
       // Every session but the owner's has a request arriving: none of them is answering one yet.
       const newcomer = await httpClient(`${t.url}/mcp`);
-      expect(textOf(await newcomer.client.callTool({ name: 'calculator', arguments: { expression: '5*5' } }))).toBe('25');
+      expect(textOf(await newcomer.client.callTool({ name: 'calculator', arguments: { expression: '5*5' } }))).toBe(
+        '25',
+      );
       // Room was made from the client holding most, not from the owner's idle session.
       expect(textOf(await owner.client.callTool({ name: 'calculator', arguments: { expression: '2+2' } }))).toBe('4');
       await newcomer.client.close();
@@ -133,7 +140,10 @@ describe('/mcp on zhixing serve under a flood of idle sessions', () => {
     const id = await leave('deep-sender');
     const init = JSON.stringify(initialize('deep-sender')).replace('"capabilities":{}', `"capabilities":{"x":${deep}}`);
     const call = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"calculator","arguments":{"expression":${deep}}}}`;
-    for (const [body, session] of [[init, {}], [call, { 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' }]] as const) {
+    for (const [body, session] of [
+      [init, {}],
+      [call, { 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' }],
+    ] as const) {
       const r = await request(t.port, '/mcp', { headers: { ...MCP_HEADERS, ...session }, body });
       expect(r.status).toBe(400);
       expect(r.json().error.message).toBe('Parse error: the message nests deeper than 512 levels.');

@@ -1,4 +1,10 @@
-import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +22,12 @@ import { httpClient, textOf } from '../support/mcp-peer.js';
 import { servedToolsSuite } from '../support/mcp-served-tools.js';
 import { tempHome } from '../support/temp-home.js';
 
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 describe('/mcp on zhixing serve, with the official SDK client over Streamable HTTP', () => {
@@ -34,11 +45,20 @@ describe('/mcp on zhixing serve, with the official SDK client over Streamable HT
   servedToolsSuite(() => peer, 'http');
 
   it('refuses a foreign Origin and a Host that is not its own with 403, before any MCP is spoken', async () => {
-    const origin = await request(t.port, '/mcp', { headers: { ...MCP_HEADERS, origin: 'http://evil.example' }, body: INIT });
+    const origin = await request(t.port, '/mcp', {
+      headers: { ...MCP_HEADERS, origin: 'http://evil.example' },
+      body: INIT,
+    });
     expect(origin.status).toBe(403);
-    const host = await request(t.port, '/mcp', { headers: { ...MCP_HEADERS, host: `rebound.example:${t.port}` }, body: INIT });
+    const host = await request(t.port, '/mcp', {
+      headers: { ...MCP_HEADERS, host: `rebound.example:${t.port}` },
+      body: INIT,
+    });
     expect(host.status).toBe(403);
-    const own = await request(t.port, '/mcp', { headers: { ...MCP_HEADERS, host: `localhost:${t.port}`, origin: `http://localhost:${t.port}` }, body: INIT });
+    const own = await request(t.port, '/mcp', {
+      headers: { ...MCP_HEADERS, host: `localhost:${t.port}`, origin: `http://localhost:${t.port}` },
+      body: INIT,
+    });
     expect(own.status).toBe(200);
     expect(own.headers['mcp-session-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(own.headers['x-content-type-options']).toBe('nosniff');
@@ -48,9 +68,15 @@ describe('/mcp on zhixing serve, with the official SDK client over Streamable HT
     const garbage = await request(t.port, '/mcp', { headers: MCP_HEADERS, body: '{"jsonrpc":"2.0", nope' });
     expect(garbage.status).toBe(400);
     expect(garbage.json().error.code).toBe(-32700);
-    const notInit = await request(t.port, '/mcp', { headers: MCP_HEADERS, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
+    const notInit = await request(t.port, '/mcp', {
+      headers: MCP_HEADERS,
+      body: { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    });
     expect(notInit.status).toBe(400);
-    const unknown = await request(t.port, '/mcp', { headers: { ...MCP_HEADERS, 'mcp-session-id': 'no-such' }, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
+    const unknown = await request(t.port, '/mcp', {
+      headers: { ...MCP_HEADERS, 'mcp-session-id': 'no-such' },
+      body: { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    });
     expect(unknown.status).toBe(404);
     const get = await request(t.port, '/mcp', { headers: { accept: 'text/event-stream' } });
     expect(get.status).toBe(400);
@@ -59,17 +85,27 @@ describe('/mcp on zhixing serve, with the official SDK client over Streamable HT
   });
 
   it('refuses a body over 1 MiB with 413, and the session goes on', async () => {
-    const big = await request(t.port, '/mcp', { headers: MCP_HEADERS, body: JSON.stringify({ ...INIT, padding: 'x'.repeat(1_100_000) }) });
+    const big = await request(t.port, '/mcp', {
+      headers: MCP_HEADERS,
+      body: JSON.stringify({ ...INIT, padding: 'x'.repeat(1_100_000) }),
+    });
     expect(big.status).toBe(413);
     expect(textOf(await peer.client.callTool({ name: 'calculator', arguments: { expression: '1+1' } }))).toBe('2');
   });
 
   it('never lets an HTTP client approve its own calls, whatever capability it claims', async () => {
-    const client = new Client({ name: 'sly', version: '1' }, { capabilities: { experimental: { [ASK_CAPABILITY]: {} } } });
+    const client = new Client(
+      { name: 'sly', version: '1' },
+      { capabilities: { experimental: { [ASK_CAPABILITY]: {} } } },
+    );
     let asked = 0;
     client.setRequestHandler(AskRequestSchema, async () => (asked++, { decision: 'allow' as const }));
     await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`)));
-    const r = (await client.callTool({ name: 'shell', arguments: { command: 'touch sly.txt' }, _meta: { [CALL_META]: 'mine' } })) as CallToolResult;
+    const r = (await client.callTool({
+      name: 'shell',
+      arguments: { command: 'touch sly.txt' },
+      _meta: { [CALL_META]: 'mine' },
+    })) as CallToolResult;
     expect(r.isError).toBe(true);
     expect(textOf(r)).toContain('shell was not run');
     expect(asked).toBe(0);
@@ -82,14 +118,19 @@ describe('/mcp on zhixing serve, with the official SDK client over Streamable HT
     const id = transport.sessionId!;
     await client.listTools();
     await transport.terminateSession();
-    const after = await request(t.port, '/mcp', { headers: { ...MCP_HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' }, body: { jsonrpc: '2.0', id: 9, method: 'tools/list' } });
+    const after = await request(t.port, '/mcp', {
+      headers: { ...MCP_HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' },
+      body: { jsonrpc: '2.0', id: 9, method: 'tools/list' },
+    });
     expect(after.status).toBe(404);
     await client.close();
   });
 
   it('keeps serving others when a client disconnects in the middle of a call', async () => {
     const { client } = await httpClient(`${t.url}/mcp`);
-    const pending = client.callTool({ name: 'chat', arguments: { message: '帮我算一下 (1+2)*3' } }).catch(() => undefined);
+    const pending = client
+      .callTool({ name: 'chat', arguments: { message: '帮我算一下 (1+2)*3' } })
+      .catch(() => undefined);
     await client.close();
     await pending;
     const r = (await peer.client.callTool({ name: 'calculator', arguments: { expression: '3*3' } })) as CallToolResult;
@@ -121,7 +162,10 @@ describe('/mcp bound to a non-loopback address', () => {
   it('needs the bearer token; with it the SDK client works', async () => {
     const none = await request(t.port, '/mcp', { headers: MCP_HEADERS, body: INIT });
     expect(none.status).toBe(401);
-    const wrong = await request(t.port, '/mcp', { headers: { ...MCP_HEADERS, authorization: 'Bearer wrong-token-wrong-token-wrong' }, body: INIT });
+    const wrong = await request(t.port, '/mcp', {
+      headers: { ...MCP_HEADERS, authorization: 'Bearer wrong-token-wrong-token-wrong' },
+      body: INIT,
+    });
     expect(wrong.status).toBe(401);
     const { client } = await httpClient(`http://127.0.0.1:${t.port}/mcp`, { authorization: `Bearer ${token}` });
     expect(textOf(await client.callTool({ name: 'calculator', arguments: { expression: '(3+5)*2' } }))).toBe('16');
@@ -163,7 +207,15 @@ describe('MCP sessions over HTTP: a cap and idle expiry', () => {
   beforeAll(async () => {
     app = await createApp(h.config);
     app.tools.register(holdTool(running, releases));
-    mcp = createMcpHttp({ app, version: '0.0.0', log: () => {}, maxSessions: 3, idleMs: 1_500, now: () => clock, maxBodyBytes: 1_048_576 });
+    mcp = createMcpHttp({
+      app,
+      version: '0.0.0',
+      log: () => {},
+      maxSessions: 3,
+      idleMs: 1_500,
+      now: () => clock,
+      maxBodyBytes: 1_048_576,
+    });
     server = createHttpServer((req, res) => {
       if (req.method === 'GET') {
         listening++;
@@ -194,7 +246,10 @@ describe('MCP sessions over HTTP: a cap and idle expiry', () => {
     }
     // Three at most: the fourth took the place of the first, whose id is now unknown.
     expect(mcp.size).toBe(3);
-    const first = await request(port, '/mcp', { headers: { ...MCP_HEADERS, 'mcp-session-id': ids[0]!, 'mcp-protocol-version': '2025-06-18' }, body: { jsonrpc: '2.0', id: 3, method: 'tools/list' } });
+    const first = await request(port, '/mcp', {
+      headers: { ...MCP_HEADERS, 'mcp-session-id': ids[0]!, 'mcp-protocol-version': '2025-06-18' },
+      body: { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+    });
     expect(first.status).toBe(404);
     // Idle past 1.5 s: the next initialize sweeps them out first.
     clock += 2_000;
@@ -202,7 +257,10 @@ describe('MCP sessions over HTTP: a cap and idle expiry', () => {
     expect(mcp.size).toBe(1);
     expect(textOf(await late.client.callTool({ name: 'calculator', arguments: { expression: '2*21' } }))).toBe('42');
     // An expired session's client is told so (404), as the protocol says: it must start again.
-    const gone = await request(port, '/mcp', { headers: { ...MCP_HEADERS, 'mcp-session-id': ids[1]!, 'mcp-protocol-version': '2025-06-18' }, body: { jsonrpc: '2.0', id: 3, method: 'tools/list' } });
+    const gone = await request(port, '/mcp', {
+      headers: { ...MCP_HEADERS, 'mcp-session-id': ids[1]!, 'mcp-protocol-version': '2025-06-18' },
+      body: { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+    });
     expect(gone.status).toBe(404);
     // A client with its stream open is in use, however long it stays quiet: another initialize
     // sweeps again, and its session stays.
@@ -229,7 +287,14 @@ describe('MCP sessions over HTTP: sessions answering a request are never ended t
   beforeAll(async () => {
     app = await createApp(h.config);
     app.tools.register(holdTool(running, releases));
-    mcp = createMcpHttp({ app, version: '0.0.0', log: () => {}, maxSessions: 3, maxPerClient: 2, maxBodyBytes: 1_048_576 });
+    mcp = createMcpHttp({
+      app,
+      version: '0.0.0',
+      log: () => {},
+      maxSessions: 3,
+      maxPerClient: 2,
+      maxBodyBytes: 1_048_576,
+    });
     server = createHttpServer((req, res) => void mcp.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
@@ -243,11 +308,22 @@ describe('MCP sessions over HTTP: sessions answering a request are never ended t
     h.cleanup();
   });
 
-  const init = (name: string) => request(port, '/mcp', { headers: MCP_HEADERS, body: { ...INIT, params: { ...INIT.params, clientInfo: { name, version: '1' } } } });
+  const init = (name: string) =>
+    request(port, '/mcp', {
+      headers: MCP_HEADERS,
+      body: { ...INIT, params: { ...INIT.params, clientInfo: { name, version: '1' } } },
+    });
   /** A whole `hold` call on the session, unanswered until `end()` hangs up; resolves once the call runs. */
   const hold = (id: string) =>
     new Promise<{ end(): Promise<void> }>((resolve) => {
-      const req = httpRequest({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent: false, headers: { ...MCP_HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' } });
+      const req = httpRequest({
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        agent: false,
+        headers: { ...MCP_HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' },
+      });
       req.on('error', () => {});
       let answer: ServerResponse | undefined;
       const seen = (incoming: IncomingMessage, res: ServerResponse) => {
@@ -256,7 +332,9 @@ describe('MCP sessions over HTTP: sessions answering a request are never ended t
         answer = res;
       };
       server.on('request', seen);
-      running.push(() => resolve({ end: () => new Promise<void>((done) => (answer!.once('close', () => done()), req.destroy())) }));
+      running.push(() =>
+        resolve({ end: () => new Promise<void>((done) => (answer!.once('close', () => done()), req.destroy())) }),
+      );
       req.end(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'hold', arguments: {} } }));
     });
 

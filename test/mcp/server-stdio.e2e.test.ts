@@ -61,7 +61,10 @@ describe('zhixing mcp serve --yes', () => {
   });
 
   it('still refuses what a deny rule or the sandbox refuses', async () => {
-    const r = (await peer.client.callTool({ name: 'file_write', arguments: { path: '/tmp/zhixing-outside.txt', content: 'x' } })) as CallToolResult;
+    const r = (await peer.client.callTool({
+      name: 'file_write',
+      arguments: { path: '/tmp/zhixing-outside.txt', content: 'x' },
+    })) as CallToolResult;
     expect(r.isError).toBe(true);
     expect(existsSync('/tmp/zhixing-outside.txt')).toBe(false);
   });
@@ -71,9 +74,16 @@ describe('zhixing mcp serve --yes', () => {
     const workspace = join(peer.home, 'workspace');
     const started = performance.now();
     // Were the cancel ignored, the file would be there two seconds later. The odd sleep names this command's processes.
-    const call = peer.client.callTool({ name: 'shell', arguments: { command: `touch begun.txt; sleep ${MARK}; touch late.txt` } }, undefined, { signal: controller.signal });
+    const call = peer.client.callTool(
+      { name: 'shell', arguments: { command: `touch begun.txt; sleep ${MARK}; touch late.txt` } },
+      undefined,
+      { signal: controller.signal },
+    );
     // Cancelled once the command is running (its first file is there), not after a guessed delay.
-    await vi.waitFor(() => expect(existsSync(join(workspace, 'begun.txt'))).toBe(true), { timeout: 15_000, interval: 20 });
+    await vi.waitFor(() => expect(existsSync(join(workspace, 'begun.txt'))).toBe(true), {
+      timeout: 15_000,
+      interval: 20,
+    });
     controller.abort('changed my mind');
     await expect(call).rejects.toThrow();
     const r = (await peer.client.callTool({ name: 'calculator', arguments: { expression: '2+2' } })) as CallToolResult;
@@ -89,24 +99,36 @@ describe('zhixing mcp serve with rules that allow some commands', () => {
   let peer: { client: Client; home: string };
   beforeAll(async () => {
     const h = home();
-    writeFileSync(join(h.home, 'config.json'), JSON.stringify({ permissions: { shell: { 'echo *': 'allow' }, file_write: { 'secret/*': 'deny' } } }));
+    writeFileSync(
+      join(h.home, 'config.json'),
+      JSON.stringify({ permissions: { shell: { 'echo *': 'allow' }, file_write: { 'secret/*': 'deny' } } }),
+    );
     const { client } = await stdioClient({ ZHIXING_HOME: h.home, ZHIXING_OFFLINE: '1' });
     peer = { client, home: h.home };
   });
   afterAll(() => peer?.client.close());
 
   it('runs what a rule allows without --yes, and names the part of a command line that still asks', async () => {
-    const allowed = (await peer.client.callTool({ name: 'shell', arguments: { command: 'echo allowed-by-rule' } })) as CallToolResult;
+    const allowed = (await peer.client.callTool({
+      name: 'shell',
+      arguments: { command: 'echo allowed-by-rule' },
+    })) as CallToolResult;
     expect(allowed.isError, textOf(allowed)).toBeFalsy();
     expect(textOf(allowed)).toContain('allowed-by-rule');
-    const mixed = (await peer.client.callTool({ name: 'shell', arguments: { command: 'echo hi; touch x.txt' } })) as CallToolResult;
+    const mixed = (await peer.client.callTool({
+      name: 'shell',
+      arguments: { command: 'echo hi; touch x.txt' },
+    })) as CallToolResult;
     expect(mixed.isError).toBe(true);
     expect(textOf(mixed)).toContain('"shell": { "touch x.txt": "allow" }');
     expect(existsSync(join(peer.home, 'workspace', 'x.txt'))).toBe(false);
   });
 
-  it('refuses what a rule denies, with the tool\'s own words', async () => {
-    const denied = (await peer.client.callTool({ name: 'file_write', arguments: { path: 'secret/a.txt', content: 'x' } })) as CallToolResult;
+  it("refuses what a rule denies, with the tool's own words", async () => {
+    const denied = (await peer.client.callTool({
+      name: 'file_write',
+      arguments: { path: 'secret/a.txt', content: 'x' },
+    })) as CallToolResult;
     expect(denied.isError).toBe(true);
     expect(textOf(denied)).toContain('refused by the permission settings');
     expect(textOf(denied)).not.toContain('zhixing mcp serve --yes');
@@ -116,13 +138,21 @@ describe('zhixing mcp serve with rules that allow some commands', () => {
 
 /** A raw stdio peer: lines in, lines out, nothing of the SDK between, to send what no client library would. */
 function rawServer(env: Record<string, string>, args: string[] = []) {
-  const child = spawn(process.execPath, [BIN, 'mcp', 'serve', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, cwd: env.ZHIXING_HOME, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'mcp', 'serve', ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    cwd: env.ZHIXING_HOME,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
   child.stderr.setEncoding('utf8').on('data', (d) => (err += d));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const messages = () => out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id?: number; result?: any; error?: any });
+  const messages = () =>
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id?: number; result?: any; error?: any });
   const waitFor = async (id: number) => {
     const deadline = Date.now() + 15_000;
     while (Date.now() < deadline) {
@@ -134,7 +164,12 @@ function rawServer(env: Record<string, string>, args: string[] = []) {
   };
   const send = (msg: unknown) => child.stdin.write(`${typeof msg === 'string' ? msg : JSON.stringify(msg)}\n`);
   const init = async () => {
-    send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     await waitFor(0);
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   };
@@ -149,7 +184,12 @@ describe('zhixing mcp serve against a hostile or careless client', () => {
     s.send('this is not json');
     s.send('{"jsonrpc":"2.0","id":');
     s.send({ jsonrpc: '2.0', id: 'x', method: 'no/such/method' });
-    s.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'calculator', arguments: { expression: '6*7' } } });
+    s.send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'calculator', arguments: { expression: '6*7' } },
+    });
     const answer = await s.waitFor(2);
     expect(answer.result.content[0].text).toBe('42');
     s.child.stdin.end();
@@ -163,8 +203,18 @@ describe('zhixing mcp serve against a hostile or careless client', () => {
     const h = home();
     const s = rawServer({ ZHIXING_HOME: h.home, ZHIXING_OFFLINE: '1' });
     await s.init();
-    s.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'calculator', arguments: { expression: '1+'.repeat(6_000_000) + '1' } } });
-    s.send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'calculator', arguments: { expression: '6*7' } } });
+    s.send({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'calculator', arguments: { expression: '1+'.repeat(6_000_000) + '1' } },
+    });
+    s.send({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'calculator', arguments: { expression: '6*7' } },
+    });
     expect((await s.waitFor(4)).result.content[0].text).toBe('42');
     expect(s.stderr()).toMatch(/a message of \d+ bytes was dropped/);
     s.child.stdin.end();
@@ -175,7 +225,12 @@ describe('zhixing mcp serve against a hostile or careless client', () => {
     const h = home();
     const s = rawServer({ ZHIXING_HOME: h.home, ZHIXING_OFFLINE: '1' });
     await s.init();
-    s.send({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'chat', arguments: { message: '帮我算一下 1+1' } } });
+    s.send({
+      jsonrpc: '2.0',
+      id: 5,
+      method: 'tools/call',
+      params: { name: 'chat', arguments: { message: '帮我算一下 1+1' } },
+    });
     s.child.stdin.end();
     const started = Date.now();
     expect(await s.exited).toBe(0);
@@ -186,10 +241,23 @@ describe('zhixing mcp serve against a hostile or careless client', () => {
     const h = home();
     const s = rawServer({ ZHIXING_HOME: h.home, ZHIXING_OFFLINE: '1' }, ['--yes']);
     await s.init();
-    s.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'shell', arguments: { command: 'touch call.txt; sleep 20' } } });
-    s.send({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'chat', arguments: { message: '运行 touch turn.txt; sleep 20' } } });
+    s.send({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'shell', arguments: { command: 'touch call.txt; sleep 20' } },
+    });
+    s.send({
+      jsonrpc: '2.0',
+      id: 8,
+      method: 'tools/call',
+      params: { name: 'chat', arguments: { message: '运行 touch turn.txt; sleep 20' } },
+    });
     // The client leaves once both commands run (each made its file), not after a guessed delay.
-    await vi.waitFor(() => expect(['call.txt', 'turn.txt'].filter((f) => existsSync(join(h.home, 'workspace', f)))).toHaveLength(2), { timeout: 15_000, interval: 20 });
+    await vi.waitFor(
+      () => expect(['call.txt', 'turn.txt'].filter((f) => existsSync(join(h.home, 'workspace', f)))).toHaveLength(2),
+      { timeout: 15_000, interval: 20 },
+    );
     const started = Date.now();
     s.child.stdin.end();
     expect(await s.exited).toBe(0);

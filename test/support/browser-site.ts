@@ -38,7 +38,10 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-const listen = (server: Server) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+const listen = (server: Server) =>
+  new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
 
 /** The page that tries to reach the private site: fetch() to each URL, an image from the first, and a WebSocket. */
 function probePage(targets: string[], socket: string): string {
@@ -65,11 +68,15 @@ export async function startSites(): Promise<Sites> {
     const body = await readBody(req);
     publicHits.push({ method: req.method ?? '', path: req.url ?? '', body });
     const url = new URL(req.url ?? '/', 'http://x');
-    const html = (status: number, text: string) => res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(text);
+    const html = (status: number, text: string) =>
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(text);
     if (url.pathname === '/form') return html(200, FORM_PAGE);
     if (url.pathname === '/submit' && req.method === 'POST') {
       const form = new URLSearchParams(body);
-      return html(200, `<!doctype html><title>Thanks</title><p id="done">Thanks, ${form.get('name')} from ${form.get('city')}</p>`);
+      return html(
+        200,
+        `<!doctype html><title>Thanks</title><p id="done">Thanks, ${form.get('name')} from ${form.get('city')}</p>`,
+      );
     }
     if (url.pathname === '/second') return html(200, '<!doctype html><title>Second</title><h1>The second page</h1>');
     if (url.pathname === '/redirect') return res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
@@ -78,7 +85,13 @@ export async function startSites(): Promise<Sites> {
       const secret = `http://127.0.0.1:${privatePort}/secret`;
       // Past the first URL check, a redirect of the public site's own: only the connection shows where it goes.
       const redirected = `http://public.test:${publicPort}/redirect?to=${encodeURIComponent(secret)}`;
-      return html(200, probePage([...spellings.map((h) => `http://${h}:${privatePort}/secret`), redirected], `ws://${spellings[0]}:${privatePort}/socket`));
+      return html(
+        200,
+        probePage(
+          [...spellings.map((h) => `http://${h}:${privatePort}/secret`), redirected],
+          `ws://${spellings[0]}:${privatePort}/socket`,
+        ),
+      );
     }
     html(404, 'not found');
   });
@@ -97,7 +110,8 @@ export async function startSites(): Promise<Sites> {
   const policy: NetworkPolicy = {
     allowPrivate: false,
     lookup: async (hostname) => {
-      if (hostname === 'public.test' || hostname === 'private.test' || hostname === 'localhost') return answer('127.0.0.1');
+      if (hostname === 'public.test' || hostname === 'private.test' || hostname === 'localhost')
+        return answer('127.0.0.1');
       // rebind-N.test answers a public address to its first N lookups (the checks), then this machine's (the connection).
       const rebind = /^rebind-(\d)\.test$/.exec(hostname);
       if (rebind) {

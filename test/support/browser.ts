@@ -56,7 +56,9 @@ export function useBrowser(): BrowserHarness {
     }
     // The tier's one Chromium (test/support/browser-server.ts), or one of this file's own when run without it.
     const endpoint = inject('chromiumWsEndpoint');
-    browser = endpoint ? await chromium.connect(endpoint) : await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS });
+    browser = endpoint
+      ? await chromium.connect(endpoint)
+      : await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS });
   });
   // Every test of the file shows as skipped with the reason, rather than passing without a browser.
   beforeEach((context) => {
@@ -93,10 +95,12 @@ export function useBrowser(): BrowserHarness {
         inFlight.delete(request);
         const failure = request.failure()?.errorText ?? 'failed';
         // A request the page itself gave up on (it navigated, or closed a stream) is not an error.
-        if (failure !== 'net::ERR_ABORTED') errors.push(`request failed: ${request.method()} ${request.url()}: ${failure}`);
+        if (failure !== 'net::ERR_ABORTED')
+          errors.push(`request failed: ${request.method()} ${request.url()}: ${failure}`);
       });
       page.on('response', (response) => {
-        if (response.status() >= 400) errors.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
+        if (response.status() >= 400)
+          errors.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
         // The app keeps an event stream open for as long as it runs: waiting for its end would never end.
         if (response.headers()['content-type']?.startsWith('text/event-stream')) inFlight.delete(response.request());
       });
@@ -112,7 +116,8 @@ export function useBrowser(): BrowserHarness {
         for (;;) {
           if (inFlight.size > 0) quietSince = Date.now();
           else if (Date.now() - quietSince >= quietMs) return;
-          if (Date.now() > deadline) throw new Error(`Still loading after ${timeoutMs} ms: ${[...inFlight].map((r) => r.url()).join(', ')}`);
+          if (Date.now() > deadline)
+            throw new Error(`Still loading after ${timeoutMs} ms: ${[...inFlight].map((r) => r.url()).join(', ')}`);
           await new Promise((r) => setTimeout(r, 25));
         }
       };

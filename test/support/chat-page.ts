@@ -19,7 +19,12 @@ export interface ModelSetup {
 export async function startWithModel(): Promise<ModelSetup> {
   const model = await startOpenAiServer();
   const server = await startTestServer({
-    env: { ZHIXING_BASE_URL: model.url, ZHIXING_API_KEY: 'sk-test-abcdefghijklmnop1234', ZHIXING_MODEL: 'test-model', ZHIXING_LANG: 'en' },
+    env: {
+      ZHIXING_BASE_URL: model.url,
+      ZHIXING_API_KEY: 'sk-test-abcdefghijklmnop1234',
+      ZHIXING_MODEL: 'test-model',
+      ZHIXING_LANG: 'en',
+    },
   });
   return {
     model,
@@ -67,7 +72,11 @@ export async function sessionIdOf(page: Page): Promise<string> {
 export const lastReply = (page: Page): Locator => page.locator('article.msg-assistant').last();
 
 /** Polls `read` until it returns something `accept` takes; returns every distinct value seen on the way. */
-export async function watchText(read: () => Promise<string>, accept: (text: string) => boolean, timeoutMs = 20_000): Promise<string[]> {
+export async function watchText(
+  read: () => Promise<string>,
+  accept: (text: string) => boolean,
+  timeoutMs = 20_000,
+): Promise<string[]> {
   const seen: string[] = [];
   const deadline = Date.now() + timeoutMs;
   for (;;) {

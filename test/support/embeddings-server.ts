@@ -14,7 +14,19 @@ const WORD_WEIGHT = 0.15;
 
 /** Concepts and the words (Chinese and English) that mention them. */
 const CONCEPTS: Record<string, string[]> = {
-  allergy: ['过敏', '花生', '海鲜', 'allergic', 'allergy', 'allergies', 'peanut', 'peanuts', 'sick', 'reaction', 'shellfish'],
+  allergy: [
+    '过敏',
+    '花生',
+    '海鲜',
+    'allergic',
+    'allergy',
+    'allergies',
+    'peanut',
+    'peanuts',
+    'sick',
+    'reaction',
+    'shellfish',
+  ],
   drink: ['咖啡', '喝', '茶', '饮料', 'coffee', 'espresso', 'latte', 'tea', 'drink', 'beverage', 'caffeine'],
   pet: ['猫', '狗', '宠物', 'cat', 'kitten', 'dog', 'puppy', 'pet', 'pets'],
   travel: ['旅行', '机票', '出差', 'travel', 'trip', 'flight', 'vacation', 'journey'],
@@ -77,18 +89,27 @@ export async function startEmbeddingsServer(): Promise<EmbeddingsServer> {
       state.requests.push({ headers: req.headers, body });
       const answer = () => {
         if (req.method !== 'POST' || !req.url?.endsWith('/embeddings')) {
-          res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+          res
+            .writeHead(404, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ error: { message: 'not found' } }));
           return;
         }
         if (state.failWith) {
-          res.writeHead(state.failWith, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'scripted failure', type: 'server_error' } }));
+          res
+            .writeHead(state.failWith, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ error: { message: 'scripted failure', type: 'server_error' } }));
           return;
         }
         const input = Array.isArray(body.input) ? body.input : [body.input];
         embedded += input.length;
         const data = input.map((t, index) => ({ object: 'embedding', index, embedding: embedText(t, body.model) }));
         res.writeHead(200, { 'content-type': 'application/json' }).end(
-          JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: input.length, total_tokens: input.length } }),
+          JSON.stringify({
+            object: 'list',
+            data,
+            model: body.model,
+            usage: { prompt_tokens: input.length, total_tokens: input.length },
+          }),
         );
       };
       if (state.delayMs > 0) setTimeout(answer, state.delayMs);

@@ -37,9 +37,17 @@ export const defaultPolicy: Policy = (r) => (r.insideSandbox ? 'allow' : 'deny')
 
 export function ctx(lang: Lang = 'en', policy: Policy = defaultPolicy): ToolContext {
   return {
-    sessionId: 's1', workspace: ws, signal: new AbortController().signal, lang, progress: () => {},
-    turnId: 't1', callId: 'c1',
-    ask: async (r) => { asked.push(r); return policy(r); },
+    sessionId: 's1',
+    workspace: ws,
+    signal: new AbortController().signal,
+    lang,
+    progress: () => {},
+    turnId: 't1',
+    callId: 'c1',
+    ask: async (r) => {
+      asked.push(r);
+      return policy(r);
+    },
   };
 }
 
@@ -51,7 +59,10 @@ export async function run(tool: Tool, input: unknown, c: ToolContext = ctx()): P
 }
 
 export async function fails(tool: Tool, input: unknown, c: ToolContext = ctx()): Promise<string> {
-  const err = await run(tool, input, c).then(() => undefined, (e: unknown) => e);
+  const err = await run(tool, input, c).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toMatchObject({ name: 'ToolError' });
   return (err as Error).message;
 }

@@ -17,11 +17,33 @@ export interface TestServer {
 
 /** Zhixing's HTTP API on 127.0.0.1, port 0, over a fresh home (`config` is its config.json): offline unless a model is given. */
 export async function startTestServer(
-  options: { llm?: Llm; host?: string; token?: string; env?: Record<string, string>; config?: object; maxStreams?: number; webRoot?: string; log?: (line: string) => void; mcpBodyTimeoutMs?: number; modelListTimeoutMs?: number; mcpRetry?: RetryPolicy } = {},
+  options: {
+    llm?: Llm;
+    host?: string;
+    token?: string;
+    env?: Record<string, string>;
+    config?: object;
+    maxStreams?: number;
+    webRoot?: string;
+    log?: (line: string) => void;
+    mcpBodyTimeoutMs?: number;
+    modelListTimeoutMs?: number;
+    mcpRetry?: RetryPolicy;
+  } = {},
 ): Promise<TestServer> {
   const home = tempHome(options.env, options.config);
   const app = await createApp(home.config, { llm: options.llm, mcpRetry: options.mcpRetry });
-  const server = await createServer({ app, host: options.host, port: 0, token: options.token, log: options.log ?? (() => {}), maxStreams: options.maxStreams, webRoot: options.webRoot, mcpBodyTimeoutMs: options.mcpBodyTimeoutMs, modelListTimeoutMs: options.modelListTimeoutMs });
+  const server = await createServer({
+    app,
+    host: options.host,
+    port: 0,
+    token: options.token,
+    log: options.log ?? (() => {}),
+    maxStreams: options.maxStreams,
+    webRoot: options.webRoot,
+    mcpBodyTimeoutMs: options.mcpBodyTimeoutMs,
+    modelListTimeoutMs: options.modelListTimeoutMs,
+  });
   return {
     app,
     server,
@@ -53,13 +75,30 @@ export interface RequestOptions {
 /** A raw HTTP request to 127.0.0.1:port, so every header (Host, Origin) is exactly what the test says. */
 export function request(port: number, path: string, options: RequestOptions = {}): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
-    const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-    const req = httpRequest({ host: '127.0.0.1', port, path, method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers: options.headers, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, json: () => JSON.parse(text) }));
-      res.on('error', reject);
-    });
+    const body =
+      options.body === undefined
+        ? undefined
+        : typeof options.body === 'string'
+          ? options.body
+          : JSON.stringify(options.body);
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+        headers: options.headers,
+        agent: false,
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d) => (text += d));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, json: () => JSON.parse(text) }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -80,9 +119,21 @@ export interface OpenStream {
 
 export function openStream(port: number, path: string, options: RequestOptions = {}): Promise<OpenStream> {
   return new Promise((resolve, reject) => {
-    const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    const body =
+      options.body === undefined
+        ? undefined
+        : typeof options.body === 'string'
+          ? options.body
+          : JSON.stringify(options.body);
     const req: ClientRequest = httpRequest(
-      { host: '127.0.0.1', port, path, method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers: { accept: 'text/event-stream', ...options.headers }, agent: false },
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+        headers: { accept: 'text/event-stream', ...options.headers },
+        agent: false,
+      },
       (res) => {
         let text = '';
         const waiters = new Set<() => void>();
@@ -105,7 +156,10 @@ export function openStream(port: number, path: string, options: RequestOptions =
                 if (text.includes(needle)) return finish(() => ok(text));
                 if (done) return finish(() => fail(new Error(`stream ended without "${needle}":\n${text}`)));
               };
-              const timer = setTimeout(() => finish(() => fail(new Error(`timed out waiting for "${needle}":\n${text}`))), timeoutMs);
+              const timer = setTimeout(
+                () => finish(() => fail(new Error(`timed out waiting for "${needle}":\n${text}`))),
+                timeoutMs,
+              );
               const finish = (f: () => void) => {
                 clearTimeout(timer);
                 waiters.delete(check);
@@ -125,9 +179,7 @@ export function openStream(port: number, path: string, options: RequestOptions =
 
 /** Ids and timings vary from run to run; the wire text otherwise must not. */
 export const normalise = (text: string): string =>
-  text
-    .replace(/\b(ses|trn|msg|prt)_[0-9a-z]+/g, '$1_ID')
-    .replace(/"ms":[0-9.e-]+/g, '"ms":0');
+  text.replace(/\b(ses|trn|msg|prt)_[0-9a-z]+/g, '$1_ID').replace(/"ms":[0-9.e-]+/g, '"ms":0');
 
 /** Waits until `check` is true, polling. */
 export async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {

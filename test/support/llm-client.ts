@@ -29,7 +29,13 @@ export function useOpenAiServer(): void {
 }
 
 export function llmFor(overrides: Partial<OpenAiLlmOptions> = {}): Llm {
-  return createOpenAiLlm({ baseUrl: server.url, apiKey: FAKE_KEY, model: 'test-model', provider: 'test', ...overrides });
+  return createOpenAiLlm({
+    baseUrl: server.url,
+    apiKey: FAKE_KEY,
+    model: 'test-model',
+    provider: 'test',
+    ...overrides,
+  });
 }
 
 export interface Collected {
@@ -43,7 +49,8 @@ export interface Collected {
 
 export async function collect(llm: Llm, request: Partial<LlmRequest> = {}): Promise<Collected> {
   const events: LlmEvent[] = [];
-  for await (const event of llm.stream({ messages: [{ role: 'user', content: 'hi' }], tools: [], ...request })) events.push(event);
+  for await (const event of llm.stream({ messages: [{ role: 'user', content: 'hi' }], tools: [], ...request }))
+    events.push(event);
   return summarize(events);
 }
 
@@ -69,4 +76,5 @@ export async function failure(promise: Promise<unknown>): Promise<LlmError> {
   throw new Error('expected the call to fail');
 }
 
-export const parsedCalls = (calls: ToolCall[]) => calls.map((c) => ({ id: c.id, name: c.name, args: JSON.parse(c.arguments) }));
+export const parsedCalls = (calls: ToolCall[]) =>
+  calls.map((c) => ({ id: c.id, name: c.name, args: JSON.parse(c.arguments) }));

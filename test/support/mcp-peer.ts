@@ -5,7 +5,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { BIN } from './cli.js';
 
 /** The official SDK client, as another agent would use it, talking to `zhixing mcp serve` over stdio. */
-export async function stdioClient(env: Record<string, string>, args: string[] = []): Promise<{ client: Client; stderr: () => string; pid: () => number | null }> {
+export async function stdioClient(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ client: Client; stderr: () => string; pid: () => number | null }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', 'serve', ...args],
@@ -21,7 +24,10 @@ export async function stdioClient(env: Record<string, string>, args: string[] = 
 }
 
 /** The official SDK client over Streamable HTTP, to `url` (…/mcp). */
-export async function httpClient(url: string, headers: Record<string, string> = {}): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+export async function httpClient(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
   const client = new Client({ name: 'zhixing-test', version: '1.0.0' });
   await client.connect(transport);

@@ -10,9 +10,28 @@ import { textOf } from './mcp-peer.js';
 
 /** Every built-in tool name the contract (INTERFACES.md) lists. */
 const CONTRACT_TOOLS = [
-  'calculator', 'current_time', 'todo_add', 'todo_list', 'todo_done', 'todo_delete', 'file_read', 'file_write', 'file_list', 'weather',
-  'shell', 'web_fetch', 'web_search', 'pdf_read', 'memory_save', 'memory_search', 'skill',
-  'browser_navigate', 'browser_snapshot', 'browser_click', 'browser_type', 'browser_screenshot',
+  'calculator',
+  'current_time',
+  'todo_add',
+  'todo_list',
+  'todo_done',
+  'todo_delete',
+  'file_read',
+  'file_write',
+  'file_list',
+  'weather',
+  'shell',
+  'web_fetch',
+  'web_search',
+  'pdf_read',
+  'memory_save',
+  'memory_search',
+  'skill',
+  'browser_navigate',
+  'browser_snapshot',
+  'browser_click',
+  'browser_type',
+  'browser_screenshot',
 ];
 
 /** The built-in tools this version has, in the order the model sees them: what MCP must list (before `chat`). */
@@ -20,7 +39,10 @@ export async function builtinNames(): Promise<string[]> {
   const h = tempHome({ ZHIXING_OFFLINE: '1' });
   const app = await createApp(h.config);
   try {
-    const names = app.tools.list().filter((t) => t.source === 'builtin').map((t) => t.name);
+    const names = app.tools
+      .list()
+      .filter((t) => t.source === 'builtin')
+      .map((t) => t.name);
     for (const name of names) expect(CONTRACT_TOOLS, `${name} is not in the contract`).toContain(name);
     return names;
   } finally {
@@ -54,14 +76,20 @@ export function servedToolsSuite(peer: () => { client: Client; home: string }, t
   });
 
   it('calls calculator through the same registry: "(3+5)*2" is 16', async () => {
-    const r = (await peer().client.callTool({ name: 'calculator', arguments: { expression: '(3+5)*2' } })) as CallToolResult;
+    const r = (await peer().client.callTool({
+      name: 'calculator',
+      arguments: { expression: '(3+5)*2' },
+    })) as CallToolResult;
     expect(r.isError).toBeFalsy();
     expect(r.content).toEqual([{ type: 'text', text: '16' }]);
   });
 
   it('writes a file into the workspace and reads it back', async () => {
     const { client, home } = peer();
-    const w = (await client.callTool({ name: 'file_write', arguments: { path: 'notes/mcp.txt', content: '知行 over MCP\n' } })) as CallToolResult;
+    const w = (await client.callTool({
+      name: 'file_write',
+      arguments: { path: 'notes/mcp.txt', content: '知行 over MCP\n' },
+    })) as CallToolResult;
     expect(w.isError).toBeFalsy();
     expect(readFileSync(join(home, 'workspace', 'notes', 'mcp.txt'), 'utf8')).toBe('知行 over MCP\n');
     const r = (await client.callTool({ name: 'file_read', arguments: { path: 'notes/mcp.txt' } })) as CallToolResult;
@@ -81,7 +109,10 @@ export function servedToolsSuite(peer: () => { client: Client; home: string }, t
     const unknown = (await client.callTool({ name: 'everything__echo', arguments: {} })) as CallToolResult;
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toContain('no tool named "everything__echo"');
-    const outside = (await client.callTool({ name: 'file_read', arguments: { path: '../config.json' } })) as CallToolResult;
+    const outside = (await client.callTool({
+      name: 'file_read',
+      arguments: { path: '../config.json' },
+    })) as CallToolResult;
     expect(outside.isError).toBe(true);
     expect(textOf(outside)).not.toContain('{');
   });
@@ -109,20 +140,32 @@ export function servedToolsSuite(peer: () => { client: Client; home: string }, t
     const transport = client.transport!;
     const deliver = transport.onmessage!;
     transport.onmessage = (message, extra) => {
-      if ('method' in message && message.method === 'notifications/progress') progress.push(String(message.params?.message));
+      if ('method' in message && message.method === 'notifications/progress')
+        progress.push(String(message.params?.message));
       deliver(message, extra);
     };
-    const r = (await client.callTool({ name: 'chat', arguments: { message: '帮我算一下 (3+5)*2' } }, undefined, { onprogress: () => {} })) as CallToolResult;
+    const r = (await client.callTool({ name: 'chat', arguments: { message: '帮我算一下 (3+5)*2' } }, undefined, {
+      onprogress: () => {},
+    })) as CallToolResult;
     transport.onmessage = deliver;
     expect(r.isError).toBeFalsy();
     // Each tool call of the turn is told as it starts and ends.
     expect(progress).toEqual(['calculator …', 'calculator done']);
-    const out = r.structuredContent as { reply: string; session: string; actions: Array<{ tool: string; input: unknown; ok: boolean; output: string; ms: number }> };
+    const out = r.structuredContent as {
+      reply: string;
+      session: string;
+      actions: Array<{ tool: string; input: unknown; ok: boolean; output: string; ms: number }>;
+    };
     expect(out.reply).toContain('16');
     expect(textOf(r)).toBe(out.reply);
     expect(out.session).toMatch(/^ses_/);
-    expect(out.actions).toEqual([{ tool: 'calculator', input: { expression: '(3+5)*2' }, ok: true, output: '16', ms: expect.any(Number) }]);
-    const next = (await client.callTool({ name: 'chat', arguments: { message: '再乘以 3', session: out.session } })) as CallToolResult;
+    expect(out.actions).toEqual([
+      { tool: 'calculator', input: { expression: '(3+5)*2' }, ok: true, output: '16', ms: expect.any(Number) },
+    ]);
+    const next = (await client.callTool({
+      name: 'chat',
+      arguments: { message: '再乘以 3', session: out.session },
+    })) as CallToolResult;
     const more = next.structuredContent as typeof out;
     expect(more.session).toBe(out.session);
     expect(more.actions[0]?.output).toBe('48');
@@ -132,7 +175,10 @@ export function servedToolsSuite(peer: () => { client: Client; home: string }, t
 
   it('chat with an unknown session or no message is isError', async () => {
     const { client } = peer();
-    const unknown = (await client.callTool({ name: 'chat', arguments: { message: 'hi', session: 'ses_nope' } })) as CallToolResult;
+    const unknown = (await client.callTool({
+      name: 'chat',
+      arguments: { message: 'hi', session: 'ses_nope' },
+    })) as CallToolResult;
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toContain('There is no session "ses_nope"');
     const empty = (await client.callTool({ name: 'chat', arguments: { message: '  ' } })) as CallToolResult;
@@ -142,14 +188,21 @@ export function servedToolsSuite(peer: () => { client: Client; home: string }, t
   it('answers 50 calls at once, each with its own result', async () => {
     const { client } = peer();
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => client.callTool({ name: 'calculator', arguments: { expression: `${i}*2` } }) as Promise<CallToolResult>),
+      Array.from(
+        { length: 50 },
+        (_, i) =>
+          client.callTool({ name: 'calculator', arguments: { expression: `${i}*2` } }) as Promise<CallToolResult>,
+      ),
     );
     expect(results.map(textOf)).toEqual(Array.from({ length: 50 }, (_, i) => String(i * 2)));
   });
 
   it('refuses a huge argument whole and keeps answering', async () => {
     const { client } = peer();
-    const huge = (await client.callTool({ name: 'calculator', arguments: { expression: '1+'.repeat(300_000) + '1' } })) as CallToolResult;
+    const huge = (await client.callTool({
+      name: 'calculator',
+      arguments: { expression: '1+'.repeat(300_000) + '1' },
+    })) as CallToolResult;
     expect(huge.isError).toBe(true);
     expect(textOf(huge)).toMatch(/too long/);
     expect(textOf(huge).length).toBeLessThan(2_000);

@@ -19,15 +19,41 @@ export const bin = (name: string) => path.join(ROOT, 'node_modules', '.bin', nam
 export const fixture = (name: string) => path.join(ROOT, 'test', 'fixtures', 'mcp', name);
 
 /** A configured stdio server, as config.json would give it. */
-export function stdio(name: string, command: string, args: string[] = [], extra: Partial<McpServerSettings> = {}): McpServerSettings {
-  return { name, transport: 'stdio', command, args, env: {}, headers: {}, enabled: true, timeoutMs: DEFAULT_MCP_TIMEOUT_MS, ...extra };
+export function stdio(
+  name: string,
+  command: string,
+  args: string[] = [],
+  extra: Partial<McpServerSettings> = {},
+): McpServerSettings {
+  return {
+    name,
+    transport: 'stdio',
+    command,
+    args,
+    env: {},
+    headers: {},
+    enabled: true,
+    timeoutMs: DEFAULT_MCP_TIMEOUT_MS,
+    ...extra,
+  };
 }
 
 export function http(name: string, url: string, extra: Partial<McpServerSettings> = {}): McpServerSettings {
-  return { name, transport: 'http', args: [], env: {}, headers: {}, url, enabled: true, timeoutMs: DEFAULT_MCP_TIMEOUT_MS, ...extra };
+  return {
+    name,
+    transport: 'http',
+    args: [],
+    env: {},
+    headers: {},
+    url,
+    enabled: true,
+    timeoutMs: DEFAULT_MCP_TIMEOUT_MS,
+    ...extra,
+  };
 }
 
-export const everything = (extra: Partial<McpServerSettings> = {}) => stdio('everything', bin('mcp-server-everything'), ['stdio'], extra);
+export const everything = (extra: Partial<McpServerSettings> = {}) =>
+  stdio('everything', bin('mcp-server-everything'), ['stdio'], extra);
 
 export interface Harness {
   manager: McpManager;
@@ -37,7 +63,11 @@ export interface Harness {
   asked: PermissionRequest[];
   progress: string[];
   /** Runs a tool as a turn would: through the registry, with a context that allows every ask unless told. */
-  call(name: string, args?: object, options?: { decision?: 'allow' | 'deny'; signal?: AbortSignal }): Promise<ToolResult>;
+  call(
+    name: string,
+    args?: object,
+    options?: { decision?: 'allow' | 'deny'; signal?: AbortSignal },
+  ): Promise<ToolResult>;
   /** Resolves when `test` holds for the server's view, or rejects after `ms`. */
   until(name: string, test: (view: McpServerView) => boolean, ms?: number): Promise<McpServerView>;
 }
@@ -59,7 +89,11 @@ export function harness(servers: McpServerSettings[], deps: Partial<McpManagerDe
   manager.onChange((v) => changes.push(v));
   const call: Harness['call'] = (name, args = {}, options = {}) => {
     const ctx: ToolContext = {
-      sessionId: 's1', turnId: 't1', callId: 'c1', workspace: ROOT, lang: 'en',
+      sessionId: 's1',
+      turnId: 't1',
+      callId: 'c1',
+      workspace: ROOT,
+      lang: 'en',
       signal: options.signal ?? new AbortController().signal,
       progress: (line) => void progress.push(line),
       ask: async (r) => {
@@ -101,9 +135,16 @@ export function freePort(): Promise<number> {
 }
 
 /** Starts server-everything over HTTP (`streamableHttp` or `sse`) and waits until it listens. */
-export async function everythingOverHttp(kind: 'streamableHttp' | 'sse', port?: number): Promise<{ port: number; child: ChildProcess; stop(): Promise<void> }> {
+export async function everythingOverHttp(
+  kind: 'streamableHttp' | 'sse',
+  port?: number,
+): Promise<{ port: number; child: ChildProcess; stop(): Promise<void> }> {
   port ??= await freePort();
-  const child = spawn(bin('mcp-server-everything'), [kind], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(bin('mcp-server-everything'), [kind], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   await new Promise<void>((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(() => reject(new Error(`server-everything ${kind} did not start: ${seen}`)), 15_000);
@@ -160,4 +201,5 @@ export async function eventually(test: () => boolean, ms = 5_000, what = 'condit
 }
 
 /** A marker for a test's server processes, so the test can find (and kill) exactly them. */
-export const marker = (label: string) => `--zhixing-test-marker=${label}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+export const marker = (label: string) =>
+  `--zhixing-test-marker=${label}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;

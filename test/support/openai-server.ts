@@ -115,20 +115,31 @@ export async function startOpenAiServer(): Promise<OpenAiServer> {
         return;
       }
       if (req.method !== 'POST' || urlPath !== CHAT_PATH) {
-        sendJson(res, 404, errorBody(`No route for ${req.method} ${urlPath}; this test server only answers POST ${CHAT_PATH} and GET ${MODELS_PATH}.`));
+        sendJson(
+          res,
+          404,
+          errorBody(
+            `No route for ${req.method} ${urlPath}; this test server only answers POST ${CHAT_PATH} and GET ${MODELS_PATH}.`,
+          ),
+        );
         return;
       }
       // A non-streamed request (a session title) arriving while the script waits with a stream
       // is answered on the side, so titles written alongside a turn never take the turn's reply.
       const head = queue[0];
-      const isStreamed = (r?: ScriptedResponse) => r !== undefined && ('chunks' in r || 'sse' in r || 'writes' in r || 'flood' in r);
+      const isStreamed = (r?: ScriptedResponse) =>
+        r !== undefined && ('chunks' in r || 'sse' in r || 'writes' in r || 'flood' in r);
       if ((body as { stream?: boolean } | undefined)?.stream === false && (head === undefined || isStreamed(head))) {
         void respond(res, textCompletion(DEFAULT_TITLE));
         return;
       }
       const next = queue.shift();
       if (!next) {
-        sendJson(res, 500, errorBody('The test script ran out: no scripted response left for this request.', 'script_exhausted'));
+        sendJson(
+          res,
+          500,
+          errorBody('The test script ran out: no scripted response left for this request.', 'script_exhausted'),
+        );
         return;
       }
       if ('flood' in next) floods.push(flood(res, next.flood));
@@ -263,7 +274,11 @@ function chunk(delta: object, finishReason: string | null = null): object {
 }
 
 function usageChunk(usage: { prompt_tokens: number; completion_tokens: number }): object {
-  return { ...BASE_CHUNK, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } };
+  return {
+    ...BASE_CHUNK,
+    choices: [],
+    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+  };
 }
 
 function pieces(text: string, size: number): string[] {
@@ -275,7 +290,10 @@ function pieces(text: string, size: number): string[] {
 
 /** A streamed plain answer, a few characters per chunk, then usage in a `choices: []` chunk. */
 export function textReply(text: string, options: UsageOption = {}): StreamedResponse {
-  const usage = options.usage ?? { prompt_tokens: 10, completion_tokens: Math.max(1, pieces(text, TEXT_PIECE_CHARS).length) };
+  const usage = options.usage ?? {
+    prompt_tokens: 10,
+    completion_tokens: Math.max(1, pieces(text, TEXT_PIECE_CHARS).length),
+  };
   return {
     chunks: [
       chunk({ role: 'assistant', content: '' }),
@@ -306,7 +324,9 @@ export function toolCallsReply(
   if (options.text) chunks.push(...pieces(options.text, TEXT_PIECE_CHARS).map((piece) => chunk({ content: piece })));
   calls.forEach((call, index) => {
     const args = typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
-    chunks.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }));
+    chunks.push(
+      chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }),
+    );
     const parts = options.splitArgs ? pieces(args, Math.max(1, Math.ceil(args.length / ARG_PIECES))) : [args];
     for (const part of parts) chunks.push(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
   });

@@ -45,7 +45,9 @@ export function makePdf(pages: Array<PdfPage | string[]>, options: PdfOptions = 
   const catalog = add('');
   const pagesObj = add('');
   const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
-  const image = add('<< /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length 4 >>\nstream\n\x80\x40\x40\x80\nendstream');
+  const image = add(
+    '<< /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length 4 >>\nstream\n\x80\x40\x40\x80\nendstream',
+  );
   const kids: number[] = [];
   for (const raw of pages) {
     const page: PdfPage = Array.isArray(raw) ? { lines: raw } : raw;
@@ -54,10 +56,15 @@ export function makePdf(pages: Array<PdfPage | string[]>, options: PdfOptions = 
     (page.lines ?? []).forEach((line, i) => {
       ops.push(`BT /F1 ${LINE_SIZE} Tf ${MARGIN} ${height - MARGIN - i * LEADING} Td ${pdfString(line)} Tj ET`);
     });
-    for (const p of page.placed ?? []) ops.push(`BT /F1 ${p.size ?? LINE_SIZE} Tf ${p.x} ${p.y} Td ${pdfString(p.text)} Tj ET`);
+    for (const p of page.placed ?? [])
+      ops.push(`BT /F1 ${p.size ?? LINE_SIZE} Tf ${p.x} ${p.y} Td ${pdfString(p.text)} Tj ET`);
     const content = ops.join('\n');
     const stream = add(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`);
-    kids.push(add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 ${width} ${height}] /Contents ${stream} 0 R /Resources << /Font << /F1 ${font} 0 R >> /XObject << /Im1 ${image} 0 R >> >> >>`));
+    kids.push(
+      add(
+        `<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 ${width} ${height}] /Contents ${stream} 0 R /Resources << /Font << /F1 ${font} 0 R >> /XObject << /Im1 ${image} 0 R >> >> >>`,
+      ),
+    );
   }
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
   objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;

@@ -38,7 +38,15 @@ export interface PtyRun {
 export function runInPty(args: string[], env: Record<string, string>, options: PtyOptions = {}): PtyRun {
   const cols = options.cols ?? 100;
   const rows = options.rows ?? 30;
-  const relayArgs = [RELAY, ...(options.stderrApart ? ['--stderr-apart'] : []), String(cols), String(rows), process.execPath, BIN, ...args];
+  const relayArgs = [
+    RELAY,
+    ...(options.stderrApart ? ['--stderr-apart'] : []),
+    String(cols),
+    String(rows),
+    process.execPath,
+    BIN,
+    ...args,
+  ];
   const child = spawn('python3', relayArgs, {
     cwd: options.cwd ?? env.ZHIXING_HOME,
     env: { PATH: process.env.PATH ?? '', TERM: 'xterm-256color', NO_COLOR: '1', ...env },
@@ -68,7 +76,9 @@ export function runInPty(args: string[], env: Record<string, string>, options: P
         if (match) return shown.lastIndexOf('\n', from + match.index + match[0].length - 1) + 1;
         await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
       }
-      throw new Error(`The terminal never showed ${pattern}. It shows:\n${screen.transcript()}\n--- stderr:\n${stderr}`);
+      throw new Error(
+        `The terminal never showed ${pattern}. It shows:\n${screen.transcript()}\n--- stderr:\n${stderr}`,
+      );
     },
     terminate: () => void child.kill('SIGTERM'),
     closed,

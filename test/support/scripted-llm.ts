@@ -52,7 +52,11 @@ export function createScriptedLlm(steps: Array<ScriptedStep | ((req: LlmRequest)
       for (const c of step.calls ?? []) {
         yield {
           type: 'tool_call',
-          call: { id: c.id ?? `call_${++callCounter}`, name: c.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args) },
+          call: {
+            id: c.id ?? `call_${++callCounter}`,
+            name: c.name,
+            arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args),
+          },
         };
       }
       if (step.usage) yield { type: 'usage', usage: step.usage };

@@ -6,7 +6,16 @@
  * word in their command line (a sandbox's processes have pids of their own namespace).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -63,9 +72,20 @@ export function fingerprint(file: string): { text: string; mtimeMs: number } {
 
 export type Policy = (r: PermissionRequest) => 'allow' | 'deny';
 
-export function shellCtx(workspace: string, asked: PermissionRequest[] = [], policy: Policy = () => 'allow', signal = new AbortController().signal): ToolContext {
+export function shellCtx(
+  workspace: string,
+  asked: PermissionRequest[] = [],
+  policy: Policy = () => 'allow',
+  signal = new AbortController().signal,
+): ToolContext {
   return {
-    sessionId: 's1', turnId: 't1', callId: 'c1', workspace, signal, lang: 'en', progress: () => {},
+    sessionId: 's1',
+    turnId: 't1',
+    callId: 'c1',
+    workspace,
+    signal,
+    lang: 'en',
+    progress: () => {},
     ask: async (r) => (asked.push(r), policy(r)),
   };
 }
@@ -73,13 +93,19 @@ export function shellCtx(workspace: string, asked: PermissionRequest[] = [], pol
 /** The shell tool behind a registry, as a turn runs it: refusals and failures come back as `ok: false`. */
 export function shellRunner(fx: ShellFixture, deps: Partial<ShellToolDeps> = {}) {
   const tool = createShellTool({
-    home: fx.home, dbPath: fx.dbPath, network: true, env: process.env, userHome: fx.userHome,
+    home: fx.home,
+    dbPath: fx.dbPath,
+    network: true,
+    env: process.env,
+    userHome: fx.userHome,
     sandbox: async () => ({ kind: 'none', ok: false, reason: 'not given' }),
     ...deps,
   });
   const registry = createToolRegistry([tool]);
-  return (args: { command: string; timeout_ms?: number }, ctx: ToolContext = shellCtx(fx.workspace)): Promise<ToolResult> =>
-    registry.run({ id: 'c1', name: 'shell', arguments: JSON.stringify(args) }, ctx);
+  return (
+    args: { command: string; timeout_ms?: number },
+    ctx: ToolContext = shellCtx(fx.workspace),
+  ): Promise<ToolResult> => registry.run({ id: 'c1', name: 'shell', arguments: JSON.stringify(args) }, ctx);
 }
 
 /** A local HTTP server that records every path it is asked for: whatever reaches it got out. */
@@ -91,7 +117,12 @@ export async function startCanary(): Promise<{ url: string; port: number; hits: 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, port, hits, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    hits,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** Pids of running (not zombie) processes whose command line contains `word`. */

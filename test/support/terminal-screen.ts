@@ -5,7 +5,8 @@
  * Its width rule is written apart from the product's, so the two check each other.
  */
 
-const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}]/u;
+const WIDE =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}]/u;
 const ZERO = /^\p{M}$/u;
 
 export interface TerminalScreen {
@@ -49,7 +50,10 @@ export function createTerminalScreen(cols: number, height: number): TerminalScre
     col += w;
   };
   const csi = (params: string, final: string) => {
-    const nums = params.replace(/^\?/, '').split(';').map((p) => Number(p) || 0);
+    const nums = params
+      .replace(/^\?/, '')
+      .split(';')
+      .map((p) => Number(p) || 0);
     const n = Math.max(1, nums[0] ?? 0);
     const at = Math.min(col, cols - 1);
     if (final === 'A') [row, col] = [Math.max(0, row - n), at];
@@ -57,7 +61,8 @@ export function createTerminalScreen(cols: number, height: number): TerminalScre
     else if (final === 'C') col = Math.min(cols - 1, at + n);
     else if (final === 'D') col = Math.max(0, at - n);
     else if (final === 'G') col = Math.min(cols - 1, n - 1);
-    else if (final === 'H' || final === 'f') [row, col] = [Math.min(height - 1, n - 1), Math.min(cols - 1, Math.max(1, nums[1] ?? 1) - 1)];
+    else if (final === 'H' || final === 'f')
+      [row, col] = [Math.min(height - 1, n - 1), Math.min(cols - 1, Math.max(1, nums[1] ?? 1) - 1)];
     else if (final === 'K') {
       const from = nums[0] === 2 ? 0 : at;
       for (let c = nums[0] === 1 ? 0 : from; c < (nums[0] === 1 ? at + 1 : cols); c++) grid[row]![c] = ' ';

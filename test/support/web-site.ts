@@ -52,18 +52,26 @@ export async function startSite(): Promise<Site> {
 }
 
 /** Serves `body` with the given headers. */
-export const send = (body: string | Buffer, headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8' }): Route => (_req, res) => {
-  res.writeHead(200, headers);
-  res.end(body);
-};
+export const send =
+  (body: string | Buffer, headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8' }): Route =>
+  (_req, res) => {
+    res.writeHead(200, headers);
+    res.end(body);
+  };
 
 /** A tool context whose asks are decided by `rules` as config.json would hold them (with the defaults). */
-export function webCtx(options: { lang?: Lang; rules?: PermissionRules; signal?: AbortSignal } = {}): ToolContext & { asked: PermissionRequest[] } {
+export function webCtx(
+  options: { lang?: Lang; rules?: PermissionRules; signal?: AbortSignal } = {},
+): ToolContext & { asked: PermissionRequest[] } {
   const asked: PermissionRequest[] = [];
   const rules = withDefaults(options.rules ?? {});
   return {
     asked,
-    sessionId: 's1', turnId: 't1', callId: 'c1', workspace: '/nonexistent', lang: options.lang ?? 'en',
+    sessionId: 's1',
+    turnId: 't1',
+    callId: 'c1',
+    workspace: '/nonexistent',
+    lang: options.lang ?? 'en',
     signal: options.signal ?? new AbortController().signal,
     progress: () => {},
     ask: async (r) => {
@@ -84,7 +92,10 @@ export async function call(tool: Tool, input: unknown, ctx: ToolContext): Promis
 
 /** The ToolError message of a call that must fail. */
 export async function failure(tool: Tool, input: unknown, ctx: ToolContext): Promise<string> {
-  const err = await call(tool, input, ctx).then((r) => new Error(`expected a failure, got: ${outputText(r).slice(0, 300)}`), (e: unknown) => e as Error);
+  const err = await call(tool, input, ctx).then(
+    (r) => new Error(`expected a failure, got: ${outputText(r).slice(0, 300)}`),
+    (e: unknown) => e as Error,
+  );
   if (err.name !== 'ToolError') throw err;
   return err.message;
 }

@@ -24,7 +24,16 @@ beforeAll(async () => {
   sites = await startSites();
   profile = mkdtempSync(path.join(tmpdir(), 'zhixing-cdp-'));
   // The user's Chrome, started as its documentation says: a debugging port, its own profile, a tab open.
-  chrome = spawn(CHROMIUM_PATH, [...sandboxChoice(process.getuid?.(), false).args, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  chrome = spawn(
+    CHROMIUM_PATH,
+    [
+      ...sandboxChoice(process.getuid?.(), false).args,
+      '--remote-debugging-port=0',
+      `--user-data-dir=${profile}`,
+      'about:blank',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   const ws = await new Promise<string>((resolve, reject) => {
     let err = '';
     chrome.stderr!.setEncoding('utf8').on('data', (d: string) => {
@@ -48,18 +57,38 @@ afterAll(async () => {
 });
 
 const ctx = (sessionId: string): ToolContext => ({
-  sessionId, turnId: 't', callId: 'c', workspace: '/nonexistent', signal: new AbortController().signal, lang: 'en', ask: async () => 'allow', progress: () => {},
+  sessionId,
+  turnId: 't',
+  callId: 'c',
+  workspace: '/nonexistent',
+  signal: new AbortController().signal,
+  lang: 'en',
+  ask: async () => 'allow',
+  progress: () => {},
 });
 
-it('drives a context of its own in the user\'s Chrome under the policy, and leaves that Chrome running', async () => {
+it("drives a context of its own in the user's Chrome under the policy, and leaves that Chrome running", async () => {
   const manager = createBrowserManager({ source: { cdpUrl, searchPath: '', env: {} }, policy: sites.policy });
   const [navigate, , , type] = createBrowserTools(manager);
   try {
     await navigate!.execute({ url: `http://public.test:${sites.publicPort}/form` }, ctx('ses_cdp'));
     await type!.execute({ selector: '#name', text: 'Mei' }, ctx('ses_cdp'));
-    const done = (await type!.execute({ selector: '#city', text: 'Xi\'an', submit: true }, ctx('ses_cdp'))) as ToolOutput;
+    const done = (await type!.execute(
+      { selector: '#city', text: "Xi'an", submit: true },
+      ctx('ses_cdp'),
+    )) as ToolOutput;
     expect(done.output).toContain("Thanks, Mei from Xi'an");
-    const refused = await Promise.resolve(navigate!.execute({ url: `http://public.test:${sites.publicPort}/redirect?to=${encodeURIComponent(`http://127.0.0.1:${sites.privatePort}/`)}` }, ctx('ses_cdp'))).then(() => '', (e: Error) => e.message);
+    const refused = await Promise.resolve(
+      navigate!.execute(
+        {
+          url: `http://public.test:${sites.publicPort}/redirect?to=${encodeURIComponent(`http://127.0.0.1:${sites.privatePort}/`)}`,
+        },
+        ctx('ses_cdp'),
+      ),
+    ).then(
+      () => '',
+      (e: Error) => e.message,
+    );
     expect(refused).toMatch(/ZHIXING_ALLOW_PRIVATE_NETWORK=1/);
     expect(sites.privateHits).toEqual([]);
   } finally {

@@ -67,21 +67,35 @@ it('fills a form by selector, submits it and takes a screenshot in one run, then
     if (model.requests.length > seen) [seen, lastRequestAt] = [model.requests.length, Date.now()];
   }, 20);
   const dir = home({ permissions: { 'browser_*': 'allow' } });
-  const r = await runCli(['--json', '--new', `Fill in the sign-up form at ${form}: name Wang Xiaoming, city Chengdu`], env(dir, { ZHIXING_ALLOW_PRIVATE_NETWORK: '1' }), { timeoutMs: 90_000 });
+  const r = await runCli(
+    ['--json', '--new', `Fill in the sign-up form at ${form}: name Wang Xiaoming, city Chengdu`],
+    env(dir, { ZHIXING_ALLOW_PRIVATE_NETWORK: '1' }),
+    { timeoutMs: 90_000 },
+  );
   const exitedAt = Date.now();
   clearInterval(watch);
   expect(r.code, r.stderr).toBe(0);
   const out = JSON.parse(r.stdout) as { reply: string; actions: Action[] };
-  expect(out.actions.map((a) => [a.tool, a.ok])).toEqual([['browser_navigate', true], ['browser_type', true], ['browser_type', true], ['browser_screenshot', true]]);
+  expect(out.actions.map((a) => [a.tool, a.ok])).toEqual([
+    ['browser_navigate', true],
+    ['browser_type', true],
+    ['browser_type', true],
+    ['browser_screenshot', true],
+  ]);
   expect(out.actions[2]!.output).toContain('Thanks, Wang Xiaoming from Chengdu');
   // The terminal shows no picture: the screenshot is a file in the workspace, and the output says which.
-  const saved = /^Saved a screenshot of http:\/\/127\.0\.0\.1:\d+\/submit \(1280×720\) for the user: (screenshots\/[\w-]+\.png)$/.exec(out.actions[3]!.output);
+  const saved =
+    /^Saved a screenshot of http:\/\/127\.0\.0\.1:\d+\/submit \(1280×720\) for the user: (screenshots\/[\w-]+\.png)$/.exec(
+      out.actions[3]!.output,
+    );
   expect(saved, out.actions[3]!.output).not.toBeNull();
   const png = readFileSync(path.join(dir, 'workspace', saved![1]!));
   expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1280, 720]);
   expect(out.reply).toBe('The form is sent.');
   const submitted = sites.publicHits.filter((h) => h.path === '/submit');
-  expect(submitted.map((h) => Object.fromEntries(new URLSearchParams(h.body)))).toEqual([{ name: 'Wang Xiaoming', city: 'Chengdu' }]);
+  expect(submitted.map((h) => Object.fromEntries(new URLSearchParams(h.body)))).toEqual([
+    { name: 'Wang Xiaoming', city: 'Chengdu' },
+  ]);
   // The page's text reached the model fenced; the screenshot's bytes never did.
   const sent = JSON.stringify(model.requests.slice(before).map((q) => q.body));
   expect(sent).toMatch(/<untrusted-content kind=\\"browser page\\" source=\\"http:\/\/127\.0\.0\.1:\d+\/form\\">/);
@@ -91,9 +105,18 @@ it('fills a form by selector, submits it and takes a screenshot in one run, then
 });
 
 it('refuses a browser call nobody can approve: no rule and no terminal', async () => {
-  model.enqueue(toolCallsReply([{ id: 'nav', name: 'browser_navigate', args: { url: `http://127.0.0.1:${sites.publicPort}/second` } }]), textReply('I could not open it.'));
+  model.enqueue(
+    toolCallsReply([
+      { id: 'nav', name: 'browser_navigate', args: { url: `http://127.0.0.1:${sites.publicPort}/second` } },
+    ]),
+    textReply('I could not open it.'),
+  );
   const hits = sites.publicHits.length;
-  const r = await runCli(['--json', '--new', 'Open the second page'], env(home(), { ZHIXING_ALLOW_PRIVATE_NETWORK: '1' }), { timeoutMs: 60_000 });
+  const r = await runCli(
+    ['--json', '--new', 'Open the second page'],
+    env(home(), { ZHIXING_ALLOW_PRIVATE_NETWORK: '1' }),
+    { timeoutMs: 60_000 },
+  );
   expect(r.code, r.stderr).toBe(0);
   const out = JSON.parse(r.stdout) as { actions: Action[] };
   expect(out.actions).toHaveLength(1);
@@ -112,9 +135,21 @@ it('says how to get a Chromium when there is none', async () => {
   );
   const dir = home({ permissions: { 'browser_*': 'allow' } });
   const { ZHIXING_CHROMIUM_PATH: _unset, ...noPath } = env(dir);
-  const none = await runCli(['--json', '--new', 'Open example.com'], { ...noPath, PATH: '/nonexistent' }, { timeoutMs: 30_000 });
+  const none = await runCli(
+    ['--json', '--new', 'Open example.com'],
+    { ...noPath, PATH: '/nonexistent' },
+    { timeoutMs: 30_000 },
+  );
   expect(none.code, none.stderr).toBe(0);
-  expect((JSON.parse(none.stdout) as { actions: Action[] }).actions[0]!.output).toMatch(/No Chromium found .*apt-get install chromium.*ZHIXING_CHROMIUM_PATH.*ZHIXING_BROWSER_CDP_URL/);
-  const wrong = await runCli(['--json', '--new', 'Open example.com'], env(dir, { ZHIXING_CHROMIUM_PATH: '/nonexistent/chromium' }), { timeoutMs: 30_000 });
-  expect((JSON.parse(wrong.stdout) as { actions: Action[] }).actions[0]!.output).toMatch(/ZHIXING_CHROMIUM_PATH points at \/nonexistent\/chromium/);
+  expect((JSON.parse(none.stdout) as { actions: Action[] }).actions[0]!.output).toMatch(
+    /No Chromium found .*apt-get install chromium.*ZHIXING_CHROMIUM_PATH.*ZHIXING_BROWSER_CDP_URL/,
+  );
+  const wrong = await runCli(
+    ['--json', '--new', 'Open example.com'],
+    env(dir, { ZHIXING_CHROMIUM_PATH: '/nonexistent/chromium' }),
+    { timeoutMs: 30_000 },
+  );
+  expect((JSON.parse(wrong.stdout) as { actions: Action[] }).actions[0]!.output).toMatch(
+    /ZHIXING_CHROMIUM_PATH points at \/nonexistent\/chromium/,
+  );
 });

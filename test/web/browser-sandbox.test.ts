@@ -19,7 +19,9 @@ it('falls back to no sandbox once when a sandboxed start fails, and says so', as
     await page.setContent('<p>sandbox check</p>');
     expect(await page.textContent('p')).toBe('sandbox check');
     if (process.getuid?.() === 0) {
-      expect(notices).toEqual([expect.stringMatching(/^Chromium could not start inside its sandbox \(.+\); running it without the sandbox\.$/)]);
+      expect(notices).toEqual([
+        expect.stringMatching(/^Chromium could not start inside its sandbox \(.+\); running it without the sandbox\.$/),
+      ]);
     } else {
       expect(notices.length).toBeLessThanOrEqual(1);
     }

@@ -23,7 +23,10 @@ beforeAll(async () => {
   expect(existsSync(CHROMIUM_PATH), `no Chromium at ${CHROMIUM_PATH}: apt-get install chromium`).toBe(true);
   sites = await startSites();
   workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'zhixing-browser-ws-')));
-  manager = createBrowserManager({ source: { chromiumPath: CHROMIUM_PATH, searchPath: '', env: { PATH: process.env.PATH } }, policy: sites.policy });
+  manager = createBrowserManager({
+    source: { chromiumPath: CHROMIUM_PATH, searchPath: '', env: { PATH: process.env.PATH } },
+    policy: sites.policy,
+  });
   tools = new Map(createBrowserTools(manager).map((t) => [t.name, t]));
 });
 afterAll(async () => {
@@ -41,7 +44,10 @@ function ctx(sessionId: string, lang: 'en' | 'zh' = 'en'): ToolContext {
     workspace,
     signal: new AbortController().signal,
     lang,
-    ask: async (r) => (asks.push({ action: r.action, target: r.target, ...(r.sendsTo && { sendsTo: r.sendsTo }) }), 'allow'),
+    ask: async (r) => (
+      asks.push({ action: r.action, target: r.target, ...(r.sendsTo && { sendsTo: r.sendsTo }) }),
+      'allow'
+    ),
     progress: () => {},
   };
 }
@@ -55,7 +61,10 @@ async function call(name: string, args: object, session = 'ses_form', lang: 'en'
   return typeof out === 'string' ? { output: out } : out;
 }
 async function refusal(name: string, args: object, session = 'ses_refused'): Promise<string> {
-  const err = await call(name, args, session).then(() => undefined, (e: Error) => e);
+  const err = await call(name, args, session).then(
+    () => undefined,
+    (e: Error) => e,
+  );
   expect(err, `${name} ${JSON.stringify(args)} was not refused`).toBeInstanceOf(ToolError);
   return err!.message;
 }
@@ -83,7 +92,9 @@ describe('browsing', () => {
     const done = await call('browser_click', { ref: refOf(snap, 'button', 'Send') });
     expect(done.output).toContain('Title: Thanks');
     expect(done.output).toContain('Thanks, Ann Lee from 成都');
-    expect(sites.publicHits.filter((h) => h.path === '/submit').map((h) => Object.fromEntries(new URLSearchParams(h.body)))).toEqual([{ name: 'Ann Lee', city: '成都' }]);
+    expect(
+      sites.publicHits.filter((h) => h.path === '/submit').map((h) => Object.fromEntries(new URLSearchParams(h.body))),
+    ).toEqual([{ name: 'Ann Lee', city: '成都' }]);
     // Each call asked first: the URL for the navigation, the page and the element for the others.
     expect(asks.slice(0, 3).map(({ action, target }) => ({ action, target }))).toEqual([
       { action: 'browser.navigate', target: pub('/form') },
@@ -98,9 +109,13 @@ describe('browsing', () => {
     const done = await call('browser_type', { selector: '#city', text: 'Lyon', submit: true }, 'ses_css');
     expect(done.output).toContain('Thanks, Bo from Lyon');
     expect(done.metadata).toMatchObject({ title: 'Thanks' });
-    expect(await refusal('browser_click', { selector: '#nothing-here' }, 'ses_css')).toMatch(/Nothing on the page matches "#nothing-here"/);
+    expect(await refusal('browser_click', { selector: '#nothing-here' }, 'ses_css')).toMatch(
+      /Nothing on the page matches "#nothing-here"/,
+    );
     expect(await refusal('browser_click', { ref: 'e999' }, 'ses_css')).toMatch(/No element e999 on the page/);
-    expect(await refusal('browser_click', { ref: 'e1', selector: '#x' }, 'ses_css')).toMatch(/either ref .* or selector/);
+    expect(await refusal('browser_click', { ref: 'e1', selector: '#x' }, 'ses_css')).toMatch(
+      /either ref .* or selector/,
+    );
   });
 
   it('goes back and forward, opens and closes tabs', async () => {
@@ -120,7 +135,9 @@ describe('browsing', () => {
     expect(closed.output).toMatch(/^Closed the tab; 1 left\./);
     // Reload, back and forward load a page again, and opening or closing a tab is seen by the pages: each
     // tells the trust record, which asks once outside text came in (a site could count and time them).
-    const moves = asks.filter((a) => a.action === 'browser.navigate' && /^(back|forward|reload|new_tab|close_tab) /.test(a.target));
+    const moves = asks.filter(
+      (a) => a.action === 'browser.navigate' && /^(back|forward|reload|new_tab|close_tab) /.test(a.target),
+    );
     expect(moves.map((a) => [a.target.split(' ')[0], a.sendsTo])).toEqual([
       ['back', { kind: 'reopen', url: pub('/second') }],
       ['forward', { kind: 'reopen', url: pub('/form') }],
@@ -139,7 +156,10 @@ describe('browsing', () => {
   it('saves a screenshot as a PNG in the workspace for the user, says where, and never gives the model its bytes', async () => {
     await call('browser_navigate', { url: pub('/form') }, 'ses_shot');
     const shot = await call('browser_screenshot', {}, 'ses_shot');
-    const m = /^Saved a screenshot of (\S+) \(1280×720\) for the user: (screenshots\/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z\.png)$/.exec(shot.output);
+    const m =
+      /^Saved a screenshot of (\S+) \(1280×720\) for the user: (screenshots\/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z\.png)$/.exec(
+        shot.output,
+      );
     expect(m, shot.output).not.toBeNull();
     expect(m![1]).toBe(pub('/form'));
     const saved = m![2]!;
@@ -165,9 +185,15 @@ describe('browsing', () => {
       symlinkSync(other, path.join(workspace, 'screenshots'));
       await call('browser_navigate', { url: pub('/form') }, 'ses_link');
       const shot = await call('browser_screenshot', {}, 'ses_link');
-      expect(shot.output).toBe(`Took a screenshot of ${pub('/form')} (1280×720) but could not save it as a file (screenshots in the workspace is not a folder): the user can see it only on this call's card in the web app.`);
+      expect(shot.output).toBe(
+        `Took a screenshot of ${pub('/form')} (1280×720) but could not save it as a file (screenshots in the workspace is not a folder): the user can see it only on this call's card in the web app.`,
+      );
       const a = shot.attachments![0]! as { name: string; mimeType: string; data: string };
-      expect([a.name, a.mimeType, Buffer.from(a.data, 'base64').readUInt32BE(16)]).toEqual(['screenshot.png', 'image/png', 1280]);
+      expect([a.name, a.mimeType, Buffer.from(a.data, 'base64').readUInt32BE(16)]).toEqual([
+        'screenshot.png',
+        'image/png',
+        1280,
+      ]);
       expect(readdirSync(other)).toEqual([]);
     } finally {
       rmSync(workspace, { recursive: true, force: true });
@@ -182,29 +208,73 @@ describe('browsing', () => {
   });
 });
 
-const SPELLINGS = ['127.0.0.1', '127.1', '2130706433', '0x7f000001', '0177.0.0.1', '[::ffff:127.0.0.1]', '[::1]', 'localhost', '0.0.0.0', 'private.test'];
+const SPELLINGS = [
+  '127.0.0.1',
+  '127.1',
+  '2130706433',
+  '0x7f000001',
+  '0177.0.0.1',
+  '[::ffff:127.0.0.1]',
+  '[::1]',
+  'localhost',
+  '0.0.0.0',
+  'private.test',
+];
 
 describe('the network policy in the browser', () => {
   it('refuses every spelling of loopback, the metadata address and non-web schemes as a navigation', async () => {
     for (const host of SPELLINGS) {
-      expect(await refusal('browser_navigate', { url: `http://${host}:${sites.privatePort}/secret` }), host).toMatch(/ZHIXING_ALLOW_PRIVATE_NETWORK=1/);
+      expect(await refusal('browser_navigate', { url: `http://${host}:${sites.privatePort}/secret` }), host).toMatch(
+        /ZHIXING_ALLOW_PRIVATE_NETWORK=1/,
+      );
     }
-    expect(await refusal('browser_navigate', { url: 'http://169.254.169.254/latest/meta-data/' })).toMatch(/link-local.*ZHIXING_ALLOW_PRIVATE_NETWORK/);
-    for (const url of ['file:///etc/passwd', 'chrome://settings', 'data:text/html,<h1>hi</h1>', 'javascript:alert(1)', 'view-source:http://public.test/']) {
+    expect(await refusal('browser_navigate', { url: 'http://169.254.169.254/latest/meta-data/' })).toMatch(
+      /link-local.*ZHIXING_ALLOW_PRIVATE_NETWORK/,
+    );
+    for (const url of [
+      'file:///etc/passwd',
+      'chrome://settings',
+      'data:text/html,<h1>hi</h1>',
+      'javascript:alert(1)',
+      'view-source:http://public.test/',
+    ]) {
       expect(await refusal('browser_navigate', { url }), url).toMatch(/Only http and https URLs can be opened/);
     }
     // In the user's language, still naming the setting.
-    const zh = await Promise.resolve(tools.get('browser_navigate')!.execute({ url: `http://127.1:${sites.privatePort}/secret` }, ctx('ses_zh', 'zh'))).then(() => '', (e: Error) => e.message);
-    expect(zh).toBe(`拒绝访问 http://127.1:${sites.privatePort}/secret：它不是公网地址（127.0.0.1: it is a loopback address (this machine)）。网页工具只能访问公网地址；如需访问本机和内网，请设置 ZHIXING_ALLOW_PRIVATE_NETWORK=1。`);
+    const zh = await Promise.resolve(
+      tools.get('browser_navigate')!.execute({ url: `http://127.1:${sites.privatePort}/secret` }, ctx('ses_zh', 'zh')),
+    ).then(
+      () => '',
+      (e: Error) => e.message,
+    );
+    expect(zh).toBe(
+      `拒绝访问 http://127.1:${sites.privatePort}/secret：它不是公网地址（127.0.0.1: it is a loopback address (this machine)）。网页工具只能访问公网地址；如需访问本机和内网，请设置 ZHIXING_ALLOW_PRIVATE_NETWORK=1。`,
+    );
     expect(sites.privateHits).toEqual([]);
   });
 
   it("refuses a page's own requests to private addresses: fetch() in every spelling and an image", async () => {
     // rebind-1.test passes the route's check and turns private when the proxy connects.
-    const hosts = ['127.0.0.1', '127.1', '2130706433', '0x7f000001', '0177.0.0.1', '[::ffff:127.0.0.1]', '[::1]', 'localhost', '169.254.169.254', 'private.test', 'rebind-1.test'];
+    const hosts = [
+      '127.0.0.1',
+      '127.1',
+      '2130706433',
+      '0x7f000001',
+      '0177.0.0.1',
+      '[::ffff:127.0.0.1]',
+      '[::1]',
+      'localhost',
+      '169.254.169.254',
+      'private.test',
+      'rebind-1.test',
+    ];
     const opened = await call('browser_navigate', { url: pub(`/probe?hosts=${hosts.join(',')}`) }, 'ses_probe');
-    expect(opened.output).toMatch(/^The network policy blocked \d+ request\(s\) of the page .*ZHIXING_ALLOW_PRIVATE_NETWORK=1/);
-    await expect.poll(async () => (await call('browser_snapshot', {}, 'ses_probe')).output, { timeout: 15_000 }).toContain('Title: Probe done');
+    expect(opened.output).toMatch(
+      /^The network policy blocked \d+ request\(s\) of the page .*ZHIXING_ALLOW_PRIVATE_NETWORK=1/,
+    );
+    await expect
+      .poll(async () => (await call('browser_snapshot', {}, 'ses_probe')).output, { timeout: 15_000 })
+      .toContain('Title: Probe done');
     const snap = (await call('browser_snapshot', {}, 'ses_probe')).output;
     // Each spelling, and a redirect of the public site's to the private one.
     expect(snap.match(/blocked http/g)).toHaveLength(hosts.length + 1);
@@ -214,16 +284,28 @@ describe('the network policy in the browser', () => {
   });
 
   it('refuses a redirect to a private address, and a name that turns private after the check', async () => {
-    for (const to of [`http://127.0.0.1:${sites.privatePort}/secret`, `http://localhost:${sites.privatePort}/`, `http://private.test:${sites.privatePort}/`, `http://[::1]:${sites.privatePort}/`]) {
-      expect(await refusal('browser_navigate', { url: pub(`/redirect?to=${encodeURIComponent(to)}`) }), to).toMatch(/ZHIXING_ALLOW_PRIVATE_NETWORK=1/);
+    for (const to of [
+      `http://127.0.0.1:${sites.privatePort}/secret`,
+      `http://localhost:${sites.privatePort}/`,
+      `http://private.test:${sites.privatePort}/`,
+      `http://[::1]:${sites.privatePort}/`,
+    ]) {
+      expect(await refusal('browser_navigate', { url: pub(`/redirect?to=${encodeURIComponent(to)}`) }), to).toMatch(
+        /ZHIXING_ALLOW_PRIVATE_NETWORK=1/,
+      );
     }
     // Checked by URL it is public (the first two answers); connected, it is this machine: the proxy refuses it.
-    expect(await refusal('browser_navigate', { url: `http://rebind-2.test:${sites.privatePort}/secret` }, 'ses_rebind')).toMatch(/127\.0\.0\.1.*ZHIXING_ALLOW_PRIVATE_NETWORK=1/);
+    expect(
+      await refusal('browser_navigate', { url: `http://rebind-2.test:${sites.privatePort}/secret` }, 'ses_rebind'),
+    ).toMatch(/127\.0\.0\.1.*ZHIXING_ALLOW_PRIVATE_NETWORK=1/);
     expect(sites.privateHits).toEqual([]);
   });
 
   it('reaches private addresses with the opt-in', async () => {
-    const open = createBrowserManager({ source: { chromiumPath: CHROMIUM_PATH, searchPath: '', env: {} }, policy: { allowPrivate: true } });
+    const open = createBrowserManager({
+      source: { chromiumPath: CHROMIUM_PATH, searchPath: '', env: {} },
+      policy: { allowPrivate: true },
+    });
     try {
       const [navigate, snapshot] = createBrowserTools(open);
       const out = await navigate!.execute({ url: `http://127.1:${sites.privatePort}/` }, ctx('ses_open'));
@@ -231,8 +313,12 @@ describe('the network policy in the browser', () => {
       expect(sites.privateHits.map((h) => h.path)).toContain('/');
       // The probe page reaches the private site too: its fetch() and its WebSocket (what the refusals above are measured against).
       await navigate!.execute({ url: `http://127.0.0.1:${sites.publicPort}/probe?hosts=127.0.0.1` }, ctx('ses_open'));
-      await expect.poll(async () => ((await snapshot!.execute({}, ctx('ses_open'))) as ToolOutput).output, { timeout: 15_000 }).toContain('Title: Probe done');
-      expect(((await snapshot!.execute({}, ctx('ses_open'))) as ToolOutput).output).toContain(`read http://127.0.0.1:${sites.privatePort}/secret: private data`);
+      await expect
+        .poll(async () => ((await snapshot!.execute({}, ctx('ses_open'))) as ToolOutput).output, { timeout: 15_000 })
+        .toContain('Title: Probe done');
+      expect(((await snapshot!.execute({}, ctx('ses_open'))) as ToolOutput).output).toContain(
+        `read http://127.0.0.1:${sites.privatePort}/secret: private data`,
+      );
       expect(sites.privateHits.map((h) => `${h.method} ${h.path}`)).toContain('UPGRADE /socket');
     } finally {
       await open.close();
@@ -242,8 +328,12 @@ describe('the network policy in the browser', () => {
 });
 
 describe('contexts', () => {
-  it('closes a session\'s context when it is idle, and the browser with the last one', async () => {
-    const idle = createBrowserManager({ source: { chromiumPath: CHROMIUM_PATH, searchPath: '', env: {} }, policy: sites.policy, idleMs: 400 });
+  it("closes a session's context when it is idle, and the browser with the last one", async () => {
+    const idle = createBrowserManager({
+      source: { chromiumPath: CHROMIUM_PATH, searchPath: '', env: {} },
+      policy: sites.policy,
+      idleMs: 400,
+    });
     try {
       const [navigate] = createBrowserTools(idle);
       let context: import('playwright-core').BrowserContext | undefined;

@@ -8,7 +8,16 @@ import { z } from 'zod';
 import { defineTool } from '../../src/tools/tool.js';
 import { ToolError } from '../../src/contract/tool-error.js';
 import { useBrowser } from '../support/browser.js';
-import { lastReply, sendMessage, sessionIdOf, slowly, startWithModel, turnEnded, watchText, type ModelSetup } from '../support/chat-page.js';
+import {
+  lastReply,
+  sendMessage,
+  sessionIdOf,
+  slowly,
+  startWithModel,
+  turnEnded,
+  watchText,
+  type ModelSetup,
+} from '../support/chat-page.js';
 import { request } from '../support/http.js';
 import { textReply, toolCallsReply } from '../support/openai-server.js';
 
@@ -23,16 +32,21 @@ afterEach(async () => {
 });
 
 /** A reply of `words` numbered words, so any part of it shown twice or out of order shows. */
-const counting = (label: string, words: number) => Array.from({ length: words }, (_, i) => `${label}${i + 1}`).join(' ');
+const counting = (label: string, words: number) =>
+  Array.from({ length: words }, (_, i) => `${label}${i + 1}`).join(' ');
 /** The text of the last assistant message's Markdown, as the page has it now. */
-const replyText = (page: Page) => page.evaluate(() => [...document.querySelectorAll('article.msg-assistant .markdown')].at(-1)?.textContent?.trim() ?? '');
+const replyText = (page: Page) =>
+  page.evaluate(
+    () => [...document.querySelectorAll('article.msg-assistant .markdown')].at(-1)?.textContent?.trim() ?? '',
+  );
 /** Opens a chat from the sidebar; resolves once its address and its own first message show (the last chat stays in view while it loads). */
 async function openChat(page: Page, id: string, firstMessage: string): Promise<void> {
   await page.locator(`li.session[data-session="${id}"] .session-open`).click();
   await page.waitForURL((url) => url.pathname === `/s/${id}`);
   await page.waitForFunction((text) => document.querySelector('article.msg-user')?.textContent === text, firstMessage);
 }
-const sessionStatus = async (id: string) => (await request(setup!.server.port, `/api/sessions/${id}`)).json().status as string;
+const sessionStatus = async (id: string) =>
+  (await request(setup!.server.port, `/api/sessions/${id}`)).json().status as string;
 
 for (const how of ['the Stop button', 'the Esc key'] as const) {
   it(`${how} stops a running turn: it ends saying so once, keeps what came, and the chat goes on`, async () => {
@@ -42,7 +56,9 @@ for (const how of ['the Stop button', 'the Esc key'] as const) {
     const { page, expectNoErrors } = await browser.openPage(`${setup.server.url}/`);
     await page.locator('#composer').waitFor();
     await sendMessage(page, 'Count slowly.');
-    await page.waitForFunction(() => /w3\b/.test(document.querySelector('article.msg-assistant .markdown')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /w3\b/.test(document.querySelector('article.msg-assistant .markdown')?.textContent ?? ''),
+    );
     const id = await sessionIdOf(page);
     expect(await page.locator('button.send.stop').count()).toBe(1);
     expect(await page.locator('button.send[type=submit]').count()).toBe(0);
@@ -92,7 +108,9 @@ it('Esc while no turn runs, or with a dialog open, stops nothing', async () => {
 
   // A turn runs and the delete dialog is open: Esc closes the dialog, the turn goes on to its end.
   await sendMessage(page, 'Count a bit.');
-  await page.waitForFunction(() => /d2\b/.test([...document.querySelectorAll('article.msg-assistant .markdown')].at(-1)?.textContent ?? ''));
+  await page.waitForFunction(() =>
+    /d2\b/.test([...document.querySelectorAll('article.msg-assistant .markdown')].at(-1)?.textContent ?? ''),
+  );
   await page.locator('li.session [data-delete]').first().click();
   await page.locator('dialog.confirm[open]').waitFor();
   expect(await page.locator('button.send.stop').count()).toBe(1);
@@ -112,7 +130,9 @@ it('a reload in the middle of a turn shows the history, then the rest of the rep
   const { page, expectNoErrors } = await browser.openPage(`${setup.server.url}/`);
   await page.locator('#composer').waitFor();
   await sendMessage(page, 'Count to sixty.');
-  await page.waitForFunction(() => /r4\b/.test(document.querySelector('article.msg-assistant .markdown')?.textContent ?? ''));
+  await page.waitForFunction(() =>
+    /r4\b/.test(document.querySelector('article.msg-assistant .markdown')?.textContent ?? ''),
+  );
   const id = await sessionIdOf(page);
 
   await page.reload();
@@ -124,7 +144,10 @@ it('a reload in the middle of a turn shows the history, then the rest of the rep
   expect(await page.locator('button.send.stop').count()).toBe(1);
   await page.locator(`li.session[data-session="${id}"] [data-running]`).waitFor();
 
-  const seen = await watchText(() => replyText(page), (text) => text.endsWith('r60'));
+  const seen = await watchText(
+    () => replyText(page),
+    (text) => text.endsWith('r60'),
+  );
   // It went on growing after the reload, from where it was.
   expect(seen.length).toBeGreaterThanOrEqual(3);
   expect(seen[0]!.length).toBeLessThan(full.length);
@@ -151,13 +174,17 @@ it('two chats answer at once, each with its own reply, shown right when switchin
   await page.locator('#composer').waitFor();
 
   await sendMessage(page, 'First chat: count alpha.');
-  await page.waitForFunction(() => /alpha2\b/.test(document.querySelector('article.msg-assistant .markdown')?.textContent ?? ''));
+  await page.waitForFunction(() =>
+    /alpha2\b/.test(document.querySelector('article.msg-assistant .markdown')?.textContent ?? ''),
+  );
   const idA = await sessionIdOf(page);
   await page.locator('[data-new-chat]').click();
   await page.waitForURL((url) => url.pathname === '/');
   expect(await page.locator('article').count()).toBe(0);
   await sendMessage(page, 'Second chat: count beta.');
-  await page.waitForFunction(() => /beta2\b/.test(document.querySelector('article.msg-assistant .markdown')?.textContent ?? ''));
+  await page.waitForFunction(() =>
+    /beta2\b/.test(document.querySelector('article.msg-assistant .markdown')?.textContent ?? ''),
+  );
   const idB = await sessionIdOf(page);
   expect(idB).not.toBe(idA);
 
@@ -169,7 +196,10 @@ it('two chats answer at once, each with its own reply, shown right when switchin
   // Back to the first while both still run: its own messages, still growing.
   await openChat(page, idA, 'First chat: count alpha.');
   expect(await page.locator('article.msg-user').allInnerTexts()).toEqual(['First chat: count alpha.']);
-  const seenA = await watchText(() => replyText(page), (text) => text.endsWith('alpha40'));
+  const seenA = await watchText(
+    () => replyText(page),
+    (text) => text.endsWith('alpha40'),
+  );
   expect(seenA.length).toBeGreaterThanOrEqual(2);
   for (const text of seenA) expect(a.startsWith(text), text).toBe(true);
   await turnEnded(page, 1);
@@ -177,7 +207,9 @@ it('two chats answer at once, each with its own reply, shown right when switchin
   expect(await page.locator('.messages').innerText()).not.toContain('beta');
 
   // The second finishes too, while the first is open; its content is right when opened.
-  await page.locator(`li.session[data-session="${idB}"] [data-running]`).waitFor({ state: 'detached', timeout: 20_000 });
+  await page
+    .locator(`li.session[data-session="${idB}"] [data-running]`)
+    .waitFor({ state: 'detached', timeout: 20_000 });
   await openChat(page, idB, 'Second chat: count beta.');
   await turnEnded(page, 1);
   expect(await page.locator('article.msg-user').allInnerTexts()).toEqual(['Second chat: count beta.']);

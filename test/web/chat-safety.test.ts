@@ -18,7 +18,10 @@ declare const document: any, window: any;
 const browser = useBrowser();
 
 // A 1×1 PNG, for the remote image the model links to.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 /** Another origin: the remote image and a page a link opens. Records what was asked of it. */
 let remote: Server;
 let remoteUrl: string;
@@ -26,8 +29,12 @@ const remoteHits: Array<{ path: string; headers: IncomingHttpHeaders }> = [];
 beforeAll(async () => {
   remote = createServer((req, res) => {
     remoteHits.push({ path: req.url ?? '', headers: req.headers });
-    if (req.url === '/cat.png') res.writeHead(200, { 'content-type': 'image/png', 'content-length': PNG.length }).end(PNG);
-    else res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>elsewhere</title><p>elsewhere</p>');
+    if (req.url === '/cat.png')
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': PNG.length }).end(PNG);
+    else
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><title>elsewhere</title><p>elsewhere</p>');
   });
   await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve));
   remoteUrl = `http://127.0.0.1:${(remote.address() as { port: number }).port}`;
@@ -58,7 +65,11 @@ async function dangers(page: Page, root: string, allowIcons = false): Promise<st
       for (const el of document.querySelectorAll(`${root} *`)) {
         const tag = el.tagName.toLowerCase();
         const icon = allowIcons && el.closest('svg.icon');
-        if (['script', 'iframe', 'object', 'embed', 'style', 'link', 'meta', 'form', 'base'].includes(tag) || (tag === 'svg' && !icon)) found.push(tag);
+        if (
+          ['script', 'iframe', 'object', 'embed', 'style', 'link', 'meta', 'form', 'base'].includes(tag) ||
+          (tag === 'svg' && !icon)
+        )
+          found.push(tag);
         for (const attr of el.getAttributeNames()) {
           const value = el.getAttribute(attr) ?? '';
           if (attr.startsWith('on') || attr === 'style' || attr === 'srcdoc') found.push(`${tag}[${attr}]`);
@@ -103,7 +114,14 @@ it('hostile Markdown from the model is shown as text; links are made safe; a rem
 
   // Links: markdown-it leaves script-ish ones as text; DOMPurify's hook takes the address off any
   // other scheme; the rest open a new tab without an opener or a referrer.
-  const links = await md.locator('a').evaluateAll((as) => as.map((a) => ({ text: a.textContent, href: a.getAttribute('href'), target: a.getAttribute('target'), rel: a.getAttribute('rel') })));
+  const links = await md.locator('a').evaluateAll((as) =>
+    as.map((a) => ({
+      text: a.textContent,
+      href: a.getAttribute('href'),
+      target: a.getAttribute('target'),
+      rel: a.getAttribute('rel'),
+    })),
+  );
   for (const name of ['click', 'x', 'v', 'e', 'page']) {
     expect(links.some((l) => l.text === name)).toBe(false);
     expect(text).toContain(`[${name}](`);
@@ -112,10 +130,17 @@ it('hostile Markdown from the model is shown as text; links are made safe; a rem
   expect(links.find((l) => l.text === 'hash')).toMatchObject({ href: '#top', target: null });
   const followable = links.filter((l) => l.href !== null && l.text !== 'hash');
   expect(followable.length).toBeGreaterThan(0);
-  for (const l of followable) expect(l).toMatchObject({ target: '_blank', rel: expect.stringMatching(/noopener.*noreferrer|noreferrer.*noopener/) });
+  for (const l of followable)
+    expect(l).toMatchObject({
+      target: '_blank',
+      rel: expect.stringMatching(/noopener.*noreferrer|noreferrer.*noopener/),
+    });
   expect(await md.locator('a[title]').getAttribute('title')).toBe('x" onmouseover="window.__pwned=10');
   // Following one: a new tab that cannot reach back.
-  const [tab] = await Promise.all([page.context().waitForEvent('page'), md.locator('a', { hasText: 'elsewhere' }).click()]);
+  const [tab] = await Promise.all([
+    page.context().waitForEvent('page'),
+    md.locator('a', { hasText: 'elsewhere' }).click(),
+  ]);
   await tab.waitForLoadState();
   expect(await tab.evaluate(() => window.opener)).toBeNull();
   expect(remoteHits.find((h) => h.path === '/page')?.headers.referer).toBeUndefined();
@@ -135,7 +160,10 @@ it('hostile Markdown from the model is shown as text; links are made safe; a rem
   await button.click();
   const img = md.locator(`img[src="${remoteUrl}/cat.png"]`);
   await img.waitFor();
-  await page.waitForFunction((src) => document.querySelector(`img[src="${src}"]`)?.naturalWidth === 1, `${remoteUrl}/cat.png`);
+  await page.waitForFunction(
+    (src) => document.querySelector(`img[src="${src}"]`)?.naturalWidth === 1,
+    `${remoteUrl}/cat.png`,
+  );
   expect(await img.getAttribute('alt')).toBe('cat');
   expect(await md.locator('button.remote-image').count()).toBe(0);
   const cats = remoteHits.filter((h) => h.path === '/cat.png');
@@ -172,7 +200,10 @@ it("hostile text in a model's tool calls shows as text in the cards", async () =
   expect(await read.locator('.tool-title').innerText()).toContain('<b>evil</b>.html');
   await write.locator('button.tool-head').click();
   await read.locator('button.tool-head').click();
-  expect(JSON.parse(await write.locator('pre.tool-input').innerText())).toEqual({ path: 'notes/<b>evil</b>.html', content });
+  expect(JSON.parse(await write.locator('pre.tool-input').innerText())).toEqual({
+    path: 'notes/<b>evil</b>.html',
+    content,
+  });
   const output = read.locator('pre.tool-output');
   for (const tag of HOSTILE_HTML) expect(await output.innerText()).toContain(tag);
   // Text nodes only, in every pre of the cards.
@@ -195,20 +226,29 @@ it("the user's own HTML shows as text: in the message, the chat's title, a file 
     expect(await user.innerText()).toBe(message);
     expect(await user.locator('.bubble *:not(span)').count()).toBe(0);
     // The chat is named after the message: as text, in the sidebar and the top bar.
-    await page.waitForFunction(() => document.querySelector('li.session.active .session-title')?.textContent?.startsWith('<b>hi</b>'));
+    await page.waitForFunction(() =>
+      document.querySelector('li.session.active .session-title')?.textContent?.startsWith('<b>hi</b>'),
+    );
     expect(await page.locator('li.session.active .session-title *').count()).toBe(0);
     expect(await page.locator('.topbar-title').innerText()).toMatch(/^<b>hi<\/b> <img/);
     expect(await page.locator('.topbar-title *').count()).toBe(0);
 
-    await sendMessage(page, 'write to notes/page.html: <iframe src="javascript:parent.__pwned=13"></iframe><svg onload="window.__pwned=14"></svg>');
+    await sendMessage(
+      page,
+      'write to notes/page.html: <iframe src="javascript:parent.__pwned=13"></iframe><svg onload="window.__pwned=14"></svg>',
+    );
     await turnEnded(page, 2);
     await sendMessage(page, 'read notes/page.html');
     await turnEnded(page, 3);
     const read = page.locator('.tool-card[data-tool="file_read"]');
     await read.locator('button.tool-head').click();
-    expect(await read.locator('pre.tool-output').innerText()).toContain('<iframe src="javascript:parent.__pwned=13"></iframe><svg onload="window.__pwned=14"></svg>');
+    expect(await read.locator('pre.tool-output').innerText()).toContain(
+      '<iframe src="javascript:parent.__pwned=13"></iframe><svg onload="window.__pwned=14"></svg>',
+    );
     // The reply quotes the file: as text too.
-    expect(await page.locator('article.msg-assistant').last().innerText()).toContain('<svg onload="window.__pwned=14"></svg>');
+    expect(await page.locator('article.msg-assistant').last().innerText()).toContain(
+      '<svg onload="window.__pwned=14"></svg>',
+    );
     expect(await page.locator('.tool-card pre *').count()).toBe(0);
     expect(await dangers(page, '.messages', true)).toEqual([]);
     expect(await dangers(page, 'nav.sessions', true)).toEqual([]);

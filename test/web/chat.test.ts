@@ -4,7 +4,16 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from '../support/browser.js';
-import { lastReply, sendMessage, sessionIdOf, slowly, startWithModel, turnEnded, watchText, type ModelSetup } from '../support/chat-page.js';
+import {
+  lastReply,
+  sendMessage,
+  sessionIdOf,
+  slowly,
+  startWithModel,
+  turnEnded,
+  watchText,
+  type ModelSetup,
+} from '../support/chat-page.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { textReply, toolCallsReply } from '../support/openai-server.js';
 
@@ -25,13 +34,16 @@ describe('offline, in Chinese', () => {
   it('a message over the 100,000-character limit is refused in the page, and no empty chat is left behind', async () => {
     const { page, expectNoErrors } = await browser.openPage(`${server.url}/`, { locale: 'zh-CN' });
     await page.locator('#composer').waitFor();
-    const before = ((await (await fetch(`${server.url}/api/sessions`)).json()) as { sessions: unknown[] }).sessions.length;
+    const before = ((await (await fetch(`${server.url}/api/sessions`)).json()) as { sessions: unknown[] }).sessions
+      .length;
     await page.locator('#composer').fill('a'.repeat(100_001));
     await page.locator('#composer').press('Enter');
     await page.locator('.toast-error').waitFor();
     expect(await page.locator('.toast-error').innerText()).toContain('消息太长');
     expect((await page.locator('#composer').inputValue()).length).toBe(100_001);
-    expect(((await (await fetch(`${server.url}/api/sessions`)).json()) as { sessions: unknown[] }).sessions.length).toBe(before);
+    expect(
+      ((await (await fetch(`${server.url}/api/sessions`)).json()) as { sessions: unknown[] }).sessions.length,
+    ).toBe(before);
     await expectNoErrors();
   });
 
@@ -60,7 +72,11 @@ describe('offline, in Chinese', () => {
     // The sidebar lists the chat, open, named after the message once the turn is over.
     const entry = page.locator(`li.session[data-session="${id}"]`);
     await expect(entry.getAttribute('class')).resolves.toContain('active');
-    await page.waitForFunction((sid) => document.querySelector(`li.session[data-session="${sid}"] .session-title`)?.textContent?.includes('(3+5)*2'), id);
+    await page.waitForFunction(
+      (sid) =>
+        document.querySelector(`li.session[data-session="${sid}"] .session-title`)?.textContent?.includes('(3+5)*2'),
+      id,
+    );
     expect(await entry.locator('[data-running]').count()).toBe(0);
     expect(await page.locator('li.session').count()).toBe(1);
     await browser.screenshot(page, 'chat-calculator-desktop');
@@ -199,7 +215,11 @@ describe('with a model', () => {
 
     const md = lastReply(page).locator('.markdown');
     expect(await md.locator('h2').innerText()).toBe('Steps to greet');
-    expect(await md.locator('ul > li').allInnerTexts()).toEqual(['open the console', 'run the code', 'read the answer']);
+    expect(await md.locator('ul > li').allInnerTexts()).toEqual([
+      'open the console',
+      'run the code',
+      'read the answer',
+    ]);
     expect(await md.locator('li strong').innerText()).toBe('console');
     const block = md.locator('.code-block');
     expect(await block.count()).toBe(1);
@@ -221,7 +241,9 @@ describe('with a model', () => {
     // The code alone: not the language or the button's label.
     expect((await page.evaluate(() => navigator.clipboard.readText())).trimEnd()).toBe(CODE);
     // The label comes back.
-    await page.waitForFunction(() => document.querySelector('button.copy-code')?.textContent === 'Copy', undefined, { timeout: 5000 });
+    await page.waitForFunction(() => document.querySelector('button.copy-code')?.textContent === 'Copy', undefined, {
+      timeout: 5000,
+    });
     await expectNoErrors();
   });
 
@@ -256,7 +278,12 @@ describe('with a model', () => {
     expect(await calc.locator('.tool-ms').innerText()).toMatch(/^\d+(\.\d+)? (ms|s)$/);
     // The card comes before the text that followed it.
     const text = lastReply(page).locator('.markdown');
-    expect(await calc.evaluate((card, md) => Boolean(card.compareDocumentPosition(md!) & Node.DOCUMENT_POSITION_FOLLOWING), await text.elementHandle())).toBe(true);
+    expect(
+      await calc.evaluate(
+        (card, md) => Boolean(card.compareDocumentPosition(md!) & Node.DOCUMENT_POSITION_FOLLOWING),
+        await text.elementHandle(),
+      ),
+    ).toBe(true);
     expect(await text.innerText()).toBe('12*(7-2) is 60, worked out with the calculator.');
     await calc.locator('button.tool-head').click();
     expect(await calc.locator('pre.tool-input').innerText()).toBe('{\n  "expression": "12*(7-2)"\n}');

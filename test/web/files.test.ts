@@ -34,7 +34,10 @@ afterAll(async () => {
 
 /** A PDF of `n` pages made here, so the count is known: each page a black bar as wide as its number says. */
 function pagesPdf(n: number): Buffer {
-  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', `<< /Type /Pages /Kids [${Array.from({ length: n }, (_, i) => `${3 + 2 * i} 0 R`).join(' ')}] /Count ${n} >>`];
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${Array.from({ length: n }, (_, i) => `${3 + 2 * i} 0 R`).join(' ')}] /Count ${n} >>`,
+  ];
   for (let i = 1; i <= n; i++) {
     const stream = `0 0 0 rg 20 20 ${20 * i} 60 re f`;
     objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents ${4 + 2 * (i - 1)} 0 R >>`);
@@ -48,7 +51,10 @@ function pagesPdf(n: number): Buffer {
   });
   const xref = out.length;
   out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  return Buffer.from(`${out}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`, 'latin1');
+  return Buffer.from(
+    `${out}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`,
+    'latin1',
+  );
 }
 
 async function openApp(locale = 'en-US') {
@@ -120,7 +126,9 @@ it('uploads text, Markdown, an image and PDFs with the attach button: each is in
   await page.getByRole('button', { name: 'Attach a file' }).waitFor();
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Attach a file' }).click();
-  await (await chooser).setFiles([
+  await (
+    await chooser
+  ).setFiles([
     { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from(text) },
     { name: 'trip.md', mimeType: 'text/markdown', buffer: Buffer.from(markdown) },
     { name: 'bars.png', mimeType: 'image/png', buffer: PNG },
@@ -128,7 +136,8 @@ it('uploads text, Markdown, an image and PDFs with the attach button: each is in
     { name: '目录.pdf', mimeType: 'application/pdf', buffer: XIAOBIAOSONG },
     { name: 'eight pages.pdf', mimeType: 'application/pdf', buffer: eight },
   ]);
-  for (const name of ['notes.txt', 'trip.md', 'bars.png', 'tracemonkey.pdf', '目录.pdf', 'eight pages.pdf']) await uploaded(page, name);
+  for (const name of ['notes.txt', 'trip.md', 'bars.png', 'tracemonkey.pdf', '目录.pdf', 'eight pages.pdf'])
+    await uploaded(page, name);
   expect(await page.locator('.chip').count()).toBe(6);
   expect(inWorkspace('notes.txt').toString()).toBe(text);
   expect(inWorkspace('trip.md').toString()).toBe(markdown);
@@ -179,12 +188,15 @@ it('uploads text, Markdown, an image and PDFs with the attach button: each is in
 
 it('uploads the files dropped on the window, showing where to drop while they are dragged over it', async () => {
   const { page, expectNoErrors } = await openApp('zh-CN');
-  const files = await page.evaluateHandle((png: number[]) => {
-    const dt = new window.DataTransfer();
-    dt.items.add(new window.File(['拖进来的文字\n'], '拖放.txt', { type: 'text/plain' }));
-    dt.items.add(new window.File([new Uint8Array(png)], 'dropped.png', { type: 'image/png' }));
-    return dt;
-  }, [...PNG]);
+  const files = await page.evaluateHandle(
+    (png: number[]) => {
+      const dt = new window.DataTransfer();
+      dt.items.add(new window.File(['拖进来的文字\n'], '拖放.txt', { type: 'text/plain' }));
+      dt.items.add(new window.File([new Uint8Array(png)], 'dropped.png', { type: 'image/png' }));
+      return dt;
+    },
+    [...PNG],
+  );
   await page.dispatchEvent('.shell', 'dragenter', { dataTransfer: files });
   await page.locator('.drop-zone').waitFor();
   // Leaving the window hides it again; coming back and dropping uploads.
@@ -230,7 +242,9 @@ it('previews an uploaded page with scripts as plain text, and nothing in it runs
     '<img src="/pwned.png" onerror="window.__pwned = \'img\'">',
     '<iframe src="javascript:parent.__pwned = \'frame\'"></iframe>',
   ].join('\n');
-  await page.locator('input[data-upload]').setInputFiles({ name: 'prize.html', mimeType: 'text/html', buffer: Buffer.from(hostile) });
+  await page
+    .locator('input[data-upload]')
+    .setInputFiles({ name: 'prize.html', mimeType: 'text/html', buffer: Buffer.from(hostile) });
   const body = await preview(page, 'prize.html', 'text');
   expect(await body.locator('.preview-text').textContent()).toBe(hostile);
   expect(await body.locator('h1, img, script, iframe').count()).toBe(0);
@@ -276,7 +290,9 @@ it('refuses a file over 25 MB in the page, saying why, without sending it; 25 MB
   await page.locator('input[data-upload]').setInputFiles(big);
   const error = page.locator('.toast-error');
   await error.waitFor();
-  expect(await error.textContent()).toContain('video.mp4 is larger than 25 MB, the most one upload may hold: it was not uploaded.');
+  expect(await error.textContent()).toContain(
+    'video.mp4 is larger than 25 MB, the most one upload may hold: it was not uploaded.',
+  );
   expect(await page.locator('.chip.chip-error .chip-name').textContent()).toBe('video.mp4');
   expect(await page.locator('.chip.chip-error .chip-main').isDisabled()).toBe(true);
   expect(posts).toEqual([]);

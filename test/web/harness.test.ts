@@ -26,7 +26,10 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 it('collects uncaught errors, console errors and failed requests, and fails on them', async () => {
   const { expectNoErrors } = await browser.openPage(`${url}/`);
-  const failure = await expectNoErrors().then(() => undefined, (error: Error) => error.message);
+  const failure = await expectNoErrors().then(
+    () => undefined,
+    (error: Error) => error.message,
+  );
   expect(failure).toContain('uncaught: Error: thrown on purpose');
   expect(failure).toContain('console.error: logged on purpose');
   expect(failure).toContain(`HTTP 404: GET ${url}/missing`);

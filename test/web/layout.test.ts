@@ -85,7 +85,13 @@ it('fits a 360 px phone: no sideways scroll, the sidebar a drawer that closes on
   await toggle.click();
   await expect.poll(() => sidebarShown(page)).toBe(true);
   // The chat's actions are there without hovering (a phone cannot hover).
-  expect(await page.locator('li.session').first().locator('[data-rename]').evaluate((el) => getComputedStyle(el.parentElement).opacity)).toBe('1');
+  expect(
+    await page
+      .locator('li.session')
+      .first()
+      .locator('[data-rename]')
+      .evaluate((el) => getComputedStyle(el.parentElement).opacity),
+  ).toBe('1');
   await page.locator(`li.session[data-session="${first.slice(3)}"] .session-open`).click();
   await expect.poll(() => sidebarShown(page)).toBe(false);
   await page.waitForURL(`${server.url}${first}`);
@@ -161,7 +167,9 @@ it('works from the keyboard alone, and the focus can always be seen', async () =
   expect((await page.locator('a.skip').boundingBox())!.x).toBeGreaterThanOrEqual(0);
   await page.keyboard.press('Enter');
   expect((await focus(page)).el).toBe('#composer');
-  expect(await page.locator('.composer-row').evaluate((el) => getComputedStyle(el).borderColor)).toBe('rgb(47, 111, 94)');
+  expect(await page.locator('.composer-row').evaluate((el) => getComputedStyle(el).borderColor)).toBe(
+    'rgb(47, 111, 94)',
+  );
 
   await page.keyboard.type('帮我算一下 (3+5)*2');
   await page.keyboard.press('Enter');

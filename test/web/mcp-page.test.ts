@@ -20,7 +20,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-const configOf = (s: TestServer) => JSON.parse(readFileSync(join(s.home, 'config.json'), 'utf8')) as Record<string, any>;
+const configOf = (s: TestServer) =>
+  JSON.parse(readFileSync(join(s.home, 'config.json'), 'utf8')) as Record<string, any>;
 /** Every try and state of the default backoff (five tries), without its seconds of waiting between them. */
 const mcpRetry = { baseMs: 5, maxMs: 20, attempts: 5 };
 const mcpServers = {
@@ -86,7 +87,9 @@ it('lists the servers with their state, adds one after showing its whole command
   await page.locator('[data-mcp-add]').click();
   const dialog = page.locator('[data-mcp-confirm-add]');
   await dialog.waitFor();
-  expect(await dialog.locator('[data-mcp-full-command]').innerText()).toBe(`${MEMORY} --label 'my notes' ';' echo '$HOME'`);
+  expect(await dialog.locator('[data-mcp-full-command]').innerText()).toBe(
+    `${MEMORY} --label 'my notes' ';' echo '$HOME'`,
+  );
   expect(await dialog.innerText()).toContain('API_KEY');
   expect(await dialog.innerText()).not.toContain('secret');
   expect(configOf(s).mcpServers.mem).toBeUndefined();
@@ -94,8 +97,14 @@ it('lists the servers with their state, adds one after showing its whole command
   await dialog.locator('[data-mcp-confirm]').click();
   await card(page, 'mem').waitFor();
   // The memory server, started with the flags it was given: it ignores them and connects.
-  await expect.poll(() => card(page, 'mem').getAttribute('data-state'), { timeout: 20_000 }).toMatch(/connected|failed/);
-  expect(configOf(s).mcpServers.mem).toEqual({ command: MEMORY, args: ['--label', 'my notes', ';', 'echo', '$HOME'], env: { API_KEY: 'secret' } });
+  await expect
+    .poll(() => card(page, 'mem').getAttribute('data-state'), { timeout: 20_000 })
+    .toMatch(/connected|failed/);
+  expect(configOf(s).mcpServers.mem).toEqual({
+    command: MEMORY,
+    args: ['--label', 'my notes', ';', 'echo', '$HOME'],
+    env: { API_KEY: 'secret' },
+  });
   expect(await page.content()).not.toContain('secret');
 
   // A clash is refused by the server, said in the form, and the form keeps what was typed.
@@ -119,7 +128,9 @@ it('lists the servers with their state, adds one after showing its whole command
   expect(await trust.innerText()).toContain('without asking');
   await trust.locator('[data-mcp-confirm]').click();
   await expect.poll(() => configOf(s).permissions).toEqual({ 'everything__*': 'allow' });
-  await expect.poll(() => card(page, 'everything').locator('[data-mcp-trust-state]').getAttribute('data-trusted')).toBe('true');
+  await expect
+    .poll(() => card(page, 'everything').locator('[data-mcp-trust-state]').getAttribute('data-trusted'))
+    .toBe('true');
 
   // Remove, after a confirm.
   await card(page, 'broken').locator('[data-mcp-remove]').click();
@@ -135,7 +146,11 @@ it('follows changes made elsewhere, live, and reads in Chinese on a phone in the
   mkdirSync(SHOTS, { recursive: true });
   const s = (server = await startTestServer({ config: { mcpServers } }));
   s.app.mcp.start();
-  const { page, expectNoErrors } = await browser.openPage(`${s.url}/`, { locale: 'zh-CN', viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+  const { page, expectNoErrors } = await browser.openPage(`${s.url}/`, {
+    locale: 'zh-CN',
+    viewport: { width: 390, height: 844 },
+    colorScheme: 'dark',
+  });
   await openMcp(page);
   expect(await page.locator('[data-mcp-page] h2').first().innerText()).toBe('MCP 服务器');
   // Connecting, then connected, as the server-wide stream tells it.
@@ -145,17 +160,31 @@ it('follows changes made elsewhere, live, and reads in Chinese on a phone in the
   await s.app.mcp.setEnabled('everything', false);
   await expect.poll(() => card(page, 'everything').getAttribute('data-state')).toBe('disabled');
   expect(await card(page, 'everything').locator('[data-mcp-state]').innerText()).toBe('已停用');
-  const added = await s.app.mcp.add({ name: 'later', transport: 'stdio', command: 'true', args: [], env: {}, headers: {}, enabled: false, timeoutMs: 60_000 });
+  const added = await s.app.mcp.add({
+    name: 'later',
+    transport: 'stdio',
+    command: 'true',
+    args: [],
+    env: {},
+    headers: {},
+    enabled: false,
+    timeoutMs: 60_000,
+  });
   expect(added.name).toBe('later');
   await card(page, 'later').waitFor();
   await page.screenshot({ path: join(SHOTS, 'mcp-page-zh-dark-phone.png'), fullPage: true });
   await expectNoErrors();
 }, 60_000);
 
-it('shows on the card what a server\'s list left out, in English and Chinese', async () => {
-  const s = (server = await startTestServer({ config: { mcpServers: { many: { command: process.execPath, args: [resolve('test/fixtures/mcp/many.mjs')] } } } }));
+it("shows on the card what a server's list left out, in English and Chinese", async () => {
+  const s = (server = await startTestServer({
+    config: { mcpServers: { many: { command: process.execPath, args: [resolve('test/fixtures/mcp/many.mjs')] } } },
+  }));
   s.app.mcp.start();
-  for (const [locale, prefix] of [['en-US', 'Warning: '], ['zh-CN', '注意：']] as const) {
+  for (const [locale, prefix] of [
+    ['en-US', 'Warning: '],
+    ['zh-CN', '注意：'],
+  ] as const) {
     const { page, expectNoErrors } = await browser.openPage(`${s.url}/`, { locale });
     await openMcp(page);
     await expect.poll(() => card(page, 'many').getAttribute('data-state'), { timeout: 20_000 }).toBe('connected');

@@ -23,7 +23,13 @@ it('a running MCP call shows its progress on its card, and an image it returns s
     { calls: [{ id: 'c2', name: 'everything__get-tiny-image', args: {} }] },
     { text: 'Done: the operation finished and here is the image.' },
   ]);
-  const s = (server = await startTestServer({ llm, config: { mcpServers: { everything: { command: EVERYTHING, args: ['stdio'] } }, permissions: { 'everything__*': 'allow' } } }));
+  const s = (server = await startTestServer({
+    llm,
+    config: {
+      mcpServers: { everything: { command: EVERYTHING, args: ['stdio'] } },
+      permissions: { 'everything__*': 'allow' },
+    },
+  }));
   s.app.mcp.start();
   expect(await s.app.mcp.ready(30_000)).toEqual([]);
   const { page, expectNoErrors } = await browser.openPage(`${s.url}/`, { locale: 'en-US' });

@@ -67,7 +67,9 @@ it("lists this chat's memories or all, searches with two Chinese characters, edi
   await draft.fill('Allergic to peanuts and shellfish');
   await page.keyboard.press('Control+Enter');
   await expect.poll(() => contents(page)).toContain('Allergic to peanuts and shellfish');
-  expect(s.app.memory.list().memories.find((m) => m.content.startsWith('Allergic'))?.content).toBe('Allergic to peanuts and shellfish');
+  expect(s.app.memory.list().memories.find((m) => m.content.startsWith('Allergic'))?.content).toBe(
+    'Allergic to peanuts and shellfish',
+  );
 
   // Delete asks first; Cancel keeps it.
   const home = page.locator('[data-memory]').filter({ hasText: '杭州' });
@@ -86,7 +88,10 @@ it("lists this chat's memories or all, searches with two Chinese characters, edi
 
 it('adds and removes standing instructions, in Chinese, on a 360 px phone', async () => {
   const { s } = await seeded();
-  const { page, expectNoErrors } = await browser.openPage(`${s.url}/`, { locale: 'zh-CN', viewport: { width: 360, height: 740 } });
+  const { page, expectNoErrors } = await browser.openPage(`${s.url}/`, {
+    locale: 'zh-CN',
+    viewport: { width: 360, height: 740 },
+  });
   await page.locator('#composer').waitFor();
   await page.locator('[data-settings]').click();
   expect(await page.locator('[data-memory-summary]').innerText()).toBe('3 条记忆 · 仅关键词搜索');
@@ -109,7 +114,10 @@ it('adds and removes standing instructions, in Chinese, on a 360 px phone', asyn
   expect(await page.locator('[data-prefs-error]').innerText()).toBe('An instruction is longer than 500 characters.');
   // No chat open: all chats' memories; the page fits the phone.
   expect(await page.locator('[data-memory]').count()).toBe(3);
-  const width = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, panel: document.querySelector('[data-memory-page]')!.getBoundingClientRect().width }));
+  const width = await page.evaluate(() => ({
+    page: document.documentElement.scrollWidth,
+    panel: document.querySelector('[data-memory-page]')!.getBoundingClientRect().width,
+  }));
   expect(width.page).toBeLessThanOrEqual(360);
   expect(width.panel).toBeLessThanOrEqual(360);
   // Esc closes the page.

@@ -17,7 +17,9 @@ let model: OpenAiServer;
 let server: TestServer;
 beforeAll(async () => {
   model = await startOpenAiServer();
-  server = await startTestServer({ env: { ZHIXING_BASE_URL: model.url, ZHIXING_API_KEY: 'sk-test-pdf-card', ZHIXING_MODEL: 'test-model' } });
+  server = await startTestServer({
+    env: { ZHIXING_BASE_URL: model.url, ZHIXING_API_KEY: 'sk-test-pdf-card', ZHIXING_MODEL: 'test-model' },
+  });
   const workspace = server.app.config.workspace;
   mkdirSync(workspace, { recursive: true });
   copyFileSync(join(__dirname, '..', 'fixtures', 'pdf', 'issue14297.pdf'), join(workspace, 'annual-report.pdf'));
@@ -40,7 +42,9 @@ it('shows the title, page count, pages read and their thumbnails on a pdf_read c
   const { page, expectNoErrors } = await browser.openPage(`${server.url}/`, { locale: 'en-US' });
   await page.locator('#composer').fill('Read the annual report and chapters 2 to 7 of the book');
   await page.locator('#composer').press('Enter');
-  await page.locator('article.msg-assistant', { hasText: 'The report has two statements' }).waitFor({ timeout: 30_000 });
+  await page
+    .locator('article.msg-assistant', { hasText: 'The report has two statements' })
+    .waitFor({ timeout: 30_000 });
 
   const cards = page.locator('.tool-card[data-tool="pdf_read"][data-state="completed"]');
   expect(await cards.count()).toBe(2);
@@ -56,7 +60,9 @@ it('shows the title, page count, pages read and their thumbnails on a pdf_read c
   // Thumbnails of the pages read, four at most, drawn (not blank) from the workspace file.
   await eventually(() => report.locator('canvas.pdf-thumb').count()).toBe(1);
   await eventually(() => book.locator('canvas.pdf-thumb').count()).toBe(4);
-  expect(await book.locator('canvas.pdf-thumb').evaluateAll((cs) => cs.map((c) => (c as HTMLCanvasElement).dataset.page))).toEqual(['2', '3', '4', '5']);
+  expect(
+    await book.locator('canvas.pdf-thumb').evaluateAll((cs) => cs.map((c) => (c as HTMLCanvasElement).dataset.page)),
+  ).toEqual(['2', '3', '4', '5']);
   await eventually(() => report.locator('[data-pdf-thumbs]').getAttribute('data-drawn')).toBe('1');
   const inked = await report.locator('canvas.pdf-thumb').evaluate((c) => {
     const canvas = c as HTMLCanvasElement;

@@ -53,7 +53,9 @@ async function cardEnds(page: Page, n: number, state: 'completed' | 'error'): Pr
   expect(await card.getAttribute('class')).toContain(`is-${state}`);
   // ✓ or ✗, and words for it that a screen reader says.
   expect(await card.locator('.tool-status').getAttribute('aria-label')).toBe(state === 'completed' ? 'done' : 'failed');
-  expect(await card.locator('.tool-status svg path').getAttribute('d')).toBe(state === 'completed' ? 'M5 12l5 5L19 7' : 'M6 6l12 12M18 6L6 18');
+  expect(await card.locator('.tool-status svg path').getAttribute('d')).toBe(
+    state === 'completed' ? 'M5 12l5 5L19 7' : 'M6 6l12 12M18 6L6 18',
+  );
   await page.locator('button.send.stop').waitFor({ state: 'detached' });
   await dialog(page).waitFor({ state: 'hidden' });
 }
@@ -122,7 +124,9 @@ it('badges a chat that is not open while its ask waits, and the dialog says whic
 
   // Another client starts a write in a chat of its own; its request waits on the answer.
   const other: string = (await request(server.port, '/api/sessions', { body: { title: 'Elsewhere' } })).json().id;
-  const reply = request(server.port, `/api/sessions/${other}/chat`, { body: { message: 'write from afar to far.txt' } });
+  const reply = request(server.port, `/api/sessions/${other}/chat`, {
+    body: { message: 'write from afar to far.txt' },
+  });
   const badge = page.locator(`li.session[data-session="${other}"] .badge-wait`);
   await badge.waitFor();
   expect(await badge.getAttribute('aria-label')).toBe('Waiting for you');
@@ -142,10 +146,14 @@ it('badges a chat that is not open while its ask waits, and the dialog says whic
 
 it('can be answered with the keyboard alone: a stray Enter answers nothing, Tab reaches Deny, Always and Allow once', async () => {
   const { page, expectNoErrors } = await open();
-  const focused = () => page.evaluate(() => {
-    const el = document.activeElement;
-    return { what: el?.getAttribute('data-decision') ?? el?.id ?? el?.tagName, ring: getComputedStyle(el).boxShadow !== 'none' || getComputedStyle(el).outlineStyle !== 'none' };
-  });
+  const focused = () =>
+    page.evaluate(() => {
+      const el = document.activeElement;
+      return {
+        what: el?.getAttribute('data-decision') ?? el?.id ?? el?.tagName,
+        ring: getComputedStyle(el).boxShadow !== 'none' || getComputedStyle(el).outlineStyle !== 'none',
+      };
+    });
   // From the top of the page: the skip link, then into the message box.
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');

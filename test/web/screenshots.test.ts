@@ -28,7 +28,10 @@ const DEVICES = {
 for (const device of ['desktop', 'phone'] as const) {
   for (const scheme of ['light', 'dark'] as const) {
     it(`${device}, ${scheme}: chat, ${device === 'phone' ? 'drawer, ' : ''}permission dialog, status panel`, async () => {
-      const { page, expectNoErrors } = await browser.openPage(`${server.url}/`, { ...DEVICES[device], colorScheme: scheme });
+      const { page, expectNoErrors } = await browser.openPage(`${server.url}/`, {
+        ...DEVICES[device],
+        colorScheme: scheme,
+      });
       // Still pictures: no half-slid drawer, no pulsing dot.
       await page.emulateMedia({ reducedMotion: 'reduce' });
       const shots: string[] = [];

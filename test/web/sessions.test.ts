@@ -25,7 +25,8 @@ interface ApiSession {
   title: string;
 }
 const apiSessions = async (): Promise<ApiSession[]> => (await request(server!.port, '/api/sessions')).json().sessions;
-const sidebarIds = (page: Page) => page.locator('li.session').evaluateAll((items) => items.map((li) => li.getAttribute('data-session')));
+const sidebarIds = (page: Page) =>
+  page.locator('li.session').evaluateAll((items) => items.map((li) => li.getAttribute('data-session')));
 const row = (page: Page, id: string) => page.locator(`li.session[data-session="${id}"]`);
 const userBubbles = (page: Page) => page.locator('article.msg-user').allInnerTexts();
 const openId = (page: Page) => /\/s\/([^/]+)$/.exec(new URL(page.url()).pathname)?.[1] ?? null;
@@ -87,7 +88,14 @@ it('renames inline: Enter saves, Esc cancels, an empty name is not saved, and a 
   // The field opens with the name selected, so typing replaces it.
   await row(page, id).locator('[data-rename]').click();
   await input.waitFor();
-  expect(await input.evaluate((el: any) => [el === document.activeElement, el.selectionStart, el.selectionEnd, el.value.length])).toEqual([true, 0, 15, 15]);
+  expect(
+    await input.evaluate((el: any) => [
+      el === document.activeElement,
+      el.selectionStart,
+      el.selectionEnd,
+      el.value.length,
+    ]),
+  ).toEqual([true, 0, 15, 15]);
   await page.keyboard.type('Groceries 购物');
   await page.keyboard.press('Enter');
   await input.waitFor({ state: 'detached' });
@@ -278,9 +286,14 @@ it('a chat deleted by another client leaves the sidebar live, and the page leave
 
 it('a chat made and run by another client shows up, with its running dot while it runs', async () => {
   model = await startOpenAiServer();
-  server = await startTestServer({ env: { ZHIXING_BASE_URL: model.url, ZHIXING_API_KEY: 'sk-test-sessions-0123456789', ZHIXING_MODEL: 'test-model' } });
+  server = await startTestServer({
+    env: { ZHIXING_BASE_URL: model.url, ZHIXING_API_KEY: 'sk-test-sessions-0123456789', ZHIXING_MODEL: 'test-model' },
+  });
   // About three and a half seconds of answer: long enough to be seen running.
-  model.enqueue({ ...textReply('A slow answer, streamed a few characters at a time, so the turn is seen running.'), delayMs: 150 });
+  model.enqueue({
+    ...textReply('A slow answer, streamed a few characters at a time, so the turn is seen running.'),
+    delayMs: 150,
+  });
   const { page, expectNoErrors } = await browser.openPage(`${server.url}/`, { locale: 'en-US' });
   await page.locator('.sessions .muted', { hasText: 'No chats yet.' }).waitFor();
 

@@ -23,7 +23,9 @@ afterEach(async () => {
 async function withModel(models: Parameters<OpenAiServer['setModels']>[0]): Promise<TestServer> {
   model = await startOpenAiServer();
   model.setModels(models);
-  return (server = await startTestServer({ env: { ZHIXING_BASE_URL: model.url, ZHIXING_API_KEY: 'sk-test-panel-0123456789', ZHIXING_MODEL: 'test-model' } }));
+  return (server = await startTestServer({
+    env: { ZHIXING_BASE_URL: model.url, ZHIXING_API_KEY: 'sk-test-panel-0123456789', ZHIXING_MODEL: 'test-model' },
+  }));
 }
 
 async function openPanel(page: Page): Promise<void> {
@@ -87,7 +89,9 @@ it('when the provider cannot list its models, shows the configured one alone, wi
   await withModel({ status: 500 });
   const { page, expectNoErrors } = await browser.openPage(`${server!.url}/`, { locale: 'en-US' });
   await openPanel(page);
-  await page.locator('aside.panel', { hasText: 'The provider did not list its models; showing the configured one.' }).waitFor();
+  await page
+    .locator('aside.panel', { hasText: 'The provider did not list its models; showing the configured one.' })
+    .waitFor();
   expect(await options(page)).toEqual(['test-model']);
   expect(await page.locator('select[data-model]').inputValue()).toBe('test-model');
   expect(await page.locator('select[data-model]').isDisabled()).toBe(true);
@@ -103,7 +107,12 @@ it('switches the language between 中文 and English, and keeps it over a reload
     placeholder: await page.locator('#composer').getAttribute('placeholder'),
     mode: await page.locator('[data-mode]').innerText(),
   });
-  const english = { lang: 'en', newChat: 'New chat', placeholder: 'Ask anything…', mode: 'Offline (rule-based planner, no model)' };
+  const english = {
+    lang: 'en',
+    newChat: 'New chat',
+    placeholder: 'Ask anything…',
+    mode: 'Offline (rule-based planner, no model)',
+  };
   const chinese = { lang: 'zh-CN', newChat: '新对话', placeholder: '问点什么…', mode: '离线（规则规划器，无模型）' };
   await openPanel(page);
   expect(await words()).toEqual(english);
@@ -133,7 +142,11 @@ it('switches the language between 中文 and English, and keeps it over a reload
 it('switches the theme, sets html[data-theme] and keeps it over a reload; System follows the browser', async () => {
   server = await startTestServer();
   const { page, expectNoErrors } = await browser.openPage(`${server.url}/`, { colorScheme: 'light', locale: 'en-US' });
-  const look = () => page.evaluate(() => ({ theme: document.documentElement.dataset.theme, background: getComputedStyle(document.body).backgroundColor }));
+  const look = () =>
+    page.evaluate(() => ({
+      theme: document.documentElement.dataset.theme,
+      background: getComputedStyle(document.body).backgroundColor,
+    }));
   const light = { theme: 'light', background: 'rgb(247, 247, 245)' };
   const dark = { theme: 'dark', background: 'rgb(22, 24, 23)' };
   await page.locator('#composer').waitFor();

@@ -63,7 +63,9 @@ it('serves the app without the token, which then asks for it, keeps it, and work
   await eventually(() => refused.length).toBeGreaterThan(before);
   await tokenDialog(page).waitFor();
   expect(refused.slice(before).every((r) => r.sent === 'not-the-token-at-all')).toBe(true);
-  expect(await tokenDialog(page).locator('.notice-error').textContent()).toBe('The server refused that token. Check it and try again.');
+  expect(await tokenDialog(page).locator('.notice-error').textContent()).toBe(
+    'The server refused that token. Check it and try again.',
+  );
   await browser.screenshot(page, 'token-dialog');
 
   await giveToken(page, TOKEN);
@@ -90,10 +92,16 @@ it('serves the app without the token, which then asks for it, keeps it, and work
   const calculator = server.app.tools.get('calculator')!;
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  server.app.tools.register({ ...calculator, execute: async (args, ctx) => (await gate, calculator.execute(args, ctx)) });
+  server.app.tools.register({
+    ...calculator,
+    execute: async (args, ctx) => (await gate, calculator.execute(args, ctx)),
+  });
   try {
     const second = (await request(server.port, '/api/sessions', { body: {}, headers: auth })).json().id as string;
-    const turn = request(server.port, `/api/sessions/${second}/chat`, { body: { message: 'what is 6*7' }, headers: auth });
+    const turn = request(server.port, `/api/sessions/${second}/chat`, {
+      body: { message: 'what is 6*7' },
+      headers: auth,
+    });
     const entry = page.locator(`li.session[data-session="${second}"]`);
     await entry.locator('[data-running]').waitFor();
     release();
@@ -112,7 +120,8 @@ it('serves the app without the token, which then asks for it, keeps it, and work
 });
 
 it('asks again, in Chinese, when the token kept in the browser is no longer the right one', async () => {
-  const made = (await request(server.port, '/api/sessions', { body: { title: '旧的对话' }, headers: auth })).json().id as string;
+  const made = (await request(server.port, '/api/sessions', { body: { title: '旧的对话' }, headers: auth })).json()
+    .id as string;
   const { page, expectNoErrors } = await browser.openPage(`${server.url}/`, { locale: 'zh-CN' });
   await page.evaluate(() => localStorage.setItem('zhixing.token', 'an-old-token-from-another-server'));
   await page.reload();

@@ -21,7 +21,9 @@ let model: OpenAiServer;
 let server: TestServer;
 beforeAll(async () => {
   model = await startOpenAiServer();
-  server = await startTestServer({ env: { ZHIXING_BASE_URL: model.url, ZHIXING_API_KEY: 'sk-test-attachments', ZHIXING_MODEL: 'test-model' } });
+  server = await startTestServer({
+    env: { ZHIXING_BASE_URL: model.url, ZHIXING_API_KEY: 'sk-test-attachments', ZHIXING_MODEL: 'test-model' },
+  });
   // A tool like a chart maker: an image and a table as bytes, and a file it wrote into the workspace.
   server.app.tools.register(
     defineTool({
@@ -63,13 +65,20 @@ async function expectAttachments(page: Page) {
   const image = card.locator('.attachments img');
   await image.waitFor();
   await eventually(() => image.evaluate((img: any) => img.complete && img.naturalWidth)).toBe(48);
-  expect(await image.evaluate((img: any) => [img.naturalHeight, img.alt, img.src.startsWith('blob:')])).toEqual([32, 'chart.png', true]);
+  expect(await image.evaluate((img: any) => [img.naturalHeight, img.alt, img.src.startsWith('blob:')])).toEqual([
+    32,
+    'chart.png',
+    true,
+  ]);
   expect(await card.locator('.attachment-image figcaption').textContent()).toBe('chart.png');
 
   const files = card.locator('button.attachment-file');
   expect(await files.count()).toBe(2);
   expect(await files.nth(0).textContent()).toMatch(/report\.csv\s+\d+ B/);
-  for (const [i, name, content] of [[0, 'report.csv', CSV], [1, 'summary.txt', SUMMARY]] as const) {
+  for (const [i, name, content] of [
+    [0, 'report.csv', CSV],
+    [1, 'summary.txt', SUMMARY],
+  ] as const) {
     const download = page.waitForEvent('download');
     await files.nth(i).click();
     const got = await download;
@@ -79,7 +88,10 @@ async function expectAttachments(page: Page) {
 }
 
 it("shows a tool's attachments on its card: images inline, other files to download; they are still there after a reload", async () => {
-  model.enqueue(toolCallsReply([{ id: 'call_chart', name: 'sales_chart', args: { period: 'first quarter' } }]), textReply('Here is the chart, with its table.'));
+  model.enqueue(
+    toolCallsReply([{ id: 'call_chart', name: 'sales_chart', args: { period: 'first quarter' } }]),
+    textReply('Here is the chart, with its table.'),
+  );
   const { page, expectNoErrors } = await browser.openPage(`${server.url}/`, { locale: 'en-US' });
   await page.locator('#composer').fill('Chart my sales for the first quarter');
   await page.locator('#composer').press('Enter');
@@ -88,7 +100,9 @@ it("shows a tool's attachments on its card: images inline, other files to downlo
   await browser.screenshot(page, 'tool-attachments');
 
   // The model read the tool's text only: the bytes are for the user.
-  const toolMessages = model.requests.flatMap((r) => (r.body?.messages ?? []) as Array<{ role: string; content: string }>).filter((m) => m.role === 'tool');
+  const toolMessages = model.requests
+    .flatMap((r) => (r.body?.messages ?? []) as Array<{ role: string; content: string }>)
+    .filter((m) => m.role === 'tool');
   expect(toolMessages.map((m) => m.content)).toEqual(['Chart of first quarter drawn.']);
   expect(JSON.stringify(model.requests.map((r) => r.body))).not.toContain(PNG.toString('base64').slice(0, 40));
   expect(model.pending()).toBe(0);

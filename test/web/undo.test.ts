@@ -48,7 +48,10 @@ it('puts back the file a turn overwrote, marks the turn undone, and keeps it so 
 
 it('offers Undo only on the newest turn that can still be undone, and a second click goes one turn further back', async () => {
   const { page, expectNoErrors } = await browser.openPage(`${server.url}/`, { locale: 'zh-CN' });
-  for (const [text, n] of [['write one to a.txt', 1], ['write two to a.txt', 2]] as const) {
+  for (const [text, n] of [
+    ['write one to a.txt', 1],
+    ['write two to a.txt', 2],
+  ] as const) {
     await page.locator('#composer').fill(text);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('.tool-card[data-state="completed"]').count(), { timeout: 10_000 }).toBe(n);

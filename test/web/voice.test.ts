@@ -59,7 +59,9 @@ function fakeSpeech({ recognition, synthesis = true }: Fakes): void {
       }
       /** Results so far of this session, as [transcript, isFinal]; those before `from` were delivered already. */
       say(results: Array<[string, boolean]>, from = 0) {
-        const list = results.map(([transcript, isFinal]) => Object.assign([{ transcript, confidence: 0.9 }], { isFinal }));
+        const list = results.map(([transcript, isFinal]) =>
+          Object.assign([{ transcript, confidence: 0.9 }], { isFinal }),
+        );
         this.onresult?.({ resultIndex: from, results: list });
       }
       fail(error: string) {
@@ -87,7 +89,10 @@ async function openApp(locale: string, fakes: Fakes) {
   return opened;
 }
 
-const recognition = (page: Page): Promise<Array<{ lang: string; state: string; interim: boolean }>> => page.evaluate(() => window.__recognitions.map((r: any) => ({ lang: r.lang, state: r.state, interim: r.interimResults })));
+const recognition = (page: Page): Promise<Array<{ lang: string; state: string; interim: boolean }>> =>
+  page.evaluate(() =>
+    window.__recognitions.map((r: any) => ({ lang: r.lang, state: r.state, interim: r.interimResults })),
+  );
 const say = (page: Page, results: Array<[string, boolean]>, from = 0) =>
   page.evaluate(([r, f]) => window.__recognitions.at(-1).say(r, f), [results, from] as const);
 const composer = (page: Page) => page.locator('#composer').inputValue();
@@ -140,7 +145,14 @@ it('in English, listens in en-US; Space held on the button talks too, and what i
   expect(await composer(page)).toBe('Quick question: what is');
   await say(page, [['what is 2+3', true]]);
   // A second phrase: the first stays final, the new one is still a guess.
-  await say(page, [['what is 2+3', true], [' exactly', false]], 1);
+  await say(
+    page,
+    [
+      ['what is 2+3', true],
+      [' exactly', false],
+    ],
+    1,
+  );
   expect(await composer(page)).toBe('Quick question: what is 2+3 exactly');
   await page.keyboard.up('Space');
   expect((await recognition(page))[0]!.state).toBe('stopped');
@@ -155,7 +167,10 @@ it('in English, listens in en-US; Space held on the button talks too, and what i
 });
 
 it('says why voice input stopped when the browser refuses it, and stops quietly when nothing was said', async () => {
-  for (const [locale, message] of [['zh-CN', '语音输入已停止：浏览器不允许使用麦克风'], ['en-US', 'Voice input stopped: the browser was not allowed to use the microphone']] as const) {
+  for (const [locale, message] of [
+    ['zh-CN', '语音输入已停止：浏览器不允许使用麦克风'],
+    ['en-US', 'Voice input stopped: the browser was not allowed to use the microphone'],
+  ] as const) {
     const { page, expectNoErrors } = await openApp(locale, { recognition: 'webkitSpeechRecognition' });
     await mic(page).hover();
     await page.mouse.down();

@@ -31,7 +31,10 @@ and the <a href="javascript:alert(1)">booking trick</a> pages for details, or <b
 
 it('shows the fetched page title, linked to the final URL, and its links, folded when many', async () => {
   const s = (site = await startSite());
-  s.route('/go', (_q, res) => { res.writeHead(302, { location: '/trains.html' }); res.end(); });
+  s.route('/go', (_q, res) => {
+    res.writeHead(302, { location: '/trains.html' });
+    res.end();
+  });
   s.route('/trains.html', send(PAGE));
   const llm = createScriptedLlm([
     { calls: [{ id: 'f1', name: 'web_fetch', args: { url: s.url('/go') } }] },

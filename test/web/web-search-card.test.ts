@@ -18,7 +18,12 @@ beforeAll(async () => {
   model = await startOpenAiServer();
   search = await startSearchServer();
   server = await startTestServer({
-    env: { ZHIXING_BASE_URL: model.url, ZHIXING_API_KEY: 'sk-test-search-card', ZHIXING_MODEL: 'test-model', ZHIXING_SEARCH_URL: search.url },
+    env: {
+      ZHIXING_BASE_URL: model.url,
+      ZHIXING_API_KEY: 'sk-test-search-card',
+      ZHIXING_MODEL: 'test-model',
+      ZHIXING_SEARCH_URL: search.url,
+    },
   });
 });
 afterAll(async () => {
@@ -28,7 +33,10 @@ afterAll(async () => {
 });
 
 it('lists the search results as links on the card, a javascript: result as text, and again after a reload', async () => {
-  model.enqueue(toolCallsReply([{ id: 'call_search', name: 'web_search', args: { query: '知行合一' } }]), textReply('知行合一是王阳明提出的。'));
+  model.enqueue(
+    toolCallsReply([{ id: 'call_search', name: 'web_search', args: { query: '知行合一' } }]),
+    textReply('知行合一是王阳明提出的。'),
+  );
   const { page, expectNoErrors } = await browser.openPage(`${server.url}/`, { locale: 'zh-CN' });
   await page.locator('#composer').fill('搜一下知行合一');
   await page.locator('#composer').press('Enter');
@@ -43,12 +51,28 @@ it('lists the search results as links on the card, a javascript: result as text,
     expect(await items.count()).toBe(3);
     const links = list.locator('a');
     expect(await links.count()).toBe(2);
-    expect(await links.evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('target'), a.getAttribute('rel')]))).toEqual([
-      ['知行合一 - 维基百科，自由的百科全书', 'https://zh.wikipedia.org/wiki/%E7%9F%A5%E8%A1%8C%E5%90%88%E4%B8%80', '_blank', 'noopener noreferrer'],
-      ['Wang Yangming Unity of Knowledge', 'https://plato.stanford.edu/entries/wang-yangming/', '_blank', 'noopener noreferrer'],
+    expect(
+      await links.evaluateAll((as) =>
+        as.map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('target'), a.getAttribute('rel')]),
+      ),
+    ).toEqual([
+      [
+        '知行合一 - 维基百科，自由的百科全书',
+        'https://zh.wikipedia.org/wiki/%E7%9F%A5%E8%A1%8C%E5%90%88%E4%B8%80',
+        '_blank',
+        'noopener noreferrer',
+      ],
+      [
+        'Wang Yangming Unity of Knowledge',
+        'https://plato.stanford.edu/entries/wang-yangming/',
+        '_blank',
+        'noopener noreferrer',
+      ],
     ]);
     expect(await items.nth(0).locator('.search-url').textContent()).toBe('zh.wikipedia.org');
-    expect(await items.nth(0).locator('.search-snippet').textContent()).toBe('知行合一是明代思想家王阳明提出的哲学理论 & 教育思想。');
+    expect(await items.nth(0).locator('.search-snippet').textContent()).toBe(
+      '知行合一是明代思想家王阳明提出的哲学理论 & 教育思想。',
+    );
     // The hostile result: its title is plain text, its address shown as written, nothing anywhere links to it.
     const hostile = items.nth(2);
     expect(await hostile.locator('a').count()).toBe(0);

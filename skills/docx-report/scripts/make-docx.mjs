@@ -25,18 +25,21 @@ const clean = (value) => value.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\
 
 function text(value, path, { optional = false } = {}) {
   if (value === undefined && optional) return undefined;
-  if (typeof value !== 'string' || value.trim() === '') throw new InputError(`${path}: expected a non-empty string, got ${describe(value)}`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new InputError(`${path}: expected a non-empty string, got ${describe(value)}`);
   return clean(value);
 }
 
 function onlyKeys(object, allowed, path) {
   for (const key of Object.keys(object)) {
-    if (!allowed.includes(key)) throw new InputError(`${path}: unknown field "${key}"; allowed fields are ${allowed.join(', ')}`);
+    if (!allowed.includes(key))
+      throw new InputError(`${path}: unknown field "${key}"; allowed fields are ${allowed.join(', ')}`);
   }
 }
 
 function record(value, path) {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InputError(`${path}: expected an object, got ${describe(value)}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new InputError(`${path}: expected an object, got ${describe(value)}`);
   return value;
 }
 
@@ -72,7 +75,9 @@ function checkBlock(value, path) {
   const block = record(value, path);
   const keys = Object.keys(block);
   if (keys.length !== 1 || !BLOCK_KEYS.includes(keys[0])) {
-    throw new InputError(`${path}: expected a string or an object with exactly one of ${BLOCK_KEYS.join(', ')}, got ${describe(value)}`);
+    throw new InputError(
+      `${path}: expected a string or an object with exactly one of ${BLOCK_KEYS.join(', ')}, got ${describe(value)}`,
+    );
   }
   const [key] = keys;
   const at = `${path}.${key}`;
@@ -95,7 +100,9 @@ export function checkReport(value) {
       onlyKeys(section, SECTION_KEYS, `sections[${i}]`);
       return {
         heading: text(section.heading, `sections[${i}].heading`),
-        content: list(section.content ?? [], `sections[${i}].content`, { nonEmpty: false }).map((b, j) => checkBlock(b, `sections[${i}].content[${j}]`)),
+        content: list(section.content ?? [], `sections[${i}].content`, { nonEmpty: false }).map((b, j) =>
+          checkBlock(b, `sections[${i}].content[${j}]`),
+        ),
       };
     }),
   };
@@ -103,12 +110,35 @@ export function checkReport(value) {
 
 // --- Building the document, with the `docx` library handed in once the input has passed.
 
-export function documentBuilder({ AlignmentType, BorderStyle, Document, HeadingLevel, LevelFormat, Paragraph, ShadingType, Table, TableCell, TableRow, TextRun, WidthType }) {
+export function documentBuilder({
+  AlignmentType,
+  BorderStyle,
+  Document,
+  HeadingLevel,
+  LevelFormat,
+  Paragraph,
+  ShadingType,
+  Table,
+  TableCell,
+  TableRow,
+  TextRun,
+  WidthType,
+}) {
   /** Runs of a line of text: `**bold**` as models write it becomes bold, line breaks stay line breaks. */
   function runs(line, extra = {}) {
     return line.split('\n').flatMap((part, i) =>
-      part.split(/\*\*(.+?)\*\*/).filter((piece, j) => piece !== '' || j % 2 === 1).map((piece, j) =>
-        new TextRun({ text: piece, bold: j % 2 === 1 || extra.bold, break: i > 0 && j === 0 ? 1 : undefined, ...extra })),
+      part
+        .split(/\*\*(.+?)\*\*/)
+        .filter((piece, j) => piece !== '' || j % 2 === 1)
+        .map(
+          (piece, j) =>
+            new TextRun({
+              text: piece,
+              bold: j % 2 === 1 || extra.bold,
+              break: i > 0 && j === 0 ? 1 : undefined,
+              ...extra,
+            }),
+        ),
     );
   }
 
@@ -116,41 +146,70 @@ export function documentBuilder({ AlignmentType, BorderStyle, Document, HeadingL
     const border = { style: BorderStyle.SINGLE, size: 4, color: '808080' };
     const borders = { top: border, bottom: border, left: border, right: border };
     const numeric = (value) => /^-?[\d,]+(\.\d+)?%?$/.test(value);
-    const row = (cells, isHeader) => new TableRow({
-      tableHeader: isHeader,
-      children: cells.map((value) => new TableCell({
-        borders,
-        shading: isHeader ? { type: ShadingType.CLEAR, fill: HEADER_FILL, color: 'auto' } : undefined,
-        children: [new Paragraph({ alignment: !isHeader && numeric(value) ? AlignmentType.RIGHT : AlignmentType.LEFT, children: runs(value, isHeader ? { bold: true } : {}) })],
-      })),
+    const row = (cells, isHeader) =>
+      new TableRow({
+        tableHeader: isHeader,
+        children: cells.map(
+          (value) =>
+            new TableCell({
+              borders,
+              shading: isHeader ? { type: ShadingType.CLEAR, fill: HEADER_FILL, color: 'auto' } : undefined,
+              children: [
+                new Paragraph({
+                  alignment: !isHeader && numeric(value) ? AlignmentType.RIGHT : AlignmentType.LEFT,
+                  children: runs(value, isHeader ? { bold: true } : {}),
+                }),
+              ],
+            }),
+        ),
+      });
+    return new Table({
+      width: { size: 100, type: WidthType.PERCENTAGE },
+      rows: [row(header, true), ...rows.map((r) => row(r, false))],
     });
-    return new Table({ width: { size: 100, type: WidthType.PERCENTAGE }, rows: [row(header, true), ...rows.map((r) => row(r, false))] });
   }
 
   function buildDocument(report) {
     const children = [new Paragraph({ heading: HeadingLevel.TITLE, children: runs(report.title) })];
     if (report.subtitle) children.push(new Paragraph({ style: 'Subtitle', children: runs(report.subtitle) }));
     const byline = [report.author, report.date].filter(Boolean).join(' · ');
-    if (byline) children.push(new Paragraph({ children: [new TextRun({ text: byline, italics: true, color: '595959' })] }));
+    if (byline)
+      children.push(new Paragraph({ children: [new TextRun({ text: byline, italics: true, color: '595959' })] }));
     let lists = 0;
     for (const section of report.sections) {
       children.push(new Paragraph({ heading: HeadingLevel.HEADING_1, children: runs(section.heading) }));
       for (const block of section.content) {
-        if (block.paragraph !== undefined) children.push(new Paragraph({ children: runs(block.paragraph), spacing: { after: 120 } }));
-        else if (block.subheading !== undefined) children.push(new Paragraph({ heading: HeadingLevel.HEADING_2, children: runs(block.subheading) }));
-        else if (block.bullets) children.push(...block.bullets.map((item) => new Paragraph({ bullet: { level: 0 }, children: runs(item) })));
+        if (block.paragraph !== undefined)
+          children.push(new Paragraph({ children: runs(block.paragraph), spacing: { after: 120 } }));
+        else if (block.subheading !== undefined)
+          children.push(new Paragraph({ heading: HeadingLevel.HEADING_2, children: runs(block.subheading) }));
+        else if (block.bullets)
+          children.push(...block.bullets.map((item) => new Paragraph({ bullet: { level: 0 }, children: runs(item) })));
         else if (block.numbered) {
           // Each list its own instance, so every numbered list starts again at 1.
           const instance = ++lists;
-          children.push(...block.numbered.map((item) => new Paragraph({ numbering: { reference: NUMBERED, level: 0, instance }, children: runs(item) })));
+          children.push(
+            ...block.numbered.map(
+              (item) => new Paragraph({ numbering: { reference: NUMBERED, level: 0, instance }, children: runs(item) }),
+            ),
+          );
         } else {
-          if (block.table.caption) children.push(new Paragraph({ children: [new TextRun({ text: block.table.caption, bold: true })], spacing: { before: 120, after: 60 } }));
+          if (block.table.caption)
+            children.push(
+              new Paragraph({
+                children: [new TextRun({ text: block.table.caption, bold: true })],
+                spacing: { before: 120, after: 60 },
+              }),
+            );
           children.push(tableOf(block.table), new Paragraph({ children: [] }));
         }
       }
     }
     // The outline level puts headings in Word's navigation pane and its table of contents.
-    const heading = (halfPoints, outlineLevel) => ({ run: { font: FONT, size: halfPoints, bold: true, color: '1F3864' }, paragraph: { outlineLevel, spacing: { before: 240, after: 120 } } });
+    const heading = (halfPoints, outlineLevel) => ({
+      run: { font: FONT, size: halfPoints, bold: true, color: '1F3864' },
+      paragraph: { outlineLevel, spacing: { before: 240, after: 120 } },
+    });
     return new Document({
       title: report.title,
       creator: report.author ?? 'Zhixing',
@@ -161,9 +220,32 @@ export function documentBuilder({ AlignmentType, BorderStyle, Document, HeadingL
           heading1: heading(32, 0),
           heading2: heading(26, 1),
         },
-        paragraphStyles: [{ id: 'Subtitle', name: 'Subtitle', basedOn: 'Normal', next: 'Normal', run: { font: FONT, size: 28, color: '595959' } }],
+        paragraphStyles: [
+          {
+            id: 'Subtitle',
+            name: 'Subtitle',
+            basedOn: 'Normal',
+            next: 'Normal',
+            run: { font: FONT, size: 28, color: '595959' },
+          },
+        ],
       },
-      numbering: { config: [{ reference: NUMBERED, levels: [{ level: 0, format: LevelFormat.DECIMAL, text: '%1.', alignment: AlignmentType.START, style: { paragraph: { indent: { left: 720, hanging: 360 } } } }] }] },
+      numbering: {
+        config: [
+          {
+            reference: NUMBERED,
+            levels: [
+              {
+                level: 0,
+                format: LevelFormat.DECIMAL,
+                text: '%1.',
+                alignment: AlignmentType.START,
+                style: { paragraph: { indent: { left: 720, hanging: 360 } } },
+              },
+            ],
+          },
+        ],
+      },
       sections: [{ children }],
     });
   }
@@ -186,6 +268,8 @@ async function main(argv) {
 main(process.argv.slice(2)).catch((err) => {
   // A problem with the input is one line to act on; anything else is a bug, shown with its stack.
   const known = err instanceof InputError;
-  console.error(`${basename(process.argv[1] ?? 'make-docx.mjs')}: ${known ? err.message : `failed: ${err?.stack ?? err}`}`);
+  console.error(
+    `${basename(process.argv[1] ?? 'make-docx.mjs')}: ${known ? err.message : `failed: ${err?.stack ?? err}`}`,
+  );
   process.exitCode = known ? err.exitCode : 1;
 });

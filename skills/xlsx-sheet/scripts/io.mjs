@@ -1,6 +1,19 @@
 // Arguments, input and output for this skill's script: the same rules for every office skill
 // (kept as a copy in each skill's folder, so a skill's folder is all it needs).
-import { closeSync, constants, copyFileSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** A JSON input larger than this is not a report someone dictated but a mistake. */
@@ -20,13 +33,26 @@ export class InputError extends Error {
 /** A value as an error message shows it: its kind and the start of its JSON. */
 export function describe(value) {
   if (value === undefined) return 'nothing (the field is missing)';
-  const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+  const kind =
+    value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'an array'
+        : typeof value === 'object'
+          ? 'an object'
+          : `a ${typeof value}`;
   const json = JSON.stringify(value) ?? String(value);
-  return value === null ? 'null' : `${kind} ${json.length > SHOWN_VALUE_CHARS ? `${json.slice(0, SHOWN_VALUE_CHARS)}…` : json}`;
+  return value === null
+    ? 'null'
+    : `${kind} ${json.length > SHOWN_VALUE_CHARS ? `${json.slice(0, SHOWN_VALUE_CHARS)}…` : json}`;
 }
 
 export function formatSize(bytes) {
-  return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 * 1024
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 /** INPUT OUTPUT [--force]; refuses an existing output before any work unless --force. */
@@ -39,11 +65,16 @@ export function parseArgs(argv, usage, extension) {
   const unknown = argv.find((a) => a.startsWith('-') && a !== '--force');
   if (unknown) throw new InputError(`unknown option ${unknown}. ${usage}`, USAGE_EXIT);
   const paths = argv.filter((a) => a !== '--force');
-  if (paths.length !== 2) throw new InputError(`expected an input and an output file, got ${paths.length} argument(s). ${usage}`, USAGE_EXIT);
+  if (paths.length !== 2)
+    throw new InputError(`expected an input and an output file, got ${paths.length} argument(s). ${usage}`, USAGE_EXIT);
   const [input, output] = paths;
-  if (!output.toLowerCase().endsWith(extension)) throw new InputError(`the output file must end with ${extension}, got "${output}"`, USAGE_EXIT);
+  if (!output.toLowerCase().endsWith(extension))
+    throw new InputError(`the output file must end with ${extension}, got "${output}"`, USAGE_EXIT);
   if (!force && existsSync(output)) throw alreadyThere(output);
-  if (!existsSync(dirname(output) || '.')) throw new InputError(`the folder ${dirname(output)} of the output does not exist; create it first or write to another path`);
+  if (!existsSync(dirname(output) || '.'))
+    throw new InputError(
+      `the folder ${dirname(output)} of the output does not exist; create it first or write to another path`,
+    );
   return { input, output, force };
 }
 
@@ -53,11 +84,16 @@ const alreadyThere = (output) =>
 export function readJson(path) {
   let text;
   try {
-    if (statSync(path).size > MAX_INPUT_BYTES) throw new InputError(`${path} is larger than ${formatSize(MAX_INPUT_BYTES)}; that is too much for one document`);
+    if (statSync(path).size > MAX_INPUT_BYTES)
+      throw new InputError(`${path} is larger than ${formatSize(MAX_INPUT_BYTES)}; that is too much for one document`);
     text = readFileSync(path, 'utf8');
   } catch (err) {
     if (err instanceof InputError) throw err;
-    throw new InputError(err.code === 'ENOENT' ? `the input file ${path} does not exist` : `cannot read ${path} (${err.code ?? err.message})`);
+    throw new InputError(
+      err.code === 'ENOENT'
+        ? `the input file ${path} does not exist`
+        : `cannot read ${path} (${err.code ?? err.message})`,
+    );
   }
   try {
     return JSON.parse(text.replace(/^\uFEFF/, ''));

@@ -27,35 +27,42 @@ const NUMBER = /^[-+]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?$/;
 // --- Checking the input: every message names the field and what it should have been.
 
 function record(value, path, allowed) {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InputError(`${path}: expected an object, got ${describe(value)}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new InputError(`${path}: expected an object, got ${describe(value)}`);
   for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) throw new InputError(`${path}: unknown field "${key}"; allowed fields are ${allowed.join(', ')}`);
+    if (!allowed.includes(key))
+      throw new InputError(`${path}: unknown field "${key}"; allowed fields are ${allowed.join(', ')}`);
   }
   return value;
 }
 
 function list(value, path, nonEmpty = true) {
-  if (!Array.isArray(value) || (nonEmpty && value.length === 0)) throw new InputError(`${path}: expected ${nonEmpty ? 'a non-empty array' : 'an array'}, got ${describe(value)}`);
+  if (!Array.isArray(value) || (nonEmpty && value.length === 0))
+    throw new InputError(`${path}: expected ${nonEmpty ? 'a non-empty array' : 'an array'}, got ${describe(value)}`);
   return value;
 }
 
 function text(value, path) {
-  if (typeof value !== 'string' || value.trim() === '') throw new InputError(`${path}: expected a non-empty string, got ${describe(value)}`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new InputError(`${path}: expected a non-empty string, got ${describe(value)}`);
   return value;
 }
 
 function whole(value, path, min, max) {
-  if (!Number.isInteger(value) || value < min || value > max) throw new InputError(`${path}: expected a whole number from ${min} to ${max}, got ${describe(value)}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new InputError(`${path}: expected a whole number from ${min} to ${max}, got ${describe(value)}`);
   return value;
 }
 
 function checkColumn(value, path, seen) {
   const c = record(value, path, COLUMN_KEYS);
   const key = text(c.key, `${path}.key`);
-  if (seen.has(key)) throw new InputError(`${path}.key: "${key}" is already the key of another column; keys must differ`);
+  if (seen.has(key))
+    throw new InputError(`${path}.key: "${key}" is already the key of another column; keys must differ`);
   seen.add(key);
   const type = c.type ?? 'text';
-  if (!TYPES.includes(type)) throw new InputError(`${path}.type: expected one of ${TYPES.join(', ')}, got ${describe(type)}`);
+  if (!TYPES.includes(type))
+    throw new InputError(`${path}.type: expected one of ${TYPES.join(', ')}, got ${describe(type)}`);
   return {
     header: text(c.header, `${path}.header`),
     key,
@@ -91,16 +98,26 @@ function cellValue(value, column, path) {
       if (/\d/.test(digits) && Number.isFinite(number)) return number;
     }
   }
-  const expected = { text: 'text or a number', number: 'a number', percent: 'a fraction such as 0.125 or a string such as "12.5%"', currency: 'a number' }[type];
+  const expected = {
+    text: 'text or a number',
+    number: 'a number',
+    percent: 'a fraction such as 0.125 or a string such as "12.5%"',
+    currency: 'a number',
+  }[type];
   throw new InputError(`${path}: column "${column.key}" is ${type}, so expected ${expected}, got ${describe(value)}`);
 }
 
 function checkRow(value, columns, path) {
   if (Array.isArray(value)) {
-    if (value.length !== columns.length) throw new InputError(`${path}: expected ${columns.length} values (one per column), got ${value.length}`);
+    if (value.length !== columns.length)
+      throw new InputError(`${path}: expected ${columns.length} values (one per column), got ${value.length}`);
     return columns.map((c, i) => cellValue(value[i], c, `${path}[${i}]`));
   }
-  const row = record(value, path, columns.map((c) => c.key));
+  const row = record(
+    value,
+    path,
+    columns.map((c) => c.key),
+  );
   return columns.map((c) => cellValue(row[c.key], c, `${path}.${c.key}`));
 }
 
@@ -108,7 +125,9 @@ function checkSheet(value, path, names) {
   const s = record(value, path, SHEET_KEYS);
   const name = text(s.name, `${path}.name`);
   if (name.length > MAX_SHEET_NAME_CHARS || BAD_SHEET_NAME_CHARS.test(name)) {
-    throw new InputError(`${path}.name: Excel allows at most ${MAX_SHEET_NAME_CHARS} characters and none of [ ] : * ? / \\ in a sheet's name, got ${describe(name)}`);
+    throw new InputError(
+      `${path}.name: Excel allows at most ${MAX_SHEET_NAME_CHARS} characters and none of [ ] : * ? / \\ in a sheet's name, got ${describe(name)}`,
+    );
   }
   if (names.has(name.toLowerCase())) throw new InputError(`${path}.name: another sheet is already called "${name}"`);
   names.add(name.toLowerCase());
@@ -121,9 +140,16 @@ function checkSheet(value, path, names) {
     const summed = list(t.columns, `${path}.totals.columns`).map((key, i) => {
       const at = `${path}.totals.columns[${i}]`;
       const index = columns.findIndex((c) => c.key === key);
-      if (index < 0) throw new InputError(`${at}: no column has the key ${describe(key)}; keys are ${columns.map((c) => c.key).join(', ')}`);
-      if (index === 0) throw new InputError(`${at}: the first column holds the totals row's label, so it cannot be summed`);
-      if (!SUMMABLE.includes(columns[index].type)) throw new InputError(`${at}: column "${key}" is ${columns[index].type}; only number and currency columns can be summed`);
+      if (index < 0)
+        throw new InputError(
+          `${at}: no column has the key ${describe(key)}; keys are ${columns.map((c) => c.key).join(', ')}`,
+        );
+      if (index === 0)
+        throw new InputError(`${at}: the first column holds the totals row's label, so it cannot be summed`);
+      if (!SUMMABLE.includes(columns[index].type))
+        throw new InputError(
+          `${at}: column "${key}" is ${columns[index].type}; only number and currency columns can be summed`,
+        );
       return index;
     });
     if (rows.length === 0) throw new InputError(`${path}.totals: a totals row needs at least one row of data`);
@@ -145,7 +171,9 @@ function numberFormat(column, rows, index) {
   const fraction = (d) => (d > 0 ? `.${'0'.repeat(d)}` : '');
   switch (column.type) {
     case 'date':
-      return rows.some((r) => r[index] instanceof Date && r[index].getTime() % 86_400_000 !== 0) ? 'yyyy-mm-dd hh:mm' : 'yyyy-mm-dd';
+      return rows.some((r) => r[index] instanceof Date && r[index].getTime() % 86_400_000 !== 0)
+        ? 'yyyy-mm-dd hh:mm'
+        : 'yyyy-mm-dd';
     case 'percent':
       return `0${fraction(column.decimals ?? 1)}%`;
     case 'currency':
@@ -160,10 +188,27 @@ function numberFormat(column, rows, index) {
 }
 
 /** Characters as a column's width counts them: Chinese and other wide characters take two. */
-const displayWidth = (s) => [...s].reduce((n, ch) => n + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ? 2 : 1), 0);
+const displayWidth = (s) =>
+  [...s].reduce(
+    (n, ch) =>
+      n +
+      (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch)
+        ? 2
+        : 1),
+    0,
+  );
 
 function autoWidth(column, rows, index, format) {
-  const shown = rows.map((r) => r[index]).filter((v) => v !== null).map((v) => (v instanceof Date ? format : typeof v === 'number' ? v.toLocaleString('en-US', { maximumFractionDigits: 2 }) + '   ' : v));
+  const shown = rows
+    .map((r) => r[index])
+    .filter((v) => v !== null)
+    .map((v) =>
+      v instanceof Date
+        ? format
+        : typeof v === 'number'
+          ? v.toLocaleString('en-US', { maximumFractionDigits: 2 }) + '   '
+          : v,
+    );
   return Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, ...[column.header, ...shown].map(displayWidth)) + 2);
 }
 
@@ -210,6 +255,8 @@ async function main(argv) {
 main(process.argv.slice(2)).catch((err) => {
   // A problem with the input is one line to act on; anything else is a bug, shown with its stack.
   const known = err instanceof InputError;
-  console.error(`${basename(process.argv[1] ?? 'make-xlsx.mjs')}: ${known ? err.message : `failed: ${err?.stack ?? err}`}`);
+  console.error(
+    `${basename(process.argv[1] ?? 'make-xlsx.mjs')}: ${known ? err.message : `failed: ${err?.stack ?? err}`}`,
+  );
   process.exitCode = known ? err.exitCode : 1;
 });

@@ -55,13 +55,24 @@ describe('the edit buffer', () => {
 describe('on a long paste', () => {
   // Unicode segmentation slows down faster than text grows: a 160 KB paste once took 44 s per Backspace.
   it('edits and lays out in moments, whatever the text holds', () => {
-    const lines = Array.from({ length: 3000 }, (_, i) => `这是第 ${i} 行，some text to make it longer ${i % 7 ? '' : '🌦👩‍💻é'}`);
+    const lines = Array.from(
+      { length: 3000 },
+      (_, i) => `这是第 ${i} 行，some text to make it longer ${i % 7 ? '' : '🌦👩‍💻é'}`,
+    );
     for (const text of [lines.join('\n'), lines.join(' ')]) {
       const started = performance.now();
       let s = b.stateOf(text);
       for (let i = 0; i < 50; i++) s = b.wordLeft(b.left(b.backspace(s)));
       s = b.lineUp(s) ?? s;
-      layout({ prompt: '> ', promptWidth: 2, continuation: '. ', continuationWidth: 2, text: s.text, cursor: s.cursor, columns: 80 });
+      layout({
+        prompt: '> ',
+        promptWidth: 2,
+        continuation: '. ',
+        continuationWidth: 2,
+        text: s.text,
+        cursor: s.cursor,
+        columns: 80,
+      });
       expect(performance.now() - started).toBeLessThan(2_000);
       expect(s.text.length).toBeLessThan(text.length);
     }

@@ -23,7 +23,8 @@ const words = new Intl.Segmenter(undefined, { granularity: 'word' });
 const WINDOW = 256;
 
 /** The text before the cursor that matters to a step left: the cursor's line, at most WINDOW back. */
-const before = (s: EditState) => s.text.slice(Math.max(0, s.cursor - WINDOW, s.text.lastIndexOf('\n', s.cursor - 1)), s.cursor);
+const before = (s: EditState) =>
+  s.text.slice(Math.max(0, s.cursor - WINDOW, s.text.lastIndexOf('\n', s.cursor - 1)), s.cursor);
 /** The same after the cursor. */
 const after = (s: EditState) => s.text.slice(s.cursor, s.cursor + WINDOW);
 

@@ -5,7 +5,11 @@ const base = { prompt: '> ', promptWidth: 2, continuation: '. ', continuationWid
 
 describe('layout', () => {
   it('puts the cursor after double-width characters at twice their count', () => {
-    expect(layout({ ...base, text: '天气ab', cursor: 2, columns: 80 })).toEqual({ rows: ['> 天气ab'], cursorRow: 0, cursorCol: 6 });
+    expect(layout({ ...base, text: '天气ab', cursor: 2, columns: 80 })).toEqual({
+      rows: ['> 天气ab'],
+      cursorRow: 0,
+      cursorCol: 6,
+    });
   });
 
   it('wraps a double-width character that does not fit whole onto the next row', () => {
@@ -23,11 +27,19 @@ describe('layout', () => {
   it('shows each line of the text on its own row after a continuation prompt', () => {
     const l = layout({ ...base, text: 'one\n天', cursor: 5, columns: 80 });
     expect(l).toEqual({ rows: ['> one', '. 天'], cursorRow: 1, cursorCol: 4 });
-    expect(layout({ ...base, text: 'one\n', cursor: 4, columns: 80 })).toEqual({ rows: ['> one', '. '], cursorRow: 1, cursorCol: 2 });
+    expect(layout({ ...base, text: 'one\n', cursor: 4, columns: 80 })).toEqual({
+      rows: ['> one', '. '],
+      cursorRow: 1,
+      cursorCol: 2,
+    });
   });
 
   it('shows a tab as spaces', () => {
-    expect(layout({ ...base, text: 'a\tb', cursor: 3, columns: 80 })).toEqual({ rows: ['> a    b'], cursorRow: 0, cursorCol: 8 });
+    expect(layout({ ...base, text: 'a\tb', cursor: 3, columns: 80 })).toEqual({
+      rows: ['> a    b'],
+      cursorRow: 0,
+      cursorCol: 8,
+    });
   });
 
   it('keeps the cursor row in view when the text is taller than the screen, the end preferred', () => {

@@ -9,7 +9,9 @@ const editors: Array<{ close(): void }> = [];
 afterEach(() => editors.splice(0).forEach((e) => e.close()));
 
 /** An editor on an in-memory terminal: keys in, a screen out, and what it reported. */
-function setup(options: Partial<LineEditorOptions> & { cols?: number; rows?: number; history?: () => readonly string[] } = {}) {
+function setup(
+  options: Partial<LineEditorOptions> & { cols?: number; rows?: number; history?: () => readonly string[] } = {},
+) {
   const input = new PassThrough() as unknown as NodeJS.ReadStream;
   const screen = createTerminalScreen(options.cols ?? 40, options.rows ?? 10);
   const output = Object.assign(new EventEmitter(), {
@@ -145,7 +147,10 @@ describe('the line editor', () => {
   });
 
   it('completes with Tab: the common start, then the choices under the line', async () => {
-    const complete = (before: string) => ({ start: 0, candidates: ['/sessions', '/switch '].filter((v) => v.startsWith(before)).map((value) => ({ value })) });
+    const complete = (before: string) => ({
+      start: 0,
+      candidates: ['/sessions', '/switch '].filter((v) => v.startsWith(before)).map((value) => ({ value })),
+    });
     const { editor, keys, screen } = setup({ complete });
     editor.prompt(PROMPT);
     await keys('/\t');

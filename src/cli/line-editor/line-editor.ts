@@ -110,7 +110,8 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
 
   function submit() {
     const text = state.text;
-    if (kind === 'entry' && options.isComplete && !options.isComplete(text)) return setState(buffer.insert(state, '\n'));
+    if (kind === 'entry' && options.isComplete && !options.isComplete(text))
+      return setState(buffer.insert(state, '\n'));
     render(true);
     mode = 'hidden';
     state = emptyState;
@@ -142,7 +143,12 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
     let common = values[0]!;
     for (const v of values) while (!v.startsWith(common)) common = common.slice(0, -1);
     if (common.length > typed.length) {
-      return setState(buffer.insert({ text: state.text.slice(0, found.start) + state.text.slice(state.cursor), cursor: found.start }, common));
+      return setState(
+        buffer.insert(
+          { text: state.text.slice(0, found.start) + state.text.slice(state.cursor), cursor: found.start },
+          common,
+        ),
+      );
     }
     // Nothing more to add: list the choices under the line, then draw it again.
     render(true);
@@ -157,7 +163,8 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
     const s = search!;
     const typed = typedText(str, key);
     if (typed) search = { ...extendQuery(entries, s, typed), before: s.before };
-    else if (key.name === 'backspace') search = { ...setQuery(entries, graphemes(s.query).slice(0, -1).join('')), before: s.before };
+    else if (key.name === 'backspace')
+      search = { ...setQuery(entries, graphemes(s.query).slice(0, -1).join('')), before: s.before };
     else if (isCtrl(key, 'r')) search = { ...olderMatch(entries, s), before: s.before };
     else if (key.name === 'escape' || isCtrl(key, 'g')) {
       mode = 'edit';
@@ -211,8 +218,10 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
     }
     const step = editStep(state, key);
     if (step) return setState(step);
-    if (name === 'up' || isCtrl(key, 'p')) return buffer.lineUp(state) ? setState(buffer.lineUp(state)!) : historyStep(-1);
-    if (name === 'down' || isCtrl(key, 'n')) return buffer.lineDown(state) ? setState(buffer.lineDown(state)!) : historyStep(1);
+    if (name === 'up' || isCtrl(key, 'p'))
+      return buffer.lineUp(state) ? setState(buffer.lineUp(state)!) : historyStep(-1);
+    if (name === 'down' || isCtrl(key, 'n'))
+      return buffer.lineDown(state) ? setState(buffer.lineDown(state)!) : historyStep(1);
   }
 
   function pasteKey(str: string | undefined, key: Key) {

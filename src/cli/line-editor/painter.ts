@@ -53,8 +53,10 @@ export function createPainter(output: Pick<NodeJS.WriteStream, 'write' | 'rows'>
       }
       const same = drawn?.whole && drawn.rows.length === rows.length && drawn.rows.every((r, i) => r === rows[i]);
       let out = '';
-      if (drawn && same) out = final ? `${down(rows.length - 1 - drawn.cursorRow)}\r\n` : moveTo(drawn.cursorRow, cursorRow, cursorCol);
-      else if (!final && drawn && appended(drawn, rows, cursorRow, cursorCol)) out = rows.at(-1)!.slice(drawn.rows.at(-1)!.length);
+      if (drawn && same)
+        out = final ? `${down(rows.length - 1 - drawn.cursorRow)}\r\n` : moveTo(drawn.cursorRow, cursorRow, cursorCol);
+      else if (!final && drawn && appended(drawn, rows, cursorRow, cursorCol))
+        out = rows.at(-1)!.slice(drawn.rows.at(-1)!.length);
       else {
         if (drawn) out += `\r${up(drawn.cursorRow)}\x1b[J`;
         out += rows.join('\r\n');

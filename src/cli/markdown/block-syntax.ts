@@ -41,12 +41,26 @@ export function listMarker(s: string): Marker | undefined {
   // Five spaces or more after the marker: the content starts one space in (CommonMark).
   const gapUsed = empty || gap.length > 4 ? 1 : gap.length;
   const indent = lead.length + mark.length + gapUsed;
-  return { ordered, delim, start: ordered ? Number(m[2]) : 0, indent, empty, content: s.slice(Math.min(s.length, indent)) };
+  return {
+    ordered,
+    delim,
+    start: ordered ? Number(m[2]) : 0,
+    indent,
+    empty,
+    content: s.slice(Math.min(s.length, indent)),
+  };
 }
 
 /** Whether a line begins some block other than paragraph text (so it is no lazy continuation). */
 export function startsBlock(s: string): boolean {
-  return QUOTE.test(s) || HR.test(s) || HEADING.test(s) || FENCE_OPEN.test(s) || s.trimStart().startsWith('|') || Boolean(listMarker(s) && !listMarker(s)!.empty);
+  return (
+    QUOTE.test(s) ||
+    HR.test(s) ||
+    HEADING.test(s) ||
+    FENCE_OPEN.test(s) ||
+    s.trimStart().startsWith('|') ||
+    Boolean(listMarker(s) && !listMarker(s)!.empty)
+  );
 }
 
 /**

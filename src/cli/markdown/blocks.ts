@@ -18,7 +18,20 @@ import type { InlineRenderer } from './inline.js';
 import { delimiterRow, renderTable, splitRow, type Align } from './table.js';
 import { createWrapper, textSink } from './wrap.js';
 import { textWidth } from '../line-editor/text-width.js';
-import { certainlyText, closesFence, expandTabs, FENCE_OPEN, HEADING, HR, isBlank, leadingSpaces, listMarker, QUOTE, startsBlock, TASK } from './block-syntax.js';
+import {
+  certainlyText,
+  closesFence,
+  expandTabs,
+  FENCE_OPEN,
+  HEADING,
+  HR,
+  isBlank,
+  leadingSpaces,
+  listMarker,
+  QUOTE,
+  startsBlock,
+  TASK,
+} from './block-syntax.js';
 
 export interface BlockDeps {
   inline: InlineRenderer;
@@ -62,7 +75,14 @@ export interface BlockState {
 export const initialBlockState = (): BlockState => ({ stack: [], leaf: { kind: 'none' }, printed: false, lists: [] });
 
 const BULLETS = ['•', '◦', '▪', '▫'];
-const HEADING_STYLE = [sgr(SGR.bold, SGR.underline), SGR.bold, sgr(SGR.bold, SGR.italic), SGR.italic, SGR.italic, SGR.italic];
+const HEADING_STYLE = [
+  sgr(SGR.bold, SGR.underline),
+  SGR.bold,
+  sgr(SGR.bold, SGR.italic),
+  SGR.italic,
+  SGR.italic,
+  SGR.italic,
+];
 const QUOTE_BAR = `${paintText('│', SGR.dim)} `;
 /** The least room paragraph text gets, however deep the nesting. */
 const MIN_TEXT_COLUMNS = 12;
@@ -71,7 +91,14 @@ const MIN_TEXT_COLUMNS = 12;
  * Reads one line (without its line break) at `width` columns, writing what it prints. In open mode
  * nothing is written after the last certain word, and false means nothing of the line is certain.
  */
-export function processLine(st: BlockState, raw: string, width: number, open: boolean, write: (s: string) => void, deps: BlockDeps): boolean {
+export function processLine(
+  st: BlockState,
+  raw: string,
+  width: number,
+  open: boolean,
+  write: (s: string) => void,
+  deps: BlockDeps,
+): boolean {
   let rest = expandTabs(raw);
 
   const beginBlock = () => {
@@ -101,7 +128,11 @@ export function processLine(st: BlockState, raw: string, width: number, open: bo
     }
     return { first, rest: restPrefix, firstWidth, restWidth };
   };
-  const blankRow = () => st.stack.map((c) => (c.kind === 'quote' ? QUOTE_BAR : ' '.repeat(c.bulletWidth))).join('').replace(/ +$/, '');
+  const blankRow = () =>
+    st.stack
+      .map((c) => (c.kind === 'quote' ? QUOTE_BAR : ' '.repeat(c.bulletWidth)))
+      .join('')
+      .replace(/ +$/, '');
 
   /** Paragraph or heading text, wrapped under the row's prefix. False in open mode when not yet certain. */
   const textRow = (text: string, base: string): boolean => {
@@ -116,7 +147,11 @@ export function processLine(st: BlockState, raw: string, width: number, open: bo
     const r = deps.inline(content, base);
     beginBlock();
     const p = takePrefix();
-    const w = createWrapper(textSink(write, p.first, p.rest), Math.max(MIN_TEXT_COLUMNS, width - p.firstWidth), Math.max(MIN_TEXT_COLUMNS, width - p.restWidth));
+    const w = createWrapper(
+      textSink(write, p.first, p.rest),
+      Math.max(MIN_TEXT_COLUMNS, width - p.firstWidth),
+      Math.max(MIN_TEXT_COLUMNS, width - p.restWidth),
+    );
     w.add([...mark, ...(open ? r.cells.slice(0, r.settled) : r.cells)]);
     if (!open) {
       w.end();
@@ -137,7 +172,13 @@ export function processLine(st: BlockState, raw: string, width: number, open: bo
     } else if (leaf.kind === 'table') {
       beginBlock();
       const p = takePrefix();
-      const rows = renderTable(leaf.header, leaf.aligns, leaf.rows, (t, base) => deps.inline(t, base).cells, width - p.restWidth);
+      const rows = renderTable(
+        leaf.header,
+        leaf.aligns,
+        leaf.rows,
+        (t, base) => deps.inline(t, base).cells,
+        width - p.restWidth,
+      );
       rows.forEach((row, i) => write(`${i === 0 ? p.first : p.rest}${row}\n`));
     }
   };

@@ -44,7 +44,14 @@ const SCOPE_STYLE: Record<string, string> = {
   link: SGR.underline,
 };
 
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#x27;': "'", '&#39;': "'" };
+const ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#x27;': "'",
+  '&#39;': "'",
+};
 const HTML_PART = /<span class="([^"]*)">|<\/span>|&(?:amp|lt|gt|quot|#x27|#39);|[^<&]+|[<&]/g;
 
 /** The last line of highlight.js's HTML as cells, with the scopes opened on earlier lines still applied. */
@@ -54,7 +61,10 @@ function lastLineCells(html: string): Cell[] {
   for (const m of html.matchAll(HTML_PART)) {
     const part = m[0];
     if (m[1] !== undefined) {
-      const scope = m[1].split(' ')[0]!.replace(/^hljs-/, '').split('.')[0]!;
+      const scope = m[1]
+        .split(' ')[0]!
+        .replace(/^hljs-/, '')
+        .split('.')[0]!;
       scopes.push(SCOPE_STYLE[scope] ?? '');
     } else if (part === '</span>') scopes.pop();
     else {

@@ -34,7 +34,30 @@ import { createMarkdownStream, renderMarkdown, type MarkdownStream } from './str
 
 export type { MarkdownStream } from './stream.js';
 
-const LANGUAGES = { bash, c, cpp, csharp, css, diff, go, ini, java, javascript, json, kotlin, markdown, php, python, ruby, rust, sql, swift, typescript, xml, yaml };
+const LANGUAGES = {
+  bash,
+  c,
+  cpp,
+  csharp,
+  css,
+  diff,
+  go,
+  ini,
+  java,
+  javascript,
+  json,
+  kotlin,
+  markdown,
+  php,
+  python,
+  ruby,
+  rust,
+  sql,
+  swift,
+  typescript,
+  xml,
+  yaml,
+};
 const ALIASES: Record<string, string[]> = {
   bash: ['sh', 'shell', 'zsh', 'console'],
   javascript: ['js', 'mjs', 'cjs', 'jsx'],

@@ -6,7 +6,6 @@
 import type { MarkdownIt, Token } from 'markdown-it';
 import { SGR, sgr, toCells, type Cell } from './cells.js';
 
-
 export interface InlineResult {
   cells: Cell[];
   /**
@@ -52,7 +51,8 @@ export function createInlineRenderer(md: MarkdownIt) {
     for (const t of tokens) {
       switch (t.type) {
         case 'text':
-          if (settled === Infinity && OPEN_MARKER.test(t.content)) settled = cells.length + [...t.content.slice(0, t.content.search(OPEN_MARKER))].length;
+          if (settled === Infinity && OPEN_MARKER.test(t.content))
+            settled = cells.length + [...t.content.slice(0, t.content.search(OPEN_MARKER))].length;
           put(t.content);
           break;
         case 'code_inline':

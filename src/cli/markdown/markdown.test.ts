@@ -15,7 +15,7 @@ function streamed(text: string, seed: number, maxPiece = 12): { out: string; pie
   const random = () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const s = md.stream();
   const pieces: string[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const n = 1 + Math.floor(random() * maxPiece);
     pieces.push(s.push(text.slice(i, i + n)));
     i += n;
@@ -59,14 +59,19 @@ const SAMPLES: Record<string, string> = {
     '',
     'The end.',
   ].join('\n'),
-  'tricky inline': 'snake_case_name, __init__ and __strong__text; AT&T &amp; 1 < 2 > 0; \\*not em\\*; **bold *and em***; ~~gone~~ `a | b` <https://x.y/z>\n',
+  'tricky inline':
+    'snake_case_name, __init__ and __strong__text; AT&T &amp; 1 < 2 > 0; \\*not em\\*; **bold *and em***; ~~gone~~ `a | b` <https://x.y/z>\n',
   'an unclosed fence': 'Here:\n\n```js\nconst a = `template\nstring`; /* block\ncomment */\nlet b = 1;',
   'a table right after a paragraph': 'Results:\n| a | b |\n|---|---|\n| 1 | 2 |\ntext after',
-  'ordered lists that continue after blank lines': '1. one\n\n2. two\n\n   more of two\n3. three\n\n8) other\n9) list\n',
-  'lazy lines and an ordered list inside a paragraph': '- item\ncontinued lazily\n\nThe year\n2023. was good\n\n> quote\nlazy quote\n',
+  'ordered lists that continue after blank lines':
+    '1. one\n\n2. two\n\n   more of two\n3. three\n\n8) other\n9) list\n',
+  'lazy lines and an ordered list inside a paragraph':
+    '- item\ncontinued lazily\n\nThe year\n2023. was good\n\n> quote\nlazy quote\n',
   'a heading with closing hashes and rules': '## Title ##\n***\n___\n- - -\n#hashtag is text\n####### seven\n',
-  'Chinese prose with punctuation': '这是一段很长的中文文字，用来检查换行的时候标点符号不会出现在行首。“引号”也一样（括号）！再来一句：好的。\n',
-  'a long word and a long URL': 'see https://example.com/a/very/long/path/that/does/not/fit/in/forty/columns/at/all ok\n',
+  'Chinese prose with punctuation':
+    '这是一段很长的中文文字，用来检查换行的时候标点符号不会出现在行首。“引号”也一样（括号）！再来一句：好的。\n',
+  'a long word and a long URL':
+    'see https://example.com/a/very/long/path/that/does/not/fit/in/forty/columns/at/all ok\n',
   'indented code in a list': '1. Run:\n\n   ```bash\n   npm install\n   npm test # twice\n   ```\n2. Done\n',
 };
 
@@ -96,7 +101,9 @@ describe('rendering Markdown for the terminal', () => {
   });
 
   it('keeps a loose list one list, with its blank lines', () => {
-    expect(shown('1. one\n\n2. two\n\n   more of two\n3. three\n')).toBe('1. one\n\n2. two\n\n   more of two\n3. three\n');
+    expect(shown('1. one\n\n2. two\n\n   more of two\n3. three\n')).toBe(
+      '1. one\n\n2. two\n\n   more of two\n3. three\n',
+    );
   });
 
   it('marks block quotes with a bar, nested ones with two, lists and code inside them', () => {
@@ -120,7 +127,9 @@ describe('rendering Markdown for the terminal', () => {
   });
 
   it('shows code of an unknown language plain, and code spans and blocks verbatim', () => {
-    expect(render('```klingon\nqapla\' **x**\n```\n')).toBe("\x1b[2m```klingon\x1b[0m\nqapla' **x**\n\x1b[2m```\x1b[0m\n");
+    expect(render("```klingon\nqapla' **x**\n```\n")).toBe(
+      "\x1b[2m```klingon\x1b[0m\nqapla' **x**\n\x1b[2m```\x1b[0m\n",
+    );
     expect(shown('`\\*a*` and `<b>`\n')).toBe('\\*a* and <b>\n');
   });
 
@@ -159,7 +168,9 @@ describe('rendering Markdown for the terminal', () => {
   it('breaks a word longer than a row across rows', () => {
     const out = shown(SAMPLES['a long word and a long URL']!);
     for (const row of out.trimEnd().split('\n')) expect(textWidth(row)).toBeLessThanOrEqual(WIDTH);
-    expect(out.replace(/\n/g, '')).toContain('https://example.com/a/very/long/path/that/does/not/fit/in/forty/columns/at/all');
+    expect(out.replace(/\n/g, '')).toContain(
+      'https://example.com/a/very/long/path/that/does/not/fit/in/forty/columns/at/all',
+    );
   });
 
   it('writes no control character but its own colour codes, whatever the text holds', () => {

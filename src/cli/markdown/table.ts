@@ -59,14 +59,21 @@ function fit(widths: number[], room: number): number[] {
  * The table's rows of terminal text, without line breaks. `inline` renders a cell's Markdown;
  * `width` is the room the table has.
  */
-export function renderTable(header: string[], aligns: Align[], body: string[][], inline: (text: string, base?: string) => Cell[], width: number): string[] {
+export function renderTable(
+  header: string[],
+  aligns: Align[],
+  body: string[][],
+  inline: (text: string, base?: string) => Cell[],
+  width: number,
+): string[] {
   const n = header.length;
   const rows = [header, ...body].map((r) => Array.from({ length: n }, (_, i) => r[i] ?? ''));
   const rendered = rows.map((r, ri) => r.map((c) => inline(c, ri === 0 ? HEADER : '')));
   const natural = Array.from({ length: n }, (_, i) => Math.max(1, ...rendered.map((r) => widthOf(r[i]!))));
   // Borders: "│ " before each column, " │" after the last, " │ " between.
   const widths = fit(natural, width - (3 * n + 1));
-  const line = (l: string, m: string, r: string) => paintText(l + widths.map((w) => '─'.repeat(w + 2)).join(m) + r, BORDER);
+  const line = (l: string, m: string, r: string) =>
+    paintText(l + widths.map((w) => '─'.repeat(w + 2)).join(m) + r, BORDER);
   const bar = paintText('│', BORDER);
   const out = [line('┌', '┬', '┐')];
   rendered.forEach((r, ri) => {
@@ -81,4 +88,3 @@ export function renderTable(header: string[], aligns: Align[], body: string[][],
   out.push(line('└', '┴', '┘'));
   return out;
 }
-

@@ -135,15 +135,29 @@ describe('arithmetic in words', () => {
 
 describe('amounts and decimals', () => {
   it.each([
-    ['3万5', '35000'], ['1.2万', '12000'], ['3万5千', '35000'], ['2千', '2000'], ['5k', '5000'], ['5千米', '5千米'], ['100千克', '100千克'],
+    ['3万5', '35000'],
+    ['1.2万', '12000'],
+    ['3万5千', '35000'],
+    ['2千', '2000'],
+    ['5k', '5000'],
+    ['5千米', '5千米'],
+    ['100千克', '100千克'],
   ])('%s → %s', (text, out) => expect(spellAmounts(text)).toBe(out));
 
   it.each([
-    ['保留两位小数', 2], ['保留2位小数', 2], ['精确到小数点后三位', 3], ['四舍五入取整', 0], ['round to two decimal places', 2],
-    ['to 3 decimals', 3], ['rounded to the nearest whole number', 0], ['to the nearest cent', 2], ['keep one decimal', 1],
+    ['保留两位小数', 2],
+    ['保留2位小数', 2],
+    ['精确到小数点后三位', 3],
+    ['四舍五入取整', 0],
+    ['round to two decimal places', 2],
+    ['to 3 decimals', 3],
+    ['rounded to the nearest whole number', 0],
+    ['to the nearest cent', 2],
+    ['keep one decimal', 1],
   ] as const)('%s → %d places', (text, places) => expect(decimalsAsked(`10/3 ${text}`)?.places).toBe(places));
 
-  const calculator = async (call: { arguments: string }) => evaluateExpression(JSON.parse(call.arguments).expression, 'zh');
+  const calculator = async (call: { arguments: string }) =>
+    evaluateExpression(JSON.parse(call.arguments).expression, 'zh');
 
   it('honours the decimals asked for in the reply', async () => {
     expect((await turn(planner(), [], '10 除以 3，保留两位小数', calculator)).reply).toBe('10 除以 3 ≈ 3.33');

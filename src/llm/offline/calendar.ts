@@ -63,7 +63,8 @@ export function isoWeek(d: Day): number {
 /** The day of the year, 1 on 1 January. */
 export const dayOfYear = (d: Day): number => daysBetween({ year: d.year, month: 1, day: 1 }, d) + 1;
 
-export const isoDate = (d: Day): string => `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
+export const isoDate = (d: Day): string =>
+  `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
 
 /** `2026-03-13` → the day, or undefined. */
 export function parseIsoDate(text: string): Day | undefined {
@@ -75,7 +76,12 @@ export function parseIsoDate(text: string): Day | undefined {
 
 /** The calendar day a moment falls on in a time zone. */
 export function dayIn(moment: Date, timeZone: string): Day {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(moment);
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+  }).formatToParts(moment);
   const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value);
   return { year: get('year'), month: get('month'), day: get('day') };
 }

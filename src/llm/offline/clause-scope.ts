@@ -4,9 +4,11 @@
  */
 
 /** Where a message's requests part: sentence marks and the words that join requests. */
-const CLAUSE_GAP = /[,，。；;！!？?\n]|然后|顺便|另外|并且|同时|\b(?:and then|then|also)\b|\band\s+(?=(?:what|what's|how|tell|when|is|are|do|does|show|check)\b)/i;
+const CLAUSE_GAP =
+  /[,，。；;！!？?\n]|然后|顺便|另外|并且|同时|\b(?:and then|then|also)\b|\band\s+(?=(?:what|what's|how|tell|when|is|are|do|does|show|check)\b)/i;
 /** Requests for other tools: todos, sums, files. */
-const OTHER_TOOL = /记一下|记下|记得|提醒|待办|备忘|\btodo\b|\bto-do\b|\bremind\b|算一下|计算|等于多少|\bcalculate\b|\d\s*[-+*/×÷]\s*\d|文件|\bfile\b|\.(?:txt|md|json|csv)\b/i;
+const OTHER_TOOL =
+  /记一下|记下|记得|提醒|待办|备忘|\btodo\b|\bto-do\b|\bremind\b|算一下|计算|等于多少|\bcalculate\b|\d\s*[-+*/×÷]\s*\d|文件|\bfile\b|\.(?:txt|md|json|csv)\b/i;
 
 /**
  * The clauses of `text` that are not someone else's: not another tool's request, and not `foreign`

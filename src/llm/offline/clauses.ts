@@ -40,7 +40,8 @@ const FIRST = /^(?:请|麻烦你?|帮我)?\s*(?:首先|先)/;
 const ORDINAL =
   /^(?:(?:第[一二三四五六七八九十]+(?:步|点|件事?|个)?|首先|其次|再次|最后|firstly|secondly|thirdly|first|second|third|lastly|finally)\s*[，,、：:]\s*|(?:其次|再次|secondly|thirdly)\s*)/i;
 /** What asks about the part before it and nothing more. */
-const QUESTION_ONLY = /^(?:多少钱?|是多少|等于多少|等于几|是几|几|结果|是|呢|吗|啊|呀|的|了|吧|\bhow much\b|\bwhat is it\b|\bis that\b|[\s,.!?。，！？~])+$/i;
+const QUESTION_ONLY =
+  /^(?:多少钱?|是多少|等于多少|等于几|是几|几|结果|是|呢|吗|啊|呀|的|了|吧|\bhow much\b|\bwhat is it\b|\bis that\b|[\s,.!?。，！？~])+$/i;
 /** A pasted numbered list: 「1. 算一下 2+3 2. 看看待办」, "1) … 2) …", ①②. */
 const ITEM_MARK = /(?:^|\s|[,;，；。])(?:\d{1,2}\s*[.)、）]|[①②③④⑤⑥⑦⑧⑨])(?!\d)\s*/g;
 
@@ -80,7 +81,10 @@ export function clauses(u: Utterance, { lists = true }: { lists?: boolean } = {}
     if (mark) parts[i] = slice(parts[i], mark[0].length, parts[i].norm.length);
   }
   // 「帮我做三件事：」 only introduces the list; 「…七五折之后多少」 leaves 「多少」, no request of its own.
-  return parts.filter((p) => p.norm.replace(/[\s,.!?。，！？；;]/g, '') !== '' && !/[:：]\s*$/.test(p.norm) && !QUESTION_ONLY.test(p.norm));
+  return parts.filter(
+    (p) =>
+      p.norm.replace(/[\s,.!?。，！？；;]/g, '') !== '' && !/[:：]\s*$/.test(p.norm) && !QUESTION_ONLY.test(p.norm),
+  );
 }
 
 /** A message of several lines is several requests, one per line (a numbered list's marks dropped). */
@@ -96,7 +100,6 @@ function byLines(u: Utterance): Utterance[] {
   }
   return out;
 }
-
 
 /**
  * Plain commas and semicolons, and 和/and between requests, for a message whose parts all turn out to

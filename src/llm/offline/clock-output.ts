@@ -15,7 +15,20 @@ export interface ClockReading {
   offsetMinutes: number;
 }
 
-const MONTHS_EN = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS_EN = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 // 「现在是 2026年3月12日 星期四 10:00:00」 / "It is Thursday, March 12, 2026, 10:00:00"
 const WHEN_ZH = /(\d{4})年(\d{1,2})月(\d{1,2})日\s*星期[日一二三四五六]\s*(\d{2}):(\d{2})/;
 const WHEN_EN = /\bIt is [A-Za-z]+, ([A-Za-z]+) (\d{1,2}), (\d{4}), (\d{2}):(\d{2})/;
@@ -41,5 +54,12 @@ export function readClock(output: string): ClockReading | undefined {
     [hour, minute] = [Number(en[4]), Number(en[5])];
   }
   const sign = zone[3] === '-' ? -1 : 1;
-  return { day, hour, minute, zone: zone[1], offsetText: zone[2], offsetMinutes: sign * (Number(zone[4]) * 60 + Number(zone[5])) };
+  return {
+    day,
+    hour,
+    minute,
+    zone: zone[1],
+    offsetText: zone[2],
+    offsetMinutes: sign * (Number(zone[4]) * 60 + Number(zone[5])),
+  };
 }

@@ -17,8 +17,14 @@ const WED = new Date('2026-07-29T01:00:00Z');
 const SAT = new Date('2026-12-26T15:30:00Z');
 
 const ctx = (text: string): ToolContext => ({
-  sessionId: 's', turnId: 't', callId: 'c', workspace: '/nonexistent', signal: new AbortController().signal,
-  lang: detectLang(text), ask: async () => 'deny', progress: () => {},
+  sessionId: 's',
+  turnId: 't',
+  callId: 'c',
+  workspace: '/nonexistent',
+  signal: new AbortController().signal,
+  lang: detectLang(text),
+  ask: async () => 'deny',
+  progress: () => {},
 });
 
 async function ask(at: Date, text: string, history: ChatMessage[] = []) {
@@ -212,7 +218,11 @@ describe('offline planner: the time in a place', () => {
     ['东京上午10点是北京几点', ['东京', '北京'], /东京 10:00 是北京 09:00（同一天）。/],
     ['下午3点东京是几点', [undefined, '东京'], /你这里 15:00 是东京 16:00（同一天）。/],
     ['我这边晚上十点半，洛杉矶是几点', [undefined, '洛杉矶'], /你这里 22:30 是洛杉矶 07:30（同一天）。/],
-    ["what time is it in London when it's 9am in Tokyo", ['Tokyo', 'London'], /09:00 in Tokyo is 01:00 in London, the same day\./],
+    [
+      "what time is it in London when it's 9am in Tokyo",
+      ['Tokyo', 'London'],
+      /09:00 in Tokyo is 01:00 in London, the same day\./,
+    ],
     ['what time is 3pm EST in Shanghai', ['EST', 'Shanghai'], /15:00 in EST is 03:00 in Shanghai, the next day\./],
     ['what time is 6pm London time here', ['London', undefined], /18:00 in London is 01:00 your time, the next day\./],
     ['9am Beijing time in Paris?', ['Beijing', 'Paris'], /09:00 in Beijing is 03:00 in Paris, the same day\./],
@@ -235,6 +245,12 @@ describe('offline planner: the time in a place', () => {
 
   it('keeps the clock’s own answer for a plain time question', async () => {
     const r = await ask(WED, 'what time is it in Tokyo');
-    expect(r.reply).toBe(['It is Wednesday, July 29, 2026, 10:00:00', 'Time zone: Asia/Tokyo (UTC+09:00)', '3 days until the weekend (Saturday).'].join('\n'));
+    expect(r.reply).toBe(
+      [
+        'It is Wednesday, July 29, 2026, 10:00:00',
+        'Time zone: Asia/Tokyo (UTC+09:00)',
+        '3 days until the weekend (Saturday).',
+      ].join('\n'),
+    );
   });
 });

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, dayIn, daysBetween, easter, inMonth, isoDate, isoWeek, nthWeekday, qingming, weekdayOf, type Day } from './calendar.js';
+import {
+  addDays,
+  dayIn,
+  daysBetween,
+  easter,
+  inMonth,
+  isoDate,
+  isoWeek,
+  nthWeekday,
+  qingming,
+  weekdayOf,
+  type Day,
+} from './calendar.js';
 import { datesIn, daysOf, onlyDays } from './dates.js';
 import { holidaysIn } from './holidays.js';
 
@@ -73,8 +85,12 @@ describe('holidays', () => {
   });
 
   it('prefers the longer name where two overlap', () => {
-    expect(datesIn("new year's eve").map((f) => f.expr.kind === 'holiday' && f.expr.holiday.id)).toEqual(['newYearsEve']);
-    expect(datesIn('christmas eve').map((f) => f.expr.kind === 'holiday' && f.expr.holiday.id)).toEqual(['christmasEve']);
+    expect(datesIn("new year's eve").map((f) => f.expr.kind === 'holiday' && f.expr.holiday.id)).toEqual([
+      'newYearsEve',
+    ]);
+    expect(datesIn('christmas eve').map((f) => f.expr.kind === 'holiday' && f.expr.holiday.id)).toEqual([
+      'christmasEve',
+    ]);
     expect(holidaysIn('七夕情人节').map((h) => h.holiday.id)).toEqual(['qixi']);
   });
 });
@@ -149,9 +165,20 @@ describe('days people name', () => {
   });
 
   it('does not read days into other words', () => {
-    for (const text of ['三天以后天气怎么样', '这周天气', '坐3号线', '今年之前天气', 'will there be sun', 'the weather is nice', '一周一次']) {
+    for (const text of [
+      '三天以后天气怎么样',
+      '这周天气',
+      '坐3号线',
+      '今年之前天气',
+      'will there be sun',
+      'the weather is nice',
+      '一周一次',
+    ]) {
       const kinds = datesIn(text).map((f) => `${f.expr.kind}:${text.slice(f.index, f.index + f.length)}`);
-      expect(kinds.some((k) => /后天|前天|周天|3号|sun|weekday/.test(k)), `${text}: ${kinds.join(', ')}`).toBe(false);
+      expect(
+        kinds.some((k) => /后天|前天|周天|3号|sun|weekday/.test(k)),
+        `${text}: ${kinds.join(', ')}`,
+      ).toBe(false);
     }
   });
 

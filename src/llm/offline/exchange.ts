@@ -27,9 +27,13 @@ const RATE = new RegExp(
   'i',
 );
 /** What is asked for: 「是多少人民币」「换多少美元」 "how many yuan", "in euros". */
-const TARGET = new RegExp(`(?:多少|几|换算成|换成|兑换成|兑成|折合成?|转成|换)\\s*(${CURRENCY_WORD.source})|\\bhow (?:many|much)\\s+(${CURRENCY_WORD.source})|\\b(?:in|into|to)\\s+(${CURRENCY_WORD.source})\\s*[?.!]*$`, 'i');
+const TARGET = new RegExp(
+  `(?:多少|几|换算成|换成|兑换成|兑成|折合成?|转成|换)\\s*(${CURRENCY_WORD.source})|\\bhow (?:many|much)\\s+(${CURRENCY_WORD.source})|\\b(?:in|into|to)\\s+(${CURRENCY_WORD.source})\\s*[?.!]*$`,
+  'i',
+);
 
-const codeOf = (word: string | undefined): string | undefined => (word ? CURRENCIES.find(([, re]) => re.test(word))?.[0] : undefined);
+const codeOf = (word: string | undefined): string | undefined =>
+  word ? CURRENCIES.find(([, re]) => re.test(word))?.[0] : undefined;
 
 /** An amount converted at the rate given, or undefined when no rate was given. */
 export function exchange(text: string): string | undefined {

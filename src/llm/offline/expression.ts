@@ -14,7 +14,24 @@ import { conversion } from './unit-conversions.js';
 import { questionProblem } from './word-problems.js';
 
 const NUMBER = '\\d+(?:,\\d{3})*(?:\\.\\d+)?(?:e[+-]?\\d+)?|\\.\\d+';
-const ZH_OPS = ['乘以', '乘上', '乘', '除以', '加上', '加', '减去', '减', '次方', '次幂', '平方', '立方', '开平方', '开方', '根号', '的'];
+const ZH_OPS = [
+  '乘以',
+  '乘上',
+  '乘',
+  '除以',
+  '加上',
+  '加',
+  '减去',
+  '减',
+  '次方',
+  '次幂',
+  '平方',
+  '立方',
+  '开平方',
+  '开方',
+  '根号',
+  '的',
+];
 const SYMBOL_OPS = '\\*\\*|\\/\\/|[-+*/^%()×÷·−√]';
 const TOKEN = `(?:${NUMBER}|${CN_NUMERAL}|${SYMBOL_OPS}|${ZH_OPS.join('|')}|[ \\t]+)`;
 const RUN = new RegExp(`(?:${TOKEN})+`, 'gi');
@@ -83,7 +100,10 @@ const HAS_CN = new RegExp(CN_NUMERAL);
 // with one of its characters, so checking those is enough (a whole numeral before \d is retried from each of its characters).
 const CN_TOUCHES_DIGIT = new RegExp(`\\d${CN_NUMERAL_CHAR}|${CN_NUMERAL_CHAR}\\d`);
 const WORD_OPS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/乘以|乘上|乘/g, '*'], [/除以/g, '/'], [/加上|加/g, '+'], [/减去|减/g, '-'],
+  [/乘以|乘上|乘/g, '*'],
+  [/除以/g, '/'],
+  [/加上|加/g, '+'],
+  [/减去|减/g, '-'],
 ];
 // With Chinese numerals a unary word must read as arithmetic (三的平方, 根号二), since 一百平方米 is an area.
 const CN_UNARY = /的\d+(?:次方|次幂)|的(?:平方|立方)|根号|开平?方|√/;
@@ -122,7 +142,11 @@ export function findExpression(text: string): FoundExpression | undefined {
   }
   // A question that says what to compute (a percent change, a unit to convert to), a discount, a split
   // or an average is the whole sentence's question, whatever sum it holds.
-  const problem = questionProblem(worded) ?? conversion(worded) ?? wordProblem(worded, best?.expression) ?? (best ? undefined : listedPrices(worded));
+  const problem =
+    questionProblem(worded) ??
+    conversion(worded) ??
+    wordProblem(worded, best?.expression) ??
+    (best ? undefined : listedPrices(worded));
   if (problem) return { expression: problem, rest: '' };
   if (!best) {
     // 「123.456 保留一位小数」: one number and how to round it is a calculation too.
@@ -130,5 +154,8 @@ export function findExpression(text: string): FoundExpression | undefined {
     const only = asked ? asked.rest.match(/(?<![\d.])-?\d+(?:\.\d+)?(?![\d.])/g) : null;
     return only?.length === 1 ? { expression: only[0], rest: '' } : undefined;
   }
-  return { expression: best.expression, rest: sentence.slice(0, best.at) + ' ' + sentence.slice(best.at + best.run.length) };
+  return {
+    expression: best.expression,
+    rest: sentence.slice(0, best.at) + ' ' + sentence.slice(best.at + best.run.length),
+  };
 }

@@ -12,8 +12,14 @@ describe('argument extraction', () => {
   });
 
   it('reads Chinese numerals', () => {
-    expect([parseNumber('一'), parseNumber('两'), parseNumber('十'), parseNumber('十一'), parseNumber('二十三'), parseNumber('一百零五')])
-      .toEqual([1, 2, 10, 11, 23, 105]);
+    expect([
+      parseNumber('一'),
+      parseNumber('两'),
+      parseNumber('十'),
+      parseNumber('十一'),
+      parseNumber('二十三'),
+      parseNumber('一百零五'),
+    ]).toEqual([1, 2, 10, 11, 23, 105]);
     expect(parseNumber('第')).toBeUndefined();
   });
 
@@ -48,7 +54,8 @@ describe('argument extraction', () => {
     expect(placeZh('帮我查一下北京的')).toBe('北京');
     expect(placeZh('上海明天会')).toBe('上海');
     expect(placeZh('深圳市明天的')).toBe('深圳');
-    for (const notPlace of ['今天', '明天', '现在', '这里', '我这里', '了']) expect(placeZh(notPlace), notPlace).toBeUndefined();
+    for (const notPlace of ['今天', '明天', '现在', '这里', '我这里', '了'])
+      expect(placeZh(notPlace), notPlace).toBeUndefined();
     expect(placeEn('New York today?')).toBe('New York');
     expect(placeEn("what's the")).toBeUndefined();
     expect(placeEn('my area')).toBeUndefined();

@@ -86,7 +86,14 @@ export function trimEndOf(text: string, chars: RegExp): string {
 }
 
 const QUOTES: ReadonlyArray<readonly [string, string]> = [
-  ['"', '"'], ["'", "'"], ['“', '”'], ['‘', '’'], ['「', '」'], ['『', '』'], ['《', '》'], ['`', '`'],
+  ['"', '"'],
+  ["'", "'"],
+  ['“', '”'],
+  ['‘', '’'],
+  ['「', '」'],
+  ['『', '』'],
+  ['《', '》'],
+  ['`', '`'],
 ];
 
 /** Drops one pair of surrounding quotes: 把“你好 世界”写到 a.txt → 你好 世界. */
@@ -131,7 +138,9 @@ const ID_LIST = new RegExp(`${ONE_ID}(?:\\s*(?:和|跟|与|及|、|,|，|/|&|\\b
 /** Several todo numbers named together, in order; one number or none gives fewer than two. */
 export function todoIds(text: string): number[] {
   for (const m of text.matchAll(ID_LIST)) {
-    const ids = [...m[0].matchAll(new RegExp(CN_NUM, 'g'))].map((n) => parseNumber(n[0])).filter((n): n is number => n !== undefined && n > 0);
+    const ids = [...m[0].matchAll(new RegExp(CN_NUM, 'g'))]
+      .map((n) => parseNumber(n[0]))
+      .filter((n): n is number => n !== undefined && n > 0);
     // A sum ("2 和 3 加起来") or a date is no list of items: only a short list of small numbers is.
     if (ids.length > 1 && ids.length <= 20 && ids.every((n) => n < 10_000)) return [...new Set(ids)];
   }
@@ -161,26 +170,33 @@ const ZH_DAY =
 const ZH_CLOCK =
   '(?:(?:早上|上午|中午|下午|晚上|傍晚|凌晨)\\s*)?(?:\\d{1,2}|[一二两三四五六七八九十]{1,3})\\s*(?:点(?:\\s*(?:半|一刻|三刻|\\d{1,2}\\s*分?))?|:\\d{2}|时)';
 const ZH_DUE = new RegExp(`${ZH_DAY}(?:\\s*${ZH_CLOCK})?|${ZH_CLOCK}`);
-const MONTH_EN = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?![a-z])\\.?';
+const MONTH_EN =
+  '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?![a-z])\\.?';
 const EN_DAY =
   '(?:today|tonight|tomorrow|(?:next |this )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week|weekend)|\\d{4}-\\d{1,2}-\\d{1,2}' +
   '|in (?:\\d{1,3}|a|an|one|two|three|four|five|six|seven|ten) (?:days?|weeks?)|end of (?:the |this )?(?:month|year)|the \\d{1,2}(?:st|nd|rd|th)\\b' +
   `|${MONTH_EN}\\s+\\d{1,2}(?:st|nd|rd|th)?(?!\\d)|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_EN})`;
 const EN_CLOCK = '\\d{1,2}(?::\\d{2})?\\s*(?:am|pm)';
 // "7am tomorrow" as well as "tomorrow at 7am": the clock before the day keeps the day.
-const EN_DUE = new RegExp(`\\b${EN_CLOCK}\\s+(?:on\\s+)?${EN_DAY}\\b|\\b${EN_DAY}(?:\\s+(?:at\\s+)?${EN_CLOCK}\\b)?|\\b${EN_CLOCK}\\b`, 'i');
+const EN_DUE = new RegExp(
+  `\\b${EN_CLOCK}\\s+(?:on\\s+)?${EN_DAY}\\b|\\b${EN_DAY}(?:\\s+(?:at\\s+)?${EN_CLOCK}\\b)?|\\b${EN_CLOCK}\\b`,
+  'i',
+);
 
 /** When a todo is due, as the user said it: "周五前交周报" → 周五, "明天 9 点交作业" → 明天 9 点. */
 export function dueOf(content: string): string | undefined {
   // English words first in English: 「11:59」 in "11:59pm tonight" would otherwise read as a Chinese clock.
-  const m = /[\u4e00-\u9fff]/.test(content) ? (ZH_DUE.exec(content) ?? EN_DUE.exec(content)) : (EN_DUE.exec(content) ?? ZH_DUE.exec(content));
+  const m = /[\u4e00-\u9fff]/.test(content)
+    ? (ZH_DUE.exec(content) ?? EN_DUE.exec(content))
+    : (EN_DUE.exec(content) ?? ZH_DUE.exec(content));
   return m ? m[0].trim() : undefined;
 }
 
 // A path with a Chinese name must end in an extension, so 读一下笔记.txt吧 stops at .txt;
 // an ASCII path is a run of path characters (notes/a.txt, ../secret.txt, README).
 // A verb or a preposition typed against an ASCII name is no part of it: 「把a.txt的内容改成…」 names a.txt.
-const NOT_A_NAME_START = '(?!(?:打开|看看|读取|查看|删除|创建|新建|保存|写入|追加|添加|把|将|往|向|给|在|到|读|写|删|从|跟|和|的|是|叫|看|开)[A-Za-z0-9_])';
+const NOT_A_NAME_START =
+  '(?!(?:打开|看看|读取|查看|删除|创建|新建|保存|写入|追加|添加|把|将|往|向|给|在|到|读|写|删|从|跟|和|的|是|叫|看|开)[A-Za-z0-9_])';
 const CJK_PATH = `${NOT_A_NAME_START}[A-Za-z0-9_.~\\-/\\\\]*[\\u4e00-\\u9fff][\\w\\u4e00-\\u9fff.\\-/]*?\\.[A-Za-z][A-Za-z0-9]{0,9}(?![A-Za-z0-9])`;
 const ASCII_PATH = '(?:[A-Za-z]:[\\\\/])?[A-Za-z0-9_.~\\-/\\\\]*[A-Za-z0-9_~/\\\\]';
 /** Regex source for a file path, for rules to embed. */
@@ -204,7 +220,10 @@ export function nameFrom(after: string): string | undefined {
   if (!zh || NAME_STOP.test(zh[1])) return undefined;
   if (/^[A-Za-z]/.test(zh[1])) {
     // English: the first word, plus following capitalised words ("Alex Smith", not "Alex and I").
-    const words = after.trim().split(/[\s,.!?;:]+/).filter(Boolean);
+    const words = after
+      .trim()
+      .split(/[\s,.!?;:]+/)
+      .filter(Boolean);
     const kept = [words[0]];
     for (const w of words.slice(1, 3)) {
       if (!/^[A-Z][a-z'-]*$/.test(w)) break;

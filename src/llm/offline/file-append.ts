@@ -20,8 +20,7 @@ export interface Append {
 
 /** The second step of an append: the write to make, or why none is made. */
 export type AppendStep =
-  | { kind: 'write'; content: string; created: boolean }
-  | { kind: 'stop'; say: (lang: Lang) => string };
+  { kind: 'write'; content: string; created: boolean } | { kind: 'stop'; say: (lang: Lang) => string };
 
 // file_read's own sentences, in either language, for the cases where its output is not the text.
 const MISSING = /没有这个文件或文件夹|there is no such file or folder/;
@@ -50,17 +49,37 @@ export function appended(old: string, text: string, atStart = false): string {
  * already made of this file, so two appends to one file keep both lines.
  */
 export function appendStep(path: string, append: Append, readOutput: string | undefined, before?: string): AppendStep {
-  if (before !== undefined) return { kind: 'write', content: appended(before, append.text, append.atStart), created: false };
-  if (readOutput === undefined) return { kind: 'stop', say: (lang) => say(lang, `没能读取 ${path}，没有追加任何内容。`, `I couldn't read ${path}, so nothing was appended.`) };
+  if (before !== undefined)
+    return { kind: 'write', content: appended(before, append.text, append.atStart), created: false };
+  if (readOutput === undefined)
+    return {
+      kind: 'stop',
+      say: (lang) =>
+        say(lang, `没能读取 ${path}，没有追加任何内容。`, `I couldn't read ${path}, so nothing was appended.`),
+    };
   if (/^Error:/.test(readOutput)) {
-    if (MISSING.test(readOutput)) return { kind: 'write', content: appended('', append.text, append.atStart), created: true };
+    if (MISSING.test(readOutput))
+      return { kind: 'write', content: appended('', append.text, append.atStart), created: true };
     const why = readOutput.replace(/^Error:\s*/, '').trim();
-    return { kind: 'stop', say: (lang) => say(lang, `抱歉，没能追加到 ${path}：${why}没有写入任何内容。`, `Sorry, I couldn't append to ${path}: ${why} Nothing was written.`) };
+    return {
+      kind: 'stop',
+      say: (lang) =>
+        say(
+          lang,
+          `抱歉，没能追加到 ${path}：${why}没有写入任何内容。`,
+          `Sorry, I couldn't append to ${path}: ${why} Nothing was written.`,
+        ),
+    };
   }
   if (CUT.test(readOutput)) {
     return {
       kind: 'stop',
-      say: (lang) => say(lang, `${path} 太长，我离线时没法在不丢内容的情况下追加，没有写入任何内容。`, `${path} is too long for me to append to offline without losing part of it, so nothing was written.`),
+      say: (lang) =>
+        say(
+          lang,
+          `${path} 太长，我离线时没法在不丢内容的情况下追加，没有写入任何内容。`,
+          `${path} is too long for me to append to offline without losing part of it, so nothing was written.`,
+        ),
     };
   }
   const old = EMPTY(path, readOutput) ? '' : readOutput;
@@ -71,8 +90,20 @@ export function appendStep(path: string, append: Append, readOutput: string | un
 export function appendWording(lang: Lang, path: string, append: Append, where: string | undefined): string {
   const at = where ? say(lang, `\n文件位置：${where}`, `\nIt is at ${where}`) : '';
   return append.created
-    ? say(lang, `好的，${path} 原来不存在，已新建并写入：${append.text}${at}`, `Done. ${path} did not exist, so I created it with: ${append.text}${at}`)
+    ? say(
+        lang,
+        `好的，${path} 原来不存在，已新建并写入：${append.text}${at}`,
+        `Done. ${path} did not exist, so I created it with: ${append.text}${at}`,
+      )
     : append.atStart
-      ? say(lang, `好的，已加到 ${path} 开头：${append.text}${at}`, `Done. Added to the top of ${path}: ${append.text}${at}`)
-      : say(lang, `好的，已追加到 ${path} 末尾：${append.text}${at}`, `Done. Appended to the end of ${path}: ${append.text}${at}`);
+      ? say(
+          lang,
+          `好的，已加到 ${path} 开头：${append.text}${at}`,
+          `Done. Added to the top of ${path}: ${append.text}${at}`,
+        )
+      : say(
+          lang,
+          `好的，已追加到 ${path} 末尾：${append.text}${at}`,
+          `Done. Appended to the end of ${path}: ${append.text}${at}`,
+        );
 }

@@ -29,7 +29,14 @@ const stem = (name: string): string => name.toLowerCase().replace(/\.[a-z0-9]{1,
 /** After the listing: the read (or listing) of the entry the name fits, or what to say instead. */
 export function findFileStep(listOutput: string | undefined, wanted: string, lang: Lang): Second {
   if (listOutput === undefined || /^Error:/.test(listOutput)) {
-    return { kind: 'note', note: say(lang, `没能查看工作区，所以没找到「${wanted}」。`, `I couldn't look in the workspace, so I didn't find "${wanted}".`) };
+    return {
+      kind: 'note',
+      note: say(
+        lang,
+        `没能查看工作区，所以没找到「${wanted}」。`,
+        `I couldn't look in the workspace, so I didn't find "${wanted}".`,
+      ),
+    };
   }
   const entries = entriesOf(listOutput);
   const w = wanted.toLowerCase();
@@ -37,16 +44,36 @@ export function findFileStep(listOutput: string | undefined, wanted: string, lan
   const fits = exact.length ? exact : entries.filter((e) => stem(e.name).includes(w));
   if (fits.length === 1) {
     const [e] = fits;
-    return { kind: 'calls', calls: [e.folder ? { name: 'file_list', args: { path: e.name } } : { name: 'file_read', args: { path: e.name } }] };
+    return {
+      kind: 'calls',
+      calls: [e.folder ? { name: 'file_list', args: { path: e.name } } : { name: 'file_read', args: { path: e.name } }],
+    };
   }
-  const names = (fits.length ? fits : entries).map((e) => (e.folder ? `${e.name}/` : e.name)).join(say(lang, '、', ', '));
+  const names = (fits.length ? fits : entries)
+    .map((e) => (e.folder ? `${e.name}/` : e.name))
+    .join(say(lang, '、', ', '));
   if (fits.length > 1) {
-    return { kind: 'note', note: say(lang, `有几个文件都像「${wanted}」：${names}。是哪一个？`, `Several files fit "${wanted}": ${names}. Which one?`) };
+    return {
+      kind: 'note',
+      note: say(
+        lang,
+        `有几个文件都像「${wanted}」：${names}。是哪一个？`,
+        `Several files fit "${wanted}": ${names}. Which one?`,
+      ),
+    };
   }
   return {
     kind: 'note',
     note: entries.length
-      ? say(lang, `工作区里没有叫「${wanted}」的文件。现有：${names}。`, `There is no file called "${wanted}" in the workspace. There is: ${names}.`)
-      : say(lang, `工作区是空的，没有叫「${wanted}」的文件。`, `The workspace is empty: there is no file called "${wanted}".`),
+      ? say(
+          lang,
+          `工作区里没有叫「${wanted}」的文件。现有：${names}。`,
+          `There is no file called "${wanted}" in the workspace. There is: ${names}.`,
+        )
+      : say(
+          lang,
+          `工作区是空的，没有叫「${wanted}」的文件。`,
+          `The workspace is empty: there is no file called "${wanted}".`,
+        ),
   };
 }

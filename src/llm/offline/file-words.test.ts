@@ -32,8 +32,14 @@ const registry = createToolRegistry([fileReadTool, fileWriteTool, fileListTool])
 async function say(text: string, history: ChatMessage[] = []) {
   const llm = createOfflinePlanner({ prefs: memoryPrefs(), workspace });
   const ctx: ToolContext = {
-    sessionId: 's', turnId: 't', callId: 'c', workspace, signal: new AbortController().signal,
-    lang: detectLang(text), ask: async (r) => (r.insideSandbox ? 'allow' : 'deny'), progress: () => {},
+    sessionId: 's',
+    turnId: 't',
+    callId: 'c',
+    workspace,
+    signal: new AbortController().signal,
+    lang: detectLang(text),
+    ask: async (r) => (r.insideSandbox ? 'allow' : 'deny'),
+    progress: () => {},
   };
   return agentTurn(llm, history, text, async (c) => (await registry.run(c, ctx)).output, registry.specs());
 }
@@ -148,7 +154,7 @@ const CREATES: Array<[string, string, string]> = [
   ['create an empty file called log.txt', 'log.txt', ''],
   ['新建一个空文件 empty.md', 'empty.md', ''],
   ['把 hello 存进 a.txt 里', 'a.txt', 'hello'],
-  ['write \'hello\' into hello.txt', 'hello.txt', 'hello'],
+  ["write 'hello' into hello.txt", 'hello.txt', 'hello'],
   ['把这句话存到 quotes.txt：知行合一', 'quotes.txt', '知行合一'],
   ["保存 '你好世界' 到 hello.txt", 'hello.txt', '你好世界'],
   ['写入文件 a.txt 内容 hello', 'a.txt', 'hello'],
@@ -205,14 +211,22 @@ describe('replacing and adding to the top, said out loud', () => {
 });
 
 describe('where files are kept', () => {
-  it.each(['文件存在哪', '工作区在哪', '我的文件都在哪个目录', '你把文件保存到哪里了', '工作区路径是什么', 'where are my files kept?', 'where do you store files', "what's the workspace path", 'files are saved where?', 'where is the workspace folder'])(
-    '%s',
-    async (text) => {
-      const r = await say(text);
-      expect(r.calls).toEqual([]);
-      expect(r.reply).toContain(workspace);
-    },
-  );
+  it.each([
+    '文件存在哪',
+    '工作区在哪',
+    '我的文件都在哪个目录',
+    '你把文件保存到哪里了',
+    '工作区路径是什么',
+    'where are my files kept?',
+    'where do you store files',
+    "what's the workspace path",
+    'files are saved where?',
+    'where is the workspace folder',
+  ])('%s', async (text) => {
+    const r = await say(text);
+    expect(r.calls).toEqual([]);
+    expect(r.reply).toContain(workspace);
+  });
 
   it('names the file just written', async () => {
     const w = await say('write hi to notes/a.txt');
@@ -227,7 +241,15 @@ describe('where files are kept', () => {
     expect(empty.reply).toContain('工作区是空的');
     expect(empty.reply).toContain(workspace);
     put({ 'a.txt': 'x', 'notes/b.md': 'y' });
-    for (const text of ['show me my files', '看看我都存了哪些文件', '工作区里现在有东西吗', 'what files do I have', 'any files?', 'file list pls', 'workspace里都有什么文件']) {
+    for (const text of [
+      'show me my files',
+      '看看我都存了哪些文件',
+      '工作区里现在有东西吗',
+      'what files do I have',
+      'any files?',
+      'file list pls',
+      'workspace里都有什么文件',
+    ]) {
       const r = await say(text);
       expect(r.calls, text).toEqual([{ name: 'file_list', args: {} }]);
       expect(r.reply, text).toContain('a.txt');
@@ -238,7 +260,9 @@ describe('where files are kept', () => {
     // An empty folder, or a file not there: where to look.
     mkdirSync(join(workspace, 'empty'));
     expect((await say('list files in empty')).reply).toContain(workspace);
-    expect((await say('读一下 nope.txt')).reply).toMatch(new RegExp(`找不到 nope\\.txt[\\s\\S]*${workspace.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect((await say('读一下 nope.txt')).reply).toMatch(
+      new RegExp(`找不到 nope\\.txt[\\s\\S]*${workspace.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+    );
     const sub = await say('notes 目录里有什么');
     expect(sub.reply).toContain('b.md');
     expect(sub.reply).not.toContain(workspace);
@@ -254,7 +278,10 @@ describe('a file named without its extension', () => {
   ])('%s', async (text, file) => {
     put({ 'README.md': 'hello', '日记.md': '今天', 'notes.txt': 'n', 'budget.csv': 'a,b', 'docs/x.md': 'x' });
     const r = await say(text);
-    expect(r.calls).toEqual([{ name: 'file_list', args: {} }, { name: 'file_read', args: { path: file } }]);
+    expect(r.calls).toEqual([
+      { name: 'file_list', args: {} },
+      { name: 'file_read', args: { path: file } },
+    ]);
     expect(r.reply).toContain(`${file}`);
     expect(r.reply).not.toMatch(/根目录|root has/); // the listing was only for finding it
   });
@@ -269,7 +296,10 @@ describe('a file named without its extension', () => {
 
   it('takes no number, pointer or question for a name', async () => {
     for (const text of ['读一下这个文件', '看看我都存了哪些文件', 'read 20 pages a day']) {
-      expect((await say(text)).calls.map((c) => c.name), text).not.toContain('file_read');
+      expect(
+        (await say(text)).calls.map((c) => c.name),
+        text,
+      ).not.toContain('file_read');
     }
   });
 });
@@ -289,7 +319,16 @@ describe('text to keep with no file named', () => {
 });
 
 describe('reading as people ask', () => {
-  it.each(['打开看看 a.txt', 'a.txt 里写了啥', "what's in a.txt", '把 a.txt 的内容发我看看', 'show me a.txt', 'a.txt写的什么', 'a.txt 里面是什么', 'what does a.txt say'])('%s', async (text) => {
+  it.each([
+    '打开看看 a.txt',
+    'a.txt 里写了啥',
+    "what's in a.txt",
+    '把 a.txt 的内容发我看看',
+    'show me a.txt',
+    'a.txt写的什么',
+    'a.txt 里面是什么',
+    'what does a.txt say',
+  ])('%s', async (text) => {
     put({ 'a.txt': '内容 content' });
     const r = await say(text);
     expect(r.calls).toEqual([{ name: 'file_read', args: { path: 'a.txt' } }]);

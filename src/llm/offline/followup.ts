@@ -6,11 +6,22 @@ import type { ChatMessage } from '../types.js';
 import { findExpression } from './expression.js';
 import { CLAUSE_END, looksLikeFile, PATH, restore, todoId, trimEndOf, utterance, type Utterance } from './extract.js';
 import { goOn } from './calc-followup.js';
-import { call, calls, parseArgs, PRIORITY, str, type Intent, type Outcome, type PlannedCall, type Previous } from './intent.js';
+import {
+  call,
+  calls,
+  parseArgs,
+  PRIORITY,
+  str,
+  type Intent,
+  type Outcome,
+  type PlannedCall,
+  type Previous,
+} from './intent.js';
 import { isWhenOnly, placeZh } from './places.js';
 import { onlyDays } from './dates.js';
 
-const LEAD = /^(?:那么|那|还有|换成|改成|再查一下|再查查|再看看|再查|再来|(?:what about|how about|and for|and in|and)\b)\s*/i;
+const LEAD =
+  /^(?:那么|那|还有|换成|改成|再查一下|再查查|再看看|再查|再来|(?:what about|how about|and for|and in|and)\b)\s*/i;
 const TRAIL_PUNCT = /[?？.!。]/;
 /** Words that close a follow-up, each anchored at the end; 的呢 before its suffix 呢. */
 const TRAIL_WORDS = /(?:的呢|呢|怎么样|如何|咋样|吧|\bthen)$/i;
@@ -44,7 +55,10 @@ export function previousOf(
     if (m.role === 'assistant' && m.tool_calls?.length) {
       const asked = lookupAsked(messages, i, classifyAlone);
       if (asked) return asked;
-      return { kind: 'calls', calls: m.tool_calls.map((c): PlannedCall => ({ name: c.name, args: parseArgs(c.arguments) })) };
+      return {
+        kind: 'calls',
+        calls: m.tool_calls.map((c): PlannedCall => ({ name: c.name, args: parseArgs(c.arguments) })),
+      };
     }
     if (m.role === 'user') {
       const earlier = classifyAlone(utterance(m.content));
@@ -58,7 +72,11 @@ export function previousOf(
  * A todo named by content that matched several items (or none) ended its turn on the lookup: the
  * user was asked which one, so 「2」 or 「第二条」 next is the answer.
  */
-function lookupAsked(messages: ChatMessage[], stepIndex: number, classifyAlone: (u: Utterance) => Outcome): Previous | undefined {
+function lookupAsked(
+  messages: ChatMessage[],
+  stepIndex: number,
+  classifyAlone: (u: Utterance) => Outcome,
+): Previous | undefined {
   const calls = messages[stepIndex].role === 'assistant' ? (messages[stepIndex].tool_calls ?? []) : [];
   if (calls.length !== 1 || calls[0].name !== 'todo_list') return undefined;
   for (let j = stepIndex - 1; j >= 0; j--) {
@@ -67,7 +85,9 @@ function lookupAsked(messages: ChatMessage[], stepIndex: number, classifyAlone: 
     if (m.role !== 'user') continue;
     const earlier = classifyAlone(utterance(m.content));
     const lookup = earlier.kind === 'call' ? earlier.call.lookup : undefined;
-    return lookup ? { kind: 'asked', reply: { kind: 'askTodoId', action: lookup.action === 'todo_done' ? 'done' : 'delete' } } : undefined;
+    return lookup
+      ? { kind: 'asked', reply: { kind: 'askTodoId', action: lookup.action === 'todo_done' ? 'done' : 'delete' } }
+      : undefined;
   }
   return undefined;
 }
@@ -78,7 +98,8 @@ const PATH_TOKEN = new RegExp(PATH);
 function again(prev: PlannedCall, subject: string): Outcome | null {
   switch (prev.name) {
     case 'weather': {
-      if ((isWhenOnly(subject) || onlyDays(subject)) && typeof prev.args.city === 'string') return call('weather', { city: prev.args.city });
+      if ((isWhenOnly(subject) || onlyDays(subject)) && typeof prev.args.city === 'string')
+        return call('weather', { city: prev.args.city });
       const city = placeZh(subject);
       return city ? call('weather', { city }) : null;
     }

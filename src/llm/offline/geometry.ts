@@ -13,9 +13,16 @@ const AREA = /面积|\barea\b|多大|how big/i;
 const PERIMETER = /周长|\b(?:perimeter|circumference)\b|一圈|around it/i;
 const RADIUS = new RegExp(`半径${IS}${N}|\\bradius${IS}${N}|${N}\\s*(?:cm|m|厘米|米)?\\s*的?半径`, 'i');
 const DIAMETER = new RegExp(`直径${IS}${N}|\\bdiameter${IS}${N}|${N}\\s*(?:cm|m|厘米|米)?\\s*的?直径`, 'i');
-const LENGTH_WIDTH = new RegExp(`(?:长|长度|\\blength)${IS}${N}[^\\d]{0,12}?(?:宽|宽度|\\bwidth)${IS}${N}|${N}\\s*(?:cm|m|米|厘米)?\\s*(?:[x×*]|\\bby\\b|乘)\\s*${N}`, 'i');
-const RECTANGLE = /长方形|矩形|房间|客厅|卧室|\b(?:rectangle|rectangular|room|garden|yard|field)\b|长.*宽|length.*width/i;
-const SQUARE_SIDE = new RegExp(`(?:正方形|\\bsquare\\b(?! root))[^\\d]{0,12}?(?:边长|\\bside(?: length)?)?${IS}${N}|边长${IS}${N}[^\\d]{0,6}?的?正方形`, 'i');
+const LENGTH_WIDTH = new RegExp(
+  `(?:长|长度|\\blength)${IS}${N}[^\\d]{0,12}?(?:宽|宽度|\\bwidth)${IS}${N}|${N}\\s*(?:cm|m|米|厘米)?\\s*(?:[x×*]|\\bby\\b|乘)\\s*${N}`,
+  'i',
+);
+const RECTANGLE =
+  /长方形|矩形|房间|客厅|卧室|\b(?:rectangle|rectangular|room|garden|yard|field)\b|长.*宽|length.*width/i;
+const SQUARE_SIDE = new RegExp(
+  `(?:正方形|\\bsquare\\b(?! root))[^\\d]{0,12}?(?:边长|\\bside(?: length)?)?${IS}${N}|边长${IS}${N}[^\\d]{0,6}?的?正方形`,
+  'i',
+);
 const TRIANGLE = new RegExp(`(?:底|底边|\\bbase)${IS}${N}[^\\d]{0,12}?(?:高|\\bheight)${IS}${N}`, 'i');
 
 const first = (m: RegExpExecArray): number | undefined => numberOf(m.slice(1).find((g) => g !== undefined) ?? '');

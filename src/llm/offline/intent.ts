@@ -35,8 +35,7 @@ export interface PlannedCall {
  */
 export type Second =
   /** `keep`: the first call's own result is said too, before the second's (a result saved to a file). */
-  | { kind: 'calls'; calls: PlannedCall[]; keep?: boolean }
-  | { kind: 'note'; note: string; keep?: boolean };
+  { kind: 'calls'; calls: PlannedCall[]; keep?: boolean } | { kind: 'note'; note: string; keep?: boolean };
 
 /** A reply without a tool, by kind; replies.ts renders it in the user's language. */
 export type Reply =
@@ -64,13 +63,10 @@ export type Reply =
 
 export type Outcome =
   /** `also`: more calls the same request needs, made after `call` (「北京和上海哪个冷」 looks up both cities; 「把 a.txt 和 b.txt 都读一下」 reads both). */
-  | { kind: 'call'; call: PlannedCall; also?: PlannedCall[] }
-  | { kind: 'reply'; reply: Reply };
+  { kind: 'call'; call: PlannedCall; also?: PlannedCall[] } | { kind: 'reply'; reply: Reply };
 
 /** What came before, as far as a follow-up needs it: the latest step's calls, or a question we asked. */
-export type Previous =
-  | { kind: 'calls'; calls: PlannedCall[] }
-  | { kind: 'asked'; reply: Reply };
+export type Previous = { kind: 'calls'; calls: PlannedCall[] } | { kind: 'asked'; reply: Reply };
 
 /** What a rule may read besides the message. Read-only: the planner applies effects. */
 export interface PlanContext {
@@ -137,7 +133,14 @@ export const PRIORITY = {
  * How a tool's failure is said, kept beside the rules that call the tool: `why` is the tool's own
  * reason as a sentence, `path` the path it was given when the reason does not already name it.
  */
-export type FailureWording = (lang: Lang, args: Record<string, unknown>, why: string, path: string, reason: string, ctx: WordingContext) => string;
+export type FailureWording = (
+  lang: Lang,
+  args: Record<string, unknown>,
+  why: string,
+  path: string,
+  reason: string,
+  ctx: WordingContext,
+) => string;
 
 /** What a success wording may read besides the call and its output. */
 export interface WordingContext {
@@ -163,7 +166,11 @@ export interface ToolRules {
   failure: Record<string, FailureWording>;
   success?: Record<string, SuccessWording>;
   /** A line said after all of a turn's results, from them together (how far apart two clocks are), if any. */
-  together?: (lang: Lang, results: ReadonlyArray<{ call: PlannedCall; output: string | undefined }>, ctx: WordingContext) => string | undefined;
+  together?: (
+    lang: Lang,
+    results: ReadonlyArray<{ call: PlannedCall; output: string | undefined }>,
+    ctx: WordingContext,
+  ) => string | undefined;
 }
 
 /** An argument as text, for wording. */
@@ -172,9 +179,13 @@ export const str = (v: unknown): string => (typeof v === 'string' || typeof v ==
 /** Preference key under which the user's name is kept. */
 export const NAME_KEY = 'user.name';
 
-export const call = (name: string, args: Record<string, unknown> = {}): Outcome => ({ kind: 'call', call: { name, args } });
+export const call = (name: string, args: Record<string, unknown> = {}): Outcome => ({
+  kind: 'call',
+  call: { name, args },
+});
 /** Several calls for one request, in the order they are said. */
-export const calls = (first: PlannedCall, ...also: PlannedCall[]): Outcome => (also.length ? { kind: 'call', call: first, also } : { kind: 'call', call: first });
+export const calls = (first: PlannedCall, ...also: PlannedCall[]): Outcome =>
+  also.length ? { kind: 'call', call: first, also } : { kind: 'call', call: first };
 /** Every call an outcome makes, in order. */
 export const callsOf = (o: Outcome): PlannedCall[] => (o.kind === 'call' ? [o.call, ...(o.also ?? [])] : []);
 export const reply = (r: Reply): Outcome => ({ kind: 'reply', reply: r });

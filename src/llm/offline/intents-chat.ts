@@ -14,9 +14,15 @@ const GREETING = new RegExp(
 );
 const HELP =
   /你(?:能|会|可以)(?:帮我)?(?:做|干)?(?:什么|啥|嘛)|能帮我(?:做|干)(?:什么|啥|嘛)|有什么功能|有哪些功能|怎么用|帮助|使用说明|你是谁|介绍一下你自己|^help\b|\bwhat can you do\b|\bwhat do you do\b|\bhow do i use\b|\bwho are you\b|\bintroduce yourself\b/i;
-const THANKS = new RegExp(`^(?:好的?|嗯)?[,，\\s]*(?:谢谢你?|多谢|感谢|谢啦|谢了|3q|thanks|thank you|thx|ty)(?:\\s*(?:a lot|so much|very much))?${END}`, 'i');
+const THANKS = new RegExp(
+  `^(?:好的?|嗯)?[,，\\s]*(?:谢谢你?|多谢|感谢|谢啦|谢了|3q|thanks|thank you|thx|ty)(?:\\s*(?:a lot|so much|very much))?${END}`,
+  'i',
+);
 const BYE = new RegExp(`^(?:再见|拜拜|回头见|下次见|晚安|bye|goodbye|bye bye|see you|good night)${END}`, 'i');
-const ACK = new RegExp(`^(?:算了|没事了?|好的?|好吧|嗯嗯?|哦|噢|ok|okay|行|可以|收到|明白了?|知道了|好嘞|cool|great|nice|got it|sure)${END}`, 'i');
+const ACK = new RegExp(
+  `^(?:算了|没事了?|好的?|好吧|嗯嗯?|哦|噢|ok|okay|行|可以|收到|明白了?|知道了|好嘞|cool|great|nice|got it|sure)${END}`,
+  'i',
+);
 const MOOD =
   /心情不好|心情很差|心情差|难过|伤心|不开心|不高兴|郁闷|烦死|好烦|很烦|焦虑|压力(?:好|很|太)?大|好累|很累|太累|崩溃|孤独|沮丧|想哭|\bemo\b|\b(?:sad|upset|depressed|stressed|anxious|lonely|exhausted|unhappy)\b|\bfeel(?:ing)? (?:bad|down|awful|terrible|low)\b|\bbad day\b/i;
 

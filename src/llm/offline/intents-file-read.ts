@@ -13,11 +13,15 @@ const NOT_A_PATH = /^(?:todos?|to-do|it|this|that|me|my)$/i;
 const READ_VERB_ZH = '读取|读读|读|打开|查看|查阅|看看|看|瞧瞧|瞧|显示|展示|输出|cat';
 const READ: RegExp[] = [
   re(`(?<verb>${READ_VERB_ZH})\\s*(?:(?:一下|一看|下)\\s*)?(?:(?<file>文件)\\s*)?${P}`),
-  re(`${P}\\s*(?:(?<file>文件)\\s*)?(?:(?:里面|里|中)\\s*)?(?:(?:写了|写的|有|的内容是|的内容)(?:什么|啥|些什么)?|是(?:什么|啥))`),
+  re(
+    `${P}\\s*(?:(?<file>文件)\\s*)?(?:(?:里面|里|中)\\s*)?(?:(?:写了|写的|有|的内容是|的内容)(?:什么|啥|些什么)?|是(?:什么|啥))`,
+  ),
   re(`\\bwhat does\\s+(?:(?:the|(?<file>file))\\s+)*${P}\\s+(?:say|contain|have in it)\\b`),
   re(`\\bwhat(?:'s| is)\\s+(?:written|inside)\\s+(?:in\\s+)?(?:(?:the|(?<file>file))\\s+)*${P}`),
   re(`\\b(?<verb>read)\\s+me\\s+(?:(?:the|(?<file>file))\\s+)*${P}`),
-  re(`\\b(?<verb>read|open(?:\\s+up)?|show(?:\\s+me)?|cat|display|print|view|look\\s+at|check|see)\\s+(?:(?:the|(?<file>file)|contents?\\s+of|what'?s\\s+in)\\s+)*${P}`),
+  re(
+    `\\b(?<verb>read|open(?:\\s+up)?|show(?:\\s+me)?|cat|display|print|view|look\\s+at|check|see)\\s+(?:(?:the|(?<file>file)|contents?\\s+of|what'?s\\s+in)\\s+)*${P}`,
+  ),
   re(`\\bwhat(?:'s|\\s+is)\\s+in\\s+(?:(?:the|(?<file>file))\\s+)*${P}`),
   // 「把 a.txt 和 b.txt 都读一下」「把 notes.md 打开看看」
   re(`把\\s*(?:(?<file>文件)\\s*)?${P}[^。]{0,40}?(?:都|也|给我)?\\s*(?:读|看|打开|显示|展示)(?:一下|下|一遍|看|出来)`),
@@ -61,7 +65,9 @@ const fileRead: Intent = {
       if (!looksLikeFile(path) && !named) continue;
       // 「把 a.txt 和 b.txt 都读一下」: each file named with it.
       const also = filesWith(u, path).map((p): PlannedCall => ({ name: 'file_read', args: { path: p } }));
-      return also.length ? { kind: 'call', call: { name: 'file_read', args: { path } }, also } : call('file_read', { path });
+      return also.length
+        ? { kind: 'call', call: { name: 'file_read', args: { path } }, also }
+        : call('file_read', { path });
     }
     const bare = BARE_NAME_ZH.exec(u.norm) ?? BARE_NAME_EN.exec(u.norm);
     const name = bare?.groups?.name;
@@ -72,14 +78,18 @@ const fileRead: Intent = {
 /** Verbs after which a bare word names a file: 「读一下 readme」 "open notes". */
 const BY_NAME_VERB = /^(?:读取|读读|读|打开|cat|read|open(?:\s+up)?)$/i;
 /** Words after those verbs that name no file. */
-const NOT_A_NAME = /^(?:todos?|to-?do|list|it|this|that|me|my|the|a|news|email|mail|weather|time|calendar|app|youtube|music|website|web|browser|book|books|message|messages)$/i;
+const NOT_A_NAME =
+  /^(?:todos?|to-?do|list|it|this|that|me|my|the|a|news|email|mail|weather|time|calendar|app|youtube|music|website|web|browser|book|books|message|messages)$/i;
 /** 「打开日记文件」「读一下我的笔记文件」: a name, then the word 文件. */
-const BARE_NAME_ZH = /(?:打开|读一下|读读|读取|读|看看|看一下|看下|查看)\s*(?:我的|那个|这个)?\s*(?<name>[\u4e00-\u9fffA-Za-z0-9_-]{1,12}?)\s*(?:这个|那个)?(?:文件|文档)(?!夹)/;
+const BARE_NAME_ZH =
+  /(?:打开|读一下|读读|读取|读|看看|看一下|看下|查看)\s*(?:我的|那个|这个)?\s*(?<name>[\u4e00-\u9fffA-Za-z0-9_-]{1,12}?)\s*(?:这个|那个)?(?:文件|文档)(?!夹)/;
 /** "open my notes file", "show me the budget document". */
-const BARE_NAME_EN = /\b(?:open|read|show(?: me)?|display)\s+(?:my|the|our)\s+(?<name>[\w-]{1,30})\s+(?:file|document|doc)\b/i;
+const BARE_NAME_EN =
+  /\b(?:open|read|show(?: me)?|display)\s+(?:my|the|our)\s+(?<name>[\w-]{1,30})\s+(?:file|document|doc)\b/i;
 
 /** A word that can be a file's name: not a number, a pointer (「这个」), a question or a common noun of other tools. */
-const isName = (name: string): boolean => /^[A-Za-z\u4e00-\u9fff]/.test(name) && !NOT_A_NAME.test(name) && !/[这那该此哪什啥都了吗呢我你它]/.test(name);
+const isName = (name: string): boolean =>
+  /^[A-Za-z\u4e00-\u9fff]/.test(name) && !NOT_A_NAME.test(name) && !/[这那该此哪什啥都了吗呢我你它]/.test(name);
 
 /** List the workspace, then read what the name fits. */
 const findFile = (name: string): Outcome => ({ kind: 'call', call: { name: 'file_list', args: {}, findFile: name } });
@@ -124,11 +134,11 @@ const fileWhere: Intent = {
     if (!WHERE_ZH.test(u.norm) && !WHERE_EN.test(u.norm)) return null;
     // 「notes.txt 存在哪」 names the file; "where did you save it" means the one just written.
     const named = [...u.norm.matchAll(new RegExp(PATH, 'g'))].map((m) => m[0]).find(looksLikeFile);
-    const written = ctx.previous?.kind === 'calls' ? ctx.previous.calls.find((c) => c.name === 'file_write') : undefined;
+    const written =
+      ctx.previous?.kind === 'calls' ? ctx.previous.calls.find((c) => c.name === 'file_write') : undefined;
     const path = named ? cleanPath(named) : written && str(written.args.path);
     return reply(path ? { kind: 'workspace', path } : { kind: 'workspace' });
   },
 };
-
 
 export const FILE_READ_INTENTS: Intent[] = [fileRead, fileList, fileWhere];

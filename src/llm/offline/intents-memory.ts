@@ -9,14 +9,17 @@ import { call, PRIORITY, str, type Intent, type ToolRules } from './intent.js';
 import { NAME_RECALL, NAME_SET, saveAnswer, searchAnswer } from './memory-wording.js';
 
 /** The marker, then what to keep: 「记住：…」「帮我记一下…」「请记着…」. */
-const SAVE_ZH = /^(?:(?:请|你|帮我|麻烦你?|给我)\s*)?(?:要)?(?:记住|记一下|记下来|记下|记着|记好)(?:了|一下)?\s*[:：,，]?\s*/;
+const SAVE_ZH =
+  /^(?:(?:请|你|帮我|麻烦你?|给我)\s*)?(?:要)?(?:记住|记一下|记下来|记下|记着|记好)(?:了|一下)?\s*[:：,，]?\s*/;
 /** "remember that …", "remember: …", "please remember I …"; never "remember to …" (a todo). */
 const SAVE_EN = /^(?:please\s+)?(?:remember|keep in mind|note)(?:\s+that\b|\s*:|,?\s+(?=(?:i|i'm|my)\b))\s*/i;
 /** A statement about the user: what they like, cannot eat, are allergic to, where they live, who they are. */
-const ABOUT_USER_ZH = /^我.{0,40}?(?:喜欢|爱(?:喝|吃|听|看|玩)|讨厌|不(?:能)?(?:吃|喝)|过敏|生日|住在|家在|老家|来自|是.{1,10}人|血型|素食|忌口|偏好|习惯|口味|名字|叫)/;
+const ABOUT_USER_ZH =
+  /^我.{0,40}?(?:喜欢|爱(?:喝|吃|听|看|玩)|讨厌|不(?:能)?(?:吃|喝)|过敏|生日|住在|家在|老家|来自|是.{1,10}人|血型|素食|忌口|偏好|习惯|口味|名字|叫)/;
 /** …not a task: 「记一下我明天要交报告」 is a todo. */
 const TASK_ZH = /明天|后天|今天|今晚|下周|这周|周[一二三四五六日天末]|\d+\s*点|要去|要交|得去|提醒|待办/;
-const PREFERENCE = /喜欢|爱(?:喝|吃|听|看|玩)|讨厌|偏好|口味|不(?:能)?(?:吃|喝)|\b(?:like|likes|love|loves|prefer|prefers|hate|hates|dislike|dislikes|enjoy|enjoys|favou?rite)\b/i;
+const PREFERENCE =
+  /喜欢|爱(?:喝|吃|听|看|玩)|讨厌|偏好|口味|不(?:能)?(?:吃|喝)|\b(?:like|likes|love|loves|prefer|prefers|hate|hates|dislike|dislikes|enjoy|enjoys|favou?rite)\b/i;
 const TRAILING = /[\s。.!！~～]+$/;
 
 /** 「我喜欢喝什么」「我对什么过敏」「你还记得…吗」 "what do I like to drink?" "do you remember …". */
@@ -33,7 +36,11 @@ const memorySave: Intent = {
     const en = zh ? null : SAVE_EN.exec(u.norm);
     const marker = zh ?? en;
     if (!marker) return null;
-    const content = u.raw.slice(marker[0].length).replace(/^这个\s*[:：,，]?\s*/, '').replace(TRAILING, '').trim();
+    const content = u.raw
+      .slice(marker[0].length)
+      .replace(/^这个\s*[:：,，]?\s*/, '')
+      .replace(TRAILING, '')
+      .trim();
     if (!content) return null;
     // 「记住」 said out loud keeps whatever follows (a plate number, where the passport is); the softer
     // 「记一下」 keeps only what is about the user, since 「帮我记一下 买菜」 is a todo. A task is a todo either way.
@@ -66,14 +73,18 @@ const nameRecall: Intent = {
 const memoryRecall: Intent = {
   id: 'memory_recall',
   priority: PRIORITY.memoryRecall,
-  match: (u) => (RECALL_ZH.test(u.norm) || RECALL_EN.test(u.norm) ? call('memory_search', { query: u.raw.replace(TRAILING, '') }) : null),
+  match: (u) =>
+    RECALL_ZH.test(u.norm) || RECALL_EN.test(u.norm)
+      ? call('memory_search', { query: u.raw.replace(TRAILING, '') })
+      : null,
 };
 
 export const MEMORY_RULES: ToolRules = {
   intents: [memorySave, nameRecall, nameSet, memoryRecall],
   failure: {
     memory_save: (lang, _args, why) => say(lang, `没能记下来：${why}`, `I couldn't save that: ${why}`),
-    memory_search: (lang, _args, why) => say(lang, `没能查找记忆：${why}`, `I couldn't look through my memories: ${why}`),
+    memory_search: (lang, _args, why) =>
+      say(lang, `没能查找记忆：${why}`, `I couldn't look through my memories: ${why}`),
   },
   success: {
     memory_save: (lang, c) => saveAnswer(lang, str(c.args.content), c.args.tags),

@@ -51,7 +51,11 @@ describe('a command handed over in a message', () => {
 
   it('comes before the code refusal and the file rules: the words of a command are not read as a request', () => {
     const ctx = { prefs: memoryPrefs() };
-    for (const [text, command] of [['运行 `rm -rf build && echo done`', 'rm -rf build && echo done'], ['run `cat notes.txt`', 'cat notes.txt'], ['执行命令 python3 -c "import os"', 'python3 -c "import os"']]) {
+    for (const [text, command] of [
+      ['运行 `rm -rf build && echo done`', 'rm -rf build && echo done'],
+      ['run `cat notes.txt`', 'cat notes.txt'],
+      ['执行命令 python3 -c "import os"', 'python3 -c "import os"'],
+    ]) {
       expect(classify(utterance(text!), ctx)).toEqual({ kind: 'call', call: { name: 'shell', args: { command } } });
     }
   });

@@ -17,11 +17,13 @@ import { readClock } from './clock-output.js';
 // The message as the rules read it: a long one is its beginning and end, so wording stays fast too.
 import { utterance } from './extract.js';
 
-const TIME_ZH = /几点|什么时间|什么时候了|时间是|现在时间|当前时间|北京时间|几号|几月几[日号]|星期几|周几|礼拜几|日期|什么日子|哪一天/;
+const TIME_ZH =
+  /几点|什么时间|什么时候了|时间是|现在时间|当前时间|北京时间|几号|几月几[日号]|星期几|周几|礼拜几|日期|什么日子|哪一天/;
 const TIME_EN =
   /\bwhat time\b|\bthe time\b|\bcurrent time\b|\btime is it\b|\btime now\b|\bwhat day\b|\bwhich day\b|\bthe date\b|\btoday'?s date\b|\bwhat'?s today\b|\bday of the week\b|\bwhat year\b|\btime in\b|\blocal time\b|\btime (?:over )?there\b/i;
 /** An IANA name, or UTC/GMT with an offset ("UTC+8", "GMT-5", "UTC+5:30"). */
-const IANA_ZONE = /\b(?:[A-Z][A-Za-z]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?|(?:UTC|GMT|utc|gmt)(?:\s*[+-]\s*\d{1,2}(?::?\d{2})?(?!\d))?)(?![\w/])/;
+const IANA_ZONE =
+  /\b(?:[A-Z][A-Za-z]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?|(?:UTC|GMT|utc|gmt)(?:\s*[+-]\s*\d{1,2}(?::?\d{2})?(?!\d))?)(?![\w/])/;
 /** How far apart two clocks are: 「东京和北京差几个小时」, "time difference between London and Shanghai". */
 const TIME_DIFF =
   /时差|差(?:几|多少)个?(?:小时|钟头)|(?:快|慢|早|晚)(?:了)?(?:几|多少)个?(?:小时|钟头)|相差(?:几|多少)|\btime\s*(?:zone\s+)?difference\b|\btime\s+gap\b|\bhow\s+many\s+hours\s+(?:ahead|behind|apart|difference)\b|\bhours?\s+(?:ahead|behind)\b|\bhow\s+far\s+(?:ahead|behind)\b/i;
@@ -94,12 +96,21 @@ function clockLine(lang: Lang, c: PlannedCall, output: string): string | undefin
   const clock = readClock(output);
   if (!clock) return undefined;
   const time = `${pad(clock.hour)}:${pad(clock.minute)}`;
-  const when = say(lang, `${dateName(clock.day, clock.day, lang)} ${weekdayName(clock.day, lang)} ${time}`, `${weekdayName(clock.day, lang)}, ${dateName(clock.day, clock.day, lang)}, ${time}`);
-  return say(lang, `${placeName(lang, c)}：${when}（${clock.zone}，${clock.offsetText}）`, `${placeName(lang, c)}: ${when} (${clock.zone}, ${clock.offsetText})`);
+  const when = say(
+    lang,
+    `${dateName(clock.day, clock.day, lang)} ${weekdayName(clock.day, lang)} ${time}`,
+    `${weekdayName(clock.day, lang)}, ${dateName(clock.day, clock.day, lang)}, ${time}`,
+  );
+  return say(
+    lang,
+    `${placeName(lang, c)}：${when}（${clock.zone}，${clock.offsetText}）`,
+    `${placeName(lang, c)}: ${when} (${clock.zone}, ${clock.offsetText})`,
+  );
 }
 
 /** Whether a message asks about two clocks: a difference, a conversion, or the time in two places. */
-const twoClocks = (text: string): boolean => TIME_DIFF.test(text) || mentions(text).length > 1 || !!sidesOf(text, mentions(text));
+const twoClocks = (text: string): boolean =>
+  TIME_DIFF.test(text) || mentions(text).length > 1 || !!sidesOf(text, mentions(text));
 
 function timeSuccess(lang: Lang, c: PlannedCall, output: string, message: string): string {
   if (twoClocks(message)) return clockLine(lang, c, output) ?? output;
@@ -119,11 +130,17 @@ function followUpDays(text: string): ReturnType<typeof dateQuestion> {
   if (!found.length) return undefined;
   let rest = text;
   for (const f of [...found].reverse()) rest = rest.slice(0, f.index) + rest.slice(f.index + f.length);
-  return /^\s*(?:那么?|还有|and|what about|how about)?\s*(?:的|呢|吗|是|\?|？|\s)*$/i.test(rest) ? { kind: 'dates', found } : undefined;
+  return /^\s*(?:那么?|还有|and|what about|how about)?\s*(?:的|呢|吗|是|\?|？|\s)*$/i.test(rest)
+    ? { kind: 'dates', found }
+    : undefined;
 }
 
 /** How far apart the clocks of the first two results are. */
-function difference(lang: Lang, results: ReadonlyArray<{ call: PlannedCall; output: string | undefined }>, userText: string): string | undefined {
+function difference(
+  lang: Lang,
+  results: ReadonlyArray<{ call: PlannedCall; output: string | undefined }>,
+  userText: string,
+): string | undefined {
   if (!twoClocks(userText)) return undefined;
   const clocks = results.flatMap((r) => {
     const clock = r.call.name === 'current_time' && r.output ? readClock(r.output) : undefined;
@@ -135,7 +152,11 @@ function difference(lang: Lang, results: ReadonlyArray<{ call: PlannedCall; outp
   // The calls were planned with the place the time is said in first.
   const sides = sidesOf(userText, mentions(userText));
   if (sides) {
-    const side = (x: typeof a, name: string) => ({ name, offsetMinutes: x.clock.offsetMinutes, local: !str(x.call.args.timezone) });
+    const side = (x: typeof a, name: string) => ({
+      name,
+      offsetMinutes: x.clock.offsetMinutes,
+      local: !str(x.call.args.timezone),
+    });
     return conversionLine(lang, sides.clock.minutes, side(a, nameA), side(b, nameB));
   }
   const diff = a.clock.offsetMinutes - b.clock.offsetMinutes;
@@ -149,7 +170,8 @@ function difference(lang: Lang, results: ReadonlyArray<{ call: PlannedCall; outp
 export const TIME_RULES: ToolRules = {
   intents: [currentTime],
   failure: {
-    current_time: (lang, _args, why) => say(lang, `抱歉，没能查到时间：${why}`, `Sorry, I couldn't get the time: ${why}`),
+    current_time: (lang, _args, why) =>
+      say(lang, `抱歉，没能查到时间：${why}`, `Sorry, I couldn't get the time: ${why}`),
   },
   success: {
     current_time: (lang, c, output, ctx) => timeSuccess(lang, c, output, utterance(ctx.userText).norm),

@@ -10,15 +10,16 @@ import { datesIn } from './dates.js';
 import { utterance } from './extract.js';
 import { compareWeather, WEATHER_EN, WEATHER_ZH, weatherSuccess } from './weather-wording.js';
 
-
 /** Which of two places is colder or warmer; the places are on either side of these words. */
-const COMPARE_ZH = /哪(?:个|边|里|一个)(?:城市|地方)?(?:更|比较|会)?(?:冷|热|暖和?|凉快?|舒服)|谁(?:更)?(?:冷|热)|对比一?下|比较一?下/;
+const COMPARE_ZH =
+  /哪(?:个|边|里|一个)(?:城市|地方)?(?:更|比较|会)?(?:冷|热|暖和?|凉快?|舒服)|谁(?:更)?(?:冷|热)|对比一?下|比较一?下/;
 const COMPARE_EN = /\b(?:warmer|colder|hotter|cooler|compare)\b/i;
 /**
  * Hot or cold as a question (会冷吗, 热吗, 多冷): weather only with a city or a day beside it,
  * since 「你冷吗」 asks about the listener, not the sky.
  */
-const FEEL_ZH = /(?:(?:会不会|会|很|太|有点|比较|多|更)(?:冷|热|凉快|暖和)|(?:冷|热|凉快|暖和)(?=[吗么嘛]))(?=[吗么嘛啊呀呢吧不?!.,\s]|$)/;
+const FEEL_ZH =
+  /(?:(?:会不会|会|很|太|有点|比较|多|更)(?:冷|热|凉快|暖和)|(?:冷|热|凉快|暖和)(?=[吗么嘛]))(?=[吗么嘛啊呀呢吧不?!.,\s]|$)/;
 /** What to wear: a weather question only when a city is named (「明天去北京穿什么」); alone it is advice we cannot give. */
 const WEAR = /穿什么|穿啥|穿多少|该怎么穿|\bwhat\s+(?:should\s+i|do\s+i|to)\s+wear\b/i;
 const WEATHER_DAY_ZH = /今天|明天|后天|今晚|明早|明晚|这几天|周末|外面/;
@@ -66,7 +67,10 @@ function citiesAround(text: string, keyword: RegExpExecArray, source: RegExp): s
   return [];
 }
 
-const cityCalls = (cities: string[]) => calls(...(cities.map((city): PlannedCall => ({ name: 'weather', args: { city } })) as [PlannedCall, ...PlannedCall[]]));
+const cityCalls = (cities: string[]) =>
+  calls(
+    ...(cities.map((city): PlannedCall => ({ name: 'weather', args: { city } })) as [PlannedCall, ...PlannedCall[]]),
+  );
 
 const weather: Intent = {
   id: 'weather',
@@ -107,7 +111,12 @@ const weather: Intent = {
 export const WEATHER_RULES: ToolRules = {
   intents: [weather],
   failure: {
-    weather: (lang, args, why) => say(lang, `抱歉，没能查到${str(args.city)}的天气：${why}`, `Sorry, I couldn't get the weather for ${str(args.city)}: ${why}`),
+    weather: (lang, args, why) =>
+      say(
+        lang,
+        `抱歉，没能查到${str(args.city)}的天气：${why}`,
+        `Sorry, I couldn't get the weather for ${str(args.city)}: ${why}`,
+      ),
   },
   success: {
     // The message as the rules read it: a long one is its beginning and end, so wording stays fast too.

@@ -4,7 +4,15 @@ import { createOfflinePlanner } from './planner.js';
 import { BUILTIN_TOOL_NAMES, memoryPrefs, specsFor, step, turn } from './testing.js';
 import { pagesIn, urlsIn } from './intents-web.js';
 
-const WEB_TOOLS = [...BUILTIN_TOOL_NAMES, 'shell', 'memory_save', 'memory_search', 'web_fetch', 'web_search', 'pdf_read'];
+const WEB_TOOLS = [
+  ...BUILTIN_TOOL_NAMES,
+  'shell',
+  'memory_save',
+  'memory_search',
+  'web_fetch',
+  'web_search',
+  'pdf_read',
+];
 const planner = () => createOfflinePlanner({ prefs: memoryPrefs() });
 const first = (text: string, tools = WEB_TOOLS) => step(planner(), [{ role: 'user', content: text }], specsFor(tools));
 
@@ -33,8 +41,14 @@ describe('the offline planner and the open-web tools', () => {
   });
 
   it('fetches each address a message names, up to three', async () => {
-    const r = await first('对比一下 https://a.example/1 https://b.example/2 https://a.example/1 https://c.example/3 https://d.example/4');
-    expect(r.parsed.map((c) => c.args.url)).toEqual(['https://a.example/1', 'https://b.example/2', 'https://c.example/3']);
+    const r = await first(
+      '对比一下 https://a.example/1 https://b.example/2 https://a.example/1 https://c.example/3 https://d.example/4',
+    );
+    expect(r.parsed.map((c) => c.args.url)).toEqual([
+      'https://a.example/1',
+      'https://b.example/2',
+      'https://c.example/3',
+    ]);
   });
 
   it.each<[string, string]>([
@@ -59,7 +73,13 @@ describe('the offline planner and the open-web tools', () => {
 
   it("relays what a page said without the fence, cut to a readable length, in the user's language", async () => {
     const page = `# 标题\n\n${'正文。'.repeat(2000)}`;
-    const r = await turn(planner(), [], '打开 https://example.com/long', () => untrusted('https://example.com/long', page), specsFor(WEB_TOOLS));
+    const r = await turn(
+      planner(),
+      [],
+      '打开 https://example.com/long',
+      () => untrusted('https://example.com/long', page),
+      specsFor(WEB_TOOLS),
+    );
     expect(r.reply).toContain('https://example.com/long 的内容：');
     expect(r.reply).toContain('# 标题');
     expect(r.reply).not.toContain('untrusted-content');
@@ -68,14 +88,23 @@ describe('the offline planner and the open-web tools', () => {
   });
 
   it('says why a fetch failed', async () => {
-    const r = await turn(planner(), [], 'open http://127.0.0.1/admin', () => 'Error: 127.0.0.1 is a loopback address: set ZHIXING_ALLOW_PRIVATE_NETWORK=1 to allow it.', specsFor(WEB_TOOLS));
+    const r = await turn(
+      planner(),
+      [],
+      'open http://127.0.0.1/admin',
+      () => 'Error: 127.0.0.1 is a loopback address: set ZHIXING_ALLOW_PRIVATE_NETWORK=1 to allow it.',
+      specsFor(WEB_TOOLS),
+    );
     expect(r.reply).toMatch(/^Could not open http:\/\/127\.0\.0\.1\/admin: .*ZHIXING_ALLOW_PRIVATE_NETWORK/);
   });
 });
 
 describe('addresses and pages in a message', () => {
   it('takes addresses up to CJK punctuation and without the sentence end', () => {
-    expect(urlsIn('看看https://例子.cn/路径。然后 http://x.org/a),')).toEqual(['https://例子.cn/路径', 'http://x.org/a']);
+    expect(urlsIn('看看https://例子.cn/路径。然后 http://x.org/a),')).toEqual([
+      'https://例子.cn/路径',
+      'http://x.org/a',
+    ]);
     expect(urlsIn('ftp://x.org file:///etc/passwd javascript:alert(1)')).toEqual([]);
   });
   it('reads page ranges in both languages', () => {

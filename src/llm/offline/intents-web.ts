@@ -27,7 +27,8 @@ export function urlsIn(text: string): string[] {
 }
 
 /** A video is watched, not read: its page holds a title and little else, so offline says it cannot. */
-const VIDEO = /视频|\bvideos?\b|\b(?:youtube\.com|youtu\.be|bilibili\.com|b23\.tv|v\.qq\.com|youku\.com|douyin\.com|vimeo\.com)\b/i;
+const VIDEO =
+  /视频|\bvideos?\b|\b(?:youtube\.com|youtu\.be|bilibili\.com|b23\.tv|v\.qq\.com|youku\.com|douyin\.com|vimeo\.com)\b/i;
 
 /** Any message holding an address reads it: higher rules (a todo, a file write, a command) have already kept theirs. */
 const webFetch: Intent = {
@@ -36,7 +37,10 @@ const webFetch: Intent = {
   match(u) {
     const [first, ...rest] = urlsIn(u.raw);
     if (!first || VIDEO.test(u.norm)) return null;
-    return calls({ name: 'web_fetch', args: { url: first } }, ...rest.map((url) => ({ name: 'web_fetch', args: { url } })));
+    return calls(
+      { name: 'web_fetch', args: { url: first } },
+      ...rest.map((url) => ({ name: 'web_fetch', args: { url } })),
+    );
   },
 };
 
@@ -50,7 +54,8 @@ function pdfIn(norm: string): { index: number; length: number } | undefined {
   return undefined;
 }
 /** A read verb, or nothing but the name: 「report.pdf」 alone asks to read it. */
-const READ_WORDS = /读|看|打开|总结|概括|摘要|提取|内容|讲了?什么|说了?什么|翻译|\b(?:read|open|show|summari[sz]e|extract|what(?:'s| is| does)|look at|view)\b/i;
+const READ_WORDS =
+  /读|看|打开|总结|概括|摘要|提取|内容|讲了?什么|说了?什么|翻译|\b(?:read|open|show|summari[sz]e|extract|what(?:'s| is| does)|look at|view)\b/i;
 /** Writes and deletes belong to other rules (or to none offline). */
 const NOT_A_READ = /写|删|移动|重命名|改名|复制|保存到|\b(?:write|delete|remove|rename|move|copy|save)\b/i;
 /** 「第 2 页」「第2-4页」「第 1 到 3 页」「前 3 页」 "page 2", "pages 1-3", "pages 2 to 5". */
@@ -86,11 +91,12 @@ const SEARCH_ZH = new RegExp(
   'sd',
 );
 /** Without 网上, 「查一下 …」 is too broad (weather, todos, files): only the search verbs themselves count. */
-const SEARCH_VERB_ZH = /^(?:请|麻烦|帮我|给我|你|能不能|可以)?\s*(?:帮我|给我)?\s*(?:在网上|上网|去网上|网上|用搜索引擎)|^(?:请|麻烦|帮我|给我|你|能不能|可以)?\s*(?:帮我|给我)?\s*(?:搜索|搜一下|搜一搜|搜搜|搜|百度一下|谷歌一下)/;
-const BAIDU_ZH = /^(?:请|帮我|给我)?\s*(?:百度|谷歌|google)\s*一下\s*[:：]?\s*(?<q>.+)$/isd;
+const SEARCH_VERB_ZH =
+  /^(?:请|麻烦|帮我|给我|你|能不能|可以)?\s*(?:帮我|给我)?\s*(?:在网上|上网|去网上|网上|用搜索引擎)|^(?:请|麻烦|帮我|给我|你|能不能|可以)?\s*(?:帮我|给我)?\s*(?:搜索|搜一下|搜一搜|搜搜|搜|百度一下|谷歌一下)/;
+const BAIDU_ZH = /^(?:请|帮我|给我)?\s*(?:百度|谷歌|google)\s*一下\s*[:：]?\s*(?<q>.+)$/dis;
 /** "search for X", "search the web for X", "google X", "look up X online", "web search: X". */
 const SEARCH_EN =
-  /^(?:please\s+)?(?:can you\s+|could you\s+)?(?:(?:do a\s+)?(?:web\s+)?search(?:\s+(?:the\s+)?(?:web|internet|online))?(?:\s+for)?|google|look\s+up)\s*:?\s+(?<q>.+?)(?:\s+(?:online|on the web|on the internet))?[.?!]?$/isd;
+  /^(?:please\s+)?(?:can you\s+|could you\s+)?(?:(?:do a\s+)?(?:web\s+)?search(?:\s+(?:the\s+)?(?:web|internet|online))?(?:\s+for)?|google|look\s+up)\s*:?\s+(?<q>.+?)(?:\s+(?:online|on the web|on the internet))?[.?!]?$/dis;
 /** What stays with other tools though worded as a search: todos, files, memories, the weather, the time. */
 const NOT_THE_WEB = /待办|todo|文件|files?\b|记忆|memor|笔记|notes?\b|天气|weather|几点|时间|\btime\b|日期|\bdate\b/i;
 
@@ -101,7 +107,12 @@ const webSearch: Intent = {
     const zh = SEARCH_VERB_ZH.test(u.norm) ? (BAIDU_ZH.exec(u.norm) ?? SEARCH_ZH.exec(u.norm)) : null;
     const m = zh ?? SEARCH_EN.exec(u.norm);
     const at = m?.indices?.groups?.q;
-    const query = at ? u.raw.slice(at[0], at[1]).replace(/[\s。.!！?？~～]+$/, '').trim() : '';
+    const query = at
+      ? u.raw
+          .slice(at[0], at[1])
+          .replace(/[\s。.!！?？~～]+$/, '')
+          .trim()
+      : '';
     if (!query || NOT_THE_WEB.test(query)) return null;
     return call('web_search', { query });
   },
@@ -117,13 +128,19 @@ function shown(lang: Lang, output: string): string {
 export const WEB_RULES: ToolRules = {
   intents: [webFetch, pdfRead, webSearch],
   success: {
-    web_fetch: (lang, c, output) => `${say(lang, `${str(c.args.url)} 的内容：`, `From ${str(c.args.url)}:`)}\n\n${shown(lang, output)}`,
-    pdf_read: (lang, c, output) => `${say(lang, `${str(c.args.path)} 的内容：`, `From ${str(c.args.path)}:`)}\n\n${shown(lang, output)}`,
-    web_search: (lang, c, output) => `${say(lang, `「${str(c.args.query)}」的搜索结果：`, `Search results for "${str(c.args.query)}":`)}\n\n${shown(lang, output)}`,
+    web_fetch: (lang, c, output) =>
+      `${say(lang, `${str(c.args.url)} 的内容：`, `From ${str(c.args.url)}:`)}\n\n${shown(lang, output)}`,
+    pdf_read: (lang, c, output) =>
+      `${say(lang, `${str(c.args.path)} 的内容：`, `From ${str(c.args.path)}:`)}\n\n${shown(lang, output)}`,
+    web_search: (lang, c, output) =>
+      `${say(lang, `「${str(c.args.query)}」的搜索结果：`, `Search results for "${str(c.args.query)}":`)}\n\n${shown(lang, output)}`,
   },
   failure: {
-    web_fetch: (lang, args, why) => say(lang, `没能打开 ${str(args.url)}：${why}`, `Could not open ${str(args.url)}: ${why}`),
-    pdf_read: (lang, args, why) => say(lang, `没能读取 ${str(args.path)}：${why}`, `Could not read ${str(args.path)}: ${why}`),
-    web_search: (lang, args, why) => say(lang, `没能搜索「${str(args.query)}」：${why}`, `Could not search for "${str(args.query)}": ${why}`),
+    web_fetch: (lang, args, why) =>
+      say(lang, `没能打开 ${str(args.url)}：${why}`, `Could not open ${str(args.url)}: ${why}`),
+    pdf_read: (lang, args, why) =>
+      say(lang, `没能读取 ${str(args.path)}：${why}`, `Could not read ${str(args.path)}: ${why}`),
+    web_search: (lang, args, why) =>
+      say(lang, `没能搜索「${str(args.query)}」：${why}`, `Could not search for "${str(args.query)}": ${why}`),
   },
 };

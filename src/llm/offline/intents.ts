@@ -10,7 +10,17 @@ import { severalTodos } from './intents-todo-add.js';
 import { utterance, type Utterance } from './extract.js';
 import { followUp } from './followup.js';
 import { nearestTo } from './out-of-scope.js';
-import { callsOf, reply, str, type Intent, type Outcome, type PlanContext, type PlannedCall, type Reply, type ToolRules } from './intent.js';
+import {
+  callsOf,
+  reply,
+  str,
+  type Intent,
+  type Outcome,
+  type PlanContext,
+  type PlannedCall,
+  type Reply,
+  type ToolRules,
+} from './intent.js';
 import { CHAT_INTENTS, CODE_INTENTS, OUT_OF_SCOPE_INTENTS } from './intents-chat.js';
 import { MEMORY_RULES } from './intents-memory.js';
 import { CALCULATOR_RULES } from './intents-calculator.js';
@@ -22,7 +32,16 @@ import { WEATHER_RULES } from './intents-weather.js';
 import { WEB_RULES } from './intents-web.js';
 
 /** One module per tool (or group of tools): its rules, and how its results and failures are said. */
-export const RULES: readonly ToolRules[] = [SHELL_RULES, FILE_RULES, TODO_RULES, WEATHER_RULES, TIME_RULES, CALCULATOR_RULES, MEMORY_RULES, WEB_RULES];
+export const RULES: readonly ToolRules[] = [
+  SHELL_RULES,
+  FILE_RULES,
+  TODO_RULES,
+  WEATHER_RULES,
+  TIME_RULES,
+  CALCULATOR_RULES,
+  MEMORY_RULES,
+  WEB_RULES,
+];
 
 /** Every rule, highest priority first (a stable sort: equal priorities keep the order listed). */
 export const INTENTS: readonly Intent[] = [
@@ -50,7 +69,8 @@ export type Plan =
   | { kind: 'calls'; calls: PlannedCall[]; notes?: Array<{ at: number; reply: Reply }> }
   | { kind: 'reply'; reply: Reply };
 
-const CONTINUES_SUM = /^(?:减去?|加上?|乘以?|除以?|少|便宜|优惠|打|开根号|开方|平方|minus|plus|times|divided|less|take off|squared)/i;
+const CONTINUES_SUM =
+  /^(?:减去?|加上?|乘以?|除以?|少|便宜|优惠|打|开根号|开方|平方|minus|plus|times|divided|less|take off|squared)/i;
 
 /** Replies that say nothing about a request, dropped when other parts of the message do something. */
 const SMALL_TALK = new Set<Reply['kind']>(['greeting', 'ack', 'thanks', 'bye']);
@@ -78,7 +98,8 @@ function classifyParts(parts: Utterance[], ctx: PlanContext): Array<Outcome & { 
     }
     let o = classify(part, ctx);
     if (last) o = pointingBack(part, o, last, (p) => classify(p, ctx)) ?? o;
-    if (o.kind === 'reply' && last) o = followUp.match(part, { ...ctx, previous: { kind: 'calls', calls: [last] } }) ?? o;
+    if (o.kind === 'reply' && last)
+      o = followUp.match(part, { ...ctx, previous: { kind: 'calls', calls: [last] } }) ?? o;
     // 「天气怎么样，北京的」: a part answers the question the part before raised.
     const before = outcomes.at(-1);
     if (o.kind === 'reply' && before?.kind === 'reply' && before.reply.kind === 'askCity') {
@@ -145,7 +166,8 @@ function givesDetail(whole: Outcome, calls: PlannedCall[], outcomes: Outcome[]):
 
 /** The same tool on the same file, and an append where the other appends. */
 const sameFile = (a: PlannedCall, b: PlannedCall): boolean =>
-  (a.name === b.name && a.args.path === b.args.path && !a.append === !b.append) || (a.saveTo !== undefined && a.saveTo === b.args.path);
+  (a.name === b.name && a.args.path === b.args.path && !a.append === !b.append) ||
+  (a.saveTo !== undefined && a.saveTo === b.args.path);
 
 /** A part with no request of its own that belongs to a sum around it: it asks how much, or gives numbers. */
 const ASKS_OF_SUM = /多少|几|\d|%|\bhow (?:much|many)\b|\bwhat(?:'s| is)\b/i;
@@ -164,12 +186,20 @@ export function plan(text: string, ctx: PlanContext): Plan {
   const whole = classify(u, ctx);
   const parts = clauses(u, { lists: !(whole.kind === 'call' && verbatim(whole.call)) });
   // 「打 75 折，再减 10 块」 goes on with the same sum: one calculation, not two.
-  const continues = whole.kind === 'call' && whole.call.name === 'calculator' && parts.slice(1).some((p) => CONTINUES_SUM.test(p.norm.trim()));
+  const continues =
+    whole.kind === 'call' &&
+    whole.call.name === 'calculator' &&
+    parts.slice(1).some((p) => CONTINUES_SUM.test(p.norm.trim()));
   if (continues) {
     // 「算一下 100*3，再除以4」: the sum taken further in each part; the last part holds all of it.
     const chain = classifyParts(parts, ctx).flatMap(callsOf);
     const last = chain.at(-1);
-    if (chain.length === parts.length && chain.every((c) => c.name === 'calculator') && last && str(last.args.expression).startsWith(`(${str(chain[0].args.expression)})`)) {
+    if (
+      chain.length === parts.length &&
+      chain.every((c) => c.name === 'calculator') &&
+      last &&
+      str(last.args.expression).startsWith(`(${str(chain[0].args.expression)})`)
+    ) {
       return planned([last]);
     }
   } else if (parts.length > 1) {
@@ -179,7 +209,11 @@ export function plan(text: string, ctx: PlanContext): Plan {
       // File content is verbatim and may itself say 然后 (「内容是：先吃饭，然后睡觉」): split only when
       // every part is a request of its own, the first one writing the same file.
       if (outcomes.every((o) => o.kind === 'call') && calls.some((c) => sameFile(c, whole.call))) return planned(calls);
-    } else if (whole.kind === 'call' && whole.call.name === 'calculator' && outcomes.every((o) => o.kind === 'call' ? o.call.name === 'calculator' : ASKS_OF_SUM.test(o.part.norm))) {
+    } else if (
+      whole.kind === 'call' &&
+      whole.call.name === 'calculator' &&
+      outcomes.every((o) => (o.kind === 'call' ? o.call.name === 'calculator' : ASKS_OF_SUM.test(o.part.norm)))
+    ) {
       // 「税后多少？税前8000，税率3%」: one problem over several sentences, asked once.
       if (calls.length <= 1) return planned([whole.call]);
       return planned(calls);
@@ -189,7 +223,10 @@ export function plan(text: string, ctx: PlanContext): Plan {
       if (whole.kind === 'call' && givesDetail(whole, calls, outcomes)) return planned(callsOf(whole));
       // Some parts are no tool call (「先算 1+1，再给我唱首歌」): do the rest and say what was not done.
       // A todo's words are the user's, so a todo that would lose some of them is kept whole.
-      const keepsTodo = whole.kind === 'call' && whole.call.name === 'todo_add' && calls.some((c) => c.name === 'todo_add' && c.args.content === whole.call.args.content);
+      const keepsTodo =
+        whole.kind === 'call' &&
+        whole.call.name === 'todo_add' &&
+        calls.some((c) => c.name === 'todo_add' && c.args.content === whole.call.args.content);
       // 「算一下 1+1\n记一下 买菜\n第三行」: a todo that would swallow another tool's request is no todo of those words.
       const othersAsked = calls.some((c) => c.name !== 'todo_add');
       if (calls.length && (!(whole.kind === 'call' && whole.call.name === 'todo_add') || keepsTodo || othersAsked)) {
@@ -208,10 +245,18 @@ export function plan(text: string, ctx: PlanContext): Plan {
     const pieces = commaPieces(u, ctx);
     const outcomes = pieces.length > 1 ? classifyParts(pieces, ctx) : [];
     const calls = outcomes.flatMap(callsOf);
-    if ((calls.length > 1 || (calls.length && whole.kind === 'reply')) && outcomes.every((o) => o.kind === 'call') && !(whole.kind === 'call' && (verbatim(whole.call) || whole.call.lookup))) return planned(calls);
+    if (
+      (calls.length > 1 || (calls.length && whole.kind === 'reply')) &&
+      outcomes.every((o) => o.kind === 'call') &&
+      !(whole.kind === 'call' && (verbatim(whole.call) || whole.call.lookup))
+    )
+      return planned(calls);
   }
   return whole.kind === 'call' ? planned(callsOf(whole)) : whole;
 }
 
 /** Classifies a message with no context; used to find what an earlier message asked for. */
-export const classifyAlone = (prefs: PlanContext['prefs']) => (u: Utterance): Outcome => classify(u, { prefs });
+export const classifyAlone =
+  (prefs: PlanContext['prefs']) =>
+  (u: Utterance): Outcome =>
+    classify(u, { prefs });

@@ -135,15 +135,25 @@ describe('offline planner: long messages are planned at once', () => {
   });
 
   it('answers a long message that asks for nothing it knows, without a tool', async () => {
-    const r = await step(planner(), [{ role: 'user', content: shaped(MESSAGE_CHARS, '', 'lorem ipsum dolor sit amet. ') }]);
+    const r = await step(planner(), [
+      { role: 'user', content: shaped(MESSAGE_CHARS, '', 'lorem ipsum dolor sit amet. ') },
+    ]);
     expect(r.calls).toEqual([]);
     expect(r.text).not.toBe('');
   });
 
   it('words the answer to a long message at once, after the tools ran', async () => {
-    const clock = ['现在是 2026年3月12日 星期四 10:00:00', '时区：Asia/Shanghai（UTC+08:00）', '距离周末（星期六）还有 2 天。'].join('\n');
+    const clock = [
+      '现在是 2026年3月12日 星期四 10:00:00',
+      '时区：Asia/Shanghai（UTC+08:00）',
+      '距离周末（星期六）还有 2 天。',
+    ].join('\n');
     const weather = 'X\n当前（当地 12:30）：多云，气温 17.7°C\n建议：天气平稳，照常出门即可。';
-    for (const text of [shaped(MESSAGE_CHARS, '离', ' ', '还有几天到周五'), shaped(MESSAGE_CHARS, '北京和上海', ' ', '明天哪个冷'), shaped(MESSAGE_CHARS, '3', ' 1', '天后是几号')]) {
+    for (const text of [
+      shaped(MESSAGE_CHARS, '离', ' ', '还有几天到周五'),
+      shaped(MESSAGE_CHARS, '北京和上海', ' ', '明天哪个冷'),
+      shaped(MESSAGE_CHARS, '3', ' 1', '天后是几号'),
+    ]) {
       const started = performance.now();
       const r = await turn(planner(), [], text, (c) => (c.name === 'current_time' ? clock : weather));
       expect(performance.now() - started).toBeLessThan(BUDGET_MS);
@@ -152,7 +162,9 @@ describe('offline planner: long messages are planned at once', () => {
   });
 
   it('still reads a request at the end of a long message', async () => {
-    const r = await step(planner(), [{ role: 'user', content: shaped(MESSAGE_CHARS, '', '今天心情不错，', '。看看我的待办') }]);
+    const r = await step(planner(), [
+      { role: 'user', content: shaped(MESSAGE_CHARS, '', '今天心情不错，', '。看看我的待办') },
+    ]);
     expect(r.parsed).toEqual([{ name: 'todo_list', args: {} }]);
   });
 });
@@ -200,8 +212,16 @@ describe('offline planner: long file content is written whole', () => {
     const r = await step(planner(), [{ role: 'user', content: text }]);
     expect(performance.now() - started).toBeLessThan(BUDGET_MS);
     expect(r.parsed).toEqual([{ name: 'file_read', args: { path: 'notes/long.txt' } }]);
-    const read: ChatMessage = { role: 'tool', tool_call_id: r.calls[0].id, content: 'Error: notes/long.txt was not found: there is no such file or folder.' };
-    const next = await step(planner(), [{ role: 'user', content: text }, { role: 'assistant', content: null, tool_calls: r.calls }, read]);
+    const read: ChatMessage = {
+      role: 'tool',
+      tool_call_id: r.calls[0].id,
+      content: 'Error: notes/long.txt was not found: there is no such file or folder.',
+    };
+    const next = await step(planner(), [
+      { role: 'user', content: text },
+      { role: 'assistant', content: null, tool_calls: r.calls },
+      read,
+    ]);
     expect(next.parsed).toEqual([{ name: 'file_write', args: { path: 'notes/long.txt', content: `${content}\n` } }]);
   });
 

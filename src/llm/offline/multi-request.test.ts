@@ -3,7 +3,8 @@ import { createOfflinePlanner } from './planner.js';
 import { memoryPrefs, step, turn } from './testing.js';
 
 const planner = () => createOfflinePlanner({ prefs: memoryPrefs() });
-const names = async (text: string) => (await step(planner(), [{ role: 'user', content: text }])).parsed.map((c) => c.name);
+const names = async (text: string) =>
+  (await step(planner(), [{ role: 'user', content: text }])).parsed.map((c) => c.name);
 
 /** [message, the tools called, in order] */
 const CASES: Array<[string, string[]]> = [
@@ -37,13 +38,18 @@ const CASES: Array<[string, string[]]> = [
 
 describe('a list of todos, and lines that are no request', () => {
   it('keeps each listed or quoted item as its own todo, in the words typed', async () => {
-    const r = await step(planner(), [{ role: 'user', content: 'add \u201cwater plants\u201d, "pay rent" & "call mum" to my list' }]);
+    const r = await step(planner(), [
+      { role: 'user', content: 'add \u201cwater plants\u201d, "pay rent" & "call mum" to my list' },
+    ]);
     expect(r.parsed.map((c) => c.args.content)).toEqual(['water plants', 'pay rent', 'call mum']);
   });
 
   it('does the requests of a pasted message and says what it could not do, never folding them into a todo', async () => {
     const r = await step(planner(), [{ role: 'user', content: '算一下 1+1\n记一下 买菜\n第三行' }]);
-    expect(r.parsed).toEqual([{ name: 'calculator', args: { expression: '1+1' } }, { name: 'todo_add', args: { content: '买菜' } }]);
+    expect(r.parsed).toEqual([
+      { name: 'calculator', args: { expression: '1+1' } },
+      { name: 'todo_add', args: { content: '买菜' } },
+    ]);
   });
 });
 
@@ -54,7 +60,10 @@ describe('several requests in one message', () => {
 
   it('reads a part that only names a new subject as the same request again', async () => {
     const r = await step(planner(), [{ role: 'user', content: '查一下上海天气，还有杭州的' }]);
-    expect(r.parsed).toEqual([{ name: 'weather', args: { city: '上海' } }, { name: 'weather', args: { city: '杭州' } }]);
+    expect(r.parsed).toEqual([
+      { name: 'weather', args: { city: '上海' } },
+      { name: 'weather', args: { city: '杭州' } },
+    ]);
   });
 
   it('keeps file content whole when it says 然后 itself', async () => {
@@ -68,13 +77,19 @@ describe('several requests in one message', () => {
   });
 
   it('reports every result in order', async () => {
-    const outputs: Record<string, string> = { calculator: '36', todo_list: '待办清单是空的。', current_time: '现在是 9:30。' };
+    const outputs: Record<string, string> = {
+      calculator: '36',
+      todo_list: '待办清单是空的。',
+      current_time: '现在是 9:30。',
+    };
     const r = await turn(planner(), [], '先算一下 12*3 再看看待办，然后告诉我现在几点', (c) => outputs[c.name]);
     expect(r.reply).toBe('12*3 = 36\n待办清单是空的。\n现在是 9:30。');
   });
 
   it('does the parts it can and says which part it cannot, where it came', async () => {
-    const r = await turn(planner(), [], '先算一下 1+1，再给我写首诗，然后看看待办', (c) => (c.name === 'calculator' ? '2' : '待办清单是空的。'));
+    const r = await turn(planner(), [], '先算一下 1+1，再给我写首诗，然后看看待办', (c) =>
+      c.name === 'calculator' ? '2' : '待办清单是空的。',
+    );
     expect(r.calls.map((c) => c.name)).toEqual(['calculator', 'todo_list']);
     const lines = r.reply.split('\n');
     expect(lines[0]).toBe('1+1 = 2');
@@ -83,7 +98,9 @@ describe('several requests in one message', () => {
   });
 
   it('keeps the decimals asked for in each calculation', async () => {
-    const r = await turn(planner(), [], '算一下 10/3 和 then calculate 2/3, keep two decimals', (c) => (JSON.parse(c.arguments).expression.startsWith('10') ? '3.33333333333333' : '0.666666666666667'));
+    const r = await turn(planner(), [], '算一下 10/3 和 then calculate 2/3, keep two decimals', (c) =>
+      JSON.parse(c.arguments).expression.startsWith('10') ? '3.33333333333333' : '0.666666666666667',
+    );
     expect(r.reply).toBe('10/3 ≈ 3.33\n2/3 ≈ 0.67');
   });
 });

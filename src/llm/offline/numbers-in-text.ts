@@ -9,7 +9,16 @@ export const DIGITS = '(?<!\\d)\\d+(?:\\.\\d+)?';
 /** Regex source for a Chinese numeral. */
 export const CN = '[零〇一二两三四五六七八九十百千万亿]+(?:点[零〇一二三四五六七八九]+)?';
 const SMALL_WORDS: Readonly<Record<string, number>> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
 };
 
 /** A number in digits, in Chinese, or a small English word; undefined when it cannot be read. */
@@ -28,7 +37,10 @@ export function digits(text: string): string {
 }
 
 /** A number as it stands in a sentence: digits, or a Chinese numeral that is not part of a word. */
-const ANY_NUMBER = new RegExp(`(?<![\\d.,])(?:\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|${DIGITS})(?![\\d.])|(?<![第星期周礼拜零〇一二两三四五六七八九十百千万亿点])${CN}(?!下|共|起|些|样|直|定|般|会儿|点儿|天下)`, 'g');
+const ANY_NUMBER = new RegExp(
+  `(?<![\\d.,])(?:\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|${DIGITS})(?![\\d.])|(?<![第星期周礼拜零〇一二两三四五六七八九十百千万亿点])${CN}(?!下|共|起|些|样|直|定|般|会儿|点儿|天下)`,
+  'g',
+);
 
 export interface FoundNumber {
   value: number;

@@ -17,10 +17,13 @@ const REWRITES: ReadonlyArray<readonly [RegExp, (m: string, ...g: string[]) => s
   [/π|圆周率|\bpi\b/gi, () => PI],
   // 5!, 5 的阶乘, factorial of 5, 5 factorial
   [/(?<![\d.])(\d{1,3})\s*!(?!=)/g, (m, n) => (Number(n) <= MAX_FACTORIAL ? product(Number(n)) : m)],
-  [/(?<![\d.])(\d{1,3})\s*的?\s*阶乘|\bfactorial of\s*(\d{1,3})\b|(?<![\d.])(\d{1,3})\s*factorial\b/gi, (m, a, b, c) => {
-    const n = Number(a || b || c);
-    return n <= MAX_FACTORIAL ? product(n) : m;
-  }],
+  [
+    /(?<![\d.])(\d{1,3})\s*的?\s*阶乘|\bfactorial of\s*(\d{1,3})\b|(?<![\d.])(\d{1,3})\s*factorial\b/gi,
+    (m, a, b, c) => {
+      const n = Number(a || b || c);
+      return n <= MAX_FACTORIAL ? product(n) : m;
+    },
+  ],
   // 100 mod 7, 100 除以 7 的余数, the remainder of 100 divided by 7
   [/(\d+)\s*(?:mod|modulo)\s*(\d+)/gi, (_m, a, b) => `${a}%${b}`],
   [/(\d+)\s*除以\s*(\d+)\s*(?:的|，|,)?\s*余数(?:是)?/g, (_m, a, b) => `${a}%${b} `],
@@ -32,6 +35,9 @@ const REWRITES: ReadonlyArray<readonly [RegExp, (m: string, ...g: string[]) => s
 export function rewriteOperators(text: string): string {
   if (!/负|π|圆周率|pi|!|阶乘|factorial|mod|余数|remainder/i.test(text)) return text;
   let out = text;
-  for (const [pattern, make] of REWRITES) out = out.replace(pattern, (m: string, ...g: unknown[]) => make(m, ...g.map((x) => (typeof x === 'string' ? x : ''))));
+  for (const [pattern, make] of REWRITES)
+    out = out.replace(pattern, (m: string, ...g: unknown[]) =>
+      make(m, ...g.map((x) => (typeof x === 'string' ? x : ''))),
+    );
   return out;
 }

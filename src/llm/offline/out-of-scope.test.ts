@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createOfflinePlanner } from './planner.js';
 import { memoryPrefs, specsFor, step } from './testing.js';
 
-const first = (text: string, tools = specsFor()) => step(createOfflinePlanner({ prefs: memoryPrefs() }), [{ role: 'user', content: text }], tools);
+const first = (text: string, tools = specsFor()) =>
+  step(createOfflinePlanner({ prefs: memoryPrefs() }), [{ role: 'user', content: text }], tools);
 
 /** [what the user says, what the short reply must offer] */
 const MISSES: Array<[string, RegExp]> = [

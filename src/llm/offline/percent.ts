@@ -53,28 +53,42 @@ function shareOf(g: Groups): [string, string] | undefined {
 }
 
 /** Calls `make` with the named groups of a match; keeps the match when it returns undefined. */
-const using = (make: (g: Groups) => string | undefined) =>
-  (match: string, ...rest: unknown[]): string => make(rest.at(-1) as Groups) ?? match;
+const using =
+  (make: (g: Groups) => string | undefined) =>
+  (match: string, ...rest: unknown[]): string =>
+    make(rest.at(-1) as Groups) ?? match;
 
 /** The text with every percentage and fraction phrase it can read turned into plain arithmetic. */
 export function rewritePercent(text: string): string {
   if (!ANY_SHARE.test(text)) return text;
   return text
-    .replace(SHARE_OF, using((g) => {
-      if (g.en !== undefined) return `${g.en}/100*${g.enOf}`;
-      const [s, of] = [shareOf(g), digitsOf(g.of)];
-      return s && of ? `${s[0]}/${s[1]}*${of}` : undefined;
-    }))
-    .replace(OF_SHARE, using((g) => {
-      const [whole, s] = [digitsOf(g.whole), shareOf(g)];
-      return whole && s ? `${whole}*${s[0]}/${s[1]}` : undefined;
-    }))
-    .replace(TIMES_SHARE, using((g) => {
-      const s = shareOf(g);
-      return s ? `${g.op}(${s[0]}/${s[1]})` : undefined;
-    }))
-    .replace(FRACTION, using((g) => {
-      const s = shareOf(g);
-      return s ? `(${s[0]}/${s[1]})` : undefined;
-    }));
+    .replace(
+      SHARE_OF,
+      using((g) => {
+        if (g.en !== undefined) return `${g.en}/100*${g.enOf}`;
+        const [s, of] = [shareOf(g), digitsOf(g.of)];
+        return s && of ? `${s[0]}/${s[1]}*${of}` : undefined;
+      }),
+    )
+    .replace(
+      OF_SHARE,
+      using((g) => {
+        const [whole, s] = [digitsOf(g.whole), shareOf(g)];
+        return whole && s ? `${whole}*${s[0]}/${s[1]}` : undefined;
+      }),
+    )
+    .replace(
+      TIMES_SHARE,
+      using((g) => {
+        const s = shareOf(g);
+        return s ? `${g.op}(${s[0]}/${s[1]})` : undefined;
+      }),
+    )
+    .replace(
+      FRACTION,
+      using((g) => {
+        const s = shareOf(g);
+        return s ? `(${s[0]}/${s[1]})` : undefined;
+      }),
+    );
 }

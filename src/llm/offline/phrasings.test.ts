@@ -68,7 +68,10 @@ describe('generalising beyond the acceptance list', () => {
       { name: 'weather', args: { city: '北京' } },
       { name: 'todo_add', args: { content: '带伞' } },
     ]);
-    expect((await first('add a todo: buy milk, then show my todos')).parsed.map((c) => c.name)).toEqual(['todo_add', 'todo_list']);
+    expect((await first('add a todo: buy milk, then show my todos')).parsed.map((c) => c.name)).toEqual([
+      'todo_add',
+      'todo_list',
+    ]);
   });
 });
 
@@ -111,7 +114,9 @@ describe('follow-ups', () => {
     const a = await turn(llm, [], '完成第 1 条');
     expect((await turn(llm, a.messages, '那第二条呢')).calls).toEqual([{ name: 'todo_done', args: { id: 2 } }]);
     const t = await turn(llm, [], '现在几点');
-    expect((await turn(llm, t.messages, '那东京呢')).calls).toEqual([{ name: 'current_time', args: { timezone: '东京' } }]);
+    expect((await turn(llm, t.messages, '那东京呢')).calls).toEqual([
+      { name: 'current_time', args: { timezone: '东京' } },
+    ]);
   });
 
   it('does not treat an unrelated message as a follow-up', async () => {
@@ -176,7 +181,12 @@ describe('the Llm contract', () => {
     const controller = new AbortController();
     controller.abort();
     const run = async () => {
-      for await (const _ of planner().stream({ messages: [{ role: 'user', content: 'hi' }], tools: [], signal: controller.signal })) void _;
+      for await (const _ of planner().stream({
+        messages: [{ role: 'user', content: 'hi' }],
+        tools: [],
+        signal: controller.signal,
+      }))
+        void _;
     };
     await expect(run()).rejects.toThrow();
   });

@@ -10,10 +10,15 @@ const FILE_TOOLS = new Set(['file_read', 'file_write', 'file_list']);
 /** Words that stand for the file just named. */
 const THAT_FILE = /这个文件|这份文件|该文件|此文件|那个文件|刚才的?文件|这文件|它|\b(?:this|that|the) file\b|\bit\b/i;
 /** A folder asked for before the file: 「建个文件夹 notes」 "make a folder called notes". */
-export const FOLDER_MADE = new RegExp(`(?:建|创建|新建|建立)\\s*(?:一个|个)?\\s*(?:新的?)?(?:文件夹|目录)\\s*(?:(?:叫做|叫|名为|名叫)\\s*)?(?<made>${PATH})|\\b(?:create|make)\\s+(?:a\\s+|the\\s+|new\\s+)*(?:folder|directory)\\s+(?:called\\s+|named\\s+)?(?<made2>${PATH})`, 'i');
-export const INSIDE_IT = /(?:在|到)(?:它|那个文件夹|这个文件夹|该文件夹)?(?:里面|里头|其中|里)|\b(?:in|inside) (?:it|there|that folder)\b/i;
+export const FOLDER_MADE = new RegExp(
+  `(?:建|创建|新建|建立)\\s*(?:一个|个)?\\s*(?:新的?)?(?:文件夹|目录)\\s*(?:(?:叫做|叫|名为|名叫)\\s*)?(?<made>${PATH})|\\b(?:create|make)\\s+(?:a\\s+|the\\s+|new\\s+)*(?:folder|directory)\\s+(?:called\\s+|named\\s+)?(?<made2>${PATH})`,
+  'i',
+);
+export const INSIDE_IT =
+  /(?:在|到)(?:它|那个文件夹|这个文件夹|该文件夹)?(?:里面|里头|其中|里)|\b(?:in|inside) (?:it|there|that folder)\b/i;
 /** What can only be said of a file, so a part saying it is about the file even if it reads as something else. */
-const STRONG_FILE_CUE = /这个文件|这份文件|该文件|此文件|那个文件|刚才的?文件|这文件|末尾|结尾|最后面|尾部|内容|\b(?:this|that|the) file\b/i;
+const STRONG_FILE_CUE =
+  /这个文件|这份文件|该文件|此文件|那个文件|刚才的?文件|这文件|末尾|结尾|最后面|尾部|内容|\b(?:this|that|the) file\b/i;
 /** Where in a file, said without the file: 「在末尾」「后面」. */
 const FILE_END = /末尾|结尾|最后面|最后|后面|尾部/;
 /** Words that stand for the place just named: 「那边」「当地」 "there". */
@@ -38,21 +43,31 @@ function namingFile(part: Utterance, path: string): Utterance | undefined {
  * What a part means given the call before it, when it points back to that call's subject; undefined
  * when it does not. `classify` reads a text as a message of its own.
  */
-export function pointingBack(part: Utterance, o: Outcome, last: PlannedCall, classify: (u: Utterance) => Outcome): Outcome | undefined {
+export function pointingBack(
+  part: Utterance,
+  o: Outcome,
+  last: PlannedCall,
+  classify: (u: Utterance) => Outcome,
+): Outcome | undefined {
   const path = str(last.args.path);
   // A part that names no file but speaks of one (「这个文件」「内容」「末尾」) is about the file just named,
   // whatever else it could be read as: 「在末尾加一句 完成」 is no todo done.
   const namesFile = /[\w\u4e00-\u9fff]\.[A-Za-z][A-Za-z0-9]{0,9}\b|[/\\]/.test(part.norm);
-  const misread = o.kind === 'reply' || (o.kind === 'call' && !FILE_TOOLS.has(o.call.name) && STRONG_FILE_CUE.test(part.raw));
+  const misread =
+    o.kind === 'reply' || (o.kind === 'call' && !FILE_TOOLS.has(o.call.name) && STRONG_FILE_CUE.test(part.raw));
   if (path && FILE_TOOLS.has(last.name) && !namesFile && misread) {
     const named = namingFile(part, path);
     const again = named && classify(named);
     return again?.kind === 'call' && (o.kind === 'reply' || FILE_TOOLS.has(again.call.name)) ? again : undefined;
   }
-  const place = last.name === 'weather' ? str(last.args.city) : last.name === 'current_time' ? str(last.args.timezone) : '';
+  const place =
+    last.name === 'weather' ? str(last.args.city) : last.name === 'current_time' ? str(last.args.timezone) : '';
   if (!place) return undefined;
   // 「东京现在几点，那边天气怎么样」: the weather there.
-  if ((o.kind === 'reply' && o.reply.kind === 'askCity') || (o.kind === 'call' && o.call.name === 'weather' && THAT_PLACE.test(str(o.call.args.city)))) {
+  if (
+    (o.kind === 'reply' && o.reply.kind === 'askCity') ||
+    (o.kind === 'call' && o.call.name === 'weather' && THAT_PLACE.test(str(o.call.args.city)))
+  ) {
     return { kind: 'call', call: { name: 'weather', args: { city: place } } };
   }
   // 「北京天气怎么样，那边现在几点」: the time there.
@@ -77,7 +92,10 @@ export function intoFolder(o: Outcome, part: Utterance, folder: string | undefin
 
 /** 「上海和北京」 as two places; one place as itself. */
 function places(name: string): string[] {
-  const parts = name.split(PLACE_JOIN).map((p) => p.trim()).filter(Boolean);
+  const parts = name
+    .split(PLACE_JOIN)
+    .map((p) => p.trim())
+    .filter(Boolean);
   return parts.length > 1 && parts.every((p) => p.length <= 40) ? parts : [name];
 }
 
@@ -102,12 +120,22 @@ export function planned(calls: PlannedCall[]): { kind: 'calls'; calls: PlannedCa
   const out: PlannedCall[] = [];
   for (const c of calls) {
     const key = c.name === 'weather' ? 'city' : c.name === 'current_time' ? 'timezone' : undefined;
-    const spread = key && typeof c.args[key] === 'string' ? places(c.args[key] as string).map((p) => ({ ...c, args: { ...c.args, [key]: p } })) : [c];
+    const spread =
+      key && typeof c.args[key] === 'string'
+        ? places(c.args[key] as string).map((p) => ({ ...c, args: { ...c.args, [key]: p } }))
+        : [c];
     for (const one of spread) {
       // 「现在几点，今天几号」 asks the clock once.
-      if (READ_ONLY.has(one.name) && !one.lookup && !one.append && out.some((o) => !o.append && o.name === one.name && JSON.stringify(o.args) === JSON.stringify(one.args))) continue;
+      if (
+        READ_ONLY.has(one.name) &&
+        !one.lookup &&
+        !one.append &&
+        out.some((o) => !o.append && o.name === one.name && JSON.stringify(o.args) === JSON.stringify(one.args))
+      )
+        continue;
       // A read of a file an earlier part appends to comes after that append's write.
-      const at = one.name === 'file_read' && !one.append ? out.findIndex((o) => o.append && o.args.path === one.args.path) : -1;
+      const at =
+        one.name === 'file_read' && !one.append ? out.findIndex((o) => o.append && o.args.path === one.args.path) : -1;
       if (at >= 0) {
         out[at] = { ...out[at], append: { ...out[at].append!, thenRead: true } };
         continue;

@@ -59,7 +59,10 @@ beforeAll(async () => {
     fileWriteTool,
     fileListTool,
     createWeatherTool({ geocodingUrl: `${base}/geo`, forecastUrl: `${base}/forecast` }),
-    ...createMemoryTools({ memory: createMemoryService({ repo: store.memories, newId: () => store.newId('mem') }), sessionTitle: (id) => store.sessions.get(id)?.title }),
+    ...createMemoryTools({
+      memory: createMemoryService({ repo: store.memories, newId: () => store.newId('mem') }),
+      sessionTitle: (id) => store.sessions.get(id)?.title,
+    }),
   ]);
 });
 
@@ -148,7 +151,9 @@ describe('offline planner with the real tools', () => {
 
   it('keeps todos: add, list, done, delete, and an out-of-range number', async () => {
     const llm = offline();
-    expect((await say(llm, '记一下 周五前交周报')).reply).toBe('好的，已添加待办 #1：周五前交周报（截止：2026-03-06 周五）');
+    expect((await say(llm, '记一下 周五前交周报')).reply).toBe(
+      '好的，已添加待办 #1：周五前交周报（截止：2026-03-06 周五）',
+    );
     await say(llm, '帮我记一下：明天 9 点交软件工程作业');
     const list = await say(llm, '看看待办');
     expect(list.reply).toContain('1. [ ] 周五前交周报（截止：2026-03-06 周五）');
@@ -181,8 +186,19 @@ describe('offline planner with the real tools', () => {
     const path = join(root, 'z.db');
     const reopened = createStore(path); // a second connection, as after a restart
     try {
-      const tools = createToolRegistry(createMemoryTools({ memory: createMemoryService({ repo: reopened.memories, newId: () => reopened.newId('mem') }), sessionTitle: (id) => reopened.sessions.get(id)?.title }));
-      const r = await turn(createOfflinePlanner({ prefs: reopened.prefs }), [], '我叫什么名字', async (call) => (await tools.run(call, context('我叫什么名字'))).output, tools.specs());
+      const tools = createToolRegistry(
+        createMemoryTools({
+          memory: createMemoryService({ repo: reopened.memories, newId: () => reopened.newId('mem') }),
+          sessionTitle: (id) => reopened.sessions.get(id)?.title,
+        }),
+      );
+      const r = await turn(
+        createOfflinePlanner({ prefs: reopened.prefs }),
+        [],
+        '我叫什么名字',
+        async (call) => (await tools.run(call, context('我叫什么名字'))).output,
+        tools.specs(),
+      );
       expect(r.reply).toBe('你叫刘浩彬。');
     } finally {
       reopened.close();
@@ -190,15 +206,24 @@ describe('offline planner with the real tools', () => {
   });
 
   it('saves what the user likes and answers from it; says honestly when nothing is saved', async () => {
-    expect((await say(offline(), '我对什么过敏')).reply).toBe('我没有记下和这个有关的内容。想让我记住什么，可以说「记住：……」。');
+    expect((await say(offline(), '我对什么过敏')).reply).toBe(
+      '我没有记下和这个有关的内容。想让我记住什么，可以说「记住：……」。',
+    );
     expect((await say(offline(), '记住：我喜欢喝美式咖啡')).reply).toBe('好的，我记住了：你喜欢喝美式咖啡。');
     expect((await say(offline(), '帮我记一下我对花生过敏')).reply).toBe('好的，我记住了：你对花生过敏。');
     expect((await say(offline(), '我喜欢喝什么')).reply).toBe('我记得：你喜欢喝美式咖啡。');
     expect((await say(offline(), '我对什么过敏')).reply).toBe('我记得：你对花生过敏。');
-    expect((await say(offline(), 'remember that I like oat milk')).reply).toBe("Got it, I'll remember: you like oat milk.");
+    expect((await say(offline(), 'remember that I like oat milk')).reply).toBe(
+      "Got it, I'll remember: you like oat milk.",
+    );
     expect((await say(offline(), 'what do I like to drink?')).reply).toContain('you like oat milk.');
     expect(store.memories.list({ limit: 10, offset: 0 }).memories.map((m) => [m.kind, m.content])).toEqual(
-      expect.arrayContaining([['preference', '我喜欢喝美式咖啡'], ['fact', '我对花生过敏'], ['preference', 'I like oat milk'], ['fact', '我叫刘浩彬']]),
+      expect.arrayContaining([
+        ['preference', '我喜欢喝美式咖啡'],
+        ['fact', '我对花生过敏'],
+        ['preference', 'I like oat milk'],
+        ['fact', '我叫刘浩彬'],
+      ]),
     );
   });
 });

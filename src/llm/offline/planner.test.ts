@@ -60,7 +60,10 @@ describe('offline planner: which tool, with which arguments', () => {
 
   it('makes two calls for two requests in one message', async () => {
     const r = await first('算一下 1+1，然后看看待办');
-    expect(r.parsed).toEqual([{ name: 'calculator', args: { expression: '1+1' } }, { name: 'todo_list', args: {} }]);
+    expect(r.parsed).toEqual([
+      { name: 'calculator', args: { expression: '1+1' } },
+      { name: 'todo_list', args: {} },
+    ]);
     expect(r.calls.map((c) => c.id)).toEqual(['call_off_1', 'call_off_2']);
   });
 
@@ -122,27 +125,43 @@ describe('offline planner: the reply after the tools ran', () => {
     const big = await reply('算一下 9**999', 'Error: 指数 999 对这个底数太大');
     expect(big).toContain('指数 999 对这个底数太大');
     expect(big).not.toContain('Error:');
-    const secret = await reply('把 秘密 写到 ../secret.txt', 'Error: 拒绝写入 ../secret.txt：它用 .. 跳到了工作区之外。');
+    const secret = await reply(
+      '把 秘密 写到 ../secret.txt',
+      'Error: 拒绝写入 ../secret.txt：它用 .. 跳到了工作区之外。',
+    );
     expect(secret).toMatch(/^抱歉，没能写入：拒绝写入 \.\.\/secret\.txt：/);
     expect(secret).toContain('没有写入任何内容');
-    expect(await reply('把 秘密 写到 x.txt', 'Error: 磁盘已满')).toBe('抱歉，没能写入 x.txt：磁盘已满。没有写入任何内容。');
-    const en = await reply('write hello to ../x.txt', 'Error: Refused to write to ../x.txt: it uses .. to reach outside the workspace.');
+    expect(await reply('把 秘密 写到 x.txt', 'Error: 磁盘已满')).toBe(
+      '抱歉，没能写入 x.txt：磁盘已满。没有写入任何内容。',
+    );
+    const en = await reply(
+      'write hello to ../x.txt',
+      'Error: Refused to write to ../x.txt: it uses .. to reach outside the workspace.',
+    );
     expect(en).toMatch(/^Sorry, I couldn't write the file: Refused to write to \.\.\/x\.txt/);
     expect(en).toContain('Nothing was written.');
   });
 
   it('passes tool text through, framing changes and file contents', async () => {
-    expect(await reply('记一下 周五前交周报', '已添加待办 #1：周五前交周报（截止：周五）')).toBe('好的，已添加待办 #1：周五前交周报（截止：周五）');
-    expect(await reply('看看待办', '待办（1 条未完成）：\n1. [ ] 周五前交周报')).toBe('待办（1 条未完成）：\n1. [ ] 周五前交周报');
+    expect(await reply('记一下 周五前交周报', '已添加待办 #1：周五前交周报（截止：周五）')).toBe(
+      '好的，已添加待办 #1：周五前交周报（截止：周五）',
+    );
+    expect(await reply('看看待办', '待办（1 条未完成）：\n1. [ ] 周五前交周报')).toBe(
+      '待办（1 条未完成）：\n1. [ ] 周五前交周报',
+    );
     expect(await reply('读一下 notes/a.txt', 'hello')).toBe('notes/a.txt 的内容：\n```\nhello\n```');
     // Shown as it is: a fence longer than any inside, so Markdown never reshapes a file.
-    expect(await reply('读一下 a.md', '# TODO\nx = a*b*c\n```js\n1\n```')).toBe('a.md 的内容：\n````\n# TODO\nx = a*b*c\n```js\n1\n```\n````');
+    expect(await reply('读一下 a.md', '# TODO\nx = a*b*c\n```js\n1\n```')).toBe(
+      'a.md 的内容：\n````\n# TODO\nx = a*b*c\n```js\n1\n```\n````',
+    );
     expect(await reply('北京天气怎么样', '北京：晴，气温 20°C')).toBe('北京：晴，气温 20°C');
     expect(await reply('add a todo: buy milk', 'Added todo #2: buy milk')).toBe('Done. Added todo #2: buy milk');
   });
 
   it('answers every call of a step, in order, and makes no further calls', async () => {
-    const r = await turn(planner(), [], '算一下 1+1，然后看看待办', (c) => (c.name === 'calculator' ? '2' : '待办清单是空的。'));
+    const r = await turn(planner(), [], '算一下 1+1，然后看看待办', (c) =>
+      c.name === 'calculator' ? '2' : '待办清单是空的。',
+    );
     expect(r.reply).toBe('1+1 = 2\n待办清单是空的。');
     expect(r.final.calls).toEqual([]);
     expect(r.final.finish).toBe('stop');
@@ -171,11 +190,17 @@ describe('offline planner: conversation and memory', () => {
   it('saves the name as an ordinary memory, and asks the memory for it', async () => {
     const tools = specsFor([...BUILTIN_TOOL_NAMES, 'memory_save', 'memory_search']);
     const saved = await step(planner(), [{ role: 'user', content: '我叫刘浩彬' }], tools);
-    expect(saved.parsed).toEqual([{ name: 'memory_save', args: { content: '我叫刘浩彬', kind: 'fact', tags: ['name'] } }]);
+    expect(saved.parsed).toEqual([
+      { name: 'memory_save', args: { content: '我叫刘浩彬', kind: 'fact', tags: ['name'] } },
+    ]);
     const en = await step(planner(), [{ role: 'user', content: 'my name is Alex' }], tools);
-    expect(en.parsed).toEqual([{ name: 'memory_save', args: { content: 'My name is Alex', kind: 'fact', tags: ['name'] } }]);
+    expect(en.parsed).toEqual([
+      { name: 'memory_save', args: { content: 'My name is Alex', kind: 'fact', tags: ['name'] } },
+    ]);
     for (const q of ['我叫什么', '我叫什么名字', '你知道我是谁吗', "what's my name", 'hey whats my name?']) {
-      expect((await step(planner(), [{ role: 'user', content: q }], tools)).parsed.map((c) => c.name)).toEqual(['memory_search']);
+      expect((await step(planner(), [{ role: 'user', content: q }], tools)).parsed.map((c) => c.name)).toEqual([
+        'memory_search',
+      ]);
     }
   });
 });

@@ -10,7 +10,15 @@ import type { ChatMessage, Llm, LlmEvent, LlmRequest, ToolCall } from '../types.
 import type { Usage } from '../../contract/usage.js';
 import { classifyAlone, plan } from './intents.js';
 import { previousOf } from './followup.js';
-import { NAME_KEY, parseArgs, str, type PlanContext, type PlannedCall, type Second, type WordingContext } from './intent.js';
+import {
+  NAME_KEY,
+  parseArgs,
+  str,
+  type PlanContext,
+  type PlannedCall,
+  type Second,
+  type WordingContext,
+} from './intent.js';
 import { appendStep } from './file-append.js';
 import { findFileStep } from './file-lookup.js';
 import { saveStep } from './save-result.js';
@@ -45,7 +53,6 @@ export interface OfflinePlannerDeps {
   /** The workspace's absolute path, to tell the user where files are kept. */
   workspace?: string;
 }
-
 
 function usage(messages: ChatMessage[], output: string): Usage {
   const promptTokens = messages.reduce((n, m) => n + estimateTokens(messageText(m)), 0);
@@ -101,7 +108,8 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
     const wanted = planned?.kind === 'calls' ? planned.calls.filter((c) => tools.has(c.name)) : [];
     const steps = userIndex >= 0 ? stepsSince(messages, userIndex) : [];
     const first = steps[0];
-    const aligned = !!first && first.calls.length === wanted.length && first.calls.every((c, i) => c.name === wanted[i].name);
+    const aligned =
+      !!first && first.calls.length === wanted.length && first.calls.every((c, i) => c.name === wanted[i].name);
     const second = new Map<number, Second>();
     // What earlier appends in this message made of a file, so two appends to one file keep both lines.
     const written = new Map<string, string>();
@@ -109,7 +117,11 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
       wanted.forEach((c, i) => {
         const output = first.outputs.get(first.calls[i].id);
         if (c.lookup) {
-          if (!tools.has(c.lookup.action)) return void second.set(i, { kind: 'note', note: renderReply({ kind: 'missing', tools: [c.lookup.action] }, { lang, tools }) });
+          if (!tools.has(c.lookup.action))
+            return void second.set(i, {
+              kind: 'note',
+              note: renderReply({ kind: 'missing', tools: [c.lookup.action] }, { lang, tools }),
+            });
           second.set(i, lookupNext(output ?? '', c.lookup, lang));
         } else if (c.findFile) {
           second.set(i, findFileStep(output, c.findFile, lang));
@@ -117,12 +129,23 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
           second.set(i, saveStep(c, output, tools, lang));
         } else if (c.append) {
           const path = str(c.args.path);
-          if (!tools.has('file_write')) return void second.set(i, { kind: 'note', note: renderReply({ kind: 'missing', tools: ['file_write'] }, { lang, tools }) });
+          if (!tools.has('file_write'))
+            return void second.set(i, {
+              kind: 'note',
+              note: renderReply({ kind: 'missing', tools: ['file_write'] }, { lang, tools }),
+            });
           const s = appendStep(path, c.append, output, written.get(path));
           if (s.kind === 'stop') return void second.set(i, { kind: 'note', note: s.say(lang) });
           written.set(path, s.content);
-          const write: PlannedCall = { name: 'file_write', args: { path, content: s.content }, append: { ...c.append, created: s.created } };
-          second.set(i, { kind: 'calls', calls: c.append.thenRead ? [write, { name: 'file_read', args: { path } }] : [write] });
+          const write: PlannedCall = {
+            name: 'file_write',
+            args: { path, content: s.content },
+            append: { ...c.append, created: s.created },
+          };
+          second.set(i, {
+            kind: 'calls',
+            calls: c.append.thenRead ? [write, { name: 'file_read', args: { path } }] : [write],
+          });
         }
       });
     }
@@ -134,7 +157,10 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
   function compose(messages: ChatMessage[], tools: ReadonlySet<string>, lang: Lang, userIndex: number): string {
     const { planned, steps, aligned, second } = afterTools(messages, tools, userIndex, lang);
     const resultsOf = (step: Step | undefined): CallResult[] =>
-      (step?.calls ?? []).map((c) => ({ call: { name: c.name, args: parseArgs(c.arguments) }, output: step!.outputs.get(c.id) }));
+      (step?.calls ?? []).map((c) => ({
+        call: { name: c.name, args: parseArgs(c.arguments) },
+        output: step!.outputs.get(c.id),
+      }));
     let results: CallResult[];
     if (aligned && second.size) {
       // A lookup's list or an append's read only served the second step: say what that did, or why nothing
@@ -168,11 +194,24 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
     // Parts of the message that were no tool call, said where they came in it.
     const notes = planned?.kind === 'calls' && (aligned || steps.length === 1) ? (planned.notes ?? []) : [];
     for (const note of [...notes].reverse()) {
-      lines.splice(Math.min(note.at, lines.length), 0, renderReply(note.reply, { lang, tools, name: prefs.get(NAME_KEY), workspace: deps.workspace }));
+      lines.splice(
+        Math.min(note.at, lines.length),
+        0,
+        renderReply(note.reply, { lang, tools, name: prefs.get(NAME_KEY), workspace: deps.workspace }),
+      );
     }
     let text = lines.join('\n');
-    if (REMIND.test(userText) && results.some((r) => r.call.name === 'todo_add' && r.output !== undefined && !/^Error:/.test(r.output))) {
-      text += '\n' + say(lang, '注意：离线模式还没有提醒功能，到时不会有提醒，记得自己看一眼待办。', 'Note: there are no reminders yet, so nothing will alert you; check your todos yourself.');
+    if (
+      REMIND.test(userText) &&
+      results.some((r) => r.call.name === 'todo_add' && r.output !== undefined && !/^Error:/.test(r.output))
+    ) {
+      text +=
+        '\n' +
+        say(
+          lang,
+          '注意：离线模式还没有提醒功能，到时不会有提醒，记得自己看一眼待办。',
+          'Note: there are no reminders yet, so nothing will alert you; check your todos yourself.',
+        );
     }
     const missing = planned?.kind === 'calls' ? planned.calls.filter((c) => !tools.has(c.name)).map((c) => c.name) : [];
     if (missing.length) text += '\n' + renderReply({ kind: 'missing', tools: missing }, { lang, tools });
@@ -192,11 +231,19 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
     if (messages.at(-1)?.role === 'tool') {
       // A todo named by content was looked up in the list: now finish or delete the item found.
       const { steps, next } = afterTools(messages, tools, userIndex, lang);
-      out = steps.length === 1 && next.length ? { text: '', calls: next } : reply(compose(messages, tools, lang, userIndex));
+      out =
+        steps.length === 1 && next.length
+          ? { text: '', calls: next }
+          : reply(compose(messages, tools, lang, userIndex));
     } else if (userIndex >= 0 && userIndex === messages.length - 1) {
       // Fenced blocks are material (piped text, the names of uploaded files), not requests.
       const asked = withoutFences(userText).trim();
-      const planned = planAt(asked && asked !== userText ? messages.map((m, i) => (i === userIndex ? { ...m, content: asked } : m)) : messages, userIndex);
+      const planned = planAt(
+        asked && asked !== userText
+          ? messages.map((m, i) => (i === userIndex ? { ...m, content: asked } : m))
+          : messages,
+        userIndex,
+      );
       if (planned.kind === 'calls') {
         const available = planned.calls.filter((c) => tools.has(c.name));
         out = available.length
@@ -211,7 +258,11 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
 
     // Ids continue across the conversation, so no two calls in one history share an id.
     const before = messages.reduce((n, m) => n + (m.role === 'assistant' ? (m.tool_calls?.length ?? 0) : 0), 0);
-    const calls: ToolCall[] = out.calls.map((c, i) => ({ id: `${ID_PREFIX}${before + i + 1}`, name: c.name, arguments: JSON.stringify(c.args) }));
+    const calls: ToolCall[] = out.calls.map((c, i) => ({
+      id: `${ID_PREFIX}${before + i + 1}`,
+      name: c.name,
+      arguments: JSON.stringify(c.args),
+    }));
     for (const piece of out.text ? pieces(out.text) : []) yield { type: 'text', delta: piece };
     for (const c of calls) yield { type: 'tool_call', call: c };
     yield { type: 'usage', usage: usage(messages, out.text + calls.map((c) => c.name + c.arguments).join('')) };

@@ -20,14 +20,17 @@ const PERCENT_UP = new RegExp(
 /** The tip or tax itself is asked for, not the bill with it: "what's a 20% tip", 「小费给多少」. */
 const AMOUNT_ASKED =
   /\b(?:what(?:'s| is| would be)|how much(?: is| should| would)?)\b[^.?!]{0,24}\b(?:tip|tax)\b(?![^.?!]{0,12}\b(?:total|altogether|in all)\b)|\b(?:tip|tax) amount\b|(?:小费|税(?:额|费|钱)?)\s*(?:应该|要|该)?(?:给|交|付|是)?\s*多少/i;
-const TOTAL_ASKED = /\b(?:total|in all|altogether|including|with (?:the )?(?:tip|tax))\b|一共|总共|合计|加上|含(?:小费|税)|连同/i;
+const TOTAL_ASKED =
+  /\b(?:total|in all|altogether|including|with (?:the )?(?:tip|tax))\b|一共|总共|合计|加上|含(?:小费|税)|连同/i;
 const TIP_OR_TAX = /\b(?:tip|tax)\b|小费|税/i;
 /** What a discount saves, not what is paid: 「便宜了多少钱」 "how much do I save". */
-const SAVED_ASKED = /便宜了?多少|省了?多少|少花了?多少|优惠了?多少钱|\bhow much (?:do|did|would|will|can) (?:i|we|you) save\b|\bhow much is the saving|\bsavings?\b/i;
+const SAVED_ASKED =
+  /便宜了?多少|省了?多少|少花了?多少|优惠了?多少钱|\bhow much (?:do|did|would|will|can) (?:i|we|you) save\b|\bhow much is the saving|\bsavings?\b/i;
 /** One discount over several prices: "with 10% off everything", 「全场八折」. */
 const EVERYTHING = /\beverything\b|\ball of (?:it|them)\b|\bthe (?:whole|total)\b|全场|全部|都打|都是/i;
 /** What the price was before the change: 「打完八折是240，原价多少」 "after 20% off it's 160, what was it". */
-const ORIGINAL_ASKED = /原价(?:是)?多少|原来(?:是|卖)?多少|打折前|涨价前|降价前|优惠前|\boriginal(?:ly)?(?: price)?\b|\bbefore (?:the )?(?:discount|sale|increase|raise)\b|\bwhat was (?:it|the price)\b/i;
+const ORIGINAL_ASKED =
+  /原价(?:是)?多少|原来(?:是|卖)?多少|打折前|涨价前|降价前|优惠前|\boriginal(?:ly)?(?: price)?\b|\bbefore (?:the )?(?:discount|sale|increase|raise)\b|\bwhat was (?:it|the price)\b/i;
 /** Coupons and amounts taken off a total: 「用了 5 块优惠券」「优惠券抵 10 元」 "a $5 coupon". */
 const COUPON = new RegExp(
   `(${DIGITS})\\s*(?:块钱?|元)?\\s*(?:的)?(?:优惠券|代金券|抵用券|红包|券)|(?:优惠券|代金券|红包|券)\\s*(?:抵扣?|减|立减)?了?\\s*(${DIGITS})|\\$?(${DIGITS})\\s*(?:off\\s+)?(?:coupon|voucher)\\b|\\b(?:coupon|voucher)\\s*(?:for|of|worth)?\\s*\\$?(${DIGITS})`,
@@ -38,7 +41,10 @@ const COUPON = new RegExp(
 const FIRST_LESS = new RegExp(`先(?:减|减去|少|优惠|抵扣?)了?\\s*(${DIGITS})(?!\\s*(?:%|折|\\d))`, 'g');
 /** "a 120 bill at 15%" said of a tip or a tax. */
 const AT_SHARE = new RegExp(`\\bat\\s+(${DIGITS})\\s*(?:%|percent)`, 'i');
-const LESS = new RegExp(`(?:再|又|然后)(?:减|减去|少|便宜|优惠|抵扣?)了?\\s*(${DIGITS})(?!\\s*(?:%|折|\\d))|\\b(?:then|and) (?:minus|less|take off) \\$?(${DIGITS})\\b(?!\\s*%)`, 'gi');
+const LESS = new RegExp(
+  `(?:再|又|然后)(?:减|减去|少|便宜|优惠|抵扣?)了?\\s*(${DIGITS})(?!\\s*(?:%|折|\\d))|\\b(?:then|and) (?:minus|less|take off) \\$?(${DIGITS})\\b(?!\\s*%)`,
+  'gi',
+);
 
 function discountFactor(word: string): number | undefined {
   if (/^\d/.test(word)) {
@@ -101,7 +107,8 @@ export function priceChange(text: string): string | undefined {
   const base = found && first.length ? `(${found}${first.map((n) => `-${n}`).join('')})` : found;
   if (!base) return undefined; // no price, or several we cannot tell apart
   // "what's a 20% tip on 86.40": the tip itself; the reply says the total beside it.
-  if (factors.length === 1 && share && TIP_OR_TAX.test(text) && AMOUNT_ASKED.test(text) && !TOTAL_ASKED.test(text)) return `${base}*${share}/100`;
+  if (factors.length === 1 && share && TIP_OR_TAX.test(text) && AMOUNT_ASKED.test(text) && !TOTAL_ASKED.test(text))
+    return `${base}*${share}/100`;
   // 「原价6999，打85折，便宜了多少钱」: what the discount takes off.
   if (factors.length && SAVED_ASKED.test(text) && !share) return `${base}-${[base, ...factors].join('*')}`;
   // 「打完八折是 240，原价多少」: back from the price paid to the price before.
@@ -120,15 +127,24 @@ function baseOf(text: string, spans: ReadonlyArray<[number, number]>): string | 
   return numbers.length > 1 && EVERYTHING.test(text) ? `(${numbers.map((n) => n.value).join('+')})` : undefined;
 }
 
-const MEASURE = '本|个|件|斤|公斤|张|瓶|杯|份|盒|袋|支|双|条|包|箱|台|块|碗|只|套|把|听|罐|升|公里|千米|米|小时|天|次|节|课时';
+const MEASURE =
+  '本|个|件|斤|公斤|张|瓶|杯|份|盒|袋|支|双|条|包|箱|台|块|碗|只|套|把|听|罐|升|公里|千米|米|小时|天|次|节|课时';
 // 「每本 25」「一杯奶茶 18 块」: the price of one, a few words of what it is allowed between.
 // Not a size or a weight: 「一个48寸的披萨」 is no price.
-const EACH_ZH = new RegExp(`(?:每|一)(${MEASURE})\\s*[\\u4e00-\\u9fff]{0,4}?\\s*(?:是|要|卖)?\\s*[$¥￥]?\\s*(${DIGITS})(?!\\s*(?:寸|厘米|公分|米|公斤|斤|克|岁|度|%|\\d))`);
+const EACH_ZH = new RegExp(
+  `(?:每|一)(${MEASURE})\\s*[\\u4e00-\\u9fff]{0,4}?\\s*(?:是|要|卖)?\\s*[$¥￥]?\\s*(${DIGITS})(?!\\s*(?:寸|厘米|公分|米|公斤|斤|克|岁|度|%|\\d))`,
+);
 /** 「油价7.5一升」「3块一个」「3.5元/斤」: the price before the unit. */
 const PRICE_EACH_ZH = new RegExp(`(${DIGITS})\\s*(?:块钱?|元)?\\s*(?:一|每|/)\\s*(${MEASURE})`);
 /** "$2.50/lb, 3 lbs", "4 per kg for 2.5 kg". */
-const PRICE_PER_EN = new RegExp(`\\$?(${DIGITS})\\s*(?:/|per|a|an)\\s*(lb|pound|kg|kilo|item|piece|unit|gallon|liter|litre|hour|ticket)s?\\b`, 'i');
-const EACH_EN = new RegExp(`(${DIGITS})\\s+[a-z]+\\s+(?:at|for)\\s+\\$?(${DIGITS})\\s*(?:dollars?|euros?|bucks|yuan)?\\s*(?:each|apiece|a piece)\\b`, 'i');
+const PRICE_PER_EN = new RegExp(
+  `\\$?(${DIGITS})\\s*(?:/|per|a|an)\\s*(lb|pound|kg|kilo|item|piece|unit|gallon|liter|litre|hour|ticket)s?\\b`,
+  'i',
+);
+const EACH_EN = new RegExp(
+  `(${DIGITS})\\s+[a-z]+\\s+(?:at|for)\\s+\\$?(${DIGITS})\\s*(?:dollars?|euros?|bucks|yuan)?\\s*(?:each|apiece|a piece)\\b`,
+  'i',
+);
 
 /** 「3本书每本25元」 → 3*25; "4 tickets at 12 each" → 4*12. */
 export function unitPrice(text: string): string | undefined {
@@ -138,7 +154,9 @@ export function unitPrice(text: string): string | undefined {
   const per = PRICE_PER_EN.exec(text);
   if (per) {
     const rest = text.slice(0, per.index) + ' '.repeat(per[0].length) + text.slice(per.index + per[0].length);
-    const amount = new RegExp(`(${DIGITS})\\s*${per[2]}s?\\b`, 'i').exec(rest) ?? (per[2].startsWith('pound') ? /(\d+(?:\.\d+)?)\s*lbs?\b/i.exec(rest) : null);
+    const amount =
+      new RegExp(`(${DIGITS})\\s*${per[2]}s?\\b`, 'i').exec(rest) ??
+      (per[2].startsWith('pound') ? /(\d+(?:\.\d+)?)\s*lbs?\b/i.exec(rest) : null);
     if (amount) return `${amount[1]}*${per[1]}`;
   }
   // 「一件199，一件299」: one of each, so the prices add up.
@@ -149,7 +167,9 @@ export function unitPrice(text: string): string | undefined {
   if (!each) return undefined;
   // "3 items" counts 个 too.
   const counted = each[1] === '个' ? '个|items?|pieces?|units?' : each[1];
-  const count = new RegExp(`(${DIGITS}|[一二两三四五六七八九十]+)\\s*(?:${counted})`, 'i').exec(text.slice(0, each.index) + ' ' + text.slice(each.index + each[0].length));
+  const count = new RegExp(`(${DIGITS}|[一二两三四五六七八九十]+)\\s*(?:${counted})`, 'i').exec(
+    text.slice(0, each.index) + ' ' + text.slice(each.index + each[0].length),
+  );
   const n = count ? numberOf(count[1]) : undefined;
   return n === undefined || n === 1 ? undefined : `${n}*${each[2]}`;
 }

@@ -3,7 +3,14 @@
  * final answer built from tool results (which the tools already wrote in the user's language).
  */
 import { resolve } from 'node:path';
-import { str, type FailureWording, type PlannedCall, type Reply, type SuccessWording, type WordingContext } from './intent.js';
+import {
+  str,
+  type FailureWording,
+  type PlannedCall,
+  type Reply,
+  type SuccessWording,
+  type WordingContext,
+} from './intent.js';
 import { RULES } from './intents.js';
 import { say, type Lang } from '../../i18n.js';
 import { nearestOffer } from './out-of-scope.js';
@@ -24,9 +31,17 @@ const CAPABILITIES: ReadonlyArray<{ tools: string[]; zh: string; en: string }> =
   },
   { tools: ['weather'], zh: '天气：「北京天气怎么样」', en: 'weather: "what\'s the weather in Paris"' },
   { tools: ['web_fetch'], zh: '读网页：「打开 https://example.com」', en: 'web pages: "open https://example.com"' },
-  { tools: ['web_search'], zh: '网上搜索（需配置搜索服务）：「搜索 知行合一」', en: 'web search (once a search service is set up): "search for Wang Yangming"' },
+  {
+    tools: ['web_search'],
+    zh: '网上搜索（需配置搜索服务）：「搜索 知行合一」',
+    en: 'web search (once a search service is set up): "search for Wang Yangming"',
+  },
   { tools: ['pdf_read'], zh: '读 PDF：「读一下 report.pdf 第 2 页」', en: 'PDFs: "read report.pdf page 2"' },
-  { tools: ['shell'], zh: '在工作区运行命令（按权限规则）：「运行 `ls -la`」', en: 'commands in the workspace, within the permission rules: "run `ls -la`"' },
+  {
+    tools: ['shell'],
+    zh: '在工作区运行命令（按权限规则）：「运行 `ls -la`」',
+    en: 'commands in the workspace, within the permission rules: "run `ls -la`"',
+  },
 ];
 
 /** Names of tools for "this is not available here". */
@@ -65,13 +80,27 @@ function missing(lang: Lang, tools: string[]): string {
 /** Where files are kept: the workspace, and the file just written if there was one. */
 function whereFiles(lang: Lang, workspace: string | undefined, file: string | undefined): string {
   if (!workspace) {
-    return say(lang, '文件都保存在工作区里，路径都相对于工作区。说「有哪些文件」可以看看里面有什么。', 'Files are kept in the workspace; paths are relative to it. Say "list files" to see what is there.');
+    return say(
+      lang,
+      '文件都保存在工作区里，路径都相对于工作区。说「有哪些文件」可以看看里面有什么。',
+      'Files are kept in the workspace; paths are relative to it. Say "list files" to see what is there.',
+    );
   }
-  const at = file ? say(lang, `${file} 保存在：${resolve(workspace, file)}\n`, `${file} is saved at ${resolve(workspace, file)}\n`) : '';
-  return at + say(lang, `你的文件都保存在工作区：${workspace}\n说「有哪些文件」可以看看里面有什么。`, `Your files are kept in the workspace: ${workspace}\nSay "list files" to see what is there.`);
+  const at = file
+    ? say(lang, `${file} 保存在：${resolve(workspace, file)}\n`, `${file} is saved at ${resolve(workspace, file)}\n`)
+    : '';
+  return (
+    at +
+    say(
+      lang,
+      `你的文件都保存在工作区：${workspace}\n说「有哪些文件」可以看看里面有什么。`,
+      `Your files are kept in the workspace: ${workspace}\nSay "list files" to see what is there.`,
+    )
+  );
 }
 
-const MODEL_HINT_ZH = '配置一个模型（设置 ZHIXING_BASE_URL / ZHIXING_API_KEY，或 ZHIXING_PROVIDER）后，我能听懂更多说法、回答开放的问题。';
+const MODEL_HINT_ZH =
+  '配置一个模型（设置 ZHIXING_BASE_URL / ZHIXING_API_KEY，或 ZHIXING_PROVIDER）后，我能听懂更多说法、回答开放的问题。';
 const MODEL_HINT_EN =
   'Configure a model (ZHIXING_BASE_URL / ZHIXING_API_KEY, or ZHIXING_PROVIDER) and I can understand much more and answer open questions.';
 
@@ -88,11 +117,24 @@ export interface ReplyContext {
 export function renderReply(r: Reply, { lang, tools, name, workspace }: ReplyContext): string {
   switch (r.kind) {
     case 'greeting':
-      return say(lang, `你好呀${name ? `，${name}` : ''}！我是知行，现在在离线模式下运行。我可以帮你：\n`, `Hi${name ? ` ${name}` : ''}! I'm Zhixing, running in offline mode. I can help with:\n`) +
-        capabilities(lang, tools);
+      return (
+        say(
+          lang,
+          `你好呀${name ? `，${name}` : ''}！我是知行，现在在离线模式下运行。我可以帮你：\n`,
+          `Hi${name ? ` ${name}` : ''}! I'm Zhixing, running in offline mode. I can help with:\n`,
+        ) + capabilities(lang, tools)
+      );
     case 'help':
-      return say(lang, '我是知行，你的个人助手。现在是离线模式，我用规则理解你的话，能做这些：\n', "I'm Zhixing, your personal assistant. I'm in offline mode, following rules, and I can do this:\n") +
-        capabilities(lang, tools) + '\n' + say(lang, MODEL_HINT_ZH, MODEL_HINT_EN);
+      return (
+        say(
+          lang,
+          '我是知行，你的个人助手。现在是离线模式，我用规则理解你的话，能做这些：\n',
+          "I'm Zhixing, your personal assistant. I'm in offline mode, following rules, and I can do this:\n",
+        ) +
+        capabilities(lang, tools) +
+        '\n' +
+        say(lang, MODEL_HINT_ZH, MODEL_HINT_EN)
+      );
     case 'thanks':
       return say(lang, '不客气！还有什么需要帮忙的吗？', "You're welcome! Anything else?");
     case 'ack':
@@ -109,26 +151,56 @@ export function renderReply(r: Reply, { lang, tools, name, workspace }: ReplyCon
       return say(
         lang,
         '听到你心情不好，抱歉。我只是个离线的小助手，没法真正体会你的感受，但可以陪你把手头的事理一理，比如：\n' +
-          capabilities(lang, tools) + '\n如果一直很难受，找信任的朋友或家人聊聊会有帮助。',
+          capabilities(lang, tools) +
+          '\n如果一直很难受，找信任的朋友或家人聊聊会有帮助。',
         "I'm sorry you're feeling down. I'm only an offline helper and can't truly understand how you feel, but I can help you sort out what's on your plate:\n" +
-          capabilities(lang, tools) + '\nIf it keeps weighing on you, talking to someone you trust can help.',
+          capabilities(lang, tools) +
+          '\nIf it keeps weighing on you, talking to someone you trust can help.',
       );
     case 'nameSaved':
-      return say(lang, `好的，${r.name}，我记住你的名字了。有什么可以帮你的？`, `Nice to meet you, ${r.name}! I'll remember your name.`);
+      return say(
+        lang,
+        `好的，${r.name}，我记住你的名字了。有什么可以帮你的？`,
+        `Nice to meet you, ${r.name}! I'll remember your name.`,
+      );
     case 'nameRecall':
       return name
         ? say(lang, `你叫${name}。`, `Your name is ${name}.`)
-        : say(lang, '你还没告诉我你的名字呢。说「我叫……」，我就会记住。', `You haven't told me your name yet. Say "my name is …" and I'll remember it.`);
+        : say(
+            lang,
+            '你还没告诉我你的名字呢。说「我叫……」，我就会记住。',
+            `You haven't told me your name yet. Say "my name is …" and I'll remember it.`,
+          );
     case 'askCity':
-      return say(lang, '你想查哪个城市的天气？比如「北京天气怎么样」。', 'Which city? For example: "weather in Paris".');
+      return say(
+        lang,
+        '你想查哪个城市的天气？比如「北京天气怎么样」。',
+        'Which city? For example: "weather in Paris".',
+      );
     case 'askExpression':
-      return say(lang, '请告诉我要算的式子，比如「算一下 (3+5)*2」。', 'Tell me what to calculate, e.g. "calculate (3+5)*2".');
+      return say(
+        lang,
+        '请告诉我要算的式子，比如「算一下 (3+5)*2」。',
+        'Tell me what to calculate, e.g. "calculate (3+5)*2".',
+      );
     case 'askTodoContent':
-      return say(lang, '要记什么呢？比如「记一下 周五前交周报」。', 'What should I add? For example: "add a todo: buy milk".');
+      return say(
+        lang,
+        '要记什么呢？比如「记一下 周五前交周报」。',
+        'What should I add? For example: "add a todo: buy milk".',
+      );
     case 'askTodoId':
       return r.action === 'done'
-        ? say(lang, '要完成第几条？可以先说「看看待办」查看编号。', 'Which item number is done? Say "show my todos" to see the numbers.')
-        : say(lang, '要删除第几条？可以先说「看看待办」查看编号。', 'Which item number should I delete? Say "show my todos" to see the numbers.');
+        ? say(
+            lang,
+            '要完成第几条？可以先说「看看待办」查看编号。',
+            'Which item number is done? Say "show my todos" to see the numbers.',
+          )
+        : say(
+            lang,
+            '要删除第几条？可以先说「看看待办」查看编号。',
+            'Which item number should I delete? Say "show my todos" to see the numbers.',
+          );
     case 'cannotEditTodo':
       return say(
         lang,
@@ -147,7 +219,11 @@ export function renderReply(r: Reply, { lang, tools, name, workspace }: ReplyCon
       return whereFiles(lang, workspace, r.path);
     case 'cannot':
       // One sentence and the nearest thing that works; the whole list is for "help".
-      return say(lang, '抱歉，这个我在离线模式下做不到。', "Sorry, I can't do that in offline mode.") + say(lang, '', ' ') + nearestOffer(lang, r.near, tools);
+      return (
+        say(lang, '抱歉，这个我在离线模式下做不到。', "Sorry, I can't do that in offline mode.") +
+        say(lang, '', ' ') +
+        nearestOffer(lang, r.near, tools)
+      );
   }
 }
 
@@ -161,7 +237,8 @@ export interface CallResult {
 
 const ERROR_PREFIX = /^Error:\s*/;
 
-const sentence = (lang: Lang, text: string): string => (/[。！？.!?）)]$/.test(text) ? text : text + say(lang, '。', '.'));
+const sentence = (lang: Lang, text: string): string =>
+  /[。！？.!?）)]$/.test(text) ? text : text + say(lang, '。', '.');
 
 /** Each tool's wording, from the module that holds its rules. */
 const FAILURES: Readonly<Record<string, FailureWording>> = Object.assign({}, ...RULES.map((r) => r.failure));
@@ -172,7 +249,9 @@ function failure(lang: Lang, { name, args }: PlannedCall, reason: string, ctx: W
   const path = reason.includes(str(args.path)) ? '' : str(args.path);
   const why = sentence(lang, reason);
   const wording = FAILURES[name];
-  return wording ? wording(lang, args, why, path, reason, ctx) : say(lang, `抱歉，${name} 没有成功：${why}`, `Sorry, ${name} didn't work: ${why}`);
+  return wording
+    ? wording(lang, args, why, path, reason, ctx)
+    : say(lang, `抱歉，${name} 没有成功：${why}`, `Sorry, ${name} didn't work: ${why}`);
 }
 
 /** The final reply of a turn, from the results of the calls the planner made. */
@@ -182,14 +261,18 @@ export function composeResults(lang: Lang, results: CallResult[], ctx: WordingCo
       if (note !== undefined) return note;
       if (output === undefined) return say(lang, `（${call.name} 没有返回结果）`, `(${call.name} returned no result)`);
       const text = output.trim();
-      return ERROR_PREFIX.test(text) ? failure(lang, call, text.replace(ERROR_PREFIX, ''), ctx) : (SUCCESSES[call.name]?.(lang, call, text, ctx) ?? text);
+      return ERROR_PREFIX.test(text)
+        ? failure(lang, call, text.replace(ERROR_PREFIX, ''), ctx)
+        : (SUCCESSES[call.name]?.(lang, call, text, ctx) ?? text);
     })
     .join('\n');
 }
 
 /** Lines said after all the results, from the tools' results taken together (two clocks' difference, two cities compared). */
 export function composeTogether(lang: Lang, results: CallResult[], ctx: WordingContext): string[] {
-  const ok = results.filter((r) => r.note === undefined && r.output !== undefined && !ERROR_PREFIX.test(r.output.trim()));
+  const ok = results.filter(
+    (r) => r.note === undefined && r.output !== undefined && !ERROR_PREFIX.test(r.output.trim()),
+  );
   return RULES.flatMap((rules) => {
     // A module's tools are the ones it words failures for.
     const mine = ok.filter((r) => r.call.name in rules.failure);

@@ -16,15 +16,29 @@ function resultText(call: PlannedCall, output: string): string | undefined {
 }
 
 /** After the call ran: the write of its result (or the todo), or why there is none. The call's own result is said too. */
-export function saveStep(call: PlannedCall, output: string | undefined, tools: ReadonlySet<string>, lang: Lang): Second {
+export function saveStep(
+  call: PlannedCall,
+  output: string | undefined,
+  tools: ReadonlySet<string>,
+  lang: Lang,
+): Second {
   const path = call.saveTo!;
   const todo = path === KEEP_AS_TODO;
   const tool = todo ? 'todo_add' : 'file_write';
-  if (!tools.has(tool)) return { kind: 'note', keep: true, note: renderReply({ kind: 'missing', tools: [tool] }, { lang, tools }) };
+  if (!tools.has(tool))
+    return { kind: 'note', keep: true, note: renderReply({ kind: 'missing', tools: [tool] }, { lang, tools }) };
   const text = output === undefined || /^Error:/.test(output) ? undefined : resultText(call, output);
   if (text === undefined) {
     const where = todo ? say(lang, '待办', 'your todos') : path;
-    return { kind: 'note', keep: true, note: say(lang, `因为没有完整的结果，没有写入${where}。`, `There was no whole result, so nothing was written to ${where}.`) };
+    return {
+      kind: 'note',
+      keep: true,
+      note: say(
+        lang,
+        `因为没有完整的结果，没有写入${where}。`,
+        `There was no whole result, so nothing was written to ${where}.`,
+      ),
+    };
   }
   if (todo) return { kind: 'calls', keep: true, calls: [{ name: 'todo_add', args: { content: text } }] };
   return { kind: 'calls', keep: true, calls: [{ name: 'file_write', args: { path, content: text } }] };

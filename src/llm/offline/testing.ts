@@ -6,8 +6,16 @@ import type { ChatMessage, Llm, LlmEvent, ToolCall, ToolSpec } from '../types.js
 
 /** The built-in tools the offline planner knows, as bare specs. */
 export const BUILTIN_TOOL_NAMES = [
-  'calculator', 'current_time', 'todo_add', 'todo_list', 'todo_done', 'todo_delete',
-  'file_read', 'file_write', 'file_list', 'weather',
+  'calculator',
+  'current_time',
+  'todo_add',
+  'todo_list',
+  'todo_done',
+  'todo_delete',
+  'file_read',
+  'file_write',
+  'file_list',
+  'weather',
 ] as const;
 
 export const specsFor = (names: readonly string[] = BUILTIN_TOOL_NAMES): ToolSpec[] =>

@@ -51,7 +51,17 @@ export function clockIn(text: string): ClockTime | undefined {
   if (part && /中午/.test(part) && hour < 6) hour += 12;
   if (part && /凌晨|半夜/.test(part) && hour === 12) hour = 0;
   const extra = zh[3];
-  const minute = zh[6] ? Number(zh[6]) : extra === '半' ? 30 : extra === '一刻' ? 15 : extra === '三刻' ? 45 : extra ? (hourOf(zh[4] ?? '0') ?? 60) : 0;
+  const minute = zh[6]
+    ? Number(zh[6])
+    : extra === '半'
+      ? 30
+      : extra === '一刻'
+        ? 15
+        : extra === '三刻'
+          ? 45
+          : extra
+            ? (hourOf(zh[4] ?? '0') ?? 60)
+            : 0;
   return minute < 60 ? { minutes: (hour % 24) * 60 + minute, index: zh.index, length: zh[0].length } : undefined;
 }
 
@@ -63,15 +73,21 @@ const ASKED_AFTER = /^\s*(?:那边|那里|这边)?\s*(?:是|就是|应该是)?\s
 const ASKED_BEFORE = /\btime\s+(?:is\s+it|will\s+it\s+be|would\s+it\s+be|is\s+that)\s+(?:in|at|for)\s*$/i;
 
 /** The two sides of a conversion: the place the time is said in and the place asked about (undefined: the user's own). */
-export function conversionSides(text: string, places: PlaceMention[]): { clock: ClockTime; source?: string; target?: string } | undefined {
+export function conversionSides(
+  text: string,
+  places: PlaceMention[],
+): { clock: ClockTime; source?: string; target?: string } | undefined {
   const clock = clockIn(text);
   if (!clock || !places.length || !(ASKS_TIME.test(text) || places.length > 1)) return undefined;
   const end = clock.index + clock.length;
-  const distance = (p: PlaceMention) => (p.index >= end ? p.index - end : Math.max(0, clock.index - (p.index + p.text.length)));
+  const distance = (p: PlaceMention) =>
+    p.index >= end ? p.index - end : Math.max(0, clock.index - (p.index + p.text.length));
   const asked = (p: PlaceMention) =>
-    ASKED_AFTER.test(text.slice(p.index + p.text.length)) || ASKED_BEFORE.test(text.slice(Math.max(0, p.index - 30), p.index));
+    ASKED_AFTER.test(text.slice(p.index + p.text.length)) ||
+    ASKED_BEFORE.test(text.slice(Math.max(0, p.index - 30), p.index));
   const here = HERE.exec(text);
-  const hereNear = here && (here.index >= end ? here.index - end : clock.index - (here.index + here[0].length)) <= NEAR_CHARS;
+  const hereNear =
+    here && (here.index >= end ? here.index - end : clock.index - (here.index + here[0].length)) <= NEAR_CHARS;
   let target = places.find(asked);
   let source = hereNear ? undefined : places.filter((p) => p !== target).sort((a, b) => distance(a) - distance(b))[0];
   if (source && distance(source) > NEAR_CHARS + 4 && !target) [source, target] = [undefined, source];
@@ -94,7 +110,15 @@ export function conversionLine(
   const shift = Math.floor(total / MINUTES_PER_DAY);
   const at = ((total % MINUTES_PER_DAY) + MINUTES_PER_DAY) % MINUTES_PER_DAY;
   const day =
-    shift === 0 ? say(lang, '同一天', 'the same day') : shift < 0 ? say(lang, '前一天', 'the day before') : say(lang, '第二天', 'the next day');
+    shift === 0
+      ? say(lang, '同一天', 'the same day')
+      : shift < 0
+        ? say(lang, '前一天', 'the day before')
+        : say(lang, '第二天', 'the next day');
   const inEn = (side: { name: string; local?: boolean }) => (side.local ? 'your time' : `in ${side.name}`);
-  return say(lang, `${from.name} ${hhmm(minutes)} 是${to.name} ${hhmm(at)}（${day}）。`, `${hhmm(minutes)} ${inEn(from)} is ${hhmm(at)} ${inEn(to)}, ${day}.`);
+  return say(
+    lang,
+    `${from.name} ${hhmm(minutes)} 是${to.name} ${hhmm(at)}（${day}）。`,
+    `${hhmm(minutes)} ${inEn(from)} is ${hhmm(at)} ${inEn(to)}, ${day}.`,
+  );
 }

@@ -21,7 +21,8 @@ const CUE_ZH =
 const DONE_AT_END_ZH =
   /^[^\d]{2,16}?(?:已经|总算|终于)?(?:做完|搞定|弄完|办完|完成|干完|做好|办好|弄好|[写看读洗吃背跑打扫练学]完|(?:交|买|付|缴|还|寄|取|拿|办|洗|修|订)(?:好|完)?了)(?:了|啦|咯|喽|哒)?[。!！~～]*$/;
 /** 「我做完作业了」: the deed first, then what it was done to. */
-const DONE_FIRST_ZH = /^(?:我)?(?:已经|总算|终于)?(?:做完|写完|搞定|弄完|办完|完成|交完|看完|读完|背完)(?:了)?[^\d]{1,16}?(?:了|啦)?[。!！~～]*$/;
+const DONE_FIRST_ZH =
+  /^(?:我)?(?:已经|总算|终于)?(?:做完|写完|搞定|弄完|办完|完成|交完|看完|读完|背完)(?:了)?[^\d]{1,16}?(?:了|啦)?[。!！~～]*$/;
 const CUE_EN =
   /^(?:please\s+)?(?:remove|delete|scratch|drop|cancel|forget about|get rid of|strike)\s+\S|^done\s*:|\b(?:already|just|finally|i'?ve|i have)\s+(?:already\s+|just\s+|finally\s+)?(?:paid|bought|sent|called|submitted|handed in|picked up|did|returned|renewed|booked|cleaned|fixed|emailed|mailed|got)\b|\b(?:(?:don'?t|do not|no longer) (?:need|have) to|no need to)\b|\S\s+(?:done|finished|completed|搞定)\s*[.!]*$|\b(?:tick|check|cross)(?:ed)? (?:it |that |this )?off\b|\b(?:done with|finished with|finished|completed?|cross(?:ed)? off|tick(?:ed)? off|check(?:ed)? off|todo|to-do|task|item|one|reminder|is done|are done|from (?:my|the) (?:list|todos?))\b|\bmark\b.*\bdone\b/i;
 
@@ -35,7 +36,17 @@ const FILLER_EN =
 export function lookupIn(u: Utterance, action: Lookup['action']): Lookup | undefined {
   const zh = /[\u4e00-\u9fff]/.test(u.norm);
   // 「买牛奶 done」: English words in a Chinese message are cues too.
-  if (zh ? !(CUE_ZH.test(u.norm) || DONE_AT_END_ZH.test(u.norm.trim()) || DONE_FIRST_ZH.test(u.norm.trim()) || CUE_EN.test(u.norm)) : !CUE_EN.test(u.norm)) return undefined;
+  if (
+    zh
+      ? !(
+          CUE_ZH.test(u.norm) ||
+          DONE_AT_END_ZH.test(u.norm.trim()) ||
+          DONE_FIRST_ZH.test(u.norm.trim()) ||
+          CUE_EN.test(u.norm)
+        )
+      : !CUE_EN.test(u.norm)
+  )
+    return undefined;
   if (QUESTION.test(u.norm)) return undefined; // 「还有什么没做完」 asks for the list
   const query = (zh ? u.norm.replace(FILLER_ZH, ' ') : u.norm)
     .replace(FILLER_EN, ' ')
@@ -68,7 +79,11 @@ export function itemsOf(listOutput: string): Item[] {
 
 const STOP_EN = new Set(['the', 'and', 'for', 'with', 'to', 'my', 'a', 'an', 'at', 'on', 'in', 'of']);
 const squash = (text: string): string => text.toLowerCase().replace(/[\s\p{P}]/gu, '');
-const words = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9\u4e00-\u9fff]+/).filter((w) => w.length > 2 && !STOP_EN.has(w));
+const words = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9\u4e00-\u9fff]+/)
+    .filter((w) => w.length > 2 && !STOP_EN.has(w));
 const bigrams = (text: string): string[] => {
   const t = squash(text);
   return [...t].slice(0, -1).map((ch, i) => ch + t[i + 1]);
@@ -100,7 +115,9 @@ export type Found = { kind: 'one'; number: number } | { kind: 'none' } | { kind:
 
 /** The item the query names in the list; for "done", one still open is preferred. */
 export function findTodo(listOutput: string, lookup: Lookup): Found {
-  const scored = itemsOf(listOutput).map((item) => ({ item, s: score(item.content, lookup.query) })).filter((x) => x.s > 0);
+  const scored = itemsOf(listOutput)
+    .map((item) => ({ item, s: score(item.content, lookup.query) }))
+    .filter((x) => x.s > 0);
   if (!scored.length) return { kind: 'none' };
   const best = Math.max(...scored.map((x) => x.s));
   let top = scored.filter((x) => x.s === best).map((x) => x.item);
@@ -113,8 +130,7 @@ const ITEM_JOIN = /\s*(?:和|与|跟|及|以及|还有|、|,|，|\band\b|&)\s*/i
 
 /** The second step of a lookup: the calls on the item (or items) found, or what to say instead. */
 export type LookupStep =
-  | { kind: 'calls'; calls: { name: Lookup['action']; args: { id: number } }[] }
-  | { kind: 'note'; note: string };
+  { kind: 'calls'; calls: { name: Lookup['action']; args: { id: number } }[] } | { kind: 'note'; note: string };
 
 /** After the list: the calls on the item (or items) the lookup names, or what to say instead. */
 export function lookupNext(listOutput: string, lookup: Lookup, lang: Lang): LookupStep {
@@ -122,19 +138,26 @@ export function lookupNext(listOutput: string, lookup: Lookup, lang: Lang): Look
   if (lookup.ids) return { kind: 'calls', calls: lookup.ids.map((id) => ({ name: lookup.action, args: { id } })) };
   if (lookup.every) {
     // Deleting takes what is done (or all); finishing takes what is still open.
-    const items = itemsOf(listOutput).filter((t) => (lookup.action === 'todo_done' ? !t.done : lookup.every === 'all' || t.done));
-    if (items.length) return { kind: 'calls', calls: items.map((t) => ({ name: lookup.action, args: { id: t.number } })) };
-    const note = lookup.action === 'todo_done'
-      ? say(lang, '没有未完成的待办，没有做任何改动。', 'Nothing is left to finish, so nothing was changed.')
-      : lookup.every === 'done'
-        ? say(lang, '还没有已完成的待办，没有删除任何内容。', 'Nothing is done yet, so nothing was deleted.')
-        : say(lang, '待办清单本来就是空的。', 'The todo list is already empty.');
+    const items = itemsOf(listOutput).filter((t) =>
+      lookup.action === 'todo_done' ? !t.done : lookup.every === 'all' || t.done,
+    );
+    if (items.length)
+      return { kind: 'calls', calls: items.map((t) => ({ name: lookup.action, args: { id: t.number } })) };
+    const note =
+      lookup.action === 'todo_done'
+        ? say(lang, '没有未完成的待办，没有做任何改动。', 'Nothing is left to finish, so nothing was changed.')
+        : lookup.every === 'done'
+          ? say(lang, '还没有已完成的待办，没有删除任何内容。', 'Nothing is done yet, so nothing was deleted.')
+          : say(lang, '待办清单本来就是空的。', 'The todo list is already empty.');
     return { kind: 'note', note };
   }
   // 「把买牛奶和交电费都删掉」: several items named together, each found on its own.
   // In Chinese the 、 between them is a space by now.
   const join = /[\u4e00-\u9fff]/.test(lookup.query) ? new RegExp(`${ITEM_JOIN.source}|\\s+`, 'i') : ITEM_JOIN;
-  const each = lookup.query.split(join).map((q) => q.trim()).filter((q) => q.replace(/\s/g, '').length >= 2);
+  const each = lookup.query
+    .split(join)
+    .map((q) => q.trim())
+    .filter((q) => q.replace(/\s/g, '').length >= 2);
   if (each.length > 1) {
     const found = each.map((query) => findTodo(listOutput, { ...lookup, query }));
     const numbers = found.flatMap((f) => (f.kind === 'one' ? [f.number] : []));
@@ -143,16 +166,24 @@ export function lookupNext(listOutput: string, lookup: Lookup, lang: Lang): Look
     }
   }
   const f = findTodo(listOutput, lookup);
-  return f.kind === 'one' ? { kind: 'calls', calls: [{ name: lookup.action, args: { id: f.number } }] } : { kind: 'note', note: notFound(lang, lookup, f) };
+  return f.kind === 'one'
+    ? { kind: 'calls', calls: [{ name: lookup.action, args: { id: f.number } }] }
+    : { kind: 'note', note: notFound(lang, lookup, f) };
 }
 
 /** What to say when the words name no single item. */
 export function notFound(lang: Lang, lookup: Lookup, found: Found): string {
   if (found.kind === 'several') {
     const list = found.items.map((t) => `${t.number}. ${t.content}`).join('\n');
-    return say(lang, `有几条待办都像「${lookup.query}」，是哪一条？说「完成第 N 条」或「删除第 N 条」：\n${list}`,
-      `Several todos match "${lookup.query}". Which one? Say "done N" or "delete N":\n${list}`);
+    return say(
+      lang,
+      `有几条待办都像「${lookup.query}」，是哪一条？说「完成第 N 条」或「删除第 N 条」：\n${list}`,
+      `Several todos match "${lookup.query}". Which one? Say "done N" or "delete N":\n${list}`,
+    );
   }
-  return say(lang, `待办里没有找到「${lookup.query}」，没有做任何改动。说「看看待办」可以查看全部。`,
-    `I found no todo about "${lookup.query}", so nothing was changed. Say "show my todos" to see them all.`);
+  return say(
+    lang,
+    `待办里没有找到「${lookup.query}」，没有做任何改动。说「看看待办」可以查看全部。`,
+    `I found no todo about "${lookup.query}", so nothing was changed. Say "show my todos" to see them all.`,
+  );
 }

@@ -33,10 +33,22 @@ afterEach(() => {
 
 async function say(text: string, history: ChatMessage[] = []) {
   const ctx: ToolContext = {
-    sessionId: 's', turnId: 't', callId: 'c', workspace: dir, signal: new AbortController().signal,
-    lang: detectLang(text), ask: async () => 'allow', progress: () => {},
+    sessionId: 's',
+    turnId: 't',
+    callId: 'c',
+    workspace: dir,
+    signal: new AbortController().signal,
+    lang: detectLang(text),
+    ask: async () => 'allow',
+    progress: () => {},
   };
-  return agentTurn(createOfflinePlanner({ prefs: memoryPrefs() }), history, text, async (c) => (await registry.run(c, ctx)).output, registry.specs());
+  return agentTurn(
+    createOfflinePlanner({ prefs: memoryPrefs() }),
+    history,
+    text,
+    async (c) => (await registry.run(c, ctx)).output,
+    registry.specs(),
+  );
 }
 
 const seed = (...items: Array<string | { content: string; done: true }>) => {
@@ -93,12 +105,20 @@ describe('adding, however it is said', () => {
 
   it('does not take thanks or a question as a todo', async () => {
     for (const text of ['谢谢你帮我记下来', '好的记下了', '记得我们上次说的吗', '你还记得我叫什么吗']) {
-      expect((await say(text)).calls.map((c) => c.name), text).not.toContain('todo_add');
+      expect(
+        (await say(text)).calls.map((c) => c.name),
+        text,
+      ).not.toContain('todo_add');
     }
   });
 
   it('says no reminder will fire when one was asked for', async () => {
-    for (const text of ['别忘了明天交房租', '帮我定个提醒，后天交水费', "don't let me forget to call Sam", 'wake me up at 7']) {
+    for (const text of [
+      '别忘了明天交房租',
+      '帮我定个提醒，后天交水费',
+      "don't let me forget to call Sam",
+      'wake me up at 7',
+    ]) {
       expect((await say(text)).reply, text).toMatch(/不会有提醒|no reminders yet/);
     }
     expect((await say('加一条：买牛奶')).reply).not.toMatch(/不会有提醒/);
@@ -159,7 +179,10 @@ describe('done and deleted by what was done', () => {
 describe('a result kept as a todo', () => {
   it('adds the sum with its answer', async () => {
     const r = await say('帮我算下 128*4 然后把结果记到待办里');
-    expect(r.calls).toEqual([{ name: 'calculator', args: { expression: '128*4' } }, { name: 'todo_add', args: { content: '128*4 = 512' } }]);
+    expect(r.calls).toEqual([
+      { name: 'calculator', args: { expression: '128*4' } },
+      { name: 'todo_add', args: { content: '128*4 = 512' } },
+    ]);
     expect(items()).toEqual(['1 128*4 = 512']);
   });
 });
@@ -175,7 +198,10 @@ describe('several items at once', () => {
     seed('a', 'b', 'c');
     const r = await say(text);
     const tool = action === 'done' ? 'todo_done' : 'todo_delete';
-    expect(r.calls).toEqual([{ name: 'todo_list', args: { status: 'all' } }, ...numbers.map((id) => ({ name: tool, args: { id } }))]);
+    expect(r.calls).toEqual([
+      { name: 'todo_list', args: { status: 'all' } },
+      ...numbers.map((id) => ({ name: tool, args: { id } })),
+    ]);
     for (const n of numbers) expect(r.reply).toMatch(new RegExp(`第 ${n} 条|item ${n}`));
   });
 
@@ -186,7 +212,10 @@ describe('several items at once', () => {
   ] as const)('%s: each item named', async (text, tool, numbers) => {
     seed('写周报', '买水果', '交高数作业', '交电费', '吃药', 'call the plumber', 'pay electricity bill', 'gym');
     const r = await say(text);
-    expect(r.calls).toEqual([{ name: 'todo_list', args: { status: 'all' } }, ...numbers.map((id) => ({ name: tool, args: { id } }))]);
+    expect(r.calls).toEqual([
+      { name: 'todo_list', args: { status: 'all' } },
+      ...numbers.map((id) => ({ name: tool, args: { id } })),
+    ]);
   });
 
   it('finishes everything still open when asked', async () => {
@@ -198,7 +227,12 @@ describe('several items at once', () => {
 
   it('says honestly that a todo cannot be changed in place', async () => {
     seed('写报告', '买牛奶');
-    for (const text of ['第二条改成买酸奶', '把写报告改成明天截止', 'move the dentist task to Friday', '把写报告推迟到周六']) {
+    for (const text of [
+      '第二条改成买酸奶',
+      '把写报告改成明天截止',
+      'move the dentist task to Friday',
+      '把写报告推迟到周六',
+    ]) {
       const r = await say(text);
       expect(r.calls, text).toEqual([]);
       expect(r.reply, text).toMatch(/不能直接修改|cannot be changed in place/);
@@ -222,13 +256,25 @@ describe('several items at once', () => {
 
 describe('list questions', () => {
   it.each([
-    ['今天要干嘛', undefined], ['我今天有什么任务', undefined], ['列一下我的任务', undefined], ['今天的安排是什么', undefined],
-    ['do I have anything to do today?', undefined], ['what do I need to get done this week', undefined],
-    ['show me what I still need to do', 'pending'], ['我还有几件事没做？', 'pending'],
-    ['完成了哪些', 'done'], ['what have I finished', 'done'], ['哪些已经做完了', 'done'],
-    ['我这周要做的事', undefined], ['list everything including finished ones', 'all'], ['所有待办，包括完成的', 'all'],
-    ["what's due tomorrow", undefined], ['明天有什么要交的', undefined], ['anything due this week?', undefined],
-    ['看看已经完成的', 'done'], ['how many things do I have left to do', 'pending'],
+    ['今天要干嘛', undefined],
+    ['我今天有什么任务', undefined],
+    ['列一下我的任务', undefined],
+    ['今天的安排是什么', undefined],
+    ['do I have anything to do today?', undefined],
+    ['what do I need to get done this week', undefined],
+    ['show me what I still need to do', 'pending'],
+    ['我还有几件事没做？', 'pending'],
+    ['完成了哪些', 'done'],
+    ['what have I finished', 'done'],
+    ['哪些已经做完了', 'done'],
+    ['我这周要做的事', undefined],
+    ['list everything including finished ones', 'all'],
+    ['所有待办，包括完成的', 'all'],
+    ["what's due tomorrow", undefined],
+    ['明天有什么要交的', undefined],
+    ['anything due this week?', undefined],
+    ['看看已经完成的', 'done'],
+    ['how many things do I have left to do', 'pending'],
   ] as const)('%s', async (text, status) => {
     seed('买水果', { content: '交作业', done: true });
     const r = await say(text);

@@ -31,8 +31,14 @@ afterEach(() => {
 });
 
 const ctxFor = (lang: 'zh' | 'en'): ToolContext => ({
-  sessionId: 's', turnId: 't', callId: 'c', workspace: dir, signal: new AbortController().signal,
-  lang, ask: async () => 'allow', progress: () => {},
+  sessionId: 's',
+  turnId: 't',
+  callId: 'c',
+  workspace: dir,
+  signal: new AbortController().signal,
+  lang,
+  ask: async () => 'allow',
+  progress: () => {},
 });
 
 /** One turn as the agent loop runs it: steps until the planner stops calling tools. */
@@ -46,7 +52,8 @@ async function say(text: string) {
     if (!r.calls.length) return { reply: r.text, calls };
     calls.push(...r.parsed);
     messages.push({ role: 'assistant', content: null, tool_calls: r.calls });
-    for (const c of r.calls) messages.push({ role: 'tool', tool_call_id: c.id, content: (await registry.run(c, ctx)).output });
+    for (const c of r.calls)
+      messages.push({ role: 'tool', tool_call_id: c.id, content: (await registry.run(c, ctx)).output });
   }
   throw new Error('the planner did not stop');
 }
@@ -54,7 +61,14 @@ async function say(text: string) {
 const contents = () => store.todos.list().map((t) => `${t.number}${t.done ? 'x' : ''} ${t.content}`);
 
 async function seed() {
-  for (const text of ['记一下 交电费', '记一下 周三去看牙医', '记一下 买牛奶和鸡蛋', 'add a todo: call the dentist about the filling', 'add a todo: renew passport']) await say(text);
+  for (const text of [
+    '记一下 交电费',
+    '记一下 周三去看牙医',
+    '记一下 买牛奶和鸡蛋',
+    'add a todo: call the dentist about the filling',
+    'add a todo: renew passport',
+  ])
+    await say(text);
 }
 
 describe('todos by content', () => {
@@ -111,7 +125,8 @@ describe('todos by content', () => {
     const history: ChatMessage[] = [{ role: 'user', content: '牙医那条删掉' }];
     const first = await step(llm, history, registry.specs());
     history.push({ role: 'assistant', content: null, tool_calls: first.calls });
-    for (const c of first.calls) history.push({ role: 'tool', tool_call_id: c.id, content: (await registry.run(c, ctxFor('zh'))).output });
+    for (const c of first.calls)
+      history.push({ role: 'tool', tool_call_id: c.id, content: (await registry.run(c, ctxFor('zh'))).output });
     const asked = await step(llm, history, registry.specs());
     history.push({ role: 'assistant', content: asked.text }, { role: 'user', content: '第 2 条' });
     expect((await step(llm, history, registry.specs())).parsed).toEqual([{ name: 'todo_delete', args: { id: 2 } }]);
@@ -147,8 +162,17 @@ describe('numbers the user saw', () => {
 
 describe('natural list questions', () => {
   it.each([
-    ['还有啥没做', 'pending'], ['我还有什么事没做完', 'pending'], ['还剩哪些事', 'pending'], ['我有哪些待办', undefined],
-    ["what's left", 'pending'], ['看下我的清单', undefined], ['any todos left?', 'pending'], ['what do I have on my plate', undefined], ['what do I still have to do', 'pending'], ["what's on my list", undefined], ['show me my todos', undefined],
+    ['还有啥没做', 'pending'],
+    ['我还有什么事没做完', 'pending'],
+    ['还剩哪些事', 'pending'],
+    ['我有哪些待办', undefined],
+    ["what's left", 'pending'],
+    ['看下我的清单', undefined],
+    ['any todos left?', 'pending'],
+    ['what do I have on my plate', undefined],
+    ['what do I still have to do', 'pending'],
+    ["what's on my list", undefined],
+    ['show me my todos', undefined],
   ] as const)('%s', async (text, status) => {
     await seed();
     const r = await say(text);
@@ -178,7 +202,9 @@ describe('reminders and due dates', () => {
   });
 
   it('takes 记住 as a todo, but not 记住我叫…', async () => {
-    expect((await say('帮我记住明天要买菜')).calls).toEqual([{ name: 'todo_add', args: { content: '明天要买菜', due: '明天' } }]);
+    expect((await say('帮我记住明天要买菜')).calls).toEqual([
+      { name: 'todo_add', args: { content: '明天要买菜', due: '明天' } },
+    ]);
     expect((await say('记住我叫小明')).calls).toEqual([]);
   });
 

@@ -105,7 +105,9 @@ describe('what the new rules must not take', () => {
   });
 
   it('keeps numerals outside arithmetic as they were', async () => {
-    expect((await first('星期一提醒我交报告')).parsed).toEqual([{ name: 'todo_add', args: { content: '交报告', due: '星期一' } }]);
+    expect((await first('星期一提醒我交报告')).parsed).toEqual([
+      { name: 'todo_add', args: { content: '交报告', due: '星期一' } },
+    ]);
     expect((await first('删除第十一条待办')).parsed).toEqual([{ name: 'todo_delete', args: { id: 11 } }]);
     expect((await first('一个苹果加两个梨')).calls).toEqual([]);
   });

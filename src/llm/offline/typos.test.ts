@@ -3,7 +3,8 @@ import { createOfflinePlanner } from './planner.js';
 import { memoryPrefs, step } from './testing.js';
 import { fixTypos } from './typos.js';
 
-const first = async (text: string) => (await step(createOfflinePlanner({ prefs: memoryPrefs() }), [{ role: 'user', content: text }])).parsed;
+const first = async (text: string) =>
+  (await step(createOfflinePlanner({ prefs: memoryPrefs() }), [{ role: 'user', content: text }])).parsed;
 
 describe('slips in command words', () => {
   it.each([

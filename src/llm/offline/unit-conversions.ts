@@ -36,7 +36,11 @@ const UNITS: readonly Unit[] = [
   { dim: 'mass', factor: 28.349523125, names: ['盎司', 'ounces', 'ounce', 'oz'] },
   { dim: 'volume', factor: 1, names: ['毫升', 'milliliters', 'millilitres', 'ml'] },
   { dim: 'volume', factor: 1_000, names: ['升', 'liters', 'litres', 'liter', 'litre', 'l'] },
-  { dim: 'speed', factor: 1 / 3.6, names: ['公里每小时', '千米每小时', '公里/小时', '千米/小时', 'km/h', 'kmh', 'kph'] },
+  {
+    dim: 'speed',
+    factor: 1 / 3.6,
+    names: ['公里每小时', '千米每小时', '公里/小时', '千米/小时', 'km/h', 'kmh', 'kph'],
+  },
   { dim: 'speed', factor: 1, names: ['米每秒', '米/秒', 'm/s'] },
   { dim: 'speed', factor: 0.44704, names: ['英里每小时', 'mph'] },
   { dim: 'temp', factor: 0, names: ['摄氏度', '℃', '°c', 'celsius', 'c'] },
@@ -46,10 +50,16 @@ const UNITS: readonly Unit[] = [
 const BY_NAME = new Map<string, Unit>(UNITS.flatMap((u) => u.names.map((n) => [n, u] as const)));
 const escape = (s: string): string => s.replace(/[/\\^$*+?.()|[\]{}]/g, '\\$&');
 /** Every name, longest first, so km/h is read before km; Latin names end at a word's end. */
-const UNIT = `(?:${[...BY_NAME.keys()].sort((a, b) => b.length - a.length).map((n) => (/[a-z]$/.test(n) ? `${escape(n)}(?![a-z])` : escape(n))).join('|')})`;
+const UNIT = `(?:${[...BY_NAME.keys()]
+  .sort((a, b) => b.length - a.length)
+  .map((n) => (/[a-z]$/.test(n) ? `${escape(n)}(?![a-z])` : escape(n)))
+  .join('|')})`;
 const AMOUNT = '(\\d+(?:\\.\\d+)?|[一二两三四五六七八九十百]+(?:点[一二三四五六七八九零]+)?)';
 /** An amount and its unit: 3.5小时, 5 miles, 两公斤, 30度 (degrees of temperature, with a °C/°F or 摄氏/华氏 target). */
-const QUANTITY = new RegExp(`${AMOUNT}\\s*(?:个\\s*)?(?:(?:degrees?|度)\\s*)?(${UNIT})|${AMOUNT}\\s*(?:degrees?|度)|\\b(?:a|an|one)\\s+(${UNIT})`, 'gi');
+const QUANTITY = new RegExp(
+  `${AMOUNT}\\s*(?:个\\s*)?(?:(?:degrees?|度)\\s*)?(${UNIT})|${AMOUNT}\\s*(?:degrees?|度)|\\b(?:a|an|one)\\s+(${UNIT})`,
+  'gi',
+);
 /** The unit asked for. */
 const TARGET = new RegExp(
   [
@@ -95,7 +105,12 @@ export function conversion(text: string): string | undefined {
     // "a day": one of it.
     const n = q[4] ? 1 : numberOf(q[1] ?? q[3]);
     // 「30 度」 is a temperature only when one is asked for.
-    const from = q[2] || q[4] ? unitOf(q[2] ?? q[4]) : target.unit.dim === 'temp' ? UNITS.find((u) => u.dim === 'temp' && u !== target.unit) : undefined;
+    const from =
+      q[2] || q[4]
+        ? unitOf(q[2] ?? q[4])
+        : target.unit.dim === 'temp'
+          ? UNITS.find((u) => u.dim === 'temp' && u !== target.unit)
+          : undefined;
     // 「2026年有多少天」 names a year, not an amount of years.
     if (from?.names.includes('年') && n !== undefined && n > 1000) return undefined;
     if (n === undefined || !from) continue;

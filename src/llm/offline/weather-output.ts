@@ -66,7 +66,8 @@ export function readWeather(output: string): WeatherReport | undefined {
   for (const line of lines.slice(1)) {
     let m: RegExpExecArray | null;
     if ((m = NOW.exec(line))) report.now = { ...figures(m[1]), line };
-    else if ((m = TODAY.exec(line))) report.today = { ...figures(m[2]), line, day: m[1] ? parseIsoDate(m[1]) : undefined };
+    else if ((m = TODAY.exec(line)))
+      report.today = { ...figures(m[2]), line, day: m[1] ? parseIsoDate(m[1]) : undefined };
     else if (ADVICE.test(line)) report.advice = line;
     else if ((m = DAY.exec(line))) {
       const day = parseIsoDate(m[1]);

@@ -24,7 +24,11 @@ const SEVEN_DAYS = JSON.parse(fixture('open-meteo-forecast-daily-7d.json'));
 const COOLER = {
   ...SEVEN_DAYS,
   current: { ...SEVEN_DAYS.current, temperature_2m: 25.1 },
-  daily: { ...SEVEN_DAYS.daily, temperature_2m_max: [30.0, 28.0, 26.0, 27.0, 29.0, 31.0, 30.5], temperature_2m_min: [22, 21, 20, 20, 21, 22, 23] },
+  daily: {
+    ...SEVEN_DAYS.daily,
+    temperature_2m_max: [30.0, 28.0, 26.0, 27.0, 29.0, 31.0, 30.5],
+    temperature_2m_min: [22, 21, 20, 20, 21, 22, 23],
+  },
 };
 /** Recorded: current conditions only, no daily section. */
 const CURRENT_ONLY = fixture('open-meteo-forecast-current-subset.json');
@@ -43,7 +47,12 @@ beforeAll(async () => {
       // Any name is found; its latitude says which forecast it gets.
       const name = url.searchParams.get('name') ?? '';
       const latitude = /^(?:Old|老)/.test(name) ? 1 : /^(?:上|L)/.test(name) ? 2 : 3;
-      res.end(JSON.stringify({ ...GEO, results: [{ ...GEO.results[0], name, admin1: undefined, country: undefined, latitude }] }));
+      res.end(
+        JSON.stringify({
+          ...GEO,
+          results: [{ ...GEO.results[0], name, admin1: undefined, country: undefined, latitude }],
+        }),
+      );
       return;
     }
     const latitude = url.searchParams.get('latitude');
@@ -55,8 +64,14 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const ctx = (text: string): ToolContext => ({
-  sessionId: 's', turnId: 't', callId: 'c', workspace: '/nonexistent', signal: new AbortController().signal,
-  lang: detectLang(text), ask: async () => 'deny', progress: () => {},
+  sessionId: 's',
+  turnId: 't',
+  callId: 'c',
+  workspace: '/nonexistent',
+  signal: new AbortController().signal,
+  lang: detectLang(text),
+  ask: async () => 'deny',
+  progress: () => {},
 });
 
 async function ask(text: string, history: ChatMessage[] = []) {
@@ -72,7 +87,9 @@ async function ask(text: string, history: ChatMessage[] = []) {
 }
 
 const planned = async (text: string) =>
-  (await step(createOfflinePlanner({ prefs: memoryPrefs() }), [{ role: 'user', content: text }])).parsed.map((c) => c.args.city);
+  (await step(createOfflinePlanner({ prefs: memoryPrefs() }), [{ role: 'user', content: text }])).parsed.map(
+    (c) => c.args.city,
+  );
 
 /** [what the user says, the cities looked up]. */
 const CITIES: Array<[string, string[]]> = [
@@ -161,7 +178,9 @@ describe('offline planner: the day a weather question asks about', () => {
     const sat = await ask("what's the weather in Beijing on Saturday");
     expect(sat.reply).toContain('Saturday, August 1: light showers, 21.8–29.8°C, chance of rain 40%');
     expect((await ask('Beijing weather tmrw, do I need an umbrella?')).reply).toContain('take an umbrella');
-    expect((await ask('will it rain in Beijing on Monday')).reply).toMatch(/Monday, August 3: clear.*\n.*won't need an umbrella/);
+    expect((await ask('will it rain in Beijing on Monday')).reply).toMatch(
+      /Monday, August 3: clear.*\n.*won't need an umbrella/,
+    );
   });
 
   it('says plainly when the forecast lacks the day, naming it, and gives the current conditions', async () => {
@@ -169,7 +188,9 @@ describe('offline planner: the day a weather question asks about', () => {
     expect(later.reply).toContain('天气服务没有给出下周三（8月5日）的预报。');
     expect(later.reply).toContain('现在的天气：多云，气温 28.4°C');
     const weekend = await ask('Oldtown weather this weekend');
-    expect(weekend.reply).toContain('The weather service gave no forecast for this weekend (Saturday, August 1; Sunday, August 2).');
+    expect(weekend.reply).toContain(
+      'The weather service gave no forecast for this weekend (Saturday, August 1; Sunday, August 2).',
+    );
     expect(weekend.reply).toContain('Right now: partly cloudy, 17.7°C');
     const umbrella = await ask('明天去老城，要带伞吗');
     expect(umbrella.reply).toContain('天气服务没有给出明天（7月30日 星期四）的预报。');
@@ -213,7 +234,9 @@ describe('offline planner: weather beside other requests', () => {
   });
 
   it('does not take another request for a second city', async () => {
-    const r = await step(createOfflinePlanner({ prefs: memoryPrefs() }), [{ role: 'user', content: 'weather in Tokyo and the time in London' }]);
+    const r = await step(createOfflinePlanner({ prefs: memoryPrefs() }), [
+      { role: 'user', content: 'weather in Tokyo and the time in London' },
+    ]);
     expect(r.parsed).toEqual([
       { name: 'weather', args: { city: 'Tokyo' } },
       { name: 'current_time', args: { timezone: 'London' } },

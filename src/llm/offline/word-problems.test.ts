@@ -12,7 +12,8 @@ const planner = () => createOfflinePlanner({ prefs: memoryPrefs() });
 async function answer(text: string): Promise<string> {
   const r = await step(planner(), [{ role: 'user', content: text }]);
   const calc = r.parsed.filter((c) => c.name === 'calculator');
-  if (calc.length !== 1 || r.parsed.length !== 1) return `not one calculation (${r.parsed.map((c) => c.name).join(',') || r.text})`;
+  if (calc.length !== 1 || r.parsed.length !== 1)
+    return `not one calculation (${r.parsed.map((c) => c.name).join(',') || r.text})`;
   return evaluateExpression(String(calc[0].args.expression), 'en');
 }
 
@@ -186,7 +187,9 @@ describe('word problems and conversions', () => {
 
   it('says the bill with a tip worked out on its own', async () => {
     const calc = async (c: { arguments: string }) => evaluateExpression(JSON.parse(c.arguments).expression, 'en');
-    expect((await turn(planner(), [], "my bill is 86.40, what's a 20% tip", calc)).reply).toBe('86.4*20/100 = 17.28 (103.68 with it)');
+    expect((await turn(planner(), [], "my bill is 86.40, what's a 20% tip", calc)).reply).toBe(
+      '86.4*20/100 = 17.28 (103.68 with it)',
+    );
     expect((await turn(planner(), [], 'a 58 dollar meal plus 18% tip', calc)).reply).toBe('58*(1+18/100) = 68.44');
   });
 
@@ -199,7 +202,15 @@ describe('word problems and conversions', () => {
   });
 
   it('leaves sentences that only mention units alone', async () => {
-    for (const text of ['我每天跑 5 公里', '一百米跑了多少秒', '还有几天到周五', '100 米是多少米', '记一下 买 2 公斤苹果', '三个人分一个48寸的披萨', '2026年有多少天']) {
+    for (const text of [
+      '我每天跑 5 公里',
+      '一百米跑了多少秒',
+      '还有几天到周五',
+      '100 米是多少米',
+      '记一下 买 2 公斤苹果',
+      '三个人分一个48寸的披萨',
+      '2026年有多少天',
+    ]) {
       expect(await answer(text), text).toMatch(/^not one calculation/);
     }
   });

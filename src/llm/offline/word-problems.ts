@@ -18,9 +18,11 @@ const tidy = (n: number): string => String(Number(n.toPrecision(12)));
 
 const ASK_PERCENT =
   /百分之几|百分比|多少%|几%|百分之多少|增长率|增幅|涨幅|跌幅|降幅|下降率|下降了?多少|变化率|\bwhat percent(?:age)?\b|\bby what percent(?:age)?\b|\bhow many percent\b|\bpercent(?:age)? (?:increase|decrease|change|drop|rise|growth|gain|loss)\b|\bgrowth rate\b/i;
-const DECLINE = /跌|降|减少|少了|下滑|缩水|便宜|省了|\b(?:cheaper|off|drop(?:ped)?|decrease[ds]?|fall|fell|lower|down|decline[ds]?|loss|lost|shrank)\b/i;
+const DECLINE =
+  /跌|降|减少|少了|下滑|缩水|便宜|省了|\b(?:cheaper|off|drop(?:ped)?|decrease[ds]?|fall|fell|lower|down|decline[ds]?|loss|lost|shrank)\b/i;
 /** Words that mark the earlier value, so 「今年 15 万，去年 12 万」 still goes from 12 to 15. */
-const BEFORE_WORD = /(?:从|由|去年|上个?月|上周|昨天|原来|原价|之前|以前|\bfrom\b|\blast (?:year|month|week)\b|\bused to be\b|\bwas\b)\s*$/i;
+const BEFORE_WORD =
+  /(?:从|由|去年|上个?月|上周|昨天|原来|原价|之前|以前|\bfrom\b|\blast (?:year|month|week)\b|\bused to be\b|\bwas\b)\s*$/i;
 /** 「30 是 50 的百分之几」, "what percent of 80 is 20", 「20 占 80 的多少」. */
 const SHARE_OF_WHOLE = new RegExp(
   `(${NUM})\\s*(?:是|占了?)\\s*(${NUM})\\s*的\\s*(?:百分之几|百分之多少|多少|几成|比例|比重|百分比)` +
@@ -43,7 +45,8 @@ function discountGiven(text: string): string | undefined {
   if (!ASK_DISCOUNT.test(text)) return undefined;
   const values = numbersIn(text);
   if (values.length !== 2) return undefined;
-  const [was, now] = values[0].value >= values[1].value ? [values[0].value, values[1].value] : [values[1].value, values[0].value];
+  const [was, now] =
+    values[0].value >= values[1].value ? [values[0].value, values[1].value] : [values[1].value, values[0].value];
   if (was === 0) return undefined;
   return /折/.test(text) ? `${now}/${was}*10` : `(${was}-${now})/${was}*100`;
 }
@@ -54,7 +57,12 @@ function percentChange(text: string): string | undefined {
   if (as) return `${(as[1] ?? as[2]).replace(/\s/g, '')}*100`;
   const share = SHARE_OF_WHOLE.exec(text);
   if (share) {
-    const [part, whole] = share[1] !== undefined ? [share[1], share[2]] : share[3] !== undefined ? [share[4], share[3]] : [share[5], share[6]];
+    const [part, whole] =
+      share[1] !== undefined
+        ? [share[1], share[2]]
+        : share[3] !== undefined
+          ? [share[4], share[3]]
+          : [share[5], share[6]];
     return `${part}/${whole}*100`;
   }
   if (!ASK_PERCENT.test(text)) return undefined;
@@ -63,7 +71,9 @@ function percentChange(text: string): string | undefined {
   let [a, b] = values;
   if (BEFORE_WORD.test(text.slice(0, b.at)) && !BEFORE_WORD.test(text.slice(0, a.at))) [a, b] = [b, a];
   if (a.value === 0) return undefined;
-  return DECLINE.test(text) && a.value >= b.value ? `(${a.value}-${b.value})/${a.value}*100` : `(${b.value}-${a.value})/${a.value}*100`;
+  return DECLINE.test(text) && a.value >= b.value
+    ? `(${a.value}-${b.value})/${a.value}*100`
+    : `(${b.value}-${a.value})/${a.value}*100`;
 }
 
 // ---- Sums of a range, offers ------------------------------------------------------------------
@@ -123,17 +133,60 @@ function priceOfOne(text: string): string | undefined {
 }
 
 /** Seconds in each period, for rates; months and years by the calendar's counts below. */
-const PERIOD_SECONDS: Readonly<Record<string, number>> = { 秒: 1, 分钟: 60, 小时: 3_600, 天: 86_400, 周: 604_800, 月: 2_592_000, 年: 31_536_000 };
+const PERIOD_SECONDS: Readonly<Record<string, number>> = {
+  秒: 1,
+  分钟: 60,
+  小时: 3_600,
+  天: 86_400,
+  周: 604_800,
+  月: 2_592_000,
+  年: 31_536_000,
+};
 /** How many of the smaller period a larger one holds, as people count: a year is 12 months or 52 weeks. */
-const PER: Readonly<Record<string, number>> = { '年/月': 12, '年/周': 52, '年/天': 365, '月/天': 30, '月/周': 4, '周/天': 7 };
-const PERIOD_ZH: Readonly<Record<string, string>> = { 秒: '秒', 秒钟: '秒', 分钟: '分钟', 小时: '小时', 钟头: '小时', 天: '天', 日: '天', 周: '周', 星期: '周', 礼拜: '周', 月: '月', 个月: '月', 年: '年' };
-const PERIOD_EN: Readonly<Record<string, string>> = { second: '秒', minute: '分钟', hour: '小时', day: '天', week: '周', month: '月', year: '年' };
-const RATE_ZH = new RegExp(`每(?:个)?(秒钟?|分钟|小时|钟头|天|日|周|星期|礼拜|个?月|年)\\s*[^\\d,，。;；]{0,8}?(${NUM})`);
-const RATE_EN = new RegExp(`\\$?(${NUM})\\s*[a-z$]*\\s*(?:a|an|per|each|every)\\s+(second|minute|hour|day|week|month|year)\\b`, 'i');
+const PER: Readonly<Record<string, number>> = {
+  '年/月': 12,
+  '年/周': 52,
+  '年/天': 365,
+  '月/天': 30,
+  '月/周': 4,
+  '周/天': 7,
+};
+const PERIOD_ZH: Readonly<Record<string, string>> = {
+  秒: '秒',
+  秒钟: '秒',
+  分钟: '分钟',
+  小时: '小时',
+  钟头: '小时',
+  天: '天',
+  日: '天',
+  周: '周',
+  星期: '周',
+  礼拜: '周',
+  月: '月',
+  个月: '月',
+  年: '年',
+};
+const PERIOD_EN: Readonly<Record<string, string>> = {
+  second: '秒',
+  minute: '分钟',
+  hour: '小时',
+  day: '天',
+  week: '周',
+  month: '月',
+  year: '年',
+};
+const RATE_ZH = new RegExp(
+  `每(?:个)?(秒钟?|分钟|小时|钟头|天|日|周|星期|礼拜|个?月|年)\\s*[^\\d,，。;；]{0,8}?(${NUM})`,
+);
+const RATE_EN = new RegExp(
+  `\\$?(${NUM})\\s*[a-z$]*\\s*(?:a|an|per|each|every)\\s+(second|minute|hour|day|week|month|year)\\b`,
+  'i',
+);
 const SPAN_ZH = /(\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(?:个)?(秒钟?|分钟|小时|钟头|天|日|周|星期|礼拜|月|年)/g;
 const SPAN_EN = /\b(?:(a|an|one|\d+(?:\.\d+)?)\s+)(second|minute|hour|day|week|month|year)s?\b/gi;
 /** A span as said of the past too: "this week", "last month". */
-const SPAN_EN_ANY = /\b(?:(a|an|one|this|last|the|that|past|\d+(?:\.\d+)?)\s+)(second|minute|hour|day|week|month|year)s?\b/gi;
+const SPAN_EN_ANY =
+  /\b(?:(a|an|one|this|last|the|that|past|\d+(?:\.\d+)?)\s+)(second|minute|hour|day|week|month|year)s?\b/gi;
 
 /** How many `rate` periods fit in one `span` period. */
 function periodsIn(span: string, rate: string): number | undefined {
@@ -144,14 +197,17 @@ function periodsIn(span: string, rate: string): number | undefined {
   return ratio >= 1 && !/[月年]/.test(span + rate) ? ratio : undefined;
 }
 
-const HOW_MANY_PERIODS = /(?:几|多少)(?:个)?(天|日|周|星期|月|年|小时|次)|\bhow many (day|week|month|year|hour)s?\b|\bhow long\b/i;
+const HOW_MANY_PERIODS =
+  /(?:几|多少)(?:个)?(天|日|周|星期|月|年|小时|次)|\bhow many (day|week|month|year|hour)s?\b|\bhow long\b/i;
 
 /** 「一共 120 页，每天看 15 页，几天看完」 → 120/15: how many periods a total takes at a rate. */
 function timeToFinish(text: string): string | undefined {
   const ask = HOW_MANY_PERIODS.exec(text);
   const rate = ask ? (RATE_ZH.exec(text) ?? RATE_EN.exec(text)) : null;
   if (!ask || !rate) return undefined;
-  const amounts = numbersIn(text, [[rate.index, rate.index + rate[0].length]]).filter((f) => f.at < ask.index || f.at >= ask.index + ask[0].length);
+  const amounts = numbersIn(text, [[rate.index, rate.index + rate[0].length]]).filter(
+    (f) => f.at < ask.index || f.at >= ask.index + ask[0].length,
+  );
   const value = /^\d/.test(rate[1]) ? rate[1] : rate[2];
   return amounts.length === 1 && Number(value) > 0 ? `${amounts[0].value}/${value}` : undefined;
 }
@@ -161,12 +217,18 @@ function ratePerPeriod(text: string): string | undefined {
   if (!/多少|几|\bhow (?:much|many)\b|\btotal\b/i.test(text)) return undefined;
   const zh = RATE_ZH.exec(text);
   const en = zh ? null : RATE_EN.exec(text);
-  const rate = zh ? { unit: PERIOD_ZH[zh[1].replace(/^个/, '')] ?? zh[1], value: zh[2], at: zh.index, end: zh.index + zh[0].length } : en ? { unit: PERIOD_EN[en[2].toLowerCase()], value: en[1], at: en.index, end: en.index + en[0].length } : undefined;
+  const rate = zh
+    ? { unit: PERIOD_ZH[zh[1].replace(/^个/, '')] ?? zh[1], value: zh[2], at: zh.index, end: zh.index + zh[0].length }
+    : en
+      ? { unit: PERIOD_EN[en[2].toLowerCase()], value: en[1], at: en.index, end: en.index + en[0].length }
+      : undefined;
   if (!rate) return undefined;
   // The span asked about is said outside the rate: 「工作了 8 小时」 in the rate's own unit, else the last one
   // (「一年365天，每天读20页，一年读多少页」 asks of 一年).
   const unitOf = (m: RegExpMatchArray): string | undefined => (zh ? PERIOD_ZH[m[2]] : PERIOD_EN[m[2].toLowerCase()]);
-  const spans = [...text.matchAll(zh ? SPAN_ZH : SPAN_EN)].filter((m) => (m.index ?? 0) >= rate.end || (m.index ?? 0) + m[0].length <= rate.at);
+  const spans = [...text.matchAll(zh ? SPAN_ZH : SPAN_EN)].filter(
+    (m) => (m.index ?? 0) >= rate.end || (m.index ?? 0) + m[0].length <= rate.at,
+  );
   const span = spans.find((m) => unitOf(m) === rate.unit && !/^(?:a|an|one|一)$/i.test(m[1])) ?? spans.at(-1);
   if (!span) return undefined;
   const count = /^(?:a|an|one)$/i.test(span[1]) ? 1 : span[1] === '半' ? 0.5 : numberOf(span[1]);
@@ -181,21 +243,33 @@ function ratePerPeriod(text: string): string | undefined {
 
 const CN_DIGIT = '[一二两三四五六七八九十百\\d]+';
 /** 「房租占三分之一」「占 30%」「占一半」「占四成」: the share a part takes of the one amount given. */
-const TAKES_SHARE = new RegExp(`占(?:了)?[^,，。;；\\d]{0,6}?(?:(一半)|(${CN_DIGIT})\\s*分之\\s*(${CN_DIGIT})|(${NUM})\\s*%|百分之(${CN_DIGIT})|([一二三四五六七八九])成)`);
+const TAKES_SHARE = new RegExp(
+  `占(?:了)?[^,，。;；\\d]{0,6}?(?:(一半)|(${CN_DIGIT})\\s*分之\\s*(${CN_DIGIT})|(${NUM})\\s*%|百分之(${CN_DIGIT})|([一二三四五六七八九])成)`,
+);
 
 function partOfWhole(text: string): string | undefined {
   const m = TAKES_SHARE.exec(text);
   if (!m) return undefined;
-  const share = m[1] ? '1/2' : m[2] ? `${numberOf(m[3])}/${numberOf(m[2])}` : m[4] ? `${m[4]}/100` : m[5] ? `${numberOf(m[5])}/100` : `${numberOf(m[6])}/10`;
+  const share = m[1]
+    ? '1/2'
+    : m[2]
+      ? `${numberOf(m[3])}/${numberOf(m[2])}`
+      : m[4]
+        ? `${m[4]}/100`
+        : m[5]
+          ? `${numberOf(m[5])}/100`
+          : `${numberOf(m[6])}/10`;
   if (share.includes('undefined')) return undefined;
   const whole = numbersIn(text, [[m.index, m.index + m[0].length]]);
   return whole.length === 1 ? `${whole[0].value}*${share}` : undefined;
 }
 
 /** Asking the price or pay before tax: 「不含税多少」 "how much before tax". */
-const BEFORE_TAX = /(?:不含税|税前|未税)(?:价|价格|金额|收入|工资)?(?:是|应该是|为)?多少|\b(?:how much|what(?:'s| is| was))\b[^.?!]{0,30}\b(?:before|excluding|excl\.?|without|pre-?)\s*tax\b/i;
+const BEFORE_TAX =
+  /(?:不含税|税前|未税)(?:价|价格|金额|收入|工资)?(?:是|应该是|为)?多少|\b(?:how much|what(?:'s| is| was))\b[^.?!]{0,30}\b(?:before|excluding|excl\.?|without|pre-?)\s*tax\b/i;
 /** Asking what is left after tax: 「税后多少」「到手多少」 "take-home pay". */
-const AFTER_TAX = /(?:税后|到手|实发|实得)[^,，。.;；]{0,4}?(?:多少|几|[?？])|(?:多少|几)[^,，。;；]{0,6}?(?:税后|到手)|\b(?:after[- ]tax|take[- ]home|net pay|net income)\b/i;
+const AFTER_TAX =
+  /(?:税后|到手|实发|实得)[^,，。.;；]{0,4}?(?:多少|几|[?？])|(?:多少|几)[^,，。;；]{0,6}?(?:税后|到手)|\b(?:after[- ]tax|take[- ]home|net pay|net income)\b/i;
 const TAX_RATE = new RegExp(`(${NUM})\\s*(?:%|percent)`, 'i');
 
 /** 「含税 106，税率 6%，不含税多少」 → 106/(1+6/100); 「税前 8000，税率 3%，税后多少」 → 8000*(1-3/100). */
@@ -210,9 +284,16 @@ function tax(text: string): string | undefined {
 
 // ---- Speed, and an average over a period ------------------------------------------------------
 
-const SPEED_ASKED = /速度|时速|速率|平均每小时|\bspeed\b|\bhow fast\b|\bmph\b|km\/h|每小时(?:多少|几)(?:公里|千米|英里|米)/i;
-const DISTANCE = new RegExp(`(${NUM})\\s*(?:公里|千米|英里|米|km|kilometers?|kilometres?|miles?|meters?|metres?)(?![a-z])`, 'i');
-const DURATION = new RegExp(`(${NUM}|半|[一二两三四五六七八九十]+)\\s*(?:个)?\\s*(?:(小时|钟头|hours?|hrs?)|(分钟|minutes?|mins?))(?![a-z])`, 'i');
+const SPEED_ASKED =
+  /速度|时速|速率|平均每小时|\bspeed\b|\bhow fast\b|\bmph\b|km\/h|每小时(?:多少|几)(?:公里|千米|英里|米)/i;
+const DISTANCE = new RegExp(
+  `(${NUM})\\s*(?:公里|千米|英里|米|km|kilometers?|kilometres?|miles?|meters?|metres?)(?![a-z])`,
+  'i',
+);
+const DURATION = new RegExp(
+  `(${NUM}|半|[一二两三四五六七八九十]+)\\s*(?:个)?\\s*(?:(小时|钟头|hours?|hrs?)|(分钟|minutes?|mins?))(?![a-z])`,
+  'i',
+);
 
 /** 「3 小时开了 240 公里，平均速度多少」 → 240/3; "150 km in 90 minutes" → 150/(90/60), per hour. */
 function speed(text: string): string | undefined {
@@ -225,7 +306,8 @@ function speed(text: string): string | undefined {
 }
 
 const PER_ON_AVERAGE_ZH = /平均(?:每|一)(?:个)?(天|日|周|星期|月|小时)|每(?:个)?(天|日|周|星期|月|小时)平均/;
-const PER_ON_AVERAGE_EN = /\b(?:on )?average (?:per|a|each|every) (day|week|month|hour)\b|\b(?:per|a|each) (day|week|month|hour) on average\b/i;
+const PER_ON_AVERAGE_EN =
+  /\b(?:on )?average (?:per|a|each|every) (day|week|month|hour)\b|\b(?:per|a|each) (day|week|month|hour) on average\b/i;
 
 /** 「一周花了 420，平均每天多少」 → 420/7. */
 function averagePerPeriod(text: string): string | undefined {
@@ -238,7 +320,11 @@ function averagePerPeriod(text: string): string | undefined {
   const spans = [...rest.matchAll(zh ? SPAN_ZH : SPAN_EN_ANY)];
   if (spans.length !== 1 || !per) return undefined;
   const span = spans[0];
-  const count = /^(?:a|an|one|this|last|the|that|past)$/i.test(span[1]) ? 1 : span[1] === '半' ? 0.5 : numberOf(span[1]);
+  const count = /^(?:a|an|one|this|last|the|that|past)$/i.test(span[1])
+    ? 1
+    : span[1] === '半'
+      ? 0.5
+      : numberOf(span[1]);
   const unit = zh ? PERIOD_ZH[span[2]] : PERIOD_EN[span[2].toLowerCase()];
   const times = unit && count !== undefined ? periodsIn(unit, per) : undefined;
   const amounts = numbersIn(rest, [[span.index ?? 0, (span.index ?? 0) + span[0].length]]);
@@ -249,7 +335,19 @@ function averagePerPeriod(text: string): string | undefined {
 /** The whole sentence as one calculation when its question says what to compute. */
 export function questionProblem(text: string): string | undefined {
   return (
-    discountGiven(text) ?? percentChange(text) ?? rangeSum(text) ?? fullMinus(text) ?? everydaySum(text) ?? speed(text) ?? averagePerPeriod(text) ?? priceOfOne(text) ??
-    timeToFinish(text) ?? ratePerPeriod(text) ?? partOfWhole(text) ?? tax(text) ?? geometry(text) ?? exchange(text)
+    discountGiven(text) ??
+    percentChange(text) ??
+    rangeSum(text) ??
+    fullMinus(text) ??
+    everydaySum(text) ??
+    speed(text) ??
+    averagePerPeriod(text) ??
+    priceOfOne(text) ??
+    timeToFinish(text) ??
+    ratePerPeriod(text) ??
+    partOfWhole(text) ??
+    tax(text) ??
+    geometry(text) ??
+    exchange(text)
   );
 }

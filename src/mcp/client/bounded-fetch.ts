@@ -21,7 +21,11 @@ export function boundedFetch(limitBytes: number, base: FetchLike = fetch): Fetch
   return async (url, init) => {
     const response = await base(url, init);
     if (!response.body || NULL_BODY.has(response.status)) return response;
-    return new Response(response.body.pipeThrough(messageLimit(limitBytes)), { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(response.body.pipeThrough(messageLimit(limitBytes)), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 
@@ -45,7 +49,8 @@ function messageLimit(limitBytes: number): TransformStream<Uint8Array, Uint8Arra
       since = end >= 0 ? chunk.length - end : since + chunk.length;
       if (chunk.length >= 2) [last2, last1] = [chunk[chunk.length - 2]!, chunk[chunk.length - 1]!];
       else if (chunk.length === 1) [last2, last1] = [last1, chunk[0]!];
-      if (since > limitBytes) return controller.error(new MessageTooLongError(`one message from the server is over ${limitBytes} bytes`));
+      if (since > limitBytes)
+        return controller.error(new MessageTooLongError(`one message from the server is over ${limitBytes} bytes`));
       controller.enqueue(chunk);
     },
   });

@@ -1,5 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, ToolListChangedNotificationSchema, ToolSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  ToolListChangedNotificationSchema,
+  ToolSchema,
+  type CallToolResult,
+  type Tool as McpTool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { totalLimitMs, type McpServerSettings } from '../../config/mcp-settings.js';
 import type { McpServerState } from '../types.js';
@@ -159,7 +165,11 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
       const result = await scoped(signal, (own) =>
-        client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, LenientToolsPage, { timeout: settings.timeoutMs, signal: own }));
+        client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, LenientToolsPage, {
+          timeout: settings.timeoutMs,
+          signal: own,
+        }),
+      );
       for (const raw of result.tools) {
         const tool = ToolSchema.safeParse(raw);
         if (tool.success) tools.push(tool.data);
@@ -195,7 +205,10 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
     let failures = startFailures;
     try {
       if (failures >= deps.retry.attempts) {
-        set('failed', `${error ?? 'it closed the connection'}, ${failures} times in a row soon after connecting (gave up)`);
+        set(
+          'failed',
+          `${error ?? 'it closed the connection'}, ${failures} times in a row soon after connecting (gave up)`,
+        );
         deps.gone();
         return undefined;
       }
@@ -221,7 +234,9 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
           if (signal.aborted) throw new Error('stopped');
           live = opened;
           const version = opened.client.getServerVersion();
-          serverInfo = version ? { name: cleanText(String(version.name), 100), version: cleanText(String(version.version), 50) } : undefined;
+          serverInfo = version
+            ? { name: cleanText(String(version.name), 100), version: cleanText(String(version.version), 50) }
+            : undefined;
           connectedAt = Date.now();
           served = false;
           if (everConnected) reconnects++;
@@ -235,7 +250,10 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
           if (signal.aborted) return undefined;
           failures++;
           // The SDK's "Connection closed" says nothing to a user whose server crashed on start: its stderr says why.
-          const why = settings.transport === 'stdio' && isConnectionLost(err) ? 'the program exited before it finished connecting; what it wrote to stderr may say why' : reasonOf(err);
+          const why =
+            settings.transport === 'stdio' && isConnectionLost(err)
+              ? 'the program exited before it finished connecting; what it wrote to stderr may say why'
+              : reasonOf(err);
           // A server that never answered its first handshake in time would make each try wait as long again.
           const giveUp = isHopeless(err) || (isTimeout(err) && !everConnected);
           if (giveUp || failures >= deps.retry.attempts) {
@@ -293,7 +311,10 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
   /** A live connection, waiting (at most `ms`) for one being made. */
   async function connection(ms: number, signal: AbortSignal): Promise<Live> {
     if (live) return live;
-    if (!loop) throw new UnavailableError(state === 'disabled' ? 'the server is disabled' : `the server is not connected${error ? `: ${error}` : ''}`);
+    if (!loop)
+      throw new UnavailableError(
+        state === 'disabled' ? 'the server is disabled' : `the server is not connected${error ? `: ${error}` : ''}`,
+      );
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     try {
@@ -307,7 +328,8 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
         }),
       ]);
       if (got === 'aborted') throw new UnavailableError('the call was stopped while the server was connecting');
-      if (got === 'timeout') throw new UnavailableError(`the server was still connecting after ${ms / 1000} s${error ? ` (${error})` : ''}`);
+      if (got === 'timeout')
+        throw new UnavailableError(`the server was still connecting after ${ms / 1000} s${error ? ` (${error})` : ''}`);
       if (!got) throw new UnavailableError(`the server could not be reached: ${error ?? 'unknown error'}`);
       return got;
     } finally {
@@ -316,15 +338,23 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
     }
   }
 
-  async function callOn(conn: Live, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+  async function callOn(
+    conn: Live,
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<CallToolResult> {
     // A signal of its own per call: a turn's signal must not collect one listener per call.
-    const result = await scoped(options.signal, async (signal) =>
-      (await conn.client.callTool({ name, arguments: args }, CallToolResultSchema, {
-        timeout: settings.timeoutMs,
-        resetTimeoutOnProgress: true,
-        signal,
-        onprogress: options.onProgress ? (p) => options.onProgress!(p.progress, p.total, p.message) : undefined,
-      })) as CallToolResult);
+    const result = await scoped(
+      options.signal,
+      async (signal) =>
+        (await conn.client.callTool({ name, arguments: args }, CallToolResultSchema, {
+          timeout: settings.timeoutMs,
+          resetTimeoutOnProgress: true,
+          signal,
+          onprogress: options.onProgress ? (p) => options.onProgress!(p.progress, p.total, p.message) : undefined,
+        })) as CallToolResult,
+    );
     if (conn === live) served = true;
     return result;
   }
@@ -333,7 +363,11 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
    * A call, waiting (within the server's timeout) for a connection being made; when the connection
    * it went out on turns out dead, reconnects and tries once more.
    */
-  async function callWithin(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+  async function callWithin(
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<CallToolResult> {
     // The usual case answers without a wait: a live connection is used as it is.
     const first = live ?? (await connection(settings.timeoutMs, options.signal));
     try {
@@ -370,7 +404,14 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
   }
 
   return {
-    status: () => ({ state, ...(error ? { error } : {}), since, reconnects, ...(serverInfo ? { serverInfo } : {}), ...(via ? { via } : {}) }),
+    status: () => ({
+      state,
+      ...(error ? { error } : {}),
+      since,
+      reconnects,
+      ...(serverInfo ? { serverInfo } : {}),
+      ...(via ? { via } : {}),
+    }),
     stderr: () => stderr.lines().map(redact),
     redact,
     redactSecrets,
@@ -400,7 +441,9 @@ export function createServerConnection(deps: ConnectionDeps): ServerConnection {
       let late = false;
       const lateness = () => ((late = true), new TotalTimeoutError(limitMs));
       try {
-        return await bounded(options.signal, limitMs, lateness, (signal) => callWithin(name, args, { ...options, signal }));
+        return await bounded(options.signal, limitMs, lateness, (signal) =>
+          callWithin(name, args, { ...options, signal }),
+        );
       } catch (err) {
         if (late && !options.signal.aborted) throw new TotalTimeoutError(limitMs);
         throw err;

@@ -36,7 +36,10 @@ export interface ReadBufferLike {
  * The SDK's stdio read buffer, with each line's depth checked before it is parsed: a line too deep
  * is answered by its stand-in or skipped, and the next line read. Bounded at 10 MB, as the SDK's.
  */
-export function createDepthCheckedReadBuffer(onTooDeep: OnTooDeep, maxBufferSize = STDIO_DEFAULT_MAX_BUFFER_SIZE): ReadBufferLike {
+export function createDepthCheckedReadBuffer(
+  onTooDeep: OnTooDeep,
+  maxBufferSize = STDIO_DEFAULT_MAX_BUFFER_SIZE,
+): ReadBufferLike {
   let buffer: Buffer | undefined;
   return {
     append(chunk) {
@@ -70,7 +73,10 @@ export function createDepthCheckedReadBuffer(onTooDeep: OnTooDeep, maxBufferSize
  */
 export function guardStdioReads(transport: object, onTooDeep: OnTooDeep): void {
   const fields = transport as { _readBuffer?: unknown };
-  if (!fields._readBuffer) throw new Error('the MCP SDK no longer keeps StdioClientTransport._readBuffer: the depth check on stdio needs a new place');
+  if (!fields._readBuffer)
+    throw new Error(
+      'the MCP SDK no longer keeps StdioClientTransport._readBuffer: the depth check on stdio needs a new place',
+    );
   fields._readBuffer = createDepthCheckedReadBuffer(onTooDeep);
 }
 
@@ -133,7 +139,8 @@ export function sseDepthGuard(onTooDeep: OnTooDeep): TransformStream<Uint8Array,
       }
     }
     lines = [];
-    if (out.length || ended) controller.enqueue(Buffer.concat([...out.flatMap((l) => [l, NEWLINE]), ...(ended ? [NEWLINE] : [])]));
+    if (out.length || ended)
+      controller.enqueue(Buffer.concat([...out.flatMap((l) => [l, NEWLINE]), ...(ended ? [NEWLINE] : [])]));
   };
   const readLines = (bytes: Buffer, controller: TransformStreamDefaultController<Uint8Array>) => {
     let start = 0;
@@ -196,6 +203,10 @@ export function depthCheckedFetch(base: FetchLike, onTooDeep: OnTooDeep): FetchL
     // the SDK does with a GET's answer whatever its type says.
     const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     if (type === 'application/json') return checkedJson(response, onTooDeep);
-    return new Response(response.body.pipeThrough(sseDepthGuard(onTooDeep)), { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(response.body.pipeThrough(sseDepthGuard(onTooDeep)), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }

@@ -12,7 +12,8 @@ const MAX_REASON_CHARS = 300;
  * A timeout, a refusal or a tool's own error is the server answering, not a dead connection.
  */
 export function isConnectionLost(err: unknown): boolean {
-  if (err instanceof McpError) return err.code === ErrorCode.ConnectionClosed || /session (?:terminated|not found|expired)/i.test(err.message);
+  if (err instanceof McpError)
+    return err.code === ErrorCode.ConnectionClosed || /session (?:terminated|not found|expired)/i.test(err.message);
   if (err instanceof StreamableHTTPError || err instanceof SseError) {
     // MCP says 404 for a session the server does not know; many servers (server-everything among
     // them) answer 400 "No valid session ID" instead.
@@ -20,16 +21,25 @@ export function isConnectionLost(err: unknown): boolean {
     return err.code === undefined || err.code === 404 || err.code >= 500 || err.code === -1;
   }
   if (!(err instanceof Error)) return false;
-  const code = (err as NodeJS.ErrnoException).code ?? ((err.cause as NodeJS.ErrnoException | undefined)?.code);
-  if (code && ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ERR_STREAM_DESTROYED', 'UND_ERR_SOCKET', 'ETIMEDOUT'].includes(code)) return true;
-  return /not connected|fetch failed|socket hang up|session (?:terminated|not found)|connection closed/i.test(err.message);
+  const code = (err as NodeJS.ErrnoException).code ?? (err.cause as NodeJS.ErrnoException | undefined)?.code;
+  if (
+    code &&
+    ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ERR_STREAM_DESTROYED', 'UND_ERR_SOCKET', 'ETIMEDOUT'].includes(code)
+  )
+    return true;
+  return /not connected|fetch failed|socket hang up|session (?:terminated|not found)|connection closed/i.test(
+    err.message,
+  );
 }
 
 /** An error's message, cleaned and bounded, for a state's reason or a call's failure. */
 export function reasonOf(err: unknown): string {
   if (err instanceof Error && err.name === 'AbortError') return 'it was stopped';
   const message = err instanceof Error ? err.message : String(err);
-  const code = err instanceof Error ? ((err as NodeJS.ErrnoException).code ?? (err.cause as NodeJS.ErrnoException | undefined)?.code) : undefined;
+  const code =
+    err instanceof Error
+      ? ((err as NodeJS.ErrnoException).code ?? (err.cause as NodeJS.ErrnoException | undefined)?.code)
+      : undefined;
   const text = cleanText(message.replace(/^MCP error -?\d+: /, ''), MAX_REASON_CHARS) || 'unknown error';
   return code && !text.includes(String(code)) ? `${text} (${code})` : text;
 }
@@ -45,7 +55,10 @@ const MIN_SECRET_CHARS = 4;
  * credentials and query of any URL (a token is often in one: for what is said about the connection,
  * not for a tool's output, whose links are the user's data).
  */
-export function redactor(settings: { headers: Record<string, string>; env: Record<string, string>; url?: string }, options: { urls: boolean }): (text: string) => string {
+export function redactor(
+  settings: { headers: Record<string, string>; env: Record<string, string>; url?: string },
+  options: { urls: boolean },
+): (text: string) => string {
   const secrets = [...Object.values(settings.headers), ...Object.values(settings.env), ...urlSecrets(settings.url)]
     .flatMap((v) => [v, ...v.split(/\s+/)])
     .filter((v) => v.length >= MIN_SECRET_CHARS)
@@ -66,13 +79,25 @@ export function redactor(settings: { headers: Record<string, string>; env: Recor
 function urlSecrets(url: string | undefined): string[] {
   if (!url || !URL.canParse(url)) return [];
   const u = new URL(url);
-  return [decodeURIComponent(u.username), decodeURIComponent(u.password), u.username, u.password, ...[...u.searchParams.values()], ...u.search.slice(1).split('&').map((p) => p.split('=').slice(1).join('='))];
+  return [
+    decodeURIComponent(u.username),
+    decodeURIComponent(u.password),
+    u.username,
+    u.password,
+    ...[...u.searchParams.values()],
+    ...u.search
+      .slice(1)
+      .split('&')
+      .map((p) => p.split('=').slice(1).join('=')),
+  ];
 }
 
 /** Credentials and query taken out of every URL in a text. */
 function redactUrls(text: string): string {
   if (!text.includes('://')) return text;
-  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1***@').replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#]*)[?#][^\s]*/gi, '$1');
+  return text
+    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1***@')
+    .replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#]*)[?#][^\s]*/gi, '$1');
 }
 
 /**

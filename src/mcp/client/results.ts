@@ -12,11 +12,19 @@ type Content = CallToolResult['content'][number];
 
 const kb = (base64: string) => {
   const bytes = Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
-  return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 * 1024
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 };
 
 const extension = (mimeType: string) => {
-  const sub = mimeType.split('/')[1]?.split(/[;+]/)[0]?.replace(/[^a-z0-9]/gi, '') ?? '';
+  const sub =
+    mimeType
+      .split('/')[1]
+      ?.split(/[;+]/)[0]
+      ?.replace(/[^a-z0-9]/gi, '') ?? '';
   return sub ? `.${sub.slice(0, 10)}` : '';
 };
 
@@ -46,11 +54,14 @@ export function toToolOutput(tool: string, result: CallToolResult): ToolOutput {
         attach('audio', item.mimeType, item.data);
         break;
       case 'resource_link':
-        lines.push(`[resource: ${cleanText(item.name || item.title || '', MAX_LINK_CHARS)} ${cleanText(item.uri, MAX_LINK_CHARS)}${item.mimeType ? ` (${cleanText(item.mimeType, 100)})` : ''}]`);
+        lines.push(
+          `[resource: ${cleanText(item.name || item.title || '', MAX_LINK_CHARS)} ${cleanText(item.uri, MAX_LINK_CHARS)}${item.mimeType ? ` (${cleanText(item.mimeType, 100)})` : ''}]`,
+        );
         break;
       case 'resource': {
         const r = item.resource;
-        if ('text' in r && typeof r.text === 'string') lines.push(`[resource ${cleanText(r.uri, MAX_LINK_CHARS)}]\n${r.text}`);
+        if ('text' in r && typeof r.text === 'string')
+          lines.push(`[resource ${cleanText(r.uri, MAX_LINK_CHARS)}]\n${r.text}`);
         else if ('blob' in r && typeof r.blob === 'string') {
           const name = r.uri.split(/[/?#]/).filter(Boolean).pop();
           attach('resource', r.mimeType ?? 'application/octet-stream', r.blob, name);
@@ -64,7 +75,9 @@ export function toToolOutput(tool: string, result: CallToolResult): ToolOutput {
   const hasText = lines.length > 0 && (result.content ?? []).some((c) => (c as Content).type === 'text');
   if (result.structuredContent !== undefined && !hasText) {
     const json = JSON.stringify(result.structuredContent);
-    lines.push(json.length > MAX_STRUCTURED_CHARS ? `${json.slice(0, MAX_STRUCTURED_CHARS)}… [structured content cut]` : json);
+    lines.push(
+      json.length > MAX_STRUCTURED_CHARS ? `${json.slice(0, MAX_STRUCTURED_CHARS)}… [structured content cut]` : json,
+    );
   }
   const output = lines.join('\n');
   if (result.isError) throw new ToolError(output || `${tool} reported an error without saying what it was.`);

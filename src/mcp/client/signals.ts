@@ -18,7 +18,12 @@ export async function scoped<T>(signal: AbortSignal, fn: (own: AbortSignal) => P
  * As `scoped`, and the signal also aborts after `ms`, with `late()` as its reason: a limit on a whole
  * piece of work that nothing the other side sends can move.
  */
-export async function bounded<T>(signal: AbortSignal, ms: number, late: () => Error, fn: (own: AbortSignal) => Promise<T>): Promise<T> {
+export async function bounded<T>(
+  signal: AbortSignal,
+  ms: number,
+  late: () => Error,
+  fn: (own: AbortSignal) => Promise<T>,
+): Promise<T> {
   const own = new AbortController();
   const forward = () => own.abort(signal.reason);
   if (signal.aborted) forward();

@@ -4,7 +4,8 @@ const MAX_LINE_CHARS = 500;
 /** An unfinished line longer than this is cut: a server writing without newlines cannot grow it without bound. */
 const MAX_PARTIAL_CHARS = 4_000;
 
-const ESCAPES = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const ESCAPES =
+  /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** The last lines a server wrote to stderr, without terminal escapes, bounded in count and size. */
 export interface StderrTail {
@@ -38,7 +39,8 @@ export function createStderrTail(): StderrTail {
       }
       for (const line of parts.slice(-MAX_LINES)) push(line);
     },
-    lines: () => (partial.trim() ? [...shown(), partial.replace(ESCAPES, '').slice(0, MAX_LINE_CHARS)].slice(-MAX_LINES) : shown()),
+    lines: () =>
+      partial.trim() ? [...shown(), partial.replace(ESCAPES, '').slice(0, MAX_LINE_CHARS)].slice(-MAX_LINES) : shown(),
     clear() {
       kept = [];
       partial = '';

@@ -52,16 +52,41 @@ function summary(args: Record<string, unknown>): string {
 
 function refusedText(ctx: ToolContext, name: string): string {
   const refusal = ctx.refusal?.();
-  if (refusal === 'declined') return say(ctx.lang, `用户拒绝调用 ${name}，没有调用。`, `The user declined the call to ${name}; it was not made.`);
-  if (refusal === 'unanswered') return say(ctx.lang, `调用 ${name} 需要用户批准，但没有人可以回答（没有终端），所以没有调用。`, `Calling ${name} needs the user's approval, and nobody was there to answer (no terminal); it was not called.`);
-  if (refusal === 'cancelled') return say(ctx.lang, `等待用户批准时回合被停止了，${name} 没有调用。`, `The turn was stopped while waiting for the user's approval; ${name} was not called.`);
-  return say(ctx.lang, `调用 ${name} 的请求被权限设置拒绝了，没有调用。`, `The call to ${name} was refused by the permission settings; it was not made.`);
+  if (refusal === 'declined')
+    return say(ctx.lang, `用户拒绝调用 ${name}，没有调用。`, `The user declined the call to ${name}; it was not made.`);
+  if (refusal === 'unanswered')
+    return say(
+      ctx.lang,
+      `调用 ${name} 需要用户批准，但没有人可以回答（没有终端），所以没有调用。`,
+      `Calling ${name} needs the user's approval, and nobody was there to answer (no terminal); it was not called.`,
+    );
+  if (refusal === 'cancelled')
+    return say(
+      ctx.lang,
+      `等待用户批准时回合被停止了，${name} 没有调用。`,
+      `The turn was stopped while waiting for the user's approval; ${name} was not called.`,
+    );
+  return say(
+    ctx.lang,
+    `调用 ${name} 的请求被权限设置拒绝了，没有调用。`,
+    `The call to ${name} was refused by the permission settings; it was not made.`,
+  );
 }
 
 /** A call that did not come back as a result, as one sentence the model and the user can act on. */
 function failureText(ctx: ToolContext, server: string, name: string, err: unknown, timeoutMs: number): string {
-  if (err instanceof UnavailableError) return say(ctx.lang, `MCP 服务器 ${server} 不可用（${err.message}），${name} 没有调用。`, `The MCP server "${server}" is not available (${err.message}); ${name} was not called.`);
-  if (err instanceof TooLargeError) return say(ctx.lang, `MCP 服务器 ${server} 对 ${name} 的回答超过 10 MB，已丢弃，连接已重置；没有重试。`, `The MCP server "${server}" sent an answer to ${name} ${err.message}; it was dropped and the connection reset, and the call was not repeated.`);
+  if (err instanceof UnavailableError)
+    return say(
+      ctx.lang,
+      `MCP 服务器 ${server} 不可用（${err.message}），${name} 没有调用。`,
+      `The MCP server "${server}" is not available (${err.message}); ${name} was not called.`,
+    );
+  if (err instanceof TooLargeError)
+    return say(
+      ctx.lang,
+      `MCP 服务器 ${server} 对 ${name} 的回答超过 10 MB，已丢弃，连接已重置；没有重试。`,
+      `The MCP server "${server}" sent an answer to ${name} ${err.message}; it was dropped and the connection reset, and the call was not repeated.`,
+    );
   if (err instanceof TotalTimeoutError) {
     const s = err.limitMs / 1000;
     return say(
@@ -70,9 +95,23 @@ function failureText(ctx: ToolContext, server: string, name: string, err: unknow
       `The call to ${name} on the MCP server "${server}" went past its total limit of ${s} s (progress notifications do not extend it) and was cancelled. Its max_total_ms in config.json sets the limit.`,
     );
   }
-  if (isTimeout(err)) return say(ctx.lang, `MCP 服务器 ${server} 在 ${timeoutMs / 1000} 秒内没有回答 ${name}（也没有进度），已放弃。`, `The MCP server "${server}" did not answer ${name} within ${timeoutMs / 1000} s (and sent no progress); the call was given up.`);
-  if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) return say(ctx.lang, `MCP 服务器 ${server} 拒绝了 ${name} 的调用：${reasonOf(err)}`, `The MCP server "${server}" refused the call to ${name}: ${reasonOf(err)}`);
-  return say(ctx.lang, `调用 MCP 服务器 ${server} 的 ${name} 失败：${reasonOf(err)}`, `The call to ${name} on the MCP server "${server}" failed: ${reasonOf(err)}`);
+  if (isTimeout(err))
+    return say(
+      ctx.lang,
+      `MCP 服务器 ${server} 在 ${timeoutMs / 1000} 秒内没有回答 ${name}（也没有进度），已放弃。`,
+      `The MCP server "${server}" did not answer ${name} within ${timeoutMs / 1000} s (and sent no progress); the call was given up.`,
+    );
+  if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed)
+    return say(
+      ctx.lang,
+      `MCP 服务器 ${server} 拒绝了 ${name} 的调用：${reasonOf(err)}`,
+      `The MCP server "${server}" refused the call to ${name}: ${reasonOf(err)}`,
+    );
+  return say(
+    ctx.lang,
+    `调用 MCP 服务器 ${server} 的 ${name} 失败：${reasonOf(err)}`,
+    `The call to ${name} on the MCP server "${server}" failed: ${reasonOf(err)}`,
+  );
 }
 
 /** A progress message is shown this long at most; only its first PROGRESS_SCAN_CHARS are even looked at. */
@@ -126,7 +165,14 @@ export function progressLine(progress: number, total: number | undefined, messag
  * A server's tools as the registry holds them: `<server>__<tool>`, parameters as the server's JSON
  * Schema, its description labelled as the server's words, each call asking permission first.
  */
-export function serverTools(server: string, listed: McpTool[], connection: ServerConnection, timeoutMs: number, malformed: string[] = [], remote = false): ServerTools {
+export function serverTools(
+  server: string,
+  listed: McpTool[],
+  connection: ServerConnection,
+  timeoutMs: number,
+  malformed: string[] = [],
+  remote = false,
+): ServerTools {
   const problems: string[] = [];
   const total = listed.length + malformed.length;
   const oversized = listed.filter((t) => JSON.stringify(t.inputSchema ?? {}).length > MAX_SCHEMA_CHARS);
@@ -136,12 +182,22 @@ export function serverTools(server: string, listed: McpTool[], connection: Serve
     offered = offered.slice(0, MAX_TOOLS_PER_SERVER);
   }
   if (oversized.length) {
-    problems.push(`${oversized.length} tool${oversized.length > 1 ? 's' : ''} left out for a parameter schema over ${MAX_SCHEMA_CHARS / 1000} KB (${oversized.slice(0, 3).map((t) => cleanText(t.name, 40)).join(', ')})`);
+    problems.push(
+      `${oversized.length} tool${oversized.length > 1 ? 's' : ''} left out for a parameter schema over ${MAX_SCHEMA_CHARS / 1000} KB (${oversized
+        .slice(0, 3)
+        .map((t) => cleanText(t.name, 40))
+        .join(', ')})`,
+    );
   }
   if (malformed.length) {
-    problems.push(`${malformed.length} tool${malformed.length > 1 ? 's' : ''} left out for a malformed definition (${malformed.slice(0, 3).join(', ')})`);
+    problems.push(
+      `${malformed.length} tool${malformed.length > 1 ? 's' : ''} left out for a malformed definition (${malformed.slice(0, 3).join(', ')})`,
+    );
   }
-  const names = uniqueToolNames(server, offered.map((t) => t.name));
+  const names = uniqueToolNames(
+    server,
+    offered.map((t) => t.name),
+  );
   const tools = offered.map((tool, i): Tool => {
     const name = names[i]!;
     const annotations = annotationsOf(tool);
@@ -165,7 +221,13 @@ export function serverTools(server: string, listed: McpTool[], connection: Serve
           action: 'mcp.call',
           target,
           insideSandbox: true,
-          ...(outward && { sendsTo: { kind: 'anywhere' as const, what: say(ctx.lang, `MCP 工具 ${name}`, `the MCP tool ${name}`), ...(remote && { server }) } }),
+          ...(outward && {
+            sendsTo: {
+              kind: 'anywhere' as const,
+              what: say(ctx.lang, `MCP 工具 ${name}`, `the MCP tool ${name}`),
+              ...(remote && { server }),
+            },
+          }),
         });
         if (decision !== 'allow') throw new ToolError(refusedText(ctx, name));
         const progress = throttled((line) => ctx.progress(line));
@@ -181,7 +243,14 @@ export function serverTools(server: string, listed: McpTool[], connection: Serve
         } catch (err) {
           if (err instanceof ToolError) throw new ToolError(connection.redactSecrets(err.message));
           // Stopped by the user or the turn: the SDK reports its abort much as a timeout, which would be a wrong reason.
-          if (ctx.signal.aborted) throw new ToolError(say(ctx.lang, `已告诉 MCP 服务器 ${server} 取消 ${name} 的调用。`, `The MCP server "${server}" was told to cancel the call to ${name}.`));
+          if (ctx.signal.aborted)
+            throw new ToolError(
+              say(
+                ctx.lang,
+                `已告诉 MCP 服务器 ${server} 取消 ${name} 的调用。`,
+                `The MCP server "${server}" was told to cancel the call to ${name}.`,
+              ),
+            );
           throw new ToolError(connection.redact(failureText(ctx, server, name, err, timeoutMs)));
         } finally {
           progress.stop();

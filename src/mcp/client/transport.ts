@@ -87,7 +87,11 @@ const OUTPUT_UNCHECKED: jsonSchemaValidator = {
 };
 
 /** Runs the handshake; on failure `cleanup` ends whatever was started before the error goes on. */
-async function connectClient(transport: Transport, options: OpenOptions, cleanup: (client: Client) => Promise<void>): Promise<Client> {
+async function connectClient(
+  transport: Transport,
+  options: OpenOptions,
+  cleanup: (client: Client) => Promise<void>,
+): Promise<Client> {
   const client = new Client(options.clientInfo, { capabilities: {}, jsonSchemaValidator: OUTPUT_UNCHECKED });
   options.prepare(client);
   try {
@@ -143,7 +147,13 @@ const headersFor = (options: OpenOptions) => ({
 });
 
 /** A Streamable HTTP endpoint answers an initialize POST; an older SSE-only server answers 4xx (404, 405). */
-const speaksOnlySse = (err: unknown) => err instanceof StreamableHTTPError && typeof err.code === 'number' && err.code >= 400 && err.code < 500 && err.code !== 401 && err.code !== 403;
+const speaksOnlySse = (err: unknown) =>
+  err instanceof StreamableHTTPError &&
+  typeof err.code === 'number' &&
+  err.code >= 400 &&
+  err.code < 500 &&
+  err.code !== 401 &&
+  err.code !== 403;
 
 async function openSse(options: OpenOptions): Promise<Live> {
   const transport = new SSEClientTransport(new URL(options.settings.url!), headersFor(options));

@@ -7,7 +7,19 @@ import { readSse } from './sse';
 
 /** How long a request may wait for the server's answer to begin: a stopped server must not hang the page. */
 const ANSWER_TIMEOUT_MS = 30_000;
-import type { BusEvent, History, McpServer, Memory, Models, PermissionSettings, Session, Status, ToolRule, UndoResult, Uploaded } from './types';
+import type {
+  BusEvent,
+  History,
+  McpServer,
+  Memory,
+  Models,
+  PermissionSettings,
+  Session,
+  Status,
+  ToolRule,
+  UndoResult,
+  Uploaded,
+} from './types';
 
 const TOKEN_KEY = 'zhixing.token';
 
@@ -66,7 +78,12 @@ async function send(method: string, path: string, init: RequestInit = {}): Promi
   const signal = init.signal ? AbortSignal.any([init.signal, controller.signal]) : controller.signal;
   let res: Response;
   try {
-    res = await fetch(path, { ...init, method, signal, headers: { ...authHeaders(), ...(init.headers as Record<string, string>) } });
+    res = await fetch(path, {
+      ...init,
+      method,
+      signal,
+      headers: { ...authHeaders(), ...(init.headers as Record<string, string>) },
+    });
   } catch (err) {
     if (controller.signal.aborted && !init.signal?.aborted) throw new ApiError(0, 'timeout', t('timedOut'));
     if ((err as Error).name === 'AbortError') throw err;
@@ -79,7 +96,11 @@ async function send(method: string, path: string, init: RequestInit = {}): Promi
 }
 
 async function json<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await send(method, path, body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const res = await send(
+    method,
+    path,
+    body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } },
+  );
   return res.status === 204 ? (undefined as T) : ((await res.json()) as T);
 }
 
@@ -97,18 +118,24 @@ export const api = {
   history: (id: string) => json<History>('GET', `/api/sessions/${enc(id)}/messages`),
   abort: (id: string) => json<{ aborted: boolean }>('POST', `/api/sessions/${enc(id)}/abort`),
   undo: (id: string) => json<UndoResult>('POST', `/api/sessions/${enc(id)}/undo`),
-  answer: (askId: string, decision: 'once' | 'always' | 'deny') => json<unknown>('POST', `/api/permissions/${enc(askId)}`, { decision }),
+  answer: (askId: string, decision: 'once' | 'always' | 'deny') =>
+    json<unknown>('POST', `/api/permissions/${enc(askId)}`, { decision }),
   permissions: () => json<PermissionSettings>('GET', '/api/permissions'),
   setPermissions: (rules: Record<string, ToolRule>) => json<PermissionSettings>('PUT', '/api/permissions', { rules }),
-  forgetAnswer: (tool: string, pattern: string) => json<PermissionSettings>('DELETE', '/api/permissions/remembered', { tool, pattern }),
+  forgetAnswer: (tool: string, pattern: string) =>
+    json<PermissionSettings>('DELETE', '/api/permissions/remembered', { tool, pattern }),
   memories: (query: { session?: string; q?: string; limit?: number }) => {
-    const params = new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined || v === '' ? [] : [[k, String(v)]])));
+    const params = new URLSearchParams(
+      Object.entries(query).flatMap(([k, v]) => (v === undefined || v === '' ? [] : [[k, String(v)]])),
+    );
     return json<{ memories: Memory[]; total: number }>('GET', `/api/memories${params.size ? `?${params}` : ''}`);
   },
-  editMemory: (id: string, patch: { content?: string; tags?: string[] }) => json<Memory>('PATCH', `/api/memories/${enc(id)}`, patch),
+  editMemory: (id: string, patch: { content?: string; tags?: string[] }) =>
+    json<Memory>('PATCH', `/api/memories/${enc(id)}`, patch),
   removeMemory: (id: string) => json<void>('DELETE', `/api/memories/${enc(id)}`),
   preferences: () => json<{ instructions: string[] }>('GET', '/api/preferences'),
-  setPreferences: (instructions: string[]) => json<{ instructions: string[] }>('PUT', '/api/preferences', { instructions }),
+  setPreferences: (instructions: string[]) =>
+    json<{ instructions: string[] }>('PUT', '/api/preferences', { instructions }),
   mcpServers: async () => (await json<{ servers: McpServer[] }>('GET', '/api/mcp')).servers,
   addMcp: (server: NewMcpServer) => json<McpServer>('POST', '/api/mcp', server),
   removeMcp: (name: string) => json<{ ok: true }>('DELETE', `/api/mcp/${enc(name)}`),
@@ -137,7 +164,8 @@ export const api = {
     return (await send('GET', path)).blob();
   },
   fileUrl: (path: string) => `/api/files/raw?path=${enc(path)}`,
-  attachmentUrl: (sessionId: string, partId: string, index: number) => `/api/sessions/${enc(sessionId)}/parts/${enc(partId)}/attachments/${index}`,
+  attachmentUrl: (sessionId: string, partId: string, index: number) =>
+    `/api/sessions/${enc(sessionId)}/parts/${enc(partId)}/attachments/${index}`,
 
   /** Uploads a file into the workspace, telling progress (XHR: fetch cannot report upload progress). */
   upload(file: File, path: string, onProgress?: (fraction: number) => void): Promise<Uploaded> {
@@ -157,7 +185,13 @@ export const api = {
         }
         if (xhr.status === 201) return resolve(body as Uploaded);
         if (xhr.status === 401) onUnauthorized();
-        reject(new ApiError(xhr.status, body.error?.code ?? `http_${xhr.status}`, body.error?.message ?? `Upload failed (HTTP ${xhr.status}).`));
+        reject(
+          new ApiError(
+            xhr.status,
+            body.error?.code ?? `http_${xhr.status}`,
+            body.error?.message ?? `Upload failed (HTTP ${xhr.status}).`,
+          ),
+        );
       };
       xhr.send(file);
     });

@@ -6,7 +6,10 @@
 export function attachedNote(label: string, files: string[], message = ''): string {
   // Longer than any run in the message too: a fence the user left open (a pasted error) then runs on
   // over the names, which stay quoted, instead of being closed by this one.
-  const longest = Math.max(0, ...[...files, message].map((f) => Math.max(0, ...(f.match(/`+/g) ?? []).map((run) => run.length))));
+  const longest = Math.max(
+    0,
+    ...[...files, message].map((f) => Math.max(0, ...(f.match(/`+/g) ?? []).map((run) => run.length))),
+  );
   const fence = '`'.repeat(Math.max(3, longest + 1));
   // The label is the fence's info string: the note is one quoted block, and nothing of it reads as a request.
   return `${fence}${label}\n${files.join('\n')}\n${fence}`;

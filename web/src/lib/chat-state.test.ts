@@ -33,7 +33,10 @@ const seen = (messages: Message[]) =>
   }));
 
 /** Runs turns while recording every event, then builds the view both ways. */
-async function bothWays(app: App, messages: string[]): Promise<{ live: ChatView; stored: ChatView; events: BusEvent[] }> {
+async function bothWays(
+  app: App,
+  messages: string[],
+): Promise<{ live: ChatView; stored: ChatView; events: BusEvent[] }> {
   const session = app.sessions.create();
   const events: BusEvent[] = [];
   const off = app.bus.onAny((e) => events.push(e));
@@ -41,7 +44,10 @@ async function bothWays(app: App, messages: string[]): Promise<{ live: ChatView;
   for (const m of messages) await app.sessions.send(session.id, m);
   off();
   for (const e of events) applyEvent(live, e);
-  const history: History = { messages: app.sessions.history(session.id) as Message[], resumeAfter: app.events.resumePoint(session.id) };
+  const history: History = {
+    messages: app.sessions.history(session.id) as Message[],
+    resumeAfter: app.events.resumePoint(session.id),
+  };
   return { live, stored: viewFromHistory(session.id, history, false), events };
 }
 
@@ -50,13 +56,23 @@ describe('the chat view', () => {
     const app = await appWith();
     const { live, stored } = await bothWays(app, ['帮我算一下 (3+5)*2', 'add a todo: buy milk', 'what time is it']);
     expect(seen(live.messages)).toEqual(seen(stored.messages));
-    expect(live.messages.some((m) => m.parts.some((p) => p.type === 'tool' && p.tool === 'calculator' && p.state === 'completed'))).toBe(true);
+    expect(
+      live.messages.some((m) =>
+        m.parts.some((p) => p.type === 'tool' && p.tool === 'calculator' && p.state === 'completed'),
+      ),
+    ).toBe(true);
     expect(live.running).toBe(false);
   });
 
   it('is the same for a model that thinks, calls tools in one step, fails one, and answers', async () => {
     const llm = createScriptedLlm([
-      { text: 'Let me check.', calls: [{ name: 'calculator', args: { expression: '2+2' } }, { name: 'todo_done', args: { id: 99 } }] },
+      {
+        text: 'Let me check.',
+        calls: [
+          { name: 'calculator', args: { expression: '2+2' } },
+          { name: 'todo_done', args: { id: 99 } },
+        ],
+      },
       { text: 'Two plus two is **4**; there was no todo 99.' },
     ]);
     const app = await appWith(llm);
@@ -99,7 +115,11 @@ describe('the chat view', () => {
     await turn;
     const live = viewFromHistory(session.id, { messages: [], resumeAfter: 0 }, false);
     for (const e of events) applyEvent(live, e);
-    const stored = viewFromHistory(session.id, { messages: app.sessions.history(session.id) as Message[], resumeAfter: 0 }, false);
+    const stored = viewFromHistory(
+      session.id,
+      { messages: app.sessions.history(session.id) as Message[], resumeAfter: 0 },
+      false,
+    );
     expect(seen(live.messages)).toEqual(seen(stored.messages));
     // The reply says it stopped; no second notice repeats it.
     expect(live.notice).toBeUndefined();

@@ -51,7 +51,15 @@ export function markUndone(view: ChatView, turnId: string, message: string): voi
 /** The view of a stored history; `busy` from the session's status, as a turn may be in flight. */
 export function viewFromHistory(sessionId: string, history: History, busy: boolean): ChatView {
   const undo = Object.fromEntries((history.undo ?? []).map((u) => [u.turnId, u.state]));
-  return { sessionId, messages: history.messages, lastSeq: history.resumeAfter, running: busy, startedAt: {}, undo, changingTools: history.changingTools ?? [] };
+  return {
+    sessionId,
+    messages: history.messages,
+    lastSeq: history.resumeAfter,
+    running: busy,
+    startedAt: {},
+    undo,
+    changingTools: history.changingTools ?? [],
+  };
 }
 
 /** The text of the last text part of a turn's answer. */
@@ -75,7 +83,14 @@ function message(view: ChatView, id: string): Message | undefined {
 function assistant(view: ChatView, e: { messageId: string; turnId: string; sessionId: string }): Message {
   let m = message(view, e.messageId);
   if (!m) {
-    view.messages.push({ id: e.messageId, sessionId: e.sessionId, turnId: e.turnId, role: 'assistant', createdAt: Date.now(), parts: [] });
+    view.messages.push({
+      id: e.messageId,
+      sessionId: e.sessionId,
+      turnId: e.turnId,
+      role: 'assistant',
+      createdAt: Date.now(),
+      parts: [],
+    });
     // The array's own element: a reactive view hands out its reactive copy.
     m = view.messages[view.messages.length - 1]!;
   }
@@ -103,7 +118,14 @@ export function applyEvent(view: ChatView, event: BusEvent): boolean {
       view.turnId = event.turnId;
       view.notice = undefined;
       if (!message(view, event.messageId)) {
-        view.messages.push({ id: event.messageId, sessionId: event.sessionId, turnId: event.turnId, role: 'user', createdAt: Date.now(), parts: [{ id: `${event.messageId}:text`, type: 'text', text: event.text }] });
+        view.messages.push({
+          id: event.messageId,
+          sessionId: event.sessionId,
+          turnId: event.turnId,
+          role: 'user',
+          createdAt: Date.now(),
+          parts: [{ id: `${event.messageId}:text`, type: 'text', text: event.text }],
+        });
       }
       break;
     case 'step.start':
@@ -122,7 +144,14 @@ export function applyEvent(view: ChatView, event: BusEvent): boolean {
     }
     case 'tool.start': {
       const p = part<ToolPart>(assistant(view, event), event.partId, () => ({
-        id: event.partId, type: 'tool', callId: event.callId, tool: event.tool, input: event.input, output: null, state: 'running', ms: null,
+        id: event.partId,
+        type: 'tool',
+        callId: event.callId,
+        tool: event.tool,
+        input: event.input,
+        output: null,
+        state: 'running',
+        ms: null,
       }));
       p.state = 'running';
       view.startedAt[event.partId] = Date.now();
@@ -136,7 +165,14 @@ export function applyEvent(view: ChatView, event: BusEvent): boolean {
     }
     case 'tool.end': {
       const p = part<ToolPart>(assistant(view, event), event.partId, () => ({
-        id: event.partId, type: 'tool', callId: event.callId, tool: event.tool, input: event.input, output: null, state: 'running', ms: null,
+        id: event.partId,
+        type: 'tool',
+        callId: event.callId,
+        tool: event.tool,
+        input: event.input,
+        output: null,
+        state: 'running',
+        ms: null,
       }));
       Object.assign(p, {
         state: event.ok ? 'completed' : 'error',
@@ -166,11 +202,22 @@ export function applyEvent(view: ChatView, event: BusEvent): boolean {
       view.startedAt = {};
       // The reply itself says how the turn stopped; a notice is for a turn that ended without one.
       if (view.notice?.kind === 'error' && event.reply.includes(view.notice.text)) view.notice = undefined;
-      else if (view.notice?.kind !== 'error') view.notice = STOPPED.has(event.stopReason) && !event.reply.trim() ? { kind: 'stopped', text: event.stopReason } : undefined;
+      else if (view.notice?.kind !== 'error')
+        view.notice =
+          STOPPED.has(event.stopReason) && !event.reply.trim()
+            ? { kind: 'stopped', text: event.stopReason }
+            : undefined;
       // A reply the turn wrote without streaming it (how a stopped turn ends, what was done and
       // not) is stored as a message of its own; show it the same way now.
       if (event.reply.trim() && event.reply.trim() !== lastText(view, event.turnId)) {
-        view.messages.push({ id: `${event.turnId}:reply`, sessionId: event.sessionId, turnId: event.turnId, role: 'assistant', createdAt: Date.now(), parts: [{ id: `${event.turnId}:reply:text`, type: 'text', text: event.reply }] });
+        view.messages.push({
+          id: `${event.turnId}:reply`,
+          sessionId: event.sessionId,
+          turnId: event.turnId,
+          role: 'assistant',
+          createdAt: Date.now(),
+          parts: [{ id: `${event.turnId}:reply:text`, type: 'text', text: event.reply }],
+        });
       }
       view.lastReply = { turnId: event.turnId, text: event.reply };
       break;

@@ -31,13 +31,18 @@ function line(r: PermissionRecord): DecisionLine | undefined {
     }
     // No rule named: nothing named the tool, and the fallback allow needs no word.
     if (r.by === 'rule') return READ_ACTION.test(r.action) || !r.rule ? '' : t('decRule', { rule });
-    return ({ remembered: t('decRemembered'), user: t('decUser'), yes: t('decYes') } as Record<string, string>)[r.by] ?? '';
+    return (
+      ({ remembered: t('decRemembered'), user: t('decUser'), yes: t('decYes') } as Record<string, string>)[r.by] ?? ''
+    );
   })();
   return text ? { kind: r.decision, text, by: r.by } : undefined;
 }
 
 /** The card's lines: the refusals alone when there are any (they are why the call failed), else what allowed it. */
-export function decisionLines(records: PermissionRecord[] | undefined, metadata: Record<string, unknown> | undefined): DecisionLine[] {
+export function decisionLines(
+  records: PermissionRecord[] | undefined,
+  metadata: Record<string, unknown> | undefined,
+): DecisionLine[] {
   const list = records ?? [];
   const refused = list.filter((r) => r.decision === 'deny');
   const lines: DecisionLine[] = [];
@@ -45,6 +50,7 @@ export function decisionLines(records: PermissionRecord[] | undefined, metadata:
     const l = line(r);
     if (l && !lines.some((x) => x.text === l.text)) lines.push(l);
   }
-  if (!refused.length && metadata?.created === false) lines.push({ kind: 'note', text: t('decOverwrote'), by: 'overwrote' });
+  if (!refused.length && metadata?.created === false)
+    lines.push({ kind: 'note', text: t('decOverwrote'), by: 'overwrote' });
   return lines;
 }

@@ -86,7 +86,8 @@ const en = {
   decNoHost: 'Refused: nobody was there to ask',
   decOverwrote: 'Replaced an existing file',
   permissions: 'Permissions',
-  permIntro: 'What each tool may do without asking. A tool’s patterns match what a call touches (a command, a path): a matching “deny” always wins, otherwise the most specific pattern decides. Tools no rule names are allowed inside the workspace.',
+  permIntro:
+    'What each tool may do without asking. A tool’s patterns match what a call touches (a command, a path): a matching “deny” always wins, otherwise the most specific pattern decides. Tools no rule names are allowed inside the workspace.',
   permAllow: 'Allow',
   permAsk: 'Ask',
   permDeny: 'Deny',
@@ -107,7 +108,8 @@ const en = {
   permLoadFailed: 'The permissions could not be loaded: {error}',
   memoryOpen: 'Memory and preferences',
   memoryPage: 'Memory',
-  memoryIntro: 'What Zhixing remembers, each memory in the chat it was saved in (deleting a chat deletes its memories), and the standing instructions it follows in every reply.',
+  memoryIntro:
+    'What Zhixing remembers, each memory in the chat it was saved in (deleting a chat deletes its memories), and the standing instructions it follows in every reply.',
   memoryStatus: '{n} memories',
   memoryLexical: 'lexical search only',
   memoryEmbeddings: 'searched by meaning ({model})',
@@ -133,7 +135,8 @@ const en = {
   memoryDeleted: 'Memory deleted.',
   memoryContent: 'Memory text',
   mcp: 'MCP servers',
-  mcpIntro: 'Programs and services whose tools Zhixing can use, from config.json’s “mcpServers”. Their tools ask before each call until you trust the server.',
+  mcpIntro:
+    'Programs and services whose tools Zhixing can use, from config.json’s “mcpServers”. Their tools ask before each call until you trust the server.',
   mcpNone: 'No MCP servers are configured.',
   mcpState_connecting: 'connecting',
   mcpState_connected: 'connected',
@@ -148,7 +151,8 @@ const en = {
   mcpUntrusted: 'Its tools ask before each call',
   mcpTrust: 'Trust',
   mcpTrustTitle: 'Trust “{name}”?',
-  mcpTrustBody: 'Every tool of {name} will run without asking you first, whatever it does: this adds the rule “{rule}”: “allow” to your permissions. Trust only a server you know.',
+  mcpTrustBody:
+    'Every tool of {name} will run without asking you first, whatever it does: this adds the rule “{rule}”: “allow” to your permissions. Trust only a server you know.',
   mcpTrusting: 'Trusted {name}: rule {rule} saved.',
   mcpEnabled: 'On',
   mcpReconnect: 'Reconnect',
@@ -202,7 +206,8 @@ const en = {
   tokenWrong: 'The server refused that token. Check it and try again.',
   errorPrefix: 'Error',
   emptyTitle: 'What can I do for you?',
-  emptyBody: 'I can calculate, keep todos, read and write files in your workspace, tell the weather and the time, and more.',
+  emptyBody:
+    'I can calculate, keep todos, read and write files in your workspace, tell the weather and the time, and more.',
   example1: 'What is (3+5)*2?',
   example2: 'Add a todo: buy milk tomorrow',
   example3: 'What time is it in Tokyo?',
@@ -307,7 +312,8 @@ const zh: Words = {
   decNoHost: '已拒绝：当时无人可问',
   decOverwrote: '覆盖了已有文件',
   permissions: '权限',
-  permIntro: '每个工具无需询问就能做什么。工具的模式匹配一次调用要操作的对象（命令、路径）：匹配到的“拒绝”总是优先，其余由最具体的模式决定。没有规则的工具在工作区内允许。',
+  permIntro:
+    '每个工具无需询问就能做什么。工具的模式匹配一次调用要操作的对象（命令、路径）：匹配到的“拒绝”总是优先，其余由最具体的模式决定。没有规则的工具在工作区内允许。',
   permAllow: '允许',
   permAsk: '询问',
   permDeny: '拒绝',
@@ -354,7 +360,8 @@ const zh: Words = {
   memoryDeleted: '已删除这条记忆。',
   memoryContent: '记忆内容',
   mcp: 'MCP 服务器',
-  mcpIntro: '知行可以使用其工具的程序和服务，来自 config.json 的“mcpServers”。在你信任某个服务器之前，它的工具每次调用前都会先问你。',
+  mcpIntro:
+    '知行可以使用其工具的程序和服务，来自 config.json 的“mcpServers”。在你信任某个服务器之前，它的工具每次调用前都会先问你。',
   mcpNone: '没有配置 MCP 服务器。',
   mcpState_connecting: '连接中',
   mcpState_connected: '已连接',
@@ -369,7 +376,8 @@ const zh: Words = {
   mcpUntrusted: '它的工具每次调用前都会询问',
   mcpTrust: '信任',
   mcpTrustTitle: '信任“{name}”？',
-  mcpTrustBody: '{name} 的每个工具都将不经询问直接运行，无论它做什么：这会在你的权限里加上规则“{rule}”: “allow”。只信任你了解的服务器。',
+  mcpTrustBody:
+    '{name} 的每个工具都将不经询问直接运行，无论它做什么：这会在你的权限里加上规则“{rule}”: “allow”。只信任你了解的服务器。',
   mcpTrusting: '已信任 {name}：规则 {rule} 已保存。',
   mcpEnabled: '启用',
   mcpReconnect: '重新连接',
@@ -471,7 +479,17 @@ export function t(key: WordKey, params: Record<string, string | number> = {}): s
 
 /** Human words for what a permission ask's action is (file.write → "write a file"). */
 export function actionWords(action: string): string {
-  const zhWords: Record<string, string> = { 'file.write': '写入文件', 'file.read': '读取文件', 'shell.run': '运行命令', 'web.fetch': '访问网页' };
-  const enWords: Record<string, string> = { 'file.write': 'write a file', 'file.read': 'read a file', 'shell.run': 'run a command', 'web.fetch': 'fetch a page' };
+  const zhWords: Record<string, string> = {
+    'file.write': '写入文件',
+    'file.read': '读取文件',
+    'shell.run': '运行命令',
+    'web.fetch': '访问网页',
+  };
+  const enWords: Record<string, string> = {
+    'file.write': 'write a file',
+    'file.read': 'read a file',
+    'shell.run': 'run a command',
+    'web.fetch': 'fetch a page',
+  };
   return (locale.value === 'zh' ? zhWords : enWords)[action] ?? action;
 }

@@ -56,13 +56,66 @@ function hook(): void {
       }
     }
     if (node.tagName === 'IMG' && !DATA_IMAGE.test(node.getAttribute('src') ?? '')) node.removeAttribute('src');
-    if (node.tagName === 'BUTTON' && node.hasAttribute('data-src') && !/^https?:/i.test(node.getAttribute('data-src') ?? '')) node.removeAttribute('data-src');
+    if (
+      node.tagName === 'BUTTON' &&
+      node.hasAttribute('data-src') &&
+      !/^https?:/i.test(node.getAttribute('data-src') ?? '')
+    )
+      node.removeAttribute('data-src');
   });
 }
 
 const PURIFY = {
-  ALLOWED_TAGS: ['a', 'b', 'blockquote', 'br', 'button', 'code', 'del', 'div', 'em', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'i', 'img', 'li', 'ol', 'p', 'pre', 's', 'span', 'strong', 'sub', 'sup', 'table', 'tbody', 'td', 'th', 'thead', 'tr', 'ul'],
-  ALLOWED_ATTR: ['href', 'title', 'alt', 'src', 'class', 'type', 'data-copy', 'data-src', 'data-alt', 'target', 'rel', 'start'],
+  ALLOWED_TAGS: [
+    'a',
+    'b',
+    'blockquote',
+    'br',
+    'button',
+    'code',
+    'del',
+    'div',
+    'em',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'hr',
+    'i',
+    'img',
+    'li',
+    'ol',
+    'p',
+    'pre',
+    's',
+    'span',
+    'strong',
+    'sub',
+    'sup',
+    'table',
+    'tbody',
+    'td',
+    'th',
+    'thead',
+    'tr',
+    'ul',
+  ],
+  ALLOWED_ATTR: [
+    'href',
+    'title',
+    'alt',
+    'src',
+    'class',
+    'type',
+    'data-copy',
+    'data-src',
+    'data-alt',
+    'target',
+    'rel',
+    'start',
+  ],
   ALLOW_DATA_ATTR: false,
 };
 

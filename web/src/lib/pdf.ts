@@ -45,7 +45,12 @@ export async function renderPdf(bytes: ArrayBuffer, into: HTMLElement, maxPages:
  * Small pictures of the given pages (1-based), each `width` CSS pixels wide: what a pdf_read card shows
  * of the pages it read. Pages the document does not have are skipped.
  */
-export async function renderThumbnails(bytes: ArrayBuffer, pages: number[], into: HTMLElement, width: number): Promise<number> {
+export async function renderThumbnails(
+  bytes: ArrayBuffer,
+  pages: number[],
+  into: HTMLElement,
+  width: number,
+): Promise<number> {
   const doc = await openPdf(bytes);
   try {
     for (const n of pages.filter((p) => p >= 1 && p <= doc.numPages)) {

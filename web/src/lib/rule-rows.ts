@@ -26,7 +26,8 @@ let nextKey = 0;
 export const newKey = (): number => ++nextKey;
 
 function rowOf(tool: string, rule: ToolRule, isDefault: boolean): ToolRow {
-  if (typeof rule === 'string') return { key: newKey(), tool, byPattern: false, decision: rule, patterns: [], isDefault };
+  if (typeof rule === 'string')
+    return { key: newKey(), tool, byPattern: false, decision: rule, patterns: [], isDefault };
   const patterns = Object.entries(rule).map(([pattern, decision]) => ({ key: newKey(), pattern, decision }));
   return { key: newKey(), tool, byPattern: true, decision: 'ask', patterns, isDefault };
 }
@@ -43,7 +44,9 @@ export function rulesOf(rows: ToolRow[]): Record<string, ToolRule> {
   const rules: Record<string, ToolRule> = {};
   for (const row of rows) {
     if (row.isDefault) continue;
-    rules[row.tool.trim()] = row.byPattern ? Object.fromEntries(row.patterns.map((p) => [p.pattern, p.decision])) : row.decision;
+    rules[row.tool.trim()] = row.byPattern
+      ? Object.fromEntries(row.patterns.map((p) => [p.pattern, p.decision]))
+      : row.decision;
   }
   return rules;
 }

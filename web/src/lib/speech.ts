@@ -12,17 +12,24 @@ interface Recognition extends EventTarget {
   start(): void;
   stop(): void;
   abort(): void;
-  onresult: ((e: { resultIndex: number; results: ArrayLike<ArrayLike<{ transcript: string }> & { isFinal: boolean }> }) => void) | null;
+  onresult:
+    | ((e: {
+        resultIndex: number;
+        results: ArrayLike<ArrayLike<{ transcript: string }> & { isFinal: boolean }>;
+      }) => void)
+    | null;
   onerror: ((e: { error: string }) => void) | null;
   onend: (() => void) | null;
 }
 type RecognitionCtor = new () => Recognition;
 
-const Ctor: RecognitionCtor | undefined = (window as unknown as { SpeechRecognition?: RecognitionCtor; webkitSpeechRecognition?: RecognitionCtor }).SpeechRecognition
-  ?? (window as unknown as { webkitSpeechRecognition?: RecognitionCtor }).webkitSpeechRecognition;
+const Ctor: RecognitionCtor | undefined =
+  (window as unknown as { SpeechRecognition?: RecognitionCtor; webkitSpeechRecognition?: RecognitionCtor })
+    .SpeechRecognition ?? (window as unknown as { webkitSpeechRecognition?: RecognitionCtor }).webkitSpeechRecognition;
 
 export const canListen = Ctor !== undefined;
-export const canSpeak = typeof window.speechSynthesis !== 'undefined' && typeof window.SpeechSynthesisUtterance !== 'undefined';
+export const canSpeak =
+  typeof window.speechSynthesis !== 'undefined' && typeof window.SpeechSynthesisUtterance !== 'undefined';
 
 const SPEAK_KEY = 'zhixing.speak';
 export const speaking = ref(canSpeak && localStorage.getItem(SPEAK_KEY) === '1');
@@ -40,7 +47,11 @@ export interface Listening {
  * Starts listening; `onText` gets the whole transcript so far (final and interim), `onEnd` is told
  * when it stops, with an error when one stopped it.
  */
-export function listen(lang: string, onText: (text: string) => void, onEnd: (error?: string) => void): Listening | undefined {
+export function listen(
+  lang: string,
+  onText: (text: string) => void,
+  onEnd: (error?: string) => void,
+): Listening | undefined {
   if (!Ctor) return undefined;
   const rec = new Ctor();
   rec.lang = lang;
@@ -80,15 +91,17 @@ export function replyLang(text: string, otherwise = 'en-US'): string {
 
 /** What Markdown looks like read aloud: its words, not its symbols; code is left out. */
 export function speakable(markdown: string): string {
-  return markdown
-    .replace(/```[\s\S]*?```/g, ' ')
-    .replace(/`([^`]*)`/g, '$1')
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    // A star between numbers is a multiplication, read as one; other stars are emphasis, left out.
-    .replace(/([\d)])\s*\*\s*(?=[\d(])/g, '$1 × ')
-    .replace(/[#*_>~|]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    markdown
+      .replace(/```[\s\S]*?```/g, ' ')
+      .replace(/`([^`]*)`/g, '$1')
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+      // A star between numbers is a multiplication, read as one; other stars are emphasis, left out.
+      .replace(/([\d)])\s*\*\s*(?=[\d(])/g, '$1 × ')
+      .replace(/[#*_>~|]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 export function speak(text: string): void {
@@ -98,7 +111,9 @@ export function speak(text: string): void {
   speechSynthesis.cancel();
   const u = new SpeechSynthesisUtterance(words);
   u.lang = replyLang(words, locale.value === 'zh' ? 'zh-CN' : 'en-US');
-  const voice = speechSynthesis.getVoices().find((v) => v.lang.toLowerCase().startsWith(u.lang.slice(0, 2).toLowerCase()));
+  const voice = speechSynthesis
+    .getVoices()
+    .find((v) => v.lang.toLowerCase().startsWith(u.lang.slice(0, 2).toLowerCase()));
   if (voice) u.voice = voice;
   speechSynthesis.speak(u);
 }

@@ -9,8 +9,14 @@ export interface SseMessage {
 }
 
 /** Splits a byte stream into SSE messages, as the spec's parsing rules say; comments are skipped. */
-export async function readSse(body: ReadableStream<Uint8Array>, onMessage: (m: SseMessage) => void, signal?: AbortSignal): Promise<void> {
-  const reader = body.pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>).getReader();
+export async function readSse(
+  body: ReadableStream<Uint8Array>,
+  onMessage: (m: SseMessage) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const reader = body
+    .pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>)
+    .getReader();
   const stop = () => void reader.cancel().catch(() => {});
   signal?.addEventListener('abort', stop, { once: true });
   let buffer = '';

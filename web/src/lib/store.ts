@@ -124,7 +124,12 @@ export function mcpChanged(server: McpServer, removed = false): void {
     else state.mcp.push(server);
   }
   if (state.status) {
-    const summary = { name: server.name, state: server.state, tools: server.tools.length, ...(server.error ? { error: server.error } : {}) };
+    const summary = {
+      name: server.name,
+      state: server.state,
+      tools: server.tools.length,
+      ...(server.error ? { error: server.error } : {}),
+    };
     const list = state.status.mcp;
     const i = list.findIndex((s) => s.name === server.name);
     if (removed) {
@@ -162,8 +167,15 @@ function onServerEvent(incoming: BusEvent): void {
     case 'permission.asked':
       if (!state.asks.some((a) => a.id === event.id)) {
         state.asks.push({
-          id: event.id, sessionId: event.sessionId, turnId: event.turnId, callId: event.callId, tool: event.tool, action: event.action, target: event.target,
-          ...(event.parts && { parts: event.parts }), ...(event.mustAsk !== undefined && { mustAsk: event.mustAsk }),
+          id: event.id,
+          sessionId: event.sessionId,
+          turnId: event.turnId,
+          callId: event.callId,
+          tool: event.tool,
+          action: event.action,
+          target: event.target,
+          ...(event.parts && { parts: event.parts }),
+          ...(event.mustAsk !== undefined && { mustAsk: event.mustAsk }),
         });
       }
       break;

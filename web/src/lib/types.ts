@@ -96,7 +96,15 @@ export interface Status {
   mcp: Array<{ name: string; state: McpState; tools: number; error?: string }>;
   sessions: { running: string[]; limit: number };
   /** Absent from servers before long-term memory. */
-  memory?: { count: number; embeddings: { kind: 'none' | 'remote' | 'local'; model?: string; progress?: { done: number; total: number }; error?: string } };
+  memory?: {
+    count: number;
+    embeddings: {
+      kind: 'none' | 'remote' | 'local';
+      model?: string;
+      progress?: { done: number; total: number };
+      error?: string;
+    };
+  };
 }
 
 export interface Memory {
