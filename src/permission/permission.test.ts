@@ -250,6 +250,19 @@ describe('the permission service under rules over what calls touch', () => {
     expect(events).toEqual([]);
   });
 
+  it("keeps a bounded piece of each part's text: a wrapper repeated many times is not stored many times over", async () => {
+    const { service } = setup({ rules: curlDenied });
+    // `nice nice … curl x`: each wrapper is a part holding the rest of the line.
+    const words = [...Array.from({ length: 40 }, () => 'nice'), 'curl', 'x'.repeat(5_000)];
+    const parts = words.slice(0, 41).map((_w, i) => ({ text: words.slice(i).join(' ') }));
+    const answer = await service.ask(shell(words.join(' '), parts), { signal: live() });
+    expect(answer.decision).toBe('deny');
+    expect(answer.record.target).toBe(words.join(' '));
+    expect(answer.record.parts).toHaveLength(41);
+    expect(answer.record.parts!.at(-1)).toMatchObject({ text: expect.stringMatching(/^curl x+…$/), decision: 'deny' });
+    expect(JSON.stringify(answer.record.parts).length).toBeLessThan(41 * 400);
+  });
+
   it('--yes approves an ask, but refuses one only a person may approve, saying why, and announces nothing', async () => {
     const { service, events } = setup({ rules: curlDenied, autoApprove: true });
     const opaque = shell('python3 -c x', [{ text: 'python3 -c x', opaque: 'python3 -c runs code given inline' }]);

@@ -104,11 +104,18 @@ export interface PermissionServiceOptions {
   newId?: () => string;
 }
 
+/**
+ * How much of one sub-command a record or an ask shows. The whole line is there beside it; a wrapper
+ * repeated 30 times would otherwise be kept 30 times over, each copy holding the rest of the line.
+ */
+const MAX_PART_CHARS = 300;
+const shownPart = (text: string) => (text.length > MAX_PART_CHARS ? `${text.slice(0, MAX_PART_CHARS)}…` : text);
+
 const recordParts = (verdict: Verdict): Pick<PermissionRecord, 'parts'> =>
   verdict.parts
     ? {
         parts: verdict.parts.map((p) => ({
-          text: p.text,
+          text: shownPart(p.text),
           decision: p.decision,
           ...(p.rule ? { rule: p.rule } : {}),
           ...(p.opaque ? { opaque: p.opaque } : {}),
@@ -128,7 +135,7 @@ function askedParts(request: PermissionAsk, verdict: Verdict): Pick<PendingAsk, 
   return {
     ...(parts?.length && {
       parts: parts.map((p) => ({
-        text: p.text,
+        text: shownPart(p.text),
         ...(p.opaque !== undefined && { opaque: p.opaque }),
         ...('decision' in p && { decision: p.decision }),
         ...('rule' in p && p.rule !== undefined && { rule: p.rule }),

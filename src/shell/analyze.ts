@@ -13,6 +13,7 @@ import {
   writesFiles,
   type GitPending,
 } from './closed-world.js';
+import { landsAlike } from './folders.js';
 import { bashParser, type BashParser } from './parser.js';
 import { CHANGES_SETTINGS, isBuiltin, programLocator, RUNS_SOMETHING, type ProgramLocation } from './programs.js';
 import { nodeStateWrite } from './shell-state.js';
@@ -70,7 +71,7 @@ interface State {
   parser: BashParser;
   options: AnalyzeOptions;
   danger: CatastropheOptions;
-  locate: (name: string) => ProgramLocation;
+  locate: (name: string, from: string) => ProgramLocation;
   parts: TargetPart[];
   catastrophe?: string;
   failure?: string;
@@ -280,9 +281,11 @@ function knownScript(name: string, args: Word[], state: State): boolean {
     script.value.startsWith('-')
   )
     return false;
+  // node resolves its script by text from the real folder it runs in, then follows links.
+  if (state.cwdUnknown && !path.isAbsolute(script.value)) return false;
   let real: string;
   try {
-    real = realpathSync(path.resolve(state.danger.cwd, script.value));
+    real = realpathSync(path.resolve(realpathSync.native(state.danger.cwd), script.value));
   } catch {
     return false;
   }
@@ -348,7 +351,16 @@ function run(
     });
     return;
   }
-  const where = state.locate(program.value);
+  // `./x` and `../bin/x` are found from where the line is by then (after its `cd`s), not where it started.
+  if (state.cwdUnknown && program.value.includes('/') && !path.isAbsolute(program.value)) {
+    state.parts.push({
+      text: argv.map((w) => w.raw).join(' '),
+      opaque: `${program.value} is run by its path from a folder that is not known before the line runs`,
+      ...unknown,
+    });
+    return;
+  }
+  const where = state.locate(program.value, state.danger.cwd);
   const written = path.basename(program.value) || program.value;
   const realName = where.exists && where.real ? path.basename(where.real) : written;
   const argText = args.map((a) => a.value);
@@ -419,8 +431,11 @@ function run(
     (realName !== written ? catastropheOf(written, args, state.danger) : undefined);
   // Relative paths after a `cd` are checked from where it goes (subshells aside: checking more is safe).
   if (written === 'cd') {
-    // `cd ~…` and `cd -` go where this process cannot tell (the command's HOME is not ours; OLDPWD).
-    const to = args.some((a) => a.dynamic || /^[~-]/.test(a.value)) ? undefined : cdTarget(args, state.danger);
+    // `cd ~…` and `cd -` go where this process cannot tell (the command's HOME is not ours; OLDPWD), and
+    // so do `cd su*` (bash picks the folder) and `cd lnk/..` (`set -P` would follow the link first).
+    const to = args.some((a) => a.dynamic || a.glob || /^[~-]/.test(a.value) || !landsAlike(state.danger.cwd, a.value))
+      ? undefined
+      : cdTarget(args, state.danger);
     if (to) state.danger = { ...state.danger, cwd: to };
     if (to) state.cwds.push(to);
     else state.cwdUnknown = true;

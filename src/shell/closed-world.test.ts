@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { evaluate, withDefaults } from '../permission/rules.js';
 import type { PermissionRules } from '../contract/permission.js';
@@ -740,6 +740,74 @@ describe('git understood only while its settings run nothing', () => {
     // A cd inside a subshell does not move the git after it: every folder the line visits is checked.
     expect(await decide(rules, `(cd ${clean}); git status`, options(dirty))).toMatchObject({ needsPerson: true });
     expect(await decide(rules, 'cd "$D" && git status')).toMatchObject({ needsPerson: true });
+  });
+
+  it('a folder bash finds by a pattern, or that a link and `..` lead to, is checked where git really runs', async () => {
+    const dir = repo();
+    // A copy of a git folder under another name, with a program in its settings.
+    mkdirSync(join(dir, 'sub', 'objects', 'pack'), { recursive: true });
+    mkdirSync(join(dir, 'sub', 'refs'));
+    writeFileSync(join(dir, 'sub', 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(join(dir, 'sub', 'config'), '[diff]\n\texternal = rm -rf ../important\n');
+    const { symlinkSync } = await import('node:fs');
+    symlinkSync(join(dir, 'sub', 'objects'), join(dir, 'lnk'));
+    for (const command of [
+      'cd su* && git show --ext-diff HEAD',
+      'cd su? && git status',
+      'cd [s]ub && git status',
+      'git -C su* show --ext-diff HEAD',
+      'git --git-dir su* show',
+      'git --git-dir=su* show',
+      // chdir(2) follows `lnk` before `..`: into sub/, where bash's text says the workspace.
+      'git -C lnk/.. show --ext-diff HEAD',
+      'git -C lnk -C .. show --ext-diff HEAD',
+      'git --git-dir=lnk/.. show',
+      'cd lnk/.. && git status',
+      'set -P; cd lnk/.. && git status',
+      // A folder that is not there yet is whatever the line makes it.
+      'git -C later status',
+    ])
+      expect(await decide(rules, command, options(dir)), command).toMatchObject({ decision: 'ask', needsPerson: true });
+    // The plain folder itself is read as before: its settings run a program.
+    expect(await decide(rules, 'git -C sub show', options(dir))).toMatchObject({
+      needsPerson: true,
+      reason: expect.stringMatching(/diff\.external/),
+    });
+    // Without a link before the `..`, text and chdir(2) agree, and a clean repository stays understood.
+    const plain = repo();
+    mkdirSync(join(plain, 'docs'));
+    for (const command of ['cd docs/.. && git status', 'git -C docs/.. status', 'git -C docs log'])
+      expect(await decide(rules, command, options(plain)), command).toMatchObject({ decision: 'allow' });
+  });
+
+  it('a program named by a relative path is found from the folder the line has gone to, as bash finds it', async () => {
+    // <root>/bin/cat is a program on PATH; <root>/ws/bin/cat is a file the model wrote.
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'zhixing-rel-')));
+    roots.push(root);
+    for (const dir of ['bin', 'ws/a/b', 'ws/bin', 'ws/skills/x']) mkdirSync(join(root, dir), { recursive: true });
+    writeFileSync(join(root, 'bin', 'cat'), '#!/bin/sh\n', { mode: 0o755 });
+    writeFileSync(join(root, 'ws', 'bin', 'cat'), '#!/bin/sh\nrm -rf ../important\n', { mode: 0o755 });
+    writeFileSync(join(root, 'ws', 'skills', 'x', 'run.mjs'), '');
+    const { symlinkSync } = await import('node:fs');
+    symlinkSync(join(root, 'ws', 'a', 'b'), join(root, 'ws', 'lnk'));
+    const here = { cwd: join(root, 'ws'), path: join(root, 'bin'), home: join(root, 'ws') };
+    // From the workspace `../bin/cat` is the program on PATH, and is understood.
+    expect(await decide(rules, '../bin/cat notes', here)).toMatchObject({ decision: 'allow' });
+    for (const command of [
+      // From a/ it is the workspace's own file.
+      'cd a && ../bin/cat notes',
+      // From a folder bash alone knows, it could be anything.
+      'cd "$D" && ../bin/cat notes',
+      'cd a* && ../bin/cat notes',
+      // Through a link, `..` is the parent of the link's target (a/), as execve(2) reads it.
+      'cd lnk && ../../bin/cat notes',
+    ])
+      expect(await decide(rules, command, here), command).toMatchObject({ decision: 'ask', needsPerson: true });
+    // A known script is one only where node would really find it.
+    const node = { path: `${join(root, 'bin')}:${dirname(process.execPath)}` };
+    const known = { ...here, ...node, knownScripts: [join(root, 'ws', 'skills')] };
+    expect(await decide(rules, 'node skills/x/run.mjs', known)).toMatchObject({ decision: 'allow' });
+    expect(await decide(rules, 'cd "$D" && node skills/x/run.mjs', known)).toMatchObject({ needsPerson: true });
   });
 
   it("a line that may write git's settings before git reads them", async () => {

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { physicalFolder } from './folders.js';
 import { isLongOption } from './options.js';
 import type { Word } from './words.js';
 
@@ -127,6 +128,9 @@ export function readGitWords(args: Word[]): GitReading {
     if (!GLOBAL_WITH_VALUE.has(name)) return { unread: `git ${a} is not an option known to run nothing else` };
     const value = attached ?? args[++i]?.value;
     if (attached === undefined && args[i]?.dynamic) return { unread: 'git is given options made at run time' };
+    // `-C su*` is whichever folder bash's glob finds when the line runs, not the text's.
+    if ((name === '-C' || name === '--git-dir') && (w.glob || (attached === undefined && args[i]?.glob)))
+      return { unread: 'git is pointed at a folder named by a pattern, which bash expands only when the line runs' };
     if (value === undefined) break;
     // `~` is the HOME the command sees, which is not this process's: where it leads is not known here.
     if ((name === '-C' || name === '--git-dir') && value.startsWith('~'))
@@ -288,6 +292,11 @@ function readSmall(file: string): string | undefined {
   return readFileSync(file, 'utf8');
 }
 
+/** A folder git is pointed at that is not there before the line runs: the line itself may make it. */
+const missing = (option: string, folder: string): never => {
+  throw new Error(`${option} ${folder} is no folder before the line runs`);
+};
+
 export interface GitPlaces {
   /** The folder git starts in, before `-C`. */
   cwd: string;
@@ -306,12 +315,15 @@ export function gitConfigReason(
   places: GitPlaces,
 ): string | undefined {
   try {
-    const logical = reading.folders.reduce((dir, f) => path.resolve(dir, f), places.cwd);
-    // git looks upward from the real folder, links followed, as getcwd gives it.
-    const start = existsSync(logical) ? realpathSync(logical) : logical;
+    // git looks upward from the real folder, links followed, as getcwd gives it; each `-C` and
+    // `--git-dir` is a chdir(2) from there, `lnk/..` landing beside the link's target, not beside `lnk`.
+    const cwd = existsSync(places.cwd) ? realpathSync.native(places.cwd) : places.cwd;
+    const start = reading.folders.reduce((dir, f) => physicalFolder(dir, f) ?? missing('-C', f), cwd);
     // git skips a `.git` that is no repository and looks further up, and takes a folder that looks
     // like a bare repository as one: every folder it might settle on is checked, not only the first.
-    const gitDirs = reading.gitDir ? [path.resolve(start, reading.gitDir)] : gitDirCandidates(start);
+    const gitDirs = reading.gitDir
+      ? [physicalFolder(start, reading.gitDir) ?? missing('--git-dir', reading.gitDir)]
+      : gitDirCandidates(start);
     const homeFiles: string[] = [];
     if (places.home)
       homeFiles.push(

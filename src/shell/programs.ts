@@ -22,6 +22,14 @@ const isInside = (root: string, p: string) => {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 };
 
+const realNative = (p: string): string | undefined => {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return undefined;
+  }
+};
+
 const realOrNull = (p: string): string | undefined => {
   try {
     return realpathSync(p);
@@ -109,11 +117,11 @@ const BUILTINS = new Set([
 export const isBuiltin = (name: string): boolean => BUILTINS.has(name);
 
 /**
- * Finds programs as the shell would: a name with `/` as a path from `cwd`, a builtin as itself, any
- * other in PATH's folders. One locator serves one command line: PATH's folders are resolved once and
- * each name looked up once.
+ * Finds programs as the shell would: a name with `/` as a path from the folder the line is in by then
+ * (`from`, `cwd` at first), a builtin as itself, any other in PATH's folders. One locator serves one
+ * command line: PATH's folders are resolved once and each name looked up once.
  */
-export function programLocator(cwd: string, pathVar: string): (name: string) => ProgramLocation {
+export function programLocator(cwd: string, pathVar: string): (name: string, from?: string) => ProgramLocation {
   const dirs = pathVar.split(':').map((d) => path.resolve(cwd, d || '.'));
   let realDirs: Set<string> | undefined;
   const realCwd = realOrNull(cwd) ?? cwd;
@@ -128,11 +136,12 @@ export function programLocator(cwd: string, pathVar: string): (name: string) => 
       inPathDir: real !== undefined && realDirs.has(path.dirname(real)),
     };
   };
-  const locate = (name: string): ProgramLocation => {
+  const locate = (name: string, from: string): ProgramLocation => {
     if (name.includes('/')) {
-      const full = path.resolve(cwd, name);
-      const real = realOrNull(full);
-      return where(real ?? full, true, real !== undefined);
+      // execve(2) follows each link before a `..` (`lnk/../x` is beside the link's target): not path.resolve.
+      const full = path.isAbsolute(name) ? name : `${realOrNull(from) ?? from}/${name}`;
+      const real = realNative(full);
+      return where(real ?? path.resolve(full), true, real !== undefined);
     }
     if (BUILTINS.has(name)) return { byPath: false, exists: false, insideCwd: false, inPathDir: false };
     for (const dir of dirs) {
@@ -142,9 +151,10 @@ export function programLocator(cwd: string, pathVar: string): (name: string) => 
     }
     return where(undefined, false, false);
   };
-  return (name) => {
-    let found = seen.get(name);
-    if (!found) seen.set(name, (found = locate(name)));
+  return (name, from = cwd) => {
+    const key = name.includes('/') && !path.isAbsolute(name) ? `${from}\0${name}` : name;
+    let found = seen.get(key);
+    if (!found) seen.set(key, (found = locate(name, from)));
     return found;
   };
 }
