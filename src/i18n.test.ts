@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { followingText } from './cli/messages.js';
-import { languageOf } from './i18n.js';
+import { languageOf, errorText } from './i18n.js';
+import { UserError } from './contract/user-error.js';
 import { toStoreError } from './store/store-error.js';
 
 describe('the language a user writes in', () => {
@@ -37,4 +38,32 @@ describe('storage failures', () => {
       expect(err.zh).toContain('/home/u/.zhixing/zhixing.db');
     },
   );
+});
+
+describe('errorText: the one place an error is put in the reader’s language', () => {
+  it("gives a UserError's own sentence in each language, and any other error's message as it is", () => {
+    const err = new UserError('busy', 'The session is busy.', '这个会话正忙。');
+    expect(errorText(err, 'zh')).toBe('这个会话正忙。');
+    expect(errorText(err, 'en')).toBe('The session is busy.');
+    expect(err.code).toBe('busy');
+    expect(errorText(new Error('ENOSPC'), 'zh')).toBe('ENOSPC');
+    expect(errorText('plain', 'en')).toBe('plain');
+  });
+
+  it('every module error a person reads is a UserError, with a code and both languages', async () => {
+    const { SessionError } = await import('./sessions/sessions.js');
+    const { StoreError } = await import('./store/store-error.js');
+    const { ConfigError } = await import('./config/config-error.js');
+    const { LlmError } = await import('./llm/llm-error.js');
+    for (const err of [
+      new SessionError('not_found', 'No such session.', '没有这个会话。'),
+      new StoreError('disk_full', 'The disk is full.', '磁盘满了。'),
+      new ConfigError('Bad setting.', '设置有误。'),
+      new LlmError('auth', 'The key was refused.', 401, '密钥被拒绝了。'),
+    ]) {
+      expect(err).toBeInstanceOf(UserError);
+      expect(errorText(err, 'zh')).toMatch(/[\u4e00-\u9fff]/);
+      expect(errorText(err, 'en')).toMatch(/^[A-Z]/);
+    }
+  });
 });

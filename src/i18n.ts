@@ -1,3 +1,5 @@
+import { UserError } from './contract/user-error.js';
+
 /** The language user-facing text is written in: chosen per turn from ZHIXING_LANG or the user's own words. */
 export type Lang = 'zh' | 'en';
 
@@ -23,4 +25,13 @@ const LETTER = /[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]/;
 export function languageOf(text: string, previous: Lang): Lang {
   if (CJK.test(text)) return 'zh';
   return LETTER.test(text) ? 'en' : previous;
+}
+
+/**
+ * What a person reads of an error, in their language: a UserError's own sentence, else its message
+ * (an error no module meant for a person, shown as it is rather than hidden).
+ */
+export function errorText(err: unknown, lang: Lang): string {
+  if (err instanceof UserError) return lang === 'zh' ? err.zh : err.message;
+  return err instanceof Error ? err.message : String(err);
 }

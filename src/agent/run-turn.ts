@@ -5,7 +5,7 @@ import type { Usage } from '../contract/usage.js';
 import type { Store } from '../store/store.js';
 import { StoreError } from '../store/store-error.js';
 import type { PreparedCall, ToolRegistry, ToolResult } from '../tools/registry.js';
-import { say, type Lang } from '../i18n.js';
+import { errorText, say, type Lang } from '../i18n.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { PermissionRecord, PermissionRequest } from '../contract/permission.js';
 import type { UntrustedSource } from '../permission/turn-trust.js';
@@ -206,7 +206,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
    */
   function unsaved(err: StoreError): TurnResult {
     const error = { code: err.code, message: err.message };
-    const reply = honestReply('error', actions, opts.lang, opts.lang === 'zh' && err.zh ? err.zh : err.message);
+    const reply = honestReply('error', actions, opts.lang, errorText(err, opts.lang));
     try {
       writer.end('error');
     } catch {
@@ -263,9 +263,10 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
         const code = (err as { code?: string }).code ?? 'llm_error';
         const message = err instanceof Error ? err.message : String(err);
         // The reply speaks the user's language; the error object keeps the one sentence scripts match on.
-        const said =
-          opts.lang === 'zh' && typeof (err as { zh?: unknown }).zh === 'string' ? (err as { zh: string }).zh : message;
-        return finish(honestReply('error', actions, opts.lang, said), 'error', true, { code, message });
+        return finish(honestReply('error', actions, opts.lang, errorText(err, opts.lang)), 'error', true, {
+          code,
+          message,
+        });
       }
       if (out.cut) {
         writer.step(out.text, out.reasoning, [], { usage: out.usage }, ids);

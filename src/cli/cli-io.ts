@@ -15,8 +15,6 @@ export interface CliIo {
   follow?: (line: string) => void;
   /** The language the CLI speaks now (it follows the user's, see `follow`). */
   lang?: () => Lang;
-  /** An error's sentence in the user's language: its `zh` form when they write Chinese and it has one. */
-  errorText?: (err: { message: string; zh?: string }) => string;
   /** On a terminal: the reply's Markdown rendered. */
   markdown?: MarkdownOutput;
   /** On a terminal: the spinner and tool lines on stderr. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { detectUiLang, forcedLang, loadConfig, type Config } from '../config/config.js';
 import { ConfigError } from '../config/config-error.js';
-import { languageOf, type Lang } from '../i18n.js';
+import { errorText, languageOf, type Lang } from '../i18n.js';
 import { HISTORY_WINDOW } from '../agent/context.js';
 import { MAX_MESSAGE_CHARS } from '../sessions/limits.js';
 import { parseCommand } from './args.js';
@@ -55,8 +55,7 @@ function configOrExit(options: { offline: boolean; model?: string }, lang: Lang,
     config = loadConfig(options);
   } catch (err) {
     // Settings are anyone's text (a cloned project's .env): shown, never obeyed by the terminal.
-    if (err instanceof ConfigError)
-      return (stderr(`zhixing: ${plainText(lang === 'zh' && err.zh ? err.zh : err.message)}\n`), 2);
+    if (err instanceof ConfigError) return (stderr(`zhixing: ${plainText(errorText(err, lang))}\n`), 2);
     throw err;
   }
   // An ignored file or a withheld key changes what this run does: say so before anything else.
@@ -118,7 +117,7 @@ export async function main(argv: string[]): Promise<number> {
   if (cmd.kind === 'unavailable') return (stderr(`zhixing: ${t.unavailable(cmd.name)}\n`), 2);
   if (cmd.kind === 'serve') {
     const { runServe } = await import('./serve.js');
-    return runServe(cmd, { stdout, stderr });
+    return runServe(cmd, { stdout, stderr, lang });
   }
   const ioFor = (config: Config, textLang: Lang): CliIo => ({
     stdout,
@@ -192,14 +191,11 @@ export async function main(argv: string[]): Promise<number> {
     textLang = config.lang ?? languageOf(message, config.uiLang);
   }
   const following = followingText(textLang, config.lang);
-  const errorText = (err: { message: string; zh?: string }) =>
-    following.lang() === 'zh' && err.zh ? err.zh : err.message;
   const io: CliIo = {
     ...ioFor(config, textLang),
     text: following.text,
     follow: following.follow,
     lang: following.lang,
-    errorText,
   };
 
   const { createApp } = await import('../app.js');
@@ -221,7 +217,7 @@ export async function main(argv: string[]): Promise<number> {
       const error = { code: typeof code === 'string' ? code : 'startup', message: text };
       stdout(jsonLine({ session: null, mode: config.mode, reply: '', actions: [], error }));
     }
-    stderr(`zhixing: ${plainText(err instanceof Error ? errorText(err as Error & { zh?: string }) : text)}\n`);
+    stderr(`zhixing: ${plainText(errorText(err, following.lang()))}\n`);
     return 1;
   }
   // Only a terminal loads the renderer and the spinner: a piped or --json run stays as lean as it was.
@@ -291,10 +287,10 @@ export async function main(argv: string[]): Promise<number> {
     return await runRepl(app, flags, io);
   } catch (err) {
     if (err instanceof SessionError) {
-      stderr(`zhixing: ${plainText(errorText(err))}\n`);
+      stderr(`zhixing: ${plainText(errorText(err, following.lang()))}\n`);
       return err.code === 'not_found' || err.code === 'bad_request' ? 2 : 1;
     }
-    if (err instanceof StoreError) return (stderr(`zhixing: ${plainText(errorText(err))}\n`), 1);
+    if (err instanceof StoreError) return (stderr(`zhixing: ${plainText(errorText(err, following.lang()))}\n`), 1);
     stderr(`zhixing: ${plainText(t.internalError(err instanceof Error ? err.message : String(err)))}\n`);
     return 1;
   } finally {

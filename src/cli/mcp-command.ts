@@ -9,7 +9,7 @@ import { updateConfigKey } from '../config/config-writer.js';
 import type { Config } from '../config/config.js';
 import { DEFAULT_MCP_TIMEOUT_MS, toServerEntry, type McpServerSettings } from '../config/mcp-settings.js';
 import { CONFIG_FILE } from '../config/paths.js';
-import { say, type Lang } from '../i18n.js';
+import { errorText, say, type Lang } from '../i18n.js';
 import { withoutServerRules, type Rules } from '../permission/rule-edits.js';
 import { serverTrusted, withDefaults } from '../permission/rules.js';
 import { DEFAULT_RETRY, type RetryPolicy } from '../mcp/client/backoff.js';
@@ -69,8 +69,7 @@ export async function runMcpCommand(
     return change(cmd.action, cmd.name, path, lang, io);
   } catch (err) {
     if (err instanceof Usage) return fail(err.message, 2);
-    const e = err as Error & { zh?: string };
-    return fail(lang === 'zh' && e.zh ? e.zh : (e.message ?? String(err)), 1);
+    return fail(errorText(err, lang), 1);
   }
 }
 

@@ -2,7 +2,7 @@
  * `/memory` in the REPL: this session's memories or every session's, a search, an edit, a delete.
  * Numbers mean what the user last saw listed, even if memories were saved since.
  */
-import { say, type Lang } from '../i18n.js';
+import { errorText, say, type Lang } from '../i18n.js';
 import { MemoryError } from '../memory/service.js';
 import type { MemoryService } from '../memory/types.js';
 import type { Memory } from '../contract/memory.js';
@@ -83,7 +83,7 @@ export function createMemoryRepl(memory: MemoryService) {
       shown = shown.map((s) => (s.id === updated.id ? updated : s));
       return { text: say(ctx.lang, `已修改：${plainText(updated.content)}`, `Updated: ${plainText(updated.content)}`) };
     } catch (err) {
-      if (err instanceof MemoryError) return { text: err.message, error: true };
+      if (err instanceof MemoryError) return { text: errorText(err, ctx.lang), error: true };
       throw err;
     }
   }

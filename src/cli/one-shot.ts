@@ -6,34 +6,28 @@ import { answerOneShotAsks } from './permission-prompt.js';
 import { attachPrinter } from './printer.js';
 import { jsonResult } from '../sessions/json-result.js';
 import type { CliIo } from './cli-io.js';
-import type { CliText } from './messages.js';
+import { cliText, type CliText } from './messages.js';
 import { resolveSessionRef } from './session-ref.js';
 import { jsonLine } from './terminal-text.js';
 import { say } from '../i18n.js';
 import { serversNamed } from '../mcp/needed.js';
+
+const EN = cliText('en');
+const ZH = cliText('zh');
 
 /**
  * The session a one-shot call (or the REPL) starts in: --session (a number as `zhixing sessions` and
  * `/sessions` show them, 1 the most recent; an id; or the unique start of an id), --new, else the most
  * recent (so follow-ups work).
  */
-export function pickSession(app: App, flags: OneShotFlags, text?: CliText): string {
+export function pickSession(app: App, flags: OneShotFlags): string {
   if (flags.session) {
     const ref = resolveSessionRef(app.sessions.list(), flags.session);
     if (ref.kind === 'found') return ref.session.id;
-    if (ref.kind === 'no-number')
-      throw new SessionError(
-        'not_found',
-        text?.noSuchSessionNumber(ref.n, ref.count) ?? `There is no session number ${ref.n}.`,
-      );
-    if (ref.kind === 'ambiguous') {
-      throw new SessionError(
-        'not_found',
-        text?.ambiguousSession(ref.count, flags.session) ??
-          `${ref.count} sessions have an id starting "${flags.session}".`,
-      );
-    }
-    throw new SessionError('not_found', text?.noSessionId(flags.session) ?? `There is no session "${flags.session}".`);
+    const missing = (text: (t: CliText) => string) => new SessionError('not_found', text(EN), text(ZH));
+    if (ref.kind === 'no-number') throw missing((t) => t.noSuchSessionNumber(ref.n, ref.count));
+    if (ref.kind === 'ambiguous') throw missing((t) => t.ambiguousSession(ref.count, flags.session!));
+    throw missing((t) => t.noSessionId(flags.session!));
   }
   if (!flags.new) {
     const recent = app.sessions.mostRecent();
@@ -81,7 +75,7 @@ export async function runOneShot(app: App, message: string, flags: OneShotFlags,
   let sessionId: string | undefined;
   try {
     await waitForNamedServers(app, message, io);
-    sessionId = pickSession(app, flags, io.text);
+    sessionId = pickSession(app, flags);
     return await runTurn(app, sessionId, message, flags, io, (id) => (sessionId = id));
   } catch (err) {
     // `--json` promises one object on stdout whatever happens; the caller still says it on stderr.

@@ -2,7 +2,7 @@
  * `/prefs` in the REPL: the user's standing instructions, which go into every system prompt.
  * Numbers are positions in the list as it is now: it changes only through the user.
  */
-import { say, type Lang } from '../i18n.js';
+import { errorText, say, type Lang } from '../i18n.js';
 import { PreferencesError } from '../memory/preferences.js';
 import type { PreferencesService } from '../memory/types.js';
 import type { ReplResult } from './memory-repl.js';
@@ -48,7 +48,7 @@ function save(prefs: PreferencesService, next: string[], done: string, ctx: Pref
   try {
     return { text: `${done}\n${listing(prefs.set(next), ctx)}` };
   } catch (err) {
-    if (err instanceof PreferencesError) return { text: err.message, error: true };
+    if (err instanceof PreferencesError) return { text: errorText(err, ctx.lang), error: true };
     throw err;
   }
 }

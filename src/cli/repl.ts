@@ -1,3 +1,4 @@
+import { errorText } from '../i18n.js';
 import { join } from 'node:path';
 import type { App } from '../app.js';
 import { createModelCatalog } from '../llm/model-catalog.js';
@@ -51,7 +52,7 @@ export async function runRepl(
   const t = io.text;
   // The REPL's words follow the language the user last typed in, as the CLI's do.
   const rt = io.lang ? followLanguage(replText, io.lang) : replText(app.config.lang ?? app.config.uiLang);
-  let sessionId = pickSession(app, flags, io.text);
+  let sessionId = pickSession(app, flags);
   const mainPrompt = io.style.bold('知行 › ');
   const say = (s: string) => io.stdout(`${s}\n`);
   const history: InputHistory | undefined = interactive
@@ -211,10 +212,11 @@ export async function runRepl(
         } else await turn(text, running.signal);
       } catch (err) {
         // A refused session (busy elsewhere, gone) or a failing disk: said, and the REPL goes on.
-        if (err instanceof SessionError) io.stderr(`${plainText(io.errorText?.(err) ?? err.message)}\n`);
+        const lang = io.lang?.() ?? app.config.uiLang;
+        if (err instanceof SessionError) io.stderr(`${plainText(errorText(err, lang))}\n`);
         else if (isStorageFailure(err)) {
           const failure = toStoreError(err, app.config.dbPath);
-          io.stderr(`${plainText(io.errorText?.(failure) ?? failure.message)}\n`);
+          io.stderr(`${plainText(errorText(failure, lang))}\n`);
         } else throw err;
       } finally {
         running = undefined;

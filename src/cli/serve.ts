@@ -1,3 +1,4 @@
+import { errorText, type Lang } from '../i18n.js';
 import { loadConfig } from '../config/config.js';
 import { ConfigError } from '../config/config-error.js';
 import type { Command } from './command.js';
@@ -9,6 +10,8 @@ type ServeCommand = Extract<Command, { kind: 'serve' }>;
 interface ServeIo {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
+  /** The language to say what stopped the start in: ZHIXING_LANG, else the locale's. */
+  lang: Lang;
 }
 
 const SHUTDOWN_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -40,7 +43,7 @@ export async function runServe(cmd: ServeCommand, io: ServeIo): Promise<number> 
   try {
     config = loadConfig({ offline: cmd.offline });
   } catch (err) {
-    if (err instanceof ConfigError) return (io.stderr(`zhixing: ${err.message}\n`), 2);
+    if (err instanceof ConfigError) return (io.stderr(`zhixing: ${plainText(errorText(err, io.lang))}\n`), 2);
     throw err;
   }
   for (const warning of new Set(config.warnings)) io.stderr(`zhixing: ${warning}\n`);
@@ -49,7 +52,7 @@ export async function runServe(cmd: ServeCommand, io: ServeIo): Promise<number> 
     // Before the database is opened: a refused setup should touch nothing.
     checkServeConfig(cmd.host, config.token);
   } catch (err) {
-    if (err instanceof ServeConfigError) return (io.stderr(`zhixing: ${err.message}\n`), 2);
+    if (err instanceof ServeConfigError) return (io.stderr(`zhixing: ${errorText(err, io.lang)}\n`), 2);
     throw err;
   }
 
@@ -60,9 +63,7 @@ export async function runServe(cmd: ServeCommand, io: ServeIo): Promise<number> 
     app = await createApp(config, { warn: (line) => io.stderr(`zhixing: ${plainText(line)}\n`) });
   } catch (err) {
     // A damaged, full or read-only database: the server does not start, and says why in the user's language.
-    const zh = (config.lang ?? config.uiLang) === 'zh' ? (err as { zh?: unknown }).zh : undefined;
-    const text = typeof zh === 'string' ? zh : err instanceof Error ? err.message : String(err);
-    return (io.stderr(`zhixing: ${plainText(text)}\n`), 1);
+    return (io.stderr(`zhixing: ${plainText(errorText(err, io.lang))}\n`), 1);
   }
   let server;
   try {

@@ -1,5 +1,5 @@
 import type { Config } from '../config/config.js';
-import { say } from '../i18n.js';
+import { errorText, say } from '../i18n.js';
 import type { CliIo } from './cli-io.js';
 import type { OneShotFlags } from './command.js';
 import { jsonLine, plainText } from './terminal-text.js';
@@ -34,15 +34,14 @@ export async function runUndo(config: Config, cmd: { session?: string; json: boo
       );
     }
     const flags = { session: cmd.session, new: false } as OneShotFlags;
-    const sessionId = pickSession(app, flags, io.text);
+    const sessionId = pickSession(app, flags);
     // The sentence speaks the language of the session unless ZHIXING_LANG says otherwise.
     const result = await app.sessions.undo(sessionId, config.lang);
     io.stdout(cmd.json ? jsonLine({ session: sessionId, ...result }) : `${plainText(result.message)}\n`);
     return 0;
   } catch (err) {
     if (err instanceof SessionError) {
-      const message = lang === 'zh' && err.zh ? err.zh : err.message;
-      return fail(err.code, message, err.code === 'not_found' ? 2 : 1);
+      return fail(err.code, errorText(err, lang), err.code === 'not_found' ? 2 : 1);
     }
     return fail('internal', err instanceof Error ? err.message : String(err), 1);
   } finally {

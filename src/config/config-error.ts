@@ -1,11 +1,9 @@
+import { UserError } from '../contract/user-error.js';
+
 /** A setting that cannot be used as given: says which and what to write instead, in English and Chinese. */
-export class ConfigError extends Error {
+export class ConfigError extends UserError<'config'> {
   override name = 'ConfigError';
-  constructor(
-    message: string,
-    /** The same sentence in Chinese, for a user who writes Chinese. */
-    readonly zh?: string,
-  ) {
-    super(message);
+  constructor(message: string, zh: string) {
+    super('config', message, zh);
   }
 }

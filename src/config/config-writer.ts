@@ -3,19 +3,16 @@ import { processAlive } from '../process-alive.js';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { readSettingsFile } from './settings-file.js';
+import { UserError } from '../contract/user-error.js';
 
 /** config.json may hold a key: it is the user's alone, as a new one is made. */
 const PRIVATE_FILE_MODE = 0o600;
 
 /** Why config.json could not be updated, in both languages; the file is as it was. */
-export class ConfigWriteError extends Error {
+export class ConfigWriteError extends UserError<'config_not_written'> {
   override name = 'ConfigWriteError';
-  readonly code = 'config_not_written';
-  constructor(
-    message: string,
-    readonly zh: string,
-  ) {
-    super(message);
+  constructor(message: string, zh: string) {
+    super('config_not_written', message, zh);
   }
 }
 

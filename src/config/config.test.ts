@@ -531,7 +531,17 @@ describe('settings that are wrong say so', () => {
     expect(load({ ZHIXING_BASE_URL: 'api.deepseek.com' })).toThrow(
       new ConfigError(
         'ZHIXING_BASE_URL must start with https:// or http:// (got "api.deepseek.com"). Add the scheme: ZHIXING_BASE_URL=https://api.deepseek.com',
+        'ZHIXING_BASE_URL 必须以 https:// 或 http:// 开头（现在是 "api.deepseek.com"）。请加上它：ZHIXING_BASE_URL=https://api.deepseek.com',
       ),
+    );
+    // Both languages come from where the problem is found, not from reading the English back.
+    expect(load({ ZHIXING_BASE_URL: 'ftp://x.example/v1' })).toThrow(
+      expect.objectContaining({
+        zh: 'ZHIXING_BASE_URL 以 ftp:// 开头，而不是 https:// 或 http://。请设为该服务兼容 OpenAI 的地址，例如 https://api.openai.com/v1。',
+      }),
+    );
+    expect(() => loadConfig({ env: { ZHIXING_HOME: home, ZHIXING_PROVIDER: 'nope' }, cwd })).toThrow(
+      expect.objectContaining({ code: 'config', zh: expect.stringMatching(/^没有叫「nope」的模型服务商。可用的有：/) }),
     );
     expect(load({ OPENAI_BASE_URL: 'localhost:11434/v1' })).toThrow(
       /^OPENAI_BASE_URL must start with https:\/\/ or http:\/\/ .* OPENAI_BASE_URL=http:\/\/localhost:11434\/v1$/,

@@ -206,7 +206,7 @@ function readEnvFile(path: string): Layer {
   try {
     return readEnv(path) ?? {};
   } catch (err) {
-    if (err instanceof EnvFileError || err instanceof SettingsFileError) throw new ConfigError(err.message);
+    if (err instanceof EnvFileError || err instanceof SettingsFileError) throw new ConfigError(err.message, err.zh);
     throw err;
   }
 }
@@ -231,8 +231,9 @@ function readConfigFile(path: string): ConfigFile {
     text = readSettingsFile(path);
     if (text === undefined) return {};
   } catch (err) {
-    if (err instanceof SettingsFileError) throw new ConfigError(err.message);
-    throw new ConfigError(`Could not read ${path}: ${(err as Error).message}`);
+    if (err instanceof SettingsFileError) throw new ConfigError(err.message, err.zh);
+    const why = (err as Error).message;
+    throw new ConfigError(`Could not read ${path}: ${why}`, `无法读取 ${path}：${why}`);
   }
   let json: unknown;
   try {
@@ -250,7 +251,8 @@ function readConfigFile(path: string): ConfigFile {
   const parsed = ConfigFile.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ConfigError(`${path}: "${issue?.path.join('.')}" ${issue?.message}.`);
+    const key = issue?.path.join('.');
+    throw new ConfigError(`${path}: "${key}" ${issue?.message}.`, `${path} 里的「${key}」有误：${issue?.message}。`);
   }
   return parsed.data;
 }
@@ -265,6 +267,8 @@ function refuseExposedHome(home: string, workspace: string): void {
     throw new ConfigError(
       `The workspace ${workspace} contains Zhixing's home ${home}, so the assistant's tools could rewrite config.json and the database. ` +
         `Set "workspace" in ${join(home, CONFIG_FILE)} to a folder that does not contain it (the default is ${join(home, 'workspace')}).`,
+      `工作区 ${workspace} 包含了知行的主目录 ${home}，助手的工具就能改写 config.json 和数据库。` +
+        `请把 ${join(home, CONFIG_FILE)} 里的 "workspace" 设为不包含它的文件夹（默认是 ${join(home, 'workspace')}）。`,
     );
   }
   for (const name of [CONFIG_FILE, ENV_FILE, DB_FILE]) {
@@ -272,6 +276,7 @@ function refuseExposedHome(home: string, workspace: string): void {
     if (isWithin(realPathOf(path), folder)) {
       throw new ConfigError(
         `${path} leads into the workspace ${workspace}, where the assistant's tools could rewrite it. Keep it as a plain file in ${home}.`,
+        `${path} 指向了工作区 ${workspace}，助手的工具在那里能改写它。请把它作为普通文件放在 ${home} 里。`,
       );
     }
   }
@@ -299,10 +304,10 @@ function readCwdEnv(cwd: string, home: string, workspace: string, warnings: stri
   } catch (err) {
     // A link to a device, a FIFO or a huge file can come with a clone: it is no settings file, so the run goes on without it.
     if (err instanceof SettingsFileError) {
-      warnings.push(`Ignored ./.env: it ${err.problem}.`);
+      warnings.push(`Ignored ./.env: it ${err.problem.en}.`);
       return {};
     }
-    if (err instanceof EnvFileError) throw new ConfigError(err.message);
+    if (err instanceof EnvFileError) throw new ConfigError(err.message, err.zh);
     throw err;
   }
   // A project's .env is for the project: its OPENAI_* settings, say, are not Zhixing's to use.
@@ -437,15 +442,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   try {
     endpoint = resolveEndpoint(layers, { homeLayers: [HOME_ENV_LAYER, FILE_LAYER] });
   } catch (err) {
-    if (err instanceof UnknownProviderError) {
-      const m = /^(?:Unknown provider "(.*)"|.*)\. Use one of: (.*)\.$/.exec(err.message);
-      throw new ConfigError(
-        err.message,
-        m
-          ? `${m[1] !== undefined ? `没有叫「${m[1]}」的模型服务商` : '模型服务商的名字里有控制字符'}。可用的有：${m[2]}。`
-          : undefined,
-      );
-    }
+    if (err instanceof UnknownProviderError) throw new ConfigError(err.message, err.zh);
     throw err;
   }
   const offlineSetting = get('ZHIXING_OFFLINE');
@@ -458,7 +455,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     const example = (url: string) =>
       from.from === 'config-file' ? `"baseUrl": "${url}"` : `${endpoint.source!.name}=${url}`;
     const problem = baseUrlProblem(endpoint.baseUrl, originLabel(from, 'ZHIXING_BASE_URL'), example);
-    if (problem) throw new ConfigError(problem);
+    if (problem) throw new ConfigError(problem.en, problem.zh);
   }
   if (options.model !== undefined && mode === 'offline') {
     throw forcedOffline

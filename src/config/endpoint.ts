@@ -1,3 +1,4 @@
+import { UserError } from '../contract/user-error.js';
 import { PROVIDER_PRESETS, type ProviderName } from './presets.js';
 import { hasControlChars } from './control-chars.js';
 
@@ -34,8 +35,11 @@ export interface ResolveOptions {
   homeLayers?: readonly number[];
 }
 
-export class UnknownProviderError extends Error {
+export class UnknownProviderError extends UserError<'unknown_provider'> {
   override name = 'UnknownProviderError';
+  constructor(message: string, zh: string) {
+    super('unknown_provider', message, zh);
+  }
 }
 
 const value = (layer: Layer, name: string): string | undefined => {
@@ -46,8 +50,12 @@ const value = (layer: Layer, name: string): string | undefined => {
 function presetOf(name: string): { name: ProviderName; baseUrl: string; model: string } {
   const key = name.toLowerCase();
   if (!Object.hasOwn(PROVIDER_PRESETS, key)) {
-    const what = hasControlChars(name) ? 'The provider name contains control characters' : `Unknown provider "${name}"`;
-    throw new UnknownProviderError(`${what}. Use one of: ${Object.keys(PROVIDER_PRESETS).join(', ')}.`);
+    const control = hasControlChars(name);
+    const names = Object.keys(PROVIDER_PRESETS);
+    throw new UnknownProviderError(
+      `${control ? 'The provider name contains control characters' : `Unknown provider "${name}"`}. Use one of: ${names.join(', ')}.`,
+      `${control ? '模型服务商的名字里有控制字符' : `没有叫「${name}」的模型服务商`}。可用的有：${names.join(', ')}。`,
+    );
   }
   return { name: key as ProviderName, ...PROVIDER_PRESETS[key as ProviderName] };
 }

@@ -73,15 +73,29 @@ export function unknownKeyWarnings(keys: string[], known: readonly string[], pat
  * no scheme (every request would fail with a puzzling error), `ftp://…` is not HTTP. `example` writes
  * a corrected URL the way the setting is written (`ZHIXING_BASE_URL=…`, `"baseUrl": "…"`).
  */
-export function baseUrlProblem(url: string, label: string, example: (url: string) => string): string | undefined {
+export function baseUrlProblem(
+  url: string,
+  label: string,
+  example: (url: string) => string,
+): { en: string; zh: string } | undefined {
   if (hasControlChars(url))
-    return `${label} contains control characters. Set it to an http:// or https:// URL, e.g. https://api.openai.com/v1.`;
+    return {
+      en: `${label} contains control characters. Set it to an http:// or https:// URL, e.g. https://api.openai.com/v1.`,
+      zh: `${label} 里有控制字符。请设为 http:// 或 https:// 开头的地址，例如 https://api.openai.com/v1。`,
+    };
   if (!SCHEME.test(url)) {
     // A user name and password before the host are not repeated.
     if (/^[^/]*@/.test(url))
-      return `${label} must start with https:// or http://. Add the scheme in front of the address.`;
+      return {
+        en: `${label} must start with https:// or http://. Add the scheme in front of the address.`,
+        zh: `${label} 必须以 https:// 或 http:// 开头。请在地址前加上它。`,
+      };
     const scheme = LOCAL_HOST.test(url) ? 'http://' : 'https://';
-    return `${label} must start with https:// or http:// (got ${echo(url, 'value')}). Add the scheme: ${example(scheme + url.replace(/^\/+/, ''))}`;
+    const fixed = example(scheme + url.replace(/^\/+/, ''));
+    return {
+      en: `${label} must start with https:// or http:// (got ${echo(url, 'value')}). Add the scheme: ${fixed}`,
+      zh: `${label} 必须以 https:// 或 http:// 开头（现在是 ${echo(url, 'value')}）。请加上它：${fixed}`,
+    };
   }
   let parsed: URL | undefined;
   try {
@@ -92,9 +106,11 @@ export function baseUrlProblem(url: string, label: string, example: (url: string
   if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname) return undefined;
   // The URL itself is not repeated: it may carry a user name and password.
   const scheme = SCHEME.exec(url)![0].toLowerCase();
-  const why =
-    scheme === 'http://' || scheme === 'https://'
-      ? 'is not a valid URL'
-      : `starts with ${scheme}, not https:// or http://`;
-  return `${label} ${why}. Set it to the service's OpenAI-compatible address, e.g. https://api.openai.com/v1.`;
+  const valid = scheme === 'http://' || scheme === 'https://';
+  const why = valid ? 'is not a valid URL' : `starts with ${scheme}, not https:// or http://`;
+  const zhWhy = valid ? '不是有效的网址' : `以 ${scheme} 开头，而不是 https:// 或 http://`;
+  return {
+    en: `${label} ${why}. Set it to the service's OpenAI-compatible address, e.g. https://api.openai.com/v1.`,
+    zh: `${label} ${zhWhy}。请设为该服务兼容 OpenAI 的地址，例如 https://api.openai.com/v1。`,
+  };
 }

@@ -1,3 +1,4 @@
+import { UserError } from '../contract/user-error.js';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 
 /** The most a settings file may hold: far more than any needs, and a bound on what a planted one costs. */
@@ -9,18 +10,22 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
  * A settings file that is there but is not one to read: a FIFO, a device, a folder (or a link to
  * one), or a file past MAX_SETTINGS_BYTES. A cloned project can carry any of these as its .env.
  */
-export class SettingsFileError extends Error {
+export class SettingsFileError extends UserError<'settings_file'> {
   override name = 'SettingsFileError';
-  /** What is wrong, as "is …", for a message that names the file its own way. */
-  readonly problem: string;
-  constructor(path: string, problem: string, fix: string) {
-    super(`${path} ${problem}. ${fix}`);
+  /** What is wrong, as "is …" / "是…", for a message that names the file its own way. */
+  readonly problem: { en: string; zh: string };
+  constructor(path: string, problem: { en: string; zh: string }, fix: { en: string; zh: string }) {
+    super('settings_file', `${path} ${problem.en}. ${fix.en}`, `${path} ${problem.zh}。${fix.zh}`);
     this.problem = problem;
   }
 }
 
 const notRegular = (path: string) =>
-  new SettingsFileError(path, 'is not a regular file', 'Make it a plain text file, or remove it.');
+  new SettingsFileError(
+    path,
+    { en: 'is not a regular file', zh: '不是普通文件' },
+    { en: 'Make it a plain text file, or remove it.', zh: '请把它改成纯文本文件，或删除它。' },
+  );
 
 /**
  * The text of a settings file (links followed), or `undefined` when there is none. Only a regular
@@ -50,8 +55,11 @@ export function readSettingsFile(path: string): string | undefined {
     if (length > MAX_SETTINGS_BYTES) {
       throw new SettingsFileError(
         path,
-        `is larger than ${MAX_SETTINGS_BYTES / 1024} KB`,
-        'A settings file needs far less: keep only settings in it.',
+        { en: `is larger than ${MAX_SETTINGS_BYTES / 1024} KB`, zh: `超过了 ${MAX_SETTINGS_BYTES / 1024} KB` },
+        {
+          en: 'A settings file needs far less: keep only settings in it.',
+          zh: '设置文件用不了这么大：里面只保留设置。',
+        },
       );
     }
     return buffer.toString('utf8', 0, length);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { echo, originLabel, type SettingOrigin } from './setting-checks.js';
+import { UserError } from '../contract/user-error.js';
 
 /** `shell` in config.json: `{ "network": true }` lets commands use the network. */
 export const ShellFileSettings = z
@@ -33,12 +34,10 @@ export interface ShellSettingsInput {
 }
 
 /** Thrown for a value that is neither on nor off; the caller turns it into its own error type. */
-export class ShellSettingError extends Error {
-  constructor(
-    message: string,
-    readonly zh: string,
-  ) {
-    super(message);
+export class ShellSettingError extends UserError<'shell_setting'> {
+  override name = 'ShellSettingError';
+  constructor(message: string, zh: string) {
+    super('shell_setting', message, zh);
   }
 }
 

@@ -5,6 +5,7 @@
 import type * as OpenAiSdk from 'openai';
 import { safeUrl } from '../config/config.js';
 import { redactSecret } from './redact.js';
+import { UserError } from '../contract/user-error.js';
 
 export { redactSecret } from './redact.js';
 
@@ -16,17 +17,16 @@ export const MAX_RETRY_WAIT_MS = 60_000;
 export type LlmErrorCode =
   'auth' | 'rate_limit' | 'server' | 'network' | 'timeout' | 'bad_request' | 'bad_response' | 'aborted';
 
-export class LlmError extends Error {
+export class LlmError extends UserError<LlmErrorCode> {
   override readonly name = 'LlmError';
   constructor(
-    readonly code: LlmErrorCode,
+    code: LlmErrorCode,
     message: string,
     /** HTTP status when the service answered with one. */
-    readonly status?: number,
-    /** The same sentence in Chinese, for a user who writes Chinese. */
-    readonly zh?: string,
+    readonly status: number | undefined,
+    zh: string,
   ) {
-    super(message);
+    super(code, message, zh);
   }
 }
 

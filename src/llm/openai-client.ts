@@ -219,6 +219,8 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
         throw new LlmError(
           'server',
           `The model service at ${safeUrl(options.baseUrl)} answered with an empty stream. Check that ZHIXING_BASE_URL points to an OpenAI-compatible API.`,
+          undefined,
+          `${safeUrl(options.baseUrl)} 的模型服务返回了空的流。请检查 ZHIXING_BASE_URL 是否指向兼容 OpenAI 的接口。`,
         );
       }
       for (const event of assembler.end()) yield* redactor.push(event);
@@ -252,7 +254,8 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): Llm {
         attempt.signal,
       );
       const text = cleanTitle(redactKey(completion.choices?.[0]?.message?.content ?? '', apiKey));
-      if (!text) throw new LlmError('bad_request', 'The model returned an empty title.');
+      if (!text)
+        throw new LlmError('bad_request', 'The model returned an empty title.', undefined, '模型返回的标题是空的。');
       return text;
     } catch (error) {
       throw toLlmError(sdk, error, { ...context, ...limits, ...flags(attempt) });

@@ -1,6 +1,6 @@
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { App } from '../app.js';
-import { languageOf, say } from '../i18n.js';
+import { errorText, languageOf, say } from '../i18n.js';
 import { MAX_MESSAGE_CHARS } from '../sessions/limits.js';
 import { SessionError } from '../sessions/sessions.js';
 import type { ServerAsks } from './server-asks.js';
@@ -127,7 +127,7 @@ export async function runChat(
       ...((result.error || result.stopReason === 'aborted') && { isError: true }),
     };
   } catch (err) {
-    if (err instanceof SessionError) return failure(lang === 'zh' && err.zh ? err.zh : err.message);
+    if (err instanceof SessionError) return failure(errorText(err, lang));
     throw err;
   } finally {
     offs.forEach((off) => off());

@@ -1,3 +1,4 @@
+import { UserError } from '../contract/user-error.js';
 import type { PrefsRepo } from '../store/prefs-repo.js';
 import type { PreferencesService } from './types.js';
 
@@ -6,7 +7,13 @@ const KEY = 'instructions';
 export const MAX_INSTRUCTIONS = 30;
 export const MAX_INSTRUCTION_CHARS = 500;
 
-export class PreferencesError extends Error {}
+/** Instructions that cannot be kept as given: said in plain words. */
+export class PreferencesError extends UserError<'invalid_preferences'> {
+  override name = 'PreferencesError';
+  constructor(message: string, zh: string) {
+    super('invalid_preferences', message, zh);
+  }
+}
 
 /** The user's standing instructions, kept as one JSON list in the preferences table. */
 export function createPreferences(prefs: PrefsRepo): PreferencesService {
@@ -31,10 +38,14 @@ export function createPreferences(prefs: PrefsRepo): PreferencesService {
           .trim();
         if (!text || kept.includes(text)) continue;
         if ([...text].length > MAX_INSTRUCTION_CHARS)
-          throw new PreferencesError(`An instruction is longer than ${MAX_INSTRUCTION_CHARS} characters.`);
+          throw new PreferencesError(
+            `An instruction is longer than ${MAX_INSTRUCTION_CHARS} characters.`,
+            `一条指示超过了 ${MAX_INSTRUCTION_CHARS} 个字符。`,
+          );
         kept.push(text);
       }
-      if (kept.length > MAX_INSTRUCTIONS) throw new PreferencesError(`At most ${MAX_INSTRUCTIONS} instructions.`);
+      if (kept.length > MAX_INSTRUCTIONS)
+        throw new PreferencesError(`At most ${MAX_INSTRUCTIONS} instructions.`, `最多 ${MAX_INSTRUCTIONS} 条指示。`);
       prefs.set(KEY, JSON.stringify(kept));
       return kept;
     },

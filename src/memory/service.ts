@@ -1,3 +1,4 @@
+import { UserError } from '../contract/user-error.js';
 import { createHash } from 'node:crypto';
 import { estimateTokens } from '../llm/tokens.js';
 import { deadline } from '../net/deadline.js';
@@ -35,7 +36,12 @@ const RECALL_CANDIDATES = 20;
 const RECALL_LINE_TOKENS = 8;
 
 /** A memory the caller asked for in a way that cannot be kept: said in plain words. */
-export class MemoryError extends Error {}
+export class MemoryError extends UserError<'invalid_memory'> {
+  override name = 'MemoryError';
+  constructor(message: string, zh: string) {
+    super('invalid_memory', message, zh);
+  }
+}
 
 export interface MemoryDeps {
   repo: MemoriesRepo;
@@ -65,14 +71,24 @@ const embedText = (m: { content: string; tags: string | string[] }) => {
 
 function clean(input: { content?: string; kind?: MemoryKind; tags?: string[] }, old?: Memory) {
   const content = (input.content ?? old?.content ?? '').trim();
-  if (!content) throw new MemoryError('A memory needs some content.');
+  if (!content) throw new MemoryError('A memory needs some content.', '记忆需要有内容。');
   if ([...content].length > MAX_MEMORY_CHARS)
-    throw new MemoryError(`A memory is at most ${MAX_MEMORY_CHARS} characters.`);
+    throw new MemoryError(
+      `A memory is at most ${MAX_MEMORY_CHARS} characters.`,
+      `一条记忆最多 ${MAX_MEMORY_CHARS} 个字符。`,
+    );
   const kind = input.kind ?? old?.kind ?? 'fact';
-  if (!MEMORY_KINDS.includes(kind)) throw new MemoryError(`kind must be one of ${MEMORY_KINDS.join(', ')}.`);
+  if (!MEMORY_KINDS.includes(kind))
+    throw new MemoryError(
+      `kind must be one of ${MEMORY_KINDS.join(', ')}.`,
+      `kind 必须是 ${MEMORY_KINDS.join('、')} 之一。`,
+    );
   const tags = [...new Set((input.tags ?? old?.tags ?? []).map((t) => t.trim()).filter(Boolean))];
   if (tags.length > MAX_TAGS || tags.some((t) => [...t].length > MAX_TAG_CHARS)) {
-    throw new MemoryError(`At most ${MAX_TAGS} tags of ${MAX_TAG_CHARS} characters each.`);
+    throw new MemoryError(
+      `At most ${MAX_TAGS} tags of ${MAX_TAG_CHARS} characters each.`,
+      `最多 ${MAX_TAGS} 个标签，每个最多 ${MAX_TAG_CHARS} 个字符。`,
+    );
   }
   return { content, kind, tags };
 }

@@ -1,4 +1,5 @@
 import type { PermissionRule, PermissionRules, RuleValue } from '../contract/permission.js';
+import { UserError } from '../contract/user-error.js';
 
 const DECISIONS: readonly string[] = ['allow', 'ask', 'deny'];
 /** Longer keys than this are not a tool name or a pattern anyone writes, but pasted data. */
@@ -81,16 +82,14 @@ function zhOf(en: string): string {
 }
 
 /** Thrown by `setRules` for rules that cannot be used: nothing was applied or written. */
-export class PermissionRulesError extends Error {
+export class PermissionRulesError extends UserError<'invalid_permissions'> {
   override name = 'PermissionRulesError';
-  readonly code = 'invalid_permissions';
-  constructor(
-    readonly problems: RuleProblem[],
-    /** The same sentence in Chinese. */
-    readonly zh = `权限规则有误，没有保存：${problems.map((p) => `${p.key !== undefined ? `"${p.key}" ` : ''}${p.zh}`).join('；')}。`,
-  ) {
+  constructor(readonly problems: RuleProblem[]) {
+    const key = (p: RuleProblem) => (p.key !== undefined ? `"${p.key}" ` : '');
     super(
-      `The permission rules were not saved: ${problems.map((p) => `${p.key !== undefined ? `"${p.key}" ` : ''}${p.en}`).join('; ')}.`,
+      'invalid_permissions',
+      `The permission rules were not saved: ${problems.map((p) => `${key(p)}${p.en}`).join('; ')}.`,
+      `权限规则有误，没有保存：${problems.map((p) => `${key(p)}${p.zh}`).join('；')}。`,
     );
   }
 }

@@ -78,7 +78,8 @@ export async function followSession(
   sessionId: string,
   after: number | undefined,
 ): Promise<Response> {
-  if (!app.sessions.get(sessionId)) throw new SessionError('not_found', `There is no session "${sessionId}".`);
+  if (!app.sessions.get(sessionId))
+    throw new SessionError('not_found', `There is no session "${sessionId}".`, `没有会话「${sessionId}」。`);
   // A number from the future (another server's, a typo) would silence every live event: take it as "now".
   if (after !== undefined) after = Math.min(after, app.events.lastSeq(sessionId));
   let lastSeq = after ?? -Infinity;

@@ -1,3 +1,4 @@
+import { UserError } from '../contract/user-error.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
@@ -46,8 +47,11 @@ export function isLoopback(host: string): boolean {
   return isIP(h) === 4 && h.startsWith('127.');
 }
 
-export class ServeConfigError extends Error {
+export class ServeConfigError extends UserError<'unsafe_serve'> {
   override name = 'ServeConfigError';
+  constructor(message: string, zh: string) {
+    super('unsafe_serve', message, zh);
+  }
 }
 
 /**
@@ -58,12 +62,15 @@ export function checkServeConfig(host: string, token: string | undefined): void 
   if (token !== undefined && token.length < MIN_TOKEN_CHARS) {
     throw new ServeConfigError(
       `ZHIXING_TOKEN is too short (${token.length} characters); use at least ${MIN_TOKEN_CHARS}, e.g. the output of \`openssl rand -hex 32\`.`,
+      `ZHIXING_TOKEN 太短（${token.length} 个字符）：至少要 ${MIN_TOKEN_CHARS} 个，例如 \`openssl rand -hex 32\` 的输出。`,
     );
   }
   if (!isLoopback(host) && token === undefined) {
     throw new ServeConfigError(
       `Refusing to serve on ${host} without a token: anyone who can reach it could use your assistant. ` +
         'Set ZHIXING_TOKEN to a long random secret (e.g. `openssl rand -hex 32`) and send it as `Authorization: Bearer <token>`, or serve on 127.0.0.1.',
+      `拒绝在 ${host} 上无令牌地提供服务：能访问它的任何人都能使用你的助手。` +
+        '请把 ZHIXING_TOKEN 设为一个长的随机密钥（例如 `openssl rand -hex 32`），以 `Authorization: Bearer <token>` 发送；或者在 127.0.0.1 上提供服务。',
     );
   }
 }

@@ -187,7 +187,12 @@ export function sessionRoutes(deps: ServerDeps) {
   const changingTools = () => app.tools.names().filter((name) => app.tools.get(name)?.changesWorkspace);
   const mustExist = (id: string): SessionRow => {
     const s = sessions.get(id);
-    if (!s) throw new SessionError('not_found', `There is no session "${id}". List them with GET /api/sessions.`);
+    if (!s)
+      throw new SessionError(
+        'not_found',
+        `There is no session "${id}". List them with GET /api/sessions.`,
+        `没有会话「${id}」。用 GET /api/sessions 列出会话。`,
+      );
     return s;
   };
 

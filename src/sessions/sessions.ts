@@ -9,6 +9,7 @@ import { createSessionLocks, type SessionLocks } from './session-lock.js';
 import { MAX_MESSAGE_CHARS } from './limits.js';
 import { titleFromText } from './title.js';
 import { UndoError, type UndoResult, type UndoState, type WorkspaceUndo } from '../undo/undo.js';
+import { UserError } from '../contract/user-error.js';
 
 const DEFAULT_MAX_RUNNING = 10;
 const DEFAULT_MAX_REPLY_CHARS = 200_000;
@@ -20,16 +21,8 @@ const LANG_WINDOW = { maxChars: 4_000, maxPartChars: 2_000 };
 export type SessionErrorCode = 'not_found' | 'busy' | 'too_many' | 'bad_request' | 'nothing_to_undo';
 
 /** An error a user can act on; hosts map the code to an exit code or HTTP status. */
-export class SessionError extends Error {
+export class SessionError extends UserError<SessionErrorCode> {
   override name = 'SessionError';
-  constructor(
-    readonly code: SessionErrorCode,
-    message: string,
-    /** The same sentence in Chinese, for a user who writes Chinese (the CLI picks). */
-    readonly zh?: string,
-  ) {
-    super(message);
-  }
 }
 
 export interface SessionsDeps extends TurnDeps {

@@ -66,7 +66,7 @@ export async function discoverSkills(
     } catch (err) {
       // No folder is the usual case (nobody made ~/.zhixing/skills): nothing to say.
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
-        warnings.push(skippedFolder(lang, folder.path, errorText(lang, err)));
+        warnings.push(skippedFolder(lang, folder.path, fileErrorText(lang, err)));
       continue;
     }
     // Run from the home folder, ./.zhixing/skills is the user's own folder: read once.
@@ -91,7 +91,7 @@ export async function discoverSkills(
       entries = await readdir(real, { withFileTypes: true });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOTDIR')
-        warnings.push(skippedFolder(lang, folder.path, errorText(lang, err)));
+        warnings.push(skippedFolder(lang, folder.path, fileErrorText(lang, err)));
       continue;
     }
     const found = new Set<string>();
@@ -167,7 +167,7 @@ async function readSkill(
     real = await realpath(path);
     info = await stat(real);
   } catch (err) {
-    return { problem: errorText(lang, err) };
+    return { problem: fileErrorText(lang, err) };
   }
   if (!info.isDirectory()) return undefined;
   if (isWithin(real, options.workspace) || isWithin(options.workspace, real)) {
@@ -187,7 +187,7 @@ async function readSkill(
     const code = (err as NodeJS.ErrnoException).code;
     return {
       problem:
-        code === 'ENOENT' ? say(lang, `里面没有 ${SKILL_FILE}`, `it has no ${SKILL_FILE}`) : errorText(lang, err),
+        code === 'ENOENT' ? say(lang, `里面没有 ${SKILL_FILE}`, `it has no ${SKILL_FILE}`) : fileErrorText(lang, err),
     };
   }
   if (!fileInfo.isFile())
@@ -238,7 +238,7 @@ async function parseHeader(
   try {
     text = await readSkillHead(file);
   } catch (err) {
-    return { problem: errorText(lang, err) };
+    return { problem: fileErrorText(lang, err) };
   }
   const parts = splitFrontMatter(text);
   if (!parts) {
@@ -267,7 +267,7 @@ async function parseHeader(
   return { name, description: description.trim() };
 }
 
-function errorText(lang: Lang, err: unknown): string {
+function fileErrorText(lang: Lang, err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'ELOOP') return say(lang, '符号链接形成了循环', 'its symbolic links form a loop');
   if (code === 'ENOENT') return say(lang, '它指向不存在的位置', 'it points to something that does not exist');

@@ -4,19 +4,12 @@
  */
 import { statfsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { UserError } from '../contract/user-error.js';
 
 export type StoreErrorCode = 'disk_full' | 'read_only' | 'busy' | 'damaged' | 'io';
 
-export class StoreError extends Error {
+export class StoreError extends UserError<StoreErrorCode> {
   override name = 'StoreError';
-  constructor(
-    readonly code: StoreErrorCode,
-    message: string,
-    /** The same sentence in Chinese, for a user who writes Chinese. */
-    readonly zh?: string,
-  ) {
-    super(message);
-  }
 }
 
 const sqliteCode = (err: unknown): string => {

@@ -27,7 +27,7 @@ function line(m: Memory, lang: Lang): string {
 /** The service's refusal as a tool error the model can act on. */
 function refused(err: unknown, lang: Lang): never {
   if (err instanceof MemoryError)
-    throw new ToolError(say(lang, `没能保存这条记忆：${err.message}`, `Could not save the memory: ${err.message}`));
+    throw new ToolError(say(lang, `没能保存这条记忆：${err.zh}`, `Could not save the memory: ${err.message}`));
   throw err;
 }
 

@@ -7,6 +7,7 @@ import { diffManifests } from './diff.js';
 import { scanWorkspace, scanWorkspaceAsync, type Manifest, type NotCovered } from './manifest.js';
 import { revertChanges, type RevertOutcome } from './revert.js';
 import { undoSentence } from './summary.js';
+import { UserError } from '../contract/user-error.js';
 
 const DAY_MS = 86_400_000;
 /** A file larger than this is listed as not covered rather than copied. */
@@ -39,15 +40,8 @@ export type UndoState = 'undoable' | 'undone' | 'expired' | 'running';
 export type UndoErrorCode = 'nothing_to_undo' | 'expired' | 'elsewhere';
 
 /** Why there is nothing undo can do, in English and Chinese. */
-export class UndoError extends Error {
+export class UndoError extends UserError<UndoErrorCode> {
   override name = 'UndoError';
-  constructor(
-    readonly code: UndoErrorCode,
-    message: string,
-    readonly zh: string,
-  ) {
-    super(message);
-  }
 }
 
 export interface WorkspaceUndo {
