@@ -25,6 +25,9 @@ export interface ElementTarget {
 /** Frames whose document is the one that made them (or its parent's): their own URL names no site. */
 const INHERITING = /^about:(?:blank|srcdoc)(?:[?#]|$)/i;
 
+/** Elements that hold a document of their own, into which a click at their middle would go. */
+const FRAME_ELEMENTS = 'iframe, frame, object, embed';
+
 /** How the element is shown in asks and results: `[ref=e12]` or the selector. */
 export const targetName = (t: ElementTarget): string => (t.ref ? `[ref=${t.ref}]` : (t.selector ?? ''));
 
@@ -87,7 +90,44 @@ export async function pinElement(
       ),
     );
   }
-  return { handle, url: siteOf(frame), ...(note && { note }) };
+  const url = siteOf(frame);
+  const other = await otherSiteWithin(handle, url);
+  if (other !== undefined) {
+    await handle.dispose().catch(() => {});
+    throw new ToolError(
+      say(
+        lang,
+        `${targetName(target)} 里嵌着另一个网站的框架（${other}）：点在它上面会交给那个网站。请用 browser_snapshot 给出的框架里元素的编号来操作。`,
+        `${targetName(target)} holds a frame of another site (${other}): acting on it would reach that site. Use the ref of the element inside the frame from browser_snapshot.`,
+      ),
+    );
+  }
+  return { handle, url, ...(note && { note }) };
+}
+
+const originOf = (url: string): string => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+};
+
+/**
+ * The site of a frame the element is or holds, when it is not `site`'s: a click lands in whatever
+ * document is at the element's middle, which for an iframe (or a box around one) is the frame's.
+ */
+async function otherSiteWithin(handle: ElementHandle, site: string): Promise<string | undefined> {
+  const inner = await handle.$$(FRAME_ELEMENTS);
+  try {
+    for (const element of [handle, ...inner]) {
+      const frame = await element.contentFrame().catch(() => null);
+      if (frame && originOf(siteOf(frame)) !== originOf(site)) return siteOf(frame);
+    }
+    return undefined;
+  } finally {
+    await Promise.all(inner.map((e) => e.dispose().catch(() => {})));
+  }
 }
 
 /** The one element a ref or selector names, or an error the model can act on. */
