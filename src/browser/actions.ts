@@ -1,8 +1,9 @@
 /**
- * Acting on a page: finding the element a ref or CSS selector names, and waiting for what a click
- * or an Enter sets off (a form's submission, a link's navigation) before the page is read again.
+ * Acting on a page: finding the element a ref or CSS selector names, and the frame (so the site) it
+ * lives in, and waiting for what a click or an Enter sets off (a form's submission, a link's
+ * navigation) before the page is read again.
  */
-import type { Locator, Page } from 'playwright-core';
+import type { ElementHandle, Locator, Page } from 'playwright-core';
 import { say, type Lang } from '../i18n.js';
 import { ToolError } from '../contract/tool-error.js';
 
@@ -21,8 +22,113 @@ export interface ElementTarget {
   selector?: string;
 }
 
+/** Frames whose document is the one that made them (or its parent's): their own URL names no site. */
+const INHERITING = /^about:(?:blank|srcdoc)(?:[?#]|$)/i;
+
+/** Elements that hold a document of their own, into which a click at their middle would go. */
+const FRAME_ELEMENTS = 'iframe, frame, object, embed';
+
 /** How the element is shown in asks and results: `[ref=e12]` or the selector. */
 export const targetName = (t: ElementTarget): string => (t.ref ? `[ref=${t.ref}]` : (t.selector ?? ''));
+
+/**
+ * Refuses a selector Playwright would not read as one CSS selector. Past a `>>` it reads each piece
+ * with any of its engines, and `_react=` and `_vue=` run in the page's own JavaScript: the text of the
+ * selector (which the model may have filled with the user's data) would reach the page's scripts while
+ * the element is only being looked for, before any ask. With no `>>` the `css=` prefix is the only engine.
+ */
+export function checkSelector(selector: string, lang: Lang): void {
+  if (!selector.includes('>>')) return;
+  throw new ToolError(
+    say(
+      lang,
+      `「${selector}」里有「>>」：浏览器会用别的选择器引擎读取它后面的部分（有的在网页自己的脚本里运行）。只接受纯 CSS 选择器；框架里的元素请用 browser_snapshot 给出的编号。`,
+      `"${selector}" contains ">>", after which the browser reads the selector with other engines (some run in the page's own scripts). Only plain CSS selectors are accepted; for an element inside a frame, use its ref from browser_snapshot.`,
+    ),
+  );
+}
+
+/** What `siteOf` needs of a Playwright frame. */
+export interface FrameLike {
+  url(): string;
+  parentFrame(): FrameLike | null;
+}
+
+/**
+ * The URL of the site an element of `frame` belongs to, for the trust check: the frame's own, or for
+ * about:blank and about:srcdoc (whose document takes its origin from the page that made it) the
+ * nearest ancestor's. data: and blob: stay as they are: they are no site the user named.
+ */
+export function siteOf(frame: FrameLike): string {
+  for (let f: FrameLike | null = frame; f; f = f.parentFrame()) {
+    const url = f.url();
+    if (!INHERITING.test(url)) return url || 'about:blank';
+  }
+  return 'about:blank';
+}
+
+/**
+ * The one element a ref or selector names, held (not looked up again), and the URL of the frame it
+ * lives in: a ref like `f1e2` reaches into an iframe, which may be another site's than the tab's.
+ * The action then goes to this very element: should the frame load another page, it fails.
+ */
+export async function pinElement(
+  page: Page,
+  target: ElementTarget,
+  lang: Lang,
+): Promise<{ handle: ElementHandle; url: string; note?: string }> {
+  const { locator, note } = await locate(page, target, lang);
+  const handle = await locator.elementHandle({ timeout: ACTION_TIMEOUT_MS });
+  const frame = await handle.ownerFrame().catch(() => null);
+  if (!frame) {
+    await handle.dispose().catch(() => {});
+    throw new ToolError(
+      say(
+        lang,
+        `无法确定 ${targetName(target)} 属于哪个页面或框架。请先调用 browser_snapshot 再试。`,
+        `Could not tell which page or frame ${targetName(target)} belongs to. Call browser_snapshot and try again.`,
+      ),
+    );
+  }
+  const url = siteOf(frame);
+  const other = await otherSiteWithin(handle, url);
+  if (other !== undefined) {
+    await handle.dispose().catch(() => {});
+    throw new ToolError(
+      say(
+        lang,
+        `${targetName(target)} 里嵌着另一个网站的框架（${other}）：点在它上面会交给那个网站。请用 browser_snapshot 给出的框架里元素的编号来操作。`,
+        `${targetName(target)} holds a frame of another site (${other}): acting on it would reach that site. Use the ref of the element inside the frame from browser_snapshot.`,
+      ),
+    );
+  }
+  return { handle, url, ...(note && { note }) };
+}
+
+const originOf = (url: string): string => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+};
+
+/**
+ * The site of a frame the element is or holds, when it is not `site`'s: a click lands in whatever
+ * document is at the element's middle, which for an iframe (or a box around one) is the frame's.
+ */
+async function otherSiteWithin(handle: ElementHandle, site: string): Promise<string | undefined> {
+  const inner = await handle.$$(FRAME_ELEMENTS);
+  try {
+    for (const element of [handle, ...inner]) {
+      const frame = await element.contentFrame().catch(() => null);
+      if (frame && originOf(siteOf(frame)) !== originOf(site)) return siteOf(frame);
+    }
+    return undefined;
+  } finally {
+    await Promise.all(inner.map((e) => e.dispose().catch(() => {})));
+  }
+}
 
 /** The one element a ref or selector names, or an error the model can act on. */
 export async function locate(
@@ -54,6 +160,7 @@ export async function locate(
     return { locator };
   }
   const selector = (target.selector ?? '').trim();
+  checkSelector(selector, lang);
   // `css=` keeps the text a CSS selector: Playwright would read `text=…` or `xpath=…` as its own engines.
   const locator = page.locator(`css=${selector}`);
   let count: number;

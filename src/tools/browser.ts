@@ -8,8 +8,9 @@ import { z } from 'zod';
 import type { Page } from 'playwright-core';
 import {
   ACTION_TIMEOUT_MS,
-  locate,
+  checkSelector,
   NAVIGATION_TIMEOUT_MS,
+  pinElement,
   settleAfter,
   targetName,
   type ElementTarget,
@@ -252,37 +253,41 @@ export function createBrowserTools(manager: BrowserManager): Tool[] {
     (name: 'browser_click' | 'browser_type', kind: 'click' | 'type') =>
     async (args: ElementTarget & { text?: string; submit?: boolean }, ctx: ToolContext): Promise<ToolOutput> => {
       const { lang } = ctx;
+      // Refused before anything touches the page: looking such a selector up is itself the leak.
+      if (args.selector !== undefined) checkSelector(args.selector, lang);
       if (!manager.has(ctx.sessionId)) throw new ToolError(noPageText(lang));
       return manager
         .use(ctx.sessionId, lang, async (tabs) => {
           const page = await tabs.current();
           const element = targetName(args);
-          // What is typed, and which element is clicked, goes where the page sends it: the model chose both.
-          const sendsTo = {
-            kind: 'page' as const,
-            url: page.url(),
-            ...(kind === 'type' && { typed: args.text ?? '' }),
-          };
-          await askOrRefuse(
-            ctx,
-            `browser.${kind}`,
-            `${page.url()} ${element}`,
-            `${kind} ${element} @ ${page.url()}`,
-            sendsTo,
-          );
-          const { locator, note } = await locate(page, args, lang);
-          const since = tabs.refusals.length;
-          await settleAfter(page, async () => {
-            if (kind === 'click') await locator.click({ timeout: ACTION_TIMEOUT_MS });
-            else {
-              await locator.fill(args.text ?? '', { timeout: ACTION_TIMEOUT_MS });
-              if (args.submit) await locator.press('Enter', { timeout: ACTION_TIMEOUT_MS });
-            }
-          });
-          // A click may open a new tab: the result is the tab now in use, once it has loaded.
-          const shown = await tabs.current();
-          if (shown !== page) await shown.waitForLoadState('load', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => {});
-          return pageResult(shown, tabs, since, lang, note ? `${note}\n` : '');
+          // Found before asking: the site that receives the action is the frame's, not the tab's.
+          const { handle, url, note } = await pinElement(page, args, lang);
+          try {
+            const top = page.url();
+            const where = url === top ? url : say(lang, `${url}（${top} 里的框架）`, `${url} (a frame in ${top})`);
+            // What is typed, and which element is clicked, goes where the page sends it: the model chose both.
+            const sendsTo = {
+              kind: 'page' as const,
+              url,
+              ...(kind === 'type' && { typed: args.text ?? '' }),
+            };
+            await askOrRefuse(ctx, `browser.${kind}`, `${url} ${element}`, `${kind} ${element} @ ${where}`, sendsTo);
+            const since = tabs.refusals.length;
+            await settleAfter(page, async () => {
+              if (kind === 'click') await handle.click({ timeout: ACTION_TIMEOUT_MS });
+              else {
+                await handle.fill(args.text ?? '', { timeout: ACTION_TIMEOUT_MS });
+                if (args.submit) await handle.press('Enter', { timeout: ACTION_TIMEOUT_MS });
+              }
+            });
+            // A click may open a new tab: the result is the tab now in use, once it has loaded.
+            const shown = await tabs.current();
+            if (shown !== page)
+              await shown.waitForLoadState('load', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => {});
+            return pageResult(shown, tabs, since, lang, note ? `${note}\n` : '');
+          } finally {
+            await handle.dispose().catch(() => {});
+          }
         })
         .catch((err) => {
           throw failed(lang, name, err);
