@@ -15,10 +15,18 @@ export function fenced(text: string): string {
 }
 
 /**
- * A fenced block (``` or ~~~, three or more, to its closing fence or the end): quoted material, not the user's
- * words (piped text, a pasted log, the names of uploaded files).
+ * A fenced block as CommonMark reads one: quoted material, not the user's words (piped text, a pasted
+ * log, the names of uploaded files). It opens with ``` or ~~~ (three or more, up to three spaces in; a
+ * backtick fence's info string holds no backtick, so ```bash``` on a line is inline code), and runs to a
+ * line of the same character at least as long, or to the end.
  */
-const FENCED = /^(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^\1[ \t]*$|(?![\s\S]))/gm;
+const FENCED = /^ {0,3}(`{3,}(?=[^`\n]*$)|~{3,})[^\n]*\n[\s\S]*?(?:^ {0,3}\1(?:(?<=`)`*|(?<=~)~*)[ \t]*$|(?![\s\S]))/gm;
+
+/** True when `line` closes a block opened by `fence`: the same character, at least as many. */
+const closes = (line: string, fence: string): boolean => {
+  const t = line.trim();
+  return t.length >= fence.length && t === fence[0]!.repeat(t.length) && /^ {0,3}\S/.test(line);
+};
 
 /** The user's text without the fenced blocks quoted in it. */
 export function withoutFences(text: string): string {
@@ -34,7 +42,7 @@ export function closeOpenFence(text: string): string {
   let open: string | undefined;
   for (const m of text.matchAll(FENCED)) {
     const lines = m[0].replace(/\n$/, '').split('\n');
-    open = lines.length > 1 && lines.at(-1)!.trim() === m[1] ? undefined : m[1];
+    open = lines.length > 1 && closes(lines.at(-1)!, m[1]!) ? undefined : m[1];
   }
   return open ? `${text}\n${open}` : text;
 }
