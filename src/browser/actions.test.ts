@@ -33,20 +33,38 @@ describe('checkSelector', () => {
   });
 });
 
+/** A parent that reaches into every frame's document: each inherits its parent's origin. */
+const sameOrigin = async () => true;
+
 describe('siteOf', () => {
-  it("is a frame's own URL, or for about:blank and about:srcdoc its nearest ancestor's with one", () => {
-    expect(siteOf(frames('http://b.test/frame', 'http://a.test/'))).toBe('http://b.test/frame');
-    expect(siteOf(frames('about:srcdoc', 'http://b.test/frame', 'http://a.test/'))).toBe('http://b.test/frame');
-    expect(siteOf(frames('about:blank', 'about:srcdoc', 'http://a.test/'))).toBe('http://a.test/');
-    expect(siteOf(frames('about:blank#x', 'http://a.test/'))).toBe('http://a.test/');
-    expect(siteOf(frames('about:blank'))).toBe('about:blank');
-    // Not an inheriting document: a page that merely starts with the same letters.
-    expect(siteOf(frames('about:blankety', 'http://a.test/'))).toBe('about:blankety');
+  it("counts an about:blank frame its parent cannot reach into as no named site: another site's document made it", async () => {
+    // Another site's frame that turned itself into about:blank keeps that site's origin.
+    expect(await siteOf(frames('about:blank', 'http://a.test/'), async () => false)).toBe('about:blank');
+    expect(await siteOf(frames('about:srcdoc', 'http://a.test/'), async () => false)).toBe('about:blank');
+    // Reached one level up but not the next: the nearer page made it, and is itself no named site.
+    let calls = 0;
+    expect(await siteOf(frames('about:blank', 'about:blank', 'http://a.test/'), async () => ++calls === 1)).toBe(
+      'about:blank',
+    );
   });
 
-  it('keeps data: and blob: frames as they are, never their parent: their content is no site the user named', () => {
-    expect(siteOf(frames('data:text/html,<input>', 'http://a.test/'))).toBe('data:text/html,<input>');
-    expect(siteOf(frames('blob:http://a.test/5f0c', 'http://a.test/'))).toBe('blob:http://a.test/5f0c');
-    expect(siteOf(frames('', 'http://a.test/'))).toBe('about:blank');
+  it("is a frame's own URL, or for about:blank and about:srcdoc its nearest ancestor's with one", async () => {
+    expect(await siteOf(frames('http://b.test/frame', 'http://a.test/'), sameOrigin)).toBe('http://b.test/frame');
+    expect(await siteOf(frames('about:srcdoc', 'http://b.test/frame', 'http://a.test/'), sameOrigin)).toBe(
+      'http://b.test/frame',
+    );
+    expect(await siteOf(frames('about:blank', 'about:srcdoc', 'http://a.test/'), sameOrigin)).toBe('http://a.test/');
+    expect(await siteOf(frames('about:blank#x', 'http://a.test/'), sameOrigin)).toBe('http://a.test/');
+    expect(await siteOf(frames('about:blank'), sameOrigin)).toBe('about:blank');
+    // Not an inheriting document: a page that merely starts with the same letters.
+    expect(await siteOf(frames('about:blankety', 'http://a.test/'), sameOrigin)).toBe('about:blankety');
+  });
+
+  it('keeps data: and blob: frames as they are, never their parent: their content is no site the user named', async () => {
+    expect(await siteOf(frames('data:text/html,<input>', 'http://a.test/'), sameOrigin)).toBe('data:text/html,<input>');
+    expect(await siteOf(frames('blob:http://a.test/5f0c', 'http://a.test/'), sameOrigin)).toBe(
+      'blob:http://a.test/5f0c',
+    );
+    expect(await siteOf(frames('', 'http://a.test/'), sameOrigin)).toBe('about:blank');
   });
 });

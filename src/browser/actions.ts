@@ -3,7 +3,7 @@
  * lives in, and waiting for what a click or an Enter sets off (a form's submission, a link's
  * navigation) before the page is read again.
  */
-import type { ElementHandle, Locator, Page } from 'playwright-core';
+import type { ElementHandle, Frame, Locator, Page } from 'playwright-core';
 import { say, type Lang } from '../i18n.js';
 import { ToolError } from '../contract/tool-error.js';
 
@@ -56,15 +56,41 @@ export interface FrameLike {
 
 /**
  * The URL of the site an element of `frame` belongs to, for the trust check: the frame's own, or for
- * about:blank and about:srcdoc (whose document takes its origin from the page that made it) the
- * nearest ancestor's. data: and blob: stay as they are: they are no site the user named.
+ * about:blank and about:srcdoc the parent's — only when the parent can reach into the frame's document,
+ * i.e. it has the parent's origin. Such a document takes its origin from whichever page made it, and a
+ * frame of another site can turn itself into about:blank and keep its own: then it is no site the user
+ * named ('about:blank'). data: and blob: stay as they are: they are no site the user named either.
  */
-export function siteOf(frame: FrameLike): string {
+export async function siteOf(frame: FrameLike, inherits = parentReaches): Promise<string> {
   for (let f: FrameLike | null = frame; f; f = f.parentFrame()) {
     const url = f.url();
     if (!INHERITING.test(url)) return url || 'about:blank';
+    if (!f.parentFrame() || !(await inherits(f))) return 'about:blank';
   }
   return 'about:blank';
+}
+
+/**
+ * Whether the frame's parent can read the frame's document, asked of the parent's page: true only for a
+ * document of the parent's origin. The parent could answer falsely, but only to credit its own site with
+ * a frame it could already act through.
+ */
+async function parentReaches(frame: FrameLike): Promise<boolean> {
+  const owner = await (frame as Frame).frameElement?.().catch(() => null);
+  if (!owner) return false;
+  try {
+    return await owner.evaluate((el) => {
+      try {
+        return (el as HTMLIFrameElement).contentDocument !== null;
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  } finally {
+    await owner.dispose().catch(() => {});
+  }
 }
 
 /**
@@ -90,7 +116,7 @@ export async function pinElement(
       ),
     );
   }
-  const url = siteOf(frame);
+  const url = await siteOf(frame);
   const other = await otherSiteWithin(handle, url);
   if (other !== undefined) {
     await handle.dispose().catch(() => {});
@@ -122,7 +148,8 @@ async function otherSiteWithin(handle: ElementHandle, site: string): Promise<str
   try {
     for (const element of [handle, ...inner]) {
       const frame = await element.contentFrame().catch(() => null);
-      if (frame && originOf(siteOf(frame)) !== originOf(site)) return siteOf(frame);
+      const inner = frame ? await siteOf(frame) : undefined;
+      if (inner !== undefined && originOf(inner) !== originOf(site)) return inner;
     }
     return undefined;
   } finally {
