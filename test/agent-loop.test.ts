@@ -46,8 +46,8 @@ describe('the agent loop', () => {
     const second = llm.requests[1]!.messages;
     const tail = second.slice(-3);
     expect(tail[0]).toMatchObject({ role: 'assistant', tool_calls: [{ id: 'call_a' }, { id: 'call_b' }] });
-    expect(tail[1]).toEqual({ role: 'tool', tool_call_id: 'call_a', content: '16' });
-    expect(tail[2]).toEqual({ role: 'tool', tool_call_id: 'call_b', content: '1024' });
+    expect(tail[1]).toEqual({ role: 'tool', tool_call_id: 'call_a', content: '16', result: { ok: true } });
+    expect(tail[2]).toEqual({ role: 'tool', tool_call_id: 'call_b', content: '1024', result: { ok: true } });
 
     const types = events.map((e) => e.type);
     expect(types[0]).toBe('session.status');

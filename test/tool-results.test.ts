@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { createApp } from '../src/app.js';
 import type { BusEvent } from '../src/bus/bus.js';
 import { defineTool, type ToolContext } from '../src/tools/tool.js';
+import { toWireMessages } from '../src/llm/openai-client.js';
 import { createScriptedLlm, type ScriptedStep } from './support/scripted-llm.js';
 import { tempHome } from './support/temp-home.js';
 
@@ -85,9 +86,17 @@ describe('tool results with a card', () => {
     const r = await app.sessions.send(session.id, 'chart Beijing');
     expect(r.reply).toBe('Here is the chart.');
 
-    // The model reads the output and nothing else.
+    // The model reads the output and nothing else: the result's data is for the offline planner, never sent.
     const toolMessages = llm.requests[1]!.messages.filter((m) => m.role === 'tool');
     expect(toolMessages).toEqual([
+      {
+        role: 'tool',
+        tool_call_id: 'call_chart',
+        content: "Drew the week's temperatures for Beijing.",
+        result: { ok: true },
+      },
+    ]);
+    expect(toWireMessages(toolMessages)).toEqual([
       { role: 'tool', tool_call_id: 'call_chart', content: "Drew the week's temperatures for Beijing." },
     ]);
     expect(JSON.stringify(llm.requests[1])).not.toContain(png.toString('base64'));

@@ -313,9 +313,9 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
           return runCall(prepared, ids.messageId, parts[i]!, skip);
         });
         // Read-only calls side by side run at once; results still go back in call order.
-        for (const action of runs.length === 1 ? [await runs[0]!] : await Promise.all(runs)) {
+        for (const { action, reply } of runs.length === 1 ? [await runs[0]!] : await Promise.all(runs)) {
           actions.push(action);
-          steps.push({ role: 'tool', tool_call_id: action.callId, content: action.output });
+          steps.push(reply);
         }
       }
       if (repeated) return finish(honestReply('repeated_call', actions, opts.lang), 'repeated_call', true);
@@ -327,7 +327,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     messageId: string,
     part: ToolPartHandle,
     skip?: 'repeat' | 'stopped',
-  ): Promise<ActionRecord> {
+  ): Promise<{ action: ActionRecord; reply: ChatMessage }> {
     const { call, input } = prepared;
     part.start();
     const where = { sessionId, turnId, messageId, partId: part.id, callId: call.id };
@@ -353,6 +353,7 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
           ok: false,
           input,
           ms: 0,
+          error: skip === 'repeat' ? 'repeated' : 'stopped',
           output:
             skip === 'repeat'
               ? 'Error: not run — this exact call was already made twice in this turn.'
@@ -388,7 +389,18 @@ export async function runTurn(deps: TurnDeps, opts: TurnOptions): Promise<TurnRe
     };
     part.end({ ...result, permission: action.permission });
     bus.emit({ type: 'tool.end', ...where, ...action, input: inputPreview(action.input) });
-    return action;
+    // The model reads the output; the result's data travels beside it for code that reads results (offline).
+    const reply: ChatMessage = {
+      role: 'tool',
+      tool_call_id: call.id,
+      content: result.output,
+      result: {
+        ok: result.ok,
+        ...(result.ok ? {} : { error: result.error ?? 'failed' }),
+        ...(result.data === undefined ? {} : { data: result.data }),
+      },
+    };
+    return { action, reply };
   }
 }
 

@@ -105,6 +105,36 @@ describe('streaming', () => {
     ]);
   });
 
+  it("sends a tool result's data to no provider: the request is the same with or without it", async () => {
+    const plain: ChatMessage[] = [
+      { role: 'user', content: '看看待办' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_a', name: 'todo_list', arguments: '{}' }] },
+      { role: 'tool', tool_call_id: 'call_a', content: '待办（1 条未完成）：\n1. [ ] 买牛奶' },
+    ];
+    const withData = plain.map((m): ChatMessage =>
+      m.role === 'tool'
+        ? {
+            ...m,
+            result: {
+              ok: true,
+              data: {
+                kind: 'todo_list',
+                status: 'pending',
+                items: [{ number: 1, content: '买牛奶', done: false, due: null }],
+              },
+            },
+          }
+        : m,
+    );
+    server.enqueue(textReply('ok'));
+    server.enqueue(textReply('ok'));
+    await collect(llmFor(), { messages: plain });
+    await collect(llmFor(), { messages: withData });
+    const [a, b] = server.requests.map((r) => JSON.stringify(r.body));
+    expect(b).toBe(a);
+    expect(b).not.toContain('"kind"');
+  });
+
   it('sends no Authorization header when no key is configured (Ollama, LM Studio)', async () => {
     server.enqueue(textReply('ok'));
     await collect(llmFor({ apiKey: '' }));

@@ -328,6 +328,8 @@ function rejectsStreamOptions(sdk: Sdk, error: unknown): boolean {
 /** Our history → the OpenAI request shape. */
 export function toWireMessages(messages: ChatMessage[]): WireMessage[] {
   return messages.map((message): WireMessage => {
+    // A tool result's data is ours: providers get the standard fields only.
+    if (message.role === 'tool') return { role: 'tool', tool_call_id: message.tool_call_id, content: message.content };
     if (message.role !== 'assistant') return { ...message };
     const calls = message.tool_calls ?? [];
     if (calls.length === 0) return { role: 'assistant', content: message.content ?? '' };

@@ -5,6 +5,7 @@
  */
 
 import type { Usage } from '../contract/usage.js';
+import type { ToolResultData } from '../contract/tool-data.js';
 
 /** A tool call as the model proposed it. `arguments` is the raw JSON text, validated later. */
 export interface ToolCall {
@@ -22,7 +23,11 @@ export type ChatMessage =
    * tools (DeepSeek, Kimi) expect it back while the turn's tool calls go on; it is never shown as reply.
    */
   | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[]; reasoning?: string }
-  | { role: 'tool'; tool_call_id: string; content: string };
+  /**
+   * `result` is what the tool's result says as data (whether it worked, the todo list, the forecast),
+   * for a model that reads data (the offline planner). It is never sent to a provider.
+   */
+  | { role: 'tool'; tool_call_id: string; content: string; result?: ToolResultData };
 
 /** What the model sees of a tool: name, description and a JSON Schema for its input. */
 export interface ToolSpec {

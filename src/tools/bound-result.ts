@@ -3,6 +3,7 @@ import { say, type Lang } from '../i18n.js';
 import { displayPath, formatBytes, resolveInSandbox } from './sandbox.js';
 import { ToolAttachment, ToolOutput, type ToolContext } from './tool.js';
 import { ToolError } from '../contract/tool-error.js';
+import { ToolData } from '../contract/tool-data.js';
 
 /** Past this a title is no longer one short line. */
 const MAX_TITLE_CHARS = 200;
@@ -26,6 +27,7 @@ export interface BoundResult {
   title?: string;
   metadata?: Record<string, unknown>;
   attachments?: BoundAttachment[];
+  data?: ToolData;
 }
 
 /**
@@ -48,6 +50,9 @@ export async function boundResult(
   if (metadata) result.metadata = metadata;
   const attachments = await boundAttachments(r.attachments, ctx, result.notes);
   if (attachments.length) result.attachments = attachments;
+  // Data that does not fit its schema is a tool's bug: readers fall back to the text.
+  const data = r.data === undefined ? undefined : ToolData.safeParse(r.data);
+  if (data?.success) result.data = data.data;
   return result;
 }
 

@@ -73,7 +73,8 @@ async function askOrRefuse(
 ): Promise<void> {
   // The browser touches no file: the workspace's bounds do not apply, the rules alone decide.
   const decision = await ctx.ask({ action, target, insideSandbox: true, ...(sendsTo && { sendsTo }) });
-  if (decision !== 'allow') throw new ToolError(browserRefusedText(ctx.lang, what, ctx.refusal?.()));
+  if (decision !== 'allow')
+    throw new ToolError(browserRefusedText(ctx.lang, what, ctx.refusal?.()), { kind: 'refused' });
 }
 
 /** The page after an action: title, URL and tree, fenced; the policy's blocks said by us, outside it. */

@@ -41,7 +41,11 @@ export const fileListTool = defineTool({
       entries = await readdir(located.target, { withFileTypes: true });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') throw new ToolError(await notFoundMessage(lang, located), { outside: true });
+      if (code === 'ENOENT')
+        throw new ToolError(await notFoundMessage(lang, located), {
+          outside: true,
+          kind: located.finalLink ? 'failed' : 'not_found',
+        });
       if (code === 'ENOTDIR') {
         throw new ToolError(
           say(

@@ -40,7 +40,10 @@ export const fileReadTool = defineTool({
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP')
-        throw new ToolError(await notFoundMessage(lang, located), { outside: true });
+        throw new ToolError(await notFoundMessage(lang, located), {
+          outside: true,
+          kind: located.finalLink ? 'failed' : 'not_found',
+        });
       throw new ToolError(say(lang, `无法读取 ${shown}（${code}）。`, `Cannot read ${shown} (${code}).`));
     }
     if (info.isDirectory()) {
@@ -74,7 +77,10 @@ export const fileReadTool = defineTool({
       if (err instanceof ToolError) throw err;
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ELOOP')
-        throw new ToolError(await notFoundMessage(lang, located), { outside: true });
+        throw new ToolError(await notFoundMessage(lang, located), {
+          outside: true,
+          kind: located.finalLink ? 'failed' : 'not_found',
+        });
       throw new ToolError(say(lang, `无法读取 ${shown}（${code}）。`, `Cannot read ${shown} (${code}).`));
     }
 

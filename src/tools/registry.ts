@@ -3,7 +3,8 @@ import { say } from '../i18n.js';
 import { boundResult, type BoundAttachment } from './bound-result.js';
 import { UNTRUSTED_CLOSE } from '../contract/untrusted-fence.js';
 import type { Tool, ToolContext, ToolOutput, ToolSource } from './tool.js';
-import { ToolError } from '../contract/tool-error.js';
+import { ToolError, type ToolErrorKind } from '../contract/tool-error.js';
+import type { ToolData } from '../contract/tool-data.js';
 
 /** Past this a tool's output is cut, so one noisy call cannot flood the model's context. */
 export const TOOL_OUTPUT_LIMIT = 30_000;
@@ -33,6 +34,10 @@ export interface ToolResult {
   attachments?: BoundAttachment[];
   /** A failure whose message quotes words from outside (ToolError.outside). */
   outside?: boolean;
+  /** When `ok` is false: what kind of failure. */
+  error?: ToolErrorKind;
+  /** What the output says, as data for code (the offline planner); never sent to the model. */
+  data?: ToolData;
 }
 
 export interface ToolRegistry {
@@ -166,12 +171,13 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
   /** A result as it may leave the registry: output and card without the key (a tool may have rebuilt it). */
   function clean(result: ToolResult): ToolResult {
     if (!scrub) return result;
-    const { output, title, metadata, ...rest } = result;
+    const { output, title, metadata, data, ...rest } = result;
     return {
       ...rest,
       output: scrub.text(output),
       ...(title === undefined ? {} : { title: scrub.text(title) }),
       ...(metadata === undefined ? {} : { metadata: scrub.value(metadata) }),
+      ...(data === undefined ? {} : { data: scrub.value(data) }),
     };
   }
 
@@ -193,7 +199,9 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
     let controller: AbortController | undefined;
     const abort = () => (controller ??= new AbortController()).abort();
     if (ctx.signal.aborted)
-      throw new ToolError(say(ctx.lang, '已取消，没有执行。', 'Cancelled before it started; nothing was done.'));
+      throw new ToolError(say(ctx.lang, '已取消，没有执行。', 'Cancelled before it started; nothing was done.'), {
+        kind: 'stopped',
+      });
     // The clock stops while the user decides a permission ask, and goes on with the time that was left.
     let asking = 0;
     let clock: PausableTimer | undefined;
@@ -220,11 +228,13 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
     if (!(pending instanceof Promise)) return pending;
 
     let why = '';
+    let whyKind: ToolErrorKind = 'stopped';
     let graceMs = settleGraceMs;
     let onStop!: () => void;
     const stopped = new Promise<void>((resolve) => (onStop = resolve));
-    const stop = (message: string, grace = settleGraceMs) => {
+    const stop = (message: string, kind: ToolErrorKind, grace = settleGraceMs) => {
       why = message;
+      whyKind = kind;
       graceMs = grace;
       abort();
       onStop();
@@ -238,12 +248,13 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
             `${tool.name} 超时（${timeoutMs / 1000} 秒），已要求它停止。`,
             `${tool.name} timed out after ${timeoutMs / 1000} s and was told to stop.`,
           ),
+          'timeout',
           Math.min(settleGraceMs, timeoutMs),
         ),
       timeoutMs,
       asking === 0,
     );
-    const onAbort = () => stop(say(ctx.lang, '已要求停止。', 'It was told to stop.'));
+    const onAbort = () => stop(say(ctx.lang, '已要求停止。', 'It was told to stop.'), 'stopped');
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     try {
       const first = await Promise.race([pending.then((output) => ({ output })), stopped]);
@@ -252,7 +263,7 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
       clock.clear();
       ctx.signal.removeEventListener('abort', onAbort);
     }
-    return afterStop(pending, why, ctx.lang, graceMs, () => committed);
+    return afterStop(pending, why, whyKind, ctx.lang, graceMs, () => committed);
   }
 
   /**
@@ -262,6 +273,7 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
   async function afterStop(
     pending: Promise<ToolOutput | string>,
     why: string,
+    kind: ToolErrorKind,
     lang: ToolContext['lang'],
     graceMs: number,
     committed: () => boolean,
@@ -285,6 +297,7 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
             `它在 ${graceMs / 1000} 秒内没有确认已停止，可能仍会完成。`,
             `It did not confirm within ${graceMs / 1000} s that it stopped, so it may still finish.`,
           )}`,
+          { kind },
         );
       }
       if ('output' in settled) {
@@ -294,7 +307,7 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
       }
       // The tool's own account (e.g. "nothing was written") is the most precise one.
       const own = settled.error instanceof ToolError ? ` ${settled.error.message}` : '';
-      throw new ToolError(`${why}${own || say(lang, '它已停止。', ' It stopped.')}`);
+      throw new ToolError(`${why}${own || say(lang, '它已停止。', ' It stopped.')}`, { kind });
     } finally {
       clearTimeout(graceTimer);
     }
@@ -360,12 +373,13 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
     async run(callOrPrepared, ctx) {
       const started = performance.now();
       const { call, parsed } = 'parsed' in callOrPrepared ? callOrPrepared : prepare(callOrPrepared);
-      const fail = (input: unknown, reason: string, outside = false): ToolResult =>
+      const fail = (input: unknown, reason: string, error: ToolErrorKind, outside = false): ToolResult =>
         clean({
           ok: false,
           output: `Error: ${truncate(reason)}`,
           input,
           ms: performance.now() - started,
+          error,
           ...(outside && { outside: true }),
         });
 
@@ -381,6 +395,7 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
             `${call.name} 的参数太长（${size} 个字符，上限 ${max}），没有执行。`,
             `the arguments for ${call.name} are too long (${size} characters, at most ${max}); it was not run.`,
           ),
+          'invalid',
         );
       }
       if (!parsed.ok) {
@@ -391,6 +406,7 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
             `参数不是有效的 JSON（${parsed.reason}），请按工具的参数格式重新发送一个 JSON 对象。`,
             `the arguments are not valid JSON (${parsed.reason}). Send one JSON object that matches the tool's schema.`,
           ),
+          'invalid',
         );
       }
       if (!tool) {
@@ -401,6 +417,7 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
             `没有名为 ${call.name} 的工具。可用的工具：${[...byName.keys()].join('、')}。`,
             `there is no tool named "${call.name}". Available tools: ${[...byName.keys()].join(', ')}.`,
           ),
+          'unknown_tool',
         );
       }
       const args = await tool.check(parsed.value);
@@ -412,6 +429,7 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
             `${tool.name} 的参数不对：${args.message}`,
             `invalid arguments for ${tool.name}: ${args.message}`,
           ),
+          'invalid',
         );
       }
       try {
@@ -424,6 +442,7 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
               `${tool.name} 出错了：结果里没有输出文字。`,
               `${tool.name} failed: its result had no output text.`,
             ),
+            'failed',
           );
         const { notes, output, ...card } = bound;
         return clean({
@@ -434,9 +453,13 @@ export function createToolRegistry(tools: Tool[] = [], options: RegistryOptions 
           ...card,
         });
       } catch (err) {
-        if (err instanceof ToolError) return fail(parsed.value, err.message, err.outside);
+        if (err instanceof ToolError) return fail(parsed.value, err.message, err.kind, err.outside);
         const message = err instanceof Error ? err.message : String(err);
-        return fail(parsed.value, say(ctx.lang, `${tool.name} 出错了：${message}`, `${tool.name} failed: ${message}`));
+        return fail(
+          parsed.value,
+          say(ctx.lang, `${tool.name} 出错了：${message}`, `${tool.name} failed: ${message}`),
+          'failed',
+        );
       }
     },
   };

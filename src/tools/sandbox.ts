@@ -282,7 +282,9 @@ export async function checkPath(
   });
   if (decision === 'allow') return located;
   if (!located.inside)
-    throw new ToolError(outsideMessage(ctx.lang, action, located.display, located.reason ?? 'escape'));
+    throw new ToolError(outsideMessage(ctx.lang, action, located.display, located.reason ?? 'escape'), {
+      kind: 'refused',
+    });
   const [zhVerb, , enGerund] = VERBS[action];
   const refusal = ctx.refusal?.();
   if (refusal === 'declined') {
@@ -292,6 +294,7 @@ export async function checkPath(
         `用户拒绝了${zhVerb} ${located.display}，没有做任何改动。`,
         `The user declined ${enGerund.toLowerCase()} ${located.display}; nothing was changed.`,
       ),
+      { kind: 'refused' },
     );
   }
   if (refusal === 'unanswered') {
@@ -301,6 +304,7 @@ export async function checkPath(
         `${zhVerb} ${located.display} 需要用户批准，但没有人可以回答（没有终端），所以没有做任何改动。`,
         `${enGerund} ${located.display} needs the user's approval, and nobody was there to answer (no terminal); nothing was changed.`,
       ),
+      { kind: 'refused' },
     );
   }
   if (refusal === 'cancelled') {
@@ -310,6 +314,7 @@ export async function checkPath(
         `等待用户批准时回合被停止了，没有${zhVerb} ${located.display}。`,
         `The turn was stopped while waiting for the user's approval; ${enGerund.toLowerCase()} ${located.display} did not happen.`,
       ),
+      { kind: 'stopped' },
     );
   }
   throw new ToolError(
@@ -318,6 +323,7 @@ export async function checkPath(
       `${zhVerb} ${located.display} 的请求被权限设置拒绝了，没有做任何改动。`,
       `${enGerund} ${located.display} was refused by the permission settings; nothing was changed.`,
     ),
+    { kind: 'refused' },
   );
 }
 

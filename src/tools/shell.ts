@@ -165,9 +165,10 @@ export function createShellTool(deps: ShellToolDeps): Tool {
       });
       // Person-only because what it runs cannot be read (not because of outside text in the turn, which the turn says itself).
       const unread = !analysis.ok || analysis.parts.some((p) => p.opaque !== undefined || p.unread !== undefined);
-      if (decision !== 'allow') throw new ToolError(refusedText(lang, args.command, ctx.refusal?.(), unread));
+      if (decision !== 'allow')
+        throw new ToolError(refusedText(lang, args.command, ctx.refusal?.(), unread), { kind: 'refused' });
       // Asking may have taken a while: a stop in the meantime means it never starts.
-      if (ctx.signal.aborted) throw new ToolError(refusedText(lang, args.command, 'cancelled'));
+      if (ctx.signal.aborted) throw new ToolError(refusedText(lang, args.command, 'cancelled'), { kind: 'stopped' });
 
       const timeoutMs = Math.min(args.timeout_ms ?? DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
       const shell = findProgram('bash', env.PATH!, ['/bin', '/usr/bin']) ?? '/bin/bash';

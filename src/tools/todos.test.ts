@@ -38,6 +38,24 @@ const run = (name: string, args: unknown, lang: Lang = 'zh') =>
   tools.run({ id: 'c', name, arguments: JSON.stringify(args) }, ctx(lang));
 
 describe('todo tools', () => {
+  it('gives the list shown as data beside the text: numbers, words without the due date, done', async () => {
+    await run('todo_add', { content: '周五前交周报', due: '周五' });
+    await run('todo_add', { content: 'buy milk' });
+    await run('todo_done', { id: 2 });
+    const all = await run('todo_list', { status: 'all' });
+    expect(all.data).toEqual({
+      kind: 'todo_list',
+      status: 'all',
+      items: [
+        { number: 1, content: '周五前交周报', done: false, due: '2026-12-04 周五' },
+        { number: 2, content: 'buy milk', done: true, due: null },
+      ],
+    });
+    expect((await run('todo_list', { status: 'done' })).data).toMatchObject({ items: [{ number: 2 }] });
+    const missing = await run('todo_done', { id: 9 });
+    expect(missing).toMatchObject({ ok: false, error: 'not_found' });
+  });
+
   it('adds, lists with numbers, completes and deletes', async () => {
     expect((await run('todo_add', { content: '周五前交周报', due: '周五' })).output).toBe(
       '已添加待办 #1：周五前交周报（截止：2026-12-04 周五）',

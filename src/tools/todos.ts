@@ -4,6 +4,7 @@ import { say, type Lang } from '../i18n.js';
 import { resolveDue } from './todo-due.js';
 import { defineTool, type Tool } from './tool.js';
 import { ToolError } from '../contract/tool-error.js';
+import type { TodoListData } from '../contract/tool-data.js';
 
 const MAX_CONTENT_CHARS = 500;
 /** A due date is a few words ("周五", "2026-12-01 9:00"); more would crowd out the list. */
@@ -47,6 +48,7 @@ const noSuchItem = (n: number, all: TodoRow[], lang: Lang) =>
           `没有第 ${n} 条待办（现在共有 ${all.length} 条，编号 ${numbersOf(all)}）。`,
           `There is no item ${n} (the list has ${all.length}, numbered ${numbersOf(all)}).`,
         ),
+    { kind: 'not_found' },
   );
 
 /** The four todo tools over one repository; an item's number is given when it is added and never changes. */
@@ -115,6 +117,11 @@ export function createTodoTools(repo: TodosRepo, now: () => number = Date.now, t
       const shown = all.filter((t) => status === 'all' || (status === 'done' ? t.done : !t.done));
       const pending = all.filter((t) => !t.done).length;
       const metadata = { status, shown: shown.length, pending, total: all.length };
+      const data: TodoListData = {
+        kind: 'todo_list',
+        status,
+        items: shown.map((t) => ({ number: t.number, content: t.content, done: t.done, due: t.due })),
+      };
       if (shown.length === 0) {
         const output =
           all.length === 0
@@ -126,7 +133,7 @@ export function createTodoTools(repo: TodosRepo, now: () => number = Date.now, t
                   `所有待办都完成了（共 ${all.length} 条）。`,
                   `Everything is done (${all.length} ${all.length === 1 ? 'item' : 'items'}).`,
                 );
-        return { output, title: output, metadata };
+        return { output, title: output, metadata, data };
       }
       const head =
         status === 'pending'
@@ -136,6 +143,7 @@ export function createTodoTools(repo: TodosRepo, now: () => number = Date.now, t
         output: [head, ...shown.map((t) => line(t, ctx.lang))].join('\n'),
         title: head.replace(/[:：]$/, ''),
         metadata,
+        data,
       };
     },
   });

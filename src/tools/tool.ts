@@ -3,6 +3,7 @@ import type { Lang } from '../i18n.js';
 import type { ToolSpec } from '../llm/types.js';
 import type { TurnTrust } from '../permission/turn-trust.js';
 import type { PermissionDecision, PermissionRefusal, PermissionRequest } from '../contract/permission.js';
+import { ToolData } from '../contract/tool-data.js';
 
 /** Longer file names and MIME types than this are not names but data. */
 const MAX_ATTACHMENT_NAME_CHARS = 255;
@@ -60,7 +61,7 @@ export type ToolAttachment = z.infer<typeof ToolAttachment>;
 
 /**
  * What a tool's `execute` returns (a plain string means `{ output }`). Only `output` reaches the
- * model; the rest feeds the UI's cards and is stored with the call.
+ * model; the rest feeds the UI's cards and is stored with the call, and `data` is what code reads.
  */
 export const ToolOutput = z.object({
   output: z.string().describe('What the model reads.'),
@@ -70,6 +71,9 @@ export const ToolOutput = z.object({
     .optional()
     .describe('A small JSON object for the card, e.g. { path, bytes }.'),
   attachments: z.array(ToolAttachment).optional().describe('Images and files for the user, never for the model.'),
+  data: ToolData.optional().describe(
+    'What the output says, as data for code (the offline planner), e.g. the todo list; never for the model.',
+  ),
 });
 export type ToolOutput = z.infer<typeof ToolOutput>;
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ForecastResponse, formatWeather, weatherCard, type GeoPlace } from './weather-report.js';
+import { ForecastResponse, formatWeather, weatherCard, weatherReport, type GeoPlace } from './weather-report.js';
 
 // Constructed in Open-Meteo's real shape (no recording with daily arrays exists): 7 days from Wednesday 29 July 2026.
 const FIXTURES = path.resolve(fileURLToPath(new URL('../..', import.meta.url)), 'test', 'fixtures', 'weather');
@@ -32,6 +32,37 @@ describe('weather report', () => {
     expect(en).toContain('Today (2026-07-29 Wednesday): partly cloudy, 24.6–33.1°C, chance of rain 20%, UV index 8.2');
     expect(en).toContain('Coming days:\n2026-07-30 Thursday: moderate rain, 23.9–30.2°C, chance of rain 85%');
     expect(en.split('\n').at(-1)).toBe('2026-08-04 Tuesday: overcast, 25.2–33.3°C');
+  });
+
+  it('gives the same report as data: the place, now, today and each coming day with its words and figures', () => {
+    const { output, data } = weatherReport(BEIJING, SEVEN_DAYS, 'zh');
+    expect(output).toBe(formatWeather(BEIJING, SEVEN_DAYS, 'zh'));
+    expect(data.place).toBe('北京市（北京，中国）');
+    expect(data.now).toEqual({
+      text: '多云，气温 28.4°C，体感 31.9°C，湿度 74%，风速 7.9 km/h',
+      line: '当前（当地 09:00）：多云，气温 28.4°C，体感 31.9°C，湿度 74%，风速 7.9 km/h',
+      temp: 28.4,
+      wet: false,
+    });
+    expect(data.today).toMatchObject({ date: '2026-07-29', min: 24.6, max: 33.1, rainChance: 20, wet: false });
+    expect(data.advice).toBe('建议：注意防晒；穿轻薄透气的衣服。');
+    expect(data.days.map((d) => d.date)).toEqual([
+      '2026-07-30',
+      '2026-07-31',
+      '2026-08-01',
+      '2026-08-02',
+      '2026-08-03',
+      '2026-08-04',
+    ]);
+    expect(data.days[0]).toEqual({
+      date: '2026-07-30',
+      text: '中雨，23.9～30.2°C，降水概率 85%',
+      min: 23.9,
+      max: 30.2,
+      rainChance: 85,
+      wet: true,
+    });
+    expect(data.days.at(-1)).toMatchObject({ min: 25.2, max: 33.3, rainChance: undefined, wet: false });
   });
 
   it('does not call a first day today when the current time says another day', () => {

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { say, type Lang } from '../i18n.js';
+import type { WeatherData, WeatherFiguresData } from '../contract/tool-data.js';
 
 /** Chance of rain (%) from which we suggest an umbrella. */
 const UMBRELLA_RAIN_CHANCE_PCT = 50;
@@ -137,6 +138,20 @@ const weekdayOf = (isoDate: string): number => new Date(`${isoDate}T00:00:00Z`).
 const dayName = (isoDate: string, lang: Lang): string =>
   `${isoDate} ${(lang === 'zh' ? WEEKDAYS_ZH : WEEKDAYS_EN)[weekdayOf(isoDate)]}`;
 
+/** A figure as the text shows it (one decimal at most). */
+const shownNumber = (n: number | undefined): number | undefined => (n === undefined ? undefined : Number(fmt(n)));
+
+/** A day's figures as data: what its words say, as numbers. Wet only when its words name rain, snow or a storm. */
+function dayData(d: DailyDay, text: string, lang: Lang): WeatherFiguresData {
+  return {
+    text,
+    min: shownNumber(d.min),
+    max: shownNumber(d.max),
+    rainChance: shownNumber(d.rainChance),
+    wet: codeWords(d.code, lang) !== undefined && isWet(d.code),
+  };
+}
+
 /** 「中雨，4.2～9.4°C，降水概率 85%」, with the UV index only when asked for (today's line). */
 function dayFigures(d: DailyDay, lang: Lang, tUnit: string, withUv: boolean): string[] {
   const out: string[] = [];
@@ -205,6 +220,15 @@ export function weatherCard(
 }
 
 export function formatWeather(place: GeoPlace, data: ForecastResponse, lang: Lang): string {
+  return weatherReport(place, data, lang).output;
+}
+
+/** The report's text, and the same report as data: the place, now, today, the advice and each coming day. */
+export function weatherReport(
+  place: GeoPlace,
+  data: ForecastResponse,
+  lang: Lang,
+): { output: string; data: WeatherData } {
   const { current, current_units: cu, daily_units: du } = data;
   const sep = say(lang, '，', ', ');
   const lines: string[] = [];
@@ -240,10 +264,18 @@ export function formatWeather(place: GeoPlace, data: ForecastResponse, lang: Lan
     now.push(say(lang, '降水 ', 'precipitation ') + `${fmt(precip)} ${unit(cu, 'precipitation', 'mm')}`);
   }
   const localTime = typeof current?.time === 'string' ? current.time : undefined;
+  const report: WeatherData = { kind: 'weather', place: lines[0], days: [] };
   if (now.length) {
     const time = localTime?.split('T')[1];
     const label = time ? say(lang, `当前（当地 ${time}）：`, `Now (${time} local): `) : say(lang, '当前：', 'Now: ');
-    lines.push(label + now.join(sep));
+    const text = now.join(sep);
+    lines.push(label + text);
+    report.now = {
+      text,
+      line: label + text,
+      temp: shownNumber(temp),
+      wet: words !== undefined && isWet(code),
+    };
   }
 
   const dUnit = unit(du, 'temperature_2m_max', '°C');
@@ -257,12 +289,17 @@ export function formatWeather(place: GeoPlace, data: ForecastResponse, lang: Lan
     const label = today!.date
       ? say(lang, `今天（${dayName(today!.date, lang)}）：`, `Today (${dayName(today!.date, lang)}): `)
       : say(lang, '今天：', 'Today: ');
-    lines.push(label + todayFigures.join(sep));
+    const text = todayFigures.join(sep);
+    lines.push(label + text);
+    report.today = { ...dayData(today!, text, lang), line: label + text, date: today!.date };
   }
 
   const coming = days.slice(firstIsToday ? 1 : 0).flatMap((d) => {
     const figures = d.date ? dayFigures(d, lang, dUnit, false) : [];
-    return figures.length ? [`${dayName(d.date!, lang)}${say(lang, '：', ': ')}${figures.join(sep)}`] : [];
+    if (!figures.length) return [];
+    const text = figures.join(sep);
+    report.days.push({ ...dayData(d, text, lang), date: d.date! });
+    return [`${dayName(d.date!, lang)}${say(lang, '：', ': ')}${text}`];
   });
 
   if (!now.length && !todayFigures.length && !coming.length) {
@@ -273,12 +310,15 @@ export function formatWeather(place: GeoPlace, data: ForecastResponse, lang: Lan
         'The weather service returned no details for this place right now.',
       ),
     );
-    return lines.join('\n');
+    return { output: lines.join('\n'), data: report };
   }
 
-  if (now.length || todayFigures.length) lines.push(advice(lang, code, temp, today));
+  if (now.length || todayFigures.length) {
+    report.advice = advice(lang, code, temp, today);
+    lines.push(report.advice);
+  }
   if (coming.length) lines.push(say(lang, '未来几天：', 'Coming days:'), ...coming);
-  return lines.join('\n');
+  return { output: lines.join('\n'), data: report };
 }
 
 /** What to take or wear today: today's high decides, else the current temperature. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { say, type Lang } from '../i18n.js';
 import { defineTool, type Tool } from './tool.js';
 import { ToolError } from '../contract/tool-error.js';
-import { ForecastResponse, formatWeather, GeoPlace, GeoResponse, weatherCard } from './weather-report.js';
+import { ForecastResponse, GeoPlace, GeoResponse, weatherCard, weatherReport } from './weather-report.js';
 
 const WEATHER_TIMEOUT_MS = 10_000;
 /** Days of forecast asked for: today and the six after it, enough for 「下周一」 asked on a Tuesday. */
@@ -84,7 +84,7 @@ export function createWeatherTool(deps: WeatherToolDeps): Tool {
       if (!forecast.success) throw serviceError(ctx.lang, 'bad');
 
       return {
-        output: formatWeather(place.data, forecast.data, ctx.lang),
+        ...weatherReport(place.data, forecast.data, ctx.lang),
         ...weatherCard(place.data, forecast.data, ctx.lang),
       };
     },

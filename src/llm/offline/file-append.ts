@@ -5,6 +5,8 @@
  */
 import { posix } from 'node:path';
 import { say, type Lang } from '../../i18n.js';
+import type { ToolResultData } from '../../contract/tool-data.js';
+import { failed, failureText } from './tool-results.js';
 
 /** What an append adds, carried on the planned file_read until the write can be made. */
 export interface Append {
@@ -23,6 +25,7 @@ export type AppendStep =
   { kind: 'write'; content: string; created: boolean } | { kind: 'stop'; say: (lang: Lang) => string };
 
 // file_read's own sentences, in either language, for the cases where its output is not the text.
+// (MISSING only for a result without data: a result with data says not_found.)
 const MISSING = /没有这个文件或文件夹|there is no such file or folder/;
 const EMPTY = (path: string, output: string): boolean =>
   [path, posix.normalize(path)].some((p) => output === `${p} 是空文件。` || output === `${p} is empty.`);
@@ -48,7 +51,13 @@ export function appended(old: string, text: string, atStart = false): string {
  * After file_read of `path`: what to write. `before` is what an earlier append in the same message
  * already made of this file, so two appends to one file keep both lines.
  */
-export function appendStep(path: string, append: Append, readOutput: string | undefined, before?: string): AppendStep {
+export function appendStep(
+  path: string,
+  append: Append,
+  readOutput: string | undefined,
+  before?: string,
+  result?: ToolResultData,
+): AppendStep {
   if (before !== undefined)
     return { kind: 'write', content: appended(before, append.text, append.atStart), created: false };
   if (readOutput === undefined)
@@ -57,10 +66,10 @@ export function appendStep(path: string, append: Append, readOutput: string | un
       say: (lang) =>
         say(lang, `没能读取 ${path}，没有追加任何内容。`, `I couldn't read ${path}, so nothing was appended.`),
     };
-  if (/^Error:/.test(readOutput)) {
-    if (MISSING.test(readOutput))
+  if (failed(readOutput, result)) {
+    if (result ? result.error === 'not_found' : MISSING.test(readOutput))
       return { kind: 'write', content: appended('', append.text, append.atStart), created: true };
-    const why = readOutput.replace(/^Error:\s*/, '').trim();
+    const why = failureText(readOutput);
     return {
       kind: 'stop',
       say: (lang) =>

@@ -5,6 +5,8 @@
  */
 import { say, type Lang } from '../../i18n.js';
 import type { Second } from './intent.js';
+import type { ToolResultData } from '../../contract/tool-data.js';
+import { failed } from './tool-results.js';
 
 interface Entry {
   name: string;
@@ -27,8 +29,13 @@ function entriesOf(listOutput: string): Entry[] {
 const stem = (name: string): string => name.toLowerCase().replace(/\.[a-z0-9]{1,10}$/, '');
 
 /** After the listing: the read (or listing) of the entry the name fits, or what to say instead. */
-export function findFileStep(listOutput: string | undefined, wanted: string, lang: Lang): Second {
-  if (listOutput === undefined || /^Error:/.test(listOutput)) {
+export function findFileStep(
+  listOutput: string | undefined,
+  wanted: string,
+  lang: Lang,
+  result?: ToolResultData,
+): Second {
+  if (listOutput === undefined || failed(listOutput, result)) {
     return {
       kind: 'note',
       note: say(

@@ -15,7 +15,7 @@ import type { ToolContext } from '../../tools/tool.js';
 import type { ChatMessage } from '../types.js';
 import { appended } from './file-append.js';
 import { createOfflinePlanner, detectLang } from './planner.js';
-import { agentTurn, memoryPrefs } from './testing.js';
+import { agentTurn, memoryPrefs, replyOf } from './testing.js';
 
 let root: string;
 let workspace: string;
@@ -41,7 +41,7 @@ async function say(text: string, history: ChatMessage[] = []) {
     ask: async (r) => (r.insideSandbox ? 'allow' : 'deny'),
     progress: () => {},
   };
-  return agentTurn(llm, history, text, async (c) => (await registry.run(c, ctx)).output, registry.specs());
+  return agentTurn(llm, history, text, async (c) => replyOf(await registry.run(c, ctx)), registry.specs());
 }
 
 const put = (files: Record<string, string>) => {

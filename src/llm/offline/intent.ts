@@ -11,6 +11,7 @@ import type { Nearest } from './out-of-scope.js';
 import type { Lookup } from './todo-lookup.js';
 import type { Day } from './calendar.js';
 import type { Append } from './file-append.js';
+import type { ToolResultData } from '../../contract/tool-data.js';
 
 /** A `saveTo` that is no file: 「把结果记到待办里」 keeps the result as a todo. A path never starts with ':'. */
 export const KEEP_AS_TODO = ':todo';
@@ -154,8 +155,14 @@ export interface WordingContext {
   workspace?: string;
 }
 
-/** How a tool's output becomes a line of the reply; without one, the output is said as it is. */
-export type SuccessWording = (lang: Lang, call: PlannedCall, output: string, ctx: WordingContext) => string;
+/** How a tool's output becomes a line of the reply; without one, the output is said as it is. `result` holds its data. */
+export type SuccessWording = (
+  lang: Lang,
+  call: PlannedCall,
+  output: string,
+  ctx: WordingContext,
+  result?: ToolResultData,
+) => string;
 
 /**
  * Everything the planner knows about one tool or group of tools, in one module: the rules that call
@@ -168,7 +175,7 @@ export interface ToolRules {
   /** A line said after all of a turn's results, from them together (how far apart two clocks are), if any. */
   together?: (
     lang: Lang,
-    results: ReadonlyArray<{ call: PlannedCall; output: string | undefined }>,
+    results: ReadonlyArray<{ call: PlannedCall; output: string | undefined; result?: ToolResultData }>,
     ctx: WordingContext,
   ) => string | undefined;
 }

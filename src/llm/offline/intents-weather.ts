@@ -120,7 +120,8 @@ export const WEATHER_RULES: ToolRules = {
   },
   success: {
     // The message as the rules read it: a long one is its beginning and end, so wording stays fast too.
-    weather: (lang, c, output, ctx) => weatherSuccess(lang, c, output, utterance(ctx.userText).norm, ctx.today),
+    weather: (lang, c, output, ctx, result) =>
+      weatherSuccess(lang, c, output, utterance(ctx.userText).norm, ctx.today, result),
   },
   together: (lang, results, ctx) => compareWeather(lang, results, utterance(ctx.userText).norm, ctx.today),
 };

@@ -14,7 +14,7 @@ import { fileWriteTool } from '../../tools/file-write.js';
 import { createToolRegistry } from '../../tools/registry.js';
 import type { ToolContext } from '../../tools/tool.js';
 import { createOfflinePlanner, detectLang } from './planner.js';
-import { agentTurn, memoryPrefs, step } from './testing.js';
+import { agentTurn, memoryPrefs, step, replyOf } from './testing.js';
 
 const planner = () => createOfflinePlanner({ prefs: memoryPrefs() });
 const calls = async (text: string) => (await step(planner(), [{ role: 'user', content: text }])).parsed;
@@ -309,7 +309,7 @@ describe('parts that point back to a file', () => {
       createOfflinePlanner({ prefs: memoryPrefs(), workspace }),
       [],
       text,
-      async (c) => (await registry.run(c, ctx)).output,
+      async (c) => replyOf(await registry.run(c, ctx)),
       registry.specs(),
     );
   };
@@ -351,7 +351,7 @@ describe('parts that point back to a file', () => {
     // The todo list is answered as the tool would, so the file holds what the user saw.
     const tools = createToolRegistry([fileReadTool, fileWriteTool, fileListTool, calculatorTool]);
     const run = async (c: { name: string; arguments: string; id: string }) =>
-      c.name === 'todo_list' ? '待办（1 条未完成）：\n1. [ ] 买菜' : (await tools.run(c, ctx)).output;
+      c.name === 'todo_list' ? '待办（1 条未完成）：\n1. [ ] 买菜' : replyOf(await tools.run(c, ctx));
     const r = await agentTurn(todos, [], text, run, [
       ...tools.specs(),
       { name: 'todo_list', description: '', parameters: {} },

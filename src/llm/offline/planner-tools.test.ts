@@ -22,7 +22,7 @@ import type { ToolContext } from '../../tools/tool.js';
 import { createWeatherTool } from '../../tools/weather.js';
 import type { ChatMessage, Llm } from '../types.js';
 import { createOfflinePlanner, detectLang } from './planner.js';
-import { turn } from './testing.js';
+import { turn, replyOf } from './testing.js';
 
 const FIXTURES = '/work/shared/fixtures/weather';
 const NOW = new Date('2026-03-06T01:30:00Z'); // a Friday
@@ -88,7 +88,7 @@ function context(text: string): ToolContext {
 
 async function say(llm: Llm, text: string, history: ChatMessage[] = []) {
   const ctx = context(text);
-  return turn(llm, history, text, async (call) => (await registry.run(call, ctx)).output, registry.specs());
+  return turn(llm, history, text, async (call) => replyOf(await registry.run(call, ctx)), registry.specs());
 }
 
 const offline = () => createOfflinePlanner({ prefs: store.prefs });
@@ -196,7 +196,7 @@ describe('offline planner with the real tools', () => {
         createOfflinePlanner({ prefs: reopened.prefs }),
         [],
         '我叫什么名字',
-        async (call) => (await tools.run(call, context('我叫什么名字'))).output,
+        async (call) => replyOf(await tools.run(call, context('我叫什么名字'))),
         tools.specs(),
       );
       expect(r.reply).toBe('你叫刘浩彬。');

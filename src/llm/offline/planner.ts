@@ -27,6 +27,8 @@ import { lookupNext } from './todo-lookup.js';
 import { decimalsAsked } from './arithmetic-words.js';
 import { composeResults, composeTogether, renderReply, type CallResult } from './replies.js';
 import { dayIn, type Day } from './calendar.js';
+import { failed } from './tool-results.js';
+import type { ToolResultData } from '../../contract/tool-data.js';
 
 export { detectLang } from '../../i18n.js';
 
@@ -38,6 +40,8 @@ const REMIND =
 interface Step {
   calls: ToolCall[];
   outputs: Map<string, string>;
+  /** The data each result carried, by call id. */
+  results: Map<string, ToolResultData>;
 }
 
 /** What the offline planner needs. */
@@ -92,8 +96,13 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
   function stepsSince(messages: ChatMessage[], userIndex: number): Step[] {
     const steps: Step[] = [];
     for (const m of messages.slice(userIndex + 1)) {
-      if (m.role === 'assistant' && m.tool_calls?.length) steps.push({ calls: m.tool_calls, outputs: new Map() });
-      else if (m.role === 'tool' && steps.length) steps[steps.length - 1].outputs.set(m.tool_call_id, m.content);
+      if (m.role === 'assistant' && m.tool_calls?.length)
+        steps.push({ calls: m.tool_calls, outputs: new Map(), results: new Map() });
+      else if (m.role === 'tool' && steps.length) {
+        const step = steps[steps.length - 1];
+        step.outputs.set(m.tool_call_id, m.content);
+        if (m.result) step.results.set(m.tool_call_id, m.result);
+      }
     }
     return steps;
   }
@@ -116,17 +125,18 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
     if (aligned) {
       wanted.forEach((c, i) => {
         const output = first.outputs.get(first.calls[i].id);
+        const result = first.results.get(first.calls[i].id);
         if (c.lookup) {
           if (!tools.has(c.lookup.action))
             return void second.set(i, {
               kind: 'note',
               note: renderReply({ kind: 'missing', tools: [c.lookup.action] }, { lang, tools }),
             });
-          second.set(i, lookupNext(output ?? '', c.lookup, lang));
+          second.set(i, lookupNext(output ?? '', c.lookup, lang, result));
         } else if (c.findFile) {
-          second.set(i, findFileStep(output, c.findFile, lang));
+          second.set(i, findFileStep(output, c.findFile, lang, result));
         } else if (c.saveTo) {
-          second.set(i, saveStep(c, output, tools, lang));
+          second.set(i, saveStep(c, output, tools, lang, result));
         } else if (c.append) {
           const path = str(c.args.path);
           if (!tools.has('file_write'))
@@ -134,7 +144,7 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
               kind: 'note',
               note: renderReply({ kind: 'missing', tools: ['file_write'] }, { lang, tools }),
             });
-          const s = appendStep(path, c.append, output, written.get(path));
+          const s = appendStep(path, c.append, output, written.get(path), result);
           if (s.kind === 'stop') return void second.set(i, { kind: 'note', note: s.say(lang) });
           written.set(path, s.content);
           const write: PlannedCall = {
@@ -160,6 +170,7 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
       (step?.calls ?? []).map((c) => ({
         call: { name: c.name, args: parseArgs(c.arguments) },
         output: step!.outputs.get(c.id),
+        result: step!.results.get(c.id),
       }));
     let results: CallResult[];
     if (aligned && second.size) {
@@ -203,7 +214,7 @@ export function createOfflinePlanner(deps: OfflinePlannerDeps): Llm {
     let text = lines.join('\n');
     if (
       REMIND.test(userText) &&
-      results.some((r) => r.call.name === 'todo_add' && r.output !== undefined && !/^Error:/.test(r.output))
+      results.some((r) => r.call.name === 'todo_add' && r.output !== undefined && !failed(r.output, r.result))
     ) {
       text +=
         '\n' +

@@ -14,6 +14,8 @@ import {
 import { RULES } from './intents.js';
 import { say, type Lang } from '../../i18n.js';
 import { nearestOffer } from './out-of-scope.js';
+import { failed, failureText } from './tool-results.js';
+import type { ToolResultData } from '../../contract/tool-data.js';
 
 /** What the user can ask for, one line per available group of tools. */
 const CAPABILITIES: ReadonlyArray<{ tools: string[]; zh: string; en: string }> = [
@@ -231,11 +233,11 @@ export function renderReply(r: Reply, { lang, tools, name, workspace }: ReplyCon
 export interface CallResult {
   call: PlannedCall;
   output: string | undefined;
+  /** What the result says as data, beside the output; absent for results that came without. */
+  result?: ToolResultData;
   /** Said instead of the output: the call only served to look something up. */
   note?: string;
 }
-
-const ERROR_PREFIX = /^Error:\s*/;
 
 const sentence = (lang: Lang, text: string): string =>
   /[。！？.!?）)]$/.test(text) ? text : text + say(lang, '。', '.');
@@ -257,22 +259,20 @@ function failure(lang: Lang, { name, args }: PlannedCall, reason: string, ctx: W
 /** The final reply of a turn, from the results of the calls the planner made. */
 export function composeResults(lang: Lang, results: CallResult[], ctx: WordingContext): string {
   return results
-    .map(({ call, output, note }) => {
+    .map(({ call, output, result, note }) => {
       if (note !== undefined) return note;
       if (output === undefined) return say(lang, `（${call.name} 没有返回结果）`, `(${call.name} returned no result)`);
       const text = output.trim();
-      return ERROR_PREFIX.test(text)
-        ? failure(lang, call, text.replace(ERROR_PREFIX, ''), ctx)
-        : (SUCCESSES[call.name]?.(lang, call, text, ctx) ?? text);
+      return failed(text, result)
+        ? failure(lang, call, failureText(text), ctx)
+        : (SUCCESSES[call.name]?.(lang, call, text, ctx, result) ?? text);
     })
     .join('\n');
 }
 
 /** Lines said after all the results, from the tools' results taken together (two clocks' difference, two cities compared). */
 export function composeTogether(lang: Lang, results: CallResult[], ctx: WordingContext): string[] {
-  const ok = results.filter(
-    (r) => r.note === undefined && r.output !== undefined && !ERROR_PREFIX.test(r.output.trim()),
-  );
+  const ok = results.filter((r) => r.note === undefined && r.output !== undefined && !failed(r.output, r.result));
   return RULES.flatMap((rules) => {
     // A module's tools are the ones it words failures for.
     const mine = ok.filter((r) => r.call.name in rules.failure);

@@ -6,6 +6,8 @@ import { say, type Lang } from '../../i18n.js';
 import { fileText } from './file-append.js';
 import { KEEP_AS_TODO, str, type PlannedCall, type Second } from './intent.js';
 import { renderReply } from './replies.js';
+import { failed } from './tool-results.js';
+import type { ToolResultData } from '../../contract/tool-data.js';
 
 /** The text a call's result is kept as: a sum with its answer, a file's text, anything else as the tool said it. */
 function resultText(call: PlannedCall, output: string): string | undefined {
@@ -21,13 +23,14 @@ export function saveStep(
   output: string | undefined,
   tools: ReadonlySet<string>,
   lang: Lang,
+  result?: ToolResultData,
 ): Second {
   const path = call.saveTo!;
   const todo = path === KEEP_AS_TODO;
   const tool = todo ? 'todo_add' : 'file_write';
   if (!tools.has(tool))
     return { kind: 'note', keep: true, note: renderReply({ kind: 'missing', tools: [tool] }, { lang, tools }) };
-  const text = output === undefined || /^Error:/.test(output) ? undefined : resultText(call, output);
+  const text = output === undefined || failed(output, result) ? undefined : resultText(call, output);
   if (text === undefined) {
     const where = todo ? say(lang, '待办', 'your todos') : path;
     return {

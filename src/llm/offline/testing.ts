@@ -3,6 +3,24 @@
  * outputs. Used by the planner's tests; also handy for eval scripts that replay conversations.
  */
 import type { ChatMessage, Llm, LlmEvent, ToolCall, ToolSpec } from '../types.js';
+import type { ToolData, ToolResultData } from '../../contract/tool-data.js';
+import type { ToolErrorKind } from '../../contract/tool-error.js';
+
+/** What a scripted call gives back: its text alone (as a result stored before results had data), or with data. */
+export type ScriptedOutput = string | { content: string; result?: ToolResultData };
+
+/** A registry's result as the agent loop hands it to the model: the output, with its data beside it. */
+export function replyOf(r: { ok: boolean; output: string; error?: ToolErrorKind; data?: ToolData }): ScriptedOutput {
+  return {
+    content: r.output,
+    result: { ok: r.ok, ...(r.ok ? {} : { error: r.error ?? 'failed' }), ...(r.data ? { data: r.data } : {}) },
+  };
+}
+
+const toolMessage = (call: ToolCall, out: ScriptedOutput): ChatMessage =>
+  typeof out === 'string'
+    ? { role: 'tool', tool_call_id: call.id, content: out }
+    : { role: 'tool', tool_call_id: call.id, content: out.content, ...(out.result ? { result: out.result } : {}) };
 
 /** The built-in tools the offline planner knows, as bare specs. */
 export const BUILTIN_TOOL_NAMES = [
@@ -67,7 +85,7 @@ export async function turn(
   llm: Llm,
   history: ChatMessage[],
   text: string,
-  outputs: (call: ToolCall) => string | Promise<string> = () => 'ok',
+  outputs: (call: ToolCall) => ScriptedOutput | Promise<ScriptedOutput> = () => 'ok',
   tools: ToolSpec[] = specsFor(),
 ): Promise<TurnResult> {
   const messages: ChatMessage[] = [...history, { role: 'user', content: text }];
@@ -77,7 +95,7 @@ export async function turn(
     return { reply: first.text, calls: [], messages, final: first };
   }
   messages.push({ role: 'assistant', content: first.text || null, tool_calls: first.calls });
-  for (const call of first.calls) messages.push({ role: 'tool', tool_call_id: call.id, content: await outputs(call) });
+  for (const call of first.calls) messages.push(toolMessage(call, await outputs(call)));
   const final = await step(llm, messages, tools);
   messages.push({ role: 'assistant', content: final.text });
   return { reply: final.text, calls: first.parsed, messages, final };
@@ -94,7 +112,7 @@ export async function agentTurn(
   llm: Llm,
   history: ChatMessage[],
   text: string,
-  run: (call: ToolCall) => string | Promise<string>,
+  run: (call: ToolCall) => ScriptedOutput | Promise<ScriptedOutput>,
   tools: ToolSpec[] = specsFor(),
 ): Promise<{ reply: string; calls: StepResult['parsed']; messages: ChatMessage[] }> {
   const messages: ChatMessage[] = [...history, { role: 'user', content: text }];
@@ -107,7 +125,7 @@ export async function agentTurn(
     }
     calls.push(...r.parsed);
     messages.push({ role: 'assistant', content: null, tool_calls: r.calls });
-    for (const c of r.calls) messages.push({ role: 'tool', tool_call_id: c.id, content: await run(c) });
+    for (const c of r.calls) messages.push(toolMessage(c, await run(c)));
   }
   throw new Error('the planner did not stop calling tools');
 }

@@ -5,6 +5,8 @@
  */
 import { say, type Lang } from '../../i18n.js';
 import type { Utterance } from './extract.js';
+import type { ToolResultData } from '../../contract/tool-data.js';
+import { dataOf } from './tool-results.js';
 
 export interface Lookup {
   action: 'todo_done' | 'todo_delete';
@@ -65,8 +67,10 @@ interface Item {
   content: string;
 }
 
-/** The items of a todo_list output, in either language. */
-export function itemsOf(listOutput: string): Item[] {
+/** The items todo_list gave: its data, else (a result without data) what its text lists, in either language. */
+export function itemsOf(listOutput: string, result?: ToolResultData): Item[] {
+  const data = dataOf(result, 'todo_list');
+  if (data) return data.items.map(({ number, done, content }) => ({ number, done, content }));
   const items: Item[] = [];
   for (const line of listOutput.split('\n')) {
     const m = /^(\d+)\. \[( |x)\] (.*)$/.exec(line.trim());
@@ -114,8 +118,8 @@ function score(content: string, query: string): number {
 export type Found = { kind: 'one'; number: number } | { kind: 'none' } | { kind: 'several'; items: Item[] };
 
 /** The item the query names in the list; for "done", one still open is preferred. */
-export function findTodo(listOutput: string, lookup: Lookup): Found {
-  const scored = itemsOf(listOutput)
+export function findTodo(listOutput: string, lookup: Lookup, result?: ToolResultData): Found {
+  const scored = itemsOf(listOutput, result)
     .map((item) => ({ item, s: score(item.content, lookup.query) }))
     .filter((x) => x.s > 0);
   if (!scored.length) return { kind: 'none' };
@@ -133,12 +137,12 @@ export type LookupStep =
   { kind: 'calls'; calls: { name: Lookup['action']; args: { id: number } }[] } | { kind: 'note'; note: string };
 
 /** After the list: the calls on the item (or items) the lookup names, or what to say instead. */
-export function lookupNext(listOutput: string, lookup: Lookup, lang: Lang): LookupStep {
+export function lookupNext(listOutput: string, lookup: Lookup, lang: Lang, result?: ToolResultData): LookupStep {
   // Numbers the list does not have are still tried: the tool says which numbers exist.
   if (lookup.ids) return { kind: 'calls', calls: lookup.ids.map((id) => ({ name: lookup.action, args: { id } })) };
   if (lookup.every) {
     // Deleting takes what is done (or all); finishing takes what is still open.
-    const items = itemsOf(listOutput).filter((t) =>
+    const items = itemsOf(listOutput, result).filter((t) =>
       lookup.action === 'todo_done' ? !t.done : lookup.every === 'all' || t.done,
     );
     if (items.length)
@@ -159,13 +163,13 @@ export function lookupNext(listOutput: string, lookup: Lookup, lang: Lang): Look
     .map((q) => q.trim())
     .filter((q) => q.replace(/\s/g, '').length >= 2);
   if (each.length > 1) {
-    const found = each.map((query) => findTodo(listOutput, { ...lookup, query }));
+    const found = each.map((query) => findTodo(listOutput, { ...lookup, query }, result));
     const numbers = found.flatMap((f) => (f.kind === 'one' ? [f.number] : []));
     if (numbers.length === each.length && new Set(numbers).size === numbers.length) {
       return { kind: 'calls', calls: numbers.map((id) => ({ name: lookup.action, args: { id } })) };
     }
   }
-  const f = findTodo(listOutput, lookup);
+  const f = findTodo(listOutput, lookup, result);
   return f.kind === 'one'
     ? { kind: 'calls', calls: [{ name: lookup.action, args: { id: f.number } }] }
     : { kind: 'note', note: notFound(lang, lookup, f) };

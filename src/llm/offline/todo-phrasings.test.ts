@@ -14,7 +14,7 @@ import { createTodoTools } from '../../tools/todos.js';
 import type { ToolContext } from '../../tools/tool.js';
 import type { ChatMessage } from '../types.js';
 import { createOfflinePlanner, detectLang } from './planner.js';
-import { agentTurn, memoryPrefs } from './testing.js';
+import { agentTurn, memoryPrefs, replyOf } from './testing.js';
 
 const NOW = Date.parse('2026-03-12T02:00:00Z'); // Thursday 10:00 in Shanghai
 
@@ -46,7 +46,7 @@ async function say(text: string, history: ChatMessage[] = []) {
     createOfflinePlanner({ prefs: memoryPrefs() }),
     history,
     text,
-    async (c) => (await registry.run(c, ctx)).output,
+    async (c) => replyOf(await registry.run(c, ctx)),
     registry.specs(),
   );
 }

@@ -1,9 +1,12 @@
 /**
- * Reading the weather tool's answer back (either language): the place line, the current conditions,
- * today's forecast, the advice, and the dated line of each coming day, with the figures the planner
- * compares (temperature, low/high, chance of rain).
+ * The weather tool's answer as the planner reads it: the place line, the current conditions, today's
+ * forecast, the advice, and each coming day, with the figures the planner compares (temperature,
+ * low/high, chance of rain). Taken from the result's data; a result without data (stored before
+ * results carried it) is read from its text, in either language.
  */
 import { parseIsoDate, type Day } from './calendar.js';
+import type { ToolResultData, WeatherData } from '../../contract/tool-data.js';
+import { dataOf } from './tool-results.js';
 
 /** Figures of one line of the report. */
 export interface WeatherFigures {
@@ -56,6 +59,27 @@ function figures(text: string): WeatherFigures {
     rainChance: number(RAIN_CHANCE.exec(text)),
     wet: WET.test(text.replace(RAIN_CHANCE, '')),
   };
+}
+
+/** The report a weather result gives: its data, else what its text says; undefined when it is no report. */
+export function weatherOf(output: string, result?: ToolResultData): WeatherReport | undefined {
+  const data = dataOf(result, 'weather');
+  return data ? fromData(data) : readWeather(output);
+}
+
+function fromData(data: WeatherData): WeatherReport | undefined {
+  const { now, today } = data;
+  const report: WeatherReport = {
+    place: data.place,
+    now,
+    today: today && { ...today, day: today.date ? parseIsoDate(today.date) : undefined },
+    advice: data.advice,
+    days: data.days.flatMap((d) => {
+      const day = parseIsoDate(d.date);
+      return day ? [{ ...d, day }] : [];
+    }),
+  };
+  return report.now || report.today || report.days.length ? report : undefined;
 }
 
 /** The report the weather tool wrote, or undefined when the text is not one. */

@@ -14,7 +14,7 @@ import { outputText, type ToolContext } from '../../tools/tool.js';
 import { createWeatherTool } from '../../tools/weather.js';
 import type { ChatMessage } from '../types.js';
 import { createOfflinePlanner } from './planner.js';
-import { memoryPrefs, step, turn } from './testing.js';
+import { memoryPrefs, step, turn, type ScriptedOutput } from './testing.js';
 
 const FIXTURES = path.resolve(fileURLToPath(new URL('../../..', import.meta.url)), 'test', 'fixtures', 'weather');
 const fixture = (name: string): string => readFileSync(path.join(FIXTURES, name), 'utf8');
@@ -74,16 +74,31 @@ const ctx = (text: string): ToolContext => ({
   progress: () => {},
 });
 
+/**
+ * One turn through the weather tool, answered twice: with the result's data, as the agent loop hands
+ * it over, and with its text alone (a result stored before results carried data). Both must read the same.
+ */
 async function ask(text: string, history: ChatMessage[] = []) {
-  const llm = createOfflinePlanner({ prefs: memoryPrefs(), now: () => WED, timeZone: 'Asia/Shanghai' });
   const weather = createWeatherTool({ geocodingUrl: `${base}/geo`, forecastUrl: `${base}/forecast` });
-  return turn(llm, history, text, async (c) => {
-    try {
-      return outputText(await weather.execute(JSON.parse(c.arguments), ctx(text)));
-    } catch (err) {
-      return `Error: ${(err as Error).message}`;
-    }
-  });
+  const answer = (withData: boolean) =>
+    turn(
+      createOfflinePlanner({ prefs: memoryPrefs(), now: () => WED, timeZone: 'Asia/Shanghai' }),
+      history,
+      text,
+      async (c): Promise<ScriptedOutput> => {
+        try {
+          const out = await weather.execute(JSON.parse(c.arguments), ctx(text));
+          if (!withData || typeof out === 'string') return outputText(out);
+          return { content: out.output, result: { ok: true, ...(out.data ? { data: out.data } : {}) } };
+        } catch (err) {
+          const content = `Error: ${(err as Error).message}`;
+          return withData ? { content, result: { ok: false, error: 'failed' } } : content;
+        }
+      },
+    );
+  const [data, prose] = [await answer(true), await answer(false)];
+  expect(prose.reply).toBe(data.reply);
+  return data;
 }
 
 const planned = async (text: string) =>

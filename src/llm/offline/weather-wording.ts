@@ -9,7 +9,8 @@ import { addDays, daysBetween, type Day } from './calendar.js';
 import { dateName, labelOf, weekdayName } from './date-answers.js';
 import { datesIn, daysOf, type Found } from './dates.js';
 import { str, type PlannedCall } from './intent.js';
-import { readWeather, type WeatherFigures, type WeatherReport } from './weather-output.js';
+import { weatherOf, type WeatherFigures, type WeatherReport } from './weather-output.js';
+import type { ToolResultData } from '../../contract/tool-data.js';
 import { scopeOf } from './clause-scope.js';
 import { DATE_CUES } from './date-questions.js';
 
@@ -141,9 +142,10 @@ export function weatherSuccess(
   output: string,
   message: string,
   userToday: Day | undefined,
+  result?: ToolResultData,
 ): string {
   const text = scopeOf(message, WEATHER_WORDS, DATE_CUES);
-  const r = readWeather(output);
+  const r = weatherOf(output, result);
   if (!r) return output;
   const compare = COMPARE.test(text);
   const today = reportToday(r, userToday);
@@ -195,14 +197,14 @@ export function weatherSuccess(
 /** The comparison of the first two cities' results, when the user asked for one. */
 export function compareWeather(
   lang: Lang,
-  results: ReadonlyArray<{ call: PlannedCall; output: string | undefined }>,
+  results: ReadonlyArray<{ call: PlannedCall; output: string | undefined; result?: ToolResultData }>,
   message: string,
   userToday: Day | undefined,
 ): string | undefined {
   const text = scopeOf(message, WEATHER_WORDS, DATE_CUES);
   if (!COMPARE.test(text)) return undefined;
   const cities = results.flatMap((x) => {
-    const r = x.call.name === 'weather' && x.output ? readWeather(x.output) : undefined;
+    const r = x.call.name === 'weather' && x.output ? weatherOf(x.output, x.result) : undefined;
     return r ? [{ name: str(x.call.args.city) || r.place, r }] : [];
   });
   if (cities.length < 2) return undefined;
