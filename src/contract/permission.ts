@@ -123,8 +123,43 @@ export type PermissionRefusal =
   | 'needs-person';
 
 /** What a tool may do: run, ask the user first, or never run. */
-export type PermissionRule = 'allow' | 'ask' | 'deny';
+export const PermissionRule = z.enum(['allow', 'ask', 'deny']);
+export type PermissionRule = z.infer<typeof PermissionRule>;
 /** A tool's rule: one decision for every call, or globs over what the call touches, each with a decision. */
-export type RuleValue = PermissionRule | Record<string, PermissionRule>;
+export const RuleValue = z
+  .union([PermissionRule, z.record(z.string(), PermissionRule)])
+  .describe(
+    'One decision for every call of the tool, or decisions by pattern over what a call touches (`"curl *": "deny"`).',
+  );
+export type RuleValue = z.infer<typeof RuleValue>;
 /** `permissions` in config.json: tool names or globs over them, to their rules. */
-export type PermissionRules = Record<string, RuleValue>;
+export const PermissionRules = z
+  .record(z.string(), RuleValue)
+  .describe('Tool names (or globs over them, `browser_*`) to their rules, as `permissions` in config.json.')
+  .meta({ id: 'PermissionRules' });
+export type PermissionRules = z.infer<typeof PermissionRules>;
+
+/** An "always" answer, remembered across runs. */
+export const RememberedAnswer = z
+  .object({
+    tool: z.string(),
+    pattern: z.string().describe('What the answer covers: a target, or one part of a command line, exactly.'),
+    decision: PermissionDecision,
+    createdAt: z.number().describe('When it was answered, in milliseconds since the epoch.'),
+  })
+  .meta({ id: 'RememberedAnswer' });
+export type RememberedAnswer = z.infer<typeof RememberedAnswer>;
+
+/** The named rules with what a field holds: a described copy of a named schema would lose its name in the OpenAPI document. */
+const rulesField = (description: string) => z.lazy(() => PermissionRules).describe(description);
+
+/** The rules as a host shows and edits them: the user's, the defaults, the ones in effect, and the remembered answers. */
+export const PermissionSettings = z
+  .object({
+    rules: rulesField("The user's own rules (config.json's `permissions`)."),
+    defaults: rulesField('The built-in rules that apply where the user set none for the same key.'),
+    effective: rulesField("The rules in effect: the defaults with the user's keys laid over them."),
+    remembered: z.array(RememberedAnswer).describe('"Always" answers, kept across runs.'),
+  })
+  .meta({ id: 'PermissionSettings' });
+export type PermissionSettings = z.infer<typeof PermissionSettings>;
