@@ -1,7 +1,7 @@
 /**
  * The API's shapes as the web app reads them: the server's own definitions (src/contract and the
  * events of src/bus/events.ts), imported as types only so no schema code reaches the bundle. What is
- * defined here is the web app's own: the chat view's parts, and the resources not in the contract yet.
+ * defined here is the web app's own: the chat view's parts and what it keeps of events.
  */
 import type { BusEvent, McpServerChanged } from '../../../src/bus/events.js';
 import type { History as ServedHistory } from '../../../src/contract/history.js';
@@ -9,7 +9,15 @@ import type { Message as StoredMessage, Part as StoredPart } from '../../../src/
 
 export type { BusEvent, McpServerChanged };
 export type { Memory } from '../../../src/contract/memory.js';
-export type { PermissionRecord } from '../../../src/contract/permission.js';
+export type {
+  PermissionRecord,
+  PermissionRule as RuleDecision,
+  PermissionSettings,
+  RuleValue as ToolRule,
+} from '../../../src/contract/permission.js';
+export type { Models } from '../../../src/contract/models.js';
+export type { Status } from '../../../src/contract/status.js';
+export type { Uploaded } from '../../../src/contract/upload.js';
 export type { Session } from '../../../src/contract/session.js';
 export type { AttachmentSummary as AttachmentInfo, ToolState } from '../../../src/contract/tool-outcome.js';
 export type { UndoResult, UndoState } from '../../../src/contract/undo.js';
@@ -33,61 +41,8 @@ export type Message = Omit<StoredMessage, 'parts'> & { parts: Part[] };
 export type History = Omit<ServedHistory, 'undo' | 'changingTools'> &
   Partial<Pick<ServedHistory, 'undo' | 'changingTools'>>;
 
-export interface Status {
-  version: string;
-  mode: 'offline' | 'llm';
-  provider: string;
-  model: string;
-  tools: string[];
-  mcp: Array<{ name: string; state: McpState; tools: number; error?: string }>;
-  sessions: { running: string[]; limit: number };
-  /** Absent from servers before long-term memory. */
-  memory?: {
-    count: number;
-    embeddings: {
-      kind: 'none' | 'remote' | 'local';
-      model?: string;
-      progress?: { done: number; total: number };
-      error?: string;
-    };
-  };
-}
-
-export interface Models {
-  mode: 'offline' | 'llm';
-  provider: string;
-  current: string;
-  models: string[];
-  source: 'provider' | 'config' | 'offline';
-}
-
-export interface Uploaded {
-  path: string;
-  size: number;
-  mimeType: string;
-}
-
-export interface PermissionAsk {
-  id: string;
-  sessionId: string;
-  turnId: string;
-  callId: string;
-  tool: string;
-  action: string;
-  target: string;
-  /** For a command line: every sub-command it would run. */
-  parts?: EventOf<'permission.asked'>['parts'];
-  mustAsk?: string;
-}
-
-export type RuleDecision = 'allow' | 'ask' | 'deny';
-/** A tool's rule: one decision, or decisions by pattern (first match wins). */
-export type ToolRule = RuleDecision | Record<string, RuleDecision>;
-
-/** GET /api/permissions. */
-export interface PermissionSettings {
-  rules: Record<string, ToolRule>;
-  defaults: Record<string, ToolRule>;
-  effective: Record<string, ToolRule>;
-  remembered: Array<{ tool: string; pattern: string; decision: 'allow' | 'deny'; createdAt: number }>;
-}
+/** A permission ask waiting for the user, as a `permission.asked` event brings it. */
+export type PermissionAsk = Pick<
+  EventOf<'permission.asked'>,
+  'id' | 'sessionId' | 'turnId' | 'callId' | 'tool' | 'action' | 'target' | 'parts' | 'mustAsk'
+>;
