@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { ChatResult } from '../contract/chat-result.js';
 import { History } from '../contract/history.js';
 import { Session, SessionList, type SessionRecord } from '../contract/session.js';
 import { UndoResult } from '../contract/undo.js';
@@ -20,25 +21,6 @@ export const ChatRequest = z
   .object({ message: z.string().min(1).describe('What the user says. At most 100,000 characters.') })
   .openapi('ChatRequest');
 export type ChatRequest = z.infer<typeof ChatRequest>;
-
-/** The CLI's `--json` object. */
-export const ChatResult = z
-  .object({
-    session: z.string(),
-    mode: z.enum(['offline', 'llm']),
-    reply: z.string(),
-    actions: z
-      .array(z.object({ tool: z.string(), input: z.unknown(), ok: z.boolean(), output: z.string(), ms: z.number() }))
-      .describe(
-        'Every tool call of the turn in execution order; a refused or failed call has `ok: false` and the reason in `output`.',
-      ),
-    error: z
-      .object({ code: z.string(), message: z.string() })
-      .optional()
-      .describe('Set when the model service failed; the reply says so in words.'),
-  })
-  .openapi('ChatResult');
-export type ChatResult = z.infer<typeof ChatResult>;
 
 export const AbortResult = z
   .object({ aborted: z.boolean().describe('False when no turn was running.') })
@@ -194,7 +176,7 @@ export function sessionRoutes(deps: ServerDeps) {
     async (c, { params, body }) => {
       if (wantsEvents(c.req.header('accept'))) return streamTurn(deps, c, params.id, body.message);
       const result = await turns.track(sessions.send(params.id, body.message));
-      return c.json(jsonResult(params.id, app.llm.mode, result) as ChatResult);
+      return c.json(jsonResult(params.id, app.llm.mode, result));
     },
   );
 
