@@ -25,3 +25,22 @@ export interface MemoryHit extends Memory {
   /** Higher is more relevant; comparable only within one answer. */
   score: number;
 }
+
+/** Where vectors come from, and whether a (re-)embedding is under way. */
+export const EmbeddingStatus = z
+  .object({
+    kind: z
+      .enum(['none', 'remote', 'local'])
+      .describe('`none`: lexical search only; otherwise where vectors come from.'),
+    model: z.string().optional(),
+    dimensions: z.number().int().optional(),
+    /** A new model, or memories saved while it was down. */
+    progress: z
+      .object({ done: z.number().int(), total: z.number().int() })
+      .optional()
+      .describe('While memories are embedded in the background.'),
+    /** The endpoint is down, the key is refused… */
+    error: z.string().optional().describe('The last failure, in plain words.'),
+  })
+  .describe('How memories are searched.');
+export type EmbeddingStatus = z.infer<typeof EmbeddingStatus>;

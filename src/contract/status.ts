@@ -1,5 +1,6 @@
 /** What GET /api/status tells a host: mode, model, tools, MCP servers, running sessions, the sandbox, memory and search. */
 import { z } from 'zod';
+import { EmbeddingStatus } from './memory.js';
 import { SEARCH_PROVIDERS } from './search-provider.js';
 
 export const Status = z
@@ -48,20 +49,7 @@ export const Status = z
     memory: z
       .object({
         count: z.number().int().describe('How many memories are kept, over every session.'),
-        embeddings: z
-          .object({
-            kind: z
-              .enum(['none', 'remote', 'local'])
-              .describe('`none`: lexical search only; otherwise where vectors come from.'),
-            model: z.string().optional(),
-            dimensions: z.number().int().optional(),
-            progress: z
-              .object({ done: z.number().int(), total: z.number().int() })
-              .optional()
-              .describe('While memories are embedded in the background.'),
-            error: z.string().optional().describe('The last failure, in plain words.'),
-          })
-          .describe('How memories are searched.'),
+        embeddings: EmbeddingStatus,
       })
       .describe('Long-term memory; GET /api/memories lists it.'),
     search: z
