@@ -8,6 +8,7 @@
  * build the same view the history gives.
  */
 import { z } from 'zod';
+import { McpServer } from '../contract/mcp-server.js';
 import { ActionRecord } from '../contract/tool-outcome.js';
 import { UndoSummary } from '../contract/undo.js';
 import { Usage } from '../contract/usage.js';
@@ -185,52 +186,6 @@ export const BusEvent = z.discriminatedUnion('type', [
   ContextCompactionFailed,
 ]);
 export type BusEvent = z.infer<typeof BusEvent>;
-
-/** One MCP server as hosts see it (src/mcp/types.ts McpServerView): never its env's or headers' values. */
-export const McpServer = z.object({
-  name: z.string(),
-  transport: z.enum(['stdio', 'http', 'sse']),
-  command: z.string().optional().describe('The whole command line of a local server, as it runs.'),
-  url: z.string().optional().describe("An HTTP server's URL."),
-  envKeys: z.array(z.string()).describe('The names of the env variables set for it; never their values.'),
-  headerKeys: z.array(z.string()).describe('The names of the headers sent to it; never their values.'),
-  enabled: z.boolean(),
-  timeoutMs: z.number().int(),
-  state: z.enum(['connecting', 'connected', 'failed', 'disabled']),
-  error: z.string().optional().describe('Why it failed, for `failed`.'),
-  stderr: z.array(z.string()).describe('The last lines the server wrote to stderr, newest last.'),
-  tools: z.array(z.string()).describe('Its tools as the model is offered them (`<server>__<tool>`).'),
-  serverInfo: z.object({ name: z.string(), version: z.string() }).optional(),
-  trusted: z.boolean().describe('A rule lets its tools run without asking (`"<name>__*": "allow"`).'),
-  since: z.string().describe('When the state last changed (ISO 8601).'),
-  reconnects: z.number().int(),
-  warning: z
-    .string()
-    .optional()
-    .describe('What was left out though it connected: tools over the cap, schemas too big, malformed tools.'),
-  via: z
-    .enum(['stdio', 'http', 'sse'])
-    .optional()
-    .describe('The transport in use once connected: `sse` for an `http` server that only spoke the older protocol.'),
-});
-
-const MCP_VIEW_KEYS = Object.keys(McpServer.shape);
-/**
- * A server's view with only the fields hosts may show (never a secret's value, whatever else a
- * manager keeps), picked rather than parsed: a view that does not fit the schema still shows.
- */
-export function mcpPublicView<V extends object>(view: V): z.infer<typeof McpServer> {
-  const v = view as Record<string, unknown>;
-  const picked = Object.fromEntries(MCP_VIEW_KEYS.filter((k) => v[k] !== undefined).map((k) => [k, v[k]])) as z.infer<
-    typeof McpServer
-  >;
-  // A URL's credentials, query and fragment may hold a token: never shown.
-  if (typeof picked.url === 'string' && URL.canParse(picked.url)) {
-    const u = new URL(picked.url);
-    picked.url = `${u.origin}${u.pathname}`;
-  }
-  return picked;
-}
 
 /**
  * Not a session's event (no `sessionId`, no `seq`, never stored): the server-wide stream sends it when

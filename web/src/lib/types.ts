@@ -4,6 +4,7 @@
  * defined here is the web app's own: the chat view's parts and what it keeps of events.
  */
 import type { BusEvent, McpServerChanged } from '../../../src/bus/events.js';
+import type { McpServer } from '../../../src/contract/mcp-server.js';
 import type { History as ServedHistory } from '../../../src/contract/history.js';
 import type { Message as StoredMessage, Part as StoredPart } from '../../../src/contract/message.js';
 
@@ -23,7 +24,7 @@ export type { AttachmentSummary as AttachmentInfo, ToolState } from '../../../sr
 export type { UndoResult, UndoState } from '../../../src/contract/undo.js';
 
 /** An MCP server as GET /api/mcp and `mcp.server` events give it. */
-export type McpServer = McpServerChanged['server'];
+export type { McpServer };
 /** What GET /api/events sends: session and permission events, and MCP servers' changes. */
 export type ServerEvent = BusEvent | McpServerChanged;
 export type McpState = McpServer['state'];
