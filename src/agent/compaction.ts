@@ -1,7 +1,7 @@
 import type { Bus } from '../bus/bus.js';
 import type { Lang } from '../i18n.js';
 import type { Llm } from '../llm/types.js';
-import type { Message, SummaryCoverage } from '../store/messages-repo.js';
+import type { Message, SummaryCoverage } from '../contract/message.js';
 import type { Store } from '../store/store.js';
 import { extractiveSummary } from './summary-extract.js';
 import { modelSummary } from './summary-model.js';

@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../llm/types.js';
-import type { Message } from '../store/messages-repo.js';
+import type { Message } from '../contract/message.js';
 import { toChatMessages } from './context.js';
 
 /** One request message, with what a pruning marker names: the tool that wrote it and when. */

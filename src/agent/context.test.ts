@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message, Part } from '../store/messages-repo.js';
+import type { Message, Part } from '../contract/message.js';
 import { estimateTokens } from '../llm/tokens.js';
 import { buildContext } from './context.js';
 

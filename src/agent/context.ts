@@ -1,6 +1,6 @@
 import { CHARS_PER_TOKEN, estimateTokens, messageText } from '../llm/tokens.js';
 import type { ChatMessage, ToolCall } from '../llm/types.js';
-import type { Message } from '../store/messages-repo.js';
+import type { Message } from '../contract/message.js';
 
 /** Rough budget for history sent to the model; the newest messages are kept. */
 export const DEFAULT_HISTORY_BUDGET_TOKENS = 24_000;

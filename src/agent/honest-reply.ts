@@ -1,4 +1,4 @@
-import type { ActionRecord } from '../bus/bus.js';
+import type { ActionRecord } from '../contract/tool-outcome.js';
 import { say, type Lang } from '../i18n.js';
 import type { StopReason } from './stop-conditions.js';
 

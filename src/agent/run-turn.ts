@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import type { ActionRecord, Bus } from '../bus/bus.js';
+import type { Bus } from '../bus/bus.js';
+import type { ActionRecord } from '../contract/tool-outcome.js';
 import type { Llm, LlmRequest, ToolCall, ChatMessage } from '../llm/types.js';
 import type { Usage } from '../contract/usage.js';
 import type { Store } from '../store/store.js';

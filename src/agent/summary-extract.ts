@@ -1,5 +1,5 @@
 import type { Lang } from '../i18n.js';
-import type { Message } from '../store/messages-repo.js';
+import type { Message } from '../contract/message.js';
 
 /** The most lines each section keeps: the newest, with a count of the rest. */
 const MAX_LINES = 12;

@@ -1,6 +1,6 @@
 import type { Lang } from '../i18n.js';
 import type { Llm } from '../llm/types.js';
-import type { Message } from '../store/messages-repo.js';
+import type { Message } from '../contract/message.js';
 import { transcript } from './summary-transcript.js';
 
 /** A summary request that has not finished by then is given up: the turn goes on without it. */

@@ -1,4 +1,4 @@
-import type { Message } from '../store/messages-repo.js';
+import type { Message } from '../contract/message.js';
 
 /** How much of each piece the summariser reads: enough to tell what happened, not whole files. */
 const MAX_TEXT_CHARS = 4_000;

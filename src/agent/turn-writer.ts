@@ -1,6 +1,7 @@
 import type { ToolCall } from '../llm/types.js';
 import type { Usage } from '../contract/usage.js';
-import type { NewPart, StoredAttachment, ToolCard, ToolState } from '../store/messages-repo.js';
+import type { ToolCard, ToolState } from '../contract/tool-outcome.js';
+import type { NewPart, StoredAttachment } from '../store/messages-repo.js';
 import type { Store } from '../store/store.js';
 
 /** How a call ended, as stored: its output and duration, and what its card shows. */

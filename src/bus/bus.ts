@@ -5,7 +5,7 @@
  */
 import type { BusEvent, NewEvent } from './events.js';
 
-export type { ActionRecord, BusEvent, NewEvent } from './events.js';
+export type { BusEvent, NewEvent } from './events.js';
 
 export type BusEventType = BusEvent['type'];
 export type EventOf<T extends BusEventType> = Extract<BusEvent, { type: T }>;

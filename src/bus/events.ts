@@ -8,6 +8,10 @@
  * build the same view the history gives.
  */
 import { z } from 'zod';
+import { McpServer } from '../contract/mcp-server.js';
+import { ActionRecord } from '../contract/tool-outcome.js';
+import { UndoSummary } from '../contract/undo.js';
+import { Usage } from '../contract/usage.js';
 
 const Session = {
   sessionId: z.string().describe('The session the event belongs to.'),
@@ -21,38 +25,6 @@ const Turn = { ...Session, turnId: z.string() };
 const Step = { ...Turn, messageId: z.string().describe('The assistant message of this step, as stored.') };
 const Part = { ...Step, partId: z.string().describe('The part of that message, as stored.') };
 
-export const Usage = z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() });
-
-/** How one permission request of a call was decided (see PermissionRecord in src/tools/tool.ts). */
-export const PermissionRecord = z.object({
-  action: z.string().describe('What the tool would do, e.g. file.write or shell.run.'),
-  target: z.string().describe('What it touches: a path, a command, a URL.'),
-  decision: z.enum(['allow', 'deny']),
-  by: z
-    .enum(['rule', 'remembered', 'user', 'yes', 'sandbox', 'cancelled', 'no-host'])
-    .describe(
-      'rule: a configured or default rule; remembered: an earlier "always"; user: answered now; yes: --yes; sandbox: outside the workspace; cancelled: the turn stopped while asking; no-host: nobody could answer.',
-    ),
-  rule: z.string().optional().describe('The rule that decided, as `tool` or `tool › pattern`.'),
-  parts: z
-    .array(
-      z.object({
-        text: z.string(),
-        decision: z.enum(['allow', 'ask', 'deny']),
-        rule: z.string().optional(),
-        opaque: z.string().optional().describe('Why what this part runs cannot be checked.'),
-        remembered: z.boolean().optional().describe('Allowed by an earlier "always".'),
-        needsPerson: z.boolean().optional().describe('Only a person may approve it: --yes does not.'),
-      }),
-    )
-    .optional()
-    .describe('For a command line: how each sub-command came out.'),
-  reason: z
-    .string()
-    .optional()
-    .describe('Why it was asked though the rules allow (a must-ask), or why --yes could not approve it.'),
-});
-
 /** One sub-command of a command line an ask is about; `opaque` says why what it runs cannot be checked. */
 export const AskPart = z.object({
   text: z.string(),
@@ -60,30 +32,6 @@ export const AskPart = z.object({
   decision: z.enum(['allow', 'ask', 'deny']).optional().describe('How the rules alone take this part, when known.'),
   rule: z.string().optional(),
 });
-
-/** What a tool call did: the `--json` action, with the id the model gave the call. */
-export const ActionRecord = z.object({
-  callId: z.string().describe('The id the model gave the call, so a result can be matched to its call.'),
-  tool: z.string(),
-  input: z.unknown().describe('The arguments: parsed JSON when valid, else the raw text (cut when oversized).'),
-  ok: z.boolean(),
-  output: z.string().describe('What the model reads. A failed call starts with "Error: ".'),
-  ms: z.number(),
-  title: z.string().optional().describe("One short line for the call's card, when the tool gave one."),
-  metadata: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe('Small JSON details for the card, when the tool gave them.'),
-  attachments: z
-    .array(z.object({ name: z.string(), mimeType: z.string(), size: z.number() }))
-    .optional()
-    .describe('What the call attached, named and sized; the bytes stay in the store for the UI to fetch.'),
-  permission: z
-    .array(PermissionRecord)
-    .optional()
-    .describe('How each permission the call requested was decided, in order; absent when it requested none.'),
-});
-export type ActionRecord = z.infer<typeof ActionRecord>;
 
 export const TurnStart = z.object({
   type: z.literal('turn.start'),
@@ -186,24 +134,6 @@ export const PermissionReplied = z.object({
 export const UndoAvailable = z
   .object({ type: z.literal('undo.available'), ...Turn })
   .describe('The turn changed files in the workspace; it can be undone (POST /api/sessions/{id}/undo).');
-/** What undoing a turn did: the summary POST …/undo and `zhixing undo` give. */
-export const UndoSummary = z.object({
-  turnId: z.string().describe('The turn that was undone.'),
-  restored: z
-    .array(z.string())
-    .describe('Files the turn changed, back as they were (paths relative to the workspace).'),
-  putBack: z.array(z.string()).describe('Files the turn deleted, put back.'),
-  removed: z.array(z.string()).describe('Files and folders the turn created, removed.'),
-  conflicts: z.array(z.string()).describe('Changed since the turn: kept as they are.'),
-  notCovered: z
-    .array(z.string())
-    .describe('Not in the snapshot (over the size cap, special files, too many files): not restored.'),
-  failed: z
-    .array(z.object({ path: z.string(), error: z.string() }))
-    .describe('Could not be restored; everything else was.'),
-  message: z.string().describe("One sentence in the user's language saying what was restored."),
-});
-export type UndoSummary = z.infer<typeof UndoSummary>;
 export const UndoDone = z
   .object({ type: z.literal('undo'), ...Session, ...UndoSummary.shape })
   .describe("A turn's changes to the workspace were undone.");
@@ -256,52 +186,6 @@ export const BusEvent = z.discriminatedUnion('type', [
   ContextCompactionFailed,
 ]);
 export type BusEvent = z.infer<typeof BusEvent>;
-
-/** One MCP server as hosts see it (src/mcp/types.ts McpServerView): never its env's or headers' values. */
-export const McpServer = z.object({
-  name: z.string(),
-  transport: z.enum(['stdio', 'http', 'sse']),
-  command: z.string().optional().describe('The whole command line of a local server, as it runs.'),
-  url: z.string().optional().describe("An HTTP server's URL."),
-  envKeys: z.array(z.string()).describe('The names of the env variables set for it; never their values.'),
-  headerKeys: z.array(z.string()).describe('The names of the headers sent to it; never their values.'),
-  enabled: z.boolean(),
-  timeoutMs: z.number().int(),
-  state: z.enum(['connecting', 'connected', 'failed', 'disabled']),
-  error: z.string().optional().describe('Why it failed, for `failed`.'),
-  stderr: z.array(z.string()).describe('The last lines the server wrote to stderr, newest last.'),
-  tools: z.array(z.string()).describe('Its tools as the model is offered them (`<server>__<tool>`).'),
-  serverInfo: z.object({ name: z.string(), version: z.string() }).optional(),
-  trusted: z.boolean().describe('A rule lets its tools run without asking (`"<name>__*": "allow"`).'),
-  since: z.string().describe('When the state last changed (ISO 8601).'),
-  reconnects: z.number().int(),
-  warning: z
-    .string()
-    .optional()
-    .describe('What was left out though it connected: tools over the cap, schemas too big, malformed tools.'),
-  via: z
-    .enum(['stdio', 'http', 'sse'])
-    .optional()
-    .describe('The transport in use once connected: `sse` for an `http` server that only spoke the older protocol.'),
-});
-
-const MCP_VIEW_KEYS = Object.keys(McpServer.shape);
-/**
- * A server's view with only the fields hosts may show (never a secret's value, whatever else a
- * manager keeps), picked rather than parsed: a view that does not fit the schema still shows.
- */
-export function mcpPublicView<V extends object>(view: V): z.infer<typeof McpServer> {
-  const v = view as Record<string, unknown>;
-  const picked = Object.fromEntries(MCP_VIEW_KEYS.filter((k) => v[k] !== undefined).map((k) => [k, v[k]])) as z.infer<
-    typeof McpServer
-  >;
-  // A URL's credentials, query and fragment may hold a token: never shown.
-  if (typeof picked.url === 'string' && URL.canParse(picked.url)) {
-    const u = new URL(picked.url);
-    picked.url = `${u.origin}${u.pathname}`;
-  }
-  return picked;
-}
 
 /**
  * Not a session's event (no `sessionId`, no `seq`, never stored): the server-wide stream sends it when

@@ -1,6 +1,6 @@
 import { maskKey, safeUrl, type Config, type SettingOrigin } from '../config/config.js';
 import { say, type Lang } from '../i18n.js';
-import type { EmbeddingStatus } from '../memory/types.js';
+import type { EmbeddingStatus } from '../contract/memory.js';
 import type { SandboxInfo } from '../shell/sandbox.js';
 import { noSandboxText } from './sandbox-notice.js';
 import { shellLine, shownUrl } from './mcp-view.js';

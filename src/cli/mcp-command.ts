@@ -4,7 +4,7 @@
  * needing a key; `add` and `list` then connect the servers, for a bounded time, to show what they do.
  */
 import { isAbsolute, join, resolve } from 'node:path';
-import { mcpPublicView } from '../bus/events.js';
+import { mcpPublicView } from '../contract/mcp-server.js';
 import { updateConfigKey } from '../config/config-writer.js';
 import type { Config } from '../config/config.js';
 import { DEFAULT_MCP_TIMEOUT_MS, toServerEntry, type McpServerSettings } from '../config/mcp-settings.js';

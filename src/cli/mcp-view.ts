@@ -4,7 +4,8 @@
  * the terminal.
  */
 import { say, type Lang } from '../i18n.js';
-import type { McpServerState, McpServerView } from '../mcp/types.js';
+import type { McpServerState } from '../contract/mcp-server.js';
+import type { McpServerView } from '../mcp/types.js';
 import type { Style } from './style.js';
 import { plainText } from './terminal-text.js';
 

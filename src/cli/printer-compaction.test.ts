@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createBus } from '../bus/bus.js';
-import type { Message } from '../store/messages-repo.js';
+import type { Message } from '../contract/message.js';
 import { attachPrinter } from './printer.js';
 import { createStyle } from './style.js';
 import { renderHistory } from './repl-history-view.js';

@@ -1,4 +1,5 @@
-import type { ActionRecord, Bus } from '../bus/bus.js';
+import type { Bus } from '../bus/bus.js';
+import type { ActionRecord } from '../contract/tool-outcome.js';
 import type { Lang } from '../i18n.js';
 import type { LiveStatus } from './live-status.js';
 import { permissionNote } from './permission-trace.js';

@@ -5,7 +5,7 @@
 import type { App } from '../app.js';
 import { maskKey, safeUrl } from '../config/config.js';
 import { modelNameProblem, type ModelCatalog } from '../llm/model-catalog.js';
-import type { SessionRow } from '../store/sessions-repo.js';
+import type { SessionRecord } from '../contract/session.js';
 import type { Completion } from './line-editor/line-editor.js';
 import type { CliIo } from './cli-io.js';
 import { MCP_VERBS, mcpCommand } from './mcp-repl.js';
@@ -64,9 +64,9 @@ export function createSlashCommands(ctx: CommandContext): SlashCommands {
   const say = (s: string) => io.stdout(`${s}\n`);
   const fail = (s: string) => io.stderr(`${s}\n`);
   // Titles come from the model or the user's first words: shown as plain text.
-  const titleOf = (s: SessionRow) => plainText(s.title) || s.id;
+  const titleOf = (s: SessionRecord) => plainText(s.title) || s.id;
   // /switch N and /delete N mean the N the user last saw in /sessions, even if the order changed since.
-  let shown: SessionRow[] | undefined;
+  let shown: SessionRecord[] | undefined;
   let models: string[] | undefined;
   const memories = createMemoryRepl(app.memory);
   const lang = () => io.lang?.() ?? app.config.lang ?? app.config.uiLang;
@@ -74,7 +74,7 @@ export function createSlashCommands(ctx: CommandContext): SlashCommands {
   const show = (r: ReplResult) => (r.error ? fail(r.text) : say(r.text));
 
   /** The session `arg` names, or undefined after saying on stderr why there is none. */
-  function sessionFor(cmd: string, arg: string): SessionRow | undefined {
+  function sessionFor(cmd: string, arg: string): SessionRecord | undefined {
     if (!arg) return void fail(rt.sessionUsage(cmd));
     const ref = resolveSessionRef(shown ?? app.sessions.list(), arg);
     if (ref.kind === 'no-number') return void fail(rt.noSuchSessionNumber(ref.n, ref.count));

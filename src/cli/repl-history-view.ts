@@ -1,5 +1,5 @@
 /** `/history`: a session's last exchanges, shown the way they were seen. */
-import type { Message } from '../store/messages-repo.js';
+import type { Message } from '../contract/message.js';
 import type { CliIo } from './cli-io.js';
 import { traceLine } from './printer.js';
 import { plainText } from './terminal-text.js';

@@ -3,19 +3,19 @@
  * `zhixing sessions` show, that is its number in the list (1 is the most recent), its id, or the
  * start of its id when only one id starts so.
  */
-import type { SessionRow } from '../store/sessions-repo.js';
+import type { SessionRecord } from '../contract/session.js';
 
 /** Shorter starts match too many ids to mean one (they all begin `ses_` and the time). */
 export const MIN_PREFIX_CHARS = 6;
 
 export type SessionRef =
-  | { kind: 'found'; session: SessionRow }
+  | { kind: 'found'; session: SessionRecord }
   | { kind: 'no-number'; n: number; count: number }
   | { kind: 'ambiguous'; count: number }
   | { kind: 'none' };
 
 /** Finds what `ref` names in `list` (in the order it was shown). */
-export function resolveSessionRef(list: readonly SessionRow[], ref: string): SessionRef {
+export function resolveSessionRef(list: readonly SessionRecord[], ref: string): SessionRef {
   const arg = ref.trim();
   if (/^\d+$/.test(arg)) {
     const n = Number(arg);

@@ -7,13 +7,11 @@
  * browser at a program of its choosing or send searches (and a key) to its own server.
  */
 import { z } from 'zod';
+import { SEARCH_PROVIDERS, type SearchProvider } from '../contract/search-provider.js';
 import { hasControlChars } from './control-chars.js';
 import { onOff } from './context-settings.js';
 import { ConfigError } from './config-error.js';
 import { echo, type SettingOrigin } from './setting-checks.js';
-
-export const SEARCH_PROVIDERS = ['searxng', 'brave', 'tavily', 'bing'] as const;
-export type SearchProvider = (typeof SEARCH_PROVIDERS)[number];
 
 /** Each provider's endpoint when ZHIXING_SEARCH_URL does not name another (SearXNG has none: it is self-hosted). */
 export const SEARCH_ENDPOINTS: Record<Exclude<SearchProvider, 'searxng'>, string> = {

@@ -1,4 +1,5 @@
 /** The permission layer's words, as tools, the turn, the store and the hosts pass them: what a tool asks, how it was decided, and why a person refused. */
+import { z } from 'zod';
 
 /**
  * Where a request would send what it carries. `url`: a fetch or navigation, whose address the
@@ -78,33 +79,39 @@ export interface TargetPart {
   argsUnknown?: boolean;
 }
 
-export type PermissionDecision = 'allow' | 'deny';
+export const PermissionDecision = z.enum(['allow', 'deny']);
+export type PermissionDecision = z.infer<typeof PermissionDecision>;
 
 /** How a permission request was decided: recorded with the call and shown on its card. */
-export interface PermissionRecord {
-  action: string;
-  target: string;
-  decision: PermissionDecision;
-  /**
-   * `rule`: a configured or default rule; `remembered`: an earlier "always"; `user`: answered now;
-   * `yes`: approved by --yes; `sandbox`: outside the workspace; `cancelled`: the turn stopped while asking;
-   * `no-host`: an ask with nobody to answer it.
-   */
-  by: 'rule' | 'remembered' | 'user' | 'yes' | 'sandbox' | 'cancelled' | 'no-host';
-  /** The rule that decided, as `tool` or `tool › pattern`. */
-  rule?: string;
-  /** For a command line: how each sub-command came out. */
-  parts?: {
-    text: string;
-    decision: 'allow' | 'ask' | 'deny';
-    rule?: string;
-    opaque?: string;
-    remembered?: boolean;
-    needsPerson?: boolean;
-  }[];
-  /** Why it was asked though the rules allow (a must-ask), or why --yes could not approve it. */
-  reason?: string;
-}
+export const PermissionRecord = z.object({
+  action: z.string().describe('What the tool would do, e.g. file.write or shell.run.'),
+  target: z.string().describe('What it touches: a path, a command, a URL.'),
+  decision: PermissionDecision,
+  by: z
+    .enum(['rule', 'remembered', 'user', 'yes', 'sandbox', 'cancelled', 'no-host'])
+    .describe(
+      'rule: a configured or default rule; remembered: an earlier "always"; user: answered now; yes: --yes; sandbox: outside the workspace; cancelled: the turn stopped while asking; no-host: nobody could answer.',
+    ),
+  rule: z.string().optional().describe('The rule that decided, as `tool` or `tool › pattern`.'),
+  parts: z
+    .array(
+      z.object({
+        text: z.string(),
+        decision: z.enum(['allow', 'ask', 'deny']),
+        rule: z.string().optional(),
+        opaque: z.string().optional().describe('Why what this part runs cannot be checked.'),
+        remembered: z.boolean().optional().describe('Allowed by an earlier "always".'),
+        needsPerson: z.boolean().optional().describe('Only a person may approve it: --yes does not.'),
+      }),
+    )
+    .optional()
+    .describe('For a command line: how each sub-command came out.'),
+  reason: z
+    .string()
+    .optional()
+    .describe('Why it was asked though the rules allow (a must-ask), or why --yes could not approve it.'),
+});
+export type PermissionRecord = z.infer<typeof PermissionRecord>;
 
 /** Why an ask came back 'deny' when no rule decided it: the user said no, or the turn stopped while they were deciding. */
 export type PermissionRefusal =
@@ -116,8 +123,43 @@ export type PermissionRefusal =
   | 'needs-person';
 
 /** What a tool may do: run, ask the user first, or never run. */
-export type PermissionRule = 'allow' | 'ask' | 'deny';
+export const PermissionRule = z.enum(['allow', 'ask', 'deny']);
+export type PermissionRule = z.infer<typeof PermissionRule>;
 /** A tool's rule: one decision for every call, or globs over what the call touches, each with a decision. */
-export type RuleValue = PermissionRule | Record<string, PermissionRule>;
+export const RuleValue = z
+  .union([PermissionRule, z.record(z.string(), PermissionRule)])
+  .describe(
+    'One decision for every call of the tool, or decisions by pattern over what a call touches (`"curl *": "deny"`).',
+  );
+export type RuleValue = z.infer<typeof RuleValue>;
 /** `permissions` in config.json: tool names or globs over them, to their rules. */
-export type PermissionRules = Record<string, RuleValue>;
+export const PermissionRules = z
+  .record(z.string(), RuleValue)
+  .describe('Tool names (or globs over them, `browser_*`) to their rules, as `permissions` in config.json.')
+  .meta({ id: 'PermissionRules' });
+export type PermissionRules = z.infer<typeof PermissionRules>;
+
+/** An "always" answer, remembered across runs. */
+export const RememberedAnswer = z
+  .object({
+    tool: z.string(),
+    pattern: z.string().describe('What the answer covers: a target, or one part of a command line, exactly.'),
+    decision: PermissionDecision,
+    createdAt: z.number().describe('When it was answered, in milliseconds since the epoch.'),
+  })
+  .meta({ id: 'RememberedAnswer' });
+export type RememberedAnswer = z.infer<typeof RememberedAnswer>;
+
+/** The named rules with what a field holds: a described copy of a named schema would lose its name in the OpenAPI document. */
+const rulesField = (description: string) => z.lazy(() => PermissionRules).describe(description);
+
+/** The rules as a host shows and edits them: the user's, the defaults, the ones in effect, and the remembered answers. */
+export const PermissionSettings = z
+  .object({
+    rules: rulesField("The user's own rules (config.json's `permissions`)."),
+    defaults: rulesField('The built-in rules that apply where the user set none for the same key.'),
+    effective: rulesField("The rules in effect: the defaults with the user's keys laid over them."),
+    remembered: z.array(RememberedAnswer).describe('"Always" answers, kept across runs.'),
+  })
+  .meta({ id: 'PermissionSettings' });
+export type PermissionSettings = z.infer<typeof PermissionSettings>;

@@ -9,7 +9,8 @@ import type { Embedder } from '../llm/embedder.js';
 import { lexicalSearch } from './lexical.js';
 import { fuseRanks, nearDuplicate } from './rank.js';
 import { indexTerms } from './terms.js';
-import type { EmbeddingStatus, MemoryService } from './types.js';
+import type { EmbeddingStatus } from '../contract/memory.js';
+import type { MemoryService } from './types.js';
 import { MEMORY_KINDS, type Memory, type MemoryHit, type MemoryKind } from '../contract/memory.js';
 
 export const MAX_MEMORY_CHARS = 4000;

@@ -3,18 +3,7 @@
  * the HTTP API and the web app all go through this interface, never through SQL.
  */
 
-import type { Memory, MemoryHit, MemoryKind, MemoryScope } from '../contract/memory.js';
-
-/** Where vectors come from, and whether a (re-)embedding is under way. */
-export interface EmbeddingStatus {
-  kind: 'none' | 'remote' | 'local';
-  model?: string;
-  dimensions?: number;
-  /** While memories are embedded in the background (a new model, or memories saved while it was down). */
-  progress?: { done: number; total: number };
-  /** The last failure, in plain words (the endpoint is down, the key is refused…). */
-  error?: string;
-}
+import type { EmbeddingStatus, Memory, MemoryHit, MemoryKind, MemoryScope } from '../contract/memory.js';
 
 export interface MemoryService {
   save(input: { sessionId: string; content: string; kind?: MemoryKind; tags?: string[] }): Promise<Memory>;

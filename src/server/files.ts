@@ -6,6 +6,7 @@ import { z } from '@hono/zod-openapi';
 import { displayPath, resolveInSandbox } from '../tools/sandbox.js';
 import { isTempName } from '../tools/temp-files.js';
 import { ToolError } from '../contract/tool-error.js';
+import { Uploaded } from '../contract/upload.js';
 import type { ServerDeps } from './deps.js';
 import { ApiError } from './errors.js';
 import { fileHeaders } from './file-types.js';
@@ -33,21 +34,6 @@ const FolderPath = z.object({
     .optional()
     .describe('A folder relative to the workspace; the workspace itself when left out.'),
 });
-
-export const Uploaded = z
-  .object({
-    path: z
-      .string()
-      .describe(
-        'Where the file was saved, relative to the workspace: what the file tools take. Differs from the path asked for when that name was taken.',
-      ),
-    size: z.number().int().describe('In bytes.'),
-    mimeType: z
-      .string()
-      .describe("From the name's extension (`text/html`, `image/png`); `application/octet-stream` when unknown."),
-  })
-  .openapi('Uploaded');
-export type Uploaded = z.infer<typeof Uploaded>;
 
 export const FileEntry = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { McpServer, mcpPublicView } from '../bus/events.js';
+import { McpServer, mcpPublicView } from '../contract/mcp-server.js';
 import { withoutServerRules } from '../permission/rule-edits.js';
 import {
   DEFAULT_MCP_MAX_TOTAL_MS,
@@ -21,8 +21,7 @@ const MAX_ARGS = 256;
 const MAX_PAIRS = 100;
 const MAX_VALUE_CHARS = 16_384;
 
-export const McpServerInfo = McpServer.openapi('McpServer');
-export const McpServerList = z.object({ servers: z.array(McpServerInfo) }).openapi('McpServerList');
+export const McpServerList = z.object({ servers: z.array(McpServer) }).openapi('McpServerList');
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 // RFC 9110 token characters: anything else would break the request line or smuggle a header.
@@ -234,7 +233,7 @@ export function mcpRoutes({ app }: ServerDeps, feed: Pick<EventFeed, 'mcpRemoved
         'Its tools ask before each call until it is trusted (`"<name>__*": "allow"` in PUT /api/permissions).',
       body: NewMcpServer,
       responses: {
-        201: { description: 'Added; the server as it is now (usually `connecting`).', schema: McpServerInfo },
+        201: { description: 'Added; the server as it is now (usually `connecting`).', schema: McpServer },
       },
       errors: [400, 409, 413],
       errorText: { 409: 'A server of this name exists; send `replace: true` to replace it.' },
@@ -294,7 +293,7 @@ export function mcpRoutes({ app }: ServerDeps, feed: Pick<EventFeed, 'mcpRemoved
       description: 'Saved to config.json. Off disconnects it and takes its tools away; on connects it.',
       params: NameParam,
       body: McpEnabled,
-      responses: { 200: { description: 'The server now.', schema: McpServerInfo } },
+      responses: { 200: { description: 'The server now.', schema: McpServer } },
       errors: [400, 404],
     },
     async (c, { params, body }) => {
@@ -314,7 +313,7 @@ export function mcpRoutes({ app }: ServerDeps, feed: Pick<EventFeed, 'mcpRemoved
       description:
         'Drops its connection (stopping a local server) and connects again now. The answer does not wait for it to connect; follow `mcp.server` events or GET /api/mcp.',
       params: NameParam,
-      responses: { 200: { description: 'The server now.', schema: McpServerInfo } },
+      responses: { 200: { description: 'The server now.', schema: McpServer } },
       errors: [404],
     },
     async (c, { params }) => {

@@ -1,26 +1,14 @@
 import { z } from '@hono/zod-openapi';
 import { MemoryError } from '../memory/service.js';
 import type { MemoryService } from '../memory/types.js';
-import { MEMORY_KINDS } from '../contract/memory.js';
+import { Memory, MEMORY_KINDS } from '../contract/memory.js';
 import type { ServerDeps } from './deps.js';
 import { ApiError } from './errors.js';
 import { endpoint, newSubApp } from './openapi.js';
 
-export const MemoryView = z
-  .object({
-    id: z.string(),
-    sessionId: z.string().describe('The session it was saved in; deleting that session deletes the memory.'),
-    kind: z.enum(MEMORY_KINDS),
-    content: z.string(),
-    tags: z.array(z.string()),
-    createdAt: z.number().describe('Milliseconds since the epoch.'),
-    updatedAt: z.number().describe('Milliseconds since the epoch.'),
-  })
-  .openapi('Memory');
-
 export const MemoryList = z
   .object({
-    memories: z.array(MemoryView).describe('Newest first; with `q`, the best matches first.'),
+    memories: z.array(Memory).describe('Newest first; with `q`, the best matches first.'),
     total: z.number().int().describe('How many there are in all (with `q`: at least this many matched).'),
   })
   .openapi('MemoryList');
@@ -81,7 +69,7 @@ export function memoryRoutes({ app }: ServerDeps) {
       tag: 'memories',
       summary: 'One memory',
       params: MemoryId,
-      responses: { 200: { description: 'The memory.', schema: MemoryView } },
+      responses: { 200: { description: 'The memory.', schema: Memory } },
       errors: [404],
     },
     (c, { params }) => {
@@ -123,7 +111,7 @@ function patchRoute(api: ReturnType<typeof newSubApp>, memory: MemoryService) {
       description: 'Fields left out keep their value.',
       params: MemoryId,
       body: MemoryPatch,
-      responses: { 200: { description: 'The memory now.', schema: MemoryView } },
+      responses: { 200: { description: 'The memory now.', schema: Memory } },
       errors: [400, 404, 413],
       errorText: {
         400: 'The memory cannot be kept that way (empty, too long, an unknown kind, too many tags): the message says which.',

@@ -1,23 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { createModelCatalog, LIST_CACHE_MS, LIST_TIMEOUT_MS, MAX_MODEL_CHARS } from '../llm/model-catalog.js';
+import { Models } from '../contract/models.js';
 import type { ServerDeps } from './deps.js';
 import { ApiError } from './errors.js';
 import { endpoint, newSubApp } from './openapi.js';
-
-export const Models = z
-  .object({
-    mode: z.enum(['offline', 'llm']),
-    provider: z.string().describe('The provider preset, `custom`, or `offline`.'),
-    current: z.string().describe('The model new turns use.'),
-    models: z.array(z.string()).describe('The models to choose from, `current` always among them.'),
-    source: z
-      .enum(['provider', 'config', 'offline'])
-      .describe(
-        "`provider`: the provider's own list (GET {baseUrl}/models); `config`: it could not be asked, so only the configured model; `offline`: the rule-based planner.",
-      ),
-  })
-  .openapi('Models');
-export type Models = z.infer<typeof Models>;
 
 export const ModelChoice = z
   .object({

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { defaultsOf, type RulesEditing } from '../permission/rule-edits.js';
 import { PermissionRulesError } from '../permission/rules-check.js';
-import type { PermissionRules as PermissionRulesValue } from '../contract/permission.js';
+import { PermissionSettings, type PermissionRules } from '../contract/permission.js';
 import type { ServerDeps } from './deps.js';
 import { ApiError } from './errors.js';
 import { endpoint, newSubApp } from './openapi.js';
@@ -17,36 +17,6 @@ export type PermissionAnswer = z.infer<typeof PermissionAnswer>;
 
 export const PermissionAnswered = z.object({ ok: z.literal(true) }).openapi('PermissionAnswered');
 export type PermissionAnswered = z.infer<typeof PermissionAnswered>;
-
-const RuleDecision = z.enum(['allow', 'ask', 'deny']);
-const ToolRule = z
-  .union([RuleDecision, z.record(z.string(), RuleDecision)])
-  .describe(
-    'One decision for every call of the tool, or decisions by pattern over what a call touches (`"curl *": "deny"`).',
-  );
-export const PermissionRules = z
-  .record(z.string(), ToolRule)
-  .describe('Tool names (or globs over them, `browser_*`) to their rules, as `permissions` in config.json.')
-  .openapi('PermissionRules');
-
-export const RememberedAnswer = z
-  .object({
-    tool: z.string(),
-    pattern: z.string().describe('What the answer covers: a target, or one part of a command line, exactly.'),
-    decision: z.enum(['allow', 'deny']),
-    createdAt: z.number().describe('When it was answered, in milliseconds since the epoch.'),
-  })
-  .openapi('RememberedAnswer');
-
-export const PermissionSettings = z
-  .object({
-    rules: PermissionRules.describe("The user's own rules (config.json's `permissions`)."),
-    defaults: PermissionRules.describe('The built-in rules that apply where the user set none for the same key.'),
-    effective: PermissionRules.describe("The rules in effect: the defaults with the user's keys laid over them."),
-    remembered: z.array(RememberedAnswer).describe('"Always" answers, kept across runs.'),
-  })
-  .openapi('PermissionSettings');
-export type PermissionSettings = z.infer<typeof PermissionSettings>;
 
 // Read as any JSON object: the rules engine's check says which entry is wrong and why, in words a
 // person can act on, where a schema error would say only "Invalid input".
@@ -130,7 +100,7 @@ function rulesRoutes(api: ReturnType<typeof newSubApp>, service: RulesEditing) {
     (c, { body }) => {
       const s = service;
       try {
-        s.setRules(body.rules as PermissionRulesValue);
+        s.setRules(body.rules as PermissionRules);
       } catch (err) {
         // The rules engine's refusal says which key and why; nothing was saved or applied.
         if (err instanceof PermissionRulesError) throw new ApiError(400, err.code, err.message);

@@ -1,32 +1,15 @@
 import { z } from '@hono/zod-openapi';
-import { UndoSummary } from '../bus/events.js';
+import { ChatResult } from '../contract/chat-result.js';
+import { History } from '../contract/history.js';
+import { Session, SessionList, type SessionRecord } from '../contract/session.js';
+import { UndoResult } from '../contract/undo.js';
 import { jsonResult } from '../sessions/json-result.js';
 import { SessionError } from '../sessions/sessions.js';
-import { PermissionRecord } from '../bus/events.js';
-import type { Message as StoredMessage } from '../store/messages-repo.js';
-import type { SessionRow } from '../store/sessions-repo.js';
 import { streamTurn, followSession } from './chat-stream.js';
 import type { ServerDeps } from './deps.js';
 import { endpoint, newSubApp } from './openapi.js';
 
 const SessionId = z.object({ id: z.string().min(1).max(200).describe('A session id, e.g. `ses_…`.') });
-
-export const Session = z
-  .object({
-    id: z.string(),
-    title: z.string().describe('Empty until the first message names it.'),
-    createdAt: z.number().int().describe('Milliseconds since the epoch.'),
-    updatedAt: z.number().int().describe('Last activity, milliseconds since the epoch.'),
-    messageCount: z.number().int().describe('How many messages the user has sent in it.'),
-    status: z.enum(['busy', 'idle']).describe('`busy` while a turn runs.'),
-  })
-  .openapi('Session');
-export type Session = z.infer<typeof Session>;
-
-export const SessionList = z
-  .object({ sessions: z.array(Session).describe('Most recently active first.') })
-  .openapi('SessionList');
-export type SessionList = z.infer<typeof SessionList>;
 
 export const NewSession = z.object({ title: z.string().max(200).optional() }).openapi('NewSession');
 export type NewSession = z.infer<typeof NewSession>;
@@ -34,123 +17,10 @@ export type NewSession = z.infer<typeof NewSession>;
 export const Rename = z.object({ title: z.string().min(1).max(200) }).openapi('Rename');
 export type Rename = z.infer<typeof Rename>;
 
-export const Part = z
-  .discriminatedUnion('type', [
-    z.object({ id: z.string(), type: z.literal('text'), text: z.string() }),
-    z.object({
-      id: z.string(),
-      type: z.literal('reasoning'),
-      text: z.string().describe("The model's own thinking, never part of the reply."),
-    }),
-    z.object({
-      id: z.string(),
-      type: z.literal('summary'),
-      text: z
-        .string()
-        .describe(
-          'What the earlier messages said, as the model reads it from now on. Those messages stay in the history.',
-        ),
-      covers: z.object({
-        upTo: z.string().describe('The last message it covers (every earlier one is covered too).'),
-        upToCreatedAt: z.number().int(),
-        messages: z.number().int().describe('How many messages it covers.'),
-        model: z.string().describe('The model that wrote it; `rules` when written offline by code.'),
-      }),
-    }),
-    z.object({
-      id: z.string(),
-      type: z.literal('tool'),
-      callId: z.string(),
-      tool: z.string(),
-      input: z.unknown().describe('The arguments: parsed JSON when valid, else the raw text.'),
-      output: z.string().nullable(),
-      state: z
-        .enum(['pending', 'running', 'completed', 'error'])
-        .describe('A tool call moves pending → running → completed | error.'),
-      ms: z.number().nullable().describe('How long the call took, in milliseconds.'),
-      title: z.string().optional().describe("One short line for the call's card, when the tool gave one."),
-      metadata: z.record(z.string(), z.unknown()).optional().describe('Small JSON details for the card.'),
-      attachments: z
-        .array(z.object({ name: z.string(), mimeType: z.string(), size: z.number(), path: z.string().optional() }))
-        .optional()
-        .describe('Files the call attached, without their bytes.'),
-      permission: z
-        .array(PermissionRecord)
-        .optional()
-        .describe('How each permission the call requested was decided, in order; absent when it requested none.'),
-    }),
-  ])
-  .openapi('Part');
-export type Part = z.infer<typeof Part>;
-
-export const Message = z
-  .object({
-    id: z.string(),
-    sessionId: z.string(),
-    turnId: z.string(),
-    role: z.enum(['user', 'assistant']),
-    createdAt: z.number().int(),
-    parts: z.array(Part),
-  })
-  .openapi('Message');
-export type Message = z.infer<typeof Message>;
-
-export const UndoTurn = z
-  .object({
-    turnId: z.string(),
-    state: z
-      .enum(['undoable', 'undone', 'expired', 'running'])
-      .describe('`expired`: its snapshot was removed to keep within the limits (undo in config.json).'),
-  })
-  .openapi('UndoTurn');
-
-export const UndoResult = UndoSummary.extend({ session: z.string() }).openapi('UndoResult');
-export type UndoResult = z.infer<typeof UndoResult>;
-
-export const History = z
-  .object({
-    messages: z.array(Message).describe('Oldest first.'),
-    changingTools: z
-      .array(z.string())
-      .describe('The tools whose calls may change the workspace (the ones undo takes back).'),
-    undo: z
-      .array(UndoTurn)
-      .describe(
-        'The turns that changed files, newest first, and whether POST …/undo can still take them back (it takes the newest `undoable` one).',
-      ),
-    resumeAfter: z
-      .number()
-      .int()
-      .describe(
-        'Follow the session from here (GET …/events?after=) to see what comes after this history, the step in flight included.',
-      ),
-  })
-  .openapi('History');
-export type History = z.infer<typeof History>;
-
 export const ChatRequest = z
   .object({ message: z.string().min(1).describe('What the user says. At most 100,000 characters.') })
   .openapi('ChatRequest');
 export type ChatRequest = z.infer<typeof ChatRequest>;
-
-/** The CLI's `--json` object. */
-export const ChatResult = z
-  .object({
-    session: z.string(),
-    mode: z.enum(['offline', 'llm']),
-    reply: z.string(),
-    actions: z
-      .array(z.object({ tool: z.string(), input: z.unknown(), ok: z.boolean(), output: z.string(), ms: z.number() }))
-      .describe(
-        'Every tool call of the turn in execution order; a refused or failed call has `ok: false` and the reason in `output`.',
-      ),
-    error: z
-      .object({ code: z.string(), message: z.string() })
-      .optional()
-      .describe('Set when the model service failed; the reply says so in words.'),
-  })
-  .openapi('ChatResult');
-export type ChatResult = z.infer<typeof ChatResult>;
 
 export const AbortResult = z
   .object({ aborted: z.boolean().describe('False when no turn was running.') })
@@ -181,11 +51,9 @@ export function sessionRoutes(deps: ServerDeps) {
   const { app, turns } = deps;
   const sessions = app.sessions;
   const api = newSubApp();
-  const withStatus = (s: SessionRow): Session => ({ ...s, status: sessions.status(s.id) });
-  // Compiles only while the stored shape and the documented one agree.
-  const toMessage = (m: StoredMessage): Message => m;
+  const withStatus = (s: SessionRecord): Session => ({ ...s, status: sessions.status(s.id) });
   const changingTools = () => app.tools.names().filter((name) => app.tools.get(name)?.changesWorkspace);
-  const mustExist = (id: string): SessionRow => {
+  const mustExist = (id: string): SessionRecord => {
     const s = sessions.get(id);
     if (!s)
       throw new SessionError(
@@ -285,7 +153,7 @@ export function sessionRoutes(deps: ServerDeps) {
       // Read before the history: whatever happens in between is replayed, never missed.
       const resumeAfter = app.events.resumePoint(params.id);
       return c.json({
-        messages: sessions.history(params.id).map(toMessage),
+        messages: sessions.history(params.id),
         undo: sessions.undoStates(params.id),
         changingTools: changingTools(),
         resumeAfter,
@@ -313,7 +181,7 @@ export function sessionRoutes(deps: ServerDeps) {
     async (c, { params, body }) => {
       if (wantsEvents(c.req.header('accept'))) return streamTurn(deps, c, params.id, body.message);
       const result = await turns.track(sessions.send(params.id, body.message));
-      return c.json(jsonResult(params.id, app.llm.mode, result) as ChatResult);
+      return c.json(jsonResult(params.id, app.llm.mode, result));
     },
   );
 

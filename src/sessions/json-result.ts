@@ -1,10 +1,11 @@
 import type { TurnResult } from '../agent/run-turn.js';
+import type { ChatResult } from '../contract/chat-result.js';
 
 /** Milliseconds to two decimals: enough to compare, without float noise. */
 const roundMs = (ms: number) => Math.round(ms * 100) / 100;
 
 /** The contract's `--json` object: what `zhixing --json` prints and `POST /api/sessions/{id}/chat` answers. */
-export function jsonResult(sessionId: string, mode: string, r: TurnResult) {
+export function jsonResult(sessionId: string, mode: ChatResult['mode'], r: TurnResult): ChatResult {
   return {
     session: sessionId,
     mode,

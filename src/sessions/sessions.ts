@@ -1,5 +1,5 @@
-import type { Message } from '../store/messages-repo.js';
-import type { SessionRow } from '../store/sessions-repo.js';
+import type { Message } from '../contract/message.js';
+import type { SessionRecord } from '../contract/session.js';
 import type { Lang } from '../i18n.js';
 import { runTurn, type TurnDeps, type TurnResult } from '../agent/run-turn.js';
 import { buildSystemPrompt } from '../agent/system-prompt.js';
@@ -8,7 +8,8 @@ import type { EventLog } from './event-log.js';
 import { createSessionLocks, type SessionLocks } from './session-lock.js';
 import { MAX_MESSAGE_CHARS } from './limits.js';
 import { titleFromText } from './title.js';
-import { UndoError, type UndoResult, type UndoState, type WorkspaceUndo } from '../undo/undo.js';
+import type { UndoState } from '../contract/undo.js';
+import { UndoError, type UndoResult, type WorkspaceUndo } from '../undo/undo.js';
 import { UserError } from '../contract/user-error.js';
 
 const DEFAULT_MAX_RUNNING = 10;
@@ -58,11 +59,11 @@ export interface SendOptions {
 }
 
 export interface SessionsService {
-  create(title?: string): SessionRow;
-  list(): SessionRow[];
-  get(id: string): SessionRow | undefined;
-  mostRecent(): SessionRow | undefined;
-  rename(id: string, title: string): SessionRow;
+  create(title?: string): SessionRecord;
+  list(): SessionRecord[];
+  get(id: string): SessionRecord | undefined;
+  mostRecent(): SessionRecord | undefined;
+  rename(id: string, title: string): SessionRecord;
   /** Deletes a session and its history; a running turn is stopped and allowed to settle first. */
   delete(id: string): Promise<void>;
   history(id: string): Message[];
@@ -96,7 +97,7 @@ export function createSessions(deps: SessionsDeps): SessionsService {
   // Title requests are side work: closing the service cancels them rather than waiting.
   const sideWork = new AbortController();
 
-  const mustGet = (id: string): SessionRow => {
+  const mustGet = (id: string): SessionRecord => {
     const s = store.sessions.get(id);
     if (!s)
       throw new SessionError(

@@ -1,4 +1,6 @@
+import type { Message, Part, Role, SummaryCoverage, SummaryPart } from '../contract/message.js';
 import type { PermissionRecord } from '../contract/permission.js';
+import type { AttachmentSummary, ToolCard, ToolState } from '../contract/tool-outcome.js';
 import type { Db } from './db-type.js';
 
 /**
@@ -7,71 +9,14 @@ import type { Db } from './db-type.js';
  */
 const PERMISSION_KEY = '~permission';
 
-export type ToolState = 'pending' | 'running' | 'completed' | 'error';
-
 /** A tool call's attachment as stored: its bytes in base64, or a file in the workspace. */
 export type StoredAttachment =
   | { name: string; mimeType: string; size: number; data: string }
   | { name: string; mimeType: string; size: number; path: string };
 
-/** An attachment as listed with its part: what it is and how big, never its bytes. */
-export interface AttachmentSummary {
-  name: string;
-  mimeType: string;
-  /** In bytes. */
-  size: number;
-  /** Set when it is a workspace file: its path relative to the workspace. */
-  path?: string;
-}
-
-/** What a tool call's card shows beside its output; each field is present only when the tool gave it. */
-export interface ToolCard {
-  title?: string;
-  metadata?: Record<string, unknown>;
-  /** How each permission the call requested was decided; absent when it requested none. */
-  permission?: PermissionRecord[];
-}
-
-/** Which stored messages a summary stands for: all of the session's up to and including `upTo`. */
-export interface SummaryCoverage {
-  /** The last message it covers. */
-  upTo: string;
-  upToCreatedAt: number;
-  /** How many messages it covers, an earlier summary's included. */
-  messages: number;
-  /** The model that wrote it; `rules` when the offline planner's code did. */
-  model: string;
-}
-
-export type Part =
-  | { id: string; type: 'text'; text: string }
-  /** A compaction's view of older messages; those messages stay stored and listed. */
-  | { id: string; type: 'summary'; text: string; covers: SummaryCoverage }
-  | { id: string; type: 'reasoning'; text: string }
-  | ({
-      id: string;
-      type: 'tool';
-      callId: string;
-      tool: string;
-      /** The arguments as the model sent them: parsed JSON when valid, else the raw text. */
-      input: unknown;
-      output: string | null;
-      state: ToolState;
-      ms: number | null;
-    } & ToolCard & { attachments?: AttachmentSummary[] });
-
-export interface Message {
-  id: string;
-  sessionId: string;
-  turnId: string;
-  role: 'user' | 'assistant';
-  createdAt: number;
-  parts: Part[];
-}
-
 export type NewPart =
   | { type: 'text' | 'reasoning'; text: string }
-  | { type: 'summary'; text: string; covers: SummaryCoverage }
+  | Omit<SummaryPart, 'id'>
   /** A tool part may be written already finished, with its output, when the call was that quick. */
   | ({
       type: 'tool';
@@ -86,7 +31,7 @@ export type NewPart =
 export interface MessagesRepo {
   /** A message with the parts it starts with (none by default): one row each, its size known at once. */
   addMessage(
-    m: { id: string; sessionId: string; turnId: string; role: 'user' | 'assistant'; now: number },
+    m: { id: string; sessionId: string; turnId: string; role: Role; now: number },
     parts?: Array<NewPart & { id: string; now: number }>,
   ): void;
   /** A part added to a message already stored. */
@@ -119,7 +64,7 @@ export interface MessagesRepo {
    */
   listRecent(sessionId: string, options: { maxChars: number; maxPartChars: number; after?: string }): Message[];
   /** The session's latest summary part, found by index without reading its messages. */
-  latestSummary(sessionId: string): { id: string; text: string; covers: SummaryCoverage } | undefined;
+  latestSummary(sessionId: string): Omit<SummaryPart, 'type'> | undefined;
 }
 
 interface PartRow {

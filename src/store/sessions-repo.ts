@@ -1,20 +1,12 @@
+import type { SessionRecord } from '../contract/session.js';
 import type { Db } from './db-type.js';
 
-export interface SessionRow {
-  id: string;
-  title: string;
-  createdAt: number;
-  updatedAt: number;
-  /** Number of user messages, for listings. */
-  messageCount: number;
-}
-
 export interface SessionsRepo {
-  create(id: string, title: string, now: number): SessionRow;
-  get(id: string): SessionRow | undefined;
+  create(id: string, title: string, now: number): SessionRecord;
+  get(id: string): SessionRecord | undefined;
   /** Most recently active first. */
-  list(): SessionRow[];
-  mostRecent(): SessionRow | undefined;
+  list(): SessionRecord[];
+  mostRecent(): SessionRecord | undefined;
   rename(id: string, title: string): boolean;
   touch(id: string, now: number): void;
   /** Cascades to messages, parts and turns. */
@@ -41,9 +33,9 @@ export function createSessionsRepo(db: Db): SessionsRepo {
       insert.run(id, title, now, now);
       return { id, title, createdAt: now, updatedAt: now, messageCount: 0 };
     },
-    get: (id) => byId.get(id) as SessionRow | undefined,
-    list: () => all.all() as SessionRow[],
-    mostRecent: () => recent.get() as SessionRow | undefined,
+    get: (id) => byId.get(id) as SessionRecord | undefined,
+    list: () => all.all() as SessionRecord[],
+    mostRecent: () => recent.get() as SessionRecord | undefined,
     rename: (id, title) => rename.run(title, id).changes > 0,
     touch: (id, now) => void touch.run(now, id),
     delete: (id) => del.run(id).changes > 0,

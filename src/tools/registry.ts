@@ -5,6 +5,7 @@ import { UNTRUSTED_CLOSE } from '../contract/untrusted-fence.js';
 import type { Tool, ToolContext, ToolOutput, ToolSource } from './tool.js';
 import { ToolError, type ToolErrorKind } from '../contract/tool-error.js';
 import type { ToolData } from '../contract/tool-data.js';
+import type { ActionRecord } from '../contract/tool-outcome.js';
 
 /** Past this a tool's output is cut, so one noisy call cannot flood the model's context. */
 export const TOOL_OUTPUT_LIMIT = 30_000;
@@ -19,17 +20,8 @@ const REFUSED_INPUT_PREVIEW_CHARS = 200;
 /** After a stop, how long a tool has to stop or finish before the call is reported as possibly still running. */
 const DEFAULT_SETTLE_GRACE_MS = 10_000;
 
-export interface ToolResult {
-  ok: boolean;
-  /** What the model reads. Failed calls start with "Error: ". */
-  output: string;
-  /** The parsed arguments when they were valid JSON, else the raw text. */
-  input: unknown;
-  ms: number;
-  /** One short line for the call's card. */
-  title?: string;
-  /** Small JSON details for the card (at most 10 KB). */
-  metadata?: Record<string, unknown>;
+/** A call's outcome as the registry gives it to the turn, which reports it as an `ActionRecord`. */
+export interface ToolResult extends Pick<ActionRecord, 'ok' | 'output' | 'input' | 'ms' | 'title' | 'metadata'> {
   /** Files for the user, never sent to the model (at most 5 MB of data per call). */
   attachments?: BoundAttachment[];
   /** A failure whose message quotes words from outside (ToolError.outside). */

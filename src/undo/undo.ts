@@ -1,6 +1,7 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Lang } from '../i18n.js';
+import type { UndoState } from '../contract/undo.js';
 import type { SnapshotInfo, SnapshotsRepo } from '../store/snapshots-repo.js';
 import { createBlobFiles, removeBlobFile } from './blobs.js';
 import { diffManifests } from './diff.js';
@@ -34,8 +35,6 @@ export interface UndoResult extends Omit<RevertOutcome, 'notCovered'> {
   notCovered: string[];
   message: string;
 }
-
-export type UndoState = 'undoable' | 'undone' | 'expired' | 'running';
 
 export type UndoErrorCode = 'nothing_to_undo' | 'expired' | 'elsewhere';
 

@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { totalLimitMs, type McpServerSettings } from '../../config/mcp-settings.js';
-import type { McpServerState } from '../types.js';
+import type { McpServerState } from '../../contract/mcp-server.js';
 import { backoffMs, type RetryPolicy } from './backoff.js';
 import { isConnectionLost, isHopeless, isTimeout, reasonOf as plainReason, redactor } from './errors.js';
 import { cleanText } from './names.js';

@@ -1,159 +1,49 @@
 /**
- * The API's shapes as the web app reads them. Events come from the one zod definition the server
- * streams (src/bus/events.ts); the resources mirror src/server/sessions.ts and status.ts.
+ * The API's shapes as the web app reads them: the server's own definitions (src/contract and the
+ * events of src/bus/events.ts), imported as types only so no schema code reaches the bundle. What is
+ * defined here is the web app's own: the chat view's parts and what it keeps of events.
  */
 import type { BusEvent, McpServerChanged } from '../../../src/bus/events.js';
+import type { McpServer } from '../../../src/contract/mcp-server.js';
+import type { History as ServedHistory } from '../../../src/contract/history.js';
+import type { Message as StoredMessage, Part as StoredPart } from '../../../src/contract/message.js';
 
 export type { BusEvent, McpServerChanged };
+export type { Memory } from '../../../src/contract/memory.js';
+export type {
+  PermissionRecord,
+  PermissionRule as RuleDecision,
+  PermissionSettings,
+  RuleValue as ToolRule,
+} from '../../../src/contract/permission.js';
+export type { Models } from '../../../src/contract/models.js';
+export type { Status } from '../../../src/contract/status.js';
+export type { Uploaded } from '../../../src/contract/upload.js';
+export type { Session } from '../../../src/contract/session.js';
+export type { AttachmentSummary as AttachmentInfo, ToolState } from '../../../src/contract/tool-outcome.js';
+export type { UndoResult, UndoState } from '../../../src/contract/undo.js';
+
 /** An MCP server as GET /api/mcp and `mcp.server` events give it. */
-export type McpServer = McpServerChanged['server'];
+export type { McpServer };
 /** What GET /api/events sends: session and permission events, and MCP servers' changes. */
 export type ServerEvent = BusEvent | McpServerChanged;
 export type McpState = McpServer['state'];
 export type EventOf<T extends BusEvent['type']> = Extract<BusEvent, { type: T }>;
 
-export interface Session {
-  id: string;
-  title: string;
-  createdAt: number;
-  updatedAt: number;
-  messageCount: number;
-  status: 'busy' | 'idle';
-}
-
-export interface AttachmentInfo {
-  name: string;
-  mimeType: string;
-  size: number;
-  path?: string;
-}
-
-export type ToolState = 'pending' | 'running' | 'completed' | 'error';
-
-export interface TextPart {
-  id: string;
-  type: 'text' | 'reasoning';
-  text: string;
-}
-
-export interface ToolPart {
-  id: string;
-  type: 'tool';
-  callId: string;
-  tool: string;
-  input: unknown;
-  output: string | null;
-  state: ToolState;
-  ms: number | null;
-  title?: string;
-  metadata?: Record<string, unknown>;
-  attachments?: AttachmentInfo[];
-  /** How each permission the call requested was decided. */
-  permission?: PermissionRecord[];
-  /** The latest progress line while the call runs (events only). */
-  progress?: string;
-}
-
-/** What a compaction wrote in place of older messages for the model; those messages stay in the history. */
-export interface SummaryPart {
-  id: string;
-  type: 'summary';
-  text: string;
-  covers: { upTo: string; upToCreatedAt: number; messages: number; model: string };
-}
-
+/** A text or reasoning part, as the chat view grows it from deltas. */
+export type TextPart = Extract<StoredPart, { type: 'text' | 'reasoning' }>;
+export type SummaryPart = Extract<StoredPart, { type: 'summary' }>;
+/** A tool part as the chat view holds it: as stored, and while it runs its latest progress line (events only). */
+export type ToolPart = Extract<StoredPart, { type: 'tool' }> & { progress?: string };
 export type Part = TextPart | ToolPart | SummaryPart;
+/** A message as the chat view holds it. */
+export type Message = Omit<StoredMessage, 'parts'> & { parts: Part[] };
+/** GET …/messages as the web app reads it: servers from before undo leave out `undo` and `changingTools`. */
+export type History = Omit<ServedHistory, 'undo' | 'changingTools'> &
+  Partial<Pick<ServedHistory, 'undo' | 'changingTools'>>;
 
-export interface Message {
-  id: string;
-  sessionId: string;
-  turnId: string;
-  role: 'user' | 'assistant';
-  createdAt: number;
-  parts: Part[];
-}
-
-export type UndoState = 'undoable' | 'undone' | 'expired' | 'running';
-
-export interface History {
-  messages: Message[];
-  resumeAfter: number;
-  /** Turns that changed files, newest first (older servers leave it out). */
-  undo?: Array<{ turnId: string; state: UndoState }>;
-  /** Tools whose calls may change the workspace. */
-  changingTools?: string[];
-}
-
-/** What POST …/undo did. */
-export type UndoResult = Omit<EventOf<'undo'>, 'type' | 'seq' | 'sessionId'> & { session: string };
-
-export interface Status {
-  version: string;
-  mode: 'offline' | 'llm';
-  provider: string;
-  model: string;
-  tools: string[];
-  mcp: Array<{ name: string; state: McpState; tools: number; error?: string }>;
-  sessions: { running: string[]; limit: number };
-  /** Absent from servers before long-term memory. */
-  memory?: {
-    count: number;
-    embeddings: {
-      kind: 'none' | 'remote' | 'local';
-      model?: string;
-      progress?: { done: number; total: number };
-      error?: string;
-    };
-  };
-}
-
-export interface Memory {
-  id: string;
-  sessionId: string;
-  kind: 'fact' | 'preference' | 'note';
-  content: string;
-  tags: string[];
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface Models {
-  mode: 'offline' | 'llm';
-  provider: string;
-  current: string;
-  models: string[];
-  source: 'provider' | 'config' | 'offline';
-}
-
-export interface Uploaded {
-  path: string;
-  size: number;
-  mimeType: string;
-}
-
-export type PermissionRecord = NonNullable<EventOf<'tool.end'>['permission']>[number];
-
-export interface PermissionAsk {
-  id: string;
-  sessionId: string;
-  turnId: string;
-  callId: string;
-  tool: string;
-  action: string;
-  target: string;
-  /** For a command line: every sub-command it would run. */
-  parts?: EventOf<'permission.asked'>['parts'];
-  mustAsk?: string;
-}
-
-export type RuleDecision = 'allow' | 'ask' | 'deny';
-/** A tool's rule: one decision, or decisions by pattern (first match wins). */
-export type ToolRule = RuleDecision | Record<string, RuleDecision>;
-
-/** GET /api/permissions. */
-export interface PermissionSettings {
-  rules: Record<string, ToolRule>;
-  defaults: Record<string, ToolRule>;
-  effective: Record<string, ToolRule>;
-  remembered: Array<{ tool: string; pattern: string; decision: 'allow' | 'deny'; createdAt: number }>;
-}
+/** A permission ask waiting for the user, as a `permission.asked` event brings it. */
+export type PermissionAsk = Pick<
+  EventOf<'permission.asked'>,
+  'id' | 'sessionId' | 'turnId' | 'callId' | 'tool' | 'action' | 'target' | 'parts' | 'mustAsk'
+>;
