@@ -40,11 +40,12 @@ interface Reading {
 const MADE_AT_RUN_TIME = /[$`]/;
 /**
  * A word with a wildcard, led by it or by `-` (`*`, `-?`), which may expand to a file named like
- * options (`-f`, `-rf`). With a `.` or `/` in it every name it expands to is a bad option word
- * (`-f.log`), which the program refuses.
+ * options (`-f`, `-rf`). With a `.` or `/` in it outside brackets every name it expands to is a bad
+ * option word (`-f.log`), which the program refuses; inside brackets (`-[e-g.]`) the dot is only one
+ * of the characters that may stand there, so from the first `[` to the last `]` counts as any text.
  */
 const mayBeOptions = (word: string) =>
-  bracesMakeOptions(word) || (/^[-*?[]/.test(word) && /[*?[]/.test(word) && !/[./]/.test(word));
+  bracesMakeOptions(word) || (/^[-*?[]/.test(word) && /[*?[]/.test(word) && !/[./]/.test(word.replace(/\[.*\]/s, '')));
 /**
  * A brace expansion that may make an option word: bash makes several words of `{-rf,t1}` or
  * `-{r,f}`, and one led by `-` is an option. `{a,b}.log` makes only names.

@@ -28,6 +28,8 @@ const MAX_WRAPS = 32;
 const MAX_PARTS = 500;
 /** Longer command lines are not read: nobody approves 100 KB of shell. */
 const MAX_COMMAND_CHARS = 100_000;
+/** Folders a line's `cd`s may leave it in, past which where it runs counts as not known. */
+const MAX_CWDS = 16;
 /** How much of an unreadable spot a reason quotes. */
 const SHOWN_CHARS = 40;
 /** Redirection operators that write to their destination. */
@@ -87,6 +89,19 @@ interface State {
   git: GitPending[];
   /** Parts whose program reads a settings file from the home folder (closed-world.ts). */
   settingsReaders: TargetPart[];
+  /**
+   * What a first reading found about the whole line, for the second: a `cd` in a subshell, a branch
+   * or a function defined later may or may not run before a command, and a loop's later commands run
+   * before its earlier ones again, so what holds anywhere on the line holds for every part.
+   */
+  line?: LineFacts;
+}
+
+/** What holds anywhere on a line: every folder it may be in, whether it may write files. */
+interface LineFacts {
+  cwds: string[];
+  cwdUnknown: boolean;
+  mayWrite: boolean;
 }
 
 /**
@@ -98,8 +113,10 @@ interface State {
 export async function analyzeCommand(command: string, options: AnalyzeOptions): Promise<CommandAnalysis> {
   if (command.length > MAX_COMMAND_CHARS)
     return { ok: false, reason: `the command line is longer than ${MAX_COMMAND_CHARS / 1000} KB` };
-  const state: State = {
-    parser: await bashParser(),
+  const parser = await bashParser();
+  const locate = programLocator(options.cwd, options.path);
+  const fresh = (line?: LineFacts): State => ({
+    parser,
     options,
     danger: {
       cwd: options.cwd,
@@ -107,21 +124,22 @@ export async function analyzeCommand(command: string, options: AnalyzeOptions): 
       writable: (options.writable ?? []).map((p) => path.resolve(options.cwd, p)),
       home: homedir(),
     },
-    locate: programLocator(options.cwd, options.path),
+    locate,
     parts: [],
     functions: new Set(),
     cwds: [options.cwd],
     git: [],
     settingsReaders: [],
-  };
-  try {
-    readLine(command, state, 0);
-  } catch (err) {
-    // Thousands of nested $( … ) outrun the stack: such a line is not read, and so it asks.
-    if (err instanceof RangeError) return { ok: false, reason: 'the command line is nested too deeply to read' };
-    throw err;
-  }
-  if (state.failure) return { ok: false, reason: state.failure };
+    ...(line ? { line } : {}),
+  });
+  // Read twice: the first reading gathers what holds anywhere on the line (every folder a `cd` may
+  // lead to, whether anything writes), the second reads each part knowing it.
+  const first = fresh();
+  const failed = readSafely(command, first);
+  if (failed) return failed;
+  const state = fresh({ cwds: first.cwds, cwdUnknown: first.cwdUnknown === true, mayWrite: first.mayWrite === true });
+  const again = readSafely(command, state);
+  if (again) return again;
   settleGitParts(state.git, {
     cwds: state.cwds,
     cwdUnknown: state.cwdUnknown,
@@ -136,6 +154,17 @@ export async function analyzeCommand(command: string, options: AnalyzeOptions): 
     return !seen.has(key) && (seen.add(key), true);
   });
   return { ok: true, parts, ...(state.catastrophe ? { catastrophe: state.catastrophe } : {}) };
+}
+
+function readSafely(command: string, state: State): { ok: false; reason: string } | undefined {
+  try {
+    readLine(command, state, 0);
+  } catch (err) {
+    // Thousands of nested $( … ) outrun the stack: such a line is not read, and so it asks.
+    if (err instanceof RangeError) return { ok: false, reason: 'the command line is nested too deeply to read' };
+    throw err;
+  }
+  return state.failure ? { ok: false, reason: state.failure } : undefined;
 }
 
 const quote = (text: string) => JSON.stringify(text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text);
@@ -281,23 +310,47 @@ function knownScript(name: string, args: Word[], state: State): boolean {
     script.value.startsWith('-')
   )
     return false;
-  // node resolves its script by text from the real folder it runs in, then follows links.
-  if (state.cwdUnknown && !path.isAbsolute(script.value)) return false;
-  let real: string;
-  try {
-    real = realpathSync(path.resolve(realpathSync.native(state.danger.cwd), script.value));
-  } catch {
-    return false;
-  }
-  return folders.some((f) => {
+  // node resolves its script by text from the real folder it runs in, then follows links: from every
+  // folder the line may be in, both the path and where it leads lie in a known folder (read-only in the
+  // sandbox), so no link on the way can be pointed elsewhere by the line first.
+  const relative = !path.isAbsolute(script.value);
+  if (relative && (state.cwdUnknown || state.line?.cwdUnknown)) return false;
+  const roots = folders.flatMap((f) => {
     try {
-      const root = realpathSync(f);
-      return real.startsWith(`${root}${path.sep}`);
+      return [realpathSync(f)];
+    } catch {
+      return [];
+    }
+  });
+  const known = (p: string) => roots.some((root) => p.startsWith(`${root}${path.sep}`));
+  return (relative ? candidateCwds(state) : [state.danger.cwd]).every((from) => {
+    try {
+      const written = path.resolve(realpathSync.native(from), script.value);
+      return known(written) && known(realpathSync(written));
     } catch {
       return false;
     }
   });
 }
+
+/** Every folder the line may be in: those the first reading found, or as it reads now. */
+const candidateCwds = (state: State): string[] => [...new Set(state.line?.cwds ?? [state.danger.cwd])];
+
+/**
+ * True when `written` (a program or script by its path) lies where the line can write: a relative path,
+ * or one in the workspace, the sandbox's own /tmp or the home. A link there can be pointed elsewhere,
+ * or a folder put in its place, by the same line before it runs.
+ */
+function mayChange(written: string, state: State): boolean {
+  if (!path.isAbsolute(written)) return true;
+  const inside = (root: string | undefined) => root !== undefined && isInsideFolder(root, path.resolve(written));
+  return inside(state.options.cwd) || inside('/tmp') || inside(state.options.home) || inside(homedir());
+}
+
+const isInsideFolder = (root: string, p: string) => {
+  const rel = path.relative(root, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+};
 
 /** git's global options (before the subcommand) taking a value of their own. */
 const GIT_GLOBAL_WITH_VALUE = new Set([
@@ -351,8 +404,9 @@ function run(
     });
     return;
   }
-  // `./x` and `../bin/x` are found from where the line is by then (after its `cd`s), not where it started.
-  if (state.cwdUnknown && program.value.includes('/') && !path.isAbsolute(program.value)) {
+  // `./x` and `../bin/x` are found from the folder the line is in when it runs: any its `cd`s may lead to.
+  const relative = program.value.includes('/') && !path.isAbsolute(program.value);
+  if (relative && (state.cwdUnknown || state.line?.cwdUnknown)) {
     state.parts.push({
       text: argv.map((w) => w.raw).join(' '),
       opaque: `${program.value} is run by its path from a folder that is not known before the line runs`,
@@ -360,7 +414,17 @@ function run(
     });
     return;
   }
-  const where = state.locate(program.value, state.danger.cwd);
+  const places = (relative ? candidateCwds(state) : [state.danger.cwd]).map((from) =>
+    state.locate(program.value, from),
+  );
+  // The one that could not be read, if any: what runs must be known from every folder.
+  const where = places.find((w) => !w.exists || w.insideCwd || !w.inPathDir) ?? places[0]!;
+  const placeReason =
+    new Set(places.map((w) => w.real)).size > 1
+      ? `${program.value} is a different program depending on which of the line's cd commands ran`
+      : where.byPath && state.line?.mayWrite && mayChange(program.value, state)
+        ? `the same line may change what ${program.value} leads to before it runs`
+        : undefined;
   const written = path.basename(program.value) || program.value;
   const realName = where.exists && where.real ? path.basename(where.real) : written;
   const argText = args.map((a) => a.value);
@@ -389,6 +453,7 @@ function run(
   const dynamicScript = unwrapped?.scripts?.find((s) => s.dynamic);
   const opaque =
     extra.opaque ??
+    placeReason ??
     (where.byPath && !where.exists
       ? `${program.value} does not exist yet: an earlier command may make it, and what it runs cannot be read`
       : undefined) ??
@@ -405,7 +470,10 @@ function run(
     (dynamicScript ? `the command line it runs (${dynamicScript.raw}) is made at run time` : undefined);
   // Closed world: the name the program really has (links followed; the applet's for busybox) must be known to run only itself.
   const knownName = multiCall ? written : where.exists && where.real ? realName : written;
-  const ownFunction = !where.byPath && state.functions.has(written);
+  // A function the line defines is read where it is defined, but only a name no program or builtin has
+  // is surely it: one defined in a subshell, or removed with `unset -f`, leaves the program of that name.
+  const ownFunction =
+    !where.byPath && state.functions.has(written) && !where.exists && !isBuiltin(written) && !KEYWORDS.has(written);
   // A bare name found nowhere runs nothing today, but an earlier command on the line may put a program there.
   const missing =
     !where.exists && !where.byPath && !ownFunction && !isBuiltin(written) && !KEYWORDS.has(written)
@@ -433,12 +501,18 @@ function run(
   if (written === 'cd') {
     // `cd ~…` and `cd -` go where this process cannot tell (the command's HOME is not ours; OLDPWD), and
     // so do `cd su*` (bash picks the folder) and `cd lnk/..` (`set -P` would follow the link first).
-    const to = args.some((a) => a.dynamic || a.glob || /^[~-]/.test(a.value) || !landsAlike(state.danger.cwd, a.value))
-      ? undefined
-      : cdTarget(args, state.danger);
+    const target = (from: string) =>
+      args.some((a) => a.dynamic || a.glob || /^[~-]/.test(a.value) || !landsAlike(from, a.value))
+        ? undefined
+        : cdTarget(args, { ...state.danger, cwd: from });
+    const to = target(state.danger.cwd);
     if (to) state.danger = { ...state.danger, cwd: to };
-    if (to) state.cwds.push(to);
-    else state.cwdUnknown = true;
+    // A cd may not run (a subshell's, a branch's, a function's never called): the line may be in any
+    // folder it was in before, or in any it leads to from one of them.
+    const targets = [...new Set(state.cwds)].map(target);
+    if (targets.some((t) => t === undefined)) state.cwdUnknown = true;
+    else state.cwds.push(...(targets as string[]));
+    if (new Set(state.cwds).size > MAX_CWDS) state.cwdUnknown = true;
   }
   if (written === 'pushd' || written === 'popd') state.cwdUnknown = true;
   for (const inner of unwrapped?.runs ?? [])

@@ -784,10 +784,10 @@ describe('git understood only while its settings run nothing', () => {
     // <root>/bin/cat is a program on PATH; <root>/ws/bin/cat is a file the model wrote.
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'zhixing-rel-')));
     roots.push(root);
-    for (const dir of ['bin', 'ws/a/b', 'ws/bin', 'ws/skills/x']) mkdirSync(join(root, dir), { recursive: true });
+    for (const dir of ['bin', 'ws/a/b', 'ws/bin', 'skills/x']) mkdirSync(join(root, dir), { recursive: true });
     writeFileSync(join(root, 'bin', 'cat'), '#!/bin/sh\n', { mode: 0o755 });
     writeFileSync(join(root, 'ws', 'bin', 'cat'), '#!/bin/sh\nrm -rf ../important\n', { mode: 0o755 });
-    writeFileSync(join(root, 'ws', 'skills', 'x', 'run.mjs'), '');
+    writeFileSync(join(root, 'skills', 'x', 'run.mjs'), '');
     const { symlinkSync } = await import('node:fs');
     symlinkSync(join(root, 'ws', 'a', 'b'), join(root, 'ws', 'lnk'));
     const here = { cwd: join(root, 'ws'), path: join(root, 'bin'), home: join(root, 'ws') };
@@ -805,9 +805,54 @@ describe('git understood only while its settings run nothing', () => {
       expect(await decide(rules, command, here), command).toMatchObject({ decision: 'ask', needsPerson: true });
     // A known script is one only where node would really find it.
     const node = { path: `${join(root, 'bin')}:${dirname(process.execPath)}` };
-    const known = { ...here, ...node, knownScripts: [join(root, 'ws', 'skills')] };
-    expect(await decide(rules, 'node skills/x/run.mjs', known)).toMatchObject({ decision: 'allow' });
-    expect(await decide(rules, 'cd "$D" && node skills/x/run.mjs', known)).toMatchObject({ needsPerson: true });
+    const known = { ...here, ...node, knownScripts: [join(root, 'skills')] };
+    expect(await decide(rules, 'node ../skills/x/run.mjs', known)).toMatchObject({ decision: 'allow' });
+    expect(await decide(rules, 'cd "$D" && node ../skills/x/run.mjs', known)).toMatchObject({ needsPerson: true });
+    expect(await decide(rules, '(cd a); node ../skills/x/run.mjs', known)).toMatchObject({ needsPerson: true });
+    // Reached through a link in the workspace, which the line could point elsewhere first.
+    symlinkSync(join(root, 'skills', 'x', 'run.mjs'), join(root, 'ws', 'run.mjs'));
+    expect(await decide(rules, 'node run.mjs', known)).toMatchObject({ needsPerson: true });
+  });
+
+  it('a cd that may not run, a function that may not be defined, a link the line changes: read as bash may run them', async () => {
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'zhixing-maybe-')));
+    roots.push(ws);
+    writeFileSync(join(ws, 'ls'), '#!/bin/sh\nrm -rf victim\n', { mode: 0o755 });
+    const { symlinkSync } = await import('node:fs');
+    symlinkSync('/usr/bin/ls', join(ws, 'x'));
+    const here = { cwd: ws, path: '/usr/bin:/bin', home: ws };
+    for (const command of [
+      // The workspace's own ls runs: none of these cds moves the line before it.
+      '(cd /usr/bin); ./ls',
+      'cd /usr/bin | true; ./ls',
+      'cd /usr/bin & ./ls',
+      'echo $(cd /usr/bin); ./ls',
+      'false && cd /usr/bin; ./ls',
+      'if false; then cd /usr/bin; fi; ./ls',
+      'f(){ cd /usr/bin; }; ./ls',
+      'for d in a b; do ./ls; cd /usr/bin; done',
+      // A function of a program's name, defined where it may not hold, or removed: the program runs.
+      '(nice() { :; }); nice rm -rf victim',
+      'git() { :; }; unset -f git; git p',
+      'f() { git() { :; }; }; git p',
+      // A link the same line points elsewhere before it runs.
+      'ln -sfn /usr/bin/nice x; ./x rm -rf victim',
+      'for i in 1 2; do ./x rm -rf victim; ln -sfn /usr/bin/nice x; done',
+      // Words bash fills from PWD, OLDPWD and the folder stack.
+      'OLDPWD=-rf; rm ~- victim',
+      'PWD=-rf; rm ~+ victim',
+      'rm ~-/x -r',
+      // Brackets may put any of their characters in a name: `-[e-g.]` can be `-f`.
+      'touch ./-f && rm -r -[e-g.] victim',
+      'rm -r -[[:alpha:].] victim',
+      'rm -r -[!.] victim',
+    ]) {
+      const v = await decide(rules, command, here);
+      if (v.decision !== 'deny') expect(v, command).toMatchObject({ decision: 'ask', needsPerson: true });
+    }
+    // Sequential cds, links left alone and plain functions stay understood.
+    for (const command of ['cd /usr/bin && ls', './x -l', 'greet() { echo hi; }; greet', 'ls ~/notes'])
+      expect(await decide(rules, command, here), command).toMatchObject({ decision: 'allow' });
   });
 
   it("a line that may write git's settings before git reads them", async () => {

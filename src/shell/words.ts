@@ -20,6 +20,12 @@ const DYNAMIC_NODES = new Set([
   'arithmetic_expansion',
 ]);
 
+/**
+ * `~+`, `~-`, `~2`, `~-1` at a word's start: bash puts PWD, OLDPWD or an entry of the folder stack
+ * there, which the line can set to anything (`OLDPWD=-rf; rm ~- x` is `rm -rf x`).
+ */
+const RUN_TIME_TILDE = /^~(?:[+-]|[+-]?\d+)(?:\/|$)/;
+
 /** `{a,b}` and `{1..3}` become several words. */
 const BRACE_EXPANSION = /\{[^}]*(?:,|\.\.)[^}]*\}/;
 
@@ -132,6 +138,8 @@ function wordOf(node: Node): { value: string; dynamic: boolean; glob: boolean } 
         dynamic ||= w.dynamic;
         glob ||= w.glob;
       }
+      // `~-/x`: a tilde-prefix that bash fills from PWD, OLDPWD or the folder stack, whatever the rest is.
+      if (node.children[0]?.type === 'word' && RUN_TIME_TILDE.test(node.children[0].text)) dynamic = true;
       // The grammar splits `{PA,}TH` into pieces none of which is a brace expansion alone: bash sees the whole.
       const skeleton = node.children.map((c) => (c?.type === 'word' ? c.text : 'x')).join('');
       if (BRACE_EXPANSION.test(skeleton)) glob = true;
@@ -143,7 +151,7 @@ function wordOf(node: Node): { value: string; dynamic: boolean; glob: boolean } 
       const named = node.namedChildren.filter((c): c is Node => c !== null);
       if (type === 'command_name' && named.length === 1) return wordOf(named[0]!);
       if (named.length && type !== 'word') return wordOf(named[0]!);
-      return { ...unquoted(node.text), dynamic: false };
+      return { ...unquoted(node.text), dynamic: RUN_TIME_TILDE.test(node.text) };
     }
     case 'brace_expression':
       return { value: node.text, dynamic: false, glob: true };
