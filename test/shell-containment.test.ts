@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { programsDeniedOutright } from '../src/shell/denied-programs.js';
 import { detectSandbox, findProgram, type SandboxInfo } from '../src/shell/sandbox.js';
 import {
@@ -227,6 +227,48 @@ describe.skipIf(!HAVE_BWRAP)('shell commands in bubblewrap', () => {
     expect(maskPrograms).toEqual(['curl']);
     for (const command of spellings)
       expect((await run(command, { maskPrograms: () => maskPrograms })).output).not.toContain('libcurl');
+  });
+
+  describe('a PATH folder in the home that the command could make', () => {
+    const local = () => path.join(fx.userHome, '.local');
+    const env = () => ({ ...process.env, PATH: `${local()}/bin:${process.env.PATH ?? ''}` });
+    // A program of the line's own, named like an installed one: it leaves a file behind when it runs.
+    const plant =
+      "mkdir -p ~/.local/bin && printf '#!/bin/sh\\necho planted ls; touch planted-ran\\n' > ~/.local/bin/ls && chmod +x ~/.local/bin/ls";
+    afterEach(() => {
+      for (const made of [local(), path.join(fx.workspace, 'planted-ran')])
+        rmSync(made, { recursive: true, force: true });
+    });
+
+    it('runs the real ls when the line makes ~/.local/bin/ls first and ~/.local/bin is missing here', async () => {
+      writeFileSync(path.join(fx.workspace, 'listed.txt'), '');
+      const r = await run(`${plant} && ls`, { env: env() });
+      expect(r.output).toContain('listed.txt');
+      expect(r.output).not.toContain('planted ls');
+      expect(existsSync(path.join(fx.workspace, 'planted-ran'))).toBe(false);
+    });
+
+    it('runs the real ls when ~/.local/bin exists here and the line moves it aside to make its own', async () => {
+      mkdirSync(path.join(local(), 'bin'), { recursive: true });
+      writeFileSync(path.join(fx.workspace, 'listed.txt'), '');
+      const r = await run(`mv ~/.local ~/.aside; ${plant}; ls`, { env: env() });
+      expect(r.output).toContain('listed.txt');
+      expect(r.output).not.toContain('planted ls');
+      expect(existsSync(path.join(fx.workspace, 'planted-ran'))).toBe(false);
+    });
+
+    it('gives the reader the very PATH bash looks in', async () => {
+      mkdirSync(path.join(local(), 'bin'), { recursive: true });
+      const seen: string[] = [];
+      const r = await run('printf "%s\\n" "$PATH"', {
+        env: { ...env(), PATH: `.::bin:${fx.workspace}:/tmp:${env().PATH}` },
+        analyze: async (command, options) => (seen.push(options.path), blindReader(command)),
+      });
+      const bashPath = r.output.split('\n')[1];
+      expect(seen).toEqual([bashPath]);
+      expect(bashPath!.split(':')).not.toContain(`${fx.workspace}`);
+      expect(bashPath!.split(':').every((d) => path.isAbsolute(d) && !d.startsWith('/tmp'))).toBe(true);
+    });
   });
 
   it('on timeout ends the command and what it started in the background', async () => {

@@ -116,6 +116,29 @@ describe('the bubblewrap policy', () => {
     expect(s).not.toContain('--ro-bind $B/user $B/user');
   });
 
+  it('holds a PATH folder shown deep in the home: each folder above it is a mount of its own, made before it', () => {
+    const local = path.join(base, 'user', '.local', 'bin');
+    const node = path.join(base, 'user', '.nvm', 'versions', 'node', 'v22', 'bin');
+    for (const d of [local, node, path.join(o.home, 'skills')]) mkdirSync(d, { recursive: true });
+    const s = steps(bwrapArgs({ ...o, searchPath: `${local}:${node}:/usr/bin` }));
+    const at = (step: string) => {
+      expect(s).toContain(step);
+      return s.indexOf(step);
+    };
+    // `mv ~/.local ~/x` would otherwise take the read-only ~/.local/bin away and leave room for a writable one.
+    expect(at('--tmpfs $B/user/.local')).toBeLessThan(at('--ro-bind $B/user/.local/bin $B/user/.local/bin'));
+    expect(at('--tmpfs $B/user')).toBeLessThan(at('--tmpfs $B/user/.nvm'));
+    expect(at('--tmpfs $B/user/.nvm')).toBeLessThan(at('--tmpfs $B/user/.nvm/versions'));
+    expect(at('--tmpfs $B/user/.nvm/versions/node')).toBeLessThan(
+      at('--ro-bind $B/user/.nvm/versions/node/v22 $B/user/.nvm/versions/node/v22'),
+    );
+    // The folder holding the skills and the workspace too, and the workspace bound into it after, or it would be hidden.
+    expect(at('--tmpfs $B/user/.zhixing')).toBeLessThan(
+      at('--bind $B/user/.zhixing/workspace $B/user/.zhixing/workspace'),
+    );
+    expect(s.filter((x) => x.startsWith('--tmpfs $B/user/.zhixing/'))).toEqual([]);
+  });
+
   it('masks every copy of a denied program, at its real path, but never the shell itself', () => {
     mkdirSync(path.join(base, 'tools', 'bin'), { recursive: true });
     writeFileSync(path.join(base, 'tools', 'bin', 'fetch'), '#!/bin/sh\n', { mode: 0o755 });

@@ -60,8 +60,11 @@ export function bwrapArgs(o: ContainOptions, userNet?: UserNetBinding): string[]
   const zhixingHome = existing(o.home)?.path ?? path.resolve(o.home);
   const args: string[] = [];
   const shown: string[] = [];
+  // Folders shown read-only inside the empty home: mounted after the folders that hold them in place.
+  const inHome: string[][] = [];
   const show = (from: string, at: string) => {
-    args.push('--ro-bind', from, at);
+    if (within(at, userHome) && at !== userHome) inHome.push(['--ro-bind', from, at]);
+    else args.push('--ro-bind', from, at);
     shown.push(at);
   };
   for (const e of systemEntries()) {
@@ -91,6 +94,14 @@ export function bwrapArgs(o: ContainOptions, userNet?: UserNetBinding): string[]
     show(skills.path, path.join(zhixingHome, 'skills'));
     if (skills.path !== path.join(zhixingHome, 'skills')) show(skills.path, skills.path);
   }
+  args.push(
+    ...holders(
+      inHome.map((b) => b[2]!),
+      userHome,
+      workspace,
+    ),
+    ...inHome.flat(),
+  );
   args.push('--bind', workspace, workspace);
   shown.push(workspace);
   const isShown = (p: string) => shown.some((s) => within(p, s));
@@ -128,6 +139,24 @@ export function bwrapArgs(o: ContainOptions, userNet?: UserNetBinding): string[]
   );
   if (userNet) args.push('--info-fd', String(INFO_FD), '--block-fd', String(BLOCK_FD));
   return args;
+}
+
+/**
+ * A folder shown read-only inside the writable home (`~/.local/bin`) is held by its mount only: the
+ * folder above it, made in the home for the mount, could be renamed away (`mv ~/.local ~/x`) and a
+ * writable `~/.local/bin` made in its place. So each folder between the home and a shown one is a
+ * mount of its own, an empty writable tmpfs, which no command can rename or remove. None inside the
+ * workspace, which would be hidden by it.
+ */
+function holders(mounts: string[], userHome: string, workspace: string): string[] {
+  const found = new Set<string>();
+  for (const at of mounts) {
+    for (let dir = path.dirname(at); dir !== userHome && within(dir, userHome); dir = path.dirname(dir)) {
+      if (!within(dir, workspace) && !mounts.some((m) => within(dir, m))) found.add(dir);
+    }
+  }
+  // Outer folders first, so an inner one is made inside the outer mount.
+  return [...found].sort((a, b) => a.split(path.sep).length - b.split(path.sep).length).flatMap((d) => ['--tmpfs', d]);
 }
 
 /**

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { CONFIG_FILE, ENV_FILE } from '../config/paths.js';
 import { createBoundedAnalyzer } from '../shell/analyze-bounded.js';
 import type { AnalyzeOptions, CommandAnalysis } from '../shell/analyze.js';
+import { commandPath } from '../shell/command-path.js';
 import { shellEnv } from '../shell/env.js';
 import { runCommand } from '../shell/run.js';
 import { findProgram, launchFor, type SandboxInfo } from '../shell/sandbox.js';
@@ -134,6 +135,12 @@ export function createShellTool(deps: ShellToolDeps): Tool {
       const files = protectedFiles(deps.home, deps.dbPath);
       // Under bubblewrap the command's home starts empty: the user's own ~/.gitconfig is not what its git reads.
       const emptyHome = info.ok && info.kind === 'bwrap';
+      // One PATH for the reader, the sandbox and bash: none of its folders is one the command can write or make.
+      env.PATH = commandPath({
+        searchPath: env.PATH!,
+        writable: [ctx.workspace, '/tmp', os.tmpdir()],
+        ...(emptyHome ? { emptyHome: { path: userHome, hidden: [deps.home, ...(deps.private ?? [])] } } : {}),
+      });
       // A parser that fails is a line that could not be read: it asks, as any unreadable line does.
       const analysis: CommandAnalysis = await analyze(args.command, {
         cwd: ctx.workspace,
