@@ -25,9 +25,6 @@ export interface ElementTarget {
 /** Frames whose document is the one that made them (or its parent's): their own URL names no site. */
 const INHERITING = /^about:(?:blank|srcdoc)(?:[?#]|$)/i;
 
-/** Elements that hold a document of their own, into which a click at their middle would go. */
-const FRAME_ELEMENTS = 'iframe, frame, object, embed';
-
 /** How the element is shown in asks and results: `[ref=e12]` or the selector. */
 export const targetName = (t: ElementTarget): string => (t.ref ? `[ref=${t.ref}]` : (t.selector ?? ''));
 
@@ -73,7 +70,8 @@ export async function siteOf(frame: FrameLike, inherits = parentReaches): Promis
 /**
  * Whether the frame's parent can read the frame's document, asked of the parent's page: true only for a
  * document of the parent's origin. The parent could answer falsely, but only to credit its own site with
- * a frame it could already act through.
+ * a frame it could already act through. An element with no `contentDocument` to ask (an `<embed>`, whose
+ * document another site may have turned into about:blank) is answered no, never `undefined !== null`.
  */
 async function parentReaches(frame: FrameLike): Promise<boolean> {
   const owner = await (frame as Frame).frameElement?.().catch(() => null);
@@ -81,7 +79,8 @@ async function parentReaches(frame: FrameLike): Promise<boolean> {
   try {
     return await owner.evaluate((el) => {
       try {
-        return (el as HTMLIFrameElement).contentDocument !== null;
+        const doc: unknown = (el as HTMLIFrameElement).contentDocument;
+        return typeof doc === 'object' && doc !== null && (doc as Node).nodeType === 9;
       } catch {
         return false;
       }
@@ -141,20 +140,31 @@ const originOf = (url: string): string => {
 
 /**
  * The site of a frame the element is or holds, when it is not `site`'s: a click lands in whatever
- * document is at the element's middle, which for an iframe (or a box around one) is the frame's.
+ * document is at the element's middle, which for an iframe (or a box around one) is the frame's. The
+ * frames are found from their side (each child frame's element, inside the element or a shadow root
+ * within it): Playwright gives no `contentFrame()` for an `<embed>`, which can hold another site's page.
  */
 async function otherSiteWithin(handle: ElementHandle, site: string): Promise<string | undefined> {
-  const inner = await handle.$$(FRAME_ELEMENTS);
-  try {
-    for (const element of [handle, ...inner]) {
-      const frame = await element.contentFrame().catch(() => null);
-      const inner = frame ? await siteOf(frame) : undefined;
-      if (inner !== undefined && originOf(inner) !== originOf(site)) return inner;
+  const owner = await handle.ownerFrame().catch(() => null);
+  for (const child of owner?.childFrames() ?? []) {
+    const element = await child.frameElement().catch(() => null);
+    if (!element) continue;
+    try {
+      const within = await handle
+        .evaluate((box, el) => {
+          for (let n: Node | null = el; n; n = n instanceof ShadowRoot ? n.host : n.parentNode)
+            if (n === box) return true;
+          return false;
+        }, element)
+        .catch(() => false);
+      if (!within) continue;
+      const inner = await siteOf(child);
+      if (originOf(inner) !== originOf(site)) return inner;
+    } finally {
+      await element.dispose().catch(() => {});
     }
-    return undefined;
-  } finally {
-    await Promise.all(inner.map((e) => e.dispose().catch(() => {})));
   }
+  return undefined;
 }
 
 /** The one element a ref or selector names, or an error the model can act on. */
