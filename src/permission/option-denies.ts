@@ -47,15 +47,24 @@ const MADE_AT_RUN_TIME = /[$`]/;
 const mayBeOptions = (word: string) =>
   bracesMakeOptions(word) || (/^[-*?[]/.test(word) && /[*?[]/.test(word) && !/[./]/.test(word.replace(/\[.*\]/s, '')));
 /**
- * A brace expansion that may make an option word: bash makes several words of `{-rf,t1}` or
- * `-{r,f}`, and one led by `-` is an option. `{a,b}.log` makes only names.
+ * A brace expansion that may make an option word: bash makes several words of `{-rf,t1}`, `-{r,f}`
+ * or `{,}-rf` (an empty choice leaves what follows), and one led by `-` is an option. Only a word
+ * led by a name character (`a{1,2}.log`) makes names alone.
  */
 function bracesMakeOptions(word: string): boolean {
-  const open = word.indexOf('{');
-  if (open < 0 || !/\{[^{}]*(?:,|\.\.)[^{}]*\}/.test(word)) return false;
-  const before = word.slice(0, open);
-  if (before.startsWith('-')) return true;
-  return before === '' && /[{,]\s*-/.test(word);
+  const text = word.replace(/["']/g, '');
+  const open = text.indexOf('{');
+  if (open < 0 || !/\{[^{}]*(?:,|\.\.)[^{}]*\}/.test(text)) return false;
+  const before = text.slice(0, open);
+  if (before !== '') return before.startsWith('-');
+  // Led by the braces: each choice leads a word, and an empty one leaves what follows the braces to lead.
+  const close = text.indexOf('}', open);
+  const inner = text.slice(open + 1, close);
+  const after = text.slice(close + 1);
+  if (close < 0 || inner.includes('{')) return true;
+  const choices = inner.includes(',') ? inner.split(',') : inner.split('..');
+  const leads = (s: string) => !/^[A-Za-z0-9_./~+=:,@%^]/.test(s);
+  return choices.some((c) => (c === '' ? leads(after) : leads(c)));
 }
 
 /** A program's options by its key; own entries only, as a word like `constructor` comes from a model. */

@@ -28,6 +28,8 @@ const MAX_WRAPS = 32;
 const MAX_PARTS = 500;
 /** Longer command lines are not read: nobody approves 100 KB of shell. */
 const MAX_COMMAND_CHARS = 100_000;
+/** Here-document end words read alike by bash and the grammar: plain, wholly quoted, or one leading backslash. */
+const PLAIN_DELIMITER = /^(?:\\?[A-Za-z0-9_.,:@%+=-]+|'[A-Za-z0-9_.,:@%+= -]*'|"[A-Za-z0-9_.,:@%+= -]*")$/;
 /** Folders a line's `cd`s may leave it in, past which where it runs counts as not known. */
 const MAX_CWDS = 16;
 /** How much of an unreadable spot a reason quotes. */
@@ -213,9 +215,15 @@ function visit(node: Node, state: State, depth: number): void {
     case 'function_definition':
       forkBomb(node, state);
       break;
-    case 'heredoc_redirect':
+    case 'heredoc_redirect': {
       if (!node.children.some((c) => c?.type === 'heredoc_end')) state.failure = 'a here-document has no end';
+      // bash ends the document at its word after quote removal (`E''` ends at `E`); the grammar may look for
+      // the word as written, and read the lines between as the document's instead of as commands.
+      const start = named(node).find((c) => c.type === 'heredoc_start')?.text ?? '';
+      if (!PLAIN_DELIMITER.test(start))
+        state.failure = `a here-document's end word (${quote(start)}) is quoted in a way bash may read differently`;
       break;
+    }
   }
   // Shell state that changes what later commands run, by whatever route it is written (shell-state.ts).
   const write = nodeStateWrite(node);

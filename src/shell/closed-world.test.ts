@@ -846,12 +846,42 @@ describe('git understood only while its settings run nothing', () => {
       'touch ./-f && rm -r -[e-g.] victim',
       'rm -r -[[:alpha:].] victim',
       'rm -r -[!.] victim',
+      // Braces and globs make words, options among them, before the program reads them.
+      'rm {,}-rf victim',
+      'rm {"",}-rf victim',
+      'rm -r {,}-f victim',
+      "echo x | split {,}--filter='rm -rf victim'",
+      "find . -maxdepth 0 {-exec,sh} -c 'rm -rf victim' ';'",
+      "touch ./-exec; find . -maxdepth 0 -exe[c] sh -c 'rm -rf victim' ';'",
+      "tar -cf /dev/null --checkpoint=1 {,}--checkpoint-action=exec='rm -rf victim' notes.txt",
+      'sort -S 1k {,}--compress-program=./x notes',
+      "git log -1 --format='[core]%n%x09fsmonitor = x' {,}--output=.git/config; git status",
+      'tar -cf x.tar *',
+      // A here-document's end word that bash reads after quote removal: the lines after `E` are commands.
+      "cat <<E''\nx\nE\nrm -rf victim\nE''",
+      "cat <<$'E'\nx\nE\nrm -rf victim\nE",
+      'cat <<E""F\nx\nEF\nrm -rf victim\nE""F',
+      // A program run under another name.
+      '(exec -a linux64 setarch rm -rf echo victim)',
+      'exec -la linux64 setarch rm -rf echo victim',
+      '/lib64/ld-linux-x86-64.so.2 --argv0 linux64 /usr/bin/setarch rm -rf echo victim',
     ]) {
       const v = await decide(rules, command, here);
       if (v.decision !== 'deny') expect(v, command).toMatchObject({ decision: 'ask', needsPerson: true });
     }
     // Sequential cds, links left alone and plain functions stay understood.
-    for (const command of ['cd /usr/bin && ls', './x -l', 'greet() { echo hi; }; greet', 'ls ~/notes'])
+    for (const command of [
+      'cd /usr/bin && ls',
+      './x -l',
+      'greet() { echo hi; }; greet',
+      'ls ~/notes',
+      'ls *.txt',
+      'cat a{1,2}.txt',
+      "cat <<'E'\n$(x)\nE",
+      'cat <<E\nplain\nE',
+      'cat <<\\E\nx\nE',
+      'exec ls -la',
+    ])
       expect(await decide(rules, command, here), command).toMatchObject({ decision: 'allow' });
   });
 

@@ -4,7 +4,7 @@ import { gitConfigReason, readGitWords, type GitPlaces } from './git-config.js';
 import { isAnyLongOption, isLongOption } from './options.js';
 import { ARITHMETIC_VARIABLES, interpreterReason, SHELLS } from './programs.js';
 import { knownWrapper, mayRunOthers } from './wrappers.js';
-import { readWord, type Word } from './words.js';
+import { mayExpandToOption, readWord, type Word } from './words.js';
 
 // Closed world: a part is understood only when its program is known NOT to run its arguments, its
 // input or its configuration as code. Anything else (a program nobody listed, `linux64`, `prlimit`,
@@ -274,8 +274,9 @@ const curlWrites = (args: string[]) =>
  * `name` is the program's real name (links followed), or the applet's for a multi-call binary.
  */
 export function unreadReason(name: string, args: Word[]): string | undefined {
-  // `find . $E …`, `tar -xf a $T`, `sort $O`: an option made at run time may be the one that runs a program.
-  if (args.some((a) => a.dynamic) && (name in LEAF_CHECKS || mayRunOthers(name)))
+  // `find . $E …`, `tar -xf a $T`, `sort $O`: an option made at run time may be the one that runs a
+  // program; so may one bash makes by expanding a word (`{,}--filter=…`, `-exe[c]`).
+  if (args.some((a) => a.dynamic || mayExpandToOption(a)) && (name in LEAF_CHECKS || mayRunOthers(name)))
     return `${name} is given options made at run time, and some of its options run programs`;
   if (LEAVES.has(name)) return LEAF_CHECKS[name]?.(args.map((a) => a.value));
   // A shell that expands history (`-H`) or aliases (`--posix`) rewrites its script after it was read.
@@ -376,7 +377,8 @@ export interface PartReading {
 /** Reads one part's program: `extraUnread` is a reason the command's own assignments give. */
 export function unreadOf(name: string, args: Word[], extraUnread?: string): PartReading {
   if (extraUnread) return { unread: extraUnread };
-  if (name === 'git' && args.some((a) => a.dynamic)) return { unread: 'git is given arguments made at run time' };
+  if (name === 'git' && args.some((a) => a.dynamic || mayExpandToOption(a)))
+    return { unread: 'git is given arguments made at run time' };
   if (name === 'git') {
     const git = readGitWords(args);
     return git.unread !== undefined

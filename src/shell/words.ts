@@ -161,5 +161,13 @@ function wordOf(node: Node): { value: string; dynamic: boolean; glob: boolean } 
   }
 }
 
+/**
+ * A word bash expands (a glob, a brace expansion) into words of which one may start with `-`: an option
+ * the program reads though the text shows none (`{,}--filter=…`, `-exe[c]` beside a file named
+ * `-exec`, `*` beside one named `--to-command=…`). Only a word that starts with a plain name character
+ * makes only words starting with it.
+ */
+export const mayExpandToOption = (word: Word): boolean => word.glob && !/^[A-Za-z0-9_./~+=:,@%^]/.test(word.raw);
+
 /** A word made from plain text (a wrapper's argument split further, a test's input). */
 export const literalWord = (value: string): Word => ({ value, dynamic: false, glob: false, raw: value });

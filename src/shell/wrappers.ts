@@ -62,6 +62,12 @@ function afterOptions(args: Word[], spec: OptionSpec, start = 0): number {
   return i;
 }
 
+/** exec's own option words, before the program it runs: a word made at run time may be one of them. */
+function execOptions(args: Word[]): Word[] {
+  const end = args.findIndex((a) => !a.dynamic && (!a.value.startsWith('-') || a.value === '--'));
+  return end < 0 ? args : args.slice(0, end);
+}
+
 const rest = (args: Word[], i: number): Unwrapped =>
   i < 0 ? { opaque: 'its options are made at run time' } : i >= args.length ? {} : { runs: [{ argv: args.slice(i) }] };
 const valueOf = (w: Word | undefined) => w?.value;
@@ -344,6 +350,10 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
     args.map((a) => a.value),
   );
   if (interpreter) return { opaque: interpreter };
+  // `exec -a linux64 setarch …` runs setarch under another name, and a program may act on the name it
+  // is given (multi-call binaries, `git-*`, linux64/setarch): what it does is not what the words say.
+  if (name === 'exec' && execOptions(args).some((a) => a.dynamic || /^-[a-z]*a/.test(a.value)))
+    return { opaque: "exec -a runs the program under a name of the command's choosing" };
   if (name in SIMPLE) return simple(name, args);
   const written = stateWrites(name, args);
   if (written) return written;
@@ -351,6 +361,8 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
     // `--preload`, `--audit` and `--library-path` load code of the command's choosing into what it runs.
     if (args.some((a) => isAnyLongOption(a.value, ['preload', 'audit', 'library-path'])))
       return { opaque: `${name} loads libraries of the command's choosing` };
+    if (args.some((a) => a.dynamic || isLongOption(a.value, 'argv0')))
+      return { opaque: `${name} --argv0 runs the program under a name of the command's choosing` };
     return rest(args, afterOptions(args, { long: ['argv0', 'glibc-hwcaps-prepend', 'glibc-hwcaps-mask'] }));
   }
   switch (name) {
