@@ -865,6 +865,17 @@ describe('git understood only while its settings run nothing', () => {
       '(exec -a linux64 setarch rm -rf echo victim)',
       'exec -la linux64 setarch rm -rf echo victim',
       '/lib64/ld-linux-x86-64.so.2 --argv0 linux64 /usr/bin/setarch rm -rf echo victim',
+      // Wrappers whose own options run commands, or whose parsers a table cannot follow.
+      'strace -f -o /dev/null -E BASH_ENV=./x bash -c :',
+      "strace -fo '|rm -rf victim' true",
+      "strace --output='|rm -rf victim' true",
+      "perf stat --pre='rm -rf victim' --post='git push origin main' true",
+      "script -q -c true -c 'rm -rf victim' /dev/null",
+      'flock --wait 1 echo rm -rf victim',
+      'env --block-signal rm -rf echo ls victim',
+      'env --block-signal git --work-tree ls --no-pager push --all',
+      'env --block-signal=INT rm -rf victim',
+      "find victim -maxdepth 0 -exec rm + -rf {} ';'",
     ]) {
       const v = await decide(rules, command, here);
       if (v.decision !== 'deny') expect(v, command).toMatchObject({ decision: 'ask', needsPerson: true });
@@ -881,6 +892,8 @@ describe('git understood only while its settings run nothing', () => {
       'cat <<E\nplain\nE',
       'cat <<\\E\nx\nE',
       'exec ls -la',
+      'env --block-signal ls -l',
+      "find . -name '*.txt' -exec cat {} +",
     ])
       expect(await decide(rules, command, here), command).toMatchObject({ decision: 'allow' });
   });

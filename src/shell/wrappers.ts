@@ -72,6 +72,36 @@ const rest = (args: Word[], i: number): Unwrapped =>
   i < 0 ? { opaque: 'its options are made at run time' } : i >= args.length ? {} : { runs: [{ argv: args.slice(i) }] };
 const valueOf = (w: Word | undefined) => w?.value;
 
+/**
+ * Wrappers read for what they run, so a deny over it holds, but never counted as understood: their own
+ * options run commands or set the environment (`strace -E`, `-o '|cmd'`, `perf stat --pre=`), or their
+ * parsers have turns a table cannot follow (the last `script -c` wins; `flock --wait`, `nsenter -r`,
+ * `watch -d` take values only when attached). Under a deny, a person decides them.
+ */
+const READ_NOT_SURELY = new Set([
+  'strace',
+  'ltrace',
+  'valgrind',
+  'perf',
+  'script',
+  'su',
+  'runuser',
+  'flock',
+  'faketime',
+  'proxychains',
+  'proxychains4',
+  'torsocks',
+  'firejail',
+  'pkexec',
+  'xvfb-run',
+  'systemd-run',
+  'hyperfine',
+  'nsenter',
+  'watch',
+  'entr',
+  'parallel',
+]);
+
 /** Options, then a command with its arguments: most wrappers. */
 const SIMPLE: Record<string, OptionSpec> = {
   nohup: {},
@@ -110,9 +140,13 @@ const SIMPLE: Record<string, OptionSpec> = {
   },
   env: {
     short: 'uCS',
-    long: ['unset', 'chdir', 'split-string', 'block-signal', 'default-signal', 'ignore-signal'],
+    long: ['unset', 'chdir', 'split-string'],
     assignments: true,
-    flags: { short: 'i0v', long: ['ignore-environment', 'null', 'debug'] },
+    // The signal options take a value only when attached (`--block-signal=INT`): alone they take none.
+    flags: {
+      short: 'i0v',
+      long: ['ignore-environment', 'null', 'debug', 'block-signal', 'default-signal', 'ignore-signal'],
+    },
   },
   unbuffer: {},
   caffeinate: {},
@@ -245,20 +279,13 @@ const REMOTE_OPERAND = /^(?:[^/-][^/]*:|rsync:\/\/)/;
  * program that runs others in ways it does not read (its settings, another machine, a project file).
  */
 export function knownWrapper(name: string, args: Word[]): boolean {
-  if (FOLLOW_SETTINGS.has(name)) return false;
-  // `strace -o '|cmd'` pipes its trace into a command.
-  if (
-    name === 'strace' &&
-    args.some((a, i) => /^-o[|!]/.test(a.value) || (args[i - 1]?.value === '-o' && /^[|!]/.test(a.value)))
-  )
-    return false;
+  if (FOLLOW_SETTINGS.has(name) || READ_NOT_SURELY.has(name)) return false;
   if (
     /^(?:rsync|tar|gtar|bsdtar)$/.test(name) &&
     args.some((a) => REMOTE_OPERAND.test(a.value)) &&
     !args.some((a) => a.value === '--force-local')
   )
     return false;
-  if (name === 'perf') return /^(?:stat|record|trace)$/.test(args[0]?.value ?? '');
   return name in SIMPLE || READ_THROUGH.has(name) || LOADER.test(name);
 }
 
@@ -710,7 +737,13 @@ function find(args: Word[]): Unwrapped {
   for (let i = 0; i < args.length; i++) {
     if (!/^-(?:exec|execdir|ok|okdir)$/.test(args[i]!.value)) continue;
     let end = i + 1;
-    while (end < args.length && args[end]!.value !== ';' && args[end]!.value !== '+') end++;
+    // find ends -exec at `;`, or at a `+` right after `{}`: any other `+` is an argument (`-exec rm + -rf {} ;`).
+    while (
+      end < args.length &&
+      args[end]!.value !== ';' &&
+      !(args[end]!.value === '+' && args[end - 1]?.value === '{}')
+    )
+      end++;
     if (end > i + 1) runs.push({ argv: args.slice(i + 1, end) });
     i = end;
   }
