@@ -36,8 +36,11 @@ interface Reading {
   wantsValue?: string;
 }
 
-/** Words made at run time, which a part whose arguments are unknown may hold (`$F`, `` `x` ``). */
-const MADE_AT_RUN_TIME = /[$`]/;
+/**
+ * Words made at run time, which a part whose arguments are unknown may hold (`$F`, `` `x` ``, and the
+ * `{}` find and xargs put an item in).
+ */
+const MADE_AT_RUN_TIME = /[$`]|\{\}/;
 /**
  * A word with a wildcard, led by it or by `-` (`*`, `-?`), which may expand to a file named like
  * options (`-f`, `-rf`). With a `.` or `/` in it outside brackets every name it expands to is a bad

@@ -148,9 +148,16 @@ export const CORPUS: Array<[command: string, expected: Expected]> = [
     { parts: ['echo -exec curl {} ;', 'xargs find .', 'find .'], opaque: ['find .'], argsUnknown: ['find .'] },
   ],
   ['parallel curl ::: a b', { parts: ['parallel curl ::: a b', 'curl', 'curl'], argsUnknown: ['curl'] }],
-  ['find . -exec curl {} \\;', { parts: ['find . -exec curl {} ;', 'curl {}'] }],
-  ['find . -name "*.txt" -execdir rm {} +', { parts: ['find . -name *.txt -execdir rm {} +', 'rm {}'] }],
-  ['find . -ok curl {} \\; -exec ls {} \\;', { parts: ['find . -ok curl {} ; -exec ls {} ;', 'curl {}', 'ls {}'] }],
+  // Each file find finds goes where `{}` stands: those words are made at run time.
+  ['find . -exec curl {} \\;', { parts: ['find . -exec curl {} ;', 'curl {}'], argsUnknown: ['curl {}'] }],
+  [
+    'find . -name "*.txt" -execdir rm {} +',
+    { parts: ['find . -name *.txt -execdir rm {} +', 'rm {}'], argsUnknown: ['rm {}'] },
+  ],
+  [
+    'find . -ok curl {} \\; -exec ls {} \\;',
+    { parts: ['find . -ok curl {} ; -exec ls {} ;', 'curl {}', 'ls {}'], argsUnknown: ['curl {}', 'ls {}'] },
+  ],
   ['find . -name c -exec {} x \\;', { parts: ['find . -name c -exec {} x ;', '{} x'], opaque: ['{} x'] }],
   ['find . -name x -delete', { parts: ['find . -name x -delete'] }],
   // Shells and eval: the string is read as a command line.

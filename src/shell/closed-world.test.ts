@@ -876,6 +876,26 @@ describe('git understood only while its settings run nothing', () => {
       'env --block-signal git --work-tree ls --no-pager push --all',
       'env --block-signal=INT rm -rf victim',
       "find victim -maxdepth 0 -exec rm + -rf {} ';'",
+      // An optional architecture, a `-p` that belongs to the command, a root of the command's choosing.
+      'setarch -R rm -rf victim',
+      'setarch -R git push origin main',
+      'taskset 1 rm -rf -- victim -p',
+      'chrt -o 0 git push --repo -p origin main',
+      'unshare -r -R . ls',
+      // Words with a piece find or xargs replaces are made at run time.
+      'echo rf | xargs -I{} rm -{} -- victim',
+      'echo rf | xargs -I@ rm -r@ -- victim',
+      'echo rf | xargs -i rm -{} victim',
+      'echo rf | xargs --replace=Q rm -Q victim',
+      "touch rf; find rf -exec rm -{} victim ';'",
+      "find S -maxdepth 0 -exec env -{} ';'",
+      "echo 'filter=git push origin main' | xargs -I@ split --@ notes.txt",
+      // A variable xargs sets in what it runs.
+      'echo x | xargs --process-slot-var=PATH ls',
+      'echo x | xargs --process=GIT_DIR git status',
+      // A sed label ends at whitespace: what follows is a command.
+      "echo x | sed ':a e rm -rf victim'",
+      "echo x | sed 'b a e rm -rf victim'",
     ]) {
       const v = await decide(rules, command, here);
       if (v.decision !== 'deny') expect(v, command).toMatchObject({ decision: 'ask', needsPerson: true });
@@ -894,6 +914,8 @@ describe('git understood only while its settings run nothing', () => {
       'exec ls -la',
       'env --block-signal ls -l',
       "find . -name '*.txt' -exec cat {} +",
+      'echo a | xargs -I{} cat {}.txt',
+      "echo x | sed ':a;s/x/y/;ta'",
     ])
       expect(await decide(rules, command, here), command).toMatchObject({ decision: 'allow' });
   });

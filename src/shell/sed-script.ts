@@ -77,7 +77,12 @@ export function sedScriptRuns(script: string): boolean {
       // nothing to read
     } else if (NUMBER_ARGUMENT.has(command)) skip(/[ \t\d]/);
     else if (LABEL.has(command)) {
-      while (i < script.length && !/[;\n]/.test(at())) i++;
+      // GNU sed ends a label at `;`, a newline or whitespace (`:a e CMD` is label a, then `e CMD`): text
+      // after the label's first word is not part of it, so a label with more on its line is not read.
+      skip(/[ \t]/);
+      while (i < script.length && !/[;\n \t]/.test(at())) i++;
+      skip(/[ \t]/);
+      if (i < script.length && !/[;\n}]/.test(at())) return true;
     } else if (FILE_ARGUMENT.has(command)) toLineEnd();
     else if (TEXT.has(command)) {
       // Text to the end of the line, and on past each line that ends in a backslash.

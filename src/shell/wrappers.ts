@@ -68,6 +68,19 @@ function execOptions(args: Word[]): Word[] {
   return end < 0 ? args : args.slice(0, end);
 }
 
+/** A wrapper's own words, before the operand `afterOptions` found (all of them when it could not tell). */
+const ownOptions = (args: Word[], i: number): Word[] => (i < 0 ? args : args.slice(0, i));
+
+/**
+ * Words of a command another runs with a piece replaced first (find's `{}` anywhere in a word, xargs's
+ * -I string): such a word is made at run time, and `rm -{}` may be `rm -rf`.
+ */
+function replacedIn(argv: Word[], piece: string): Word[] {
+  return argv.map((w, n) =>
+    n > 0 && piece && w.value.includes(piece) ? { ...w, dynamic: true, value: w.value.split(piece).join('{}') } : w,
+  );
+}
+
 const rest = (args: Word[], i: number): Unwrapped =>
   i < 0 ? { opaque: 'its options are made at run time' } : i >= args.length ? {} : { runs: [{ argv: args.slice(i) }] };
 const valueOf = (w: Word | undefined) => w?.value;
@@ -100,6 +113,14 @@ const READ_NOT_SURELY = new Set([
   'watch',
   'entr',
   'parallel',
+  // Their reading of a program after options has turns of its own (an optional architecture, `-p` pids).
+  'setarch',
+  'linux32',
+  'linux64',
+  'i386',
+  'x86_64',
+  'chrt',
+  'taskset',
 ]);
 
 /** Options, then a command with its arguments: most wrappers. */
@@ -395,8 +416,9 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
   switch (name) {
     case 'setarch': {
       // `setarch ARCH [flags] CMD`: the architecture, then flags, then what runs (a shell when nothing does).
-      if (!args.length || args[0]!.value.startsWith('-')) return {};
-      const i = afterOptions(args, {}, 1);
+      // The architecture may be left out (`setarch -R CMD`, util-linux 2.38): then options come first.
+      if (!args.length) return {};
+      const i = afterOptions(args, {}, args[0]!.value.startsWith('-') ? 0 : 1);
       return i >= args.length ? { opaque: 'setarch starts a shell that reads commands from its input' } : rest(args, i);
     }
     case 'eval':
@@ -415,12 +437,13 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
     }
     case 'chrt': {
       const i = afterOptions(args, { short: 'TPD', long: ['sched-runtime', 'sched-period', 'sched-deadline'] });
-      if (args.some((a) => a.value === '-p' || a.value === '--pid')) return {};
+      // Only chrt's own options, before its first operand: a `-p` after it belongs to the command.
+      if (ownOptions(args, i).some((a) => /^-[a-zA-Z]*p/.test(a.value) || a.value === '--pid')) return {};
       return i < 0 ? rest(args, i) : rest(args, i + 1);
     }
     case 'taskset': {
       const i = afterOptions(args, {});
-      if (args.some((a) => /^-[a-z]*p/.test(a.value) || a.value === '--pid')) return {};
+      if (ownOptions(args, i).some((a) => /^-[a-z]*p/.test(a.value) || a.value === '--pid')) return {};
       return i < 0 ? rest(args, i) : rest(args, i + 1);
     }
     case 'flock': {
@@ -586,8 +609,8 @@ function joined(words: Word[]): Word {
 
 function simple(name: string, args: Word[]): Unwrapped {
   const read = simpleOnce(name, args, SIMPLE[name]!);
-  if ((name === 'nsenter' || name === 'unshare') && args.some((a) => /^(?:-w|--wd)/.test(a.value)))
-    read.unread = `${name} runs the command in another folder, whose settings are not the ones checked`;
+  if ((name === 'nsenter' || name === 'unshare') && args.some((a) => /^-[a-zA-Z]*[wR]|^--(?:wd|root)/.test(a.value)))
+    read.unread = `${name} runs the command in another folder or root, whose programs and settings are not the ones checked`;
   // An option nobody listed may take the next word as its value (`sudo --x ls rm …` runs rm): both readings are parts.
   const other = simpleOnce(name, args, { ...SIMPLE[name]!, greedy: true });
   const more = (other.runs ?? []).filter((r) => !read.runs?.some((k) => k.argv.length === r.argv.length));
@@ -682,8 +705,24 @@ function xargs(args: Word[]): Unwrapped {
     long: ['max-args', 'max-procs', 'max-chars', 'delimiter', 'arg-file', 'process-slot-var'],
   });
   if (i < 0) return rest(args, i);
+  const own = ownOptions(args, i);
+  // --process-slot-var=PATH sets a variable in what xargs runs: PATH, or settings programs read.
+  const slot = own.find((a) => isLongOption(a.value, 'process-slot-var'));
+  if (slot) {
+    const name = attachedValue(slot)?.value ?? own[own.indexOf(slot) + 1]?.value ?? '';
+    if (slot.dynamic || RUNS_SOMETHING.test(name) || CHANGES_SETTINGS.test(name) || !/^\w+$/.test(name))
+      return { opaque: `xargs sets ${name || 'a variable'} in the program it runs, which changes what runs` };
+  }
+  // -I STR, -iSTR, --replace[=STR] (`{}` by default) put each input item inside the command's words.
+  let piece = '';
+  for (const [n, a] of own.entries()) {
+    if (a.value === '-I') piece = own[n + 1]?.value ?? '';
+    else if (a.value.startsWith('-I')) piece = a.value.slice(2);
+    else if (/^-i/.test(a.value)) piece = a.value.slice(2) || '{}';
+    else if (isLongOption(a.value, 'replace')) piece = attachedValue(a)?.value ?? '{}';
+  }
   // With no command xargs runs echo.
-  const argv = i < args.length ? args.slice(i) : [];
+  const argv = i < args.length ? replacedIn(args.slice(i), piece) : [];
   return argv.length ? { runs: [{ argv, argsUnknown: true }] } : {};
 }
 
@@ -744,7 +783,8 @@ function find(args: Word[]): Unwrapped {
       !(args[end]!.value === '+' && args[end - 1]?.value === '{}')
     )
       end++;
-    if (end > i + 1) runs.push({ argv: args.slice(i + 1, end) });
+    const argv = replacedIn(args.slice(i + 1, end), '{}');
+    if (end > i + 1) runs.push({ argv, ...(argv.some((w) => w.dynamic) && { argsUnknown: true }) });
     i = end;
   }
   // -execdir runs in each match's folder: git there reads settings that are not the ones checked.

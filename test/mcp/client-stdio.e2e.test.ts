@@ -72,23 +72,24 @@ describe('server-everything over stdio', () => {
   });
 
   it('shows progress and lets progress reset the timeout', async () => {
-    // 2 s in 4 steps with a 1.2 s timeout: only the progress every 0.5 s keeps it alive.
-    const slow = harness([everything({ name: 'slow', timeoutMs: 1_200 })]);
+    // 4.5 s in 9 steps with a 3 s timeout: only the progress every 0.5 s keeps it alive. The timeout
+    // also bounds the server's start (initialize), which a busy machine can slow past a second or two.
+    const slow = harness([everything({ name: 'slow', timeoutMs: 3_000 })]);
     slow.manager.start();
     try {
       await slow.until('slow', (v) => v.state === 'connected');
-      const r = await slow.call('slow__trigger-long-running-operation', { duration: 2, steps: 4 });
+      const r = await slow.call('slow__trigger-long-running-operation', { duration: 4.5, steps: 9 });
       expect(r.output).toMatch(/completed|finished|duration/i);
       expect(r.ok).toBe(true);
       // The last step's progress may race the result; the ones before it all arrive, in order.
       expect(slow.progress.slice(0, 3)).toEqual(
-        ['1/4', '2/4', '3/4'].map((l) => expect.stringMatching(new RegExp(`^${l}\\b`))),
+        ['1/9', '2/9', '3/9'].map((l) => expect.stringMatching(new RegExp(`^${l}\\b`))),
       );
       // Without progress as often as the timeout, the same call is given up, with a clear sentence.
-      const quiet = await slow.call('slow__trigger-long-running-operation', { duration: 3, steps: 1 });
+      const quiet = await slow.call('slow__trigger-long-running-operation', { duration: 4, steps: 1 });
       expect(quiet.ok).toBe(false);
       expect(quiet.output).toMatch(
-        /did not answer slow__trigger-long-running-operation within 1\.2 s \(and sent no progress\)/,
+        /did not answer slow__trigger-long-running-operation within 3 s \(and sent no progress\)/,
       );
       // The connection is still good after a timeout.
       expect((await slow.call('slow__get-sum', { a: 1, b: 2 })).output).toMatch(/3/);

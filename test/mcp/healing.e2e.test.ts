@@ -155,7 +155,8 @@ describe('a call while the server is connecting', () => {
 
   it("waits no longer than the server's timeout, and says why", async () => {
     const server = await everythingOverHttp('streamableHttp');
-    const h = harness([http('remote', `http://127.0.0.1:${server.port}/mcp`, { timeoutMs: 1_000 })], {
+    // 2 s: the first handshake must also fit in it, on a busy machine.
+    const h = harness([http('remote', `http://127.0.0.1:${server.port}/mcp`, { timeoutMs: 2_000 })], {
       retry: { baseMs: 400, maxMs: 400, attempts: 20 },
     });
     h.manager.start();
@@ -167,10 +168,10 @@ describe('a call while the server is connecting', () => {
       const took = performance.now() - started;
       expect(r.ok).toBe(false);
       expect(r.output).toMatch(
-        /The MCP server "remote" is not available \(the server was still connecting after 1 s \(.*trying again\)\); remote__get-sum was not called\./,
+        /The MCP server "remote" is not available \(the server was still connecting after 2 s \(.*trying again\)\); remote__get-sum was not called\./,
       );
-      expect(took).toBeGreaterThanOrEqual(900);
-      expect(took).toBeLessThan(4_000);
+      expect(took).toBeGreaterThanOrEqual(1_900);
+      expect(took).toBeLessThan(6_000);
       expect(h.manager.get('remote')!.state).toBe('connecting');
     } finally {
       await h.manager.close();
