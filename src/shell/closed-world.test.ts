@@ -896,6 +896,14 @@ describe('git understood only while its settings run nothing', () => {
       // A sed label ends at whitespace: what follows is a command.
       "echo x | sed ':a e rm -rf victim'",
       "echo x | sed 'b a e rm -rf victim'",
+      // A program started under another name by env (coreutils 9.5 on): git as git-push pushes.
+      'env --argv0=git-push git status main',
+      'env -agit-push git status main',
+      'env -i -agit-push git status main',
+      'env --arg=git-push git status main',
+      'timeout 5 env --argv0=git-push git status main',
+      'env -u X -agit-push git status main',
+      'env --unset X --argv0=git-push git status main',
     ]) {
       const v = await decide(rules, command, here);
       if (v.decision !== 'deny') expect(v, command).toMatchObject({ decision: 'ask', needsPerson: true });
@@ -916,6 +924,7 @@ describe('git understood only while its settings run nothing', () => {
       "find . -name '*.txt' -exec cat {} +",
       'echo a | xargs -I{} cat {}.txt',
       "echo x | sed ':a;s/x/y/;ta'",
+      'env -i -u X ls -a',
     ])
       expect(await decide(rules, command, here), command).toMatchObject({ decision: 'allow' });
   });

@@ -62,6 +62,31 @@ function afterOptions(args: Word[], spec: OptionSpec, start = 0): number {
   return i;
 }
 
+/** Whether env's own options (getopt `+a:iC:Su:v0`) hold -a, in a group or abbreviated as --a…. */
+function envArgv0(args: Word[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a.dynamic) return true;
+    const v = a.value;
+    if (v === '--' || !v.startsWith('-') || v === '-') return false;
+    if (v.startsWith('--')) {
+      if (isLongOption(v, 'argv0')) return true;
+      // --unset NAME, --chdir DIR, --split-string S: the next word is the value.
+      if (!v.includes('=') && isAnyLongOption(v, ['unset', 'chdir', 'split-string'])) i++;
+      continue;
+    }
+    // Flags go on to the next letter; a letter taking a value takes the rest of the word, or the next one.
+    for (let j = 1; j < v.length; j++) {
+      const letter = v[j]!;
+      if (letter === 'a') return true;
+      if ('iv0'.includes(letter)) continue;
+      if (j === v.length - 1) i++;
+      break;
+    }
+  }
+  return false;
+}
+
 /** exec's own option words, before the program it runs: a word made at run time may be one of them. */
 function execOptions(args: Word[]): Word[] {
   const end = args.findIndex((a) => !a.dynamic && (!a.value.startsWith('-') || a.value === '--'));
@@ -402,6 +427,9 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
   // is given (multi-call binaries, `git-*`, linux64/setarch): what it does is not what the words say.
   if (name === 'exec' && execOptions(args).some((a) => a.dynamic || /^-[a-z]*a/.test(a.value)))
     return { opaque: "exec -a runs the program under a name of the command's choosing" };
+  // env -a / --argv0 (coreutils 9.5 on) does the same: git started as `git-push` pushes.
+  if (name === 'env' && envArgv0(args))
+    return { opaque: "env -a runs the program under a name of the command's choosing" };
   if (name in SIMPLE) return simple(name, args);
   const written = stateWrites(name, args);
   if (written) return written;
