@@ -667,11 +667,7 @@ describe('git understood only while its settings run nothing', () => {
     renameSync(join(moved, '.git'), join(moved, 'realgit'));
     writeFileSync(join(moved, '.git'), 'gitdir: realgit\n');
     mkdirSync(join(moved, 't2', '.git'), { recursive: true });
-    expect(await decide(rules, 'git status', options(moved))).toMatchObject({
-      decision: 'ask',
-      needsPerson: true,
-      reason: expect.stringMatching(/nested/),
-    });
+    expect(await decide(rules, 'git status', options(moved))).toMatchObject({ decision: 'ask', needsPerson: true });
     expect(await decide(rules, 'git --git-dir=realgit --work-tree=. status', options(moved))).toMatchObject({
       decision: 'ask',
       needsPerson: true,
@@ -927,6 +923,30 @@ describe('git understood only while its settings run nothing', () => {
       'env -i -u X ls -a',
     ])
       expect(await decide(rules, command, here), command).toMatchObject({ decision: 'allow' });
+  });
+
+  it('a .git file or a commondir, which git follows from inside the sandbox (links, /proc/self/cwd), is unread', async () => {
+    const { renameSync, symlinkSync, cpSync } = await import('node:fs');
+    // The settings git would read: a copy of the repository with a program in its config.
+    const evil = repo();
+    cpSync(join(evil, '.git'), join(evil, 'evil.git'), { recursive: true });
+    writeFileSync(join(evil, 'evil.git', 'config'), '[core]\n\tfsmonitor = rm -rf victim\n', { flag: 'a' });
+    renameSync(join(evil, '.git'), join(evil, 'real.git'));
+    for (const to of ['/proc/self/cwd/evil.git', 'l/../evil.git', 'real.git']) {
+      writeFileSync(join(evil, '.git'), `gitdir: ${to}\n`);
+      for (const command of ['git status', 'git log', 'git diff'])
+        expect(await decide(rules, command, options(evil)), `${to}: ${command}`).toMatchObject({
+          decision: 'ask',
+          needsPerson: true,
+        });
+    }
+    // A real .git folder whose commondir names the settings' folder.
+    const common = repo();
+    cpSync(join(common, '.git'), join(common, 'evil.git'), { recursive: true });
+    mkdirSync(join(common, 'd'));
+    symlinkSync(join(common, 'd'), join(common, 'l'));
+    writeFileSync(join(common, '.git', 'commondir'), '/proc/self/cwd/evil.git\n');
+    expect(await decide(rules, 'git status', options(common))).toMatchObject({ decision: 'ask', needsPerson: true });
   });
 
   it("a line that may write git's settings before git reads them", async () => {

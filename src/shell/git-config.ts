@@ -213,10 +213,9 @@ function gitDirCandidates(start: string): string[] {
     const stat = statSync(dotGit, { throwIfNoEntry: false });
     if (stat?.isDirectory()) found.push(dotGit);
     else if (stat?.isFile()) {
-      // Exactly `gitdir: <path>` on one line, as git writes it; anything else git may read otherwise.
-      const to = /^gitdir: (\S(?:[^\r\n]*\S)?)\n?$/.exec(readFileSync(dotGit, 'utf8'))?.[1];
-      if (!to) throw new Error(`${dotGit} is not a plain "gitdir: <path>" line`);
-      found.push(path.resolve(dir, to));
+      // A `.git` file sends git to a folder named in it, which git finds from inside the sandbox, links
+      // and /proc/self/cwd followed: this process cannot read the same path, so the settings are unread.
+      throw new Error(`${dotGit} is a file that points git to a folder of its settings elsewhere`);
     }
     if (existsSync(path.join(dir, 'HEAD')) && existsSync(path.join(dir, 'config'))) found.push(dir);
     if (path.dirname(dir) === dir) return found;
@@ -264,8 +263,10 @@ function fileReason(file: string): string | undefined {
 
 /** Why one git folder's settings, hooks or submodules could make git run a program, or undefined. */
 function repoReason(gitDir: string): string | undefined {
-  const commonFile = readSmall(path.join(gitDir, 'commondir'));
-  const common = commonFile ? path.resolve(gitDir, commonFile.trim()) : gitDir;
+  // `commondir` sends git to another folder for its settings and hooks, found as the `.git` file's is.
+  if (existsSync(path.join(gitDir, 'commondir')))
+    return `the repository takes its settings from a folder named in ${path.join(gitDir, 'commondir')}`;
+  const common = gitDir;
   for (const file of new Set([
     path.join(common, 'config'),
     path.join(gitDir, 'config'),
