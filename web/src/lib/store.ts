@@ -45,6 +45,8 @@ let stopEvents: (() => void) | undefined;
 let toastId = 0;
 /** Chats this page deleted: their deletion is no news to it. */
 const deletedHere = new Set<string>();
+/** Chats deleted anywhere: a list asked for before the deletion and answered after it must not bring one back. */
+const gone = new Set<string>();
 let selecting = 0;
 
 export function toast(text: string, kind: Toast['kind'] = 'info'): void {
@@ -67,7 +69,7 @@ export const sessionTitle = (s: Pick<Session, 'title'> | undefined) => (s?.title
 
 export async function refreshSessions(): Promise<void> {
   try {
-    const list = await api.sessions();
+    const list = (await api.sessions()).filter((s) => !gone.has(s.id));
     state.sessions = list;
     for (const s of list) {
       if (s.status === 'busy') state.busy.add(s.id);
@@ -156,6 +158,7 @@ function onServerEvent(incoming: BusEvent): void {
       if (!state.sessions.some((s) => s.id === event.sessionId)) void refreshSessions();
       break;
     case 'session.deleted':
+      gone.add(event.sessionId);
       state.sessions = state.sessions.filter((s) => s.id !== event.sessionId);
       state.busy.delete(event.sessionId);
       state.asks = state.asks.filter((a) => a.sessionId !== event.sessionId);
