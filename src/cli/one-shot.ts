@@ -12,9 +12,6 @@ import { jsonLine } from './terminal-text.js';
 import { say } from '../i18n.js';
 import { serversNamed } from '../mcp/needed.js';
 
-const EN = cliText('en');
-const ZH = cliText('zh');
-
 /**
  * The session a one-shot call (or the REPL) starts in: --session (a number as `zhixing sessions` and
  * `/sessions` show them, 1 the most recent; an id; or the unique start of an id), --new, else the most
@@ -24,7 +21,8 @@ export function pickSession(app: App, flags: OneShotFlags): string {
   if (flags.session) {
     const ref = resolveSessionRef(app.sessions.list(), flags.session);
     if (ref.kind === 'found') return ref.session.id;
-    const missing = (text: (t: CliText) => string) => new SessionError('not_found', text(EN), text(ZH));
+    const missing = (text: (t: CliText) => string) =>
+      new SessionError('not_found', text(cliText('en')), text(cliText('zh')));
     if (ref.kind === 'no-number') throw missing((t) => t.noSuchSessionNumber(ref.n, ref.count));
     if (ref.kind === 'ambiguous') throw missing((t) => t.ambiguousSession(ref.count, flags.session!));
     throw missing((t) => t.noSessionId(flags.session!));

@@ -13,7 +13,7 @@ import {
   writesFiles,
   type GitPending,
 } from './closed-world.js';
-import { landsAlike } from './folders.js';
+import { isInside, landsAlike } from './folders.js';
 import { bashParser, type BashParser } from './parser.js';
 import { CHANGES_SETTINGS, isBuiltin, programLocator, RUNS_SOMETHING, type ProgramLocation } from './programs.js';
 import { nodeStateWrite } from './shell-state.js';
@@ -351,14 +351,9 @@ const candidateCwds = (state: State): string[] => [...new Set(state.line?.cwds ?
  */
 function mayChange(written: string, state: State): boolean {
   if (!path.isAbsolute(written)) return true;
-  const inside = (root: string | undefined) => root !== undefined && isInsideFolder(root, path.resolve(written));
+  const inside = (root: string | undefined) => root !== undefined && isInside(root, path.resolve(written));
   return inside(state.options.cwd) || inside('/tmp') || inside(state.options.home) || inside(homedir());
 }
-
-const isInsideFolder = (root: string, p: string) => {
-  const rel = path.relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-};
 
 /** git's global options (before the subcommand) taking a value of their own. */
 const GIT_GLOBAL_WITH_VALUE = new Set([

@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { Word } from './words.js';
+import { isInside } from './folders.js';
 
 /** System top-level folders: removing one, or all of it, breaks the machine. */
 const TOP_LEVEL = new Set([
@@ -45,11 +46,6 @@ function named(word: Word, cwd: string, home: string): { path: string; all: bool
   const p = path.resolve(cwd, all ? raw.slice(0, -1) || '.' : raw);
   return { path: p, all };
 }
-
-const isInside = (root: string, p: string) => {
-  const rel = path.relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-};
 
 /** True when removing `p` recursively takes a system folder or the home with it. */
 function isVital(p: string, home: string): boolean {

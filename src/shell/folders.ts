@@ -5,6 +5,12 @@ import path from 'node:path';
 // `cd -P`; git's `-C` and `--git-dir` call chdir(2), which follows `lnk` first and takes its target's
 // parent. Where the two differ, the folder a command runs in depends on which one reads the path.
 
+/** True when `p` is `root` itself or lies below it. */
+export const isInside = (root: string, p: string): boolean => {
+  const rel = path.relative(root, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+};
+
 /** Where chdir(2) lands from `from` through `to` (links followed before each `..`), or undefined when it is no folder. */
 export function physicalFolder(from: string, to: string): string | undefined {
   // Not path.join: it would take `lnk/..` away as text before the kernel sees it.

@@ -266,21 +266,17 @@ function repoReason(gitDir: string): string | undefined {
   // `commondir` sends git to another folder for its settings and hooks, found as the `.git` file's is.
   if (existsSync(path.join(gitDir, 'commondir')))
     return `the repository takes its settings from a folder named in ${path.join(gitDir, 'commondir')}`;
-  const common = gitDir;
-  for (const file of new Set([
-    path.join(common, 'config'),
-    path.join(gitDir, 'config'),
-    path.join(gitDir, 'config.worktree'),
-  ])) {
-    const why = fileReason(file);
+  for (const file of ['config', 'config.worktree']) {
+    const why = fileReason(path.join(gitDir, file));
     if (why) return why;
   }
-  for (const dir of new Set([path.join(common, 'hooks'), path.join(gitDir, 'hooks')])) {
-    const hook =
-      existsSync(dir) && statSync(dir).isDirectory() ? readdirSync(dir).find((f) => !f.endsWith('.sample')) : undefined;
-    if (hook) return `the repository has a hook (${path.join(dir, hook)}), which git may run`;
-  }
-  if (existsSync(path.join(common, 'modules')) || existsSync(path.join(path.dirname(common), '.gitmodules'))) {
+  const hooks = path.join(gitDir, 'hooks');
+  const hook =
+    existsSync(hooks) && statSync(hooks).isDirectory()
+      ? readdirSync(hooks).find((f) => !f.endsWith('.sample'))
+      : undefined;
+  if (hook) return `the repository has a hook (${path.join(hooks, hook)}), which git may run`;
+  if (existsSync(path.join(gitDir, 'modules')) || existsSync(path.join(path.dirname(gitDir), '.gitmodules'))) {
     return 'the repository has submodules, whose own settings git may follow';
   }
   return undefined;

@@ -1,5 +1,6 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { isInside } from './folders.js';
 
 /** Where a program name leads before it runs. */
 export interface ProgramLocation {
@@ -16,11 +17,6 @@ export interface ProgramLocation {
   /** Its real path lies in one of PATH's folders: an installed program. */
   inPathDir: boolean;
 }
-
-const isInside = (root: string, p: string) => {
-  const rel = path.relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-};
 
 const realNative = (p: string): string | undefined => {
   try {

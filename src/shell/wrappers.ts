@@ -112,9 +112,11 @@ const valueOf = (w: Word | undefined) => w?.value;
 
 /**
  * Wrappers read for what they run, so a deny over it holds, but never counted as understood: their own
- * options run commands or set the environment (`strace -E`, `-o '|cmd'`, `perf stat --pre=`), or their
- * parsers have turns a table cannot follow (the last `script -c` wins; `flock --wait`, `nsenter -r`,
- * `watch -d` take values only when attached). Under a deny, a person decides them.
+ * options run commands or set the environment (`strace -E`, `-o '|cmd'`, `perf stat --pre=`); they
+ * follow settings a command can write (valgrind's ./.valgrindrc and --db-command, parallel's
+ * ~/.parallel/config and --ssh, firejail's profiles) or reach beyond the sandbox (systemd-run, pkexec);
+ * or their parsers have turns a table cannot follow (the last `script -c` wins; `flock --wait`,
+ * `nsenter -r`, `watch -d` take values only when attached). Under a deny, a person decides them.
  */
 const READ_NOT_SURELY = new Set([
   'strace',
@@ -310,13 +312,6 @@ const READ_THROUGH = new Set([
   'setarch',
 ]);
 
-/**
- * Wrappers that also follow settings a command can write (valgrind's ./.valgrindrc and --db-command,
- * parallel's ~/.parallel/config and its --ssh, firejail's profiles) or reach beyond the sandbox
- * (systemd-run, pkexec): what they run is read, but not all of it.
- */
-const FOLLOW_SETTINGS = new Set(['valgrind', 'parallel', 'firejail', 'systemd-run', 'pkexec']);
-
 /** An operand naming another machine (`host:path`, `rsync://…`): reached through ssh, whose settings run commands. */
 const REMOTE_OPERAND = /^(?:[^/-][^/]*:|rsync:\/\/)/;
 
@@ -325,7 +320,7 @@ const REMOTE_OPERAND = /^(?:[^/-][^/]*:|rsync:\/\/)/;
  * program that runs others in ways it does not read (its settings, another machine, a project file).
  */
 export function knownWrapper(name: string, args: Word[]): boolean {
-  if (FOLLOW_SETTINGS.has(name) || READ_NOT_SURELY.has(name)) return false;
+  if (READ_NOT_SURELY.has(name)) return false;
   if (
     /^(?:rsync|tar|gtar|bsdtar)$/.test(name) &&
     args.some((a) => REMOTE_OPERAND.test(a.value)) &&
