@@ -77,6 +77,11 @@ export interface TargetPart {
    * some arguments denies it, an allow only when it allows any arguments.
    */
   argsUnknown?: boolean;
+  /**
+   * The whole command line, which could not be read into commands: a rule written for one command
+   * (`echo *`) says nothing about it, since it may hold others. Only a deny, or a person, decides it.
+   */
+  wholeLine?: boolean;
 }
 
 export const PermissionDecision = z.enum(['allow', 'deny']);

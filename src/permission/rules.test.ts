@@ -173,6 +173,17 @@ describe('evaluate: command lines', () => {
     ).toBe('deny');
   });
 
+  it('a whole line that could not be read is not allowed by a rule written for one command', () => {
+    const line = { text: 'echo hi; rm -rf x )', opaque: 'unreadable', wholeLine: true };
+    expect(
+      evaluate(withDefaults({ shell: { 'echo *': 'allow' } }), 'shell', target('p', { parts: [line] })).decision,
+    ).toBe('ask');
+    // A deny over it still refuses it.
+    expect(
+      evaluate(withDefaults({ shell: { 'echo *': 'deny' } }), 'shell', target('p', { parts: [line] })).decision,
+    ).toBe('deny');
+  });
+
   it('a part whose arguments are unknown: a deny that could match them denies, an allow only when it allows any', () => {
     const rules = withDefaults({
       shell: { 'rm -rf *': 'deny', 'git status*': 'allow', 'grep *': 'allow', '*': 'ask' },

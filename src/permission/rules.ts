@@ -182,7 +182,10 @@ function decidePart(
   // For a part that is only unread (`git p`, an alias), an allow naming just the program (`git *`) is broad
   // too: it was written for git's own subcommands, not for whatever a setting makes of one.
   const programOnly = !part.opaque && rule !== undefined && !rule.pattern.prefix.trim().includes(' ');
-  if (opaque && (decision === 'ask' || !rule || rule.toolLevel || rule.pattern.broad || programOnly)) {
+  if (
+    opaque &&
+    (decision === 'ask' || !rule || rule.toolLevel || rule.pattern.broad || programOnly || part.wholeLine)
+  ) {
     // What it runs cannot be read, so it could be running what a deny names: a person must look at it.
     return { ...base, decision: 'ask', ...(hasDeny ? { needsPerson: true } : {}) };
   }

@@ -13,6 +13,7 @@ import {
   writesFiles,
   type GitPending,
 } from './closed-world.js';
+import { backquoted, parseAsBash } from './bash-reading.js';
 import { isInside, landsAlike } from './folders.js';
 import { bashParser, type BashParser } from './parser.js';
 import { CHANGES_SETTINGS, isBuiltin, programLocator, RUNS_SOMETHING, type ProgramLocation } from './programs.js';
@@ -177,7 +178,11 @@ function readLine(source: string, state: State, depth: number): void {
     state.failure = `commands are nested more than ${MAX_DEPTH} levels deep`;
     return;
   }
-  const tree = state.parser.parse(source);
+  const tree = parseAsBash(state.parser, source);
+  if (!tree) {
+    state.failure = 'a # in it is read as a comment by the command-line reader but not by bash';
+    return;
+  }
   try {
     const root = tree.rootNode;
     if (root.hasError) {
@@ -215,6 +220,13 @@ function visit(node: Node, state: State, depth: number): void {
     case 'function_definition':
       forkBomb(node, state);
       break;
+    case 'command_substitution': {
+      // In backquotes bash removes the backslash before $, ` and \ and reads the text again: `` `echo \`rm x\`` ``
+      // runs rm. The grammar reads the text as written, so the text bash reads is read too.
+      const again = backquoted(node);
+      if (again !== undefined) readLine(again, state, depth + 1);
+      break;
+    }
     case 'heredoc_redirect': {
       if (!node.children.some((c) => c?.type === 'heredoc_end')) state.failure = 'a here-document has no end';
       // bash ends the document at its word after quote removal (`E''` ends at `E`); the grammar may look for
@@ -534,5 +546,5 @@ function run(
 export function partsForRules(command: string, analysis: CommandAnalysis): TargetPart[] {
   return analysis.ok
     ? analysis.parts
-    : [{ text: command.trim(), opaque: `the command line could not be read: ${analysis.reason}` }];
+    : [{ text: command.trim(), opaque: `the command line could not be read: ${analysis.reason}`, wholeLine: true }];
 }

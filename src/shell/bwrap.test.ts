@@ -75,6 +75,8 @@ describe('the bubblewrap policy', () => {
     const s = steps(bwrapArgs(o));
     if (existsSync('/etc/shadow')) expect(s).toContain('--ro-bind /dev/null /etc/shadow');
     if (existsSync('/etc/ssh')) expect(s).toContain('--tmpfs /etc/ssh');
+    if (existsSync('/etc/npmrc')) expect(s).toContain('--ro-bind /dev/null /etc/npmrc');
+    if (existsSync('/etc/apt/auth.conf.d')) expect(s).toContain('--tmpfs /etc/apt/auth.conf.d');
   });
 
   it('shows skills read-only, through a link too; with user-mode network, a resolv.conf and the hand-over descriptors', () => {

@@ -925,6 +925,45 @@ describe('git understood only while its settings run nothing', () => {
       expect(await decide(rules, command, here), command).toMatchObject({ decision: 'allow' });
   });
 
+  it('text bash reads again or reads on: backquotes whose backslashes it removes, a # that starts no comment for it', async () => {
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'zhixing-reread-')));
+    roots.push(ws);
+    const here = { cwd: ws, path: '/usr/bin:/bin', home: ws };
+    const hidden = [
+      'echo `echo \\`rm -rf victim\\``',
+      'echo `echo \\`git push -q origin main 2>&1\\``',
+      'echo `echo "\\$(rm -rf victim)"`',
+      'x=`echo \\`rm -rf victim\\``',
+      '[[ `echo \\`rm -rf victim\\`` ]]',
+      'case `echo \\`rm -rf victim\\`` in *) ;; esac',
+      'for i in `echo \\`rm -rf victim\\``; do :; done',
+      'echo `true \\`\\\\\\`rm -rf victim\\\\\\`\\``',
+      'echo "`echo \\`rm -rf victim\\``"',
+      'echo "`echo \\"\\`rm -rf victim\\`\\"`"',
+      // The grammar skips CR, form feed, vertical tab and a backslash before a blank or a newline; bash reads them as part of a word.
+      'echo a\r#x; rm -rf victim',
+      'echo a\\\t#x; git push -q origin main',
+      'echo a\\\n#x; rm -rf victim',
+      'echo a\f#x; git push -q origin main',
+      'echo a\v#x; rm -rf victim',
+      'echo a\\\r#x; rm -rf victim',
+      'echo 中文\r#x; rm -rf victim',
+    ];
+    for (const command of hidden) {
+      const v = await decide(rules, command, here);
+      if (v.decision !== 'deny') expect(v, command).toMatchObject({ decision: 'ask', needsPerson: true });
+      // Under allows alone, an allow for echo speaks for echo only.
+      expect((await decide({ shell: { 'echo *': 'allow' } }, command, here)).decision, command).not.toBe('allow');
+    }
+    for (const command of ['echo `echo \\`rm -rf /\\``', 'echo a\r#x; rm -rf /', 'echo a\\\n#x; :(){ :|:& };:'])
+      expect((await analyzeCommand(command, here)) as { catastrophe?: string }, command).toHaveProperty('catastrophe');
+    // Comments bash reads as comments, and backquotes without such backslashes, stay as they were.
+    for (const command of ['ls -la # list', 'ls;#x', 'echo `echo hi` # ok', 'echo a #x; rm -rf victim', 'echo 中文 #x'])
+      expect(await decide({ shell: { 'echo *': 'allow', 'ls*': 'allow' } }, command, here), command).toMatchObject({
+        decision: 'allow',
+      });
+  });
+
   it('a .git file or a commondir, which git follows from inside the sandbox (links, /proc/self/cwd), is unread', async () => {
     const { renameSync, symlinkSync, cpSync } = await import('node:fs');
     // The settings git would read: a copy of the repository with a program in its config.

@@ -43,6 +43,12 @@ export const ETC_SECRETS = [
   '/etc/kubernetes',
   '/etc/cups/ssl',
   '/etc/environment',
+  // Package managers' settings for the whole system, which can hold a registry's or an index's token.
+  '/etc/npmrc',
+  '/etc/pip.conf',
+  '/etc/xdg/pip',
+  '/etc/apt/auth.conf',
+  '/etc/apt/auth.conf.d',
   '/etc/.pwd.lock',
 ];
 
