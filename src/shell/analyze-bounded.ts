@@ -6,6 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { builtWorkerFile, workerJobs, type WorkerJobs } from '../worker-jobs.js';
+import type { TargetPart } from '../contract/permission.js';
 import type { AnalyzeOptions, CommandAnalysis } from './analyze.js';
 
 /** A real command line is read in milliseconds; this leaves room for starting the thread on a busy machine. */
@@ -56,4 +57,13 @@ export function createBoundedAnalyzer(o: BoundedAnalyzeOptions = {}): BoundedAna
     const result = await jobs.run({ command, options });
     return result.ok ? result.reply : { ok: false, reason: NOT_READ[result.why](timeoutMs) };
   };
+}
+
+/**
+ * The parts a shell call sends to the permission layer: the analysis's, or for a line that could not
+ * be read, the whole line as one part whose effect cannot be read (so a broad rule never allows it,
+ * and with a deny among the rules only a person may approve it).
+ */
+export function partsForRules(command: string, analysis: CommandAnalysis): TargetPart[] {
+  return analysis.ok ? analysis.parts : [{ text: command.trim(), opaque: analysis.reason, wholeLine: true }];
 }

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { evaluate, withDefaults } from '../permission/rules.js';
 import type { PermissionRules } from '../contract/permission.js';
-import { analyzeCommand, partsForRules, type AnalyzeOptions } from './analyze.js';
+import { partsForRules } from './analyze-bounded.js';
+import { analyzeCommand, type AnalyzeOptions } from './analyze.js';
 import { CORPUS } from './analyze-corpus.js';
 import { testBin } from './test-bin.js';
 

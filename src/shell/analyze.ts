@@ -537,14 +537,3 @@ function run(
     });
   for (const script of unwrapped?.scripts ?? []) if (!script.dynamic) readLine(script.value, state, depth + 1);
 }
-
-/**
- * The parts a shell call sends to the permission layer: the analysis's, or for a line that could not
- * be read, the whole line as one part whose effect cannot be read (so a broad rule never allows it,
- * and with a deny among the rules only a person may approve it).
- */
-export function partsForRules(command: string, analysis: CommandAnalysis): TargetPart[] {
-  return analysis.ok
-    ? analysis.parts
-    : [{ text: command.trim(), opaque: `the command line could not be read: ${analysis.reason}`, wholeLine: true }];
-}

@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { evaluate, withDefaults } from '../permission/rules.js';
 import type { PermissionRules } from '../contract/permission.js';
-import { analyzeCommand, partsForRules, type AnalyzeOptions } from './analyze.js';
+import { partsForRules } from './analyze-bounded.js';
+import { analyzeCommand, type AnalyzeOptions } from './analyze.js';
 import { testBin } from './test-bin.js';
 
 const t = testBin();
@@ -925,7 +926,7 @@ describe('git understood only while its settings run nothing', () => {
       expect(await decide(rules, command, here), command).toMatchObject({ decision: 'allow' });
   });
 
-  it('text bash reads again or reads on: backquotes whose backslashes it removes, a # that starts no comment for it', async () => {
+  it('text bash reads again or reads on: backquotes whose backslashes it removes, a # that starts no comment for it, <( in [[ ]]', async () => {
     const ws = realpathSync(mkdtempSync(join(tmpdir(), 'zhixing-reread-')));
     roots.push(ws);
     const here = { cwd: ws, path: '/usr/bin:/bin', home: ws };
@@ -948,6 +949,16 @@ describe('git understood only while its settings run nothing', () => {
       'echo a\v#x; rm -rf victim',
       'echo a\\\r#x; rm -rf victim',
       'echo 中文\r#x; rm -rf victim',
+      // In [[ ]] the grammar reads `*<(…)` as a word, a comparison and a group; bash runs the process substitution.
+      '[[ x == *<(sh -c "rm -rf victim; git push -q origin main") ]]; sleep 1',
+      '[[ *<(rm -rf victim) ]]',
+      '[[ ! @>(rm -rf victim) ]]',
+      '[[ -f ,>(rm -rf victim) ]]',
+      '[[ 1>(rm -rf victim) -ef x ]]',
+      '[[ x && x=<(rm -rf victim) ]]',
+      '[[ (*>(rm -rf victim)) ]]',
+      '[[ x < *<(rm -rf victim) ]]',
+      '[[ x == \\*<(rm -rf victim) ]]',
     ];
     for (const command of hidden) {
       const v = await decide(rules, command, here);
@@ -958,7 +969,15 @@ describe('git understood only while its settings run nothing', () => {
     for (const command of ['echo `echo \\`rm -rf /\\``', 'echo a\r#x; rm -rf /', 'echo a\\\n#x; :(){ :|:& };:'])
       expect((await analyzeCommand(command, here)) as { catastrophe?: string }, command).toHaveProperty('catastrophe');
     // Comments bash reads as comments, and backquotes without such backslashes, stay as they were.
-    for (const command of ['ls -la # list', 'ls;#x', 'echo `echo hi` # ok', 'echo a #x; rm -rf victim', 'echo 中文 #x'])
+    for (const command of [
+      'ls -la # list',
+      'ls;#x',
+      'echo `echo hi` # ok',
+      'echo a #x; rm -rf victim',
+      'echo 中文 #x',
+      '[[ -f notes.txt && $x < y ]] && echo yes',
+      '[[ $x == \'a<(b)\' || $x == "<(" ]] && echo yes',
+    ])
       expect(await decide({ shell: { 'echo *': 'allow', 'ls*': 'allow' } }, command, here), command).toMatchObject({
         decision: 'allow',
       });

@@ -546,6 +546,9 @@ const PARSED_CODE = new Set([
   'translated_string',
 ]);
 
+/** What a scan of `[[ … ]]` leaves out: what the grammar read, and quoted text, which is scanned as a node of its own. */
+const QUOTED = new Set([...PARSED_CODE, 'string', 'raw_string', 'ansi_c_string']);
+
 /**
  * Why a node holds code the grammar did not read. It sometimes keeps text bash expands as plain text: a
  * pattern (`${x#…}`) as one `regex`, a backquote or `<(…)` in `${y:-…}` as a `word`, a here-document body
@@ -575,6 +578,10 @@ export function hiddenCodeReason(node: Node): string | undefined {
     case 'ansi_c_string':
       // Inside a double-quoted `${…}` bash decodes `$'…'` and expands the result: escapes can spell any mark.
       return inQuotedExpansion(node) ? why : undefined;
+    case 'test_command':
+      // In `[[ … ]]` the grammar reads `*<(…)` as a word, a comparison and a group; bash reads one word
+      // holding a process substitution, and runs it. Quoted text is scanned on its own (above).
+      return node.text.startsWith('[[') && unreadMark(node, true, QUOTED) ? why : undefined;
     default:
       return undefined;
   }
@@ -594,7 +601,7 @@ function inQuotedExpansion(node: Node): boolean {
  * each is blanked out first, then the rest is scanned as bash reads it — a backslash escapes the next
  * character (so `\\$(` is a live mark), a backslash-newline is removed (`$\⏎(` is `$(`).
  */
-function unreadMark(node: Node, processSubstitution: boolean): boolean {
+function unreadMark(node: Node, processSubstitution: boolean, skipped: ReadonlySet<string> = PARSED_CODE): boolean {
   let text = node.text;
   if (!/[$`<>]/.test(text)) return false;
   // Blank out what was read, outermost first, in order.
@@ -602,7 +609,7 @@ function unreadMark(node: Node, processSubstitution: boolean): boolean {
   const blank = (n: Node) => {
     for (const c of n.namedChildren) {
       if (!c) continue;
-      if (!PARSED_CODE.has(c.type)) {
+      if (!skipped.has(c.type)) {
         blank(c);
         continue;
       }

@@ -145,8 +145,8 @@ export function refusedText(
   if (refusal === 'needs-person') {
     return say(
       lang,
-      `运行 ${shown} 只能由用户本人批准（无法事先看清它会运行什么，而权限规则禁止了某些程序），--yes 不能代替，所以没有运行。`,
-      `Running ${shown} needs the user's own approval (what it runs cannot be read beforehand, and the rules deny some programs); --yes does not give it, so nothing was run.`,
+      `运行 ${shown} 只能由用户本人批准（无法事先看清它会运行什么，任何规则都不能替它担保），--yes 不能代替，所以没有运行。`,
+      `Running ${shown} needs the user's own approval (what it runs cannot be read beforehand, so no rule can vouch for it); --yes does not give it, so nothing was run.`,
     );
   }
   if (refusal === 'cancelled') {

@@ -90,7 +90,7 @@ describe('the shell tool', () => {
         action: 'shell.run',
         target: 'echo "unclosed',
         insideSandbox: true,
-        parts: [{ text: 'echo "unclosed', opaque: 'unbalanced quote' }],
+        parts: [{ text: 'echo "unclosed', opaque: 'unbalanced quote', wholeLine: true }],
         personOnly: true,
         sendsTo: { kind: 'anywhere', what: 'a shell command' },
       },
@@ -122,7 +122,7 @@ describe('the shell tool', () => {
       shellCtx(fx.workspace, asked, () => 'deny'),
     );
     expect(asked[0]!.parts).toEqual([
-      { text: 'ls', opaque: 'the command line could not be read (grammar not loaded)' },
+      { text: 'ls', opaque: 'the command line could not be read (grammar not loaded)', wholeLine: true },
     ]);
   });
 

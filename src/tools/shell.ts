@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { CONFIG_FILE, ENV_FILE } from '../config/paths.js';
-import { createBoundedAnalyzer } from '../shell/analyze-bounded.js';
+import { createBoundedAnalyzer, partsForRules } from '../shell/analyze-bounded.js';
 import type { AnalyzeOptions, CommandAnalysis } from '../shell/analyze.js';
 import { commandPath } from '../shell/command-path.js';
 import { shellEnv } from '../shell/env.js';
@@ -160,7 +160,7 @@ export function createShellTool(deps: ShellToolDeps): Tool {
         action: 'shell.run',
         target: args.command,
         insideSandbox: true,
-        parts: analysis.ok ? analysis.parts : [{ text: args.command, opaque: analysis.reason }],
+        parts: partsForRules(args.command, analysis),
         ...(info.ok ? {} : { mustAsk: noSandboxReason(lang, info) }),
         // A line not read at all (it does not parse, is too long, or took too long to read) was not even
         // checked for what is refused in every mode: only a person may let it run, never --yes.
