@@ -226,6 +226,31 @@ describe('evaluate: remembered "always" answers', () => {
     ).toMatchObject({ decision: 'allow', remembered: true });
   });
 
+  it('an "always" never speaks for a part whose effect cannot be read, nor is kept for one', () => {
+    const ask = withDefaults({ shell: { '*': 'ask' } });
+    // A workspace file named like a program: the text is that of the program the person approved.
+    const workspaceLs = { target: './bin/ls -la', parts: [{ text: 'ls -la', opaque: 'a file in the workspace' }] };
+    expect(evaluate(ask, 'shell', workspaceLs, remembered('ls -la'))).toMatchObject({ decision: 'ask' });
+    // git approved for good while understood, then its settings changed to run a program.
+    const denies = withDefaults({ shell: { 'git push*': 'deny', 'rm -rf *': 'deny' } });
+    const changedGit = {
+      target: 'git status',
+      parts: [{ text: 'git status', unread: 'core.fsmonitor runs a program' }],
+    };
+    expect(evaluate(denies, 'shell', changedGit, remembered('git status'))).toMatchObject({
+      decision: 'ask',
+      needsPerson: true,
+    });
+    // Understood, the same text is still covered.
+    const plain = { target: 'git status', parts: [{ text: 'git status' }] };
+    expect(evaluate(denies, 'shell', plain, remembered('git status'))).toMatchObject({ decision: 'allow' });
+    const line = {
+      target: 'ls && python3 -c x',
+      parts: [{ text: 'ls' }, { text: 'python3 -c x', opaque: 'inline code' }],
+    };
+    expect(patternsToRemember(line, evaluate(ask, 'shell', line))).toEqual(['ls']);
+  });
+
   it('"always" keeps the text of each part that asked, or the target', () => {
     const rules = withDefaults({ shell: { 'ls*': 'allow', '*': 'ask' } });
     const line = { target: 'ls && git push && make', parts: [{ text: 'ls' }, { text: 'git push' }, { text: 'make' }] };

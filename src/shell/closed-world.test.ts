@@ -959,6 +959,16 @@ describe('git understood only while its settings run nothing', () => {
       '[[ (*>(rm -rf victim)) ]]',
       '[[ x < *<(rm -rf victim) ]]',
       '[[ x == \\*<(rm -rf victim) ]]',
+      // A POSIX shell (dash as sh) reads these otherwise than bash: `$'…'` is no quote, `&>` backgrounds.
+      "sh -c \"echo \\$'a\\\\' ; rm -rf victim; git push -q origin main ; echo ' ;# '\"",
+      "sh -c 'echo ok &>/dev/null rm -rf victim'",
+      "env sh -c 'echo ok &>/dev/null git push -q origin main'",
+      "find . -exec dash -c 'echo ok &>/dev/null rm -rf victim' \\;",
+      "sh -c '[[ x < y && rm -rf victim ]]'",
+      'sh -c \'alias ls="rm -rf victim"\nls\'',
+      // Shells of another grammar altogether.
+      "zsh -c 'ls'",
+      "fish -c 'ls'",
     ];
     for (const command of hidden) {
       const v = await decide(rules, command, here);
@@ -981,6 +991,8 @@ describe('git understood only while its settings run nothing', () => {
       expect(await decide({ shell: { 'echo *': 'allow', 'ls*': 'allow' } }, command, here), command).toMatchObject({
         decision: 'allow',
       });
+    // A POSIX shell's line with nothing the grammars read apart is read as bash reads it.
+    expect(await decide(rules, "sh -c 'ls -la && echo done'", here)).toMatchObject({ decision: 'allow' });
   });
 
   it('a .git file or a commondir, which git follows from inside the sandbox (links, /proc/self/cwd), is unread', async () => {

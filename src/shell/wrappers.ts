@@ -700,7 +700,10 @@ function shell(name: string, args: Word[]): Unwrapped {
     // -c anywhere in a group of short options (`-lc`, `-ec`): the next word is the command line.
     if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(a.value)) {
       const script = args[i + 1];
-      return script ? { scripts: [script], ...startup } : startup;
+      if (!script) return startup;
+      // Read as bash even then, for the denies and refusals bash's reading finds; but not understood.
+      const other = otherGrammar(name, script.value);
+      return { scripts: [script], ...startup, ...(other ? { opaque: other } : {}) };
     }
     if (
       a.value === '-o' ||
@@ -714,6 +717,33 @@ function shell(name: string, args: Word[]): Unwrapped {
     if (/^-[a-zA-Z]*s/.test(a.value)) return stdin(name);
   }
   return stdin(name);
+}
+
+/** Shells whose grammar is bash's: their command lines are read as bash reads them. */
+const BASH = new Set(['bash', 'rbash']);
+/** Shells that read the POSIX grammar, which bash's extends. */
+const POSIX_SHELLS = new Set(['sh', 'dash', 'ash', 'busybox-sh', 'posh']);
+/**
+ * Where bash's grammar reads a line otherwise than a POSIX shell: quotes (`$'…'`, `$"…"`), operators
+ * (`&>`, `|&`, `<<<`, `;&`), `[[ ]]` and `(( ))` (where `<`, `&&` and `(` are not redirections, lists
+ * and subshells), process substitution, extended globs, reserved words a POSIX shell runs as commands,
+ * and aliases, which a POSIX shell expands in a `-c` line and bash does not. Quoted text counts too:
+ * it only makes a person look.
+ */
+const POSIX_DIFFERS = /\$['"]|&>|\|&|<<<|;;?&|\[\[|\(\(|[<>@!+*?]\(|\b(?:function|select|coproc|alias)\b/;
+
+/**
+ * Why a shell's command line cannot be read as bash's: a shell of another grammar (zsh, fish, ksh), or
+ * a POSIX shell (dash as `sh`) given text the two grammars read apart — `sh -c "echo $'a\\' ; rm -rf x;
+ * echo ' '"` runs rm in dash, where bash reads one quoted word.
+ */
+function otherGrammar(name: string, script: string): string | undefined {
+  if (BASH.has(name)) return undefined;
+  if (!POSIX_SHELLS.has(name))
+    return `${name} reads its command line with a grammar of its own, which cannot be read as bash's`;
+  return POSIX_DIFFERS.test(script)
+    ? `${name} reads its command line as a POSIX shell, which reads this one otherwise than bash`
+    : undefined;
 }
 
 const stdin = (name: string): Unwrapped => ({
