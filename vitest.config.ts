@@ -10,16 +10,30 @@ export default defineConfig({
   test: {
     projects: [
       {
-        // Unit and in-process integration: no build, no spawned CLI, no browser. Mostly CPU: one
-        // worker per core.
+        // Unit tests beside their modules: no build, no spawned CLI, no browser. Mostly CPU: one worker
+        // per core, and the files of a worker share their imports (half the work of a fresh module graph
+        // per file). A file that replaces a module (`vi.mock`) belongs in test/, where each file is alone.
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'web/src/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, e2eTests],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+          maxWorkers: 2,
+          isolate: false,
+          // Tiers with their own number of workers run one after the other, the quickest first.
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // In-process integration (test/): servers, stores, the agent loop, each file in a fresh module graph.
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, e2eTests, browserTests],
           testTimeout: 20_000,
           hookTimeout: 30_000,
           maxWorkers: 2,
-          // Tiers with their own number of workers run one after the other, the quickest first.
           sequence: { groupOrder: 0 },
         },
       },

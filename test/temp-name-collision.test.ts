@@ -1,13 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { fileWriteTool } from './file-write.js';
-import { fails, useWorkspace, ws } from '../../test/support/file-tools.js';
+import { fileWriteTool } from '../src/tools/file-write.js';
+import { fails, useWorkspace, ws } from './support/file-tools.js';
 
 /** The temp name a write picks is random; here it is forced onto a name a file already has. */
 const TAKEN = '.zhixing-1-000000000000.tmp';
-vi.mock('./temp-files.js', async (original) => ({
-  ...(await original<typeof import('./temp-files.js')>()),
+vi.mock('../src/tools/temp-files.js', async (original) => ({
+  ...(await original<typeof import('../src/tools/temp-files.js')>()),
   tempFileName: () => TAKEN,
 }));
 
