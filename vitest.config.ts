@@ -34,11 +34,12 @@ export default defineConfig({
           testTimeout: 20_000,
           hookTimeout: 30_000,
           maxWorkers: 2,
-          sequence: { groupOrder: 0 },
+          sequence: { groupOrder: 1 },
         },
       },
       {
-        // The built program as a user runs it: ./bin/zhixing spawned, MCP peers, a terminal. These
+        // The built program as a user runs it: ./bin/zhixing spawned, MCP peers, a terminal, the real
+        // sandbox (bubblewrap, a Debian package the fast tier does not need). These
         // mostly wait on other processes, so more files run at once than there are cores.
         test: {
           name: 'e2e',
@@ -48,7 +49,7 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 30_000,
           maxWorkers: 3,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -63,7 +64,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           // One Chromium serves the tier; two files at a time keep both cores busy while each waits on its page.
           maxWorkers: 2,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
           // A page's state is awaited, not assumed: on a busy machine a second is not always enough.
           expect: { poll: { timeout: 15_000 } },
         },
