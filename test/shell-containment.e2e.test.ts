@@ -100,6 +100,18 @@ describe.skipIf(!HAVE_BWRAP)('shell commands in bubblewrap', () => {
     expect(readFileSync(path.join(fx.userHome, 'notes.txt'), 'utf8')).toBe('an ordinary file\n');
   });
 
+  it("keeps the shells' startup files in its home empty and unwritable, so a login shell or bash over SSH runs nothing planted", async () => {
+    const r = await run(
+      "printf 'echo PLANTED\\n' > ~/.profile; printf 'echo PLANTED\\n' >> ~/.bashrc; rm -f ~/.bash_profile; exec -l bash -c 'SSH_CLIENT=1 SHLVL=0 bash -c true; echo done'",
+    );
+    expect(r.output).toContain('done');
+    expect(r.output).not.toMatch(/^PLANTED$/m);
+    expect(
+      r.output.match(/Permission denied|Read-only file system|Device or resource busy/g)!.length,
+      r.output,
+    ).toBeGreaterThanOrEqual(3);
+  });
+
   it('gives each command a private /tmp that is gone afterwards', async () => {
     const name = `zhixing-private-${process.pid}-${Date.now()}`;
     const r = await run(`echo inside > /tmp/${name} && cat /tmp/${name} && ls -A /tmp`);

@@ -76,6 +76,9 @@ describe('the bubblewrap policy', () => {
     if (existsSync('/etc/shadow')) expect(s).toContain('--ro-bind /dev/null /etc/shadow');
     if (existsSync('/etc/ssh')) expect(s).toContain('--tmpfs /etc/ssh');
     if (existsSync('/etc/npmrc')) expect(s).toContain('--ro-bind /dev/null /etc/npmrc');
+    // Shells' startup files in the empty home: empty and unwritable.
+    for (const file of ['.profile', '.bashrc', '.bash_profile'])
+      expect(s).toContain(`--ro-bind /dev/null $B/user/${file}`);
     if (existsSync('/etc/apt/auth.conf.d')) expect(s).toContain('--tmpfs /etc/apt/auth.conf.d');
   });
 

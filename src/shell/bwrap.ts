@@ -42,6 +42,23 @@ export interface UserNetBinding {
   resolvConf: string;
 }
 
+/** Files in the home that shells run as commands when they start (login, interactive, or bash over SSH). */
+const STARTUP_FILES = [
+  '.profile',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.bashrc',
+  '.shrc',
+  '.kshrc',
+  '.mkshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zshrc',
+  '.zlogin',
+  '.zlogout',
+];
+
 /** The bind of `/dev/null` over a file, or of an empty tmpfs over a folder: what hides it inside the sandbox. */
 function cover(h: HiddenPath): string[] {
   return h.dir ? ['--tmpfs', h.path, '--remount-ro', h.path] : ['--ro-bind', '/dev/null', h.path];
@@ -75,7 +92,12 @@ export function bwrapArgs(o: ContainOptions, userNet?: UserNetBinding): string[]
   if (userNet) args.push('--ro-bind', userNet.resolvConf, '/etc/resolv.conf');
   args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
   // An empty home at the user's own path: what programs look for there (~/.bashrc, ~/.gitconfig, keys) is simply not there.
-  if (userHome !== path.parse(userHome).root) args.push('--tmpfs', userHome);
+  if (userHome !== path.parse(userHome).root) {
+    args.push('--tmpfs', userHome);
+    // Shells' startup files stay empty and unwritable: a command cannot plant one for a login shell
+    // (`exec -l`, `bash -l`), or a `bash -c` that reads ~/.bashrc, to run what no rule saw.
+    for (const file of STARTUP_FILES) args.push('--ro-bind', '/dev/null', path.join(userHome, file));
+  }
   const forbidden = [userHome, zhixingHome, ...(o.private ?? []).map((p) => existing(p)?.path ?? path.resolve(p))];
   for (const given of o.shown ?? []) {
     const real = existing(given);

@@ -969,6 +969,14 @@ describe('git understood only while its settings run nothing', () => {
       // Shells of another grammar altogether.
       "zsh -c 'ls'",
       "fish -c 'ls'",
+      // A shell made to run its startup files first, which the line may have written.
+      "printf 'rm -rf victim\\n' > ~/.profile; exec -l sh -c ls",
+      'exec -cl bash -c ls',
+      'exec -l ls',
+      "printf 'rm -rf victim\\n' > ~/.bashrc; SSH2_CLIENT=1 SHLVL=0 bash -c ls; :",
+      'export SSH2_CLIENT=1 SHLVL=0; bash -c ls',
+      'env SSH2_CLIENT=1 SHLVL=0 bash -c ls',
+      'SHLVL=0 bash -c ls; :',
     ];
     for (const command of hidden) {
       const v = await decide(rules, command, here);
@@ -1059,6 +1067,12 @@ describe('without a deny among the rules, nothing asks more than before', () => 
     ['git commit -m x', 'allow'],
     ['make', 'ask'],
     ['python3 script.py', 'ask'],
+    // Installs and test runs run code the project's files hold.
+    ['pip install --no-index .', 'ask'],
+    ['pytest -q', 'ask'],
+    ['cargo build', 'ask'],
+    ['go run .', 'ask'],
+    ['pip list', 'allow'],
     ['ls', 'allow'],
     ['git status', 'allow'],
   ] as const)('{"shell": {"*": "allow"}}: %s → %s', async (command, decision) => {

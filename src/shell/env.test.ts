@@ -87,6 +87,23 @@ describe('the environment a shell command gets', () => {
     });
   });
 
+  it('drops what makes a shell run startup files, and where the user logged in from', () => {
+    const env = shellEnv(
+      {
+        SSH_CLIENT: '10.0.0.1 5000 22',
+        SSH2_CLIENT: 'x',
+        SSH_CONNECTION: 'a b c d',
+        BASH_ENV: '/x',
+        ENV: '/y',
+        LANG: 'C',
+      },
+      { workspace: '/ws', tmpdir: '/tmp' },
+    );
+    for (const name of ['SSH_CLIENT', 'SSH2_CLIENT', 'SSH_CONNECTION', 'BASH_ENV', 'ENV'])
+      expect(env[name]).toBeUndefined();
+    expect(env.LANG).toBe('C');
+  });
+
   it('gives a PATH to a parent that had none', () => {
     expect(shellEnv({}, { workspace: '/ws', tmpdir: '/tmp' }).PATH).toMatch(/\/usr\/bin/);
   });

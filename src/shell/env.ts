@@ -61,6 +61,11 @@ const SECRET_PREFIXES =
   /^(AWS_|AZURE_|GOOGLE_APPLICATION_CREDENTIALS|GCLOUD_|CLOUDSDK_AUTH|OPENAI_|ANTHROPIC_|ZHIXING_|VAULT_|NPM_TOKEN|GITHUB_TOKEN|GH_TOKEN|GH_PAT|GITLAB_TOKEN|HF_TOKEN|HUGGING_FACE_HUB_TOKEN|BW_SESSION|OP_SESSION_|OP_SERVICE_ACCOUNT|SENTRY_DSN)/i;
 /** Agent sockets let a command use the user's SSH and GPG keys without reading them. */
 const AGENT_NAMES = new Set(['SSH_AUTH_SOCK', 'SSH_AGENT_PID', 'GPG_AGENT_INFO', 'GNUPGHOME', 'KRB5CCNAME']);
+/**
+ * What makes a shell run startup files (`bash -c` runs ~/.bashrc when started over SSH; BASH_ENV and
+ * ENV name a file to run), and where the user logged in from: nothing a command needs.
+ */
+const STARTUP_TRIGGERS = new Set(['SSH_CLIENT', 'SSH2_CLIENT', 'SSH_CONNECTION', 'SSH_TTY', 'BASH_ENV', 'ENV']);
 /** Of Zhixing's own settings, the ones that say nothing secret and that a script may want. */
 const HARMLESS_ZHIXING = new Set(['ZHIXING_LANG']);
 /** A URL that carries a password (`postgres://user:pw@host/db`, a proxy with credentials). */
@@ -121,7 +126,7 @@ export function shellEnv(
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(parent)) {
-    if (value === undefined || isSecretVariable(name, value)) continue;
+    if (value === undefined || STARTUP_TRIGGERS.has(name) || isSecretVariable(name, value)) continue;
     env[name] = value;
   }
   return {

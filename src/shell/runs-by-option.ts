@@ -66,6 +66,16 @@ export function git(args: Word[]): Unwrapped | undefined {
   return undefined;
 }
 
+/** Build tools and test runners: whatever they are asked, they run code the project's files hold. */
+const PROJECT_RUNNERS =
+  /^(?:make|gmake|just|npx|pnpx|bunx|rake|ninja|pytest|py\.test|tox|nox|mvn|mvnw|gradle|gradlew|sbt|bazel|bazelisk|meson|scons|ant|cmake|ctest|phpunit|rspec)$/;
+/**
+ * Package managers and language tools whose subcommands build, install or run the project (`pip install .`
+ * runs setup.py, `cargo build` a build.rs, `go generate` what comments say), except the ones that report.
+ */
+const PACKAGE_MANAGERS =
+  /^(?:npm|yarn|pnpm|bun|pip|pip3|pipx|uv|poetry|pdm|hatch|pipenv|cargo|go|dotnet|deno|composer|bundle|bundler|mix|cabal|stack|swift|conda|mamba)$/;
+
 /** Package managers' subcommands that only report: everything else may run the project's scripts or install hooks. */
 const REPORTS_ONLY = new Set([
   'info',
@@ -83,6 +93,8 @@ const REPORTS_ONLY = new Set([
   'root',
   'prefix',
   'bin',
+  'show',
+  'freeze',
 ]);
 
 /**
@@ -91,9 +103,8 @@ const REPORTS_ONLY = new Set([
  * (`yarn build` runs the script named build, so any subcommand that is not a report counts.)
  */
 export function projectScripts(name: string, args: Word[]): Unwrapped | undefined {
-  if (/^(?:make|gmake|just|npx|pnpx|bunx|rake|ninja)$/.test(name))
-    return { opaque: `${name} runs what the project's files say` };
-  if (!/^(?:npm|yarn|pnpm|bun)$/.test(name)) return undefined;
+  if (PROJECT_RUNNERS.test(name)) return { opaque: `${name} runs what the project's files say` };
+  if (!PACKAGE_MANAGERS.test(name)) return undefined;
   const sub = args.find((a) => !a.value.startsWith('-'));
   if (sub && REPORTS_ONLY.has(sub.value)) return undefined;
   if (!sub && args.some((a) => /^(?:-v|--version|-h|--help)$/.test(a.value))) return undefined;

@@ -422,6 +422,9 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
   // is given (multi-call binaries, `git-*`, linux64/setarch): what it does is not what the words say.
   if (name === 'exec' && execOptions(args).some((a) => a.dynamic || /^-[a-z]*a/.test(a.value)))
     return { opaque: "exec -a runs the program under a name of the command's choosing" };
+  // `exec -l` starts it as a login shell (`-sh`), which first runs ~/.profile and the like.
+  if (name === 'exec' && execOptions(args).some((a) => /^-[a-z]*l/.test(a.value)))
+    return { opaque: 'exec -l starts the program as a login shell, which runs startup files first' };
   // env -a / --argv0 (coreutils 9.5 on) does the same: git started as `git-push` pushes.
   if (name === 'env' && envArgv0(args))
     return { opaque: "env -a runs the program under a name of the command's choosing" };
