@@ -6,7 +6,7 @@ import type { LockRow, LocksRepo } from '../store/locks-repo.js';
 /** How often a holder says it is still there. */
 const HEARTBEAT_MS = 5_000;
 /** A holder on another host (a shared home) silent this long is gone: its pid cannot be checked from here. */
-const STALE_MS = 30_000;
+export const STALE_MS = 30_000;
 /** How often a waiting process looks again. */
 const POLL_MS = 100;
 
