@@ -82,6 +82,12 @@ export interface TargetPart {
    * (`echo *`) says nothing about it, since it may hold others. Only a deny, or a person, decides it.
    */
   wholeLine?: boolean;
+  /**
+   * What it runs depends on settings files the workspace or the line can change (git's config and
+   * hooks, a program's rc file), which is why it is unread: an "always" given before they changed
+   * never covers it, with or without a deny.
+   */
+  settings?: boolean;
 }
 
 export const PermissionDecision = z.enum(['allow', 'deny']);

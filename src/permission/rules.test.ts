@@ -244,6 +244,10 @@ describe('evaluate: remembered "always" answers', () => {
     // Understood, the same text is still covered.
     const plain = { target: 'git status', parts: [{ text: 'git status' }] };
     expect(evaluate(denies, 'shell', plain, remembered('git status'))).toMatchObject({ decision: 'allow' });
+    // Without a deny too: git whose settings changed since the "always" is asked again.
+    const settled = { target: 'git status', parts: [{ text: 'git status', unread: 'core.fsmonitor', settings: true }] };
+    expect(evaluate(ask, 'shell', settled, remembered('git status'))).toMatchObject({ decision: 'ask' });
+    expect(patternsToRemember(settled, evaluate(ask, 'shell', settled))).toEqual([]);
     const line = {
       target: 'ls && python3 -c x',
       parts: [{ text: 'ls' }, { text: 'python3 -c x', opaque: 'inline code' }],

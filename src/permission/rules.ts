@@ -178,7 +178,7 @@ function decidePart(
   // An "always" is the user's word on exactly this text, read as it was then; only a deny outranks it. It
   // never speaks for a part whose effect cannot be read (a workspace file named like a program, git whose
   // settings now run programs): the same text may do something else each time.
-  if (decision === 'ask' && !opaque && options.remembered?.(part.text))
+  if (decision === 'ask' && !opaque && !part.settings && options.remembered?.(part.text))
     return { ...base, decision: 'allow', remembered: true };
   // For a part that is only unread (`git p`, an alias), an allow naming just the program (`git *`) is broad
   // too: it was written for git's own subcommands, not for whatever a setting makes of one.
@@ -243,12 +243,15 @@ export function evaluate(
 }
 
 /** The patterns an "always" answer keeps: the target, or for a command line the text of each part that asked. */
-export function patternsToRemember(request: Pick<PermissionRequest, 'target'>, verdict: Verdict): string[] {
+export function patternsToRemember(request: Pick<PermissionRequest, 'target' | 'parts'>, verdict: Verdict): string[] {
+  // The verdict's parts are the request's, in order.
   const asking = verdict.parts?.filter((p) => p.decision === 'ask') ?? [];
   // No part asked (a must-ask lifted the whole line): the line itself is what the user approved.
   if (!asking.length) return [request.target];
-  // A part whose effect cannot be read is approved each time, never for good (see decidePart).
-  return [...new Set(asking.filter((p) => !p.opaque).map((p) => p.text))];
+  // A part whose effect cannot be read, or rests on settings that may change, is approved each time,
+  // never for good (see decidePart).
+  const lasting = verdict.parts!.filter((p, i) => p.decision === 'ask' && !p.opaque && !request.parts?.[i]?.settings);
+  return [...new Set(lasting.map((p) => p.text))];
 }
 
 /** Not a tool name any server can be given (names are `[A-Za-z0-9_-]`), to ask the rules about a whole server. */

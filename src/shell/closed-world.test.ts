@@ -977,6 +977,11 @@ describe('git understood only while its settings run nothing', () => {
       'export SSH2_CLIENT=1 SHLVL=0; bash -c ls',
       'env SSH2_CLIENT=1 SHLVL=0 bash -c ls',
       'SHLVL=0 bash -c ls; :',
+      // flock's own options end at the lock file.
+      'flock x git -c a=b push origin',
+      'flock -n x git -c a=b push origin',
+      'flock -w 1 x rm -r -f -- victim',
+      "flock x -c 'echo ok &>/dev/null rm -rf victim'",
     ];
     for (const command of hidden) {
       const v = await decide(rules, command, here);
@@ -1025,6 +1030,20 @@ describe('git understood only while its settings run nothing', () => {
     symlinkSync(join(common, 'd'), join(common, 'l'));
     writeFileSync(join(common, '.git', 'commondir'), '/proc/self/cwd/evil.git\n');
     expect(await decide(rules, 'git status', options(common))).toMatchObject({ decision: 'ask', needsPerson: true });
+    // Links where git looks for a repository or its settings, which lead elsewhere from inside the sandbox.
+    const linked = realpathSync(mkdtempSync(join(tmpdir(), 'zhixing-linked-')));
+    roots.push(linked);
+    symlinkSync('/proc/self/cwd/r', join(linked, '.git'));
+    expect(await decide(rules, 'git status', options(linked))).toMatchObject({ decision: 'ask', needsPerson: true });
+    for (const entry of ['config', 'hooks']) {
+      const r = repo();
+      rmSync(join(r, '.git', entry), { recursive: true, force: true });
+      symlinkSync(`/proc/self/cwd/${entry}`, join(r, '.git', entry));
+      expect(await decide(rules, 'git status', options(r)), entry).toMatchObject({
+        decision: 'ask',
+        needsPerson: true,
+      });
+    }
   });
 
   it("a line that may write git's settings before git reads them", async () => {
@@ -1073,6 +1092,8 @@ describe('without a deny among the rules, nothing asks more than before', () => 
     ['cargo build', 'ask'],
     ['go run .', 'ask'],
     ['pip list', 'allow'],
+    // flock reads its options up to the lock file: this -c is python's.
+    ["flock /tmp/lk python3 -c 'import shutil'", 'ask'],
     ['ls', 'allow'],
     ['git status', 'allow'],
   ] as const)('{"shell": {"*": "allow"}}: %s → %s', async (command, decision) => {

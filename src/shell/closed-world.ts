@@ -409,8 +409,10 @@ export function writesFiles(name: string, reading: PartReading | undefined): boo
  */
 export function settleSettingsReaders(parts: TargetPart[], mayWrite: boolean | undefined): void {
   if (!mayWrite) return;
-  for (const part of parts)
+  for (const part of parts) {
     part.unread ??= 'the same command line may write the settings file it reads, and a setting there can load code';
+    part.settings = true;
+  }
 }
 
 /** Marks each understood git part unread when its settings could run a program, or could change before git reads them. */
@@ -426,7 +428,7 @@ export function settleGitParts(
         : line.cwds
             .map((cwd) => gitConfigReason(reading, { cwd, home: line.home, xdgConfigHome: line.xdgConfigHome }))
             .find((r) => r !== undefined);
-    if (reason) part.unread = reason;
+    if (reason) Object.assign(part, { unread: reason, settings: true });
   }
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { physicalFolder } from './folders.js';
 import { isLongOption } from './options.js';
@@ -210,6 +210,7 @@ function gitDirCandidates(start: string): string[] {
   const found: string[] = [];
   for (let dir = start; ; dir = path.dirname(dir)) {
     const dotGit = path.join(dir, '.git');
+    for (const entry of [dotGit, path.join(dir, 'HEAD'), path.join(dir, 'config')]) linkedAway(entry);
     const stat = statSync(dotGit, { throwIfNoEntry: false });
     if (stat?.isDirectory()) found.push(dotGit);
     else if (stat?.isFile()) {
@@ -220,6 +221,16 @@ function gitDirCandidates(start: string): string[] {
     if (existsSync(path.join(dir, 'HEAD')) && existsSync(path.join(dir, 'config'))) found.push(dir);
     if (path.dirname(dir) === dir) return found;
   }
+}
+
+/**
+ * Throws for a link where git looks for a repository or its settings: git follows it from inside the
+ * sandbox, where `/proc/self/cwd`, `/tmp` and the home are not what this process sees, so what it
+ * finds there cannot be read from here.
+ */
+function linkedAway(entry: string): void {
+  if (lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink())
+    throw new Error(`${entry} is a link, which git follows to a place this reading may not see as git does`);
 }
 
 /** Entries of a work tree looked at for nested repositories before giving up and counting it as unread. */
@@ -266,6 +277,7 @@ function repoReason(gitDir: string): string | undefined {
   // `commondir` sends git to another folder for its settings and hooks, found as the `.git` file's is.
   if (existsSync(path.join(gitDir, 'commondir')))
     return `the repository takes its settings from a folder named in ${path.join(gitDir, 'commondir')}`;
+  for (const entry of ['config', 'config.worktree', 'hooks', 'commondir']) linkedAway(path.join(gitDir, entry));
   for (const file of ['config', 'config.worktree']) {
     const why = fileReason(path.join(gitDir, file));
     if (why) return why;

@@ -473,11 +473,18 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
       return i < 0 ? rest(args, i) : rest(args, i + 1);
     }
     case 'flock': {
+      // flock reads its options up to the lock file, then runs `-c STRING` with sh, or the words after it:
+      // in `flock x python3 -c 1` the -c is python's.
       const i = afterOptions(args, { short: 'Ewc', long: ['conflict-exit-code', 'timeout', 'command'] });
-      const c = args.findIndex((a) => a.value === '-c' || isLongOption(a.value, 'command'));
-      const attached = c >= 0 ? attachedValue(args[c]!) : undefined;
-      if (c >= 0) return attached ? { scripts: [attached] } : args[c + 1] ? { scripts: [args[c + 1]!] } : {};
-      return i < 0 ? rest(args, i) : rest(args, i + 1);
+      if (i < 0) return rest(args, i);
+      const own = ownOptions(args, i).findIndex(
+        (a) => /^-[a-zA-Z]*c/.test(a.value) || isLongOption(a.value, 'command'),
+      );
+      const after = args[i + 1] && (args[i + 1]!.value === '-c' || args[i + 1]!.value === '--command') ? i + 1 : -1;
+      const c = after >= 0 ? after : own;
+      if (c < 0) return rest(args, i + 1);
+      const script = attachedValue(args[c]!) ?? args[c + 1];
+      return script ? shScript(script) : {};
     }
     case 'su':
     case 'runuser':
@@ -499,7 +506,7 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
       // Without -x, watch hands its words to `sh -c`.
       return args.some((a) => a.value === '-x' || isLongOption(a.value, 'exec'))
         ? rest(args, i)
-        : { scripts: [joined(args.slice(i))] };
+        : shScript(joined(args.slice(i)));
     }
     case 'parallel':
       return parallel(args);
@@ -747,6 +754,12 @@ function otherGrammar(name: string, script: string): string | undefined {
   return POSIX_DIFFERS.test(script)
     ? `${name} reads its command line as a POSIX shell, which reads this one otherwise than bash`
     : undefined;
+}
+
+/** A command line a program hands to `sh -c`: read as bash, and not understood where sh reads it otherwise. */
+function shScript(script: Word): Unwrapped {
+  const other = otherGrammar('sh', script.value);
+  return { scripts: [script], ...(other ? { opaque: other } : {}) };
 }
 
 const stdin = (name: string): Unwrapped => ({
