@@ -3,6 +3,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // Three tiers (TESTING in README): `npm run test:fast` runs only `unit`; `npm test` runs all three.
 const e2eTests = '**/*.e2e.test.ts';
 const browserTests = 'test/web/**/*.test.ts';
+const isolatedTests = 'test/**/*.isolated.test.ts';
 // dist/ is built once, by the first tier that needs it (a second finds it current: scripts/build-stamp.mjs).
 const buildFirst = ['test/global-setup.ts'];
 
@@ -12,7 +13,7 @@ export default defineConfig({
       {
         // Unit tests beside their modules: no build, no spawned CLI, no browser. Mostly CPU: one worker
         // per core, and the files of a worker share their imports (half the work of a fresh module graph
-        // per file). A file that replaces a module (`vi.mock`) belongs in test/, where each file is alone.
+        // per file). A file that replaces a module (`vi.mock`) is named *.isolated.test.ts, and runs alone.
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'web/src/**/*.test.ts'],
@@ -26,15 +27,27 @@ export default defineConfig({
         },
       },
       {
-        // In-process integration (test/): servers, stores, the agent loop, each file in a fresh module graph.
+        // In-process integration (test/): servers, stores, the agent loop; imports shared per worker too.
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, e2eTests, browserTests],
+          exclude: [...configDefaults.exclude, e2eTests, browserTests, isolatedTests],
           testTimeout: 20_000,
           hookTimeout: 30_000,
           maxWorkers: 2,
+          isolate: false,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        // Files that replace a module (`vi.mock`): each alone, in a fresh module graph.
+        test: {
+          name: 'isolated',
+          include: [isolatedTests],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+          maxWorkers: 2,
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -49,7 +62,7 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 30_000,
           maxWorkers: 3,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
       {
@@ -64,7 +77,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           // One Chromium serves the tier; two files at a time keep both cores busy while each waits on its page.
           maxWorkers: 2,
-          sequence: { groupOrder: 3 },
+          sequence: { groupOrder: 4 },
           // A page's state is awaited, not assumed: on a busy machine a second is not always enough.
           expect: { poll: { timeout: 15_000 } },
         },
