@@ -221,6 +221,7 @@ const LEAKS = [
   'tree -o .git/config; git status',
   'file -C -m .git/x; git status',
   'curl -sT rc file:///root/.curlrc; curl -s file:///etc/hostname',
+  "curl -s -w '%output{~/.curlrc}engine = /w/e.so' file:///etc/hostname; curl -s file:///etc/hostname",
   'curl -T cfg file:///w/.git/config; git status --short',
   'curl --upload-file cfg file:///w/.git/config; git status',
   // A declaration's value that reads `(…)` is parsed again as an array's elements; indirect expansion in any
@@ -982,6 +983,14 @@ describe('git understood only while its settings run nothing', () => {
       'flock -n x git -c a=b push origin',
       'flock -w 1 x rm -r -f -- victim',
       "flock x -c 'echo ok &>/dev/null rm -rf victim'",
+      // ld.so's --inhibit-rpath takes a value; an option it may not know may too.
+      'ld.so --inhibit-rpath echo /usr/bin/rm -rf victim',
+      'ld.so --inhibit-rpath echo /usr/bin/git push origin HEAD:refs/heads/pwned',
+      'ld.so --frob x /usr/bin/rm -rf victim',
+      // Signatures shown in a format are checked with gpg, which runs what its settings (GNUPGHOME) name.
+      'GNUPGHOME=g git log --format=%GK -1',
+      'export GNUPGHOME=g; git log -1',
+      "git log --format='%G?' -1",
     ];
     for (const command of hidden) {
       const v = await decide(rules, command, here);
@@ -1030,6 +1039,12 @@ describe('git understood only while its settings run nothing', () => {
     symlinkSync(join(common, 'd'), join(common, 'l'));
     writeFileSync(join(common, '.git', 'commondir'), '/proc/self/cwd/evil.git\n');
     expect(await decide(rules, 'git status', options(common))).toMatchObject({ decision: 'ask', needsPerson: true });
+    // A format named in the settings may show signatures, which gpg checks.
+    for (const settings of ['[format]\n\tpretty = %GK\n', '[pretty]\n\tx = %GK\n'])
+      expect(await decide(rules, 'git log -1', options(repo(settings))), settings).toMatchObject({
+        decision: 'ask',
+        needsPerson: true,
+      });
     // Links where git looks for a repository or its settings, which lead elsewhere from inside the sandbox.
     const linked = realpathSync(mkdtempSync(join(tmpdir(), 'zhixing-linked-')));
     roots.push(linked);
@@ -1094,6 +1109,10 @@ describe('without a deny among the rules, nothing asks more than before', () => 
     ['pip list', 'allow'],
     // flock reads its options up to the lock file: this -c is python's.
     ["flock /tmp/lk python3 -c 'import shutil'", 'ask'],
+    // A lone `-` is env's -i; --inhibit-rpath's value is not the program.
+    ["env - /usr/bin/python3 -c 'import shutil'", 'ask'],
+    ["env -- - python3 -c 'import shutil'", 'ask'],
+    ["ld.so --inhibit-rpath x /usr/bin/python3 -c 'import shutil'", 'ask'],
     ['ls', 'allow'],
     ['git status', 'allow'],
   ] as const)('{"shell": {"*": "allow"}}: %s → %s', async (command, decision) => {

@@ -266,7 +266,8 @@ const CURL_WRITES_LONG = [
   'upload-file',
 ];
 const curlWrites = (args: string[]) =>
-  args.some((x) => CURL_WRITES_SHORT.test(x) || isAnyLongOption(x, CURL_WRITES_LONG));
+  // curl 8.3 on writes to files named in `-w '%output{FILE}'`.
+  args.some((x) => CURL_WRITES_SHORT.test(x) || isAnyLongOption(x, CURL_WRITES_LONG) || x.includes('%output{'));
 
 /**
  * Why `name args…` is not known to run only itself, or undefined when it is: a listed leaf, a known

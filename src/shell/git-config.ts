@@ -28,7 +28,9 @@ export const GIT_EXECUTES = new RegExp(
   '^(?:alias|pager|filter|include|includeif|difftool|mergetool|guitool|browser|man|web|sendemail|instaweb|credential|protocol|gpg|tar|submodule|hook|fsmonitor|uploadpack|receive|trace2)\\.' +
     '|^core\\.(?:pager|editor|sshcommand|fsmonitor|hookspath|askpass|gitproxy|alternaterefscommand|worktree)$' +
     '|^remote\\..*\\.(?:uploadpack|receivepack|vcs|proxy)$' +
-    '|^(?:diff\\.external|log\\.showsignature|sequence\\.editor|interactive\\.difffilter|ssh\\.variant)$' +
+    '|^(?:diff\\.external|log\\.showsignature|sequence\\.editor|interactive\\.difffilter|ssh\\.variant|format\\.pretty)$' +
+    // A named or default format may show signatures (`%G?`), which runs gpg.
+    '|^pretty\\.' +
     '|(?:command|cmd|program|driver|helper|editor|textconv|hookspath|sshcommand|askpass|proxy|browser|viewer|path)$',
   'i',
 );
@@ -152,6 +154,9 @@ export function readGitWords(args: Word[]): GitReading {
     return { unread: "git grep -O opens files with a program of the command's choosing" };
   if (long('show-signature'))
     return { unread: 'git --show-signature runs the signature program git is configured with' };
+  // A format showing signatures (`%G?`, `%GK`…) has git check them with gpg, which runs what its settings name.
+  if (has(/%G|%\(signature/))
+    return { unread: 'a format with %G checks signatures with gpg, which runs what its settings name' };
   if (has(/^--help$/)) return { unread: "git --help opens the manual with a viewer git's settings may name" };
   if (sub === 'config' && (has(/^-e$/) || long('edit'))) return { unread: 'git config --edit runs an editor' };
   if (sub === 'branch' && long('edit-description')) return { unread: 'git branch --edit-description runs an editor' };

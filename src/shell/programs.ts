@@ -190,4 +190,4 @@ export const ARITHMETIC_VARIABLES = new Set(['RANDOM', 'SRANDOM', 'OPTIND', 'HIS
  * command, the settings it reads are not the ones checked, so what it runs is not known (see closed-world.ts).
  */
 export const CHANGES_SETTINGS =
-  /^(?:GIT_\w+|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|CURL_HOME|MANOPT|MANPATH|LESS\w*|WGETRC|SSH_\w+|CDPATH)$/;
+  /^(?:GIT_\w+|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|CURL_HOME|MANOPT|MANPATH|LESS\w*|WGETRC|SSH_\w+|CDPATH|GNUPGHOME)$/;

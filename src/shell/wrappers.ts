@@ -258,6 +258,18 @@ const TAR_RUNS = [
 
 /** The dynamic loader run as a program (`ld.so`, `/lib64/ld-linux-x86-64.so.2`): it runs the program it is given. */
 const LOADER = /^ld(?:-linux[\w.-]*|-musl[\w.-]*|64)?\.so(?:\.\d+)*$/;
+/** ld.so's options that take a value (`ld.so --help`), and all of its options. */
+const LOADER_WITH_VALUE = ['argv0', 'glibc-hwcaps-prepend', 'glibc-hwcaps-mask', 'inhibit-rpath'];
+const LOADER_OPTIONS = [
+  ...LOADER_WITH_VALUE,
+  'list',
+  'verify',
+  'inhibit-cache',
+  'list-tunables',
+  'list-diagnostics',
+  'help',
+  'version',
+];
 
 /**
  * Programs `unwrap` reads through completely: what they run comes out as parts (or they are opaque).
@@ -428,6 +440,8 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
   // env -a / --argv0 (coreutils 9.5 on) does the same: git started as `git-push` pushes.
   if (name === 'env' && envArgv0(args))
     return { opaque: "env -a runs the program under a name of the command's choosing" };
+  // GNU env reads a lone `-` among its options as -i.
+  if (name === 'env') args = loneDash(args);
   if (name in SIMPLE) return simple(name, args);
   const written = stateWrites(name, args);
   if (written) return written;
@@ -437,7 +451,13 @@ export function unwrap(name: string, args: Word[]): Unwrapped | undefined {
       return { opaque: `${name} loads libraries of the command's choosing` };
     if (args.some((a) => a.dynamic || isLongOption(a.value, 'argv0')))
       return { opaque: `${name} --argv0 runs the program under a name of the command's choosing` };
-    return rest(args, afterOptions(args, { long: ['argv0', 'glibc-hwcaps-prepend', 'glibc-hwcaps-mask'] }));
+    const i = afterOptions(args, { long: LOADER_WITH_VALUE });
+    // An option not in ld.so's list may take the next word, which would then not be the program.
+    const unknown = ownOptions(args, i).find(
+      (a) => a.value.startsWith('-') && a.value !== '--' && !LOADER_OPTIONS.some((o) => isLongOption(a.value, o)),
+    );
+    if (unknown) return { opaque: `${name} ${unknown.value} is an option this reading does not know` };
+    return rest(args, i);
   }
   switch (name) {
     case 'setarch': {
@@ -754,6 +774,17 @@ function otherGrammar(name: string, script: string): string | undefined {
   return POSIX_DIFFERS.test(script)
     ? `${name} reads its command line as a POSIX shell, which reads this one otherwise than bash`
     : undefined;
+}
+
+/** env's words with each lone `-` before the command (after `--` too) read as the `-i` it means. */
+function loneDash(args: Word[]): Word[] {
+  const end = args.findIndex(
+    (a) => a.dynamic || (a.value !== '-' && !a.value.startsWith('-') && !a.value.includes('=')),
+  );
+  const before = args.slice(0, end < 0 ? args.length : end);
+  const after = end < 0 ? [] : args.slice(end);
+  const dashes = before.filter((a) => a.value === '-').map((a) => ({ ...a, value: '-i' }));
+  return [...dashes, ...before.filter((a) => a.value !== '-'), ...after];
 }
 
 /** A command line a program hands to `sh -c`: read as bash, and not understood where sh reads it otherwise. */
