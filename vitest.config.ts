@@ -75,9 +75,10 @@ export default defineConfig({
           // Starting Chromium and loading a page take seconds on a busy 2-core machine.
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // One Chromium serves the tier; two files at a time keep both cores busy while each waits on its page.
-          maxWorkers: 2,
-          sequence: { groupOrder: 4 },
+          // Run beside the end-to-end tier (the same group, so the same number of workers): both mostly
+          // wait, on spawned programs and on pages, and together they keep the two cores busy.
+          maxWorkers: 3,
+          sequence: { groupOrder: 3 },
           // A page's state is awaited, not assumed: on a busy machine a second is not always enough.
           expect: { poll: { timeout: 15_000 } },
         },
