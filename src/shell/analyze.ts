@@ -275,7 +275,21 @@ function forkBomb(node: Node, state: State): void {
 function command(node: Node, state: State, depth: number): void {
   const nameNode = node.childForFieldName('name');
   if (!nameNode) return;
-  const argv = joinContinued([nameNode, ...node.childrenForFieldName('argument').filter((c): c is Node => c !== null)]);
+  const words = [nameNode, ...node.childrenForFieldName('argument').filter((c): c is Node => c !== null)];
+  // bash ends a command at a new line that no backslash continues; the grammar may read on past one
+  // (`echo hi⏎\rm -rf x` as one echo), and the next line's command would go unseen.
+  const source = node.tree.rootNode.text;
+  const bare = (n: Node) =>
+    (n.type === 'concatenation' || n.type === 'command_name' ? named(n) : [n]).filter((c) => c.type === 'word');
+  const lineEnd = /(?:^|[^\\])\n/;
+  for (let i = 0; i < words.length; i++) {
+    const gap = i ? source.slice(words[i - 1]!.endIndex, words[i]!.startIndex) : '';
+    if (lineEnd.test(gap) || bare(words[i]!).some((w) => lineEnd.test(w.text))) {
+      state.failure = `a new line inside ${quote(node.text)} ends a command for bash, where the reader read on`;
+      return;
+    }
+  }
+  const argv = joinContinued(words);
   // `PATH[0]=…` sets PATH as well.
   const names = named(node)
     .filter((c) => c.type === 'variable_assignment')

@@ -991,6 +991,12 @@ describe('git understood only while its settings run nothing', () => {
       'GNUPGHOME=g git log --format=%GK -1',
       'export GNUPGHOME=g; git log -1',
       "git log --format='%G?' -1",
+      // A backslash opening a line: the grammar reads the line into the command before, bash runs it.
+      'echo hi\n\\rm -rf victim',
+      'echo hi\n\\git push origin HEAD:refs/heads/pwned',
+      'true\n\\rm -rf victim',
+      '\\echo hi\n\\rm -rf victim',
+      'echo a | cat\n\\rm -rf victim',
     ];
     for (const command of hidden) {
       const v = await decide(rules, command, here);
@@ -1039,6 +1045,16 @@ describe('git understood only while its settings run nothing', () => {
     symlinkSync(join(common, 'd'), join(common, 'l'));
     writeFileSync(join(common, '.git', 'commondir'), '/proc/self/cwd/evil.git\n');
     expect(await decide(rules, 'git status', options(common))).toMatchObject({ decision: 'ask', needsPerson: true });
+    // A folder with a HEAD whose commondir names the rest is a repository to git: its settings are elsewhere.
+    const bare = repo();
+    mkdirSync(join(bare, 'sub'));
+    writeFileSync(join(bare, 'sub', 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(join(bare, 'sub', 'commondir'), '../evil\n');
+    for (const command of ['git -C sub diff', 'cd sub && git diff'])
+      expect(await decide(rules, command, options(bare)), command).toMatchObject({
+        decision: 'ask',
+        needsPerson: true,
+      });
     // A format named in the settings may show signatures, which gpg checks.
     for (const settings of ['[format]\n\tpretty = %GK\n', '[pretty]\n\tx = %GK\n'])
       expect(await decide(rules, 'git log -1', options(repo(settings))), settings).toMatchObject({

@@ -209,7 +209,7 @@ export function configKeys(text: string): string[] {
 
 /**
  * Every git folder git might use from `start` up: each `.git` (a folder, or a file naming one), and
- * each folder that has what a bare repository has (HEAD and config), nearest first.
+ * each folder that has a HEAD (a bare repository, or one whose commondir names the rest), nearest first.
  */
 function gitDirCandidates(start: string): string[] {
   const found: string[] = [];
@@ -223,7 +223,8 @@ function gitDirCandidates(start: string): string[] {
       // and /proc/self/cwd followed: this process cannot read the same path, so the settings are unread.
       throw new Error(`${dotGit} is a file that points git to a folder of its settings elsewhere`);
     }
-    if (existsSync(path.join(dir, 'HEAD')) && existsSync(path.join(dir, 'config'))) found.push(dir);
+    // A bare repository needs HEAD, objects and refs, here or where a commondir names: no config is needed.
+    if (existsSync(path.join(dir, 'HEAD'))) found.push(dir);
     if (path.dirname(dir) === dir) return found;
   }
 }
