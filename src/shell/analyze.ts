@@ -13,7 +13,7 @@ import {
   writesFiles,
   type GitPending,
 } from './closed-world.js';
-import { backquoted, parseAsBash } from './bash-reading.js';
+import { backquoted, LINE_BOUND, parseAsBash, readsPastLineEnd } from './bash-reading.js';
 import { isInside, landsAlike } from './folders.js';
 import { bashParser, type BashParser } from './parser.js';
 import { CHANGES_SETTINGS, isBuiltin, programLocator, RUNS_SOMETHING, type ProgramLocation } from './programs.js';
@@ -237,6 +237,10 @@ function visit(node: Node, state: State, depth: number): void {
       break;
     }
   }
+  if (LINE_BOUND.has(node.type) && readsPastLineEnd(node)) {
+    state.failure = `a new line inside ${quote(node.text)} ends a command for bash, where the reader read on`;
+    return;
+  }
   // Shell state that changes what later commands run, by whatever route it is written (shell-state.ts).
   const write = nodeStateWrite(node);
   if (write) state.parts.push({ text: node.text, ...write });
@@ -276,19 +280,6 @@ function command(node: Node, state: State, depth: number): void {
   const nameNode = node.childForFieldName('name');
   if (!nameNode) return;
   const words = [nameNode, ...node.childrenForFieldName('argument').filter((c): c is Node => c !== null)];
-  // bash ends a command at a new line that no backslash continues; the grammar may read on past one
-  // (`echo hi⏎\rm -rf x` as one echo), and the next line's command would go unseen.
-  const source = node.tree.rootNode.text;
-  const bare = (n: Node) =>
-    (n.type === 'concatenation' || n.type === 'command_name' ? named(n) : [n]).filter((c) => c.type === 'word');
-  const lineEnd = /(?:^|[^\\])\n/;
-  for (let i = 0; i < words.length; i++) {
-    const gap = i ? source.slice(words[i - 1]!.endIndex, words[i]!.startIndex) : '';
-    if (lineEnd.test(gap) || bare(words[i]!).some((w) => lineEnd.test(w.text))) {
-      state.failure = `a new line inside ${quote(node.text)} ends a command for bash, where the reader read on`;
-      return;
-    }
-  }
   const argv = joinContinued(words);
   // `PATH[0]=…` sets PATH as well.
   const names = named(node)

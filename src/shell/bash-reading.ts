@@ -57,3 +57,66 @@ export function backquoted(node: Node): string | undefined {
   const unescaped = inner.replace(quoted ? /\\([$`"\\])/g : /\\([$`\\])/g, '$1');
   return unescaped === inner ? undefined : unescaped;
 }
+
+/** Simple statements, which bash ends at a new line that no backslash continues. */
+export const LINE_BOUND = new Set([
+  'command',
+  'declaration_command',
+  'unset_command',
+  'redirected_statement',
+  'file_redirect',
+  'herestring_redirect',
+]);
+/** What may span lines inside such a statement: quotes, substitutions, here-documents, bodies, lists. */
+const MAY_SPAN_LINES = new Set([
+  'string',
+  'raw_string',
+  'ansi_c_string',
+  'translated_string',
+  'command_substitution',
+  'process_substitution',
+  'expansion',
+  'arithmetic_expansion',
+  'heredoc_redirect',
+  'heredoc_body',
+  'array',
+  'subshell',
+  'compound_statement',
+  'test_command',
+  'if_statement',
+  'while_statement',
+  'for_statement',
+  'c_style_for_statement',
+  'case_statement',
+  'function_definition',
+  'pipeline',
+  'list',
+  'comment',
+]);
+
+/**
+ * Whether the grammar read a simple statement on past a new line bash ends it at: `echo hi⏎\rm -rf x`
+ * read as one echo, `export A=1⏎\rm …` as one export, `echo hi 2>&1⏎\git push` as a redirection's
+ * words. Text that may span lines is left out; a new line after an odd number of backslashes continues.
+ */
+export function readsPastLineEnd(node: Node): boolean {
+  let text = node.text;
+  const base = node.startIndex;
+  const blank = (n: Node) => {
+    for (const c of n.children) {
+      if (!c) continue;
+      if (MAY_SPAN_LINES.has(c.type)) {
+        const from = c.startIndex - base;
+        text =
+          text.slice(0, from) + ' '.repeat(c.endIndex - c.startIndex) + text.slice(from + c.endIndex - c.startIndex);
+      } else blank(c);
+    }
+  };
+  blank(node);
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) {
+    let backslashes = 0;
+    for (let i = at - 1; i >= 0 && text[i] === '\\'; i--) backslashes++;
+    if (backslashes % 2 === 0) return true;
+  }
+  return false;
+}

@@ -997,6 +997,12 @@ describe('git understood only while its settings run nothing', () => {
       'true\n\\rm -rf victim',
       '\\echo hi\n\\rm -rf victim',
       'echo a | cat\n\\rm -rf victim',
+      // The same after a redirection, a declaration or unset, and a redirection opening a line after a blank one.
+      'echo hi 2>&1\n\\git push origin HEAD:refs/heads/pwned',
+      'echo hi > f\n\\rm -rf victim',
+      'export A=1\n\\rm -rf victim',
+      'unset A\n\\git push origin HEAD:refs/heads/pwned',
+      'echo hi \\\n\n2>x rm -rf victim',
     ];
     for (const command of hidden) {
       const v = await decide(rules, command, here);
@@ -1015,6 +1021,11 @@ describe('git understood only while its settings run nothing', () => {
       'echo 中文 #x',
       '[[ -f notes.txt && $x < y ]] && echo yes',
       '[[ $x == \'a<(b)\' || $x == "<(" ]] && echo yes',
+      // New lines bash reads inside a statement: a continuation, quotes, a body, a substitution.
+      'ls -la \\\n  /tmp > f',
+      'echo "a\nb" > f',
+      '{ echo a\n} > f\nls',
+      'echo $(ls\n) > f',
     ])
       expect(await decide({ shell: { 'echo *': 'allow', 'ls*': 'allow' } }, command, here), command).toMatchObject({
         decision: 'allow',
