@@ -279,8 +279,7 @@ function forkBomb(node: Node, state: State): void {
 function command(node: Node, state: State, depth: number): void {
   const nameNode = node.childForFieldName('name');
   if (!nameNode) return;
-  const words = [nameNode, ...node.childrenForFieldName('argument').filter((c): c is Node => c !== null)];
-  const argv = joinContinued(words);
+  const argv = joinContinued([nameNode, ...node.childrenForFieldName('argument').filter((c): c is Node => c !== null)]);
   // `PATH[0]=…` sets PATH as well.
   const names = named(node)
     .filter((c) => c.type === 'variable_assignment')

@@ -12,6 +12,8 @@ const MAX_COMMENT_FIXES = 8;
  * character to bash, and to the grammar no comment — and the line parsed again, so what follows is read.
  */
 export function parseAsBash(parser: BashParser, source: string): Tree | undefined {
+  // Most lines hold no `#`: one parse, no second walk of the tree.
+  if (!source.includes('#')) return parser.parse(source);
   let text = source;
   for (let round = 0; round < MAX_COMMENT_FIXES; round++) {
     const tree = parser.parse(text);
@@ -101,6 +103,7 @@ const MAY_SPAN_LINES = new Set([
  */
 export function readsPastLineEnd(node: Node): boolean {
   let text = node.text;
+  if (!text.includes('\n')) return false;
   const base = node.startIndex;
   const blank = (n: Node) => {
     for (const c of n.children) {
